@@ -1,0 +1,1 @@
+"""Operational data: table schema, access guard, query patterns, generator, loader."""

@@ -1,0 +1,1 @@
+"""Pydantic models at every boundary: operational rows, reference data, findings, messages."""

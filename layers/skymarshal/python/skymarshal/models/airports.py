@@ -1,0 +1,62 @@
+"""World airport reference (IATA code → name, country, coordinates, IANA time zone) from `airportsdata`,
+and great-circle distance. Pure data; the operational AirportReference table adds curfews and NOTAMs."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict
+
+EARTH_RADIUS_KM = 6371.0088  # mean Earth radius (IUGG)
+
+
+class AirportInfo(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    iata: str
+    icao: str
+    name: str
+    city: str
+    country: str  # ISO 3166-1 alpha-2
+    lat: float
+    lon: float
+    elevation_ft: int
+    tz: str
+
+
+class UnknownAirport(LookupError):
+    def __init__(self, code: str):
+        super().__init__(f"unknown airport code {code!r}: expected a three-letter IATA code such as AUH or LHR")
+        self.code = code
+
+
+@lru_cache(maxsize=1)
+def _database() -> dict:
+    import airportsdata
+
+    return airportsdata.load("IATA")
+
+
+@lru_cache(maxsize=4096)
+def airport(code: str) -> AirportInfo:
+    row = _database().get(code.upper())
+    if row is None:
+        raise UnknownAirport(code)
+    return AirportInfo(
+        iata=row["iata"], icao=row["icao"], name=row["name"], city=row["city"], country=row["country"],
+        lat=row["lat"], lon=row["lon"], elevation_ft=int(row["elevation"] or 0), tz=row["tz"],
+    )
+
+
+def great_circle_km(a: str, b: str) -> float:
+    """Haversine distance between two airports (the basis EU261 Art. 7 uses)."""
+    pa, pb = airport(a), airport(b)
+    return haversine_km(pa.lat, pa.lon, pb.lat, pb.lon)
+
+
+def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))

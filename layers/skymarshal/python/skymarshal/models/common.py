@@ -1,0 +1,35 @@
+"""Shared field types: UTC timestamps stored as ISO strings that sort in time order."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer, StringConstraints
+
+
+def _as_utc(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        raise ValueError("timestamp needs a time zone (use UTC, e.g. 2027-01-20T08:15:00Z)")
+    return value.astimezone(timezone.utc)
+
+
+def iso_z(value: datetime) -> str:
+    """Canonical storage form: second precision, UTC, trailing Z — lexicographic order is time order."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(_as_utc), PlainSerializer(iso_z, return_type=str)]
+Iata = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
+FlightNumber = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{2}\d{1,4}[A-Z]?$")]
+Registration = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{1,2}-[A-Z0-9]{3,5}$")]
+
+
+class Row(BaseModel):
+    """Base for table rows: unknown attributes are an error, so a typo in an import is caught."""
+
+    model_config = ConfigDict(extra="forbid", frozen=False)
+
+    def to_item(self) -> dict:
+        """The DynamoDB item: JSON-mode dump, None values dropped (sparse GSIs stay sparse)."""
+        return {k: v for k, v in self.model_dump(mode="json").items() if v is not None}
