@@ -1,0 +1,46 @@
+"""`skymarshal` command line: one parser, subcommands registered by the modules beside this one.
+
+Bad arguments exit with code 2 and one line saying what is wrong; failures exit 1 with a message, never
+a stack trace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import data_cmds, demo_cmds, local_cmds
+
+
+class CliError(Exception):
+    """A failure to report on one line (exit 1)."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="skymarshal", description="Airline disruption management (SkyMarshal).")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for module in (local_cmds, data_cmds, demo_cmds):
+        module.register(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except CliError as exc:
+        print(f"skymarshal: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("skymarshal: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""`skymarshal data generate | import | export`: the synthetic airline, or an airline's own data."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..data.schema import Naming
+from ..local import control
+from .common import iso_date, print_json
+
+
+def register(commands) -> None:
+    data = commands.add_parser("data", help="generate, import or export operational data (JSON Lines)")
+    actions = data.add_subparsers(dest="action", required=True, parser_class=type(data))
+
+    gen = actions.add_parser("generate", help="write the synthetic airline as one <table>.jsonl per table")
+    gen.add_argument("--out", type=Path, required=True)
+    gen.add_argument("--seed", type=int, default=2027)
+    gen.add_argument("--start", type=iso_date, default=None, help="first day, YYYY-MM-DD (default 2027-01-17)")
+    gen.add_argument("--days", type=int, default=7)
+    gen.add_argument("--scale", type=int, default=1, help="network copies, 1-4")
+    gen.set_defaults(run=_generate)
+
+    for name, helptext, run in (("import", "validate and upsert a folder of <table>.jsonl files", _import),
+                                ("export", "write every operational table as <table>.jsonl", _export)):
+        cmd = actions.add_parser(name, help=helptext)
+        cmd.add_argument("folder", type=Path)
+        target = cmd.add_mutually_exclusive_group()
+        target.add_argument("--endpoint", help="DynamoDB endpoint URL (default: the running local AWS)")
+        target.add_argument("--aws", action="store_true", help="the deployed tables, with your AWS credentials")
+        cmd.add_argument("--table-prefix", default=os.environ.get("SKYMARSHAL_TABLE_PREFIX", ""))
+        if name == "export":
+            cmd.add_argument("--bucket", help="S3 bucket for the export (in AWS: the stack's artifact bucket)")
+        cmd.set_defaults(run=run)
+
+
+def _generate(args) -> int:
+    from ..data.generator import GeneratorConfig, generate
+    from ..data.transfer import write_generated
+
+    from . import CliError
+
+    settings = {"seed": args.seed, "days": args.days, "scale": args.scale}
+    if args.start:
+        settings["start"] = args.start
+    try:
+        config = GeneratorConfig(**settings)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise CliError(f"invalid {first['loc'][0]}: {first['msg']}") from None
+    airline = generate(config)
+    counts = write_generated(args.out, airline.tables)
+    print_json({"folder": str(args.out), "rows": counts, "config": config.model_dump(mode="json")})
+    return 0
+
+
+class _Target:
+    def __init__(self, args):
+        from . import CliError
+        from ..local.emulator import BUCKET, REGION, use_fake_credentials
+
+        self.naming = Naming(prefix=args.table_prefix)
+        self.region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or REGION
+        self.bucket = getattr(args, "bucket", None)
+        if args.aws:
+            self.endpoint = None
+            if getattr(args, "action", "") == "export" and not self.bucket:
+                raise CliError("--bucket is required with --aws: pass the stack's artifact bucket name")
+            return
+        if args.endpoint:
+            self.endpoint = args.endpoint
+        else:
+            state = control.running()
+            if state is None:
+                raise CliError("no local AWS running: start it with `skymarshal local start`, "
+                               "or pass --endpoint URL or --aws")
+            self.endpoint = state.endpoint
+        use_fake_credentials()
+        self.region, self.bucket = REGION, self.bucket or BUCKET
+
+    def resource(self):
+        import boto3
+        return boto3.resource("dynamodb", endpoint_url=self.endpoint, region_name=self.region)
+
+    def client(self, service: str):
+        import boto3
+        return boto3.client(service, endpoint_url=self.endpoint, region_name=self.region)
+
+
+def _import(args) -> int:
+    from ..data.transfer import import_folder
+
+    from . import CliError
+
+    target = _Target(args)
+    report = import_folder(args.folder, target.resource(), target.naming)
+    if not report.ok:
+        for problem in report.errors:
+            print(problem)
+        raise CliError(f"nothing imported: {len(report.errors)} problem(s) in {args.folder}")
+    print_json({"imported": report.written})
+    return 0
+
+
+def _export(args) -> int:
+    from ..data.transfer import export_folder
+
+    target = _Target(args)
+    counts = export_folder(args.folder, target.client("dynamodb"), target.client("s3"), target.bucket, target.naming)
+    print_json({"folder": str(args.folder), "rows": counts})
+    return 0

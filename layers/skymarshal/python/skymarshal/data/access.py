@@ -1,0 +1,97 @@
+"""The data handle: GetItem, Query (paginated) and BatchGetItem — no Scan — behind the access matrix.
+
+A handle bound to an agent refuses any table outside the agent's row of AGENT_TABLE_ACCESS before a
+request is made; the agent Lambda's IAM policy enforces the same matrix in AWS.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterable
+
+import boto3
+from boto3.dynamodb.conditions import ConditionBase
+
+from .schema import AGENT_TABLE_ACCESS, TABLES_BY_NAME, Naming
+
+
+class AccessDenied(PermissionError):
+    """An agent asked for a table outside its row of the access matrix."""
+
+    def __init__(self, agent: str, table: str):
+        allowed = ", ".join(AGENT_TABLE_ACCESS[agent])
+        super().__init__(f"agent {agent!r} may not read table {table!r}; its tables are: {allowed}")
+        self.agent, self.table = agent, table
+
+
+class DataHandle:
+    def __init__(self, agent: str | None = None, *, naming: Naming | None = None, resource: Any = None,
+                 endpoint_url: str | None = None, region_name: str | None = None):
+        if agent is not None and agent not in AGENT_TABLE_ACCESS:
+            raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENT_TABLE_ACCESS)}")
+        self.agent = agent
+        self.naming = naming or Naming.from_env()
+        self.resource = resource or boto3.resource("dynamodb", endpoint_url=endpoint_url, region_name=region_name)
+        self.calls: dict[str, int] = {}
+
+    def for_agent(self, agent: str) -> "DataHandle":
+        """The same connection, restricted to one agent's tables."""
+        return DataHandle(agent, naming=self.naming, resource=self.resource)
+
+    def allowed(self, table: str) -> bool:
+        return self.agent is None or table in AGENT_TABLE_ACCESS[self.agent]
+
+    def _table(self, table: str):
+        if table not in TABLES_BY_NAME:
+            raise KeyError(f"unknown table {table!r}")
+        if not self.allowed(table):
+            raise AccessDenied(self.agent, table)
+        return self.resource.Table(self.naming(table))
+
+    def _count(self, operation: str, table: str) -> None:
+        key = f"{operation}:{table}"
+        self.calls[key] = self.calls.get(key, 0) + 1
+
+    def get(self, table: str, key: dict[str, Any]) -> dict | None:
+        self._count("GetItem", table)
+        return self._table(table).get_item(Key=key).get("Item")
+
+    def query(self, table: str, key_condition: ConditionBase, *, index: str | None = None,
+              forward: bool = True, limit: int | None = None) -> list[dict]:
+        """All pages of a Query on the table or one of its indexes (checked against the schema)."""
+        if index is not None:
+            TABLES_BY_NAME[table].index(index)
+        target = self._table(table)
+        kwargs: dict[str, Any] = {"KeyConditionExpression": key_condition, "ScanIndexForward": forward}
+        if index:
+            kwargs["IndexName"] = index
+        items: list[dict] = []
+        while True:
+            self._count("Query", table)
+            page = target.query(**kwargs)
+            items.extend(page.get("Items", []))
+            if limit is not None and len(items) >= limit:
+                return items[:limit]
+            if "LastEvaluatedKey" not in page:
+                return items
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+    def batch_get(self, table: str, keys: Iterable[dict[str, Any]]) -> list[dict]:
+        """BatchGetItem in chunks of 100, retrying unprocessed keys with backoff."""
+        self._table(table)  # access check
+        name = self.naming(table)
+        unique = list({tuple(sorted(k.items())): k for k in keys}.values())
+        items: list[dict] = []
+        for start in range(0, len(unique), 100):
+            request = {name: {"Keys": unique[start:start + 100]}}
+            for attempt in range(8):
+                self._count("BatchGetItem", table)
+                response = self.resource.batch_get_item(RequestItems=request)
+                items.extend(response.get("Responses", {}).get(name, []))
+                request = response.get("UnprocessedKeys") or {}
+                if not request:
+                    break
+                time.sleep(min(2.0, 0.05 * 2**attempt))
+            else:
+                raise RuntimeError(f"BatchGetItem on {table} left keys unprocessed after 8 attempts")
+        return items

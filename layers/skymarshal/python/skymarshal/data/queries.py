@@ -1,0 +1,152 @@
+"""Seed 000's query patterns 1-6 and the other reads the agents and rules need.
+
+Every function is a GetItem, a Query on a key or GSI, or a BatchGetItem; results are pydantic rows.
+A flight that does not exist gives an empty result, not an exception.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from boto3.dynamodb.conditions import Key
+
+from ..models.common import iso_z
+from ..models.operational import (
+    AircraftDay, AirportProfile, Bag, Booking, CargoAssignment, CargoShipment, CrewDuty, CrewMember, Flight,
+    MaintenanceEngineer, MaintenanceShift, Notam, WeatherObservation, WorkOrder,
+)
+from . import schema as s
+from .access import DataHandle
+
+
+# Pattern 1: flight by number and date.
+def flights_by_number(handle: DataHandle, flight_number: str, around: date | None = None,
+                      days: int = 2) -> list[Flight]:
+    """Flights with this number, optionally only those whose local date is within `days` of `around`."""
+    condition = Key("flight_number").eq(flight_number.upper())
+    if around is not None:
+        # The local date can differ from the UTC date by up to a day either side.
+        low = datetime.combine(around - timedelta(days=days), datetime.min.time())
+        high = datetime.combine(around + timedelta(days=days + 1), datetime.min.time())
+        condition &= Key("scheduled_departure").between(low.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                                        high.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    rows = handle.query(s.FLIGHTS, condition, index=s.FLIGHT_NUMBER_DATE_INDEX)
+    return [Flight.model_validate(r) for r in rows]
+
+
+def find_flight(handle: DataHandle, flight_number: str, flight_date: date) -> Flight | None:
+    """The flight with this number on this local date at its origin, or None."""
+    matches = [f for f in flights_by_number(handle, flight_number, flight_date, days=1) if f.flight_date == flight_date]
+    return matches[0] if matches else None
+
+
+def get_flight(handle: DataHandle, flight_id: str) -> Flight | None:
+    item = handle.get(s.FLIGHTS, {"flight_id": flight_id})
+    return Flight.model_validate(item) if item else None
+
+
+def rotation(handle: DataHandle, registration: str, start: datetime, end: datetime) -> list[Flight]:
+    """A tail's flights departing in [start, end), in time order."""
+    rows = handle.query(s.FLIGHTS, Key("aircraft_registration").eq(registration)
+                        & Key("scheduled_departure").between(iso_z(start), iso_z(end)),
+                        index=s.AIRCRAFT_REGISTRATION_INDEX)
+    return [Flight.model_validate(r) for r in rows]
+
+
+# Pattern 2: crew by flight.
+def crew_assignments(handle: DataHandle, flight_id: str) -> list[CrewDuty]:
+    rows = handle.query(s.CREW_ROSTER, Key("flight_id").eq(flight_id), index=s.FLIGHT_POSITION_INDEX)
+    return [CrewDuty.model_validate(r) for r in rows]
+
+
+def crew_members(handle: DataHandle, crew_ids: list[str]) -> list[CrewMember]:
+    rows = handle.batch_get(s.CREW_MEMBERS, [{"crew_id": c} for c in crew_ids])
+    return sorted((CrewMember.model_validate(r) for r in rows), key=lambda m: m.crew_id)
+
+
+def duty_history(handle: DataHandle, crew_id: str, start: datetime, end: datetime) -> list[CrewDuty]:
+    """A crew member's roster rows whose duty starts in [start, end) — the input of cumulative limits."""
+    rows = handle.query(s.CREW_ROSTER, Key("crew_id").eq(crew_id)
+                        & Key("duty_key").between(iso_z(start), iso_z(end)))
+    return [CrewDuty.model_validate(r) for r in rows]
+
+
+def standby_crew(handle: DataHandle, base: str, local_day: date) -> list[CrewDuty]:
+    rows = handle.query(s.CREW_ROSTER, Key("standby_base_date").eq(f"{base}#{local_day.isoformat()}"),
+                        index=s.STANDBY_INDEX)
+    return [CrewDuty.model_validate(r) for r in rows]
+
+
+# Pattern 3: bookings by flight.
+def bookings(handle: DataHandle, flight_id: str) -> list[Booking]:
+    rows = handle.query(s.BOOKINGS, Key("flight_id").eq(flight_id), index=s.FLIGHT_ID_INDEX)
+    return [Booking.model_validate(r) for r in rows]
+
+
+# Pattern 4: baggage via bookings (the bookings carry their bag tags, so one BatchGetItem fetches the bags).
+def baggage(handle: DataHandle, flight_id: str, flight_bookings: list[Booking] | None = None) -> list[Bag]:
+    rows = flight_bookings if flight_bookings is not None else bookings(handle, flight_id)
+    tags = [{"bag_tag": tag} for b in rows for tag in b.bag_tags]
+    return [Bag.model_validate(r) for r in handle.batch_get(s.BAGGAGE, tags)]
+
+
+def baggage_for_booking(handle: DataHandle, booking_id: str) -> list[Bag]:
+    rows = handle.query(s.BAGGAGE, Key("booking_id").eq(booking_id), index=s.BOOKING_INDEX)
+    return [Bag.model_validate(r) for r in rows]
+
+
+# Pattern 5: maintenance via the flight's registration.
+def work_orders_for_aircraft(handle: DataHandle, registration: str) -> list[WorkOrder]:
+    rows = handle.query(s.MAINTENANCE_WORK_ORDERS, Key("aircraft_registration").eq(registration),
+                        index=s.AIRCRAFT_REGISTRATION_INDEX)
+    return [WorkOrder.model_validate(r) for r in rows]
+
+
+def work_orders_for_flight(handle: DataHandle, flight_id: str) -> list[WorkOrder]:
+    flight = get_flight(handle, flight_id)
+    return work_orders_for_aircraft(handle, flight.aircraft_registration) if flight else []
+
+
+# Pattern 6: cargo via assignments.
+def cargo(handle: DataHandle, flight_id: str) -> list[tuple[CargoAssignment, CargoShipment]]:
+    assignments = [CargoAssignment.model_validate(r) for r in
+                   handle.query(s.CARGO_FLIGHT_ASSIGNMENTS, Key("flight_id").eq(flight_id), index=s.FLIGHT_LOADING_INDEX)]
+    shipments = {r["shipment_id"]: CargoShipment.model_validate(r) for r in
+                 handle.batch_get(s.CARGO_SHIPMENTS, [{"shipment_id": a.shipment_id} for a in assignments])}
+    return [(a, shipments[a.shipment_id]) for a in assignments if a.shipment_id in shipments]
+
+
+# Fleet, maintenance resources, airports and weather.
+def fleet_of_type(handle: DataHandle, aircraft_type: str, day: date) -> list[AircraftDay]:
+    rows = handle.query(s.AIRCRAFT_AVAILABILITY, Key("aircraft_type").eq(aircraft_type) & Key("date").eq(day.isoformat()),
+                        index=s.TYPE_DATE_INDEX)
+    return [AircraftDay.model_validate(r) for r in rows]
+
+
+def engineers_on_shift(handle: DataHandle, station: str, start: datetime, end: datetime
+                       ) -> list[tuple[MaintenanceShift, MaintenanceEngineer]]:
+    # Shifts are at most 12 h long: look back that far for shifts already running at `start`.
+    shifts = [MaintenanceShift.model_validate(r) for r in handle.query(
+        s.MAINTENANCE_ROSTER, Key("station").eq(station)
+        & Key("shift_start").between(iso_z(start - timedelta(hours=12)), iso_z(end)), index=s.STATION_SHIFT_INDEX)]
+    shifts = [sh for sh in shifts if sh.shift_end > start]
+    staff = {r["staff_id"]: MaintenanceEngineer.model_validate(r)
+             for r in handle.batch_get(s.MAINTENANCE_STAFF, [{"staff_id": sh.staff_id} for sh in shifts])}
+    return [(sh, staff[sh.staff_id]) for sh in shifts if sh.staff_id in staff]
+
+
+def airport_profile(handle: DataHandle, iata: str) -> AirportProfile | None:
+    item = handle.get(s.AIRPORTS, {"iata": iata, "record": "PROFILE"})
+    return AirportProfile.model_validate(item) if item else None
+
+
+def notams(handle: DataHandle, iata: str, start: datetime, end: datetime) -> list[Notam]:
+    """NOTAMs at an airport in force at any time in [start, end)."""
+    rows = handle.query(s.AIRPORTS, Key("iata").eq(iata) & Key("record").between("NOTAM#", f"NOTAM#{iso_z(end)}"))
+    found = [Notam.model_validate(r) for r in rows]
+    return [n for n in found if n.ends_at > start]
+
+
+def weather(handle: DataHandle, airport: str, start: datetime, end: datetime) -> list[WeatherObservation]:
+    rows = handle.query(s.WEATHER, Key("airport").eq(airport) & Key("forecast_time").between(iso_z(start), iso_z(end)))
+    return [WeatherObservation.model_validate(r) for r in rows]

@@ -1,0 +1,1 @@
+"""Local AWS: an emulated account (moto) with the same tables, seeded with the synthetic airline."""

@@ -1,0 +1,109 @@
+"""One emulated AWS account: tables created from the shared specs, seeded with the synthetic airline.
+
+In-process (`in_process_account`) for tests and one-off commands; as a background moto server on
+127.0.0.1 (`skymarshal local start`, see server.py) so consecutive commands share one account.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+import boto3
+
+from ..data.access import DataHandle
+from ..data.loader import import_new_table, table_definition
+from ..data.schema import CHECKPOINTS, TABLES, TABLES_BY_NAME, Naming
+
+REGION = "us-east-1"
+BUCKET = "skymarshal-local-artifacts"
+MOTO_CONFIG = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
+SEED_MARKER = {"PK": "SYSTEM#seed", "SK": "airline"}
+
+
+def use_fake_credentials() -> None:
+    """moto accepts any credentials; make sure no real ones are picked up by accident."""
+    for name, value in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
+                        ("AWS_SESSION_TOKEN", "testing"), ("AWS_DEFAULT_REGION", REGION)):
+        os.environ[name] = value
+    os.environ.pop("AWS_PROFILE", None)
+
+
+@dataclass
+class LocalAccount:
+    endpoint_url: str | None = None  # None: the in-process mock
+    naming: Naming = field(default_factory=Naming)
+
+    def client(self, service: str):
+        return boto3.client(service, endpoint_url=self.endpoint_url, region_name=REGION)
+
+    def resource(self, service: str = "dynamodb"):
+        return boto3.resource(service, endpoint_url=self.endpoint_url, region_name=REGION)
+
+    def handle(self, agent: str | None = None) -> DataHandle:
+        return DataHandle(agent, naming=self.naming, resource=self.resource())
+
+    def existing_tables(self) -> set[str]:
+        names: set[str] = set()
+        for page in self.client("dynamodb").get_paginator("list_tables").paginate():
+            names.update(page["TableNames"])
+        return names
+
+    def create(self, airline=None, progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
+        """Create every table that is missing; tables with generated rows are created by ImportTable."""
+        ddb, s3 = self.client("dynamodb"), self.client("s3")
+        existing = self.existing_tables()
+        if BUCKET not in {b["Name"] for b in s3.list_buckets().get("Buckets", [])}:
+            s3.create_bucket(Bucket=BUCKET)
+        counts: dict[str, int] = {}
+        for spec in TABLES:
+            if self.naming(spec.name) in existing:
+                continue
+            rows = airline.tables.get(spec.name) if airline else None
+            if rows:
+                counts[spec.name] = import_new_table(ddb, s3, BUCKET, spec, self.naming, rows)
+            else:
+                ddb.create_table(**table_definition(spec, self.naming))
+                counts[spec.name] = 0
+            ddb.update_continuous_backups(TableName=self.naming(spec.name), PointInTimeRecoverySpecification={
+                "PointInTimeRecoveryEnabled": True})  # as in the CDK stack; exports need it
+            if spec.ttl_attribute:
+                ddb.update_time_to_live(TableName=self.naming(spec.name), TimeToLiveSpecification={
+                    "Enabled": True, "AttributeName": spec.ttl_attribute})
+            if progress:
+                progress(spec.name, counts[spec.name])
+        if airline is not None:
+            self.mark_seeded(airline)
+        return counts
+
+    def mark_seeded(self, airline) -> None:
+        item = {**SEED_MARKER, "config": airline.config.model_dump_json(), "counts": json.dumps(airline.counts())}
+        self.resource().Table(self.naming(CHECKPOINTS)).put_item(Item=item)
+
+    def seed_info(self) -> dict | None:
+        """The generator config and row counts the account was seeded with, or None."""
+        if self.naming(CHECKPOINTS) not in self.existing_tables():
+            return None
+        item = self.resource().Table(self.naming(CHECKPOINTS)).get_item(Key=SEED_MARKER).get("Item")
+        if not item:
+            return None
+        return {"config": json.loads(item["config"]), "counts": json.loads(item["counts"])}
+
+
+@contextmanager
+def in_process_account(airline=None, naming: Naming | None = None) -> Iterator[LocalAccount]:
+    """A fresh emulated account for the duration of the block."""
+    from moto import mock_aws
+
+    from .moto_speedups import install
+
+    use_fake_credentials()
+    install()
+    with mock_aws(config=MOTO_CONFIG):
+        account = LocalAccount(naming=naming or Naming())
+        account.create(airline)
+        yield account
+

@@ -1,0 +1,188 @@
+"""Make moto's DynamoDB fast enough for a realistic airline, without changing what it answers.
+
+moto 5.2.5 answers every Query by sorting the whole table (`Table.all_items`) and then filtering it,
+and ImportTable parses its input with a pure-Python JSON parser. With ~600k items that is seconds per
+query and minutes per seed. This adapter, installed on the local emulator only:
+
+1. caches each table's sorted item list, dropped on every write (put, delete, update, transaction);
+2. for a Query with an equality on the partition key (table or GSI), lets moto's own query code run
+   over just the items with that key value (from a per-attribute map rebuilt after writes);
+3. parses ImportTable's DynamoDB-JSON lines with the standard library's json;
+4. builds an item's attributes with one 400 KB size check instead of one per attribute (moto re-sums
+   the whole item on every attribute; the sums only grow, so checking the final total is the same test).
+
+moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
+that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
+this relies on its internals.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import defaultdict
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+_state = threading.local()
+_originals: dict[str, Any] = {}
+_CACHE = "_skymarshal_sorted"
+_MAPS = "_skymarshal_maps"
+
+
+def _invalidate(table: Any) -> None:
+    table.__dict__.pop(_CACHE, None)
+    table.__dict__.pop(_MAPS, None)
+
+
+def _all_items(self) -> list:
+    narrowed = getattr(_state, "narrowed", None)
+    if narrowed is not None and narrowed[0] is self:
+        return list(narrowed[1])
+    cached = self.__dict__.get(_CACHE)
+    if cached is None:
+        cached = _originals["all_items"](self)
+        self.__dict__[_CACHE] = cached
+    return list(cached)
+
+
+def _by_attribute(table: Any, attribute: str) -> dict:
+    maps = table.__dict__.setdefault(_MAPS, {})
+    if attribute not in maps:
+        groups: dict = defaultdict(list)
+        # moto sorts a GSI query's candidates itself, so their order here does not matter.
+        for bucket in table.items.values():
+            for item in (bucket.values() if table.range_key_attr else (bucket,)):
+                value = item.attrs.get(attribute)
+                if value is not None:
+                    groups[(value.type, json.dumps(value.value, sort_keys=True))].append(item)
+        maps[attribute] = groups
+    return maps[attribute]
+
+
+def _query(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key, scan_index_forward,
+           projection_expressions, index_name=None, *args, hash_key_conditions=None, **kwargs):
+    candidates = None
+    if index_name is None and hash_key is not None:
+        bucket = self.items.get(hash_key)
+        if bucket is None:
+            candidates = []
+        elif self.range_key_attr:
+            candidates = sorted(bucket.values(), key=lambda item: item.range_key)
+        else:
+            candidates = [bucket]
+    elif index_name is not None and hash_key_conditions and len(hash_key_conditions) == 1:
+        attribute, value = hash_key_conditions[0]
+        candidates = _by_attribute(self, attribute).get((value.type, json.dumps(value.value, sort_keys=True)), [])
+    _state.narrowed = (self, candidates) if candidates is not None else None
+    try:
+        return _originals["query"](self, hash_key, range_comparison, range_objs, limit, exclusive_start_key,
+                                   scan_index_forward, projection_expressions, index_name, *args,
+                                   hash_key_conditions=hash_key_conditions, **kwargs)
+    finally:
+        _state.narrowed = None
+
+
+def _writer(name: str):
+    def wrapped(self, *args, **kwargs):
+        try:
+            return _originals[name](self, *args, **kwargs)
+        finally:
+            _invalidate(self)
+    return wrapped
+
+
+def _backend_writer(name: str):
+    """Backend operations that may change items in place: drop every table's caches afterwards."""
+    def wrapped(self, *args, **kwargs):
+        try:
+            return _originals[name](self, *args, **kwargs)
+        finally:
+            for table in self.tables.values():
+                _invalidate(table)
+    return wrapped
+
+
+def _fast_json_parse(original: str) -> list:
+    if getattr(_state, "importing", False):
+        return [json.loads(line) for line in original.splitlines() if line.strip()]
+    return _originals["json_parse"](original=original)
+
+
+def _process_s3_files(self, *args, **kwargs):
+    _state.importing = True
+    try:
+        return _originals["process_s3_files"](self, *args, **kwargs)
+    finally:
+        _state.importing = False
+
+
+def _item_init(self, hash_key, range_key, attrs) -> None:
+    from moto.dynamodb.exceptions import ItemSizeTooLarge
+    from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
+    from moto.dynamodb.models.utilities import bytesize
+
+    self.hash_key, self.range_key = hash_key, range_key
+    values = {key: DynamoType(value) for key, value in attrs.items()}
+    if sum(bytesize(key) + value.size() for key, value in values.items()) > 405000:
+        raise ItemSizeTooLarge
+    self.attrs = LimitedSizeDict()
+    for key, value in values.items():
+        dict.__setitem__(self.attrs, key, value)
+
+
+def install() -> None:
+    """Idempotent: patch moto's DynamoDB Table, backend and ImportTable."""
+    if _originals:
+        return
+    import py_partiql_parser
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.models.dynamo_type import Item
+    from moto.dynamodb.models.table import Table
+    from moto.dynamodb.models.table_import import TableImport
+
+    _originals["item_init"] = Item.__init__
+    Item.__init__ = _item_init
+    _originals.update(all_items=Table.all_items, query=Table.query, put_item=Table.put_item,
+                      delete_item=Table.delete_item, json_parse=py_partiql_parser.JsonParser.__dict__["parse"],
+                      process_s3_files=TableImport._process_s3_files)
+    for name in ("update_item", "transact_write_items", "execute_statement", "batch_execute_statement"):
+        _originals[f"backend.{name}"] = getattr(DynamoDBBackend, name)
+        setattr(DynamoDBBackend, name, _backend_writer(f"backend.{name}"))
+    Table.all_items = _all_items
+    Table.query = _query
+    Table.put_item = _writer("put_item")
+    Table.delete_item = _writer("delete_item")
+    py_partiql_parser.JsonParser.parse = staticmethod(_fast_json_parse)
+    TableImport._process_s3_files = _process_s3_files
+
+
+def uninstall() -> None:
+    if not _originals:
+        return
+    import py_partiql_parser
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.models.dynamo_type import Item
+    from moto.dynamodb.models.table import Table
+    from moto.dynamodb.models.table_import import TableImport
+
+    Item.__init__ = _originals["item_init"]
+    Table.all_items, Table.query = _originals["all_items"], _originals["query"]
+    Table.put_item, Table.delete_item = _originals["put_item"], _originals["delete_item"]
+    py_partiql_parser.JsonParser.parse = _originals["json_parse"]  # the staticmethod descriptor
+    TableImport._process_s3_files = _originals["process_s3_files"]
+    for name in ("update_item", "transact_write_items", "execute_statement", "batch_execute_statement"):
+        setattr(DynamoDBBackend, name, _originals[f"backend.{name}"])
+    _originals.clear()
+
+
+@contextmanager
+def disabled() -> Iterator[None]:
+    """Run a block on stock moto (used by the equivalence test)."""
+    was_installed = bool(_originals)
+    uninstall()
+    try:
+        yield
+    finally:
+        if was_installed:
+            install()
