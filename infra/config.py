@@ -1,0 +1,81 @@
+"""Deployment settings, read from CDK context (cdk.json defaults, overridden with `-c key=value`).
+
+`python app.py` (used by `make synth` and the tests) does not read cdk.json — only the CDK CLI does —
+so `cdk_json_context()` feeds the same file to `cdk.App(context=...)`. Values the CLI passes still win,
+because the App applies constructor context first and the CLI's context over it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aws_cdk as cdk
+from constructs import Node
+
+from skymarshal.data.schema import TABLES, Naming
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CDK_JSON = REPO_ROOT / "cdk.json"
+
+REMOVAL_POLICIES = {"retain": cdk.RemovalPolicy.RETAIN, "destroy": cdk.RemovalPolicy.DESTROY}
+
+# DynamoDB table names: 3–255 characters of [A-Za-z0-9_.-]; the prefix must keep every name legal.
+_TABLE_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]*$")
+_STAGE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+
+
+def cdk_json_context(path: Path = CDK_JSON) -> dict[str, Any]:
+    """The `context` block of cdk.json: feature flags and deployment defaults."""
+    return dict(json.loads(path.read_text()).get("context", {}))
+
+
+@dataclass(frozen=True)
+class AppConfig:
+    stage: str = "dev"
+    table_prefix: str = ""
+    removal_policy: str = "retain"
+    checkpoint_expiry_days: int = 30  # S3 offload objects; the saver's ttl_seconds should match
+
+    def __post_init__(self) -> None:
+        if not _STAGE.match(self.stage):
+            raise ValueError(f"stage {self.stage!r}: lower-case letters, digits and '-', at most 20")
+        if not _TABLE_NAME_CHARS.match(self.table_prefix):
+            raise ValueError(f"tablePrefix {self.table_prefix!r}: only letters, digits, '_', '.', '-'")
+        longest = max(len(t.name) for t in TABLES)
+        if len(self.table_prefix) + longest > 255:
+            raise ValueError(f"tablePrefix {self.table_prefix!r} makes a table name longer than 255")
+        if self.removal_policy not in REMOVAL_POLICIES:
+            raise ValueError(f"removalPolicy {self.removal_policy!r}: expected one of {sorted(REMOVAL_POLICIES)}")
+        if self.checkpoint_expiry_days < 1:
+            raise ValueError("checkpointExpiryDays must be at least 1")
+
+    @classmethod
+    def from_context(cls, node: Node) -> "AppConfig":
+        """Read the settings; `-c` values arrive as strings, so numbers are converted here."""
+
+        def get(key: str, default: Any) -> Any:
+            value = node.try_get_context(key)
+            return default if value is None else value
+
+        return cls(
+            stage=str(get("stage", cls.stage)),
+            table_prefix=str(get("tablePrefix", cls.table_prefix)),
+            removal_policy=str(get("removalPolicy", cls.removal_policy)).lower(),
+            checkpoint_expiry_days=int(get("checkpointExpiryDays", cls.checkpoint_expiry_days)),
+        )
+
+    @property
+    def naming(self) -> Naming:
+        return Naming(prefix=self.table_prefix)
+
+    @property
+    def cdk_removal_policy(self) -> cdk.RemovalPolicy:
+        return REMOVAL_POLICIES[self.removal_policy]
+
+    @property
+    def destroy_on_delete(self) -> bool:
+        return self.removal_policy == "destroy"

@@ -1,0 +1,100 @@
+"""The artifacts bucket (checkpoint offload, audit exports) and its server-access-log bucket."""
+
+from __future__ import annotations
+
+from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_s3 as s3
+from constructs import Construct
+
+# Key prefixes inside the artifacts bucket. The checkpoint saver must be configured with
+# s3_offload_config={"bucket_name": ..., "key_prefix": "checkpoints"} for the expiry rule to apply.
+CHECKPOINT_PREFIX = "checkpoints/"
+EXPORT_PREFIX = "exports/"
+
+NONCURRENT_VERSION_DAYS = 90
+INCOMPLETE_UPLOAD_DAYS = 7
+ACCESS_LOG_DAYS = 365
+
+
+def checkpoint_rule_id(expiry_days: int) -> str:
+    """The lifecycle rule id langgraph-checkpoint-aws 1.2.x looks for before writing its own rule.
+
+    With `ttl_seconds` set, DynamoDBSaver reads the bucket's lifecycle configuration at start-up and
+    adds a rule named `<key_prefix with / as ->-ttl-expiration-<days>d` if none has that id. Declaring
+    that rule here (prefix-wide, so it also catches untagged objects) keeps the lifecycle owned by
+    CloudFormation: the saver finds it and never rewrites the bucket configuration at run time.
+    """
+    return f"{CHECKPOINT_PREFIX.strip('/').replace('/', '-')}-ttl-expiration-{expiry_days}d"
+
+
+class ArtifactStorage(Construct):
+    """`bucket`: KMS-encrypted, versioned, TLS-only; `access_logs`: its server access log target."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        key: kms.IKey,
+        removal_policy: RemovalPolicy,
+        checkpoint_expiry_days: int,
+        auto_delete_objects: bool,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        common = dict(
+            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+            enforce_ssl=True,
+            minimum_tls_version=1.2,
+            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+            removal_policy=removal_policy,
+            # CloudFormation cannot delete a bucket that still holds objects or versions: `destroy`
+            # stacks empty the buckets first (CDK's auto-delete custom resource, no Docker needed).
+            auto_delete_objects=auto_delete_objects,
+        )
+
+        # S3 server access logs can only be delivered to an SSE-S3 bucket, not an SSE-KMS one.
+        self.access_logs = s3.Bucket(
+            self,
+            "AccessLogs",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="expire-access-logs",
+                    expiration=Duration.days(ACCESS_LOG_DAYS),
+                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+                )
+            ],
+            **common,
+        )
+        # No cdk-nag acknowledgement needed: AwsSolutions-S1 counts a bucket that receives another
+        # bucket's access logs as compliant, and logging the log bucket itself would never end.
+
+        self.bucket = s3.Bucket(
+            self,
+            "Artifacts",
+            encryption=s3.BucketEncryption.KMS,
+            encryption_key=key,
+            # S3 Bucket Key: S3 derives object keys from a bucket-level key instead of calling KMS
+            # for every object, which keeps checkpoint traffic cheap.
+            bucket_key_enabled=True,
+            versioned=True,
+            server_access_logs_bucket=self.access_logs,
+            server_access_logs_prefix="artifacts/",
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="noncurrent-versions",
+                    noncurrent_version_expiration=Duration.days(NONCURRENT_VERSION_DAYS),
+                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+                    expired_object_delete_marker=True,
+                ),
+                s3.LifecycleRule(
+                    id=checkpoint_rule_id(checkpoint_expiry_days),
+                    prefix=CHECKPOINT_PREFIX,
+                    expiration=Duration.days(checkpoint_expiry_days),
+                    # An expired checkpoint is only kept as a noncurrent version for a day.
+                    noncurrent_version_expiration=Duration.days(1),
+                ),
+            ],
+            **common,
+        )
