@@ -1,0 +1,40 @@
+# SkyMarshal — every target sets itself up on a fresh machine (python3, node and npm are all it needs).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: demo test synth bench venv clean local-stop
+
+demo: $(STAMP)  ## start local AWS (kept running), seed the airline, show it and the three demo flights
+	$(BIN)/skymarshal local start
+	$(BIN)/skymarshal demo
+	@echo "Local AWS keeps running for the next commands; stop it with: $(BIN)/skymarshal local stop"
+
+test: $(STAMP)  ## every test: unit, property, CDK assertions, cfn-lint, cdk-nag, emulated AWS
+	$(BIN)/pytest -q
+
+synth: $(STAMP) node_modules  ## the CloudFormation templates, through the pinned CDK CLI
+	npx --no-install cdk synth --quiet
+
+venv: $(STAMP)
+
+$(STAMP): requirements.txt layers/deps/requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+node_modules: package.json
+	npm install --no-audit --no-fund --silent
+	touch node_modules
+
+local-stop: $(STAMP)
+	$(BIN)/skymarshal local stop
+
+clean:
+	-$(BIN)/skymarshal local stop
+	rm -rf $(VENV) node_modules cdk.out .skymarshal .pytest_cache .hypothesis
