@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import signal
 import sys
@@ -27,6 +28,7 @@ def serve(port: int, seed: int, load_factor: float) -> None:
 
     use_fake_credentials()
     install()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request in local.log
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
     endpoint = f"http://127.0.0.1:{port}"
