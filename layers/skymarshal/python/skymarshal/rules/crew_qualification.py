@@ -1,0 +1,118 @@
+"""Crew qualification for an aircraft type: rating group and 90-day recency.
+
+- ``type_qualification_finding``  pilots: FCL.700(a) (EASA) / 14 CFR 61.31(a), 121.433 (FAA);
+                                  cabin crew: ORO.CC.125 (EASA) / 14 CFR 121.433 (FAA).
+                                  Qualified = holds the type's rating group (``AIRCRAFT_TYPES[code].rating_group``).
+- ``recency_finding``             pilots only: 3 take-offs and landings in the rating group within the
+                                  preceding 90 days — FCL.060(b)(1) (EASA) / 14 CFR 121.439(a), 61.57(a) (FAA).
+- ``availability_finding``        a member marked SICK or on LEAVE cannot be rostered.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Literal
+
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.findings import Finding
+from ..models.operational import PILOT_RANKS, CrewMember
+
+Regime = Literal["EASA", "FAA"]
+
+TYPE_QUALIFICATION_CLAUSE: dict[tuple[str, bool], str] = {  # (regime, is pilot) → clause
+    ("EASA", True): "FCL.700(a)",
+    ("EASA", False): "ORO.CC.125",
+    ("FAA", True): "14 CFR 61.31(a) / 121.433",
+    ("FAA", False): "14 CFR 121.433",
+}
+RECENCY_CLAUSE: dict[str, str] = {"EASA": "FCL.060(b)(1)", "FAA": "14 CFR 121.439(a) / 61.57(a)"}
+RECENCY_DAYS = 90
+RECENCY_TAKEOFFS_LANDINGS = 3
+
+
+def is_pilot(member: CrewMember) -> bool:
+    return member.rank in PILOT_RANKS
+
+
+def rating_group(aircraft_type: str) -> str | None:
+    known = AIRCRAFT_TYPES.get(aircraft_type)
+    return known.rating_group if known else None
+
+
+def availability_finding(member: CrewMember) -> Finding:
+    """A member whose roster status is SICK or LEAVE is not available for duty."""
+    ok = member.status == "ACTIVE"
+    return Finding(
+        rule="crew.availability", clause="Operator roster status", status="legal" if ok else "illegal",
+        binding=not ok, subject=member.crew_id,
+        message=(f"{member.name} is {'active' if ok else member.status.lower()} and "
+                 f"{'available' if ok else 'not available'} for duty."),
+        details={"status": member.status},
+    )
+
+
+def type_qualification_finding(member: CrewMember, aircraft_type: str, regime: Regime = "EASA") -> Finding:
+    """The member must hold the rating group of the aircraft type flown. Unknown type → illegal (unproven)."""
+    clause = TYPE_QUALIFICATION_CLAUSE[(regime, is_pilot(member))]
+    group = rating_group(aircraft_type)
+    if group is None:
+        return Finding(rule="crew.type_qualification", clause=clause, status="illegal", binding=True,
+                       subject=member.crew_id,
+                       message=f"Aircraft type {aircraft_type!r} is not in the fleet table; qualification is unproven.",
+                       details={"aircraft_type": aircraft_type})
+    ok = group in member.type_ratings
+    return Finding(
+        rule="crew.type_qualification", clause=clause, status="legal" if ok else "illegal", binding=not ok,
+        subject=member.crew_id,
+        message=(f"{member.rank} {member.name} {'holds' if ok else 'does not hold'} the {group} rating "
+                 f"needed for the {aircraft_type}."),
+        details={"aircraft_type": aircraft_type, "rating_group": group, "type_ratings": list(member.type_ratings)},
+    )
+
+
+def recency_finding(
+    member: CrewMember,
+    aircraft_type: str,
+    at: datetime,
+    until: datetime | None = None,
+    regime: Regime = "EASA",
+    *,
+    days: int = RECENCY_DAYS,
+    required: int = RECENCY_TAKEOFFS_LANDINGS,
+) -> Finding | None:
+    """Pilots only (None for cabin crew): ``required`` take-offs and landings in the type's rating group in the
+    ``days`` before ``at`` (the report time). Legal when still valid at ``until`` (last on-blocks); at_risk when
+    it lapses during the duty (the duty's own landings may renew it); illegal when not met at report."""
+    if not is_pilot(member):
+        return None
+    clause = RECENCY_CLAUSE[regime]
+    group = rating_group(aircraft_type)
+    since = at - timedelta(days=days)
+    landings = sorted(
+        (rec.at for rec in member.recent_landings
+         if group is not None and rating_group(rec.aircraft_type) == group and since < rec.at <= at),
+        reverse=True,
+    )
+    count = len(landings)
+    details: dict = {"rating_group": group, "window_days": days, "landings_in_window": count}
+    if count < required:
+        return Finding(
+            rule="crew.recency", clause=clause, status="illegal", binding=True, subject=member.crew_id,
+            limit=required, actual=count, unit="landings",
+            message=(f"{member.rank} {member.name} has {count} take-offs and landings in the {group or aircraft_type} "
+                     f"group in the last {days} days; {required} are required."),
+            details=details,
+        )
+    expires = landings[required - 1] + timedelta(days=days)
+    end = until or at
+    margin = int((expires - end).total_seconds() // 60)
+    details["recency_expires"] = expires.isoformat()
+    lapses = expires < end
+    return Finding(
+        rule="crew.recency", clause=clause, status="at_risk" if lapses else "legal", subject=member.crew_id,
+        margin_minutes=margin, limit=required, actual=count, unit="landings",
+        message=(f"{member.rank} {member.name} has {count} take-offs and landings in the {group} group in the last "
+                 f"{days} days; recency {'lapses during this duty' if lapses else 'holds'} "
+                 f"(until {expires:%Y-%m-%d %H:%M}Z)."),
+        details=details,
+    )
