@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import data_cmds, demo_cmds, local_cmds
+from . import data_cmds, demo_cmds, local_cmds, rules_cmds
 
 
 class CliError(Exception):
@@ -24,7 +24,7 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     parser = Parser(prog="skymarshal", description="Airline disruption management (SkyMarshal).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (local_cmds, data_cmds, demo_cmds):
+    for module in (local_cmds, data_cmds, demo_cmds, rules_cmds):
         module.register(commands)
     return parser
 

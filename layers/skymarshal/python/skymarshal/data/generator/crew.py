@@ -2,7 +2,7 @@
 
 Short round trips are one two-sector duty; longer ones are layover pairings (out, rest away from base,
 back). Pairings are crewed in time order from the base pool, each position by the member who has been
-available longest, never before their rest is complete and never over 55 h of duty in 7 days, so the
+available longest, never before their rest is complete and never over 55 h of duty in 7 days or 95 h of flight time in 28, so the
 generated roster is legal; the rules engine checks that in the tests rather than trusting it here.
 """
 
@@ -23,7 +23,8 @@ REPORT_BEFORE = {True: 60, False: 75}  # minutes before departure; narrowbody / 
 POST_FLIGHT = 30  # minutes from on-blocks to release
 MAX_TWO_PILOT_FDP = 11 * 60  # lowest 2-sector EASA limit: a two-pilot duty planned under it is legal at any start
 MAX_THREE_PILOT_FDP = 15 * 60 + 30  # planning margin under 16:00 (one extra pilot, class 1 rest)
-WEEKLY_PLANNING_CAP = 55 * 60  # minutes of duty in any 7 days, planning margin under ORO.FTL.210's 60 h
+WEEKLY_PLANNING_CAP = 55 * 60  # minutes of duty in any 7 days, planning margin under ORO.FTL.210(a)'s 60 h
+FLIGHT_TIME_28D_CAP = 95 * 60  # minutes of flight time in any 28 days, margin under ORO.FTL.210(b)(1)'s 100 h
 RESERVE_POOL = {  # standby crew per rating group and rank, split over three standby rotations
     "A320": {"CPT": 6, "FO": 6, "CD": 3, "CA": 15},
     "B787": {"CPT": 6, "FO": 9, "CD": 6, "CA": 33},
@@ -62,11 +63,15 @@ class Member:
     profile: CrewMember
     available_at: datetime
     station: str
-    duties: list[tuple[datetime, datetime]] = field(default_factory=list)  # (report, release), history included
+    duties: list[list] = field(default_factory=list)  # [report, release, block minutes], history included
 
     def duty_minutes_between(self, start: datetime, end: datetime) -> int:
         return sum(int((min(e, end) - max(s, start)).total_seconds() // 60)
-                   for s, e in self.duties if e > start and s < end)
+                   for s, e, _ in self.duties if e > start and s < end)
+
+    def flight_minutes_touching(self, start: datetime, end: datetime) -> int:
+        """Block time of every duty that touches [start, end) — counted whole, as the rules engine does."""
+        return sum(block for s, e, block in self.duties if e > start and s < end)
 
 
 def make_duty(sectors: list[Flight]) -> Duty:
@@ -168,7 +173,7 @@ class Roster:
         while at < stop:
             hours = self.rng.uniform(6, 13)
             end = at + timedelta(hours=hours)
-            block = int(hours * 60 * 0.75)
+            block = int(hours * 60 * 0.6)
             self._add_row(member, CrewDuty(
                 crew_id=member.profile.crew_id, duty_key=f"{_z(at)}#HISTORY#", duty_id=f"H-{member.profile.crew_id}-{_z(at)}",
                 kind="HISTORY", duty_start=at, duty_end=end, fdp_end=end - timedelta(minutes=POST_FLIGHT),
@@ -178,24 +183,28 @@ class Roster:
 
     def _add_row(self, member: Member, row: CrewDuty) -> None:
         self.rows.append(row)
-        if row.kind != "FLIGHT" or not member.duties or member.duties[-1][0] != row.duty_start:
-            member.duties.append((row.duty_start, row.duty_end))
+        if row.kind == "FLIGHT" and member.duties and member.duties[-1][0] == row.duty_start:
+            member.duties[-1][2] += row.block_minutes  # another sector of the same duty
+        else:
+            member.duties.append([row.duty_start, row.duty_end, row.block_minutes])
 
     def crew_pairing(self, pairing: Pairing) -> None:
         start = pairing.duties[0].report
         total = sum(d.minutes for d in pairing.duties)
+        block = sum(f.block_minutes for d in pairing.duties for f in d.sectors)
         for rank in positions(pairing):
-            member = self._take(rank, pairing.rating_group, pairing.start_station, start, total)
+            member = self._take(rank, pairing.rating_group, pairing.start_station, start, total, block)
             self._fly(member, pairing, rank)
 
-    def _take(self, rank: str, group: str, station: str, report: datetime, minutes: int) -> Member:
+    def _take(self, rank: str, group: str, station: str, report: datetime, minutes: int, block: int) -> Member:
         heap = self.pools.setdefault((group, rank, station), [])
         skipped, chosen = [], None
         while heap and heap[0][0] <= report:
             item = heapq.heappop(heap)
             member = self.members[item[1]]
             week = member.duty_minutes_between(report - timedelta(days=7), report)
-            if week + minutes <= WEEKLY_PLANNING_CAP:
+            flown = member.flight_minutes_touching(report - timedelta(days=28), report)
+            if week + minutes <= WEEKLY_PLANNING_CAP and flown + block <= FLIGHT_TIME_28D_CAP:
                 chosen = member
                 break
             skipped.append(item)
