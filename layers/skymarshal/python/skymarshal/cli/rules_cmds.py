@@ -136,9 +136,11 @@ def _mel(args) -> int:
     from . import CliError
 
     with control.account(echo=_stderr) as account:
-        orders = q.work_orders_for_aircraft(account.handle(), args.registration)
-    if not orders:
-        raise CliError(f"no work orders for {args.registration}: check the registration (e.g. A6-BLA)")
+        handle = account.handle()
+        orders = q.work_orders_for_aircraft(handle, args.registration)
+        known = orders or q.aircraft_days(handle, args.registration)
+    if not known:
+        raise CliError(f"unknown aircraft {args.registration}: no such registration in AircraftAvailability")
     result = aircraft_airworthiness(orders, args.at, registration=args.registration)
     print_json(result.model_dump(mode="json"))
     return 0

@@ -123,6 +123,11 @@ def fleet_of_type(handle: DataHandle, aircraft_type: str, day: date) -> list[Air
     return [AircraftDay.model_validate(r) for r in rows]
 
 
+def aircraft_days(handle: DataHandle, registration: str) -> list[AircraftDay]:
+    rows = handle.query(s.AIRCRAFT_AVAILABILITY, Key("aircraft_registration").eq(registration))
+    return [AircraftDay.model_validate(r) for r in rows]
+
+
 def engineers_on_shift(handle: DataHandle, station: str, start: datetime, end: datetime
                        ) -> list[tuple[MaintenanceShift, MaintenanceEngineer]]:
     # Shifts are at most 12 h long: look back that far for shifts already running at `start`.
