@@ -38,3 +38,6 @@ local-stop: $(STAMP)
 clean:
 	-$(BIN)/skymarshal local stop
 	rm -rf $(VENV) node_modules cdk.out .skymarshal .pytest_cache .hypothesis
+
+bench: $(STAMP)  ## figures, not assertions: the rules engine on one synthetic day
+	$(BIN)/python -m bench.rules_day

@@ -8,7 +8,7 @@ linear in t, so its maximum is at a breakpoint (an interval edge, or an edge plu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Iterable, Literal
 from zoneinfo import ZoneInfo
 
@@ -29,32 +29,42 @@ class WindowLoad:
     window_end: datetime
 
 
-def _overlap_minutes(a0: datetime, a1: datetime, b0: datetime, b1: datetime) -> float:
-    seconds = (min(a1, b1) - max(a0, b0)).total_seconds()
-    return max(0.0, seconds / 60.0)
+def _minutes(at: datetime) -> float:
+    return at.timestamp() / 60.0
+
+
+def _instant(minutes: float) -> datetime:
+    return datetime.fromtimestamp(minutes * 60.0, tz=timezone.utc)
 
 
 def max_prorated_load(spans: Iterable[Span], focus: Span, window: timedelta) -> WindowLoad:
     """Largest ``sum(amount × minutes inside the window)`` over rolling windows touching ``focus``.
 
     ``focus`` is included in the load. Used for duty/FDP hours: only the part of a duty inside the window
-    counts.
+    counts. Times are epoch minutes inside the search (datetime arithmetic is the slow part otherwise).
     """
-    items = [*spans, focus]
-    lo, hi = focus.start, focus.end + window
-    candidates = {lo, hi}
-    for item in items:
-        for point in (item.start, item.end, item.start + window, item.end + window):
-            if lo <= point <= hi:
-                candidates.add(point)
-    best: WindowLoad | None = None
-    for end in sorted(candidates):
-        start = end - window
-        load = sum(i.amount * _overlap_minutes(start, end, i.start, i.end) for i in items)
-        if best is None or load > best.minutes:
-            best = WindowLoad(load, start, end)
-    assert best is not None
-    return best
+    length = window.total_seconds() / 60.0
+    lo, hi = _minutes(focus.start), _minutes(focus.end) + length
+    items = [(_minutes(i.start), _minutes(i.end), i.amount) for i in (*spans, focus)]
+    items = [i for i in items if i[1] > lo - length and i[0] < hi]  # can touch a window ending in [lo, hi]
+    # As the window's end moves right, an item adds `amount` per minute while the end is inside it and
+    # removes it while the window's start is inside it: the load is piecewise linear between these points.
+    events: dict[float, float] = {}
+    for start, end, amount in items:
+        for point, delta in ((start, amount), (end, -amount), (start + length, -amount), (end + length, amount)):
+            if lo < point <= hi:
+                events[point] = events.get(point, 0.0) + delta
+    load = sum(amount * max(0.0, min(e, lo) - max(s, lo - length)) for s, e, amount in items)
+    slope = sum(amount for s, e, amount in items if s <= lo < e) - sum(
+        amount for s, e, amount in items if s + length <= lo < e + length)
+    best_load, best_end, at = load, lo, lo
+    for point in sorted(events):
+        load += slope * (point - at)
+        at = point
+        if load > best_load + 1e-9:
+            best_load, best_end = load, point
+        slope += events[point]
+    return WindowLoad(max(best_load, 0.0), _instant(best_end - length), _instant(best_end))
 
 
 def max_lump_load(spans: Iterable[Span], focus: Span, window: timedelta) -> WindowLoad:
@@ -63,18 +73,20 @@ def max_lump_load(spans: Iterable[Span], focus: Span, window: timedelta) -> Wind
     A span touching the window counts in full (conservative). Used for flight time, whose minutes are
     known per duty but not when inside it they were flown.
     """
-    items = [*spans, focus]
-    best: WindowLoad | None = None
-    for item in items:
-        end = max(item.start, focus.start) + _EPSILON  # a window's load only rises just after a start
-        if end >= focus.end + window:
+    length, epsilon = window.total_seconds() / 60.0, _EPSILON.total_seconds() / 60.0
+    f0, f1 = _minutes(focus.start), _minutes(focus.end)
+    items = [(_minutes(i.start), _minutes(i.end), i.amount) for i in (*spans, focus)]
+    items = [i for i in items if i[1] > f0 - length and i[0] < f1 + length]
+    best_load, best_end = -1.0, f0 + epsilon
+    for item_start, _, _ in items:
+        end = max(item_start, f0) + epsilon  # a window's load only rises just after a start
+        if end >= f1 + length:
             continue
-        start = end - window
-        load = sum(i.amount for i in items if i.start < end and i.end > start)
-        if best is None or load > best.minutes:
-            best = WindowLoad(load, start, end)
-    assert best is not None
-    return best
+        start = end - length
+        load = sum(amount for s, e, amount in items if s < end and e > start)
+        if load > best_load:
+            best_load, best_end = load, end
+    return WindowLoad(best_load, _instant(best_end - length), _instant(best_end))
 
 
 def calendar_lump_load(
@@ -97,9 +109,11 @@ def calendar_lump_load(
         last_index = last.year * 12 + last.month - 1
         for index in range(first_index - 11, last_index + 1):
             windows.append((_month_start(index, zone), _month_start(index + 12, zone)))
+    minutes = [(_minutes(i.start), _minutes(i.end), i.amount) for i in items]
     best: WindowLoad | None = None
     for start, end in windows:
-        load = sum(i.amount for i in items if i.start < end and i.end > start)
+        w0, w1 = _minutes(start), _minutes(end)
+        load = sum(amount for s, e, amount in minutes if s < w1 and e > w0)
         if best is None or load > best.minutes:
             best = WindowLoad(load, start, end)
     assert best is not None
