@@ -22,9 +22,9 @@ synth: $(STAMP) node_modules  ## the CloudFormation templates, through the pinne
 
 venv: $(STAMP)
 
-$(STAMP): requirements.txt layers/deps/requirements.txt pyproject.toml
+$(STAMP): requirements.txt layers/deps/requirements.txt constraints.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet -r requirements.txt -c constraints.txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
