@@ -2,7 +2,8 @@
 
 Data is generated and grouped in memory first (not timed); the timed part is the rules engine alone:
 crew legality of every rostered crew member, airworthiness of every tail, curfews and weather at both
-ends, and EU261/UK261 for a 3-hour technical delay.
+ends, and — for a 3-hour technical delay of each flight — EU261/UK261, delay propagation along the tail,
+passengers (misconnections, journey-based compensation, care), cargo at risk and the plan's cost.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from datetime import date, timedelta
 
 from skymarshal.data import schema as s
 from skymarshal.data.generator import GeneratorConfig, generate
-from skymarshal.rules import curfew, eu261, mel, weather
+from skymarshal.rules import cargo, curfew, eu261, finance, guest, mel, network, weather
 from skymarshal.rules.rostered import flight_crew_legality
+
+DELAY = 180
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,8 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
 
-    airline = generate(GeneratorConfig(load_factor=0.05))  # passengers are not inputs of these rules
-    flights = [f for f in airline.tables[s.FLIGHTS] if f.flight_date == args.day]
+    airline = generate(GeneratorConfig())
+    everything = {f.flight_id: f for f in airline.tables[s.FLIGHTS]}
+    flights = [f for f in everything.values() if f.flight_date == args.day]
     members = {m.crew_id: m for m in airline.tables[s.CREW_MEMBERS]}
     rosters, crew_of = defaultdict(list), defaultdict(list)
     for row in airline.tables[s.CREW_ROSTER]:
@@ -36,6 +40,31 @@ def main(argv: list[str] | None = None) -> int:
     for order in airline.tables[s.MAINTENANCE_WORK_ORDERS]:
         orders[order.aircraft_registration].append(order)
     profiles = {p.iata: p for p in airline.tables[s.AIRPORTS] if p.record == "PROFILE"}
+    bookings, tails = defaultdict(list), defaultdict(list)
+    for booking in airline.tables[s.BOOKINGS]:
+        bookings[booking.flight_id].append(booking)
+    for f in everything.values():
+        tails[f.aircraft_registration].append(f)
+    for legs in tails.values():
+        legs.sort(key=lambda f: f.scheduled_departure)
+    shipments = {sh.shipment_id: sh for sh in airline.tables[s.CARGO_SHIPMENTS]}
+    loads = defaultdict(list)
+    for a in airline.tables[s.CARGO_FLIGHT_ASSIGNMENTS]:
+        loads[a.flight_id].append(a)
+
+    def linked(f, key):
+        return [everything[i] for i in {getattr(b, key) for b in bookings[f.flight_id]} if i in everything]
+
+    def business(f):
+        impact = guest.assess_guest_impact(f, bookings[f.flight_id], "delay", delay_minutes=DELAY, cause="technical",
+                                           onward_flights=linked(f, "onward_flight_id"),
+                                           inbound_flights=linked(f, "inbound_flight_id"), hub=profiles["AUH"])
+        spread = network.propagate_delay(tails[f.aircraft_registration], f.flight_id, DELAY)
+        freight = cargo.cargo_impact(f, loads[f.flight_id], [shipments[a.shipment_id] for a in loads[f.flight_id]], DELAY)
+        cost = finance.plan_cost(finance.PlanCostInput(
+            flight_delays={p.flight_id: p.departure_delay_minutes for p in spread.flights}, compensation=(impact.compensation,),
+            care=(impact.care,), cargo=(freight,)))
+        return len(spread.affected_flight_ids) + len(freight.findings) + int(cost.total_usd > 0)
     observations = {(w.airport, w.forecast_time): w for w in airline.tables[s.WEATHER]}
 
     def hour(at):
@@ -54,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
             for code, at, move in ((f.origin, f.scheduled_departure, "departure"),
                                    (f.destination, f.scheduled_arrival, "arrival"))),
         "EU261/UK261 (3 h technical delay)": lambda f: int(eu261.assess_compensation(
-            f.origin, f.destination, f.carrier, "delay", arrival_delay_minutes=180, cause="technical").owed),
+            f.origin, f.destination, f.carrier, "delay", arrival_delay_minutes=DELAY, cause="technical").owed),
+        "network, guest, cargo, finance (3 h delay)": business,
     }
     print(f"Rules engine, every rule for every flight of {args.day}: {len(flights)} flights, "
           f"{sum(len(crew_of[f.flight_id]) for f in flights)} crew duties (best of {args.repeat})")
