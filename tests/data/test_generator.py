@@ -190,3 +190,19 @@ def test_primary_keys_are_unique_in_every_table(airline):
     for table, rows in airline.tables.items():
         keys = s.TABLES_BY_NAME[table].key_names
         assert len({tuple(r.to_item()[k] for k in keys) for r in rows}) == len(rows), table
+
+
+def test_no_aircraft_is_grounded_by_the_generator_except_the_demo_cases(airline):
+    from skymarshal.rules.mel import aircraft_airworthiness
+
+    flights = airline.tables[s.FLIGHTS]
+    orders = defaultdict(list)
+    for order in airline.tables[s.MAINTENANCE_WORK_ORDERS]:
+        orders[order.aircraft_registration].append(order)
+    end = max(f.scheduled_arrival for f in flights)
+    grounded = sorted(reg for reg in {a.aircraft_registration for a in airline.tables[s.AIRCRAFT_AVAILABILITY]}
+                      if not aircraft_airworthiness(orders[reg], end).airworthy)
+    mechanical = airline.situations[0]
+    ey123 = next(f for f in flights if f.flight_number == mechanical.flight_number and f.flight_date == mechanical.flight_date)
+    expired_spare = [w.aircraft_registration for w in airline.tables[s.MAINTENANCE_WORK_ORDERS] if w.work_order_id.endswith("D0002")]
+    assert grounded == sorted([ey123.aircraft_registration, *expired_spare])

@@ -1,25 +1,130 @@
-"""Crew legality of a rostered flight, from CrewRoster and CrewMembers through the data handle."""
+"""Crew compliance: legality of the rostered crew at the current delay, the latest legal delay, and
+legal reserves on standby for a crew swap (CrewRoster and CrewMembers through the data handle)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
+from ..agents.schemas import CrewConstraint, RecoveryProposal
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..models.airports import airport
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.findings import Finding
 from ..models.operational import Flight
-from ..rules.crew import OperatorRules
-from ..rules.rostered import CrewLegality, flight_crew_legality
+from ..rules.crew import OperatorRules, evaluate_swap_candidate, is_legal, latest_legal_delay
+from ..rules.rostered import CrewLegality, flight_crew_legality, rostered_duty
+from .base import Analysis, decision_time, sources
 
 HISTORY_DAYS = 366  # ORO.FTL.210's longest look-back is 12 months of flight time
+CALL_OUT = timedelta(minutes=60)  # standby call to report (company policy, verify)
+REPORT_BEFORE_DEPARTURE = timedelta(minutes=75)
+CONSTRAINT_TYPE = {"crew.max_fdp": "duty_limit", "crew.cumulative": "duty_limit", "crew.rest": "rest_required",
+                   "crew.recency": "recency", "crew.type_qualification": "qualification"}
+
+
+def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:
+    start, end = around - timedelta(days=HISTORY_DAYS), around + timedelta(days=3)
+    return {crew_id: q.duty_history(handle, crew_id, start, end) for crew_id in crew_ids}
+
+
+def _rostered_crew(handle: DataHandle, flight: Flight):
+    assignments = q.crew_assignments(handle, flight.flight_id)
+    members = q.crew_members(handle, sorted({a.crew_id for a in assignments}))
+    return assignments, members, _rosters(handle, [m.crew_id for m in members], flight.scheduled_departure)
 
 
 def crew_legality(handle: DataHandle, flight: Flight, delay_minutes: int | None = None,
                   rules: OperatorRules = OperatorRules()) -> list[CrewLegality]:
     """Each rostered crew member of `flight` at `delay_minutes` (default: the flight's current delay)."""
-    assignments = q.crew_assignments(handle, flight.flight_id)
-    members = q.crew_members(handle, sorted({a.crew_id for a in assignments}))
-    start = flight.scheduled_departure - timedelta(days=HISTORY_DAYS)
-    end = flight.scheduled_departure + timedelta(days=3)  # rest before the next rostered duty
-    rosters = {m.crew_id: q.duty_history(handle, m.crew_id, start, end) for m in members}
+    _, members, rosters = _rostered_crew(handle, flight)
     delay = flight.delay_minutes if delay_minutes is None else delay_minutes
     return flight_crew_legality(flight.flight_id, members, rosters, delay, rules)
+
+
+def _constraint_type(finding: Finding) -> str:
+    return next((v for k, v in CONSTRAINT_TYPE.items() if finding.rule.startswith(k)), "duty_limit")
+
+
+def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = None, delay_minutes: int | None = None,
+                 rules: OperatorRules = OperatorRules()) -> Analysis:
+    delay = flight.delay_minutes if delay_minutes is None else delay_minutes
+    at = decision_time(flight, now)
+    assignments, members, rosters = _rostered_crew(handle, flight)
+    results = flight_crew_legality(flight.flight_id, members, rosters, delay, rules)
+    analysis = Analysis(agent="crew_compliance", recommendation="", inputs_expected=2,
+                        inputs_present=int(bool(assignments)) + int(len(members) == len({a.crew_id for a in assignments})),
+                        delay_assumed_minutes=delay)
+    illegal = [r for r in results if not r.legal]
+    for result in results:
+        analysis.findings.extend(f for f in result.findings if f.status != "legal")
+    for result in illegal:
+        for finding in (f for f in result.findings if f.binding):
+            analysis.constraints.append(CrewConstraint(
+                constraint_type=_constraint_type(finding), affected_crew=[result.crew_id],
+                restriction=f"{result.name} ({result.position}) may not operate {flight.flight_number}: {finding.message}",
+                reasoning=f"{finding.clause}: limit {finding.limit} {finding.unit}, actual {finding.actual}"))
+    legal_now = [m for m in members if m.crew_id not in {r.crew_id for r in illegal}]
+    latest = [latest_legal_delay(m, rosters[m.crew_id], rostered_duty(rosters[m.crew_id], flight.flight_id), rules)
+              for m in legal_now]
+    if legal_now and all(v is not None for v in latest):
+        bound = min(latest)
+        off_blocks = flight.scheduled_departure + timedelta(minutes=bound)
+        analysis.constraints.append(CrewConstraint(
+            constraint_type="duty_limit", affected_crew=[m.crew_id for m in legal_now],
+            restriction=f"the rostered crew can take a delay of at most {bound} min (off blocks by {off_blocks:%H:%MZ})",
+            reasoning="largest delay with no illegal finding for every rostered member (ORO.FTL.205/210/235)"))
+        analysis.facts.append(f"The rostered crew stays legal up to a {bound}-minute delay.")
+    analysis.facts.insert(0, f"{len(results)} crew rostered on {flight.flight_id}; {len(illegal)} illegal at a "
+                             f"{delay}-minute delay.")
+    if illegal:
+        swap = _reserve_swap(handle, flight, illegal, rosters, at, delay, rules)
+        analysis.facts.append(swap["fact"])
+        if swap["proposal"]:
+            analysis.proposals.append(swap["proposal"])
+        analysis.recommendation = (f"Crew swap: {len(illegal)} of {len(results)} crew cannot legally operate "
+                                   f"{flight.flight_number} at a {delay}-minute delay; " + swap["fact"])
+    else:
+        analysis.recommendation = (f"The rostered crew of {flight.flight_number} is legal at a {delay}-minute delay"
+                                   + (f"; any plan must keep the delay within {min(latest)} min." if latest and None not in latest else "."))
+    analysis.data_sources = sources(handle)
+    return analysis
+
+
+def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, delay, rules) -> dict:
+    """Legal reserves on standby at the departure base, matched rank for rank to the illegal members."""
+    local_day = flight.scheduled_departure.astimezone(ZoneInfo(airport(flight.origin).tz)).date()
+    standby = q.standby_crew(handle, flight.origin, local_day)
+    rating = AIRCRAFT_TYPES[flight.aircraft_type].rating_group
+    reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
+    reserve_ids = [m.crew_id for m in reserves]
+    reserve_rosters = _rosters(handle, reserve_ids, flight.scheduled_departure)
+    departure = flight.scheduled_departure + timedelta(minutes=delay)
+    report = max(at + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
+    template = rostered_duty(rosters[illegal[0].crew_id], flight.flight_id).delayed(delay)
+    legal_by_rank: dict[str, list[str]] = {}
+    for reserve in reserves:
+        findings = evaluate_swap_candidate(reserve, reserve_rosters[reserve.crew_id], template, report, rules)
+        if is_legal(findings):
+            legal_by_rank.setdefault(reserve.rank, []).append(reserve.crew_id)
+    replacements, missing = {}, []
+    pool = {rank: list(ids) for rank, ids in legal_by_rank.items()}
+    for result in illegal:
+        if pool.get(result.rank):
+            replacements[result.crew_id] = pool[result.rank].pop(0)
+        else:
+            missing.append(f"{result.rank} for {result.crew_id}")
+    checked = len(reserves)
+    if missing:
+        return {"fact": f"{checked} {rating}-rated reserves on standby at {flight.origin} checked; no legal reserve for "
+                        + ", ".join(missing) + ".", "proposal": None}
+    return {"fact": f"{checked} {rating}-rated reserves on standby at {flight.origin} checked; legal replacements exist for all "
+                    f"{len(replacements)} (reporting {report:%H:%MZ}).",
+            "proposal": RecoveryProposal(
+                kind="crew_swap", title=f"Swap {len(replacements)} crew with legal standby reserves",
+                detail=f"Reserves report at {report:%Y-%m-%d %H:%MZ}; each was checked against ORO.FTL.205/210/235, "
+                       "recency and type rating for this duty.",
+                parameters={"replacements": replacements, "report": report.isoformat()},
+                estimated_delay_minutes=max(delay, int((report + REPORT_BEFORE_DEPARTURE - flight.scheduled_departure)
+                                                       .total_seconds() // 60)))}

@@ -7,6 +7,7 @@ a stack trace.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import data_cmds, demo_cmds, local_cmds, rules_cmds
@@ -37,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"skymarshal: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into `head` and closed: not an error
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except KeyboardInterrupt:
         print("skymarshal: interrupted", file=sys.stderr)
         return 130

@@ -108,9 +108,13 @@ def work_orders_for_flight(handle: DataHandle, flight_id: str) -> list[WorkOrder
 
 
 # Pattern 6: cargo via assignments.
+def cargo_assignments(handle: DataHandle, flight_id: str) -> list[CargoAssignment]:
+    rows = handle.query(s.CARGO_FLIGHT_ASSIGNMENTS, Key("flight_id").eq(flight_id), index=s.FLIGHT_LOADING_INDEX)
+    return [CargoAssignment.model_validate(r) for r in rows]
+
+
 def cargo(handle: DataHandle, flight_id: str) -> list[tuple[CargoAssignment, CargoShipment]]:
-    assignments = [CargoAssignment.model_validate(r) for r in
-                   handle.query(s.CARGO_FLIGHT_ASSIGNMENTS, Key("flight_id").eq(flight_id), index=s.FLIGHT_LOADING_INDEX)]
+    assignments = cargo_assignments(handle, flight_id)
     shipments = {r["shipment_id"]: CargoShipment.model_validate(r) for r in
                  handle.batch_get(s.CARGO_SHIPMENTS, [{"shipment_id": a.shipment_id} for a in assignments])}
     return [(a, shipments[a.shipment_id]) for a in assignments if a.shipment_id in shipments]

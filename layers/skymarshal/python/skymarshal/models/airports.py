@@ -60,3 +60,16 @@ def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     dp, dl = p2 - p1, math.radians(lon2 - lon1)
     h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
+
+
+def airports_within(code: str, radius_km: float) -> list[tuple[str, float]]:
+    """IATA codes of airports within `radius_km` of `code` (nearest first), from the reference data."""
+    centre = airport(code)
+    found = []
+    for other, row in _database().items():
+        if other == code or not row.get("lat"):
+            continue
+        distance = haversine_km(centre.lat, centre.lon, row["lat"], row["lon"])
+        if distance <= radius_km:
+            found.append((other, distance))
+    return sorted(found, key=lambda pair: pair[1])

@@ -56,14 +56,19 @@ def build_staff(config: GeneratorConfig, stations: list[str], rng: random.Random
 
 
 def build_work_orders(config: GeneratorConfig, tails: list[Tail], rng: random.Random) -> list[WorkOrder]:
-    """Open deferrals inside their intervals, and closed history, for every tail."""
+    """Open deferrals that stay inside their intervals, and closed history, for every tail."""
     window_start = local_to_utc(config.start, "00:00", "Asia/Dubai")
     orders: list[WorkOrder] = []
     for tail in tails:
         for n in range(rng.randint(0, 2)):
             ata, ref, category, text, restrictions = rng.choice(MEL_CATALOGUE)
             interval = {"B": 3, "C": 10, "D": 120}[category]
-            discovered = config.start - timedelta(days=rng.randint(0, max(0, interval - 2)))
+            # Open deferrals stay inside their interval for the whole window: an airline rectifies before
+            # expiry (a B or C item that could not is left out; the demo's expired item is deliberate).
+            earliest = config.end - timedelta(days=interval - 3)  # the last returns land up to 2 days later
+            if earliest > config.start:
+                continue
+            discovered = config.start - timedelta(days=rng.randint(0, (config.start - earliest).days))
             orders.append(WorkOrder(
                 work_order_id=f"WO-{tail.registration[3:]}-{len(orders) + 1:05d}",
                 aircraft_registration=tail.registration, opened_at=window_start - timedelta(days=(config.start - discovered).days),
