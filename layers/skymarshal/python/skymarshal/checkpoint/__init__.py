@@ -1,0 +1,46 @@
+"""LangGraph checkpoint persistence: the saver chosen from the environment, thread ids, thread registry.
+
+saver.py: `checkpointer_from_env()`, which returns a DynamoDBSaver, an InMemorySaver or None.
+threads.py: `thread_id()` / `parse_thread_id()`, `ThreadRegistry` (Checkpoints table) and
+`InMemoryThreadRegistry`. config.py: the environment variables and the TTL / S3 constants that
+infra shares.
+"""
+
+from .config import (
+    BACKENDS,
+    CHECKPOINT_LIFECYCLE_RULE_ID,
+    CHECKPOINT_S3_PREFIX,
+    CHECKPOINT_TTL_DAYS,
+    CheckpointSettings,
+    lifecycle_rule_id,
+)
+from .saver import build_checkpointer, checkpointer_from_env
+from .threads import (
+    EVENTS,
+    PHASES,
+    THREAD_STATUSES,
+    TRANSITIONS,
+    BaseThreadRegistry,
+    ConcurrentUpdate,
+    IllegalTransition,
+    InMemoryThreadRegistry,
+    ThreadClosed,
+    ThreadError,
+    ThreadEvent,
+    ThreadInfo,
+    ThreadKey,
+    ThreadRegistry,
+    UnknownThread,
+    parse_thread_id,
+    thread_id,
+    thread_registry_from_env,
+)
+
+__all__ = [
+    "BACKENDS", "CHECKPOINT_LIFECYCLE_RULE_ID", "CHECKPOINT_S3_PREFIX", "CHECKPOINT_TTL_DAYS",
+    "CheckpointSettings", "lifecycle_rule_id", "build_checkpointer", "checkpointer_from_env",
+    "EVENTS", "PHASES", "THREAD_STATUSES", "TRANSITIONS", "BaseThreadRegistry", "ConcurrentUpdate",
+    "IllegalTransition", "InMemoryThreadRegistry", "ThreadClosed", "ThreadError", "ThreadEvent",
+    "ThreadInfo", "ThreadKey", "ThreadRegistry", "UnknownThread", "parse_thread_id", "thread_id",
+    "thread_registry_from_env",
+]

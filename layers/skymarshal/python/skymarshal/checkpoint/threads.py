@@ -1,0 +1,603 @@
+"""Thread ids and the thread registry: status and lifecycle events for each agent thread.
+
+A thread is one agent's run in one phase of one execution: `thread_id(execution_id, agent, phase)`.
+The registry stores its own items in the Checkpoints table. They sit next to DynamoDBSaver's items,
+and their key prefixes differ from the saver's (CHECKPOINT_, WRITES_, CHUNK_; see saver.py):
+
+  META    PK=f"THREAD#{thread_id}"  SK="META"
+          thread_id, execution_id, agent, phase, thread_status, created_at, updated_at,
+          status_changed_at, status_actor?, status_detail?, event_seq, ttl
+  event   PK=f"THREAD#{thread_id}"  SK=f"EVENT#{timestamp}#{seq:08d}"
+          thread_id, execution_id, agent, phase, event, timestamp, seq, confidence?, detail, ttl
+
+Only META items have `thread_status`, so they are the only items in the sparse GSI
+`thread-status-index` (thread_status, updated_at). Timestamps are fixed-width UTC strings
+(`2026-01-31T08:15:00.000000Z`), so sorting them as strings sorts them in time. `seq` is a counter
+on the META item, increased atomically for each event. It keeps two events with the same timestamp
+apart and in the order they were written. `detail` is stored as a JSON string, so floats and nesting
+come back exactly as they were written. Reads are Query or GetItem, never Scan.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterator, Literal, Mapping, NamedTuple
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from ..data.schema import THREAD_STATUS_INDEX
+from .config import CHECKPOINT_TTL_DAYS, CheckpointSettings, ttl_seconds
+
+logger = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------------------- thread ids
+
+PHASES: tuple[str, ...] = ("initial", "revision", "arbitration")
+SEPARATOR = "#"
+MAX_PART_LENGTH = 200
+
+
+class ThreadKey(NamedTuple):
+    execution_id: str
+    agent: str
+    phase: str
+
+
+def _check_part(name: str, value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    if len(value) > MAX_PART_LENGTH:
+        raise ValueError(f"{name} is longer than {MAX_PART_LENGTH} characters")
+    # '#' separates the parts; '/' would add levels to the S3 offload key; whitespace and control
+    # characters make ids that are hard to copy from logs.
+    if SEPARATOR in value or "/" in value or not value.isprintable() or any(c.isspace() for c in value):
+        raise ValueError(f"{name} {value!r} must not contain '#', '/', whitespace or control characters")
+    return value
+
+
+def thread_id(execution_id: str, agent: str, phase: str) -> str:
+    """`f"{execution_id}#{agent}#{phase}"`, after checking each part."""
+    _check_part("execution_id", execution_id)
+    _check_part("agent", agent)
+    _check_part("phase", phase)
+    if phase not in PHASES:
+        raise ValueError(f"phase {phase!r} is not one of {', '.join(PHASES)}")
+    return SEPARATOR.join((execution_id, agent, phase))
+
+
+def parse_thread_id(value: str) -> ThreadKey:
+    """Split a thread id back into its parts. Raises ValueError if `thread_id` would not build it."""
+    parts = value.split(SEPARATOR) if isinstance(value, str) else []
+    if len(parts) != 3:
+        raise ValueError(f"thread id {value!r} is not execution_id#agent#phase")
+    key = ThreadKey(*parts)
+    thread_id(*key)
+    return key
+
+
+# ----------------------------------------------------------------------------- statuses and events
+
+ThreadStatus = Literal["created", "running", "awaiting_approval", "completed", "failed", "rejected", "escalated"]
+THREAD_STATUSES: tuple[str, ...] = (
+    "created", "running", "awaiting_approval", "completed", "failed", "rejected", "escalated",
+)
+# Allowed status changes. completed and rejected are final. A rejected thread is halted for good
+# (human-in-the-loop rejection). A failed thread may run again (resume from its last checkpoint).
+TRANSITIONS: Mapping[str, frozenset[str]] = {
+    "created": frozenset({"running", "failed"}),
+    "running": frozenset({"awaiting_approval", "completed", "failed", "escalated"}),
+    "awaiting_approval": frozenset({"running", "rejected", "escalated", "failed"}),
+    "escalated": frozenset({"running", "awaiting_approval", "completed", "rejected", "failed"}),
+    "failed": frozenset({"running", "escalated"}),
+    "completed": frozenset(),
+    "rejected": frozenset(),
+}
+FINAL_STATUSES: frozenset[str] = frozenset(s for s, targets in TRANSITIONS.items() if not targets)
+
+ThreadEventKind = Literal["start", "decision", "error", "completion"]
+EVENTS: tuple[str, ...] = ("start", "decision", "error", "completion")
+MAX_DETAIL_BYTES = 256 * 1024  # an event is an audit line; state belongs in the checkpoint itself
+
+META_SK = "META"
+EVENT_PREFIX = "EVENT#"
+THREAD_PREFIX = "THREAD#"
+
+
+class ThreadError(Exception):
+    """Base class of the registry's errors."""
+
+
+class UnknownThread(ThreadError, KeyError):
+    def __init__(self, thread_id: str):
+        super().__init__(f"thread {thread_id!r} is not registered")
+        self.thread_id = thread_id
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class IllegalTransition(ThreadError, ValueError):
+    def __init__(self, thread_id: str, current: str, requested: str):
+        allowed = ", ".join(sorted(TRANSITIONS[current])) or "none, it is final"
+        super().__init__(f"thread {thread_id!r} cannot go from {current} to {requested} (allowed: {allowed})")
+        self.thread_id, self.current, self.requested = thread_id, current, requested
+
+
+class ThreadClosed(ThreadError):
+    """An event was recorded for a thread whose status is final (completed or rejected)."""
+
+    def __init__(self, thread_id: str, status: str):
+        super().__init__(f"thread {thread_id!r} is {status}; no further events can be recorded")
+        self.thread_id, self.status = thread_id, status
+
+
+class ConcurrentUpdate(ThreadError):
+    """The status kept changing under us; the caller may retry."""
+
+
+@dataclass(frozen=True)
+class ThreadInfo:
+    thread_id: str
+    execution_id: str
+    agent: str
+    phase: str
+    status: str
+    created_at: str
+    updated_at: str
+    status_changed_at: str
+    status_actor: str | None = None
+    status_detail: dict[str, Any] = field(default_factory=dict)
+    event_count: int = 0
+    ttl: int = 0
+
+
+@dataclass(frozen=True)
+class ThreadEvent:
+    thread_id: str
+    execution_id: str
+    agent: str
+    phase: str
+    event: str
+    timestamp: str
+    seq: int
+    confidence: float | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    ttl: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def format_timestamp(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        raise ValueError("timestamps must be timezone-aware")
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _since(value: datetime | str | None) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return format_timestamp(value)
+
+
+def _detail_json(detail: Mapping[str, Any] | None) -> str:
+    if detail is not None and not isinstance(detail, Mapping):
+        raise TypeError("detail must be a mapping")
+    text = json.dumps(dict(detail or {}), sort_keys=True, allow_nan=False)
+    if len(text.encode()) > MAX_DETAIL_BYTES:
+        raise ValueError(f"detail is larger than {MAX_DETAIL_BYTES // 1024} KB; keep large state in the checkpoint")
+    return text
+
+
+def _confidence(event: str, confidence: float | None) -> float | None:
+    if confidence is None:
+        if event == "decision":
+            raise ValueError("a decision event needs a confidence score")
+        return None
+    value = float(confidence)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"confidence {confidence!r} must be between 0 and 1")
+    return value
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+# -------------------------------------------------------------------------------------- registries
+
+
+class BaseThreadRegistry(ABC):
+    """The interface and its checks. Subclasses store items in DynamoDB or in memory."""
+
+    def __init__(self, *, ttl_days: int = CHECKPOINT_TTL_DAYS, clock: Callable[[], datetime] = _utcnow):
+        if ttl_days < 1:
+            raise ValueError("ttl_days must be at least 1")
+        self.ttl_days = ttl_days
+        self._clock = clock
+
+    # -- storage primitives
+    @abstractmethod
+    def get(self, thread_id: str) -> ThreadInfo | None:
+        """The thread's META item (strongly consistent read), or None."""
+
+    @abstractmethod
+    def _create(self, info: ThreadInfo) -> bool:
+        """Store META if the thread is absent; False if it already exists."""
+
+    @abstractmethod
+    def _change_status(self, thread_id: str, expected: str, info: ThreadInfo) -> bool:
+        """Replace the status fields if the status is still `expected`; False otherwise."""
+
+    @abstractmethod
+    def _append(self, thread_id: str, event: str, now: str, ttl: int,
+                confidence: float | None, detail: str) -> ThreadEvent:
+        """Bump the counter and write the event. Raise UnknownThread / ThreadClosed."""
+
+    @abstractmethod
+    def events(self, thread_id: str) -> list[ThreadEvent]:
+        """The thread's events in time order (timestamp, then sequence)."""
+
+    @abstractmethod
+    def threads_by_status(self, status: str, since: datetime | str | None = None) -> list[ThreadInfo]:
+        """Threads with this status, updated at or after `since`, oldest update first."""
+
+    # -- shared behaviour
+    def _now(self) -> tuple[str, int]:
+        moment = self._clock()
+        return format_timestamp(moment), int(moment.timestamp()) + ttl_seconds(self.ttl_days)
+
+    def create(self, execution_id: str, agent: str, phase: str) -> ThreadInfo:
+        """Register the thread with status `created` (no-op if it exists). Returns its META."""
+        tid = thread_id(execution_id, agent, phase)
+        now, ttl = self._now()
+        info = ThreadInfo(tid, execution_id, agent, phase, "created", now, now, now, ttl=ttl)
+        if self._create(info):
+            return info
+        existing = self.get(tid)
+        assert existing is not None
+        return existing
+
+    def start(self, execution_id: str, agent: str, phase: str, *,
+              detail: Mapping[str, Any] | None = None) -> ThreadInfo:
+        """Mark the thread running (creating it if needed) and record a `start` event.
+
+        Starting a thread that is already running counts as a restart after a crash; the event's
+        detail then has `"restart": true`. Starting a failed thread resumes it. Starting a completed
+        or rejected one raises IllegalTransition.
+        """
+        tid = thread_id(execution_id, agent, phase)
+        now, ttl = self._now()
+        fresh = ThreadInfo(tid, execution_id, agent, phase, "running", now, now, now, ttl=ttl)
+        body = dict(detail or {})
+        if not self._create(fresh):
+            current = self._require(tid)
+            if current.status == "running":
+                body["restart"] = True
+            else:
+                self.set_status(tid, "running")
+                if current.status != "created":
+                    body["resumed_from"] = current.status
+        self.record(tid, "start", detail=body)
+        return self._require(tid)
+
+    def record(self, thread_id: str, event: str, *, confidence: float | None = None,
+               detail: Mapping[str, Any] | None = None) -> ThreadEvent:
+        """Append a lifecycle event (start | decision | error | completion).
+
+        Decision events must have a confidence between 0 and 1. Threads with a final status take no
+        more events.
+        """
+        parse_thread_id(thread_id)
+        if event not in EVENTS:
+            raise ValueError(f"event {event!r} is not one of {', '.join(EVENTS)}")
+        score = _confidence(event, confidence)
+        text = _detail_json(detail)
+        now, ttl = self._now()
+        recorded = self._append(thread_id, event, now, ttl, score, text)
+        logger.debug("thread %s: %s #%d", thread_id, event, recorded.seq)
+        return recorded
+
+    def check_transition(self, thread_id: str, status: str) -> ThreadInfo:
+        """The current META if `status` may follow it; raises IllegalTransition or UnknownThread."""
+        if status not in THREAD_STATUSES:
+            raise ValueError(f"status {status!r} is not one of {', '.join(THREAD_STATUSES)}")
+        current = self._require(thread_id)
+        if status not in TRANSITIONS[current.status]:
+            raise IllegalTransition(thread_id, current.status, status)
+        return current
+
+    def set_status(self, thread_id: str, status: str, *, actor: str | None = None,
+                   detail: Mapping[str, Any] | None = None, attempts: int = 3) -> ThreadInfo:
+        """Change the status if TRANSITIONS allows it. `actor` and `detail` record who made the change
+        and why (for example an approver id and their comments). Raises IllegalTransition."""
+        text = _detail_json(detail)
+        for _ in range(attempts):
+            current = self.check_transition(thread_id, status)
+            now, ttl = self._now()
+            updated = replace(current, status=status, updated_at=now, status_changed_at=now,
+                              status_actor=actor, status_detail=json.loads(text), ttl=ttl)
+            if self._change_status(thread_id, current.status, updated):
+                logger.info("thread %s: %s -> %s", thread_id, current.status, status,
+                            extra={"thread_id": thread_id, "thread_status": status, "actor": actor})
+                return updated
+        raise ConcurrentUpdate(f"thread {thread_id!r}: status changed concurrently {attempts} times")
+
+    def complete(self, thread_id: str, *, confidence: float | None = None,
+                 detail: Mapping[str, Any] | None = None) -> ThreadInfo:
+        """Record a `completion` event and mark the thread completed."""
+        self.check_transition(thread_id, "completed")
+        self.record(thread_id, "completion", confidence=confidence, detail=detail)
+        return self.set_status(thread_id, "completed", detail=detail)
+
+    def fail(self, thread_id: str, error: str | BaseException, *,
+             detail: Mapping[str, Any] | None = None) -> ThreadInfo:
+        """Record an `error` event (message and type) and mark the thread failed."""
+        body = {**(detail or {}), "error": str(error)}
+        if isinstance(error, BaseException):
+            body["error_type"] = type(error).__name__
+        self.check_transition(thread_id, "failed")
+        self.record(thread_id, "error", detail=body)
+        return self.set_status(thread_id, "failed", detail=body)
+
+    def status(self, thread_id: str) -> str:
+        return self._require(thread_id).status
+
+    def _require(self, thread_id: str) -> ThreadInfo:
+        info = self.get(thread_id)
+        if info is None:
+            raise UnknownThread(thread_id)
+        return info
+
+
+class InMemoryThreadRegistry(BaseThreadRegistry):
+    """The same interface and checks, held in this process (development, tests, backend `none`)."""
+
+    def __init__(self, *, ttl_days: int = CHECKPOINT_TTL_DAYS, clock: Callable[[], datetime] = _utcnow):
+        super().__init__(ttl_days=ttl_days, clock=clock)
+        self._lock = threading.RLock()
+        self._threads: dict[str, ThreadInfo] = {}
+        self._events: dict[str, list[ThreadEvent]] = {}
+
+    def get(self, thread_id: str) -> ThreadInfo | None:
+        with self._lock:
+            return self._threads.get(thread_id)
+
+    def _create(self, info: ThreadInfo) -> bool:
+        with self._lock:
+            if info.thread_id in self._threads:
+                return False
+            self._threads[info.thread_id] = info
+            self._events[info.thread_id] = []
+            return True
+
+    def _change_status(self, thread_id: str, expected: str, info: ThreadInfo) -> bool:
+        with self._lock:
+            current = self._threads.get(thread_id)
+            if current is None or current.status != expected:
+                return False
+            self._threads[thread_id] = replace(info, event_count=current.event_count)
+            return True
+
+    def _append(self, thread_id: str, event: str, now: str, ttl: int,
+                confidence: float | None, detail: str) -> ThreadEvent:
+        with self._lock:
+            meta = self._threads.get(thread_id)
+            if meta is None:
+                raise UnknownThread(thread_id)
+            if meta.status in FINAL_STATUSES:
+                raise ThreadClosed(thread_id, meta.status)
+            seq = meta.event_count + 1
+            self._threads[thread_id] = replace(meta, event_count=seq, updated_at=now, ttl=ttl)
+            recorded = ThreadEvent(thread_id, meta.execution_id, meta.agent, meta.phase, event, now, seq,
+                                   confidence, json.loads(detail), ttl)
+            self._events[thread_id].append(recorded)
+            return recorded
+
+    def events(self, thread_id: str) -> list[ThreadEvent]:
+        with self._lock:
+            return sorted(self._events.get(thread_id, []), key=lambda e: (e.timestamp, e.seq))
+
+    def threads_by_status(self, status: str, since: datetime | str | None = None) -> list[ThreadInfo]:
+        if status not in THREAD_STATUSES:
+            raise ValueError(f"status {status!r} is not one of {', '.join(THREAD_STATUSES)}")
+        floor = _since(since)
+        with self._lock:
+            found = [t for t in self._threads.values()
+                     if t.status == status and (floor is None or t.updated_at >= floor)]
+        return sorted(found, key=lambda t: (t.updated_at, t.thread_id))
+
+
+def _s(value: str) -> dict[str, str]:
+    return {"S": value}
+
+
+def _n(value: int | float) -> dict[str, str]:
+    return {"N": repr(value) if isinstance(value, float) else str(value)}
+
+
+class ThreadRegistry(BaseThreadRegistry):
+    """The registry on the Checkpoints table (physical name `table_name`)."""
+
+    def __init__(self, table_name: str, *, client: Any = None, session: boto3.Session | None = None,
+                 region_name: str | None = None, endpoint_url: str | None = None,
+                 ttl_days: int = CHECKPOINT_TTL_DAYS, clock: Callable[[], datetime] = _utcnow):
+        super().__init__(ttl_days=ttl_days, clock=clock)
+        self.table_name = table_name
+        if client is None:
+            client = (session or boto3.Session()).client(
+                "dynamodb", region_name=region_name, endpoint_url=endpoint_url,
+                config=Config(retries={"mode": "adaptive", "max_attempts": 5}),
+            )
+        self.client = client
+
+    @staticmethod
+    def _pk(thread_id: str) -> dict[str, str]:
+        return _s(f"{THREAD_PREFIX}{thread_id}")
+
+    @staticmethod
+    def _info(item: Mapping[str, Any]) -> ThreadInfo:
+        return ThreadInfo(
+            thread_id=item["thread_id"]["S"],
+            execution_id=item["execution_id"]["S"],
+            agent=item["agent"]["S"],
+            phase=item["phase"]["S"],
+            status=item["thread_status"]["S"],
+            created_at=item["created_at"]["S"],
+            updated_at=item["updated_at"]["S"],
+            status_changed_at=item["status_changed_at"]["S"],
+            status_actor=item["status_actor"]["S"] if "status_actor" in item else None,
+            status_detail=json.loads(item["status_detail"]["S"]) if "status_detail" in item else {},
+            event_count=int(item["event_seq"]["N"]) if "event_seq" in item else 0,
+            ttl=int(item["ttl"]["N"]),
+        )
+
+    @staticmethod
+    def _event(item: Mapping[str, Any]) -> ThreadEvent:
+        return ThreadEvent(
+            thread_id=item["thread_id"]["S"],
+            execution_id=item["execution_id"]["S"],
+            agent=item["agent"]["S"],
+            phase=item["phase"]["S"],
+            event=item["event"]["S"],
+            timestamp=item["timestamp"]["S"],
+            seq=int(item["seq"]["N"]),
+            confidence=float(item["confidence"]["N"]) if "confidence" in item else None,
+            detail=json.loads(item["detail"]["S"]),
+            ttl=int(item["ttl"]["N"]),
+        )
+
+    def get(self, thread_id: str) -> ThreadInfo | None:
+        response = self.client.get_item(TableName=self.table_name, ConsistentRead=True,
+                                        Key={"PK": self._pk(thread_id), "SK": _s(META_SK)})
+        item = response.get("Item")
+        return self._info(item) if item else None
+
+    def _create(self, info: ThreadInfo) -> bool:
+        item = {
+            "PK": self._pk(info.thread_id), "SK": _s(META_SK),
+            "thread_id": _s(info.thread_id), "execution_id": _s(info.execution_id),
+            "agent": _s(info.agent), "phase": _s(info.phase), "thread_status": _s(info.status),
+            "created_at": _s(info.created_at), "updated_at": _s(info.updated_at),
+            "status_changed_at": _s(info.status_changed_at), "event_seq": _n(0), "ttl": _n(info.ttl),
+        }
+        try:
+            self.client.put_item(TableName=self.table_name, Item=item,
+                                 ConditionExpression="attribute_not_exists(PK)")
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def _change_status(self, thread_id: str, expected: str, info: ThreadInfo) -> bool:
+        sets = ["thread_status = :new", "updated_at = :now", "status_changed_at = :now", "#ttl = :ttl",
+                "status_detail = :detail"]
+        values = {":new": _s(info.status), ":now": _s(info.updated_at), ":ttl": _n(info.ttl),
+                  ":detail": _s(json.dumps(info.status_detail, sort_keys=True)), ":expected": _s(expected)}
+        if info.status_actor is not None:
+            sets.append("status_actor = :actor")
+            values[":actor"] = _s(info.status_actor)
+        expression = "SET " + ", ".join(sets) + ("" if info.status_actor is not None else " REMOVE status_actor")
+        try:
+            self.client.update_item(
+                TableName=self.table_name, Key={"PK": self._pk(thread_id), "SK": _s(META_SK)},
+                UpdateExpression=expression, ConditionExpression="thread_status = :expected",
+                ExpressionAttributeNames={"#ttl": "ttl"}, ExpressionAttributeValues=values,
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def _append(self, thread_id: str, event: str, now: str, ttl: int,
+                confidence: float | None, detail: str) -> ThreadEvent:
+        try:
+            response = self.client.update_item(
+                TableName=self.table_name, Key={"PK": self._pk(thread_id), "SK": _s(META_SK)},
+                UpdateExpression="SET updated_at = :now, #ttl = :ttl ADD event_seq :one",
+                ConditionExpression="attribute_exists(PK) AND NOT (thread_status IN (:completed, :rejected))",
+                ExpressionAttributeNames={"#ttl": "ttl"},
+                ExpressionAttributeValues={":now": _s(now), ":ttl": _n(ttl), ":one": _n(1),
+                                           ":completed": _s("completed"), ":rejected": _s("rejected")},
+                ReturnValues="ALL_NEW",
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            current = self.get(thread_id)
+            if current is None:
+                raise UnknownThread(thread_id) from None
+            raise ThreadClosed(thread_id, current.status) from None
+        meta = self._info(response["Attributes"])
+        recorded = ThreadEvent(thread_id, meta.execution_id, meta.agent, meta.phase, event, now,
+                               meta.event_count, confidence, json.loads(detail), ttl)
+        item = {
+            "PK": self._pk(thread_id), "SK": _s(f"{EVENT_PREFIX}{now}#{recorded.seq:08d}"),
+            "thread_id": _s(thread_id), "execution_id": _s(meta.execution_id), "agent": _s(meta.agent),
+            "phase": _s(meta.phase), "event": _s(event), "timestamp": _s(now), "seq": _n(recorded.seq),
+            "detail": _s(detail), "ttl": _n(ttl),
+        }
+        if confidence is not None:
+            item["confidence"] = _n(confidence)
+        self.client.put_item(TableName=self.table_name, Item=item)
+        return recorded
+
+    def _query(self, **params: Any) -> Iterator[dict[str, Any]]:
+        params = {"TableName": self.table_name, **params}
+        while True:
+            response = self.client.query(**params)
+            yield from response.get("Items", [])
+            if "LastEvaluatedKey" not in response:
+                return
+            params["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+    def events(self, thread_id: str) -> list[ThreadEvent]:
+        items = self._query(
+            KeyConditionExpression="PK = :pk AND begins_with(SK, :events)",
+            ExpressionAttributeValues={":pk": self._pk(thread_id), ":events": _s(EVENT_PREFIX)},
+            ScanIndexForward=True, ConsistentRead=True,
+        )
+        return [self._event(item) for item in items]
+
+    def threads_by_status(self, status: str, since: datetime | str | None = None) -> list[ThreadInfo]:
+        if status not in THREAD_STATUSES:
+            raise ValueError(f"status {status!r} is not one of {', '.join(THREAD_STATUSES)}")
+        condition, values = "thread_status = :status", {":status": _s(status)}
+        floor = _since(since)
+        if floor is not None:
+            condition += " AND updated_at >= :since"
+            values[":since"] = _s(floor)
+        items = self._query(IndexName=THREAD_STATUS_INDEX, KeyConditionExpression=condition,
+                            ExpressionAttributeValues=values, ScanIndexForward=True)
+        return [self._info(item) for item in items]
+
+
+def thread_registry_from_env(env: Mapping[str, str] = os.environ, *,
+                             session: boto3.Session | None = None) -> BaseThreadRegistry:
+    """ThreadRegistry on the Checkpoints table for backend `dynamodb`, else InMemoryThreadRegistry.
+
+    Backend `none` also gets the in-memory registry, so callers never need to check for None.
+    """
+    settings = CheckpointSettings.from_env(env)
+    if settings.backend == "dynamodb":
+        registry: BaseThreadRegistry = ThreadRegistry(
+            settings.table_name, session=session, region_name=settings.region_name,
+            endpoint_url=settings.dynamodb_endpoint_url, ttl_days=settings.ttl_days,
+        )
+        description = f"ThreadRegistry table={settings.table_name}"
+    else:
+        registry = InMemoryThreadRegistry(ttl_days=settings.ttl_days)
+        description = "InMemoryThreadRegistry"
+    logger.info("thread registry backend: %s (selected by %s)", description, settings.selected_by,
+                extra={"checkpoint_backend": settings.backend})
+    return registry
