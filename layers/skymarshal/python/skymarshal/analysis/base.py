@@ -45,6 +45,7 @@ class Analysis(BaseModel):
     inputs_expected: int = 1  # how many inputs the analysis uses …
     inputs_present: int = 1  # … and how many the data had (completeness, for confidence)
     delay_assumed_minutes: int | None = None
+    limits: list[str] = Field(default_factory=list)  # binding bounds that are not violations, e.g. latest legal delay
 
     @property
     def binding(self) -> list[Finding]:

@@ -76,6 +76,8 @@ def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = N
             restriction=f"the rostered crew can take a delay of at most {bound} min (off blocks by {off_blocks:%H:%MZ})",
             reasoning="largest delay with no illegal finding for every rostered member (ORO.FTL.205/210/235)"))
         analysis.facts.append(f"The rostered crew stays legal up to a {bound}-minute delay.")
+        analysis.limits.append(f"Rostered crew of {flight.flight_number}: delay at most {bound} min "
+                               f"(off blocks by {off_blocks:%Y-%m-%d %H:%MZ}) [ORO.FTL.205/210/235]")
     analysis.facts.insert(0, f"{len(results)} crew rostered on {flight.flight_id}; {len(illegal)} illegal at a "
                              f"{delay}-minute delay.")
     if illegal:

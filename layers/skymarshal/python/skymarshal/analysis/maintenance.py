@@ -39,9 +39,11 @@ def analyse_maintenance(handle: DataHandle, flight: Flight, *, now: datetime | N
                         inputs_present=1 + int(bool(q.aircraft_days(handle, flight.aircraft_registration))))
     release_at, actions = None, []
     if not state.airworthy:
-        shifts = q.engineers_on_shift(handle, flight.origin, at, at + RELEASE_HORIZON)
+        # Work starts no earlier than the defects grounding the aircraft were reported.
+        start = max([at, *(o.opened_at for o in orders if o.status != "CLOSED" and o.opened_at <= departure)])
+        shifts = q.engineers_on_shift(handle, flight.origin, start, start + RELEASE_HORIZON)
         estimate = estimate_release(flight.aircraft_registration, orders, [e for _, e in shifts], [s for s, _ in shifts],
-                                    at, needed_by=departure)
+                                    start, needed_by=departure)
         analysis.findings.extend(f for f in estimate.findings if f not in analysis.findings)
         release_at = estimate.release_at
         actions = [f"rectify {t.work_order_id} ({t.labour_hours:.1f} h, {t.required_authorisation}) "

@@ -36,6 +36,8 @@ def analyse_regulatory(handle: DataHandle, flight: Flight, *, now: datetime | No
             continue
         finding = check_movement_at(profile, at, movement)
         analysis.findings.append(finding)
+        if profile.curfews:
+            analysis.facts.append(f"{movement.capitalize()} at {profile.iata} {at:%H:%MZ}: {finding.message}")
         hard = any(w.kind == "curfew" for w in profile.curfews)  # a night quota is at risk, not a limit
         if hard and movement == "arrival" and finding.margin_minutes is not None and finding.margin_minutes >= 0:
             latest_arrival = at + timedelta(minutes=finding.margin_minutes)
@@ -43,6 +45,7 @@ def analyse_regulatory(handle: DataHandle, flight: Flight, *, now: datetime | No
                 constraint_type="curfew", affected_airports=[profile.iata],
                 time_windows=[TimeWindow(start=latest_arrival, end=latest_arrival + timedelta(hours=6))],
                 restrictions=[f"arrive at {profile.iata} before {latest_arrival:%H:%MZ}"], reasoning=finding.message))
+            analysis.limits.append(f"Arrival at {profile.iata} before {latest_arrival:%Y-%m-%d %H:%MZ} [{finding.clause}]")
         for notam in notam_findings(q.notams(handle, profile.iata, at - timedelta(hours=1), at + timedelta(hours=1)),
                                     profile, at - timedelta(hours=1), at + timedelta(hours=1)):
             analysis.findings.append(notam)
@@ -77,6 +80,8 @@ def _weather(handle: DataHandle, flight: Flight, destination: AirportProfile, an
         constraint_type="weather", affected_airports=[destination.iata],
         time_windows=[TimeWindow(start=current.forecast_time, end=window_end)],
         restrictions=[f"no landing at {destination.iata} before {window_end:%H:%MZ}"], reasoning=" ".join(reasons)))
+    analysis.limits.append(f"No landing at {destination.iata} {current.forecast_time:%Y-%m-%d %H:%MZ}–{window_end:%H:%MZ}: "
+                           + " ".join(reasons))
     wait = max(0, int((window_end - eta).total_seconds() // 60))
     if latest_arrival is None or window_end <= latest_arrival:
         analysis.proposals.append(RecoveryProposal(

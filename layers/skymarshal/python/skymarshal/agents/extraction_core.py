@@ -1,0 +1,242 @@
+"""Extraction core: the result models, the clock tool, the deterministic reading and the decision that
+turns flight and date mentions (from the parser, an LLM or both) into one flight on one day or an input error.
+The rules chosen are listed in ``skymarshal.agents.extraction``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from datetime import date, datetime, timezone, tzinfo
+from typing import Any, Callable, Literal, Sequence
+
+from langchain_core.tools import BaseTool, tool
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+
+from ..models.common import FlightNumber
+from .extraction_dates import DateMention, Resolved, find_dates, month_day, resolve
+from .extraction_flights import FlightMention, find_flights
+from .extraction_text import describe
+
+MAX_PROMPT_CHARS = 4000
+DEFAULT_CARRIER = "EY"
+SHOWN_DATES = 3  # operating dates listed when the asked one does not exist
+
+FlightDates = Callable[[str], Sequence[date]]
+
+
+def make_current_datetime_tool(clock: Callable[[], datetime] | None = None) -> BaseTool:
+    """A ``current_datetime`` tool reading ``clock`` (default: the system clock, UTC)."""
+    read = clock or (lambda: datetime.now(timezone.utc))
+
+    @tool("current_datetime")
+    def current_datetime() -> str:
+        """Current UTC date and time in ISO 8601 (e.g. 2027-01-20T08:15:00+00:00). Use it to resolve
+        'yesterday', 'today', 'tomorrow' or a weekday into a calendar date."""
+        return _as_utc(read()).isoformat()
+
+    return current_datetime
+
+
+def _as_utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+current_datetime = make_current_datetime_tool()
+
+
+class FlightInfo(BaseModel):
+    """The flight and day a disruption is about, and the disruption in the prompt's words."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    flight_number: FlightNumber  # normalised, "EY123"
+    date: dt.date  # local date of departure at the origin, as on the ticket
+    disruption_description: str  # "mechanical failure"
+    carrier: str  # "EY"
+    date_text: str  # the phrase that gave the date, "January 20th"
+    resolution: str  # "explicit", "relative:tomorrow", "weekday:nearest Wednesday", "nearest occurrence of 20 Jan"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _seed_field_name(cls, data: Any) -> Any:
+        """Accept seed 000's ``disruption_event`` (alone, or alongside as dumped by this model)."""
+        if isinstance(data, dict) and "disruption_event" in data:
+            data = dict(data)
+            event = data.pop("disruption_event")
+            data.setdefault("disruption_description", event)
+        return data
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def disruption_event(self) -> str:
+        """Seed 000's name for ``disruption_description``."""
+        return self.disruption_description
+
+
+class ExtractionResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    status: Literal["ok", "input_error"]
+    flight_info: FlightInfo | None = None
+    understood: dict = Field(default_factory=dict)  # flight numbers, date phrases and how they resolved, notes
+    message: str
+    method: Literal["parser", "llm"]
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def today_of(now: datetime | None, tz: tzinfo | None = None) -> date:
+    """The current date: of ``now`` in ``tz`` (naive ``now`` is UTC); ``now`` None reads the tool's clock."""
+    current = datetime.fromisoformat(current_datetime.invoke({})) if now is None else now
+    if tz is not None:
+        return _as_utc(current).astimezone(tz).date()
+    return current.date()
+
+
+def carrier_code(default_carrier: str) -> str:
+    """The configured operator's designator, upper case; a malformed one is a configuration error (raises)."""
+    code = str(default_carrier).strip().upper()
+    if not re.fullmatch(r"[A-Z0-9]{2}", code) or code.isdigit():
+        raise ValueError(f"default_carrier must be a two-character IATA designator such as 'EY', "
+                         f"not {default_carrier!r}")
+    return code
+
+
+def precheck(prompt: Any, max_chars: int) -> str | None:
+    """Why the prompt cannot be read at all (not text, empty, too long), or None."""
+    if not isinstance(prompt, str):
+        return f"The prompt must be text, not {type(prompt).__name__}: describe the disruption in words"
+    if not prompt.strip():
+        return ("The prompt is empty: say which flight, which day and what happened, "
+                "e.g. 'EY123 on 20 January had a mechanical failure'")
+    if len(prompt) > max_chars:
+        return (f"The prompt is {len(prompt):,} characters; the limit is {max_chars:,}: "
+                "describe one disruption briefly (flight, day, what happened)")
+    return None
+
+
+def _operating_dates(flight_dates: FlightDates, flight_number: str) -> list[date]:
+    """The flight's dates, whatever shape the caller returns them in (dates, datetimes, ISO strings)."""
+    days = set()
+    for value in flight_dates(flight_number) or ():
+        if isinstance(value, datetime):
+            value = value.date()
+        elif isinstance(value, str):
+            value = date.fromisoformat(value[:10])
+        days.add(value)
+    return sorted(days)
+
+
+def _unique(values) -> list:
+    return list(dict.fromkeys(values))
+
+
+def _listing(days: Sequence[date], target: date) -> str:
+    shown = sorted(sorted(days, key=lambda d: (abs((d - target).days), d < target))[:SHOWN_DATES])
+    text = ", ".join(d.isoformat() for d in shown)
+    more = f" (the {len(shown)} nearest of {len(days)})" if len(days) > len(shown) else ""
+    return f"it operates on {text}{more}"
+
+
+def _not_operating(flight: str, asked: str, days: Sequence[date], target: date) -> str:
+    if not days:
+        return f"{flight} is not in the schedule on any date: check the flight number"
+    return f"{flight} does not operate on {asked}; {_listing(days, target)}"
+
+
+def decide(*, flights: Sequence[FlightMention], dates: Sequence[DateMention], description: str, today: date,
+           flight_dates: FlightDates, method: Literal["parser", "llm"], default_carrier: str = DEFAULT_CARRIER,
+           notes: dict | None = None) -> ExtractionResult:
+    """From the flight and date mentions found (by the parser, the LLM or both) to one flight on one day,
+    or an input error saying what was understood and what is missing or ambiguous."""
+    numbers = _unique(f.flight_number for f in flights)
+    understood: dict = {"flight_numbers": numbers, "flight_phrases": [f.text for f in flights],
+                        "date_phrases": [d.text for d in dates], "description": description, **(notes or {})}
+    example = f"{default_carrier}123"
+
+    def error(message: str) -> ExtractionResult:
+        return ExtractionResult(status="input_error", understood=understood, message=message, method=method)
+
+    invalid = [d for d in dates if d.kind == "invalid"]
+    if invalid:
+        return error(f"{invalid[0].problem}: say which day, e.g. '20 January' or 2027-01-20")
+    if len(numbers) > 1:
+        return error(f"{_count(len(numbers))} flights mentioned ({', '.join(numbers)}): "
+                     "analyse one disruption per request")
+    flight = numbers[0] if numbers else None
+    operating = _operating_dates(flight_dates, flight) if flight else None
+    resolved: list[tuple[DateMention, Resolved]] = [(d, resolve(d, today, operating)) for d in dates]
+    understood["dates"] = [{"text": d.text, "date": r.date.isoformat() if r.date else None,
+                            "resolution": r.resolution, "source": d.source} for d, r in resolved]
+
+    if flight is None:
+        if not dates:
+            return error("Found no flight number and no date: say which flight and which day, "
+                         f"e.g. '{example} on 20 January had a mechanical failure'")
+        first = resolved[0][0]
+        joined = first.text if first.kind in ("relative", "weekday") else f"on {first.text}"
+        return error(f"Understood date {_dates_phrase(resolved)} but no flight number: say which flight, "
+                     f"e.g. '{example} {joined}'")
+    if not dates:
+        return error(f"Understood flight {flight} but no date: say which day, e.g. '{flight} on 20 January'")
+    for d, r in resolved:
+        if r.problem == "weekday_mismatch":
+            return error(f"'{d.text}' does not add up ({r.date.isoformat()} is a {r.date:%A}): say which day is meant")
+        if r.problem == "not_operating":
+            asked = month_day(d.month, d.day) + (f" ({d.text})" if d.text != month_day(d.month, d.day) else "")
+            return error(_not_operating(flight, f"{asked} in any year of the schedule", operating, today))
+    days = _unique(r.date for _, r in resolved)
+    if len(days) > 1:
+        return error(f"{_count(len(days))} dates mentioned ({_dates_phrase(resolved)}): "
+                     f"say which day {flight} is about")
+    day = days[0]
+    if day not in operating:
+        return error(_not_operating(flight, day.isoformat(), operating, day))
+    mention, resolution = resolved[0]
+    info = FlightInfo(flight_number=flight, date=day, disruption_description=description, carrier=flight[:2],
+                      date_text=mention.text, resolution=resolution.resolution)
+    what = description or "no disruption described"
+    return ExtractionResult(status="ok", flight_info=info, understood=understood, method=method,
+                            message=f"Understood {flight} on {day.isoformat()} ('{mention.text}': "
+                                    f"{resolution.resolution}): {what}")
+
+
+def _count(n: int) -> str:
+    return {2: "Two", 3: "Three"}.get(n, str(n))
+
+
+def _dates_phrase(resolved: Sequence[tuple[DateMention, Resolved]]) -> str:
+    parts = []
+    for d, r in resolved:
+        parts.append(f"'{d.text}' = {r.date.isoformat()}" if r.date else f"'{d.text}'")
+    return ", ".join(_unique(parts))
+
+
+def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[FlightMention], list[DateMention], str]:
+    """The deterministic reading: flight mentions, date mentions, the disruption's own words. Date phrases
+    are found first and blanked, so "20 Jan" is never read as part of a flight number."""
+    dates = find_dates(prompt)
+    masked = prompt
+    for d in dates:
+        masked = masked[:d.start] + " " * (d.end - d.start) + masked[d.end:]
+    flights = find_flights(masked, default_carrier)
+    description = describe(prompt, [(f.start, f.end) for f in flights] + [(d.start, d.end) for d in dates])
+    return flights, dates, description
+
+
+def extract_offline(prompt: str, *, now: datetime | None = None, flight_dates: FlightDates,
+                    default_carrier: str = DEFAULT_CARRIER, tz: tzinfo | None = None,
+                    max_chars: int = MAX_PROMPT_CHARS) -> ExtractionResult:
+    """Deterministic extraction. ``now`` defaults to the ``current_datetime`` tool's clock;
+    ``flight_dates(flight_number)`` returns every local date the flight operates."""
+    default_carrier = carrier_code(default_carrier)
+    problem = precheck(prompt, max_chars)
+    if problem:
+        return ExtractionResult(status="input_error", message=problem, method="parser",
+                                understood={"prompt_chars": len(prompt) if isinstance(prompt, str) else None})
+    flights, dates, description = parse(prompt, default_carrier)
+    return decide(flights=flights, dates=dates, description=description, today=today_of(now, tz),
+                  flight_dates=flight_dates, method="parser", default_carrier=default_carrier)

@@ -1,0 +1,150 @@
+"""One agent as a LangGraph graph: extract → analyse → explain → finalize.
+
+- extract: `FlightInfo` from the prompt (LLM structured output when a model is configured, else the
+  parser); a prompt naming no flight, an unknown flight or an ambiguous day ends at finalize as input_error;
+- analyse: the agent's domain analysis over its own tables and the rules engine (in the revision round at
+  the delay the other agents' findings imply, see revision.py);
+- explain: the recommendation and reasoning text (LLM or rendered offline);
+- finalize: the AgentResponse — binding constraints are the rules engine's findings, attached here, after
+  any LLM step, so no model can drop or soften one.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, TypedDict
+
+from langgraph.graph import END, START, StateGraph
+
+from ..analysis.base import Analysis
+from ..data import queries as q
+from ..data.access import DataHandle
+from ..models.operational import Flight
+from .confidence import agent_confidence
+from .extraction import extract_offline, extract_with_llm
+from .narrative import llm_narrative, offline_narrative
+from .registry import AGENT_SPECS
+from .revision import delay_from_collation, describe_revision
+from .schemas import AgentResponse
+
+
+class AgentState(TypedDict, total=False):
+    agent: str
+    phase: str
+    prompt: str
+    now: str  # ISO instant the prompt's relative dates are read against
+    others: dict  # the full initial collation (revision round)
+    extraction: dict
+    flight: dict
+    analysis: dict
+    probed: bool
+    basis: str | None
+    narrative: dict
+    llm: str
+    error: str
+    response: dict
+
+
+def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: Any = None):
+    spec = AGENT_SPECS[agent]
+
+    def flight_dates(number: str):
+        return [f.flight_date for f in q.flights_by_number(handle, number)]
+
+    def extract(state: AgentState) -> AgentState:
+        now = datetime.fromisoformat(state["now"])
+        if llm is not None:
+            result = extract_with_llm(state["prompt"], llm=llm, now=now, flight_dates=flight_dates)
+        else:
+            result = extract_offline(state["prompt"], now=now, flight_dates=flight_dates)
+        update: AgentState = {"extraction": result.model_dump(mode="json")}
+        if result.ok:
+            flight = q.find_flight(handle, result.flight_info.flight_number, result.flight_info.date)
+            update["flight"] = flight.model_dump(mode="json")
+        return update
+
+    def analyse(state: AgentState) -> AgentState:
+        flight = Flight.model_validate(state["flight"])
+        delay, basis = (None, None)
+        if state["phase"] == "revision":
+            delay, basis = delay_from_collation(flight, state.get("others") or {})
+        kwargs = {"delay_minutes": delay} if spec.takes_delay and delay is not None else {}
+        try:
+            analysis = spec.analyse(handle, flight, now=datetime.fromisoformat(state["now"]), **kwargs)
+        except Exception as exc:  # reported as an error response; safety agents then say "no dispatch"
+            return {"error": f"{type(exc).__name__}: {exc}", "basis": basis}
+        probed = spec.takes_delay and delay is None and not flight.delay_minutes and agent != "crew_compliance"
+        return {"analysis": analysis.model_dump(mode="json"), "probed": probed, "basis": basis}
+
+    def explain(state: AgentState) -> AgentState:
+        analysis = Analysis.model_validate(state["analysis"])
+        if llm is None:
+            return {"narrative": offline_narrative(analysis).model_dump(), "llm": "offline"}
+        try:
+            text = llm_narrative(llm, agent, state["phase"], state["prompt"], analysis, state.get("others"))
+            return {"narrative": text.model_dump(), "llm": getattr(llm, "model_id", type(llm).__name__)}
+        except Exception as exc:  # the rules' own account stands; say the model failed
+            narrative = offline_narrative(analysis)
+            narrative.reasoning += f" (LLM unavailable: {type(exc).__name__}; rendered from the findings.)"
+            return {"narrative": narrative.model_dump(), "llm": "offline (fallback)"}
+
+    def finalize(state: AgentState) -> AgentState:
+        return {"response": _response(agent, state).model_dump(mode="json")}
+
+    graph = StateGraph(AgentState)
+    for name, node in (("extract", extract), ("analyse", analyse), ("explain", explain), ("finalize", finalize)):
+        graph.add_node(name, node)
+    graph.add_edge(START, "extract")
+    graph.add_conditional_edges("extract", lambda s: "analyse" if s.get("flight") else "finalize")
+    graph.add_conditional_edges("analyse", lambda s: "finalize" if s.get("error") else "explain")
+    graph.add_edge("explain", "finalize")
+    graph.add_edge("finalize", END)
+    return graph.compile(checkpointer=checkpointer)
+
+
+def _response(agent: str, state: AgentState) -> AgentResponse:
+    extraction = state.get("extraction") or {}
+    info = extraction.get("flight_info") or {}
+    base = dict(agent_name=agent, phase=state["phase"], extracted_flight_info=info, data_sources=[])
+    if not state.get("flight"):
+        return AgentResponse(**base, status="input_error", recommendation="", confidence=0.05, binding_constraints=[],
+                             reasoning="", message=extraction.get("message") or "no flight found in the prompt")
+    if state.get("error"):
+        return failure_response(agent, state["phase"], info, state["error"], status="error")
+    analysis = Analysis.model_validate(state["analysis"])
+    narrative = state["narrative"]
+    binding = [(f"{f.message}" if f.subject in f.message else f"{f.subject}: {f.message}") + f" [{f.clause}]"
+               for f in analysis.binding]
+    binding += [limit for limit in analysis.limits if limit not in binding]
+    revision = None
+    own = (state.get("others") or {}).get(agent)
+    if state["phase"] == "revision" and own:
+        if AGENT_SPECS[agent].safety:  # a revision may add constraints, never relax one
+            binding += [c for c in own.get("binding_constraints", []) if c not in binding]
+        impact = analysis.impact.model_dump(mode="json") if analysis.impact else None
+        revision = describe_revision(own, {"recommendation": narrative["recommendation"], "binding_constraints": binding,
+                                           "impact": impact},
+                                     sorted(a for a in state["others"] if a != agent), state.get("basis"))
+    return AgentResponse(
+        **{**base, "data_sources": analysis.data_sources}, status="ok", recommendation=narrative["recommendation"],
+        confidence=agent_confidence(analysis, state.get("probed", False)), binding_constraints=binding,
+        reasoning=narrative["reasoning"], findings=analysis.findings, constraints=analysis.constraints,
+        impact=analysis.impact, proposals=analysis.proposals, revision=revision, llm=state.get("llm", "offline"))
+
+
+def failure_response(agent: str, phase: str, info: dict, reason: str, status: str = "degraded") -> AgentResponse:
+    """A safety agent that could not finish returns the most restrictive constraint: no dispatch."""
+    safety = AGENT_SPECS[agent].safety
+    constraint = (f"NO DISPATCH: the {agent} agent could not complete its analysis ({reason}); the flight may not "
+                  "operate until it does or a duty manager clears it")
+    return AgentResponse(agent_name=agent, phase=phase, status=status, extracted_flight_info=info, data_sources=[],
+                         recommendation=constraint if safety else f"{agent} analysis unavailable: {reason}",
+                         confidence=0.05, binding_constraints=[constraint] if safety else [], reasoning=reason,
+                         message=reason)
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+__all__ = ["AgentState", "build_graph", "failure_response", "now_utc"]

@@ -1,0 +1,42 @@
+"""The revision round: an agent reads the full initial collation of the others and may revise.
+
+What can change an analysis is the delay it prices: a grounded aircraft's estimated release (maintenance),
+the time the weather at the destination clears (regulatory), or a crew that must be replaced (crew
+compliance). The agent re-runs its analysis at that delay and records what changed. A safety agent's
+binding constraints from the first round are kept: a revision can add constraints, never relax one.
+"""
+
+from __future__ import annotations
+
+from ..models.operational import Flight
+from .schemas import Revision
+
+
+def delay_from_collation(flight: Flight, others: dict[str, dict]) -> tuple[int | None, str | None]:
+    """The delay the other agents' findings imply for this flight, and who said so."""
+    maintenance = others.get("maintenance") or {}
+    for constraint in maintenance.get("constraints", []):
+        release = constraint.get("estimated_release")
+        if constraint.get("airworthy") is False and release:
+            from datetime import datetime
+
+            minutes = int((datetime.fromisoformat(release.replace("Z", "+00:00")) - flight.scheduled_departure)
+                          .total_seconds() // 60)
+            return max(0, minutes), f"maintenance: {flight.aircraft_registration} released at {release}"
+    regulatory = others.get("regulatory") or {}
+    for proposal in regulatory.get("proposals", []):
+        if proposal.get("kind") == "delay" and proposal.get("estimated_delay_minutes"):
+            return int(proposal["estimated_delay_minutes"]), "regulatory: weather at the destination clears later"
+    return None, None
+
+
+def describe_revision(before: dict, after: dict, considered: list[str], basis: str | None) -> Revision:
+    changes = []
+    if before.get("recommendation") != after.get("recommendation"):
+        changes.append(f"recommendation changed ({basis}): {after.get('recommendation')}")
+    if after.get("impact") is not None and before.get("impact") != after.get("impact"):
+        changes.append(f"impact re-assessed ({basis}): {after.get('impact')}")
+    added = sorted(set(after.get("binding_constraints", [])) - set(before.get("binding_constraints", [])))
+    if added:
+        changes.append(f"{len(added)} binding constraint(s) added ({basis})")
+    return Revision(revised=bool(changes), changes=changes, considered=considered)

@@ -1,0 +1,63 @@
+"""Run one agent on one prompt: a thread per (execution, agent, phase), an internal deadline below the
+Lambda timeout, lifecycle records (start, decision, error, completion), never an exception for bad input.
+
+A deadline overrun returns a degraded response at once; for a safety agent that is the most restrictive
+constraint (no dispatch) with the reason.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from datetime import datetime, timezone
+from typing import Any
+
+from ..checkpoint.threads import BaseThreadRegistry, InMemoryThreadRegistry, thread_id
+from ..data.access import DataHandle
+from ..data.schema import AGENTS
+from .graph import build_graph, failure_response
+from .schemas import AgentResponse, Phase
+
+DEFAULT_DEADLINE_SECONDS = 30.0
+_UNSET = object()
+
+
+def run_agent(agent: str, prompt: str, *, handle: DataHandle, phase: Phase = "initial", others: dict | None = None,
+              now: datetime | None = None, llm: Any = _UNSET, execution_id: str | None = None,
+              checkpointer: Any = None, registry: BaseThreadRegistry | None = None,
+              deadline_seconds: float = DEFAULT_DEADLINE_SECONDS) -> AgentResponse:
+    if agent not in AGENTS:
+        raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
+    if llm is _UNSET:
+        from ..llm.provider import chat_model
+
+        llm = chat_model("agent", agent)
+    started = time.monotonic()
+    execution_id = execution_id or f"local-{uuid.uuid4().hex[:12]}"
+    thread = thread_id(execution_id, agent, phase)
+    registry = registry or InMemoryThreadRegistry()
+    registry.start(execution_id, agent, phase, detail={"prompt_chars": len(prompt or "")})
+    graph = build_graph(agent, handle.for_agent(agent), llm, checkpointer)
+    state = {"agent": agent, "phase": phase, "prompt": prompt if isinstance(prompt, str) else "",
+             "now": (now or datetime.now(timezone.utc)).isoformat(), "others": others or {}}
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{agent}")
+    future = pool.submit(graph.invoke, state, {"configurable": {"thread_id": thread}})
+    try:
+        result = future.result(timeout=deadline_seconds)
+        response = AgentResponse.model_validate(result["response"])
+    except FutureTimeout:
+        response = failure_response(agent, phase, {}, f"no answer within the {deadline_seconds:.0f} s deadline")
+    except Exception as exc:  # a bug, not bad input: report it as an error response, never a traceback
+        response = failure_response(agent, phase, {}, f"{type(exc).__name__}: {exc}", status="error")
+    finally:
+        pool.shutdown(wait=False)
+    response = response.model_copy(update={"duration_ms": int((time.monotonic() - started) * 1000)})
+    if response.status in ("ok", "degraded", "input_error"):
+        registry.record(thread, "decision", confidence=response.confidence,
+                        detail={"status": response.status, "binding": len(response.binding_constraints)})
+        registry.complete(thread, confidence=response.confidence, detail={"status": response.status})
+    else:
+        registry.fail(thread, response.message or "error")
+    return response

@@ -1,0 +1,1 @@
+"""LLM provider choice, behaviour configuration (models, temperatures, prompt files) and prompts."""
