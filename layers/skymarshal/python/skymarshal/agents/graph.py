@@ -26,6 +26,7 @@ from .narrative import llm_narrative, offline_narrative
 from .registry import AGENT_SPECS
 from .revision import delay_from_collation, describe_revision
 from .schemas import AgentResponse
+from .tools import agent_tools
 
 
 class AgentState(TypedDict, total=False):
@@ -81,7 +82,8 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
         if llm is None:
             return {"narrative": offline_narrative(analysis).model_dump(), "llm": "offline"}
         try:
-            text = llm_narrative(llm, agent, state["phase"], state["prompt"], analysis, state.get("others"))
+            tools = agent_tools(agent, handle, Flight.model_validate(state["flight"]))
+            text = llm_narrative(llm, agent, state["phase"], state["prompt"], analysis, state.get("others"), tools)
             return {"narrative": text.model_dump(), "llm": getattr(llm, "model_id", type(llm).__name__)}
         except Exception as exc:  # the rules' own account stands; say the model failed
             narrative = offline_narrative(analysis)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from langchain_core.messages import HumanMessage, ToolMessage
 from pydantic import BaseModel, Field
 
 from ..analysis.base import Analysis
@@ -31,7 +32,12 @@ def offline_narrative(analysis: Analysis) -> Narrative:
     return Narrative(recommendation=analysis.recommendation, reasoning=" ".join(parts))
 
 
-def llm_narrative(llm, agent: str, phase: str, prompt: str, analysis: Analysis, others: dict | None) -> Narrative:
+MAX_TOOL_ROUNDS = 4
+
+
+def llm_narrative(llm, agent: str, phase: str, prompt: str, analysis: Analysis, others: dict | None,
+                  tools: list | None = None) -> Narrative:
+    """The model may call the agent's data tools (a bounded loop), then writes the structured narrative."""
     template = prompt_text(load_behaviour().for_agent(agent).prompt)
     text = template.format(
         agent=agent, prompt=prompt.replace(">>>", "> > >"), phase=phase, facts=json.dumps(analysis.facts),
@@ -39,4 +45,17 @@ def llm_narrative(llm, agent: str, phase: str, prompt: str, analysis: Analysis, 
                              for f in analysis.findings if f.status != "legal"][:40]),
         proposals=json.dumps([p.title for p in analysis.proposals]),
         others=json.dumps({name: r.get("recommendation") for name, r in (others or {}).items()}))
-    return llm.with_structured_output(Narrative).invoke(text)
+    messages: list = [HumanMessage(content=text)]
+    if tools:
+        by_name = {t.name: t for t in tools}
+        bound = llm.bind_tools(tools)
+        for _ in range(MAX_TOOL_ROUNDS):
+            reply = bound.invoke(messages)
+            if not getattr(reply, "tool_calls", None):
+                break
+            messages.append(reply)
+            for call in reply.tool_calls:
+                chosen = by_name.get(call["name"])
+                result = chosen.invoke(call["args"]) if chosen else {"error": f"no tool named {call['name']}"}
+                messages.append(ToolMessage(content=json.dumps(result, default=str)[:20000], tool_call_id=call["id"]))
+    return llm.with_structured_output(Narrative).invoke(messages)
