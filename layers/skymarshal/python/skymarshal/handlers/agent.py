@@ -54,6 +54,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             first = exc.errors()[0]
             field = ".".join(str(p) for p in first["loc"]) or "event"
             logger.warning("malformed agent event", extra={"field": field})
+            metrics.add_metric(name="AgentMalformedEvent", unit=MetricUnit.Count, value=1)
             return {"agent_name": agent, "status": "input_error", "message": f"{field}: {first['msg']}",
                     "binding_constraints": [], "confidence": 0.05}
         logger.set_correlation_id(request.execution_id)
