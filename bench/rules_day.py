@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import date
 
 from skymarshal.data import schema as s
 from skymarshal.data.generator import GeneratorConfig, generate

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from skymarshal.agents.runner import run_agent
 from skymarshal.checkpoint.saver import CheckpointSettings, dynamodb_saver
-from skymarshal.checkpoint.threads import ThreadRegistry, thread_id
+from skymarshal.checkpoint.registry_dynamodb import ThreadRegistry
+from skymarshal.checkpoint.threads import thread_id
 from skymarshal.data.schema import AGENTS, CHECKPOINTS
 from skymarshal.local.emulator import BUCKET
 

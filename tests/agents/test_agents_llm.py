@@ -74,3 +74,20 @@ def test_an_unknown_flight_with_a_model_is_an_input_error(account):
     response = run_agent("network", "Flight EY999 on 20 January 2027 had a mechanical failure",
                          handle=account.handle(), now=NOW, llm=llm)
     assert response.status == "input_error" and "EY999" in response.message
+
+
+def test_revision_with_a_model_keeps_every_safety_constraint(account, airline):
+    situation = airline.situations[0]
+    collation = {a: run_agent(a, situation.prompt, handle=account.handle(), now=NOW, llm=None).model_dump(mode="json")
+                 for a in ("maintenance", "regulatory", "crew_compliance")}
+    llm = ScriptedChatModel(replies=[
+        extraction_reply(situation), "No tools.",
+        {"recommendation": "Relax: the aircraft is fine to go.", "reasoning": "The defect is minor."},
+    ])
+    revised = run_agent("maintenance", situation.prompt, handle=account.handle(), phase="revision", others=collation,
+                        now=NOW, llm=llm)
+    assert revised.phase == "revision" and revised.revision is not None
+    assert set(collation["maintenance"]["binding_constraints"]) <= set(revised.binding_constraints)
+    assert any("ATA 29" in c for c in revised.binding_constraints)
+    prompt_sent = str(llm.calls[-1]["messages"])
+    assert "regulatory" in prompt_sent  # the other agents' recommendations reached the model

@@ -13,7 +13,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph_checkpoint_aws import DynamoDBSaver
 
 from skymarshal.checkpoint import checkpointer_from_env, thread_id
-from skymarshal.checkpoint.threads import ThreadRegistry
+from skymarshal.checkpoint.registry_dynamodb import ThreadRegistry
 
 BIG = 400 * 1024  # random bytes: gzip cannot bring them under the 350 KB offload threshold
 

@@ -271,7 +271,7 @@ def test_concurrent_events_get_distinct_sequence_numbers():
 
 
 def test_registry_selection_follows_the_saver(ckpt_aws, caplog):
-    caplog.set_level(logging.INFO, logger="skymarshal.checkpoint.threads")
+    caplog.set_level(logging.INFO, logger="skymarshal.checkpoint.registry_dynamodb")
     dynamo = thread_registry_from_env(ckpt_aws.dynamodb_env())
     assert isinstance(dynamo, ThreadRegistry) and dynamo.table_name == ckpt_aws.table_name
     assert isinstance(thread_registry_from_env({}), InMemoryThreadRegistry)

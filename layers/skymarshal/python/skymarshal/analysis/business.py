@@ -8,7 +8,7 @@ PROBE_DELAY_MINUTES — stated in the facts so nobody mistakes the probe for a f
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from ..agents.schemas import CargoImpact, FinanceImpact, GuestImpact, NetworkImpact, RecoveryProposal
 from ..data import queries as q

@@ -101,7 +101,7 @@ def _weather(handle: DataHandle, flight: Flight, destination: AirportProfile, an
             estimated_delay_minutes=0))
     refused = ", ".join(f"{r.iata} ({r.code.lower()})" for r in alternates.refused[:6])
     analysis.facts.append(f"{destination.iata} below limits {current.forecast_time:%H:%MZ}–{window_end:%H:%MZ}: "
-                          + "; ".join(reasons) + f" Alternates in range: "
+                          + "; ".join(reasons) + " Alternates in range: "
                           + (", ".join(a.iata for a in alternates.ranked) or "none") + (f"; refused: {refused}." if refused else "."))
     best = alternates.ranked[0].iata if alternates.ranked else None
     analysis.recommendation = (f"{flight.flight_number} cannot land at {destination.iata} at {eta:%H:%MZ}: "

@@ -1,8 +1,8 @@
 """LangGraph checkpoint persistence: the saver chosen from the environment, thread ids, thread registry.
 
 saver.py: `checkpointer_from_env()`, which returns a DynamoDBSaver, an InMemorySaver or None.
-threads.py: `thread_id()` / `parse_thread_id()`, `ThreadRegistry` (Checkpoints table) and
-`InMemoryThreadRegistry`. config.py: the environment variables and the TTL / S3 constants that
+threads.py: `thread_id()` / `parse_thread_id()` and `InMemoryThreadRegistry`; registry_dynamodb.py:
+`ThreadRegistry` (Checkpoints table). config.py: the environment variables and the TTL / S3 constants that
 infra shares.
 """
 
@@ -14,6 +14,7 @@ from .config import (
     CheckpointSettings,
     lifecycle_rule_id,
 )
+from .registry_dynamodb import ThreadRegistry, thread_registry_from_env
 from .saver import build_checkpointer, checkpointer_from_env
 from .threads import (
     EVENTS,
@@ -29,11 +30,9 @@ from .threads import (
     ThreadEvent,
     ThreadInfo,
     ThreadKey,
-    ThreadRegistry,
     UnknownThread,
     parse_thread_id,
     thread_id,
-    thread_registry_from_env,
 )
 
 __all__ = [

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..agents.runner import run_agent
 from ..checkpoint.saver import checkpointer_from_env
-from ..checkpoint.threads import thread_registry_from_env
+from ..checkpoint.registry_dynamodb import thread_registry_from_env
 from ..data.access import DataHandle
 
 DEADLINE_MARGIN_MS = 5000

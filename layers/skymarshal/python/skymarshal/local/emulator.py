@@ -16,7 +16,7 @@ import boto3
 
 from ..data.access import DataHandle
 from ..data.loader import import_new_table, table_definition
-from ..data.schema import CHECKPOINTS, TABLES, TABLES_BY_NAME, Naming
+from ..data.schema import CHECKPOINTS, TABLES, Naming
 
 REGION = "us-east-1"
 BUCKET = "skymarshal-local-artifacts"
