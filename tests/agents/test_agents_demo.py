@@ -7,7 +7,8 @@ from datetime import datetime, timezone
 import pytest
 
 from skymarshal.agents.runner import run_agent
-from skymarshal.checkpoint.threads import InMemoryThreadRegistry, thread_id
+from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
+from skymarshal.checkpoint.threads import thread_id
 from skymarshal.data.schema import AGENTS, SAFETY_AGENTS
 
 NOW = datetime(2027, 1, 19, 12, 0, tzinfo=timezone.utc)

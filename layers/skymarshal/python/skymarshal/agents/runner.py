@@ -14,7 +14,8 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import datetime, timezone
 from typing import Any
 
-from ..checkpoint.threads import BaseThreadRegistry, InMemoryThreadRegistry, thread_id
+from ..checkpoint.registry_memory import InMemoryThreadRegistry
+from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 from .graph import build_graph, failure_response

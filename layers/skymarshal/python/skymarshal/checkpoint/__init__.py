@@ -15,6 +15,7 @@ from .config import (
     lifecycle_rule_id,
 )
 from .registry_dynamodb import ThreadRegistry, thread_registry_from_env
+from .registry_memory import InMemoryThreadRegistry
 from .saver import build_checkpointer, checkpointer_from_env
 from .threads import (
     EVENTS,
@@ -24,7 +25,6 @@ from .threads import (
     BaseThreadRegistry,
     ConcurrentUpdate,
     IllegalTransition,
-    InMemoryThreadRegistry,
     ThreadClosed,
     ThreadError,
     ThreadEvent,

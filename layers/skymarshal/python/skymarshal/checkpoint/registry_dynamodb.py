@@ -18,9 +18,10 @@ from botocore.exceptions import ClientError
 from ..data.schema import THREAD_STATUS_INDEX
 from .config import CHECKPOINT_TTL_DAYS, CheckpointSettings
 from .threads import (
-    EVENT_PREFIX, META_SK, THREAD_PREFIX, THREAD_STATUSES, BaseThreadRegistry, InMemoryThreadRegistry, ThreadClosed,
-    ThreadEvent, ThreadInfo, UnknownThread, _since, _utcnow,
+    EVENT_PREFIX, META_SK, THREAD_PREFIX, THREAD_STATUSES, BaseThreadRegistry, ThreadClosed, ThreadEvent, ThreadInfo,
+    UnknownThread, _since, _utcnow,
 )
+from .registry_memory import InMemoryThreadRegistry
 
 logger = logging.getLogger(__name__)
 
