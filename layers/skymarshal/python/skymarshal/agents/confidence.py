@@ -13,7 +13,6 @@ Illegal findings do not lower confidence: the rules engine is certain about them
 from __future__ import annotations
 
 from ..analysis.base import Analysis
-from ..analysis.business import PROBE_DELAY_MINUTES
 
 AT_RISK_PENALTY = 0.05
 MARGIN_FLOOR = 0.7
@@ -27,5 +26,3 @@ def agent_confidence(analysis: Analysis, probed: bool = False) -> float:
     assumption = PROBE_FACTOR if probed else 1.0
     return round(min(0.99, max(0.05, completeness * margin * assumption)), 3)
 
-
-__all__ = ["agent_confidence", "PROBE_DELAY_MINUTES"]

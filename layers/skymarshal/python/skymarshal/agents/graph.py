@@ -61,7 +61,12 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
         update: AgentState = {"extraction": result.model_dump(mode="json")}
         if result.ok:
             flight = q.find_flight(handle, result.flight_info.flight_number, result.flight_info.date)
-            update["flight"] = flight.model_dump(mode="json")
+            if flight is None:  # removed between the date check and this read (e.g. a concurrent import)
+                update["extraction"] = {**update["extraction"], "message":
+                                        f"{result.flight_info.flight_number} on {result.flight_info.date} is no longer "
+                                        "in the schedule: check the flight and try again"}
+            else:
+                update["flight"] = flight.model_dump(mode="json")
         return update
 
     def analyse(state: AgentState) -> AgentState:

@@ -55,6 +55,17 @@ def status_for_margin(margin_minutes: float, at_risk_minutes: float = DEFAULT_AT
     return "legal"
 
 
+def measured(*, rule: str, clause: str, subject: str, limit: int, actual: int, bound: str, message,
+             details: dict | None = None, at_risk_minutes: float = DEFAULT_AT_RISK_MINUTES) -> Finding:
+    """A finding from a limit in minutes and the measured value: ``bound`` "max" (actual must not exceed the
+    limit, e.g. an FDP) or "min" (actual must reach it, e.g. rest). ``message(margin)`` words the result."""
+    margin = limit - actual if bound == "max" else actual - limit
+    status = status_for_margin(margin, at_risk_minutes)
+    return Finding(rule=rule, clause=clause, status=status, binding=status == "illegal", subject=subject,
+                   margin_minutes=margin, limit=limit, actual=actual, unit="minutes", message=message(margin),
+                   details=details or {})
+
+
 def worst_status(findings: Iterable[Finding]) -> Status:
     return max((f.status for f in findings), key=_SEVERITY.__getitem__, default="legal")
 

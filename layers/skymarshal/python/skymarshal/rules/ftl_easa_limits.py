@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Literal, Sequence
 
-from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, status_for_margin
+from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, measured
 from ._clock import fmt_hm, minutes_between
 from ._windows import Span, WindowLoad, calendar_lump_load, max_lump_load, max_prorated_load
 from .duties import DutyRecord
@@ -84,14 +84,11 @@ def cumulative_findings(
 def _window_finding(rule: str, clause: str, what: str, label: str, limit: int, load: WindowLoad, subject: str,
                     at_risk_minutes: int) -> Finding:
     actual = int(round(load.minutes))
-    margin = limit - actual
-    status = status_for_margin(margin, at_risk_minutes)
-    verdict = "over" if margin < 0 else "within"
-    return Finding(
-        rule=rule, clause=clause, status=status, binding=status == "illegal", subject=subject,
-        margin_minutes=margin, limit=limit, actual=actual, unit="minutes",
-        message=(f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is {verdict} the {fmt_hm(limit)} h limit "
-                 f"(margin {fmt_hm(margin)})."),
+    return measured(
+        rule=rule, clause=clause, subject=subject, limit=limit, actual=actual, bound="max",
+        at_risk_minutes=at_risk_minutes,
+        message=lambda margin: (f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
+                                f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit (margin {fmt_hm(margin)})."),
         details={"window": label, "window_start": load.window_start.isoformat(),
                  "window_end": load.window_end.isoformat()},
     )
@@ -123,13 +120,11 @@ def rest_finding(
                        message="No earlier duty on record: rest before this duty is not limited by the roster.")
     required = min_rest_minutes(previous.duty_minutes, at_home_base)
     actual = minutes_between(previous.end, report)
-    margin = actual - required
-    status = status_for_margin(margin, at_risk_minutes)
-    return Finding(
-        rule=rule, clause=clause, status=status, binding=status == "illegal", subject=subject,
-        margin_minutes=margin, limit=required, actual=actual, unit="minutes",
-        message=(f"Rest {where} of {fmt_hm(actual)} h after a {fmt_hm(previous.duty_minutes)} h duty "
-                 f"{'meets' if margin >= 0 else 'is short of'} the {fmt_hm(required)} h minimum."),
+    return measured(
+        rule=rule, clause=clause, subject=subject, limit=required, actual=actual, bound="min",
+        at_risk_minutes=at_risk_minutes,
+        message=lambda margin: (f"Rest {where} of {fmt_hm(actual)} h after a {fmt_hm(previous.duty_minutes)} h duty "
+                                f"{'meets' if margin >= 0 else 'is short of'} the {fmt_hm(required)} h minimum."),
         details={"previous_duty_id": previous.duty_id, "previous_release": previous.end.isoformat(),
                  "report": report.isoformat(), "at_home_base": at_home_base},
     )

@@ -17,7 +17,7 @@ from typing import Sequence
 
 from pydantic import BaseModel, ConfigDict
 
-from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, status_for_margin
+from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, measured
 from ._clock import fmt_hm, hm, in_band, minute_of_day, minutes_between
 from ._windows import Span, max_lump_load, max_prorated_load
 from .duties import DutyRecord
@@ -114,13 +114,11 @@ def rest_finding(previous: DutyRecord | None, report: datetime, *, subject: str,
                        message="No earlier duty on record: rest before this duty is not limited by the roster.")
     required = min_rest_minutes()
     actual = minutes_between(previous.end, report)
-    margin = actual - required
-    status = status_for_margin(margin, at_risk_minutes)
-    return Finding(
-        rule=rule, clause=clause, status=status, binding=status == "illegal", subject=subject,
-        margin_minutes=margin, limit=required, actual=actual, unit="minutes",
-        message=(f"Rest of {fmt_hm(actual)} h {'meets' if margin >= 0 else 'is short of'} the 10:00 h minimum "
-                 "before a flight duty period."),
+    return measured(
+        rule=rule, clause=clause, subject=subject, limit=required, actual=actual, bound="min",
+        at_risk_minutes=at_risk_minutes,
+        message=lambda margin: (f"Rest of {fmt_hm(actual)} h {'meets' if margin >= 0 else 'is short of'} the 10:00 h "
+                                "minimum before a flight duty period."),
         details={"previous_duty_id": previous.duty_id, "previous_release": previous.end.isoformat()},
     )
 
@@ -171,12 +169,10 @@ def cumulative_findings(history: Sequence[DutyRecord], proposed: DutyRecord, *, 
 
 def _finding(rule, clause, what, label, limit, minutes, subject, at_risk_minutes) -> Finding:
     actual = int(round(minutes))
-    margin = limit - actual
-    status = status_for_margin(margin, at_risk_minutes)
-    return Finding(
-        rule=rule, clause=clause, status=status, binding=status == "illegal", subject=subject,
-        margin_minutes=margin, limit=limit, actual=actual, unit="minutes",
-        message=(f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
-                 f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit."),
+    return measured(
+        rule=rule, clause=clause, subject=subject, limit=limit, actual=actual, bound="max",
+        at_risk_minutes=at_risk_minutes,
+        message=lambda margin: (f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
+                                f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit."),
         details={"window": label},
     )
