@@ -14,15 +14,18 @@ from cdk_nag import AwsSolutionsChecks
 
 from .config import AppConfig
 from .data_stack import DataStack
+from .knowledge_stack import KnowledgeStack
 
 PROJECT = "SkyMarshal"
 DATA_STACK_ID = "SkyMarshal-Data"  # construct id: the template file is SkyMarshal-Data.template.json
+KNOWLEDGE_STACK_ID = "SkyMarshal-Knowledge"
 
 
 @dataclass(frozen=True)
 class SkyMarshalStacks:
     config: AppConfig
     data: DataStack
+    knowledge: KnowledgeStack
 
 
 def build_app(app: cdk.App) -> SkyMarshalStacks:
@@ -30,8 +33,11 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
     config = AppConfig.from_context(app.node)
 
     data = DataStack(app, DATA_STACK_ID, config=config, stack_name=f"{PROJECT}-{config.stage}-Data")
+    # Independent of the data stack: its own buckets (SSE-S3, see the module) and vector store.
+    knowledge = KnowledgeStack(app, KNOWLEDGE_STACK_ID, config=config,
+                               stack_name=f"{PROJECT}-{config.stage}-Knowledge")
 
-    for stack in (data,):
+    for stack in (data, knowledge):
         cdk.Tags.of(stack).add("Project", PROJECT)
         cdk.Tags.of(stack).add("Stage", config.stage)
 
@@ -43,4 +49,4 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
     cdk.Validations.of(app).add_plugins(
         AwsSolutionsChecks(app, verbose=True, write_suppressions_to_cloud_formation=True)
     )
-    return SkyMarshalStacks(config=config, data=data)
+    return SkyMarshalStacks(config=config, data=data, knowledge=knowledge)

@@ -1,6 +1,9 @@
-"""The artifacts bucket (checkpoint offload, audit exports) and its server-access-log bucket."""
+"""The artifacts bucket (checkpoint offload, audit exports), its server-access-log bucket, and the
+settings every SkyMarshal bucket shares."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_kms as kms
@@ -28,6 +31,45 @@ def checkpoint_rule_id(expiry_days: int) -> str:
     return f"{CHECKPOINT_PREFIX.strip('/').replace('/', '-')}-ttl-expiration-{expiry_days}d"
 
 
+def secure_bucket_options(*, removal_policy: RemovalPolicy, auto_delete_objects: bool) -> dict[str, Any]:
+    """`s3.Bucket` settings every SkyMarshal bucket shares: private, TLS 1.2+ only, no ACLs."""
+    return dict(
+        block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
+        enforce_ssl=True,
+        minimum_tls_version=1.2,
+        object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+        removal_policy=removal_policy,
+        # CloudFormation cannot delete a bucket that still holds objects or versions: `destroy`
+        # stacks empty the buckets first (CDK's auto-delete custom resource, no Docker needed).
+        auto_delete_objects=auto_delete_objects,
+    )
+
+
+def access_log_bucket(scope: Construct, construct_id: str, **common: Any) -> s3.Bucket:
+    """A server-access-log target, `common` being `secure_bucket_options(...)`.
+
+    No cdk-nag acknowledgement needed: AwsSolutions-S1 counts a bucket that receives another
+    bucket's access logs as compliant, and logging the log bucket itself would never end.
+    Keep the target in the logged bucket's own stack: across stacks, aws-cdk-lib (2.275,
+    `Bucket.allowLogDelivery`) writes the log-delivery grant into the target's policy without its
+    aws:SourceArn/aws:SourceAccount conditions.
+    """
+    # S3 server access logs can only be delivered to an SSE-S3 bucket, not an SSE-KMS one.
+    return s3.Bucket(
+        scope,
+        construct_id,
+        encryption=s3.BucketEncryption.S3_MANAGED,
+        lifecycle_rules=[
+            s3.LifecycleRule(
+                id="expire-access-logs",
+                expiration=Duration.days(ACCESS_LOG_DAYS),
+                abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+            )
+        ],
+        **common,
+    )
+
+
 class ArtifactStorage(Construct):
     """`bucket`: KMS-encrypted, versioned, TLS-only; `access_logs`: its server access log target."""
 
@@ -42,33 +84,8 @@ class ArtifactStorage(Construct):
         auto_delete_objects: bool,
     ) -> None:
         super().__init__(scope, construct_id)
-        common = dict(
-            block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
-            enforce_ssl=True,
-            minimum_tls_version=1.2,
-            object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-            removal_policy=removal_policy,
-            # CloudFormation cannot delete a bucket that still holds objects or versions: `destroy`
-            # stacks empty the buckets first (CDK's auto-delete custom resource, no Docker needed).
-            auto_delete_objects=auto_delete_objects,
-        )
-
-        # S3 server access logs can only be delivered to an SSE-S3 bucket, not an SSE-KMS one.
-        self.access_logs = s3.Bucket(
-            self,
-            "AccessLogs",
-            encryption=s3.BucketEncryption.S3_MANAGED,
-            lifecycle_rules=[
-                s3.LifecycleRule(
-                    id="expire-access-logs",
-                    expiration=Duration.days(ACCESS_LOG_DAYS),
-                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
-                )
-            ],
-            **common,
-        )
-        # No cdk-nag acknowledgement needed: AwsSolutions-S1 counts a bucket that receives another
-        # bucket's access logs as compliant, and logging the log bucket itself would never end.
+        common = secure_bucket_options(removal_policy=removal_policy, auto_delete_objects=auto_delete_objects)
+        self.access_logs = access_log_bucket(self, "AccessLogs", **common)
 
         self.bucket = s3.Bucket(
             self,

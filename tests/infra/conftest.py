@@ -21,7 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]  # `infra/` is importable throug
 import aws_cdk as cdk
 from aws_cdk.assertions import Template
 
-from infra import DATA_STACK_ID, SkyMarshalStacks, build_app, cdk_json_context
+from infra import DATA_STACK_ID, KNOWLEDGE_STACK_ID, SkyMarshalStacks, build_app, cdk_json_context
 
 
 @dataclass
@@ -76,3 +76,13 @@ def data_template_json(synthesized: Synthesized) -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def data_template(data_template_json: dict[str, Any]) -> Template:
     return Template.from_json(data_template_json)
+
+
+@pytest.fixture(scope="session")
+def knowledge_template_json(synthesized: Synthesized) -> dict[str, Any]:
+    return synthesized.template_json(KNOWLEDGE_STACK_ID)
+
+
+@pytest.fixture(scope="session")
+def knowledge_template(knowledge_template_json: dict[str, Any]) -> Template:
+    return Template.from_json(knowledge_template_json)

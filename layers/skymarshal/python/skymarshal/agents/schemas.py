@@ -33,6 +33,10 @@ class CrewConstraint(Frozen):
     restriction: str
     binding: bool = True
     reasoning: str
+    # Machine-checkable form for the arbitrator: the affected crew are illegal at any delay of at least
+    # `illegal_from_delay_minutes`, or (a limit, not a violation) legal only up to `max_delay_minutes`.
+    illegal_from_delay_minutes: int | None = None
+    max_delay_minutes: int | None = None
 
 
 class MelItemSummary(Frozen):

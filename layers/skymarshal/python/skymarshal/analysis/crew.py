@@ -64,7 +64,8 @@ def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = N
             analysis.constraints.append(CrewConstraint(
                 constraint_type=_constraint_type(finding), affected_crew=[result.crew_id],
                 restriction=f"{result.name} ({result.position}) may not operate {flight.flight_number}: {finding.message}",
-                reasoning=f"{finding.clause}: limit {finding.limit} {finding.unit}, actual {finding.actual}"))
+                reasoning=f"{finding.clause}: limit {finding.limit} {finding.unit}, actual {finding.actual}",
+                illegal_from_delay_minutes=delay))
     legal_now = [m for m in members if m.crew_id not in {r.crew_id for r in illegal}]
     latest = [latest_legal_delay(m, rosters[m.crew_id], rostered_duty(rosters[m.crew_id], flight.flight_id), rules)
               for m in legal_now]
@@ -74,7 +75,8 @@ def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = N
         analysis.constraints.append(CrewConstraint(
             constraint_type="duty_limit", affected_crew=[m.crew_id for m in legal_now],
             restriction=f"the rostered crew can take a delay of at most {bound} min (off blocks by {off_blocks:%H:%MZ})",
-            reasoning="largest delay with no illegal finding for every rostered member (ORO.FTL.205/210/235)"))
+            reasoning="largest delay with no illegal finding for every rostered member (ORO.FTL.205/210/235)",
+            max_delay_minutes=bound))
         analysis.facts.append(f"The rostered crew stays legal up to a {bound}-minute delay.")
         analysis.limits.append(f"Rostered crew of {flight.flight_number}: delay at most {bound} min "
                                f"(off blocks by {off_blocks:%Y-%m-%d %H:%MZ}) [ORO.FTL.205/210/235]")
@@ -130,3 +132,26 @@ def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, dela
                 parameters={"replacements": replacements, "report": report.isoformat()},
                 estimated_delay_minutes=max(delay, int((report + REPORT_BEFORE_DEPARTURE - flight.scheduled_departure)
                                                        .total_seconds() // 60)))}
+
+
+def reserve_swap_at(handle: DataHandle, flight: Flight, delay_minutes: int, *, now: datetime | None = None,
+                    rules: OperatorRules = OperatorRules()) -> RecoveryProposal | None:
+    """Legal standby reserves for every rostered member who is illegal at `delay_minutes` (the arbitrator's
+    "delay and swap the crew" scenario); None when nobody is illegal or a rank has no legal reserve."""
+    _, members, rosters = _rostered_crew(handle, flight)
+    illegal = [r for r in flight_crew_legality(flight.flight_id, members, rosters, delay_minutes, rules) if not r.legal]
+    if not illegal:
+        return None
+    return _reserve_swap(handle, flight, illegal, rosters, decision_time(flight, now), delay_minutes, rules)["proposal"]
+
+
+def replacement_findings(handle: DataHandle, flight: Flight, replaced_id: str, reserve_id: str, delay_minutes: int,
+                         report: datetime, rules: OperatorRules = OperatorRules()) -> list[Finding]:
+    """The crew rules for reserve `reserve_id` taking `replaced_id`'s duty on `flight`, delayed and reported as given."""
+    template = rostered_duty(_rosters(handle, [replaced_id], flight.scheduled_departure)[replaced_id],
+                             flight.flight_id).delayed(delay_minutes)
+    reserve = q.crew_members(handle, [reserve_id])
+    if not reserve:
+        raise LookupError(f"reserve {reserve_id} is not in CrewMembers")
+    history = _rosters(handle, [reserve_id], flight.scheduled_departure)[reserve_id]
+    return evaluate_swap_candidate(reserve[0], history, template, report, rules)

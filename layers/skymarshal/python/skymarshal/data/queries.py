@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta
 from boto3.dynamodb.conditions import Key
 
 from ..models.common import iso_z
+from ..models.history import DisruptionRecord
 from ..models.operational import (
     AircraftDay, AirportProfile, Bag, Booking, CargoAssignment, CargoShipment, CrewDuty, CrewMember, Flight,
     MaintenanceEngineer, MaintenanceShift, Notam, WeatherObservation, WorkOrder,
@@ -159,3 +160,16 @@ def notams(handle: DataHandle, iata: str, start: datetime, end: datetime) -> lis
 def weather(handle: DataHandle, airport: str, start: datetime, end: datetime) -> list[WeatherObservation]:
     rows = handle.query(s.WEATHER, Key("airport").eq(airport) & Key("forecast_time").between(iso_z(start), iso_z(end)))
     return [WeatherObservation.model_validate(r) for r in rows]
+
+
+# Precedents: past disruptions of one type (DisruptionHistory is in no agent's row of the access matrix, so
+# this needs an unrestricted handle — the arbitrator's or the workflow's, not an agent's).
+def past_disruptions(handle: DataHandle, disruption_type: str, since: datetime | None = None,
+                     limit: int | None = None) -> list[DisruptionRecord]:
+    """Records of `disruption_type` (mechanical, crew, weather, atc, other), newest first, optionally only those
+    that occurred at or after `since` and at most `limit` of them (disruption-type-index)."""
+    condition = Key("disruption_type").eq(disruption_type)
+    if since is not None:
+        condition &= Key("occurred_at").gte(iso_z(since))
+    rows = handle.query(s.DISRUPTION_HISTORY, condition, index=s.DISRUPTION_TYPE_INDEX, forward=False, limit=limit)
+    return [DisruptionRecord.model_validate(r) for r in rows]

@@ -1,10 +1,11 @@
-"""Which pydantic model validates each operational table's rows."""
+"""Which pydantic model validates each transferable table's rows (the operational tables and DisruptionHistory)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..models.common import Row
+from ..models.history import DisruptionRecord
 from ..models.operational import (
     AircraftDay, AirportProfile, Bag, Booking, CargoAssignment, CargoShipment, CrewDuty, CrewMember, Flight,
     MaintenanceEngineer, MaintenanceShift, Notam, Passenger, WeatherObservation, WorkOrder,
@@ -26,6 +27,7 @@ ROW_MODELS: dict[str, type[Row]] = {
     s.BAGGAGE: Bag,
     s.WEATHER: WeatherObservation,
     s.AIRPORTS: AirportProfile,  # NOTAM#… records use Notam, see model_for
+    s.DISRUPTION_HISTORY: DisruptionRecord,
 }
 
 

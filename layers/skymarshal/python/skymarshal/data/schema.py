@@ -34,7 +34,7 @@ class TableSpec:
     indexes: tuple[Index, ...] = ()
     ttl_attribute: str | None = None
     description: str = ""
-    operational: bool = True  # holds airline data (import/export, generator), not system state
+    operational: bool = True  # airline operations data (the access matrix's tables); not history or system state
 
     def index(self, name: str) -> Index:
         for idx in self.indexes:
@@ -177,6 +177,9 @@ TABLES: tuple[TableSpec, ...] = (
 
 TABLES_BY_NAME: dict[str, TableSpec] = {t.name: t for t in TABLES}
 OPERATIONAL_TABLES: tuple[str, ...] = tuple(t.name for t in TABLES if t.operational)
+# What `data import` / `data export` (and `data generate`) carry: the airline's data, including its record of
+# past disruptions (seeded by the generator, or an airline's own), but never system state such as checkpoints.
+TRANSFER_TABLES: tuple[str, ...] = OPERATIONAL_TABLES + (DISRUPTION_HISTORY,)
 
 # Which operational tables each agent may read. Enforced by the data handle in code and by each
 # agent Lambda's IAM policy (infra reads this same mapping).

@@ -1,4 +1,5 @@
-"""Bring your own data: JSON Lines in and out, one `<table>.jsonl` file per operational table.
+"""Bring your own data: JSON Lines in and out, one `<table>.jsonl` file per operational table, plus
+`DisruptionHistory.jsonl` (past disruptions and their outcomes: the generator's precedents or an airline's own).
 
 Import validates every row of every file against the table's pydantic model before writing anything;
 any bad row refuses the whole import, naming each problem as `file:line: field: problem`. Writes are
@@ -22,7 +23,7 @@ from pydantic import ValidationError
 from ..models.common import Row
 from .loader import upsert
 from .rows import parse_row
-from .schema import OPERATIONAL_TABLES, Naming
+from .schema import TRANSFER_TABLES, Naming
 
 
 @dataclass
@@ -47,11 +48,12 @@ def read_folder(folder: Path) -> tuple[dict[str, list[Row]], list[str]]:
     errors: list[str] = []
     files = sorted(folder.glob("*.jsonl"))
     if not files:
-        errors.append(f"{folder}: no .jsonl files (expected names like {', '.join(OPERATIONAL_TABLES[:3])}.jsonl)")
+        errors.append(f"{folder}: no .jsonl files (expected names like {', '.join(TRANSFER_TABLES[:3])}.jsonl)")
     for path in files:
         table = path.stem
-        if table not in OPERATIONAL_TABLES:
-            errors.append(f"{path.name}: not an operational table; expected one of: {', '.join(OPERATIONAL_TABLES)}")
+        if table not in TRANSFER_TABLES:
+            errors.append(f"{path.name}: not an operational table or the disruption history; "
+                          f"expected one of: {', '.join(TRANSFER_TABLES)}")
             continue
         parsed: list[Row] = []
         for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -93,7 +95,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def export_folder(folder: Path, client, s3_client, bucket: str, naming: Naming, tables=OPERATIONAL_TABLES,
+def export_folder(folder: Path, client, s3_client, bucket: str, naming: Naming, tables=TRANSFER_TABLES,
                   timeout_s: float = 1800) -> dict[str, int]:
     """Export each table through ExportTableToPointInTime into `bucket`, then write `<table>.jsonl`."""
     folder = Path(folder)

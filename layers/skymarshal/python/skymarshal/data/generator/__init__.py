@@ -1,8 +1,8 @@
 """Synthetic airline generator: deterministic for a given seed.
 
 `generate(GeneratorConfig(...))` returns every operational table's rows for the window, with the three
-demo situations in place. Hub AUH, carrier EY, about 75 aircraft of six types, ~60 destinations,
-~170 flights a day.
+demo situations in place, and DisruptionHistory: ~450 precedents from the year before the window.
+Hub AUH, carrier EY, about 75 aircraft of six types, ~60 destinations, ~170 flights a day.
 """
 
 from __future__ import annotations
@@ -13,13 +13,15 @@ from datetime import timedelta
 
 from ..schema import (
     AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CREW_MEMBERS,
-    CREW_ROSTER, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF, MAINTENANCE_WORK_ORDERS, PASSENGERS, WEATHER,
+    CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF, MAINTENANCE_WORK_ORDERS,
+    PASSENGERS, WEATHER,
 )
 from ...models.common import Row
 from .airports import build_notams, build_profiles
 from .cargo import build_cargo
 from .config import GeneratorConfig, local_to_utc
 from .crew import build_roster
+from .history import build_history
 from .maintenance import build_staff, build_work_orders
 from .network import ALTERNATES, HUB
 from .passengers import build_passengers
@@ -46,7 +48,7 @@ class Airline:
 def generate(config: GeneratorConfig | None = None) -> Airline:
     config = config or GeneratorConfig()
     # One independent stream per concern, so adding rows to one never reshuffles another.
-    rng = {name: random.Random(f"{config.seed}:{name}") for name in ("crew", "pax", "cargo", "mx", "wx")}
+    rng = {name: random.Random(f"{config.seed}:{name}") for name in ("crew", "pax", "cargo", "mx", "wx", "history")}
     flights, tails = build_schedule(config)
     members, roster = build_roster(config, flights, rng["crew"])
     stations = sorted(({f.destination for f in flights} | {f.origin for f in flights}) - {HUB})
@@ -79,5 +81,6 @@ def generate(config: GeneratorConfig | None = None) -> Airline:
         MAINTENANCE_ROSTER: shifts,
         WEATHER: weather,
         AIRPORTS: [*build_profiles(weather_airports), *build_notams(window_start, config.days)],
+        DISRUPTION_HISTORY: build_history(config, rng["history"]),
     }
     return airline

@@ -1,0 +1,83 @@
+"""The typed actions a recovery scenario is made of; the workflow's Execute step applies them.
+
+Each action names exactly what changes in the operational tables, so the plan a duty manager approves
+is the plan that is executed, and the audit trail can say what each step did.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
+
+from ..models.common import Iata, UtcDatetime
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    flight_id: str
+
+
+class SwapAircraft(_Action):
+    kind: Literal["swap_aircraft"] = "swap_aircraft"
+    from_registration: str
+    to_registration: str
+    to_aircraft_type: str
+
+
+class ReassignCrew(_Action):
+    kind: Literal["reassign_crew"] = "reassign_crew"
+    replacements: dict[str, str]  # rostered crew id → reserve crew id
+    report_at: UtcDatetime
+
+
+class DelayFlight(_Action):
+    kind: Literal["delay"] = "delay"
+    delay_minutes: NonNegativeInt  # from the scheduled departure
+    new_departure: UtcDatetime
+    new_arrival: UtcDatetime
+
+
+class CancelFlight(_Action):
+    kind: Literal["cancel"] = "cancel"
+    reason: str
+
+
+class RebookPassengers(_Action):
+    kind: Literal["rebook"] = "rebook"
+    passengers: NonNegativeInt
+    onto: dict[str, NonNegativeInt] = Field(default_factory=dict)  # flight id → passengers moved there
+    interline: NonNegativeInt = 0  # passengers placed on other carriers
+    ground_transport_to: Iata | None = None  # after a diversion: coach to the original destination
+
+
+class DivertFlight(_Action):
+    kind: Literal["divert"] = "divert"
+    alternate: Iata
+    new_arrival: UtcDatetime
+
+
+Action = Annotated[Union[SwapAircraft, ReassignCrew, DelayFlight, CancelFlight, RebookPassengers, DivertFlight],
+                   Field(discriminator="kind")]
+
+
+def describe(action: BaseModel) -> str:
+    """One line a duty manager reads on the scenario card."""
+    a = action
+    if isinstance(a, SwapAircraft):
+        return f"Swap {a.flight_id} from {a.from_registration} to {a.to_registration} ({a.to_aircraft_type})"
+    if isinstance(a, ReassignCrew):
+        return f"Replace {len(a.replacements)} crew on {a.flight_id} with reserves reporting {a.report_at:%H:%MZ}"
+    if isinstance(a, DelayFlight):
+        return f"Delay {a.flight_id} by {a.delay_minutes} min: off blocks {a.new_departure:%H:%MZ}, on blocks {a.new_arrival:%H:%MZ}"
+    if isinstance(a, CancelFlight):
+        return f"Cancel {a.flight_id} ({a.reason})"
+    if isinstance(a, RebookPassengers):
+        onto = ", ".join(f"{n} on {f}" for f, n in a.onto.items())
+        parts = [p for p in (onto, f"{a.interline} interline" if a.interline else "",
+                             f"coach to {a.ground_transport_to}" if a.ground_transport_to else "") if p]
+        return f"Rebook {a.passengers} passengers of {a.flight_id}" + (f": {'; '.join(parts)}" if parts else "")
+    if isinstance(a, DivertFlight):
+        return f"Divert {a.flight_id} to {a.alternate}, on blocks {a.new_arrival:%H:%MZ}"
+    raise TypeError(f"not an action: {type(action).__name__}")

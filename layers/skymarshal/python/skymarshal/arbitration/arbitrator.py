@@ -1,0 +1,166 @@
+"""The arbitrator: revised collation + original prompt → seed 000's ArbitratorOutput, with ranked scenarios,
+citations and escalation flags.
+
+Order of work: find the flight the agents analysed; build the safety bounds; generate scenarios; validate
+each (zero tolerance); rank the valid ones; identify conflicts; retrieve sources; write the text (offline, or
+an LLM that may only reorder valid scenarios); decide whether a human must take over.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, timezone
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..agents.schemas import AgentResponse
+from ..data import queries as q
+from ..data.access import DataHandle
+from ..data.schema import SAFETY_AGENTS
+from . import knowledge, ranking, sensitivity
+from .conflicts import identify
+from .context import load_context
+from .models import ArbitratorOutput, Escalation, RankedScenario, Sensitivity, ValidatedScenario
+from .narrative import apply_order, llm_text, offline_text
+from .scenarios import generate
+from .validation import validate
+
+log = logging.getLogger("skymarshal.arbitration")
+_UNSET: Any = object()
+NOT_ASSESSED = Sensitivity(delay_plus_30="not assessed (outside the top three)", delay_minus_30="not assessed",
+                           one_spare_fewer="not assessed", one_reserve_more="not assessed")
+
+
+class ArbitratorConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    weights: ranking.RankingWeights = Field(default_factory=ranking.RankingWeights)
+    top_n: int = Field(3, ge=1)
+    low_confidence: float = Field(0.5, ge=0, le=1)  # below this the decision goes to a human
+    agent_confidence_gap: float = Field(0.5, ge=0, le=1)  # max − min agent confidence that escalates
+    history_limit: int = Field(500, ge=0)
+    citations: int = Field(5, ge=0)
+
+
+def _flight(handle: DataHandle, collation: dict[str, AgentResponse]):
+    for response in collation.values():
+        info = response.extracted_flight_info or {}
+        if response.status in ("ok", "degraded") and info.get("flight_number") and info.get("date"):
+            return q.find_flight(handle, info["flight_number"], date.fromisoformat(str(info["date"])))
+    return None
+
+
+def _no_decision(status: str, message: str, escalations: list[Escalation], collation) -> ArbitratorOutput:
+    return ArbitratorOutput(final_decision=message, recommendations=[], conflicts_identified=[], conflict_resolutions=[],
+                            safety_overrides=[], justification=message, reasoning=message, confidence=0.0, status=status,
+                            escalations=escalations)
+
+
+def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle: DataHandle,
+              now: datetime | None = None, llm: Any = _UNSET, config: ArbitratorConfig = ArbitratorConfig(),
+              knowledge_base_id: str | None = None, remote_retriever=None) -> ArbitratorOutput:
+    collation = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()}
+    if llm is _UNSET:
+        from ..llm.provider import chat_model
+
+        llm = chat_model("arbitrator")
+    now = now or datetime.now(timezone.utc)
+    flight = _flight(handle, collation)
+    if flight is None:
+        messages = sorted({r.message for r in collation.values() if r.message})
+        text = "No agent identified the flight: " + ("; ".join(messages) or "the collation is empty") + "."
+        return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], collation)
+    escalations = [Escalation(code="SAFETY_AGENT_FAILED", message=f"{a}: {collation[a].message or collation[a].status}"
+                              if a in collation else f"{a}: no result")
+                   for a in SAFETY_AGENTS if a not in collation or collation[a].status != "ok"]
+    ctx = load_context(prompt, flight, collation, handle, now)
+    validated = [validate(ctx, s) for s in generate(ctx)]
+    valid = [v for v in validated if v.valid]
+    rejected = [v for v in validated if not v.valid]
+    history = q.past_disruptions(handle, ctx.disruption_type, limit=config.history_limit) if config.history_limit else []
+    ranked = _rank(ctx, valid, rejected, history, collation, config)
+    resolutions, overrides = identify(collation, validated, ctx.bounds)
+    citations, mode = _sources(ctx, ranked, rejected, config, knowledge_base_id, remote_retriever)
+    justification, reasoning = offline_text(ranked[: config.top_n], rejected, resolutions, citations)
+    llm_name, llm_overrides = "offline", []
+    if llm is not None and ranked:
+        try:
+            written = llm_text(llm, prompt, f"{flight.flight_number} {flight.origin}-{flight.destination} "
+                               f"{flight.scheduled_departure:%Y-%m-%d %H:%MZ} on {flight.aircraft_registration}",
+                               ranked, rejected, resolutions, citations)
+            ranked, llm_overrides = apply_order(ranked, written.preferred_order, rejected)
+            cited = [c for c in citations if c.section in written.justification]
+            justification = written.justification + ("" if cited or not citations else
+                                                      " Sources: " + " ".join(f"[{c.document} § {c.section}]" for c in citations) + ".")
+            reasoning = written.reasoning + (f" Order changed by the model: {written.reorder_reason}" if written.reorder_reason else "")
+            llm_name = getattr(llm, "model_id", None) or type(llm).__name__
+        except Exception as exc:  # the computed decision stands; say the model failed
+            log.warning("arbitrator LLM failed, text rendered from the analysis: %s: %s", type(exc).__name__, exc)
+            llm_name = f"offline (fallback: {type(exc).__name__})"
+    if not valid:
+        escalations.append(Escalation(code="NO_VALID_SCENARIO", message="every scenario, cancellation included, breaks a "
+                                      "binding constraint: " + "; ".join(sorted({r.code for v in rejected for r in v.rejections}))))
+    escalations += _confidence_escalations(collation, ranked, config)
+    top = ranked[: config.top_n]
+    decision = (f"{top[0].scenario.title} ({top[0].scenario.scenario_id})" if top else
+                f"Escalate {flight.flight_number}: no valid recovery scenario")
+    return ArbitratorOutput(
+        final_decision=decision, recommendations=[f"#{r.rank} {r.scenario.title}: {r.rationale}" for r in top],
+        conflicts_identified=[r.conflict for r in resolutions], conflict_resolutions=resolutions,
+        safety_overrides=overrides, justification=justification, reasoning=reasoning,
+        confidence=top[0].confidence if top else 0.0, status="escalated" if escalations else "decided",
+        flight_id=flight.flight_id, ranked=top, rejected=rejected, citations=citations, knowledge_mode=mode,
+        escalations=escalations, llm=llm_name, llm_overrides=llm_overrides, weights=config.weights.as_dict(),
+        scenarios_considered=len(validated))
+
+
+def _rank(ctx, valid: list[ValidatedScenario], rejected, history, collation, config: ArbitratorConfig) -> list[RankedScenario]:
+    route = (ctx.flight.origin, ctx.flight.destination)
+    precedents = [ranking.precedent(v.scenario, history, ctx.flight.aircraft_type, route) for v in valid]
+    order = ranking.rank_order(valid, config.weights, precedents)
+    safety = [collation[a].confidence for a in SAFETY_AGENTS if a in collation]
+    safety_confidence = min(safety) if safety else 0.0
+    weights = config.weights.as_dict()
+    ranked = []
+    for position, (i, score, norm, raw) in enumerate(order):
+        v = valid[i]
+        rival = max((sc for j, sc, _, _ in order if valid[j].scenario.kind != v.scenario.kind), default=None)
+        best = max(norm, key=lambda c: norm[c] * weights[c])
+        top = position < config.top_n
+        ranked.append(RankedScenario(
+            rank=position + 1, scenario=v.scenario, score=score, criteria={k: round(x, 3) for k, x in norm.items()},
+            confidence=ranking.confidence(v, score, rival, safety_confidence, raw["execution_reliability"]),
+            rationale=f"valid under every binding constraint; strongest on {best.replace('_', ' ')}",
+            pros=v.scenario.pros, cons=v.scenario.cons, compliance=v.checks, precedent=precedents[i].text,
+            sensitivity=sensitivity.analyse(ctx, v, valid, rejected) if top else NOT_ASSESSED))
+    return ranked
+
+
+def _sources(ctx, ranked, rejected, config, knowledge_base_id, remote):
+    if not config.citations:
+        return [], "none"
+    queries = [f"{ctx.disruption_type} disruption {ranked[0].scenario.kind.replace('_', ' ')} recovery policy precedent"
+               if ranked else f"{ctx.disruption_type} disruption escalation no valid option"]
+    codes = sorted({r.code for v in rejected for r in v.rejections})
+    if codes:
+        queries.append(" ".join(c.lower().replace("_", " ") for c in codes) + " " + ctx.flight.destination)
+    found, modes = [], []
+    for query in queries:
+        citations, mode = knowledge.retrieve(query, knowledge_base_id=knowledge_base_id, remote=remote)
+        found += citations
+        modes.append(mode)
+    return knowledge.dedupe(found)[: config.citations], next((m for m in modes if m != "bedrock"), modes[0])
+
+
+def _confidence_escalations(collation, ranked, config) -> list[Escalation]:
+    out = []
+    scores = [r.confidence for r in collation.values() if r.status == "ok"]
+    if scores and max(scores) - min(scores) > config.agent_confidence_gap:
+        low = min(collation.values(), key=lambda r: r.confidence if r.status == "ok" else 2)
+        out.append(Escalation(code="AGENT_CONFIDENCE_GAP", message=f"agent confidence ranges {min(scores):.2f}–"
+                              f"{max(scores):.2f} (lowest: {low.agent_name}); a human should review"))
+    if ranked and ranked[0].confidence < config.low_confidence:
+        out.append(Escalation(code="LOW_CONFIDENCE", message=f"arbitrator confidence {ranked[0].confidence:.2f} is below "
+                              f"{config.low_confidence:.2f}"))
+    return out

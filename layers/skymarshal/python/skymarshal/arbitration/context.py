@@ -1,0 +1,113 @@
+"""What the arbitrator knows about one disruption before it builds scenarios: the flight, the revised
+collation, the data it re-reads to re-check each scenario, and what kind of disruption this is."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from ..agents.schemas import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
+from ..data import queries as q
+from ..data.access import DataHandle
+from ..models.history import DisruptionType
+from ..models.operational import AirportProfile, Booking, Flight
+from .bounds import SafetyBound, bounds_from
+
+ROTATION_AHEAD = timedelta(hours=30)
+# Words in the duty manager's prompt that name the kind of disruption (checked in this order).
+PROMPT_TYPES: tuple[tuple[DisruptionType, re.Pattern], ...] = (
+    ("crew", re.compile(r"\bcrew|duty time|fdp|timed? ?out\b", re.I)),
+    ("weather", re.compile(r"\bweather|storm|wind|fog|snow|thunder|ice|icing|visibility\b", re.I)),
+    ("mechanical", re.compile(r"\bmechanical|technical|fault|aog|defect|engine|hydraulic|bird\b", re.I)),
+    ("atc", re.compile(r"\batc|slot|flow control|air traffic\b", re.I)),
+)
+# EU261 Art. 5(3) cause keys (rules.eu261.EXTRAORDINARY_CIRCUMSTANCES) by disruption type.
+CAUSE = {"mechanical": "technical", "crew": "crew", "weather": "weather", "atc": "atc", "other": None}
+
+
+@dataclass
+class DisruptionContext:
+    prompt: str
+    flight: Flight
+    collation: dict[str, AgentResponse]
+    handle: DataHandle
+    now: datetime
+    bookings: list[Booking]
+    rotation: list[Flight]
+    profiles: dict[str, AirportProfile]
+    bounds: list[SafetyBound]
+    disruption_type: DisruptionType
+    release_at: datetime | None  # the grounded tail's estimated release, when maintenance found one
+    tail_grounded: bool
+    weather_window: tuple[str, datetime, datetime] | None  # airport, no landing from, until
+    _cache: dict = field(default_factory=dict)
+
+    @property
+    def cause(self) -> str | None:
+        return CAUSE[self.disruption_type]
+
+    @property
+    def aircraft_caused_delay(self) -> bool:
+        """Whether a different aircraft would remove the flight's current delay: only when the delay is the
+        aircraft's own (a technical fault, a late inbound) and nothing else (ATC, weather) shares in it."""
+        reason = (self.flight.delay_reason or "").upper()
+        return reason.startswith("TECHNICAL") or (reason.startswith("REACTIONARY") and "ATC" not in reason)
+
+    def profile(self, iata: str) -> AirportProfile | None:
+        if iata not in self.profiles:
+            found = q.airport_profile(self.handle, iata)
+            if found is not None:
+                self.profiles[iata] = found
+            return found
+        return self.profiles[iata]
+
+    def memo(self, key, compute):
+        """Data re-read for several scenarios (rosters, work orders) is read once per arbitration."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+
+def disruption_type(prompt: str, flight: Flight, collation: dict[str, AgentResponse]) -> DisruptionType:
+    """The prompt's own words first; else what the data says (a grounded tail, weather, an ATC delay)."""
+    for kind, pattern in PROMPT_TYPES:
+        if pattern.search(prompt or ""):
+            return kind
+    reason = (flight.delay_reason or "").upper()
+    if reason.startswith("TECHNICAL") or _grounded(collation):
+        return "mechanical"
+    if _weather(collation):
+        return "weather"
+    if reason.startswith("ATC"):
+        return "atc"
+    return "other"
+
+
+def _grounded(collation) -> MaintenanceConstraint | None:
+    response = collation.get("maintenance")
+    return next((c for c in (response.constraints if response else ()) if isinstance(c, MaintenanceConstraint)
+                 and not c.airworthy), None)
+
+
+def _weather(collation) -> RegulatoryConstraint | None:
+    response = collation.get("regulatory")
+    return next((c for c in (response.constraints if response else ()) if isinstance(c, RegulatoryConstraint)
+                 and c.constraint_type == "weather" and c.time_windows), None)
+
+
+def load_context(prompt: str, flight: Flight, collation: dict[str, AgentResponse], handle: DataHandle,
+                 now: datetime) -> DisruptionContext:
+    grounded, weather = _grounded(collation), _weather(collation)
+    rotation = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure - timedelta(hours=1),
+                          flight.scheduled_departure + ROTATION_AHEAD)
+    context = DisruptionContext(
+        prompt=prompt, flight=flight, collation=collation, handle=handle, now=now,
+        bookings=q.bookings(handle, flight.flight_id), rotation=rotation, profiles={},
+        bounds=bounds_from(collation), disruption_type=disruption_type(prompt, flight, collation),
+        release_at=grounded.estimated_release if grounded else None, tail_grounded=grounded is not None,
+        weather_window=(weather.affected_airports[0], weather.time_windows[0].start, weather.time_windows[-1].end)
+        if weather else None)
+    for iata in (flight.origin, flight.destination):
+        context.profile(iata)
+    return context

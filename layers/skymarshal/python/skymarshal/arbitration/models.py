@@ -1,0 +1,158 @@
+"""The arbitrator's vocabulary: scenarios, the checks that validate them, typed rejections, conflicts, and
+seed 000's ArbitratorOutput extended with ranked scenarios, citations and escalation flags."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..models.common import UtcDatetime
+from ..models.history import ActionKind
+from ..rules._reasons import Reason
+from .actions import Action
+
+CheckStatus = Literal["legal", "at_risk", "illegal"]
+RejectionCode = Literal[
+    "CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED", "AIRCRAFT_NOT_AIRWORTHY", "TAIL_SWAP_INELIGIBLE", "CURFEW",
+    "WEATHER_BELOW_LIMITS", "NOT_CANCELLABLE", "DATA_MISSING", "SAFETY_ANALYSIS_MISSING",
+]
+ConflictType = Literal["safety_vs_business", "safety_vs_safety", "business_vs_business"]
+EscalationCode = Literal["SAFETY_AGENT_FAILED", "NO_VALID_SCENARIO", "AGENT_CONFIDENCE_GAP", "LOW_CONFIDENCE",
+                         "INPUT_ERROR"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Scenario(Frozen):
+    """A candidate recovery plan: typed actions and what they do to the flight."""
+
+    scenario_id: str  # stable: kind and parameters, e.g. "tail_swap:A6-BLT"
+    kind: ActionKind
+    title: str
+    sources: list[str]  # "generator" and/or the agents that proposed it
+    actions: list[Action]
+    operates: bool  # False for a cancellation
+    registration: str | None  # the tail that flies it
+    aircraft_type: str | None
+    crew_replacements: dict[str, str] = Field(default_factory=dict)
+    departure: UtcDatetime | None
+    arrival: UtcDatetime | None
+    arrival_airport: str | None  # the destination, or the alternate after a diversion
+    delay_minutes: int  # off-blocks delay from the schedule (cancel: the re-accommodation delay)
+    arrival_delay_minutes: int  # at the passengers' final destination, incl. ground transport
+    passengers_impacted: int
+    cost_usd: float
+    cost_by_component: dict[str, float] = Field(default_factory=dict)
+    downstream_flights_delayed: int = 0
+    execution_notes: list[str] = Field(default_factory=list)  # what makes it harder to carry out (extra crew, ...)
+    pros: list[str] = Field(default_factory=list)
+    cons: list[str] = Field(default_factory=list)
+
+
+class ConstraintCheck(Frozen):
+    """One binding constraint checked against one scenario."""
+
+    constraint: str  # "crew legality", "airworthiness", "curfew FRA", "weather LHR", an agent's constraint
+    source: str  # "rules" (re-computed under the scenario) or the agent whose constraint it is
+    clause: str
+    subject: str
+    status: CheckStatus
+    message: str
+
+
+class ScenarioRejection(Reason):
+    code: RejectionCode
+
+
+class ValidatedScenario(Frozen):
+    scenario: Scenario
+    checks: list[ConstraintCheck]
+    rejections: list[ScenarioRejection]
+
+    @property
+    def valid(self) -> bool:
+        return not self.rejections
+
+
+class ConflictDetail(Frozen):
+    agents_involved: list[str]
+    conflict_type: ConflictType
+    description: str
+
+
+class ResolutionDetail(Frozen):
+    conflict: ConflictDetail
+    resolution: str
+    rationale: str
+
+
+class SafetyOverride(Frozen):
+    safety_agent: str
+    binding_constraint: str
+    overridden_recommendations: list[str]
+
+
+class Citation(Frozen):
+    document: str  # "crew-limits.md"
+    section: str  # "ORO.FTL.205 maximum daily FDP"
+    excerpt: str
+    score: float | None = None
+
+
+class Sensitivity(Frozen):
+    delay_plus_30: str
+    delay_minus_30: str
+    one_spare_fewer: str
+    one_reserve_more: str
+
+
+class RankedScenario(Frozen):
+    rank: int
+    scenario: Scenario
+    score: float
+    criteria: dict[str, float]  # normalised 0..1 per criterion (1 = best among the valid scenarios)
+    confidence: float = Field(ge=0, le=1)
+    rationale: str
+    pros: list[str]
+    cons: list[str]
+    compliance: list[ConstraintCheck]
+    precedent: str
+    sensitivity: Sensitivity
+
+
+class Escalation(Reason):
+    code: EscalationCode
+
+
+class LlmOverride(Frozen):
+    """The LLM asked for something the rules forbid; the arbitrator kept the computed answer."""
+
+    requested: str
+    reason: str
+
+
+class ArbitratorOutput(Frozen):
+    final_decision: str
+    recommendations: list[str]
+    conflicts_identified: list[ConflictDetail]
+    conflict_resolutions: list[ResolutionDetail]
+    safety_overrides: list[SafetyOverride]
+    justification: str
+    reasoning: str
+    confidence: float = Field(ge=0, le=1)
+    timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    status: Literal["decided", "escalated", "input_error"]
+    flight_id: str | None = None
+    ranked: list[RankedScenario] = Field(default_factory=list)
+    rejected: list[ValidatedScenario] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    knowledge_mode: str = "none"  # "bedrock", "local", "local (fallback: …)", "none"
+    escalations: list[Escalation] = Field(default_factory=list)
+    llm: str = "offline"
+    llm_overrides: list[LlmOverride] = Field(default_factory=list)
+    weights: dict[str, float] = Field(default_factory=dict)
+    scenarios_considered: int = 0

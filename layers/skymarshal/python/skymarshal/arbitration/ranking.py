@@ -1,0 +1,120 @@
+"""Ranking the valid scenarios: four weighted criteria, adjusted by how the same action worked before.
+
+Criteria (each normalised over the valid scenarios to 0..1, 1 = best):
+- passenger satisfaction: passenger-hours of delay at the final destination (a cancellation counts the
+  re-accommodation wait); fewer is better;
+- cost: the rules engine's plan cost in USD;
+- network stability: later flights delayed, plus a documented penalty for taking a spare (0.5), leaving the
+  aircraft out of position after a diversion (1) or a hole in the rotation after a cancellation (1);
+- execution reliability: 1 minus documented risks — waiting on a maintenance release estimate (0.3, estimates
+  slip), each check within its margin (0.1), calling out reserves (0.1), a diversion's coach logistics (0.15),
+  each execution note such as an extra cabin crew member on a larger type (0.05).
+Precedent: the smoothed share of past disruptions of the same type where the same action went to plan,
+weighted by similarity (same aircraft type, same route), moves the score by up to ±HISTORY_WEIGHT / 2.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..models.history import DisruptionRecord
+from .models import Scenario, ValidatedScenario
+
+CRITERIA = ("passenger_satisfaction", "cost", "network_stability", "execution_reliability")
+HISTORY_WEIGHT = 0.1
+
+
+class RankingWeights(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    passenger_satisfaction: float = Field(0.30, ge=0)
+    cost: float = Field(0.25, ge=0)
+    network_stability: float = Field(0.25, ge=0)
+    execution_reliability: float = Field(0.20, ge=0)
+
+    @model_validator(mode="after")
+    def _positive(self) -> "RankingWeights":
+        if sum(self.as_dict().values()) <= 0:
+            raise ValueError("at least one ranking weight must be positive")
+        return self
+
+    def as_dict(self) -> dict[str, float]:
+        return {c: getattr(self, c) for c in CRITERIA}
+
+
+@dataclass(frozen=True)
+class Precedent:
+    rate: float  # smoothed, similarity-weighted share that went to plan
+    cases: int
+    text: str
+
+
+def raw_criteria(v: ValidatedScenario) -> dict[str, float]:
+    """Each criterion in its own unit; lower is better except execution reliability."""
+    s = v.scenario
+    network = s.downstream_flights_delayed + {"tail_swap": 0.5, "divert": 1.0, "cancel": 1.0}.get(s.kind, 0.0)
+    risk = 0.1 * sum(c.status == "at_risk" for c in v.checks)
+    risk += 0.3 if any(c.constraint == "airworthiness" and c.status == "at_risk" for c in v.checks) else 0.0
+    risk += 0.1 if s.crew_replacements else 0.0
+    risk += 0.15 if s.kind == "divert" else 0.0
+    risk += 0.05 * len(s.execution_notes)
+    return {"passenger_satisfaction": s.passengers_impacted * s.arrival_delay_minutes / 60, "cost": s.cost_usd,
+            "network_stability": network, "execution_reliability": max(0.0, 1.0 - risk)}
+
+
+def normalise(raw: list[dict[str, float]]) -> list[dict[str, float]]:
+    out: list[dict[str, float]] = [{} for _ in raw]
+    for criterion in CRITERIA:
+        values = [r[criterion] for r in raw]
+        low, high = min(values, default=0.0), max(values, default=0.0)
+        for i, value in enumerate(values):
+            if high == low:
+                out[i][criterion] = 1.0
+            elif criterion == "execution_reliability":
+                out[i][criterion] = (value - low) / (high - low)
+            else:
+                out[i][criterion] = (high - value) / (high - low)
+    return out
+
+
+def precedent(scenario: Scenario, records: list[DisruptionRecord], aircraft_type: str, route: tuple[str, str]) -> Precedent:
+    same = [r for r in records if r.chosen_action == scenario.kind]
+    if not same:
+        return Precedent(0.5, 0, f"no past {scenario.kind.replace('_', ' ')} for this kind of disruption on record")
+    weights = [1.0 + (r.aircraft_type == aircraft_type) + ((r.origin, r.destination) == route) for r in same]
+    went = sum(w for r, w in zip(same, weights) if r.outcome == "on_plan")
+    rate = (went + 1) / (sum(weights) + 2)  # Laplace smoothing: a handful of cases moves it little
+    on_plan = sum(r.outcome == "on_plan" for r in same)
+    delays = sorted(r.actual_delay_minutes for r in same)
+    return Precedent(rate, len(same), f"{on_plan} of {len(same)} past {records[0].disruption_type} disruptions resolved by "
+                                      f"{scenario.kind.replace('_', ' ')} went to plan (median actual delay "
+                                      f"{delays[len(delays) // 2]} min)")
+
+
+def score(criteria: dict[str, float], weights: RankingWeights, history: Precedent) -> float:
+    w = weights.as_dict()
+    base = sum(w[c] * criteria[c] for c in CRITERIA) / sum(w.values())
+    return round(base + HISTORY_WEIGHT * (history.rate - 0.5), 4)
+
+
+def confidence(v: ValidatedScenario, score_value: float, rival_score: float | None, safety_confidence: float,
+               reliability: float) -> float:
+    """How sure the arbitrator is of this scenario: the safety agents' own confidence (data completeness),
+    the plan's execution reliability, and how clearly it beats the best plan of another kind (two tails
+    for the same swap are not rivals; a swap that barely beats a delay is)."""
+    gap = 1.0 if rival_score is None else min(1.0, max(0.0, score_value - rival_score) * 5)
+    at_risk = sum(c.status == "at_risk" for c in v.checks)
+    value = 0.5 * safety_confidence + 0.3 * reliability + 0.2 * gap - 0.02 * at_risk
+    return round(min(1.0, max(0.0, value)), 3)
+
+
+def rank_order(valid: list[ValidatedScenario], weights: RankingWeights, precedents: list[Precedent]
+               ) -> list[tuple[int, float, dict[str, float], dict[str, float]]]:
+    """(index into `valid`, score, normalised criteria, raw criteria), best first; ties broken by scenario id."""
+    raw = [raw_criteria(v) for v in valid]
+    norm = normalise(raw)
+    scores = [score(n, weights, p) for n, p in zip(norm, precedents)]
+    order = sorted(range(len(valid)), key=lambda i: (-scores[i], valid[i].scenario.scenario_id))
+    return [(i, scores[i], norm[i], raw[i]) for i in order]

@@ -1,0 +1,187 @@
+"""Zero-tolerance validation: every scenario against every binding constraint, twice.
+
+1. The safety agents' bounds (pure, `bounds.check_bound`).
+2. The rules re-computed under the scenario's own times and resources: the crew who would operate it at
+   its delay (rostered members kept and reserves brought in), the airworthiness of the tail that flies it
+   (or the swap candidate's full eligibility), curfews at its departure and arrival, and the weather limits
+   at its arrival airport and time.
+
+One illegal check rejects the scenario with a typed reason. Missing data for a check that could forbid the
+plan (no roster for a crew member, an unknown airport) rejects it too: what cannot be shown legal is not.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from ..analysis.base import decision_time
+from ..analysis.crew import crew_legality, replacement_findings
+from ..data import queries as q
+from ..models.findings import Finding
+from ..rules.curfew import check_movement_at
+from ..rules.mel import aircraft_airworthiness
+from ..rules.regulatory import nearest_observation
+from ..rules.tail_swap import TailSwapEligibility, tail_swap_eligibility
+from ..rules.weather import assess_weather
+from .bounds import SafetyBound, check_bound
+from .context import DisruptionContext
+from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
+
+SWAP_LOOKAROUND = timedelta(hours=36)
+NOT_CANCELLABLE = ("DEPARTED", "ARRIVED")
+
+
+def validate_bounds(scenario: Scenario, bounds: list[SafetyBound]) -> ValidatedScenario:
+    """Layer 1 alone: the scenario against the safety agents' bounds (pure)."""
+    return _Validation(scenario).add_all(check_bound(scenario, b) for b in bounds).result()
+
+
+class _Validation:
+    def __init__(self, scenario: Scenario):
+        self.scenario, self.checks, self.rejections = scenario, [], []
+
+    def add(self, check: ConstraintCheck, code: RejectionCode | None) -> None:
+        self.checks.append(check)
+        if code is not None:
+            self.rejections.append(ScenarioRejection(code=code, message=f"{check.constraint}: {check.message}"))
+
+    def add_all(self, pairs) -> "_Validation":
+        for check, code in pairs:
+            self.add(check, code)
+        return self
+
+    def result(self) -> ValidatedScenario:
+        return ValidatedScenario(scenario=self.scenario, checks=self.checks, rejections=self.rejections)
+
+
+def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
+    """Both layers: the bounds, then the rules re-computed under the scenario's times and resources."""
+    v = _Validation(scenario).add_all(check_bound(scenario, b) for b in ctx.bounds)
+    add = v.add
+    if not scenario.operates:
+        status = ctx.flight.status
+        add(_check("cancellation", "rules", "operational status", ctx.flight.flight_id,
+                   "illegal" if status in NOT_CANCELLABLE else "legal",
+                   f"{ctx.flight.flight_number} is {status.lower()}" + ("; it can no longer be cancelled."
+                                                                      if status in NOT_CANCELLABLE else "; it can be cancelled.")),
+            "NOT_CANCELLABLE" if status in NOT_CANCELLABLE else None)
+        return v.result()
+    return v.add_all((*_crew(ctx, scenario), _airworthiness(ctx, scenario), *_curfews(ctx, scenario),
+                      *_weather(ctx, scenario))).result()
+
+
+def _check(constraint: str, source: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
+    return ConstraintCheck(constraint=constraint, source=source, clause=clause, subject=subject, status=status,
+                           message=message)
+
+
+def _from_finding(constraint: str, finding: Finding) -> ConstraintCheck:
+    return _check(constraint, "rules", finding.clause, finding.subject, finding.status, finding.message)
+
+
+def _crew(ctx: DisruptionContext, s: Scenario):
+    try:
+        rostered = ctx.memo(("crew", s.delay_minutes), lambda: crew_legality(ctx.handle, ctx.flight, s.delay_minutes))
+    except LookupError as exc:
+        yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
+        return
+    kept = [r for r in rostered if r.crew_id not in s.crew_replacements]
+    illegal = [r for r in kept if not r.legal]
+    if illegal:
+        worst = next(f for f in illegal[0].findings if f.status == "illegal")
+        yield (_check("crew legality", "rules", worst.clause, ",".join(r.crew_id for r in illegal[:5]), "illegal",
+                      f"{len(illegal)} rostered crew illegal at a {s.delay_minutes}-min delay, e.g. {illegal[0].name}: "
+                      f"{worst.message}"), "CREW_ILLEGAL")
+    else:
+        at_risk = [f for r in kept for f in r.findings if f.status == "at_risk"]
+        yield (_check("crew legality", "rules", "ORO.FTL.205/210/235", ctx.flight.flight_id,
+                      "at_risk" if at_risk else "legal",
+                      (f"{len(kept)} rostered crew legal at a {s.delay_minutes}-min delay" if kept else
+                       f"all {len(rostered)} rostered crew replaced")
+                      + (f"; {len(at_risk)} finding(s) within the margin" if at_risk else "")), None)
+    report = next((a.report_at for a in s.actions if a.kind == "reassign_crew"), None)
+    for replaced, reserve in s.crew_replacements.items():
+        key = ("reserve", replaced, reserve, s.delay_minutes, report)
+        try:
+            findings = ctx.memo(key, lambda: replacement_findings(ctx.handle, ctx.flight, replaced, reserve,
+                                                                  s.delay_minutes, report))
+        except LookupError as exc:
+            yield _check("reserve legality", "rules", "ORO.FTL", reserve, "illegal", str(exc)), "DATA_MISSING"
+            continue
+        bad = next((f for f in findings if f.status == "illegal"), None)
+        if bad:
+            yield _from_finding(f"reserve {reserve} for {replaced}", bad), "CREW_ILLEGAL"
+    if s.crew_replacements:
+        yield (_check("reserve legality", "rules", "ORO.FTL.205/210/235, CS FTL.1.225", ctx.flight.flight_id, "legal",
+                      f"{len(s.crew_replacements)} reserve(s) legal for this duty reporting "
+                      f"{report:%H:%MZ}" if report else "reserves legal for this duty"), None)
+
+
+def swap_eligibility(ctx: DisruptionContext, registration: str, departure) -> TailSwapEligibility | None:
+    """The tail-swap rules for `registration` flying the flight off blocks at `departure` (None: no such aircraft)."""
+    def compute():
+        days = [d for d in q.aircraft_days(ctx.handle, registration) if d.date == ctx.flight.flight_date]
+        if not days:
+            return None
+        orders = q.work_orders_for_aircraft(ctx.handle, registration)
+        rotation = q.rotation(ctx.handle, registration, ctx.flight.departure - SWAP_LOOKAROUND,
+                              ctx.flight.departure + SWAP_LOOKAROUND)
+        return tail_swap_eligibility(days[0], orders, rotation, ctx.flight, decision_time(ctx.flight, ctx.now),
+                                     departure=departure)
+    return ctx.memo(("swap", registration, departure), compute)
+
+
+def _airworthiness(ctx: DisruptionContext, s: Scenario):
+    if s.registration != ctx.flight.aircraft_registration:
+        result = swap_eligibility(ctx, s.registration, s.departure)
+        if result is None:
+            return _check("tail swap", "rules", "fleet", s.registration, "illegal",
+                          f"{s.registration} has no availability record for {ctx.flight.flight_date}."), "DATA_MISSING"
+        if not result.eligible:
+            code = "AIRCRAFT_NOT_AIRWORTHY" if any(r.code == "NOT_AIRWORTHY" for r in result.refusals) else "TAIL_SWAP_INELIGIBLE"
+            return _check("tail swap eligibility", "rules", "Part-M M.A.403 / MEL / fleet rules", s.registration, "illegal",
+                          "; ".join(r.message for r in result.refusals)), code
+        return _check("tail swap eligibility", "rules", "Part-M M.A.403 / MEL / fleet rules", s.registration, "legal",
+                      f"{s.registration} airworthy, compatible, in range and at {result.station} in time."), None
+    orders = ctx.memo(("orders", s.registration), lambda: q.work_orders_for_aircraft(ctx.handle, s.registration))
+    state = aircraft_airworthiness(orders, s.departure, registration=s.registration)
+    if state.airworthy:
+        return _check("airworthiness", "rules", "Part-M M.A.403 / MEL", s.registration, "legal",
+                      f"{s.registration} airworthy at {s.departure:%H:%MZ}."), None
+    if ctx.release_at is not None and s.departure >= ctx.release_at:
+        return _check("airworthiness", "rules", "Part-M M.A.403(a)", s.registration, "at_risk",
+                      f"{s.registration} flies only after its estimated release at {ctx.release_at:%H:%MZ} "
+                      "(certificate of release to service required)."), None
+    worst = next(f for f in state.findings if f.status == "illegal")
+    return _from_finding("airworthiness", worst), "AIRCRAFT_NOT_AIRWORTHY"
+
+
+def _curfews(ctx: DisruptionContext, s: Scenario):
+    for iata, at, movement in ((ctx.flight.origin, s.departure, "departure"), (s.arrival_airport, s.arrival, "arrival")):
+        profile = ctx.profile(iata)
+        if profile is None:
+            yield _check(f"curfew {iata}", "rules", "airport reference", iata, "illegal",
+                         f"No airport reference for {iata}: curfew cannot be checked."), "DATA_MISSING"
+            continue
+        finding = check_movement_at(profile, at, movement)
+        yield _from_finding(f"curfew {iata} ({movement})", finding), "CURFEW" if finding.binding else None
+
+
+def _weather(ctx: DisruptionContext, s: Scenario):
+    profile = ctx.profile(s.arrival_airport)
+    if profile is None:
+        return
+    observations = ctx.memo(("wx", s.arrival_airport, s.arrival.date()), lambda: q.weather(
+        ctx.handle, s.arrival_airport, s.arrival - timedelta(hours=12), s.arrival + timedelta(hours=12)))
+    current = nearest_observation(observations, s.arrival_airport, s.arrival)
+    if current is None:
+        yield (_check(f"weather {s.arrival_airport}", "rules", "CAT.OP.MPA.300 / AFM", s.arrival_airport, "at_risk",
+                      f"No forecast for {s.arrival_airport} near {s.arrival:%H:%MZ}: check before dispatch."), None)
+        return
+    findings = assess_weather(current, profile, s.aircraft_type or ctx.flight.aircraft_type).findings
+    bad = next((f for f in findings if f.binding), None)
+    if bad:
+        yield _from_finding(f"weather {s.arrival_airport}", bad), "WEATHER_BELOW_LIMITS"
+    else:
+        worst = max(findings, key=lambda f: ("legal", "at_risk", "illegal").index(f.status))
+        yield _from_finding(f"weather {s.arrival_airport}", worst), None

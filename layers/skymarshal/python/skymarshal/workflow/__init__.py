@@ -1,0 +1,1 @@
+"""The disruption workflow's domain steps: rounds and collation, approval, execution, learning."""
