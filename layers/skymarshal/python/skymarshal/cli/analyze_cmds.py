@@ -19,7 +19,7 @@ def register(commands) -> None:
 
 def _run(args) -> int:
     from ..arbitration.arbitrator import arbitrate
-    from ..workflow.rounds import run_rounds
+    from ..workflow import rounds
 
     started = time.monotonic()
 
@@ -29,7 +29,7 @@ def _run(args) -> int:
 
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         handle = account.handle()
-        initial, revised = run_rounds(args.prompt, handle=handle, progress=progress)
+        initial, revised = rounds.run_rounds(args.prompt, handle=handle, progress=progress)
         decision = arbitrate(revised, args.prompt, handle=handle)
     if args.json:
         print_json({"status": decision.status, "prompt": args.prompt, "initial": initial, "revision": revised,
