@@ -31,7 +31,7 @@ from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 from .config import REPO_ROOT, AppConfig
-from .storage import INCOMPLETE_UPLOAD_DAYS, NONCURRENT_VERSION_DAYS, access_log_bucket, secure_bucket_options
+from .storage import access_log_bucket, noncurrent_versions_rule, secure_bucket_options
 
 CORPUS_DIR = REPO_ROOT / "knowledge"  # from the repo root, never the working directory
 CORPUS_EXCLUDE = ["README.md"]  # the corpus README describes the folder; it is not knowledge
@@ -218,14 +218,7 @@ class KnowledgeStack(Stack):
             versioned=True,
             server_access_logs_bucket=access_logs,
             server_access_logs_prefix="documents-bucket/",
-            lifecycle_rules=[
-                s3.LifecycleRule(
-                    id="noncurrent-versions",
-                    noncurrent_version_expiration=Duration.days(NONCURRENT_VERSION_DAYS),
-                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
-                    expired_object_delete_marker=True,
-                )
-            ],
+            lifecycle_rules=[noncurrent_versions_rule()],
             **common,
         )
 

@@ -45,6 +45,16 @@ def secure_bucket_options(*, removal_policy: RemovalPolicy, auto_delete_objects:
     )
 
 
+def noncurrent_versions_rule() -> s3.LifecycleRule:
+    """Old object versions and abandoned uploads expire; delete markers left alone are cleaned up."""
+    return s3.LifecycleRule(
+        id="noncurrent-versions",
+        noncurrent_version_expiration=Duration.days(NONCURRENT_VERSION_DAYS),
+        abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+        expired_object_delete_marker=True,
+    )
+
+
 def access_log_bucket(scope: Construct, construct_id: str, **common: Any) -> s3.Bucket:
     """A server-access-log target, `common` being `secure_bucket_options(...)`.
 
@@ -99,12 +109,7 @@ class ArtifactStorage(Construct):
             server_access_logs_bucket=self.access_logs,
             server_access_logs_prefix="artifacts/",
             lifecycle_rules=[
-                s3.LifecycleRule(
-                    id="noncurrent-versions",
-                    noncurrent_version_expiration=Duration.days(NONCURRENT_VERSION_DAYS),
-                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
-                    expired_object_delete_marker=True,
-                ),
+                noncurrent_versions_rule(),
                 s3.LifecycleRule(
                     id=checkpoint_rule_id(checkpoint_expiry_days),
                     prefix=CHECKPOINT_PREFIX,

@@ -3,22 +3,10 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 
-import pytest
 
 from skymarshal.cli import main
-from skymarshal.local import control
 from skymarshal.workflow import rounds
-
-
-@pytest.fixture
-def local(account, monkeypatch):
-    @contextmanager
-    def session_account(echo=print):
-        yield account
-    monkeypatch.setattr(control, "account", session_account)
-    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
 
 
 def test_analyze_prints_the_top_three_with_explanations_and_sources(capsys, local, demo_collations, monkeypatch):

@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 
 import pytest
 
 from skymarshal.agents.schemas import AgentResponse
 from skymarshal.cli import main
-from skymarshal.local import control
-
-
-@pytest.fixture
-def local(account, monkeypatch):
-    @contextmanager
-    def session_account(echo=print):
-        yield account
-    monkeypatch.setattr(control, "account", session_account)
-    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
 
 
 def test_the_issue_command_prints_a_valid_agent_response(capsys, local):

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-from contextlib import contextmanager
 
 import pytest
 
 from skymarshal.cli import main
-from skymarshal.local import control
 
 
 def run(capsys, *args: str) -> tuple[int, dict | str]:
@@ -62,14 +60,6 @@ def test_invalid_arguments_exit_2_with_one_line(capsys, args, needle):
         main(["rules", *args])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and len(err.strip().splitlines()) == 1 and needle in err
-
-
-@pytest.fixture
-def local(account, monkeypatch):
-    @contextmanager
-    def session_account(echo=print):
-        yield account
-    monkeypatch.setattr(control, "account", session_account)
 
 
 def test_crew_legality_of_the_delayed_ey101_and_an_unknown_flight(capsys, local, airline):
