@@ -77,9 +77,12 @@ def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
     f, floor = ctx.flight, ctx.flight.delay_minutes
     named: dict[int, set[str]] = {}
 
-    def name(minutes: int | None, source: str) -> None:
-        if minutes is not None and minutes >= floor:
-            named.setdefault(int(math.ceil(minutes / 5) * 5) if minutes != floor else minutes, set()).add(source)
+    def name(minutes: int | None, source: str, earliest: bool = True) -> None:
+        """To 5 minutes: up for an earliest time (a release), down for a latest one (a crew limit)."""
+        if minutes is None or minutes < floor:
+            return
+        rounded = (math.ceil if earliest else math.floor)(minutes / 5) * 5
+        named.setdefault(minutes if minutes == floor or rounded < floor else int(rounded), set()).add(source)
 
     if floor:
         name(floor, "generator")
@@ -89,7 +92,7 @@ def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
         name(_minutes(f.scheduled_arrival, ctx.weather_window[2]), "generator")
     for bound in ctx.bounds:
         if isinstance(bound, CrewMaxDelayBound):
-            name(bound.max_delay_minutes, "generator")
+            name(bound.max_delay_minutes, "generator", earliest=False)
     for agent, response in ctx.collation.items():
         for proposal in response.proposals:
             if proposal.kind == "delay" and proposal.parameters.get("delay_minutes") is not None:
