@@ -142,3 +142,15 @@ def test_no_flight_in_the_collation_is_an_input_error(account):
     decision = arbitrate({"network": bad}, "something broke", handle=account.handle(), llm=None)
     assert decision.status == "input_error" and "no flight number" in decision.final_decision
     assert decision.ranked == []
+
+
+def test_a_malformed_collation_is_an_input_error_not_a_traceback(account):
+    decision = arbitrate({"crew_compliance": {"agent_name": "crew_compliance", "confidence": 7}}, "EY123",
+                         handle=account.handle(), llm=None)
+    assert decision.status == "input_error" and decision.final_decision.startswith("The collation is malformed")
+
+
+def test_a_grounded_tail_conflicts_once_with_the_strictest_crew_bound(decisions):
+    conflicts = [c for c in decisions["mechanical"].conflicts_identified
+                 if c.conflict_type == "safety_vs_safety" and "is released at" in c.description]
+    assert len(conflicts) == 1 and "A6-BLQ" in conflicts[0].description

@@ -12,7 +12,7 @@ import logging
 from datetime import date, datetime, timezone
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..agents.schemas import AgentResponse
 from ..data import queries as q
@@ -60,7 +60,13 @@ def _no_decision(status: str, message: str, escalations: list[Escalation], colla
 def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle: DataHandle,
               now: datetime | None = None, llm: Any = _UNSET, config: ArbitratorConfig = ArbitratorConfig(),
               knowledge_base_id: str | None = None, remote_retriever=None) -> ArbitratorOutput:
-    collation = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()}
+    try:
+        collation = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()}
+    except ValidationError as exc:  # a malformed collation is bad input, reported, never a traceback
+        first = exc.errors()[0]
+        text = (f"The collation is malformed: {'.'.join(str(x) for x in first['loc'])}: {first['msg']}; "
+                "pass each agent's AgentResponse as produced by the agents.")
+        return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], {})
     if llm is _UNSET:
         from ..llm.provider import chat_model
 

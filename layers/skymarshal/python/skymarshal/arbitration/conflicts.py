@@ -70,20 +70,22 @@ def identify(collation: dict[str, AgentResponse], validated: list[ValidatedScena
 
 
 def _bound_conflicts(bounds: list[SafetyBound]) -> list[ResolutionDetail]:
-    """A grounded tail released after the rostered crew's last legal minute: no plan on that tail with that crew."""
+    """A grounded tail released after the rostered crew's last legal minute: no plan on that tail with that crew.
+    One conflict per grounded tail, against the strictest crew bound (crew bounds come one per member)."""
+    max_delay = min((b.max_delay_minutes for b in bounds if isinstance(b, CrewMaxDelayBound)), default=None)
+    illegal_from = min((b.from_delay_minutes for b in bounds if isinstance(b, CrewIllegalBound)), default=None)
+    limit = min(x for x in (max_delay, illegal_from) if x is not None) if max_delay is not None or illegal_from is not None else None
+    if limit is None:
+        return []
+    text = (f"crew legal only up to a {max_delay}-min delay" if limit == max_delay
+            else f"crew illegal from a {illegal_from}-min delay")
     out = []
-    limits = [b for b in bounds if isinstance(b, (CrewMaxDelayBound, CrewIllegalBound))]
     for grounded in (b for b in bounds if isinstance(b, AircraftGroundedBound) and b.release_at is not None):
-        for limit in limits:
-            if isinstance(limit, CrewMaxDelayBound):
-                text = f"crew legal only up to a {limit.max_delay_minutes}-min delay"
-            else:
-                text = f"crew illegal from a {limit.from_delay_minutes}-min delay"
-            conflict = ConflictDetail(agents_involved=sorted({grounded.agent, limit.agent}), conflict_type="safety_vs_safety",
-                                      description=f"{grounded.registration} is released at {grounded.release_at:%H:%MZ}; {text}")
-            out.append(ResolutionDetail(conflict=conflict, resolution="both bounds apply: a plan waiting for the release "
-                                        "needs other crew, or another aircraft flies", rationale="Most conservative option "
-                                        "wins between safety agents (seed 000, property 9)."))
+        conflict = ConflictDetail(agents_involved=sorted({grounded.agent, "crew_compliance"}), conflict_type="safety_vs_safety",
+                                  description=f"{grounded.registration} is released at {grounded.release_at:%H:%MZ}; {text}")
+        out.append(ResolutionDetail(conflict=conflict, resolution="both bounds apply: a plan waiting for the release "
+                                    "needs other crew, or another aircraft flies", rationale="Most conservative option "
+                                    "wins between safety agents (seed 000, property 9)."))
     return out
 
 
