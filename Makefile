@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test synth bench venv clean local-stop
+.PHONY: demo test synth layer bench venv clean local-stop
 
 demo: $(STAMP)  ## start local AWS (kept running), seed the airline, show it and the three demo flights
 	$(BIN)/skymarshal local start
@@ -28,6 +28,9 @@ $(STAMP): requirements.txt layers/deps/requirements.txt constraints.txt pyprojec
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
+layer: $(STAMP)  ## the two Lambda layers (deps for Python 3.12 x86_64, and the library) in .build/layers, no Docker
+	$(BIN)/python -m infra.layers --out .build/layers
+
 node_modules: package.json
 	npm install --no-audit --no-fund --silent
 	touch node_modules
@@ -37,7 +40,7 @@ local-stop: $(STAMP)
 
 clean:
 	-$(BIN)/skymarshal local stop
-	rm -rf $(VENV) node_modules cdk.out .skymarshal .pytest_cache .hypothesis
+	rm -rf $(VENV) node_modules cdk.out .build .skymarshal .pytest_cache .hypothesis
 
 bench: $(STAMP)  ## figures, not assertions: the rules engine on one synthetic day
 	$(BIN)/python -m bench.rules_day
