@@ -9,9 +9,14 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: demo test synth layer bench venv clean local-stop
 
-demo: $(STAMP)  ## start local AWS (kept running), seed the airline, show it and the three demo flights
+DEMO_PROMPT := Flight EY123 on January 20th had a mechanical failure
+
+demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to end through the state machine
 	$(BIN)/skymarshal local start
 	$(BIN)/skymarshal demo
+	@# On a terminal the duty manager is asked; otherwise a named demo duty manager approves rank 1.
+	$(BIN)/skymarshal analyze "$(DEMO_PROMPT)" --as "Demo Duty Manager" \
+		--comment "approved by make demo" $$([ -t 0 ] || echo --approve)
 	@echo "Local AWS keeps running for the next commands; stop it with: $(BIN)/skymarshal local stop"
 
 test: $(STAMP)  ## every test: unit, property, CDK assertions, cfn-lint, cdk-nag, emulated AWS
@@ -42,5 +47,8 @@ clean:
 	-$(BIN)/skymarshal local stop
 	rm -rf $(VENV) node_modules cdk.out .build .skymarshal .pytest_cache .hypothesis
 
-bench: $(STAMP)  ## figures, not assertions: the rules engine on one synthetic day
+BENCH_ARGS ?=
+
+bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 disruptions end to end (BENCH_ARGS="--llm-latency 2")
 	$(BIN)/python -m bench.rules_day
+	$(BIN)/python -m bench.workflow --runs 20 $(BENCH_ARGS)

@@ -39,6 +39,8 @@ class AppConfig:
     table_prefix: str = ""
     removal_policy: str = "retain"
     checkpoint_expiry_days: int = 30  # S3 offload objects; the saver's ttl_seconds should match
+    approval_timeout_minutes: int = 30  # a duty manager's approval window; the run escalates after it
+    llm_provider: str = "bedrock"  # offline | bedrock (SKYMARSHAL_LLM_PROVIDER of every function)
 
     def __post_init__(self) -> None:
         if not _STAGE.match(self.stage):
@@ -52,6 +54,10 @@ class AppConfig:
             raise ValueError(f"removalPolicy {self.removal_policy!r}: expected one of {sorted(REMOVAL_POLICIES)}")
         if self.checkpoint_expiry_days < 1:
             raise ValueError("checkpointExpiryDays must be at least 1")
+        if not 1 <= self.approval_timeout_minutes <= 24 * 60:
+            raise ValueError("approvalTimeoutMinutes must be between 1 and 1440")
+        if self.llm_provider not in ("offline", "bedrock"):
+            raise ValueError(f"llmProvider {self.llm_provider!r}: expected offline or bedrock")
 
     @classmethod
     def from_context(cls, node: Node) -> "AppConfig":
@@ -66,6 +72,8 @@ class AppConfig:
             table_prefix=str(get("tablePrefix", cls.table_prefix)),
             removal_policy=str(get("removalPolicy", cls.removal_policy)).lower(),
             checkpoint_expiry_days=int(get("checkpointExpiryDays", cls.checkpoint_expiry_days)),
+            approval_timeout_minutes=int(get("approvalTimeoutMinutes", cls.approval_timeout_minutes)),
+            llm_provider=str(get("llmProvider", cls.llm_provider)).lower(),
         )
 
     @property

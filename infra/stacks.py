@@ -15,10 +15,12 @@ from cdk_nag import AwsSolutionsChecks
 from .config import AppConfig
 from .data_stack import DataStack
 from .knowledge_stack import KnowledgeStack
+from .workflow_stack import WorkflowStack
 
 PROJECT = "SkyMarshal"
 DATA_STACK_ID = "SkyMarshal-Data"  # construct id: the template file is SkyMarshal-Data.template.json
 KNOWLEDGE_STACK_ID = "SkyMarshal-Knowledge"
+WORKFLOW_STACK_ID = "SkyMarshal-Workflow"
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,7 @@ class SkyMarshalStacks:
     config: AppConfig
     data: DataStack
     knowledge: KnowledgeStack
+    workflow: WorkflowStack
 
 
 def build_app(app: cdk.App) -> SkyMarshalStacks:
@@ -37,7 +40,12 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
     knowledge = KnowledgeStack(app, KNOWLEDGE_STACK_ID, config=config,
                                stack_name=f"{PROJECT}-{config.stage}-Knowledge")
 
-    for stack in (data, knowledge):
+    workflow = WorkflowStack(app, WORKFLOW_STACK_ID, config=config, data=data,
+                             knowledge_base_id=knowledge.knowledge_base_id,
+                             stack_name=f"{PROJECT}-{config.stage}-Workflow")
+    knowledge.grant_retrieve(workflow.fns.arbitrate)
+
+    for stack in (data, knowledge, workflow):
         cdk.Tags.of(stack).add("Project", PROJECT)
         cdk.Tags.of(stack).add("Stage", config.stage)
 
@@ -49,4 +57,4 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
     cdk.Validations.of(app).add_plugins(
         AwsSolutionsChecks(app, verbose=True, write_suppressions_to_cloud_formation=True)
     )
-    return SkyMarshalStacks(config=config, data=data, knowledge=knowledge)
+    return SkyMarshalStacks(config=config, data=data, knowledge=knowledge, workflow=workflow)

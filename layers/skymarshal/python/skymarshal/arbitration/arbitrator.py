@@ -59,7 +59,10 @@ def _no_decision(status: str, message: str, escalations: list[Escalation], colla
 
 def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle: DataHandle,
               now: datetime | None = None, llm: Any = _UNSET, config: ArbitratorConfig = ArbitratorConfig(),
-              knowledge_base_id: str | None = None, remote_retriever=None) -> ArbitratorOutput:
+              knowledge_base_id: str | None = None, remote_retriever=None, exclude: frozenset[str] = frozenset(),
+              instruction: str | None = None) -> ArbitratorOutput:
+    """`exclude`: scenario ids the duty manager has seen and set aside (they asked for alternatives);
+    `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning)."""
     try:
         collation = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()}
     except ValidationError as exc:  # a malformed collation is bad input, reported, never a traceback
@@ -81,7 +84,7 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
                               if a in collation else f"{a}: no result")
                    for a in SAFETY_AGENTS if a not in collation or collation[a].status != "ok"]
     ctx = load_context(prompt, flight, collation, handle, now)
-    validated = [validate(ctx, s) for s in generate(ctx)]
+    validated = [validate(ctx, s) for s in generate(ctx) if s.scenario_id not in exclude]
     valid = [v for v in validated if v.valid]
     rejected = [v for v in validated if not v.valid]
     history = q.past_disruptions(handle, ctx.disruption_type, limit=config.history_limit) if config.history_limit else []
@@ -92,7 +95,8 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     llm_name, llm_overrides = "offline", []
     if llm is not None and ranked:
         try:
-            written = llm_text(llm, prompt, f"{flight.flight_number} {flight.origin}-{flight.destination} "
+            asked = f"{prompt}\n\nThe duty manager asked for alternatives: {instruction}" if instruction else prompt
+            written = llm_text(llm, asked, f"{flight.flight_number} {flight.origin}-{flight.destination} "
                                f"{flight.scheduled_departure:%Y-%m-%d %H:%MZ} on {flight.aircraft_registration}",
                                ranked, rejected, resolutions, citations)
             ranked, llm_overrides = apply_order(ranked, written.preferred_order, rejected)
@@ -104,6 +108,9 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
         except Exception as exc:  # the computed decision stands; say the model failed
             log.warning("arbitrator LLM failed, text rendered from the analysis: %s: %s", type(exc).__name__, exc)
             llm_name = f"offline (fallback: {type(exc).__name__})"
+    if exclude:
+        reasoning += (f" Alternatives requested{': ' + instruction if instruction else ''}; set aside: "
+                      + ", ".join(sorted(exclude)) + ".")
     if not valid:
         escalations.append(Escalation(code="NO_VALID_SCENARIO", message="every scenario, cancellation included, breaks a "
                                       "binding constraint: " + "; ".join(sorted({r.code for v in rejected for r in v.rejections}))))

@@ -1,67 +1,131 @@
-"""`skymarshal analyze "PROMPT" [--json]`: both agent rounds and the arbitrator against local AWS; prints
-the top three scenarios with their explanations, constraint compliance and citations."""
+"""`skymarshal analyze "PROMPT"`: one disruption through the synthesized state machine on local AWS.
+
+Live progress (each phase, each agent with its status and seconds), the arbitrator's top three, then the
+duty manager's decision — asked on a terminal, or given with --approve | --select N | --reject |
+--alternatives TEXT — then the execution, the actions applied and the audit file. Exit codes: 0 executed
+or rejected, 1 not accepted (input error) or failed, 3 escalated.
+"""
 
 from __future__ import annotations
 
+import getpass
+import json
 import sys
-import time
 
 from ..local import control
 from .common import print_json
+from .render import Progress, render_decision, write_audit
+
+EXIT = {"executed": 0, "rejected": 0, "escalated": 3, "input_error": 1, "failed": 1}
 
 
 def register(commands) -> None:
-    cmd = commands.add_parser("analyze", help="analyse a disruption: seven agents in two rounds, then the arbitrator")
+    cmd = commands.add_parser("analyze", help="analyse a disruption end to end: agents, arbitrator, approval, execution")
     cmd.add_argument("prompt", help='e.g. "Flight EY123 on January 20th had a mechanical failure"')
-    cmd.add_argument("--json", action="store_true", help="print one JSON object (the collations and the decision)")
+    choice = cmd.add_mutually_exclusive_group()
+    choice.add_argument("--approve", action="store_true", help="approve the top-ranked plan")
+    choice.add_argument("--select", type=int, metavar="N", help="approve the plan ranked N instead")
+    choice.add_argument("--reject", action="store_true", help="reject: nothing is executed")
+    choice.add_argument("--alternatives", metavar="TEXT", help="ask for other plans (once), then approve the new top")
+    cmd.add_argument("--as", dest="decided_by", default=None, help="the duty manager's name (default: your user)")
+    cmd.add_argument("--comment", default=None, help="the duty manager's comment, kept in the audit")
+    cmd.add_argument("--id", dest="disruption_id", default=None, help="the disruption id (default: generated)")
+    cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     cmd.set_defaults(run=_run)
 
 
+def _answer(args, decision: dict, interactive: bool):
+    """The duty manager's answer from the flags, or asked on the terminal."""
+    from ..workflow.models import ApprovalDecision
+
+    ranked = decision.get("ranked", [])
+    who = args.decided_by or getpass.getuser()
+    if args.reject:
+        return ApprovalDecision(action="reject", decided_by=who, comment=args.comment)
+    if args.select:
+        if not 1 <= args.select <= len(ranked):
+            raise SystemExit(f"skymarshal: --select {args.select}: choose 1 to {len(ranked)}")
+        return ApprovalDecision(action="select", scenario_id=ranked[args.select - 1]["scenario"]["scenario_id"],
+                                decided_by=who, comment=args.comment)
+    if args.alternatives and not decision.get("_alternatives_done"):
+        return ApprovalDecision(action="alternatives", instruction=args.alternatives, decided_by=who, comment=args.comment)
+    if args.approve or args.alternatives:
+        return ApprovalDecision(action="approve", decided_by=who, comment=args.comment)
+    if not interactive:
+        raise SystemExit("skymarshal: no terminal to ask the duty manager: pass --approve, --select N or --reject")
+    while True:
+        reply = input(f"\nDecision — [a]pprove #1, [s]elect 1-{len(ranked)}, [m]ore alternatives, [r]eject: ").strip().lower()
+        comment = None
+        if reply in ("a", "approve"):
+            comment = input("Comment (optional): ").strip() or None
+            return ApprovalDecision(action="approve", decided_by=who, comment=comment)
+        if reply.startswith("s"):
+            number = reply[1:].strip() or input("Which rank? ").strip()
+            if number.isdigit() and 1 <= int(number) <= len(ranked):
+                comment = input("Reason for choosing it (optional): ").strip() or None
+                return ApprovalDecision(action="select", scenario_id=ranked[int(number) - 1]["scenario"]["scenario_id"],
+                                        decided_by=who, comment=comment)
+        if reply in ("m", "more"):
+            text = input("What should the alternatives do differently? ").strip()
+            if text:
+                return ApprovalDecision(action="alternatives", instruction=text, decided_by=who)
+        if reply in ("r", "reject"):
+            comment = input("Reason for rejecting: ").strip() or None
+            return ApprovalDecision(action="reject", decided_by=who, comment=comment)
+        print("  please answer a, s N, m or r")
+
+
 def _run(args) -> int:
-    from ..arbitration.arbitrator import arbitrate
-    from ..workflow import rounds
+    from ..local.workflow import local_client
 
-    started = time.monotonic()
-
-    def progress(phase, agent, response) -> None:
-        print(f"  {phase:8s} {agent:17s} {response.status:11s} {(response.duration_ms or 0) / 1000:5.1f} s",
-              file=sys.stderr)
-
-    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
-        handle = account.handle()
-        initial, revised = rounds.run_rounds(args.prompt, handle=handle, progress=progress)
-        decision = arbitrate(revised, args.prompt, handle=handle)
+    echo = (lambda m: print(m, file=sys.stderr))
+    interactive = sys.stdin.isatty() and not args.json
+    with control.account(echo=echo) as account:
+        client = local_client(account, echo=echo)
+        started = client.start(args.prompt, disruption_id=args.disruption_id, requested_by=args.decided_by)
+        name = started["execution_name"]
+        progress = Progress(quiet=args.json)
+        progress.header(name, args.prompt, started["started"])
+        state = client.follow(name, on_progress=progress.update)
+        decision, asked_alternatives = None, False
+        while state.awaiting_approval:
+            decision = client.decision(name)
+            if not args.json:
+                render_decision(decision)
+            answer = _answer(args, {**decision, "_alternatives_done": asked_alternatives}, interactive)
+            asked_alternatives |= answer.action == "alternatives"
+            client.decide(name, answer)
+            progress.note(f"{answer.action} by {answer.decided_by}" + (f" ({answer.scenario_id})" if answer.scenario_id else ""))
+            state = client.follow(name, on_progress=progress.update)
+        described = client.describe(name)
+        output = client.output(name) or {}
+        status = _status(described, output)
+        decision = decision or client.decision(name)
+        audit = client.audit(name)
+        path = write_audit(name, audit)
+    result = {"status": status, "disruption_id": started["disruption_id"], "execution": name,
+              "decision": decision, "approval": output.get("approval"), "actions": (output.get("execution") or {}).get("actions", []),
+              "outcome": output.get("outcome"), "escalation": output.get("escalation"), "audit_path": str(path),
+              "error": described.get("error"), "message": _failure(described)}
     if args.json:
-        print_json({"status": decision.status, "prompt": args.prompt, "initial": initial, "revision": revised,
-                    "decision": decision.model_dump(mode="json"), "seconds": round(time.monotonic() - started, 1)})
+        print_json(result)
     else:
-        render(decision)
-    return 0 if decision.status == "decided" else 1 if decision.status == "input_error" else 3
+        progress.finish(result)
+    return EXIT[status]
 
 
-def render(decision) -> None:
-    print(f"\nDecision [{decision.status}]: {decision.final_decision}  (confidence {decision.confidence:.0%})")
-    for e in decision.escalations:
-        print(f"  ESCALATE {e.code}: {e.message}")
-    for r in decision.ranked:
-        s = r.scenario
-        print(f"\n#{r.rank} {s.title}  [{s.scenario_id}]  score {r.score:.2f}  confidence {r.confidence:.0%}")
-        print(f"   delay {s.delay_minutes} min, {s.passengers_impacted} passengers, USD {s.cost_usd:,.0f}")
-        for line in r.pros:
-            print(f"   + {line}")
-        for line in r.cons:
-            print(f"   - {line}")
-        for check in r.compliance:
-            if check.source == "rules":
-                print(f"   [{check.status}] {check.constraint}: {check.message} ({check.clause})")
-        print(f"   precedent: {r.precedent}")
-        sens = r.sensitivity
-        print(f"   sensitivity: {sens.delay_plus_30}; {sens.delay_minus_30}; {sens.one_spare_fewer}; {sens.one_reserve_more}")
-    print(f"\n{len(decision.rejected)} scenario(s) rejected:")
-    for v in decision.rejected:
-        print(f"   x {v.scenario.title}: " + "; ".join(f"{r.code} {r.message}" for r in v.rejections[:2]))
-    print(f"\nJustification: {decision.justification}")
-    print(f"Reasoning: {decision.reasoning}")
-    print(f"Sources ({decision.knowledge_mode}):")
-    for c in decision.citations:
-        print(f"   {c.document} § {c.section}")
+def _status(described: dict, output: dict) -> str:
+    if described["status"] == "SUCCEEDED":
+        return (output.get("outcome") or {}).get("status", "failed")
+    return "input_error" if described.get("error") in ("InvalidDisruption", "InputError") else "failed"
+
+
+def _failure(described: dict) -> str | None:
+    """The error's message, not its JSON envelope (a Lambda error's cause is {"errorMessage": ...})."""
+    cause = described.get("cause")
+    if not cause:
+        return None
+    try:
+        return json.loads(cause).get("errorMessage", cause)
+    except (ValueError, AttributeError):
+        return cause

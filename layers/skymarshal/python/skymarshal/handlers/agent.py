@@ -18,7 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..agents.runner import run_agent
 from ..checkpoint.saver import checkpointer_from_env
 from ..checkpoint.registry_dynamodb import thread_registry_from_env
+from ..checkpoint.config import BUCKET_ENV
 from ..data.access import DataHandle
+from ..workflow.payloads import ArtifactStore
+from ..workflow.steps import agent_result, resolve_others
 
 DEADLINE_MARGIN_MS = 5000
 MAX_DEADLINE_S = float(os.environ.get("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "30"))
@@ -32,7 +35,10 @@ class AgentEvent(BaseModel):
     prompt: str = Field(min_length=1)
     phase: Literal["initial", "revision"] = "initial"
     execution_id: str = Field(min_length=1, max_length=200)
-    others: dict[str, Any] | None = None  # the full initial collation, revision round only
+    agent: str | None = None  # the Map item; must name this function's agent when present
+    disruption_id: str | None = None  # where a large result is stored (runs/<disruption_id>/)
+    # The full initial collation (revision round only), or a reference to it in S3 when it is large.
+    others: dict[str, Any] | None = None
 
 
 def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
@@ -43,6 +49,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
     checkpointer = checkpointer_from_env()
     registry = thread_registry_from_env()
     handle = DataHandle(agent)
+    store = ArtifactStore() if os.environ.get(BUCKET_ENV) else None
 
     @logger.inject_lambda_context(log_event=False)
     @tracer.capture_lambda_handler
@@ -58,15 +65,20 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             return {"agent_name": agent, "status": "input_error", "message": f"{field}: {first['msg']}",
                     "binding_constraints": [], "confidence": 0.05}
         logger.set_correlation_id(request.execution_id)
+        if request.agent not in (None, agent):
+            return {"agent_name": agent, "status": "input_error", "binding_constraints": [], "confidence": 0.05,
+                    "message": f"agent: this is the {agent} function, the event is for {request.agent}"}
         remaining = getattr(context, "get_remaining_time_in_millis", lambda: 60000)()
         deadline = max(1.0, min(MAX_DEADLINE_S, (remaining - DEADLINE_MARGIN_MS) / 1000))
-        response = run_agent(agent, request.prompt, handle=handle, phase=request.phase, others=request.others,
+        others = resolve_others(request.others, store)
+        response = run_agent(agent, request.prompt, handle=handle, phase=request.phase, others=others,
                              execution_id=request.execution_id, checkpointer=checkpointer, registry=registry,
                              deadline_seconds=deadline)
         metrics.add_metric(name=f"Agent{response.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
         metrics.add_metric(name="AgentDuration", unit=MetricUnit.Milliseconds, value=response.duration_ms or 0)
         logger.info("agent answered", extra={"status": response.status, "confidence": response.confidence,
                                               "binding": len(response.binding_constraints)})
-        return response.model_dump(mode="json")
+        return agent_result(response, disruption_id=request.disruption_id or request.execution_id,
+                            store=store if request.disruption_id else None)
 
     return handler

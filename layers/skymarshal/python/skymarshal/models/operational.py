@@ -32,6 +32,7 @@ class Flight(Row):
     delay_minutes: NonNegativeInt = 0
     delay_reason: str | None = None
     diverted_to: Iata | None = None
+    updated_by_execution: str | None = None  # the workflow execution that last changed the row (audit)
     block_minutes: PositiveInt
     distance_km: PositiveInt
     capacity: dict[Cabin, NonNegativeInt]
@@ -72,6 +73,9 @@ class Booking(Row):
     currency: str = "USD"
     status: Literal["CONFIRMED", "CHECKED_IN", "BOARDED", "REBOOKED", "CANCELLED"] = "CONFIRMED"
     bag_tags: list[str] = Field(default_factory=list)
+    rebooked_from: str | None = None  # the flight a recovery moved the booking off
+    rebooked_to: str | None = None  # "INTERLINE" when placed on another carrier
+    updated_by_execution: str | None = None
 
 
 class Passenger(Row):
@@ -123,6 +127,7 @@ class CrewDuty(Row):
     aircraft_type: str | None = None
     pilots_on_board: PositiveInt | None = None  # 2 = unaugmented, 3/4 = augmented
     standby_base_date: str | None = None  # f"{base}#{YYYY-MM-DD}" on STANDBY rows only (sparse index)
+    updated_by_execution: str | None = None  # set on a duty a recovery created (a reserve called out)
 
     @model_validator(mode="after")
     def _duty_in_order(self) -> "CrewDuty":

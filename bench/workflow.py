@@ -1,0 +1,129 @@
+"""Disruptions end to end through the synthesized state machine on local AWS: figures, not assertions.
+
+Each run: start → both agent rounds → arbitration → approval (a bench duty manager approves rank 1) →
+execution → learning. Prints p50/p95 of the whole run and of each phase (from the execution history),
+and DynamoDB calls per agent. `--llm-latency 2` gives every agent and the arbitrator a fake chat model
+that takes 2 s per call: a round then costs about one agent's time, not seven (the Map runs them at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import threading
+import time
+from collections import Counter, defaultdict
+from datetime import date
+
+PHASES = ("Validate disruption", "Initial round: seven agents", "Collate initial round", "Revision round: seven agents",
+          "Collate revision round", "Arbitrate", "Execute plan", "Learn and record outcome")
+KINDS = ("had a mechanical failure", "has a crew member out of duty time", "is affected by weather at the destination")
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] if ordered else 0.0
+
+
+def _sleepy_model(latency: float):
+    """A chat model that answers nothing useful after `latency` seconds: agents fall back to their offline path."""
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    class SleepyChatModel(FakeListChatModel):
+        def _call(self, *args, **kwargs):
+            time.sleep(latency)
+            return "(bench: no answer)"
+
+        def with_structured_output(self, schema, **kwargs):
+            def fail(*_args, **_kwargs):
+                time.sleep(latency)
+                raise ValueError("bench model gives no structured output")
+            from langchain_core.runnables import RunnableLambda
+            return RunnableLambda(fail)
+
+        def bind_tools(self, tools, **kwargs):
+            return self
+
+    return lambda *args, **kwargs: SleepyChatModel(responses=["(bench)"])
+
+
+def _count_calls() -> Counter:
+    """DynamoDB requests per agent, counted where every agent read goes through: the data handle."""
+    from skymarshal.data.access import DataHandle
+
+    counts: Counter = Counter()
+    lock = threading.Lock()
+    original = DataHandle._count
+
+    def counted(self, operation: str, table: str) -> None:
+        original(self, operation, table)
+        if self.agent:
+            with lock:
+                counts[self.agent] += 1
+
+    DataHandle._count = counted
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--llm-latency", type=float, default=0.0, help="seconds per fake LLM call (0: offline)")
+    parser.add_argument("--load-factor", type=float, default=0.3, help="passenger volume of the generated airline")
+    parser.add_argument("--day", type=date.fromisoformat, default=date(2027, 1, 20))
+    args = parser.parse_args(argv)
+
+    import os
+
+    os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
+    from skymarshal.data.generator import GeneratorConfig, generate
+    from skymarshal.data.schema import FLIGHTS
+    from skymarshal.llm import provider
+    from skymarshal.local import workflow as local_workflow
+    from skymarshal.local.emulator import in_process_account
+    from skymarshal.local.template import workflow_template
+    from skymarshal.workflow.models import ApprovalDecision
+
+    if args.llm_latency > 0:
+        provider.chat_model = _sleepy_model(args.llm_latency)
+    calls = _count_calls()
+    print(f"generating and seeding the airline (load factor {args.load_factor}) …", flush=True)
+    airline = generate(GeneratorConfig(load_factor=args.load_factor))
+    numbers = sorted({f.flight_number for f in airline.tables[FLIGHTS] if f.flight_date == args.day})
+    with in_process_account(airline) as account:
+        local_workflow.install(account, workflow_template())
+        client = local_workflow.local_client(account)
+        totals, phases, outcomes = [], defaultdict(list), Counter()
+        for i in range(args.runs):
+            prompt = f"Flight {numbers[(i * 7) % len(numbers)]} on {args.day:%B} {args.day.day} {KINDS[i % len(KINDS)]}"
+            started = time.monotonic()
+            name = client.start(prompt, disruption_id=f"bench-{i:02d}-{int(time.time())}", source="bench")["execution_name"]
+            progress = client.follow(name, timeout_s=900, poll_s=0.1)
+            waiting = 0.0
+            if progress.awaiting_approval:
+                waiting_from = time.monotonic()
+                client.decide(name, ApprovalDecision(action="approve", decided_by="Bench Duty Manager"))
+                waiting = time.monotonic() - waiting_from
+                progress = client.follow(name, timeout_s=900, poll_s=0.1)
+            totals.append(time.monotonic() - started - waiting)
+            output = client.output(name) or {}
+            outcomes[(output.get("outcome") or {}).get("status") or client.describe(name).get("error") or "?"] += 1
+            entered = progress.states
+            for (state, at), (_, after) in zip(entered, entered[1:]):
+                if state in PHASES:
+                    phases[state].append((after - at).total_seconds())
+            print(f"  {i + 1:2d}/{args.runs} {totals[-1]:6.1f} s  {prompt}", flush=True)
+    print(f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}")
+    print(f"{'phase':32s} {'p50 s':>8s} {'p95 s':>8s}")
+    print(f"{'whole run (excl. the human)':32s} {_percentile(totals, .5):8.2f} {_percentile(totals, .95):8.2f}")
+    for phase in PHASES:
+        values = phases.get(phase, [])
+        print(f"{phase:32s} {_percentile(values, .5):8.2f} {_percentile(values, .95):8.2f}")
+    print("\nDynamoDB requests per agent (per run, mean):")
+    for agent, n in sorted(calls.items()):
+        print(f"  {agent:17s} {n / args.runs:7.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

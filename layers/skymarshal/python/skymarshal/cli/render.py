@@ -1,0 +1,99 @@
+"""What the workflow commands print: live progress, the arbitrator's decision, the outcome, the audit file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.console import Console
+
+from ..local import control
+
+_STATUS_STYLE = {"ok": "green", "degraded": "yellow", "error": "red", "input_error": "red", "running": "cyan"}
+
+
+class Progress:
+    """Prints each state as it is entered and each agent as it finishes (on stderr, so --json stays clean)."""
+
+    def __init__(self, quiet: bool = False):
+        self.console = Console(stderr=True, highlight=False, quiet=quiet)
+        self.seen_states = 0
+        self.done: set[tuple[str, str]] = set()
+
+    def header(self, name: str, prompt: str, started: bool) -> None:
+        verb = "started" if started else "already exists (same id): following it"
+        self.console.print(f"[bold]Run {name}[/] {verb}\n  \"{prompt}\"")
+
+    def update(self, progress) -> None:
+        for state, _at in progress.states[self.seen_states:]:
+            if "round" in state or state in ("Validate disruption", "Safety gate", "Arbitrate", "Execute plan",
+                                             "Learn and record outcome", "Await duty manager approval") or "Escalate" in state:
+                self.console.print(f"[bold]▶ {state}[/]")
+        self.seen_states = len(progress.states)
+        for key, agent in sorted(progress.agents.items()):
+            if agent.status != "running" and key not in self.done:
+                self.done.add(key)
+                style = _STATUS_STYLE.get(agent.status, "white")
+                seconds = f"{agent.seconds:5.1f} s" if agent.seconds is not None else "      "
+                self.console.print(f"    {agent.phase:8s} {agent.agent:17s} [{style}]{agent.status:11s}[/] {seconds}")
+
+    def note(self, text: str) -> None:
+        self.console.print(f"  [bold]duty manager:[/] {text}")
+
+    def finish(self, result: dict) -> None:
+        out = Console(highlight=False)
+        status = result["status"]
+        out.print(f"\n[bold]Outcome: {status.upper()}[/]  (run {result['execution']})")
+        if result.get("message"):
+            out.print(f"  {result['message']}")
+        outcome = result.get("outcome") or {}
+        if outcome.get("message"):
+            out.print(f"  {outcome['message']}")
+        approval = result.get("approval") or {}
+        if approval:
+            out.print(f"  decided by {approval.get('decided_by')}: {approval.get('action')} "
+                      f"{approval.get('scenario_id') or ''}" + (f" — \"{approval['comment']}\"" if approval.get("comment") else ""))
+        for line in result.get("actions") or []:
+            out.print(f"  ✓ {line}")
+        out.print(f"  audit: {result['audit_path']}")
+
+
+def render_decision(decision: dict | None) -> None:
+    from ..arbitration.models import ArbitratorOutput
+
+    if not decision:
+        print("\nNo decision: the run ended before arbitration.")
+        return
+    d = ArbitratorOutput.model_validate(decision)
+    print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
+    for e in d.escalations:
+        print(f"  ESCALATE {e.code}: {e.message}")
+    for r in d.ranked:
+        s = r.scenario
+        print(f"\n#{r.rank} {s.title}  [{s.scenario_id}]  score {r.score:.2f}  confidence {r.confidence:.0%}")
+        print(f"   delay {s.delay_minutes} min, {s.passengers_impacted} passengers, USD {s.cost_usd:,.0f}")
+        for line in r.pros:
+            print(f"   + {line}")
+        for line in r.cons:
+            print(f"   - {line}")
+        for check in r.compliance:
+            if check.source == "rules":
+                print(f"   [{check.status}] {check.constraint}: {check.message} ({check.clause})")
+        print(f"   precedent: {r.precedent}")
+        sens = r.sensitivity
+        print(f"   sensitivity: {sens.delay_plus_30}; {sens.delay_minus_30}; {sens.one_spare_fewer}; {sens.one_reserve_more}")
+    print(f"\n{len(d.rejected)} scenario(s) rejected:")
+    for v in d.rejected:
+        print(f"   x {v.scenario.title}: " + "; ".join(f"{r.code} {r.message}" for r in v.rejections[:2]))
+    print(f"\nJustification: {d.justification}")
+    print(f"Reasoning: {d.reasoning}")
+    print(f"Sources ({d.knowledge_mode}):")
+    for c in d.citations:
+        print(f"   {c.document} § {c.section}")
+
+
+def write_audit(name: str, document: dict) -> Path:
+    path = control.home() / "audit" / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(document, indent=2, sort_keys=True, default=str))
+    return path.resolve()

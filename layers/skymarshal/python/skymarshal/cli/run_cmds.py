@@ -1,0 +1,141 @@
+"""`skymarshal status ID | history | audit ID | resume ID | event put FILE.json` against local AWS."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from ..local import control
+from .common import print_json
+from .render import Progress, write_audit
+
+
+def register(commands) -> None:
+    status = commands.add_parser("status", help="where a run is: state, agents, decision, outcome")
+    status.add_argument("id", help="the run's id (see `skymarshal history`)")
+    status.set_defaults(run=_status)
+    history = commands.add_parser("history", help="the latest runs, newest first")
+    history.add_argument("--limit", type=int, default=20)
+    history.add_argument("--json", action="store_true")
+    history.set_defaults(run=_history)
+    audit = commands.add_parser("audit", help="a run's audit record as JSON (also written under .skymarshal/audit/)")
+    audit.add_argument("id")
+    audit.set_defaults(run=_audit)
+    resume = commands.add_parser("resume", help="run a failed run again, reusing the phases it finished")
+    resume.add_argument("id")
+    resume.set_defaults(run=_resume)
+    event = commands.add_parser("event", help="disruption events, as EventBridge delivers them")
+    actions = event.add_subparsers(dest="action", required=True, parser_class=type(event))
+    put = actions.add_parser("put", help="check FILE.json against the rule's pattern and start its execution")
+    put.add_argument("file", type=Path)
+    put.set_defaults(run=_event_put)
+
+
+def _client(account):
+    from ..local.workflow import local_client
+
+    return local_client(account, echo=lambda m: print(m, file=sys.stderr))
+
+
+def _found(call):
+    from ..workflow.client import RunNotFound
+    from . import CliError
+
+    try:
+        return call()
+    except RunNotFound as exc:
+        raise CliError(str(exc)) from None
+
+
+def _status(args) -> int:
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        client = _client(account)
+        described = _found(lambda: client.describe(args.id))
+        progress = client.progress(args.id)
+        output = json.loads(described["output"]) if described.get("output") else None
+        pending = client.pending(args.id)
+    print_json({"id": args.id, "status": described["status"], "current_state": progress.current,
+                "started_at": described["startDate"], "stopped_at": described.get("stopDate"),
+                "agents": {f"{p}/{a}": {"status": v.status, "seconds": v.seconds} for (p, a), v in sorted(progress.agents.items())},
+                "awaiting_approval": bool(pending), "pending_decision": json.loads(pending["decision"]) if pending else None,
+                "outcome": (output or {}).get("outcome"), "error": described.get("error"), "cause": described.get("cause")})
+    return 0
+
+
+def _history(args) -> int:
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        runs = _client(account).executions(limit=args.limit)
+    if args.json:
+        print_json([{"id": r["name"], "status": r["status"], "started_at": r["startDate"],
+                     "stopped_at": r.get("stopDate")} for r in runs])
+        return 0
+    if not runs:
+        print("no runs yet: try `skymarshal analyze \"Flight EY123 on January 20th had a mechanical failure\"`")
+    for r in runs:
+        print(f"{r['startDate']:%Y-%m-%d %H:%M:%S}  {r['status']:9s}  {r['name']}")
+    return 0
+
+
+def _audit(args) -> int:
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        document = _found(lambda: _client(account).audit(args.id))
+    path = write_audit(args.id, document)
+    print_json(document)
+    print(f"audit written to {path}", file=sys.stderr)
+    return 0
+
+
+def _resume(args) -> int:
+    from . import CliError
+
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        client = _client(account)
+        try:
+            started = _found(lambda: client.resume(args.id))
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+        progress = Progress()
+        progress.header(started["execution_name"], "(resumed)", True)
+        state = client.follow(started["execution_name"], on_progress=progress.update)
+    print(f"{started['execution_name']}: {state.status} at {state.current}"
+          + ("; answer it with `skymarshal analyze`-style flags via the API, or wait" if state.awaiting_approval else ""))
+    return 0
+
+
+def _event_put(args) -> int:
+    from ..workflow.trigger import RULE_PATTERN, InvalidEvent, start_for_event
+    from . import CliError
+
+    try:
+        event = json.loads(args.file.read_text())
+    except (OSError, ValueError) as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        client = _client(account)
+        # moto's TestEventPattern API is not implemented; its rule matcher (what its PutEvents uses) is.
+        from moto.events.models import EventPattern
+
+        if not EventPattern.load(json.dumps(RULE_PATTERN)).matches_event(_as_delivered(event)):
+            raise CliError(f"{args.file}: the rule does not match this event (it needs source "
+                           f"{RULE_PATTERN['source'][0]!r} and detail-type {RULE_PATTERN['detail-type'][0]!r})")
+        try:
+            started = start_for_event(_as_delivered(event), sfn=client.sfn, state_machine_arn=client.arn)
+        except InvalidEvent as exc:
+            raise CliError(f"{args.file}: not a disruption report: {exc}") from None
+    print_json(started)
+    return 0
+
+
+def _as_delivered(event: dict) -> dict:
+    """A PutEvents entry (Source/DetailType/Detail) or a delivered event: the delivered shape, as the target sees it."""
+    if "Source" in event or "DetailType" in event:
+        import uuid
+        from datetime import datetime, timezone
+
+        detail = event.get("Detail", "{}")
+        return {"version": "0", "id": event.get("Id") or str(uuid.uuid4()), "source": event.get("Source"),
+                "detail-type": event.get("DetailType"), "account": "123456789012", "region": "us-east-1",
+                "time": datetime.now(timezone.utc).isoformat(), "resources": event.get("Resources", []),
+                "detail": json.loads(detail) if isinstance(detail, str) else detail}
+    return event

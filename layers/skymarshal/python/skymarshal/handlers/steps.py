@@ -1,0 +1,160 @@
+"""The workflow's step Lambdas: Validate, Collate, Arbitrate, Await approval, Execute, Learn.
+
+Thin by design: Powertools Logger (correlation id = the execution's name), Tracer and Metrics around a call
+into `skymarshal.workflow`. Each function's Payload is set by the state machine (infra/workflow_stack.py);
+clients are created once per container, on first use, from the environment the stack sets.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
+
+from ..workflow.models import DecisionSummary
+
+SERVICE = "skymarshal-workflow"
+logger = Logger(service=SERVICE)
+tracer = Tracer(service=SERVICE)
+metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"), service=SERVICE)
+
+
+@lru_cache(maxsize=1)
+def _store():
+    from ..workflow.payloads import ArtifactStore
+
+    return ArtifactStore()
+
+
+@lru_cache(maxsize=1)
+def _handle():
+    from ..data.access import DataHandle
+
+    return DataHandle()  # the workflow's own steps read every table; agents get their row of the matrix
+
+
+@lru_cache(maxsize=1)
+def _registry():
+    from ..checkpoint.registry_dynamodb import thread_registry_from_env
+
+    return thread_registry_from_env()
+
+
+def _correlate(event: dict) -> None:
+    name = event.get("execution_name") or (event.get("state") or {}).get("request", {}).get("execution_name")
+    if name:
+        logger.set_correlation_id(name)
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def validate(event: dict, context: Any) -> dict:
+    """Payload: {"input": <execution input>, "execution_name": $$.Execution.Name}. Raises InvalidDisruption."""
+    from ..workflow.steps import InvalidDisruption, validate as run
+
+    _correlate(event)
+    try:
+        state = run(event.get("input"), execution_name=event["execution_name"], handle=_handle(), store=_store())
+    except InvalidDisruption as exc:
+        logger.warning("invalid disruption", extra={"reason": str(exc)})
+        metrics.add_metric(name="DisruptionInvalid", unit=MetricUnit.Count, value=1)
+        raise
+    metrics.add_metric(name="DisruptionAccepted", unit=MetricUnit.Count, value=1)
+    return state
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def collate(event: dict, context: Any) -> dict:
+    """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>}."""
+    from ..workflow.steps import collate as run
+
+    _correlate(event)
+    result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=_store())
+    metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
+    logger.info("collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed})
+    return result.model_dump(mode="json")
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def arbitrate(event: dict, context: Any) -> dict:
+    """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
+    from ..workflow.steps import arbitrate_step
+
+    _correlate(event)
+    summary = arbitrate_step(event["state"], handle=_handle(), store=_store(), registry=_registry(),
+                             knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None)
+    metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
+    logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
+    return summary.model_dump(mode="json")
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def request_approval(event: dict, context: Any) -> dict:
+    """Payload: {"task_token": $$.Task.Token, "execution_name", "decision", "timeout_seconds"}."""
+    from ..workflow.approvals import request_approval as run
+
+    _correlate(event)
+    pending = run(task_token=event["task_token"], execution_name=event["execution_name"],
+                  decision=DecisionSummary.model_validate(event["decision"]),
+                  timeout_seconds=int(event["timeout_seconds"]), registry=_registry())
+    logger.info("awaiting approval", extra=pending)
+    return pending
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def execute(event: dict, context: Any) -> dict:
+    """Payload: {"state": $}: applies the approved plan, group by group, rolled back on failure."""
+    from ..workflow.steps import execute_step
+
+    _correlate(event)
+    summary = execute_step(event["state"], store=_store(), registry=_registry())
+    metrics.add_metric(name=f"Execution{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
+    logger.info("executed", extra={"status": summary.status, "scenario": summary.scenario_id})
+    return summary.model_dump(mode="json")
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def learn(event: dict, context: Any) -> dict:
+    """Payload: {"state": $}: the history record, acceptance/override metrics and the audit document."""
+    from ..workflow.audit import learn_step
+
+    _correlate(event)
+    outcome = learn_step(event["state"], store=_store(), handle=_handle(), registry=_registry(), metrics=metrics)
+    logger.info("run finished", extra={"status": outcome.status, "history_id": outcome.history_id})
+    return outcome.model_dump(mode="json")
+
+
+@logger.inject_lambda_context(log_event=False)
+@tracer.capture_lambda_handler
+@metrics.log_metrics
+def trigger(event: dict, context: Any) -> dict:
+    """The EventBridge rule's target: one execution per event id (SKYMARSHAL_STATE_MACHINE_ARN)."""
+    import boto3
+
+    from ..workflow.trigger import InvalidEvent, start_for_event
+
+    try:
+        started = start_for_event(event, sfn=boto3.client("stepfunctions"),
+                                  state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"])
+    except InvalidEvent as exc:  # EventBridge would retry an error: a malformed event is logged and dropped
+        logger.error("malformed disruption event", extra={"reason": str(exc), "event_id": event.get("id")})
+        metrics.add_metric(name="EventMalformed", unit=MetricUnit.Count, value=1)
+        return {"started": False, "error": str(exc)}
+    logger.set_correlation_id(started["execution_name"])
+    metrics.add_metric(name="ExecutionStarted" if started["started"] else "EventDuplicate", unit=MetricUnit.Count, value=1)
+    logger.info("disruption event", extra=started)
+    return started

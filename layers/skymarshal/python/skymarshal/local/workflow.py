@@ -1,0 +1,235 @@
+"""The local runner: the synthesized state machine, executed by moto, with each Lambda's handler in-process.
+
+No second orchestrator. From the CDK template: the `AWS::StepFunctions::StateMachine` definition, with
+its `Fn::GetAtt` function ARNs resolved to local function names; each referenced `AWS::Lambda::Function`
+is created in moto (an empty zip) and its handler imported from its asset folder
+(`Metadata["aws:asset:path"]` + `Handler`). moto's Step Functions interpreter (`execute_state_machine`)
+runs the definition and calls `LambdaSimpleBackend.invoke`, which `_dispatch` replaces with a call to the
+real handler. This module is the only place that knows moto's internals for that; moto is pinned.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import json
+import logging
+import os
+import sys
+import threading
+import uuid
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
+from .emulator import BUCKET, REGION, LocalAccount
+
+ACCOUNT_ID = "123456789012"  # moto's default account
+STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
+log = logging.getLogger("skymarshal.local")
+
+
+class TemplateError(ValueError):
+    """The template has no state machine, or a reference the runner cannot resolve."""
+
+
+@dataclass(frozen=True)
+class LocalFunction:
+    logical_id: str
+    handler: str  # "module.function"
+    asset_dir: Path
+
+
+@dataclass
+class Registry:
+    """Which handler each local function name runs, and how often each was called (tests, benchmark)."""
+
+    functions: dict[str, Callable] = field(default_factory=dict)
+    calls: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    wrap: Callable[[str, Callable, dict], Any] | None = None  # tests: inject a failure around one function
+
+
+_registry = Registry()
+
+
+def _resolve(node: Any, resources: dict, called: set[str]) -> Any:
+    """Fn::Join / Fn::GetAtt / Ref of a definition string, as CloudFormation would for a local account;
+    the functions referenced are added to `called`."""
+    if isinstance(node, str):
+        return node
+    if isinstance(node, dict) and "Fn::Join" in node:
+        sep, parts = node["Fn::Join"]
+        return sep.join(_resolve(p, resources, called) for p in parts)
+    if isinstance(node, dict) and "Fn::GetAtt" in node:
+        logical, attribute = node["Fn::GetAtt"]
+        if resources.get(logical, {}).get("Type") == "AWS::Lambda::Function" and attribute == "Arn":
+            called.add(logical)
+            return f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{logical}"
+        raise TemplateError(f"the definition references {logical}.{attribute}, which the local runner cannot resolve")
+    if isinstance(node, dict) and "Ref" in node:
+        pseudo = {"AWS::Partition": "aws", "AWS::Region": REGION, "AWS::AccountId": ACCOUNT_ID, "AWS::URLSuffix": "amazonaws.com"}
+        if node["Ref"] in pseudo:
+            return pseudo[node["Ref"]]
+        raise TemplateError(f"the definition references {node['Ref']}, which the local runner cannot resolve")
+    raise TemplateError(f"unexpected node in the definition: {str(node)[:120]}")
+
+
+def read_template(path: Path) -> tuple[str, list[LocalFunction]]:
+    """The resolved definition and the functions it calls."""
+    template = json.loads(path.read_text())
+    resources = template["Resources"]
+    machines = [r for r in resources.values() if r["Type"] == "AWS::StepFunctions::StateMachine"]
+    if len(machines) != 1:
+        raise TemplateError(f"{path.name} has {len(machines)} state machines; the runner expects one")
+    called: set[str] = set()
+    definition = _resolve(machines[0]["Properties"]["DefinitionString"], resources, called)
+    functions = []
+    for logical in sorted(called):
+        resource = resources[logical]
+        asset = resource.get("Metadata", {}).get("aws:asset:path")
+        if not asset:
+            raise TemplateError(f"function {logical} has no asset path in its metadata")
+        functions.append(LocalFunction(logical, resource["Properties"]["Handler"], path.parent / asset))
+    return definition, functions
+
+
+def load_handler(fn: LocalFunction) -> Callable:
+    """Import the handler from the function's asset folder under a name of its own (assets share module names)."""
+    module_file, attribute = fn.handler.rsplit(".", 1)
+    source = fn.asset_dir / f"{module_file.replace('.', '/')}.py"
+    if not source.exists():
+        raise TemplateError(f"{fn.logical_id}: handler file {source} does not exist")
+    name = f"skymarshal_local_fn_{fn.logical_id}"
+    spec = importlib.util.spec_from_file_location(name, source)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return getattr(module, attribute)
+
+
+class _Context:
+    """The parts of the Lambda context object Powertools and the handlers read."""
+
+    def __init__(self, name: str, timeout_ms: int = 900_000):
+        import time
+
+        self.function_name = name
+        self.function_version = "$LATEST"
+        self.invoked_function_arn = f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{name}"
+        self.memory_limit_in_mb = 1024
+        self.aws_request_id = str(uuid.uuid4())
+        self.log_group_name = f"/aws/lambda/{name}"
+        self.log_stream_name = "local"
+        self._deadline = time.monotonic() + timeout_ms / 1000
+
+    def get_remaining_time_in_millis(self) -> int:
+        import time
+
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def _dispatch(self, function_name: str, qualifier, body, headers, response_headers):  # moto's signature
+    name = function_name.rsplit(":", 1)[-1]
+    handler = _registry.functions.get(name)
+    if handler is None:
+        response_headers["x-amz-function-error"] = "Unhandled"
+        return json.dumps({"errorType": "ResourceNotFound", "errorMessage": f"no local handler for {name}"}).encode()
+    with _registry.lock:
+        _registry.calls[name] = _registry.calls.get(name, 0) + 1
+    event = json.loads(body) if body else {}
+    try:
+        result = _registry.wrap(name, handler, event) if _registry.wrap else handler(event, _Context(name))
+    except Exception as exc:  # as Lambda reports an unhandled error: the state machine's Catch/Retry decide
+        log.info("local function %s raised %s: %s", name, type(exc).__name__, exc)
+        response_headers["x-amz-function-error"] = "Unhandled"
+        return json.dumps({"errorType": type(exc).__name__, "errorMessage": str(exc)}).encode()
+    return json.dumps(result, default=str).encode()
+
+
+def handler_environment(account: LocalAccount) -> dict[str, str]:
+    """What the stack sets on every function, with local values."""
+    env = {BUCKET_ENV: BUCKET, CHECKPOINTER_ENV: "dynamodb", TABLE_PREFIX_ENV: account.naming.prefix,
+           "POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
+           "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
+           "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true")}
+    if account.endpoint_url:  # server mode: the handlers run inside the server and call it over HTTP
+        env["AWS_ENDPOINT_URL"] = account.endpoint_url
+    return env
+
+
+def _clear_cached_clients() -> None:
+    from ..handlers import steps
+
+    for cached in (steps._store, steps._handle, steps._registry):
+        cached.cache_clear()
+
+
+def install(account: LocalAccount, template: Path) -> str:
+    """Create the functions and the state machine in the account, route invocations to the handlers;
+    returns the state machine's ARN. Idempotent: a second install updates the definition."""
+    import moto.awslambda_simple.models as simple
+    from botocore.exceptions import ClientError
+
+    logging.getLogger("moto.stepfunctions.parser").setLevel(logging.CRITICAL)  # it dumps whole states on failure
+    os.environ.setdefault("SKYMARSHAL_LLM_PROVIDER", "offline")
+    os.environ.update(handler_environment(account))
+    definition, functions = read_template(template)
+    _clear_cached_clients()
+    _registry.functions = {fn.logical_id: load_handler(fn) for fn in functions}
+    simple.LambdaSimpleBackend.invoke = _dispatch
+    role = _role(account)
+    lam = account.client("lambda")
+    code = io.BytesIO()
+    with zipfile.ZipFile(code, "w") as archive:
+        archive.writestr("index.py", "# the handler runs in-process: skymarshal.local.workflow\n")
+    for fn in functions:
+        try:
+            lam.create_function(FunctionName=fn.logical_id, Runtime="python3.12", Role=role, Handler=fn.handler,
+                                Code={"ZipFile": code.getvalue()}, Timeout=900)
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ResourceConflictException":
+                raise
+    sfn = account.client("stepfunctions")
+    existing = [m["stateMachineArn"] for m in sfn.list_state_machines()["stateMachines"] if m["name"] == STATE_MACHINE_NAME]
+    if existing:
+        sfn.update_state_machine(stateMachineArn=existing[0], definition=definition)
+        return existing[0]
+    return sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role,
+                                    type="STANDARD")["stateMachineArn"]
+
+
+def _role(account: LocalAccount) -> str:
+    iam = account.client("iam")
+    try:
+        return iam.get_role(RoleName="skymarshal-local")["Role"]["Arn"]
+    except iam.exceptions.NoSuchEntityException:
+        return iam.create_role(RoleName="skymarshal-local", AssumeRolePolicyDocument="{}")["Role"]["Arn"]
+
+
+def state_machine_arn(account: LocalAccount) -> str | None:
+    machines = account.client("stepfunctions").list_state_machines()["stateMachines"]
+    return next((m["stateMachineArn"] for m in machines if m["name"] == STATE_MACHINE_NAME), None)
+
+
+def registry() -> Registry:
+    return _registry
+
+
+def local_client(account: LocalAccount, echo=print):
+    """A WorkflowClient on the account's state machine, installing it first in an in-process account."""
+    from ..workflow.client import WorkflowClient
+    from ..workflow.payloads import ArtifactStore
+    from .template import workflow_template
+
+    arn = state_machine_arn(account)
+    if arn is None:
+        if account.endpoint_url:
+            raise RuntimeError("the running local AWS has no workflow state machine (started by an older version): "
+                               "run `skymarshal local reset`")
+        arn = install(account, workflow_template(echo))
+    return WorkflowClient(sfn=account.client("stepfunctions"), state_machine_arn=arn,
+                          store=ArtifactStore(BUCKET, account.client("s3")), resource=account.resource(),
+                          naming=account.naming)

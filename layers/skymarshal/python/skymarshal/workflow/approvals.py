@@ -1,0 +1,133 @@
+"""Human approval: the Await approval step's pending request, and the duty manager's answer to it.
+
+The step's Lambda (`lambda:invoke.waitForTaskToken`) stores the task token with the decision summary in
+the Checkpoints table and returns; the execution waits. `decide` — from the CLI now, the API later —
+claims the request with a conditional update (so a second answer is refused, not applied twice) and
+sends the answer as the task's output. Items:
+
+  PK = "APPROVAL#<execution name>"   SK = "ATTEMPT#<n>"   (n = arbitration attempt; alternatives add one)
+  status pending|decided, task_token, requested_at, expires_at, decision (JSON), answer (JSON), ttl
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import boto3
+from boto3.dynamodb.conditions import Key
+from botocore.exceptions import ClientError
+
+from ..checkpoint.config import ttl_seconds
+from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
+from ..data.schema import CHECKPOINTS, Naming
+from .models import ApprovalDecision, DecisionSummary
+
+PREFIX = "APPROVAL#"
+
+
+class ApprovalError(Exception):
+    """Base of the typed refusals; `code` is what an API maps to a status (404, 409, 400)."""
+
+    code = "APPROVAL_ERROR"
+
+
+class NoPendingApproval(ApprovalError):
+    code = "NOT_FOUND"
+
+
+class AlreadyDecided(ApprovalError):
+    code = "CONFLICT"
+
+
+class UnknownScenario(ApprovalError):
+    code = "BAD_REQUEST"
+
+
+class ApprovalExpired(ApprovalError):
+    code = "CONFLICT"
+
+
+def _table(resource: Any, naming: Naming | None):
+    return (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(CHECKPOINTS))
+
+
+def request_approval(*, task_token: str, execution_name: str, decision: DecisionSummary, timeout_seconds: int,
+                     resource: Any = None, naming: Naming | None = None, registry: BaseThreadRegistry | None = None,
+                     now: datetime | None = None) -> dict:
+    """Store the pending request (idempotent: a retried step keeps the first token's item)."""
+    now = now or datetime.now(timezone.utc)
+    item = {"PK": f"{PREFIX}{execution_name}", "SK": f"ATTEMPT#{decision.attempt:03d}", "status": "pending",
+            "task_token": task_token, "execution_name": execution_name, "requested_at": now.isoformat(),
+            "expires_at": (now + timedelta(seconds=timeout_seconds)).isoformat(),
+            "decision": decision.model_dump_json(), "ttl": int(time.time()) + ttl_seconds()}
+    try:
+        _table(resource, naming).put_item(Item=item, ConditionExpression="attribute_not_exists(PK)")
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            raise
+    if registry is not None:
+        _set_thread(registry, execution_name, "awaiting_approval", None, {"attempt": decision.attempt})
+    return {"execution_name": execution_name, "attempt": decision.attempt, "expires_at": item["expires_at"]}
+
+
+def latest(execution_name: str, *, resource: Any = None, naming: Naming | None = None) -> dict | None:
+    """The newest approval item of the execution (pending or decided), or None."""
+    items = _table(resource, naming).query(KeyConditionExpression=Key("PK").eq(f"{PREFIX}{execution_name}"),
+                                           ScanIndexForward=False, Limit=1).get("Items", [])
+    return items[0] if items else None
+
+
+def decide(execution_name: str, answer: ApprovalDecision, *, sfn: Any = None, resource: Any = None,
+           naming: Naming | None = None, registry: BaseThreadRegistry | None = None) -> dict:
+    """Answer the pending approval; raises a typed ApprovalError when it cannot be answered."""
+    item = latest(execution_name, resource=resource, naming=naming)
+    if item is None:
+        raise NoPendingApproval(f"execution {execution_name!r} has no approval request (unknown id, or still analysing)")
+    if item["status"] != "pending":
+        raise AlreadyDecided(f"execution {execution_name!r} was already decided by {item.get('decided_by')} "
+                             f"at {item.get('decided_at')}")
+    if datetime.fromisoformat(item["expires_at"]) < datetime.now(timezone.utc):
+        raise ApprovalExpired(f"the approval window of {execution_name!r} closed at {item['expires_at']}; "
+                              "the run was escalated")
+    decision = DecisionSummary.model_validate_json(item["decision"])
+    ranked = [r.scenario_id for r in decision.ranked]
+    if answer.scenario_id and answer.scenario_id not in ranked:
+        raise UnknownScenario(f"scenario {answer.scenario_id!r} is not one of the ranked plans: {', '.join(ranked)}")
+    if answer.action == "approve" and not answer.scenario_id:
+        answer = answer.model_copy(update={"scenario_id": ranked[0] if ranked else None})
+    try:  # claim it first: of two concurrent answers exactly one reaches the execution
+        _table(resource, naming).update_item(
+            Key={"PK": item["PK"], "SK": item["SK"]}, ConditionExpression="#s = :pending",
+            UpdateExpression="SET #s = :decided, decided_by = :by, decided_at = :at, answer = :answer",
+            ExpressionAttributeNames={"#s": "status"},
+            ExpressionAttributeValues={":pending": "pending", ":decided": "decided", ":by": answer.decided_by,
+                                       ":at": answer.decided_at.isoformat(), ":answer": answer.model_dump_json()})
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            raise AlreadyDecided(f"execution {execution_name!r} was decided by someone else a moment ago") from None
+        raise
+    try:
+        (sfn or boto3.client("stepfunctions")).send_task_success(taskToken=item["task_token"],
+                                                                 output=answer.model_dump_json())
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] in ("TaskTimedOut", "TaskDoesNotExist", "InvalidToken"):
+            raise ApprovalExpired(f"the execution no longer waits for this answer ({exc.response['Error']['Code']}); "
+                                  "it timed out or was stopped") from None
+        raise
+    if registry is not None:
+        status = "rejected" if answer.action == "reject" else "running"
+        _set_thread(registry, execution_name, status, answer.decided_by,
+                    {"action": answer.action, "scenario_id": answer.scenario_id, "comment": answer.comment})
+    return json.loads(answer.model_dump_json())
+
+
+def _set_thread(registry: BaseThreadRegistry, execution_name: str, status: str, actor: str | None, detail: dict) -> None:
+    tid = thread_id(execution_name, "arbitrator", "arbitration")
+    try:
+        if registry.get(tid) is not None and registry.status(tid) != status:
+            registry.set_status(tid, status, actor=actor, detail=detail)
+    except IllegalTransition:
+        pass  # a retried step: the thread already moved on

@@ -1,0 +1,213 @@
+"""Driving the state machine from outside: start a run, follow it, answer its approval, read its record.
+
+The CLI uses this against local AWS (moto running the synthesized definition) and the same calls work
+against the deployed state machine. Progress comes from the execution history (state entered/exited
+events), so what the terminal shows is what the Step Functions console shows.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+from ..data.schema import AGENTS
+from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest
+from .payloads import ArtifactStore, run_key
+
+APPROVAL_STATE = "Await duty manager approval"
+TERMINAL = ("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED")
+_AGENT_BY_TITLE = {agent.replace("_", " ").capitalize(): agent for agent in AGENTS}
+
+
+class RunNotFound(LookupError):
+    """No execution of that id."""
+
+
+@dataclass
+class AgentProgress:
+    agent: str
+    phase: str
+    status: str = "running"
+    seconds: float | None = None
+
+
+@dataclass
+class Progress:
+    status: str  # the execution's: RUNNING, SUCCEEDED, FAILED, ...
+    current: str | None  # the last state entered
+    states: list[tuple[str, datetime]] = field(default_factory=list)  # every state entered, in order
+    agents: dict[tuple[str, str], AgentProgress] = field(default_factory=dict)  # (phase, agent)
+
+    @property
+    def awaiting_approval(self) -> bool:
+        return self.status == "RUNNING" and self.current == APPROVAL_STATE
+
+
+def new_disruption_id() -> str:
+    return f"run-{datetime.now():%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:6]}"
+
+
+def _agent_state(name: str) -> tuple[str, str] | None:
+    """("initial", "crew_compliance") for "Crew compliance agent (initial)"."""
+    if not name.endswith(")") or " agent (" not in name:
+        return None
+    title, phase = name[:-1].split(" agent (")
+    agent = _AGENT_BY_TITLE.get(title)
+    return (phase, agent) if agent else None
+
+
+def parse_history(events: list[dict], status: str) -> Progress:
+    progress = Progress(status=status, current=None)
+    entered: dict[str, datetime] = {}
+    for event in events:
+        kind = event["type"]
+        if kind.endswith("StateEntered"):
+            name = event["stateEnteredEventDetails"]["name"]
+            progress.states.append((name, event["timestamp"]))
+            progress.current = name
+            key = _agent_state(name)
+            if key:
+                entered[key] = event["timestamp"]
+                progress.agents.setdefault(key, AgentProgress(agent=key[1], phase=key[0]))
+        elif kind.endswith("StateExited"):
+            details = event.get("stateExitedEventDetails", {})
+            name = details.get("name", "")
+            key = _agent_state(name)
+            if key is None and name.startswith("Agent failed ("):
+                output = json.loads(details.get("output") or "{}")
+                key = (name[len("Agent failed ("):-1], output.get("agent_name"))
+            if key and key[1]:
+                output = json.loads(details.get("output") or "{}")
+                item = progress.agents.setdefault(key, AgentProgress(agent=key[1], phase=key[0]))
+                item.status = output.get("status", "ok")
+                if key in entered:
+                    item.seconds = round((event["timestamp"] - entered[key]).total_seconds(), 1)
+    return progress
+
+
+class WorkflowClient:
+    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, resource: Any = None, naming=None):
+        self.sfn, self.arn, self.store = sfn, state_machine_arn, store
+        self.resource, self.naming = resource, naming
+
+    def execution_arn(self, name: str) -> str:
+        return self.arn.replace(":stateMachine:", ":execution:") + f":{name}"
+
+    def start(self, prompt: str, *, disruption_id: str | None = None, requested_by: str | None = None,
+              source: str = "cli") -> dict:
+        from .trigger import start
+
+        request = DisruptionRequest(disruption_id=disruption_id or new_disruption_id(), prompt=prompt, source=source,
+                                    requested_by=requested_by)
+        return start(request, sfn=self.sfn, state_machine_arn=self.arn)
+
+    def describe(self, name: str) -> dict:
+        try:
+            return self.sfn.describe_execution(executionArn=self.execution_arn(name))
+        except self.sfn.exceptions.ExecutionDoesNotExist:
+            raise RunNotFound(f"no run {name!r}: see `skymarshal history` for the ids") from None
+
+    def progress(self, name: str) -> Progress:
+        status = self.describe(name)["status"]
+        events, token = [], None
+        while True:
+            kwargs = {"executionArn": self.execution_arn(name), "maxResults": 1000}
+            if token:
+                kwargs["nextToken"] = token
+            page = self.sfn.get_execution_history(**kwargs)
+            events += page["events"]
+            token = page.get("nextToken")
+            if not token:
+                return parse_history(events, status)
+
+    def follow(self, name: str, *, on_progress: Callable[[Progress], None] | None = None, timeout_s: float = 900,
+               poll_s: float = 0.25) -> Progress:
+        """Poll until the run waits for approval or ends."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            progress = self.progress(name)
+            if on_progress:
+                on_progress(progress)
+            if progress.status in TERMINAL:
+                return progress
+            if progress.awaiting_approval and self.pending(name):
+                return progress
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"run {name} still {progress.current} after {timeout_s:.0f} s")
+            time.sleep(poll_s)
+
+    def pending(self, name: str) -> dict | None:
+        from .approvals import latest
+
+        item = latest(name, resource=self.resource, naming=self.naming)
+        return item if item and item["status"] == "pending" else None
+
+    def decision(self, name: str) -> dict | None:
+        """The arbitrator's full output of the newest attempt, or None before arbitration."""
+        item = self.pending(name)
+        if item:
+            summary = json.loads(item["decision"])
+            return self.store.resolve(summary["output"])
+        output = self.output(name)
+        ref = (output or {}).get("decision", {}) or {}
+        return self.store.resolve(ref["output"]) if ref.get("output") else None
+
+    def decide(self, name: str, answer: ApprovalDecision, registry=None) -> dict:
+        from .approvals import decide
+
+        return decide(name, answer, sfn=self.sfn, resource=self.resource, naming=self.naming, registry=registry)
+
+    def output(self, name: str) -> dict | None:
+        described = self.describe(name)
+        return json.loads(described["output"]) if described.get("output") else None
+
+    def executions(self, limit: int = 50) -> list[dict]:
+        out, token = [], None
+        while len(out) < limit:
+            kwargs = {"stateMachineArn": self.arn, "maxResults": min(100, limit)}
+            if token:
+                kwargs["nextToken"] = token
+            page = self.sfn.list_executions(**kwargs)
+            out += page["executions"]
+            token = page.get("nextToken")
+            if not token:
+                break
+        return sorted(out, key=lambda e: e["startDate"], reverse=True)[:limit]
+
+    def resume(self, name: str) -> dict:
+        """A new execution of the same disruption that reuses the finished phases' checkpoints
+        (locally; in AWS, `redrive_execution` resumes the failed execution itself)."""
+        from .trigger import start
+
+        described = self.describe(name)
+        if described["status"] not in ("FAILED", "TIMED_OUT", "ABORTED"):
+            raise ValueError(f"run {name} is {described['status']}: only a failed, timed-out or aborted run resumes")
+        request = DisruptionRequest.model_validate({**json.loads(described["input"]), "resume": True})
+        base = request.disruption_id
+        taken = {e["name"] for e in self.executions(limit=1000)}
+        n = next(i for i in range(1, 1000) if f"{base}{RESUME_SUFFIX}{i}" not in taken)
+        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=f"{base}{RESUME_SUFFIX}{n}")
+
+    def audit(self, name: str) -> dict:
+        """The run's audit document: written by Learn, or assembled now for a run that did not reach it."""
+        from .audit import audit_document
+
+        described = self.describe(name)
+        request = json.loads(described["input"])
+        disruption_id = request.get("disruption_id", name.split(RESUME_SUFFIX)[0])
+        names = sorted({e["name"] for e in self.executions(limit=1000)
+                        if e["name"] == disruption_id or e["name"].startswith(disruption_id + RESUME_SUFFIX)})
+        runs = [self.describe(n) for n in names]
+        executions = [{"name": r["name"], "status": r["status"], "started_at": str(r["startDate"]),
+                       "stopped_at": str(r.get("stopDate") or ""), "error": r.get("error"), "cause": r.get("cause")}
+                      for r in runs]
+        saved = self.store.get(run_key(disruption_id, "audit"))
+        if saved and described["status"] == "SUCCEEDED" and name == names[-1]:
+            return {**saved, "executions": executions}
+        output = json.loads(described["output"]) if described.get("output") else None
+        return audit_document(disruption_id, names, store=self.store, resource=self.resource, naming=self.naming,
+                              state=output, executions=executions)

@@ -1,0 +1,160 @@
+"""What travels between the state machine's steps: pydantic models for each Lambda's input and result.
+
+The execution's state is a JSON object with one key per step — `request`, `phase1`, `phase2`, `decision`,
+`approval`, `execution`, `escalation`, `outcome` — each present from the start (null until its step runs),
+so every JSONPath in the definition resolves and the console can show a run half way through.
+Large payloads (collations, the arbitrator's full output) live in S3; the state carries a `PayloadRef`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..agents.extraction import MAX_PROMPT_CHARS
+
+# A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume
+# suffix ("--resume-N") needs room, so a disruption id keeps to 64.
+DISRUPTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+RESUME_SUFFIX = "--resume-"
+ApprovalAction = Literal["approve", "select", "alternatives", "reject"]
+RunStatus = Literal["executed", "rejected", "escalated", "failed"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class PayloadRef(_Model):
+    """A JSON payload: inline when small, else the S3 object holding it."""
+
+    inline: Any = None
+    bucket: str | None = None
+    key: str | None = None
+    size: int = 0  # bytes of the JSON
+
+    @model_validator(mode="after")
+    def _one_place(self) -> "PayloadRef":
+        if (self.inline is None) == (self.key is None):
+            raise ValueError("a payload reference holds the payload inline or names its S3 key, not both or neither")
+        return self
+
+
+class DisruptionRequest(_Model):
+    """The execution's input: what the trigger (EventBridge), the API or the CLI submits."""
+
+    disruption_id: str = Field(description="names the execution; a repeated id starts nothing new")
+    prompt: str = Field(min_length=1, max_length=MAX_PROMPT_CHARS)
+    source: Literal["eventbridge", "api", "cli", "bench"] = "cli"
+    requested_by: str | None = Field(None, max_length=120)
+    reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
+
+    @field_validator("disruption_id")
+    @classmethod
+    def _execution_name(cls, value: str) -> str:
+        if not DISRUPTION_ID.match(value):
+            raise ValueError("1 to 64 letters, digits, '-' or '_' (it names the Step Functions execution)")
+        return value
+
+
+class ValidatedRequest(_Model):
+    """`$.request` after Validate: the request, the flight it is about, and the run's settings."""
+
+    disruption_id: str
+    execution_name: str
+    prompt: str
+    source: str
+    requested_by: str | None
+    reported_at: datetime
+    flight_number: str
+    flight_date: str
+    flight_id: str
+    description: str
+    agents: list[str]
+    approval_timeout_seconds: int = Field(ge=1)
+
+
+class PhaseResult(_Model):
+    """`$.phase1` / `$.phase2` after Collate: the collation (by reference) and what the gate needs."""
+
+    phase: Literal["initial", "revision"]
+    collation: PayloadRef
+    statuses: dict[str, str]  # agent → ok | degraded | input_error | error
+    failed: list[str]  # agents whose status is not ok
+    safety_failed: bool  # a safety agent did not finish: no arbitration, a human decides
+    reused: bool = False  # loaded from the checkpoint of an earlier run (resume)
+
+
+class RankedSummary(_Model):
+    rank: int
+    scenario_id: str
+    title: str
+    kind: str
+    score: float
+    confidence: float
+    delay_minutes: int
+    cost_usd: float
+
+
+class DecisionSummary(_Model):
+    """`$.decision` after Arbitrate: enough for the approval step and the console; the rest is in `output`."""
+
+    status: Literal["decided", "escalated", "input_error"]
+    has_plan: bool
+    final_decision: str
+    confidence: float
+    ranked: list[RankedSummary]
+    escalations: list[str]  # codes
+    attempt: int = 1  # 2+ after the duty manager asked for alternatives
+    excluded: list[str] = Field(default_factory=list)  # scenario ids shown before and set aside
+    instruction: str | None = None
+    output: PayloadRef  # the full ArbitratorOutput
+
+
+class ApprovalDecision(_Model):
+    """`$.approval`: what the duty manager decided (the task-token callback's output)."""
+
+    action: ApprovalAction
+    scenario_id: str | None = None  # approve: rank 1 unless given; select: required
+    decided_by: str = Field(min_length=1, max_length=120)
+    comment: str | None = Field(None, max_length=2000)
+    instruction: str | None = Field(None, max_length=2000)  # alternatives: what to look for instead
+    decided_at: AwareDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+
+    @model_validator(mode="after")
+    def _complete(self) -> "ApprovalDecision":
+        if self.action == "select" and not self.scenario_id:
+            raise ValueError("select needs the scenario_id of the plan chosen instead")
+        if self.action == "alternatives" and not self.instruction:
+            raise ValueError("alternatives needs an instruction saying what to look for")
+        return self
+
+
+class Escalation(_Model):
+    """`$.escalation`: why the run went to a human without an executed plan."""
+
+    reason: Literal["SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT"]
+    message: str = ""
+
+
+class ExecutionSummary(_Model):
+    """`$.execution` after Execute."""
+
+    status: Literal["executed", "rolled_back", "compensation_failed"]
+    scenario_id: str
+    actions: list[str]
+    error: str | None = None
+    reason_code: str | None = None
+
+
+class Outcome(_Model):
+    """`$.outcome` after Learn: how the run ended and where its record is."""
+
+    status: RunStatus
+    history_id: str | None
+    audit: PayloadRef | None = None
+    message: str

@@ -1,0 +1,88 @@
+"""Run artifacts in the artifacts bucket, and references to them small enough for the state machine.
+
+Step Functions refuses a state over 256 KB. Every run artifact (collations, the arbitrator's output, the
+audit document) is written to `runs/<disruption id>/…` — which also makes the collations checkpoints a
+resumed run reuses — and the state carries it inline only when it is under `INLINE_LIMIT`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import boto3
+from botocore.exceptions import ClientError
+
+from ..checkpoint.config import BUCKET_ENV
+from .models import PayloadRef
+
+# Bytes. A state holds the request, both collations and the decision summary at once, and the Map output
+# holds seven agent results, so each piece keeps well under the 256 KB limit (the EY123 demo's revised
+# collation is about 50 KB, its largest agent result 27 KB, the arbitrator's output 83 KB).
+INLINE_LIMIT = 64 * 1024
+AGENT_INLINE_LIMIT = 16 * 1024
+RUNS_PREFIX = "runs"
+
+
+def bucket_name() -> str:
+    name = (os.environ.get(BUCKET_ENV) or "").strip()
+    if not name:
+        raise RuntimeError(f"{BUCKET_ENV} is not set: the workflow keeps run artifacts in the artifacts bucket")
+    return name
+
+
+def run_key(disruption_id: str, name: str) -> str:
+    return f"{RUNS_PREFIX}/{disruption_id}/{name}.json"
+
+
+class ArtifactStore:
+    def __init__(self, bucket: str | None = None, client: Any = None):
+        self.bucket = bucket or bucket_name()
+        self.client = client or boto3.client("s3")
+
+    def put(self, key: str, payload: Any) -> int:
+        body = json.dumps(payload, default=str, separators=(",", ":")).encode()
+        self.client.put_object(Bucket=self.bucket, Key=key, Body=body, ContentType="application/json")
+        return len(body)
+
+    def get(self, key: str) -> Any | None:
+        try:
+            body = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] in ("NoSuchKey", "404"):
+                return None
+            raise
+        return json.loads(body)
+
+    def save(self, key: str, payload: Any, inline_limit: int = INLINE_LIMIT) -> PayloadRef:
+        """Write the payload to S3 and return a reference carrying it inline when it is small."""
+        size = self.put(key, payload)
+        if size <= inline_limit:
+            return PayloadRef(inline=payload, size=size)
+        return PayloadRef(bucket=self.bucket, key=key, size=size)
+
+    def ref(self, payload: Any, key: str, inline_limit: int = INLINE_LIMIT) -> PayloadRef:
+        """Inline when small, else written to S3 (for payloads that need no copy when small)."""
+        size = len(json.dumps(payload, default=str, separators=(",", ":")).encode())
+        if size <= inline_limit:
+            return PayloadRef(inline=payload, size=size)
+        self.put(key, payload)
+        return PayloadRef(bucket=self.bucket, key=key, size=size)
+
+    def resolve(self, ref: PayloadRef | dict | None) -> Any:
+        if ref is None:
+            return None
+        ref = ref if isinstance(ref, PayloadRef) else PayloadRef.model_validate(ref)
+        if ref.key is None:
+            return ref.inline
+        payload = self.get(ref.key) if ref.bucket in (None, self.bucket) else ArtifactStore(ref.bucket, self.client).get(ref.key)
+        if payload is None:
+            raise LookupError(f"run artifact s3://{ref.bucket}/{ref.key} is missing")
+        return payload
+
+
+def is_ref(value: Any) -> bool:
+    """A dict shaped like a PayloadRef (agents receive either a collation or a reference to one)."""
+    return isinstance(value, dict) and set(value) <= {"inline", "bucket", "key", "size"} and (
+        "inline" in value or "key" in value)

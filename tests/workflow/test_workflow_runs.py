@@ -1,0 +1,145 @@
+"""The synthesized state machine, executed by moto with the real handlers: approve, reject, failures,
+timeouts, duplicates, malformed input and resume."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+
+from workflow_helpers import DEMO, fail
+from skymarshal.checkpoint.registry_dynamodb import thread_registry_from_env
+from skymarshal.checkpoint.threads import thread_id
+from skymarshal.workflow.models import ApprovalDecision
+from skymarshal.workflow.trigger import start_for_event
+
+pytestmark = pytest.mark.slow
+
+
+def _id(tag: str) -> str:
+    return f"t-{tag}-{uuid.uuid4().hex[:6]}"
+
+
+def _flight_row(account, flight_id: str) -> dict:
+    return account.resource().Table(account.naming("flights")).get_item(Key={"flight_id": flight_id})["Item"]
+
+
+def _to_approval(wf, tag: str, prompt: str = DEMO) -> str:
+    name = wf.start(prompt, disruption_id=_id(tag))["execution_name"]
+    progress = wf.follow(name, timeout_s=600)
+    assert progress.awaiting_approval, (progress.status, progress.current, wf.describe(name).get("cause"))
+    return name
+
+
+def _agent_calls(calls, phase: str) -> int:
+    return sum(1 for name, p in calls if name.startswith("FunctionsAgent") and p == phase)
+
+
+def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
+    name = _to_approval(wf, "approve")
+    decision = wf.decision(name)
+    top = decision["ranked"][0]["scenario"]
+    flight_id = decision["flight_id"]
+    before = _flight_row(account, flight_id)
+    wf.decide(name, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="go"))
+    restore.append(name)
+    assert wf.follow(name).status == "SUCCEEDED"
+    output = wf.output(name)
+    assert output["outcome"]["status"] == "executed" and output["execution"]["scenario_id"] == top["scenario_id"]
+    after = _flight_row(account, flight_id)
+    swap = next(a for a in top["actions"] if a["kind"] == "swap_aircraft")
+    assert before["aircraft_registration"] == swap["from_registration"]
+    assert after["aircraft_registration"] == swap["to_registration"]
+    # Both rounds ran seven agents each, once.
+    assert _agent_calls(calls, "initial") == 7 and _agent_calls(calls, "revision") == 7
+    audit = wf.audit(name)
+    assert audit["prompt"] == DEMO and set(audit["rounds"]) == {"initial", "revision"}
+    assert audit["approvals"][0]["decided_by"] == "Dana Duty" and audit["approvals"][0]["answer"]["comment"] == "go"
+    assert [e["event"] for e in audit["execution_events"]][:2] == ["started", "completed"]
+    assert audit["outcome"]["status"] == "executed" and audit["executions"][0]["started_at"]
+    record = account.handle().get("DisruptionHistory", {"disruption_id": output["outcome"]["history_id"]})
+    assert record and record["overridden"] is False and record["outcome"] == "on_plan"
+
+
+def test_reject_changes_nothing_and_marks_the_thread_rejected(wf, account, calls):
+    name = _to_approval(wf, "reject")
+    flight_id = wf.decision(name)["flight_id"]
+    before = _flight_row(account, flight_id)
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="not today"))
+    assert wf.follow(name).status == "SUCCEEDED"
+    assert wf.output(name)["outcome"]["status"] == "rejected"
+    assert _flight_row(account, flight_id) == before
+    assert not any(n.startswith("FunctionsExecute") for n, _ in calls)
+    registry = thread_registry_from_env()
+    assert registry.status(thread_id(name, "arbitrator", "arbitration")) == "rejected"
+
+
+def test_a_business_agent_raising_completes_degraded(wf, calls):
+    fail(calls, lambda name, event: name.startswith("FunctionsAgentcargo"))
+    name = _to_approval(wf, "cargo")
+    state = wf.progress(name)
+    assert state.agents[("initial", "cargo")].status == "error"
+    collation = wf.store.resolve(json.loads(wf.pending(name)["decision"])["output"])
+    assert collation["status"] in ("decided", "escalated")
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    assert wf.follow(name).status == "SUCCEEDED"
+
+
+def test_a_safety_agent_raising_escalates_without_execution(wf, calls):
+    fail(calls, lambda name, event: name.startswith("FunctionsAgentcrewcompliance"))
+    name = wf.start(DEMO, disruption_id=_id("safety"))["execution_name"]
+    assert wf.follow(name, timeout_s=600).status == "SUCCEEDED"
+    output = wf.output(name)
+    assert output["escalation"]["reason"] == "SAFETY_AGENT_FAILED" and output["outcome"]["status"] == "escalated"
+    assert not any(n.startswith(("FunctionsArbitrate", "FunctionsExecute")) for n, _ in calls)
+
+
+def test_no_decision_in_time_escalates(wf, calls, monkeypatch):
+    monkeypatch.setenv("SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS", "2")
+    name = wf.start(DEMO, disruption_id=_id("timeout"))["execution_name"]
+    progress = wf.follow(name, timeout_s=600)
+    while progress.status == "RUNNING":  # waiting for the approval that never comes
+        progress = wf.follow(name, timeout_s=60) if not progress.awaiting_approval else wf.progress(name)
+    output = wf.output(name)
+    assert output["escalation"]["reason"] == "APPROVAL_TIMEOUT" and output["outcome"]["status"] == "escalated"
+    assert not any(n.startswith("FunctionsExecute") for n, _ in calls)
+
+
+def test_a_duplicated_event_starts_one_execution(wf):
+    event = {"version": "0", "id": str(uuid.uuid4()), "source": "skymarshal.disruptions",
+             "detail-type": "Flight Disruption Reported", "account": "123456789012", "region": "us-east-1",
+             "time": "2027-01-20T06:00:00Z", "resources": [], "detail": {"prompt": "EY999 on 20 January 2027 bird strike"}}
+    first = start_for_event(event, sfn=wf.sfn, state_machine_arn=wf.arn)
+    second = start_for_event(event, sfn=wf.sfn, state_machine_arn=wf.arn)
+    assert first["started"] and not second["started"] and first["execution_arn"] == second["execution_arn"]
+    assert [e["name"] for e in wf.executions(limit=1000)].count(first["execution_name"]) == 1
+
+
+@pytest.mark.parametrize("prompt, message", [
+    ("EY999 on 20 January 2027 had a bird strike", "EY999"),
+    ("the aircraft is broken", "flight"),
+])
+def test_a_malformed_disruption_fails_validation_before_any_agent(wf, calls, prompt, message):
+    name = wf.start(prompt, disruption_id=_id("bad"))["execution_name"]
+    assert wf.follow(name).status == "FAILED"
+    described = wf.describe(name)
+    assert described["error"] == "InvalidDisruption" and message in described["cause"]
+    assert not any(n.startswith("FunctionsAgent") for n, _ in calls)
+
+
+def test_a_run_that_failed_in_phase_two_resumes_without_rerunning_phase_one(wf, calls):
+    fail(calls, lambda name, event: name.startswith("FunctionsCollate") and event.get("phase") == "revision")
+    name = wf.start(DEMO, disruption_id=_id("resume"))["execution_name"]
+    assert wf.follow(name, timeout_s=600).status == "FAILED"
+    assert _agent_calls(calls, "initial") == 7 and _agent_calls(calls, "revision") == 7
+    calls.clear()
+    fail(calls, lambda name, event: False)
+    resumed = wf.resume(name)["execution_name"]
+    assert resumed == f"{name}--resume-1"
+    assert wf.follow(resumed, timeout_s=600).awaiting_approval
+    assert _agent_calls(calls, "initial") == 0 and _agent_calls(calls, "revision") == 7
+    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    assert wf.follow(resumed).status == "SUCCEEDED"
+    audit = wf.audit(resumed)
+    assert [e["name"] for e in audit["executions"]] == [name, resumed]

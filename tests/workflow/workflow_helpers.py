@@ -1,0 +1,20 @@
+"""Shared by the workflow tests: the demo prompt and failure injection around local Lambda calls."""
+
+from __future__ import annotations
+
+from skymarshal.local import workflow as local_workflow
+
+DEMO = "Flight EY123 on January 20th had a mechanical failure"
+
+
+def fail(calls_list, when):
+    """Make the functions matching `when(name, event)` raise, recording every call in `calls_list`."""
+    registry = local_workflow.registry()
+
+    def wrapped(name, handler, event):
+        calls_list.append((name, event.get("phase")))
+        if when(name, event):
+            raise RuntimeError(f"injected failure in {name}")
+        return handler(event, local_workflow._Context(name))
+
+    registry.wrap = wrapped
