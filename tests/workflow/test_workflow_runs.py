@@ -143,3 +143,34 @@ def test_a_run_that_failed_in_phase_two_resumes_without_rerunning_phase_one(wf, 
     assert wf.follow(resumed).status == "SUCCEEDED"
     audit = wf.audit(resumed)
     assert [e["name"] for e in audit["executions"]] == [name, resumed]
+
+
+def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monkeypatch):
+    """Cancellation = cancel the flight, then rebook its passengers: the rebooking's transaction is refused
+    (injected at the AWS API), so the cancellation already applied is compensated."""
+    from botocore.client import BaseClient
+    from botocore.exceptions import ClientError
+
+    name = _to_approval(wf, "rollback")
+    decision = wf.decision(name)
+    cancel = next(r["scenario"] for r in decision["ranked"] if r["scenario"]["kind"] == "cancel")
+    assert len(cancel["actions"]) >= 2
+    before = _flight_row(account, decision["flight_id"])
+    real, transactions = BaseClient._make_api_call, []
+
+    def refuse_second(self, operation, params):
+        if operation == "TransactWriteItems":
+            transactions.append(params)
+            if len(transactions) == 2:
+                raise ClientError({"Error": {"Code": "TransactionCanceledException", "Message": "injected"},
+                                   "CancellationReasons": [{"Code": "ConditionalCheckFailed"}]}, operation)
+        return real(self, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", refuse_second)
+    wf.decide(name, ApprovalDecision(action="select", scenario_id=cancel["scenario_id"], decided_by="Dana Duty"))
+    final = wf.follow(name)
+    monkeypatch.setattr(BaseClient, "_make_api_call", real)
+    assert final.status == "FAILED" and wf.describe(name)["error"] == "ExecutionRolledBack"
+    assert _flight_row(account, decision["flight_id"]) == before
+    events = [e["event"] for e in wf.audit(name)["execution_events"]]
+    assert events[:2] == ["started", "completed"] and "failed" in events and "compensated" in events
