@@ -1,7 +1,8 @@
 """Synthesize the CDK app once per test session; every infra test reads that one cloud assembly.
 
 Each synthesis pays several seconds of jsii/Node start-up, so the CDK assertions, cfn-lint and
-cdk-nag tests all share the `synthesized` fixture below.
+cdk-nag tests all share the `synthesized` fixture below. Asset bundling is off (no stack is bundled), so
+the Lambda layers' pip install never runs in a test; asset metadata is on, as the local runner needs it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]  # `infra/` is importable throug
 import aws_cdk as cdk
 from aws_cdk.assertions import Template
 
-from infra import DATA_STACK_ID, KNOWLEDGE_STACK_ID, SkyMarshalStacks, build_app, cdk_json_context
+from infra import DATA_STACK_ID, KNOWLEDGE_STACK_ID, WORKFLOW_STACK_ID, SkyMarshalStacks, build_app, cdk_json_context
 
 
 @dataclass
@@ -44,9 +45,14 @@ class Synthesized:
         return json.loads(path.read_text()) if path.exists() else None
 
 
+# Bundle no stack: the deps layer's local bundling would pip-download ~100 MB of wheels at every synth.
+# Asset metadata (`aws:asset:path` on each function) is what the local runner imports handlers from.
+TEST_CONTEXT: dict[str, Any] = {"aws:cdk:bundling-stacks": [], "aws:cdk:enable-asset-metadata": True}
+
+
 def new_app(outdir: Path, **context: Any) -> cdk.App:
-    """An App with cdk.json's context (as `app.py` gets it), plus overrides for one test."""
-    return cdk.App(outdir=str(outdir), context={**cdk_json_context(), **context})
+    """An App with cdk.json's context (as `app.py` gets it), no bundling, plus overrides for one test."""
+    return cdk.App(outdir=str(outdir), context={**cdk_json_context(), **TEST_CONTEXT, **context})
 
 
 @pytest.fixture(scope="session")
@@ -86,3 +92,13 @@ def knowledge_template_json(synthesized: Synthesized) -> dict[str, Any]:
 @pytest.fixture(scope="session")
 def knowledge_template(knowledge_template_json: dict[str, Any]) -> Template:
     return Template.from_json(knowledge_template_json)
+
+
+@pytest.fixture(scope="session")
+def workflow_template_json(synthesized: Synthesized) -> dict[str, Any]:
+    return synthesized.template_json(WORKFLOW_STACK_ID)
+
+
+@pytest.fixture(scope="session")
+def workflow_template(workflow_template_json: dict[str, Any]) -> Template:
+    return Template.from_json(workflow_template_json)
