@@ -1,0 +1,118 @@
+"""The Learn step's record: one DisruptionRecord per run, which the arbitrator reads back as precedent
+(`queries.past_disruptions`, by disruption type).
+
+Ids are `SM-<execution id>`, apart from the generator's seeded `H-YYYY-NNNN`; the put is conditional, so a
+retried Learn step writes the record once. What the record says:
+
+- `recommended_action`: the rank-1 scenario's kind; `chosen_action`: the kind of the scenario the duty
+  manager approved or selected — when nothing was chosen (reject, timeout, escalation) the recommended kind,
+  and the summary says nothing was chosen.
+- `overridden`: a reject, or a chosen scenario that is not rank 1 (approving or selecting rank 1 is not an
+  override: the duty manager agreed with the arbitrator). A timeout or escalation overrides nothing.
+- `outcome`: executed → on_plan; rolled back, compensation failed, or approved but no report → failed;
+  rejected, timed out or escalated → not_executed.
+- The flight's route, type and initial delay come from the row as it was before execution (the report's
+  `flight_before`), since the Learn step reads the flight after the plan changed it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+import boto3
+from botocore.exceptions import ClientError
+
+from ..arbitration.context import PROMPT_TYPES, disruption_type
+from ..arbitration.models import ArbitratorOutput, Scenario
+from ..data.loader import item_of
+from ..data.schema import DISRUPTION_HISTORY, Naming
+from ..models.history import DisruptionRecord, DisruptionType, Outcome
+from ..models.operational import Flight
+from .execution import ExecutionReport
+
+ApprovalOutcome = Literal["approve", "select", "reject", "timeout", "escalated"]
+ID_PREFIX = "SM-"
+VERB = {"approve": "approved", "select": "selected", "reject": "rejected every plan",
+        "timeout": "did not answer in time", "escalated": "the run was escalated to a human"}
+
+
+class NothingToLearn(ValueError):
+    """The run has no ranked plan, or not the facts a history record needs."""
+
+
+def outcome_of(approval_action: str, report: ExecutionReport | None) -> Outcome:
+    if report is not None:
+        return "on_plan" if report.status == "executed" else "failed"
+    return "failed" if approval_action in ("approve", "select") else "not_executed"
+
+
+def _type(prompt: str, flight: Flight | None) -> DisruptionType:
+    if flight is not None:
+        return disruption_type(prompt, flight, {})  # the arbitrator's classifier: the prompt, else the data
+    return next((kind for kind, pattern in PROMPT_TYPES if pattern.search(prompt or "")), "other")
+
+
+def learning_record(*, execution_id: str, prompt: str, decision: ArbitratorOutput | dict, chosen_scenario_id: str | None,
+                    decided_by: str | None, approval_action: ApprovalOutcome, report: ExecutionReport | None,
+                    occurred_at: datetime, flight: Flight | None) -> DisruptionRecord:
+    output = decision if isinstance(decision, ArbitratorOutput) else ArbitratorOutput.model_validate(decision)
+    if not output.ranked:
+        raise NothingToLearn(f"execution {execution_id}: the arbitrator ranked no plan, so there is nothing to record")
+    ranked: dict[str, Scenario] = {r.scenario.scenario_id: r.scenario for r in output.ranked}
+    top = output.ranked[0].scenario
+    chosen = None
+    if chosen_scenario_id is not None and approval_action in ("approve", "select"):
+        chosen = ranked.get(chosen_scenario_id)
+        if chosen is None:
+            raise NothingToLearn(f"execution {execution_id}: {chosen_scenario_id} is not one of the ranked plans "
+                                 f"({', '.join(ranked)})")
+    elif approval_action == "approve":
+        chosen = top  # approve without an id means rank 1
+    base = report.flight_before if report is not None and report.flight_before is not None else flight
+    if base is None:
+        raise NothingToLearn(f"execution {execution_id}: flight {output.flight_id} is not in the flights table; "
+                             "a history record needs its route and aircraft type")
+    outcome = outcome_of(approval_action, report)
+    executed = outcome == "on_plan"
+    plan = chosen or top
+    return DisruptionRecord(
+        disruption_id=f"{ID_PREFIX}{execution_id}", disruption_type=_type(prompt, base), occurred_at=occurred_at,
+        flight_number=base.flight_number, origin=base.origin, destination=base.destination,
+        aircraft_type=base.aircraft_type, initial_delay_minutes=base.delay_minutes, recommended_action=top.kind,
+        chosen_action=plan.kind, overridden=approval_action == "reject" or (chosen is not None and chosen.scenario_id != top.scenario_id),
+        outcome=outcome, actual_delay_minutes=plan.arrival_delay_minutes if executed else base.delay_minutes,
+        passengers_affected=plan.passengers_impacted, cost_usd=round(plan.cost_usd, 2) if executed else 0.0,
+        summary=_summary(base, top, chosen, approval_action, decided_by, report), decided_by=decided_by,
+        execution_id=execution_id, scenario_ids=list(ranked))
+
+
+def _summary(flight: Flight, top: Scenario, chosen: Scenario | None, action: str, decided_by: str | None,
+             report: ExecutionReport | None) -> str:
+    who = decided_by or "nobody"
+    head = f"{flight.flight_number} {flight.origin}-{flight.destination}: recommended {top.title} ({top.scenario_id})"
+    if chosen is None:
+        decided = f"{who} {VERB.get(action, action)}; nothing was chosen, recorded as the recommended {top.kind}"
+    elif chosen.scenario_id == top.scenario_id:
+        decided = f"{who} {VERB.get(action, action)} it"
+    else:
+        decided = f"{who} chose {chosen.title} ({chosen.scenario_id}) instead"
+    if report is None:
+        done = "nothing was executed" if action not in ("approve", "select") else "the execution left no report"
+    elif report.status == "executed":
+        done = f"executed as planned ({len(report.actions)} action(s))"
+    else:
+        done = f"execution failed ({report.reason_code}: {report.error}) and {report.status.replace('_', ' ')}"
+    return f"{head}; {decided}; {done}."
+
+
+def record_learning(record: DisruptionRecord, *, resource: Any = None, naming: Naming | None = None) -> bool:
+    """Write the record once: False when a retried Learn step finds it already there."""
+    table = (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(DISRUPTION_HISTORY))
+    try:
+        table.put_item(Item=item_of(record), ConditionExpression="attribute_not_exists(disruption_id)")
+        return True
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            return False
+        raise
