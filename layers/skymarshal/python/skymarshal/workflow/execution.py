@@ -112,7 +112,10 @@ class _Run:
         self.events.append(e)
         stamp = e.at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         item = {k: v for k, v in e.model_dump(mode="json").items() if v is not None}
-        self.table.put_item(Item={"PK": _pk(self.id), "SK": f"EVENT#{stamp}#{e.seq:04d}", **item, "ttl": _ttl()})
+        try:  # the report carries every event; a lost copy must not stop a compensation half way
+            self.table.put_item(Item={"PK": _pk(self.id), "SK": f"EVENT#{stamp}#{e.seq:04d}", **item, "ttl": _ttl()})
+        except ClientError as exc:
+            log.error("execution %s: event %d (%s) not stored: %s", self.id, e.seq, kind, exc)
         (log.warning if kind == "failed" else log.info)("execution %s group %d %s%s", self.id, group, kind,
                                                          f": {reason} {message}" if reason else "")
 
@@ -125,6 +128,8 @@ class _Run:
     def transact(self, changes: list[Change]) -> None:
         """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition)."""
         items = [c.transact_item(self.naming) for c in changes]
+        if not items:  # e.g. undoing a group whose rows already held the plan's values: nothing was written
+            return
         for attempt in range(ATTEMPTS):
             try:
                 self.resource.meta.client.transact_write_items(TransactItems=items)
@@ -156,7 +161,11 @@ def execute(scenario: Scenario, *, execution_id: str, resource: Any = None, nami
     recorded = _claim(run, scenario)
     if recorded is not None:
         return recorded
-    report = _apply(run, scenario)
+    try:
+        report = _apply(run, scenario)
+    except Exception:  # only before the first group: _apply compensates anything later. Free the id for a retry.
+        run.table.delete_item(Key={"PK": _pk(execution_id), "SK": "STATE"}, ConditionExpression=Attr("status").eq("running"))
+        raise
     run.table.update_item(Key={"PK": _pk(execution_id), "SK": "STATE"},
                           UpdateExpression="SET #s = :s, finished_at = :f, report = :r",
                           ConditionExpression=Attr("status").eq("running"), ExpressionAttributeNames={"#s": "status"},
@@ -194,9 +203,9 @@ def _apply(run: _Run, scenario: Scenario) -> ExecutionReport:
             "actions": [describe(a) for a in scenario.actions], "flight_before": Flight.model_validate(found) if found else None}
     applied: list[tuple[int, Any, list[list[Change]]]] = []  # (group, action, committed chunks)
     for index, action in enumerate(scenario.actions):
-        run.event("started", index, action)
         done: list[list[Change]] = []
         try:
+            run.event("started", index, action)
             changes = planner.changes(action)
             for n, start in enumerate(range(0, len(changes), TRANSACTION_LIMIT)):
                 chunk = changes[start:start + TRANSACTION_LIMIT]
@@ -244,7 +253,8 @@ def _reason(exc: Exception) -> tuple[ReasonCode, str]:
     if isinstance(exc, _Failed):
         error = exc.error.response
         reasons = error.get("CancellationReasons", [])
-        failed = [(exc.changes[i], r) for i, r in enumerate(reasons) if r.get("Code") == "ConditionalCheckFailed"]
+        failed = [(exc.changes[i], r) for i, r in enumerate(reasons[:len(exc.changes)])
+                  if r.get("Code") == "ConditionalCheckFailed"]
         if failed:
             return "CONDITION_FAILED", "; ".join(_stale(c, r.get("Item")) for c, r in failed[:3]) + (
                 f" (and {len(failed) - 3} more)" if len(failed) > 3 else "")
