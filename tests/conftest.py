@@ -5,11 +5,21 @@ SKYMARSHAL_TEST_LOAD_FACTOR lowers the passenger volume for a quick local loop; 
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+
+import aws_cdk as cdk  # noqa: E402  (after the variable that silences jsii's banner)
+
+from infra import SkyMarshalStacks, build_app, cdk_json_context  # noqa: E402
 
 from skymarshal.data.generator import GeneratorConfig, generate
 from skymarshal.data.schema import Naming
@@ -51,3 +61,56 @@ def local(account, monkeypatch):
         yield account
     monkeypatch.setattr(control, "account", session_account)
     monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
+
+
+# ---------------------------------------------------------------------------------------------------
+# The CDK app, synthesized once per session: each synthesis pays several seconds of jsii/Node start-up,
+# so the CDK assertions, cfn-lint, cdk-nag and the state machine run in moto all read this one assembly.
+
+@dataclass
+class Synthesized:
+    app: cdk.App
+    stacks: SkyMarshalStacks
+    outdir: Path
+    # app.synth() raises RuntimeError("ValidationFailed ...") when cdk-nag reports a finding; the
+    # templates are written before validation runs, so the other tests still have something to read.
+    error: Exception | None
+
+    def template_files(self) -> list[Path]:
+        return sorted(self.outdir.glob("*.template.json"))
+
+    def template_json(self, artifact_id: str) -> dict[str, Any]:
+        return json.loads((self.outdir / f"{artifact_id}.template.json").read_text())
+
+    def validation_report(self) -> dict[str, Any] | None:
+        path = self.outdir / "validation-report.json"
+        return json.loads(path.read_text()) if path.exists() else None
+
+
+# Bundle no stack: the deps layer's local bundling would pip-download ~100 MB of wheels at every synth.
+# Asset metadata (`aws:asset:path` on each function) is what the local runner imports handlers from.
+TEST_CONTEXT: dict[str, Any] = {"aws:cdk:bundling-stacks": [], "aws:cdk:enable-asset-metadata": True}
+
+
+def new_app(outdir: Path, **context: Any) -> cdk.App:
+    """An App with cdk.json's context (as `app.py` gets it), no bundling, plus overrides for one test."""
+    return cdk.App(outdir=str(outdir), context={**cdk_json_context(), **TEST_CONTEXT, **context})
+
+
+@pytest.fixture(scope="session")
+def make_app():
+    """`new_app` for tests that need an App of their own (importing from conftest is fragile)."""
+    return new_app
+
+
+@pytest.fixture(scope="session")
+def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
+    outdir = tmp_path_factory.mktemp("cdk.out")
+    app = new_app(outdir)
+    stacks = build_app(app)
+    try:
+        app.synth()
+        error = None
+    except RuntimeError as exc:
+        error = exc
+    return Synthesized(app=app, stacks=stacks, outdir=outdir, error=error)

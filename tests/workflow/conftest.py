@@ -1,6 +1,6 @@
 """The synthesized state machine installed in the session's emulated account, run by moto.
 
-The template is synthesized once per session (bundling off, asset metadata on, as the local runner needs);
+The template is the session's one synthesis (tests/conftest.py);
 `wf` installs it — functions created in moto, handlers imported from their asset folders — and gives a
 WorkflowClient. Runs change the airline (an executed plan swaps an aircraft), so `restore` puts back
 every row a test's executions changed, from the before-images their reports carry.
@@ -13,11 +13,12 @@ import os
 import pytest
 
 from skymarshal.local import workflow as local_workflow
-from skymarshal.local.template import synthesize
+from skymarshal.local.template import WORKFLOW_TEMPLATE
 
 @pytest.fixture(scope="session")
-def workflow_template(tmp_path_factory):
-    return synthesize(tmp_path_factory.mktemp("workflow-cdk.out"))
+def workflow_template(synthesized):
+    """The session's one synthesis (bundling off, asset metadata on), as `skymarshal` synthesizes locally."""
+    return synthesized.outdir / WORKFLOW_TEMPLATE
 
 
 @pytest.fixture(scope="session")

@@ -30,17 +30,29 @@ def build_parser() -> Parser:
     return parser
 
 
+def _reported_errors() -> tuple[type[Exception], ...]:
+    """Failures a user can act on, reported on one line: the message says what was wrong and what to do."""
+    from ..local.template import SynthError
+    from ..local.workflow import LocalWorkflowMissing, TemplateError
+    from ..workflow.approvals import ApprovalError
+    from ..workflow.client import RunNotFound
+
+    return (CliError, SynthError, TemplateError, LocalWorkflowMissing, ApprovalError, RunNotFound, TimeoutError)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except CliError as exc:
-        print(f"skymarshal: {exc}", file=sys.stderr)
-        return 1
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         sys.stdout = open(os.devnull, "w")
         return 0
+    except Exception as exc:
+        if not isinstance(exc, _reported_errors()):
+            raise
+        print(f"skymarshal: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("skymarshal: interrupted", file=sys.stderr)
         return 130

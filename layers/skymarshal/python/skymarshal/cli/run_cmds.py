@@ -38,20 +38,10 @@ def _client(account):
     return local_client(account, echo=lambda m: print(m, file=sys.stderr))
 
 
-def _found(call):
-    from ..workflow.client import RunNotFound
-    from . import CliError
-
-    try:
-        return call()
-    except RunNotFound as exc:
-        raise CliError(str(exc)) from None
-
-
 def _status(args) -> int:
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         client = _client(account)
-        described = _found(lambda: client.describe(args.id))
+        described = client.describe(args.id)
         progress = client.progress(args.id)
         output = json.loads(described["output"]) if described.get("output") else None
         pending = client.pending(args.id)
@@ -79,7 +69,7 @@ def _history(args) -> int:
 
 def _audit(args) -> int:
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
-        document = _found(lambda: _client(account).audit(args.id))
+        document = _client(account).audit(args.id)
     path = write_audit(args.id, document)
     print_json(document)
     print(f"audit written to {path}", file=sys.stderr)
@@ -92,7 +82,7 @@ def _resume(args) -> int:
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         client = _client(account)
         try:
-            started = _found(lambda: client.resume(args.id))
+            started = client.resume(args.id)
         except ValueError as exc:
             raise CliError(str(exc)) from None
         progress = Progress()

@@ -8,8 +8,9 @@ clients are created once per container, on first use, from the environment the s
 from __future__ import annotations
 
 import os
+import functools
 from functools import lru_cache
-from typing import Any
+from typing import Any, Callable
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
@@ -43,20 +44,28 @@ def _registry():
     return thread_registry_from_env()
 
 
-def _correlate(event: dict) -> None:
-    name = event.get("execution_name") or (event.get("state") or {}).get("request", {}).get("execution_name")
-    if name:
-        logger.set_correlation_id(name)
+def step(handler: Callable[[dict, Any], dict]) -> Callable[[dict, Any], dict]:
+    """Powertools around a step: Lambda context in the logs, correlation id = the execution's name,
+    a trace segment, and the metrics flushed at the end."""
+
+    @logger.inject_lambda_context(log_event=False)
+    @tracer.capture_lambda_handler
+    @metrics.log_metrics
+    @functools.wraps(handler)
+    def wrapped(event: dict, context: Any) -> dict:
+        name = event.get("execution_name") or ((event.get("state") or {}).get("request") or {}).get("execution_name")
+        if name:
+            logger.set_correlation_id(name)
+        return handler(event, context)
+
+    return wrapped
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def validate(event: dict, context: Any) -> dict:
     """Payload: {"input": <execution input>, "execution_name": $$.Execution.Name}. Raises InvalidDisruption."""
     from ..workflow.steps import InvalidDisruption, validate as run
 
-    _correlate(event)
     try:
         state = run(event.get("input"), execution_name=event["execution_name"], handle=_handle(), store=_store())
     except InvalidDisruption as exc:
@@ -67,28 +76,22 @@ def validate(event: dict, context: Any) -> dict:
     return state
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def collate(event: dict, context: Any) -> dict:
     """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>}."""
     from ..workflow.steps import collate as run
 
-    _correlate(event)
     result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=_store())
     metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
     logger.info("collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed})
     return result.model_dump(mode="json")
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
     from ..workflow.steps import arbitrate_step
 
-    _correlate(event)
     summary = arbitrate_step(event["state"], handle=_handle(), store=_store(), registry=_registry(),
                              knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None)
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
@@ -96,14 +99,11 @@ def arbitrate(event: dict, context: Any) -> dict:
     return summary.model_dump(mode="json")
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def request_approval(event: dict, context: Any) -> dict:
     """Payload: {"task_token": $$.Task.Token, "execution_name", "decision", "timeout_seconds"}."""
     from ..workflow.approvals import request_approval as run
 
-    _correlate(event)
     pending = run(task_token=event["task_token"], execution_name=event["execution_name"],
                   decision=DecisionSummary.model_validate(event["decision"]),
                   timeout_seconds=int(event["timeout_seconds"]), registry=_registry())
@@ -111,36 +111,28 @@ def request_approval(event: dict, context: Any) -> dict:
     return pending
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def execute(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: applies the approved plan, group by group, rolled back on failure."""
     from ..workflow.steps import execute_step
 
-    _correlate(event)
     summary = execute_step(event["state"], store=_store(), registry=_registry())
     metrics.add_metric(name=f"Execution{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("executed", extra={"status": summary.status, "scenario": summary.scenario_id})
     return summary.model_dump(mode="json")
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def learn(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: the history record, acceptance/override metrics and the audit document."""
     from ..workflow.audit import learn_step
 
-    _correlate(event)
     outcome = learn_step(event["state"], store=_store(), handle=_handle(), registry=_registry(), metrics=metrics)
     logger.info("run finished", extra={"status": outcome.status, "history_id": outcome.history_id})
     return outcome.model_dump(mode="json")
 
 
-@logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler
-@metrics.log_metrics
+@step
 def trigger(event: dict, context: Any) -> dict:
     """The EventBridge rule's target: one execution per event id (SKYMARSHAL_STATE_MACHINE_ARN)."""
     import boto3

@@ -17,6 +17,7 @@ import logging
 import os
 import sys
 import threading
+import time
 import uuid
 import zipfile
 from dataclasses import dataclass, field
@@ -29,6 +30,10 @@ from .emulator import BUCKET, REGION, LocalAccount
 ACCOUNT_ID = "123456789012"  # moto's default account
 STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
 log = logging.getLogger("skymarshal.local")
+
+
+class LocalWorkflowMissing(RuntimeError):
+    """The running local AWS has no state machine (it was started by an older version)."""
 
 
 class TemplateError(ValueError):
@@ -114,8 +119,6 @@ class _Context:
     """The parts of the Lambda context object Powertools and the handlers read."""
 
     def __init__(self, name: str, timeout_ms: int = 900_000):
-        import time
-
         self.function_name = name
         self.function_version = "$LATEST"
         self.invoked_function_arn = f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{name}"
@@ -126,8 +129,6 @@ class _Context:
         self._deadline = time.monotonic() + timeout_ms / 1000
 
     def get_remaining_time_in_millis(self) -> int:
-        import time
-
         return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
@@ -227,7 +228,7 @@ def local_client(account: LocalAccount, echo=print):
     arn = state_machine_arn(account)
     if arn is None:
         if account.endpoint_url:
-            raise RuntimeError("the running local AWS has no workflow state machine (started by an older version): "
+            raise LocalWorkflowMissing("the running local AWS has no workflow state machine (started by an older version): "
                                "run `skymarshal local reset`")
         arn = install(account, workflow_template(echo))
     return WorkflowClient(sfn=account.client("stepfunctions"), state_machine_arn=arn,

@@ -113,16 +113,8 @@ class WorkflowClient:
 
     def progress(self, name: str) -> Progress:
         status = self.describe(name)["status"]
-        events, token = [], None
-        while True:
-            kwargs = {"executionArn": self.execution_arn(name), "maxResults": 1000}
-            if token:
-                kwargs["nextToken"] = token
-            page = self.sfn.get_execution_history(**kwargs)
-            events += page["events"]
-            token = page.get("nextToken")
-            if not token:
-                return parse_history(events, status)
+        pages = self.sfn.get_paginator("get_execution_history").paginate(executionArn=self.execution_arn(name))
+        return parse_history([event for page in pages for event in page["events"]], status)
 
     def follow(self, name: str, *, on_progress: Callable[[Progress], None] | None = None, timeout_s: float = 900,
                poll_s: float = 0.25) -> Progress:
@@ -166,17 +158,10 @@ class WorkflowClient:
         return json.loads(described["output"]) if described.get("output") else None
 
     def executions(self, limit: int = 50) -> list[dict]:
-        out, token = [], None
-        while len(out) < limit:
-            kwargs = {"stateMachineArn": self.arn, "maxResults": min(100, limit)}
-            if token:
-                kwargs["nextToken"] = token
-            page = self.sfn.list_executions(**kwargs)
-            out += page["executions"]
-            token = page.get("nextToken")
-            if not token:
-                break
-        return sorted(out, key=lambda e: e["startDate"], reverse=True)[:limit]
+        pages = self.sfn.get_paginator("list_executions").paginate(
+            stateMachineArn=self.arn, PaginationConfig={"MaxItems": limit})
+        runs = [run for page in pages for run in page["executions"]]
+        return sorted(runs, key=lambda e: e["startDate"], reverse=True)[:limit]
 
     def resume(self, name: str) -> dict:
         """A new execution of the same disruption that reuses the finished phases' checkpoints

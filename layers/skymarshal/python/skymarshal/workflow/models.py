@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..agents.extraction import MAX_PROMPT_CHARS
 
@@ -22,6 +22,13 @@ DISRUPTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 RESUME_SUFFIX = "--resume-"
 ApprovalAction = Literal["approve", "select", "alternatives", "reject"]
 RunStatus = Literal["executed", "rejected", "escalated", "failed"]
+
+
+def field_error(exc: ValidationError, what: str) -> str:
+    """The first error, naming its field: what a caller reads instead of a traceback."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or what
+    return f"{what}: {where}: {first['msg']}"
 
 
 class _Model(BaseModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -23,7 +23,7 @@ from ..data.access import DataHandle
 from ..data.schema import AGENTS, SAFETY_AGENTS
 from .models import (
     RESUME_SUFFIX, ApprovalDecision, DecisionSummary, DisruptionRequest, Escalation, ExecutionSummary,
-    PhaseResult, RankedSummary, ValidatedRequest,
+    PhaseResult, RankedSummary, ValidatedRequest, field_error,
 )
 from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
 
@@ -36,12 +36,6 @@ STATE_KEYS = ("request", "phase1", "phase2", "decision", "approval", "execution"
 
 class InvalidDisruption(Exception):
     """The request cannot be analysed; the message says what was wrong and what to do."""
-
-
-def field_error(exc: ValidationError, what: str) -> str:
-    first = exc.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or what
-    return f"{what}: {where}: {first['msg']}"
 
 
 def approval_timeout_seconds() -> int:
@@ -241,6 +235,3 @@ def close_arbitration(state: dict, registry: BaseThreadRegistry) -> None:
         _close_arbitration(registry, request.execution_name, "rejected",
                            {"decided_by": approval.get("decided_by"), "comment": approval.get("comment")})
 
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)

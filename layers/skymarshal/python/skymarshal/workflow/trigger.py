@@ -14,7 +14,7 @@ from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .models import DisruptionRequest
+from .models import DisruptionRequest, field_error
 
 SOURCE = "skymarshal.disruptions"
 DETAIL_TYPE = "Flight Disruption Reported"
@@ -60,9 +60,7 @@ def parse_event(event: Any) -> DisruptionEvent:
     try:
         parsed = DisruptionEvent.model_validate(event)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "event"
-        raise InvalidEvent(f"{where}: {first['msg']}") from None
+        raise InvalidEvent(field_error(exc, "event")) from None
     if parsed.source != SOURCE or parsed.detail_type != DETAIL_TYPE:
         raise InvalidEvent(f"source/detail-type must be {SOURCE!r}/{DETAIL_TYPE!r}, got "
                            f"{parsed.source!r}/{parsed.detail_type!r}")
