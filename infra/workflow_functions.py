@@ -124,7 +124,7 @@ class WorkflowFunctionsConstruct(Construct):
         for fn in (arbitrate, request_approval, execute, learn):
             self._checkpoints(fn)
         self._read(execute, EXECUTE_WRITES)
-        self._write(execute, EXECUTE_WRITES, transactions=True)
+        self._write(execute, EXECUTE_WRITES)
         self._read(learn, (FLIGHTS, DISRUPTION_HISTORY))
         self._write(learn, (DISRUPTION_HISTORY,))
         self._acknowledge_findings()
@@ -165,7 +165,7 @@ class WorkflowFunctionsConstruct(Construct):
         iam.Grant.add_to_principal(grantee=fn, actions=list(AGENT_READ_ACTIONS), resource_arns=self._table_arns(tables))
         self.data.key.grant_decrypt(fn)
 
-    def _write(self, fn: lambda_.Function, tables, *, transactions: bool = False) -> None:
+    def _write(self, fn: lambda_.Function, tables) -> None:
         arns = [self.data.tables[t].table_arn for t in tables]
         iam.Grant.add_to_principal(grantee=fn, actions=list(WRITE_ACTIONS), resource_arns=arns)
         self._encrypt_decrypt(fn)

@@ -200,7 +200,8 @@ def test_cancellation_rebooks_the_planned_numbers_onto_each_flight_and_the_rest_
     cancel = plan(decisions, "mechanical", "cancel")
     rebook = cancel.actions[1]
     first, count = next(iter(rebook.onto.items()))
-    onto = {first: count - 10}  # fewer own seats than planned, so ten go to partners
+    # Ten fewer own seats on the first flight than planned (the other flights as planned): ten go to partners.
+    onto = {**rebook.onto, first: count - 10}
     cancel = cancel.model_copy(update={"actions": [cancel.actions[0], rebook.model_copy(update={"onto": onto, "interline": 10})]})
     keys = copy_rows(account, blank_account, cancel)
     before = snapshot(blank_account, keys)

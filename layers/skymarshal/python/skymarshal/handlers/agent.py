@@ -24,7 +24,12 @@ from ..workflow.payloads import ArtifactStore
 from ..workflow.steps import agent_result, resolve_others
 
 DEADLINE_MARGIN_MS = 5000
-MAX_DEADLINE_S = float(os.environ.get("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "30"))
+DEADLINE_ENV = "SKYMARSHAL_AGENT_DEADLINE_SECONDS"
+
+
+def max_deadline_s() -> float:
+    """Read per call: the local runner raises it (seven agents share one machine there, not seven Lambdas)."""
+    return float(os.environ.get(DEADLINE_ENV, "30"))
 
 
 class AgentEvent(BaseModel):
@@ -69,7 +74,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             return {"agent_name": agent, "status": "input_error", "binding_constraints": [], "confidence": 0.05,
                     "message": f"agent: this is the {agent} function, the event is for {request.agent}"}
         remaining = getattr(context, "get_remaining_time_in_millis", lambda: 60000)()
-        deadline = max(1.0, min(MAX_DEADLINE_S, (remaining - DEADLINE_MARGIN_MS) / 1000))
+        deadline = max(1.0, min(max_deadline_s(), (remaining - DEADLINE_MARGIN_MS) / 1000))
         others = resolve_others(request.others, store)
         response = run_agent(agent, request.prompt, handle=handle, phase=request.phase, others=others,
                              execution_id=request.execution_id, checkpointer=checkpointer, registry=registry,

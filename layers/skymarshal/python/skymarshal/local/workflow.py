@@ -155,7 +155,10 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
     env = {BUCKET_ENV: BUCKET, CHECKPOINTER_ENV: "dynamodb", TABLE_PREFIX_ENV: account.naming.prefix,
            "POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
            "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
-           "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true")}
+           "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true"),
+           # In Lambda each agent has its own CPU; here the seven of a round share this machine's cores,
+           # so the 30 s deadline measured in wall-clock time would time out agents that are merely queued.
+           "SKYMARSHAL_AGENT_DEADLINE_SECONDS": os.environ.get("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "180")}
     if account.endpoint_url:  # server mode: the handlers run inside the server and call it over HTTP
         env["AWS_ENDPOINT_URL"] = account.endpoint_url
     return env
