@@ -22,6 +22,9 @@ from .graph import build_graph, failure_response
 from .schemas import AgentResponse, Phase
 
 DEFAULT_DEADLINE_SECONDS = 30.0
+# In process (CLI, local runner, tests) the seven agents of a round share this machine's cores instead of
+# having a Lambda each, so a wall-clock deadline must leave room for an agent that is only queued.
+LOCAL_DEADLINE_SECONDS = 180.0
 _UNSET = object()
 
 

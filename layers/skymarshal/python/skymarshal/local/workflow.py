@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from .emulator import BUCKET, REGION, LocalAccount
 
@@ -156,9 +157,9 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
            "POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
            "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
            "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true"),
-           # In Lambda each agent has its own CPU; here the seven of a round share this machine's cores,
-           # so the 30 s deadline measured in wall-clock time would time out agents that are merely queued.
-           "SKYMARSHAL_AGENT_DEADLINE_SECONDS": os.environ.get("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "180")}
+           # In Lambda each agent has its own CPU; here the seven of a round share this machine's cores.
+           "SKYMARSHAL_AGENT_DEADLINE_SECONDS": os.environ.get("SKYMARSHAL_AGENT_DEADLINE_SECONDS",
+                                                               str(int(LOCAL_DEADLINE_SECONDS)))}
     if account.endpoint_url:  # server mode: the handlers run inside the server and call it over HTTP
         env["AWS_ENDPOINT_URL"] = account.endpoint_url
     return env

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any, Callable
 
-from ..agents.runner import run_agent
+from ..agents.runner import LOCAL_DEADLINE_SECONDS, run_agent
 from ..agents.schemas import AgentResponse, Phase
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
@@ -29,6 +29,7 @@ def run_round(prompt: str, *, handle: DataHandle, phase: Phase, others: dict | N
               **kwargs) -> dict[str, AgentResponse]:
     if llm is not _DEFAULT:
         kwargs["llm"] = llm
+    kwargs.setdefault("deadline_seconds", LOCAL_DEADLINE_SECONDS)
 
     def one(agent: str) -> AgentResponse:
         response = run_agent(agent, prompt, handle=handle, phase=phase, others=others, now=now,
