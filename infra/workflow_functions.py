@@ -14,13 +14,15 @@ from pathlib import Path
 
 from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from skymarshal.checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
+from skymarshal.workflow.audit_trail import KEY_ENV as AUDIT_KEY_ENV
 from skymarshal.data.schema import (
-    AGENTS, AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CHECKPOINTS,
+    AGENTS, AIRCRAFT_AVAILABILITY, AIRPORTS, AUDIT_TRAIL, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CHECKPOINTS,
     CREW_MEMBERS, CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF,
     MAINTENANCE_WORK_ORDERS, PASSENGERS, TABLES_BY_NAME, WEATHER,
 )
@@ -45,6 +47,8 @@ ARBITRATOR_READS = (FLIGHTS, BOOKINGS, PASSENGERS, CREW_MEMBERS, CREW_ROSTER, MA
                     MAINTENANCE_ROSTER, AIRCRAFT_AVAILABILITY, CARGO_SHIPMENTS, CARGO_FLIGHT_ASSIGNMENTS, BAGGAGE,
                     WEATHER, AIRPORTS, DISRUPTION_HISTORY)
 EXECUTE_WRITES = (FLIGHTS, BOOKINGS, CREW_ROSTER, AIRCRAFT_AVAILABILITY)
+# The audit trail is append-only: writers put (conditionally) and read; nothing may update or delete.
+AUDIT_APPEND_ACTIONS = ("dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query")
 
 
 def model_ids() -> list[str]:
@@ -97,6 +101,12 @@ class WorkflowFunctionsConstruct(Construct):
             "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal", "SKYMARSHAL_STAGE": config.stage,
         }
         self.model_arns = bedrock_model_arns(self.stack)
+        # Signs the head of each disruption's audit chain; asymmetric, so verifying needs no secret.
+        self.audit_key = kms.Key(self, "AuditSigningKey", key_spec=kms.KeySpec.ECC_NIST_P256,
+                                 key_usage=kms.KeyUsage.SIGN_VERIFY, alias=f"alias/SkyMarshal-{config.stage}-audit",
+                                 description="SkyMarshal: signs the head of each disruption's audit chain",
+                                 removal_policy=RemovalPolicy.RETAIN)
+        self.environment[AUDIT_KEY_ENV] = self.audit_key.key_arn
         agents = {agent: self._function(f"Agent-{agent}", FUNCTIONS_DIR / agent, "handler.handler", f"skymarshal-{agent}",
                                         timeout_s=90, memory=1024, extra_env={"SKYMARSHAL_AGENT": agent})
                   for agent in AGENTS}
@@ -127,6 +137,8 @@ class WorkflowFunctionsConstruct(Construct):
         self._write(execute, EXECUTE_WRITES)
         self._read(learn, (FLIGHTS, DISRUPTION_HISTORY))
         self._write(learn, (DISRUPTION_HISTORY,))
+        for fn in (validate, collate, arbitrate, request_approval, execute, learn):
+            self.grant_audit_append(fn)
         self._acknowledge_findings()
         self.functions = WorkflowFunctions(agents=agents, validate=validate, collate=collate, arbitrate=arbitrate,
                                            request_approval=request_approval, execute=execute, learn=learn,
@@ -169,6 +181,13 @@ class WorkflowFunctionsConstruct(Construct):
         arns = [self.data.tables[t].table_arn for t in tables]
         iam.Grant.add_to_principal(grantee=fn, actions=list(WRITE_ACTIONS), resource_arns=arns)
         self._encrypt_decrypt(fn)
+
+    def grant_audit_append(self, fn: lambda_.Function) -> None:
+        """Append to (and read) the audit trail, sign its head; no UpdateItem or DeleteItem."""
+        iam.Grant.add_to_principal(grantee=fn, actions=list(AUDIT_APPEND_ACTIONS),
+                                   resource_arns=[self.data.tables[AUDIT_TRAIL].table_arn])
+        self._encrypt_decrypt(fn)
+        self.audit_key.grant(fn, "kms:Sign")
 
     def _checkpoints(self, fn: lambda_.Function) -> None:
         """Checkpoints, thread registry, approvals and execution events all live in the Checkpoints table."""

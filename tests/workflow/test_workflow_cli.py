@@ -13,7 +13,7 @@ from workflow_helpers import DEMO
 pytestmark = pytest.mark.slow
 
 
-def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, restore, tmp_path, monkeypatch):
+def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, account, restore, tmp_path, monkeypatch):
     monkeypatch.setenv("SKYMARSHAL_HOME", str(tmp_path))
     run_id = f"cli-{uuid.uuid4().hex[:6]}"
     code = main(["analyze", DEMO, "--approve", "--as", "Demo Duty Manager", "--comment", "ok", "--id", run_id, "--json"])
@@ -33,6 +33,14 @@ def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, resto
     assert run_id in [r["id"] for r in json.loads(capsys.readouterr().out)]
     assert main(["audit", run_id]) == 0
     assert json.loads(capsys.readouterr().out)["disruption_id"] == run_id
+    assert main(["audit", "verify", run_id]) == 0
+    assert "verified: 8 records" in capsys.readouterr().out
+    # Editing any stored record (here the duty manager's comment) makes verification fail, naming the record.
+    table = account.resource().Table(account.naming("AuditTrail"))
+    item = table.get_item(Key={"PK": f"AUDIT#{run_id}", "SK": "SEQ#000006"})["Item"]
+    table.put_item(Item={**item, "body": item["body"].replace('"ok"', '"fine"')})
+    assert main(["audit", "verify", run_id]) == 1
+    assert "HASH_MISMATCH: record 6" in capsys.readouterr().out
 
 
 def test_analyze_an_unknown_flight_exits_1_with_the_message(capsys, wf, local, tmp_path, monkeypatch):

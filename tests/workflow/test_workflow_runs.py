@@ -61,6 +61,11 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
     assert audit["outcome"]["status"] == "executed" and audit["executions"][0]["started_at"]
     record = account.handle().get("DisruptionHistory", {"disruption_id": output["outcome"]["history_id"]})
     assert record and record["overridden"] is False and record["outcome"] == "on_plan"
+    # The hash chain holds each step's record, in order, and verifies with its KMS-signed head.
+    assert [r["kind"] for r in audit["trail"]] == ["request", "round", "round", "decision", "approval_requested",
+                                                   "approval_decided", "execution", "outcome"]
+    assert audit["trail"][5]["actor"] == "Dana Duty" and audit["trail"][5]["body"]["comment"] == "go"
+    assert audit["verification"]["ok"] and audit["verification"]["signed"]
 
 
 def test_reject_changes_nothing_and_marks_the_thread_rejected(wf, account, calls):

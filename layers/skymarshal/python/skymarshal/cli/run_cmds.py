@@ -1,4 +1,4 @@
-"""`skymarshal status ID | history | audit ID | resume ID | event put FILE.json` against local AWS."""
+"""`skymarshal status ID | history | audit ID | audit verify ID | resume ID | event put FILE.json` against local AWS."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ def register(commands) -> None:
     history.add_argument("--limit", type=int, default=20)
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_history)
-    audit = commands.add_parser("audit", help="a run's audit record as JSON (also written under .skymarshal/audit/)")
-    audit.add_argument("id")
+    audit = commands.add_parser("audit", help="a run's audit record as JSON (also written under .skymarshal/audit/); "
+                                              "`audit verify ID` checks its hash chain and signed head")
+    audit.add_argument("words", nargs="+", metavar="[verify] ID")
+    audit.add_argument("--json", action="store_true", help="verify: print the verification as JSON")
     audit.set_defaults(run=_audit)
     resume = commands.add_parser("resume", help="run a failed run again, reusing the phases it finished")
     resume.add_argument("id")
@@ -68,12 +70,38 @@ def _history(args) -> int:
 
 
 def _audit(args) -> int:
+    from . import CliError
+
+    if args.words[0] == "verify":
+        if len(args.words) != 2:
+            raise CliError("usage: skymarshal audit verify ID")
+        return _verify(args.words[1], as_json=args.json)
+    if len(args.words) != 1:
+        raise CliError(f"usage: skymarshal audit ID, or skymarshal audit verify ID (got {' '.join(args.words)!r})")
+    run_id = args.words[0]
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
-        document = _client(account).audit(args.id)
-    path = write_audit(args.id, document)
+        document = _client(account).audit(run_id)
+    path = write_audit(run_id, document)
     print_json(document)
     print(f"audit written to {path}", file=sys.stderr)
     return 0
+
+
+def _verify(run_id: str, *, as_json: bool) -> int:
+    """Exit 0 when the chain verifies, 1 when it does not (each problem on its own line)."""
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        result = _client(account).verify(run_id)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    elif result.ok:
+        print(f"audit chain of {result.disruption_id} verified: {result.records} records, head {result.head_hash[:16]}… "
+              "signed with KMS")
+    else:
+        print(f"audit chain of {result.disruption_id} FAILED verification ({result.records} records):")
+        for problem in result.problems:
+            where = f"record {problem.seq}: " if problem.seq else ""
+            print(f"  {problem.code}: {where}{problem.message}")
+    return 0 if result.ok else 1
 
 
 def _resume(args) -> int:

@@ -64,6 +64,7 @@ WEATHER = "Weather"
 AIRPORTS = "AirportReference"
 DISRUPTION_HISTORY = "DisruptionHistory"
 CHECKPOINTS = "Checkpoints"
+AUDIT_TRAIL = "AuditTrail"
 
 # Index names.
 FLIGHT_NUMBER_DATE_INDEX = "flight-number-date-index"
@@ -171,6 +172,13 @@ TABLES: tuple[TableSpec, ...] = (
         indexes=(Index(THREAD_STATUS_INDEX, Key("thread_status"), Key("updated_at")),),
         ttl_attribute="ttl",
         description="LangGraph checkpoints (DynamoDBSaver layout) and thread metadata.",
+        operational=False,
+    ),
+    TableSpec(
+        AUDIT_TRAIL,
+        Key("PK"),
+        Key("SK"),
+        description="Append-only, hash-chained audit records per disruption (workflow/audit_trail.py); no TTL.",
         operational=False,
     ),
 )

@@ -44,6 +44,13 @@ def _registry():
     return thread_registry_from_env()
 
 
+@lru_cache(maxsize=1)
+def _trail():
+    from ..workflow.audit_trail import AuditTrail
+
+    return AuditTrail(s3=_store().client)  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
+
+
 def step(handler: Callable[[dict, Any], dict]) -> Callable[[dict, Any], dict]:
     """Powertools around a step: Lambda context in the logs, correlation id = the execution's name,
     a trace segment, and the metrics flushed at the end."""
@@ -67,7 +74,8 @@ def validate(event: dict, context: Any) -> dict:
     from ..workflow.steps import InvalidDisruption, validate as run
 
     try:
-        state = run(event.get("input"), execution_name=event["execution_name"], handle=_handle(), store=_store())
+        state = run(event.get("input"), execution_name=event["execution_name"], handle=_handle(), store=_store(),
+                    trail=_trail())
     except InvalidDisruption as exc:
         logger.warning("invalid disruption", extra={"reason": str(exc)})
         metrics.add_metric(name="DisruptionInvalid", unit=MetricUnit.Count, value=1)
@@ -81,7 +89,8 @@ def collate(event: dict, context: Any) -> dict:
     """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>}."""
     from ..workflow.steps import collate as run
 
-    result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=_store())
+    result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=_store(),
+                 execution_name=event.get("execution_name"), trail=_trail())
     metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
     logger.info("collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed})
     return result.model_dump(mode="json")
@@ -92,7 +101,7 @@ def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
     from ..workflow.steps import arbitrate_step
 
-    summary = arbitrate_step(event["state"], handle=_handle(), store=_store(), registry=_registry(),
+    summary = arbitrate_step(event["state"], handle=_handle(), store=_store(), registry=_registry(), trail=_trail(),
                              knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None)
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
@@ -106,7 +115,7 @@ def request_approval(event: dict, context: Any) -> dict:
 
     pending = run(task_token=event["task_token"], execution_name=event["execution_name"],
                   decision=DecisionSummary.model_validate(event["decision"]),
-                  timeout_seconds=int(event["timeout_seconds"]), registry=_registry())
+                  timeout_seconds=int(event["timeout_seconds"]), registry=_registry(), trail=_trail())
     logger.info("awaiting approval", extra=pending)
     return pending
 
@@ -116,7 +125,7 @@ def execute(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: applies the approved plan, group by group, rolled back on failure."""
     from ..workflow.steps import execute_step
 
-    summary = execute_step(event["state"], store=_store(), registry=_registry())
+    summary = execute_step(event["state"], store=_store(), registry=_registry(), trail=_trail())
     metrics.add_metric(name=f"Execution{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("executed", extra={"status": summary.status, "scenario": summary.scenario_id})
     return summary.model_dump(mode="json")
@@ -127,7 +136,8 @@ def learn(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: the history record, acceptance/override metrics and the audit document."""
     from ..workflow.audit import learn_step
 
-    outcome = learn_step(event["state"], store=_store(), handle=_handle(), registry=_registry(), metrics=metrics)
+    outcome = learn_step(event["state"], store=_store(), handle=_handle(), registry=_registry(), metrics=metrics,
+                         trail=_trail())
     logger.info("run finished", extra={"status": outcome.status, "history_id": outcome.history_id})
     return outcome.model_dump(mode="json")
 

@@ -26,10 +26,12 @@ from typing import Any, Callable
 
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
+from ..workflow.audit_trail import KEY_ENV as AUDIT_KEY_ENV
 from .emulator import BUCKET, REGION, LocalAccount
 
 ACCOUNT_ID = "123456789012"  # moto's default account
 STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
+AUDIT_KEY_ALIAS = "alias/skymarshal-local-audit"
 log = logging.getLogger("skymarshal.local")
 
 
@@ -151,9 +153,21 @@ def _dispatch(self, function_name: str, qualifier, body, headers, response_heade
     return json.dumps(result, default=str).encode()
 
 
+def audit_key(account: LocalAccount) -> str:
+    """The local account's audit signing key (ECC_NIST_P256, as in the stack), created on first use."""
+    kms = account.client("kms")
+    try:
+        return kms.describe_key(KeyId=AUDIT_KEY_ALIAS)["KeyMetadata"]["Arn"]
+    except kms.exceptions.NotFoundException:
+        key = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY",
+                             Description="SkyMarshal local: signs the head of each audit chain")["KeyMetadata"]
+        kms.create_alias(AliasName=AUDIT_KEY_ALIAS, TargetKeyId=key["KeyId"])
+        return key["Arn"]
+
+
 def handler_environment(account: LocalAccount) -> dict[str, str]:
     """What the stack sets on every function, with local values."""
-    env = {BUCKET_ENV: BUCKET, CHECKPOINTER_ENV: "dynamodb", TABLE_PREFIX_ENV: account.naming.prefix,
+    env = {BUCKET_ENV: BUCKET, AUDIT_KEY_ENV: audit_key(account), CHECKPOINTER_ENV: "dynamodb", TABLE_PREFIX_ENV: account.naming.prefix,
            "POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
            "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
            "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true"),
@@ -168,7 +182,7 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
 def _clear_cached_clients() -> None:
     from ..handlers import steps
 
-    for cached in (steps._store, steps._handle, steps._registry):
+    for cached in (steps._store, steps._handle, steps._registry, steps._trail):
         cached.cache_clear()
 
 
@@ -237,4 +251,11 @@ def local_client(account: LocalAccount, echo=print):
         arn = install(account, workflow_template(echo))
     return WorkflowClient(sfn=account.client("stepfunctions"), state_machine_arn=arn,
                           store=ArtifactStore(BUCKET, account.client("s3")), resource=account.resource(),
-                          naming=account.naming)
+                          naming=account.naming, trail=local_trail(account))
+
+
+def local_trail(account: LocalAccount):
+    from ..workflow.audit_trail import AuditTrail
+
+    return AuditTrail(resource=account.resource(), naming=account.naming, kms=account.client("kms"),
+                      key_id=audit_key(account), s3=account.client("s3"))

@@ -23,7 +23,8 @@ from botocore.exceptions import ClientError
 from ..checkpoint.config import ttl_seconds
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from ..data.schema import CHECKPOINTS, Naming
-from .models import ApprovalDecision, DecisionSummary
+from .audit_trail import AuditTrail
+from .models import RESUME_SUFFIX, ApprovalDecision, DecisionSummary
 
 PREFIX = "APPROVAL#"
 
@@ -50,13 +51,17 @@ class ApprovalExpired(ApprovalError):
     code = "CONFLICT"
 
 
+def disruption_of(execution_name: str) -> str:
+    return execution_name.split(RESUME_SUFFIX)[0]
+
+
 def _table(resource: Any, naming: Naming | None):
     return (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(CHECKPOINTS))
 
 
 def request_approval(*, task_token: str, execution_name: str, decision: DecisionSummary, timeout_seconds: int,
                      resource: Any = None, naming: Naming | None = None, registry: BaseThreadRegistry | None = None,
-                     now: datetime | None = None) -> dict:
+                     now: datetime | None = None, trail: AuditTrail | None = None) -> dict:
     """Store the pending request (idempotent: a retried step keeps the first token's item)."""
     now = now or datetime.now(timezone.utc)
     item = {"PK": f"{PREFIX}{execution_name}", "SK": f"ATTEMPT#{decision.attempt:03d}", "status": "pending",
@@ -70,6 +75,11 @@ def request_approval(*, task_token: str, execution_name: str, decision: Decision
             raise
     if registry is not None:
         _set_thread(registry, execution_name, "awaiting_approval", None, {"attempt": decision.attempt})
+    if trail is not None:
+        trail.append(disruption_of(execution_name), "approval_requested", f"approval_requested:{execution_name}:"
+                     f"{decision.attempt}", {"attempt": decision.attempt, "expires_at": item["expires_at"],
+                                            "ranked": [r.scenario_id for r in decision.ranked]},
+                     actor="request_approval", execution_name=execution_name)
     return {"execution_name": execution_name, "attempt": decision.attempt, "expires_at": item["expires_at"]}
 
 
@@ -81,7 +91,8 @@ def latest(execution_name: str, *, resource: Any = None, naming: Naming | None =
 
 
 def decide(execution_name: str, answer: ApprovalDecision, *, sfn: Any = None, resource: Any = None,
-           naming: Naming | None = None, registry: BaseThreadRegistry | None = None) -> dict:
+           naming: Naming | None = None, registry: BaseThreadRegistry | None = None,
+           trail: AuditTrail | None = None) -> dict:
     """Answer the pending approval; raises a typed ApprovalError when it cannot be answered."""
     item = latest(execution_name, resource=resource, naming=naming)
     if item is None:
@@ -109,6 +120,10 @@ def decide(execution_name: str, answer: ApprovalDecision, *, sfn: Any = None, re
         if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
             raise AlreadyDecided(f"execution {execution_name!r} was decided by someone else a moment ago") from None
         raise
+    if trail is not None:  # the claim is the decision: recorded before the execution is told
+        trail.append(disruption_of(execution_name), "approval_decided", f"approval_decided:{execution_name}:"
+                     f"{decision.attempt}", {"attempt": decision.attempt, **answer.model_dump(mode="json")},
+                     actor=answer.decided_by, execution_name=execution_name, at=answer.decided_at)
     try:
         (sfn or boto3.client("stepfunctions")).send_task_success(taskToken=item["task_token"],
                                                                  output=answer.model_dump_json())

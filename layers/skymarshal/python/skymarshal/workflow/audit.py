@@ -74,7 +74,7 @@ def audit_document(disruption_id: str, execution_names: list[str], *, store: Art
 
 
 def learn_step(state: dict, *, store: ArtifactStore, handle, resource: Any = None, naming: Naming | None = None,
-               registry=None, metrics=None) -> Outcome:
+               registry=None, metrics=None, trail=None) -> Outcome:
     """Record the run in DisruptionHistory (once), count acceptance and overrides, write the audit document."""
     from ..arbitration.models import ArbitratorOutput
     from ..data import queries as q
@@ -120,6 +120,11 @@ def learn_step(state: dict, *, store: ArtifactStore, handle, resource: Any = Non
                "failed": f"execution of {execution.scenario_id if execution else '?'} failed and was rolled back: "
                          f"{execution.error if execution else ''}"}[status]
     outcome = Outcome(status=status, history_id=history_id, message=message.strip())
+    if trail is not None:
+        trail.append(request.disruption_id, "outcome", f"outcome:{request.execution_name}", {
+            **outcome.model_dump(mode="json", exclude={"audit"}),
+            "escalation": escalation.model_dump(mode="json") if escalation else None},
+            actor="learn", execution_name=request.execution_name)
     document = audit_document(request.disruption_id, [request.execution_name], store=store, resource=resource,
                               naming=naming, state={**state, "outcome": outcome.model_dump(mode="json")})
     audit = store.save(run_key(request.disruption_id, "audit"), document, inline_limit=0)

@@ -90,9 +90,10 @@ def parse_history(events: list[dict], status: str) -> Progress:
 
 
 class WorkflowClient:
-    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, resource: Any = None, naming=None):
+    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, resource: Any = None, naming=None,
+                 trail=None):
         self.sfn, self.arn, self.store = sfn, state_machine_arn, store
-        self.resource, self.naming = resource, naming
+        self.resource, self.naming, self.trail = resource, naming, trail
 
     def execution_arn(self, name: str) -> str:
         return self.arn.replace(":stateMachine:", ":execution:") + f":{name}"
@@ -151,7 +152,8 @@ class WorkflowClient:
     def decide(self, name: str, answer: ApprovalDecision, registry=None) -> dict:
         from .approvals import decide
 
-        return decide(name, answer, sfn=self.sfn, resource=self.resource, naming=self.naming, registry=registry)
+        return decide(name, answer, sfn=self.sfn, resource=self.resource, naming=self.naming, registry=registry,
+                      trail=self.trail)
 
     def output(self, name: str) -> dict | None:
         described = self.describe(name)
@@ -190,9 +192,20 @@ class WorkflowClient:
         executions = [{"name": r["name"], "status": r["status"], "started_at": str(r["startDate"]),
                        "stopped_at": str(r.get("stopDate") or ""), "error": r.get("error"), "cause": r.get("cause")}
                       for r in runs]
+        trail = {}
+        if self.trail is not None:  # the hash chain as stored now, and whether it still verifies
+            trail = {"trail": [r.model_dump(mode="json") for r in self.trail.records(disruption_id)],
+                     "verification": self.trail.verify(disruption_id).model_dump(mode="json")}
         saved = self.store.get(run_key(disruption_id, "audit"))
         if saved and described["status"] == "SUCCEEDED" and name == names[-1]:
-            return {**saved, "executions": executions}
+            return {**saved, "executions": executions, **trail}
         output = json.loads(described["output"]) if described.get("output") else None
-        return audit_document(disruption_id, names, store=self.store, resource=self.resource, naming=self.naming,
-                              state=output, executions=executions)
+        return {**audit_document(disruption_id, names, store=self.store, resource=self.resource, naming=self.naming,
+                                 state=output, executions=executions), **trail}
+
+    def verify(self, name: str):
+        """Check the disruption's audit chain (hashes, links, the signed head, the artifacts it names)."""
+        if self.trail is None:
+            raise ValueError("this client has no audit trail configured")
+        self.describe(name)  # an unknown id is RunNotFound, not an empty chain
+        return self.trail.verify(name.split(RESUME_SUFFIX)[0])

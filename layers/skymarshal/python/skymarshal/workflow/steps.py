@@ -25,6 +25,7 @@ from .models import (
     RESUME_SUFFIX, ApprovalDecision, DecisionSummary, DisruptionRequest, Escalation, ExecutionSummary,
     PhaseResult, RankedSummary, ValidatedRequest, field_error,
 )
+from .audit_trail import AuditTrail
 from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
 
 log = logging.getLogger("skymarshal.workflow")
@@ -50,7 +51,7 @@ def approval_timeout_seconds() -> int:
 # ------------------------------------------------------------------------------------------- Validate
 
 def validate(payload: Any, *, execution_name: str, handle: DataHandle, store: ArtifactStore,
-             now: datetime | None = None) -> dict[str, Any]:
+             now: datetime | None = None, trail: AuditTrail | None = None) -> dict[str, Any]:
     """The execution input → the run's initial state, or InvalidDisruption before any agent runs."""
     if not isinstance(payload, dict):
         raise InvalidDisruption(f"the execution input must be a JSON object with disruption_id and prompt, "
@@ -82,6 +83,11 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, store: Ar
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
     store.put(run_key(request.disruption_id, "request"), state["request"])
+    if trail is not None:
+        trail.append(request.disruption_id, "request", f"request:{execution_name}", {
+            "prompt": request.prompt, "source": request.source, "flight_id": flight.flight_id, "resume": request.resume,
+            "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request"))},
+            actor=request.requested_by or request.source, execution_name=execution_name)
     if request.resume:  # an earlier run's finished phases are not run again
         for key, phase in (("phase1", "initial"), ("phase2", "revision")):
             saved = store.get(run_key(request.disruption_id, f"phase-{phase}"))
@@ -120,7 +126,8 @@ def _response(entry: Any, phase: str, store: ArtifactStore) -> AgentResponse:
                                 status="input_error" if entry.get("status") == "input_error" else "error")
 
 
-def collate(phase: str, results: list, *, disruption_id: str, store: ArtifactStore) -> PhaseResult:
+def collate(phase: str, results: list, *, disruption_id: str, store: ArtifactStore, execution_name: str | None = None,
+            trail: AuditTrail | None = None) -> PhaseResult:
     """The Map's seven results → the collation (checkpointed in S3) and what the safety gate needs."""
     responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
     for agent in AGENTS:  # a missing result is a failed agent, never silently absent
@@ -133,6 +140,11 @@ def collate(phase: str, results: list, *, disruption_id: str, store: ArtifactSto
         # As the arbitrator reads it: a safety agent that did not answer "ok" cannot clear the flight.
         safety_failed=any(statuses[a] != "ok" for a in SAFETY_AGENTS))
     store.put(run_key(disruption_id, f"phase-{phase}"), result.model_dump(mode="json"))
+    if trail is not None:
+        trail.append(disruption_id, "round", f"round:{phase}:{execution_name}", {
+            "phase": phase, "statuses": statuses, "safety_failed": result.safety_failed,
+            "artifact": trail.artifact(store.bucket, run_key(disruption_id, f"collation-{phase}"))},
+            actor="collate", execution_name=execution_name)
     return result
 
 
@@ -148,7 +160,7 @@ def resolve_others(others: Any, store: ArtifactStore | None) -> dict | None:
 # ------------------------------------------------------------------------------------------ Arbitrate
 
 def arbitrate_step(state: dict, *, handle: DataHandle, store: ArtifactStore, registry: BaseThreadRegistry,
-                   now: datetime | None = None, **arbitrate_kwargs) -> DecisionSummary:
+                   now: datetime | None = None, trail: AuditTrail | None = None, **arbitrate_kwargs) -> DecisionSummary:
     from ..arbitration.arbitrator import arbitrate
 
     request = ValidatedRequest.model_validate(state["request"])
@@ -169,6 +181,12 @@ def arbitrate_step(state: dict, *, handle: DataHandle, store: ArtifactStore, reg
               for r in output.ranked]
     registry.record(thread_id(request.execution_name, *ARBITRATOR_THREAD), "decision", confidence=output.confidence,
                     detail={"status": output.status, "ranked": [r.scenario_id for r in ranked]})
+    if trail is not None:
+        trail.append(request.disruption_id, "decision", f"decision:{request.execution_name}:{attempt}", {
+            "attempt": attempt, "status": output.status, "confidence": round(output.confidence, 4),
+            "ranked": [r.model_dump(mode="json") for r in ranked], "excluded": excluded, "instruction": instruction,
+            "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, f"decision-{attempt}"))},
+            actor="arbitrator", execution_name=request.execution_name)
     return DecisionSummary(status=output.status, has_plan=bool(ranked), final_decision=output.final_decision,
                            confidence=round(output.confidence, 4), ranked=ranked,
                            escalations=[e.code for e in output.escalations], attempt=attempt, excluded=excluded,
@@ -193,13 +211,18 @@ def chosen_scenario(state: dict, store: ArtifactStore):
 
 
 def execute_step(state: dict, *, store: ArtifactStore, resource: Any = None, naming=None,
-                 registry: BaseThreadRegistry | None = None) -> ExecutionSummary:
+                 registry: BaseThreadRegistry | None = None, trail: AuditTrail | None = None) -> ExecutionSummary:
     from .execution import execute
 
     request = ValidatedRequest.model_validate(state["request"])
     scenario = chosen_scenario(state, store)
     report = execute(scenario, execution_id=request.execution_name, resource=resource, naming=naming)
     store.put(run_key(request.disruption_id, "execution"), report.model_dump(mode="json"))
+    if trail is not None:
+        trail.append(request.disruption_id, "execution", f"execution:{request.execution_name}", {
+            "status": report.status, "scenario_id": scenario.scenario_id, "actions": report.actions,
+            "error": report.error, "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "execution"))},
+            actor="execute", execution_name=request.execution_name)
     if registry is not None:
         _close_arbitration(registry, request.execution_name, "completed" if report.status == "executed" else "failed",
                            {"scenario_id": scenario.scenario_id, "execution": report.status})
