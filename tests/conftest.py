@@ -24,7 +24,9 @@ from infra import SkyMarshalStacks, build_app, cdk_json_context  # noqa: E402
 from skymarshal.data.generator import GeneratorConfig, generate
 from skymarshal.data.schema import Naming
 from skymarshal.local import control
+from skymarshal.local import workflow as local_workflow
 from skymarshal.local.emulator import LocalAccount, in_process_account
+from skymarshal.local.template import WORKFLOW_TEMPLATE
 
 LOAD_FACTOR = float(os.environ.get("SKYMARSHAL_TEST_LOAD_FACTOR", "0.78"))
 
@@ -114,3 +116,49 @@ def synthesized(tmp_path_factory: pytest.TempPathFactory) -> Synthesized:
     except RuntimeError as exc:
         error = exc
     return Synthesized(app=app, stacks=stacks, outdir=outdir, error=error)
+
+
+# ---------------------------------------------------------------------------------------------------
+# The synthesized state machine installed in the session's account, run by moto with the real handlers
+# (tests/workflow, tests/api). Runs change the airline, so `restore` puts back what a test executed.
+@pytest.fixture(scope="session")
+def workflow_template(synthesized):
+    """The session's one synthesis (bundling off, asset metadata on), as `skymarshal` synthesizes locally."""
+    return synthesized.outdir / WORKFLOW_TEMPLATE
+
+
+@pytest.fixture(scope="session")
+def wf(account, workflow_template):
+    saved = dict(os.environ)
+    os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
+    local_workflow.install(account, workflow_template)
+    yield local_workflow.local_client(account)
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+@pytest.fixture
+def calls():
+    """Every local Lambda invocation of the test, as (function logical id, phase or None)."""
+    registry = local_workflow.registry()
+    seen: list[tuple[str, str | None]] = []
+    registry.wrap = None
+
+    def record(name, handler, event):
+        seen.append((name, event.get("phase")))
+        return handler(event, local_workflow._Context(name))
+
+    registry.wrap = record
+    yield seen
+    registry.wrap = None
+
+
+@pytest.fixture
+def restore(account):
+    """Undo the executions a test makes: every changed row goes back to its before-image."""
+    from skymarshal.workflow.execution import undo
+
+    names: list[str] = []
+    yield names
+    for name in names:
+        undo(name, resource=account.resource(), naming=account.naming)

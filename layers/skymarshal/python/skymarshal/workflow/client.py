@@ -19,6 +19,7 @@ from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest
 from .payloads import ArtifactStore, run_key
 
 APPROVAL_STATE = "Await duty manager approval"
+STATE_MACHINE_ENV = "SKYMARSHAL_STATE_MACHINE_ARN"
 TERMINAL = ("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED")
 _AGENT_BY_TITLE = {agent.replace("_", " ").capitalize(): agent for agent in AGENTS}
 
@@ -89,11 +90,46 @@ def parse_history(events: list[dict], status: str) -> Progress:
     return progress
 
 
+# The console's phases, by the state the run is in (the state names of infra/workflow_stack.py).
+_PHASE_OF_STATE = (("Validate", "validating"), ("Initial round", "initial"), ("(initial)", "initial"),
+                   ("Collate initial", "initial"), ("Revision round", "revision"), ("(revision)", "revision"),
+                   ("Collate revision", "revision"), ("Safety gate", "arbitrating"), ("Arbitrate", "arbitrating"),
+                   ("Any valid plan", "arbitrating"), (APPROVAL_STATE, "awaiting_approval"),
+                   ("Duty manager's decision", "executing"), ("Execute", "executing"), ("Escalate", "learning"),
+                   ("Learn", "learning"), ("Plan carried out", "learning"))
+
+
+def phase_of(progress: Progress) -> str:
+    if progress.status == "SUCCEEDED":
+        return "done"
+    if progress.status in TERMINAL:
+        return "failed"
+    current = progress.current or ""
+    return next((phase for marker, phase in _PHASE_OF_STATE if marker in current), "validating")
+
+
 class WorkflowClient:
     def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, resource: Any = None, naming=None,
                  trail=None):
         self.sfn, self.arn, self.store = sfn, state_machine_arn, store
         self.resource, self.naming, self.trail = resource, naming, trail
+
+    @classmethod
+    def from_env(cls) -> "WorkflowClient":
+        """In Lambda: the state machine from SKYMARSHAL_STATE_MACHINE_ARN, the stack's bucket, tables and key."""
+        import os
+
+        import boto3
+
+        from ..data.schema import Naming
+        from .audit_trail import AuditTrail
+
+        arn = os.environ.get(STATE_MACHINE_ENV)
+        if not arn:
+            raise RuntimeError(f"{STATE_MACHINE_ENV} is not set: the API starts and follows runs of that state machine")
+        store = ArtifactStore()
+        return cls(sfn=boto3.client("stepfunctions"), state_machine_arn=arn, store=store,
+                   resource=boto3.resource("dynamodb"), naming=Naming.from_env(), trail=AuditTrail(s3=store.client))
 
     def execution_arn(self, name: str) -> str:
         return self.arn.replace(":stateMachine:", ":execution:") + f":{name}"

@@ -1,0 +1,1 @@
+"""The duty manager's HTTP API (Powertools REST resolver), its roles, and the local server around it."""

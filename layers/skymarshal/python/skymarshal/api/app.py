@@ -1,0 +1,224 @@
+"""The duty manager API: Powertools' REST resolver with validation and an OpenAPI document.
+
+The same resolver answers API Gateway in AWS (functions/api/handler.py) and `skymarshal serve` locally
+(api/server.py turns each HTTP request into the REST proxy event API Gateway would send). Every route
+but the OpenAPI document needs a caller; deciding needs the DutyManager group. Errors are JSON
+`{"statusCode", "message"}`: 400 names the field, 401/403 say who may, 404 an unknown run, 409 a run that
+is not (or no longer) waiting for a decision.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Callable
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
+from ..workflow.client import RunNotFound, WorkflowClient, phase_of
+from ..workflow.models import ApprovalDecision
+from . import models as m
+from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
+
+TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
+SECURITY = [{"cognito": []}]
+app = APIGatewayRestResolver(enable_validation=True)
+_client_factory: Callable[[], WorkflowClient] = WorkflowClient.from_env
+_client: WorkflowClient | None = None
+
+
+def configure(factory: Callable[[], WorkflowClient]) -> None:
+    """Where the routes get their WorkflowClient (the local server and tests pass their account's)."""
+    global _client_factory, _client
+    _client_factory, _client = factory, None
+
+
+def client() -> WorkflowClient:
+    global _client
+    _client = _client or _client_factory()
+    return _client
+
+
+def caller() -> Caller | None:
+    claims = (app.current_event.get("requestContext") or {}).get("authorizer", {}) or {}
+    return caller_from_claims(claims.get("claims"))
+
+
+def require(*roles: Role):
+    """Route middleware: 401 without a caller, 403 unless the caller has one of the roles."""
+    allowed = ", ".join(r.value for r in roles)
+
+    def middleware(resolver: APIGatewayRestResolver, next_middleware) -> Response:
+        who = caller()
+        if who is None:
+            raise UnauthorizedError("sign in: the request carries no valid identity token")
+        if not who.roles & set(roles):
+            held = ", ".join(sorted(r.value for r in who.roles)) or "no SkyMarshal group"
+            raise ForbiddenError(f"{who.username} ({held}) may not do this: it needs {allowed}")
+        return next_middleware(resolver)
+
+    return middleware
+
+
+READ, DECIDE = [require(*READERS)], [require(*DECIDERS)]
+
+
+@app.exception_handler(RequestValidationError)
+def _invalid_request(exc: RequestValidationError):
+    first = exc.errors()[0]
+    loc = [str(p) for p in first.get("loc", ())]
+    if loc[:1] == ["response"]:  # our answer broke its own schema: a bug, not the caller's fault
+        return _error(500, "the API produced an invalid response; it has been logged")
+    if first.get("type") == "json_invalid":
+        return _error(400, "body: not valid JSON; send a JSON object")
+    where = ".".join(p for p in loc if p != "body") or "body"
+    return _error(400, f"{where}: {first.get('msg', 'invalid')}")
+
+
+@app.exception_handler(RunNotFound)
+def _unknown_run(exc: RunNotFound) -> Response:
+    return _error(404, str(exc))
+
+
+@app.exception_handler(ApprovalError)
+def _refused(exc: ApprovalError) -> Response:
+    status = 400 if isinstance(exc, UnknownScenario) else 409
+    if isinstance(exc, NoPendingApproval):
+        exc = NoPendingApproval(f"{exc}: the run is not waiting for a decision")
+    return _error(status, str(exc))
+
+
+def _error(status: int, message: str) -> Response:
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
+                    body=json.dumps({"statusCode": status, "message": message}))
+
+
+# ------------------------------------------------------------------------------------------- routes
+
+@app.get("/openapi.json", include_in_schema=False)
+def openapi():
+    stage = (app.current_event.get("requestContext") or {}).get("stage")
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON,
+                    body=openapi_document(f"/{stage}" if stage else None))
+
+
+@app.post("/disruptions", middlewares=DECIDE, security=SECURITY, summary="Report a disruption (starts a run)",
+          responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}})
+def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.Started]:
+    started = client().start(body.prompt, disruption_id=body.disruption_id, requested_by=caller().name, source="api")
+    payload = m.Started(disruption_id=started["disruption_id"], execution_name=started["execution_name"],
+                        started=started["started"])
+    return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
+
+
+@app.get("/disruptions", middlewares=READ, security=SECURITY, summary="The latest runs, newest first")
+def list_disruptions(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[m.RunSummary]:
+    return [m.RunSummary(disruption_id=r["name"], status=r["status"], started_at=r["startDate"],
+                         stopped_at=r.get("stopDate")) for r in client().executions(limit=limit)]
+
+
+@app.get("/disruptions/<disruption_id>", middlewares=READ, security=SECURITY, summary="Status and phase progress")
+def get_disruption(disruption_id: str) -> m.RunProgress:
+    return run_progress(client(), disruption_id)
+
+
+@app.get("/disruptions/<disruption_id>/decision", middlewares=READ, security=SECURITY,
+         summary="The arbitrator's decision: the top three plans with explanations")
+def get_decision(disruption_id: str) -> m.DecisionView:
+    wf = client()
+    wf.describe(disruption_id)
+    output = wf.decision(disruption_id)
+    if output is None:
+        raise NotFoundError(f"run {disruption_id!r} has no decision yet: see GET /disruptions/{disruption_id}")
+    pending = wf.pending(disruption_id)
+    attempt = json.loads(pending["decision"]).get("attempt") if pending else None
+    return decision_view(disruption_id, output, awaiting_approval=pending is not None, attempt=attempt)
+
+
+@app.post("/disruptions/<disruption_id>/approve", middlewares=DECIDE, security=SECURITY,
+          summary="Approve a ranked plan (rank 1 when no scenario_id)")
+def approve(disruption_id: str, body: Annotated[m.Approve, Body()]) -> m.DecisionRecorded:
+    return _decide(disruption_id, action="approve", scenario_id=body.scenario_id, comment=body.comment)
+
+
+@app.post("/disruptions/<disruption_id>/override", middlewares=DECIDE, security=SECURITY,
+          summary="Select another plan, request alternatives, or abort; a reason is mandatory")
+def override(disruption_id: str, body: Annotated[m.Override, Body()]) -> m.DecisionRecorded:
+    action = {"select": "select", "alternatives": "alternatives", "abort": "reject"}[body.action]
+    return _decide(disruption_id, action=action, scenario_id=body.scenario_id, comment=body.reason,
+                   instruction=body.instruction)
+
+
+@app.get("/disruptions/<disruption_id>/audit", middlewares=READ, security=SECURITY,
+         summary="The audit export: prompt, rounds, decisions, approvals, actions, hash chain and its verification")
+def get_audit(disruption_id: str) -> dict[str, Any]:
+    return json.loads(json.dumps(client().audit(disruption_id), default=str))
+
+
+@app.get("/disruptions/<disruption_id>/audit/verify", middlewares=READ, security=SECURITY,
+         summary="Check the audit hash chain and its KMS-signed head")
+def verify_audit(disruption_id: str) -> dict[str, Any]:
+    return client().verify(disruption_id).model_dump(mode="json")
+
+
+def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:
+    who = caller()
+    wf = client()
+    wf.describe(disruption_id)  # 404 before 409
+    try:
+        decision = ApprovalDecision(decided_by=who.name, **answer)
+    except ValueError as exc:
+        raise BadRequestError(str(exc)) from None
+    recorded = wf.decide(disruption_id, decision)
+    return m.DecisionRecorded(disruption_id=disruption_id, **{k: recorded.get(k) for k in (
+        "action", "scenario_id", "decided_by", "decided_at", "comment", "instruction")})
+
+
+# ------------------------------------------------------------------------------------------- views
+
+def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
+    described = wf.describe(disruption_id)
+    progress = wf.progress(disruption_id)
+    output = json.loads(described["output"]) if described.get("output") else None
+    request = json.loads(described.get("input") or "{}")
+    return m.RunProgress(
+        disruption_id=disruption_id, status=progress.status, phase=phase_of(progress), current_state=progress.current,
+        awaiting_approval=progress.awaiting_approval, prompt=request.get("prompt"),
+        agents=[m.AgentStatus(phase=p, agent=a, status=v.status, seconds=v.seconds)
+                for (p, a), v in sorted(progress.agents.items())],
+        states=[m.StateEntered(name=n, at=t) for n, t in progress.states],
+        outcome=(output or {}).get("outcome"), started_at=described["startDate"], stopped_at=described.get("stopDate"))
+
+
+def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, attempt: int | None) -> m.DecisionView:
+    cards = []
+    for ranked in output.get("ranked", [])[:3]:
+        scenario = ranked["scenario"]
+        cards.append(m.ScenarioCard(
+            rank=ranked["rank"], scenario_id=scenario["scenario_id"], title=scenario["title"], kind=scenario["kind"],
+            score=ranked["score"], confidence=ranked["confidence"], delay_minutes=scenario["delay_minutes"],
+            cost_usd=scenario["cost_usd"], passengers_impacted=scenario["passengers_impacted"],
+            rationale=ranked["rationale"], pros=ranked["pros"], cons=ranked["cons"], compliance=ranked["compliance"],
+            actions=scenario["actions"]))
+    return m.DecisionView(disruption_id=disruption_id, status=output.get("status", "decided"),
+                          final_decision=output["final_decision"], confidence=output["confidence"],
+                          justification=output.get("justification", ""), awaiting_approval=awaiting_approval,
+                          attempt=attempt, top=cards, escalations=output.get("escalations", []),
+                          citations=output.get("citations", []))
+
+
+def openapi_document(server_url: str | None = None) -> str:
+    """The API's OpenAPI 3.1 document; `server_url` is where it is served (the stage path)."""
+    return app.get_openapi_json_schema(
+        title=TITLE, version=VERSION, servers=[Server(url=server_url)] if server_url else None,
+        description="Approve or override SkyMarshal's recovery plans. Sign in with Cognito (groups DutyManager, "
+                    "Observer, Admin) and send the ID token as a Bearer token.",
+        security_schemes={"cognito": HTTPBearer(bearerFormat="JWT")})
+
+
+def handle(event: dict, context: Any) -> dict:
+    return app.resolve(event, context)

@@ -1,0 +1,55 @@
+"""Live progress of a run as a stream of events: what the console shows while the agents work.
+
+Events (name, JSON data): `phase` when the run enters a phase, `agent` when an agent finishes or fails,
+`scenarios` when the plans are ready for a decision, `execution` for each execution event (an action
+started, completed or failed), and `done` when the run ends. Derived from the execution history and the
+execution events — the record itself — by polling, so a console that reconnects misses nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any, Iterator
+
+from ..workflow.client import TERMINAL, WorkflowClient
+from .app import decision_view, run_progress
+
+Event = tuple[str, dict[str, Any]]
+
+
+def progress_events(wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0.5,
+                    timeout_s: float = 3600) -> Iterator[Event]:
+    """Yield events until the run ends (or `timeout_s`); raises RunNotFound for an unknown id."""
+    from ..workflow.execution import execution_events
+
+    seen_phase, seen_agents, seen_events, scenarios_for = None, {}, 0, None
+    deadline = time.monotonic() + timeout_s
+    while True:
+        progress = run_progress(wf, disruption_id)
+        if progress.phase != seen_phase:
+            seen_phase = progress.phase
+            yield "phase", {"phase": progress.phase, "current_state": progress.current_state, "status": progress.status}
+        for agent in progress.agents:
+            key = (agent.phase, agent.agent)
+            if agent.seconds is not None and seen_agents.get(key) != agent.status:
+                seen_agents[key] = agent.status
+                yield "agent", agent.model_dump(mode="json")
+        if progress.awaiting_approval:
+            pending = wf.pending(disruption_id)
+            attempt = json.loads(pending["decision"]).get("attempt") if pending else None
+            if pending and attempt != scenarios_for:
+                scenarios_for = attempt
+                view = decision_view(disruption_id, wf.decision(disruption_id), awaiting_approval=True, attempt=attempt)
+                yield "scenarios", view.model_dump(mode="json")
+        events = execution_events(disruption_id, resource=wf.resource, naming=wf.naming)
+        for event in events[seen_events:]:
+            yield "execution", event.model_dump(mode="json")
+        seen_events = len(events)
+        if progress.status in TERMINAL:
+            yield "done", {"status": progress.status, "outcome": progress.outcome}
+            return
+        if time.monotonic() > deadline:
+            yield "timeout", {"message": f"still {progress.phase} after {timeout_s:.0f} s; reconnect to keep following"}
+            return
+        time.sleep(poll_s)

@@ -1,0 +1,128 @@
+"""The API's request bodies and responses (they are the OpenAPI document's schemas)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from ..agents.extraction import MAX_PROMPT_CHARS
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StartDisruption(_Body):
+    prompt: str = Field(min_length=1, max_length=MAX_PROMPT_CHARS,
+                        description="the disruption in plain language, e.g. 'Flight EY123 on January 20th had a "
+                                    "mechanical failure'")
+    disruption_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$",
+                                      description="names the run; a repeated id starts nothing new")
+
+
+class Approve(_Body):
+    scenario_id: str | None = Field(None, max_length=200, description="the plan approved; rank 1 when omitted")
+    comment: str | None = Field(None, max_length=2000)
+
+
+class Override(_Body):
+    action: Literal["select", "alternatives", "abort"] = Field(
+        description="select another ranked plan, ask the arbitrator for alternatives, or abort (reject all)")
+    reason: str = Field(min_length=1, max_length=2000, description="why the recommendation is overridden (mandatory)")
+    scenario_id: str | None = Field(None, max_length=200, description="select: the plan chosen instead")
+    instruction: str | None = Field(None, max_length=2000, description="alternatives: what to look for instead")
+
+    @model_validator(mode="after")
+    def _complete(self) -> "Override":
+        if self.action == "select" and not self.scenario_id:
+            raise ValueError("select needs scenario_id: the ranked plan chosen instead")
+        if self.action == "alternatives" and not self.instruction:
+            raise ValueError("alternatives needs an instruction saying what to look for")
+        return self
+
+
+class Started(BaseModel):
+    disruption_id: str
+    execution_name: str
+    started: bool = Field(description="false when a run of that id already existed (nothing new started)")
+
+
+class RunSummary(BaseModel):
+    disruption_id: str
+    status: str = Field(description="the Step Functions execution status: RUNNING, SUCCEEDED, FAILED, ...")
+    started_at: datetime
+    stopped_at: datetime | None = None
+
+
+class AgentStatus(BaseModel):
+    phase: Literal["initial", "revision"]
+    agent: str
+    status: str
+    seconds: float | None = None
+
+
+class StateEntered(BaseModel):
+    name: str
+    at: datetime
+
+
+class RunProgress(BaseModel):
+    disruption_id: str
+    status: str
+    phase: str = Field(description="validating | initial | revision | arbitrating | awaiting_approval | executing "
+                                   "| learning | done | failed")
+    current_state: str | None
+    awaiting_approval: bool
+    prompt: str | None = None
+    agents: list[AgentStatus]
+    states: list[StateEntered]
+    outcome: dict[str, Any] | None = None
+    started_at: datetime
+    stopped_at: datetime | None = None
+
+
+class ScenarioCard(BaseModel):
+    rank: int
+    scenario_id: str
+    title: str
+    kind: str
+    score: float
+    confidence: float
+    delay_minutes: int
+    cost_usd: float
+    passengers_impacted: int
+    rationale: str
+    pros: list[str]
+    cons: list[str]
+    compliance: list[dict[str, Any]] = Field(description="each binding constraint re-checked under the plan")
+    actions: list[dict[str, Any]]
+
+
+class DecisionView(BaseModel):
+    disruption_id: str
+    status: str
+    final_decision: str
+    confidence: float
+    justification: str
+    awaiting_approval: bool
+    attempt: int | None = None
+    top: list[ScenarioCard] = Field(description="the top three ranked plans, best first")
+    escalations: list[dict[str, Any]]
+    citations: list[dict[str, Any]]
+
+
+class DecisionRecorded(BaseModel):
+    disruption_id: str
+    action: str
+    scenario_id: str | None
+    decided_by: str
+    decided_at: datetime
+    comment: str | None = None
+    instruction: str | None = None
+
+
+class ErrorBody(BaseModel):
+    statusCode: int
+    message: str

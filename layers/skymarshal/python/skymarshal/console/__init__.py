@@ -1,0 +1,1 @@
+"""The duty manager's web console: static files served by `skymarshal serve` and, in AWS, from S3/CloudFront."""

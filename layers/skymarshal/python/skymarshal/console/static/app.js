@@ -1,0 +1,297 @@
+// The duty manager console: sign in, report, follow a run live, approve or override, read the audit trail.
+// Plain ES module, no build step. Talks to the API described by /api/openapi.json; live progress arrives as
+// server-sent events read with fetch (so the ID token travels in the Authorization header, never the URL).
+
+const $ = (selector) => document.querySelector(selector);
+const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) node.append(child instanceof Node ? child : document.createTextNode(String(child ?? "")));
+  return node;
+}
+
+const authHeaders = () => (state.token ? { Authorization: `Bearer ${state.token}` } : {});
+
+async function api(method, path, body) {
+  const response = await fetch(`${state.config.api}${path}`, {
+    method, headers: { "Content-Type": "application/json", ...authHeaders() },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new Error(data?.message || `${response.status} ${response.statusText}`);
+  return data;
+}
+
+// ------------------------------------------------------------------------------------------- sign in
+
+function claimsOf(token) {
+  const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+  return JSON.parse(decodeURIComponent(escape(atob(part))));
+}
+
+function signedIn(token) {
+  state.token = token;
+  sessionStorage.setItem("skymarshal.token", token);
+  const claims = claimsOf(token);
+  const groups = [].concat(claims["cognito:groups"] || []);
+  state.who = { name: claims.name || claims["cognito:username"], groups };
+  $("#who").textContent = `${state.who.name} (${groups.join(", ") || "no group"})`;
+  $("#login").hidden = true;
+  $("#app").hidden = false;
+  $("#sign-out").hidden = false;
+  $("#report").hidden = !groups.includes("DutyManager");
+  loadRuns();
+  if (state.config.assistant) mountAssistantPanel();
+}
+
+async function devLogin(role) {
+  const response = await fetch(`${state.config.api}/dev/login`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role }),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.message);
+  signedIn(data.id_token);
+}
+
+async function cognitoLogin(username, password) {
+  // USER_PASSWORD_AUTH against the user pool's public app client (no secret), as the Cognito API documents.
+  const response = await fetch(`https://cognito-idp.${state.config.region}.amazonaws.com/`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-amz-json-1.1", "X-Amz-Target": "AWSCognitoIdentityProviderService.InitiateAuth" },
+    body: JSON.stringify({ AuthFlow: "USER_PASSWORD_AUTH", ClientId: state.config.userPoolClientId,
+                           AuthParameters: { USERNAME: username, PASSWORD: password } }),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.message || "sign-in refused");
+  signedIn(data.AuthenticationResult.IdToken);
+}
+
+function showLogin() {
+  $("#login").hidden = false;
+  $("#app").hidden = true;
+  $("#dev-login").hidden = !state.config.devLogin;
+  $("#cognito-login").hidden = state.config.devLogin;
+}
+
+// ------------------------------------------------------------------------------------------------ runs
+
+async function loadRuns() {
+  const runs = await api("GET", "/disruptions?limit=30");
+  $("#runs").replaceChildren(...runs.map((run) => el("li", {},
+    el("a", { href: `#${run.disruption_id}`, dataset: { run: run.disruption_id } }, run.disruption_id),
+    " ", el("span", { class: `status ${run.status}` }, run.status))));
+}
+
+async function openRun(runId) {
+  if (state.stream) state.stream.abort();
+  state.runId = runId;
+  state.decision = null;
+  $("#run").hidden = false;
+  $("#decision").hidden = true;
+  $("#execution").hidden = true;
+  $("#execution-events").replaceChildren();
+  $("#timeline").replaceChildren();
+  $("#audit-verified").textContent = "";
+  $("#outcome").textContent = "";
+  $("#run-title").textContent = runId;
+  const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
+  renderProgress(progress);
+  follow(runId);
+}
+
+function renderProgress(progress) {
+  $("#run-prompt").textContent = progress.prompt || "";
+  $("#run-phase").textContent = progress.phase;
+  $("#run-status").textContent = `(${progress.status})`;
+  $("#phases").replaceChildren(...progress.states.filter((s) => !s.name.includes(" agent (")).map((s) =>
+    el("li", {}, `${new Date(s.at).toLocaleTimeString()}  ${s.name}`)));
+  for (const agent of progress.agents) renderAgent(agent);
+  if (progress.outcome) renderOutcome(progress.outcome);
+}
+
+function renderAgent(agent) {
+  const body = $("#agents tbody");
+  let row = body.querySelector(`tr[data-agent="${agent.agent}"]`);
+  if (!row) {
+    row = el("tr", { dataset: { agent: agent.agent } }, el("td", {}, agent.agent), el("td", { class: "initial" }), el("td", { class: "revision" }));
+    body.append(row);
+  }
+  const cell = row.querySelector(`.${agent.phase}`);
+  cell.textContent = `${agent.status}${agent.seconds != null ? ` · ${agent.seconds} s` : ""}`;
+  cell.className = `${agent.phase} ${agent.status}`;
+}
+
+// Server-sent events over fetch: "event: name\ndata: json\n\n" blocks.
+async function follow(runId) {
+  const controller = new AbortController();
+  state.stream = controller;
+  try {
+    const response = await fetch(`${state.config.stream}/disruptions/${encodeURIComponent(runId)}/events`,
+      { headers: authHeaders(), signal: controller.signal });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value.replace(/\r\n/g, "\n");
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const name = /^event: ?(.*)$/m.exec(block)?.[1];
+        const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
+        if (name && data && state.runId === runId) onEvent(name, JSON.parse(data));
+      }
+    }
+  } catch (error) {
+    if (error.name !== "AbortError") console.warn("live updates stopped", error);
+  }
+}
+
+function onEvent(name, data) {
+  if (name === "phase") {
+    $("#run-phase").textContent = data.phase;
+    $("#run-status").textContent = `(${data.status})`;
+    $("#phases").append(el("li", {}, `${new Date().toLocaleTimeString()}  ${data.current_state || data.phase}`));
+  } else if (name === "agent") renderAgent(data);
+  else if (name === "scenarios") renderDecision(data);
+  else if (name === "execution") {
+    $("#execution").hidden = false;
+    $("#execution-events").append(el("li", { class: data.event }, `${data.event}: ${data.description}${data.message ? ` — ${data.message}` : ""}`));
+  } else if (name === "done") {
+    renderOutcome(data.outcome || { status: data.status });
+    $("#decision").hidden = true;
+    loadRuns();
+    loadAudit();
+  }
+}
+
+function renderOutcome(outcome) {
+  $("#execution").hidden = false;
+  $("#outcome").textContent = `Outcome: ${outcome.status}${outcome.message ? ` — ${outcome.message}` : ""}`;
+}
+
+// ------------------------------------------------------------------------------------------- decision
+
+const canDecide = () => state.who?.groups.includes("DutyManager");
+
+function renderDecision(view) {
+  state.decision = view;
+  $("#decision").hidden = false;
+  $("#decision-error").textContent = "";
+  $("#final-decision").textContent = view.final_decision;
+  $("#cards").replaceChildren(...view.top.map(card));
+  $("#override-box").hidden = !canDecide();
+  $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
+}
+
+function card(plan) {
+  const compliance = el("table", { class: "compliance" }, el("tr", {}, el("th", {}, "constraint"), el("th", {}, "clause"), el("th", {}, "status")),
+    plan.compliance.map((c) => el("tr", { class: c.status }, el("td", {}, c.constraint), el("td", {}, c.clause), el("td", {}, c.status))));
+  const approve = el("button", { class: "approve", dataset: { testid: `approve-${plan.rank}` },
+    onclick: () => decide("approve", { scenario_id: plan.scenario_id }) }, `Approve #${plan.rank}`);
+  approve.hidden = !canDecide();
+  return el("article", { class: "card", dataset: { rank: plan.rank } },
+    el("h4", {}, `#${plan.rank} ${plan.title}`),
+    el("p", { class: "figures" }, `score ${plan.score.toFixed(2)} · confidence ${(plan.confidence * 100).toFixed(0)}% · `
+      + `delay ${plan.delay_minutes} min · cost $${Math.round(plan.cost_usd).toLocaleString()} · ${plan.passengers_impacted} pax`),
+    el("p", {}, plan.rationale),
+    el("div", { class: "pros-cons" },
+      el("ul", { class: "pros" }, plan.pros.map((p) => el("li", {}, p))),
+      el("ul", { class: "cons" }, plan.cons.map((c) => el("li", {}, c)))),
+    el("details", {}, el("summary", {}, "constraint compliance"), compliance),
+    approve);
+}
+
+async function decide(kind, body) {
+  $("#decision-error").textContent = "";
+  try {
+    const path = kind === "approve" ? "approve" : "override";
+    const recorded = await api("POST", `/disruptions/${encodeURIComponent(state.runId)}/${path}`, body);
+    $("#decision").hidden = true;
+    $("#execution").hidden = false;
+    $("#outcome").textContent = `${recorded.action} by ${recorded.decided_by} — executing…`;
+  } catch (error) {
+    $("#decision-error").textContent = error.message;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- audit
+
+async function loadAudit() {
+  if (!state.runId) return;
+  const audit = await api("GET", `/disruptions/${encodeURIComponent(state.runId)}/audit`);
+  $("#timeline").replaceChildren(...(audit.trail || []).map((r) => el("li", { class: r.kind },
+    el("time", {}, new Date(r.at).toLocaleString()), ` ${r.kind} — ${r.actor}`,
+    r.body.comment ? ` — “${r.body.comment}”` : "", el("code", { title: r.hash }, ` #${r.hash.slice(0, 10)}`))));
+  const verification = audit.verification;
+  $("#audit-verified").textContent = verification
+    ? (verification.ok ? `✔ chain verified (${verification.records} records, signed head)` : `✘ ${verification.problems.map((p) => p.code).join(", ")}`)
+    : "";
+}
+
+// ------------------------------------------------------------------------------------------ assistant
+
+async function mountAssistantPanel() {
+  try {
+    const { mountAssistant } = await import("./assistant.js");
+    $("#assistant").hidden = false;
+    mountAssistant($("#assistant-panel"), { apiBase: state.config.stream, authHeaders });
+  } catch (error) {
+    console.warn("assistant panel unavailable", error);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------ wiring
+
+async function main() {
+  state.config = await (await fetch("config.json")).json();
+  if (state.config.mode === "local-development") {
+    $("#mode-banner").hidden = false;
+    $("#mode-banner").textContent = "LOCAL DEVELOPMENT — emulated AWS";
+  }
+  state.config.stream = state.config.stream || state.config.api;
+  document.querySelectorAll("#dev-login button").forEach((b) => b.addEventListener("click", () =>
+    devLogin(b.dataset.role).catch((e) => { $("#login-error").textContent = e.message; })));
+  $("#cognito-login").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = new FormData(e.target);
+    cognitoLogin(form.get("username"), form.get("password")).catch((err) => { $("#login-error").textContent = err.message; });
+  });
+  $("#sign-out").addEventListener("click", () => { sessionStorage.removeItem("skymarshal.token"); location.hash = ""; location.reload(); });
+  $("#refresh").addEventListener("click", loadRuns);
+  $("#load-audit").addEventListener("click", loadAudit);
+  $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
+  window.addEventListener("hashchange", () => { if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1))); });
+  $("#report").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    $("#report-error").textContent = "";
+    try {
+      const started = await api("POST", "/disruptions", { prompt: new FormData(e.target).get("prompt") });
+      await loadRuns();
+      location.hash = started.execution_name;
+    } catch (error) { $("#report-error").textContent = error.message; }
+  });
+  $("#override").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = new FormData(e.target);
+    const body = { action: form.get("action"), reason: form.get("reason") };
+    if (body.action === "select") body.scenario_id = form.get("scenario_id");
+    if (body.action === "alternatives") body.instruction = form.get("instruction");
+    decide("override", body);
+  });
+  const saved = sessionStorage.getItem("skymarshal.token");
+  if (saved && claimsOf(saved).exp * 1000 > Date.now()) {
+    signedIn(saved);
+    if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1)));
+  } else showLogin();
+}
+
+main();
