@@ -65,6 +65,20 @@ def _count_calls() -> Counter:
     return counts
 
 
+def _state_seconds(client, name: str) -> dict[str, float]:
+    """Each top-level state's time from its first entry to its last exit (a Map: the whole round)."""
+    pages = client.sfn.get_paginator("get_execution_history").paginate(executionArn=client.execution_arn(name))
+    entered, seconds = {}, {}
+    for event in (e for page in pages for e in page["events"]):
+        if event["type"].endswith("StateEntered"):
+            entered.setdefault(event["stateEnteredEventDetails"]["name"], event["timestamp"])
+        elif event["type"].endswith("StateExited"):
+            state = event["stateExitedEventDetails"]["name"]
+            if state in entered:
+                seconds[state] = (event["timestamp"] - entered[state]).total_seconds()
+    return seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=20)
@@ -108,10 +122,9 @@ def main(argv: list[str] | None = None) -> int:
             totals.append(time.monotonic() - started - waiting)
             output = client.output(name) or {}
             outcomes[(output.get("outcome") or {}).get("status") or client.describe(name).get("error") or "?"] += 1
-            entered = progress.states
-            for (state, at), (_, after) in zip(entered, entered[1:]):
+            for state, seconds in _state_seconds(client, name).items():
                 if state in PHASES:
-                    phases[state].append((after - at).total_seconds())
+                    phases[state].append(seconds)
             print(f"  {i + 1:2d}/{args.runs} {totals[-1]:6.1f} s  {prompt}", flush=True)
     print(f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}")
     print(f"{'phase':32s} {'p50 s':>8s} {'p95 s':>8s}")
