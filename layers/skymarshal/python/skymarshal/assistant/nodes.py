@@ -163,6 +163,7 @@ def make_formatter(llms: dict[str, Any], behaviour: AssistantBehaviour) -> Node:
             answer = TEMPLATES[result["_tool_type"]](result)
         payload = build_ui_payload(plan, result, state.get("suggested_queries", []))
         return {"answer": answer, "thinking": compose_thinking(state, strategy, mode), "ui_payload": payload,
+                "formatter_mode": mode,
                 "messages": [AIMessage(answer)]}
 
     return format_answer

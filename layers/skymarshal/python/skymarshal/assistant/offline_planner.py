@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from . import airports as ap
 from .plan import AviationPlan
 from .rules import SYNONYMS, find_jurisdictions
+from .textsim import STOPWORDS
 
 CODE = re.compile(r"\b[A-Z]{3,4}\b")
 DISTANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(nm|nmi|nautical miles?|km|kilomet(?:er|re)s?|mi|miles?)\b", re.I)
@@ -168,7 +169,9 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
                             arguments={"countries": jurisdictions, "question": text},
                             reasoning=f"Two or more jurisdictions ({', '.join(jurisdictions)}) to compare.")
     if len(codes) >= 2 and re.search(r"\b(route|along|alternates?|en[- ]route|between|from)\b", lowered):
-        arguments = {"departure": codes[0], "destination": codes[1], "filters": filters_in(text)}
+        # Alternates for a diversion: airports with scheduled service (handling, immigration), not air bases.
+        arguments = {"departure": codes[0], "destination": codes[1],
+                     "filters": {"scheduled_service": True, **filters_in(text)}}
         if distance_nm(text):
             arguments["corridor_nm"] = distance_nm(text)
         return AviationPlan(selected_tool="find_airports_near_route", arguments=arguments, answer_style="table",
@@ -227,10 +230,17 @@ def _follow_up(text: str, codes: list[str], jurisdictions: list[str], previous: 
                         reasoning=f"A follow-up: the previous question ({tool}) for the newly named subject.")
 
 
+FILLER = frozenset({"tell", "about", "please", "show", "find", "give", "airport", "airports", "list", "search",
+                    "hello", "thanks", "could", "would", "know"})
+
+
 def fallback_plan(question: str, why: str) -> AviationPlan:
-    """An airport search on the question's most specific word — the planner's fallback when all else fails."""
-    words = [w for w in WORD.findall(question) if w.lower() not in SYNONYMS and len(w) > 3]
+    """An airport search on the question's most specific word — the planner's fallback when all else fails:
+    a code-like token (XQZ9), else a capitalised word after the first, else the longest remaining word."""
+    words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9'-]+", question)
+             if w.lower() not in STOPWORDS | FILLER and w.lower() not in SYNONYMS]
+    codes = [w for w in words if w.isupper() and 3 <= len(w) <= 4]
     capitalised = [w for w in words[1:] if w[0].isupper()]
-    query = (capitalised or sorted(words, key=len, reverse=True) or [question.strip() or "airport"])[0]
+    query = (codes or capitalised or sorted(words, key=len, reverse=True) or [question.strip()[:40] or "airport"])[0]
     return AviationPlan(selected_tool="search_airports", arguments={"query": query}, answer_style="list",
                         reasoning=f"Fallback to an airport search for {query!r}: {why}.")

@@ -157,12 +157,14 @@ class RulesCorpus:
                 difference_threshold: float) -> list[TopicComparison]:
         """Topic by topic across the jurisdictions; with no tags, the tags the question's best matches carry."""
         topics = tags or self._topics_for(question, jurisdictions)
-        comparisons = []
+        comparisons, seen = [], set()
         for tag in topics:
             found = {j: [e for e in self.entries if e.jurisdiction == j and tag in e.tags] for j in jurisdictions}
             present = [j for j in jurisdictions if found[j]]
-            if not present:
+            same_entries = tuple(e.id for j in present for e in found[j])
+            if not present or same_entries in seen:  # a tag carried by exactly the entries already compared
                 continue
+            seen.add(same_entries)
             pairs = []
             for a, b in combinations(present, 2):
                 text_a, text_b = _joined(found[a]), _joined(found[b])

@@ -21,6 +21,7 @@ class AssistantState(TypedDict, total=False):
     suggested_queries: list[str]
     tool_result: dict[str, Any]  # the tool's DATA, with _tool and _tool_type
     answer: str
+    formatter_mode: str  # llm | template | template after LLM failure (...)
     thinking: str
     ui_payload: dict[str, Any]
     error: str | None
