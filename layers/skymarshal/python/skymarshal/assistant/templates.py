@@ -45,6 +45,17 @@ def _table(rows: list[dict], with_route: bool) -> list[str]:
     return lines
 
 
+def _one_per_stretch(rows: list[dict], length_nm: float) -> list[dict]:
+    """Split the route into MAX_ROWS equal stretches and keep, in each, a large airport nearest the track."""
+    best: dict[int, dict] = {}
+    for a in rows:
+        stretch = min(int(a["along_route_nm"] / max(length_nm, 1) * MAX_ROWS), MAX_ROWS - 1)
+        rank = (a.get("kind") != "large_airport", a["distance_nm"])
+        if stretch not in best or rank < (best[stretch].get("kind") != "large_airport", best[stretch]["distance_nm"]):
+            best[stretch] = a
+    return [best[k] for k in sorted(best)]
+
+
 def route_alternates(r: dict) -> str:
     dep, dest = r["departure"], r["destination"]
     shown = f"{r['total']} airports" if r["total"] == r["count"] else f"{r['total']} airports ({r['count']} spread along it listed)"
@@ -54,10 +65,9 @@ def route_alternates(r: dict) -> str:
         return head + "\n\nNone pass the filters; widen the corridor or relax a filter."
     countries = list(dict.fromkeys(a["country"] for a in r["airports"]))
     rows = r["airports"]
-    sampled = len(rows) > MAX_ROWS
-    if sampled:  # a sample evenly along the route; the panel has every row
-        rows = [rows[round(i * (len(rows) - 1) / (MAX_ROWS - 1))] for i in range(MAX_ROWS)]
-        head += f" (a sample of {MAX_ROWS} evenly along the route; the panel lists all {r['count']})"
+    if len(rows) > MAX_ROWS:  # the best one per stretch of the route; the panel has every row
+        rows = _one_per_stretch(rows, r["route_length_nm"])
+        head += f" (the best per stretch of the route shown; the panel lists all {r['count']})"
     return "\n".join([head, "", *_table(rows, True), "",
                       f"Countries along the way: {', '.join(countries)}. Runway lengths come from the project's "
                       "surveyed reference where it has one, else airports-py; curfews from the rules engine."])
