@@ -56,8 +56,8 @@ def test_offline_answers_for_the_two_acceptance_questions(offline_assistant):
 
 
 def test_a_tool_error_is_explained_not_raised(offline_assistant):
-    reply = offline_assistant.ask("Tell me about QQQ")
-    assert reply.answer.startswith("I could not answer that: unknown airport 'QQQ'")
+    reply = offline_assistant.ask("compare the delay rules between the UK and Britain")
+    assert reply.answer.startswith("I could not answer that: a comparison needs two different jurisdictions")
     assert reply.ui_payload["airports"] == [] and set(reply.ui_payload) == PAYLOAD_KEYS
 
 

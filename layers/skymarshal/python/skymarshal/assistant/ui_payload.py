@@ -44,8 +44,8 @@ def _visualization(kind: str, result: dict) -> dict:
 def _rules_topic(result: dict) -> str | None:
     if result.get("topics"):
         return ", ".join(t["tag"] for t in result["topics"])
-    if result.get("tags"):
-        return ", ".join(result["tags"])
+    if result.get("_tool_type") == "rules_list":
+        return ", ".join(result.get("tags") or []) or "all topics"
     return result.get("question")
 
 
