@@ -55,9 +55,11 @@ def test_offline_answers_for_the_two_acceptance_questions(offline_assistant):
     assert rules.ui_payload["kind"] == "rules" and rules.ui_payload["region"] == "GB, FR"
 
 
-def test_a_tool_error_is_explained_not_raised(offline_assistant):
-    reply = offline_assistant.ask("compare the delay rules between the UK and Britain")
-    assert reply.answer.startswith("I could not answer that: a comparison needs two different jurisdictions")
+def test_a_tool_error_is_explained_not_raised():
+    llm = ScriptedChatModel(replies=[{"selected_tool": "get_airport_details", "arguments": {"code": "ZZZ"}}])
+    reply = Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm).ask("Tell me about ZZZ")
+    assert reply.answer.startswith("I could not answer that: unknown airport 'ZZZ'")
+    assert len(llm.calls) == 1  # the formatter model is not asked to explain an error
     assert reply.ui_payload["airports"] == [] and set(reply.ui_payload) == PAYLOAD_KEYS
 
 
