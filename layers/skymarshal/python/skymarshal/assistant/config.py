@@ -110,9 +110,14 @@ class AssistantSettings(BaseModel):
                                        "(checkpointer: memory, sqlite or none)") from None
 
 
-@lru_cache(maxsize=4)
 def load_behaviour(path: str | None = None) -> AssistantBehaviour:
-    file = Path(path or os.environ.get("SKYMARSHAL_ASSISTANT_CONFIG") or HERE / "assistant.json")
+    """The behaviour file named by ``path``, else SKYMARSHAL_ASSISTANT_CONFIG, else assistant.json beside this."""
+    return _load_behaviour(str(path or os.environ.get("SKYMARSHAL_ASSISTANT_CONFIG") or HERE / "assistant.json"))
+
+
+@lru_cache(maxsize=8)
+def _load_behaviour(name: str) -> AssistantBehaviour:
+    file = Path(name)
     try:
         return AssistantBehaviour.model_validate(json.loads(file.read_text(encoding="utf-8")))
     except OSError as exc:
@@ -145,4 +150,9 @@ def resolve_chat_model(role: Role, behaviour: AssistantBehaviour, passed: Any = 
                                    "SKYMARSHAL_LLM_PROVIDER=offline")
     from langchain_aws import ChatBedrockConverse
 
-    return ChatBedrockConverse(model=model_id, temperature=settings.temperature, max_tokens=settings.max_tokens)
+    try:
+        return ChatBedrockConverse(model=model_id, temperature=settings.temperature, max_tokens=settings.max_tokens)
+    except ValueError as exc:  # e.g. no AWS credentials: pydantic's multi-line message, cut to its point
+        reason = next((line.strip() for line in str(exc).splitlines() if "error" in line.lower() and
+                       "validation error" not in line), str(exc).splitlines()[0])
+        raise AssistantConfigError(f"cannot create the {role} model {model_id}: {reason}") from None

@@ -91,9 +91,18 @@ class Assistant:
         return config, thread
 
     def ask(self, question: str, thread_id: str | None = None) -> AssistantReply:
+        """One turn, synchronously (the CLI; needs a synchronous checkpointer)."""
         usage_handler = UsageMetadataCallbackHandler()
         config, thread = self.run_config(thread_id, [usage_handler])
-        state = self.graph.invoke({"question": question}, config)
+        return self._reply(self.graph.invoke({"question": question}, config), thread, usage_handler)
+
+    async def aask(self, question: str, thread_id: str | None = None) -> AssistantReply:
+        """One turn on the event loop (the HTTP app; works with the async sqlite checkpointer)."""
+        usage_handler = UsageMetadataCallbackHandler()
+        config, thread = self.run_config(thread_id, [usage_handler])
+        return self._reply(await self.graph.ainvoke({"question": question}, config), thread, usage_handler)
+
+    def _reply(self, state: dict, thread: str | None, usage_handler: UsageMetadataCallbackHandler) -> AssistantReply:
         usage = Usage(mode="llm" if self.online else "offline")
         for model_usage in usage_handler.usage_metadata.values():
             usage.add(model_usage)

@@ -18,7 +18,6 @@ from typing import Any, Callable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -71,7 +70,7 @@ async def chat(request: Request) -> JSONResponse:
     except BadRequest as exc:
         return _bad_request(exc)
     assistant: Assistant = request.app.state.assistant
-    reply = await run_in_threadpool(assistant.ask, body.message, body.thread_id)
+    reply = await assistant.aask(body.message, body.thread_id)
     return JSONResponse(reply.model_dump(mode="json"))
 
 

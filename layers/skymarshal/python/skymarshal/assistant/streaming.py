@@ -63,7 +63,7 @@ async def stream_turn(assistant: Assistant, question: str, thread_id: str | None
         log.exception("assistant stream failed")
         yield "error", {"message": f"{type(exc).__name__}: {exc}", "fatal": True}
         return
-    if final.get("formatter_mode") != "llm":
+    if not streamed or final.get("formatter_mode") != "llm":
         # The template answered (offline, or after the model failed mid-stream): send the kept answer; "reset"
         # tells the client to drop any partial model text it already shows.
         for i, piece in enumerate(_chunks(final.get("answer", ""))):
