@@ -155,3 +155,23 @@ def test_every_result_is_marked_with_its_tool_type(context):
     for name, arguments in samples.items():
         result = run_tool(name, arguments, context)
         assert result["_tool"] == name and result["_tool_type"] == MANIFEST[name].tool_type
+
+
+def test_query_reformulation_flag_reaches_the_rules_tool(context):
+    def top(reformulate: bool) -> str:
+        behaviour = context.behaviour.model_copy(update={"features": context.behaviour.features.model_copy(
+            update={"query_reformulation": reformulate})})
+        ctx = type(context)(behaviour=behaviour, rules=context.rules)
+        return run_tool("answer_rules_question", {"country": "US", "question": "overbooked flight"}, ctx)["results"][0]["id"]
+
+    assert top(False) == "US-crew-duty"  # only "flight" is shared with the corpus
+    assert top(True) == "US-denied-boarding"  # "overbooked" → "denied boarding"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.text(min_size=3, max_size=60), st.sampled_from(["GB", "EU", "US", "AU", "DE"]), st.booleans(), st.booleans())
+def test_retrieval_is_ranked_thresholded_and_bounded(context, question, country, reformulate, rerank):
+    found = context.rules.answer(country, question, top_k=4, threshold=0.12, reformulate=reformulate, rerank=rerank)
+    scores = [r.score for r in found]
+    assert scores == sorted(scores, reverse=True) and len(found) <= 4
+    assert all(0.12 <= s <= 1.0001 for s in scores) and all(r.entry.jurisdiction == country for r in found)
