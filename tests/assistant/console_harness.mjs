@@ -55,6 +55,7 @@ console.log(JSON.stringify({
   answerHtml: answer.innerHTML,
   panelHeading: (panel.all().find((n) => n.tagName === "H4") || { textContent: "" }).textContent,
   plotMarkers: panel.all().filter((n) => n.tagName === "CIRCLE").length,
+  panelText: panel.textContent,
   tableRows: rows.map((r) => r.children.map((c) => c.textContent)),
   suggestions: suggestions.children.map((b) => b.textContent),
 }));

@@ -60,3 +60,10 @@ def test_model_text_cannot_inject_markup():
     assert "<script>" not in html and "<img" not in html and "&lt;script&gt;" in html
     assert "<strong>Bold</strong>" in html and "<th>A</th>" in html and "<td>&lt;img src=x&gt;</td>" in html
     assert "<li>item <em>note</em></li>" in html
+
+
+def test_panel_shows_an_airport_card_with_its_curfew_status(tmp_path):
+    shown = _panel(tmp_path, "Can we land at Frankfurt at 23:30?")
+    assert shown["panelHeading"] == "FRA / EDDF — Frankfurt am Main International Airport"
+    assert "inside the 23:00-05:00 local curfew at FRA" in shown["panelText"]
+    assert "13,123 ft" in shown["panelText"]

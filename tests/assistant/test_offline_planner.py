@@ -69,3 +69,11 @@ def test_a_follow_up_reuses_the_previous_plan_with_the_new_subject():
     follow = plan_offline("and Australia?", previous=first.model_dump(), now=NOW)
     assert follow.selected_tool == "answer_rules_question"
     assert follow.arguments == {"country": "AU", "question": "What are the curfew rules at Frankfurt?"}
+
+
+@pytest.mark.parametrize(("question", "tool", "expected"), QUESTIONS, ids=[q for q, _, _ in QUESTIONS])
+def test_every_question_is_answered_end_to_end_offline(offline_assistant, question, tool, expected):
+    reply = offline_assistant.ask(question)
+    assert reply.plan["selected_tool"] == tool
+    assert reply.answer.strip() and reply.ui_payload["tool"] == tool
+    assert reply.ui_payload["tool_raw"] or reply.answer.startswith("I could not answer that")

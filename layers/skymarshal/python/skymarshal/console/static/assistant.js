@@ -177,10 +177,12 @@ export function renderPayload(payload) {
       routePlot(payload), airportTable(payload.airports, true));
   }
   if (payload.kind === "airport") {
-    if (payload.visualization.type === "airport_card" && payload.airports.length === 1) return airportCard(payload.airports[0]);
     const raw = payload.tool_raw || {};
     const status = raw.curfew ? el("p", { class: `sm-status ${raw.curfew.status}` }, raw.curfew.message) : null;
-    return el("div", {}, status, payload.airports.length ? airportTable(payload.airports, false) : el("p", {}, "No airports."));
+    if (payload.visualization.type === "airport_card" && payload.airports.length === 1) {
+      return el("div", {}, status, airportCard(payload.airports[0]));
+    }
+    return el("div", {}, payload.airports.length ? airportTable(payload.airports, false) : el("p", {}, "No airports."));
   }
   return rulesView(payload);
 }
