@@ -19,7 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import ValidationError
 
 from .config import AssistantBehaviour, prompt_text
-from .offline_planner import plan_offline
+from .offline_planner import fallback_plan, plan_offline
 from .plan import AviationPlan, PlanRefusal, PlanRefused, validate_plan
 from .state import AssistantState
 from .templates import TEMPLATES
@@ -68,8 +68,6 @@ def _offline(question: str, previous: dict | None, notes: list[str]) -> Aviation
         return validate_plan(plan_offline(question, previous))
     except PlanRefused as refused:  # e.g. a follow-up reusing arguments that no longer validate
         notes.append(f"Offline plan refused: {refused.refusal.message}; searching airports instead.")
-        from .offline_planner import fallback_plan
-
         return validate_plan(fallback_plan(question, refused.refusal.message))
 
 

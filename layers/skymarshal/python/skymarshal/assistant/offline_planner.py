@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from . import airports as ap
@@ -79,20 +80,20 @@ def _cities(text: str) -> list[tuple[int, str]]:
     return hits
 
 
+@lru_cache(maxsize=1)
 def _city_index() -> dict[str, str]:
-    global _CITIES
-    if _CITIES is None:
-        best: dict[str, ap.Airport] = {}
-        for airport in ap.airport_table():
-            if airport.kind != "large_airport" or not airport.scheduled_service:
-                continue
-            for key in {airport.city.lower(), " ".join(airport.city.lower().split()[:2]),
-                        airport.city.lower().split()[0] if airport.city else ""}:
-                if key and (key not in best or (airport.longest_runway_ft or 0) > (best[key].longest_runway_ft or 0)):
-                    best[key] = airport
-        _CITIES = {key: airport.iata for key, airport in best.items() if len(key) > 3}
-        _CITIES.update({word: iata for word, iata in _distinct_name_words().items() if word not in _CITIES})
-    return _CITIES
+    """City names (whole, first two words, first word) and distinctive airport-name words → IATA code."""
+    best: dict[str, ap.Airport] = {}
+    for airport in ap.airport_table():
+        if airport.kind != "large_airport" or not airport.scheduled_service:
+            continue
+        for key in {airport.city.lower(), " ".join(airport.city.lower().split()[:2]),
+                    airport.city.lower().split()[0] if airport.city else ""}:
+            if key and (key not in best or (airport.longest_runway_ft or 0) > (best[key].longest_runway_ft or 0)):
+                best[key] = airport
+    cities = {key: airport.iata for key, airport in best.items() if len(key) > 3}
+    cities.update({word: iata for word, iata in _distinct_name_words().items() if word not in cities})
+    return cities
 
 
 def _distinct_name_words() -> dict[str, str]:
@@ -105,9 +106,6 @@ def _distinct_name_words() -> dict[str, str]:
                 if len(word) > 4 and word not in generic:
                     owners.setdefault(word, set()).add(airport.iata)
     return {word: next(iter(codes)) for word, codes in owners.items() if len(codes) == 1}
-
-
-_CITIES: dict[str, str] | None = None
 
 
 def distance_nm(text: str) -> float | None:

@@ -7,6 +7,7 @@ answer raises ``ToolInputError`` with a sentence the formatter can show; the run
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Literal
@@ -250,7 +251,5 @@ def run_tool(name: str, arguments: dict, ctx: ToolContext) -> dict:
 
 def manifest_for_prompt() -> str:
     """The manifest as the planner prompt lists it: name, description and the JSON schema of the arguments."""
-    import json
-
     return "\n".join(f"- {s.name}: {s.description}\n  arguments: {json.dumps(s.args.model_json_schema())}"
                      for s in MANIFEST.values())
