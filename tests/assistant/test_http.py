@@ -154,3 +154,27 @@ def test_conversation_memory_with_the_sqlite_checkpointer_over_http(tmp_path):
     with TestClient(create_app(settings=settings)) as test_client:
         again = test_client.post("/assistant/chat", json={"message": "and the United States?", "thread_id": "ops-1"})
     assert again.json()["plan"]["arguments"] == {"country": "US", "question": "What are the curfew rules at Frankfurt?"}
+
+
+def test_formatter_tokens_stream_as_message_deltas_without_a_repeat():
+    from langchain_core.language_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from skymarshal.assistant.graph import build_graph
+    from skymarshal.assistant.rules import load_rules
+    from skymarshal.assistant.tools import ToolContext
+
+    planner = ScriptedChatModel(replies=[{"selected_tool": "get_airport_details", "arguments": {"code": "FRA"}}])
+    writer = GenericFakeChatModel(messages=iter([AIMessage(content="Frankfurt has a 23:00-05:00 curfew.")]))
+
+    def factory(saver):
+        assistant = Assistant(settings=AssistantSettings(checkpointer="none"), llm=planner)
+        assistant.graph = build_graph(assistant.behaviour, ToolContext(behaviour=assistant.behaviour, rules=load_rules()),
+                                      planner_llm=planner, formatter_llm=writer)
+        return assistant
+
+    with TestClient(create_app(factory, settings=AssistantSettings(checkpointer="none"))) as test_client:
+        events = stream(test_client, "Tell me about FRA")
+    deltas = [d["delta"] for n, d in events if n == "message"]
+    assert len(deltas) > 3 and "".join(deltas) == "Frankfurt has a 23:00-05:00 curfew."
+    assert names(events) == ["plan", "thinking", "tool_call_start", "tool_call_end", "message", "ui_payload", "done"]
