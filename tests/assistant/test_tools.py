@@ -175,3 +175,26 @@ def test_retrieval_is_ranked_thresholded_and_bounded(context, question, country,
     scores = [r.score for r in found]
     assert scores == sorted(scores, reverse=True) and len(found) <= 4
     assert all(0.12 <= s <= 1.0001 for s in scores) and all(r.entry.jurisdiction == country for r in found)
+
+
+def test_notams_from_a_data_handle_query_the_airport_key(context):
+    from skymarshal.assistant.tools import notams_from
+    from skymarshal.data import schema
+
+    row = {"iata": "JFK", "record": "NOTAM#2027-01-10T00:00:00Z#A0412/27", "notam_id": "A0412/27",
+           "kind": "RUNWAY_CLOSED", "starts_at": "2027-01-10T00:00:00Z", "ends_at": "2027-02-15T00:00:00Z",
+           "runway": "13R/31L", "text": "RWY 13R/31L CLSD FOR RESURFACING"}
+
+    class Handle:
+        def __init__(self):
+            self.calls = []
+
+        def query(self, table, condition, **kwargs):
+            self.calls.append(table)
+            return [row]
+
+    handle = Handle()
+    connected = type(context)(behaviour=context.behaviour, rules=context.rules, notams=notams_from(handle))
+    result = run_tool("get_notification_for_airport", {"code": "JFK", "at": "2027-01-20T12:00:00Z"}, connected)
+    assert handle.calls == [schema.AIRPORTS]
+    assert [n["notam_id"] for n in result["notams"]["active"]] == ["A0412/27"]

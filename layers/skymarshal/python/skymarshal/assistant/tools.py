@@ -86,6 +86,14 @@ class CompareRulesArgs(Args):
     question: str = ""
 
 
+def notams_from(handle) -> NotamLookup:
+    """A NOTAM lookup over the operational AirportReference table (a ``data.access.DataHandle``): a Query on
+    the airport's key, never a Scan."""
+    from ..data import queries
+
+    return lambda iata, start, end: queries.notams(handle, iata, start, end)
+
+
 @dataclass
 class ToolContext:
     """What the tools read: configuration, the rules corpus and, when connected, the operational NOTAMs."""
