@@ -77,3 +77,14 @@ def test_every_question_is_answered_end_to_end_offline(offline_assistant, questi
     assert reply.plan["selected_tool"] == tool
     assert reply.answer.strip() and reply.ui_payload["tool"] == tool
     assert reply.ui_payload["tool_raw"] or reply.answer.startswith("I could not answer that")
+
+
+def test_follow_ups_change_a_time_or_a_filter():
+    status = plan_offline("Is Sydney in curfew at 21:00?", now=NOW)
+    later = plan_offline("and at 23:30?", previous=status.model_dump(), now=NOW)
+    assert later.selected_tool == "get_notification_for_airport" and later.arguments["code"] == "SYD"
+    assert later.arguments["at"] == "2027-01-20T12:30:00+00:00"  # 23:30 AEDT
+    route = plan_offline("alternates along the route from AUH to LHR for a 787", now=NOW)
+    bigger = plan_offline("and for an A350?", previous=route.model_dump(), now=NOW)
+    assert bigger.arguments["filters"] == {"scheduled_service": True, "aircraft_type": "A35K"}
+    assert plan_offline("and Narnia?", previous=route.model_dump(), now=NOW).selected_tool == "search_airports"

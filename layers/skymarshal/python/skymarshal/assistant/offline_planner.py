@@ -159,7 +159,7 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
     lowered = text.lower()
     codes = airports_named(text)
     jurisdictions = find_jurisdictions(text)
-    follow_up = _follow_up(text, codes, jurisdictions, previous)
+    follow_up = _follow_up(text, codes, jurisdictions, previous, now)
     if follow_up is not None:
         return follow_up
     if len(jurisdictions) >= 2 and re.search(r"\b(compar\w*|differ\w*|versus|vs\.?|between)\b", lowered):
@@ -206,8 +206,10 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
     return fallback_plan(text, "no known question shape matched")
 
 
-def _follow_up(text: str, codes: list[str], jurisdictions: list[str], previous: dict | None) -> AviationPlan | None:
-    """"And France?", "what about LHR?": a short question naming one entity, answered like the last one."""
+def _follow_up(text: str, codes: list[str], jurisdictions: list[str], previous: dict | None,
+               now: datetime) -> AviationPlan | None:
+    """"And France?", "what about LHR?", "and at 23:30?", "and for an A350?": a short question changing one
+    subject, time or filter of the last one, answered like it."""
     if not previous or len(text.split()) > 6 or not re.match(r"^(and|what about|how about|same for|and for)\b",
                                                              text.strip().lower()):
         return None
@@ -222,6 +224,10 @@ def _follow_up(text: str, codes: list[str], jurisdictions: list[str], previous: 
         arguments["code"] = codes[0]
     elif codes and tool == "find_airports_near_location":
         arguments["location"] = codes[0]
+    elif tool == "get_notification_for_airport" and CLOCK.search(text):  # "and at 23:30?"
+        arguments["at"] = instant_in(text, now, ap.find_airport(arguments["code"]).tz)
+    elif tool in ("find_airports_near_route", "find_airports_near_location") and filters_in(text):
+        arguments["filters"] = {**arguments.get("filters", {}), **filters_in(text)}  # "and for an A350?"
     else:
         return None
     return AviationPlan(selected_tool=tool, arguments=arguments, answer_style=previous.get("answer_style", "brief"),
