@@ -163,8 +163,11 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
     if follow_up is not None:
         return follow_up
     if len(jurisdictions) >= 2 and re.search(r"\b(compar\w*|differ\w*|versus|vs\.?|between)\b", lowered):
+        arguments = {"countries": jurisdictions, "question": text}
+        if tags_in(text):
+            arguments["tags"] = tags_in(text)
         return AviationPlan(selected_tool="compare_rules_between_countries", answer_style="comparison",
-                            arguments={"countries": jurisdictions, "question": text},
+                            arguments=arguments,
                             reasoning=f"Two or more jurisdictions ({', '.join(jurisdictions)}) to compare.")
     if len(codes) >= 2 and re.search(r"\b(route|along|alternates?|en[- ]route|between|from)\b", lowered):
         # Alternates for a diversion: airports with scheduled service (handling, immigration), not air bases.

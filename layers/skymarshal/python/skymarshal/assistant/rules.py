@@ -157,9 +157,11 @@ class RulesCorpus:
                 difference_threshold: float) -> list[TopicComparison]:
         """Topic by topic across the jurisdictions; with no tags, the tags the question's best matches carry."""
         topics = tags or self._topics_for(question, jurisdictions)
+        relevance = self.index.scores(reformulated(question)) if question else None
         comparisons, seen = [], set()
         for tag in topics:
-            found = {j: [e for e in self.entries if e.jurisdiction == j and tag in e.tags] for j in jurisdictions}
+            found = {j: self._by_relevance([i for i, e in enumerate(self.entries) if e.jurisdiction == j and tag in e.tags],
+                                           relevance) for j in jurisdictions}
             present = [j for j in jurisdictions if found[j]]
             same_entries = tuple(e.id for j in present for e in found[j])
             if not present or same_entries in seen:  # a tag carried by exactly the entries already compared
@@ -176,6 +178,12 @@ class RulesCorpus:
             comparisons.append(TopicComparison(tag=tag, entries={j: found[j] for j in present}, pairs=pairs,
                                                missing=[j for j in jurisdictions if not found[j]]))
         return comparisons
+
+    def _by_relevance(self, positions: list[int], relevance) -> list[RuleEntry]:
+        """Entries most relevant to the question first (corpus order without a question)."""
+        if relevance is not None:
+            positions = sorted(positions, key=lambda i: -relevance[i])
+        return [self.entries[i] for i in positions]
 
     def _topics_for(self, question: str, jurisdictions: list[str], limit: int = 4) -> list[str]:
         scores = self.index.scores(reformulated(question))

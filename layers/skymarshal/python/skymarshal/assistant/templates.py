@@ -134,14 +134,20 @@ def rules_comparison(r: dict) -> str:
     names = r["country_names"]
     lines = [f"**{' vs '.join(names[c] for c in r['countries'])}** — topic by topic (answers compared by TF-IDF "
              f"cosine; below {r['difference_threshold']} counts as a difference):"]
+    shown: set[str] = set()  # an entry carries several tags: quote it once, under its first topic
     for topic in r["topics"]:
         verdict = "differs" if topic["differs"] else "broadly the same"
         lines += ["", f"### {topic['tag'].replace('_', ' ')} — {verdict}"]
         for code, entries in topic["entries"].items():
-            lines.append(f"- **{names[code]}:** {entries[0]['answer']} _({entries[0]['source']})_")
+            fresh = next((e for e in entries if e["id"] not in shown), None)
+            if fresh is None:
+                lines.append(f"- **{names[code]}:** as quoted above.")
+                continue
+            shown.add(fresh["id"])
+            lines.append(f"- **{names[code]}:** {fresh['answer']} _({fresh['source']})_")
         lines += [f"- No {names[c]} rule on record for this topic." for c in topic["missing"]]
         for pair in topic["pairs"]:
-            if pair["differs"] and (pair["only_in_a"] or pair["only_in_b"]):
+            if pair["only_in_a"] or pair["only_in_b"]:  # even "broadly the same" rules differ somewhere
                 lines.append(f"- Key terms only in {pair['a']}: {', '.join(pair['only_in_a'])}; only in "
                              f"{pair['b']}: {', '.join(pair['only_in_b'])} (similarity {pair['similarity']:.2f}).")
     if not r["topics"]:
