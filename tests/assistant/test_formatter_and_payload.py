@@ -98,3 +98,11 @@ def test_ui_payload_keys_never_change_whatever_the_plan_and_result(tool, junk):
     result = {k: v for k, v in junk.items() if k in ("question",)}
     payload = build_ui_payload({"selected_tool": tool}, result)
     assert set(payload) == PAYLOAD_KEYS and payload["kind"] in ("route", "airport", "rules")
+
+
+def test_uk261_against_eu261_on_long_haul_delays(offline_assistant):
+    reply = offline_assistant.ask("How does UK261 differ from EU261 on long-haul delays?")
+    assert [t["tag"] for t in reply.ui_payload["tool_raw"]["topics"]] == ["delay", "long_haul"]
+    assert "GBP 260" in reply.answer and "EUR 300" in reply.answer  # the 3-4 hour long-haul band on both sides
+    quoted = [line for line in reply.answer.splitlines() if line.startswith("- **")]
+    assert len(quoted) == len(set(quoted))  # an entry carrying both tags is quoted once
