@@ -26,8 +26,9 @@ def sse_events(text: str) -> list[tuple[str, dict]]:
     return events
 
 
-def stream(client: TestClient, message: str, thread_id: str | None = None) -> list[tuple[str, dict]]:
-    with client.stream("POST", "/assistant/chat/stream", json={"message": message, "thread_id": thread_id}) as response:
+def stream(client: TestClient, message: str, thread_id: str | None = None,
+           path: str = "/assistant/chat/stream") -> list[tuple[str, dict]]:
+    with client.stream("POST", path, json={"message": message, "thread_id": thread_id}) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
         return sse_events(response.read().decode())
@@ -178,3 +179,18 @@ def test_formatter_tokens_stream_as_message_deltas_without_a_repeat():
     deltas = [d["delta"] for n, d in events if n == "message"]
     assert len(deltas) > 3 and "".join(deltas) == "Frankfurt has a 23:00-05:00 curfew."
     assert names(events) == ["plan", "thinking", "tool_call_start", "tool_call_end", "message", "ui_payload", "done"]
+
+
+def test_mounted_under_api_without_the_sub_apps_lifespan(tmp_path):
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    settings = AssistantSettings(checkpointer="sqlite", sqlite_path=tmp_path / "threads.sqlite")
+    outer = Starlette(routes=[Mount("/api", app=create_app(settings=settings))])
+    with TestClient(outer) as test_client:
+        first = test_client.post("/api/assistant/chat", json={"message": "What are the curfew rules at Frankfurt?",
+                                                              "thread_id": "m-1"})
+        events = stream(test_client, "and Australia?", "m-1", path="/api/assistant/chat/stream")
+    assert first.status_code == 200 and first.json()["ui_payload"]["kind"] == "rules"
+    assert dict(events)["plan"]["plan"]["arguments"]["country"] == "AU"
+

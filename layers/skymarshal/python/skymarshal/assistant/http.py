@@ -5,14 +5,15 @@
 - ``POST /assistant/chat/stream``  same body → Server-Sent Events (sse-starlette): plan, thinking,
                                    tool_call_start, tool_call_end, message, ui_payload, done, error
 A bad body is a 400 ``{"error": ..., "field": ...}``. The only state is the app's own (``app.state``): the
-assistant and its checkpointer, opened in the lifespan — nothing process-global, so the same app runs under
-``skymarshal serve`` and in a streaming Lambda (Lambda Web Adapter).
+assistant and its checkpointer, opened in the lifespan (or on the first request when mounted) — nothing
+process-global, so the same app runs under ``skymarshal serve`` and in a streaming Lambda (Lambda Web Adapter).
 """
 
 from __future__ import annotations
 
 import json
-from contextlib import asynccontextmanager
+import asyncio
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any, Callable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -69,7 +70,7 @@ async def chat(request: Request) -> JSONResponse:
         body = await _chat_request(request)
     except BadRequest as exc:
         return _bad_request(exc)
-    assistant: Assistant = request.app.state.assistant
+    assistant = await _assistant(request)
     reply = await assistant.aask(body.message, body.thread_id)
     return JSONResponse(reply.model_dump(mode="json"))
 
@@ -79,7 +80,7 @@ async def chat_stream(request: Request):
         body = await _chat_request(request)
     except BadRequest as exc:
         return _bad_request(exc)
-    assistant: Assistant = request.app.state.assistant
+    assistant = await _assistant(request)
 
     async def events():
         async for name, data in stream_turn(assistant, body.message, body.thread_id):
@@ -88,20 +89,46 @@ async def chat_stream(request: Request):
     return EventSourceResponse(events(), ping=15)
 
 
+class _AssistantHolder:
+    """The app's one assistant and its checkpointer, opened once (lifespan, or first request) and kept."""
+
+    def __init__(self, factory: Callable[[Any], Assistant], settings: AssistantSettings):
+        self.factory, self.settings = factory, settings
+        self.assistant: Assistant | None = None
+        self.lock = asyncio.Lock()
+        self.stack = AsyncExitStack()
+
+    async def open(self) -> Assistant:
+        async with self.lock:
+            if self.assistant is None:
+                saver = await self.stack.enter_async_context(async_checkpointer_for(self.settings))
+                self.assistant = self.factory(saver)
+        return self.assistant
+
+
+async def _assistant(request: Request) -> Assistant:
+    """Opened by the lifespan; when the app is mounted inside another app (Starlette's Mount does not run a
+    sub-app's lifespan), opened on the first request instead and kept for the app's life."""
+    holder: _AssistantHolder = request.app.state.assistant_holder
+    return holder.assistant or await holder.open()
+
+
 def create_app(assistant_factory: Callable[[Any], Assistant] | None = None,
                settings: AssistantSettings | None = None) -> Starlette:
     """The ASGI app. ``assistant_factory(checkpointer)`` lets tests and the integrator inject models/data."""
     settings = settings or AssistantSettings.from_env()
-    factory = assistant_factory or (lambda saver: Assistant(settings=settings, checkpointer=saver))
+    holder = _AssistantHolder(assistant_factory or (lambda saver: Assistant(settings=settings, checkpointer=saver)),
+                              settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
-        async with async_checkpointer_for(settings) as saver:
-            app.state.assistant = factory(saver)
+        async with holder.stack:
+            await holder.open()
             yield
 
     app = Starlette(routes=[Route("/assistant/chat", chat, methods=["POST"]),
                             Route("/assistant/chat/stream", chat_stream, methods=["POST"])], lifespan=lifespan)
+    app.state.assistant_holder = holder
     return app
 
 
