@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from . import agent_cmds, analyze_cmds, data_cmds, demo_cmds, local_cmds, rules_cmds, run_cmds, serve_cmds
+from . import agent_cmds, analyze_cmds, ask_cmds, data_cmds, demo_cmds, local_cmds, rules_cmds, run_cmds, serve_cmds
 
 
 class CliError(Exception):
@@ -25,7 +25,8 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     parser = Parser(prog="skymarshal", description="Airline disruption management (SkyMarshal).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (local_cmds, data_cmds, demo_cmds, rules_cmds, agent_cmds, analyze_cmds, run_cmds, serve_cmds):
+    for module in (local_cmds, data_cmds, demo_cmds, rules_cmds, agent_cmds, analyze_cmds, run_cmds, serve_cmds,
+                   ask_cmds):
         module.register(commands)
     return parser
 
