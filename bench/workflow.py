@@ -125,11 +125,15 @@ def main(argv: list[str] | None = None) -> int:
             for state, seconds in _state_seconds(client, name).items():
                 if state in PHASES:
                     phases[state].append(seconds)
+                for phase in ("initial", "revision"):  # each agent's own task, to compare with its round
+                    if state.endswith(f" agent ({phase})"):
+                        phases[f"  one agent's task ({phase})"].append(seconds)
             print(f"  {i + 1:2d}/{args.runs} {totals[-1]:6.1f} s  {prompt}", flush=True)
     print(f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}")
     print(f"{'phase':32s} {'p50 s':>8s} {'p95 s':>8s}")
     print(f"{'whole run (excl. the human)':32s} {_percentile(totals, .5):8.2f} {_percentile(totals, .95):8.2f}")
-    for phase in PHASES:
+    rows = PHASES[:2] + ("  one agent's task (initial)",) + PHASES[2:4] + ("  one agent's task (revision)",) + PHASES[4:]
+    for phase in rows:
         values = phases.get(phase, [])
         print(f"{phase:32s} {_percentile(values, .5):8.2f} {_percentile(values, .95):8.2f}")
     print("\nDynamoDB requests per agent (per run, mean):")

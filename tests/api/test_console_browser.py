@@ -63,3 +63,14 @@ def test_an_observer_sees_runs_but_no_approve_buttons(page, wf):
     page.get_by_test_id("who").filter(has_text="(Observer)").wait_for()
     assert page.locator("#report").is_hidden()
     page.get_by_test_id("runs").locator("li").first.wait_for(timeout=30_000)
+
+
+def test_the_assistant_panel_shows_alternates_along_a_route(page):
+    page.get_by_test_id("login-Observer").click()
+    panel = page.get_by_test_id("assistant-panel")
+    panel.locator("textarea").fill("airports near the route from AUH to LHR with a runway long enough for a 787")
+    panel.locator("button[type=submit]").click()
+    rows = panel.locator(".sm-assistant-panel table tbody tr")
+    rows.first.wait_for(timeout=60_000)
+    assert rows.count() >= 10
+    assert "FRA" in panel.locator(".sm-assistant-panel").inner_text()

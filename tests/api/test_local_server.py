@@ -91,3 +91,14 @@ def test_fuzz_the_api_from_its_openapi_document(server, tokens):
             check()
             tried += 1
     assert tried >= 15  # eight operations as an Observer, seven as a duty manager
+
+
+def test_the_assistant_is_served_behind_the_same_sign_in(server):
+    question = {"message": "What are the curfew rules at Frankfurt?", "thread_id": None}
+    assert httpx.post(f"{server}/api/assistant/chat", json=question).status_code == 401
+    token = _login(server, "Observer")
+    reply = httpx.post(f"{server}/api/assistant/chat", json=question, headers={"Authorization": f"Bearer {token}"},
+                       timeout=60)
+    assert reply.status_code == 200, reply.text
+    body = reply.json()
+    assert body["plan"]["selected_tool"] and body["ui_payload"]["kind"] in ("airport", "rules") and body["answer"]

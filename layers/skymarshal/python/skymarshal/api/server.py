@@ -4,8 +4,8 @@ An ASGI app (Starlette, run by uvicorn) that
 - hands every `/api/...` request to the same Powertools resolver API Gateway invokes in AWS, as the REST
   proxy event API Gateway would build, with the claims of the ID token it verified in
   `requestContext.authorizer.claims` (what the Cognito authorizer does there);
-- streams a run's live progress (`/api/disruptions/{id}/events`, server-sent events) and the operations
-  assistant (`/api/assistant/...`) when it is installed;
+- streams a run's live progress (`/api/disruptions/{id}/events`) and the operations assistant
+  (`/api/assistant/...`) as server-sent events (api/streams.py, the AWS streaming function's routes);
 - serves the console's static files, with a clearly marked development login (one user per role in
   moto's user pool) that exists only here.
 """
@@ -18,15 +18,17 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..workflow.client import RunNotFound, WorkflowClient
+from ..workflow.client import WorkflowClient
 from . import app as api
 from .identity import DevIdentity, InvalidToken, TokenVerifier
-from .roles import READERS, Role, caller_from_claims
+from .roles import Role
+from .streams import claims_reader, stream_routes
 
 CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console" / "static"
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
@@ -61,11 +63,7 @@ class _Context:  # the parts of a Lambda context Powertools reads
 def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: DevIdentity | None = None,
                console_dir: Path = CONSOLE_DIR, poll_s: float = 0.5) -> Starlette:
     api.configure(lambda: client)
-
-    def claims_of(request: Request) -> dict | None:
-        """The verified claims, None without a token; InvalidToken for a bad one."""
-        header = request.headers.get("authorization")
-        return verifier.claims(header) if header else None
+    claims_of = claims_reader(verifier)
 
     async def resolve(request: Request) -> Response:
         try:
@@ -75,30 +73,11 @@ def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: Dev
         body = (await request.body()).decode("utf-8", errors="replace") or None
         event = proxy_event(request.method, "/" + request.path_params["path"], query=dict(request.query_params),
                             headers={k.lower(): v for k, v in request.headers.items()}, body=body, claims=claims)
-        from starlette.concurrency import run_in_threadpool
-
         result = await run_in_threadpool(api.handle, event, _Context())
         headers = {k: ", ".join(v) for k, v in (result.get("multiValueHeaders") or {}).items()}
         headers.update(result.get("headers") or {})
         headers.pop("Content-Length", None)
         return Response(result.get("body") or "", status_code=result["statusCode"], headers=headers)
-
-    async def events(request: Request) -> Response:
-        from sse_starlette.sse import EventSourceResponse
-
-        from .live import progress_events
-
-        denied = _reader_denied(request, claims_of)
-        if denied:
-            return denied
-        run_id = request.path_params["run_id"]
-        try:
-            client.describe(run_id)
-        except RunNotFound as exc:
-            return JSONResponse({"statusCode": 404, "message": str(exc)}, status_code=404)
-        stream = ({"event": name, "data": json.dumps(data, default=str)}
-                  for name, data in progress_events(client, run_id, poll_s=poll_s))
-        return EventSourceResponse(stream, ping=15)
 
     async def dev_login(request: Request) -> Response:
         try:
@@ -109,62 +88,12 @@ def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: Dev
         return JSONResponse(identity.login(role))
 
     async def config(request: Request) -> Response:
-        return JSONResponse({"mode": "local-development" if identity else "aws", "api": "/api",
-                             "devLogin": identity is not None, "assistant": _assistant_app() is not None})
+        return JSONResponse({"mode": "local-development" if identity else "aws", "api": "/api", "stream": "/api",
+                             "devLogin": identity is not None, "assistant": True})
 
-    routes = [Route("/config.json", config)]
+    api_routes = [*stream_routes(lambda: client, claims_of, poll_s=poll_s),
+                  Route("/{path:path}", resolve, methods=METHODS)]
     if identity is not None:
-        routes.append(Route("/api/dev/login", dev_login, methods=["POST"]))
-    routes.append(Route("/api/disruptions/{run_id}/events", events))
-    assistant = _assistant_app()
-    if assistant is not None:
-        routes.append(Mount("/api/assistant", app=_Gate(assistant, claims_of, prefix="/assistant")))
-    routes.append(Route("/api/{path:path}", resolve, methods=METHODS))
-    routes.append(Mount("/", app=StaticFiles(directory=str(console_dir), html=True)))
-    return Starlette(routes=routes)
-
-
-def _reader_denied(request: Request, claims_of) -> Response | None:
-    try:
-        who = caller_from_claims(claims_of(request))
-    except InvalidToken as exc:
-        return JSONResponse({"statusCode": 401, "message": str(exc)}, status_code=401)
-    if who is None:
-        return JSONResponse({"statusCode": 401, "message": "sign in: the request carries no valid identity token"},
-                            status_code=401)
-    if not who.roles & set(READERS):
-        return JSONResponse({"statusCode": 403, "message": f"{who.username} has no SkyMarshal group"}, status_code=403)
-    return None
-
-
-class _Gate:
-    """An ASGI app behind the same sign-in as the API (any SkyMarshal group); restores the mounted prefix."""
-
-    def __init__(self, app, claims_of, prefix: str):
-        self.app, self.claims_of, self.prefix = app, claims_of, prefix
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            denied = _reader_denied(Request(scope), self.claims_of)
-            if denied:
-                await denied(scope, receive, send)
-                return
-            path, root = scope["path"], scope.get("root_path", "")
-            inner = path[len(root):] if root and path.startswith(root) else path  # below the mount point
-            scope = {**scope, "path": self.prefix + inner, "root_path": ""}
-        await self.app(scope, receive, send)
-
-
-def _assistant_app():
-    """The operations assistant's ASGI app, when that package is installed."""
-    try:
-        from ..assistant.http import create_app as create_assistant
-    except ImportError:
-        return None
-    global _ASSISTANT
-    if _ASSISTANT is None:
-        _ASSISTANT = create_assistant()
-    return _ASSISTANT
-
-
-_ASSISTANT = None
+        api_routes.insert(0, Route("/dev/login", dev_login, methods=["POST"]))
+    return Starlette(routes=[Route("/config.json", config), Mount("/api", routes=api_routes),
+                             Mount("/", app=StaticFiles(directory=str(console_dir), html=True))])
