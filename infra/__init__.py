@@ -3,9 +3,9 @@
 from .config import AppConfig, cdk_json_context
 from .data_stack import DataStack
 from .knowledge_stack import KnowledgeStack
-from .stacks import DATA_STACK_ID, KNOWLEDGE_STACK_ID, WORKFLOW_STACK_ID, SkyMarshalStacks, build_app
+from .stacks import API_STACK_ID, DATA_STACK_ID, KNOWLEDGE_STACK_ID, WORKFLOW_STACK_ID, SkyMarshalStacks, build_app
 
 __all__ = [
-    "AppConfig", "DATA_STACK_ID", "DataStack", "KNOWLEDGE_STACK_ID", "KnowledgeStack", "SkyMarshalStacks",
+    "API_STACK_ID", "AppConfig", "DATA_STACK_ID", "DataStack", "KNOWLEDGE_STACK_ID", "KnowledgeStack", "SkyMarshalStacks",
     "WORKFLOW_STACK_ID", "build_app", "cdk_json_context",
 ]

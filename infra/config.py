@@ -41,6 +41,8 @@ class AppConfig:
     checkpoint_expiry_days: int = 30  # S3 offload objects; the saver's ttl_seconds should match
     approval_timeout_minutes: int = 30  # a duty manager's approval window; the run escalates after it
     llm_provider: str = "bedrock"  # offline | bedrock (SKYMARSHAL_LLM_PROVIDER of every function)
+    # Lambda Web Adapter (awslabs/aws-lambda-web-adapter) layer version for the streaming function, x86_64
+    web_adapter_layer_version: int = 25
 
     def __post_init__(self) -> None:
         if not _STAGE.match(self.stage):
@@ -74,6 +76,7 @@ class AppConfig:
             checkpoint_expiry_days=int(get("checkpointExpiryDays", cls.checkpoint_expiry_days)),
             approval_timeout_minutes=int(get("approvalTimeoutMinutes", cls.approval_timeout_minutes)),
             llm_provider=str(get("llmProvider", cls.llm_provider)).lower(),
+            web_adapter_layer_version=int(get("webAdapterLayerVersion", cls.web_adapter_layer_version)),
         )
 
     @property

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
+from .api_stack import ApiStack
 from .config import AppConfig
 from .data_stack import DataStack
 from .knowledge_stack import KnowledgeStack
@@ -21,6 +22,7 @@ PROJECT = "SkyMarshal"
 DATA_STACK_ID = "SkyMarshal-Data"  # construct id: the template file is SkyMarshal-Data.template.json
 KNOWLEDGE_STACK_ID = "SkyMarshal-Knowledge"
 WORKFLOW_STACK_ID = "SkyMarshal-Workflow"
+API_STACK_ID = "SkyMarshal-Api"
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,7 @@ class SkyMarshalStacks:
     data: DataStack
     knowledge: KnowledgeStack
     workflow: WorkflowStack
+    api: ApiStack
 
 
 def build_app(app: cdk.App) -> SkyMarshalStacks:
@@ -44,8 +47,10 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
                              knowledge_base_id=knowledge.knowledge_base_id,
                              stack_name=f"{PROJECT}-{config.stage}-Workflow")
     knowledge.grant_retrieve(workflow.fns.arbitrate)
+    api = ApiStack(app, API_STACK_ID, config=config, data=data, workflow=workflow,
+                   stack_name=f"{PROJECT}-{config.stage}-Api")
 
-    for stack in (data, knowledge, workflow):
+    for stack in (data, knowledge, workflow, api):
         cdk.Tags.of(stack).add("Project", PROJECT)
         cdk.Tags.of(stack).add("Stage", config.stage)
 
@@ -57,4 +62,4 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
     cdk.Validations.of(app).add_plugins(
         AwsSolutionsChecks(app, verbose=True, write_suppressions_to_cloud_formation=True)
     )
-    return SkyMarshalStacks(config=config, data=data, knowledge=knowledge, workflow=workflow)
+    return SkyMarshalStacks(config=config, data=data, knowledge=knowledge, workflow=workflow, api=api)

@@ -39,12 +39,16 @@ class WorkflowStack(Stack):
         super().__init__(scope, construct_id, description="SkyMarshal workflow: state machine, agents, trigger",
                          **kwargs)
         self.config = config
-        self.fns = WorkflowFunctionsConstruct(self, "Functions", config=config, data=data,
-                                              knowledge_base_id=knowledge_base_id).functions
+        self.state_machine_name = f"SkyMarshal-{config.stage}-disruptions"
+        functions = WorkflowFunctionsConstruct(self, "Functions", config=config, data=data,
+                                               knowledge_base_id=knowledge_base_id)
+        self.fns, self.audit_key = functions.functions, functions.audit_key
         log_group = logs.LogGroup(self, "StateMachineLogs", retention=logs.RetentionDays.THREE_MONTHS,
                                   removal_policy=RemovalPolicy.DESTROY)
         self.state_machine = sfn.StateMachine(
             self, "DisruptionWorkflow", state_machine_type=sfn.StateMachineType.STANDARD,
+            # Named, so other stacks (the API) can name its executions in IAM without splitting its ARN.
+            state_machine_name=self.state_machine_name,
             definition_body=sfn.DefinitionBody.from_chainable(self._definition()),
             timeout=Duration.hours(6), tracing_enabled=True,
             logs=sfn.LogOptions(destination=log_group, level=sfn.LogLevel.ALL, include_execution_data=True),

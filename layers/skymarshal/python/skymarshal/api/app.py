@@ -25,8 +25,10 @@ from . import models as m
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 
 TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
+API_BASE = "/api"  # on the console's origin: `skymarshal serve` locally, CloudFront in AWS
 SECURITY = [{"cognito": []}]
-app = APIGatewayRestResolver(enable_validation=True)
+# In AWS, CloudFront serves the API under /api on the console's own domain (no CORS), hence the prefix.
+app = APIGatewayRestResolver(enable_validation=True, strip_prefixes=[API_BASE])
 _client_factory: Callable[[], WorkflowClient] = WorkflowClient.from_env
 _client: WorkflowClient | None = None
 
@@ -101,9 +103,7 @@ def _error(status: int, message: str) -> Response:
 
 @app.get("/openapi.json", include_in_schema=False)
 def openapi():
-    stage = (app.current_event.get("requestContext") or {}).get("stage")
-    return Response(status_code=200, content_type=content_types.APPLICATION_JSON,
-                    body=openapi_document(f"/{stage}" if stage else None))
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi_document(API_BASE))
 
 
 @app.post("/disruptions", middlewares=DECIDE, security=SECURITY, summary="Report a disruption (starts a run)",
@@ -212,7 +212,7 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
 
 
 def openapi_document(server_url: str | None = None) -> str:
-    """The API's OpenAPI 3.1 document; `server_url` is where it is served (the stage path)."""
+    """The API's OpenAPI 3.1 document; `server_url` is where it is served."""
     return app.get_openapi_json_schema(
         title=TITLE, version=VERSION, servers=[Server(url=server_url)] if server_url else None,
         description="Approve or override SkyMarshal's recovery plans. Sign in with Cognito (groups DutyManager, "

@@ -35,9 +35,9 @@ METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 
 def proxy_event(method: str, path: str, *, query: dict[str, str] | None = None, headers: dict[str, str] | None = None,
-                body: str | None = None, claims: dict[str, Any] | None = None, stage: str = "api") -> dict:
+                body: str | None = None, claims: dict[str, Any] | None = None, stage: str = "local") -> dict:
     """The REST API (v1) proxy event API Gateway sends for this request; claims as its Cognito authorizer
-    passes them (strings; groups comma-separated). The stage is "api": locally the API is served under /api."""
+    passes them (strings; groups comma-separated)."""
     headers = dict(headers or {})
     authorizer = None
     if claims:

@@ -114,4 +114,5 @@ def create_stream_app() -> Starlette:
         clients or clients.append(WorkflowClient.from_env())
         return clients[0]
 
-    return Starlette(routes=stream_routes(client, claims_reader(verifier), poll_s=1.0))
+    # CloudFront sends /stream/* here, so the console, the API (/api) and these share one origin.
+    return Starlette(routes=[Mount("/stream", routes=stream_routes(client, claims_reader(verifier), poll_s=1.0))])

@@ -1,0 +1,183 @@
+"""What every SkyMarshal Lambda construct shares: one runtime and architecture (Python 3.12, x86_64, matching
+the deps layer), the library and its dependencies as two layers, its own role and log group, X-Ray active,
+Powertools service, log level and metrics namespace from the environment, and least-privilege grants named
+table by table, with each cdk-nag finding acknowledged on the policy it is about.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aws_cdk import Duration, RemovalPolicy, Stack
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_kms as kms
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from skymarshal.checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
+from skymarshal.data.schema import AUDIT_TRAIL, CHECKPOINTS, TABLES_BY_NAME
+
+from .config import REPO_ROOT, AppConfig
+from .data_stack import AGENT_READ_ACTIONS, DataStack
+from .layers import lambda_layers
+from .nag import acknowledge, iam5, references
+
+FUNCTIONS_DIR = REPO_ROOT / "functions"
+WRITE_ACTIONS = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem")
+# The Checkpoints table (checkpoints, thread registry, approvals, execution events): Table.grantReadWriteData's
+# actions without Scan (every read is a key or GSI lookup; a Scan is a bug) and without the stream actions
+# (GetRecords/GetShardIterator act on a stream ARN, which is not granted). Its one GSI is named, not index/*.
+CHECKPOINT_ACTIONS = (*AGENT_READ_ACTIONS, "dynamodb:DescribeTable", "dynamodb:BatchWriteItem", *WRITE_ACTIONS)
+# The audit trail is append-only: writers put (conditionally) and read; nothing may update or delete.
+AUDIT_APPEND_ACTIONS = ("dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query")
+
+
+def foundation_model(model_id: str) -> str:
+    """The foundation model behind a model id, without a cross-region inference profile's geography prefix."""
+    geo, _, rest = model_id.partition(".")
+    return rest if geo in ("us", "eu", "apac", "global") else model_id
+
+
+def bedrock_model_arns(stack: Stack, model_ids: list[str]) -> list[str]:
+    """Foundation models and cross-region inference profiles of exactly these model ids."""
+    arns = []
+    for model_id in model_ids:
+        arns.append(f"arn:{stack.partition}:bedrock:*::foundation-model/{foundation_model(model_id)}")
+        arns.append(f"arn:{stack.partition}:bedrock:{stack.region}:{stack.account}:inference-profile/{model_id}")
+    return arns
+
+
+class FunctionsBase(Construct):
+    def __init__(self, scope: Construct, construct_id: str, *, config: AppConfig, data: DataStack) -> None:
+        super().__init__(scope, construct_id)
+        self.stack = Stack.of(self)
+        self.data = data
+        # function -> {cdk-nag finding on its role's policy: reason}, acknowledged once all grants are made
+        self._findings: dict[lambda_.Function, dict[str, str]] = {}
+        deps, library = lambda_layers(self)
+        self.layers = [deps, library]
+        self.environment = {
+            TABLE_PREFIX_ENV: config.table_prefix, BUCKET_ENV: data.bucket.bucket_name, CHECKPOINTER_ENV: "dynamodb",
+            "SKYMARSHAL_CHECKPOINT_TTL_DAYS": str(config.checkpoint_expiry_days),
+            "SKYMARSHAL_LLM_PROVIDER": config.llm_provider, "POWERTOOLS_LOG_LEVEL": "INFO",
+            "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal", "SKYMARSHAL_STAGE": config.stage,
+        }
+
+    def function(self, construct_id: str, code: Path, handler: str, service: str, *, timeout_s: int = 30,
+                 memory: int = 512, extra_env: dict[str, str] | None = None,
+                 extra_layers: list[lambda_.ILayerVersion] | None = None) -> lambda_.Function:
+        log_group = logs.LogGroup(self, f"{construct_id}Logs", retention=logs.RetentionDays.THREE_MONTHS,
+                                  removal_policy=RemovalPolicy.DESTROY)
+        # A role of our own instead of the default one with AWSLambdaBasicExecutionRole (logs:* on every
+        # log group, cdk-nag IAM4): the function writes to its own log group only.
+        role = iam.Role(self, f"{construct_id}Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+                        description=f"SkyMarshal {service}: its log group, X-Ray, and its grants")
+        log_group.grant_write(role)
+        fn = lambda_.Function(
+            self, construct_id, runtime=lambda_.Runtime.PYTHON_3_12, architecture=lambda_.Architecture.X86_64,
+            code=lambda_.Code.from_asset(str(code), exclude=["__pycache__"]), handler=handler,
+            layers=[*self.layers, *(extra_layers or [])],
+            timeout=Duration.seconds(timeout_s), memory_size=memory, tracing=lambda_.Tracing.ACTIVE,
+            log_group=log_group, role=role, description=f"SkyMarshal {service}",
+            environment={**self.environment, "POWERTOOLS_SERVICE_NAME": service, **(extra_env or {})})
+        acknowledge(fn.node.default_child, "AwsSolutions-L1",  # type: ignore[arg-type]
+                    "python3.12 on purpose: the deps layer is pip-installed for cp312 manylinux wheels "
+                    "(pydantic-core, orjson), so the runtime moves only together with a rebuilt layer")
+        self._finding(fn, "Resource::*", "X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no "
+                                         "resource-level permissions; IAM only accepts * for them")
+        return fn
+
+    def _table_arns(self, tables) -> list[str]:
+        arns = []
+        for logical in tables:
+            arn = self.data.tables[logical].table_arn
+            arns += [arn, *(f"{arn}/index/{index.name}" for index in TABLES_BY_NAME[logical].indexes)]
+        return arns
+
+    def _read(self, fn: lambda_.Function, tables) -> None:
+        iam.Grant.add_to_principal(grantee=fn, actions=list(AGENT_READ_ACTIONS), resource_arns=self._table_arns(tables))
+        self.data.key.grant_decrypt(fn)
+
+    def _write(self, fn: lambda_.Function, tables) -> None:
+        arns = [self.data.tables[t].table_arn for t in tables]
+        iam.Grant.add_to_principal(grantee=fn, actions=list(WRITE_ACTIONS), resource_arns=arns)
+        self._encrypt_decrypt(fn)
+
+    def grant_audit(self, fn: lambda_.Function, key: kms.IKey, *key_actions: str) -> None:
+        """Append to (and read) the audit trail, and sign or verify its head with the key; no UpdateItem or
+        DeleteItem: the trail is append-only."""
+        iam.Grant.add_to_principal(grantee=fn, actions=list(AUDIT_APPEND_ACTIONS),
+                                   resource_arns=[self.data.tables[AUDIT_TRAIL].table_arn])
+        self._encrypt_decrypt(fn)
+        key.grant(fn, *key_actions)
+
+    def _checkpoints(self, fn: lambda_.Function) -> None:
+        """Checkpoints, thread registry, approvals and execution events all live in the Checkpoints table."""
+        iam.Grant.add_to_principal(grantee=fn, actions=list(CHECKPOINT_ACTIONS),
+                                   resource_arns=self._table_arns((CHECKPOINTS,)))
+        self._encrypt_decrypt(fn)
+
+    def _encrypt_decrypt(self, fn: lambda_.Function) -> None:
+        self.data.key.grant_encrypt_decrypt(fn)
+        self._key_findings(fn)
+
+    def _key_findings(self, fn: lambda_.Function) -> None:
+        key = "the data stack's one customer-managed key (tables and artifacts bucket), no other key"
+        self._finding(fn, "Action::kms:GenerateDataKey*", f"Key.grantEncryptDecrypt's action set on {key}: writing "
+                                                          "SSE-KMS items and objects needs a data key of it")
+        self._finding(fn, "Action::kms:ReEncrypt*", f"Key.grantEncryptDecrypt's action set on {key}: ReEncryptFrom/To "
+                                                    "stay within this one key")
+
+    def _artifacts(self, *functions: lambda_.Function) -> None:
+        bucket = self.data.bucket
+        bucket_arns = references(self.stack, bucket.node.default_child, "Arn")  # type: ignore[arg-type]
+        objects = [f"{arn}/*" for arn in bucket_arns]
+        grant = ("Bucket.grantReadWrite on the data stack's artifacts bucket only, where the workflow keeps "
+                 "payloads over the 256 KB state limit and the checkpoint saver its offloaded checkpoints")
+        for fn in functions:
+            bucket.grant_read_write(fn)
+            # The checkpoint saver tags its S3 offload objects; list for the audit's decision attempts.
+            fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:PutObjectTagging"],
+                                                      resources=[bucket.arn_for_objects("*")]))
+            self._key_findings(fn)  # the grant includes encrypt/decrypt on the bucket's key, the data key
+            for action, why in (("s3:GetObject*", "reads of stored payloads and checkpoints"),
+                                ("s3:GetBucket*", "the saver reads the bucket's lifecycle configuration"),
+                                ("s3:List*", "the audit lists a run's decision attempts"),
+                                ("s3:DeleteObject*", "the saver deletes the offloaded payloads of a deleted thread"),
+                                ("s3:Abort*", "AbortMultipartUpload comes with the grant (uploads here are single "
+                                              "PutObjects), and only aborts uploads into this bucket")):
+                self._finding(fn, f"Action::{action}", f"{why}; {grant}")
+            for resource in objects:
+                self._finding(fn, f"Resource::{resource}", "object keys are per run and per checkpoint thread, "
+                                                           f"unknown at deploy time; {grant}")
+
+    def _read_artifacts(self, fn: lambda_.Function) -> None:
+        """Read the workflow's run artifacts (collations, decisions, audit documents) and list a run's."""
+        self.data.bucket.grant_read(fn)
+        grant = "Bucket.grantRead on the data stack's artifacts bucket only, where the workflow keeps each run's record"
+        self._finding(fn, "Action::s3:GetObject*", f"reads of a run's artifacts; {grant}")
+        self._finding(fn, "Action::s3:GetBucket*", f"comes with the grant; {grant}")
+        self._finding(fn, "Action::s3:List*", f"the audit lists a run's decision attempts; {grant}")
+        for arn in references(self.stack, self.data.bucket.node.default_child, "Arn"):  # type: ignore[arg-type]
+            self._finding(fn, f"Resource::{arn}/*", f"object keys are per run, unknown at deploy time; {grant}")
+
+    def _finding(self, fn: lambda_.Function, what: str, reason: str) -> None:
+        self._findings.setdefault(fn, {})[what] = reason
+
+    def _acknowledge_findings(self) -> None:
+        """IAM5 findings on each function's role policy, once per finding, once every grant is made."""
+        for fn, findings in self._findings.items():
+            policy = fn.role.node.find_child("DefaultPolicy").node.default_child  # type: ignore[union-attr]
+            for what, reason in findings.items():
+                iam5(policy, what, reason)
+
+    def grant_bedrock(self, fn: lambda_.Function, model_ids: list[str], source: str) -> None:
+        """InvokeModel on exactly the configured models (`source` names the config file they come from)."""
+        fn.add_to_role_policy(iam.PolicyStatement(actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"],
+                                                  resources=bedrock_model_arns(self.stack, model_ids)))
+        for model_id in model_ids:
+            model = f"arn:<AWS::Partition>:bedrock:*::foundation-model/{foundation_model(model_id)}"
+            self._finding(fn, f"Resource::{model}",
+                          "a cross-region inference profile may serve the request from this model in any region of "
+                          f"its geography; the model is named exactly ({source}), only the region is open")
