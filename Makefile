@@ -7,7 +7,9 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test synth layer bench venv clean local-stop
+.PHONY: demo test synth layer bench venv clean local-stop browser serve
+# Debian's chromium for the console's browser test (Playwright drives it; no browser download)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEMO_PROMPT := Flight EY123 on January 20th had a mechanical failure
 
@@ -19,8 +21,16 @@ demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to en
 		--comment "approved by make demo" $$([ -t 0 ] || echo --approve)
 	@echo "Local AWS keeps running for the next commands; stop it with: $(BIN)/skymarshal local stop"
 
-test: $(STAMP)  ## every test: unit, property, CDK assertions, cfn-lint, cdk-nag, emulated AWS
+test: $(STAMP) browser  ## every test: unit, property, CDK assertions, cfn-lint, cdk-nag, emulated AWS, the browser
 	$(BIN)/pytest -q
+
+browser:  ## Debian's chromium, once (the console's headless browser test)
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+serve: $(STAMP)  ## the duty manager console and API on http://127.0.0.1:8000 (local AWS; development login)
+	$(BIN)/skymarshal local start
+	$(BIN)/skymarshal serve
 
 synth: $(STAMP) node_modules  ## the CloudFormation templates, through the pinned CDK CLI
 	npx --no-install cdk synth --quiet
@@ -52,3 +62,4 @@ BENCH_ARGS ?=
 bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 disruptions end to end (BENCH_ARGS="--llm-latency 2")
 	$(BIN)/python -m bench.rules_day
 	$(BIN)/python -m bench.workflow --runs 20 $(BENCH_ARGS)
+	$(BIN)/python -m bench.assistant

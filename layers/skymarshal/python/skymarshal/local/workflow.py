@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 import uuid
+import warnings
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,6 +207,8 @@ def install(account: LocalAccount, template: Path) -> str:
     from botocore.exceptions import ClientError
 
     logging.getLogger("moto.stepfunctions.parser").setLevel(logging.CRITICAL)  # it dumps whole states on failure
+    # Metrics are dropped locally (_discard_disabled_metrics), so "nothing to publish" is expected, not news.
+    warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
     os.environ.setdefault("SKYMARSHAL_LLM_PROVIDER", "offline")
     os.environ.update(handler_environment(account))
     definition, functions = read_template(template)
