@@ -109,3 +109,12 @@ def test_a_decision_through_the_api_is_the_tokens_and_a_second_one_is_409(call, 
     assert decided["actor"] == "Dev Duty Manager" and decided["body"]["comment"] == "from the API"
     assert audit["verification"]["ok"]
     assert call("GET", f"/disruptions/{run_id}/audit/verify", role=Role.OBSERVER).body["ok"] is True
+
+
+def test_an_unexpected_failure_is_a_500_without_a_traceback(call, monkeypatch, wf):
+    def broken(limit=50):
+        raise KeyError("startDate")
+
+    monkeypatch.setattr(wf, "executions", broken)
+    reply = call("GET", "/disruptions", role=Role.OBSERVER)
+    assert reply.status == 500 and "internal error (KeyError)" in reply.message and "Traceback" not in reply.message

@@ -10,10 +10,13 @@ is not (or no longer) waiting for a decision.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Annotated, Any, Callable
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
-from aws_lambda_powertools.event_handler.exceptions import BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError
+from aws_lambda_powertools.event_handler.exceptions import (
+    BadRequestError, ForbiddenError, NotFoundError, ServiceError, UnauthorizedError,
+)
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
@@ -27,6 +30,7 @@ from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
 API_BASE = "/api"  # on the console's origin: `skymarshal serve` locally, CloudFront in AWS
 SECURITY = [{"cognito": []}]
+log = logging.getLogger("skymarshal.api")
 # In AWS, CloudFront serves the API under /api on the console's own domain (no CORS), hence the prefix.
 app = APIGatewayRestResolver(enable_validation=True, strip_prefixes=[API_BASE])
 _client_factory: Callable[[], WorkflowClient] = WorkflowClient.from_env
@@ -74,6 +78,8 @@ def _invalid_request(exc: RequestValidationError):
     first = exc.errors()[0]
     loc = [str(p) for p in first.get("loc", ())]
     if loc[:1] == ["response"]:  # our answer broke its own schema: a bug, not the caller's fault
+        log.error("response failed its schema on %s %s: %s", app.current_event.http_method, app.current_event.path,
+                  exc.errors()[:3])
         return _error(500, "the API produced an invalid response; it has been logged")
     if first.get("type") == "json_invalid":
         return _error(400, "body: not valid JSON; send a JSON object")
@@ -92,6 +98,18 @@ def _refused(exc: ApprovalError) -> Response:
     if isinstance(exc, NoPendingApproval):
         exc = NoPendingApproval(f"{exc}: the run is not waiting for a decision")
     return _error(status, str(exc))
+
+
+@app.exception_handler(ServiceError)
+def _refusal(exc: ServiceError) -> Response:  # 400/401/403/404 raised by the routes and the role check
+    return _error(exc.status_code, exc.msg)
+
+
+@app.exception_handler(Exception)
+def _unexpected(exc: Exception) -> Response:
+    """Anything else is ours to fix: logged with its traceback, never shown to the caller."""
+    log.exception("unhandled error on %s %s", app.current_event.http_method, app.current_event.path)
+    return _error(500, f"internal error ({type(exc).__name__}); it has been logged — retry, or see the API's logs")
 
 
 def _error(status: int, message: str) -> Response:

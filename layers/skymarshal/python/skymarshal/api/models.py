@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..agents.extraction import MAX_PROMPT_CHARS
+from ..workflow.models import missing_for_action
 
 
 class _Body(BaseModel):
@@ -36,10 +37,9 @@ class Override(_Body):
 
     @model_validator(mode="after")
     def _complete(self) -> "Override":
-        if self.action == "select" and not self.scenario_id:
-            raise ValueError("select needs scenario_id: the ranked plan chosen instead")
-        if self.action == "alternatives" and not self.instruction:
-            raise ValueError("alternatives needs an instruction saying what to look for")
+        missing = missing_for_action(self.action, self.scenario_id, self.instruction)
+        if missing:
+            raise ValueError(missing)
         return self
 
 

@@ -31,6 +31,15 @@ def field_error(exc: ValidationError, what: str) -> str:
     return f"{what}: {where}: {first['msg']}"
 
 
+def missing_for_action(action: str, scenario_id: str | None, instruction: str | None) -> str | None:
+    """What a decision of this kind lacks: select names a plan, alternatives says what to look for."""
+    if action == "select" and not scenario_id:
+        return "select needs scenario_id: the ranked plan chosen instead"
+    if action == "alternatives" and not instruction:
+        return "alternatives needs an instruction saying what to look for"
+    return None
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -134,10 +143,9 @@ class ApprovalDecision(_Model):
 
     @model_validator(mode="after")
     def _complete(self) -> "ApprovalDecision":
-        if self.action == "select" and not self.scenario_id:
-            raise ValueError("select needs the scenario_id of the plan chosen instead")
-        if self.action == "alternatives" and not self.instruction:
-            raise ValueError("alternatives needs an instruction saying what to look for")
+        missing = missing_for_action(self.action, self.scenario_id, self.instruction)
+        if missing:
+            raise ValueError(missing)
         return self
 
 
