@@ -121,8 +121,3 @@ class DecisionRecorded(BaseModel):
     decided_at: datetime
     comment: str | None = None
     instruction: str | None = None
-
-
-class ErrorBody(BaseModel):
-    statusCode: int
-    message: str

@@ -17,10 +17,11 @@ import threading
 import time
 
 from .control import LocalState, state_file
-from .emulator import LocalAccount, use_fake_credentials
+from .emulator import MOTO_CONFIG, LocalAccount, use_fake_credentials
 
 
 def serve(port: int, seed: int, load_factor: float) -> None:
+    from moto.core.config import default_user_config
     from moto.server import ThreadedMotoServer
 
     from ..data.generator import GeneratorConfig, generate
@@ -28,6 +29,9 @@ def serve(port: int, seed: int, load_factor: float) -> None:
 
     use_fake_credentials()
     install()
+    # What mock_aws(config=MOTO_CONFIG) does in process: moto's server runs in this process too, and without
+    # it Step Functions returns a canned history instead of running the definition, and Lambda wants Docker.
+    default_user_config.update(MOTO_CONFIG)
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request in local.log
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
