@@ -32,6 +32,7 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     # What mock_aws(config=MOTO_CONFIG) does in process: moto's server runs in this process too, and without
     # it Step Functions returns a canned history instead of running the definition, and Lambda wants Docker.
     default_user_config.update(MOTO_CONFIG)
+    os.environ["MOTO_PORT"] = str(port)  # where moto's state machine interpreter sends its Lambda invocations
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request in local.log
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
