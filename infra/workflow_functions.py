@@ -15,7 +15,7 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from skymarshal.data.schema import (
-    AGENTS, AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS,
+    AGENTS, AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CHECKPOINTS,
     CREW_MEMBERS, CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF,
     MAINTENANCE_WORK_ORDERS, PASSENGERS, WEATHER,
 )
@@ -82,7 +82,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         learn = self.function("Learn", steps, "handler.learn", "skymarshal-learning", timeout_s=60)
         trigger = self.function("Trigger", steps, "handler.trigger", "skymarshal-trigger")
 
-        self._read(validate, (FLIGHTS,))
+        self._read(validate, (FLIGHTS, CHECKPOINTS))  # the flight; the Admin's run settings
         self._artifacts(validate, collate, arbitrate, execute, learn)
         for agent in agents.values():
             self._artifacts(agent)

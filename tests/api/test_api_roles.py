@@ -23,6 +23,8 @@ ENDPOINTS = [
     ("POST", f"/disruptions/{UNKNOWN}/override", {"action": "abort", "reason": "weather"}, {Role.DUTY_MANAGER}),
     ("GET", f"/disruptions/{UNKNOWN}/audit", None, set(Role)),
     ("GET", f"/disruptions/{UNKNOWN}/audit/verify", None, set(Role)),
+    ("GET", "/settings", None, set(Role)),
+    ("PUT", "/settings", {"approval_timeout_minutes": 45, "version": 999}, {Role.ADMIN}),
 ]
 
 
@@ -33,9 +35,9 @@ def test_role_matrix(call, method, path, body, allowed, role):
     if role is None:
         assert reply.status == 401 and "sign in" in reply.message
     elif role not in allowed:
-        assert reply.status == 403 and "DutyManager" in reply.message
-    else:  # allowed: the request reaches the workflow (unknown run → 404; a bad flight still starts a run)
-        assert reply.status in (200, 202, 404), (reply.status, reply.body)
+        assert reply.status == 403 and ("DutyManager" in reply.message or "Admin" in reply.message)
+    else:  # allowed: reaches the workflow (unknown run → 404; a bad flight still starts a run; stale version → 409)
+        assert reply.status in (200, 202, 404, 409), (reply.status, reply.body)
 
 
 def test_the_openapi_document_is_public_and_lists_every_endpoint(call):
@@ -118,3 +120,26 @@ def test_an_unexpected_failure_is_a_500_without_a_traceback(call, monkeypatch, w
     monkeypatch.setattr(wf, "executions", broken)
     reply = call("GET", "/disruptions", role=Role.OBSERVER)
     assert reply.status == 500 and "internal error (KeyError)" in reply.message and "Traceback" not in reply.message
+
+
+@pytest.fixture
+def saved_settings(account):
+    """Put the deployment's settings back: a saved approval window would outlive the test."""
+    from skymarshal.workflow.settings import KEY
+
+    yield
+    account.resource().Table(account.naming("Checkpoints")).delete_item(Key=KEY)
+
+
+def test_an_admin_changes_the_approval_window_for_new_runs(call, saved_settings, account):
+    from skymarshal.workflow.steps import approval_timeout_seconds
+
+    current = call("GET", "/settings", role=Role.OBSERVER).body
+    assert current["version"] == 0 and current["approval_timeout_minutes"] >= 1
+    saved = call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 45, "version": 0})
+    assert saved.status == 200 and saved.body["version"] == 1 and saved.body["updated_by"] == "Dev Admin"
+    assert approval_timeout_seconds(resource=account.resource(), naming=account.naming) == 45 * 60
+    stale = call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 20, "version": 0})
+    assert stale.status == 409 and "reload" in stale.message
+    assert call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 0, "version": 1}).status == 400
+    assert call("PUT", "/settings", role=Role.DUTY_MANAGER, body={"approval_timeout_minutes": 9, "version": 1}).status == 403

@@ -24,6 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
 from ..workflow.client import RunNotFound, WorkflowClient, phase_of
 from ..workflow.models import ApprovalDecision
+from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 
@@ -70,7 +71,7 @@ def require(*roles: Role):
     return middleware
 
 
-READ, DECIDE = [require(*READERS)], [require(*DECIDERS)]
+READ, DECIDE, CONFIGURE = [require(*READERS)], [require(*DECIDERS)], [require(Role.ADMIN)]
 
 
 @app.exception_handler(RequestValidationError)
@@ -85,6 +86,11 @@ def _invalid_request(exc: RequestValidationError):
         return _error(400, "body: not valid JSON; send a JSON object")
     where = ".".join(p for p in loc if p != "body") or "body"
     return _error(400, f"{where}: {first.get('msg', 'invalid')}")
+
+
+@app.exception_handler(SettingsConflict)
+def _stale_settings(exc: SettingsConflict) -> Response:
+    return _error(409, str(exc))
 
 
 @app.exception_handler(RunNotFound)
@@ -181,6 +187,26 @@ def get_audit(disruption_id: str) -> dict[str, Any]:
          summary="Check the audit hash chain and its KMS-signed head")
 def verify_audit(disruption_id: str) -> dict[str, Any]:
     return client().verify(disruption_id).model_dump(mode="json")
+
+
+@app.get("/settings", middlewares=READ, security=SECURITY, summary="Run settings (version 0: the deployment's)")
+def get_settings() -> StoredSettings:
+    from ..workflow.settings import load
+    from ..workflow.steps import environment_settings
+
+    wf = client()
+    return load(resource=wf.resource, naming=wf.naming) or StoredSettings(**environment_settings().model_dump(),
+                                                                          version=0)
+
+
+@app.put("/settings", middlewares=CONFIGURE, security=SECURITY,
+         summary="Change the run settings (Admin); send the version you read, 409 if it moved on")
+def put_settings(body: Annotated[m.SettingsChange, Body()]) -> StoredSettings:
+    from ..workflow.settings import save
+
+    wf = client()
+    return save(body.settings(), expected_version=body.version, actor=caller().name, resource=wf.resource,
+                naming=wf.naming)
 
 
 def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..agents.extraction import MAX_PROMPT_CHARS
 from ..workflow.models import missing_for_action
+from ..workflow.settings import RunSettings
 
 
 class _Body(BaseModel):
@@ -121,3 +122,10 @@ class DecisionRecorded(BaseModel):
     decided_at: datetime
     comment: str | None = None
     instruction: str | None = None
+
+
+class SettingsChange(RunSettings):
+    version: int = Field(ge=0, description="the version read with GET /settings")
+
+    def settings(self) -> RunSettings:
+        return RunSettings(**self.model_dump(exclude={"version"}))

@@ -39,13 +39,28 @@ class InvalidDisruption(Exception):
     """The request cannot be analysed; the message says what was wrong and what to do."""
 
 
-def approval_timeout_seconds() -> int:
+def approval_timeout_seconds(*, resource: Any = None, naming=None) -> int:
+    """The Admin's saved setting (workflow/settings.py) when there is one, else the deployment's environment."""
+    from .settings import load
+
+    stored = load(resource=resource, naming=naming)
+    return stored.approval_timeout_minutes * 60 if stored else environment_timeout_seconds()
+
+
+def environment_timeout_seconds() -> int:
     raw = os.environ.get(APPROVAL_TIMEOUT_ENV, str(DEFAULT_APPROVAL_TIMEOUT_S))
     try:
         value = int(raw)
     except ValueError:
         raise InvalidDisruption(f"{APPROVAL_TIMEOUT_ENV}={raw!r} is not a whole number of seconds") from None
     return max(1, value)
+
+
+def environment_settings():
+    """The settings as the deployment sets them (what GET /settings shows before an Admin saves any)."""
+    from .settings import RunSettings
+
+    return RunSettings(approval_timeout_minutes=max(1, round(environment_timeout_seconds() / 60)))
 
 
 # ------------------------------------------------------------------------------------------- Validate
@@ -79,7 +94,8 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, store: Ar
         disruption_id=request.disruption_id, execution_name=execution_name, prompt=request.prompt,
         source=request.source, requested_by=request.requested_by, reported_at=request.reported_at,
         flight_number=flight.flight_number, flight_date=info.date.isoformat(), flight_id=flight.flight_id,
-        description=info.disruption_description, agents=list(AGENTS), approval_timeout_seconds=approval_timeout_seconds())
+        description=info.disruption_description, agents=list(AGENTS),
+        approval_timeout_seconds=approval_timeout_seconds(resource=handle.resource, naming=handle.naming))
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
     store.put(run_key(request.disruption_id, "request"), state["request"])

@@ -47,8 +47,32 @@ function signedIn(token) {
   $("#app").hidden = false;
   $("#sign-out").hidden = false;
   $("#report").hidden = !groups.includes("DutyManager");
+  $("#settings").hidden = !groups.includes("Admin");
+  if (groups.includes("Admin")) loadSettings();
   loadRuns();
   if (state.config.assistant) mountAssistantPanel();
+}
+
+// --------------------------------------------------------------------------------------- settings (Admin)
+
+async function loadSettings() {
+  const settings = await api("GET", "/settings");
+  state.settingsVersion = settings.version;
+  $("#settings [name=approval_timeout_minutes]").value = settings.approval_timeout_minutes;
+  $("#settings-status").textContent = settings.version
+    ? `version ${settings.version}, saved by ${settings.updated_by}` : "the deployment's defaults";
+}
+
+async function saveSettings(event) {
+  event.preventDefault();
+  const minutes = Number(new FormData(event.target).get("approval_timeout_minutes"));
+  try {
+    const saved = await api("PUT", "/settings", { approval_timeout_minutes: minutes, version: state.settingsVersion });
+    state.settingsVersion = saved.version;
+    $("#settings-status").textContent = `saved: version ${saved.version}`;
+  } catch (error) {
+    $("#settings-status").textContent = error.message;
+  }
 }
 
 async function devLogin(role) {
@@ -267,6 +291,7 @@ async function main() {
   });
   $("#sign-out").addEventListener("click", () => { sessionStorage.removeItem("skymarshal.token"); location.hash = ""; location.reload(); });
   $("#refresh").addEventListener("click", loadRuns);
+  $("#settings").addEventListener("submit", saveSettings);
   $("#load-audit").addEventListener("click", loadAudit);
   $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
   window.addEventListener("hashchange", () => { if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1))); });
