@@ -134,7 +134,9 @@ function renderProgress(progress) {
   $("#run-prompt").textContent = progress.prompt || "";
   $("#run-phase").textContent = progress.phase;
   $("#run-status").textContent = `(${progress.status})`;
-  $("#phases").replaceChildren(...progress.states.filter((s) => !s.name.includes(" agent (")).map((s) =>
+  // The run's own steps; the per-agent states and the Map's routing choices are in the agents' table.
+  const steps = progress.states.filter((s) => !s.name.includes(" agent (") && !s.name.startsWith("Which agent?"));
+  $("#phases").replaceChildren(...steps.map((s) =>
     el("li", {}, `${new Date(s.at).toLocaleTimeString()}  ${s.name}`)));
   for (const agent of progress.agents) renderAgent(agent);
   if (progress.outcome) renderOutcome(progress.outcome);
@@ -181,9 +183,7 @@ async function follow(runId) {
 
 function onEvent(name, data) {
   if (name === "phase") {
-    $("#run-phase").textContent = data.phase;
-    $("#run-status").textContent = `(${data.status})`;
-    $("#phases").append(el("li", {}, `${new Date().toLocaleTimeString()}  ${data.current_state || data.phase}`));
+    api("GET", `/disruptions/${encodeURIComponent(state.runId)}`).then(renderProgress).catch(() => {});
   } else if (name === "agent") renderAgent(data);
   else if (name === "scenarios") renderDecision(data);
   else if (name === "execution") {
