@@ -36,9 +36,9 @@ def lambda_env(monkeypatch, account):
     monkeypatch.setenv("SKYMARSHAL_CHECKPOINTER", "memory")
 
 
-def test_there_is_one_handler_per_agent_besides_the_workflow_steps():
+def test_there_is_one_handler_per_agent_besides_the_workflow_steps_and_the_api():
     handlers = sorted(p.name for p in FUNCTIONS.iterdir() if (p / "handler.py").exists())
-    assert handlers == sorted([*AGENTS, "workflow"])
+    assert handlers == sorted([*AGENTS, "workflow", "api"])  # functions/stream starts uvicorn (run.sh)
 
 
 @pytest.mark.parametrize("agent", ["maintenance", "cargo"])

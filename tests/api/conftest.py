@@ -77,5 +77,5 @@ def server(wf, identity):
     while not runner.started and time.monotonic() < deadline:
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
-    runner.should_exit = True
+    runner.should_exit = runner.force_exit = True  # open event streams would otherwise hold it up
     thread.join(timeout=10)

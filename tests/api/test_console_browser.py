@@ -48,7 +48,7 @@ def test_a_duty_manager_approves_the_demo_from_the_browser(page, wf, restore):
     run_id = page.locator("#run-title").inner_text()
     restore.append(run_id)
     assert page.get_by_test_id("cards").locator("article").count() in (1, 2, 3)
-    assert page.get_by_test_id("run-phase").inner_text() == "awaiting_approval"
+    page.get_by_test_id("run-phase").filter(has_text="awaiting_approval").wait_for(timeout=30_000)
     page.get_by_test_id("approve-1").click()
     page.get_by_test_id("outcome").filter(has_text="Outcome: executed").wait_for(timeout=300_000)
     page.get_by_test_id("audit-verified").filter(has_text="chain verified").wait_for(timeout=60_000)

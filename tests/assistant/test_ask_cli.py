@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from skymarshal.cli import main
 
@@ -66,5 +67,7 @@ def test_a_model_that_fails_at_call_time_degrades_to_the_offline_answer(capsys, 
     code, out, _ = _ask(capsys, "Tell me about AUH", "--json")
     reply = json.loads(out)
     assert code == 0 and reply["plan"]["selected_tool"] == "get_airport_details"
-    assert "Planner failed: NoCredentialsError" in reply["thinking"]
+    # NoCredentialsError alone; inside the full suite the session's emulated AWS answers instead, and moto has
+    # no Bedrock Converse (NotImplementedError): either way the call fails and the answer degrades.
+    assert re.search(r"Planner failed: (NoCredentialsError|NotImplementedError)", reply["thinking"]), reply["thinking"]
     assert "template after LLM failure" in reply["thinking"] and reply["answer"].startswith("**AUH / OMAA")

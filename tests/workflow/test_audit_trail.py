@@ -1,57 +1,64 @@
 """The hash-chained audit trail: appends, idempotency, the signed head, and tampering detected.
 
-Runs on its own small emulated account (the AuditTrail table, a KMS signing key, a bucket): no airline.
+Each test gets its own AuditTrail table (a fresh name prefix), bucket and KMS signing key in the session's
+emulated account: a second mock_aws inside the session's would reset the account for every later test.
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 
-import boto3
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from moto import mock_aws
-
 from skymarshal.data.loader import table_definition
 from skymarshal.data.schema import AUDIT_TRAIL, TABLES_BY_NAME, Naming
 from skymarshal.workflow.audit_trail import GENESIS, AuditRecord, AuditTrail, chain_problems
 
-REGION = "us-east-1"
+class Isolated:
+    def __init__(self, account):
+        self.account, self.naming = account, Naming(prefix=f"a{uuid.uuid4().hex[:8]}-")
+        self.bucket = f"audit-test-{uuid.uuid4().hex[:8]}"
+        account.client("dynamodb").create_table(**table_definition(TABLES_BY_NAME[AUDIT_TRAIL], self.naming))
+        account.client("s3").create_bucket(Bucket=self.bucket)
+        self.key_id = account.client("kms").create_key(KeySpec="ECC_NIST_P256",
+                                                       KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
+
+    def trail(self, key_id: str | None = None) -> AuditTrail:
+        return AuditTrail(resource=self.account.resource(), naming=self.naming, kms=self.account.client("kms"),
+                          key_id=self.key_id if key_id is None else key_id, s3=self.account.client("s3"))
+
+    @property
+    def table(self):
+        return self.account.resource().Table(self.naming(AUDIT_TRAIL))
 
 
 @pytest.fixture
-def aws(monkeypatch):
-    for name, value in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
-                        ("AWS_DEFAULT_REGION", REGION)):
-        monkeypatch.setenv(name, value)
-    with mock_aws():
-        boto3.client("dynamodb").create_table(**table_definition(TABLES_BY_NAME[AUDIT_TRAIL], Naming()))
-        boto3.client("s3").create_bucket(Bucket="artifacts")
-        key = boto3.client("kms").create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
-        yield {"key_id": key}
+def aws(account) -> Isolated:
+    return Isolated(account)
 
 
 @pytest.fixture
 def trail(aws):
-    return AuditTrail(naming=Naming(), key_id=aws["key_id"])
+    return aws.trail()
 
 
-def _run(trail: AuditTrail, disruption_id: str = "run-1") -> list[AuditRecord]:
-    s3 = boto3.client("s3")
-    s3.put_object(Bucket="artifacts", Key="runs/run-1/collation-initial.json", Body=b'{"crew_compliance":{}}')
+def _run(aws: Isolated, trail: AuditTrail, disruption_id: str = "run-1") -> list[AuditRecord]:
+    aws.account.client("s3").put_object(Bucket=aws.bucket, Key="runs/run-1/collation-initial.json",
+                                        Body=b'{"crew_compliance":{}}')
     return [
         trail.append(disruption_id, "request", "request", {"prompt": "EY123 on Jan 20 mechanical"}, actor="api"),
         trail.append(disruption_id, "round", "round:initial", {
-            "phase": "initial", "artifact": trail.artifact("artifacts", "runs/run-1/collation-initial.json")},
+            "phase": "initial", "artifact": trail.artifact(aws.bucket, "runs/run-1/collation-initial.json")},
             actor="collate"),
         trail.append(disruption_id, "approval_decided", "approval:1", {"action": "approve", "scenario_id": "S1",
                                                                        "comment": "ok"}, actor="Dana Duty"),
     ]
 
 
-def test_a_clean_chain_verifies_with_a_signed_head(trail):
-    records = _run(trail)
+def test_a_clean_chain_verifies_with_a_signed_head(aws, trail):
+    records = _run(aws, trail)
     assert [r.seq for r in records] == [1, 2, 3]
     assert records[0].prev_hash == GENESIS and records[1].prev_hash == records[0].hash
     result = trail.verify("run-1")
@@ -67,45 +74,44 @@ def test_a_retried_step_appends_nothing_new(trail):
 
 @pytest.mark.parametrize("field,value", [("body", json.dumps({"action": "reject", "scenario_id": "S1", "comment": "ok"})),
                                          ("actor", "Mallory"), ("at", "2027-01-20T00:00:00+00:00")])
-def test_editing_any_field_of_a_stored_record_fails_verification(trail, field, value):
-    _run(trail)
-    boto3.resource("dynamodb").Table(AUDIT_TRAIL).update_item(
-        Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"}, UpdateExpression="SET #f = :v",
-        ExpressionAttributeNames={"#f": field}, ExpressionAttributeValues={":v": value})
+def test_editing_any_field_of_a_stored_record_fails_verification(aws, trail, field, value):
+    _run(aws, trail)
+    aws.table.update_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"}, UpdateExpression="SET #f = :v",
+                          ExpressionAttributeNames={"#f": field}, ExpressionAttributeValues={":v": value})
     result = trail.verify("run-1")
     assert not result.ok and [p.code for p in result.problems] == ["HASH_MISMATCH"]
 
 
-def test_rehashing_an_edited_record_still_fails_on_the_signed_head(trail):
-    records = _run(trail)
+def test_rehashing_an_edited_record_still_fails_on_the_signed_head(aws, trail):
+    records = _run(aws, trail)
     forged = records[2].model_copy(update={"actor": "Mallory"})
     forged = forged.model_copy(update={"hash": forged.digest()})
-    table = boto3.resource("dynamodb").Table(AUDIT_TRAIL)
-    table.update_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"}, UpdateExpression="SET actor = :a, #h = :h",
-                      ExpressionAttributeNames={"#h": "hash"}, ExpressionAttributeValues={":a": "Mallory", ":h": forged.hash})
+    aws.table.update_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"}, UpdateExpression="SET actor = :a, #h = :h",
+                          ExpressionAttributeNames={"#h": "hash"},
+                          ExpressionAttributeValues={":a": "Mallory", ":h": forged.hash})
     assert [p.code for p in trail.verify("run-1").problems] == ["HEAD_MISMATCH"]
     # ... and moving the head along without the key's signature does not help either
-    table.update_item(Key={"PK": "AUDIT#run-1", "SK": "HEAD"}, UpdateExpression="SET #h = :h",
-                      ExpressionAttributeNames={"#h": "hash"}, ExpressionAttributeValues={":h": forged.hash})
+    aws.table.update_item(Key={"PK": "AUDIT#run-1", "SK": "HEAD"}, UpdateExpression="SET #h = :h",
+                          ExpressionAttributeNames={"#h": "hash"}, ExpressionAttributeValues={":h": forged.hash})
     assert [p.code for p in trail.verify("run-1").problems] == ["BAD_SIGNATURE"]
 
 
-def test_a_removed_record_breaks_the_chain(trail):
-    _run(trail)
-    boto3.resource("dynamodb").Table(AUDIT_TRAIL).delete_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000002"})
+def test_a_removed_record_breaks_the_chain(aws, trail):
+    _run(aws, trail)
+    aws.table.delete_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000002"})
     codes = {p.code for p in trail.verify("run-1").problems}
     assert {"SEQUENCE_GAP", "BROKEN_LINK"} <= codes
 
 
-def test_an_edited_artifact_is_detected(trail):
-    _run(trail)
-    boto3.client("s3").put_object(Bucket="artifacts", Key="runs/run-1/collation-initial.json", Body=b'{"edited":1}')
+def test_an_edited_artifact_is_detected(aws, trail):
+    _run(aws, trail)
+    aws.account.client("s3").put_object(Bucket=aws.bucket, Key="runs/run-1/collation-initial.json", Body=b'{"x":1}')
     result = trail.verify("run-1")
     assert [(p.code, p.seq) for p in result.problems] == [("ARTIFACT_CHANGED", 2)]
 
 
 def test_without_a_key_the_head_is_reported_unsigned(aws):
-    unsigned = AuditTrail(naming=Naming(), key_id="")
+    unsigned = aws.trail(key_id="")
     unsigned.append("run-2", "request", "request", {"prompt": "x"}, actor="cli")
     result = unsigned.verify("run-2")
     assert not result.ok and [p.code for p in result.problems] == ["HEAD_UNSIGNED"]
