@@ -57,7 +57,7 @@ class TripFacts:
     planned_minutes: int  # sum of the legs' scheduled durations (connections excluded)
     planned_arrival: int
     destination: str
-    legs: frozenset[tuple[int, int]]
+    legs: frozenset[tuple[int, int, str]]  # (number, day, cabin) as booked
 
 
 def trip_facts(instance: Instance, itinerary: Itinerary) -> TripFacts:
@@ -70,7 +70,7 @@ def trip_facts(instance: Instance, itinerary: Itinerary) -> TripFacts:
         planned_minutes=sum(f.duration for f in flights),
         planned_arrival=last_leg.day * MINUTES_PER_DAY + last.departure + last.duration,
         destination=last.destination,
-        legs=frozenset((leg.number, leg.day) for leg in itinerary.legs),
+        legs=frozenset((leg.number, leg.day, leg.cabin) for leg in itinerary.legs),
     )
 
 
@@ -133,8 +133,8 @@ def _add_line(instance: Instance, facts: TripFacts, line: SolutionItinerary, arr
 
 
 def leg_downgrade(instance: Instance, facts: TripFacts, number: int, day: int, cabin: str) -> float:
-    """Per-passenger downgrade cost of one leg: only re-accommodated legs (not in the original trip) count."""
-    if (number, day) in facts.legs or CABINS.index(cabin) <= CABINS.index(facts.reference_cabin):
+    """Per-passenger downgrade cost of one leg below the reference cabin; a leg flown as booked is free."""
+    if (number, day, cabin) in facts.legs or CABINS.index(cabin) <= CABINS.index(facts.reference_cabin):
         return 0.0
     flight = instance.flights.get(number)
     haul = instance.routes[(flight.origin, flight.destination)].haul
