@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from . import agent_cmds, analyze_cmds, data_cmds, demo_cmds, local_cmds, rules_cmds, run_cmds
+from . import agent_cmds, analyze_cmds, data_cmds, demo_cmds, local_cmds, recover_cmds, rules_cmds, run_cmds
 
 
 class CliError(Exception):
@@ -25,7 +25,7 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     parser = Parser(prog="skymarshal", description="Airline disruption management (SkyMarshal).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (local_cmds, data_cmds, demo_cmds, rules_cmds, agent_cmds, analyze_cmds, run_cmds):
+    for module in (local_cmds, data_cmds, demo_cmds, rules_cmds, agent_cmds, analyze_cmds, run_cmds, recover_cmds):
         module.register(commands)
     return parser
 

@@ -279,10 +279,11 @@ def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Viol
         if f is None or f.aircraft is None:
             yield _v("cancelled_flight_taken", f"Cancelled flight {leg.number} is taken on itinerary {it.id}")
             return
+    start = instance.config.window_start
     for a, b in zip(flights, flights[1:]):
         if a.destination != b.origin:
             yield _v("itinerary_continuity", f"Arrival of flight {a.number} and departure of flight {b.number} differ on itinerary {it.id}")
-        elif b.departure - a.arrival < MIN_CONNECTION:
+        elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= start:  # before the window: history
             yield _v("connection_time", f"Connection time not respected between flight {a.number} and flight {b.number} on itinerary {it.id}")
     facts = trip_facts(instance, it)
     first_leg = instance.flights[it.legs[0].number]
@@ -290,7 +291,6 @@ def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Viol
         yield _v("itinerary_origin", f"Itinerary {it.id} origin in the solution doesnt match the origin in the input")
     if flights[0].departure < planned_departure(instance, it.legs[0].number, it.legs[0].day):
         yield _v("departs_before_original", f"Itinerary {it.id} departs before its original departure date")
-    start = instance.config.window_start
     fixed = [(leg.number, leg.day) for leg in it.legs if planned_departure(instance, leg.number, leg.day) < start]
     if fixed and [(leg.number, leg.day) for leg in line.legs[:len(fixed)]] != fixed:
         yield _v("fixed_itinerary_part", f"Fixed part of itinerary {it.id} missing flight(s)")
