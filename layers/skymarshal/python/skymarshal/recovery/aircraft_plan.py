@@ -37,6 +37,7 @@ class Plan:
         self.departure: list[int] = [f.planned_departure for f in net.flights]
         self.rotation: dict[str, list[int]] = {a: [] for a in net.aircraft}
         self.used: Counter = Counter()
+        self.hold: dict[int, int] = {}  # flight idx -> earliest departure, held for connecting passengers
         for aircraft_id, prefix in net.fixed_prefix.items():
             self.assign(aircraft_id, [(i, net.flights[i].required_departure) for i in prefix])
         for f in net.flights:
@@ -50,6 +51,7 @@ class Plan:
         other.departure = list(self.departure)
         other.rotation = {a: list(r) for a, r in self.rotation.items()}
         other.used = Counter(self.used)
+        other.hold = dict(self.hold)
         return other
 
     def _count(self, idx: int, departure: int, sign: int) -> None:
@@ -204,7 +206,7 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
 def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights: Weights, end: int) -> None:
     f = plan.net.flights[idx]
     gap = aircraft.transit if f.previous and f.previous == label.last_number else aircraft.turn_round
-    earliest = max(f.planned_departure, label.ready + gap)
+    earliest = max(f.planned_departure, label.ready + gap, plan.hold.get(idx, 0))
     if f.status == "disrupted":
         departure = f.required_departure if earliest <= f.required_departure else None
     elif earliest - f.planned_departure > weights.max_delay:

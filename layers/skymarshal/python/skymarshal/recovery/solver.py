@@ -15,7 +15,7 @@ from typing import Callable
 from pydantic import BaseModel
 
 from .aircraft_plan import Plan, Weights, replan
-from .checker import Violation, check
+from .checker import MIN_CONNECTION, Violation, check
 from .cost import CostBreakdown, evaluate
 from .model import Instance, Leg, Solution, SolutionFlight, SolutionItinerary
 from .network import Network, build_network
@@ -108,6 +108,10 @@ class _Search:
                        position_penalty=r.uniform(0.2, 1.2), max_delay=r.choice((180, 360, 600, 900)))
 
     def neighbour(self) -> Plan:
+        if self.rng.random() < 0.4:
+            held = self.hold_connection()
+            if held is not None:
+                return held
         plan = self.best_plan.copy()
         pool = cancelled_pool(plan)
         families = {self.net.flights[i].family for i in pool}
@@ -117,6 +121,29 @@ class _Search:
         for aircraft_id in chosen:
             replan(plan, aircraft_id, weights, pool)
         return plan
+
+
+    def hold_connection(self) -> Plan | None:
+        """Hold a flight for the passengers of a missed connection, then re-plan its aircraft."""
+        plan = self.best_plan
+        missed = []
+        for trip in self.net.trips:
+            legs = trip.flights
+            if any(plan.aircraft_of[i] is None for i in legs):
+                continue
+            for a, b in zip(legs, legs[1:]):
+                ready = plan.departure[a] + self.net.flights[a].duration + MIN_CONNECTION
+                if plan.departure[b] < ready and self.net.flights[b].status == "free":
+                    missed.append((b, ready, trip.itinerary.passengers))
+                    break
+        if not missed:
+            return None
+        b, ready, _ = self.rng.choices(missed, weights=[m[2] for m in missed])[0]
+        candidate = plan.copy()
+        candidate.hold[b] = max(candidate.hold.get(b, 0), ready)
+        pool = cancelled_pool(candidate)
+        replan(candidate, candidate.aircraft_of[b], self.random_weights(), pool)
+        return candidate
 
 
 def solve(instance: Instance, time_limit: float, seed: int = 0,
