@@ -12,7 +12,7 @@ from typing import Iterator, Literal
 from pydantic import BaseModel
 
 from .model import MINUTES_PER_DAY, Instance, Solution, SolutionFlight
-from .cost import trip_facts
+from .cost import all_trip_facts
 
 MIN_CONNECTION = 30  # minutes; the shortest connection in every instance's planned itineraries
 MAX_OUTBOUND_DELAY = {"D": 18 * 60, "C": 18 * 60, "I": 36 * 60}
@@ -285,7 +285,7 @@ def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Viol
             yield _v("itinerary_continuity", f"Arrival of flight {a.number} and departure of flight {b.number} differ on itinerary {it.id}")
         elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= start:  # before the window: history
             yield _v("connection_time", f"Connection time not respected between flight {a.number} and flight {b.number} on itinerary {it.id}")
-    facts = trip_facts(instance, it)
+    facts = all_trip_facts(instance)[it.id]
     first_leg = instance.flights[it.legs[0].number]
     if flights[0].origin != first_leg.origin:
         yield _v("itinerary_origin", f"Itinerary {it.id} origin in the solution doesnt match the origin in the input")

@@ -74,6 +74,19 @@ def trip_facts(instance: Instance, itinerary: Itinerary) -> TripFacts:
     )
 
 
+_FACTS_CACHE: dict[int, tuple[Instance, dict[int, TripFacts]]] = {}
+
+
+def all_trip_facts(instance: Instance) -> dict[int, TripFacts]:
+    """Facts of every itinerary by id, computed once per instance (the solver costs thousands of plans)."""
+    cached = _FACTS_CACHE.get(id(instance))
+    if cached is None or cached[0] is not instance:
+        if len(_FACTS_CACHE) > 8:
+            _FACTS_CACHE.clear()
+        cached = _FACTS_CACHE[id(instance)] = (instance, {it.id: trip_facts(instance, it) for it in instance.itineraries})
+    return cached[1]
+
+
 def compensation_band(planned_minutes: int) -> int:
     """0: under 2 h, 1: 2 h to under 4.5 h, 2: 4.5 h and more."""
     return 0 if planned_minutes < 120 else 1 if planned_minutes < 270 else 2
@@ -101,7 +114,7 @@ class _PassengerCosts:
 
 
 def passenger_costs(instance: Instance, solution: Solution) -> _PassengerCosts:
-    facts = {it.id: trip_facts(instance, it) for it in instance.itineraries}
+    facts = all_trip_facts(instance)
     # The official checker reads times and places from every solution line, cancelled or not (feasible
     # solutions never seat anyone on a cancelled flight, the checker's job, not the cost function's).
     arrivals = {(f.number, f.day): (f.arrival, f.destination) for f in solution.flights}

@@ -33,6 +33,9 @@ def _cabin_order(preferred: str) -> list[str]:
     return [preferred] + better + worse
 
 
+CABIN_ORDER = {cabin: _cabin_order(cabin) for cabin in CABINS}
+
+
 class _Seats:
     def __init__(self, plan: Plan):
         self.free: dict[int, dict[str, int]] = {}
@@ -49,7 +52,7 @@ class _Seats:
         while n > 0:
             chosen = []
             for idx, preferred in legs:
-                cabin = next((c for c in _cabin_order(preferred) if self.free[idx][c] > 0), None)
+                cabin = next((c for c in CABIN_ORDER[preferred] if self.free[idx][c] > 0), None)
                 if cabin is None:
                     return lines
                 chosen.append((idx, cabin))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from dataclasses import dataclass
 from typing import Callable
 
 from pydantic import BaseModel
@@ -40,28 +41,70 @@ class NoFeasibleSolution(RuntimeError):
     """The constructive phase could not build a plan the checker accepts."""
 
 
-def to_solution(plan: Plan, lines: list[PassengerLine]) -> Solution:
+@dataclass(slots=True, frozen=True)
+class _LegRow:
+    number: int
+    day: int
+    cabin: str
+
+
+@dataclass(slots=True, frozen=True)
+class _FlightRow:
+    number: int
+    origin: str
+    destination: str
+    departure: int
+    arrival: int
+    previous: int
+    day: int
+    aircraft: str | None
+
+
+@dataclass(slots=True, frozen=True)
+class _ItineraryRow:
+    id: int
+    kind: str
+    price: float
+    passengers: int
+    legs: tuple[_LegRow, ...]
+
+
+@dataclass(slots=True, frozen=True)
+class SolutionRows:
+    """A solution as plain rows with the pydantic Solution's field names: the evaluator and the checker
+    read either; the search costs thousands of these, and only incumbents become pydantic models."""
+
+    flights: tuple[_FlightRow, ...]
+    itineraries: tuple[_ItineraryRow, ...]
+
+    def to_model(self) -> Solution:
+        return Solution(
+            flights=tuple(SolutionFlight.model_construct(**{k: getattr(f, k) for k in f.__slots__}) for f in self.flights),
+            itineraries=tuple(SolutionItinerary.model_construct(
+                id=i.id, kind=i.kind, price=i.price, passengers=i.passengers,
+                legs=tuple(Leg.model_construct(number=leg.number, day=leg.day, cabin=leg.cabin) for leg in i.legs))
+                for i in self.itineraries))
+
+
+def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
     net = plan.net
     flights = []
     for aircraft_id in net.aircraft:
         for idx in plan.rotation[aircraft_id]:
-            flights.append(_solution_flight(plan, idx, aircraft_id))
-    flights.extend(_solution_flight(plan, f.idx, None) for f in net.flights if plan.aircraft_of[f.idx] is None)
+            flights.append(_flight_row(plan, idx, aircraft_id))
+    flights.extend(_flight_row(plan, f.idx, None) for f in net.flights if plan.aircraft_of[f.idx] is None)
     itineraries = []
     for line in sorted(lines, key=lambda l: (l.trip, not l.legs)):
         it = net.trips[line.trip].itinerary
-        legs = tuple(Leg.model_construct(number=net.flights[i].number, day=net.flights[i].day, cabin=c) for i, c in line.legs)
-        itineraries.append(SolutionItinerary.model_construct(id=it.id, kind=it.kind, price=it.price,
-                                                             passengers=line.passengers, legs=legs))
-    return Solution.model_construct(flights=tuple(flights), itineraries=tuple(itineraries))
+        legs = tuple(_LegRow(net.flights[i].number, net.flights[i].day, c) for i, c in line.legs)
+        itineraries.append(_ItineraryRow(it.id, it.kind, it.price, line.passengers, legs))
+    return SolutionRows(tuple(flights), tuple(itineraries))
 
 
-def _solution_flight(plan: Plan, idx: int, aircraft_id: str | None) -> SolutionFlight:
+def _flight_row(plan: Plan, idx: int, aircraft_id: str | None) -> _FlightRow:
     f = plan.net.flights[idx]
     departure = plan.departure[idx] if aircraft_id else f.planned_departure
-    return SolutionFlight.model_construct(number=f.number, origin=f.origin, destination=f.destination,
-                                          departure=departure, arrival=departure + f.duration,
-                                          previous=f.previous, day=f.day, aircraft=aircraft_id)
+    return _FlightRow(f.number, f.origin, f.destination, departure, departure + f.duration, f.previous, f.day, aircraft_id)
 
 
 def cancelled_pool(plan: Plan) -> set[int]:
@@ -87,20 +130,23 @@ class _Search:
         self.net = build_network(instance)
         self.rng = random.Random(seed)
         self.best_plan: Plan | None = None
-        self.best_solution: Solution | None = None
+        self.best_solution: SolutionRows | None = None
         self.best_cost = float("inf")
         self.iterations = self.improvements = 0
 
     def offer(self, plan: Plan) -> bool:
         """Cost the plan with its passengers; keep it if cheaper and feasible."""
         self.iterations += 1
-        solution = to_solution(plan, plan_passengers(plan))
+        solution = to_rows(plan, plan_passengers(plan))
         total = evaluate(self.instance, solution).total
-        if total >= self.best_cost or check(self.instance, solution):
+        if total > self.best_cost or (total == self.best_cost and self.rng.random() < 0.8):
+            return False  # an equal cost is sometimes accepted, to drift
+        if check(self.instance, solution):
             return False
+        improved = total < self.best_cost
         self.best_plan, self.best_solution, self.best_cost = plan, solution, total
-        self.improvements += 1
-        return True
+        self.improvements += improved
+        return improved
 
     def random_weights(self) -> Weights:
         r = self.rng
@@ -108,20 +154,61 @@ class _Search:
                        position_penalty=r.uniform(0.2, 1.2), max_delay=r.choice((180, 360, 600, 900)))
 
     def neighbour(self) -> Plan:
-        if self.rng.random() < 0.4:
+        roll = self.rng.random()
+        if roll < 0.35:
             held = self.hold_connection()
             if held is not None:
                 return held
+        if roll < 0.8:
+            chained = self.swap_chain()
+            if chained is not None:
+                return chained
         plan = self.best_plan.copy()
         pool = cancelled_pool(plan)
-        families = {self.net.flights[i].family for i in pool}
-        touched = [a for a, ac in self.net.aircraft.items() if ac.family in families] or list(self.net.aircraft)
-        chosen = self.rng.sample(touched, k=min(len(touched), self.rng.randint(1, 6)))
+        chosen = self.rng.sample(list(self.net.aircraft), k=min(len(self.net.aircraft), self.rng.randint(1, 4)))
         weights = self.random_weights()
         for aircraft_id in chosen:
             replan(plan, aircraft_id, weights, pool)
         return plan
 
+    def swap_chain(self) -> Plan | None:
+        """Offer a cancelled flight to an aircraft of its family that passes through its origin, then offer
+        whatever that aircraft drops to the next one: a chain of swaps ending where dropping is cheapest."""
+        plan = self.best_plan.copy()
+        pool = cancelled_pool(plan)
+        if not pool:
+            return None
+        flights = self.net.flights
+        ordered = sorted(pool)
+        target = self.rng.choices(ordered, weights=[flights[i].cancel_worth + 1.0 for i in ordered])[0]
+        weights = self.random_weights()
+        done: set[str] = set()
+        for _ in range(self.rng.randint(1, 4)):
+            aircraft_id = self._visitor(plan, flights[target], done)
+            if aircraft_id is None:
+                break
+            done.add(aircraft_id)
+            before = set(pool)
+            replan(plan, aircraft_id, weights, pool)
+            dropped = sorted(pool - before)
+            if not dropped:
+                break
+            target = self.rng.choice(dropped)
+        return plan
+
+    def _visitor(self, plan: Plan, flight, exclude: set[str]) -> str | None:
+        """A random aircraft of the flight's family on the ground at its origin some time before it leaves."""
+        seen = []
+        for aircraft_id, aircraft in self.net.aircraft.items():
+            if aircraft.family != flight.family or aircraft_id in exclude:
+                continue
+            rotation = plan.rotation[aircraft_id]
+            at_origin = aircraft.initial_airport == flight.origin or any(
+                self.net.flights[i].destination == flight.origin and plan.departure[i] < flight.planned_departure + 600
+                for i in rotation)
+            if at_origin:
+                seen.append(aircraft_id)
+        return self.rng.choice(seen) if seen else None
 
     def hold_connection(self) -> Plan | None:
         """Hold a flight for the passengers of a missed connection, then re-plan its aircraft."""
@@ -147,7 +234,7 @@ class _Search:
 
 
 def solve(instance: Instance, time_limit: float, seed: int = 0,
-          on_incumbent: Callable[[Solution, float], None] | None = None) -> tuple[Solution, RecoveryResult]:
+          on_incumbent: Callable[[SolutionRows, float], None] | None = None) -> tuple[Solution, RecoveryResult]:
     started = time.monotonic()
     search = _Search(instance, seed)
     order = list(instance.aircraft)
@@ -160,13 +247,13 @@ def solve(instance: Instance, time_limit: float, seed: int = 0,
                 break
         else:
             raise NoFeasibleSolution(f"{instance.name}: no feasible constructive plan: "
-                                     + "; ".join(v.message for v in check(instance, to_solution(first, plan_passengers(first)))[:3]))
+                                     + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)))[:3]))
     if on_incumbent:
         on_incumbent(search.best_solution, search.best_cost)
     while time.monotonic() - started < time_limit:
         if search.offer(search.neighbour()) and on_incumbent:
             on_incumbent(search.best_solution, search.best_cost)
-    solution = search.best_solution
+    solution = search.best_solution.to_model()
     result = RecoveryResult(instance=instance.name, cost=evaluate(instance, solution), violations=check(instance, solution),
                             seconds=round(time.monotonic() - started, 2), iterations=search.iterations,
                             improvements=search.improvements, seed=seed)
