@@ -273,6 +273,18 @@ def check_itineraries(instance: Instance, solution: Solution, by_key) -> Iterato
             yield _v("passenger_count", f"Incorrect number of passengers reaccomodated on itinerary {it.id}")
 
 
+def flown_history(instance: Instance, itinerary) -> list[tuple[int, int]]:
+    """The booked legs already flown when the window opens: those leaving before it, up to the first one
+    the disruption cancelled (from there on the trip is re-accommodated like any other)."""
+    start, history = instance.config.window_start, []
+    for leg in itinerary.legs:
+        key = (leg.number, leg.day)
+        if planned_departure(instance, *key) >= start or key in instance.imposed_cancellations:
+            break
+        history.append(key)
+    return history
+
+
 def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Violation]:
     flights = [by_key.get((leg.number, leg.day)) for leg in line.legs]
     for leg, f in zip(line.legs, flights):
@@ -291,9 +303,11 @@ def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Viol
         yield _v("itinerary_origin", f"Itinerary {it.id} origin in the solution doesnt match the origin in the input")
     if flights[0].departure < planned_departure(instance, it.legs[0].number, it.legs[0].day):
         yield _v("departs_before_original", f"Itinerary {it.id} departs before its original departure date")
-    fixed = [(leg.number, leg.day) for leg in it.legs if planned_departure(instance, leg.number, leg.day) < start]
+    fixed = flown_history(instance, it)
     if fixed and [(leg.number, leg.day) for leg in line.legs[:len(fixed)]] != fixed:
         yield _v("fixed_itinerary_part", f"Fixed part of itinerary {it.id} missing flight(s)")
+    elif any(f.departure < start for f in flights[len(fixed):]):
+        yield _v("fixed_itinerary_part", f"Itinerary {it.id} re-accommodated on a flight that left before the recovery period")
     if flights[-1].destination != facts.destination:
         if it.kind == "A":
             yield _v("final_destination", f"Final destination problem on itinerary {it.id}")

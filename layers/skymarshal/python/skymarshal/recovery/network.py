@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .checker import CapacityTable
+from .checker import CapacityTable, flown_history
 from .cost import CANCELLATION_COMPENSATION, billed_hours, compensation_band, trip_facts, TripFacts
 from .model import MINUTES_PER_DAY, Aircraft, Instance, Itinerary
 
@@ -43,7 +43,7 @@ class Trip:
     itinerary: Itinerary
     facts: TripFacts
     flights: list[int]  # dated-flight indices of the booked legs
-    fixed_legs: int  # booked legs that depart before the window: they cannot change
+    fixed_legs: int  # booked legs flown before the window opens (checker.flown_history): they cannot change
     cancel_cost: float  # per passenger, weighted (beta * cancellation + alpha * compensation)
     delay_rate: float  # per passenger and minute, weighted
 
@@ -113,7 +113,7 @@ def _trips(instance: Instance, by_key) -> list[Trip]:
         cancellation = (cfg.outbound_cancellation if it.kind == "A" else cfg.inbound_cancellation)[key]
         compensation = it.price + CANCELLATION_COMPENSATION[compensation_band(facts.planned_minutes)]
         legs = [by_key[(leg.number, leg.day)] for leg in it.legs]
-        fixed = sum(1 for leg in it.legs if leg.day * MINUTES_PER_DAY + instance.flights[leg.number].departure < start)
+        fixed = len(flown_history(instance, it))
         trips.append(Trip(itinerary=it, facts=facts, flights=legs, fixed_legs=fixed,
                           cancel_cost=cfg.beta * cancellation + cfg.alpha * compensation,
                           delay_rate=cfg.beta * cfg.delay_per_minute[key]))

@@ -156,6 +156,7 @@ def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list
     else:
         first = net.flights[trip.flights[0]]
         origin, ready = first.origin, first.planned_departure
+    ready = max(ready, net.instance.config.window_start)  # re-booked legs leave once the window is open
     deadline = net.instance.config.window_end
     if trip.itinerary.kind == "A":
         deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
