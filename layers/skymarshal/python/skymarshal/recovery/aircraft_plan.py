@@ -137,14 +137,17 @@ def _maintenance_ok(aircraft, label: Label, departure: int | None) -> bool:
     return label.airport == slot.airport and label.flown <= slot.flying_limit
 
 
-def replan(plan: Plan, aircraft_id: str, weights: Weights, candidates_pool: set[int], extra=()) -> None:
+def replan(plan: Plan, aircraft_id: str, weights: Weights, candidates_pool: set[int], extra=(),
+           banned: frozenset[int] = frozenset()) -> None:
     """Re-plan one aircraft over its released flights, `extra` ones (its planned flights at construction)
-    and those of `candidates_pool` (cancelled flights) it may fly; the pool is updated in place."""
+    and those of `candidates_pool` (cancelled flights) it may fly, never the `banned` ones (a search move
+    that hands a flight to another tail); the pool is updated in place."""
     net = plan.net
     aircraft = net.aircraft[aircraft_id]
     own = plan.release(aircraft_id) + [i for i in extra if plan.aircraft_of[i] is None]
     candidates = sorted(
-        {i for i in own} | {i for i in candidates_pool if _may_fly(net.flights[i], aircraft) and plan.aircraft_of[i] is None},
+        {i for i in own if i not in banned} |
+        {i for i in candidates_pool if _may_fly(net.flights[i], aircraft) and plan.aircraft_of[i] is None and i not in banned},
         key=lambda i: net.flights[i].required_departure or net.flights[i].planned_departure)
     path = _best_path(plan, aircraft, candidates, weights)
     plan.assign(aircraft_id, path)

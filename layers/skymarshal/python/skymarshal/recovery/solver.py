@@ -176,13 +176,23 @@ class _Search:
         whatever that aircraft drops to the next one: a chain of swaps ending where dropping is cheapest."""
         plan = self.best_plan.copy()
         pool = cancelled_pool(plan)
-        if not pool:
-            return None
         flights = self.net.flights
-        ordered = sorted(pool)
-        target = self.rng.choices(ordered, weights=[flights[i].cancel_worth + 1.0 for i in ordered])[0]
         weights = self.random_weights()
         done: set[str] = set()
+        delayed = [f.idx for f in flights if f.status == "free" and plan.aircraft_of[f.idx] is not None
+                   and plan.departure[f.idx] > f.planned_departure]
+        if delayed and (not pool or self.rng.random() < 0.5):
+            # take a delayed flight off its tail so another one may fly it on time
+            target = self.rng.choices(delayed, weights=[
+                (plan.departure[i] - flights[i].planned_departure) * (flights[i].passengers + 1) for i in delayed])[0]
+            owner = plan.aircraft_of[target]
+            replan(plan, owner, weights, pool, banned=frozenset((target,)))
+            done.add(owner)
+        elif not pool:
+            return None
+        else:
+            ordered = sorted(pool)
+            target = self.rng.choices(ordered, weights=[flights[i].cancel_worth + 1.0 for i in ordered])[0]
         for _ in range(self.rng.randint(1, 4)):
             aircraft_id = self._visitor(plan, flights[target], done)
             if aircraft_id is None:
