@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .network import DatedFlight, Network, operating_cost
 
@@ -144,12 +144,18 @@ def replan(plan: Plan, aircraft_id: str, weights: Weights, candidates_pool: set[
     that hands a flight to another tail); the pool is updated in place."""
     net = plan.net
     aircraft = net.aircraft[aircraft_id]
+    previous = [(i, plan.departure[i]) for i in plan.rotation[aircraft_id] if i not in set(net.fixed_prefix[aircraft_id])]
     own = plan.release(aircraft_id) + [i for i in extra if plan.aircraft_of[i] is None]
     candidates = sorted(
         {i for i in own if i not in banned} |
         {i for i in candidates_pool if _may_fly(net.flights[i], aircraft) and plan.aircraft_of[i] is None and i not in banned},
         key=lambda i: net.flights[i].required_departure or net.flights[i].planned_departure)
     path = _best_path(plan, aircraft, candidates, weights)
+    mandatory = {i for i in own if net.flights[i].status == "disrupted"}
+    if not mandatory <= {i for i, _ in path}:  # a disrupted flight keeps its tail: widen the search, else undo
+        path = _best_path(plan, aircraft, candidates, replace(weights, max_delay=10**6))
+        if not mandatory <= {i for i, _ in path} and previous:
+            path = previous
     plan.assign(aircraft_id, path)
     chosen = {i for i, _ in path}
     candidates_pool.difference_update(chosen)
