@@ -12,10 +12,22 @@ import bisect
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from .cost import billed_hours
 from .network import DatedFlight, Network, operating_cost
 
 MANDATORY_BONUS = 1e9  # a disrupted flight must keep its aircraft: any path without it is worthless
 MAX_LABELS = 4
+
+
+@dataclass(slots=True, frozen=True)
+class Ferry:
+    """A new flight without passengers (ROADEF allows them: unused number, dist.csv duration): it takes a
+    tail to its maintenance airport or to where the plan wants it at the end."""
+
+    origin: str
+    destination: str
+    departure: int
+    duration: int
 
 
 @dataclass(slots=True)
@@ -38,6 +50,7 @@ class Plan:
         self.rotation: dict[str, list[int]] = {a: [] for a in net.aircraft}
         self.used: Counter = Counter()
         self.hold: dict[int, int] = {}  # flight idx -> earliest departure, held for connecting passengers
+        self.ferries: dict[str, list[Ferry]] = {a: [] for a in net.aircraft}
         for aircraft_id, prefix in net.fixed_prefix.items():
             self.assign(aircraft_id, [(i, net.flights[i].required_departure) for i in prefix])
         for f in net.flights:
@@ -52,17 +65,22 @@ class Plan:
         other.rotation = {a: list(r) for a, r in self.rotation.items()}
         other.used = Counter(self.used)
         other.hold = dict(self.hold)
+        other.ferries = {a: list(r) for a, r in self.ferries.items()}
         return other
 
-    def _count(self, idx: int, departure: int, sign: int) -> None:
-        f = self.net.flights[idx]
+    def _count(self, idx: int | Ferry, departure: int, sign: int) -> None:
+        f = idx if isinstance(idx, Ferry) else self.net.flights[idx]
         table = self.net.capacity
         for airport, kind, moment in ((f.origin, "D", departure), (f.destination, "A", departure + f.duration)):
             if table.in_window(moment):
                 self.used[(airport, kind, moment - moment % 60)] += sign
 
-    def assign(self, aircraft_id: str, steps: list[tuple[int, int]]) -> None:
+    def assign(self, aircraft_id: str, steps: list[tuple[int | Ferry, int]]) -> None:
         for idx, departure in steps:
+            if isinstance(idx, Ferry):
+                self.ferries[aircraft_id].append(idx)
+                self._count(idx, departure, +1)
+                continue
             self.aircraft_of[idx] = aircraft_id
             self.departure[idx] = departure
             if self.net.flights[idx].status != "disrupted":
@@ -79,6 +97,9 @@ class Plan:
                 self._count(idx, self.departure[idx], -1)
             self.aircraft_of[idx] = None
         self.rotation[aircraft_id] = [i for i in self.rotation[aircraft_id] if i in fixed]
+        for ferry in self.ferries[aircraft_id]:
+            self._count(ferry, ferry.departure, -1)
+        self.ferries[aircraft_id] = []
         return released
 
     def room(self, airport: str, kind: str, moment: int) -> bool:
@@ -98,8 +119,9 @@ class Label:
     flown: int  # flying minutes so far (maintenance limit)
     last_number: int
     order: int  # position of the last flight in the candidate order (keeps the search acyclic)
-    step: tuple[int, int] | None  # (flight idx, departure)
+    step: tuple[int | Ferry, int] | None  # (flight idx or ferry, departure)
     parent: "Label | None"
+    ferried: bool = False  # at most one ferry per rotation keeps the search small
 
 
 def _earliest_departure(plan: Plan, aircraft, f: DatedFlight, earliest: int, end: int) -> int | None:
@@ -145,6 +167,7 @@ def replan(plan: Plan, aircraft_id: str, weights: Weights, candidates_pool: set[
     net = plan.net
     aircraft = net.aircraft[aircraft_id]
     previous = [(i, plan.departure[i]) for i in plan.rotation[aircraft_id] if i not in set(net.fixed_prefix[aircraft_id])]
+    previous += [(ferry, ferry.departure) for ferry in plan.ferries[aircraft_id]]
     own = plan.release(aircraft_id) + [i for i in extra if plan.aircraft_of[i] is None]
     candidates = sorted(
         {i for i in own if i not in banned} |
@@ -157,7 +180,7 @@ def replan(plan: Plan, aircraft_id: str, weights: Weights, candidates_pool: set[
         if not mandatory <= {i for i, _ in path} and previous:
             path = previous
     plan.assign(aircraft_id, path)
-    chosen = {i for i, _ in path}
+    chosen = {i for i, _ in path if not isinstance(i, Ferry)}
     candidates_pool.difference_update(chosen)
     candidates_pool.update(i for i in own if i not in chosen)
 
@@ -193,18 +216,23 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
     for order, idx in enumerate(candidates):
         by_origin.setdefault(net.flights[idx].origin, []).append(order)
     labels: list[list[Label]] = [[] for _ in candidates]
+    own_origins = {net.flights[i].origin for i in candidates if net.flights[i].planned_aircraft == aircraft.id}
     start = _start_label(plan, aircraft)
     best, best_value = None, float("-inf")
     frontier = [start]
     for order in range(-1, len(candidates)):
         current = frontier if order == -1 else labels[order]
-        for label in current:
+        queue = list(current)
+        while queue:
+            label = queue.pop()
             terminal = _terminal_value(net, aircraft, label, weights)
             if terminal is not None and terminal > best_value:
                 best, best_value = label, terminal
             orders = by_origin.get(label.airport, [])
             for k in orders[bisect.bisect_right(orders, label.order):]:
                 _extend(plan, aircraft, label, k, candidates[k], labels, weights, end)
+            if not label.ferried:
+                queue.extend(_ferries(plan, aircraft, label, end, own_origins))
     steps = []
     while best is not None and best.step is not None:
         steps.append(best.step)
@@ -236,6 +264,31 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
     if len(bucket) > MAX_LABELS:
         bucket.sort(key=lambda o: -o.value)
         del bucket[MAX_LABELS:]
+
+
+def _ferries(plan: Plan, aircraft, label: Label, end: int, own_origins: set[str]) -> list[Label]:
+    """Labels after a ferry to the maintenance airport (while the slot is ahead), to the end airport, or
+    back onto the tail's own schedule (where one of its flights leaves)."""
+    net = plan.net
+    targets = {net.target_airport[aircraft.id]} | own_origins
+    slot = aircraft.maintenance
+    if slot is not None and label.ready <= slot.start:
+        targets.add(slot.airport)
+    found = []
+    for target in sorted(targets - {label.airport}):
+        route = net.instance.routes.get((label.airport, target))
+        if route is None or route.duration > aircraft.range:
+            continue
+        probe = Ferry(label.airport, target, 0, route.duration)
+        earliest = max(label.ready + aircraft.turn_round, net.instance.config.window_start)
+        departure = _earliest_departure(plan, aircraft, probe, earliest, end)
+        if departure is None or not _maintenance_ok(aircraft, label, departure):
+            continue
+        ferry = Ferry(label.airport, target, departure, route.duration)
+        cost = net.instance.config.alpha * billed_hours(route.duration) * aircraft.cost_per_hour
+        found.append(Label(label.value - cost, departure + route.duration, target, label.flown + route.duration, 0,
+                           label.order, (ferry, departure), label, True))
+    return found
 
 
 def _terminal_value(net: Network, aircraft, label: Label, weights: Weights) -> float | None:

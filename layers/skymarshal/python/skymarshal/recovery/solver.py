@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from .aircraft_plan import Plan, Weights, replan
 from .checker import MIN_CONNECTION, Violation, check
 from .cost import CostBreakdown, evaluate
-from .model import Instance, Leg, Solution, SolutionFlight, SolutionItinerary
+from .model import MINUTES_PER_DAY, Instance, Leg, Solution, SolutionFlight, SolutionItinerary
 from .network import Network, build_network
 from .passengers import PassengerLine, plan_passengers
 
@@ -89,9 +89,14 @@ class SolutionRows:
 def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
     net = plan.net
     flights = []
+    next_number = max(net.instance.flights) + 1
     for aircraft_id in net.aircraft:
-        for idx in plan.rotation[aircraft_id]:
-            flights.append(_flight_row(plan, idx, aircraft_id))
+        rows = [_flight_row(plan, idx, aircraft_id) for idx in plan.rotation[aircraft_id]]
+        for ferry in plan.ferries[aircraft_id]:  # new flights: numbers nobody uses
+            rows.append(_FlightRow(next_number, ferry.origin, ferry.destination, ferry.departure,
+                                   ferry.departure + ferry.duration, 0, ferry.departure // MINUTES_PER_DAY, aircraft_id))
+            next_number += 1
+        flights.extend(sorted(rows, key=lambda r: r.departure))
     flights.extend(_flight_row(plan, f.idx, None) for f in net.flights if plan.aircraft_of[f.idx] is None)
     itineraries = []
     for line in sorted(lines, key=lambda l: (l.trip, not l.legs)):
