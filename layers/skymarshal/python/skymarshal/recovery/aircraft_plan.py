@@ -38,6 +38,7 @@ class Weights:
     delay_factor: float = 1.0
     position_penalty: float = 1.0  # multiple of the family penalty for leaving the plan's end airport
     max_delay: int = 6 * 60
+    ferries: bool = False  # empty repositioning flights: a fallback (they cost hours and airport slots)
 
 
 class Plan:
@@ -231,7 +232,7 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
             orders = by_origin.get(label.airport, [])
             for k in orders[bisect.bisect_right(orders, label.order):]:
                 _extend(plan, aircraft, label, k, candidates[k], labels, weights, end)
-            if not label.ferried:
+            if weights.ferries and not label.ferried:
                 queue.extend(_ferries(plan, aircraft, label, end, own_origins))
     steps = []
     while best is not None and best.step is not None:
@@ -267,13 +268,13 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
 
 
 def _ferries(plan: Plan, aircraft, label: Label, end: int, own_origins: set[str]) -> list[Label]:
-    """Labels after a ferry to the maintenance airport (while the slot is ahead), to the end airport, or
-    back onto the tail's own schedule (where one of its flights leaves)."""
+    """Labels after a ferry to the end airport or, while a maintenance slot is ahead, to its airport or
+    back onto the tail's own schedule (where one of its flights leaves, e.g. one that then reaches it)."""
     net = plan.net
-    targets = {net.target_airport[aircraft.id]} | own_origins
+    targets = {net.target_airport[aircraft.id]}
     slot = aircraft.maintenance
-    if slot is not None and label.ready <= slot.start:
-        targets.add(slot.airport)
+    if slot is not None and label.ready <= slot.start:  # only a pending slot justifies a hop onto own flights
+        targets |= own_origins | {slot.airport}
     found = []
     for target in sorted(targets - {label.airport}):
         route = net.instance.routes.get((label.airport, target))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from pydantic import BaseModel
@@ -156,7 +156,8 @@ class _Search:
     def random_weights(self) -> Weights:
         r = self.rng
         return Weights(cancel_factor=r.uniform(0.3, 1.2), delay_factor=r.uniform(0.5, 1.5),
-                       position_penalty=r.uniform(0.2, 1.2), max_delay=r.choice((180, 360, 600, 900)))
+                       position_penalty=r.uniform(0.2, 1.2), max_delay=r.choice((180, 360, 600, 900)),
+                       ferries=r.random() < 0.2)
 
     def neighbour(self) -> Plan:
         roll = self.rng.random()
@@ -255,10 +256,10 @@ def solve(instance: Instance, time_limit: float, seed: int = 0,
     order = list(instance.aircraft)
     weights = Weights()
     first = construct(search.net, weights, order)
-    if not search.offer(first):
-        for attempt in range(5):  # a different order and weights before giving up
+    if not search.offer(first) and not search.offer(construct(search.net, replace(weights, ferries=True), order)):
+        for attempt in range(5):  # a different order and weights, ferries allowed, before giving up
             search.rng.shuffle(order)
-            if search.offer(construct(search.net, search.random_weights(), order)):
+            if search.offer(construct(search.net, replace(search.random_weights(), ferries=True), order)):
                 break
         else:
             raise NoFeasibleSolution(f"{instance.name}: no feasible constructive plan: "
