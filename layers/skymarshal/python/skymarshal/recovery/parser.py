@@ -118,12 +118,16 @@ class _Reader:
         for name in INSTANCE_FILES:
             if not (self.folder / name).is_file():
                 raise InstanceError(f"{self.folder} is not a ROADEF 2009 instance: {name} is missing")
+        return self.reported(self._instance, "instance")
+
+    def reported(self, read, what: str):
+        """Run a reader; a malformed field becomes one InstanceError naming the folder."""
         try:
-            return self._instance()
+            return read()
         except InstanceError:
             raise
         except (ValueError, IndexError, KeyError) as exc:
-            raise InstanceError(f"{self.folder}: malformed instance ({type(exc).__name__}: {exc})") from None
+            raise InstanceError(f"{self.folder}: malformed {what} ({type(exc).__name__}: {exc})") from None
 
     def _instance(self) -> Instance:
         config = self.config()
@@ -214,9 +218,4 @@ def read_solution(instance_folder: Path | str, solution_folder: Path | str | Non
     reader = _Reader(Path(instance_folder))
     reader.config()
     reader.folder = Path(solution_folder or instance_folder)
-    try:
-        return reader.solution()
-    except InstanceError:
-        raise
-    except (ValueError, IndexError, KeyError) as exc:
-        raise InstanceError(f"{reader.folder}: malformed solution ({type(exc).__name__}: {exc})") from None
+    return reader.reported(reader.solution, "solution")
