@@ -116,6 +116,12 @@ def cancelled_pool(plan: Plan) -> set[int]:
     return {f.idx for f in plan.net.flights if f.status == "free" and plan.aircraft_of[f.idx] is None}
 
 
+def by_passenger_worth(net: Network) -> list[str]:
+    """Tails carrying the most passenger value first: they get first pick of scarce airport slots."""
+    worth = {a: sum(net.flights[i].cancel_worth for i in net.planned_rotation[a]) for a in net.aircraft}
+    return sorted(net.aircraft, key=lambda a: -worth[a])
+
+
 def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
     plan = Plan(net)
     pool: set[int] = set()
@@ -253,7 +259,7 @@ def solve(instance: Instance, time_limit: float, seed: int = 0,
           on_incumbent: Callable[[SolutionRows, float], None] | None = None) -> tuple[Solution, RecoveryResult]:
     started = time.monotonic()
     search = _Search(instance, seed)
-    order = list(instance.aircraft)
+    order = by_passenger_worth(search.net)
     weights = Weights()
     first = construct(search.net, weights, order)
     if not search.offer(first) and not search.offer(construct(search.net, replace(weights, ferries=True), order)):
