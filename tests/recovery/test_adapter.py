@@ -68,10 +68,22 @@ def test_optimizer_plan_for_ey123_is_feasible_and_moves_the_flight(ey123_snapsho
         assert change.registration != flight.aircraft_registration
 
 
-def test_network_agent_proposes_the_optimizer_plan_first(handle, airline):
+@pytest.mark.parametrize("as_agent", [True, False], ids=["network agent's tables", "full handle"])
+def test_network_agent_proposes_the_optimizer_plan_first(handle, airline, as_agent):
     flight = q.find_flight(handle, "EY123", _ey123(airline).flight_date)
-    analysis = analyse_network_with_optimizer(handle, flight, delay_minutes=300, now=NOW, seconds=3.0)
+    reader = handle.for_agent("network") if as_agent else handle
+    analysis = analyse_network_with_optimizer(reader, flight, delay_minutes=300, now=NOW, seconds=3.0)
     first = analysis.proposals[0]
-    assert first.parameters.get("source") == "network_optimizer", analysis.facts
+    assert first.parameters.get("source") == "network_optimizer", (analysis.facts, analysis.limits)
     assert first.kind in ("tail_swap", "delay", "cancel")
     assert any("Network optimizer over" in fact for fact in analysis.facts)
+    # the rotation-level proposals the agent made before stay: the arbitrator still sees every spare
+    assert len(analysis.proposals) >= 2 and {"tail_swap", "delay"} & {p.kind for p in analysis.proposals[1:]}
+
+
+def test_snapshot_without_bookings_uses_booked_counts(ey123_snapshot):
+    _, snapshot = ey123_snapshot
+    adapted = to_instance(snapshot.model_copy(update={"bookings": []}))
+    assert sum(it.passengers for it in adapted.instance.itineraries) == sum(
+        sum(f.booked.values()) for f in snapshot.flights if f.status != "CANCELLED")
+    assert all(len(it.legs) == 1 and it.price == 0.0 for it in adapted.instance.itineraries)

@@ -4,10 +4,11 @@ disrupted flight (a tail swap or a delay) first; the arbitrator validates that p
 
 A disruption "touches more than one aircraft" when, besides the disrupted tail, another tail of the group
 that day is delayed, cancelled, AOG or in maintenance, or carries passengers who connect off the
-disrupted flight and would miss at the delay under assessment. It "touches an airport's capacity" when a
-closure NOTAM covers an airport of those rotations; a runway closure halves the schedule's busiest hour
-there, an airport closure stops all movements (the tables hold no declared capacity, so the schedule's
-own peak stands in for it).
+disrupted flight and would miss at the delay under assessment (bookings, when the handle may read them).
+It "touches an airport's capacity" when a closure NOTAM covers an airport of those rotations (when the
+handle may read AirportReference; the network agent's own policy grants only flights and fleet): a runway
+closure halves the schedule's busiest hour there, an airport closure stops all movements (the tables hold
+no declared capacity, so the schedule's own peak stands in for it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datetime import datetime, time, timedelta, timezone
 from ..analysis.base import Analysis, decision_time
 from ..analysis.business import analyse_network, delay_for
 from ..data import queries as q
+from ..data import schema as s
 from ..data.access import DataHandle
 from ..models.fleet import compatible_types
 from ..models.operational import Booking, Flight
@@ -41,9 +43,11 @@ def analyse_network_with_optimizer(handle: DataHandle, flight: Flight, *, delay_
     rotations.setdefault(flight.aircraft_registration, q.rotation(handle, flight.aircraft_registration, day_start,
                                                                   day_start + timedelta(days=1)))
     flights = {f.flight_id: f for rows in rotations.values() for f in rows}
-    bookings = [b for flight_id in sorted(flights) for b in q.bookings(handle, flight_id)]
+    # The agent reads only the tables its policy grants (the network agent: flights and fleet); with more
+    # (a duty manager's handle) the plan also sees connecting passengers and NOTAM'd airports.
+    bookings = [b for flight_id in sorted(flights) for b in q.bookings(handle, flight_id)] if handle.allowed(s.BOOKINGS) else []
     touched = tails_touched(flight, delay, fleet, flights, bookings)
-    limits = capacity_limits(handle, flights.values(), day_start)
+    limits = capacity_limits(handle, flights.values(), day_start) if handle.allowed(s.AIRPORTS) else []
     if len(touched) < 2 and not limits:
         analysis.facts.append("Network optimizer not needed: the disruption stays on one tail and no airport is limited.")
         return analysis
@@ -53,7 +57,7 @@ def analyse_network_with_optimizer(handle: DataHandle, flight: Flight, *, delay_
                                   decision=min(decision_time(flight, now), flight.scheduled_departure), release=release)
         adapted = to_instance(snapshot)
         solution, result = solve(adapted.instance, seconds)
-    except (LookupError, NoFeasibleSolution, ValueError) as exc:
+    except (LookupError, NoFeasibleSolution, ValueError, PermissionError) as exc:
         analysis.limits.append(f"Network optimizer could not plan this disruption: {exc}")
         return analysis
     if not result.feasible:

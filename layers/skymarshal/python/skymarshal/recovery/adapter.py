@@ -119,7 +119,8 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
     instance = Instance(
         name=f"skymarshal-{snapshot.disrupted_flight_id}", day0=day0.date(), config=_config(start, end), airports=airports,
         routes=routes, flights=templates, aircraft=aircraft, rotations=tuple(rotations),
-        itineraries=tuple(_itineraries(snapshot.bookings, numbers, day_of)), positions=tuple(_positions(flights, aircraft)),
+        itineraries=tuple(_itineraries(snapshot.bookings, numbers, day_of) if snapshot.bookings else
+                          _booked_counts(flights, numbers, day_of)), positions=tuple(_positions(flights, aircraft)),
         unavailabilities=tuple(outages),
         reduced_capacities=tuple(ReducedCapacity(airport=c.airport, window=CapacityWindow(
             start=_minutes(c.start, day0), end=_minutes(c.end, day0), departures=c.departures_per_hour,
@@ -163,6 +164,20 @@ def _itineraries(bookings: list[Booking], numbers: dict[str, int], day_of: dict[
     for n, (legs, count) in enumerate(sorted(trips.items()), start=1):
         yield Itinerary(id=n, kind="A", price=round(fares[legs], 2), passengers=count,
                         legs=tuple(Leg(number=number, day=day_of[number], cabin=cabin) for number, cabin in legs))
+
+
+def _booked_counts(flights: list[Flight], numbers: dict[str, int], day_of: dict[int, int]):
+    """Without bookings (a handle that may not read them): each flight's booked seats as one-leg trips.
+    Connections and fares are then unknown: fares count as 0, so a cancellation is priced by the ROADEF
+    coefficients and the legal compensation bands alone."""
+    n = 0
+    for f in flights:
+        for cabin, count in sorted(f.booked.items()):
+            if count:
+                n += 1
+                number = numbers[f.flight_id]
+                yield Itinerary(id=n, kind="A", price=0.0, passengers=count,
+                                legs=(Leg(number=number, day=day_of[number], cabin=CABIN_MAP[cabin]),))
 
 
 def _positions(flights: list[Flight], aircraft: dict[str, Aircraft]):
