@@ -6,7 +6,7 @@ from datetime import datetime, time, timedelta, timezone
 
 import pytest
 
-from skymarshal.agents.network_recovery import analyse_network_with_optimizer
+from skymarshal.agents.network_recovery import analyse_network_with_optimizer, tails_touched
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.models.fleet import compatible_types
@@ -68,17 +68,34 @@ def test_optimizer_plan_for_ey123_is_feasible_and_moves_the_flight(ey123_snapsho
         assert change.registration != flight.aircraft_registration
 
 
-@pytest.mark.parametrize("as_agent", [True, False], ids=["network agent's tables", "full handle"])
-def test_network_agent_proposes_the_optimizer_plan_first(handle, airline, as_agent):
+def test_network_agent_proposes_the_optimizer_plan_first(handle, airline):
+    """With bookings readable, EY123's passengers connecting onto other tails make it a network disruption."""
     flight = q.find_flight(handle, "EY123", _ey123(airline).flight_date)
-    reader = handle.for_agent("network") if as_agent else handle
-    analysis = analyse_network_with_optimizer(reader, flight, delay_minutes=300, now=NOW, seconds=3.0)
+    analysis = analyse_network_with_optimizer(handle, flight, delay_minutes=300, now=NOW, seconds=3.0)
     first = analysis.proposals[0]
     assert first.parameters.get("source") == "network_optimizer", (analysis.facts, analysis.limits)
     assert first.kind in ("tail_swap", "delay", "cancel")
     assert any("Network optimizer over" in fact for fact in analysis.facts)
     # the rotation-level proposals the agent made before stay: the arbitrator still sees every spare
-    assert len(analysis.proposals) >= 2 and {"tail_swap", "delay"} & {p.kind for p in analysis.proposals[1:]}
+    assert {"tail_swap", "delay"} & {p.kind for p in analysis.proposals[1:]}
+
+
+def test_network_agent_on_its_own_tables_keeps_a_one_tail_disruption_local(handle, airline):
+    """The network agent may read flights and fleet only: EY123 alone touches one tail, so no optimizer."""
+    flight = q.find_flight(handle, "EY123", _ey123(airline).flight_date)
+    analysis = analyse_network_with_optimizer(handle.for_agent("network"), flight, delay_minutes=300, now=NOW, seconds=3.0)
+    assert all(p.parameters.get("source") != "network_optimizer" for p in analysis.proposals)
+    assert any("Network optimizer not needed" in fact for fact in analysis.facts) and not analysis.limits
+
+
+def test_a_second_disrupted_tail_makes_it_a_network_disruption(ey123_snapshot):
+    flight, snapshot = ey123_snapshot
+    flights = {f.flight_id: f for f in snapshot.flights}
+    assert tails_touched(flight, 300, snapshot.aircraft, flights, []) == {flight.aircraft_registration}
+    other = next(f for f in snapshot.flights if f.aircraft_registration != flight.aircraft_registration)
+    flights[other.flight_id] = other.model_copy(update={"status": "DELAYED", "delay_minutes": 90})
+    assert tails_touched(flight, 300, snapshot.aircraft, flights, []) == {flight.aircraft_registration,
+                                                                        other.aircraft_registration}
 
 
 def test_snapshot_without_bookings_uses_booked_counts(ey123_snapshot):
