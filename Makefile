@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test synth layer bench venv clean local-stop browser serve
+.PHONY: demo test synth layer bench bench-recovery venv clean local-stop browser serve
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -63,3 +63,8 @@ bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 dis
 	$(BIN)/python -m bench.rules_day
 	$(BIN)/python -m bench.workflow --runs 20 $(BENCH_ARGS)
 	$(BIN)/python -m bench.assistant
+
+RECOVERY_ARGS ?=
+
+bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10, 60 s each on one core (RECOVERY_ARGS="--time-limit 600 B01"; ROADEF_COST_CHECKER=path adds the official totals)
+	$(BIN)/python -m bench.recovery $(RECOVERY_ARGS)

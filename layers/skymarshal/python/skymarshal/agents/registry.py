@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..analysis.business import analyse_cargo, analyse_finance, analyse_guest, analyse_network
+from ..analysis.business import analyse_cargo, analyse_finance, analyse_guest
 from ..analysis.crew import analyse_crew
 from ..analysis.maintenance import analyse_maintenance
 from ..analysis.regulatory import analyse_regulatory
 from ..data.schema import AGENTS, SAFETY_AGENTS
+from .network_recovery import analyse_network_with_optimizer
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ AGENT_SPECS: dict[str, AgentSpec] = {
         AgentSpec("crew_compliance", True, analyse_crew, True),
         AgentSpec("maintenance", True, analyse_maintenance, False),
         AgentSpec("regulatory", True, analyse_regulatory, False),
-        AgentSpec("network", False, analyse_network, True),
+        AgentSpec("network", False, analyse_network_with_optimizer, True),  # optimizer when the network is touched
         AgentSpec("guest_experience", False, analyse_guest, True),
         AgentSpec("cargo", False, analyse_cargo, True),
         AgentSpec("finance", False, analyse_finance, True),

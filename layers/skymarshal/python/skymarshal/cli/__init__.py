@@ -10,7 +10,10 @@ import argparse
 import os
 import sys
 
-from . import agent_cmds, analyze_cmds, ask_cmds, data_cmds, demo_cmds, local_cmds, rules_cmds, run_cmds, serve_cmds
+from . import (
+    agent_cmds, analyze_cmds, ask_cmds, data_cmds, demo_cmds, local_cmds, recover_cmds, rules_cmds, run_cmds,
+    serve_cmds,
+)
 
 
 class CliError(Exception):
@@ -26,7 +29,7 @@ def build_parser() -> Parser:
     parser = Parser(prog="skymarshal", description="Airline disruption management (SkyMarshal).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in (local_cmds, data_cmds, demo_cmds, rules_cmds, agent_cmds, analyze_cmds, run_cmds, serve_cmds,
-                   ask_cmds):
+                   ask_cmds, recover_cmds):
         module.register(commands)
     return parser
 

@@ -1,0 +1,182 @@
+"""The ROADEF/EURO 2009 recovery problem as pydantic models: an instance and a solution.
+
+Times are whole minutes from midnight of the recovery window's first day ("day 0"), so every comparison in
+the checker and the solver is integer arithmetic; dates are day indices relative to day 0.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Cabin = Literal["F", "B", "E"]
+Haul = Literal["D", "C", "I"]
+CABINS: tuple[Cabin, ...] = ("F", "B", "E")  # highest first: a lower index is a better cabin
+HAULS: tuple[Haul, ...] = ("D", "C", "I")  # shortest first: the longest leg decides an itinerary's haul
+MINUTES_PER_DAY = 1440
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CostConfig(_Frozen):
+    """config.csv: the window and every cost coefficient (keys are cabin+haul, e.g. "BI")."""
+
+    window_start: int
+    window_end: int
+    delay_per_minute: dict[str, float]
+    outbound_cancellation: dict[str, float]
+    inbound_cancellation: dict[str, float]
+    downgrade: dict[str, float]  # key: from-cabin + to-cabin + haul, e.g. "FED"
+    penalty_family: float
+    penalty_model: float
+    penalty_config: float
+    alpha: float
+    beta: float
+    gamma: float
+
+
+class CapacityWindow(_Frozen):
+    """Movements allowed per clock hour in [start, end) (minutes; daily windows use minutes of the day)."""
+
+    departures: int
+    arrivals: int
+    start: int
+    end: int
+
+
+class Airport(_Frozen):
+    code: str
+    daily: tuple[CapacityWindow, ...]
+
+
+class Route(_Frozen):
+    duration: int
+    haul: Haul
+
+
+class ScheduledFlight(_Frozen):
+    """flights.csv: the daily template of one flight number."""
+
+    number: int
+    origin: str
+    destination: str
+    departure: int  # minute of the day
+    duration: int
+    previous: int  # previous leg of a multi-leg flight, 0 when none
+
+
+class Maintenance(_Frozen):
+    airport: str
+    start: int
+    end: int
+    flying_limit: int  # minutes of flight allowed before the slot starts
+
+
+class Aircraft(_Frozen):
+    id: str
+    model: str
+    family: str
+    seats: dict[str, int]  # cabin -> seats
+    range: int  # longest flight, minutes
+    cost_per_hour: float
+    turn_round: int
+    transit: int
+    initial_airport: str
+    maintenance: Maintenance | None = None
+
+    @property
+    def config(self) -> str:
+        return "/".join(str(self.seats[c]) for c in CABINS)
+
+
+class DatedFlightRef(_Frozen):
+    number: int
+    day: int
+
+
+class Leg(_Frozen):
+    number: int
+    day: int
+    cabin: Cabin
+
+
+class Itinerary(_Frozen):
+    id: int
+    kind: Literal["A", "R"]  # A outbound (one way or first half), R inbound
+    price: float
+    passengers: int
+    legs: tuple[Leg, ...]
+
+
+class PositionRequirement(_Frozen):
+    airport: str
+    model: str
+    config: str
+    count: int
+
+
+class Unavailability(_Frozen):
+    aircraft: str
+    start: int
+    end: int
+
+
+class ReducedCapacity(_Frozen):
+    airport: str
+    window: CapacityWindow  # absolute minutes
+
+
+class Instance(_Frozen):
+    name: str
+    day0: date
+    config: CostConfig
+    airports: dict[str, Airport]
+    routes: dict[tuple[str, str], Route]
+    flights: dict[int, ScheduledFlight]
+    aircraft: dict[str, Aircraft]
+    rotations: tuple[tuple[DatedFlightRef, str], ...]  # planned (dated flight, aircraft) in file order
+    itineraries: tuple[Itinerary, ...]
+    positions: tuple[PositionRequirement, ...]
+    imposed_delays: dict[tuple[int, int], int] = Field(default_factory=dict)  # (number, day) -> minutes
+    imposed_cancellations: frozenset[tuple[int, int]] = frozenset()
+    unavailabilities: tuple[Unavailability, ...] = ()
+    reduced_capacities: tuple[ReducedCapacity, ...] = ()
+
+    def date_of(self, day: int) -> date:
+        return self.day0 + timedelta(days=day)
+
+
+class SolutionFlight(_Frozen):
+    """One line of sol_rotations.csv; aircraft None means cancelled."""
+
+    number: int
+    origin: str
+    destination: str
+    departure: int  # absolute minutes
+    arrival: int
+    previous: int
+    day: int
+    aircraft: str | None
+
+
+class SolutionItinerary(_Frozen):
+    """One line of sol_itineraries.csv; legs empty means cancelled."""
+
+    id: int
+    kind: Literal["A", "R"]
+    price: float
+    passengers: int
+    legs: tuple[Leg, ...] = ()
+
+    @property
+    def cancelled(self) -> bool:
+        return not self.legs
+
+
+class Solution(_Frozen):
+    flights: tuple[SolutionFlight, ...]
+    itineraries: tuple[SolutionItinerary, ...]

@@ -1,0 +1,136 @@
+"""The solver's indexed view of an instance: dated flights with their status and estimated worth.
+
+The pydantic Instance is the boundary; the solver works on these slotted records and integer indices
+because it re-plans aircraft and passengers thousands of times within its time limit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .checker import CapacityTable, flown_history
+from .cost import CANCELLATION_COMPENSATION, billed_hours, compensation_band, trip_facts, TripFacts
+from .model import MINUTES_PER_DAY, Aircraft, Instance, Itinerary
+
+FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
+
+
+@dataclass(slots=True)
+class DatedFlight:
+    idx: int
+    number: int
+    day: int
+    origin: str
+    destination: str
+    planned_departure: int
+    duration: int
+    previous: int
+    planned_aircraft: str
+    family: str
+    status: FlightStatus
+    required_departure: int | None  # fixed and disrupted flights leave exactly then
+    passengers: int = 0
+    cancel_worth: float = 0.0  # estimated passenger cost if the flight is cancelled
+    delay_rate: float = 0.0  # estimated passenger cost per minute of delay
+
+
+@dataclass(slots=True)
+class Trip:
+    """An itinerary with the facts the passenger planner and cost estimates need."""
+
+    itinerary: Itinerary
+    facts: TripFacts
+    flights: list[int]  # dated-flight indices of the booked legs
+    fixed_legs: int  # booked legs flown before the window opens (checker.flown_history): they cannot change
+    cancel_cost: float  # per passenger, weighted (beta * cancellation + alpha * compensation)
+    delay_rate: float  # per passenger and minute, weighted
+
+
+@dataclass
+class Network:
+    instance: Instance
+    flights: list[DatedFlight]
+    by_key: dict[tuple[int, int], int]
+    trips: list[Trip]
+    capacity: CapacityTable
+    fixed_prefix: dict[str, list[int]] = field(default_factory=dict)  # aircraft -> its fixed/disrupted flights
+    planned_rotation: dict[str, list[int]] = field(default_factory=dict)
+    target_airport: dict[str, str] = field(default_factory=dict)  # where the plan leaves each aircraft
+
+    @property
+    def aircraft(self) -> dict[str, Aircraft]:
+        return self.instance.aircraft
+
+
+def build_network(instance: Instance) -> Network:
+    start = instance.config.window_start
+    flights: list[DatedFlight] = []
+    by_key: dict[tuple[int, int], int] = {}
+    for ref, aircraft_id in instance.rotations:
+        template = instance.flights[ref.number]
+        key = (ref.number, ref.day)
+        planned = ref.day * MINUTES_PER_DAY + template.departure
+        if key in instance.imposed_cancellations:
+            status, required = "cancelled", None
+        elif key in instance.imposed_delays:
+            status, required = "disrupted", planned + instance.imposed_delays[key]
+        elif planned < start:
+            status, required = "fixed", planned
+        else:
+            status, required = "free", None
+        by_key[key] = len(flights)
+        flights.append(DatedFlight(
+            idx=len(flights), number=ref.number, day=ref.day, origin=template.origin, destination=template.destination,
+            planned_departure=planned, duration=template.duration, previous=template.previous,
+            planned_aircraft=aircraft_id, family=instance.aircraft[aircraft_id].family, status=status,
+            required_departure=required))
+    net = Network(instance=instance, flights=flights, by_key=by_key, trips=_trips(instance, by_key),
+                  capacity=CapacityTable(instance))
+    _estimate_worth(net)
+    rotations: dict[str, list[int]] = defaultdict(list)
+    for f in flights:
+        rotations[f.planned_aircraft].append(f.idx)
+    for aircraft_id, aircraft in instance.aircraft.items():
+        rotation = sorted(rotations.get(aircraft_id, []), key=lambda i: flights[i].planned_departure)
+        net.planned_rotation[aircraft_id] = rotation
+        # Flights before the window are history, delayed or not: the aircraft starts after them.
+        net.fixed_prefix[aircraft_id] = sorted(
+            (i for i in rotation if flights[i].status == "fixed" or
+             (flights[i].status == "disrupted" and flights[i].planned_departure < start)),
+            key=lambda i: flights[i].required_departure)
+        net.target_airport[aircraft_id] = flights[rotation[-1]].destination if rotation else aircraft.initial_airport
+    return net
+
+
+def _trips(instance: Instance, by_key) -> list[Trip]:
+    cfg, start = instance.config, instance.config.window_start
+    trips = []
+    for it in instance.itineraries:
+        facts = trip_facts(instance, it)
+        key = facts.reference_cabin + facts.haul
+        cancellation = (cfg.outbound_cancellation if it.kind == "A" else cfg.inbound_cancellation)[key]
+        compensation = it.price + CANCELLATION_COMPENSATION[compensation_band(facts.planned_minutes)]
+        legs = [by_key[(leg.number, leg.day)] for leg in it.legs]
+        fixed = len(flown_history(instance, it))
+        trips.append(Trip(itinerary=it, facts=facts, flights=legs, fixed_legs=fixed,
+                          cancel_cost=cfg.beta * cancellation + cfg.alpha * compensation,
+                          delay_rate=cfg.beta * cfg.delay_per_minute[key]))
+    return trips
+
+
+def _estimate_worth(net: Network) -> None:
+    """Per flight: what cancelling it or delaying it would cost its booked passengers (an estimate the
+    aircraft planner trades against; the exact cost is computed on the full solution)."""
+    for trip in net.trips:
+        n = trip.itinerary.passengers
+        for idx in trip.flights:
+            f = net.flights[idx]
+            f.passengers += n
+            f.cancel_worth += n * trip.cancel_cost
+            f.delay_rate += n * trip.delay_rate
+
+
+def operating_cost(net: Network, flight: DatedFlight, aircraft_id: str) -> float:
+    return net.instance.config.alpha * billed_hours(flight.duration) * net.aircraft[aircraft_id].cost_per_hour

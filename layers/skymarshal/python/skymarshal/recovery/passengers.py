@@ -1,0 +1,175 @@
+"""Passenger recovery on a fixed aircraft plan: keep intact trips, re-route the rest, cancel what is left.
+
+Trips whose booked legs all still fly with a legal connection keep their seats first (changing cabin on a
+booked leg only where a smaller aircraft forces it). The others are re-routed by an earliest-arrival
+search over the operated flights with free seats (from where their fixed part ends, never leaving before
+the booked departure, within the outbound delay limit), split over several routes if seats run short.
+"""
+
+from __future__ import annotations
+
+import bisect
+import heapq
+from dataclasses import dataclass
+
+from .aircraft_plan import Plan
+from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION
+from .model import CABINS
+from .network import Trip
+
+
+@dataclass(slots=True)
+class PassengerLine:
+    trip: int  # index into Network.trips
+    passengers: int
+    legs: list[tuple[int, str]]  # (flight idx, cabin); empty = cancelled
+
+
+def _cabin_order(preferred: str) -> list[str]:
+    """Preferred cabin, then better cabins (free), then worse ones (downgrade cost), nearest first."""
+    p = CABINS.index(preferred)
+    better = [CABINS[i] for i in range(p - 1, -1, -1)]
+    worse = [CABINS[i] for i in range(p + 1, len(CABINS))]
+    return [preferred] + better + worse
+
+
+CABIN_ORDER = {cabin: _cabin_order(cabin) for cabin in CABINS}
+
+
+class _Seats:
+    def __init__(self, plan: Plan):
+        self.free: dict[int, dict[str, int]] = {}
+        for idx, aircraft_id in enumerate(plan.aircraft_of):
+            if aircraft_id is not None:
+                self.free[idx] = dict(plan.net.aircraft[aircraft_id].seats)
+
+    def total(self, idx: int) -> int:
+        return sum(self.free[idx].values())
+
+    def place(self, trip_idx: int, legs: list[tuple[int, str]], n: int) -> list[PassengerLine]:
+        """Seat up to n passengers on the legs (each with a preferred cabin); lines split by cabin mix."""
+        lines = []
+        while n > 0:
+            chosen = []
+            for idx, preferred in legs:
+                cabin = next((c for c in CABIN_ORDER[preferred] if self.free[idx][c] > 0), None)
+                if cabin is None:
+                    return lines
+                chosen.append((idx, cabin))
+            m = min(n, min(self.free[idx][c] for idx, c in chosen))
+            for idx, c in chosen:
+                self.free[idx][c] -= m
+            lines.append(PassengerLine(trip_idx, m, chosen))
+            n -= m
+        return lines
+
+
+def _intact(plan: Plan, trip: Trip) -> bool:
+    net = plan.net
+    arrival = None
+    for idx in trip.flights:
+        if plan.aircraft_of[idx] is None:
+            return False
+        departure = plan.departure[idx]
+        if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= net.instance.config.window_start:
+            return False
+        arrival = departure + net.flights[idx].duration
+    return trip.itinerary.kind == "R" or arrival - trip.facts.planned_arrival <= MAX_OUTBOUND_DELAY[trip.facts.haul]
+
+
+class _Router:
+    """Earliest-arrival search over the operated flights of a plan."""
+
+    def __init__(self, plan: Plan, seats: _Seats):
+        self.plan, self.seats = plan, seats
+        self.out: dict[str, list[tuple[int, int]]] = {}
+        for idx, aircraft_id in enumerate(plan.aircraft_of):
+            if aircraft_id is not None:
+                self.out.setdefault(plan.net.flights[idx].origin, []).append((plan.departure[idx], idx))
+        for flights in self.out.values():
+            flights.sort()
+
+    def route(self, origin: str, ready: int, destination: str, deadline: int) -> list[int] | None:
+        """Flight indices from origin (leaving at or after ready) to destination arriving by deadline."""
+        net = self.plan.net
+        best = {origin: ready}
+        came_by: dict[str, tuple[str, int]] = {}
+        heap = [(ready, origin)]
+        while heap:
+            time, airport = heapq.heappop(heap)
+            if airport == destination:
+                return self._path(came_by, origin, destination)
+            if time > best.get(airport, 1 << 60):
+                continue
+            leave = time if airport == origin else time + MIN_CONNECTION
+            flights = self.out.get(airport, [])
+            for departure, idx in flights[bisect.bisect_left(flights, (leave, -1)):]:
+                f = net.flights[idx]
+                arrival = departure + f.duration
+                if arrival > deadline or arrival >= best.get(f.destination, 1 << 60) or self.seats.total(idx) == 0:
+                    continue
+                best[f.destination] = arrival
+                came_by[f.destination] = (airport, idx)
+                heapq.heappush(heap, (arrival, f.destination))
+        return None
+
+    @staticmethod
+    def _path(came_by, origin: str, destination: str) -> list[int]:
+        path, airport = [], destination
+        while airport != origin:
+            airport, idx = came_by[airport]
+            path.append(idx)
+        return path[::-1]
+
+
+def plan_passengers(plan: Plan) -> list[PassengerLine]:
+    net = plan.net
+    seats = _Seats(plan)
+    lines: list[PassengerLine] = []
+    pending: list[tuple[int, int]] = []
+    order = sorted(range(len(net.trips)), key=lambda t: (-net.trips[t].fixed_legs, -net.trips[t].cancel_cost))
+    for t in order:
+        trip = net.trips[t]
+        n = trip.itinerary.passengers
+        if _intact(plan, trip):
+            booked = [(idx, leg.cabin) for idx, leg in zip(trip.flights, trip.itinerary.legs)]
+            placed = seats.place(t, booked, n)
+            lines.extend(placed)
+            n -= sum(line.passengers for line in placed)
+        if n:
+            pending.append((t, n))
+    router = _Router(plan, seats)
+    for t, n in pending:
+        lines.extend(_reroute(plan, seats, router, t, n))
+    return lines
+
+
+def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list[PassengerLine]:
+    net = plan.net
+    trip = net.trips[t]
+    fixed = [(idx, leg.cabin) for idx, leg in zip(trip.flights[:trip.fixed_legs], trip.itinerary.legs)]
+    if any(plan.aircraft_of[idx] is None for idx, _ in fixed):  # history cancelled under them: no recovery
+        return [PassengerLine(t, n, [])]
+    if fixed:
+        last = net.flights[fixed[-1][0]]
+        origin, ready = last.destination, plan.departure[last.idx] + last.duration + MIN_CONNECTION
+    else:
+        first = net.flights[trip.flights[0]]
+        origin, ready = first.origin, first.planned_departure
+    ready = max(ready, net.instance.config.window_start)  # re-booked legs leave once the window is open
+    deadline = net.instance.config.window_end
+    if trip.itinerary.kind == "A":
+        deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
+    lines = []
+    while n > 0:
+        path = router.route(origin, ready, trip.facts.destination, deadline)
+        if not path:
+            break
+        placed = seats.place(t, fixed + [(idx, trip.facts.reference_cabin) for idx in path], n)
+        if not placed:
+            break
+        lines.extend(placed)
+        n -= sum(line.passengers for line in placed)
+    if n > 0:
+        lines.append(PassengerLine(t, n, []))
+    return lines

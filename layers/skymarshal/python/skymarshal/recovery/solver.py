@@ -1,0 +1,282 @@
+"""Anytime recovery solver: a constructive plan, then large-neighbourhood search until the time limit.
+
+Construction re-plans every aircraft over its own flights (delays propagated, blocks of flights cancelled
+where they must be), then offers the cancelled flights to aircraft of the same family. Each search step
+releases a few aircraft, re-plans them with perturbed weights, re-accommodates all passengers and keeps
+the result only if the official cost drops and the checker accepts it: the incumbent is always feasible.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, replace
+from typing import Callable
+
+from pydantic import BaseModel
+
+from .aircraft_plan import Plan, Weights, replan
+from .checker import MIN_CONNECTION, Violation, check
+from .cost import CostBreakdown, evaluate
+from .model import MINUTES_PER_DAY, Instance, Leg, Solution, SolutionFlight, SolutionItinerary
+from .network import Network, build_network
+from .passengers import PassengerLine, plan_passengers
+
+
+class RecoveryResult(BaseModel):
+    instance: str
+    cost: CostBreakdown
+    violations: list[Violation]
+    seconds: float
+    iterations: int
+    improvements: int
+    seed: int
+
+    @property
+    def feasible(self) -> bool:
+        return not self.violations
+
+
+class NoFeasibleSolution(RuntimeError):
+    """The constructive phase could not build a plan the checker accepts."""
+
+
+@dataclass(slots=True, frozen=True)
+class _LegRow:
+    number: int
+    day: int
+    cabin: str
+
+
+@dataclass(slots=True, frozen=True)
+class _FlightRow:
+    number: int
+    origin: str
+    destination: str
+    departure: int
+    arrival: int
+    previous: int
+    day: int
+    aircraft: str | None
+
+
+@dataclass(slots=True, frozen=True)
+class _ItineraryRow:
+    id: int
+    kind: str
+    price: float
+    passengers: int
+    legs: tuple[_LegRow, ...]
+
+
+@dataclass(slots=True, frozen=True)
+class SolutionRows:
+    """A solution as plain rows with the pydantic Solution's field names: the evaluator and the checker
+    read either; the search costs thousands of these, and only incumbents become pydantic models."""
+
+    flights: tuple[_FlightRow, ...]
+    itineraries: tuple[_ItineraryRow, ...]
+
+    def to_model(self) -> Solution:
+        return Solution(
+            flights=tuple(SolutionFlight.model_construct(**{k: getattr(f, k) for k in f.__slots__}) for f in self.flights),
+            itineraries=tuple(SolutionItinerary.model_construct(
+                id=i.id, kind=i.kind, price=i.price, passengers=i.passengers,
+                legs=tuple(Leg.model_construct(number=leg.number, day=leg.day, cabin=leg.cabin) for leg in i.legs))
+                for i in self.itineraries))
+
+
+def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
+    net = plan.net
+    flights = []
+    next_number = max(net.instance.flights) + 1
+    for aircraft_id in net.aircraft:
+        rows = [_flight_row(plan, idx, aircraft_id) for idx in plan.rotation[aircraft_id]]
+        for ferry in plan.ferries[aircraft_id]:  # new flights: numbers nobody uses
+            rows.append(_FlightRow(next_number, ferry.origin, ferry.destination, ferry.departure,
+                                   ferry.departure + ferry.duration, 0, ferry.departure // MINUTES_PER_DAY, aircraft_id))
+            next_number += 1
+        flights.extend(sorted(rows, key=lambda r: r.departure))
+    flights.extend(_flight_row(plan, f.idx, None) for f in net.flights if plan.aircraft_of[f.idx] is None)
+    itineraries = []
+    for line in sorted(lines, key=lambda l: (l.trip, not l.legs)):
+        it = net.trips[line.trip].itinerary
+        legs = tuple(_LegRow(net.flights[i].number, net.flights[i].day, c) for i, c in line.legs)
+        itineraries.append(_ItineraryRow(it.id, it.kind, it.price, line.passengers, legs))
+    return SolutionRows(tuple(flights), tuple(itineraries))
+
+
+def _flight_row(plan: Plan, idx: int, aircraft_id: str | None) -> _FlightRow:
+    f = plan.net.flights[idx]
+    departure = plan.departure[idx] if aircraft_id else f.planned_departure
+    return _FlightRow(f.number, f.origin, f.destination, departure, departure + f.duration, f.previous, f.day, aircraft_id)
+
+
+def cancelled_pool(plan: Plan) -> set[int]:
+    return {f.idx for f in plan.net.flights if f.status == "free" and plan.aircraft_of[f.idx] is None}
+
+
+def by_passenger_worth(net: Network) -> list[str]:
+    """Tails carrying the most passenger value first: they get first pick of scarce airport slots."""
+    worth = {a: sum(net.flights[i].cancel_worth for i in net.planned_rotation[a]) for a in net.aircraft}
+    return sorted(net.aircraft, key=lambda a: -worth[a])
+
+
+def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
+    plan = Plan(net)
+    pool: set[int] = set()
+    for aircraft_id in order:  # first pass: each aircraft over its own planned flights
+        own = [i for i in net.planned_rotation[aircraft_id] if net.flights[i].status in ("free", "disrupted")]
+        replan(plan, aircraft_id, weights, pool, extra=own)
+    for aircraft_id in order:  # second pass: cancelled flights offered to the family
+        replan(plan, aircraft_id, weights, pool)
+    return plan
+
+
+class _Search:
+    """State of one anytime run: the incumbent and its cost."""
+
+    def __init__(self, instance: Instance, seed: int):
+        self.instance = instance
+        self.net = build_network(instance)
+        self.rng = random.Random(seed)
+        self.best_plan: Plan | None = None
+        self.best_solution: SolutionRows | None = None
+        self.best_cost = float("inf")
+        self.iterations = self.improvements = 0
+
+    def offer(self, plan: Plan) -> bool:
+        """Cost the plan with its passengers; keep it if cheaper and feasible."""
+        self.iterations += 1
+        solution = to_rows(plan, plan_passengers(plan))
+        total = evaluate(self.instance, solution).total
+        if total > self.best_cost or (total == self.best_cost and self.rng.random() < 0.8):
+            return False  # an equal cost is sometimes accepted, to drift
+        if check(self.instance, solution):
+            return False
+        improved = total < self.best_cost
+        self.best_plan, self.best_solution, self.best_cost = plan, solution, total
+        self.improvements += improved
+        return improved
+
+    def random_weights(self) -> Weights:
+        r = self.rng
+        return Weights(cancel_factor=r.uniform(0.3, 1.2), delay_factor=r.uniform(0.5, 1.5),
+                       position_penalty=r.uniform(0.2, 1.2), max_delay=r.choice((180, 360, 600, 900)),
+                       ferries=r.random() < 0.2)
+
+    def neighbour(self) -> Plan:
+        roll = self.rng.random()
+        if roll < 0.35:
+            held = self.hold_connection()
+            if held is not None:
+                return held
+        if roll < 0.8:
+            chained = self.swap_chain()
+            if chained is not None:
+                return chained
+        plan = self.best_plan.copy()
+        pool = cancelled_pool(plan)
+        chosen = self.rng.sample(list(self.net.aircraft), k=min(len(self.net.aircraft), self.rng.randint(1, 4)))
+        weights = self.random_weights()
+        for aircraft_id in chosen:
+            replan(plan, aircraft_id, weights, pool)
+        return plan
+
+    def swap_chain(self) -> Plan | None:
+        """Offer a cancelled flight to an aircraft of its family that passes through its origin, then offer
+        whatever that aircraft drops to the next one: a chain of swaps ending where dropping is cheapest."""
+        plan = self.best_plan.copy()
+        pool = cancelled_pool(plan)
+        flights = self.net.flights
+        weights = self.random_weights()
+        done: set[str] = set()
+        delayed = [f.idx for f in flights if f.status == "free" and plan.aircraft_of[f.idx] is not None
+                   and plan.departure[f.idx] > f.planned_departure]
+        if delayed and (not pool or self.rng.random() < 0.5):
+            # take a delayed flight off its tail so another one may fly it on time
+            target = self.rng.choices(delayed, weights=[
+                (plan.departure[i] - flights[i].planned_departure) * (flights[i].passengers + 1) for i in delayed])[0]
+            owner = plan.aircraft_of[target]
+            replan(plan, owner, weights, pool, banned=frozenset((target,)))
+            done.add(owner)
+        elif not pool:
+            return None
+        else:
+            ordered = sorted(pool)
+            target = self.rng.choices(ordered, weights=[flights[i].cancel_worth + 1.0 for i in ordered])[0]
+        for _ in range(self.rng.randint(1, 4)):
+            aircraft_id = self._visitor(plan, flights[target], done)
+            if aircraft_id is None:
+                break
+            done.add(aircraft_id)
+            before = set(pool)
+            replan(plan, aircraft_id, weights, pool)
+            dropped = sorted(pool - before)
+            if not dropped:
+                break
+            target = self.rng.choice(dropped)
+        return plan
+
+    def _visitor(self, plan: Plan, flight, exclude: set[str]) -> str | None:
+        """A random aircraft of the flight's family on the ground at its origin some time before it leaves."""
+        seen = []
+        for aircraft_id, aircraft in self.net.aircraft.items():
+            if aircraft.family != flight.family or aircraft_id in exclude:
+                continue
+            rotation = plan.rotation[aircraft_id]
+            at_origin = aircraft.initial_airport == flight.origin or any(
+                self.net.flights[i].destination == flight.origin and plan.departure[i] < flight.planned_departure + 600
+                for i in rotation)
+            if at_origin:
+                seen.append(aircraft_id)
+        return self.rng.choice(seen) if seen else None
+
+    def hold_connection(self) -> Plan | None:
+        """Hold a flight for the passengers of a missed connection, then re-plan its aircraft."""
+        plan = self.best_plan
+        missed = []
+        for trip in self.net.trips:
+            legs = trip.flights
+            if any(plan.aircraft_of[i] is None for i in legs):
+                continue
+            for a, b in zip(legs, legs[1:]):
+                ready = plan.departure[a] + self.net.flights[a].duration + MIN_CONNECTION
+                if plan.departure[b] < ready and self.net.flights[b].status == "free":
+                    missed.append((b, ready, trip.itinerary.passengers))
+                    break
+        if not missed:
+            return None
+        b, ready, _ = self.rng.choices(missed, weights=[m[2] for m in missed])[0]
+        candidate = plan.copy()
+        candidate.hold[b] = max(candidate.hold.get(b, 0), ready)
+        pool = cancelled_pool(candidate)
+        replan(candidate, candidate.aircraft_of[b], self.random_weights(), pool)
+        return candidate
+
+
+def solve(instance: Instance, time_limit: float, seed: int = 0,
+          on_incumbent: Callable[[SolutionRows, float], None] | None = None) -> tuple[Solution, RecoveryResult]:
+    started = time.monotonic()
+    search = _Search(instance, seed)
+    order = by_passenger_worth(search.net)
+    weights = Weights()
+    first = construct(search.net, weights, order)
+    if not search.offer(first) and not search.offer(construct(search.net, replace(weights, ferries=True), order)):
+        for attempt in range(5):  # a different order and weights, ferries allowed, before giving up
+            search.rng.shuffle(order)
+            if search.offer(construct(search.net, replace(search.random_weights(), ferries=True), order)):
+                break
+        else:
+            raise NoFeasibleSolution(f"{instance.name}: no feasible constructive plan: "
+                                     + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)))[:3]))
+    if on_incumbent:
+        on_incumbent(search.best_solution, search.best_cost)
+    while time.monotonic() - started < time_limit:
+        if search.offer(search.neighbour()) and on_incumbent:
+            on_incumbent(search.best_solution, search.best_cost)
+    solution = search.best_solution.to_model()
+    result = RecoveryResult(instance=instance.name, cost=evaluate(instance, solution), violations=check(instance, solution),
+                            seconds=round(time.monotonic() - started, 2), iterations=search.iterations,
+                            improvements=search.improvements, seed=seed)
+    return solution, result
