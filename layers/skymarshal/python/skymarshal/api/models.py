@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..agents.extraction import MAX_PROMPT_CHARS
-from ..workflow.models import missing_for_action
+from ..workflow.models import ActionDetails, RankedSummary
 from ..workflow.settings import RunSettings
 
 
@@ -29,19 +29,12 @@ class Approve(_Body):
     comment: str | None = Field(None, max_length=2000)
 
 
-class Override(_Body):
+class Override(ActionDetails, _Body):
     action: Literal["select", "alternatives", "abort"] = Field(
         description="select another ranked plan, ask the arbitrator for alternatives, or abort (reject all)")
     reason: str = Field(min_length=1, max_length=2000, description="why the recommendation is overridden (mandatory)")
     scenario_id: str | None = Field(None, max_length=200, description="select: the plan chosen instead")
     instruction: str | None = Field(None, max_length=2000, description="alternatives: what to look for instead")
-
-    @model_validator(mode="after")
-    def _complete(self) -> "Override":
-        missing = missing_for_action(self.action, self.scenario_id, self.instruction)
-        if missing:
-            raise ValueError(missing)
-        return self
 
 
 class Started(BaseModel):
@@ -84,15 +77,9 @@ class RunProgress(BaseModel):
     stopped_at: datetime | None = None
 
 
-class ScenarioCard(BaseModel):
-    rank: int
-    scenario_id: str
-    title: str
-    kind: str
-    score: float
-    confidence: float
-    delay_minutes: int
-    cost_usd: float
+class ScenarioCard(RankedSummary):
+    """A ranked plan as the console's card shows it: the decision summary's fields and the explanation."""
+
     passengers_impacted: int
     rationale: str
     pros: list[str]

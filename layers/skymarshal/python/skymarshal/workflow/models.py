@@ -131,7 +131,19 @@ class DecisionSummary(_Model):
     output: PayloadRef  # the full ArbitratorOutput
 
 
-class ApprovalDecision(_Model):
+class ActionDetails(BaseModel):
+    """Mixin for a decision (`action`, `scenario_id`, `instruction`): select names a plan, alternatives
+    says what to look for."""
+
+    @model_validator(mode="after")
+    def _complete(self):
+        missing = missing_for_action(self.action, self.scenario_id, self.instruction)
+        if missing:
+            raise ValueError(missing)
+        return self
+
+
+class ApprovalDecision(ActionDetails, _Model):
     """`$.approval`: what the duty manager decided (the task-token callback's output)."""
 
     action: ApprovalAction
@@ -141,12 +153,6 @@ class ApprovalDecision(_Model):
     instruction: str | None = Field(None, max_length=2000)  # alternatives: what to look for instead
     decided_at: AwareDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
 
-    @model_validator(mode="after")
-    def _complete(self) -> "ApprovalDecision":
-        missing = missing_for_action(self.action, self.scenario_id, self.instruction)
-        if missing:
-            raise ValueError(missing)
-        return self
 
 
 class Escalation(_Model):
