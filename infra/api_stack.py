@@ -26,9 +26,9 @@ from constructs import Construct
 
 from skymarshal.api.roles import Role
 from skymarshal.data.schema import CHECKPOINTS
-from skymarshal.api.server import CONSOLE_DIR
-from skymarshal.workflow.audit_trail import KEY_ENV as AUDIT_KEY_ENV
-from skymarshal.workflow.client import STATE_MACHINE_ENV
+from skymarshal.console import STATIC_DIR as CONSOLE_DIR
+from skymarshal.workflow.deployment import AUDIT_KEY_ENV
+from skymarshal.workflow.deployment import STATE_MACHINE_ENV
 
 from .config import AppConfig
 from .data_stack import DataStack

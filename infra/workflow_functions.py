@@ -19,7 +19,7 @@ from skymarshal.data.schema import (
     CREW_MEMBERS, CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF,
     MAINTENANCE_WORK_ORDERS, PASSENGERS, WEATHER,
 )
-from skymarshal.workflow.audit_trail import KEY_ENV as AUDIT_KEY_ENV
+from skymarshal.workflow.deployment import AUDIT_KEY_ENV
 
 from .config import REPO_ROOT, AppConfig
 from .data_stack import DataStack

@@ -19,7 +19,7 @@ from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
 from skymarshal.data.schema import AGENTS
-from skymarshal.workflow.trigger import DETAIL_TYPE, SOURCE
+from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 
 from .config import AppConfig
 from .data_stack import DataStack

@@ -1,6 +1,13 @@
-"""Session fixtures: the synthetic airline (generated once) and one emulated account seeded with it.
+"""Session fixtures: the synthetic airline (generated once) and one emulated account seeded with it; the tiers.
 
-SKYMARSHAL_TEST_LOAD_FACTOR lowers the passenger volume for a quick local loop; CI uses the default.
+Every test gets one tier marker from what it uses (`tier_of`): `system` (the state machine, the API, the
+browser), `infra` (the CDK synthesis, cfn-lint, cdk-nag), `integration` (the seeded account, the whole
+airline, moto, a socket) or `unit` (none of these; sockets off). `make test-unit` runs the unit tier alone.
+Under pytest-xdist the tests of the seeded account and of the synthesis each stay on one worker (one
+seeding, one synthesis per run), and the unit tests spread over the workers.
+
+SKYMARSHAL_TEST_LOAD_FACTOR sets the passenger volume of the session's airline (the smallest that holds the
+demo situations by default; `make test-full` runs at the production default, 0.78).
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_socket
 
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
@@ -29,6 +37,54 @@ from skymarshal.local.emulator import LocalAccount, in_process_account
 from skymarshal.local.template import WORKFLOW_TEMPLATE
 
 LOAD_FACTOR = float(os.environ.get("SKYMARSHAL_TEST_LOAD_FACTOR", "0.78"))
+
+# What puts a test in a tier, highest tier first: the fixtures it uses (directly or through others).
+TIER_FIXTURES: dict[str, frozenset[str]] = {
+    "system": frozenset({"wf", "call", "server", "calls", "restore"}),
+    "infra": frozenset({"synthesized", "make_app"}),
+    "integration": frozenset({"account", "airline", "handle", "blank_account", "local", "ckpt_aws"}),
+}
+TIERS = ("system", "infra", "integration", "unit")
+# xdist groups: the tests sharing one expensive session fixture run on one worker.
+GROUP_OF_TIER = {"system": "account", "integration": "account", "infra": "synthesis"}
+
+
+def tier_of(item: pytest.Item) -> str:
+    """The test's tier: one it declares (a heavy test with no heavy fixture), else from its fixtures; a module
+    using moto itself or a test allowed sockets is integration."""
+    for tier in TIERS:
+        if item.get_closest_marker(tier):
+            return tier
+    used = set(getattr(item, "fixturenames", ()))
+    for tier, fixtures in TIER_FIXTURES.items():
+        if used & fixtures:
+            return tier
+    module = getattr(item, "module", None)
+    if item.get_closest_marker("enable_socket") or (module is not None and "mock_aws" in vars(module)):
+        return "integration"
+    return "unit"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        tier = tier_of(item)
+        if not item.get_closest_marker(tier):
+            item.add_marker(getattr(pytest.mark, tier))
+        if tier == "integration" and not set(item.fixturenames) & TIER_FIXTURES["integration"]:
+            continue  # moto or sockets of its own: free to run on any worker
+        if tier in GROUP_OF_TIER:
+            item.add_marker(pytest.mark.xdist_group(GROUP_OF_TIER[tier]))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Unit tests run with sockets off (pytest-socket): a unit test that reaches the network fails."""
+    if item.get_closest_marker("unit"):
+        pytest_socket.disable_socket(allow_unix_socket=True)
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    pytest_socket.enable_socket()
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,6 @@ import pytest
 from api_helpers import DEMO
 from skymarshal.api.roles import Role, parse_groups
 
-pytestmark = pytest.mark.slow
 
 UNKNOWN = "no-such-run"
 # (method, path, body, who may): every endpoint of the API.

@@ -10,7 +10,6 @@ import pytest
 
 from api_helpers import DEMO
 
-pytestmark = pytest.mark.slow
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # As the machine notes say: without these, Chromium keeps reaching for Google's hosts on a closed network.

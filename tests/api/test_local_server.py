@@ -10,8 +10,6 @@ import pytest
 
 from skymarshal.api.roles import Role
 
-pytestmark = pytest.mark.slow
-
 
 def _login(server: str, role: str) -> str:
     reply = httpx.post(f"{server}/api/dev/login", json={"role": role})

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skymarshal.agents.graph import failure_response
-from skymarshal.agents.schemas import (
+from skymarshal.models.agent_response import (
     AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint, TimeWindow,
 )
 from skymarshal.arbitration.actions import CancelFlight, DelayFlight

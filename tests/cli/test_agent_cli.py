@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from skymarshal.agents.schemas import AgentResponse
+from skymarshal.models.agent_response import AgentResponse
 from skymarshal.cli import main
 
 

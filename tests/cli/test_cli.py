@@ -39,6 +39,7 @@ def test_import_without_a_running_local_aws_says_what_to_do(tmp_path):
     assert "skymarshal local start" in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.integration  # generates the whole airline in a subprocess
 def test_generate_writes_one_jsonl_file_per_table(tmp_path):
     result = run("data", "generate", "--out", str(tmp_path), "--seed", "3")
     assert result.returncode == 0, result.stderr

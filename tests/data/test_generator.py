@@ -143,6 +143,7 @@ def test_the_three_demo_situations_are_in_the_data(airline):
     assert storm and all((w.gust_kt or 0) > AIRCRAFT_TYPES[ey11.aircraft_type].max_crosswind_kt for w in storm)
 
 
+@pytest.mark.integration  # three airlines generated
 def test_same_seed_same_airline_and_another_seed_another():
     small = dict(load_factor=0.05)
     first, second = generate(GeneratorConfig(seed=7, **small)), generate(GeneratorConfig(seed=7, **small))

@@ -6,12 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from aws_cdk.assertions import Match, Template
 
 from skymarshal.api.roles import Role
-
-pytestmark = pytest.mark.slow
 
 
 def _resources(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]]:

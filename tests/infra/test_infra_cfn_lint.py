@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
 from cfnlint.api import ManualArgs, lint_file
 
-pytestmark = pytest.mark.slow
 
 # Rule id -> why the warning is acceptable. Add an entry (with a reason) rather than
 # loosening the test when a CDK-generated resource trips a warning.

@@ -13,7 +13,6 @@ from infra.storage import (
 )
 from skymarshal.data.schema import CHECKPOINTS, TABLES, Naming, TableSpec
 
-pytestmark = pytest.mark.slow
 
 DEFAULT_NAMING = Naming()  # cdk.json ships with no table prefix
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import aws_cdk as cdk
-import pytest
 from aws_cdk import CfnDeletionPolicy
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_s3 as s3
@@ -21,7 +20,6 @@ from infra.knowledge_stack import (
     VECTOR_INDEX_ACTIONS,
 )
 
-pytestmark = pytest.mark.slow
 
 EMBEDDING_MODEL_ARN = {"Fn::Join": ["", [
     "arn:", {"Ref": "AWS::Partition"}, ":bedrock:", {"Ref": "AWS::Region"},

@@ -18,7 +18,6 @@ from cdk_nag import AwsSolutionsChecks
 
 from infra import build_app
 
-pytestmark = pytest.mark.slow
 
 ACK_KEY = cdk.Validations.ACKNOWLEDGED_RULES_METADATA_KEY
 MIN_REASON = 40  # characters: a reason has to say why, not just "ok"

@@ -16,9 +16,8 @@ import pytest
 from aws_cdk.assertions import Match, Template
 
 from skymarshal.data.schema import AGENT_TABLE_ACCESS, AGENTS, CHECKPOINTS, OPERATIONAL_TABLES, TABLES_BY_NAME
-from skymarshal.workflow.trigger import DETAIL_TYPE, SOURCE
+from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 
-pytestmark = pytest.mark.slow
 
 BEHAVIOUR = Path(__file__).resolve().parents[2] / "layers/skymarshal/python/skymarshal/llm/behaviour.json"
 GEOGRAPHIES = ("us.", "eu.", "apac.", "global.")  # cross-region inference profile prefixes

@@ -14,7 +14,6 @@ from skymarshal.recovery.adapter import build_snapshot, planned_changes, to_inst
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.solver import solve
 
-pytestmark = pytest.mark.slow
 NOW = datetime(2027, 1, 19, 12, 0, tzinfo=timezone.utc)
 
 

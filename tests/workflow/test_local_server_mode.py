@@ -15,7 +15,7 @@ from skymarshal.cli import main
 from skymarshal.local import control
 from workflow_helpers import DEMO
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.system  # a moto server in its own process, reached over a socket
 
 
 @pytest.fixture

@@ -5,12 +5,9 @@ from __future__ import annotations
 import json
 import uuid
 
-import pytest
 
 from skymarshal.cli import main
 from workflow_helpers import DEMO
-
-pytestmark = pytest.mark.slow
 
 
 def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, account, restore, tmp_path, monkeypatch):

@@ -15,8 +15,6 @@ from skymarshal.checkpoint.threads import thread_id
 from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.trigger import start_for_event
 
-pytestmark = pytest.mark.slow
-
 
 def _id(tag: str) -> str:
     return f"t-{tag}-{uuid.uuid4().hex[:6]}"

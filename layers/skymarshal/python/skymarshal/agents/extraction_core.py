@@ -13,12 +13,11 @@ from typing import Any, Callable, Literal, Sequence
 from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from ..models.common import FlightNumber
+from ..models.common import MAX_PROMPT_CHARS, FlightNumber, assume_utc
 from .extraction_dates import DateMention, Resolved, find_dates, month_day, resolve
 from .extraction_flights import FlightMention, find_flights
 from .extraction_text import describe
 
-MAX_PROMPT_CHARS = 4000
 DEFAULT_CARRIER = "EY"
 SHOWN_DATES = 3  # operating dates listed when the asked one does not exist
 
@@ -33,13 +32,9 @@ def make_current_datetime_tool(clock: Callable[[], datetime] | None = None) -> B
     def current_datetime() -> str:
         """Current UTC date and time in ISO 8601 (e.g. 2027-01-20T08:15:00+00:00). Use it to resolve
         'yesterday', 'today', 'tomorrow' or a weekday into a calendar date."""
-        return _as_utc(read()).isoformat()
+        return assume_utc(read()).isoformat()
 
     return current_datetime
-
-
-def _as_utc(value: datetime) -> datetime:
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
 
 
 current_datetime = make_current_datetime_tool()
@@ -92,7 +87,7 @@ def today_of(now: datetime | None, tz: tzinfo | None = None) -> date:
     """The current date: of ``now`` in ``tz`` (naive ``now`` is UTC); ``now`` None reads the tool's clock."""
     current = datetime.fromisoformat(current_datetime.invoke({})) if now is None else now
     if tz is not None:
-        return _as_utc(current).astimezone(tz).date()
+        return assume_utc(current).astimezone(tz).date()
     return current.date()
 
 

@@ -25,7 +25,7 @@ from .extraction import extract_offline, extract_with_llm
 from .narrative import llm_narrative, offline_narrative
 from .registry import AGENT_SPECS
 from .revision import delay_from_collation, describe_revision
-from .schemas import AgentResponse
+from ..models.agent_response import AgentResponse
 from .tools import agent_tools
 
 

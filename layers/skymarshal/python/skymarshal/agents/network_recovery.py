@@ -25,7 +25,7 @@ from ..models.fleet import compatible_types
 from ..models.operational import Booking, Flight
 from ..recovery.adapter import CapacityLimit, build_snapshot, planned_changes, to_instance
 from ..recovery.solver import NoFeasibleSolution, solve
-from .schemas import RecoveryProposal
+from ..models.agent_response import RecoveryProposal
 
 OPTIMIZER_SECONDS = 5.0  # inside the agents' deadline with room for the rest of the analysis
 CONNECTION_MINUTES = 30

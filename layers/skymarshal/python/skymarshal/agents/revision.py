@@ -9,7 +9,7 @@ binding constraints from the first round are kept: a revision can add constraint
 from __future__ import annotations
 
 from ..models.operational import Flight
-from .schemas import Revision
+from ..models.agent_response import Revision
 
 
 def delay_from_collation(flight: Flight, others: dict[str, dict]) -> tuple[int | None, str | None]:

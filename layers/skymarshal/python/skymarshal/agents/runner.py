@@ -19,7 +19,7 @@ from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 from .graph import build_graph, failure_response
-from .schemas import AgentResponse, Phase
+from ..models.agent_response import AgentResponse, Phase
 
 DEFAULT_DEADLINE_SECONDS = 30.0
 # In process (CLI, local runner, tests) the seven agents of a round share this machine's cores instead of

@@ -12,7 +12,7 @@ from typing import Union
 
 from pydantic import BaseModel, Field
 
-from ..agents.schemas import (
+from ..models.agent_response import (
     CargoImpact, CrewConstraint, FinanceImpact, GuestImpact, MaintenanceConstraint, NetworkImpact,
     RecoveryProposal, RegulatoryConstraint,
 )

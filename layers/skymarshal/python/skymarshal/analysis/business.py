@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from ..agents.schemas import CargoImpact, FinanceImpact, GuestImpact, NetworkImpact, RecoveryProposal
+from ..models.agent_response import CargoImpact, FinanceImpact, GuestImpact, NetworkImpact, RecoveryProposal
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..agents.schemas import CrewConstraint, RecoveryProposal
+from ..models.agent_response import CrewConstraint, RecoveryProposal
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.airports import airport

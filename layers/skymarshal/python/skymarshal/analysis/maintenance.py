@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..agents.schemas import MaintenanceConstraint, MelItemSummary, RecoveryProposal
+from ..models.agent_response import MaintenanceConstraint, MelItemSummary, RecoveryProposal
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.fleet import compatible_types

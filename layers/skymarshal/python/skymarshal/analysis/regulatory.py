@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..agents.schemas import RecoveryProposal, RegulatoryConstraint, TimeWindow
+from ..models.agent_response import RecoveryProposal, RegulatoryConstraint, TimeWindow
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..agents.extraction import MAX_PROMPT_CHARS
+from ..models.common import MAX_PROMPT_CHARS
 from ..workflow.models import ActionDetails, RankedSummary
 from ..workflow.settings import RunSettings
 

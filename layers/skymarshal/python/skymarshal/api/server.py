@@ -24,13 +24,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..console import STATIC_DIR as CONSOLE_DIR
 from ..workflow.client import WorkflowClient
 from . import app as api
 from .identity import DevIdentity, InvalidToken, TokenVerifier
 from .roles import Role
 from .streams import claims_reader, stream_routes
 
-CONSOLE_DIR = Path(__file__).resolve().parent.parent / "console" / "static"
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 

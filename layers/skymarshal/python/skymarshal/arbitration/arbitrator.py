@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..agents.schemas import AgentResponse
+from ..models.agent_response import AgentResponse
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS

@@ -14,7 +14,7 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict
 
-from ..agents.schemas import AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint
+from ..models.agent_response import AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint
 from ..data.schema import SAFETY_AGENTS
 from .models import ConstraintCheck, RejectionCode, Scenario
 

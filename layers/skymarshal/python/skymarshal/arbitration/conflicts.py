@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from ..agents.schemas import AgentResponse
+from ..models.agent_response import AgentResponse
 from ..data.schema import BUSINESS_AGENTS, SAFETY_AGENTS
 from .bounds import AircraftGroundedBound, CrewIllegalBound, CrewMaxDelayBound, SafetyBound
 from .models import ConflictDetail, ResolutionDetail, SafetyOverride, ValidatedScenario

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..agents.schemas import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
+from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.history import DisruptionType

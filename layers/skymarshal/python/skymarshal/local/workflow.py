@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
-from ..workflow.audit_trail import KEY_ENV as AUDIT_KEY_ENV
+from ..workflow.deployment import AUDIT_KEY_ENV
 from .emulator import BUCKET, REGION, LocalAccount
 
 ACCOUNT_ID = "123456789012"  # moto's default account

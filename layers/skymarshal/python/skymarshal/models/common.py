@@ -1,4 +1,4 @@
-"""Shared field types: UTC timestamps stored as ISO strings that sort in time order."""
+"""Shared field types: UTC timestamps stored as ISO strings that sort in time order; shared limits."""
 
 from __future__ import annotations
 
@@ -8,10 +8,20 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer, StringConstraints
 
 
-def _as_utc(value: datetime) -> datetime:
+# The longest disruption report accepted (API body, workflow input, extraction): a report is a few lines.
+MAX_PROMPT_CHARS = 4000
+
+
+def as_utc(value: datetime) -> datetime:
+    """The same instant in UTC; a naive datetime is refused, since its instant is unknown."""
     if value.tzinfo is None:
         raise ValueError("timestamp needs a time zone (use UTC, e.g. 2027-01-20T08:15:00Z)")
     return value.astimezone(timezone.utc)
+
+
+def assume_utc(value: datetime) -> datetime:
+    """Like ``as_utc``, for sources documented to give UTC wall-clock time (a naive clock reading)."""
+    return as_utc(value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value)
 
 
 def iso_z(value: datetime) -> str:
@@ -19,7 +29,7 @@ def iso_z(value: datetime) -> str:
     return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-UtcDatetime = Annotated[datetime, AfterValidator(_as_utc), PlainSerializer(iso_z, return_type=str)]
+UtcDatetime = Annotated[datetime, AfterValidator(as_utc), PlainSerializer(iso_z, return_type=str)]
 Iata = Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")]
 FlightNumber = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{2}\d{1,4}[A-Z]?$")]
 Registration = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9]{1,2}-[A-Z0-9]{3,5}$")]

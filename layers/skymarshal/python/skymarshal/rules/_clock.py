@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timezone
+from datetime import datetime, time
 from zoneinfo import ZoneInfo
+
+from ..models.common import as_utc
 
 MINUTES_PER_DAY = 24 * 60
 
@@ -36,12 +38,6 @@ def in_band(minute: int, first: int, last: int) -> bool:
 def local_time(at: datetime, tz: str) -> time:
     """Wall-clock time of the UTC instant ``at`` in the IANA zone ``tz``."""
     return as_utc(at).astimezone(ZoneInfo(tz)).time()
-
-
-def as_utc(at: datetime) -> datetime:
-    if at.tzinfo is None:
-        raise ValueError("datetimes given to the rules must carry a time zone (use UTC)")
-    return at.astimezone(timezone.utc)
 
 
 def minutes_between(start: datetime, end: datetime) -> int:

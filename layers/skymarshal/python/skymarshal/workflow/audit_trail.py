@@ -30,8 +30,8 @@ from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict
 
 from ..data.schema import AUDIT_TRAIL, Naming
+from .deployment import AUDIT_KEY_ENV as KEY_ENV
 
-KEY_ENV = "SKYMARSHAL_AUDIT_KEY_ID"  # a KMS key id, ARN or alias; unset: the head is left unsigned
 GENESIS = "0" * 64
 SIGNING_ALGORITHM = "ECDSA_SHA_256"
 _MAX_APPEND_ATTEMPTS = 8

@@ -15,11 +15,11 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ..data.schema import AGENTS
+from .deployment import STATE_MACHINE_ENV
 from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest
 from .payloads import ArtifactStore, run_key
 
 APPROVAL_STATE = "Await duty manager approval"
-STATE_MACHINE_ENV = "SKYMARSHAL_STATE_MACHINE_ARN"
 TERMINAL = ("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED")
 _AGENT_BY_TITLE = {agent.replace("_", " ").capitalize(): agent for agent in AGENTS}
 

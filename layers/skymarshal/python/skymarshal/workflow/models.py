@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from ..agents.extraction import MAX_PROMPT_CHARS
+from ..models.common import MAX_PROMPT_CHARS
 
 # A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume
 # suffix ("--resume-N") needs room, so a disruption id keeps to 64.

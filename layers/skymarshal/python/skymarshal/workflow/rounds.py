@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Callable
 
 from ..agents.runner import LOCAL_DEADLINE_SECONDS, run_agent
-from ..agents.schemas import AgentResponse, Phase
+from ..models.agent_response import AgentResponse, Phase
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 

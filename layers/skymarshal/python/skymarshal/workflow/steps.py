@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from ..agents.extraction import extract_offline
 from ..agents.graph import failure_response
-from ..agents.schemas import AgentResponse
+from ..models.agent_response import AgentResponse
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from ..data import queries as q
 from ..data.access import DataHandle
@@ -26,10 +26,10 @@ from .models import (
     PhaseResult, RankedSummary, ValidatedRequest, field_error,
 )
 from .audit_trail import AuditTrail
+from .deployment import APPROVAL_TIMEOUT_ENV
 from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
 
 log = logging.getLogger("skymarshal.workflow")
-APPROVAL_TIMEOUT_ENV = "SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS"
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
 ARBITRATOR_THREAD = ("arbitrator", "arbitration")
 STATE_KEYS = ("request", "phase1", "phase2", "decision", "approval", "execution", "escalation", "outcome")

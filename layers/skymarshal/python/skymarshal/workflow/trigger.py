@@ -14,10 +14,9 @@ from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from .deployment import DETAIL_TYPE, SOURCE
 from .models import DisruptionRequest, field_error
 
-SOURCE = "skymarshal.disruptions"
-DETAIL_TYPE = "Flight Disruption Reported"
 RULE_PATTERN: dict[str, list[str]] = {"source": [SOURCE], "detail-type": [DETAIL_TYPE]}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 

@@ -11,8 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..models.common import UtcDatetime
-from ..models.findings import Finding
+from .common import UtcDatetime
+from .findings import Finding
 
 Status = Literal["ok", "degraded", "input_error", "error"]
 Phase = Literal["initial", "revision"]
