@@ -31,6 +31,7 @@ from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 from .config import REPO_ROOT, AppConfig
+from .nag import acknowledge
 from .storage import access_log_bucket, noncurrent_versions_rule, secure_bucket_options
 
 CORPUS_DIR = REPO_ROOT / "knowledge"  # from the repo root, never the working directory
@@ -254,7 +255,7 @@ class KnowledgeStack(Stack):
             ),
             inline_policies={"KnowledgeBase": iam.PolicyDocument(statements=statements)},
         )
-        _acknowledge(
+        acknowledge(
             role, f"AwsSolutions-IAM5[Resource::<{self.get_logical_id(self._bucket_cfn())}.Arn>/{DOCUMENTS_PREFIX}*]",
             "s3:GetObject must name objects by key pattern; it is scoped to the documents/ prefix of this "
             "stack's documents bucket, which holds only the corpus the knowledge base ingests",
@@ -308,7 +309,7 @@ class KnowledgeStack(Stack):
         basic_execution = ("AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
                            "AWSLambdaBasicExecutionRole]")
         for role, what in ((upload_role, "BucketDeployment upload"), (ingest_role, "AwsCustomResource ingestion")):
-            _acknowledge(role, basic_execution,  # type: ignore[arg-type]
+            acknowledge(role, basic_execution,  # type: ignore[arg-type]
                          f"aws-cdk-lib's {what} function attaches AWSLambdaBasicExecutionRole, which only lets "
                          "it write its own CloudWatch Logs; the framework role is not configurable")
         qualifier = (self.node.try_get_context("@aws-cdk/core:bootstrapQualifier")
@@ -328,8 +329,8 @@ class KnowledgeStack(Stack):
             (f"Resource::{documents_objects}", "Objects of this stack's documents bucket, which holds only "
                                                "the corpus; " + grant),
         ):
-            _acknowledge(upload_policy, f"AwsSolutions-IAM5[{finding}]", reason)
-        _acknowledge(upload_fn, "AwsSolutions-L1",
+            acknowledge(upload_policy, f"AwsSolutions-IAM5[{finding}]", reason)
+        acknowledge(upload_fn, "AwsSolutions-L1",
                      "The BucketDeployment upload function's Python runtime is pinned by aws-cdk-lib (python3.13 "
                      "in 2.275) and is not a construct property; it moves forward with aws-cdk-lib upgrades")
 
@@ -342,7 +343,3 @@ class KnowledgeStack(Stack):
                   description=f"Corpus bucket; the knowledge base ingests {DOCUMENTS_PREFIX}")
         CfnOutput(self, "LastIngestionJobId", value=self.ingestion.get_response_field("ingestionJob.ingestionJobId"),
                   description="Ingestion job started by the last deploy (aws bedrock-agent get-ingestion-job)")
-
-
-def _acknowledge(construct: Construct, finding: str, reason: str) -> None:
-    cdk.Validations.of(construct).acknowledge(cdk.Acknowledgment(id=finding, reason=reason))

@@ -35,6 +35,7 @@ from skymarshal.local import control
 from skymarshal.local import workflow as local_workflow
 from skymarshal.local.emulator import LocalAccount, in_process_account
 from skymarshal.local.template import WORKFLOW_TEMPLATE
+from skymarshal.workflow.tables import WorkflowTables
 
 LOAD_FACTOR = float(os.environ.get("SKYMARSHAL_TEST_LOAD_FACTOR", "0.78"))
 
@@ -219,5 +220,5 @@ def restore(account):
     yield names
     history = account.resource().Table(account.naming("DisruptionHistory"))
     for name in names:
-        undo(name, resource=account.resource(), naming=account.naming)
+        undo(name, tables=WorkflowTables(account.resource(), account.naming))
         history.delete_item(Key={"disruption_id": f"SM-{name}"})  # Learn's record: other tests count history

@@ -9,6 +9,7 @@ import pytest
 
 from api_helpers import DEMO
 from skymarshal.api.roles import Role, parse_groups
+from skymarshal.workflow.tables import WorkflowTables
 
 
 UNKNOWN = "no-such-run"
@@ -137,7 +138,7 @@ def test_an_admin_changes_the_approval_window_for_new_runs(call, saved_settings,
     assert current["version"] == 0 and current["approval_timeout_minutes"] >= 1
     saved = call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 45, "version": 0})
     assert saved.status == 200 and saved.body["version"] == 1 and saved.body["updated_by"] == "Dev Admin"
-    assert approval_timeout_seconds(resource=account.resource(), naming=account.naming) == 45 * 60
+    assert approval_timeout_seconds(tables=WorkflowTables(account.resource(), account.naming)) == 45 * 60
     stale = call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 20, "version": 0})
     assert stale.status == 409 and "reload" in stale.message
     assert call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 0, "version": 1}).status == 400

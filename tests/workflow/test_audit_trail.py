@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from skymarshal.data.loader import table_definition
 from skymarshal.data.schema import AUDIT_TRAIL, TABLES_BY_NAME, Naming
 from skymarshal.workflow.audit_trail import GENESIS, AuditRecord, AuditTrail, chain_problems
+from skymarshal.workflow.tables import WorkflowTables
 
 class Isolated:
     def __init__(self, account):
@@ -26,7 +27,7 @@ class Isolated:
                                                        KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
 
     def trail(self, key_id: str | None = None) -> AuditTrail:
-        return AuditTrail(resource=self.account.resource(), naming=self.naming, kms=self.account.client("kms"),
+        return AuditTrail(tables=WorkflowTables(self.account.resource(), self.naming), kms=self.account.client("kms"),
                           key_id=self.key_id if key_id is None else key_id, s3=self.account.client("s3"))
 
     @property

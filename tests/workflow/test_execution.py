@@ -23,6 +23,7 @@ from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.workflow.execution import ExecutionRefused, execute, execution_events, undo
 from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.tables import WorkflowTables
 
 DEMO = {"mechanical": "Flight EY123 on January 20th 2027 had a mechanical failure",
         "crew": "EY101 on 21 January 2027 is delayed over four hours and the crew will run out of duty time",
@@ -92,7 +93,7 @@ def changed_keys(report) -> set[tuple]:
 
 
 def run(target, scenario, **kwargs):
-    return execute(scenario, execution_id=f"x-{uuid.uuid4().hex[:8]}", resource=target.resource(), naming=target.naming,
+    return execute(scenario, execution_id=f"x-{uuid.uuid4().hex[:8]}", tables=WorkflowTables(target.resource(), target.naming),
                    **kwargs)
 
 
@@ -241,7 +242,7 @@ def test_a_condition_failing_in_a_later_group_rolls_back_every_earlier_group_byt
                                ("failed", 3, "CONDITION_FAILED"), ("compensated", 2, None), ("compensated", 1, None),
                                ("compensated", 0, None)]
     assert "aircraft_registration = 'A6-ZZZ'" in report.error and report.events[7].description.startswith("Swap")
-    stored = execution_events(report.execution_id, resource=blank_account.resource(), naming=blank_account.naming)
+    stored = execution_events(report.execution_id, tables=WorkflowTables(blank_account.resource(), blank_account.naming))
     assert stored == report.events and [e.seq for e in stored] == list(range(len(stored)))
 
 
@@ -263,7 +264,7 @@ def test_a_row_changed_by_someone_else_mid_plan_fails_the_group_and_their_change
 
     resource = blank_account.resource()
     with before_transaction(resource, 1, someone_else):
-        report = execute(cancel, execution_id="x-" + uuid.uuid4().hex[:8], resource=resource, naming=blank_account.naming)
+        report = execute(cancel, execution_id="x-" + uuid.uuid4().hex[:8], tables=WorkflowTables(resource, blank_account.naming))
     booking = moved[0]
     assert report.status == "rolled_back" and report.reason_code == "CONDITION_FAILED" and booking[1] in report.error
     assert _events(report)[-2:] == [("failed", 1, "CONDITION_FAILED"), ("compensated", 0, None)]
@@ -287,7 +288,7 @@ def test_a_compensation_that_cannot_restore_is_reported_with_the_rows_left_chang
             ExpressionAttributeValues={":s": "DELAYED"})
 
     with before_transaction(resource, 1, reinstated):
-        report = execute(cancel, execution_id="x-" + uuid.uuid4().hex[:8], resource=resource, naming=blank_account.naming)
+        report = execute(cancel, execution_id="x-" + uuid.uuid4().hex[:8], tables=WorkflowTables(resource, blank_account.naming))
     assert report.status == "compensation_failed" and "status is 'DELAYED'" in report.error
     assert _events(report)[-2:] == [("failed", 1, "CONDITION_FAILED"), ("failed", 0, "COMPENSATION_FAILED")]
     assert [(r.table, r.key) for r in report.unrestored] == [(s.FLIGHTS, {"flight_id": flight_id})]
@@ -301,18 +302,18 @@ def test_executing_the_same_id_twice_applies_once_and_a_running_id_is_refused(de
     swap = plan(decisions, "mechanical", "tail_swap")
     keys = copy_rows(account, blank_account, swap)
     resource, naming = blank_account.resource(), blank_account.naming
-    first = execute(swap, execution_id="x-twice", resource=resource, naming=naming)
+    first = execute(swap, execution_id="x-twice", tables=WorkflowTables(resource, naming))
     applied = snapshot(blank_account, keys)
-    again = execute(swap, execution_id="x-twice", resource=resource, naming=naming)
+    again = execute(swap, execution_id="x-twice", tables=WorkflowTables(resource, naming))
     assert again == first and snapshot(blank_account, keys) == applied
-    assert len(execution_events("x-twice", resource=resource, naming=naming)) == 2
+    assert len(execution_events("x-twice", tables=WorkflowTables(resource, naming))) == 2
     with pytest.raises(ExecutionRefused) as refused:
-        execute(plan(decisions, "mechanical", "cancel"), execution_id="x-twice", resource=resource, naming=naming)
+        execute(plan(decisions, "mechanical", "cancel"), execution_id="x-twice", tables=WorkflowTables(resource, naming))
     assert refused.value.code == "SCENARIO_MISMATCH"
     resource.Table(naming(s.CHECKPOINTS)).put_item(Item={"PK": "EXECUTION#x-busy", "SK": "STATE", "status": "running",
                                                          "scenario_id": swap.scenario_id, "started_at": "2027-01-20T08:00:00Z"})
     with pytest.raises(ExecutionRefused) as busy:
-        execute(swap, execution_id="x-busy", resource=resource, naming=naming)
+        execute(swap, execution_id="x-busy", tables=WorkflowTables(resource, naming))
     assert busy.value.code == "IN_PROGRESS" and snapshot(blank_account, keys) == applied
 
 
@@ -323,12 +324,12 @@ def test_undo_puts_an_executed_plan_back_once_and_reads_never_scan(decisions, ac
     resource = blank_account.resource()
     operations = set()
     resource.meta.client.meta.events.register("before-call.dynamodb", lambda model, **_: operations.add(model.name))
-    report = execute(cancel, execution_id="x-undo", resource=resource, naming=blank_account.naming)
+    report = execute(cancel, execution_id="x-undo", tables=WorkflowTables(resource, blank_account.naming))
     assert report.status == "executed" and snapshot(blank_account, keys) != before
     assert operations <= {"GetItem", "Query", "PutItem", "UpdateItem", "TransactWriteItems"}, operations
-    assert undo("x-undo", resource=resource, naming=blank_account.naming) == len(report.changed)
+    assert undo("x-undo", tables=WorkflowTables(resource, blank_account.naming)) == len(report.changed)
     assert snapshot(blank_account, keys) == before
-    assert undo("x-undo", resource=resource, naming=blank_account.naming) == 0
+    assert undo("x-undo", tables=WorkflowTables(resource, blank_account.naming)) == 0
 
 
 def test_large_group_commits_in_chunks_and_a_failing_chunk_undoes_the_whole_group(decisions, account, blank_account):
@@ -354,7 +355,7 @@ def test_large_group_commits_in_chunks_and_a_failing_chunk_undoes_the_whole_grou
             ExpressionAttributeValues={":x": "someone-else"})
 
     with before_transaction(resource, 2, second_chunk_goes_stale):  # cancel, chunk 0, chunk 1 ←
-        report = execute(big, execution_id="x-" + uuid.uuid4().hex[:8], resource=resource, naming=blank_account.naming)
+        report = execute(big, execution_id="x-" + uuid.uuid4().hex[:8], tables=WorkflowTables(resource, blank_account.naming))
     assert report.status == "rolled_back" and len(report.changed) == 1 + 100
     assert _events(report)[-3:] == [("failed", 1, "CONDITION_FAILED"), ("compensated", 1, None), ("compensated", 0, None)]
     after = snapshot(blank_account, keys)

@@ -21,6 +21,7 @@ from skymarshal.data.access import DataHandle
 from skymarshal.data.loader import item_of
 from skymarshal.models.operational import AircraftDay, Booking, Flight
 from skymarshal.workflow import execution
+from skymarshal.workflow.tables import WorkflowTables
 
 DAY = date(2027, 1, 20)
 DEP = datetime(2027, 1, 20, 10, 0, tzinfo=timezone.utc)
@@ -127,7 +128,7 @@ def test_after_execute_the_rows_are_all_before_images_or_every_group_is_applied(
     try:
         with patch.object(execution, "TRANSACTION_LIMIT", 10):
             report = execution.execute(scenario([action(k, f, stale) for k, f, stale in plan]), execution_id=execution_id,
-                                       resource=resource, naming=blank_account.naming)
+                                       tables=WorkflowTables(resource, blank_account.naming))
     finally:
         events.unregister("before-call.dynamodb.TransactWriteItems", interfere)
         events.unregister("before-call.dynamodb.PutItem", failed)

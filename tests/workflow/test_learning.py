@@ -16,6 +16,7 @@ from skymarshal.data.loader import upsert
 from skymarshal.models.operational import AircraftDay, Flight
 from skymarshal.workflow.execution import ExecutionReport, execute
 from skymarshal.workflow.learning import NothingToLearn, learning_record, record_learning
+from skymarshal.workflow.tables import WorkflowTables
 
 AT = datetime(2027, 1, 20, 8, 5, tzinfo=timezone.utc)
 DEP = datetime(2027, 1, 20, 10, 25, tzinfo=timezone.utc)
@@ -119,9 +120,9 @@ def test_no_plan_unknown_choice_or_unknown_flight_is_refused_with_a_reason():
 def test_a_retried_learn_step_writes_once_and_the_arbitrator_reads_it_back(blank_account):
     resource, naming = blank_account.resource(), blank_account.naming
     rec = record("select", "delay:240", "executed", decision=decision(SWAP, DELAY, CANCEL).model_dump(mode="json"))
-    assert record_learning(rec, resource=resource, naming=naming) is True
+    assert record_learning(rec, tables=WorkflowTables(resource, naming)) is True
     retry = rec.model_copy(update={"summary": "a retried step must not overwrite the record"})
-    assert record_learning(retry, resource=resource, naming=naming) is False
+    assert record_learning(retry, tables=WorkflowTables(resource, naming)) is False
     handle = DataHandle(naming=naming, resource=resource)
     found = q.past_disruptions(handle, "mechanical", since=AT - timedelta(days=1))
     assert found == [rec]
@@ -140,7 +141,7 @@ def test_learning_from_a_real_execution_records_the_original_aircraft(blank_acco
     upsert(resource, naming, s.AIRCRAFT_AVAILABILITY, [AircraftDay(
         aircraft_registration="A6-BLT", date=DEP.date(), aircraft_type="B789", status="SPARE", station="AUH",
         capacity={"J": 28, "Y": 271})])
-    done = execute(SWAP, execution_id="run-real", resource=resource, naming=naming)
+    done = execute(SWAP, execution_id="run-real", tables=WorkflowTables(resource, naming))
     handle = DataHandle(naming=naming, resource=resource)
     after = q.get_flight(handle, FLIGHT.flight_id)
     assert done.status == "executed" and after.aircraft_type == "B789"

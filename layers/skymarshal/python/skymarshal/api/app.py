@@ -195,7 +195,7 @@ def get_settings() -> StoredSettings:
     from ..workflow.steps import environment_settings
 
     wf = client()
-    return load(resource=wf.resource, naming=wf.naming) or StoredSettings(**environment_settings().model_dump(),
+    return load(tables=wf.tables) or StoredSettings(**environment_settings().model_dump(),
                                                                           version=0)
 
 
@@ -205,8 +205,7 @@ def put_settings(body: Annotated[m.SettingsChange, Body()]) -> StoredSettings:
     from ..workflow.settings import save
 
     wf = client()
-    return save(body.settings(), expected_version=body.version, actor=caller().name, resource=wf.resource,
-                naming=wf.naming)
+    return save(body.settings(), expected_version=body.version, actor=caller().name, tables=wf.tables)
 
 
 def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:

@@ -42,7 +42,7 @@ def progress_events(wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0
                 scenarios_for = attempt
                 view = decision_view(disruption_id, wf.decision(disruption_id), awaiting_approval=True, attempt=attempt)
                 yield "scenarios", view.model_dump(mode="json")
-        events = execution_events(disruption_id, resource=wf.resource, naming=wf.naming)
+        events = execution_events(disruption_id, tables=wf.tables)
         for event in events[seen_events:]:
             yield "execution", event.model_dump(mode="json")
         seen_events = len(events)

@@ -17,6 +17,7 @@ import boto3
 from ..data.access import DataHandle
 from ..data.loader import import_new_table, table_definition
 from ..data.schema import CHECKPOINTS, TABLES, Naming
+from ..workflow.tables import WorkflowTables
 
 REGION = "us-east-1"
 BUCKET = "skymarshal-local-artifacts"
@@ -45,6 +46,10 @@ class LocalAccount:
 
     def handle(self, agent: str | None = None) -> DataHandle:
         return DataHandle(agent, naming=self.naming, resource=self.resource())
+
+    def tables(self) -> WorkflowTables:
+        """The workflow's tables in this account (what a Lambda container builds from its environment)."""
+        return WorkflowTables(self.resource(), self.naming)
 
     def existing_tables(self) -> set[str]:
         names: set[str] = set()

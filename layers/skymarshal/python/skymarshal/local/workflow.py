@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
+from ..handlers.workflow_steps import reset_clients
 from ..workflow.deployment import AUDIT_KEY_ENV
 from .emulator import BUCKET, REGION, LocalAccount
 
@@ -193,13 +194,6 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
     return env
 
 
-def _clear_cached_clients() -> None:
-    from ..handlers import steps
-
-    for cached in (steps._store, steps._handle, steps._registry, steps._trail):
-        cached.cache_clear()
-
-
 def install(account: LocalAccount, template: Path) -> str:
     """Create the functions and the state machine in the account, route invocations to the handlers;
     returns the state machine's ARN. Idempotent: a second install updates the definition."""
@@ -212,7 +206,7 @@ def install(account: LocalAccount, template: Path) -> str:
     os.environ.setdefault("SKYMARSHAL_LLM_PROVIDER", "offline")
     os.environ.update(handler_environment(account))
     definition, functions = read_template(template)
-    _clear_cached_clients()
+    reset_clients()  # the steps' clients follow the environment just set
     _registry.functions = {fn.logical_id: load_handler(fn) for fn in functions}
     simple.LambdaSimpleBackend.invoke = _dispatch
     role = _role(account)
@@ -266,12 +260,12 @@ def local_client(account: LocalAccount, echo=print):
                                "run `skymarshal local reset`")
         arn = install(account, workflow_template(echo))
     return WorkflowClient(sfn=account.client("stepfunctions"), state_machine_arn=arn,
-                          store=ArtifactStore(BUCKET, account.client("s3")), resource=account.resource(),
-                          naming=account.naming, trail=local_trail(account))
+                          store=ArtifactStore(BUCKET, account.client("s3")), tables=account.tables(),
+                          trail=local_trail(account))
 
 
 def local_trail(account: LocalAccount):
     from ..workflow.audit_trail import AuditTrail
 
-    return AuditTrail(resource=account.resource(), naming=account.naming, kms=account.client("kms"),
+    return AuditTrail(tables=account.tables(), kms=account.client("kms"),
                       key_id=audit_key(account), s3=account.client("s3"))

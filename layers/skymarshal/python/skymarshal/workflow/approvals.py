@@ -22,9 +22,9 @@ from botocore.exceptions import ClientError
 
 from ..checkpoint.config import ttl_seconds
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
-from ..data.schema import CHECKPOINTS, Naming
 from .audit_trail import AuditTrail
 from .models import RESUME_SUFFIX, ApprovalDecision, DecisionSummary
+from .tables import WorkflowTables
 
 PREFIX = "APPROVAL#"
 
@@ -55,12 +55,8 @@ def disruption_of(execution_name: str) -> str:
     return execution_name.split(RESUME_SUFFIX)[0]
 
 
-def _table(resource: Any, naming: Naming | None):
-    return (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(CHECKPOINTS))
-
-
 def request_approval(*, task_token: str, execution_name: str, decision: DecisionSummary, timeout_seconds: int,
-                     resource: Any = None, naming: Naming | None = None, registry: BaseThreadRegistry | None = None,
+                     tables: WorkflowTables, registry: BaseThreadRegistry | None = None,
                      now: datetime | None = None, trail: AuditTrail | None = None) -> dict:
     """Store the pending request (idempotent: a retried step keeps the first token's item)."""
     now = now or datetime.now(timezone.utc)
@@ -69,7 +65,7 @@ def request_approval(*, task_token: str, execution_name: str, decision: Decision
             "expires_at": (now + timedelta(seconds=timeout_seconds)).isoformat(),
             "decision": decision.model_dump_json(), "ttl": int(time.time()) + ttl_seconds()}
     try:
-        _table(resource, naming).put_item(Item=item, ConditionExpression="attribute_not_exists(PK)")
+        tables.checkpoints.put_item(Item=item, ConditionExpression="attribute_not_exists(PK)")
     except ClientError as exc:
         if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise
@@ -83,18 +79,18 @@ def request_approval(*, task_token: str, execution_name: str, decision: Decision
     return {"execution_name": execution_name, "attempt": decision.attempt, "expires_at": item["expires_at"]}
 
 
-def latest(execution_name: str, *, resource: Any = None, naming: Naming | None = None) -> dict | None:
+def latest(execution_name: str, *, tables: WorkflowTables) -> dict | None:
     """The newest approval item of the execution (pending or decided), or None."""
-    items = _table(resource, naming).query(KeyConditionExpression=Key("PK").eq(f"{PREFIX}{execution_name}"),
+    items = tables.checkpoints.query(KeyConditionExpression=Key("PK").eq(f"{PREFIX}{execution_name}"),
                                            ScanIndexForward=False, Limit=1).get("Items", [])
     return items[0] if items else None
 
 
-def decide(execution_name: str, answer: ApprovalDecision, *, sfn: Any = None, resource: Any = None,
-           naming: Naming | None = None, registry: BaseThreadRegistry | None = None,
+def decide(execution_name: str, answer: ApprovalDecision, *, tables: WorkflowTables, sfn: Any = None,
+           registry: BaseThreadRegistry | None = None,
            trail: AuditTrail | None = None) -> dict:
     """Answer the pending approval; raises a typed ApprovalError when it cannot be answered."""
-    item = latest(execution_name, resource=resource, naming=naming)
+    item = latest(execution_name, tables=tables)
     if item is None:
         raise NoPendingApproval(f"execution {execution_name!r} has no approval request (unknown id, or still analysing)")
     if item["status"] != "pending":
@@ -110,7 +106,7 @@ def decide(execution_name: str, answer: ApprovalDecision, *, sfn: Any = None, re
     if answer.action == "approve" and not answer.scenario_id:
         answer = answer.model_copy(update={"scenario_id": ranked[0] if ranked else None})
     try:  # claim it first: of two concurrent answers exactly one reaches the execution
-        _table(resource, naming).update_item(
+        tables.checkpoints.update_item(
             Key={"PK": item["PK"], "SK": item["SK"]}, ConditionExpression="#s = :pending",
             UpdateExpression="SET #s = :decided, decided_by = :by, decided_at = :at, answer = :answer",
             ExpressionAttributeNames={"#s": "status"},

@@ -29,8 +29,8 @@ from boto3.dynamodb.conditions import Key
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict
 
-from ..data.schema import AUDIT_TRAIL, Naming
 from .deployment import AUDIT_KEY_ENV as KEY_ENV
+from .tables import WorkflowTables
 
 GENESIS = "0" * 64
 SIGNING_ALGORITHM = "ECDSA_SHA_256"
@@ -84,9 +84,9 @@ class Verification(BaseModel):
 class AuditTrail:
     """Appends to and verifies the chains; the table, the KMS key and the artifact store come in."""
 
-    def __init__(self, *, resource: Any = None, naming: Naming | None = None, kms: Any = None,
+    def __init__(self, *, tables: WorkflowTables, kms: Any = None,
                  key_id: str | None = None, s3: Any = None):
-        self.table = (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(AUDIT_TRAIL))
+        self.table = tables.audit_trail
         self.key_id = key_id if key_id is not None else (os.environ.get(KEY_ENV) or None)
         self._kms, self._s3 = kms, s3
 

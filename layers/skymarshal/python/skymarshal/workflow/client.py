@@ -18,6 +18,7 @@ from ..data.schema import AGENTS
 from .deployment import STATE_MACHINE_ENV
 from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest
 from .payloads import ArtifactStore, run_key
+from .tables import WorkflowTables
 
 APPROVAL_STATE = "Await duty manager approval"
 TERMINAL = ("SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED")
@@ -109,10 +110,10 @@ def phase_of(progress: Progress) -> str:
 
 
 class WorkflowClient:
-    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, resource: Any = None, naming=None,
+    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, tables: WorkflowTables,
                  trail=None):
         self.sfn, self.arn, self.store = sfn, state_machine_arn, store
-        self.resource, self.naming, self.trail = resource, naming, trail
+        self.tables, self.trail = tables, trail
 
     @classmethod
     def from_env(cls) -> "WorkflowClient":
@@ -121,15 +122,15 @@ class WorkflowClient:
 
         import boto3
 
-        from ..data.schema import Naming
         from .audit_trail import AuditTrail
+        from .tables import WorkflowTables
 
         arn = os.environ.get(STATE_MACHINE_ENV)
         if not arn:
             raise RuntimeError(f"{STATE_MACHINE_ENV} is not set: the API starts and follows runs of that state machine")
-        store = ArtifactStore()
-        return cls(sfn=boto3.client("stepfunctions"), state_machine_arn=arn, store=store,
-                   resource=boto3.resource("dynamodb"), naming=Naming.from_env(), trail=AuditTrail(s3=store.client))
+        store, tables = ArtifactStore(), WorkflowTables.from_env()
+        return cls(sfn=boto3.client("stepfunctions"), state_machine_arn=arn, store=store, tables=tables,
+                   trail=AuditTrail(tables=tables, s3=store.client))
 
     def execution_arn(self, name: str) -> str:
         return self.arn.replace(":stateMachine:", ":execution:") + f":{name}"
@@ -172,7 +173,7 @@ class WorkflowClient:
     def pending(self, name: str) -> dict | None:
         from .approvals import latest
 
-        item = latest(name, resource=self.resource, naming=self.naming)
+        item = latest(name, tables=self.tables)
         return item if item and item["status"] == "pending" else None
 
     def decision(self, name: str) -> dict | None:
@@ -188,7 +189,7 @@ class WorkflowClient:
     def decide(self, name: str, answer: ApprovalDecision, registry=None) -> dict:
         from .approvals import decide
 
-        return decide(name, answer, sfn=self.sfn, resource=self.resource, naming=self.naming, registry=registry,
+        return decide(name, answer, tables=self.tables, sfn=self.sfn, registry=registry,
                       trail=self.trail)
 
     def output(self, name: str) -> dict | None:
@@ -236,7 +237,7 @@ class WorkflowClient:
         if saved and described["status"] == "SUCCEEDED" and name == names[-1]:
             return {**saved, "executions": executions, **trail}
         output = json.loads(described["output"]) if described.get("output") else None
-        return {**audit_document(disruption_id, names, store=self.store, resource=self.resource, naming=self.naming,
+        return {**audit_document(disruption_id, names, store=self.store, tables=self.tables,
                                  state=output, executions=executions), **trail}
 
     def verify(self, name: str):

@@ -25,7 +25,6 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Literal
 
-import boto3
 from boto3.dynamodb.conditions import Attr, AttributeBase, ConditionBase, Key
 from boto3.dynamodb.types import TypeDeserializer
 from botocore.exceptions import ClientError
@@ -34,9 +33,10 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from ..arbitration.actions import describe
 from ..arbitration.models import Scenario
 from ..checkpoint.config import ttl_seconds
-from ..data.schema import CHECKPOINTS, FLIGHTS, Naming
+from ..data.schema import FLIGHTS
 from ..models.operational import Flight
 from .execution_plan import Change, PlanError, Planner, ReasonCode
+from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.execution")
 TRANSACTION_LIMIT = 100  # DynamoDB's TransactWriteItems maximum
@@ -99,9 +99,9 @@ def _ttl() -> int:
 
 
 class _Run:
-    def __init__(self, execution_id: str, resource: Any, naming: Naming, now: datetime | None):
-        self.id, self.resource, self.naming = execution_id, resource, naming
-        self.table = resource.Table(naming(CHECKPOINTS))
+    def __init__(self, execution_id: str, tables: WorkflowTables, now: datetime | None):
+        self.id, self.tables = execution_id, tables
+        self.table = tables.checkpoints
         self.clock = (lambda: now) if now else (lambda: datetime.now(timezone.utc))
         self.events: list[ExecutionEvent] = []
 
@@ -127,12 +127,12 @@ class _Run:
 
     def transact(self, changes: list[Change]) -> None:
         """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition)."""
-        items = [c.transact_item(self.naming) for c in changes]
+        items = [c.transact_item(self.tables.naming) for c in changes]
         if not items:  # e.g. undoing a group whose rows already held the plan's values: nothing was written
             return
         for attempt in range(ATTEMPTS):
             try:
-                self.resource.meta.client.transact_write_items(TransactItems=items)
+                self.tables.resource.meta.client.transact_write_items(TransactItems=items)
                 return
             except ClientError as exc:
                 codes = {r.get("Code") for r in exc.response.get("CancellationReasons", [])} - {"None", None}
@@ -153,11 +153,11 @@ def _rows(chunks: list[list[Change]]) -> list[ChangedRow]:
             for chunk in chunks for c in chunk if not c.check_only]
 
 
-def execute(scenario: Scenario, *, execution_id: str, resource: Any = None, naming: Naming | None = None,
+def execute(scenario: Scenario, *, execution_id: str, tables: WorkflowTables,
             now: datetime | None = None) -> ExecutionReport:
     """Apply `scenario` once per `execution_id`: a repeated call returns the recorded report and applies
     nothing; a call while another is running raises ExecutionRefused("IN_PROGRESS")."""
-    run = _Run(execution_id, resource or boto3.resource("dynamodb"), naming or Naming.from_env(), now)
+    run = _Run(execution_id, tables, now)
     recorded = _claim(run, scenario)
     if recorded is not None:
         return recorded
@@ -195,9 +195,9 @@ def _claim(run: _Run, scenario: Scenario) -> ExecutionReport | None:
 
 
 def _apply(run: _Run, scenario: Scenario) -> ExecutionReport:
-    planner = Planner(run.resource, run.naming, run.id, scenario)
+    planner = Planner(run.tables, run.id, scenario)
     first = scenario.actions[0].flight_id if scenario.actions else None
-    found = run.resource.Table(run.naming(FLIGHTS)).get_item(Key={"flight_id": first}, ConsistentRead=True).get("Item") \
+    found = run.tables.table(FLIGHTS).get_item(Key={"flight_id": first}, ConsistentRead=True).get("Item") \
         if first else None
     base = {"execution_id": run.id, "scenario_id": scenario.scenario_id, "groups": len(scenario.actions),
             "actions": [describe(a) for a in scenario.actions], "flight_before": Flight.model_validate(found) if found else None}
@@ -308,20 +308,18 @@ def _items(table, execution_id: str, prefix: str) -> list[dict]:
         kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
-def execution_events(execution_id: str, *, resource: Any = None, naming: Naming | None = None) -> list[ExecutionEvent]:
+def execution_events(execution_id: str, *, tables: WorkflowTables) -> list[ExecutionEvent]:
     """The recorded events of an execution, in order."""
-    table = (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(CHECKPOINTS))
-    items = _items(table, execution_id, "EVENT#")
+    items = _items(tables.checkpoints, execution_id, "EVENT#")
     fields = set(ExecutionEvent.model_fields)
     return sorted((ExecutionEvent.model_validate({k: v for k, v in i.items() if k in fields}) for i in items),
                   key=lambda e: e.seq)
 
 
-def undo(execution_id: str, *, resource: Any = None, naming: Naming | None = None) -> int:
+def undo(execution_id: str, *, tables: WorkflowTables) -> int:
     """Put back every row an execution still holds changed (tests, drills, a dead attempt): each logged chunk,
     newest first, is inverted only if its after-image is still there. Returns the rows restored."""
-    resource, naming = resource or boto3.resource("dynamodb"), naming or Naming.from_env()
-    run = _Run(execution_id, resource, naming, None)
+    run = _Run(execution_id, tables, None)
     restored = 0
     for item in sorted(_items(run.table, execution_id, "CHANGES#"), key=lambda i: i["SK"], reverse=True):
         changes = [Change(c["table"], c["key"], c.get("before"), c.get("after")) for c in item["changes"]]

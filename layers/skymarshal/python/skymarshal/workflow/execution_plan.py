@@ -31,6 +31,7 @@ from ..models.airports import airport
 from ..models.common import iso_z
 from ..rules.guest import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
+from .tables import WorkflowTables
 
 ReasonCode = Literal["CONDITION_FAILED", "ROW_MISSING", "SEATS_UNAVAILABLE", "INVALID_ROW", "TRANSACTION_ERROR",
                      "COMPENSATION_FAILED"]
@@ -116,12 +117,12 @@ def _condition(condition: ConditionBase) -> dict:
 class Planner:
     """Reads the rows an action touches and returns its changes; `execution_id` marks every written row."""
 
-    def __init__(self, resource: Any, naming: s.Naming, execution_id: str, scenario: Scenario):
-        self.resource, self.naming, self.execution_id, self.scenario = resource, naming, execution_id, scenario
+    def __init__(self, tables: WorkflowTables, execution_id: str, scenario: Scenario):
+        self.tables, self.execution_id, self.scenario = tables, execution_id, scenario
 
     # Reads: GetItem and Query only.
     def _get(self, table: str, key: dict) -> dict | None:
-        return self.resource.Table(self.naming(table)).get_item(Key=key, ConsistentRead=True).get("Item")
+        return self.tables.table(table).get_item(Key=key, ConsistentRead=True).get("Item")
 
     def _query(self, table: str, condition, index: str | None = None) -> list[dict]:
         kwargs: dict[str, Any] = {"KeyConditionExpression": condition}
@@ -131,7 +132,7 @@ class Planner:
             kwargs["ConsistentRead"] = True
         items: list[dict] = []
         while True:
-            page = self.resource.Table(self.naming(table)).query(**kwargs)
+            page = self.tables.table(table).query(**kwargs)
             items += page.get("Items", [])
             if "LastEvaluatedKey" not in page:
                 return items

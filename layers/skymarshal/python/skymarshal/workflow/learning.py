@@ -1,4 +1,4 @@
-"""The Learn step's record: one DisruptionRecord per run, which the arbitrator reads back as precedent
+"""The Learn step: the run's outcome, the audit document, and the learning record — one DisruptionRecord per run, which the arbitrator reads back as precedent
 (`queries.past_disruptions`, by disruption type).
 
 Ids are `SM-<execution id>`, apart from the generator's seeded `H-YYYY-NNNN`; the put is conditional, so a
@@ -18,18 +18,22 @@ retried Learn step writes the record once. What the record says:
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-import boto3
 from botocore.exceptions import ClientError
 
 from ..arbitration.context import PROMPT_TYPES, disruption_type
 from ..arbitration.models import ArbitratorOutput, Scenario
+from ..data import queries as q
 from ..data.loader import item_of
-from ..data.schema import DISRUPTION_HISTORY, Naming
 from ..models.history import DisruptionRecord, DisruptionType, Outcome
 from ..models.operational import Flight
+from .audit import audit_document, run_status
 from .execution import ExecutionReport
+from .models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
+from .models import Outcome as RunOutcome
+from .payloads import ArtifactStore, run_key
+from .tables import WorkflowTables
 
 ApprovalOutcome = Literal["approve", "select", "reject", "timeout", "escalated"]
 ID_PREFIX = "SM-"
@@ -106,9 +110,9 @@ def _summary(flight: Flight, top: Scenario, chosen: Scenario | None, action: str
     return f"{head}; {decided}; {done}."
 
 
-def record_learning(record: DisruptionRecord, *, resource: Any = None, naming: Naming | None = None) -> bool:
+def record_learning(record: DisruptionRecord, *, tables: WorkflowTables) -> bool:
     """Write the record once: False when a retried Learn step finds it already there."""
-    table = (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(DISRUPTION_HISTORY))
+    table = tables.history
     try:
         table.put_item(Item=item_of(record), ConditionExpression="attribute_not_exists(disruption_id)")
         return True
@@ -116,3 +120,56 @@ def record_learning(record: DisruptionRecord, *, resource: Any = None, naming: N
         if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
             return False
         raise
+
+
+def learn_step(state: dict, *, store: ArtifactStore, handle, tables: WorkflowTables,
+               registry=None, metrics=None, trail=None) -> RunOutcome:
+    """Record the run in DisruptionHistory (once), count acceptance and overrides, write the audit document."""
+    from .steps import close_arbitration
+
+    request = ValidatedRequest.model_validate(state["request"])
+    status = run_status(state)
+    approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
+    decision_state = state.get("decision")
+    output = ArbitratorOutput.model_validate(store.resolve(decision_state["output"])) if decision_state else None
+    execution = ExecutionSummary.model_validate(state["execution"]) if state.get("execution") else None
+    escalation = Escalation.model_validate(state["escalation"]) if state.get("escalation") else None
+    report = store.get(run_key(request.disruption_id, "execution")) if execution else None
+    if registry is not None:
+        close_arbitration(state, registry)
+    history_id = None
+    if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
+        record = learning_record(
+            execution_id=request.execution_name, prompt=request.prompt, decision=output,
+            chosen_scenario_id=execution.scenario_id if execution else None,
+            decided_by=approval.decided_by if approval else None,
+            approval_action=approval.action if approval else ("timeout" if escalation and escalation.reason ==
+                                                              "APPROVAL_TIMEOUT" else "escalated"),
+            report=ExecutionReport.model_validate(report) if report else None, occurred_at=request.reported_at,
+            flight=q.get_flight(handle, request.flight_id))
+        record_learning(record, tables=tables)
+        history_id = record.disruption_id
+        if metrics is not None:
+            from aws_lambda_powertools.metrics import MetricUnit
+
+            metrics.add_metric(name="PlanAccepted" if not record.overridden else "PlanOverridden",
+                               unit=MetricUnit.Count, value=1)
+    if metrics is not None:
+        from aws_lambda_powertools.metrics import MetricUnit
+
+        metrics.add_metric(name=f"Run{status.title()}", unit=MetricUnit.Count, value=1)
+    message = {"executed": f"executed {execution.scenario_id}: {len(execution.actions)} action(s)" if execution else "",
+               "rejected": f"rejected by {approval.decided_by if approval else '?'}; nothing changed",
+               "escalated": f"escalated ({escalation.reason if escalation else '?'}): {escalation.message if escalation else ''}",
+               "failed": f"execution of {execution.scenario_id if execution else '?'} failed and was rolled back: "
+                         f"{execution.error if execution else ''}"}[status]
+    outcome = RunOutcome(status=status, history_id=history_id, message=message.strip())
+    if trail is not None:
+        trail.append(request.disruption_id, "outcome", f"outcome:{request.execution_name}", {
+            **outcome.model_dump(mode="json", exclude={"audit"}),
+            "escalation": escalation.model_dump(mode="json") if escalation else None},
+            actor="learn", execution_name=request.execution_name)
+    document = audit_document(request.disruption_id, [request.execution_name], store=store, tables=tables,
+                              state={**state, "outcome": outcome.model_dump(mode="json")})
+    audit = store.save(run_key(request.disruption_id, "audit"), document, inline_limit=0)
+    return outcome.model_copy(update={"audit": audit})

@@ -8,13 +8,11 @@ environment decides (SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS, set from CDK's approva
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Any
 
-import boto3
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..data.schema import CHECKPOINTS, Naming
+from .tables import WorkflowTables
 
 KEY = {"PK": "SETTINGS", "SK": "run"}
 
@@ -36,21 +34,16 @@ class SettingsConflict(Exception):
     """Someone saved the settings since they were read."""
 
 
-def _table(resource: Any, naming: Naming | None):
-    return (resource or boto3.resource("dynamodb")).Table((naming or Naming.from_env())(CHECKPOINTS))
-
-
-def load(*, resource: Any = None, naming: Naming | None = None) -> StoredSettings | None:
+def load(*, tables: WorkflowTables) -> StoredSettings | None:
     """The saved settings, or None when no Admin has saved any."""
-    item = _table(resource, naming).get_item(Key=KEY).get("Item")
+    item = tables.checkpoints.get_item(Key=KEY).get("Item")
     if item is None:
         return None
     return StoredSettings(approval_timeout_minutes=int(item["approval_timeout_minutes"]), version=int(item["version"]),
                           updated_by=item.get("updated_by"), updated_at=item.get("updated_at"))
 
 
-def save(settings: RunSettings, *, expected_version: int, actor: str, resource: Any = None,
-         naming: Naming | None = None) -> StoredSettings:
+def save(settings: RunSettings, *, expected_version: int, actor: str, tables: WorkflowTables) -> StoredSettings:
     """Write the settings if they are still at `expected_version`; SettingsConflict otherwise."""
     now = datetime.now(timezone.utc)
     item = {**KEY, **settings.model_dump(), "version": expected_version + 1, "updated_by": actor,
@@ -58,7 +51,7 @@ def save(settings: RunSettings, *, expected_version: int, actor: str, resource: 
     condition = "attribute_not_exists(PK)" if expected_version == 0 else "version = :v"
     extra = {} if expected_version == 0 else {"ExpressionAttributeValues": {":v": expected_version}}
     try:
-        _table(resource, naming).put_item(Item=item, ConditionExpression=condition, **extra)
+        tables.checkpoints.put_item(Item=item, ConditionExpression=condition, **extra)
     except ClientError as exc:
         if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
             raise SettingsConflict(f"the settings changed since version {expected_version} was read: "

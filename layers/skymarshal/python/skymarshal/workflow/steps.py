@@ -28,6 +28,7 @@ from .models import (
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
 from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
+from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow")
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
@@ -39,11 +40,11 @@ class InvalidDisruption(Exception):
     """The request cannot be analysed; the message says what was wrong and what to do."""
 
 
-def approval_timeout_seconds(*, resource: Any = None, naming=None) -> int:
+def approval_timeout_seconds(*, tables: WorkflowTables) -> int:
     """The Admin's saved setting (workflow/settings.py) when there is one, else the deployment's environment."""
     from .settings import load
 
-    stored = load(resource=resource, naming=naming)
+    stored = load(tables=tables)
     return stored.approval_timeout_minutes * 60 if stored else environment_timeout_seconds()
 
 
@@ -65,8 +66,8 @@ def environment_settings():
 
 # ------------------------------------------------------------------------------------------- Validate
 
-def validate(payload: Any, *, execution_name: str, handle: DataHandle, store: ArtifactStore,
-             now: datetime | None = None, trail: AuditTrail | None = None) -> dict[str, Any]:
+def validate(payload: Any, *, execution_name: str, handle: DataHandle, tables: WorkflowTables,
+             store: ArtifactStore, now: datetime | None = None, trail: AuditTrail | None = None) -> dict[str, Any]:
     """The execution input → the run's initial state, or InvalidDisruption before any agent runs."""
     if not isinstance(payload, dict):
         raise InvalidDisruption(f"the execution input must be a JSON object with disruption_id and prompt, "
@@ -95,7 +96,7 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, store: Ar
         source=request.source, requested_by=request.requested_by, reported_at=request.reported_at,
         flight_number=flight.flight_number, flight_date=info.date.isoformat(), flight_id=flight.flight_id,
         description=info.disruption_description, agents=list(AGENTS),
-        approval_timeout_seconds=approval_timeout_seconds(resource=handle.resource, naming=handle.naming))
+        approval_timeout_seconds=approval_timeout_seconds(tables=tables))
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
     store.put(run_key(request.disruption_id, "request"), state["request"])
@@ -226,13 +227,13 @@ def chosen_scenario(state: dict, store: ArtifactStore):
                      + ", ".join(r.scenario.scenario_id for r in output.ranked))
 
 
-def execute_step(state: dict, *, store: ArtifactStore, resource: Any = None, naming=None,
+def execute_step(state: dict, *, store: ArtifactStore, tables: WorkflowTables,
                  registry: BaseThreadRegistry | None = None, trail: AuditTrail | None = None) -> ExecutionSummary:
     from .execution import execute
 
     request = ValidatedRequest.model_validate(state["request"])
     scenario = chosen_scenario(state, store)
-    report = execute(scenario, execution_id=request.execution_name, resource=resource, naming=naming)
+    report = execute(scenario, execution_id=request.execution_name, tables=tables)
     store.put(run_key(request.disruption_id, "execution"), report.model_dump(mode="json"))
     if trail is not None:
         trail.append(request.disruption_id, "execution", f"execution:{request.execution_name}", {

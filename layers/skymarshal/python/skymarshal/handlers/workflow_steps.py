@@ -7,15 +7,21 @@ clients are created once per container, on first use, from the environment the s
 
 from __future__ import annotations
 
-import os
 import functools
+import os
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 
+from ..checkpoint.threads import BaseThreadRegistry
+from ..data.access import DataHandle
+from ..workflow.audit_trail import AuditTrail
 from ..workflow.models import DecisionSummary
+from ..workflow.payloads import ArtifactStore
+from ..workflow.tables import WorkflowTables
 
 SERVICE = "skymarshal-workflow"
 logger = Logger(service=SERVICE)
@@ -23,32 +29,30 @@ tracer = Tracer(service=SERVICE)
 metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"), service=SERVICE)
 
 
-@lru_cache(maxsize=1)
-def _store():
-    from ..workflow.payloads import ArtifactStore
+@dataclass(frozen=True)
+class StepClients:
+    """What the steps work with, built once per container from the environment the stack sets."""
 
-    return ArtifactStore()
-
-
-@lru_cache(maxsize=1)
-def _handle():
-    from ..data.access import DataHandle
-
-    return DataHandle()  # the workflow's own steps read every table; agents get their row of the matrix
+    store: ArtifactStore
+    handle: DataHandle  # the workflow's own steps read every table; agents get their row of the matrix
+    tables: WorkflowTables
+    registry: BaseThreadRegistry
+    trail: AuditTrail
 
 
 @lru_cache(maxsize=1)
-def _registry():
+def clients() -> StepClients:
     from ..checkpoint.registry_dynamodb import thread_registry_from_env
 
-    return thread_registry_from_env()
+    store, tables = ArtifactStore(), WorkflowTables.from_env()
+    return StepClients(store=store, handle=DataHandle(naming=tables.naming, resource=tables.resource), tables=tables,
+                       registry=thread_registry_from_env(),
+                       trail=AuditTrail(tables=tables, s3=store.client))  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
 
 
-@lru_cache(maxsize=1)
-def _trail():
-    from ..workflow.audit_trail import AuditTrail
-
-    return AuditTrail(s3=_store().client)  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
+def reset_clients() -> None:
+    """Forget the container's clients: the next step builds them again from the (changed) environment."""
+    clients.cache_clear()
 
 
 def step(handler: Callable[[dict, Any], dict]) -> Callable[[dict, Any], dict]:
@@ -73,9 +77,10 @@ def validate(event: dict, context: Any) -> dict:
     """Payload: {"input": <execution input>, "execution_name": $$.Execution.Name}. Raises InvalidDisruption."""
     from ..workflow.steps import InvalidDisruption, validate as run
 
+    c = clients()
     try:
-        state = run(event.get("input"), execution_name=event["execution_name"], handle=_handle(), store=_store(),
-                    trail=_trail())
+        state = run(event.get("input"), execution_name=event["execution_name"], handle=c.handle, tables=c.tables,
+                    store=c.store, trail=c.trail)
     except InvalidDisruption as exc:
         logger.warning("invalid disruption", extra={"reason": str(exc)})
         metrics.add_metric(name="DisruptionInvalid", unit=MetricUnit.Count, value=1)
@@ -89,8 +94,9 @@ def collate(event: dict, context: Any) -> dict:
     """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>}."""
     from ..workflow.steps import collate as run
 
-    result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=_store(),
-                 execution_name=event.get("execution_name"), trail=_trail())
+    c = clients()
+    result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=c.store,
+                 execution_name=event.get("execution_name"), trail=c.trail)
     metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
     logger.info("collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed})
     return result.model_dump(mode="json")
@@ -101,7 +107,8 @@ def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
     from ..workflow.steps import arbitrate_step
 
-    summary = arbitrate_step(event["state"], handle=_handle(), store=_store(), registry=_registry(), trail=_trail(),
+    c = clients()
+    summary = arbitrate_step(event["state"], handle=c.handle, store=c.store, registry=c.registry, trail=c.trail,
                              knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None)
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
@@ -113,9 +120,10 @@ def request_approval(event: dict, context: Any) -> dict:
     """Payload: {"task_token": $$.Task.Token, "execution_name", "decision", "timeout_seconds"}."""
     from ..workflow.approvals import request_approval as run
 
+    c = clients()
     pending = run(task_token=event["task_token"], execution_name=event["execution_name"],
                   decision=DecisionSummary.model_validate(event["decision"]),
-                  timeout_seconds=int(event["timeout_seconds"]), registry=_registry(), trail=_trail())
+                  timeout_seconds=int(event["timeout_seconds"]), tables=c.tables, registry=c.registry, trail=c.trail)
     logger.info("awaiting approval", extra=pending)
     return pending
 
@@ -125,7 +133,8 @@ def execute(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: applies the approved plan, group by group, rolled back on failure."""
     from ..workflow.steps import execute_step
 
-    summary = execute_step(event["state"], store=_store(), registry=_registry(), trail=_trail())
+    c = clients()
+    summary = execute_step(event["state"], store=c.store, tables=c.tables, registry=c.registry, trail=c.trail)
     metrics.add_metric(name=f"Execution{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("executed", extra={"status": summary.status, "scenario": summary.scenario_id})
     return summary.model_dump(mode="json")
@@ -134,10 +143,11 @@ def execute(event: dict, context: Any) -> dict:
 @step
 def learn(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: the history record, acceptance/override metrics and the audit document."""
-    from ..workflow.audit import learn_step
+    from ..workflow.learning import learn_step
 
-    outcome = learn_step(event["state"], store=_store(), handle=_handle(), registry=_registry(), metrics=metrics,
-                         trail=_trail())
+    c = clients()
+    outcome = learn_step(event["state"], store=c.store, handle=c.handle, tables=c.tables, registry=c.registry,
+                         metrics=metrics, trail=c.trail)
     logger.info("run finished", extra={"status": outcome.status, "history_id": outcome.history_id})
     return outcome.model_dump(mode="json")
 
