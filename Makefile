@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test synth layer bench bench-recovery venv clean local-stop browser serve
+.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery venv clean local-stop browser serve
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -21,8 +21,25 @@ demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to en
 		--comment "approved by make demo" $$([ -t 0 ] || echo --approve)
 	@echo "Local AWS keeps running for the next commands; stop it with: $(BIN)/skymarshal local stop"
 
-test: $(STAMP) browser  ## every test: unit, property, CDK assertions, cfn-lint, cdk-nag, emulated AWS, the browser
-	$(BIN)/pytest -q
+# Tiers (tests/conftest.py marks each test from what it uses): unit (no AWS, no synthesis, sockets off),
+# integration (emulated AWS, the whole airline), system (the state machine, the API, the browser), infra (synthesis,
+# cfn-lint, cdk-nag). Two workers: the seeded account's tests stay on one, the synthesis' on one, units spread.
+PYTEST_WORKERS ?= 2
+PYTEST_ARGS ?=
+
+test: $(STAMP) browser lint  ## lint and types, then every tier (what CI runs), slowest 15 tests at the end
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+
+test-unit: $(STAMP)  ## the unit tier alone: the fast loop
+	$(BIN)/pytest -q -m unit -n $(PYTEST_WORKERS) --durations=10 $(PYTEST_ARGS)
+
+test-full: $(STAMP) browser lint  ## every tier on the airline at its production passenger volume (slower)
+	SKYMARSHAL_TEST_LOAD_FACTOR=0.78 $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+
+lint: $(STAMP)  ## ruff (lint and format check) and mypy, as configured in pyproject.toml
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 browser:  ## Debian's chromium, once (the console's headless browser test)
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
