@@ -121,6 +121,10 @@ def _role_of(template: dict[str, Any], function_logical: str) -> str:
     return template["Resources"][function_logical]["Properties"]["Role"]["Fn::GetAtt"][0]
 
 
+def _machine_name(template: dict[str, Any], logical: str) -> str:
+    return template["Resources"][logical]["Properties"]["StateMachineName"]
+
+
 def _tasks(states: dict[str, Any]):
     """Every Task state, at any depth (Map item processors included): (name, state)."""
     for name, state in states.items():
@@ -302,7 +306,12 @@ def test_trigger_may_only_start_this_state_machine(workflow_template_json, funct
     machine = next(iter(_resources(workflow_template_json, "AWS::StepFunctions::StateMachine")))
     granted = statements(_role_of(workflow_template_json, functions["trigger"]))
     states = [(actions, resources) for actions, resources in granted if any(a.startswith("states:") for a in actions)]
-    assert states == [({"states:StartExecution"}, {f"<{machine}>"})]
+    # StartExecution on the machine; DescribeExecution (a redelivered event starts nothing new: the trigger
+    # looks its execution up first) on this machine's executions only, never on another machine's.
+    executions = ("arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
+                  f"{_machine_name(workflow_template_json, machine)}:*")
+    assert sorted(states, key=lambda s: sorted(s[0])) == [({"states:DescribeExecution"}, {executions}),
+                                                          ({"states:StartExecution"}, {f"<{machine}>"})]
     assert {a.split(":")[0] for actions, _ in granted for a in actions} == {"logs", "xray", "states"}
     env = workflow_template_json["Resources"][functions["trigger"]]["Properties"]["Environment"]["Variables"]
     assert env["SKYMARSHAL_STATE_MACHINE_ARN"] == {"Ref": machine}
