@@ -64,6 +64,9 @@ class _Resolver:
             return f"<{logical}.{attribute}>"
         if "Ref" in node:
             return self.pseudo.get(node["Ref"], f"<{node['Ref']}>")
+        if "Fn::FindInMap" in node:  # the deployment region's row of a mapping: <Mapping:key>
+            mapping, _, key = node["Fn::FindInMap"]
+            return f"<{mapping}:{key}>"
         if "Fn::GetStackOutput" in node:
             stack, output = node["Fn::GetStackOutput"]["StackName"], node["Fn::GetStackOutput"]["OutputName"]
             producer = self.producers[stack]
@@ -138,13 +141,21 @@ def _table_and_indexes(table: str) -> set[str]:
     return {f"table:{table}", *(f"table:{table}/index/{i.name}" for i in TABLES_BY_NAME[table].indexes)}
 
 
-def _model_arns() -> set[str]:
-    """Each model id of behaviour.json as its foundation model (any region) and as an inference profile."""
+def _foundation_models() -> set[str]:
+    """The foundation model of each inference profile id in behaviour.json (agents and arbitrator)."""
     behaviour = json.loads(BEHAVIOUR.read_text())
     ids = {role["model_id"] for role in behaviour["agents"].values()} | {behaviour["arbitrator"]["model_id"]}
-    models = {i.split(".", 1)[1] if i.startswith(GEOGRAPHIES) else i for i in ids}
-    return ({f"arn:<AWS::Partition>:bedrock:*::foundation-model/{m}" for m in models}
-            | {f"arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/{i}" for i in ids})
+    assert all(i.startswith(GEOGRAPHIES) for i in ids), "behaviour.json names inference profiles, never bare ids"
+    return {i.split(".", 1)[1] for i in ids}
+
+
+def _model_arns() -> tuple[set[str], set[str]]:
+    """(inference profiles, foundation models) with the default `regional` geography: the profile of the
+    deployment region's geography, and its model in the regions that geography routes to."""
+    models = _foundation_models()
+    return ({f"arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/"
+             f"<BedrockGeography:geography>.{m}" for m in models},
+            {f"arn:<AWS::Partition>:bedrock:<BedrockGeography:destinations>::foundation-model/{m}" for m in models})
 
 
 # ------------------------------------------------------------------------------------- state machine
@@ -290,16 +301,42 @@ def test_no_scan_and_no_dynamodb_wildcard_anywhere(workflow_template_json, state
                 assert not any(r.endswith("/index/*") or r == "*" for r in resources), role
 
 
-def test_bedrock_only_the_configured_models(workflow_template_json, functions, statements) -> None:
-    allowed = _model_arns()
+def test_bedrock_only_the_configured_profiles_and_their_models_through_them(workflow_template_json, functions,
+                                                                              resolve) -> None:
+    profiles, models = _model_arns()
     invokers = set()
     for name, logical in functions.items():
-        for actions, resources in statements(_role_of(workflow_template_json, logical)):
-            if any(a.startswith("bedrock:Invoke") for a in actions):
+        role = _role_of(workflow_template_json, logical)
+        for policy in _resources(workflow_template_json, "AWS::IAM::Policy").values():
+            if {"Ref": role} not in policy["Properties"]["Roles"]:
+                continue
+            for st in policy["Properties"]["PolicyDocument"]["Statement"]:
+                actions = set(_as_list(st["Action"]))
+                assert not actions & {"bedrock:*", "*"}, name
+                if not any(a.startswith("bedrock:Invoke") for a in actions):
+                    continue
                 invokers.add(name)
-                assert resources == allowed, name
-            assert not any(a in ("bedrock:*", "*") for a in actions), name
+                assert actions == {"bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"}, name
+                resources = {resolve(r) for r in _as_list(st["Resource"])}
+                if "Condition" in st:  # the foundation models, only through the granted profiles
+                    assert resources == models, name
+                    through = st["Condition"]["StringEquals"]["bedrock:InferenceProfileArn"]
+                    assert {resolve(r) for r in _as_list(through)} == profiles, name
+                else:
+                    assert resources == profiles, name
+        env = workflow_template_json["Resources"][logical]["Properties"]["Environment"]["Variables"]
+        if name in invokers:  # the runtime resolves the same profile its role names
+            assert resolve(env["SKYMARSHAL_BEDROCK_GEOGRAPHY"]) == "<BedrockGeography:geography>", name
     assert invokers == set(AGENTS) | {"arbitrator"}
+
+
+def test_the_geography_mapping_is_the_runtime_table(workflow_template_json) -> None:
+    from skymarshal.llm.profiles import BEDROCK_REGIONS, DESTINATION_REGIONS, region_geography
+
+    table = workflow_template_json["Mappings"]["BedrockGeography"]
+    assert set(table) == set(BEDROCK_REGIONS)
+    for region, row in table.items():
+        assert row == {"geography": region_geography(region), "destinations": DESTINATION_REGIONS[row["geography"]]}
 
 
 def test_trigger_may_only_start_this_state_machine(workflow_template_json, functions, statements) -> None:
