@@ -118,6 +118,11 @@ class WorkflowStack(Stack):
             "input": sfn.JsonPath.entire_payload, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")}, None)
         learn = self._invoke("Learn and record outcome", self.fns.learn, state, "$.outcome")
         arbitrate = self._invoke("Arbitrate", self.fns.arbitrate, state, "$.decision")
+        # The arbitrator has its own deadline below its Lambda timeout; if it fails anyway (a crash, a timeout),
+        # the run goes to a duty manager instead of ending in a failed execution.
+        arbitrate.add_catch(self._escalate("Escalate: arbitration failed", "ARBITRATION_FAILED",
+                                           "the arbitrator did not finish; a duty manager decides").next(learn),
+                            errors=["States.ALL"], result_path="$.escalation")
         approval = tasks.LambdaInvoke(
             self, "Await duty manager approval", lambda_function=self.fns.request_approval,
             integration_pattern=sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN, result_path="$.approval",

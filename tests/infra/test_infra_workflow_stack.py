@@ -221,6 +221,28 @@ def test_approval_waits_for_a_task_token_and_escalates_on_timeout(definition, fu
     assert approval["Next"] == "Duty manager's decision"
 
 
+def test_a_failed_arbitration_escalates_to_a_duty_manager(definition, functions) -> None:
+    arbitrate = definition["States"]["Arbitrate"]
+    assert {tuple(c["ErrorEquals"]): c["Next"] for c in arbitrate["Catch"]} == {
+        ("States.ALL",): "Escalate: arbitration failed"}
+    escalate = definition["States"]["Escalate: arbitration failed"]
+    assert escalate["Result"]["reason"] == "ARBITRATION_FAILED" and escalate["ResultPath"] == "$.escalation"
+    assert escalate["Next"] == "Learn and record outcome"
+
+
+def test_internal_deadlines_sit_below_the_lambda_timeouts(workflow_template_json, functions) -> None:
+    from skymarshal.handlers.agent import DEADLINE_MARGIN_MS
+
+    for name, logical in functions.items():
+        props = workflow_template_json["Resources"][logical]["Properties"]
+        env = props["Environment"]["Variables"]
+        for key in ("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS"):
+            if key in env:
+                assert float(env[key]) + DEADLINE_MARGIN_MS / 1000 < props["Timeout"], name
+    arbitrator = workflow_template_json["Resources"][functions["arbitrator"]]["Properties"]
+    assert "SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS" in arbitrator["Environment"]["Variables"]
+
+
 def _choices(state: dict[str, Any]) -> dict[tuple[str, str], str]:
     return {(c["Variable"], str(c.get("StringEquals", c.get("BooleanEquals")))): c["Next"] for c in state["Choices"]}
 

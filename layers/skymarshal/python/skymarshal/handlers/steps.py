@@ -15,12 +15,15 @@ from typing import Any, Callable
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 
+from ..llm.startup import startup_check
 from ..workflow.models import DecisionSummary
 
 SERVICE = "skymarshal-workflow"
 logger = Logger(service=SERVICE)
 tracer = Tracer(service=SERVICE)
 metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"), service=SERVICE)
+ARBITRATE_SAVE_RESERVE_S = 20.0  # after the arbitrator's deadline: save the decision, append the audit trail
+startup_check(logger)
 
 
 @lru_cache(maxsize=1)
@@ -101,8 +104,16 @@ def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
     from ..workflow.steps import arbitrate_step
 
+    from ..arbitration.arbitrator import arbitrator_deadline_s
+
+    # The arbitrator's own deadline, never past what this invocation has left (less time to save the decision).
+    remaining = getattr(context, "get_remaining_time_in_millis", lambda: None)()
+    deadline = arbitrator_deadline_s()
+    if remaining is not None:
+        deadline = max(1.0, min(deadline, remaining / 1000 - ARBITRATE_SAVE_RESERVE_S))
     summary = arbitrate_step(event["state"], handle=_handle(), store=_store(), registry=_registry(), trail=_trail(),
-                             knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None)
+                             knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None,
+                             deadline_s=deadline)
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
     return summary.model_dump(mode="json")

@@ -8,6 +8,7 @@ model, the agent and the stage, so an operator can tell a throttled account from
 from __future__ import annotations
 
 import sys
+import threading
 from logging import StreamHandler
 from typing import Literal
 
@@ -32,6 +33,10 @@ def classify(exc: BaseException) -> Reason:
     """The typed reason of a model failure, from botocore's error code or the exception's type."""
     from botocore.exceptions import ClientError, ConnectTimeoutError, EndpointConnectionError, ReadTimeoutError
 
+    from .profiles import ModelConfigError
+
+    if isinstance(exc, ModelConfigError):
+        return "model_id_refused"
     if isinstance(exc, ModelDeadline):
         return "deadline"
     if isinstance(exc, OversizedReply):
@@ -69,3 +74,25 @@ def record(exc: BaseException, *, model: str, agent: str, stage: str) -> Reason:
 
 def model_name(llm) -> str:
     return str(getattr(llm, "model_id", None) or type(llm).__name__)
+
+
+def call_with_deadline(call, seconds: float, name: str = "model-call"):
+    """`call()` in a daemon thread; ModelDeadline if it has not returned in `seconds`. The thread is never
+    joined: a stuck call must hold neither the caller nor the process's exit (it ends on its own botocore
+    timeouts, or with the process)."""
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 — handed to the caller below
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True, name=name)
+    worker.start()
+    worker.join(max(0.0, seconds))
+    if worker.is_alive():
+        raise ModelDeadline(f"no answer within {seconds:.1f} s")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
