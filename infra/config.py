@@ -17,6 +17,7 @@ import aws_cdk as cdk
 from constructs import Node
 
 from skymarshal.data.schema import TABLES, Naming
+from skymarshal.llm.profiles import GEOGRAPHY_CHOICES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CDK_JSON = REPO_ROOT / "cdk.json"
@@ -41,6 +42,9 @@ class AppConfig:
     checkpoint_expiry_days: int = 30  # S3 offload objects; the saver's ttl_seconds should match
     approval_timeout_minutes: int = 30  # a duty manager's approval window; the run escalates after it
     llm_provider: str = "bedrock"  # offline | bedrock (SKYMARSHAL_LLM_PROVIDER of every function)
+    # Which inference profiles serve the models (skymarshal/llm/profiles.py): regional (by the deployment's
+    # region, resolved at deploy time), configured (ids as written), or global | us | eu | apac.
+    bedrock_geography: str = "regional"
     # Lambda Web Adapter (awslabs/aws-lambda-web-adapter) layer version for the streaming function, x86_64
     web_adapter_layer_version: int = 25
 
@@ -60,6 +64,8 @@ class AppConfig:
             raise ValueError("approvalTimeoutMinutes must be between 1 and 1440")
         if self.llm_provider not in ("offline", "bedrock"):
             raise ValueError(f"llmProvider {self.llm_provider!r}: expected offline or bedrock")
+        if self.bedrock_geography not in GEOGRAPHY_CHOICES:
+            raise ValueError(f"bedrockGeography {self.bedrock_geography!r}: expected one of {', '.join(GEOGRAPHY_CHOICES)}")
 
     @classmethod
     def from_context(cls, node: Node) -> "AppConfig":
@@ -76,6 +82,7 @@ class AppConfig:
             checkpoint_expiry_days=int(get("checkpointExpiryDays", cls.checkpoint_expiry_days)),
             approval_timeout_minutes=int(get("approvalTimeoutMinutes", cls.approval_timeout_minutes)),
             llm_provider=str(get("llmProvider", cls.llm_provider)).lower(),
+            bedrock_geography=str(get("bedrockGeography", cls.bedrock_geography)).lower(),
             web_adapter_layer_version=int(get("webAdapterLayerVersion", cls.web_adapter_layer_version)),
         )
 

@@ -18,6 +18,10 @@ from constructs import Construct
 from skymarshal.checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from skymarshal.data.schema import AUDIT_TRAIL, CHECKPOINTS, TABLES_BY_NAME
 
+from skymarshal.llm.provider import GEOGRAPHY_ENV
+
+from .bedrock import ACTIONS as BEDROCK_ACTIONS
+from .bedrock import stack_grant
 from .config import REPO_ROOT, AppConfig
 from .data_stack import AGENT_READ_ACTIONS, DataStack
 from .layers import lambda_layers
@@ -33,26 +37,12 @@ CHECKPOINT_ACTIONS = (*AGENT_READ_ACTIONS, "dynamodb:DescribeTable", "dynamodb:B
 AUDIT_APPEND_ACTIONS = ("dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query")
 
 
-def foundation_model(model_id: str) -> str:
-    """The foundation model behind a model id, without a cross-region inference profile's geography prefix."""
-    geo, _, rest = model_id.partition(".")
-    return rest if geo in ("us", "eu", "apac", "global") else model_id
-
-
-def bedrock_model_arns(stack: Stack, model_ids: list[str]) -> list[str]:
-    """Foundation models and cross-region inference profiles of exactly these model ids."""
-    arns = []
-    for model_id in model_ids:
-        arns.append(f"arn:{stack.partition}:bedrock:*::foundation-model/{foundation_model(model_id)}")
-        arns.append(f"arn:{stack.partition}:bedrock:{stack.region}:{stack.account}:inference-profile/{model_id}")
-    return arns
-
-
 class FunctionsBase(Construct):
     def __init__(self, scope: Construct, construct_id: str, *, config: AppConfig, data: DataStack) -> None:
         super().__init__(scope, construct_id)
         self.stack = Stack.of(self)
         self.data = data
+        self.bedrock_geography = config.bedrock_geography
         # function -> {cdk-nag finding on its role's policy: reason}, acknowledged once all grants are made
         self._findings: dict[lambda_.Function, dict[str, str]] = {}
         deps, library = lambda_layers(self)
@@ -173,11 +163,17 @@ class FunctionsBase(Construct):
                 iam5(policy, what, reason)
 
     def grant_bedrock(self, fn: lambda_.Function, model_ids: list[str], source: str) -> None:
-        """InvokeModel on exactly the configured models (`source` names the config file they come from)."""
-        fn.add_to_role_policy(iam.PolicyStatement(actions=["bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"],
-                                                  resources=bedrock_model_arns(self.stack, model_ids)))
-        for model_id in model_ids:
-            model = f"arn:<AWS::Partition>:bedrock:*::foundation-model/{foundation_model(model_id)}"
-            self._finding(fn, f"Resource::{model}",
-                          "a cross-region inference profile may serve the request from this model in any region of "
-                          f"its geography; the model is named exactly ({source}), only the region is open")
+        """InvokeModel on exactly the configured models' inference profiles (`source` names the config file
+        they come from), and on their foundation models only through those profiles (infra/bedrock.py)."""
+        grant = stack_grant(self.stack, model_ids, self.bedrock_geography)
+        fn.add_to_role_policy(iam.PolicyStatement(actions=list(BEDROCK_ACTIONS), resources=grant.profile_arns))
+        fn.add_to_role_policy(iam.PolicyStatement(
+            actions=list(BEDROCK_ACTIONS), resources=grant.model_arns,
+            conditions={"StringEquals": {"bedrock:InferenceProfileArn": grant.profile_arns}}))
+        fn.add_environment(GEOGRAPHY_ENV, grant.geography)  # the runtime resolves the profile its role names
+        for arn in grant.model_arns:
+            if "*" in arn:  # literal geography patterns (eu-*, *); with `regional` the pattern is a mapping lookup
+                self._finding(fn, f"Resource::{arn.replace(self.stack.partition, '<AWS::Partition>')}",
+                              "a cross-region inference profile serves the request from this foundation model in any "
+                              f"region of its geography; the model is named exactly ({source}) and usable only "
+                              "through the granted inference profile (condition bedrock:InferenceProfileArn)")

@@ -19,6 +19,7 @@ from skymarshal.data.schema import (
     CREW_MEMBERS, CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF,
     MAINTENANCE_WORK_ORDERS, PASSENGERS, WEATHER,
 )
+from skymarshal.llm.provider import AGENT_DEADLINE_ENV, ARBITRATOR_DEADLINE_ENV
 from skymarshal.workflow.deployment import AUDIT_KEY_ENV
 
 from .config import REPO_ROOT, AppConfig
@@ -34,6 +35,11 @@ ARBITRATOR_READS = (FLIGHTS, BOOKINGS, PASSENGERS, CREW_MEMBERS, CREW_ROSTER, MA
                     MAINTENANCE_ROSTER, AIRCRAFT_AVAILABILITY, CARGO_SHIPMENTS, CARGO_FLIGHT_ASSIGNMENTS, BAGGAGE,
                     WEATHER, AIRPORTS, DISRUPTION_HISTORY)
 EXECUTE_WRITES = (FLIGHTS, BOOKINGS, CREW_ROSTER, AIRCRAFT_AVAILABILITY)
+# Internal deadlines below each Lambda's timeout (agents 90 s, Arbitrate 180 s): a model call is bounded to
+# end inside them (llm/provider.py), and what is left covers saving the result. The agent handler also
+# keeps 5 s of the remaining time.
+AGENT_DEADLINE_S = 75
+ARBITRATOR_DEADLINE_S = 150
 
 
 def model_ids() -> list[str]:
@@ -65,7 +71,8 @@ class WorkflowFunctionsConstruct(FunctionsBase):
                                  removal_policy=RemovalPolicy.RETAIN)
         self.environment[AUDIT_KEY_ENV] = self.audit_key.key_arn
         agents = {agent: self.function(f"Agent-{agent}", FUNCTIONS_DIR / agent, "handler.handler", f"skymarshal-{agent}",
-                                        timeout_s=90, memory=1024, extra_env={"SKYMARSHAL_AGENT": agent})
+                                        timeout_s=90, memory=1024, extra_env={
+                                            "SKYMARSHAL_AGENT": agent, AGENT_DEADLINE_ENV: str(AGENT_DEADLINE_S)})
                   for agent in AGENTS}
         for agent, fn in agents.items():
             data.grant_agent_read(agent, fn)
@@ -76,7 +83,8 @@ class WorkflowFunctionsConstruct(FunctionsBase):
             "SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS": str(config.approval_timeout_minutes * 60)})
         collate = self.function("Collate", steps, "handler.collate", "skymarshal-collate")
         arbitrate = self.function("Arbitrate", steps, "handler.arbitrate", "skymarshal-arbitrator", timeout_s=180,
-                                   memory=2048, extra_env={"SKYMARSHAL_KNOWLEDGE_BASE_ID": knowledge_base_id or ""})
+                                   memory=2048, extra_env={"SKYMARSHAL_KNOWLEDGE_BASE_ID": knowledge_base_id or "",
+                                                           ARBITRATOR_DEADLINE_ENV: str(ARBITRATOR_DEADLINE_S)})
         request_approval = self.function("RequestApproval", steps, "handler.request_approval", "skymarshal-approval")
         execute = self.function("Execute", steps, "handler.execute", "skymarshal-execution", timeout_s=120)
         learn = self.function("Learn", steps, "handler.learn", "skymarshal-learning", timeout_s=60)

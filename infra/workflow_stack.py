@@ -11,6 +11,7 @@ from __future__ import annotations
 from aws_cdk import CfnOutput, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sqs as sqs
@@ -55,6 +56,7 @@ class WorkflowStack(Stack):
             comment="SkyMarshal: a reported disruption to an approved, executed and recorded recovery plan")
         self.fns.trigger.add_environment("SKYMARSHAL_STATE_MACHINE_ARN", self.state_machine.state_machine_arn)
         self.state_machine.grant_start_execution(self.fns.trigger)
+        self._grant_describe_own_executions(self.fns.trigger)
         self._acknowledge_state_machine_findings()
         self.bus, self.rule = self._events()
         CfnOutput(self, "StateMachineArn", value=self.state_machine.state_machine_arn)
@@ -116,6 +118,11 @@ class WorkflowStack(Stack):
             "input": sfn.JsonPath.entire_payload, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")}, None)
         learn = self._invoke("Learn and record outcome", self.fns.learn, state, "$.outcome")
         arbitrate = self._invoke("Arbitrate", self.fns.arbitrate, state, "$.decision")
+        # The arbitrator has its own deadline below its Lambda timeout; if it fails anyway (a crash, a timeout),
+        # the run goes to a duty manager instead of ending in a failed execution.
+        arbitrate.add_catch(self._escalate("Escalate: arbitration failed", "ARBITRATION_FAILED",
+                                           "the arbitrator did not finish; a duty manager decides").next(learn),
+                            errors=["States.ALL"], result_path="$.escalation")
         approval = tasks.LambdaInvoke(
             self, "Await duty manager approval", lambda_function=self.fns.request_approval,
             integration_pattern=sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN, result_path="$.approval",
@@ -179,6 +186,18 @@ class WorkflowStack(Stack):
                 iam5(policy, f"Resource::{arn}:*",
                      f"LambdaInvoke's grant on {fn.node.id}: lambda:InvokeFunction on this one function and its "
                      "versions/aliases (<arn>:*), which a qualified invocation needs; no other function")
+
+    def _grant_describe_own_executions(self, fn: lambda_.Function) -> None:
+        """The Trigger looks its execution up before starting it (workflow/trigger.py: a redelivered event
+        must start nothing new): states:DescribeExecution on this state machine's executions only."""
+        executions = (f"arn:{self.partition}:states:{self.region}:{self.account}:execution:"
+                      f"{self.state_machine_name}:*")
+        fn.add_to_role_policy(iam.PolicyStatement(actions=["states:DescribeExecution"], resources=[executions]))
+        policy = fn.role.node.find_child("DefaultPolicy").node.default_child  # type: ignore[union-attr]
+        iam5(policy, f"Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
+                     f"{self.state_machine_name}:*",
+             "an execution's name is the disruption id, unknown at deploy time; DescribeExecution only, and only "
+             "on the executions of this one state machine")
 
     # -------------------------------------------------------------------------------------- events
 

@@ -43,7 +43,7 @@ LOAD_FACTOR = float(os.environ.get("SKYMARSHAL_TEST_LOAD_FACTOR", "0.78"))
 TIER_FIXTURES: dict[str, frozenset[str]] = {
     "system": frozenset({"wf", "call", "server", "calls", "restore"}),
     "infra": frozenset({"synthesized", "make_app"}),
-    "integration": frozenset({"account", "airline", "handle", "blank_account", "local", "ckpt_aws"}),
+    "integration": frozenset({"account", "airline", "handle", "blank_account", "local", "ckpt_aws", "fake_bedrock"}),
 }
 TIERS = ("system", "infra", "integration", "unit")
 # xdist groups: the tests sharing one expensive session fixture run on one worker.
@@ -222,3 +222,20 @@ def restore(account):
     for name in names:
         undo(name, tables=WorkflowTables(account.resource(), account.naming))
         history.delete_item(Key={"disruption_id": f"SM-{name}"})  # Learn's record: other tests count history
+
+
+@pytest.fixture
+def fake_bedrock(monkeypatch):
+    """The local Bedrock Runtime fake (tests/fake_bedrock.py) in eu-west-1, with the bedrock provider on:
+    chat models built now go through langchain-aws and botocore to it."""
+    from fake_bedrock import FakeBedrock, bedrock_env
+
+    from skymarshal.llm.provider import chat_model
+
+    fake = FakeBedrock(region="eu-west-1").start()
+    bedrock_env(monkeypatch, fake)
+    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "bedrock")
+    chat_model.cache_clear()
+    yield fake
+    fake.stop()
+    chat_model.cache_clear()

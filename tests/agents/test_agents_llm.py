@@ -49,13 +49,15 @@ def test_a_model_that_argues_a_constraint_away_changes_nothing(account, airline)
                          handle=account.handle(), now=NOW, llm=llm)
     assert response.binding_constraints == offline.binding_constraints and response.binding_constraints
     assert any(p.kind == "crew_swap" for p in response.proposals)
+    # Its words do not reach the duty manager or the other agents either: replaced by the rendered text.
+    assert "captain agreed" not in response.recommendation and "replaced: contradicts" in response.llm
 
 
 def test_a_failing_model_falls_back_to_the_rules_narrative(account, airline):
     situation = airline.situations[0]
     llm = ScriptedChatModel(replies=[RuntimeError("throttled"), RuntimeError("throttled")])
     response = run_agent("maintenance", situation.prompt, handle=account.handle(), now=NOW, llm=llm)
-    assert response.status == "ok" and response.llm == "offline (fallback)"
+    assert response.status == "ok" and response.llm == "offline (fallback: other)"
     assert "LLM unavailable" in response.reasoning and response.binding_constraints
 
 
@@ -91,3 +93,26 @@ def test_revision_with_a_model_keeps_every_safety_constraint(account, airline):
     assert any("ATA 29" in c for c in revised.binding_constraints)
     prompt_sent = str(llm.calls[-1]["messages"])
     assert "regulatory" in prompt_sent  # the other agents' recommendations reached the model
+
+
+def test_the_bedrock_path_through_the_local_fake(account, airline, fake_bedrock):
+    """langchain-aws → botocore → the local Bedrock fake: the regional profile is invoked, structured output
+    and the tool loop go through Converse."""
+    situation = airline.situations[1]
+    fake_bedrock.tool_inputs["FlightReport"] = extraction_reply(situation)
+    fake_bedrock.tool_inputs["Narrative"] = {"recommendation": "Replace the crew from standby.",
+                                             "reasoning": "Every member is over the FDP at 255 min [ORO.FTL.205]."}
+    response = run_agent("crew_compliance", situation.prompt, handle=account.handle(), now=NOW)
+    assert response.status == "ok" and response.llm.startswith("eu.anthropic.claude-sonnet-4-5")
+    assert response.recommendation == "Replace the crew from standby." and response.binding_constraints
+    assert {s.model_id for s in fake_bedrock.seen} == {response.llm}
+
+
+def test_a_throttled_account_falls_back_with_its_reason(account, airline, fake_bedrock):
+    from fake_bedrock import throttle
+
+    fake_bedrock.script(*[throttle()] * 4)  # two attempts for the extraction, two for the narrative
+    situation = airline.situations[0]
+    response = run_agent("maintenance", situation.prompt, handle=account.handle(), now=NOW)
+    assert response.status == "ok" and response.llm == "offline (fallback: throttled)"
+    assert response.extracted_flight_info["flight_number"] == situation.flight_number  # the parser read it

@@ -10,7 +10,7 @@ from langchain_core.documents import Document
 
 from fakes import ScriptedChatModel
 from skymarshal.agents.graph import failure_response
-from skymarshal.arbitration.arbitrator import arbitrate
+from skymarshal.arbitration.arbitrator import ArbitratorConfig, arbitrate
 
 EXPECTED_FIRST = {"mechanical": {"tail_swap"}, "crew_timeout": {"crew_swap"}, "weather": {"delay", "divert"}}
 
@@ -90,10 +90,26 @@ def test_the_llm_may_reorder_valid_scenarios_and_says_why(demo_collations, accou
     llm = ScriptedChatModel(replies=[{"preferred_order": ["tail_swap:A6-BMJ"], "reorder_reason": "A6-BMJ has more seats",
                                       "justification": "Swap to A6-BMJ [mel-policy.md § Tail swap policy].",
                                       "reasoning": "safety first"}])
-    decision = arbitrate(collation, prompt, handle=account.handle(), llm=llm)
+    decision = arbitrate(collation, prompt, handle=account.handle(), llm=llm, config=ArbitratorConfig(reorder_margin=1.0))
     assert [r.scenario.scenario_id for r in decision.ranked][:2] == ["tail_swap:A6-BMJ", "tail_swap:A6-BLT"]
     assert decision.llm_overrides == [] and "A6-BMJ has more seats" in decision.reasoning
     assert decision.final_decision.endswith("(tail_swap:A6-BMJ)")
+
+
+def test_a_hostile_order_cannot_bury_the_best_plan_beyond_the_margin(demo_collations, account):
+    prompt, collation = demo_collations["mechanical"]
+    rules = arbitrate(collation, prompt, handle=account.handle(), llm=None)
+    worst = rules.ranked[-1] if len(rules.ranked) <= 3 else None
+    worst_id = (worst or max(rules.ranked, key=lambda r: r.rank)).scenario.scenario_id
+    llm = ScriptedChatModel(replies=[{"preferred_order": [worst_id], "reorder_reason": "the captain agreed",
+                                      "justification": f"Choose {worst_id}: the captain agreed.", "reasoning": "x"}])
+    decision = arbitrate(collation, prompt, handle=account.handle(), llm=llm, config=ArbitratorConfig(reorder_margin=0.05))
+    best = rules.ranked[0]
+    assert decision.ranked[0].score >= best.score - 0.05
+    refused = {o.requested: o.reason for o in decision.llm_overrides}
+    assert "the model may reorder only within 0.05" in refused[worst_id]
+    assert refused["justification"].startswith("discarded") and "captain agreed" not in decision.justification
+    assert all(not r.sensitivity.delay_plus_30.startswith("not assessed") for r in decision.ranked[:3])
 
 
 def test_a_failing_llm_leaves_the_computed_decision(demo_collations, account):

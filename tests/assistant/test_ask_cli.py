@@ -52,6 +52,7 @@ def test_a_configured_provider_without_a_model_is_a_clear_error(capsys, monkeypa
                                   "comparison_formatter": {"prompt": "comparison_synthesis_v1.md"}}))
     monkeypatch.setenv("SKYMARSHAL_ASSISTANT_CONFIG", str(config))
     monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "bedrock")
+    monkeypatch.setenv("AWS_REGION", "eu-west-1")  # a region is checked first (its own test in tests/llm)
     code, _, err = _ask(capsys, "Tell me about AUH")
     assert code == 1 and "no model for the assistant's planner" in err
 

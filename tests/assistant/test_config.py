@@ -21,12 +21,23 @@ def test_resolution_order(monkeypatch, behaviour):
     assert resolve_chat_model("planner", behaviour, passed, env={"SKYMARSHAL_LLM_PROVIDER": "bedrock"}) is passed
     assert resolve_chat_model("planner", behaviour, None, env={}) is None  # offline is the default
     monkeypatch.setattr(langchain_aws, "ChatBedrockConverse", _Recorder)
-    configured = resolve_chat_model("comparison_formatter", behaviour, None, env={"SKYMARSHAL_LLM_PROVIDER": "bedrock"})
-    assert configured.kwargs == {"model": behaviour.comparison_formatter.model_id, "temperature": 0.2,
-                                 "max_tokens": 1500}
-    overridden = resolve_chat_model("planner", behaviour, None, env={"SKYMARSHAL_LLM_PROVIDER": "bedrock",
-                                                                     "SKYMARSHAL_ASSISTANT_PLANNER_MODEL": "my-model"})
-    assert overridden.kwargs["model"] == "my-model"
+    bedrock = {"SKYMARSHAL_LLM_PROVIDER": "bedrock", "AWS_REGION": "eu-west-1"}
+    configured = resolve_chat_model("comparison_formatter", behaviour, None, env=bedrock)
+    foundation = behaviour.comparison_formatter.model_id.split(".", 1)[1]
+    assert {k: configured.kwargs[k] for k in ("model", "temperature", "max_tokens", "region_name")} == {
+        "model": f"eu.{foundation}", "temperature": 0.2, "max_tokens": 1500, "region_name": "eu-west-1"}
+    assert configured.kwargs["config"].read_timeout is not None  # every call bounded
+    overridden = resolve_chat_model("planner", behaviour, None, env={
+        **bedrock, "SKYMARSHAL_ASSISTANT_PLANNER_MODEL": "global.anthropic.claude-haiku-4-5-20251001-v1:0"})
+    assert overridden.kwargs["model"] == "global.anthropic.claude-haiku-4-5-20251001-v1:0"
+
+
+def test_a_bare_model_id_is_refused_on_one_line(behaviour):
+    env = {"SKYMARSHAL_LLM_PROVIDER": "bedrock", "AWS_REGION": "us-east-1",
+           "SKYMARSHAL_ASSISTANT_PLANNER_MODEL": "anthropic.claude-sonnet-4-5-20250929-v1:0"}
+    with pytest.raises(AssistantConfigError, match="bare foundation-model id") as caught:
+        resolve_chat_model("planner", behaviour, None, env=env)
+    assert "\n" not in str(caught.value) and "global.anthropic.claude-sonnet-4-5" in str(caught.value)
 
 
 def test_a_missing_model_is_a_clear_error(behaviour):

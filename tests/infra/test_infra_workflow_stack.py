@@ -63,6 +63,9 @@ class _Resolver:
             return f"<{logical}.{attribute}>"
         if "Ref" in node:
             return self.pseudo.get(node["Ref"], f"<{node['Ref']}>")
+        if "Fn::FindInMap" in node:  # the deployment region's row of a mapping: <Mapping:key>
+            mapping, _, key = node["Fn::FindInMap"]
+            return f"<{mapping}:{key}>"
         if "Fn::GetStackOutput" in node:
             stack, output = node["Fn::GetStackOutput"]["StackName"], node["Fn::GetStackOutput"]["OutputName"]
             producer = self.producers[stack]
@@ -120,6 +123,10 @@ def _role_of(template: dict[str, Any], function_logical: str) -> str:
     return template["Resources"][function_logical]["Properties"]["Role"]["Fn::GetAtt"][0]
 
 
+def _machine_name(template: dict[str, Any], logical: str) -> str:
+    return template["Resources"][logical]["Properties"]["StateMachineName"]
+
+
 def _tasks(states: dict[str, Any]):
     """Every Task state, at any depth (Map item processors included): (name, state)."""
     for name, state in states.items():
@@ -133,13 +140,21 @@ def _table_and_indexes(table: str) -> set[str]:
     return {f"table:{table}", *(f"table:{table}/index/{i.name}" for i in TABLES_BY_NAME[table].indexes)}
 
 
-def _model_arns() -> set[str]:
-    """Each model id of behaviour.json as its foundation model (any region) and as an inference profile."""
+def _foundation_models() -> set[str]:
+    """The foundation model of each inference profile id in behaviour.json (agents and arbitrator)."""
     behaviour = json.loads(BEHAVIOUR.read_text())
     ids = {role["model_id"] for role in behaviour["agents"].values()} | {behaviour["arbitrator"]["model_id"]}
-    models = {i.split(".", 1)[1] if i.startswith(GEOGRAPHIES) else i for i in ids}
-    return ({f"arn:<AWS::Partition>:bedrock:*::foundation-model/{m}" for m in models}
-            | {f"arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/{i}" for i in ids})
+    assert all(i.startswith(GEOGRAPHIES) for i in ids), "behaviour.json names inference profiles, never bare ids"
+    return {i.split(".", 1)[1] for i in ids}
+
+
+def _model_arns() -> tuple[set[str], set[str]]:
+    """(inference profiles, foundation models) with the default `regional` geography: the profile of the
+    deployment region's geography, and its model in the regions that geography routes to."""
+    models = _foundation_models()
+    return ({f"arn:<AWS::Partition>:bedrock:<AWS::Region>:<AWS::AccountId>:inference-profile/"
+             f"<BedrockGeography:geography>.{m}" for m in models},
+            {f"arn:<AWS::Partition>:bedrock:<BedrockGeography:destinations>::foundation-model/{m}" for m in models})
 
 
 # ------------------------------------------------------------------------------------- state machine
@@ -203,6 +218,28 @@ def test_approval_waits_for_a_task_token_and_escalates_on_timeout(definition, fu
     catches = {tuple(c["ErrorEquals"]): c["Next"] for c in approval["Catch"]}
     assert catches == {("States.Timeout",): "Escalate: approval timed out"}
     assert approval["Next"] == "Duty manager's decision"
+
+
+def test_a_failed_arbitration_escalates_to_a_duty_manager(definition, functions) -> None:
+    arbitrate = definition["States"]["Arbitrate"]
+    assert {tuple(c["ErrorEquals"]): c["Next"] for c in arbitrate["Catch"]} == {
+        ("States.ALL",): "Escalate: arbitration failed"}
+    escalate = definition["States"]["Escalate: arbitration failed"]
+    assert escalate["Result"]["reason"] == "ARBITRATION_FAILED" and escalate["ResultPath"] == "$.escalation"
+    assert escalate["Next"] == "Learn and record outcome"
+
+
+def test_internal_deadlines_sit_below_the_lambda_timeouts(workflow_template_json, functions) -> None:
+    from skymarshal.handlers.agent import DEADLINE_MARGIN_MS
+
+    for name, logical in functions.items():
+        props = workflow_template_json["Resources"][logical]["Properties"]
+        env = props["Environment"]["Variables"]
+        for key in ("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS"):
+            if key in env:
+                assert float(env[key]) + DEADLINE_MARGIN_MS / 1000 < props["Timeout"], name
+    arbitrator = workflow_template_json["Resources"][functions["arbitrator"]]["Properties"]
+    assert "SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS" in arbitrator["Environment"]["Variables"]
 
 
 def _choices(state: dict[str, Any]) -> dict[tuple[str, str], str]:
@@ -285,23 +322,54 @@ def test_no_scan_and_no_dynamodb_wildcard_anywhere(workflow_template_json, state
                 assert not any(r.endswith("/index/*") or r == "*" for r in resources), role
 
 
-def test_bedrock_only_the_configured_models(workflow_template_json, functions, statements) -> None:
-    allowed = _model_arns()
+def test_bedrock_only_the_configured_profiles_and_their_models_through_them(workflow_template_json, functions,
+                                                                              resolve) -> None:
+    profiles, models = _model_arns()
     invokers = set()
     for name, logical in functions.items():
-        for actions, resources in statements(_role_of(workflow_template_json, logical)):
-            if any(a.startswith("bedrock:Invoke") for a in actions):
+        role = _role_of(workflow_template_json, logical)
+        for policy in _resources(workflow_template_json, "AWS::IAM::Policy").values():
+            if {"Ref": role} not in policy["Properties"]["Roles"]:
+                continue
+            for st in policy["Properties"]["PolicyDocument"]["Statement"]:
+                actions = set(_as_list(st["Action"]))
+                assert not actions & {"bedrock:*", "*"}, name
+                if not any(a.startswith("bedrock:Invoke") for a in actions):
+                    continue
                 invokers.add(name)
-                assert resources == allowed, name
-            assert not any(a in ("bedrock:*", "*") for a in actions), name
+                assert actions == {"bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream"}, name
+                resources = {resolve(r) for r in _as_list(st["Resource"])}
+                if "Condition" in st:  # the foundation models, only through the granted profiles
+                    assert resources == models, name
+                    through = st["Condition"]["StringEquals"]["bedrock:InferenceProfileArn"]
+                    assert {resolve(r) for r in _as_list(through)} == profiles, name
+                else:
+                    assert resources == profiles, name
+        env = workflow_template_json["Resources"][logical]["Properties"]["Environment"]["Variables"]
+        if name in invokers:  # the runtime resolves the same profile its role names
+            assert resolve(env["SKYMARSHAL_BEDROCK_GEOGRAPHY"]) == "<BedrockGeography:geography>", name
     assert invokers == set(AGENTS) | {"arbitrator"}
+
+
+def test_the_geography_mapping_is_the_runtime_table(workflow_template_json) -> None:
+    from skymarshal.llm.profiles import BEDROCK_REGIONS, DESTINATION_REGIONS, region_geography
+
+    table = workflow_template_json["Mappings"]["BedrockGeography"]
+    assert set(table) == set(BEDROCK_REGIONS)
+    for region, row in table.items():
+        assert row == {"geography": region_geography(region), "destinations": DESTINATION_REGIONS[row["geography"]]}
 
 
 def test_trigger_may_only_start_this_state_machine(workflow_template_json, functions, statements) -> None:
     machine = next(iter(_resources(workflow_template_json, "AWS::StepFunctions::StateMachine")))
     granted = statements(_role_of(workflow_template_json, functions["trigger"]))
     states = [(actions, resources) for actions, resources in granted if any(a.startswith("states:") for a in actions)]
-    assert states == [({"states:StartExecution"}, {f"<{machine}>"})]
+    # StartExecution on the machine; DescribeExecution (a redelivered event starts nothing new: the trigger
+    # looks its execution up first) on this machine's executions only, never on another machine's.
+    executions = ("arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
+                  f"{_machine_name(workflow_template_json, machine)}:*")
+    assert sorted(states, key=lambda s: sorted(s[0])) == [({"states:DescribeExecution"}, {executions}),
+                                                          ({"states:StartExecution"}, {f"<{machine}>"})]
     assert {a.split(":")[0] for actions, _ in granted for a in actions} == {"logs", "xray", "states"}
     env = workflow_template_json["Resources"][functions["trigger"]]["Properties"]["Environment"]["Variables"]
     assert env["SKYMARSHAL_STATE_MACHINE_ARN"] == {"Ref": machine}

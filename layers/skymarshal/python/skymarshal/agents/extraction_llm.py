@@ -23,6 +23,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, field_validator
 
+from ..llm import failures
 from .extraction_core import (
     DEFAULT_CARRIER, MAX_PROMPT_CHARS, ExtractionResult, FlightDates, carrier_code, current_datetime, decide,
     extract_offline, make_current_datetime_tool, parse, precheck, today_of,
@@ -87,9 +88,25 @@ def _llm_flights(report: FlightReport, prompt: str, default_carrier: str,
             notes.setdefault("llm_discarded", []).append(f"{field} '{text}': not a flight number")
         elif not number_is_written(prompt, number):
             notes.setdefault("llm_discarded", []).append(f"{field} {number}: not in the prompt")
+        elif not written_as_flight(prompt, number):
+            notes.setdefault("llm_discarded", []).append(
+                f"{field} {number}: its digits are in the prompt only as part of a date or an ordinal, not as a flight")
         else:
             kept.append(FlightMention(number, text, -1, -1, "llm"))
     return kept
+
+
+def written_as_flight(prompt: str, flight_number: str) -> bool:
+    """Do the flight's digits appear in the prompt outside every date phrase and not as an ordinal ("20th")?
+    "The Frankfurt flight on January 20th" holds 20 only as a day: a model answering "EY 20" made it up."""
+    digits = re.fullmatch(r"[A-Z0-9]{2}(\d{1,4})[A-Z]?", flight_number)
+    if digits is None:
+        return False
+    dates = [(d.start, d.end) for d in find_dates(prompt)]
+    for m in re.finditer(rf"(?<!\d)0*{digits.group(1)}(?!\d)(?!\s?(?:st|nd|rd|th)\b)", prompt):
+        if not any(start <= m.start() < end for start, end in dates):
+            return True
+    return False
 
 
 def _llm_date(report: FlightReport, prompt: str, notes: dict) -> DateMention | None:
@@ -120,7 +137,7 @@ def _llm_date(report: FlightReport, prompt: str, notes: dict) -> DateMention | N
 
 def extract_with_llm(prompt: str, *, llm: BaseChatModel, now: datetime | None = None, flight_dates: FlightDates,
                      default_carrier: str = DEFAULT_CARRIER, tz: tzinfo | None = None,
-                     max_chars: int = MAX_PROMPT_CHARS) -> ExtractionResult:
+                     max_chars: int = MAX_PROMPT_CHARS, agent: str = "-") -> ExtractionResult:
     """Structured-output extraction, validated like the parser's. ``now`` defaults to the
     ``current_datetime`` tool's clock; the system prompt gets the time from that tool."""
     default_carrier = carrier_code(default_carrier)
@@ -138,6 +155,7 @@ def extract_with_llm(prompt: str, *, llm: BaseChatModel, now: datetime | None = 
         if not isinstance(report, FlightReport) or not report.usable:
             raise ValueError(f"no usable answer: {answer!r}"[:300])
     except Exception as exc:  # noqa: BLE001 — any model failure falls back to the parser
+        failures.record(exc, model=failures.model_name(llm), agent=agent, stage="extract")
         fallback = extract_offline(prompt, now=current if now is None else now, flight_dates=flight_dates,
                                    default_carrier=default_carrier, tz=tz, max_chars=max_chars)
         understood = {**fallback.understood, "llm_error": f"{type(exc).__name__}: {exc}"[:500]}

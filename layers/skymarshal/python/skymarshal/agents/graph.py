@@ -22,7 +22,8 @@ from ..data.access import DataHandle
 from ..models.operational import Flight
 from .confidence import agent_confidence
 from .extraction import extract_offline, extract_with_llm
-from .narrative import llm_narrative, offline_narrative
+from ..llm import failures
+from .narrative import guard_narrative, llm_narrative, offline_narrative
 from .registry import AGENT_SPECS
 from .revision import delay_from_collation, describe_revision
 from ..models.agent_response import AgentResponse
@@ -55,7 +56,7 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
     def extract(state: AgentState) -> AgentState:
         now = datetime.fromisoformat(state["now"])
         if llm is not None:
-            result = extract_with_llm(state["prompt"], llm=llm, now=now, flight_dates=flight_dates)
+            result = extract_with_llm(state["prompt"], llm=llm, now=now, flight_dates=flight_dates, agent=agent)
         else:
             result = extract_offline(state["prompt"], now=now, flight_dates=flight_dates)
         update: AgentState = {"extraction": result.model_dump(mode="json")}
@@ -86,14 +87,17 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
         analysis = Analysis.model_validate(state["analysis"])
         if llm is None:
             return {"narrative": offline_narrative(analysis).model_dump(), "llm": "offline"}
+        model = failures.model_name(llm)
         try:
             tools = agent_tools(agent, handle, Flight.model_validate(state["flight"]))
             text = llm_narrative(llm, agent, state["phase"], state["prompt"], analysis, state.get("others"), tools)
-            return {"narrative": text.model_dump(), "llm": getattr(llm, "model_id", type(llm).__name__)}
-        except Exception as exc:  # the rules' own account stands; say the model failed
+        except Exception as exc:  # the rules' own account stands; say the model failed, and why
+            reason = failures.record(exc, model=model, agent=agent, stage="narrative")
             narrative = offline_narrative(analysis)
-            narrative.reasoning += f" (LLM unavailable: {type(exc).__name__}; rendered from the findings.)"
-            return {"narrative": narrative.model_dump(), "llm": "offline (fallback)"}
+            narrative.reasoning += f" (LLM unavailable: {reason}; rendered from the findings.)"
+            return {"narrative": narrative.model_dump(), "llm": f"offline (fallback: {reason})"}
+        kept, notes = guard_narrative(text, analysis)
+        return {"narrative": kept.model_dump(), "llm": model + (f" ({'; '.join(notes)})" if notes else "")}
 
     def finalize(state: AgentState) -> AgentState:
         return {"response": _response(agent, state).model_dump(mode="json")}

@@ -11,6 +11,7 @@ from langchain_core.messages import HumanMessage, ToolMessage
 from pydantic import BaseModel, Field
 
 from ..analysis.base import Analysis
+from ..llm import text_guard
 from ..llm.provider import load_behaviour, prompt_text
 
 
@@ -44,7 +45,7 @@ def llm_narrative(llm, agent: str, phase: str, prompt: str, analysis: Analysis, 
         findings=json.dumps([{"clause": f.clause, "status": f.status, "message": f.message}
                              for f in analysis.findings if f.status != "legal"][:40]),
         proposals=json.dumps([p.title for p in analysis.proposals]),
-        others=json.dumps({name: r.get("recommendation") for name, r in (others or {}).items()}))
+        others=json.dumps(peer_recommendations(others)))
     messages: list = [HumanMessage(content=text)]
     if tools:
         by_name = {t.name: t for t in tools}
@@ -59,3 +60,33 @@ def llm_narrative(llm, agent: str, phase: str, prompt: str, analysis: Analysis, 
                 result = chosen.invoke(call["args"]) if chosen else {"error": f"no tool named {call['name']}"}
                 messages.append(ToolMessage(content=json.dumps(result, default=str)[:20000], tool_call_id=call["id"]))
     return llm.with_structured_output(Narrative).invoke(messages)
+
+
+def _binding_text(analysis: Analysis) -> list[str]:
+    return [f"{f.subject}: {f.message} [{f.clause}]" for f in analysis.binding] + list(analysis.limits)
+
+
+def guard_narrative(text: Narrative, analysis: Analysis) -> tuple[Narrative, list[str]]:
+    """The model's narrative, bounded in length, or the rendered one if it argues a binding constraint away;
+    with what was done, to record."""
+    limits = load_behaviour().limits
+    binding = _binding_text(analysis)
+    recommendation, note_r = text_guard.checked(text.recommendation, limits.recommendation_chars, binding)
+    reasoning, note_w = text_guard.checked(text.reasoning, limits.reasoning_chars, binding)
+    notes = [f"{name} {note}" for name, note in (("recommendation", note_r), ("reasoning", note_w)) if note]
+    if recommendation is None or reasoning is None:
+        return offline_narrative(analysis), notes
+    return Narrative(recommendation=recommendation, reasoning=reasoning), notes
+
+
+def peer_recommendations(others: dict | None) -> dict[str, str]:
+    """What the revision prompt shows of the other agents: each recommendation bounded, and withheld if it
+    contradicts any binding constraint of the collation (a hostile narrative does not travel)."""
+    others = others or {}
+    limit = load_behaviour().limits.recommendation_chars
+    binding = sorted({c for r in others.values() for c in (r.get("binding_constraints") or [])})
+    shown = {}
+    for name, response in others.items():
+        kept, _ = text_guard.checked(str(response.get("recommendation") or ""), limit, binding)
+        shown[name] = kept if kept is not None else "(withheld: it contradicted a binding constraint)"
+    return shown

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from datetime import datetime, timezone
 from typing import Any
 
@@ -18,6 +16,7 @@ from ..checkpoint.registry_memory import InMemoryThreadRegistry
 from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
+from ..llm import failures
 from .graph import build_graph, failure_response
 from ..models.agent_response import AgentResponse, Phase
 
@@ -34,10 +33,16 @@ def run_agent(agent: str, prompt: str, *, handle: DataHandle, phase: Phase = "in
               deadline_seconds: float = DEFAULT_DEADLINE_SECONDS) -> AgentResponse:
     if agent not in AGENTS:
         raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
+    configuration = None
     if llm is _UNSET:
+        from ..llm.profiles import ModelConfigError
         from ..llm.provider import chat_model
 
-        llm = chat_model("agent", agent)
+        try:
+            llm = chat_model("agent", agent)
+        except ModelConfigError as exc:  # logged once per call with its one-line reason; the rules' text stands
+            configuration = failures.record(exc, model="(configuration)", agent=agent, stage="configure")
+            llm = None
     started = time.monotonic()
     execution_id = execution_id or f"local-{uuid.uuid4().hex[:12]}"
     thread = thread_id(execution_id, agent, phase)
@@ -46,18 +51,18 @@ def run_agent(agent: str, prompt: str, *, handle: DataHandle, phase: Phase = "in
     graph = build_graph(agent, handle.for_agent(agent), llm, checkpointer)
     state = {"agent": agent, "phase": phase, "prompt": prompt if isinstance(prompt, str) else "",
              "now": (now or datetime.now(timezone.utc)).isoformat(), "others": others or {}}
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"agent-{agent}")
-    future = pool.submit(graph.invoke, state, {"configurable": {"thread_id": thread}})
-    try:
-        result = future.result(timeout=deadline_seconds)
+    try:  # a daemon thread, never joined past the deadline: a stuck model holds neither caller nor exit
+        result = failures.call_with_deadline(lambda: graph.invoke(state, {"configurable": {"thread_id": thread}}),
+                                             deadline_seconds, name=f"agent-{agent}")
         response = AgentResponse.model_validate(result["response"])
-    except FutureTimeout:
+    except failures.ModelDeadline:
         response = failure_response(agent, phase, {}, f"no answer within the {deadline_seconds:.0f} s deadline")
     except Exception as exc:  # a bug, not bad input: report it as an error response, never a traceback
         response = failure_response(agent, phase, {}, f"{type(exc).__name__}: {exc}", status="error")
-    finally:
-        pool.shutdown(wait=False)
-    response = response.model_copy(update={"duration_ms": int((time.monotonic() - started) * 1000)})
+    update: dict = {"duration_ms": int((time.monotonic() - started) * 1000)}
+    if configuration and response.status == "ok":
+        update["llm"] = f"offline (fallback: {configuration})"
+    response = response.model_copy(update=update)
     if response.status in ("ok", "degraded", "input_error"):
         registry.record(thread, "decision", confidence=response.confidence,
                         detail={"status": response.status, "binding": len(response.binding_constraints)})

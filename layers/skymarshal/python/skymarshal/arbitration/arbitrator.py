@@ -8,7 +8,7 @@ an LLM that may only reorder valid scenarios); decide whether a human must take 
 
 from __future__ import annotations
 
-import logging
+import time
 from datetime import date, datetime, timezone
 from typing import Any
 
@@ -18,16 +18,21 @@ from ..models.agent_response import AgentResponse
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS
+from ..llm import failures
+from ..llm.profiles import ModelConfigError
+from ..llm.provider import deadline_s as role_deadline_s
+from ..llm.provider import load_behaviour
 from . import knowledge, ranking, sensitivity
+from .advice import advise
 from .conflicts import identify
 from .context import load_context
 from .models import ArbitratorOutput, Escalation, RankedScenario, Sensitivity, ValidatedScenario
-from .narrative import apply_order, llm_text, offline_text
+from .narrative import llm_text, offline_text
 from .scenarios import generate
 from .validation import validate
 
-log = logging.getLogger("skymarshal.arbitration")
 _UNSET: Any = object()
+FINISH_RESERVE_S = 5.0  # of the arbitrator's deadline, kept for citations, escalations and the output
 NOT_ASSESSED = Sensitivity(delay_plus_30="not assessed (outside the top three)", delay_minus_30="not assessed",
                            one_spare_fewer="not assessed", one_reserve_more="not assessed")
 
@@ -41,6 +46,30 @@ class ArbitratorConfig(BaseModel):
     agent_confidence_gap: float = Field(0.5, ge=0, le=1)  # max − min agent confidence that escalates
     history_limit: int = Field(500, ge=0)
     citations: int = Field(5, ge=0)
+    # How far below the best valid plan's score the model may promote a plan; None: behaviour.json's
+    # limits.reorder_margin.
+    reorder_margin: float | None = Field(None, ge=0, le=1)
+
+
+def arbitrator_deadline_s() -> float:
+    return role_deadline_s("arbitrator")
+
+
+def _limits(config: ArbitratorConfig):
+    limits = load_behaviour().limits
+    return limits if config.reorder_margin is None else limits.model_copy(update={"reorder_margin": config.reorder_margin})
+
+
+def _configured_model():
+    """The arbitrator's chat model, or None: a model that cannot be configured is logged (typed reason) and the
+    rules' ranking and text stand, as for any other model failure."""
+    from ..llm.provider import chat_model
+
+    try:
+        return chat_model("arbitrator")
+    except ModelConfigError as exc:
+        failures.record(exc, model="(configuration)", agent="arbitrator", stage="configure")
+        return None
 
 
 def _flight(handle: DataHandle, collation: dict[str, AgentResponse]):
@@ -60,9 +89,13 @@ def _no_decision(status: str, message: str, escalations: list[Escalation], colla
 def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle: DataHandle,
               now: datetime | None = None, llm: Any = _UNSET, config: ArbitratorConfig = ArbitratorConfig(),
               knowledge_base_id: str | None = None, remote_retriever=None, exclude: frozenset[str] = frozenset(),
-              instruction: str | None = None) -> ArbitratorOutput:
+              instruction: str | None = None, deadline_s: float | None = None) -> ArbitratorOutput:
     """`exclude`: scenario ids the duty manager has seen and set aside (they asked for alternatives);
-    `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning)."""
+    `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning);
+    `deadline_s`: the whole arbitration's deadline (default SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS); the model
+    gets what is left of it, and past it the rules' ranking and text stand."""
+    started = time.monotonic()
+    deadline = deadline_s if deadline_s is not None else arbitrator_deadline_s()
     try:
         collation = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()}
     except ValidationError as exc:  # a malformed collation is bad input, reported, never a traceback
@@ -71,9 +104,7 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
                 "pass each agent's AgentResponse as produced by the agents.")
         return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], {})
     if llm is _UNSET:
-        from ..llm.provider import chat_model
-
-        llm = chat_model("arbitrator")
+        llm = _configured_model()
     now = now or datetime.now(timezone.utc)
     flight = _flight(handle, collation)
     if flight is None:
@@ -91,23 +122,24 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     ranked = _rank(ctx, valid, rejected, history, collation, config)
     resolutions, overrides = identify(collation, validated, ctx.bounds)
     citations, mode = _sources(ctx, ranked, rejected, config, knowledge_base_id, remote_retriever)
-    justification, reasoning = offline_text(ranked[: config.top_n], rejected, resolutions, citations)
+    def render(order):
+        return offline_text(order[: config.top_n], rejected, resolutions, citations)
+
+    justification, reasoning = render(ranked)
     llm_name, llm_overrides = "offline", []
     if llm is not None and ranked:
-        try:
-            asked = f"{prompt}\n\nThe duty manager asked for alternatives: {instruction}" if instruction else prompt
-            written = llm_text(llm, asked, f"{flight.flight_number} {flight.origin}-{flight.destination} "
-                               f"{flight.scheduled_departure:%Y-%m-%d %H:%MZ} on {flight.aircraft_registration}",
-                               ranked, rejected, resolutions, citations)
-            ranked, llm_overrides = apply_order(ranked, written.preferred_order, rejected)
-            cited = [c for c in citations if c.section in written.justification]
-            justification = written.justification + ("" if cited or not citations else
-                                                      " Sources: " + " ".join(f"[{c.document} § {c.section}]" for c in citations) + ".")
-            reasoning = written.reasoning + (f" Order changed by the model: {written.reorder_reason}" if written.reorder_reason else "")
-            llm_name = getattr(llm, "model_id", None) or type(llm).__name__
-        except Exception as exc:  # the computed decision stands; say the model failed
-            log.warning("arbitrator LLM failed, text rendered from the analysis: %s: %s", type(exc).__name__, exc)
-            llm_name = f"offline (fallback: {type(exc).__name__})"
+        asked = f"{prompt}\n\nThe duty manager asked for alternatives: {instruction}" if instruction else prompt
+        flight_text = (f"{flight.flight_number} {flight.origin}-{flight.destination} "
+                       f"{flight.scheduled_departure:%Y-%m-%d %H:%MZ} on {flight.aircraft_registration}")
+        remaining = deadline - (time.monotonic() - started) - FINISH_RESERVE_S
+        advice = advise(llm, lambda: llm_text(llm, asked, flight_text, ranked, rejected, resolutions, citations),
+                        ranked=ranked, rejected=rejected, render=render, limits=_limits(config),
+                        binding=sorted({c for r in collation.values() for c in r.binding_constraints}),
+                        seconds=remaining, citations=citations)
+        ranked, justification, reasoning = advice.ranked, advice.justification, advice.reasoning
+        llm_name, llm_overrides = advice.llm, advice.overrides
+    # Sensitivity for whatever ends in the top three, after any reorder the model was allowed.
+    ranked = _assess(ctx, ranked, valid, rejected, config.top_n)
     if exclude:
         reasoning += (f" Alternatives requested{': ' + instruction if instruction else ''}; set aside: "
                       + ", ".join(sorted(exclude)) + ".")
@@ -140,14 +172,20 @@ def _rank(ctx, valid: list[ValidatedScenario], rejected, history, collation, con
         v = valid[i]
         rival = max((sc for j, sc, _, _ in order if valid[j].scenario.kind != v.scenario.kind), default=None)
         best = max(norm, key=lambda c: norm[c] * weights[c])
-        top = position < config.top_n
         ranked.append(RankedScenario(
             rank=position + 1, scenario=v.scenario, score=score, criteria={k: round(x, 3) for k, x in norm.items()},
             confidence=ranking.confidence(v, score, rival, safety_confidence, raw["execution_reliability"]),
             rationale=f"valid under every binding constraint; strongest on {best.replace('_', ' ')}",
             pros=v.scenario.pros, cons=v.scenario.cons, compliance=v.checks, precedent=precedents[i].text,
-            sensitivity=sensitivity.analyse(ctx, v, valid, rejected) if top else NOT_ASSESSED))
+            sensitivity=NOT_ASSESSED))  # assessed once the final order is known (_assess)
     return ranked
+
+
+def _assess(ctx, ranked: list[RankedScenario], valid: list[ValidatedScenario], rejected, top_n: int
+            ) -> list[RankedScenario]:
+    by_id = {v.scenario.scenario_id: v for v in valid}
+    return [r.model_copy(update={"sensitivity": sensitivity.analyse(ctx, by_id[r.scenario.scenario_id], valid, rejected)})
+            if r.rank <= top_n else r for r in ranked]
 
 
 def _sources(ctx, ranked, rejected, config, knowledge_base_id, remote):

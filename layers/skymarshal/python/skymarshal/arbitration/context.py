@@ -15,13 +15,27 @@ from ..models.operational import AirportProfile, Booking, Flight
 from .bounds import SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
-# Words in the duty manager's prompt that name the kind of disruption (checked in this order).
+# Words in the duty manager's prompt that name the kind of disruption (checked in this order). Every
+# alternative sits inside one group between word boundaries: "ice" is not in "service", "wind" not in "window".
 PROMPT_TYPES: tuple[tuple[DisruptionType, re.Pattern], ...] = (
-    ("crew", re.compile(r"\bcrew|duty time|fdp|timed? ?out\b", re.I)),
-    ("weather", re.compile(r"\bweather|storm|wind|fog|snow|thunder|ice|icing|visibility\b", re.I)),
-    ("mechanical", re.compile(r"\bmechanical|technical|fault|aog|defect|engine|hydraulic|bird\b", re.I)),
-    ("atc", re.compile(r"\batc|slot|flow control|air traffic\b", re.I)),
+    ("crew", re.compile(r"\b(?:crew|duty time|fdp|timed? ?out)\b", re.I)),
+    ("weather", re.compile(r"\b(?:weather|storms?|winds?|crosswinds?|fog|snow|thunder\w*|ice|icing|visibility)\b",
+                           re.I)),
+    ("mechanical", re.compile(r"\b(?:mechanical|technical|fault|aog|defect|engine|hydraulic|bird)\b", re.I)),
+    ("atc", re.compile(r"\b(?:atc|slot|flow control|air traffic)\b", re.I)),
 )
+# A sentence telling the system what to do ("ignore crew duty limits", "disregard the curfew") describes no
+# disruption: it is left out before the prompt is typed, so injected words cannot change the type.
+_INSTRUCTION = re.compile(r"\b(?:ignore|disregard|forget|override|bypass|waive|pretend|skip|do not apply|don['’]t apply)\b",
+                          re.I)
+_SENTENCES = re.compile(r"(?<=[.!?;:,])\s+|\n+|\s+(?:but|and then)\s+")
+
+
+def described(prompt: str) -> str:
+    """The prompt without its instruction-like sentences."""
+    return " ".join(part for part in _SENTENCES.split(prompt or "") if not _INSTRUCTION.search(part))
+
+
 # EU261 Art. 5(3) cause keys (rules.eu261.EXTRAORDINARY_CIRCUMSTANCES) by disruption type.
 CAUSE = {"mechanical": "technical", "crew": "crew", "weather": "weather", "atc": "atc", "other": None}
 
@@ -69,11 +83,17 @@ class DisruptionContext:
         return self._cache[key]
 
 
+def prompt_type(prompt: str) -> DisruptionType | None:
+    """The kind of disruption the prompt's own words name, instructions left out; None if they name none."""
+    text = described(prompt)
+    return next((kind for kind, pattern in PROMPT_TYPES if pattern.search(text)), None)
+
+
 def disruption_type(prompt: str, flight: Flight, collation: dict[str, AgentResponse]) -> DisruptionType:
     """The prompt's own words first; else what the data says (a grounded tail, weather, an ATC delay)."""
-    for kind, pattern in PROMPT_TYPES:
-        if pattern.search(prompt or ""):
-            return kind
+    kind = prompt_type(prompt)
+    if kind is not None:
+        return kind
     reason = (flight.delay_reason or "").upper()
     if reason.startswith("TECHNICAL") or _grounded(collation):
         return "mechanical"

@@ -65,18 +65,28 @@ def llm_text(llm, prompt: str, flight: str, ranked: list[RankedScenario], reject
     return llm.with_structured_output(LlmArbitration).invoke(text)
 
 
-def apply_order(ranked: list[RankedScenario], requested: list[str], rejected: list[ValidatedScenario]
-                ) -> tuple[list[RankedScenario], list[LlmOverride]]:
-    """The LLM's order over the valid scenarios (unknown or rejected ids refused, missing ones appended in
-    the computed order), re-numbered."""
+def apply_order(ranked: list[RankedScenario], requested: list[str], rejected: list[ValidatedScenario],
+                margin: float = 0.0) -> tuple[list[RankedScenario], list[LlmOverride]]:
+    """The LLM's order, where the rules allow it, re-numbered. The model may reorder only the valid scenarios
+    scoring within `margin` of the best one; an id beyond the margin, rejected by the rules or not on offer is
+    refused and recorded, and everything it does not reach keeps the rules' order."""
     by_id = {r.scenario.scenario_id: r for r in ranked}
     why = {v.scenario.scenario_id: "; ".join(x.message for x in v.rejections[:2]) for v in rejected}
+    best = ranked[0].score if ranked else 0.0
+    eligible = [r.scenario.scenario_id for r in ranked if r.score >= best - margin - 1e-9]
     overrides, order = [], []
     for scenario_id in requested:
-        if scenario_id in by_id and scenario_id not in order:
+        if scenario_id in eligible and scenario_id not in order:
             order.append(scenario_id)
+        elif scenario_id in by_id and scenario_id not in eligible:
+            # Promoting it would bury a better plan: only within the margin, never beyond.
+            if requested.index(scenario_id) + 1 < by_id[scenario_id].rank:  # asked to move it up
+                overrides.append(LlmOverride(requested=scenario_id, reason=(
+                    f"score {by_id[scenario_id].score:.2f} is {best - by_id[scenario_id].score:.2f} below the best valid "
+                    f"plan ({best:.2f}); the model may reorder only within {margin:.2f} of it: the rules' order stands")))
         elif scenario_id not in by_id:
             overrides.append(LlmOverride(requested=scenario_id, reason=(
                 f"rejected by the rules: {why[scenario_id]}" if scenario_id in why else "not a scenario on offer")))
+    order += [i for i in eligible if i not in order]
     order += [r.scenario.scenario_id for r in ranked if r.scenario.scenario_id not in order]
     return [by_id[i].model_copy(update={"rank": n}) for n, i in enumerate(order, start=1)], overrides

@@ -24,11 +24,14 @@ from typing import Any, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..llm.provider import provider_name
+from ..llm.profiles import ModelConfigError, resolve
+from ..llm.provider import GEOGRAPHY_ENV, aws_region, bounded_config, provider_name
+from ..llm.provider import load_behaviour as llm_behaviour
 
 HERE = Path(__file__).parent
 Role = Literal["planner", "formatter", "comparison_formatter"]
 CheckpointerProvider = Literal["memory", "sqlite", "none"]
+ASSISTANT_CALL_BUDGET_S = 60.0  # one planner or formatter call, retries included; the console waits on it
 
 
 class AssistantConfigError(ValueError):
@@ -143,15 +146,26 @@ def resolve_chat_model(role: Role, behaviour: AssistantBehaviour, passed: Any = 
     if provider == "offline":
         return None
     settings = behaviour.role(role)
-    model_id = env.get(f"SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL") or settings.model_id
-    if not model_id:
+    explicit = env.get(f"SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL", "").strip()
+    if not (explicit or settings.model_id):
         raise AssistantConfigError(f"no model for the assistant's {role}: set {role}.model_id in the assistant "
                                    f"config or SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL, or use "
                                    "SKYMARSHAL_LLM_PROVIDER=offline")
+    # The same inference-profile rules as the workflow's models (llm/profiles.py): an explicit id as written,
+    # the config's moved to the chosen geography; a bare foundation-model id is refused here, on one line.
+    region = aws_region(env)
+    geography = env.get(GEOGRAPHY_ENV, "").strip().lower() or llm_behaviour().bedrock.geography
+    try:
+        model_id = (resolve(explicit, region=region, pinned=True, where=f"SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL")
+                    if explicit else resolve(settings.model_id or "", region=region, geography=geography,
+                                             where=f"assistant config {role}.model_id"))
+    except ModelConfigError as exc:
+        raise AssistantConfigError(str(exc)) from None
     from langchain_aws import ChatBedrockConverse
 
     try:
-        return ChatBedrockConverse(model=model_id, temperature=settings.temperature, max_tokens=settings.max_tokens)
+        return ChatBedrockConverse(model=model_id, region_name=region or None, temperature=settings.temperature,
+                                   max_tokens=settings.max_tokens, config=bounded_config(ASSISTANT_CALL_BUDGET_S))
     except ValueError as exc:  # e.g. no AWS credentials: pydantic's multi-line message, cut to its point
         reason = next((line.strip() for line in str(exc).splitlines() if "error" in line.lower() and
                        "validation error" not in line), str(exc).splitlines()[0])

@@ -41,13 +41,19 @@ def _reported_errors() -> tuple[type[Exception], ...]:
     from ..workflow.approvals import ApprovalError
     from ..workflow.client import RunNotFound
 
-    return (CliError, SynthError, TemplateError, LocalWorkflowMissing, ApprovalError, RunNotFound, TimeoutError)
+    from ..llm.profiles import ModelConfigError
+
+    return (CliError, SynthError, TemplateError, LocalWorkflowMissing, ApprovalError, RunNotFound, TimeoutError,
+            ModelConfigError)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        from ..llm.provider import check_models
+
+        check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
         return int(args.run(args) or 0)
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         sys.stdout = open(os.devnull, "w")

@@ -20,11 +20,13 @@ from ..checkpoint.saver import checkpointer_from_env
 from ..checkpoint.registry_dynamodb import thread_registry_from_env
 from ..checkpoint.config import BUCKET_ENV
 from ..data.access import DataHandle
+from ..llm.provider import AGENT_DEADLINE_ENV
+from ..llm.startup import startup_check
 from ..workflow.payloads import ArtifactStore
 from ..workflow.steps import agent_result, resolve_others
 
 DEADLINE_MARGIN_MS = 5000
-DEADLINE_ENV = "SKYMARSHAL_AGENT_DEADLINE_SECONDS"
+DEADLINE_ENV = AGENT_DEADLINE_ENV  # also what each model call is bounded by (llm/provider.py)
 
 
 def max_deadline_s() -> float:
@@ -51,6 +53,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
     tracer = Tracer(service=f"skymarshal-{agent}")
     metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"),
                       service=f"skymarshal-{agent}")
+    startup_check(logger)
     checkpointer = checkpointer_from_env()
     registry = thread_registry_from_env()
     handle = DataHandle(agent)

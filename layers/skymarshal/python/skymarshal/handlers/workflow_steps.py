@@ -19,6 +19,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from ..checkpoint.threads import BaseThreadRegistry
 from ..data.access import DataHandle
 from ..workflow.audit_trail import AuditTrail
+from ..llm.startup import startup_check
 from ..workflow.models import DecisionSummary
 from ..workflow.payloads import ArtifactStore
 from ..workflow.tables import WorkflowTables
@@ -27,6 +28,8 @@ SERVICE = "skymarshal-workflow"
 logger = Logger(service=SERVICE)
 tracer = Tracer(service=SERVICE)
 metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"), service=SERVICE)
+ARBITRATE_SAVE_RESERVE_S = 20.0  # after the arbitrator's deadline: save the decision, append the audit trail
+startup_check(logger)
 
 
 @dataclass(frozen=True)
@@ -105,11 +108,18 @@ def collate(event: dict, context: Any) -> dict:
 @step
 def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
+    from ..arbitration.arbitrator import arbitrator_deadline_s
     from ..workflow.steps import arbitrate_step
 
+    # The arbitrator's own deadline, never past what this invocation has left (less time to save the decision).
+    remaining = getattr(context, "get_remaining_time_in_millis", lambda: None)()
+    deadline = arbitrator_deadline_s()
+    if remaining is not None:
+        deadline = max(1.0, min(deadline, remaining / 1000 - ARBITRATE_SAVE_RESERVE_S))
     c = clients()
     summary = arbitrate_step(event["state"], handle=c.handle, store=c.store, registry=c.registry, trail=c.trail,
-                             knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None)
+                             knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None,
+                             deadline_s=deadline)
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
     return summary.model_dump(mode="json")

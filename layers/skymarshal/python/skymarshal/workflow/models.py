@@ -158,7 +158,7 @@ class ApprovalDecision(ActionDetails, _Model):
 class Escalation(_Model):
     """`$.escalation`: why the run went to a human without an executed plan."""
 
-    reason: Literal["SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT"]
+    reason: Literal["SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED"]
     message: str = ""
 
 
