@@ -37,7 +37,7 @@ from skymarshal.local.emulator import LocalAccount, in_process_account
 from skymarshal.local.template import WORKFLOW_TEMPLATE
 from skymarshal.workflow.tables import WorkflowTables
 
-LOAD_FACTOR = float(os.environ.get("SKYMARSHAL_TEST_LOAD_FACTOR", "0.78"))
+LOAD_FACTOR = float(os.environ.get("SKYMARSHAL_TEST_LOAD_FACTOR", "0.1"))
 
 # What puts a test in a tier, highest tier first: the fixtures it uses (directly or through others).
 TIER_FIXTURES: dict[str, frozenset[str]] = {
