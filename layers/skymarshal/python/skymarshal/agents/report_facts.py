@@ -1,0 +1,168 @@
+"""The offline reading of a report's cause, scope, window and severity (the disruption model's raw facts).
+
+Deterministic: a cause table of word patterns → IATA AHM 730 delay codes (most specific first: "bird
+strike" before an industrial "strike", a crew rotation before crew sickness), a registration, an airport by
+IATA code or by the city names the airline serves, a crew position, a UTC time window and a stated duration.
+Every reading keeps the span of the words it came from, so the console can show where each fact was read.
+Nothing here is checked against the data: Validate resolves the scope (the flight operates, the tail exists,
+the crew position is on that flight) and refuses a contradiction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
+
+from ..models.disruption import DELAY_CODES, ScopeKind
+
+# (pattern, delay code, fact name). Patterns are whole-word, case-insensitive; the first match wins.
+CAUSES: tuple[tuple[str, int, str], ...] = (
+    (r"bird[- ]?strike|lightning strike|struck by lightning|hail damage|heavy landing|tail strike", 51,
+     "aircraft_damage"),
+    (r"de-?icing", 75, "de_icing"),
+    (r"(?:atc|atfm|air traffic)\b.{0,40}\b(?:destination|arrival)|(?:destination|arrival)\b.{0,40}\b(?:atc|atfm)"
+     r"|flow control\b.{0,30}\bdestination", 83, "atfm_regulation"),
+    (r"atc|atfm|air traffic control|flow control|flow regulation|slot (?:delay|restriction|regulation)|ctot",
+     81, "atfm_regulation"),
+    (r"crew rotation|awaiting (?:the )?(?:inbound )?crew", 95, "crew_rotation"),
+    (r"late inbound|late arrival of the inbound|aircraft rotation|knock-on", 93, "aircraft_rotation"),
+    (r"(?:captain|first officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
+     r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
+     r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|pilot)", 64,
+     "crew_unavailable"),
+    (r"(?:cabin crew|flight attendant|purser|cabin manager|steward(?:ess)?)\b.{0,60}\b"
+     r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured)", 67, "crew_unavailable"),
+    (r"fog|thunderstorms?|storm|snow(?:fall|storm)?|blizzard|freezing rain|sandstorm|dust ?storm|low visibility"
+     r"|crosswinds?|high winds?|gusts?|typhoon|hurricane|volcanic ash", 71, "weather"),
+    (r"runway (?:closure|closed)|airport (?:is |was )?closed|closure of|capacity (?:cut|reduction|reduced)"
+     r"|closed", 87, "airport_restriction"),
+    (r"mechanical|technical (?:fault|problem|issue|failure)|fault|failure|defect|aog|inoperative|inop|"
+     r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection", 41, "aircraft_defect"),
+    (r"industrial action|walk-?out|(?:staff|pilots?'?|controllers?'?|union|general) strike|on strike", 98,
+     "industrial_action"),
+    (r"security (?:alert|check|threat|incident|search)|bomb threat", 85, "security"),
+    (r"baggage|luggage", 18, "baggage"),
+    (r"catering", 37, "catering"),
+    (r"fuel(?:ling)?|refuel", 36, "fuelling"),
+    (r"cargo|freight", 22, "cargo"),
+)
+
+POSITIONS: tuple[tuple[str, str], ...] = (
+    (r"captain|commander", "CAPTAIN"), (r"first officer|co-?pilot", "FIRST_OFFICER"),
+    (r"purser|cabin manager", "PURSER"), (r"cabin crew|flight attendant|steward(?:ess)?", "CABIN"),
+)
+REGISTRATION = re.compile(r"\b([A-Z0-9]{1,2}-[A-Z0-9]{3,5})\b")
+IATA_WORD = re.compile(r"\b([A-Z]{3})\b")
+AIRPORT_CONTEXT = re.compile(r"\b(?:airport|hub|station|at|into|over|to|from)\b", re.I)
+TIME = r"(\d{1,2})[:h.]?(\d{2})"
+WINDOW = re.compile(rf"\b(?:from|between)\s+{TIME}\s*(?:z|utc)?\s*(?:to|until|till|and|-|–)\s*{TIME}\s*(z|utc)?",
+                    re.I)
+DURATION = re.compile(r"\b(\d{1,4})[- ]?(minutes?|mins?|min|hours?|hrs?|h)\b", re.I)
+NOT_AIRPORTS = {"ATC", "UTC", "AOG", "MEL", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One thing read from the report, with the words it was read from."""
+
+    value: str | int
+    span: tuple[int, int]
+    words: str
+
+
+@dataclass
+class ReportReading:
+    """What the report says, before any check against the data."""
+
+    text: str
+    cause_code: int | None = None
+    cause: Reading | None = None
+    fact: str | None = None  # the cause's fact name, e.g. "crew_unavailable"
+    registration: Reading | None = None
+    airport: Reading | None = None
+    crew_position: Reading | None = None
+    window: tuple[time, time] | None = None
+    window_words: Reading | None = None
+    duration_minutes: Reading | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def scope_kind(self, has_flight: bool) -> ScopeKind | None:
+        """The narrowest scope the report names: a crew member on a flight, a flight, a tail, an airport."""
+        if self.crew_position is not None and has_flight:
+            return "crew_member"
+        if has_flight:
+            return "flight"
+        if self.registration is not None:
+            return "tail"
+        if self.airport is not None:
+            return "airspace" if self.fact == "atfm_regulation" else "airport"
+        return None
+
+    def window_on(self, day: date) -> tuple[datetime, datetime] | None:
+        """The stated window on a UTC day (an end before the start runs past midnight)."""
+        if self.window is None:
+            return None
+        start = datetime.combine(day, self.window[0], timezone.utc)
+        end = datetime.combine(day, self.window[1], timezone.utc)
+        return start, end if end > start else end + timedelta(days=1)
+
+
+def _search(pattern: str, text: str) -> re.Match[str] | None:
+    return re.search(rf"\b(?:{pattern})\b", text, re.I | re.S)
+
+
+def _reading(m: re.Match[str], value: str | int, group: int = 0) -> Reading:
+    return Reading(value=value, span=m.span(group), words=m.group(group))
+
+
+def read_cause(text: str) -> tuple[int, str, Reading] | None:
+    """The first cause in the table the report matches: (AHM 730 code, fact name, the words)."""
+    for pattern, code, fact in CAUSES:
+        m = _search(pattern, text)
+        if m is not None:
+            if code == 71 and _search(r"destination|arrival|on arrival|at the destination", text):
+                code = 72  # weather at the destination station
+            return code, fact, _reading(m, DELAY_CODES[code])
+    return None
+
+
+def read_airport(text: str, known: set[str]) -> Reading | None:
+    """An IATA code the airline serves, or the report's city name of one (`known` maps both to codes)."""
+    for m in IATA_WORD.finditer(text):
+        code = m.group(1)
+        if code in known and code not in NOT_AIRPORTS:
+            return _reading(m, code, 1)
+    return None
+
+
+def read_report(text: str, known_airports: set[str] | None = None,
+                city_codes: dict[str, str] | None = None) -> ReportReading:
+    """Everything the offline parser reads from a report; `city_codes` maps lower-case city names to IATA."""
+    reading = ReportReading(text=text)
+    cause = read_cause(text)
+    if cause is not None:
+        reading.cause_code, reading.fact, reading.cause = cause
+    if (m := REGISTRATION.search(text)) is not None:
+        reading.registration = _reading(m, m.group(1), 1)
+    reading.airport = read_airport(text, known_airports or set())
+    if reading.airport is None and city_codes:
+        for city, code in sorted(city_codes.items(), key=lambda kv: -len(kv[0])):
+            if (m := _search(re.escape(city), text)) is not None:
+                reading.airport = _reading(m, code)
+                break
+    for pattern, position in POSITIONS:
+        if (m := _search(pattern, text)) is not None:
+            reading.crew_position = _reading(m, position)
+            break
+    if (m := WINDOW.search(text)) is not None:
+        h1, m1, h2, m2 = (int(g) for g in m.groups()[:4])
+        if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60:
+            reading.window = (time(h1, m1), time(h2, m2))
+            reading.window_words = _reading(m, f"{h1:02d}:{m1:02d}-{h2:02d}:{m2:02d}")
+        if not m.group(5):
+            reading.notes.append("window times read as UTC (no time zone stated)")
+    if (m := DURATION.search(text)) is not None:
+        amount, unit = int(m.group(1)), m.group(2).lower()
+        reading.duration_minutes = _reading(m, amount * 60 if unit.startswith("h") else amount)
+    return reading

@@ -1,0 +1,80 @@
+"""The offline reading of a report: cause (AHM 730), scope words, window and duration, with their spans."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.agents.report_facts import read_cause, read_report
+from skymarshal.models.disruption import family_of
+
+KNOWN = {"AUH", "FRA", "LHR", "JFK", "MAN"}
+CITIES = {"abu dhabi": "AUH", "frankfurt": "FRA", "london heathrow": "LHR", "heathrow": "LHR", "new york": "JFK"}
+
+
+@pytest.mark.parametrize(("report", "code", "scope"), [
+    ("The captain of EY20 on January 19th called in sick two hours before departure", 64, "crew_member"),
+    ("EY124 on January 20th had a bird strike at Frankfurt and needs an engine inspection before it can fly back",
+     51, "flight"),
+    ("EY45 on 18 Jan 2027 was cancelled by ATC flow control at its destination", 83, "flight"),
+    ("Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd", 71, "airport"),
+    ("Flight EY123 on January 20th had a mechanical failure", 41, "flight"),
+    ("A6-BLT has a hydraulic leak at AUH", 41, "tail"),
+    ("Two cabin crew of EY11 are unwell and cannot operate", 67, "crew_member"),
+    ("Runway closure at LHR from 09:00 to 11:30Z halves the arrival rate", 87, "airport"),
+    ("EY19 waits for de-icing at FRA", 75, "flight"),
+    ("A 90 minute ATC slot delay for EY101 on 21 January", 81, "flight"),
+    ("Pilots' strike at the handling agent in MAN tomorrow", 98, "airport"),
+])
+def test_each_family_of_report_is_read(report, code, scope):
+    reading = read_report(report, KNOWN, CITIES)
+    has_flight = "EY" in report
+    assert reading.cause_code == code, reading
+    assert reading.scope_kind(has_flight) == scope
+    assert reading.cause and report[slice(*reading.cause.span)] == reading.cause.words
+
+
+def test_the_closure_window_and_airport_come_with_their_words():
+    text = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"
+    reading = read_report(text, KNOWN, CITIES)
+    assert reading.airport and reading.airport.value == "AUH" and reading.airport.words == "Abu Dhabi"
+    assert reading.window_on(date(2027, 1, 22)) == (datetime(2027, 1, 22, 14, tzinfo=timezone.utc),
+                                                   datetime(2027, 1, 22, 17, tzinfo=timezone.utc))
+    assert reading.window_words and text[slice(*reading.window_words.span)].startswith("from 14:00")
+    assert not reading.notes
+
+
+def test_a_window_across_midnight_ends_the_next_day_and_a_missing_zone_is_noted():
+    reading = read_report("AUH closed between 23:30 and 02:00 for runway works", KNOWN, CITIES)
+    start, end = reading.window_on(date(2027, 1, 20)) or (None, None)
+    assert start and end and end.day == 21 and end.hour == 2
+    assert reading.notes == ["window times read as UTC (no time zone stated)"]
+
+
+@pytest.mark.parametrize(("text", "minutes"), [("a 90-minute slot delay", 90), ("closed for 3 hours", 180),
+                                               ("delay of 45 min", 45), ("2h inspection", 120)])
+def test_a_stated_duration_in_minutes(text, minutes):
+    reading = read_report(text)
+    assert reading.duration_minutes and reading.duration_minutes.value == minutes
+
+
+@pytest.mark.parametrize("text", ["the galley service was slow", "a window seat complaint", "the notice arrived"])
+def test_words_inside_other_words_are_not_causes(text):
+    assert read_cause(text) is None  # "ice" in "service", "wind" in "window", "ice" in "notice"
+
+
+def test_acronyms_are_not_airports():
+    assert read_report("ATC says UTC slot, AOG at the gate", KNOWN | {"ATC", "UTC", "AOG"}).airport is None
+
+
+@given(st.text(max_size=400))
+def test_any_text_is_read_without_an_exception_and_every_code_has_a_family(text):
+    reading = read_report(text, KNOWN, CITIES)
+    if reading.cause_code is not None:
+        assert family_of(reading.cause_code)
+    for part in (reading.cause, reading.registration, reading.airport, reading.crew_position):
+        if part is not None:
+            assert text[slice(*part.span)] == part.words
