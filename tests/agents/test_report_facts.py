@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.agents.report_facts import read_cause, read_report
+from skymarshal.agents.report_facts import airport_names, read_cause, read_report
 from skymarshal.models.disruption import family_of
 
 KNOWN = {"AUH", "FRA", "LHR", "JFK", "MAN"}
@@ -78,3 +78,11 @@ def test_any_text_is_read_without_an_exception_and_every_code_has_a_family(text)
     for part in (reading.cause, reading.registration, reading.airport, reading.crew_position):
         if part is not None:
             assert text[slice(*part.span)] == part.words
+
+
+def test_airport_names_come_from_the_reference_data_and_shared_cities_are_not_guessed():
+    names = airport_names({"AUH", "FRA", "LHR", "LGW", "JFK", "XXQ"})
+    assert names["abu dhabi"] == "AUH" and names["frankfurt"] == "FRA" and names["london heathrow"] == "LHR"
+    assert "london" not in names  # LHR and LGW: the report must say which
+    reading = read_report("Fog at Heathrow from 06:00 to 09:00Z", set(), names)
+    assert reading.airport is None or reading.airport.value == "LHR"

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 
+from ..models.airports import UnknownAirport, airport
 from ..models.disruption import DELAY_CODES, ScopeKind
 
 # (pattern, delay code, fact name). Patterns are whole-word, case-insensitive; the first match wins.
@@ -134,6 +135,25 @@ def read_airport(text: str, known: set[str]) -> Reading | None:
         if code in known and code not in NOT_AIRPORTS:
             return _reading(m, code, 1)
     return None
+
+
+def airport_names(codes: set[str]) -> dict[str, str]:
+    """Lower-case names a report may use for the airports `codes`: the airport's own name without "Airport" or
+    "International", and its city where the city has only one of them (London has three: named, not guessed)."""
+    candidates: dict[str, set[str]] = {}
+    for code in sorted(codes):
+        try:
+            info = airport(code)
+        except UnknownAirport:
+            continue
+        name = " ".join(re.sub(r"\b(?:international|intl|airport)\b", "", info.name, flags=re.I).split()).lower()
+        city = " ".join(info.city.replace("-", " ").split()).lower()
+        # the full name and city, and their first and last words when long enough to be names ("Frankfurt",
+        # "Heathrow"), never "New" or "Abu"
+        for alias in {name, city, city.split()[0], name.split()[-1]} if name and city else set():
+            if len(alias) >= 5:
+                candidates.setdefault(alias, set()).add(code)
+    return {alias: next(iter(found)) for alias, found in candidates.items() if len(found) == 1}
 
 
 def read_report(text: str, known_airports: set[str] | None = None,
