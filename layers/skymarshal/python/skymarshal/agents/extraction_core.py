@@ -177,10 +177,13 @@ def decide(*, flights: Sequence[FlightMention], dates: Sequence[DateMention], de
                      f"e.g. '{example} {joined}'")
     if not dates:
         return error(f"Understood flight {flight} but no date: say which day, e.g. '{flight} on 20 January'")
+    assert operating is not None  # a flight was named, so its operating dates were looked up
     for d, r in resolved:
         if r.problem == "weekday_mismatch":
+            assert r.date is not None  # a weekday mismatch keeps the date that was checked
             return error(f"'{d.text}' does not add up ({r.date.isoformat()} is a {r.date:%A}): say which day is meant")
         if r.problem == "not_operating":
+            assert d.month is not None and d.day is not None  # only year-less mentions are "not_operating"
             asked = month_day(d.month, d.day) + (f" ({d.text})" if d.text != month_day(d.month, d.day) else "")
             return error(_not_operating(flight, f"{asked} in any year of the schedule", operating, today))
     days = _unique(r.date for _, r in resolved)

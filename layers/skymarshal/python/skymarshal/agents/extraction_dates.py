@@ -190,7 +190,11 @@ def find_dates(text: str) -> list[DateMention]:
 def from_iso(text: str, source: str) -> DateMention | None:
     """An ISO date an LLM computed ("2027-01-20"), as an explicit mention; None if it is not one."""
     m = _PATTERNS["iso"].fullmatch(text.strip())
-    return replace(_build("iso", m, text), source=source) if m else None
+    if not m:
+        return None
+    mention = _build("iso", m, text)
+    assert mention is not None  # the "iso" pattern always builds a mention (explicit or invalid)
+    return replace(mention, source=source)
 
 
 def weekday_date(today: date, weekday: int, mode: str) -> date:
@@ -211,13 +215,17 @@ def resolve(mention: DateMention, today: date, operating: Sequence[date] | None)
     """The date a mention means. ``operating``: the dates the flight operates (None: flight not known),
     needed only by year-less mentions."""
     if mention.kind == "explicit":
+        assert mention.year is not None and mention.month is not None and mention.day is not None  # see _dated
         resolved = Resolved(date(mention.year, mention.month, mention.day), "explicit")
     elif mention.kind == "relative":
+        assert mention.offset is not None  # a relative mention always carries its offset
         resolved = Resolved(today + timedelta(days=mention.offset), f"relative:{mention.word}")
     elif mention.kind == "weekday":
+        assert mention.weekday is not None and mention.word is not None  # a weekday mention carries day and mode
         name = calendar.day_name[mention.weekday]
         return Resolved(weekday_date(today, mention.weekday, mention.word), f"weekday:{mention.word} {name}")
     elif mention.kind == "yearless":
+        assert mention.month is not None and mention.day is not None  # see _dated
         rule = f"nearest occurrence of {month_day(mention.month, mention.day)}"
         if operating is None:
             return Resolved(None, rule, "no_flight")
@@ -227,6 +235,7 @@ def resolve(mention: DateMention, today: date, operating: Sequence[date] | None)
         return Resolved(found, rule, None if found else "not_operating")
     else:
         return Resolved(None, "invalid", "invalid")
+    assert resolved.date is not None  # explicit and relative mentions always resolve to a date
     if mention.weekday is not None and resolved.date.weekday() != mention.weekday:
         return Resolved(resolved.date, resolved.resolution, "weekday_mismatch")
     return resolved

@@ -61,6 +61,7 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
             result = extract_offline(state["prompt"], now=now, flight_dates=flight_dates)
         update: AgentState = {"extraction": result.model_dump(mode="json")}
         if result.ok:
+            assert result.flight_info is not None  # an "ok" extraction always carries the flight
             flight = q.find_flight(handle, result.flight_info.flight_number, result.flight_info.date)
             if flight is None:  # removed between the date check and this read (e.g. a concurrent import)
                 update["extraction"] = {**update["extraction"], "message":
@@ -116,7 +117,7 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
 def _response(agent: str, state: AgentState) -> AgentResponse:
     extraction = state.get("extraction") or {}
     info = extraction.get("flight_info") or {}
-    base = dict(agent_name=agent, phase=state["phase"], extracted_flight_info=info, data_sources=[])
+    base: dict[str, Any] = dict(agent_name=agent, phase=state["phase"], extracted_flight_info=info, data_sources=[])
     if not state.get("flight"):
         return AgentResponse(**base, status="input_error", recommendation="", confidence=0.05, binding_constraints=[],
                              reasoning="", message=extraction.get("message") or "no flight found in the prompt")

@@ -88,7 +88,7 @@ def tails_touched(flight: Flight, delay: int, fleet, flights: dict[str, Flight],
 
 def capacity_limits(handle: DataHandle, flights, day_start: datetime) -> list[CapacityLimit]:
     flights = list(flights)
-    peak = Counter()
+    peak: Counter[tuple[str, str, datetime]] = Counter()
     for f in flights:
         peak[(f.origin, "D", f.scheduled_departure.replace(minute=0, second=0, microsecond=0))] += 1
         peak[(f.destination, "A", f.scheduled_arrival.replace(minute=0, second=0, microsecond=0))] += 1

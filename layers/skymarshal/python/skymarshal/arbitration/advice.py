@@ -12,11 +12,11 @@ its typed reason (llm/failures.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..llm import failures, text_guard
 from ..llm.provider import Limits
-from .models import LlmOverride, RankedScenario
+from .models import Citation, LlmOverride, RankedScenario
 from .narrative import LlmArbitration, apply_order, cite
 
 Render = Callable[[list[RankedScenario]], tuple[str, str]]  # final order → (justification, reasoning)
@@ -32,7 +32,7 @@ class Advice:
 
 
 def advise(llm, call: Callable[[], LlmArbitration], *, ranked: list[RankedScenario], rejected, render: Render,
-           binding: list[str], limits: Limits, seconds: float, citations: list = ()) -> Advice:
+           binding: list[str], limits: Limits, seconds: float, citations: Sequence[Citation] = ()) -> Advice:
     model = failures.model_name(llm)
     justification, reasoning = render(ranked)
     try:

@@ -97,7 +97,8 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     started = time.monotonic()
     deadline = deadline_s if deadline_s is not None else arbitrator_deadline_s()
     try:
-        collation = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()}
+        responses = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r)
+                     for a, r in collation.items()}
     except ValidationError as exc:  # a malformed collation is bad input, reported, never a traceback
         first = exc.errors()[0]
         text = (f"The collation is malformed: {'.'.join(str(x) for x in first['loc'])}: {first['msg']}; "
@@ -106,21 +107,21 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     if llm is _UNSET:
         llm = _configured_model()
     now = now or datetime.now(timezone.utc)
-    flight = _flight(handle, collation)
+    flight = _flight(handle, responses)
     if flight is None:
-        messages = sorted({r.message for r in collation.values() if r.message})
+        messages = sorted({r.message for r in responses.values() if r.message})
         text = "No agent identified the flight: " + ("; ".join(messages) or "the collation is empty") + "."
-        return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], collation)
-    escalations = [Escalation(code="SAFETY_AGENT_FAILED", message=f"{a}: {collation[a].message or collation[a].status}"
-                              if a in collation else f"{a}: no result")
-                   for a in SAFETY_AGENTS if a not in collation or collation[a].status != "ok"]
-    ctx = load_context(prompt, flight, collation, handle, now)
+        return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], responses)
+    escalations = [Escalation(code="SAFETY_AGENT_FAILED", message=f"{a}: {responses[a].message or responses[a].status}"
+                              if a in responses else f"{a}: no result")
+                   for a in SAFETY_AGENTS if a not in responses or responses[a].status != "ok"]
+    ctx = load_context(prompt, flight, responses, handle, now)
     validated = [validate(ctx, s) for s in generate(ctx) if s.scenario_id not in exclude]
     valid = [v for v in validated if v.valid]
     rejected = [v for v in validated if not v.valid]
     history = q.past_disruptions(handle, ctx.disruption_type, limit=config.history_limit) if config.history_limit else []
-    ranked = _rank(ctx, valid, rejected, history, collation, config)
-    resolutions, overrides = identify(collation, validated, ctx.bounds)
+    ranked = _rank(ctx, valid, rejected, history, responses, config)
+    resolutions, overrides = identify(responses, validated, ctx.bounds)
     citations, mode = _sources(ctx, ranked, rejected, config, knowledge_base_id, remote_retriever)
     def render(order):
         return offline_text(order[: config.top_n], rejected, resolutions, citations)
@@ -134,7 +135,7 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
         remaining = deadline - (time.monotonic() - started) - FINISH_RESERVE_S
         advice = advise(llm, lambda: llm_text(llm, asked, flight_text, ranked, rejected, resolutions, citations),
                         ranked=ranked, rejected=rejected, render=render, limits=_limits(config),
-                        binding=sorted({c for r in collation.values() for c in r.binding_constraints}),
+                        binding=sorted({c for r in responses.values() for c in r.binding_constraints}),
                         seconds=remaining, citations=citations)
         ranked, justification, reasoning = advice.ranked, advice.justification, advice.reasoning
         llm_name, llm_overrides = advice.llm, advice.overrides
@@ -146,7 +147,7 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     if not valid:
         escalations.append(Escalation(code="NO_VALID_SCENARIO", message="every scenario, cancellation included, breaks a "
                                       "binding constraint: " + "; ".join(sorted({r.code for v in rejected for r in v.rejections}))))
-    escalations += _confidence_escalations(collation, ranked, config)
+    escalations += _confidence_escalations(responses, ranked, config)
     top = ranked[: config.top_n]
     decision = (f"{top[0].scenario.title} ({top[0].scenario.scenario_id})" if top else
                 f"Escalate {flight.flight_number}: no valid recovery scenario")

@@ -114,7 +114,8 @@ def _from_constraints(agent: str, response: AgentResponse) -> list[SafetyBound]:
 
 def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck, RejectionCode | None]:
     """Whether `scenario` keeps `bound`; the check for the audit trail and, when broken, the rejection code."""
-    violated, code, subject = False, None, bound.agent
+    violated, subject = False, bound.agent
+    code: RejectionCode | None = None
     if isinstance(bound, NoDispatchBound):
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"
     elif isinstance(bound, CrewIllegalBound):
@@ -130,8 +131,8 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
         early = bound.release_at is None or (scenario.departure is not None and scenario.departure < bound.release_at)
         violated, code, subject = flies and early, "AIRCRAFT_NOT_AIRWORTHY", bound.registration
     elif isinstance(bound, ArrivalWindowBound):
-        lands = scenario.operates and scenario.arrival_airport == bound.airport and scenario.arrival is not None
-        violated = lands and bound.start <= scenario.arrival < bound.end
+        lands = scenario.operates and scenario.arrival_airport == bound.airport
+        violated = lands and scenario.arrival is not None and bound.start <= scenario.arrival < bound.end
         code = "CURFEW" if bound.reason == "curfew" else "WEATHER_BELOW_LIMITS"
         subject = bound.airport
     check = ConstraintCheck(constraint=f"{bound.kind.replace('_', ' ')} ({bound.agent})", source=bound.agent,

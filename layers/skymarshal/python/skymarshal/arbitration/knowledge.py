@@ -15,7 +15,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, cast
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -94,7 +94,8 @@ def bedrock_retriever(knowledge_base_id: str, k: int = DEFAULT_K) -> BaseRetriev
     from langchain_aws import AmazonKnowledgeBasesRetriever
 
     return AmazonKnowledgeBasesRetriever(knowledge_base_id=knowledge_base_id,
-                                         retrieval_config={"vectorSearchConfiguration": {"numberOfResults": k}})
+                                         retrieval_config={"vectorSearchConfiguration": {"numberOfResults": k}},
+                                         min_score_confidence=None)  # its default; mypy reads it as required
 
 
 def _citation(doc: Document, local: LocalKnowledgeRetriever) -> Citation:
@@ -127,7 +128,8 @@ def retrieve(query: str, *, k: int = DEFAULT_K, knowledge_base_id: str | None = 
     knowledge_base_id = knowledge_base_id if knowledge_base_id is not None else os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID")
     if remote is not None or knowledge_base_id:
         try:
-            docs = (remote or bedrock_retriever(knowledge_base_id, k)).invoke(query)
+            # without a remote retriever this branch was entered for its Knowledge Base id: a str here
+            docs = (remote or bedrock_retriever(cast(str, knowledge_base_id), k)).invoke(query)
             return [_citation(d, local) for d in docs], "bedrock"
         except Exception as exc:  # any failure of the managed service: fall back, never fail the decision
             log.warning("knowledge base retrieval failed, using the local corpus: %s: %s", type(exc).__name__, exc)

@@ -244,7 +244,8 @@ def _title(kind, delay, registration, alternate, replacements) -> str:
 
 
 def _pros_cons(ctx: DisruptionContext, s: Scenario, moved: int) -> dict:
-    pros, cons = [], []
+    pros: list[str] = []
+    cons: list[str] = []
     (pros if s.arrival_delay_minutes < 180 else cons).append(
         f"passengers arrive {s.arrival_delay_minutes} min late" if s.arrival_delay_minutes else "passengers arrive on time")
     comp = s.cost_by_component.get("compensation", 0)

@@ -12,13 +12,13 @@ plan (no roster for a crew member, an unknown airport) rejects it too: what cann
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
 from ..analysis.crew import crew_legality, replacement_findings
 from ..data import queries as q
 from ..models.findings import Finding
-from ..rules.curfew import check_movement_at
+from ..rules.curfew import Movement, check_movement_at
 from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
 from ..rules.tail_swap import TailSwapEligibility, tail_swap_eligibility
@@ -38,7 +38,9 @@ def validate_bounds(scenario: Scenario, bounds: list[SafetyBound]) -> ValidatedS
 
 class _Validation:
     def __init__(self, scenario: Scenario):
-        self.scenario, self.checks, self.rejections = scenario, [], []
+        self.scenario = scenario
+        self.checks: list[ConstraintCheck] = []
+        self.rejections: list[ScenarioRejection] = []
 
     def add(self, check: ConstraintCheck, code: RejectionCode | None) -> None:
         self.checks.append(check)
@@ -101,6 +103,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
                       + (f"; {len(at_risk)} finding(s) within the margin" if at_risk else "")), None)
     report = next((a.report_at for a in s.actions if a.kind == "reassign_crew"), None)
     for replaced, reserve in s.crew_replacements.items():
+        assert report is not None  # operate() adds a ReassignCrew action (report_at required) with any replacement
         key = ("reserve", replaced, reserve, s.delay_minutes, report)
         try:
             findings = ctx.memo(key, lambda: replacement_findings(ctx.handle, ctx.flight, replaced, reserve,
@@ -132,6 +135,7 @@ def swap_eligibility(ctx: DisruptionContext, registration: str, departure) -> Ta
 
 
 def _airworthiness(ctx: DisruptionContext, s: Scenario):
+    assert s.registration is not None and s.departure is not None  # operate() sets both on an operating scenario
     if s.registration != ctx.flight.aircraft_registration:
         result = swap_eligibility(ctx, s.registration, s.departure)
         if result is None:
@@ -157,7 +161,10 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
 
 
 def _curfews(ctx: DisruptionContext, s: Scenario):
-    for iata, at, movement in ((ctx.flight.origin, s.departure, "departure"), (s.arrival_airport, s.arrival, "arrival")):
+    assert s.departure is not None and s.arrival is not None and s.arrival_airport is not None  # set by operate()
+    movements: tuple[tuple[str, datetime, Movement], ...] = (
+        (ctx.flight.origin, s.departure, "departure"), (s.arrival_airport, s.arrival, "arrival"))
+    for iata, at, movement in movements:
         profile = ctx.profile(iata)
         if profile is None:
             yield _check(f"curfew {iata}", "rules", "airport reference", iata, "illegal",
@@ -168,6 +175,7 @@ def _curfews(ctx: DisruptionContext, s: Scenario):
 
 
 def _weather(ctx: DisruptionContext, s: Scenario):
+    assert s.arrival is not None and s.arrival_airport is not None  # operate() sets both on an operating scenario
     profile = ctx.profile(s.arrival_airport)
     if profile is None:
         return

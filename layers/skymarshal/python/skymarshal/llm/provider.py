@@ -183,5 +183,5 @@ def chat_model(role: str, agent: str | None = None):
     log.info("LLM provider: bedrock %s for %s (connect %.1f s, read %.1f s, %d attempt(s) in all within %.0f s)",
              model_id, agent or role, connect, read, attempts, budget)
     # No endpoint_url: botocore reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME itself (the local fake in tests).
-    return ChatBedrockConverse(model=model_id, region_name=aws_region() or None, temperature=config.temperature,
+    return ChatBedrockConverse(model_id=model_id, region_name=aws_region() or None, temperature=config.temperature,
                                max_tokens=config.max_tokens, config=bounded_config(budget, behaviour.bedrock))
