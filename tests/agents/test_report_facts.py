@@ -28,6 +28,8 @@ CITIES = {"abu dhabi": "AUH", "frankfurt": "FRA", "london heathrow": "LHR", "hea
     ("EY19 waits for de-icing at FRA", 75, "flight"),
     ("A 90 minute ATC slot delay for EY101 on 21 January", 81, "flight"),
     ("Pilots' strike at the handling agent in MAN tomorrow", 98, "airport"),
+    ("EY101 on 21 Jan 2027 is delayed over four hours and the crew will run out of duty time", 64, "flight"),
+    ("Storm at London Heathrow: EY11 on 22/01/2027 may not be able to land", 72, "flight"),
 ])
 def test_each_family_of_report_is_read(report, code, scope):
     reading = read_report(report, KNOWN, CITIES)

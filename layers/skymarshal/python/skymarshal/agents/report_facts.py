@@ -32,6 +32,8 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
      r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
      r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|pilot)", 64,
      "crew_unavailable"),
+    (r"duty time|duty limits?|fdp|flight time limitations?|ftl|(?:crew|pilots?)\b.{0,30}\b(?:timed? ?out|out of hours)",
+     64, "crew_duty_limit"),
     (r"(?:cabin crew|flight attendant|purser|cabin manager|steward(?:ess)?)\b.{0,60}\b"
      r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured)", 67, "crew_unavailable"),
     (r"fog|thunderstorms?|storm|snow(?:fall|storm)?|blizzard|freezing rain|sandstorm|dust ?storm|low visibility"
@@ -122,7 +124,7 @@ def read_cause(text: str) -> tuple[int, str, Reading] | None:
     for pattern, code, fact in CAUSES:
         m = _search(pattern, text)
         if m is not None:
-            if code == 71 and _search(r"destination|arrival|on arrival|at the destination", text):
+            if code == 71 and _search(r"destination|arrival|land|landing|approach|divert\w*", text):
                 code = 72  # weather at the destination station
             return code, fact, _reading(m, DELAY_CODES[code])
     return None
