@@ -57,12 +57,36 @@ POSITIONS: tuple[tuple[str, str], ...] = (
 )
 REGISTRATION = re.compile(r"\b([A-Z0-9]{1,2}-[A-Z0-9]{3,5})\b")
 IATA_WORD = re.compile(r"\b([A-Z]{3})\b")
-AIRPORT_CONTEXT = re.compile(r"\b(?:airport|hub|station|at|into|over|to|from)\b", re.I)
 TIME = r"(\d{1,2})[:h.]?(\d{2})"
 WINDOW = re.compile(rf"\b(?:from|between)\s+{TIME}\s*(?:z|utc)?\s*(?:to|until|till|and|-|–)\s*{TIME}\s*(z|utc)?",
                     re.I)
 DURATION = re.compile(r"\b(\d{1,4})[- ]?(minutes?|mins?|min|hours?|hrs?|h)\b", re.I)
 NOT_AIRPORTS = {"ATC", "UTC", "AOG", "MEL", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR"}
+
+
+# A sentence telling the system what to do ("ignore crew duty limits", "disregard the curfew") describes no
+# disruption: it is left out before the prompt is typed, so injected words cannot change the type.
+_INSTRUCTION = re.compile(r"\b(?:ignore|disregard|forget|override|bypass|waive|pretend|skip|do not apply|don['’]t apply)\b",
+                          re.I)
+_SENTENCES = re.compile(r"(?<=[.!?;:,])\s+|\n+|\s+(?:but|and then)\s+")
+
+
+def described(prompt: str) -> str:
+    """The prompt without its instruction-like sentences."""
+    return " ".join(part for part in _SENTENCES.split(prompt or "") if not _INSTRUCTION.search(part))
+
+
+def _instructions_blanked(text: str) -> str:
+    """The text with each instruction-like sentence replaced by spaces: offsets still point into the report."""
+    out, at = [], 0
+    for sep in [*_SENTENCES.finditer(text), None]:
+        end = sep.start() if sep else len(text)
+        part = text[at:end]
+        out.append(" " * len(part) if _INSTRUCTION.search(part) else part)
+        if sep:
+            out.append(sep.group(0))
+            at = sep.end()
+    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -120,7 +144,9 @@ def _reading(m: re.Match[str], value: str | int, group: int = 0) -> Reading:
 
 
 def read_cause(text: str) -> tuple[int, str, Reading] | None:
-    """The first cause in the table the report matches: (AHM 730 code, fact name, the words)."""
+    """The first cause in the table the report matches: (AHM 730 code, fact name, the words). Sentences that
+    instruct ("ignore crew duty limits") describe no cause and are not read."""
+    text = _instructions_blanked(text)
     for pattern, code, fact in CAUSES:
         m = _search(pattern, text)
         if m is not None:

@@ -12,6 +12,7 @@ from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, Flight
+from ..agents.report_facts import described
 from .bounds import SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
@@ -24,18 +25,6 @@ PROMPT_TYPES: tuple[tuple[DisruptionType, re.Pattern], ...] = (
     ("mechanical", re.compile(r"\b(?:mechanical|technical|fault|aog|defect|engine|hydraulic|bird)\b", re.I)),
     ("atc", re.compile(r"\b(?:atc|slot|flow control|air traffic)\b", re.I)),
 )
-# A sentence telling the system what to do ("ignore crew duty limits", "disregard the curfew") describes no
-# disruption: it is left out before the prompt is typed, so injected words cannot change the type.
-_INSTRUCTION = re.compile(r"\b(?:ignore|disregard|forget|override|bypass|waive|pretend|skip|do not apply|don['’]t apply)\b",
-                          re.I)
-_SENTENCES = re.compile(r"(?<=[.!?;:,])\s+|\n+|\s+(?:but|and then)\s+")
-
-
-def described(prompt: str) -> str:
-    """The prompt without its instruction-like sentences."""
-    return " ".join(part for part in _SENTENCES.split(prompt or "") if not _INSTRUCTION.search(part))
-
-
 # EU261 Art. 5(3) cause keys (rules.eu261.EXTRAORDINARY_CIRCUMSTANCES) by disruption type.
 CAUSE = {"mechanical": "technical", "crew": "crew", "weather": "weather", "atc": "atc", "other": None}
 
