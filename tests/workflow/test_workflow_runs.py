@@ -40,6 +40,10 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
     decision = wf.decision(name)
     top = decision["ranked"][0]["scenario"]
     flight_id = decision["flight_id"]
+    facts = decision["disruption"]  # what Validate understood, carried into the decision
+    assert (facts["iata_delay_code"], facts["family"], facts["scope"]["flights"]) == (41, "technical", [flight_id])
+    assert {"name": "aircraft_defect", "value": 41, "source": "stated", "evidence": "mechanical",
+            "span": [35, 45]} in facts["facts"]
     before = _flight_row(account, flight_id)
     wf.decide(name, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="go"))
     restore.append(name)
@@ -124,6 +128,7 @@ def test_a_duplicated_event_starts_one_execution(wf):
 @pytest.mark.parametrize("prompt, message", [
     ("EY999 on 20 January 2027 had a bird strike", "EY999"),
     ("the aircraft is broken", "flight"),
+    ("Flight EY123 on January 20th with A6-ZZZ had a mechanical failure", "A6-ZZZ is not EY123's aircraft"),
 ])
 def test_a_malformed_disruption_fails_validation_before_any_agent(wf, calls, prompt, message):
     name = wf.start(prompt, disruption_id=_id("bad"))["execution_name"]

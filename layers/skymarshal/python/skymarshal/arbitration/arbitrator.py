@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..models.agent_response import AgentResponse
+from ..models.disruption import Disruption
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS
@@ -89,11 +90,13 @@ def _no_decision(status: str, message: str, escalations: list[Escalation], colla
 def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle: DataHandle,
               now: datetime | None = None, llm: Any = _UNSET, config: ArbitratorConfig = ArbitratorConfig(),
               knowledge_base_id: str | None = None, remote_retriever=None, exclude: frozenset[str] = frozenset(),
-              instruction: str | None = None, deadline_s: float | None = None) -> ArbitratorOutput:
+              instruction: str | None = None, deadline_s: float | None = None,
+              disruption: Disruption | None = None) -> ArbitratorOutput:
     """`exclude`: scenario ids the duty manager has seen and set aside (they asked for alternatives);
     `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning);
     `deadline_s`: the whole arbitration's deadline (default SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS); the model
-    gets what is left of it, and past it the rules' ranking and text stand."""
+    gets what is left of it, and past it the rules' ranking and text stand; `disruption`: the report's facts
+    (Validate's), carried into the decision."""
     started = time.monotonic()
     deadline = deadline_s if deadline_s is not None else arbitrator_deadline_s()
     try:
@@ -115,7 +118,7 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     escalations = [Escalation(code="SAFETY_AGENT_FAILED", message=f"{a}: {responses[a].message or responses[a].status}"
                               if a in responses else f"{a}: no result")
                    for a in SAFETY_AGENTS if a not in responses or responses[a].status != "ok"]
-    ctx = load_context(prompt, flight, responses, handle, now)
+    ctx = load_context(prompt, flight, responses, handle, now, disruption)
     validated = [validate(ctx, s) for s in generate(ctx) if s.scenario_id not in exclude]
     valid = [v for v in validated if v.valid]
     rejected = [v for v in validated if not v.valid]
@@ -156,7 +159,7 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
         conflicts_identified=[r.conflict for r in resolutions], conflict_resolutions=resolutions,
         safety_overrides=overrides, justification=justification, reasoning=reasoning,
         confidence=top[0].confidence if top else 0.0, status="escalated" if escalations else "decided",
-        flight_id=flight.flight_id, ranked=top, rejected=rejected, citations=citations, knowledge_mode=mode,
+        flight_id=flight.flight_id, disruption=disruption, ranked=top, rejected=rejected, citations=citations, knowledge_mode=mode,
         escalations=escalations, llm=llm_name, llm_overrides=llm_overrides, weights=config.weights.as_dict(),
         scenarios_considered=len(validated))
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..models.disruption import Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, Flight
 from ..agents.report_facts import described
@@ -106,14 +107,18 @@ def _weather(collation) -> RegulatoryConstraint | None:
 
 
 def load_context(prompt: str, flight: Flight, collation: dict[str, AgentResponse], handle: DataHandle,
-                 now: datetime) -> DisruptionContext:
+                 now: datetime, disruption: Disruption | None = None) -> DisruptionContext:
+    """`disruption`: the report's facts as Validate resolved them; without it (a direct call on a collation)
+    the kind is read from the prompt's words and the data."""
     grounded, weather = _grounded(collation), _weather(collation)
     rotation = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure - timedelta(hours=1),
                           flight.scheduled_departure + ROTATION_AHEAD)
     context = DisruptionContext(
         prompt=prompt, flight=flight, collation=collation, handle=handle, now=now,
         bookings=q.bookings(handle, flight.flight_id), rotation=rotation, profiles={},
-        bounds=bounds_from(collation), disruption_type=disruption_type(prompt, flight, collation),
+        bounds=bounds_from(collation),
+        disruption_type=history_type(disruption.iata_delay_code) if disruption
+        else disruption_type(prompt, flight, collation),
         release_at=grounded.estimated_release if grounded else None, tail_grounded=grounded is not None,
         weather_window=(weather.affected_airports[0], weather.time_windows[0].start, weather.time_windows[-1].end)
         if weather else None)

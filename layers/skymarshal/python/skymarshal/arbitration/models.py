@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..models.common import UtcDatetime
+from ..models.disruption import Disruption
 from ..models.history import ActionKind
 from ..rules._reasons import Reason
 from .actions import Action
@@ -147,6 +148,7 @@ class ArbitratorOutput(Frozen):
     timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
     status: Literal["decided", "escalated", "input_error"]
     flight_id: str | None = None
+    disruption: Disruption | None = None  # the report's facts the decision answers (Validate's)
     ranked: list[RankedScenario] = Field(default_factory=list)
     rejected: list[ValidatedScenario] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)

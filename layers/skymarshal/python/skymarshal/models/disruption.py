@@ -18,6 +18,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .common import UtcDatetime
+from .history import DisruptionType
 
 DelayFamily = Literal[
     "passengers_baggage", "cargo_mail", "aircraft_ramp_handling", "technical", "damage_automation",
@@ -83,6 +84,20 @@ def family_of(code: int) -> DelayFamily:
         if first <= code <= last:
             return family
     raise ValueError(f"{code} is not an IATA AHM 730 delay code (11-99, by family)")
+
+
+def history_type(code: int) -> DisruptionType:
+    """The coarse kind DisruptionHistory files precedents under, from the AHM 730 code."""
+    family = family_of(code)
+    if family in ("technical", "damage_automation") and code <= 52:
+        return "mechanical"
+    if family == "flight_operations_crew" and code >= 63 or code in (94, 95):
+        return "crew"
+    if family == "weather":
+        return "weather"
+    if 81 <= code <= 84:
+        return "atc"
+    return "other"
 
 
 class Frozen(BaseModel):

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..models.common import MAX_PROMPT_CHARS
+from ..models.disruption import Disruption
 
 # A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume
 # suffix ("--resume-N") needs room, so a disruption id keeps to 64.
@@ -92,6 +93,7 @@ class ValidatedRequest(_Model):
     description: str
     agents: list[str]
     approval_timeout_seconds: int = Field(ge=1)
+    disruption: Disruption | None = None  # the report as facts, resolved here once (None: a run saved before)
 
 
 class PhaseResult(_Model):

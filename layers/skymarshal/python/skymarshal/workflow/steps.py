@@ -14,7 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..agents.disruption_facts import ReportContradictsData, flight_disruption
 from ..agents.extraction import extract_offline
+from ..agents.report_facts import airport_names, read_report
 from ..agents.graph import failure_response
 from ..models.agent_response import AgentResponse
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
@@ -91,18 +93,24 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, tables: W
     flight = q.find_flight(handle, info.flight_number, info.date)
     if flight is None:
         raise InvalidDisruption(f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date")
+    reading = read_report(request.prompt, city_codes=airport_names({flight.origin, flight.destination}))
+    try:
+        disruption = flight_disruption(reading, flight)
+    except ReportContradictsData as exc:
+        raise InvalidDisruption(str(exc)) from None
     validated = ValidatedRequest(
         disruption_id=request.disruption_id, execution_name=execution_name, prompt=request.prompt,
         source=request.source, requested_by=request.requested_by, reported_at=request.reported_at,
         flight_number=flight.flight_number, flight_date=info.date.isoformat(), flight_id=flight.flight_id,
         description=info.disruption_description, agents=list(AGENTS),
-        approval_timeout_seconds=approval_timeout_seconds(tables=tables))
+        approval_timeout_seconds=approval_timeout_seconds(tables=tables), disruption=disruption)
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
     store.put(run_key(request.disruption_id, "request"), state["request"])
     if trail is not None:
         trail.append(request.disruption_id, "request", f"request:{execution_name}", {
             "prompt": request.prompt, "source": request.source, "flight_id": flight.flight_id, "resume": request.resume,
+            "iata_delay_code": disruption.iata_delay_code, "scope": disruption.scope.kind,
             "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request"))},
             actor=request.requested_by or request.source, execution_name=execution_name)
     if request.resume:  # an earlier run's finished phases are not run again
@@ -190,6 +198,7 @@ def arbitrate_step(state: dict, *, handle: DataHandle, store: ArtifactStore, reg
         instruction, attempt = approval.instruction, previous.attempt + 1
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
     output = arbitrate(collation, request.prompt, handle=handle, now=now, exclude=frozenset(excluded),
+                       disruption=request.disruption,
                        instruction=instruction, **arbitrate_kwargs)
     ref = store.save(run_key(request.disruption_id, f"decision-{attempt}"), output.model_dump(mode="json"), inline_limit=0)
     ranked = [RankedSummary(rank=r.rank, scenario_id=r.scenario.scenario_id, title=r.scenario.title, kind=r.scenario.kind,
