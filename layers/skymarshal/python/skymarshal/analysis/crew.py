@@ -92,7 +92,8 @@ def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = N
                                    f"{flight.flight_number} at a {delay}-minute delay; " + swap["fact"])
     else:
         analysis.recommendation = (f"The rostered crew of {flight.flight_number} is legal at a {delay}-minute delay"
-                                   + (f"; any plan must keep the delay within {min(known)} min." if latest and None not in latest else "."))
+                                   + (f"; any plan must keep the delay within {min(known)} min."
+                                      if latest and None not in latest else "."))
     analysis.data_sources = sources(handle)
     return analysis
 

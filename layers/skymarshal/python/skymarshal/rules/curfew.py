@@ -94,7 +94,8 @@ def _one_window(iata: str, at: datetime, movement: Movement, window: CurfewWindo
     local = at.astimezone(ZoneInfo(tz))
     label = f"{window.start_local}-{window.end_local} local"
     inside = next(((s, e) for s, e in spans if s <= at < e), None)
-    details: dict[str, Any] = {"window": label, "kind": window.kind, "tz": tz, "local_time": f"{local:%H:%M}", "movement": movement}
+    details: dict[str, Any] = {"window": label, "kind": window.kind, "tz": tz, "local_time": f"{local:%H:%M}",
+                               "movement": movement}
     if inside is not None:
         start, end = inside
         wait = int((end - at).total_seconds() // 60)

@@ -105,7 +105,8 @@ def build_pairings(flights: list[Flight]) -> list[Pairing]:
         tail_legs = sorted(by_tail[out.aircraft_registration], key=lambda f: f.scheduled_departure)
         same_tail_back = next((f for f in tail_legs if f.scheduled_departure > out.scheduled_departure), None)
         turnaround = make_duty([out, same_tail_back]) if same_tail_back else None
-        if turnaround and same_tail_back and turnaround.fdp_end - turnaround.report <= timedelta(minutes=MAX_TWO_PILOT_FDP):
+        if (turnaround and same_tail_back
+                and turnaround.fdp_end - turnaround.report <= timedelta(minutes=MAX_TWO_PILOT_FDP)):
             used.add(same_tail_back.flight_id)
             pairings.append(Pairing([turnaround], group, 2, t.cabin_crew))
             continue
