@@ -151,7 +151,9 @@ def resolve_chat_model(role: Role, behaviour: AssistantBehaviour, passed: Any = 
     from langchain_aws import ChatBedrockConverse
 
     try:
-        return ChatBedrockConverse(model_id=model_id, temperature=settings.temperature, max_tokens=settings.max_tokens)
+        # `model` is the alias of the field model_id; pydantic's plugin types __init__ by field name only
+        return ChatBedrockConverse(model=model_id,  # type: ignore[call-arg]
+                                   temperature=settings.temperature, max_tokens=settings.max_tokens)
     except ValueError as exc:  # e.g. no AWS credentials: pydantic's multi-line message, cut to its point
         reason = next((line.strip() for line in str(exc).splitlines() if "error" in line.lower() and
                        "validation error" not in line), str(exc).splitlines()[0])
