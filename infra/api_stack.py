@@ -11,6 +11,7 @@ against its public app client. Only the OpenAPI document is public.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from aws_cdk import CfnOutput, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_apigateway as apigw
@@ -33,7 +34,7 @@ from skymarshal.workflow.deployment import STATE_MACHINE_ENV
 from .config import AppConfig
 from .data_stack import DataStack
 from .functions import FUNCTIONS_DIR, FunctionsBase
-from .nag import acknowledge, iam5
+from .nag import acknowledge, cfn_resource, default_policy, iam5
 from .workflow_stack import WorkflowStack
 
 ROLE_DESCRIPTIONS = {Role.DUTY_MANAGER: "approves, overrides and reports disruptions",
@@ -99,7 +100,10 @@ def assistant_model_ids() -> list[str]:
     from skymarshal.assistant.config import load_behaviour
 
     behaviour = load_behaviour()
-    return sorted({behaviour.planner.model_id, behaviour.formatter.model_id, behaviour.comparison_formatter.model_id})
+    ids = {behaviour.planner.model_id, behaviour.formatter.model_id, behaviour.comparison_formatter.model_id}
+    if None in ids:
+        raise ValueError("assistant.json: every role needs a model_id for the deployed assistant's Bedrock grant")
+    return sorted(i for i in ids if i is not None)
 
 
 class ApiStack(Stack):
@@ -173,8 +177,8 @@ class ApiStack(Stack):
         bucket = s3.Bucket(self, "ConsoleSite", block_public_access=s3.BlockPublicAccess.BLOCK_ALL,
                            encryption=s3.BucketEncryption.S3_MANAGED, enforce_ssl=True, versioned=True,
                            removal_policy=RemovalPolicy.DESTROY, auto_delete_objects=True)
-        self.console_site_logical_id = bucket.node.default_child.logical_id  # type: ignore[union-attr]
-        uncached = {"cache_policy": cloudfront.CachePolicy.CACHING_DISABLED,
+        self.console_site_logical_id = cfn_resource(bucket).logical_id
+        uncached: dict[str, Any] = {"cache_policy": cloudfront.CachePolicy.CACHING_DISABLED,
                     "origin_request_policy": cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
                     "allowed_methods": cloudfront.AllowedMethods.ALLOW_ALL,
                     "viewer_protocol_policy": cloudfront.ViewerProtocolPolicy.HTTPS_ONLY}
@@ -210,11 +214,11 @@ class ApiStack(Stack):
         """BucketDeployment's singleton Lambda (CDK's own code) copies the console files from the asset bucket."""
         function = next(c for c in self.node.children if c.node.id.startswith("Custom::CDKBucketDeployment"))
         why = "CDK's BucketDeployment function copying the console's files from the CDK asset bucket into the site"
-        acknowledge(function.node.default_child, "AwsSolutions-L1", f"{why}; its runtime is CDK's choice")
+        acknowledge(cfn_resource(function), "AwsSolutions-L1", f"{why}; its runtime is CDK's choice")
         role = function.node.find_child("ServiceRole")
         acknowledge(role, "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
                           "AWSLambdaBasicExecutionRole]", f"{why}: logs only")
-        policy = role.node.find_child("DefaultPolicy").node.default_child
+        policy = default_policy(role)
         for what in ("Action::s3:GetBucket*", "Action::s3:GetObject*", "Action::s3:List*", "Action::s3:Abort*",
                      "Action::s3:DeleteObject*", "Resource::*",
                      f"Resource::<{self.resolve(self.console_site_logical_id)}.Arn>/*",

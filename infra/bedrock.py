@@ -32,8 +32,8 @@ def mapping(stack: Stack) -> CfnMapping:
     found = stack.node.try_find_child(MAPPING_ID)
     if found is not None:
         return found  # type: ignore[return-value]
-    table = {region: {"geography": region_geography(region),
-                      "destinations": DESTINATION_REGIONS[region_geography(region)]} for region in BEDROCK_REGIONS}
+    table = {region: {"geography": geography, "destinations": DESTINATION_REGIONS[geography]}
+             for region in BEDROCK_REGIONS if (geography := region_geography(region)) is not None}
     return CfnMapping(stack, MAPPING_ID, mapping=table)
 
 

@@ -25,7 +25,7 @@ from .bedrock import stack_grant
 from .config import REPO_ROOT, AppConfig
 from .data_stack import AGENT_READ_ACTIONS, DataStack
 from .layers import lambda_layers
-from .nag import acknowledge, iam5, references
+from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 
 FUNCTIONS_DIR = REPO_ROOT / "functions"
 WRITE_ACTIONS = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem")
@@ -71,7 +71,7 @@ class FunctionsBase(Construct):
             timeout=Duration.seconds(timeout_s), memory_size=memory, tracing=lambda_.Tracing.ACTIVE,
             log_group=log_group, role=role, description=f"SkyMarshal {service}",
             environment={**self.environment, "POWERTOOLS_SERVICE_NAME": service, **(extra_env or {})})
-        acknowledge(fn.node.default_child, "AwsSolutions-L1",  # type: ignore[arg-type]
+        acknowledge(cfn_resource(fn), "AwsSolutions-L1",
                     "python3.12 on purpose: the deps layer is pip-installed for cp312 manylinux wheels "
                     "(pydantic-core, orjson), so the runtime moves only together with a rebuilt layer")
         self._finding(fn, "Resource::*", "X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no "
@@ -121,7 +121,7 @@ class FunctionsBase(Construct):
 
     def _artifacts(self, *functions: lambda_.Function) -> None:
         bucket = self.data.bucket
-        bucket_arns = references(self.stack, bucket.node.default_child, "Arn")  # type: ignore[arg-type]
+        bucket_arns = references(self.stack, cfn_resource(bucket), "Arn")
         objects = [f"{arn}/*" for arn in bucket_arns]
         grant = ("Bucket.grantReadWrite on the data stack's artifacts bucket only, where the workflow keeps "
                  "payloads over the 256 KB state limit and the checkpoint saver its offloaded checkpoints")
@@ -149,7 +149,7 @@ class FunctionsBase(Construct):
         self._finding(fn, "Action::s3:GetObject*", f"reads of a run's artifacts; {grant}")
         self._finding(fn, "Action::s3:GetBucket*", f"comes with the grant; {grant}")
         self._finding(fn, "Action::s3:List*", f"the audit lists a run's decision attempts; {grant}")
-        for arn in references(self.stack, self.data.bucket.node.default_child, "Arn"):  # type: ignore[arg-type]
+        for arn in references(self.stack, cfn_resource(self.data.bucket), "Arn"):
             self._finding(fn, f"Resource::{arn}/*", f"object keys are per run, unknown at deploy time; {grant}")
 
     def _finding(self, fn: lambda_.Function, what: str, reason: str) -> None:
@@ -158,7 +158,7 @@ class FunctionsBase(Construct):
     def _acknowledge_findings(self) -> None:
         """IAM5 findings on each function's role policy, once per finding, once every grant is made."""
         for fn, findings in self._findings.items():
-            policy = fn.role.node.find_child("DefaultPolicy").node.default_child  # type: ignore[union-attr]
+            policy = default_policy(fn.role)
             for what, reason in findings.items():
                 iam5(policy, what, reason)
 

@@ -18,6 +18,7 @@ re-ingests on the next deploy (the job runs asynchronously after the deploy retu
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import aws_cdk as cdk
 from aws_cdk import CfnOutput, Duration, Stack
@@ -31,7 +32,7 @@ from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 from .config import REPO_ROOT, AppConfig
-from .nag import acknowledge
+from .nag import acknowledge, cfn_resource, default_policy
 from .storage import access_log_bucket, noncurrent_versions_rule, secure_bucket_options
 
 CORPUS_DIR = REPO_ROOT / "knowledge"  # from the repo root, never the working directory
@@ -263,7 +264,10 @@ class KnowledgeStack(Stack):
         return role
 
     def _bucket_cfn(self) -> s3.CfnBucket:
-        return self.documents_bucket.node.default_child  # type: ignore[return-value]
+        bucket = cfn_resource(self.documents_bucket)
+        if not isinstance(bucket, s3.CfnBucket):
+            raise TypeError(f"{self.documents_bucket.node.path}: the default child is not a CfnBucket")
+        return bucket
 
     def _ingestion(self, deployment: s3deploy.BucketDeployment) -> cr.AwsCustomResource:
         """StartIngestionJob on create and on every update; a corpus change is an update.
@@ -303,13 +307,13 @@ class KnowledgeStack(Stack):
         """cdk-nag findings on aws-cdk-lib's two framework Lambdas (per-stack singletons), each
         acknowledged on the one resource it is about: the role, its default policy, the function."""
         upload_role = deployment.handler_role
-        upload_policy = upload_role.node.find_child("DefaultPolicy").node.default_child
-        upload_fn = upload_role.node.scope.node.default_child  # type: ignore[union-attr]
-        ingest_role = self.ingestion.grant_principal
+        upload_policy = default_policy(upload_role)
+        upload_fn = cfn_resource(upload_role.node.scope)
+        ingest_role = cast(iam.IRole, self.ingestion.grant_principal)  # AwsCustomResource's principal: its role
         basic_execution = ("AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
                            "AWSLambdaBasicExecutionRole]")
         for role, what in ((upload_role, "BucketDeployment upload"), (ingest_role, "AwsCustomResource ingestion")):
-            acknowledge(role, basic_execution,  # type: ignore[arg-type]
+            acknowledge(role, basic_execution,
                          f"aws-cdk-lib's {what} function attaches AWSLambdaBasicExecutionRole, which only lets "
                          "it write its own CloudWatch Logs; the framework role is not configurable")
         qualifier = (self.node.try_get_context("@aws-cdk/core:bootstrapQualifier")

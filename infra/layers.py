@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import jsii
 from aws_cdk import AssetHashType, BundlingOptions, ILocalBundling
@@ -178,7 +178,7 @@ def library_layer_code() -> lambda_.Code:
 
 def lambda_layers(scope: Construct) -> tuple[lambda_.LayerVersion, lambda_.LayerVersion]:
     """(deps, library) layers for Python 3.12 on x86_64; every function takes both, deps first."""
-    common = dict(compatible_runtimes=[RUNTIME], compatible_architectures=[ARCHITECTURE])
+    common: dict[str, Any] = dict(compatible_runtimes=[RUNTIME], compatible_architectures=[ARCHITECTURE])
     deps = lambda_.LayerVersion(scope, "DepsLayer", code=deps_layer_code(), **common,
                                 description="SkyMarshal third-party deps (layers/deps/requirements.txt, pinned)")
     library = lambda_.LayerVersion(scope, "LibraryLayer", code=library_layer_code(), **common,

@@ -13,18 +13,34 @@ import hashlib
 import json
 
 import aws_cdk as cdk
-from constructs import Construct
+from constructs import IConstruct
 
 CROSS_STACK_CONTEXT = "@aws-cdk/core:defaultCrossStackReferences"
 
 
-def acknowledge(construct: Construct, finding: str, reason: str) -> None:
+def acknowledge(construct: IConstruct, finding: str, reason: str) -> None:
     cdk.Validations.of(construct).acknowledge(cdk.Acknowledgment(id=finding, reason=reason))
 
 
-def iam5(construct: Construct, what: str, reason: str) -> None:
+def iam5(construct: IConstruct, what: str, reason: str) -> None:
     """Acknowledge one wildcard (`Action::...` or `Resource::...`) of an IAM policy."""
     acknowledge(construct, f"AwsSolutions-IAM5[{what}]", reason)
+
+
+def cfn_resource(construct: IConstruct | None) -> cdk.CfnResource:
+    """The CloudFormation resource of a construct (its default child, e.g. an L2's `Resource`)."""
+    child = construct.node.default_child if construct is not None else None
+    if not isinstance(child, cdk.CfnResource):
+        where = construct.node.path if construct is not None else "no construct"
+        raise TypeError(f"{where}: no CloudFormation resource as the default child")
+    return child
+
+
+def default_policy(role: IConstruct | None) -> cdk.CfnResource:
+    """The CloudFormation policy aws-cdk-lib's grants write for a role (its `DefaultPolicy` child)."""
+    if role is None:
+        raise TypeError("no role: the grants' policy belongs to a role")
+    return cfn_resource(role.node.find_child("DefaultPolicy"))
 
 
 def _unique_id(*components: str) -> str:

@@ -92,8 +92,8 @@ class WorkflowFunctionsConstruct(FunctionsBase):
 
         self._read(validate, (FLIGHTS, CHECKPOINTS))  # the flight; the Admin's run settings
         self._artifacts(validate, collate, arbitrate, execute, learn)
-        for agent in agents.values():
-            self._artifacts(agent)
+        for fn in agents.values():
+            self._artifacts(fn)
         self._read(arbitrate, ARBITRATOR_READS)
         self._bedrock(arbitrate)
         for fn in (arbitrate, request_approval, execute, learn):

@@ -8,6 +8,8 @@ which runs this same definition locally, cannot evaluate JSONata). State names a
 
 from __future__ import annotations
 
+from typing import Any
+
 from aws_cdk import CfnOutput, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
@@ -24,7 +26,7 @@ from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 
 from .config import AppConfig
 from .data_stack import DataStack
-from .nag import acknowledge, iam5, references
+from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 from .workflow_functions import WorkflowFunctionsConstruct
 
 AGENT_TITLES = {agent: agent.replace("_", " ").capitalize() for agent in AGENTS}
@@ -74,7 +76,7 @@ class WorkflowStack(Stack):
 
     def _round(self, phase: str, result_path: str) -> sfn.Map:
         title = "Initial round" if phase == "initial" else "Revision round"
-        selector = {"agent": sfn.JsonPath.string_at("$$.Map.Item.Value"), "phase": phase,
+        selector: dict[str, Any] = {"agent": sfn.JsonPath.string_at("$$.Map.Item.Value"), "phase": phase,
                     "prompt": sfn.JsonPath.string_at("$.request.prompt"),
                     "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
                     "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id")}
@@ -174,7 +176,7 @@ class WorkflowStack(Stack):
 
     def _acknowledge_state_machine_findings(self) -> None:
         """The state machine role's policy, as aws-cdk-lib writes it for LambdaInvoke, X-Ray and logging."""
-        policy = self.state_machine.role.node.find_child("DefaultPolicy").node.default_child
+        policy = default_policy(self.state_machine.role)
         iam5(policy, "Resource::*",
              "X-Ray PutTraceSegments/GetSamplingRules and the CloudWatch Logs delivery actions "
              "(CreateLogDelivery, PutResourcePolicy, DescribeLogGroups...) that Step Functions logging needs "
@@ -182,7 +184,7 @@ class WorkflowStack(Stack):
         functions = [*self.fns.agents.values(), self.fns.validate, self.fns.collate, self.fns.arbitrate,
                      self.fns.request_approval, self.fns.execute, self.fns.learn]
         for fn in functions:
-            for arn in references(self, fn.node.default_child, "Arn"):  # same stack: one form
+            for arn in references(self, cfn_resource(fn), "Arn"):  # same stack: one form
                 iam5(policy, f"Resource::{arn}:*",
                      f"LambdaInvoke's grant on {fn.node.id}: lambda:InvokeFunction on this one function and its "
                      "versions/aliases (<arn>:*), which a qualified invocation needs; no other function")
@@ -193,7 +195,7 @@ class WorkflowStack(Stack):
         executions = (f"arn:{self.partition}:states:{self.region}:{self.account}:execution:"
                       f"{self.state_machine_name}:*")
         fn.add_to_role_policy(iam.PolicyStatement(actions=["states:DescribeExecution"], resources=[executions]))
-        policy = fn.role.node.find_child("DefaultPolicy").node.default_child  # type: ignore[union-attr]
+        policy = default_policy(fn.role)
         iam5(policy, f"Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
                      f"{self.state_machine_name}:*",
              "an execution's name is the disruption id, unknown at deploy time; DescribeExecution only, and only "
@@ -207,7 +209,7 @@ class WorkflowStack(Stack):
                         retention_period=Duration.days(14))
         # cdk-nag SQS3 only recognises a queue as a DLQ when an SQS redrive policy or a Lambda
         # DeadLetterConfig points at it, not an EventBridge target's DeadLetterConfig.
-        acknowledge(dlq.node.default_child, "AwsSolutions-SQS3",
+        acknowledge(cfn_resource(dlq), "AwsSolutions-SQS3",
                     "this queue is itself a dead-letter queue: the DLQ of the DisruptionReported rule's Trigger "
                     "target (EventBridge DeadLetterConfig); a DLQ of a DLQ would only move the same messages")
         rule = events.Rule(self, "DisruptionReported", event_bus=bus,

@@ -69,8 +69,9 @@ def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = N
     legal_now = [m for m in members if m.crew_id not in {r.crew_id for r in illegal}]
     latest = [latest_legal_delay(m, rosters[m.crew_id], rostered_duty(rosters[m.crew_id], flight.flight_id), rules)
               for m in legal_now]
-    if legal_now and all(v is not None for v in latest):
-        bound = min(latest)
+    known = [v for v in latest if v is not None]
+    if legal_now and len(known) == len(latest):
+        bound = min(known)
         off_blocks = flight.scheduled_departure + timedelta(minutes=bound)
         analysis.constraints.append(CrewConstraint(
             constraint_type="duty_limit", affected_crew=[m.crew_id for m in legal_now],
@@ -91,7 +92,8 @@ def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = N
                                    f"{flight.flight_number} at a {delay}-minute delay; " + swap["fact"])
     else:
         analysis.recommendation = (f"The rostered crew of {flight.flight_number} is legal at a {delay}-minute delay"
-                                   + (f"; any plan must keep the delay within {min(latest)} min." if latest and None not in latest else "."))
+                                   + (f"; any plan must keep the delay within {min(known)} min."
+                                      if latest and None not in latest else "."))
     analysis.data_sources = sources(handle)
     return analysis
 

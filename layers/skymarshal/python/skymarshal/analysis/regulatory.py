@@ -11,7 +11,7 @@ from ..data import schema as s
 from ..data.access import DataHandle
 from ..models.airports import airports_within
 from ..models.operational import AirportProfile, Flight
-from ..rules.curfew import check_movement_at
+from ..rules.curfew import Movement, check_movement_at
 from ..rules.regulatory import DEFAULT_REGULATORY, diversion_alternates, nearest_observation, notam_findings
 from ..rules.weather import assess_weather
 from .base import Analysis, sources
@@ -30,6 +30,7 @@ def analyse_regulatory(handle: DataHandle, flight: Flight, *, now: datetime | No
     origin, destination = profiles.get(flight.origin), profiles.get(flight.destination)
     eta, etd = flight.arrival, flight.departure
     latest_arrival = None
+    movement: Movement
     for profile, at, movement in ((origin, etd, "departure"), (destination, eta, "arrival")):
         if profile is None:
             analysis.facts.append(f"No airport reference for {flight.origin if movement == 'departure' else flight.destination}.")

@@ -30,7 +30,7 @@ from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 
 TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
 API_BASE = "/api"  # on the console's origin: `skymarshal serve` locally, CloudFront in AWS
-SECURITY = [{"cognito": []}]
+SECURITY: list[dict[str, list[str]]] = [{"cognito": []}]
 log = logging.getLogger("skymarshal.api")
 # In AWS, CloudFront serves the API under /api on the console's own domain (no CORS), hence the prefix.
 app = APIGatewayRestResolver(enable_validation=True, strip_prefixes=[API_BASE])
@@ -53,6 +53,14 @@ def client() -> WorkflowClient:
 def caller() -> Caller | None:
     claims = (app.current_event.get("requestContext") or {}).get("authorizer", {}) or {}
     return caller_from_claims(claims.get("claims"))
+
+
+def signed_in() -> Caller:
+    """The caller of a route behind ``require`` (which has already answered 401 when there is none)."""
+    who = caller()
+    if who is None:
+        raise UnauthorizedError("sign in: the request carries no valid identity token")
+    return who
 
 
 def require(*roles: Role):
@@ -118,7 +126,7 @@ def _unexpected(exc: Exception) -> Response:
     return _error(500, f"internal error ({type(exc).__name__}); it has been logged — retry, or see the API's logs")
 
 
-def _error(status: int, message: str) -> Response:
+def _error(status: int, message: str | dict[str, Any]) -> Response:
     return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
                     body=json.dumps({"statusCode": status, "message": message}))
 
@@ -133,7 +141,7 @@ def openapi():
 @app.post("/disruptions", middlewares=DECIDE, security=SECURITY, summary="Report a disruption (starts a run)",
           responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}})
 def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.Started]:
-    started = client().start(body.prompt, disruption_id=body.disruption_id, requested_by=caller().name, source="api")
+    started = client().start(body.prompt, disruption_id=body.disruption_id, requested_by=signed_in().name, source="api")
     payload = m.Started(disruption_id=started["disruption_id"], execution_name=started["execution_name"],
                         started=started["started"])
     return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
@@ -205,11 +213,11 @@ def put_settings(body: Annotated[m.SettingsChange, Body()]) -> StoredSettings:
     from ..workflow.settings import save
 
     wf = client()
-    return save(body.settings(), expected_version=body.version, actor=caller().name, tables=wf.tables)
+    return save(body.settings(), expected_version=body.version, actor=signed_in().name, tables=wf.tables)
 
 
 def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:
-    who = caller()
+    who = signed_in()
     wf = client()
     wf.describe(disruption_id)  # 404 before 409
     try:

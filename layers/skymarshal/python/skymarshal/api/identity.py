@@ -51,6 +51,8 @@ class TokenVerifier:
 
     def _key(self, kid: str | None):
         if self.jwks is None:
+            if kid is None:
+                raise InvalidToken("the token's header names no key (kid)")
             return jwt.PyJWKClient(f"{self.issuer}/.well-known/jwks.json", cache_keys=True).get_signing_key(kid).key
         for candidate in self.jwks.get("keys", []):
             if candidate.get("kid") == kid:

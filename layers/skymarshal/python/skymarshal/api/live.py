@@ -23,7 +23,8 @@ def progress_events(wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0
     """Yield events until the run ends (or `timeout_s`); raises RunNotFound for an unknown id."""
     from ..workflow.execution import execution_events
 
-    seen_phase, seen_agents, seen_events, scenarios_for = None, {}, 0, None
+    seen_agents: dict[tuple[str, str], str] = {}
+    seen_phase, seen_events, scenarios_for = None, 0, None
     deadline = time.monotonic() + timeout_s
     while True:
         progress = run_progress(wf, disruption_id)
@@ -38,9 +39,10 @@ def progress_events(wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0
         if progress.awaiting_approval:
             pending = wf.pending(disruption_id)
             attempt = json.loads(pending["decision"]).get("attempt") if pending else None
-            if pending and attempt != scenarios_for:
+            output = wf.decision(disruption_id) if pending and attempt != scenarios_for else None
+            if output is not None:  # None only when the decision was taken between the two reads
                 scenarios_for = attempt
-                view = decision_view(disruption_id, wf.decision(disruption_id), awaiting_approval=True, attempt=attempt)
+                view = decision_view(disruption_id, output, awaiting_approval=True, attempt=attempt)
                 yield "scenarios", view.model_dump(mode="json")
         events = execution_events(disruption_id, tables=wf.tables)
         for event in events[seen_events:]:

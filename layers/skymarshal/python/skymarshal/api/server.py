@@ -80,6 +80,7 @@ def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: Dev
         return Response(result.get("body") or "", status_code=result["statusCode"], headers=headers)
 
     async def dev_login(request: Request) -> Response:
+        assert identity is not None  # the route is mounted only with a development identity
         try:
             role = Role((await request.json()).get("role"))
         except (ValueError, AttributeError, json.JSONDecodeError):

@@ -111,7 +111,8 @@ def create_stream_app() -> Starlette:
     clients: list[WorkflowClient] = []
 
     def client() -> WorkflowClient:
-        clients or clients.append(WorkflowClient.from_env())
+        if not clients:
+            clients.append(WorkflowClient.from_env())
         return clients[0]
 
     # CloudFront sends /stream/* here, so the console, the API (/api) and these share one origin.

@@ -168,7 +168,7 @@ def _bearings(lat: float, lon: float) -> np.ndarray:
 def near_point(lat: float, lon: float, radius_nm: float, filters: AirportFilters, limit: int) -> list[NearbyAirport]:
     distances = _distances_nm(lat, lon)
     order = np.argsort(distances)
-    found = []
+    found: list[NearbyAirport] = []
     for i in order:
         if distances[i] > radius_nm or len(found) >= limit:
             break

@@ -164,7 +164,9 @@ def resolve_chat_model(role: Role, behaviour: AssistantBehaviour, passed: Any = 
     from langchain_aws import ChatBedrockConverse
 
     try:
-        return ChatBedrockConverse(model=model_id, region_name=region or None, temperature=settings.temperature,
+        # `model` is the alias of the field model_id; pydantic's plugin types __init__ by field name only
+        return ChatBedrockConverse(model=model_id,  # type: ignore[call-arg]
+                                   region_name=region or None, temperature=settings.temperature,
                                    max_tokens=settings.max_tokens, config=bounded_config(ASSISTANT_CALL_BUDGET_S))
     except ValueError as exc:  # e.g. no AWS credentials: pydantic's multi-line message, cut to its point
         reason = next((line.strip() for line in str(exc).splitlines() if "error" in line.lower() and

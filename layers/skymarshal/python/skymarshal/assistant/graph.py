@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any, AsyncIterator, Iterator
 
 from langchain_core.callbacks import UsageMetadataCallbackHandler
+from langchain_core.messages.ai import UsageMetadata
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
 
@@ -34,7 +35,7 @@ class Usage(BaseModel):
     total_tokens: int = 0
     mode: str = "offline"  # offline: no model was called, so no tokens
 
-    def add(self, usage: dict | None) -> None:
+    def add(self, usage: UsageMetadata | None) -> None:
         if usage:
             self.input_tokens += int(usage.get("input_tokens", 0))
             self.output_tokens += int(usage.get("output_tokens", 0))

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Callable
+from typing import Any, Literal, Protocol, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
-from .config import AssistantBehaviour, prompt_text
+from .config import AssistantBehaviour, Role, prompt_text
 from .offline_planner import fallback_plan, plan_offline
 from .plan import AviationPlan, PlanRefusal, PlanRefused, validate_plan
 from .state import AssistantState
@@ -27,11 +27,16 @@ from .tools import ToolContext, ToolInputError, manifest_for_prompt, run_tool
 from .ui_payload import build_ui_payload
 
 log = logging.getLogger("skymarshal.assistant")
-Node = Callable[[AssistantState], dict]
 MAX_TOOL_JSON_CHARS = 12000  # what the formatter LLM is shown of a tool result; the UI gets all of it
 
 
-def _history(state: AssistantState, limit: int) -> list[BaseMessage]:
+class Node(Protocol):
+    """A graph node: langgraph may pass the state by keyword, so a protocol rather than a Callable."""
+
+    def __call__(self, state: AssistantState) -> dict[str, Any]: ...
+
+
+def _history(state: AssistantState, limit: int) -> Sequence[BaseMessage]:
     return list(state.get("messages", []))[-limit:] if limit else []
 
 
@@ -114,7 +119,7 @@ def make_tool_runner(context: ToolContext) -> Node:
     return run_planned_tool
 
 
-def formatter_strategy(tool_type: str | None) -> str:
+def formatter_strategy(tool_type: str | None) -> Literal["formatter", "comparison_formatter"]:
     """Which behaviour role (and so which prompt) formats a tool type."""
     return "comparison_formatter" if tool_type == "rules_comparison" else "formatter"
 
@@ -167,7 +172,7 @@ def make_formatter(llms: dict[str, Any], behaviour: AssistantBehaviour) -> Node:
     return format_answer
 
 
-def _llm_answer(llm: Any, behaviour: AssistantBehaviour, strategy: str, state: AssistantState) -> str:
+def _llm_answer(llm: Any, behaviour: AssistantBehaviour, strategy: Role, state: AssistantState) -> str:
     plan = state.get("plan", {})
     system = prompt_text(behaviour.role(strategy).prompt).replace("{answer_style}", plan.get("answer_style", "brief"))
     data = json.dumps(state.get("tool_result", {}), default=str)[:MAX_TOOL_JSON_CHARS]

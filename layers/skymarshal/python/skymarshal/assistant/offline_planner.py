@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 from functools import lru_cache
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import airports as ap
@@ -163,7 +164,7 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
     if follow_up is not None:
         return follow_up
     if len(jurisdictions) >= 2 and re.search(r"\b(compar\w*|differ\w*|versus|vs\.?|between)\b", lowered):
-        arguments = {"countries": jurisdictions, "question": text}
+        arguments: dict[str, Any] = {"countries": jurisdictions, "question": text}
         if tags_in(text):
             arguments["tags"] = tags_in(text)
         return AviationPlan(selected_tool="compare_rules_between_countries", answer_style="comparison",
@@ -194,7 +195,7 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
         return AviationPlan(selected_tool="find_airports_near_location", arguments=arguments, answer_style="table",
                             reasoning=f"Airports around {codes[0]}.")
     if re.search(r"\b(list|browse|show( me)?( all)?)\b.*\brules\b", lowered):
-        arguments: dict = {"tags": [t for t in tags_in(text) if t != "curfew"] or []}
+        arguments = {"tags": [t for t in tags_in(text) if t != "curfew"] or []}
         if jurisdictions:
             arguments["country"] = jurisdictions[0]
         return AviationPlan(selected_tool="browse_rules", arguments=arguments, answer_style="list",

@@ -105,7 +105,7 @@ class CheckpointSettings:
                 "checkpoints over 350 KB are offloaded to that bucket"
             )
         return cls(
-            backend=backend,  # type: ignore[arg-type]
+            backend=backend,
             selected_by=selected_by,
             table_name=Naming(prefix=env.get(TABLE_PREFIX_ENV, ""))(CHECKPOINTS),
             ttl_days=days,

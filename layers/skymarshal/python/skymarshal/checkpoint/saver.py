@@ -50,7 +50,7 @@ def dynamodb_saver(settings: CheckpointSettings, *, session: boto3.Session | Non
         endpoint_url=settings.dynamodb_endpoint_url,
         ttl_seconds=settings.ttl_seconds,
         enable_checkpoint_compression=True,
-        s3_offload_config=offload,  # type: ignore[arg-type]
+        s3_offload_config=offload,
     )
 
 

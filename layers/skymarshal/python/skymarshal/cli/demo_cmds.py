@@ -21,7 +21,7 @@ def _demo(args) -> int:
         counts = seeded["counts"] if seeded else {}
         handle = account.handle()
         print(f"SkyMarshal local airline (seed {config.seed}, {config.start} to {config.end})")
-        fleet = Counter()
+        fleet: Counter[str] = Counter()
         for type_code in ("A320", "A321", "B789", "B78X", "B77W", "A35K"):
             days = q.fleet_of_type(handle, type_code, config.start)
             fleet[type_code] = len(days)

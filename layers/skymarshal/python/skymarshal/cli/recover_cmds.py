@@ -46,7 +46,9 @@ def _run(args) -> int:
     try:
         # Every incumbent is written as soon as it is found, so an interrupted run leaves a feasible plan.
         solution, result = solve(instance, args.time_limit, seed=args.seed,
-                                 on_incumbent=lambda sol, _cost: write_solution(instance, sol, args.out))
+                                 # TEMPORARY until recovery/ is typed: write_solution reads SolutionRows too
+                                 on_incumbent=lambda sol, _cost: write_solution(
+                                     instance, sol, args.out))  # type: ignore[arg-type]
     except NoFeasibleSolution as exc:
         raise CliError(str(exc)) from None
     write_solution(instance, solution, args.out)

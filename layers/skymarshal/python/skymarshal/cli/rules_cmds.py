@@ -85,10 +85,10 @@ def _max_fdp(args) -> int:
         print_json({"regime": "FAA", "max_fdp_minutes": limit.minutes, "clause": limit.clause, "notes": notes})
         return 0
     # EASA has one table for a crew not acclimatised to the reference time: ORO.FTL.205(b)(2).
-    state = "acclimatised" if args.acclimatised == "yes" else "unknown"
-    limit = ftl_easa.max_fdp_minutes(args.start, args.sectors, acclimatisation=state)
-    print_json({"regime": "EASA", "max_fdp_minutes": limit.minutes, "clause": limit.clause,
-                "notes": list(limit.notes)})
+    state: ftl_easa.Acclimatisation = "acclimatised" if args.acclimatised == "yes" else "unknown"
+    easa = ftl_easa.max_fdp_minutes(args.start, args.sectors, acclimatisation=state)
+    print_json({"regime": "EASA", "max_fdp_minutes": easa.minutes, "clause": easa.clause,
+                "notes": list(easa.notes)})
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import cast
 
 from ..local import control
 from .common import print_json
@@ -133,8 +134,10 @@ def _event_put(args) -> int:
         client = _client(account)
         # moto's TestEventPattern API is not implemented; its rule matcher (what its PutEvents uses) is.
         from moto.events.models import EventPattern
+        from moto.events.utils import EventMessageType
 
-        if not EventPattern.load(json.dumps(RULE_PATTERN)).matches_event(_as_delivered(event)):
+        delivered = cast(EventMessageType, _as_delivered(event))  # the delivered event's shape, as its matcher reads
+        if not EventPattern.load(json.dumps(RULE_PATTERN)).matches_event(delivered):
             raise CliError(f"{args.file}: the rule does not match this event (it needs source "
                            f"{RULE_PATTERN['source'][0]!r} and detail-type {RULE_PATTERN['detail-type'][0]!r})")
         try:

@@ -30,10 +30,10 @@ def _plain(value: Any) -> Any:
 
 
 def item_of(row: Row) -> dict[str, Any]:
-    return _plain(row.to_item())
+    return {k: _plain(v) for k, v in row.to_item().items()}
 
 
-def upsert(resource, naming: Naming, table: str, rows: Iterable[Row], progress: Progress | None = None) -> int:
+def upsert(resource: Any, naming: Naming, table: str, rows: Iterable[Row], progress: Progress | None = None) -> int:
     """BatchWriteItem (25 per request, unprocessed items retried by boto3's batch writer)."""
     spec = TABLES_BY_NAME[table]
     count = 0
@@ -89,7 +89,7 @@ def dynamodb_json(value: Any) -> dict[str, Any]:
     raise TypeError(f"cannot store {type(value).__name__} in DynamoDB JSON")
 
 
-def import_new_table(client, s3_client, bucket: str, spec: TableSpec, naming: Naming, rows: Iterable[Row],
+def import_new_table(client: Any, s3_client: Any, bucket: str, spec: TableSpec, naming: Naming, rows: Iterable[Row],
                      timeout_s: float = 900) -> int:
     """Create `spec`'s table by ImportTable from DynamoDB-JSON lines staged in S3; returns items imported."""
     lines = [json.dumps({"Item": {k: dynamodb_json(v) for k, v in row.to_item().items()}}) for row in rows]

@@ -81,7 +81,8 @@ STATION_SHIFT_INDEX = "station-shift-index"
 DISRUPTION_TYPE_INDEX = "disruption-type-index"
 THREAD_STATUS_INDEX = "thread-status-index"
 
-S, N = "S", "N"
+S: AttrType = "S"
+N: AttrType = "N"
 
 TABLES: tuple[TableSpec, ...] = (
     TableSpec(

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from boto3.dynamodb.types import TypeDeserializer
 from pydantic import ValidationError
@@ -75,7 +75,7 @@ def read_folder(folder: Path) -> tuple[dict[str, list[Row]], list[str]]:
     return rows, errors
 
 
-def import_folder(folder: Path, resource, naming: Naming) -> ImportReport:
+def import_folder(folder: Path, resource: Any, naming: Naming) -> ImportReport:
     rows, errors = read_folder(Path(folder))
     report = ImportReport(errors=errors)
     if errors:
@@ -95,7 +95,8 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def export_folder(folder: Path, client, s3_client, bucket: str, naming: Naming, tables=TRANSFER_TABLES,
+def export_folder(folder: Path, client: Any, s3_client: Any, bucket: str, naming: Naming,
+                  tables: Sequence[str] = TRANSFER_TABLES,
                   timeout_s: float = 1800) -> dict[str, int]:
     """Export each table through ExportTableToPointInTime into `bucket`, then write `<table>.jsonl`."""
     folder = Path(folder)
@@ -131,7 +132,7 @@ def export_folder(folder: Path, client, s3_client, bucket: str, naming: Naming, 
     return counts
 
 
-def write_generated(folder: Path, tables: dict[str, list[Row]]) -> dict[str, int]:
+def write_generated(folder: Path, tables: Mapping[str, Sequence[Row]]) -> dict[str, int]:
     """Write generated rows in the import format (how a what-if case or a new airline starts)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

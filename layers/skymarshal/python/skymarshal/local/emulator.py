@@ -10,7 +10,7 @@ import json
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import boto3
 
@@ -19,9 +19,12 @@ from ..data.loader import import_new_table, table_definition
 from ..data.schema import CHECKPOINTS, TABLES, Naming
 from ..workflow.tables import WorkflowTables
 
+if TYPE_CHECKING:
+    from moto.core.config import DefaultConfig
+
 REGION = "us-east-1"
 BUCKET = "skymarshal-local-artifacts"
-MOTO_CONFIG = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
+MOTO_CONFIG: DefaultConfig = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
 SEED_MARKER = {"PK": "SYSTEM#seed", "SK": "airline"}
 
 

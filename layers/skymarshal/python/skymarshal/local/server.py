@@ -45,9 +45,9 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     account.create(airline, progress=lambda table, n: print(f"  {table}: {n} rows", flush=True))
     # The workflow runs here: moto executes the state machine in this process, so the handlers must too.
     from .template import workflow_template
-    from .workflow import install
+    from .workflow import install as install_workflow
 
-    arn = install(account, workflow_template(echo=lambda m: print(m, flush=True)))
+    arn = install_workflow(account, workflow_template(echo=lambda m: print(m, flush=True)))
     print(f"state machine {arn}", flush=True)
     state.status, state.counts = "ready", airline.counts()
     state.write()

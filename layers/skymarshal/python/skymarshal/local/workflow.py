@@ -114,6 +114,8 @@ def load_handler(fn: LocalFunction) -> Callable:
         raise TemplateError(f"{fn.logical_id}: handler file {source} does not exist")
     name = f"skymarshal_local_fn_{fn.logical_id}"
     spec = importlib.util.spec_from_file_location(name, source)
+    if spec is None or spec.loader is None:
+        raise TemplateError(f"{fn.logical_id}: cannot import the handler file {source}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)

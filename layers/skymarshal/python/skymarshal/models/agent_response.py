@@ -7,7 +7,7 @@ an LLM may explain and propose but cannot add or remove one.
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -105,7 +105,7 @@ class RecoveryProposal(Frozen):
     kind: Literal["tail_swap", "crew_swap", "delay", "divert", "cancel", "rebook", "offload", "hold"]
     title: str
     detail: str
-    parameters: dict = Field(default_factory=dict)  # e.g. {"registration": "A6-BLT"}, {"delay_minutes": 240}
+    parameters: dict[str, Any] = Field(default_factory=dict)  # e.g. {"registration": "A6-BLT"}, {"delay_minutes": 240}
     estimated_delay_minutes: int | None = None
     estimated_cost_usd: float | None = None
 
@@ -125,7 +125,7 @@ class AgentResponse(Frozen):
     binding_constraints: list[str]
     reasoning: str
     data_sources: list[str]
-    extracted_flight_info: dict
+    extracted_flight_info: dict[str, Any]
     timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
     findings: list[Finding] = Field(default_factory=list)
     constraints: list[CrewConstraint | MaintenanceConstraint | RegulatoryConstraint] = Field(default_factory=list)

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    import airportsdata
 
 EARTH_RADIUS_KM = 6371.0088  # mean Earth radius (IUGG)
 
@@ -32,7 +36,7 @@ class UnknownAirport(LookupError):
 
 
 @lru_cache(maxsize=1)
-def _database() -> dict:
+def _database() -> dict[str, airportsdata.Airport]:
     import airportsdata
 
     return airportsdata.load("IATA")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer, StringConstraints
 
@@ -40,6 +40,6 @@ class Row(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=False)
 
-    def to_item(self) -> dict:
+    def to_item(self) -> dict[str, Any]:
         """The DynamoDB item: JSON-mode dump, None values dropped (sparse GSIs stay sparse)."""
         return {k: v for k, v in self.model_dump(mode="json").items() if v is not None}

@@ -8,7 +8,7 @@ violates one, whatever an LLM argues.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Literal
+from typing import Any, Callable, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -55,8 +55,9 @@ def status_for_margin(margin_minutes: float, at_risk_minutes: float = DEFAULT_AT
     return "legal"
 
 
-def measured(*, rule: str, clause: str, subject: str, limit: int, actual: int, bound: str, message,
-             details: dict | None = None, at_risk_minutes: float = DEFAULT_AT_RISK_MINUTES) -> Finding:
+def measured(*, rule: str, clause: str, subject: str, limit: int, actual: int, bound: str,
+             message: Callable[[int], str], details: dict[str, Any] | None = None,
+             at_risk_minutes: float = DEFAULT_AT_RISK_MINUTES) -> Finding:
     """A finding from a limit in minutes and the measured value: ``bound`` "max" (actual must not exceed the
     limit, e.g. an FDP) or "min" (actual must reach it, e.g. rest). ``message(margin)`` words the result."""
     margin = limit - actual if bound == "max" else actual - limit

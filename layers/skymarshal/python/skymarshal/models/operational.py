@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from typing import Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
@@ -47,12 +47,12 @@ class Flight(Row):
         return self
 
     @property
-    def departure(self):
+    def departure(self) -> datetime:
         """Best known departure time: the estimate when there is one."""
         return self.estimated_departure or self.scheduled_departure
 
     @property
-    def arrival(self):
+    def arrival(self) -> datetime:
         return self.estimated_arrival or self.scheduled_arrival
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, time
 from zoneinfo import ZoneInfo
 
-from ..models.common import as_utc
+from ..models.common import as_utc as as_utc  # re-exported: the rule modules import it from here
 
 MINUTES_PER_DAY = 24 * 60
 

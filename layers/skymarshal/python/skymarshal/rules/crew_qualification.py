@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.findings import Finding
@@ -94,7 +94,7 @@ def recency_finding(
         reverse=True,
     )
     count = len(landings)
-    details: dict = {"rating_group": group, "window_days": days, "landings_in_window": count}
+    details: dict[str, Any] = {"rating_group": group, "window_days": days, "landings_in_window": count}
     if count < required:
         return Finding(
             rule="crew.recency", clause=clause, status="illegal", binding=True, subject=member.crew_id,

@@ -14,7 +14,7 @@ Windows are [start, end): a movement at the start minute is inside, at the end m
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Literal, Sequence
+from typing import Any, Literal, Sequence
 from zoneinfo import ZoneInfo
 
 from ..models.airports import airport
@@ -94,7 +94,8 @@ def _one_window(iata: str, at: datetime, movement: Movement, window: CurfewWindo
     local = at.astimezone(ZoneInfo(tz))
     label = f"{window.start_local}-{window.end_local} local"
     inside = next(((s, e) for s, e in spans if s <= at < e), None)
-    details = {"window": label, "kind": window.kind, "tz": tz, "local_time": f"{local:%H:%M}", "movement": movement}
+    details: dict[str, Any] = {"window": label, "kind": window.kind, "tz": tz, "local_time": f"{local:%H:%M}",
+                               "movement": movement}
     if inside is not None:
         start, end = inside
         wait = int((end - at).total_seconds() // 60)

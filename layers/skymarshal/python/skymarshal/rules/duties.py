@@ -64,7 +64,7 @@ def group_crew_duties(rows: Iterable[CrewDuty]) -> list[DutyRecord]:
     for duty_id, group in groups.items():
         group.sort(key=lambda r: (r.sector_departure or r.duty_start, r.duty_key))
         kinds = {r.kind for r in group}
-        kind: DutyKind = next(k for k in ("FLIGHT", "HISTORY", "POSITIONING", "STANDBY") if k in kinds)  # type: ignore[assignment]
+        kind: DutyKind = next(k for k in ("FLIGHT", "HISTORY", "POSITIONING", "STANDBY") if k in kinds)
         fdp_ends = [r.fdp_end for r in group if r.fdp_end is not None]
         records.append(
             DutyRecord(

@@ -65,6 +65,7 @@ def cumulative_findings(
     others = _others(history, proposed)
     findings: list[Finding] = []
     duty_spans = [_duty_span(d, credit) for d in others]
+    window: timedelta | Literal["year", "12_months"]
     for clause, label, window, limit in DUTY_LIMITS_ORO_FTL_210_A:
         load = max_prorated_load(duty_spans, _duty_span(proposed, credit), window)
         findings.append(_window_finding("crew.cumulative_duty", clause, "duty", label, limit, load, subject,

@@ -13,7 +13,7 @@ Not encoded: Table C (augmented), 117.19 extensions, 117.21 reserve. Augmented c
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
-from typing import Sequence
+from typing import Sequence, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -70,7 +70,10 @@ class FaaFdpLimit(BaseModel):
     notes: tuple[str, ...] = ()
 
 
-def _row(table, reference_start: time):
+_Row = TypeVar("_Row", tuple[str, str, tuple[float, ...]], tuple[str, str, float])
+
+
+def _row(table: Sequence[_Row], reference_start: time) -> _Row:
     minute = minute_of_day(reference_start)
     for row in table:
         if in_band(minute, hm(row[0]), hm(row[1])):
@@ -167,7 +170,8 @@ def cumulative_findings(history: Sequence[DutyRecord], proposed: DutyRecord, *, 
     return findings
 
 
-def _finding(rule, clause, what, label, limit, minutes, subject, at_risk_minutes) -> Finding:
+def _finding(rule: str, clause: str, what: str, label: str, limit: int, minutes: float, subject: str,
+             at_risk_minutes: float) -> Finding:
     actual = int(round(minutes))
     return measured(
         rule=rule, clause=clause, subject=subject, limit=limit, actual=actual, bound="max",

@@ -32,8 +32,8 @@ from ..models.airports import airport, great_circle_km
 from ..models.findings import Finding
 from ..models.operational import AirportProfile, Booking, Flight
 from ._clock import as_utc, hm, minutes_between
-from .eu261 import DEFAULT_EU261, Disruption, Eu261Config, Reroute, assess_compensation, care_entitlement, \
-    compensation_category
+from .eu261 import DEFAULT_EU261, Disruption, Eu261Assessment, Eu261Config, Reroute, assess_compensation, \
+    care_entitlement, compensation_category
 from .eu261_scope import applicable_regime, intra_zone
 from .network import ACTIVE_BOOKINGS, MisconnectionReport, misconnections
 
@@ -171,7 +171,7 @@ def compensation_liability(flight: Flight, bookings: Sequence[Booking], disrupti
     """EU261/UK261 compensation owed to each passenger of ``flight`` (journey basis, see the module docstring)."""
     delay = arrival_delay(flight) if arrival_delay_minutes is None else arrival_delay_minutes
     inbound = {f.flight_id: f for f in inbound_flights}
-    cache: dict[tuple[str, str, int], object] = {}
+    cache: dict[tuple[str, str, int], Eu261Assessment] = {}
     rows: list[PassengerCompensation] = []
     for b in active(bookings, flight.flight_id):
         origin = inbound[b.inbound_flight_id].origin if b.inbound_flight_id in inbound else flight.origin

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 from ..models.airports import haversine_km
 from ..models.common import UtcDatetime
 from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding
-from ..models.fleet import AIRCRAFT_TYPES
+from ..models.fleet import AIRCRAFT_TYPES, AircraftType
 from ..models.operational import AirportProfile, Notam, WeatherObservation
 from ._clock import as_utc
 from ._reasons import Reason
@@ -176,13 +176,17 @@ def diversion_alternates(destination: AirportProfile, candidates: Sequence[Airpo
     known = AIRCRAFT_TYPES.get(aircraft_type)
     for profile in candidates:
         outcome = _assess_alternate(destination, profile, known, aircraft_type, eta, weather, notams, limit, config)
-        (refused if isinstance(outcome, AlternateRefusal) else ranked).append(outcome)
+        if isinstance(outcome, AlternateRefusal):
+            refused.append(outcome)
+        else:
+            ranked.append(outcome)
     ranked.sort(key=lambda a: (a.at_risk, a.distance_km, a.iata))
     return AlternatesResult(destination=destination.iata, aircraft_type=aircraft_type, max_distance_km=limit,
                             ranked=tuple(ranked), refused=tuple(refused))
 
 
-def _assess_alternate(destination: AirportProfile, profile: AirportProfile, known, aircraft_type: str, eta: datetime,
+def _assess_alternate(destination: AirportProfile, profile: AirportProfile, known: AircraftType | None,
+                      aircraft_type: str, eta: datetime,
                       weather: Sequence[WeatherObservation], notams: Sequence[Notam], limit: float,
                       config: RegulatoryConfig) -> Alternate | AlternateRefusal:
     code = profile.iata

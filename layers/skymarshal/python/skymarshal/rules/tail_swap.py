@@ -21,19 +21,19 @@ An AircraftAvailability row with status AOG or MAINTENANCE is refused as it stan
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Literal, Sequence
+from typing import Literal, Mapping, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
 from ..models.common import UtcDatetime
 from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, status_for_margin
 from ..models.fleet import AIRCRAFT_TYPES, compatible_types
-from ..models.operational import AircraftDay, Flight, WorkOrder
+from ..models.operational import AircraftDay, Cabin, Flight, WorkOrder
 from ._clock import as_utc, minutes_between
 from ._reasons import Reason
 from .mel import aircraft_airworthiness
 
-CABINS: tuple[str, ...] = ("F", "J", "Y")  # highest first
+CABINS: tuple[Cabin, ...] = ("F", "J", "Y")  # highest first
 TYPE_CLAUSE = "Same type-rating group, crew stay qualified (FCL.700, ORO.CC.125)"
 RANGE_CLAUSE = "Aircraft type range (typical published figure; fuel planning CAT.OP.MPA.150 decides, verify)"
 TURN_CLAUSE = "Scheduled minimum turn-round for the type (operator ground-handling standard)"
@@ -95,7 +95,7 @@ class TailSwapEligibility(BaseModel):
     findings: tuple[Finding, ...]
 
 
-def cabin_plan(booked: dict[str, int], capacity: dict[str, int]) -> CabinPlan:
+def cabin_plan(booked: Mapping[Cabin, int], capacity: Mapping[Cabin, int]) -> CabinPlan:
     """Passengers per cabin onto the seats: excess downgraded to the nearest lower cabin with room, economy excess
     upgraded to the nearest higher one, the rest offloaded."""
     seated = {c: min(booked.get(c, 0), capacity.get(c, 0)) for c in CABINS}
@@ -164,7 +164,7 @@ def position_finding(candidate: AircraftDay, own: Sequence[Flight], flight: Flig
         return (Finding(rule="fleet.swap_position", clause=TURN_CLAUSE, status="illegal", subject=reg,
                         message=f"{reg} is at {station}, not at {flight.origin}, before {flight.flight_number}.",
                         details=details), station, ready_at, margin)
-    if margin is None:
+    if last is None or margin is None:
         return (Finding(rule="fleet.swap_position", clause=TURN_CLAUSE, status="legal", subject=reg,
                         message=f"{reg} is on the ground at {station} with no earlier flight that day.",
                         details=details), station, ready_at, margin)
@@ -198,7 +198,8 @@ def tail_swap_eligibility(candidate: AircraftDay, work_orders: Sequence[WorkOrde
     findings: list[Finding] = []
     plan = cabin_plan(flight.booked, candidate.capacity)
 
-    def result(station: str = candidate.station, ready_at=None, margin=None, give_up=()) -> TailSwapEligibility:
+    def result(station: str = candidate.station, ready_at: datetime | None = None, margin: int | None = None,
+               give_up: Sequence[str] = ()) -> TailSwapEligibility:
         return TailSwapEligibility(registration=reg, aircraft_type=ctype, flight_id=flight.flight_id,
                                    eligible=not refusals, refusals=tuple(refusals), notes=tuple(notes), station=station,
                                    ready_at=ready_at, turn_margin_minutes=margin, flights_to_give_up=tuple(give_up),
@@ -287,7 +288,7 @@ def _capacity_notes(plan: CabinPlan, notes: list[SwapNote]) -> None:
 
 def rank_tail_swaps(results: Sequence[TailSwapEligibility]) -> list[TailSwapEligibility]:
     """Eligible candidates, best first: same type, fewest passengers moved, fewest flights given up, most turn margin."""
-    def key(r: TailSwapEligibility):
+    def key(r: TailSwapEligibility) -> tuple[bool, int, int, int, str]:
         moved = sum(r.cabin_plan.downgraded.values()) + r.cabin_plan.offloaded
         different = any(n.code == "DIFFERENT_TYPE" for n in r.notes)
         return (different, moved, len(r.flights_to_give_up), -(r.turn_margin_minutes if r.turn_margin_minutes is not None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from typing import Any
 
 from boto3.dynamodb.conditions import Key
 
@@ -38,7 +39,7 @@ def _approvals(execution_names: list[str], tables: WorkflowTables) -> list[dict]
     return out
 
 
-def _decisions(store: ArtifactStore, disruption_id: str) -> list[dict]:
+def _decisions(store: ArtifactStore, disruption_id: str) -> list[dict[str, Any] | None]:  # None: gone since listed
     listing = store.client.list_objects_v2(Bucket=store.bucket, Prefix=f"{RUNS_PREFIX}/{disruption_id}/decision-")
     keys = sorted((o["Key"] for o in listing.get("Contents", [])), key=lambda k: int(k.rsplit("-", 1)[1].split(".")[0]))
     return [store.get(k) for k in keys]

@@ -64,7 +64,7 @@ def _agent_state(name: str) -> tuple[str, str] | None:
 
 def parse_history(events: list[dict], status: str) -> Progress:
     progress = Progress(status=status, current=None)
-    entered: dict[str, datetime] = {}
+    entered: dict[tuple[str, str], datetime] = {}
     for event in events:
         kind = event["type"]
         if kind.endswith("StateEntered"):

@@ -146,6 +146,8 @@ class Planner:
 
     def _change(self, table: str, before: dict | None, after: dict | None, guard: ConditionBase | None = None) -> Change:
         image = after if after is not None else before
+        if image is None:
+            raise ValueError(f"a change to {table} needs the row before or after it")
         if after is not None and after != before:
             after = {k: v for k, v in {**after, "updated_by_execution": self.execution_id}.items() if v is not None}
             try:  # a row the readers cannot parse would break every later analysis of this flight

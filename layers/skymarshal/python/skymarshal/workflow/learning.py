@@ -35,7 +35,7 @@ from .models import Outcome as RunOutcome
 from .payloads import ArtifactStore, run_key
 from .tables import WorkflowTables
 
-ApprovalOutcome = Literal["approve", "select", "reject", "timeout", "escalated"]
+ApprovalOutcome = Literal["approve", "select", "alternatives", "reject", "timeout", "escalated"]
 ID_PREFIX = "SM-"
 VERB = {"approve": "approved", "select": "selected", "reject": "rejected every plan",
         "timeout": "did not answer in time", "escalated": "the run was escalated to a human"}

@@ -87,9 +87,9 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, tables: W
         return [f.flight_date for f in q.flights_by_number(handle, number)]
 
     extraction = extract_offline(request.prompt, now=now or request.reported_at, flight_dates=flight_dates)
-    if not extraction.ok:
-        raise InvalidDisruption(extraction.message)
     info = extraction.flight_info
+    if not extraction.ok or info is None:
+        raise InvalidDisruption(extraction.message)
     flight = q.find_flight(handle, info.flight_number, info.date)
     if flight is None:
         raise InvalidDisruption(f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date")

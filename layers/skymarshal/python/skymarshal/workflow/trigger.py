@@ -43,7 +43,7 @@ class DisruptionDetail(BaseModel):
 
 
 class DisruptionEvent(EventBridgeModel):
-    detail: DisruptionDetail  # type: ignore[assignment]
+    detail: DisruptionDetail
 
 
 class InvalidEvent(ValueError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Sequence
 
 from ..schema import (
     AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CREW_MEMBERS,
@@ -35,7 +36,7 @@ __all__ = ["Airline", "GeneratorConfig", "DemoSituation", "generate", "demo_situ
 @dataclass
 class Airline:
     config: GeneratorConfig
-    tables: dict[str, list[Row]] = field(default_factory=dict)
+    tables: dict[str, Sequence[Row]] = field(default_factory=dict)
 
     @property
     def situations(self) -> list[DemoSituation]:

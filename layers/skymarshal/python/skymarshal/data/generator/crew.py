@@ -12,6 +12,7 @@ import heapq
 import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import CrewDuty, CrewMember, Flight, LandingRecord
@@ -63,7 +64,7 @@ class Member:
     profile: CrewMember
     available_at: datetime
     station: str
-    duties: list[list] = field(default_factory=list)  # [report, release, block minutes], history included
+    duties: list[list[Any]] = field(default_factory=list)  # [report, release, block minutes], history included
 
     def duty_minutes_between(self, start: datetime, end: datetime) -> int:
         return sum(int((min(e, end) - max(s, start)).total_seconds() // 60)
@@ -95,7 +96,7 @@ def build_pairings(flights: list[Flight]) -> list[Pairing]:
     used: set[str] = set()
     pairings: list[Pairing] = []
     outbound = sorted((f for f in flights if f.origin == HUB), key=lambda f: f.scheduled_departure)
-    by_tail = {}
+    by_tail: dict[str, list[Flight]] = {}
     for f in flights:
         by_tail.setdefault(f.aircraft_registration, []).append(f)
     for out in outbound:
@@ -104,7 +105,8 @@ def build_pairings(flights: list[Flight]) -> list[Pairing]:
         tail_legs = sorted(by_tail[out.aircraft_registration], key=lambda f: f.scheduled_departure)
         same_tail_back = next((f for f in tail_legs if f.scheduled_departure > out.scheduled_departure), None)
         turnaround = make_duty([out, same_tail_back]) if same_tail_back else None
-        if turnaround and turnaround.fdp_end - turnaround.report <= timedelta(minutes=MAX_TWO_PILOT_FDP):
+        if (turnaround and same_tail_back
+                and turnaround.fdp_end - turnaround.report <= timedelta(minutes=MAX_TWO_PILOT_FDP)):
             used.add(same_tail_back.flight_id)
             pairings.append(Pairing([turnaround], group, 2, t.cabin_crew))
             continue

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from itertools import accumulate
+from typing import Mapping
 from zoneinfo import ZoneInfo
 
 from ...models.airports import airport, great_circle_km
@@ -175,7 +176,7 @@ def _leg_weight(kind: str, leg: Leg) -> float:
     return 1.5 if kind == "mechanical" and leg.aircraft_type not in NARROWBODIES else 1
 
 
-def _pick(rng: random.Random, weights: dict[str, float]) -> str:
+def _pick(rng: random.Random, weights: Mapping[str, float]) -> str:
     keys = list(weights)
     return rng.choices(keys, weights=[weights[k] for k in keys])[0]
 

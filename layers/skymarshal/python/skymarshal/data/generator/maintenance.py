@@ -13,7 +13,7 @@ from .network import HUB
 from .schedule import Tail
 
 # Deferrable items seen in line operations: (ATA, MEL ref, category, description, restrictions)
-MEL_CATALOGUE = (
+MEL_CATALOGUE: tuple[tuple[str, str, str, str, list[str]], ...] = (
     ("49", "49-10-01", "C", "APU inoperative", ["APU_INOP_GROUND_POWER_REQUIRED"]),
     ("21", "21-51-01", "C", "One air conditioning pack inoperative", ["ALT_LIMIT_FL310"]),
     ("78", "78-31-01", "C", "Thrust reverser #2 deactivated", ["LANDING_DISTANCE_PENALTY_15PCT"]),
@@ -32,7 +32,8 @@ def authorisation(type_code: str, licence: str = "B1") -> str:
     return f"{licence}-{AIRCRAFT_TYPES[type_code].rating_group}"
 
 
-def build_staff(config: GeneratorConfig, stations: list[str], rng: random.Random):
+def build_staff(config: GeneratorConfig, stations: list[str],
+                rng: random.Random) -> tuple[list[MaintenanceEngineer], list[MaintenanceShift]]:
     staff: list[MaintenanceEngineer] = []
     shifts: list[MaintenanceShift] = []
     groups = sorted({t.rating_group for t in AIRCRAFT_TYPES.values()})

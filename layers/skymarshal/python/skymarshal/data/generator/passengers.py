@@ -11,8 +11,9 @@ import random
 import string
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Sequence, TypeVar
 
-from ...models.operational import Bag, Booking, Flight, Passenger
+from ...models.operational import Bag, Booking, Cabin, Flight, Passenger
 from .config import GeneratorConfig
 from .names import person_name
 from .network import HUB, HUB_MIN_CONNECTION_MINUTES
@@ -30,14 +31,16 @@ FARE_PER_KM = {"F": 0.75, "J": 0.42, "Y": 0.085}
 FARE_BASE = {"F": 900, "J": 450, "Y": 90}
 
 
-def _weighted(rng: random.Random, table):
-    values, weights = zip(*table)
-    return rng.choices(values, weights=weights)[0]
+_T = TypeVar("_T")
+
+
+def _weighted(rng: random.Random, table: Sequence[tuple[_T, float]]) -> _T:
+    return rng.choices([value for value, _ in table], weights=[weight for _, weight in table])[0]
 
 
 @dataclass
 class _Seats:
-    left: dict[str, int]
+    left: dict[Cabin, int]
 
 
 class PassengerBuilder:
@@ -82,7 +85,7 @@ class PassengerBuilder:
                 while self.seats[f.flight_id].left.get(cabin, 0) > 0:
                     size = min(self.seats[f.flight_id].left[cabin], _weighted(self.rng, PARTY_SIZES))
                     self._party([f], cabin, size)
-        booked: dict[str, dict[str, int]] = {}
+        booked: dict[str, dict[Cabin, int]] = {}
         for b in self.bookings:
             per = booked.setdefault(b.flight_id, {})
             per[b.cabin] = per.get(b.cabin, 0) + 1
@@ -96,7 +99,7 @@ class PassengerBuilder:
                 self._pnrs.add(pnr)
                 return pnr
 
-    def _party(self, itinerary: list[Flight], cabin: str, size: int) -> None:
+    def _party(self, itinerary: list[Flight], cabin: Cabin, size: int) -> None:
         rng, pnr = self.rng, self._pnr()
         for leg in itinerary:
             self.seats[leg.flight_id].left[cabin] -= size
@@ -139,7 +142,8 @@ class PassengerBuilder:
         return tags
 
 
-def build_passengers(config: GeneratorConfig, flights: list[Flight], rng: random.Random):
+def build_passengers(config: GeneratorConfig, flights: list[Flight],
+                     rng: random.Random) -> tuple[list[Passenger], list[Booking], list[Bag]]:
     builder = PassengerBuilder(config, flights, rng)
     builder.build()
     return builder.passengers, builder.bookings, builder.bags

@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from ...models.operational import CrewDuty, Flight, LandingRecord, MelItem, WeatherObservation, WorkOrder
+from ...models.operational import CrewDuty, CrewMember, Flight, LandingRecord, MelItem, WeatherObservation, WorkOrder
 from .config import GeneratorConfig
 from .maintenance import authorisation
+from .schedule import Tail
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,8 @@ def _find(flights: list[Flight], number: str, day: date) -> Flight:
     return next(f for f in flights if f.flight_number == number and f.flight_date == day)
 
 
-def apply_mechanical(config: GeneratorConfig, flights, tails, work_orders: list[WorkOrder]) -> None:
+def apply_mechanical(config: GeneratorConfig, flights: list[Flight], tails: list[Tail],
+                     work_orders: list[WorkOrder]) -> None:
     flight = _find(flights, "EY123", config.demo_day(3))
     flight.status, flight.delay_reason = "DELAYED", "TECHNICAL: hydraulic system fault found before departure"
     found = flight.scheduled_departure - timedelta(minutes=105)
@@ -69,7 +71,8 @@ def apply_mechanical(config: GeneratorConfig, flights, tails, work_orders: list[
             estimated_labour_hours=2.0, required_authorisation=authorisation(flight.aircraft_type)))
 
 
-def apply_crew_timeout(config: GeneratorConfig, flights, members, roster: list[CrewDuty]) -> None:
+def apply_crew_timeout(config: GeneratorConfig, flights: list[Flight], members: list[CrewMember],
+                       roster: list[CrewDuty]) -> None:
     flight = _find(flights, "EY101", config.demo_day(4))
     delay = timedelta(minutes=255)
     flight.status, flight.delay_minutes = "DELAYED", 255
@@ -95,7 +98,7 @@ def apply_crew_timeout(config: GeneratorConfig, flights, members, roster: list[C
                                  for d in (131, 127, 120)]
 
 
-def apply_storm(config: GeneratorConfig, flights, weather: list[WeatherObservation]) -> None:
+def apply_storm(config: GeneratorConfig, flights: list[Flight], weather: list[WeatherObservation]) -> None:
     flight = _find(flights, "EY11", config.demo_day(5))
     start = flight.scheduled_arrival.replace(minute=0, second=0) - timedelta(hours=3)
     storm = {start + timedelta(hours=h) for h in range(8)}

@@ -12,6 +12,7 @@ import heapq
 import string
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Iterator
 
 from ...models.airports import airport, great_circle_km
 from ...models.fleet import AIRCRAFT_TYPES
@@ -64,7 +65,7 @@ def _flight(number: int, origin: str, destination: str, departure: datetime, typ
     )
 
 
-def _registrations(prefix: str):
+def _registrations(prefix: str) -> Iterator[str]:
     for first in string.ascii_uppercase:
         yield f"{prefix}{first}"
     for first in string.ascii_uppercase:
