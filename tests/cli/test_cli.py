@@ -30,6 +30,9 @@ def test_an_invalid_window_is_refused_with_one_line(tmp_path):
     result = run("data", "generate", "--out", str(tmp_path), "--days", "3")
     assert result.returncode == 1
     assert result.stderr.strip() == "skymarshal: invalid days: Input should be greater than or equal to 7"
+    result = run("data", "generate", "--out", str(tmp_path), "--load-factor", "1.5")
+    assert result.returncode == 1 and result.stderr.strip() == \
+        "skymarshal: invalid load_factor: Input should be less than or equal to 1"
     assert not list(tmp_path.iterdir())
 
 
@@ -39,9 +42,9 @@ def test_import_without_a_running_local_aws_says_what_to_do(tmp_path):
     assert "skymarshal local start" in result.stderr and "Traceback" not in result.stderr
 
 
-@pytest.mark.integration  # generates the whole airline in a subprocess
+@pytest.mark.integration  # generates a whole (lightly loaded) airline in a subprocess
 def test_generate_writes_one_jsonl_file_per_table(tmp_path):
-    result = run("data", "generate", "--out", str(tmp_path), "--seed", "3")
+    result = run("data", "generate", "--out", str(tmp_path), "--seed", "3", "--load-factor", "0.05")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["rows"]["flights"] > 1000

@@ -22,6 +22,7 @@ def register(commands) -> None:
     gen.add_argument("--start", type=iso_date, default=None, help="first day, YYYY-MM-DD (default 2027-01-17)")
     gen.add_argument("--days", type=int, default=7)
     gen.add_argument("--scale", type=int, default=1, help="network copies, 1-4")
+    gen.add_argument("--load-factor", type=float, default=0.78, help="mean seat load factor, 0.05-1 (passengers)")
     gen.set_defaults(run=_generate)
 
     for name, helptext, run in (("import", "validate and upsert a folder of <table>.jsonl files", _import),
@@ -43,7 +44,7 @@ def _generate(args) -> int:
 
     from . import CliError
 
-    settings = {"seed": args.seed, "days": args.days, "scale": args.scale}
+    settings = {"seed": args.seed, "days": args.days, "scale": args.scale, "load_factor": args.load_factor}
     if args.start:
         settings["start"] = args.start
     try:
