@@ -56,15 +56,30 @@ def main(argv: list[str] | None = None) -> int:
         return [everything[i] for i in {getattr(b, key) for b in bookings[f.flight_id]} if i in everything]
 
     def business(f):
-        impact = guest.assess_guest_impact(f, bookings[f.flight_id], "delay", delay_minutes=DELAY, cause="technical",
-                                           onward_flights=linked(f, "onward_flight_id"),
-                                           inbound_flights=linked(f, "inbound_flight_id"), hub=profiles["AUH"])
+        impact = guest.assess_guest_impact(
+            f,
+            bookings[f.flight_id],
+            "delay",
+            delay_minutes=DELAY,
+            cause="technical",
+            onward_flights=linked(f, "onward_flight_id"),
+            inbound_flights=linked(f, "inbound_flight_id"),
+            hub=profiles["AUH"],
+        )
         spread = network.propagate_delay(tails[f.aircraft_registration], f.flight_id, DELAY)
-        freight = cargo.cargo_impact(f, loads[f.flight_id], [shipments[a.shipment_id] for a in loads[f.flight_id]], DELAY)
-        cost = finance.plan_cost(finance.PlanCostInput(
-            flight_delays={p.flight_id: p.departure_delay_minutes for p in spread.flights}, compensation=(impact.compensation,),
-            care=(impact.care,), cargo=(freight,)))
+        freight = cargo.cargo_impact(
+            f, loads[f.flight_id], [shipments[a.shipment_id] for a in loads[f.flight_id]], DELAY
+        )
+        cost = finance.plan_cost(
+            finance.PlanCostInput(
+                flight_delays={p.flight_id: p.departure_delay_minutes for p in spread.flights},
+                compensation=(impact.compensation,),
+                care=(impact.care,),
+                cargo=(freight,),
+            )
+        )
         return len(spread.affected_flight_ids) + len(freight.findings) + int(cost.total_usd > 0)
+
     observations = {(w.airport, w.forecast_time): w for w in airline.tables[s.WEATHER]}
 
     def hour(at):
@@ -72,22 +87,35 @@ def main(argv: list[str] | None = None) -> int:
 
     groups = {
         "crew legality (ORO.FTL.205/210/235, recency, type)": lambda f: sum(
-            len(r.findings) for r in flight_crew_legality(f.flight_id, crew_of[f.flight_id], rosters, f.delay_minutes)),
+            len(r.findings) for r in flight_crew_legality(f.flight_id, crew_of[f.flight_id], rosters, f.delay_minutes)
+        ),
         "airworthiness (MEL intervals, AOG)": lambda f: len(
-            mel.aircraft_airworthiness(orders[f.aircraft_registration], f.scheduled_departure).findings),
-        "curfews at both ends": lambda f: len([
-            curfew.check_movement_at(profiles[f.origin], f.scheduled_departure, "departure"),
-            curfew.check_movement_at(profiles[f.destination], f.scheduled_arrival, "arrival")]),
+            mel.aircraft_airworthiness(orders[f.aircraft_registration], f.scheduled_departure).findings
+        ),
+        "curfews at both ends": lambda f: len(
+            [
+                curfew.check_movement_at(profiles[f.origin], f.scheduled_departure, "departure"),
+                curfew.check_movement_at(profiles[f.destination], f.scheduled_arrival, "arrival"),
+            ]
+        ),
         "weather at both ends": lambda f: sum(
             len(weather.assess_weather(observations[(code, hour(at))], profiles[code], f.aircraft_type, move).findings)
-            for code, at, move in ((f.origin, f.scheduled_departure, "departure"),
-                                   (f.destination, f.scheduled_arrival, "arrival"))),
-        "EU261/UK261 (3 h technical delay)": lambda f: int(eu261.assess_compensation(
-            f.origin, f.destination, f.carrier, "delay", arrival_delay_minutes=DELAY, cause="technical").owed),
+            for code, at, move in (
+                (f.origin, f.scheduled_departure, "departure"),
+                (f.destination, f.scheduled_arrival, "arrival"),
+            )
+        ),
+        "EU261/UK261 (3 h technical delay)": lambda f: int(
+            eu261.assess_compensation(
+                f.origin, f.destination, f.carrier, "delay", arrival_delay_minutes=DELAY, cause="technical"
+            ).owed
+        ),
         "network, guest, cargo, finance (3 h delay)": business,
     }
-    print(f"Rules engine, every rule for every flight of {args.day}: {len(flights)} flights, "
-          f"{sum(len(crew_of[f.flight_id]) for f in flights)} crew duties (best of {args.repeat})")
+    print(
+        f"Rules engine, every rule for every flight of {args.day}: {len(flights)} flights, "
+        f"{sum(len(crew_of[f.flight_id]) for f in flights)} crew duties (best of {args.repeat})"
+    )
     total = 0.0
     for name, evaluate in groups.items():
         best = float("inf")

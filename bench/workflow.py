@@ -9,14 +9,21 @@ that takes 2 s per call: a round then costs about one agent's time, not seven (t
 from __future__ import annotations
 
 import argparse
-import statistics
 import threading
 import time
 from collections import Counter, defaultdict
 from datetime import date
 
-PHASES = ("Validate disruption", "Initial round: seven agents", "Collate initial round", "Revision round: seven agents",
-          "Collate revision round", "Arbitrate", "Execute plan", "Learn and record outcome")
+PHASES = (
+    "Validate disruption",
+    "Initial round: seven agents",
+    "Collate initial round",
+    "Revision round: seven agents",
+    "Collate revision round",
+    "Arbitrate",
+    "Execute plan",
+    "Learn and record outcome",
+)
 KINDS = ("had a mechanical failure", "has a crew member out of duty time", "is affected by weather at the destination")
 
 
@@ -38,7 +45,9 @@ def _sleepy_model(latency: float):
             def fail(*_args, **_kwargs):
                 time.sleep(latency)
                 raise ValueError("bench model gives no structured output")
+
             from langchain_core.runnables import RunnableLambda
+
             return RunnableLambda(fail)
 
         def bind_tools(self, tools, **kwargs):
@@ -111,7 +120,9 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.runs):
             prompt = f"Flight {numbers[(i * 7) % len(numbers)]} on {args.day:%B} {args.day.day} {KINDS[i % len(KINDS)]}"
             started = time.monotonic()
-            name = client.start(prompt, disruption_id=f"bench-{i:02d}-{int(time.time())}", source="bench")["execution_name"]
+            name = client.start(prompt, disruption_id=f"bench-{i:02d}-{int(time.time())}", source="bench")[
+                "execution_name"
+            ]
             progress = client.follow(name, timeout_s=900, poll_s=0.1)
             waiting = 0.0
             if progress.awaiting_approval:
@@ -129,13 +140,17 @@ def main(argv: list[str] | None = None) -> int:
                     if state.endswith(f" agent ({phase})"):
                         phases[f"  one agent's task ({phase})"].append(seconds)
             print(f"  {i + 1:2d}/{args.runs} {totals[-1]:6.1f} s  {prompt}", flush=True)
-    print(f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}")
+    print(
+        f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}"
+    )
     print(f"{'phase':32s} {'p50 s':>8s} {'p95 s':>8s}")
-    print(f"{'whole run (excl. the human)':32s} {_percentile(totals, .5):8.2f} {_percentile(totals, .95):8.2f}")
-    rows = PHASES[:2] + ("  one agent's task (initial)",) + PHASES[2:4] + ("  one agent's task (revision)",) + PHASES[4:]
+    print(f"{'whole run (excl. the human)':32s} {_percentile(totals, 0.5):8.2f} {_percentile(totals, 0.95):8.2f}")
+    rows = (
+        PHASES[:2] + ("  one agent's task (initial)",) + PHASES[2:4] + ("  one agent's task (revision)",) + PHASES[4:]
+    )
     for phase in rows:
         values = phases.get(phase, [])
-        print(f"{phase:32s} {_percentile(values, .5):8.2f} {_percentile(values, .95):8.2f}")
+        print(f"{phase:32s} {_percentile(values, 0.5):8.2f} {_percentile(values, 0.95):8.2f}")
     print("\nDynamoDB requests per agent (per run, mean):")
     for agent, n in sorted(calls.items()):
         print(f"  {agent:17s} {n / args.runs:7.1f}")

@@ -6,6 +6,14 @@ from .knowledge_stack import KnowledgeStack
 from .stacks import API_STACK_ID, DATA_STACK_ID, KNOWLEDGE_STACK_ID, WORKFLOW_STACK_ID, SkyMarshalStacks, build_app
 
 __all__ = [
-    "API_STACK_ID", "AppConfig", "DATA_STACK_ID", "DataStack", "KNOWLEDGE_STACK_ID", "KnowledgeStack", "SkyMarshalStacks",
-    "WORKFLOW_STACK_ID", "build_app", "cdk_json_context",
+    "API_STACK_ID",
+    "DATA_STACK_ID",
+    "KNOWLEDGE_STACK_ID",
+    "WORKFLOW_STACK_ID",
+    "AppConfig",
+    "DataStack",
+    "KnowledgeStack",
+    "SkyMarshalStacks",
+    "build_app",
+    "cdk_json_context",
 ]

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from aws_cdk import Aws, CfnMapping, Stack
 
-from skymarshal.llm.profiles import BEDROCK_REGIONS, DESTINATION_REGIONS, PROFILE_GEOGRAPHIES, parse_profile, region_geography
+from skymarshal.llm.profiles import (
+    BEDROCK_REGIONS,
+    DESTINATION_REGIONS,
+    PROFILE_GEOGRAPHIES,
+    parse_profile,
+    region_geography,
+)
 
 ACTIONS = ("bedrock:InvokeModel", "bedrock:InvokeModelWithResponseStream")  # Converse, ConverseStream
 MAPPING_ID = "BedrockGeography"
@@ -32,13 +38,17 @@ def mapping(stack: Stack) -> CfnMapping:
     found = stack.node.try_find_child(MAPPING_ID)
     if found is not None:
         return found  # type: ignore[return-value]
-    table = {region: {"geography": geography, "destinations": DESTINATION_REGIONS[geography]}
-             for region in BEDROCK_REGIONS if (geography := region_geography(region)) is not None}
+    table = {
+        region: {"geography": geography, "destinations": DESTINATION_REGIONS[geography]}
+        for region in BEDROCK_REGIONS
+        if (geography := region_geography(region)) is not None
+    }
     return CfnMapping(stack, MAPPING_ID, mapping=table)
 
 
-def grant_for(model_ids: list[str], choice: str, *, partition: str, region: str, account: str,
-              lookup=None) -> BedrockGrant:
+def grant_for(
+    model_ids: list[str], choice: str, *, partition: str, region: str, account: str, lookup=None
+) -> BedrockGrant:
     """`lookup(key)` gives the deployment region's mapped value ('geography' | 'destinations') for `regional`."""
     profile_arns, model_arns = [], []
     for model_id in model_ids:
@@ -48,8 +58,9 @@ def grant_for(model_ids: list[str], choice: str, *, partition: str, region: str,
         else:
             geography = profile.geography if choice == "configured" else choice
             destinations = DESTINATION_REGIONS[geography]
-        profile_arns.append(f"arn:{partition}:bedrock:{region}:{account}:inference-profile/"
-                            f"{geography}.{profile.foundation_model}")
+        profile_arns.append(
+            f"arn:{partition}:bedrock:{region}:{account}:inference-profile/{geography}.{profile.foundation_model}"
+        )
         model_arns.append(f"arn:{partition}:bedrock:{destinations}::foundation-model/{profile.foundation_model}")
         if geography == "global":
             model_arns.append(f"arn:{partition}:bedrock:::foundation-model/{profile.foundation_model}")
@@ -59,5 +70,11 @@ def grant_for(model_ids: list[str], choice: str, *, partition: str, region: str,
 
 def stack_grant(stack: Stack, model_ids: list[str], choice: str) -> BedrockGrant:
     table = mapping(stack) if choice == "regional" else None
-    return grant_for(model_ids, choice, partition=stack.partition, region=stack.region, account=stack.account,
-                     lookup=(lambda key: table.find_in_map(Aws.REGION, key)) if table else None)
+    return grant_for(
+        model_ids,
+        choice,
+        partition=stack.partition,
+        region=stack.region,
+        account=stack.account,
+        lookup=(lambda key: table.find_in_map(Aws.REGION, key)) if table else None,
+    )

@@ -65,10 +65,12 @@ class AppConfig:
         if self.llm_provider not in ("offline", "bedrock"):
             raise ValueError(f"llmProvider {self.llm_provider!r}: expected offline or bedrock")
         if self.bedrock_geography not in GEOGRAPHY_CHOICES:
-            raise ValueError(f"bedrockGeography {self.bedrock_geography!r}: expected one of {', '.join(GEOGRAPHY_CHOICES)}")
+            raise ValueError(
+                f"bedrockGeography {self.bedrock_geography!r}: expected one of {', '.join(GEOGRAPHY_CHOICES)}"
+            )
 
     @classmethod
-    def from_context(cls, node: Node) -> "AppConfig":
+    def from_context(cls, node: Node) -> AppConfig:
         """Read the settings; `-c` values arrive as strings, so numbers are converted here."""
 
         def get(key: str, default: Any) -> Any:

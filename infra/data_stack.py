@@ -77,19 +77,30 @@ class DataStack(Stack):
         for logical in AGENT_TABLE_ACCESS[agent]:
             arn = self.tables[logical].table_arn
             indexes = [f"{arn}/index/{index.name}" for index in TABLES_BY_NAME[logical].indexes]
-            iam.Grant.add_to_principal(grantee=grantee, actions=list(AGENT_READ_ACTIONS),
-                                       resource_arns=[arn, *indexes])
+            iam.Grant.add_to_principal(grantee=grantee, actions=list(AGENT_READ_ACTIONS), resource_arns=[arn, *indexes])
         self.key.grant_decrypt(grantee)
 
     def _outputs(self) -> None:
-        CfnOutput(self, "ArtifactsBucketName", value=self.bucket.bucket_name,
-                  description="Checkpoint offload (checkpoints/) and audit exports (exports/)")
+        CfnOutput(
+            self,
+            "ArtifactsBucketName",
+            value=self.bucket.bucket_name,
+            description="Checkpoint offload (checkpoints/) and audit exports (exports/)",
+        )
         CfnOutput(self, "DataKeyArn", value=self.key.key_arn, description="KMS key of the tables and bucket")
         # No prefix is the default, and an empty string is not a safe output value (CloudFormation
         # treats "" as absent in places; not verified against a real deploy): the prefix output
         # exists only when a prefix is set. TableNames always shows the physical names.
         if self.config.table_prefix:
-            CfnOutput(self, "TablePrefix", value=self.config.table_prefix,
-                      description="SKYMARSHAL_TABLE_PREFIX for the functions and the CLI")
-        CfnOutput(self, "TableNames", value=json.dumps({t.name: self.naming(t.name) for t in TABLES}),
-                  description="Logical table name -> physical table name (JSON)")
+            CfnOutput(
+                self,
+                "TablePrefix",
+                value=self.config.table_prefix,
+                description="SKYMARSHAL_TABLE_PREFIX for the functions and the CLI",
+            )
+        CfnOutput(
+            self,
+            "TableNames",
+            value=json.dumps({t.name: self.naming(t.name) for t in TABLES}),
+            description="Logical table name -> physical table name (JSON)",
+        )

@@ -17,7 +17,6 @@ from constructs import Construct
 
 from skymarshal.checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from skymarshal.data.schema import AUDIT_TRAIL, CHECKPOINTS, TABLES_BY_NAME
-
 from skymarshal.llm.provider import GEOGRAPHY_ENV
 
 from .bedrock import ACTIONS as BEDROCK_ACTIONS
@@ -48,34 +47,68 @@ class FunctionsBase(Construct):
         deps, library = lambda_layers(self)
         self.layers = [deps, library]
         self.environment = {
-            TABLE_PREFIX_ENV: config.table_prefix, BUCKET_ENV: data.bucket.bucket_name, CHECKPOINTER_ENV: "dynamodb",
+            TABLE_PREFIX_ENV: config.table_prefix,
+            BUCKET_ENV: data.bucket.bucket_name,
+            CHECKPOINTER_ENV: "dynamodb",
             "SKYMARSHAL_CHECKPOINT_TTL_DAYS": str(config.checkpoint_expiry_days),
-            "SKYMARSHAL_LLM_PROVIDER": config.llm_provider, "POWERTOOLS_LOG_LEVEL": "INFO",
-            "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal", "SKYMARSHAL_STAGE": config.stage,
+            "SKYMARSHAL_LLM_PROVIDER": config.llm_provider,
+            "POWERTOOLS_LOG_LEVEL": "INFO",
+            "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
+            "SKYMARSHAL_STAGE": config.stage,
         }
 
-    def function(self, construct_id: str, code: Path, handler: str, service: str, *, timeout_s: int = 30,
-                 memory: int = 512, extra_env: dict[str, str] | None = None,
-                 extra_layers: list[lambda_.ILayerVersion] | None = None) -> lambda_.Function:
-        log_group = logs.LogGroup(self, f"{construct_id}Logs", retention=logs.RetentionDays.THREE_MONTHS,
-                                  removal_policy=RemovalPolicy.DESTROY)
+    def function(
+        self,
+        construct_id: str,
+        code: Path,
+        handler: str,
+        service: str,
+        *,
+        timeout_s: int = 30,
+        memory: int = 512,
+        extra_env: dict[str, str] | None = None,
+        extra_layers: list[lambda_.ILayerVersion] | None = None,
+    ) -> lambda_.Function:
+        log_group = logs.LogGroup(
+            self, f"{construct_id}Logs", retention=logs.RetentionDays.THREE_MONTHS, removal_policy=RemovalPolicy.DESTROY
+        )
         # A role of our own instead of the default one with AWSLambdaBasicExecutionRole (logs:* on every
         # log group, cdk-nag IAM4): the function writes to its own log group only.
-        role = iam.Role(self, f"{construct_id}Role", assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-                        description=f"SkyMarshal {service}: its log group, X-Ray, and its grants")
+        role = iam.Role(
+            self,
+            f"{construct_id}Role",
+            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            description=f"SkyMarshal {service}: its log group, X-Ray, and its grants",
+        )
         log_group.grant_write(role)
         fn = lambda_.Function(
-            self, construct_id, runtime=lambda_.Runtime.PYTHON_3_12, architecture=lambda_.Architecture.X86_64,
-            code=lambda_.Code.from_asset(str(code), exclude=["__pycache__"]), handler=handler,
+            self,
+            construct_id,
+            runtime=lambda_.Runtime.PYTHON_3_12,
+            architecture=lambda_.Architecture.X86_64,
+            code=lambda_.Code.from_asset(str(code), exclude=["__pycache__"]),
+            handler=handler,
             layers=[*self.layers, *(extra_layers or [])],
-            timeout=Duration.seconds(timeout_s), memory_size=memory, tracing=lambda_.Tracing.ACTIVE,
-            log_group=log_group, role=role, description=f"SkyMarshal {service}",
-            environment={**self.environment, "POWERTOOLS_SERVICE_NAME": service, **(extra_env or {})})
-        acknowledge(cfn_resource(fn), "AwsSolutions-L1",
-                    "python3.12 on purpose: the deps layer is pip-installed for cp312 manylinux wheels "
-                    "(pydantic-core, orjson), so the runtime moves only together with a rebuilt layer")
-        self._finding(fn, "Resource::*", "X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no "
-                                         "resource-level permissions; IAM only accepts * for them")
+            timeout=Duration.seconds(timeout_s),
+            memory_size=memory,
+            tracing=lambda_.Tracing.ACTIVE,
+            log_group=log_group,
+            role=role,
+            description=f"SkyMarshal {service}",
+            environment={**self.environment, "POWERTOOLS_SERVICE_NAME": service, **(extra_env or {})},
+        )
+        acknowledge(
+            cfn_resource(fn),
+            "AwsSolutions-L1",
+            "python3.12 on purpose: the deps layer is pip-installed for cp312 manylinux wheels "
+            "(pydantic-core, orjson), so the runtime moves only together with a rebuilt layer",
+        )
+        self._finding(
+            fn,
+            "Resource::*",
+            "X-Ray PutTraceSegments/PutTelemetryRecords (active tracing) support no "
+            "resource-level permissions; IAM only accepts * for them",
+        )
         return fn
 
     def _table_arns(self, tables) -> list[str]:
@@ -97,15 +130,17 @@ class FunctionsBase(Construct):
     def grant_audit(self, fn: lambda_.Function, key: kms.IKey, *key_actions: str) -> None:
         """Append to (and read) the audit trail, and sign or verify its head with the key; no UpdateItem or
         DeleteItem: the trail is append-only."""
-        iam.Grant.add_to_principal(grantee=fn, actions=list(AUDIT_APPEND_ACTIONS),
-                                   resource_arns=[self.data.tables[AUDIT_TRAIL].table_arn])
+        iam.Grant.add_to_principal(
+            grantee=fn, actions=list(AUDIT_APPEND_ACTIONS), resource_arns=[self.data.tables[AUDIT_TRAIL].table_arn]
+        )
         self._encrypt_decrypt(fn)
         key.grant(fn, *key_actions)
 
     def _checkpoints(self, fn: lambda_.Function) -> None:
         """Checkpoints, thread registry, approvals and execution events all live in the Checkpoints table."""
-        iam.Grant.add_to_principal(grantee=fn, actions=list(CHECKPOINT_ACTIONS),
-                                   resource_arns=self._table_arns((CHECKPOINTS,)))
+        iam.Grant.add_to_principal(
+            grantee=fn, actions=list(CHECKPOINT_ACTIONS), resource_arns=self._table_arns((CHECKPOINTS,))
+        )
         self._encrypt_decrypt(fn)
 
     def _encrypt_decrypt(self, fn: lambda_.Function) -> None:
@@ -114,33 +149,50 @@ class FunctionsBase(Construct):
 
     def _key_findings(self, fn: lambda_.Function) -> None:
         key = "the data stack's one customer-managed key (tables and artifacts bucket), no other key"
-        self._finding(fn, "Action::kms:GenerateDataKey*", f"Key.grantEncryptDecrypt's action set on {key}: writing "
-                                                          "SSE-KMS items and objects needs a data key of it")
-        self._finding(fn, "Action::kms:ReEncrypt*", f"Key.grantEncryptDecrypt's action set on {key}: ReEncryptFrom/To "
-                                                    "stay within this one key")
+        self._finding(
+            fn,
+            "Action::kms:GenerateDataKey*",
+            f"Key.grantEncryptDecrypt's action set on {key}: writing SSE-KMS items and objects needs a data key of it",
+        )
+        self._finding(
+            fn,
+            "Action::kms:ReEncrypt*",
+            f"Key.grantEncryptDecrypt's action set on {key}: ReEncryptFrom/To stay within this one key",
+        )
 
     def _artifacts(self, *functions: lambda_.Function) -> None:
         bucket = self.data.bucket
         bucket_arns = references(self.stack, cfn_resource(bucket), "Arn")
         objects = [f"{arn}/*" for arn in bucket_arns]
-        grant = ("Bucket.grantReadWrite on the data stack's artifacts bucket only, where the workflow keeps "
-                 "payloads over the 256 KB state limit and the checkpoint saver its offloaded checkpoints")
+        grant = (
+            "Bucket.grantReadWrite on the data stack's artifacts bucket only, where the workflow keeps "
+            "payloads over the 256 KB state limit and the checkpoint saver its offloaded checkpoints"
+        )
         for fn in functions:
             bucket.grant_read_write(fn)
             # The checkpoint saver tags its S3 offload objects; list for the audit's decision attempts.
-            fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:PutObjectTagging"],
-                                                      resources=[bucket.arn_for_objects("*")]))
+            fn.add_to_role_policy(
+                iam.PolicyStatement(actions=["s3:PutObjectTagging"], resources=[bucket.arn_for_objects("*")])
+            )
             self._key_findings(fn)  # the grant includes encrypt/decrypt on the bucket's key, the data key
-            for action, why in (("s3:GetObject*", "reads of stored payloads and checkpoints"),
-                                ("s3:GetBucket*", "the saver reads the bucket's lifecycle configuration"),
-                                ("s3:List*", "the audit lists a run's decision attempts"),
-                                ("s3:DeleteObject*", "the saver deletes the offloaded payloads of a deleted thread"),
-                                ("s3:Abort*", "AbortMultipartUpload comes with the grant (uploads here are single "
-                                              "PutObjects), and only aborts uploads into this bucket")):
+            for action, why in (
+                ("s3:GetObject*", "reads of stored payloads and checkpoints"),
+                ("s3:GetBucket*", "the saver reads the bucket's lifecycle configuration"),
+                ("s3:List*", "the audit lists a run's decision attempts"),
+                ("s3:DeleteObject*", "the saver deletes the offloaded payloads of a deleted thread"),
+                (
+                    "s3:Abort*",
+                    "AbortMultipartUpload comes with the grant (uploads here are single "
+                    "PutObjects), and only aborts uploads into this bucket",
+                ),
+            ):
                 self._finding(fn, f"Action::{action}", f"{why}; {grant}")
             for resource in objects:
-                self._finding(fn, f"Resource::{resource}", "object keys are per run and per checkpoint thread, "
-                                                           f"unknown at deploy time; {grant}")
+                self._finding(
+                    fn,
+                    f"Resource::{resource}",
+                    f"object keys are per run and per checkpoint thread, unknown at deploy time; {grant}",
+                )
 
     def _read_artifacts(self, fn: lambda_.Function) -> None:
         """Read the workflow's run artifacts (collations, decisions, audit documents) and list a run's."""
@@ -167,13 +219,20 @@ class FunctionsBase(Construct):
         they come from), and on their foundation models only through those profiles (infra/bedrock.py)."""
         grant = stack_grant(self.stack, model_ids, self.bedrock_geography)
         fn.add_to_role_policy(iam.PolicyStatement(actions=list(BEDROCK_ACTIONS), resources=grant.profile_arns))
-        fn.add_to_role_policy(iam.PolicyStatement(
-            actions=list(BEDROCK_ACTIONS), resources=grant.model_arns,
-            conditions={"StringEquals": {"bedrock:InferenceProfileArn": grant.profile_arns}}))
+        fn.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=list(BEDROCK_ACTIONS),
+                resources=grant.model_arns,
+                conditions={"StringEquals": {"bedrock:InferenceProfileArn": grant.profile_arns}},
+            )
+        )
         fn.add_environment(GEOGRAPHY_ENV, grant.geography)  # the runtime resolves the profile its role names
         for arn in grant.model_arns:
             if "*" in arn:  # literal geography patterns (eu-*, *); with `regional` the pattern is a mapping lookup
-                self._finding(fn, f"Resource::{arn.replace(self.stack.partition, '<AWS::Partition>')}",
-                              "a cross-region inference profile serves the request from this foundation model in any "
-                              f"region of its geography; the model is named exactly ({source}) and usable only "
-                              "through the granted inference profile (condition bedrock:InferenceProfileArn)")
+                self._finding(
+                    fn,
+                    f"Resource::{arn.replace(self.stack.partition, '<AWS::Partition>')}",
+                    "a cross-region inference profile serves the request from this foundation model in any "
+                    f"region of its geography; the model is named exactly ({source}) and usable only "
+                    "through the granted inference profile (condition bedrock:InferenceProfileArn)",
+                )

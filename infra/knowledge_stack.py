@@ -77,13 +77,7 @@ class KnowledgeStack(Stack):
     """
 
     def __init__(
-        self,
-        scope: Construct,
-        construct_id: str,
-        *,
-        config: AppConfig,
-        corpus_dir: Path = CORPUS_DIR,
-        **kwargs,
+        self, scope: Construct, construct_id: str, *, config: AppConfig, corpus_dir: Path = CORPUS_DIR, **kwargs
     ) -> None:
         super().__init__(
             scope,
@@ -134,7 +128,7 @@ class KnowledgeStack(Stack):
             dimension=EMBEDDING_DIMENSIONS,
             distance_metric="cosine",
             metadata_configuration=s3vectors.CfnIndex.MetadataConfigurationProperty(
-                non_filterable_metadata_keys=BEDROCK_NON_FILTERABLE_KEYS,
+                non_filterable_metadata_keys=BEDROCK_NON_FILTERABLE_KEYS
             ),
         )
 
@@ -151,16 +145,15 @@ class KnowledgeStack(Stack):
                     embedding_model_arn=self.embedding_model_arn,
                     embedding_model_configuration=bedrock.CfnKnowledgeBase.EmbeddingModelConfigurationProperty(
                         bedrock_embedding_model_configuration=bedrock.CfnKnowledgeBase.BedrockEmbeddingModelConfigurationProperty(
-                            dimensions=EMBEDDING_DIMENSIONS,
-                            embedding_data_type="FLOAT32",
-                        ),
+                            dimensions=EMBEDDING_DIMENSIONS, embedding_data_type="FLOAT32"
+                        )
                     ),
                 ),
             ),
             storage_configuration=bedrock.CfnKnowledgeBase.StorageConfigurationProperty(
                 type="S3_VECTORS",
                 s3_vectors_configuration=bedrock.CfnKnowledgeBase.S3VectorsConfigurationProperty(
-                    index_arn=self.vector_index.attr_index_arn,
+                    index_arn=self.vector_index.attr_index_arn
                 ),
             ),
         )
@@ -178,8 +171,7 @@ class KnowledgeStack(Stack):
             data_source_configuration=bedrock.CfnDataSource.DataSourceConfigurationProperty(
                 type="S3",
                 s3_configuration=bedrock.CfnDataSource.S3DataSourceConfigurationProperty(
-                    bucket_arn=self.documents_bucket.bucket_arn,
-                    inclusion_prefixes=[DOCUMENTS_PREFIX],
+                    bucket_arn=self.documents_bucket.bucket_arn, inclusion_prefixes=[DOCUMENTS_PREFIX]
                 ),
             ),
             vector_ingestion_configuration=bedrock.CfnDataSource.VectorIngestionConfigurationProperty(
@@ -188,7 +180,7 @@ class KnowledgeStack(Stack):
                     semantic_chunking_configuration=bedrock.CfnDataSource.SemanticChunkingConfigurationProperty(
                         **SEMANTIC_CHUNKING
                     ),
-                ),
+                )
             ),
         )
         self.data_source_id: str = self.data_source.attr_data_source_id
@@ -233,12 +225,17 @@ class KnowledgeStack(Stack):
         """
         index_arn = self.vector_index.attr_index_arn
         statements = [
-            iam.PolicyStatement(sid="EmbedWithOneModel", actions=["bedrock:InvokeModel"],
-                                resources=[self.embedding_model_arn]),
-            iam.PolicyStatement(sid="ListDocumentsBucket", actions=["s3:ListBucket"],
-                                resources=[self.documents_bucket.bucket_arn]),
-            iam.PolicyStatement(sid="ReadDocuments", actions=["s3:GetObject"],
-                                resources=[self.documents_bucket.arn_for_objects(f"{DOCUMENTS_PREFIX}*")]),
+            iam.PolicyStatement(
+                sid="EmbedWithOneModel", actions=["bedrock:InvokeModel"], resources=[self.embedding_model_arn]
+            ),
+            iam.PolicyStatement(
+                sid="ListDocumentsBucket", actions=["s3:ListBucket"], resources=[self.documents_bucket.bucket_arn]
+            ),
+            iam.PolicyStatement(
+                sid="ReadDocuments",
+                actions=["s3:GetObject"],
+                resources=[self.documents_bucket.arn_for_objects(f"{DOCUMENTS_PREFIX}*")],
+            ),
             iam.PolicyStatement(sid="UseOneVectorIndex", actions=list(VECTOR_INDEX_ACTIONS), resources=[index_arn]),
         ]
         role = iam.Role(
@@ -250,14 +247,18 @@ class KnowledgeStack(Stack):
                 conditions={
                     # Confused-deputy guard: only this account's knowledge bases may assume it.
                     "StringEquals": {"aws:SourceAccount": self.account},
-                    "ArnLike": {"aws:SourceArn": self.format_arn(
-                        service="bedrock", resource="knowledge-base", resource_name="*")},
+                    "ArnLike": {
+                        "aws:SourceArn": self.format_arn(
+                            service="bedrock", resource="knowledge-base", resource_name="*"
+                        )
+                    },
                 },
             ),
             inline_policies={"KnowledgeBase": iam.PolicyDocument(statements=statements)},
         )
         acknowledge(
-            role, f"AwsSolutions-IAM5[Resource::<{self.get_logical_id(self._bucket_cfn())}.Arn>/{DOCUMENTS_PREFIX}*]",
+            role,
+            f"AwsSolutions-IAM5[Resource::<{self.get_logical_id(self._bucket_cfn())}.Arn>/{DOCUMENTS_PREFIX}*]",
             "s3:GetObject must name objects by key pattern; it is scoped to the documents/ prefix of this "
             "stack's documents bucket, which holds only the corpus the knowledge base ingests",
         )
@@ -293,9 +294,9 @@ class KnowledgeStack(Stack):
             "StartIngestion",
             on_create=start,
             on_update=start,
-            policy=cr.AwsCustomResourcePolicy.from_statements([
-                iam.PolicyStatement(actions=["bedrock:StartIngestionJob"], resources=[self.knowledge_base_arn]),
-            ]),
+            policy=cr.AwsCustomResourcePolicy.from_statements(
+                [iam.PolicyStatement(actions=["bedrock:StartIngestionJob"], resources=[self.knowledge_base_arn])]
+            ),
             install_latest_aws_sdk=False,  # the Node.js runtime's SDK v3 has bedrock-agent
             timeout=Duration.minutes(2),
         )
@@ -310,40 +311,72 @@ class KnowledgeStack(Stack):
         upload_policy = default_policy(upload_role)
         upload_fn = cfn_resource(upload_role.node.scope)
         ingest_role = cast(iam.IRole, self.ingestion.grant_principal)  # AwsCustomResource's principal: its role
-        basic_execution = ("AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/"
-                           "AWSLambdaBasicExecutionRole]")
+        basic_execution = (
+            "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]"
+        )
         for role, what in ((upload_role, "BucketDeployment upload"), (ingest_role, "AwsCustomResource ingestion")):
-            acknowledge(role, basic_execution,
-                         f"aws-cdk-lib's {what} function attaches AWSLambdaBasicExecutionRole, which only lets "
-                         "it write its own CloudWatch Logs; the framework role is not configurable")
-        qualifier = (self.node.try_get_context("@aws-cdk/core:bootstrapQualifier")
-                     or cdk.DefaultStackSynthesizer.DEFAULT_QUALIFIER)
+            acknowledge(
+                role,
+                basic_execution,
+                f"aws-cdk-lib's {what} function attaches AWSLambdaBasicExecutionRole, which only lets "
+                "it write its own CloudWatch Logs; the framework role is not configurable",
+            )
+        qualifier = (
+            self.node.try_get_context("@aws-cdk/core:bootstrapQualifier")
+            or cdk.DefaultStackSynthesizer.DEFAULT_QUALIFIER
+        )
         asset_objects = f"arn:<AWS::Partition>:s3:::cdk-{qualifier}-assets-<AWS::AccountId>-<AWS::Region>/*"
         documents_objects = f"<{self.get_logical_id(self._bucket_cfn())}.Arn>/*"
-        grant = ("written by aws-cdk-lib's Bucket.grantRead/grantReadWrite for the BucketDeployment upload "
-                 "function, which runs `aws s3 sync --delete` of the corpus zip into documents/")
+        grant = (
+            "written by aws-cdk-lib's Bucket.grantRead/grantReadWrite for the BucketDeployment upload "
+            "function, which runs `aws s3 sync --delete` of the corpus zip into documents/"
+        )
         for finding, reason in (
             ("Action::s3:GetObject*", f"Read of the corpus zip and the documents bucket, {grant}"),
             ("Action::s3:GetBucket*", f"Bucket metadata reads on the asset and documents buckets, {grant}"),
             ("Action::s3:List*", f"Listing to diff source and destination, {grant}"),
             ("Action::s3:DeleteObject*", f"Pruning files removed from the corpus, {grant}"),
             ("Action::s3:Abort*", f"Aborting a failed multipart upload, {grant}"),
-            (f"Resource::{asset_objects}", "Read-only on the CDK bootstrap asset bucket, where the corpus zip "
-                                           "lives under a content-hash key; " + grant),
-            (f"Resource::{documents_objects}", "Objects of this stack's documents bucket, which holds only "
-                                               "the corpus; " + grant),
+            (
+                f"Resource::{asset_objects}",
+                "Read-only on the CDK bootstrap asset bucket, where the corpus zip "
+                "lives under a content-hash key; " + grant,
+            ),
+            (
+                f"Resource::{documents_objects}",
+                "Objects of this stack's documents bucket, which holds only the corpus; " + grant,
+            ),
         ):
             acknowledge(upload_policy, f"AwsSolutions-IAM5[{finding}]", reason)
-        acknowledge(upload_fn, "AwsSolutions-L1",
-                     "The BucketDeployment upload function's Python runtime is pinned by aws-cdk-lib (python3.13 "
-                     "in 2.275) and is not a construct property; it moves forward with aws-cdk-lib upgrades")
+        acknowledge(
+            upload_fn,
+            "AwsSolutions-L1",
+            "The BucketDeployment upload function's Python runtime is pinned by aws-cdk-lib (python3.13 "
+            "in 2.275) and is not a construct property; it moves forward with aws-cdk-lib upgrades",
+        )
 
     def _outputs(self) -> None:
-        CfnOutput(self, "KnowledgeBaseId", value=self.knowledge_base_id,
-                  description="SKYMARSHAL_KNOWLEDGE_BASE_ID for the arbitrator")
-        CfnOutput(self, "DataSourceId", value=self.data_source_id,
-                  description="Data source of the corpus (documents/), for StartIngestionJob")
-        CfnOutput(self, "DocumentsBucketName", value=self.documents_bucket.bucket_name,
-                  description=f"Corpus bucket; the knowledge base ingests {DOCUMENTS_PREFIX}")
-        CfnOutput(self, "LastIngestionJobId", value=self.ingestion.get_response_field("ingestionJob.ingestionJobId"),
-                  description="Ingestion job started by the last deploy (aws bedrock-agent get-ingestion-job)")
+        CfnOutput(
+            self,
+            "KnowledgeBaseId",
+            value=self.knowledge_base_id,
+            description="SKYMARSHAL_KNOWLEDGE_BASE_ID for the arbitrator",
+        )
+        CfnOutput(
+            self,
+            "DataSourceId",
+            value=self.data_source_id,
+            description="Data source of the corpus (documents/), for StartIngestionJob",
+        )
+        CfnOutput(
+            self,
+            "DocumentsBucketName",
+            value=self.documents_bucket.bucket_name,
+            description=f"Corpus bucket; the knowledge base ingests {DOCUMENTS_PREFIX}",
+        )
+        CfnOutput(
+            self,
+            "LastIngestionJobId",
+            value=self.ingestion.get_response_field("ingestionJob.ingestionJobId"),
+            description="Ingestion job started by the last deploy (aws bedrock-agent get-ingestion-job)",
+        )

@@ -16,8 +16,9 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import jsii
 from aws_cdk import AssetHashType, BundlingOptions, ILocalBundling
@@ -36,8 +37,15 @@ ARCHITECTURE = lambda_.Architecture.X86_64
 # manylinux2014 alone is not enough — numpy 2.4.6 (pinned in constraints.txt) ships manylinux_2_27/2_28 only —
 # and pip does not expand a manylinux_2_x tag to older ones, so every tag is listed, newest first.
 PLATFORMS = [*(f"manylinux_2_{minor}_x86_64" for minor in range(34, 16, -1)), "manylinux2014_x86_64"]
-PIP_FLAGS = [*(arg for platform in PLATFORMS for arg in ("--platform", platform)), "--only-binary=:all:",
-             "--python-version", "3.12", "--implementation", "cp", "--no-compile"]
+PIP_FLAGS = [
+    *(arg for platform in PLATFORMS for arg in ("--platform", platform)),
+    "--only-binary=:all:",
+    "--python-version",
+    "3.12",
+    "--implementation",
+    "cp",
+    "--no-compile",
+]
 # Unzipped, a function plus all its layers may not exceed 250 MB; keep room for the library and the code.
 LAMBDA_UNZIPPED_LIMIT = 262_144_000
 LIBRARY_MARGIN = 20 * 2**20
@@ -55,8 +63,21 @@ class LayerBuildError(RuntimeError):
 
 
 def pip_command(target: Path) -> list[str]:
-    return [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *PIP_FLAGS,
-            "--target", str(target), "-r", str(REQUIREMENTS), "-c", str(CONSTRAINTS)]
+    return [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        *PIP_FLAGS,
+        "--target",
+        str(target),
+        "-r",
+        str(REQUIREMENTS),
+        "-c",
+        str(CONSTRAINTS),
+    ]
 
 
 def tree_size(root: Path) -> int:
@@ -94,15 +115,20 @@ def build_deps_layer(output_dir: Path) -> None:
         raise LayerBuildError(
             f"deps layer is {mb(size)} unzipped; Lambda allows 250 MB for a function and all its layers, and "
             f"{mb(LIBRARY_MARGIN)} of that is kept for the library layer and the function code. "
-            f"Trim layers/deps/requirements.txt.")
+            f"Trim layers/deps/requirements.txt."
+        )
 
 
 def library_files() -> Iterator[tuple[Path, Path]]:
     """(path inside the layer's python/, source file): the package with its data files, and the corpus."""
     for path in sorted(PACKAGE.rglob("*")):
         rel = path.relative_to(PACKAGE)
-        if (path.is_file() and rel.parts[0] not in LIBRARY_EXCLUDES and "__pycache__" not in rel.parts
-                and not path.name.endswith(PRUNE_SUFFIXES)):
+        if (
+            path.is_file()
+            and rel.parts[0] not in LIBRARY_EXCLUDES
+            and "__pycache__" not in rel.parts
+            and not path.name.endswith(PRUNE_SUFFIXES)
+        ):
             yield Path("skymarshal") / rel, path
     # The arbitrator's local BM25 fallback reads it (arbitration.knowledge.corpus_dir: skymarshal/knowledge).
     for path in sorted(KNOWLEDGE.rglob("*")):
@@ -133,8 +159,9 @@ def _digest(parts: list[tuple[str, bytes]]) -> str:
 def deps_hash() -> str:
     """Changes with the requirements, the constraints, the pip flags or the pruning rules."""
     rules = f"{PIP_FLAGS} {PRUNE_DIRS} {PRUNE_SUFFIXES}".encode()  # no paths: the same hash in any checkout
-    return _digest([("rules", rules), ("requirements", REQUIREMENTS.read_bytes()),
-                    ("constraints", CONSTRAINTS.read_bytes())])
+    return _digest(
+        [("rules", rules), ("requirements", REQUIREMENTS.read_bytes()), ("constraints", CONSTRAINTS.read_bytes())]
+    )
 
 
 def library_hash() -> str:
@@ -156,33 +183,53 @@ class LocalBuild:
 
 def _code(builder: str, asset_hash: str, docker_script: str) -> lambda_.Code:
     return lambda_.Code.from_asset(
-        str(REPO_ROOT), asset_hash_type=AssetHashType.CUSTOM, asset_hash=asset_hash,
-        bundling=BundlingOptions(image=RUNTIME.bundling_image, local=LocalBuild(builder),
-                                 command=["bash", "-c", docker_script]))
+        str(REPO_ROOT),
+        asset_hash_type=AssetHashType.CUSTOM,
+        asset_hash=asset_hash,
+        bundling=BundlingOptions(
+            image=RUNTIME.bundling_image, local=LocalBuild(builder), command=["bash", "-c", docker_script]
+        ),
+    )
 
 
 def deps_layer_code() -> lambda_.Code:
     # Fallback in the Lambda build image, where the platform is already right, so no --platform flags.
-    return _code("build_deps_layer", deps_hash(),
-                 "pip install --no-compile -r /asset-input/layers/deps/requirements.txt -c /asset-input/constraints.txt"
-                 " -t /asset-output/python && rm -rf /asset-output/python/bin && find /asset-output/python -depth"
-                 " -type d \\( -name __pycache__ -o -name tests \\) -exec rm -rf {} +")
+    return _code(
+        "build_deps_layer",
+        deps_hash(),
+        "pip install --no-compile -r /asset-input/layers/deps/requirements.txt -c /asset-input/constraints.txt"
+        " -t /asset-output/python && rm -rf /asset-output/python/bin && find /asset-output/python -depth"
+        " -type d \\( -name __pycache__ -o -name tests \\) -exec rm -rf {} +",
+    )
 
 
 def library_layer_code() -> lambda_.Code:
-    return _code("build_library_layer", library_hash(),
-                 "cp -r /asset-input/layers/skymarshal/python /asset-output/ && cd /asset-output/python/skymarshal"
-                 " && rm -rf cli local && cp -r /asset-input/knowledge knowledge"
-                 " && find . -depth -name __pycache__ -exec rm -rf {} +")
+    return _code(
+        "build_library_layer",
+        library_hash(),
+        "cp -r /asset-input/layers/skymarshal/python /asset-output/ && cd /asset-output/python/skymarshal"
+        " && rm -rf cli local && cp -r /asset-input/knowledge knowledge"
+        " && find . -depth -name __pycache__ -exec rm -rf {} +",
+    )
 
 
 def lambda_layers(scope: Construct) -> tuple[lambda_.LayerVersion, lambda_.LayerVersion]:
     """(deps, library) layers for Python 3.12 on x86_64; every function takes both, deps first."""
     common: dict[str, Any] = dict(compatible_runtimes=[RUNTIME], compatible_architectures=[ARCHITECTURE])
-    deps = lambda_.LayerVersion(scope, "DepsLayer", code=deps_layer_code(), **common,
-                                description="SkyMarshal third-party deps (layers/deps/requirements.txt, pinned)")
-    library = lambda_.LayerVersion(scope, "LibraryLayer", code=library_layer_code(), **common,
-                                   description="SkyMarshal domain library (skymarshal package + knowledge corpus)")
+    deps = lambda_.LayerVersion(
+        scope,
+        "DepsLayer",
+        code=deps_layer_code(),
+        **common,
+        description="SkyMarshal third-party deps (layers/deps/requirements.txt, pinned)",
+    )
+    library = lambda_.LayerVersion(
+        scope,
+        "LibraryLayer",
+        code=library_layer_code(),
+        **common,
+        description="SkyMarshal domain library (skymarshal package + knowledge corpus)",
+    )
     return deps, library
 
 

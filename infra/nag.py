@@ -46,7 +46,7 @@ def default_policy(role: IConstruct | None) -> cdk.CfnResource:
 def _unique_id(*components: str) -> str:
     """aws-cdk-lib's makeUniqueId (core/lib/private/uniqueid.js) for a path of two or more components."""
     human = "".join("".join(ch for ch in c if ch.isascii() and ch.isalnum()) for c in components if c != "Resource")
-    digest = hashlib.md5("/".join(components).encode()).hexdigest()[:8].upper()  # noqa: S324 - CDK's id hash
+    digest = hashlib.md5("/".join(components).encode()).hexdigest()[:8].upper()
     return human[:240] + digest
 
 
@@ -72,7 +72,11 @@ def references(consumer: cdk.Stack, target: cdk.CfnResource, attribute: str) -> 
         raise ValueError(f"infra.nag.references handles weak cross-stack references only, not {strength!r}")
     resolved = json.dumps({"Fn::GetAtt": [logical_id, attribute]}, separators=(",", ":"))
     output_name = _unique_id("Publish", f"Output{resolved}")
-    get_stack_output = {"Fn::GetStackOutput": {"StackName": producer.stack_name,
-                                               "Region": consumer.resolve(producer.region),
-                                               "OutputName": output_name}}
+    get_stack_output = {
+        "Fn::GetStackOutput": {
+            "StackName": producer.stack_name,
+            "Region": consumer.resolve(producer.region),
+            "OutputName": output_name,
+        }
+    }
     return [local, json.dumps(get_stack_output, separators=(",", ":"))]

@@ -40,15 +40,20 @@ def build_app(app: cdk.App) -> SkyMarshalStacks:
 
     data = DataStack(app, DATA_STACK_ID, config=config, stack_name=f"{PROJECT}-{config.stage}-Data")
     # Independent of the data stack: its own buckets (SSE-S3, see the module) and vector store.
-    knowledge = KnowledgeStack(app, KNOWLEDGE_STACK_ID, config=config,
-                               stack_name=f"{PROJECT}-{config.stage}-Knowledge")
+    knowledge = KnowledgeStack(app, KNOWLEDGE_STACK_ID, config=config, stack_name=f"{PROJECT}-{config.stage}-Knowledge")
 
-    workflow = WorkflowStack(app, WORKFLOW_STACK_ID, config=config, data=data,
-                             knowledge_base_id=knowledge.knowledge_base_id,
-                             stack_name=f"{PROJECT}-{config.stage}-Workflow")
+    workflow = WorkflowStack(
+        app,
+        WORKFLOW_STACK_ID,
+        config=config,
+        data=data,
+        knowledge_base_id=knowledge.knowledge_base_id,
+        stack_name=f"{PROJECT}-{config.stage}-Workflow",
+    )
     knowledge.grant_retrieve(workflow.fns.arbitrate)
-    api = ApiStack(app, API_STACK_ID, config=config, data=data, workflow=workflow,
-                   stack_name=f"{PROJECT}-{config.stage}-Api")
+    api = ApiStack(
+        app, API_STACK_ID, config=config, data=data, workflow=workflow, stack_name=f"{PROJECT}-{config.stage}-Api"
+    )
 
     for stack in (data, knowledge, workflow, api):
         cdk.Tags.of(stack).add("Project", PROJECT)

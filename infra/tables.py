@@ -34,13 +34,7 @@ class SkyMarshalTables(Construct):
     """
 
     def __init__(
-        self,
-        scope: Construct,
-        construct_id: str,
-        *,
-        naming: Naming,
-        key: kms.IKey,
-        removal_policy: RemovalPolicy,
+        self, scope: Construct, construct_id: str, *, naming: Naming, key: kms.IKey, removal_policy: RemovalPolicy
     ) -> None:
         super().__init__(scope, construct_id)
         # Deletion protection follows the removal policy: a retained table should also survive a

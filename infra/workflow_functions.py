@@ -15,9 +15,23 @@ from aws_cdk import aws_lambda as lambda_
 from constructs import Construct
 
 from skymarshal.data.schema import (
-    AGENTS, AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CHECKPOINTS,
-    CREW_MEMBERS, CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF,
-    MAINTENANCE_WORK_ORDERS, PASSENGERS, WEATHER,
+    AGENTS,
+    AIRCRAFT_AVAILABILITY,
+    AIRPORTS,
+    BAGGAGE,
+    BOOKINGS,
+    CARGO_FLIGHT_ASSIGNMENTS,
+    CARGO_SHIPMENTS,
+    CHECKPOINTS,
+    CREW_MEMBERS,
+    CREW_ROSTER,
+    DISRUPTION_HISTORY,
+    FLIGHTS,
+    MAINTENANCE_ROSTER,
+    MAINTENANCE_STAFF,
+    MAINTENANCE_WORK_ORDERS,
+    PASSENGERS,
+    WEATHER,
 )
 from skymarshal.llm.provider import AGENT_DEADLINE_ENV, ARBITRATOR_DEADLINE_ENV
 from skymarshal.workflow.deployment import AUDIT_KEY_ENV
@@ -31,9 +45,23 @@ BEHAVIOUR = REPO_ROOT / "layers/skymarshal/python/skymarshal/llm/behaviour.json"
 # What each step reads (GetItem/Query/BatchGetItem) and writes, from its code: Validate resolves the
 # flight; Arbitrate re-runs the rules over everything the safety agents read plus history; Execute
 # changes the operational rows a plan touches (transactions with condition checks); Learn writes history.
-ARBITRATOR_READS = (FLIGHTS, BOOKINGS, PASSENGERS, CREW_MEMBERS, CREW_ROSTER, MAINTENANCE_WORK_ORDERS, MAINTENANCE_STAFF,
-                    MAINTENANCE_ROSTER, AIRCRAFT_AVAILABILITY, CARGO_SHIPMENTS, CARGO_FLIGHT_ASSIGNMENTS, BAGGAGE,
-                    WEATHER, AIRPORTS, DISRUPTION_HISTORY)
+ARBITRATOR_READS = (
+    FLIGHTS,
+    BOOKINGS,
+    PASSENGERS,
+    CREW_MEMBERS,
+    CREW_ROSTER,
+    MAINTENANCE_WORK_ORDERS,
+    MAINTENANCE_STAFF,
+    MAINTENANCE_ROSTER,
+    AIRCRAFT_AVAILABILITY,
+    CARGO_SHIPMENTS,
+    CARGO_FLIGHT_ASSIGNMENTS,
+    BAGGAGE,
+    WEATHER,
+    AIRPORTS,
+    DISRUPTION_HISTORY,
+)
 EXECUTE_WRITES = (FLIGHTS, BOOKINGS, CREW_ROSTER, AIRCRAFT_AVAILABILITY)
 # Internal deadlines below each Lambda's timeout (agents 90 s, Arbitrate 180 s): a model call is bounded to
 # end inside them (llm/provider.py), and what is left covers saving the result. The agent handler also
@@ -61,30 +89,64 @@ class WorkflowFunctions:
 
 
 class WorkflowFunctionsConstruct(FunctionsBase):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AppConfig, data: DataStack,
-                 knowledge_base_id: str | None = None) -> None:
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AppConfig,
+        data: DataStack,
+        knowledge_base_id: str | None = None,
+    ) -> None:
         super().__init__(scope, construct_id, config=config, data=data)
         # Signs the head of each disruption's audit chain; asymmetric, so verifying needs no secret.
-        self.audit_key = kms.Key(self, "AuditSigningKey", key_spec=kms.KeySpec.ECC_NIST_P256,
-                                 key_usage=kms.KeyUsage.SIGN_VERIFY, alias=f"alias/SkyMarshal-{config.stage}-audit",
-                                 description="SkyMarshal: signs the head of each disruption's audit chain",
-                                 removal_policy=RemovalPolicy.RETAIN)
+        self.audit_key = kms.Key(
+            self,
+            "AuditSigningKey",
+            key_spec=kms.KeySpec.ECC_NIST_P256,
+            key_usage=kms.KeyUsage.SIGN_VERIFY,
+            alias=f"alias/SkyMarshal-{config.stage}-audit",
+            description="SkyMarshal: signs the head of each disruption's audit chain",
+            removal_policy=RemovalPolicy.RETAIN,
+        )
         self.environment[AUDIT_KEY_ENV] = self.audit_key.key_arn
-        agents = {agent: self.function(f"Agent-{agent}", FUNCTIONS_DIR / agent, "handler.handler", f"skymarshal-{agent}",
-                                        timeout_s=90, memory=1024, extra_env={
-                                            "SKYMARSHAL_AGENT": agent, AGENT_DEADLINE_ENV: str(AGENT_DEADLINE_S)})
-                  for agent in AGENTS}
+        agents = {
+            agent: self.function(
+                f"Agent-{agent}",
+                FUNCTIONS_DIR / agent,
+                "handler.handler",
+                f"skymarshal-{agent}",
+                timeout_s=90,
+                memory=1024,
+                extra_env={"SKYMARSHAL_AGENT": agent, AGENT_DEADLINE_ENV: str(AGENT_DEADLINE_S)},
+            )
+            for agent in AGENTS
+        }
         for agent, fn in agents.items():
             data.grant_agent_read(agent, fn)
             self._checkpoints(fn)
             self._bedrock(fn)
         steps = FUNCTIONS_DIR / "workflow"
-        validate = self.function("Validate", steps, "handler.validate", "skymarshal-validate", extra_env={
-            "SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS": str(config.approval_timeout_minutes * 60)})
+        validate = self.function(
+            "Validate",
+            steps,
+            "handler.validate",
+            "skymarshal-validate",
+            extra_env={"SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS": str(config.approval_timeout_minutes * 60)},
+        )
         collate = self.function("Collate", steps, "handler.collate", "skymarshal-collate")
-        arbitrate = self.function("Arbitrate", steps, "handler.arbitrate", "skymarshal-arbitrator", timeout_s=180,
-                                   memory=2048, extra_env={"SKYMARSHAL_KNOWLEDGE_BASE_ID": knowledge_base_id or "",
-                                                           ARBITRATOR_DEADLINE_ENV: str(ARBITRATOR_DEADLINE_S)})
+        arbitrate = self.function(
+            "Arbitrate",
+            steps,
+            "handler.arbitrate",
+            "skymarshal-arbitrator",
+            timeout_s=180,
+            memory=2048,
+            extra_env={
+                "SKYMARSHAL_KNOWLEDGE_BASE_ID": knowledge_base_id or "",
+                ARBITRATOR_DEADLINE_ENV: str(ARBITRATOR_DEADLINE_S),
+            },
+        )
         request_approval = self.function("RequestApproval", steps, "handler.request_approval", "skymarshal-approval")
         execute = self.function("Execute", steps, "handler.execute", "skymarshal-execution", timeout_s=120)
         learn = self.function("Learn", steps, "handler.learn", "skymarshal-learning", timeout_s=60)
@@ -105,9 +167,16 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         for fn in (validate, collate, arbitrate, request_approval, execute, learn):
             self.grant_audit(fn, self.audit_key, "kms:Sign")
         self._acknowledge_findings()
-        self.functions = WorkflowFunctions(agents=agents, validate=validate, collate=collate, arbitrate=arbitrate,
-                                           request_approval=request_approval, execute=execute, learn=learn,
-                                           trigger=trigger)
+        self.functions = WorkflowFunctions(
+            agents=agents,
+            validate=validate,
+            collate=collate,
+            arbitrate=arbitrate,
+            request_approval=request_approval,
+            execute=execute,
+            learn=learn,
+            trigger=trigger,
+        )
 
     def _bedrock(self, fn: lambda_.Function) -> None:
         self.grant_bedrock(fn, model_ids(), "behaviour.json")

@@ -32,30 +32,50 @@ from .workflow_functions import WorkflowFunctionsConstruct
 AGENT_TITLES = {agent: agent.replace("_", " ").capitalize() for agent in AGENTS}
 # Transient Lambda errors (throttling, service faults) are retried with backoff; a handler's own
 # exception is not — it is a bug or bad input, and a retry would only repeat it.
-TRANSIENT = ["Lambda.ServiceException", "Lambda.AWSLambdaException", "Lambda.SdkClientException",
-             "Lambda.TooManyRequestsException", "Lambda.ClientExecutionTimeoutException"]
+TRANSIENT = [
+    "Lambda.ServiceException",
+    "Lambda.AWSLambdaException",
+    "Lambda.SdkClientException",
+    "Lambda.TooManyRequestsException",
+    "Lambda.ClientExecutionTimeoutException",
+]
 
 
 class WorkflowStack(Stack):
-    def __init__(self, scope: Construct, construct_id: str, *, config: AppConfig, data: DataStack,
-                 knowledge_base_id: str | None = None, **kwargs) -> None:
-        super().__init__(scope, construct_id, description="SkyMarshal workflow: state machine, agents, trigger",
-                         **kwargs)
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: AppConfig,
+        data: DataStack,
+        knowledge_base_id: str | None = None,
+        **kwargs,
+    ) -> None:
+        super().__init__(
+            scope, construct_id, description="SkyMarshal workflow: state machine, agents, trigger", **kwargs
+        )
         self.config = config
         self.state_machine_name = f"SkyMarshal-{config.stage}-disruptions"
-        functions = WorkflowFunctionsConstruct(self, "Functions", config=config, data=data,
-                                               knowledge_base_id=knowledge_base_id)
+        functions = WorkflowFunctionsConstruct(
+            self, "Functions", config=config, data=data, knowledge_base_id=knowledge_base_id
+        )
         self.fns, self.audit_key = functions.functions, functions.audit_key
-        log_group = logs.LogGroup(self, "StateMachineLogs", retention=logs.RetentionDays.THREE_MONTHS,
-                                  removal_policy=RemovalPolicy.DESTROY)
+        log_group = logs.LogGroup(
+            self, "StateMachineLogs", retention=logs.RetentionDays.THREE_MONTHS, removal_policy=RemovalPolicy.DESTROY
+        )
         self.state_machine = sfn.StateMachine(
-            self, "DisruptionWorkflow", state_machine_type=sfn.StateMachineType.STANDARD,
+            self,
+            "DisruptionWorkflow",
+            state_machine_type=sfn.StateMachineType.STANDARD,
             # Named, so other stacks (the API) can name its executions in IAM without splitting its ARN.
             state_machine_name=self.state_machine_name,
             definition_body=sfn.DefinitionBody.from_chainable(self._definition()),
-            timeout=Duration.hours(6), tracing_enabled=True,
+            timeout=Duration.hours(6),
+            tracing_enabled=True,
             logs=sfn.LogOptions(destination=log_group, level=sfn.LogLevel.ALL, include_execution_data=True),
-            comment="SkyMarshal: a reported disruption to an approved, executed and recorded recovery plan")
+            comment="SkyMarshal: a reported disruption to an approved, executed and recorded recovery plan",
+        )
         self.fns.trigger.add_environment("SKYMARSHAL_STATE_MACHINE_ARN", self.state_machine.state_machine_arn)
         self.state_machine.grant_start_execution(self.fns.trigger)
         self._grant_describe_own_executions(self.fns.trigger)
@@ -67,36 +87,75 @@ class WorkflowStack(Stack):
     # ------------------------------------------------------------------------------------ definition
 
     def _invoke(self, name: str, fn: lambda_.IFunction, payload: dict, result_path: str | None) -> tasks.LambdaInvoke:
-        task = tasks.LambdaInvoke(self, name, lambda_function=fn, payload=sfn.TaskInput.from_object(payload),
-                                  payload_response_only=True, retry_on_service_exceptions=False,
-                                  result_path=result_path)
-        task.add_retry(errors=TRANSIENT, interval=Duration.seconds(2), max_attempts=4, backoff_rate=2.0,
-                       jitter_strategy=sfn.JitterType.FULL)
+        task = tasks.LambdaInvoke(
+            self,
+            name,
+            lambda_function=fn,
+            payload=sfn.TaskInput.from_object(payload),
+            payload_response_only=True,
+            retry_on_service_exceptions=False,
+            result_path=result_path,
+        )
+        task.add_retry(
+            errors=TRANSIENT,
+            interval=Duration.seconds(2),
+            max_attempts=4,
+            backoff_rate=2.0,
+            jitter_strategy=sfn.JitterType.FULL,
+        )
         return task
 
     def _round(self, phase: str, result_path: str) -> sfn.Map:
         title = "Initial round" if phase == "initial" else "Revision round"
-        selector: dict[str, Any] = {"agent": sfn.JsonPath.string_at("$$.Map.Item.Value"), "phase": phase,
-                    "prompt": sfn.JsonPath.string_at("$.request.prompt"),
-                    "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
-                    "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id")}
+        selector: dict[str, Any] = {
+            "agent": sfn.JsonPath.string_at("$$.Map.Item.Value"),
+            "phase": phase,
+            "prompt": sfn.JsonPath.string_at("$.request.prompt"),
+            "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
+            "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
+        }
         if phase == "revision":
             selector["others"] = sfn.JsonPath.object_at("$.phase1.collation")
-        round_map = sfn.Map(self, f"{title}: seven agents", items_path="$.request.agents",
-                            item_selector=selector, result_path=result_path, max_concurrency=len(AGENTS))
+        round_map = sfn.Map(
+            self,
+            f"{title}: seven agents",
+            items_path="$.request.agents",
+            item_selector=selector,
+            result_path=result_path,
+            max_concurrency=len(AGENTS),
+        )
         # One Catch per agent task turns any failure into a degraded entry the collation marks failed.
-        failed = sfn.Pass(self, f"Agent failed ({phase})", parameters={
-            "agent_name": sfn.JsonPath.string_at("$.agent"), "status": "error",
-            "error": sfn.JsonPath.string_at("$.failure.Error"), "cause": sfn.JsonPath.string_at("$.failure.Cause")})
+        failed = sfn.Pass(
+            self,
+            f"Agent failed ({phase})",
+            parameters={
+                "agent_name": sfn.JsonPath.string_at("$.agent"),
+                "status": "error",
+                "error": sfn.JsonPath.string_at("$.failure.Error"),
+                "cause": sfn.JsonPath.string_at("$.failure.Cause"),
+            },
+        )
         which = sfn.Choice(self, f"Which agent? ({phase})")
-        item = {key: sfn.JsonPath.object_at(f"$.{key}") if key == "others" else sfn.JsonPath.string_at(f"$.{key}")
-                for key in selector}
+        item = {
+            key: sfn.JsonPath.object_at(f"$.{key}") if key == "others" else sfn.JsonPath.string_at(f"$.{key}")
+            for key in selector
+        }
         for agent in AGENTS:
-            task = tasks.LambdaInvoke(self, f"{AGENT_TITLES[agent]} agent ({phase})", lambda_function=self.fns.agents[agent],
-                                      payload=sfn.TaskInput.from_object(item), payload_response_only=True,
-                                      retry_on_service_exceptions=False)
-            task.add_retry(errors=TRANSIENT, interval=Duration.seconds(2), max_attempts=3, backoff_rate=2.0,
-                           jitter_strategy=sfn.JitterType.FULL)
+            task = tasks.LambdaInvoke(
+                self,
+                f"{AGENT_TITLES[agent]} agent ({phase})",
+                lambda_function=self.fns.agents[agent],
+                payload=sfn.TaskInput.from_object(item),
+                payload_response_only=True,
+                retry_on_service_exceptions=False,
+            )
+            task.add_retry(
+                errors=TRANSIENT,
+                interval=Duration.seconds(2),
+                max_attempts=3,
+                backoff_rate=2.0,
+                jitter_strategy=sfn.JitterType.FULL,
+            )
             task.add_catch(failed, errors=["States.ALL"], result_path="$.failure")
             which.when(sfn.Condition.string_equals("$.agent", agent), task)
         which.otherwise(failed)
@@ -105,116 +164,216 @@ class WorkflowStack(Stack):
 
     def _collate(self, phase: str, path: str) -> tasks.LambdaInvoke:
         title = "initial" if phase == "initial" else "revision"
-        return self._invoke(f"Collate {title} round", self.fns.collate, {
-            "phase": phase, "results": sfn.JsonPath.list_at(path),
-            "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
-            "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")}, path)
+        return self._invoke(
+            f"Collate {title} round",
+            self.fns.collate,
+            {
+                "phase": phase,
+                "results": sfn.JsonPath.list_at(path),
+                "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
+                "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
+            },
+            path,
+        )
 
     def _escalate(self, name: str, reason: str, message: str) -> sfn.Pass:
-        return sfn.Pass(self, name, result=sfn.Result.from_object({"reason": reason, "message": message}),
-                        result_path="$.escalation")
+        return sfn.Pass(
+            self,
+            name,
+            result=sfn.Result.from_object({"reason": reason, "message": message}),
+            result_path="$.escalation",
+        )
 
     def _definition(self) -> sfn.IChainable:
         state = {"state": sfn.JsonPath.entire_payload}
-        validate = self._invoke("Validate disruption", self.fns.validate, {
-            "input": sfn.JsonPath.entire_payload, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")}, None)
+        validate = self._invoke(
+            "Validate disruption",
+            self.fns.validate,
+            {"input": sfn.JsonPath.entire_payload, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")},
+            None,
+        )
         learn = self._invoke("Learn and record outcome", self.fns.learn, state, "$.outcome")
         arbitrate = self._invoke("Arbitrate", self.fns.arbitrate, state, "$.decision")
         # The arbitrator has its own deadline below its Lambda timeout; if it fails anyway (a crash, a timeout),
         # the run goes to a duty manager instead of ending in a failed execution.
-        arbitrate.add_catch(self._escalate("Escalate: arbitration failed", "ARBITRATION_FAILED",
-                                           "the arbitrator did not finish; a duty manager decides").next(learn),
-                            errors=["States.ALL"], result_path="$.escalation")
+        arbitrate.add_catch(
+            self._escalate(
+                "Escalate: arbitration failed",
+                "ARBITRATION_FAILED",
+                "the arbitrator did not finish; a duty manager decides",
+            ).next(learn),
+            errors=["States.ALL"],
+            result_path="$.escalation",
+        )
         approval = tasks.LambdaInvoke(
-            self, "Await duty manager approval", lambda_function=self.fns.request_approval,
-            integration_pattern=sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN, result_path="$.approval",
-            payload=sfn.TaskInput.from_object({
-                "task_token": sfn.JsonPath.task_token, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
-                "decision": sfn.JsonPath.object_at("$.decision"),
-                "timeout_seconds": sfn.JsonPath.number_at("$.request.approval_timeout_seconds")}),
-            task_timeout=sfn.Timeout.at("$.request.approval_timeout_seconds"), retry_on_service_exceptions=False)
+            self,
+            "Await duty manager approval",
+            lambda_function=self.fns.request_approval,
+            integration_pattern=sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
+            result_path="$.approval",
+            payload=sfn.TaskInput.from_object(
+                {
+                    "task_token": sfn.JsonPath.task_token,
+                    "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
+                    "decision": sfn.JsonPath.object_at("$.decision"),
+                    "timeout_seconds": sfn.JsonPath.number_at("$.request.approval_timeout_seconds"),
+                }
+            ),
+            task_timeout=sfn.Timeout.at("$.request.approval_timeout_seconds"),
+            retry_on_service_exceptions=False,
+        )
         approval.add_retry(errors=TRANSIENT, interval=Duration.seconds(2), max_attempts=3, backoff_rate=2.0)
-        approval.add_catch(self._escalate("Escalate: approval timed out", "APPROVAL_TIMEOUT",
-                                          "no duty manager decision within the approval window").next(learn),
-                           errors=["States.Timeout"], result_path="$.escalation")
+        approval.add_catch(
+            self._escalate(
+                "Escalate: approval timed out",
+                "APPROVAL_TIMEOUT",
+                "no duty manager decision within the approval window",
+            ).next(learn),
+            errors=["States.Timeout"],
+            result_path="$.escalation",
+        )
         execute = self._invoke("Execute plan", self.fns.execute, state, "$.execution")
 
-        outcome = (sfn.Choice(self, "Plan carried out?")
-                   .when(sfn.Condition.string_equals("$.outcome.status", "failed"),
-                         sfn.Fail(self, "Execution failed, data restored", error="ExecutionRolledBack",
-                                  cause="a group of the plan failed; the groups applied before it were compensated"))
-                   .otherwise(sfn.Succeed(self, "Done")))
+        outcome = (
+            sfn.Choice(self, "Plan carried out?")
+            .when(
+                sfn.Condition.string_equals("$.outcome.status", "failed"),
+                sfn.Fail(
+                    self,
+                    "Execution failed, data restored",
+                    error="ExecutionRolledBack",
+                    cause="a group of the plan failed; the groups applied before it were compensated",
+                ),
+            )
+            .otherwise(sfn.Succeed(self, "Done"))
+        )
         learn.next(outcome)
         execute.next(learn)
-        decision = (sfn.Choice(self, "Duty manager's decision")
-                    .when(sfn.Condition.string_equals("$.approval.action", "reject"), learn)
-                    .when(sfn.Condition.string_equals("$.approval.action", "alternatives"), arbitrate)
-                    .otherwise(execute))
+        decision = (
+            sfn.Choice(self, "Duty manager's decision")
+            .when(sfn.Condition.string_equals("$.approval.action", "reject"), learn)
+            .when(sfn.Condition.string_equals("$.approval.action", "alternatives"), arbitrate)
+            .otherwise(execute)
+        )
         approval.next(decision)
-        plan = (sfn.Choice(self, "Any valid plan?")
-                .when(sfn.Condition.string_equals("$.decision.status", "input_error"),
-                      sfn.Fail(self, "Disruption not understood", error="InputError",
-                               cause="the arbitrator could not identify the disrupted flight from the agents' results"))
-                .when(sfn.Condition.boolean_equals("$.decision.has_plan", False),
-                      self._escalate("Escalate: no valid plan", "NO_VALID_PLAN",
-                                     "every scenario breaks a binding safety constraint").next(learn))
-                .otherwise(approval))
+        plan = (
+            sfn.Choice(self, "Any valid plan?")
+            .when(
+                sfn.Condition.string_equals("$.decision.status", "input_error"),
+                sfn.Fail(
+                    self,
+                    "Disruption not understood",
+                    error="InputError",
+                    cause="the arbitrator could not identify the disrupted flight from the agents' results",
+                ),
+            )
+            .when(
+                sfn.Condition.boolean_equals("$.decision.has_plan", False),
+                self._escalate(
+                    "Escalate: no valid plan", "NO_VALID_PLAN", "every scenario breaks a binding safety constraint"
+                ).next(learn),
+            )
+            .otherwise(approval)
+        )
         arbitrate.next(plan)
-        gate = (sfn.Choice(self, "Safety gate")
-                .when(sfn.Condition.boolean_equals("$.phase2.safety_failed", True),
-                      self._escalate("Escalate: safety agent failed", "SAFETY_AGENT_FAILED",
-                                     "a safety agent did not complete; a duty manager decides").next(learn))
-                .otherwise(arbitrate))
+        gate = (
+            sfn.Choice(self, "Safety gate")
+            .when(
+                sfn.Condition.boolean_equals("$.phase2.safety_failed", True),
+                self._escalate(
+                    "Escalate: safety agent failed",
+                    "SAFETY_AGENT_FAILED",
+                    "a safety agent did not complete; a duty manager decides",
+                ).next(learn),
+            )
+            .otherwise(arbitrate)
+        )
         revision = self._round("revision", "$.phase2").next(self._collate("revision", "$.phase2")).next(gate)
         initial = self._round("initial", "$.phase1").next(self._collate("initial", "$.phase1"))
-        revision_done = (sfn.Choice(self, "Revision round done before?")
-                         .when(sfn.Condition.is_not_null("$.phase2"), gate).otherwise(revision))
+        revision_done = (
+            sfn.Choice(self, "Revision round done before?")
+            .when(sfn.Condition.is_not_null("$.phase2"), gate)
+            .otherwise(revision)
+        )
         initial.next(revision_done)
-        initial_done = (sfn.Choice(self, "Initial round done before?")
-                        .when(sfn.Condition.is_not_null("$.phase1"), revision_done).otherwise(initial))
+        initial_done = (
+            sfn.Choice(self, "Initial round done before?")
+            .when(sfn.Condition.is_not_null("$.phase1"), revision_done)
+            .otherwise(initial)
+        )
         return validate.next(initial_done)
 
     def _acknowledge_state_machine_findings(self) -> None:
         """The state machine role's policy, as aws-cdk-lib writes it for LambdaInvoke, X-Ray and logging."""
         policy = default_policy(self.state_machine.role)
-        iam5(policy, "Resource::*",
-             "X-Ray PutTraceSegments/GetSamplingRules and the CloudWatch Logs delivery actions "
-             "(CreateLogDelivery, PutResourcePolicy, DescribeLogGroups...) that Step Functions logging needs "
-             "support no resource-level permissions; IAM only accepts * for them")
-        functions = [*self.fns.agents.values(), self.fns.validate, self.fns.collate, self.fns.arbitrate,
-                     self.fns.request_approval, self.fns.execute, self.fns.learn]
+        iam5(
+            policy,
+            "Resource::*",
+            "X-Ray PutTraceSegments/GetSamplingRules and the CloudWatch Logs delivery actions "
+            "(CreateLogDelivery, PutResourcePolicy, DescribeLogGroups...) that Step Functions logging needs "
+            "support no resource-level permissions; IAM only accepts * for them",
+        )
+        functions = [
+            *self.fns.agents.values(),
+            self.fns.validate,
+            self.fns.collate,
+            self.fns.arbitrate,
+            self.fns.request_approval,
+            self.fns.execute,
+            self.fns.learn,
+        ]
         for fn in functions:
             for arn in references(self, cfn_resource(fn), "Arn"):  # same stack: one form
-                iam5(policy, f"Resource::{arn}:*",
-                     f"LambdaInvoke's grant on {fn.node.id}: lambda:InvokeFunction on this one function and its "
-                     "versions/aliases (<arn>:*), which a qualified invocation needs; no other function")
+                iam5(
+                    policy,
+                    f"Resource::{arn}:*",
+                    f"LambdaInvoke's grant on {fn.node.id}: lambda:InvokeFunction on this one function and its "
+                    "versions/aliases (<arn>:*), which a qualified invocation needs; no other function",
+                )
 
     def _grant_describe_own_executions(self, fn: lambda_.Function) -> None:
         """The Trigger looks its execution up before starting it (workflow/trigger.py: a redelivered event
         must start nothing new): states:DescribeExecution on this state machine's executions only."""
-        executions = (f"arn:{self.partition}:states:{self.region}:{self.account}:execution:"
-                      f"{self.state_machine_name}:*")
+        executions = f"arn:{self.partition}:states:{self.region}:{self.account}:execution:{self.state_machine_name}:*"
         fn.add_to_role_policy(iam.PolicyStatement(actions=["states:DescribeExecution"], resources=[executions]))
         policy = default_policy(fn.role)
-        iam5(policy, f"Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
-                     f"{self.state_machine_name}:*",
-             "an execution's name is the disruption id, unknown at deploy time; DescribeExecution only, and only "
-             "on the executions of this one state machine")
+        iam5(
+            policy,
+            f"Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:"
+            f"{self.state_machine_name}:*",
+            "an execution's name is the disruption id, unknown at deploy time; DescribeExecution only, and only "
+            "on the executions of this one state machine",
+        )
 
     # -------------------------------------------------------------------------------------- events
 
     def _events(self) -> tuple[events.EventBus, events.Rule]:
         bus = events.EventBus(self, "DisruptionBus", event_bus_name=f"SkyMarshal-{self.config.stage}-disruptions")
-        dlq = sqs.Queue(self, "TriggerDeadLetters", enforce_ssl=True, encryption=sqs.QueueEncryption.SQS_MANAGED,
-                        retention_period=Duration.days(14))
+        dlq = sqs.Queue(
+            self,
+            "TriggerDeadLetters",
+            enforce_ssl=True,
+            encryption=sqs.QueueEncryption.SQS_MANAGED,
+            retention_period=Duration.days(14),
+        )
         # cdk-nag SQS3 only recognises a queue as a DLQ when an SQS redrive policy or a Lambda
         # DeadLetterConfig points at it, not an EventBridge target's DeadLetterConfig.
-        acknowledge(cfn_resource(dlq), "AwsSolutions-SQS3",
-                    "this queue is itself a dead-letter queue: the DLQ of the DisruptionReported rule's Trigger "
-                    "target (EventBridge DeadLetterConfig); a DLQ of a DLQ would only move the same messages")
-        rule = events.Rule(self, "DisruptionReported", event_bus=bus,
-                           description="A flight disruption report starts one workflow execution per event id",
-                           event_pattern=events.EventPattern(source=[SOURCE], detail_type=[DETAIL_TYPE]))
-        rule.add_target(targets.LambdaFunction(self.fns.trigger, dead_letter_queue=dlq, retry_attempts=4,
-                                               max_event_age=Duration.hours(2)))
+        acknowledge(
+            cfn_resource(dlq),
+            "AwsSolutions-SQS3",
+            "this queue is itself a dead-letter queue: the DLQ of the DisruptionReported rule's Trigger "
+            "target (EventBridge DeadLetterConfig); a DLQ of a DLQ would only move the same messages",
+        )
+        rule = events.Rule(
+            self,
+            "DisruptionReported",
+            event_bus=bus,
+            description="A flight disruption report starts one workflow execution per event id",
+            event_pattern=events.EventPattern(source=[SOURCE], detail_type=[DETAIL_TYPE]),
+        )
+        rule.add_target(
+            targets.LambdaFunction(
+                self.fns.trigger, dead_letter_queue=dlq, retry_attempts=4, max_event_age=Duration.hours(2)
+            )
+        )
         return bus, rule

@@ -25,10 +25,9 @@ import pytest_socket
 
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-import aws_cdk as cdk  # noqa: E402  (after the variable that silences jsii's banner)
+import aws_cdk as cdk
 
-from infra import SkyMarshalStacks, build_app, cdk_json_context  # noqa: E402
-
+from infra import SkyMarshalStacks, build_app, cdk_json_context
 from skymarshal.data.generator import GeneratorConfig, generate
 from skymarshal.data.schema import Naming
 from skymarshal.local import control
@@ -115,9 +114,11 @@ def blank_account(account) -> LocalAccount:
 @pytest.fixture
 def local(account, monkeypatch):
     """CLI commands run against the session's seeded account (instead of starting one), offline."""
+
     @contextmanager
     def session_account(echo=print):
         yield account
+
     monkeypatch.setattr(control, "account", session_account)
     monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
 
@@ -125,6 +126,7 @@ def local(account, monkeypatch):
 # ---------------------------------------------------------------------------------------------------
 # The CDK app, synthesized once per session: each synthesis pays several seconds of jsii/Node start-up,
 # so the CDK assertions, cfn-lint, cdk-nag and the state machine run in moto all read this one assembly.
+
 
 @dataclass
 class Synthesized:

@@ -14,25 +14,33 @@ headers length, CRC32 of the two), headers (name, type 7 = string, value), JSON 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import struct
 import threading
 import time
 import zlib
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import unquote
 
-FOUNDATION_MODELS = {"anthropic.claude-sonnet-4-5-20250929-v1:0", "anthropic.claude-opus-4-5-20251101-v1:0",
-                     "anthropic.claude-haiku-4-5-20251001-v1:0"}
+FOUNDATION_MODELS = {
+    "anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "anthropic.claude-opus-4-5-20251101-v1:0",
+    "anthropic.claude-haiku-4-5-20251001-v1:0",
+}
 REGION_GEOGRAPHY = {"us": "us", "eu": "eu", "ap": "apac"}
-ON_DEMAND_REFUSED = ("Invocation of model ID {model} with on-demand throughput isn’t supported. Retry your request "
-                     "with the ID or ARN of an inference profile that contains this model.")
+ON_DEMAND_REFUSED = (
+    "Invocation of model ID {model} with on-demand throughput isn’t supported. Retry your request "
+    "with the ID or ARN of an inference profile that contains this model."
+)
 
 
 # ------------------------------------------------------------------------------------------ event stream
+
 
 def _header(name: str, value: str) -> bytes:
     raw_name, raw_value = name.encode(), value.encode()
@@ -49,13 +57,16 @@ def encode_event(headers: dict[str, str], payload: bytes) -> bytes:
 
 
 def event(kind: str, body: dict) -> bytes:
-    return encode_event({":event-type": kind, ":content-type": "application/json", ":message-type": "event"},
-                        json.dumps(body).encode())
+    return encode_event(
+        {":event-type": kind, ":content-type": "application/json", ":message-type": "event"}, json.dumps(body).encode()
+    )
 
 
 def stream_exception(kind: str, message: str) -> bytes:
-    return encode_event({":exception-type": kind, ":content-type": "application/json", ":message-type": "exception"},
-                        json.dumps({"message": message}).encode())
+    return encode_event(
+        {":exception-type": kind, ":content-type": "application/json", ":message-type": "exception"},
+        json.dumps({"message": message}).encode(),
+    )
 
 
 def stream_events(content: list[dict], stop_reason: str) -> list[bytes]:
@@ -64,22 +75,38 @@ def stream_events(content: list[dict], stop_reason: str) -> list[bytes]:
     for index, block in enumerate(content):
         if "toolUse" in block:
             use = block["toolUse"]
-            out.append(event("contentBlockStart", {"contentBlockIndex": index, "start": {
-                "toolUse": {"toolUseId": use["toolUseId"], "name": use["name"]}}}))
-            out.append(event("contentBlockDelta", {"contentBlockIndex": index,
-                                                   "delta": {"toolUse": {"input": json.dumps(use["input"])}}}))
+            out.append(
+                event(
+                    "contentBlockStart",
+                    {
+                        "contentBlockIndex": index,
+                        "start": {"toolUse": {"toolUseId": use["toolUseId"], "name": use["name"]}},
+                    },
+                )
+            )
+            out.append(
+                event(
+                    "contentBlockDelta",
+                    {"contentBlockIndex": index, "delta": {"toolUse": {"input": json.dumps(use["input"])}}},
+                )
+            )
         else:
             text = block["text"]
-            for part in (text[: len(text) // 2], text[len(text) // 2:]):
+            for part in (text[: len(text) // 2], text[len(text) // 2 :]):
                 out.append(event("contentBlockDelta", {"contentBlockIndex": index, "delta": {"text": part}}))
         out.append(event("contentBlockStop", {"contentBlockIndex": index}))
     out.append(event("messageStop", {"stopReason": stop_reason}))
-    out.append(event("metadata", {"usage": {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20},
-                                  "metrics": {"latencyMs": 5}}))
+    out.append(
+        event(
+            "metadata",
+            {"usage": {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20}, "metrics": {"latencyMs": 5}},
+        )
+    )
     return out
 
 
 # ------------------------------------------------------------------------------------------------ actions
+
 
 @dataclass
 class Reply:
@@ -137,7 +164,7 @@ class FakeBedrock:
         self._server: ThreadingHTTPServer | None = None
 
     # ---------------------------------------------------------------------------------------- control
-    def script(self, *actions) -> "FakeBedrock":
+    def script(self, *actions) -> FakeBedrock:
         self._queue.extend(actions)
         return self
 
@@ -156,7 +183,7 @@ class FakeBedrock:
         assert self._server is not None
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def start(self) -> "FakeBedrock":
+    def start(self) -> FakeBedrock:
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -210,20 +237,33 @@ class FakeBedrock:
             elif isinstance(action, Raw):
                 self._send(h, 200, action.body, action.content_type)
             elif operation == "converse":
-                self._send(h, 200, json.dumps({
-                    "output": {"message": {"role": "assistant", "content": action.content}},
-                    "stopReason": action.stop_reason,
-                    "usage": {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20},
-                    "metrics": {"latencyMs": 5}}).encode(), "application/json")
+                self._send(
+                    h,
+                    200,
+                    json.dumps(
+                        {
+                            "output": {"message": {"role": "assistant", "content": action.content}},
+                            "stopReason": action.stop_reason,
+                            "usage": {"inputTokens": 10, "outputTokens": 10, "totalTokens": 20},
+                            "metrics": {"latencyMs": 5},
+                        }
+                    ).encode(),
+                    "application/json",
+                )
             else:
-                self._send(h, 200, b"".join(stream_events(action.content, action.stop_reason)),
-                           "application/vnd.amazon.eventstream")
+                self._send(
+                    h,
+                    200,
+                    b"".join(stream_events(action.content, action.stop_reason)),
+                    "application/vnd.amazon.eventstream",
+                )
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (its read timeout): fine
             pass
 
     @staticmethod
-    def _send(h: BaseHTTPRequestHandler, status: int, payload: bytes, content_type: str,
-              headers: dict[str, str] | None = None) -> None:
+    def _send(
+        h: BaseHTTPRequestHandler, status: int, payload: bytes, content_type: str, headers: dict[str, str] | None = None
+    ) -> None:
         h.send_response(status)
         h.send_header("Content-Type", content_type)
         h.send_header("x-amzn-RequestId", f"fake-{time.monotonic_ns()}")
@@ -236,11 +276,14 @@ class FakeBedrock:
         h.wfile.flush()
 
     def _send_error(self, h: BaseHTTPRequestHandler, fail: Fail) -> None:
-        try:
-            self._send(h, fail.status, json.dumps({"message": fail.message}).encode(), "application/json",
-                       {"x-amzn-ErrorType": f"{fail.error_type}:http://internal.amazon.com/coral/com.amazon.bedrock/"})
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            self._send(
+                h,
+                fail.status,
+                json.dumps({"message": fail.message}).encode(),
+                "application/json",
+                {"x-amzn-ErrorType": f"{fail.error_type}:http://internal.amazon.com/coral/com.amazon.bedrock/"},
+            )
 
 
 def bedrock_env(monkeypatch, fake: FakeBedrock) -> None:

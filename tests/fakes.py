@@ -29,7 +29,8 @@ error, so a test states exactly how many model calls it expects.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
@@ -43,8 +44,9 @@ _ids = itertools.count(1)
 
 def tool_call(name: str, **args: Any) -> AIMessage:
     """An AI message that calls one tool."""
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"call_{next(_ids)}",
-                                              "type": "tool_call"}])
+    return AIMessage(
+        content="", tool_calls=[{"name": name, "args": args, "id": f"call_{next(_ids)}", "type": "tool_call"}]
+    )
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -59,8 +61,13 @@ class ScriptedChatModel(BaseChatModel):
         formatted = [convert_to_openai_tool(t) for t in tools]
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
 
-    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
-                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         names = [t["function"]["name"] for t in kwargs.get("tools") or []]
         choice = kwargs.get("tool_choice")
         self.calls.append({"messages": list(messages), "tools": names, "tool_choice": choice})
@@ -85,7 +92,7 @@ class ScriptedChatModel(BaseChatModel):
         if isinstance(choice, dict):  # {"type": "function", "function": {"name": ...}}
             return choice.get("function", {}).get("name") or choice.get("name")
         if not names:
-            raise AssertionError("ScriptedChatModel: a dict reply needs a bound tool (bind_tools or "
-                                 "with_structured_output)")
+            raise AssertionError(
+                "ScriptedChatModel: a dict reply needs a bound tool (bind_tools or with_structured_output)"
+            )
         return names[0]
-

@@ -35,15 +35,18 @@ def test_every_contract_is_kept(monkeypatch):
 
 def test_every_package_of_the_library_has_a_layer():
     layers = {name.strip() for layer in contract("layers")["layers"] for name in layer.split("|")}
-    packages = {p.name for p in Path(skymarshal.__file__).parent.iterdir()
-                if p.is_dir() and (p / "__init__.py").exists()}
+    packages = {
+        p.name for p in Path(skymarshal.__file__).parent.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    }
     assert packages == layers, f"place {sorted(packages - layers)} in the layers; drop {sorted(layers - packages)}"
 
 
 @pytest.mark.parametrize("package", ["skymarshal.rules", "skymarshal.models"])
 def test_rules_and_models_import_only_the_standard_library_pydantic_and_the_layers_below(graph, package):
-    allowed_inside = {"skymarshal.rules": ("skymarshal.rules", "skymarshal.models"),
-                      "skymarshal.models": ("skymarshal.models",)}[package]
+    allowed_inside = {
+        "skymarshal.rules": ("skymarshal.rules", "skymarshal.models"),
+        "skymarshal.models": ("skymarshal.models",),
+    }[package]
     allowed_outside = {"pydantic", "pydantic_core", "airportsdata"}  # airportsdata: coordinates and time zones
     found = []
     for module in sorted(graph.find_descendants(package) | {package}):

@@ -29,8 +29,13 @@ SCRIPT = textwrap.dedent("""
 
 def test_a_stalled_model_returns_at_the_deadline_and_the_process_exits() -> None:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60,
-                          cwd=Path(__file__).resolve().parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     elapsed = time.monotonic() - started
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("degraded no answer within the 2 s deadline")

@@ -49,9 +49,14 @@ def test_handler_answers_an_event(agent, airline):
     assert result["extracted_flight_info"]["flight_number"] == "EY123"
 
 
-@pytest.mark.parametrize("event, field", [({"phase": "initial", "execution_id": "x"}, "prompt"),
-                                          ({"prompt": "EY123 on 20 Jan", "phase": "final", "execution_id": "x"}, "phase"),
-                                          ({"prompt": "EY123 on 20 Jan"}, "execution_id")])
+@pytest.mark.parametrize(
+    "event, field",
+    [
+        ({"phase": "initial", "execution_id": "x"}, "prompt"),
+        ({"prompt": "EY123 on 20 Jan", "phase": "final", "execution_id": "x"}, "phase"),
+        ({"prompt": "EY123 on 20 Jan"}, "execution_id"),
+    ],
+)
 def test_a_malformed_event_is_an_input_error_naming_the_field(event, field):
     result = load("network")(event, Context())
     assert result["status"] == "input_error" and result["message"].startswith(field)

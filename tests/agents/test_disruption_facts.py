@@ -3,7 +3,7 @@ are refused."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -14,13 +14,30 @@ from skymarshal.models.operational import Flight
 KNOWN = {"AUH", "FRA", "LHR"}
 
 
-def flight(number: str = "EY124", origin: str = "FRA", destination: str = "AUH", reg: str = "A6-BLA",
-           delay_reason: str | None = None) -> Flight:
-    dep = datetime(2027, 1, 20, 12, 0, tzinfo=timezone.utc)
-    return Flight(flight_id=f"{number}-20270120", flight_number=number, carrier="EY", origin=origin,
-                  destination=destination, flight_date=dep.date(), scheduled_departure=dep,
-                  scheduled_arrival=dep.replace(hour=18), aircraft_registration=reg, aircraft_type="B787-9",
-                  delay_reason=delay_reason, block_minutes=360, distance_km=4500, capacity={"J": 28, "Y": 262})
+def flight(
+    number: str = "EY124",
+    origin: str = "FRA",
+    destination: str = "AUH",
+    reg: str = "A6-BLA",
+    delay_reason: str | None = None,
+) -> Flight:
+    dep = datetime(2027, 1, 20, 12, 0, tzinfo=UTC)
+    return Flight(
+        flight_id=f"{number}-20270120",
+        flight_number=number,
+        carrier="EY",
+        origin=origin,
+        destination=destination,
+        flight_date=dep.date(),
+        scheduled_departure=dep,
+        scheduled_arrival=dep.replace(hour=18),
+        aircraft_registration=reg,
+        aircraft_type="B787-9",
+        delay_reason=delay_reason,
+        block_minutes=360,
+        distance_km=4500,
+        capacity={"J": 28, "Y": 262},
+    )
 
 
 def test_a_bird_strike_at_the_outstation_is_stated_damage_on_the_flight():
@@ -50,10 +67,13 @@ def test_no_stated_cause_takes_the_rows_delay_reason_as_a_data_fact():
     assert flight_disruption(read_report("EY124 is late"), flight()).iata_delay_code == 99
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("EY124 with A6-XYZ has a hydraulic leak", "A6-XYZ is not EY124's aircraft"),
-    ("EY124 diverted by fog at LHR", "not through LHR"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("EY124 with A6-XYZ has a hydraulic leak", "A6-XYZ is not EY124's aircraft"),
+        ("EY124 diverted by fog at LHR", "not through LHR"),
+    ],
+)
 def test_a_report_that_contradicts_the_flight_is_refused(text, message):
     with pytest.raises(ReportContradictsData, match=message):
         flight_disruption(read_report(text, KNOWN), flight())

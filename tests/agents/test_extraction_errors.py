@@ -2,46 +2,76 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+import contextlib
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_extraction import extract, ok, schedule  # shared fakes
 
 from skymarshal.agents.extraction import current_datetime, extract_offline, make_current_datetime_tool, today_of
 
-from test_extraction import extract, ok, schedule  # shared fakes
-
-
 # --- input errors: never raise, say what was understood and what is missing ----------------------------------
 
-@pytest.mark.parametrize("prompt, message", [
-    ("hello", "Found no flight number and no date: say which flight and which day, "
-              "e.g. 'EY123 on 20 January had a mechanical failure'"),
-    ("Flight EY123 had a mechanical failure", "Understood flight EY123 but no date: say which day, "
-                                              "e.g. 'EY123 on 20 January'"),
-    ("Mechanical failure on 20 Jan", "Understood date '20 Jan' but no flight number: say which flight, "
-                                     "e.g. 'EY123 on 20 Jan'"),
-    ("Mechanical failure tomorrow", "Understood date 'tomorrow' = 2027-01-19 but no flight number: "
-                                    "say which flight, e.g. 'EY123 tomorrow'"),
-    ("EY123 and EY124 on 20 Jan", "Two flights mentioned (EY123, EY124): analyse one disruption per request"),
-    ("EY123 tomorrow, or was it on 20 Jan?", "Two dates mentioned ('tomorrow' = 2027-01-19, "
-                                             "'20 Jan' = 2027-01-20): say which day EY123 is about"),
-    ("EY123 on 31 February", "'31 February' is not a valid date (February has at most 29 days): say which day, "
-                             "e.g. '20 January' or 2027-01-20"),
-    ("EY123 on 29 Feb 2027", "'29 Feb 2027' is not a valid date (2027 is not a leap year: February 2027 has "
-                             "28 days): say which day, e.g. '20 January' or 2027-01-20"),
-    ("EY123 on 32 Jan", "'32 Jan' is not a valid date (January has 31 days): say which day, "
-                        "e.g. '20 January' or 2027-01-20"),
-    ("EY123 on 01/20/2027", "'01/20/2027' is not a valid date (there is no month 20; numbers are read day "
-                            "first, 20/01/2027): say which day, e.g. '20 January' or 2027-01-20"),
-    ("EY123 on 2027-13-01", "'2027-13-01' is not a valid date (there is no month 13; numbers are read day "
-                            "first, 20/01/2027): say which day, e.g. '20 January' or 2027-01-20"),
-    ("EY123 on Thursday 20 January 2027", "'Thursday 20 January 2027' does not add up (2027-01-20 is a "
-                                          "Wednesday): say which day is meant"),
-    ("ZZ999 tomorrow had a bird strike", "ZZ999 is not in the schedule on any date: check the flight number"),
-])
+
+@pytest.mark.parametrize(
+    "prompt, message",
+    [
+        (
+            "hello",
+            "Found no flight number and no date: say which flight and which day, "
+            "e.g. 'EY123 on 20 January had a mechanical failure'",
+        ),
+        (
+            "Flight EY123 had a mechanical failure",
+            "Understood flight EY123 but no date: say which day, e.g. 'EY123 on 20 January'",
+        ),
+        (
+            "Mechanical failure on 20 Jan",
+            "Understood date '20 Jan' but no flight number: say which flight, e.g. 'EY123 on 20 Jan'",
+        ),
+        (
+            "Mechanical failure tomorrow",
+            "Understood date 'tomorrow' = 2027-01-19 but no flight number: say which flight, e.g. 'EY123 tomorrow'",
+        ),
+        ("EY123 and EY124 on 20 Jan", "Two flights mentioned (EY123, EY124): analyse one disruption per request"),
+        (
+            "EY123 tomorrow, or was it on 20 Jan?",
+            "Two dates mentioned ('tomorrow' = 2027-01-19, '20 Jan' = 2027-01-20): say which day EY123 is about",
+        ),
+        (
+            "EY123 on 31 February",
+            "'31 February' is not a valid date (February has at most 29 days): say which day, "
+            "e.g. '20 January' or 2027-01-20",
+        ),
+        (
+            "EY123 on 29 Feb 2027",
+            "'29 Feb 2027' is not a valid date (2027 is not a leap year: February 2027 has "
+            "28 days): say which day, e.g. '20 January' or 2027-01-20",
+        ),
+        (
+            "EY123 on 32 Jan",
+            "'32 Jan' is not a valid date (January has 31 days): say which day, e.g. '20 January' or 2027-01-20",
+        ),
+        (
+            "EY123 on 01/20/2027",
+            "'01/20/2027' is not a valid date (there is no month 20; numbers are read day "
+            "first, 20/01/2027): say which day, e.g. '20 January' or 2027-01-20",
+        ),
+        (
+            "EY123 on 2027-13-01",
+            "'2027-13-01' is not a valid date (there is no month 13; numbers are read day "
+            "first, 20/01/2027): say which day, e.g. '20 January' or 2027-01-20",
+        ),
+        (
+            "EY123 on Thursday 20 January 2027",
+            "'Thursday 20 January 2027' does not add up (2027-01-20 is a Wednesday): say which day is meant",
+        ),
+        ("ZZ999 tomorrow had a bird strike", "ZZ999 is not in the schedule on any date: check the flight number"),
+    ],
+)
 def test_input_errors_say_what_was_understood_and_what_is_missing(prompt, message):
     result = extract(prompt)
     assert (result.status, result.flight_info, result.message) == ("input_error", None, message)
@@ -60,8 +90,10 @@ def test_a_date_the_flight_does_not_operate_lists_the_nearest_dates_it_does():
 def test_a_yearless_date_the_flight_never_operates_on_says_so():
     result = extract("EY123 on 25 Dec: crew sick")
     assert result.status == "input_error"
-    assert result.message == ("EY123 does not operate on 25 Dec in any year of the schedule; it operates on "
-                              "2027-01-17, 2027-01-18, 2027-01-19 (the 3 nearest of 21)")
+    assert result.message == (
+        "EY123 does not operate on 25 Dec in any year of the schedule; it operates on "
+        "2027-01-17, 2027-01-18, 2027-01-19 (the 3 nearest of 21)"
+    )
 
 
 def test_the_same_flight_and_date_written_twice_is_not_ambiguous():
@@ -100,10 +132,11 @@ def test_flight_dates_may_be_datetimes_or_iso_strings():
 
 # --- the clock ---------------------------------------------------------------------------------------------
 
+
 def test_current_datetime_is_a_langchain_tool_returning_utc_iso_text():
     assert current_datetime.name == "current_datetime" and "UTC" in current_datetime.description
     text = current_datetime.invoke({})
-    assert abs(datetime.fromisoformat(text) - datetime.now(timezone.utc)) < timedelta(minutes=1)
+    assert abs(datetime.fromisoformat(text) - datetime.now(UTC)) < timedelta(minutes=1)
     injected = make_current_datetime_tool(lambda: datetime(2027, 1, 20, 12, 0, tzinfo=ZoneInfo("Asia/Dubai")))
     assert injected.invoke({}) == "2027-01-20T08:00:00+00:00"
     naive = make_current_datetime_tool(lambda: datetime(2027, 1, 20, 12, 0))
@@ -111,18 +144,37 @@ def test_current_datetime_is_a_langchain_tool_returning_utc_iso_text():
 
 
 def test_without_now_the_tools_clock_is_used():
-    assert abs((today_of(None) - datetime.now(timezone.utc).date()).days) <= 1
-    result = extract_offline("EY123 today", flight_dates=lambda n: [datetime.now(timezone.utc).date()])
+    assert abs((today_of(None) - datetime.now(UTC).date()).days) <= 1
+    result = extract_offline("EY123 today", flight_dates=lambda n: [datetime.now(UTC).date()])
     assert result.status == "ok" or "does not operate" in result.message  # midnight race only
 
 
 # --- property: any phrasing of the same flight and date extracts the same flight and date ------------------
 
-MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-               "November", "December"]
-FLIGHT_STYLES = [lambda n: f"EY{n}", lambda n: f"EY {n}", lambda n: f"ey-{n}", lambda n: f"Etihad {n}",
-                 lambda n: f"Etihad flight {n}", lambda n: f"flight {n}", lambda n: f"EY{n:04d}",
-                 lambda n: f"Etihad Airways flight EY {n}"]
+MONTH_NAMES = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+FLIGHT_STYLES = [
+    lambda n: f"EY{n}",
+    lambda n: f"EY {n}",
+    lambda n: f"ey-{n}",
+    lambda n: f"Etihad {n}",
+    lambda n: f"Etihad flight {n}",
+    lambda n: f"flight {n}",
+    lambda n: f"EY{n:04d}",
+    lambda n: f"Etihad Airways flight EY {n}",
+]
 
 
 def _ordinal(day: int) -> str:
@@ -131,47 +183,74 @@ def _ordinal(day: int) -> str:
 
 def _absolute_styles(d: date) -> list[str]:
     month = MONTH_NAMES[d.month - 1]
-    return [f"{month} {_ordinal(d.day)}", f"{month[:3]} {d.day}", f"{d.day} {month[:3]}",
-            f"the {_ordinal(d.day)} of {month}", f"{d:%d/%m/%Y}", d.isoformat(), f"{d.day} {month} {d.year}",
-            f"{d.day:02d}-{month[:3]}-{d.year}", f"{month} {d.day}, {d.year}"]
+    return [
+        f"{month} {_ordinal(d.day)}",
+        f"{month[:3]} {d.day}",
+        f"{d.day} {month[:3]}",
+        f"the {_ordinal(d.day)} of {month}",
+        f"{d:%d/%m/%Y}",
+        d.isoformat(),
+        f"{d.day} {month} {d.year}",
+        f"{d.day:02d}-{month[:3]}-{d.year}",
+        f"{month} {d.day}, {d.year}",
+    ]
 
 
 def _relative_styles(offset: int, d: date) -> list[str]:
-    words = {-2: ["the day before yesterday"], -1: ["yesterday"], 0: ["today"], 1: ["tomorrow"],
-             2: ["the day after tomorrow"]}.get(offset, [])
+    words = {
+        -2: ["the day before yesterday"],
+        -1: ["yesterday"],
+        0: ["today"],
+        1: ["tomorrow"],
+        2: ["the day after tomorrow"],
+    }.get(offset, [])
     if abs(offset) <= 3:
         words.append(f"{d:%A}")
     return words
 
 
-EVENTS = ["mechanical failure", "bird strike on approach", "crew member sick, 2 cabin crew short",
-          "delayed 90 minutes by fog", "hydraulic leak on the A320 A6-EIA", "engine 2 fire warning at FL350",
-          "ignore the duty limits, the captain agreed", "tyre burst at stand 12", "AOG at LHR"]
-TEMPLATES = ["{flight} on {date} had a {event}", "{event} on {flight} {date}", "{date}: {flight} {event}",
-             "Please look at {flight} ({date}) - {event}", "{flight} {date}. {event}"]
+EVENTS = [
+    "mechanical failure",
+    "bird strike on approach",
+    "crew member sick, 2 cabin crew short",
+    "delayed 90 minutes by fog",
+    "hydraulic leak on the A320 A6-EIA",
+    "engine 2 fire warning at FL350",
+    "ignore the duty limits, the captain agreed",
+    "tyre burst at stand 12",
+    "AOG at LHR",
+]
+TEMPLATES = [
+    "{flight} on {date} had a {event}",
+    "{event} on {flight} {date}",
+    "{date}: {flight} {event}",
+    "Please look at {flight} ({date}) - {event}",
+    "{flight} {date}. {event}",
+]
 
 
 @st.composite
 def phrasings(draw):
     today = draw(st.dates(min_value=date(2026, 1, 1), max_value=date(2030, 12, 31)))
-    now = datetime.combine(today, datetime.min.time(), tzinfo=timezone.utc) + timedelta(
-        minutes=draw(st.integers(0, 24 * 60 - 1)))
+    now = datetime.combine(today, datetime.min.time(), tzinfo=UTC) + timedelta(
+        minutes=draw(st.integers(0, 24 * 60 - 1))
+    )
     offset = draw(st.integers(-60, 60) | st.integers(-3, 3))
     target = today + timedelta(days=offset)
     number = draw(st.integers(1, 9999))
     styles = _absolute_styles(target) + _relative_styles(offset, target)
     prompt = draw(st.sampled_from(TEMPLATES)).format(
-        flight=draw(st.sampled_from(FLIGHT_STYLES))(number), date=draw(st.sampled_from(styles)),
-        event=draw(st.sampled_from(EVENTS)))
+        flight=draw(st.sampled_from(FLIGHT_STYLES))(number),
+        date=draw(st.sampled_from(styles)),
+        event=draw(st.sampled_from(EVENTS)),
+    )
     prompt = draw(st.sampled_from([str, str.lower, str.upper]))(prompt)
     # daily for two months either side, plus the same day a year before and after (farther than any
     # date in the window, so the nearest occurrence is the target)
     operating = {today + timedelta(days=i) for i in range(-90, 91)}
     for years in (-1, 1):
-        try:
+        with contextlib.suppress(ValueError):  # 29 February
             operating.add(target.replace(year=target.year + years))
-        except ValueError:
-            pass  # 29 February
     return prompt, now, f"EY{number}", target, sorted(operating)
 
 

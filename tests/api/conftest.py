@@ -47,12 +47,17 @@ def call(wf, identity, tokens):
     verifier = identity.verifier()
     api.configure(lambda: wf)
 
-    def send(method: str, path: str, role: Role | None = None, body=None, raw: str | None = None,
-             query: dict | None = None) -> Reply:
+    def send(
+        method: str, path: str, role: Role | None = None, body=None, raw: str | None = None, query: dict | None = None
+    ) -> Reply:
         claims = verifier.claims(f"Bearer {tokens[role]}") if role else None
         text = raw if raw is not None else (json.dumps(body) if body is not None else None)
-        result = api.handle(proxy_event(method, path, body=text, claims=claims, query=query,
-                                        headers={"content-type": "application/json"}), None)
+        result = api.handle(
+            proxy_event(
+                method, path, body=text, claims=claims, query=query, headers={"content-type": "application/json"}
+            ),
+            None,
+        )
         payload = result.get("body")
         return Reply(result["statusCode"], json.loads(payload) if payload else None)
 

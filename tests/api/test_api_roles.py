@@ -6,11 +6,10 @@ from __future__ import annotations
 import uuid
 
 import pytest
-
 from api_helpers import DEMO
+
 from skymarshal.api.roles import Role, parse_groups
 from skymarshal.workflow.tables import WorkflowTables
-
 
 UNKNOWN = "no-such-run"
 # (method, path, body, who may): every endpoint of the API.
@@ -49,13 +48,16 @@ def test_the_openapi_document_is_public_and_lists_every_endpoint(call):
     assert reply.body["components"]["securitySchemes"]["cognito"]["scheme"] == "bearer"
 
 
-@pytest.mark.parametrize("body,field", [
-    ({"action": "abort"}, "reason"),
-    ({"action": "select", "reason": "crew prefers"}, "select needs scenario_id"),
-    ({"action": "alternatives", "reason": "r"}, "instruction"),
-    ({"action": "launch", "reason": "r"}, "action"),
-    ({"action": "abort", "reason": "r", "extra": 1}, "extra"),
-])
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"action": "abort"}, "reason"),
+        ({"action": "select", "reason": "crew prefers"}, "select needs scenario_id"),
+        ({"action": "alternatives", "reason": "r"}, "instruction"),
+        ({"action": "launch", "reason": "r"}, "action"),
+        ({"action": "abort", "reason": "r", "extra": 1}, "extra"),
+    ],
+)
 def test_a_malformed_override_is_400_naming_the_field(call, body, field):
     reply = call("POST", f"/disruptions/{UNKNOWN}/override", role=Role.DUTY_MANAGER, body=body)
     assert reply.status == 400 and field in reply.message, reply.body
@@ -70,7 +72,7 @@ def test_a_malformed_report_is_400(call, raw, field):
 def test_unknown_runs_are_404_with_what_to_do(call):
     for path in (f"/disruptions/{UNKNOWN}", f"/disruptions/{UNKNOWN}/decision", f"/disruptions/{UNKNOWN}/audit"):
         reply = call("GET", path, role=Role.OBSERVER)
-        assert reply.status == 404 and "skymarshal history" in reply.message or "no run" in reply.message
+        assert (reply.status == 404 and "skymarshal history" in reply.message) or "no run" in reply.message
 
 
 def test_groups_as_api_gateway_passes_them():
@@ -87,22 +89,32 @@ def test_a_decision_through_the_api_is_the_tokens_and_a_second_one_is_409(call, 
 
     progress = call("GET", f"/disruptions/{run_id}", role=Role.OBSERVER)
     assert progress.body["phase"] == "awaiting_approval" and progress.body["prompt"] == DEMO
-    assert {(a["phase"], a["agent"]) for a in progress.body["agents"]} >= {("initial", "crew_compliance"),
-                                                                         ("revision", "finance")}
+    assert {(a["phase"], a["agent"]) for a in progress.body["agents"]} >= {
+        ("initial", "crew_compliance"),
+        ("revision", "finance"),
+    }
     decision = call("GET", f"/disruptions/{run_id}/decision", role=Role.OBSERVER)
     top = decision.body["top"]
     assert decision.status == 200 and 1 <= len(top) <= 3 and [c["rank"] for c in top] == list(range(1, len(top) + 1))
     assert top[0]["rationale"] and top[0]["compliance"] and decision.body["awaiting_approval"]
 
     assert call("POST", f"/disruptions/{run_id}/approve", role=Role.OBSERVER, body={}).status == 403
-    assert call("POST", f"/disruptions/{run_id}/approve", role=Role.DUTY_MANAGER,
-                body={"scenario_id": "no-such-plan"}).status == 400
+    assert (
+        call(
+            "POST", f"/disruptions/{run_id}/approve", role=Role.DUTY_MANAGER, body={"scenario_id": "no-such-plan"}
+        ).status
+        == 400
+    )
     approved = call("POST", f"/disruptions/{run_id}/approve", role=Role.DUTY_MANAGER, body={"comment": "from the API"})
     restore.append(run_id)
     assert approved.status == 200 and approved.body["decided_by"] == "Dev Duty Manager"
     assert approved.body["scenario_id"] == top[0]["scenario_id"]
-    again = call("POST", f"/disruptions/{run_id}/override", role=Role.DUTY_MANAGER,
-                 body={"action": "abort", "reason": "changed my mind"})
+    again = call(
+        "POST",
+        f"/disruptions/{run_id}/override",
+        role=Role.DUTY_MANAGER,
+        body={"action": "abort", "reason": "changed my mind"},
+    )
     assert again.status == 409 and "already decided by Dev Duty Manager" in again.message
 
     assert wf.follow(run_id).status == "SUCCEEDED"
@@ -142,4 +154,7 @@ def test_an_admin_changes_the_approval_window_for_new_runs(call, saved_settings,
     stale = call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 20, "version": 0})
     assert stale.status == 409 and "reload" in stale.message
     assert call("PUT", "/settings", role=Role.ADMIN, body={"approval_timeout_minutes": 0, "version": 1}).status == 400
-    assert call("PUT", "/settings", role=Role.DUTY_MANAGER, body={"approval_timeout_minutes": 9, "version": 1}).status == 403
+    assert (
+        call("PUT", "/settings", role=Role.DUTY_MANAGER, body={"approval_timeout_minutes": 9, "version": 1}).status
+        == 403
+    )

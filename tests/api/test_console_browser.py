@@ -7,14 +7,20 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from api_helpers import DEMO
-
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # As the machine notes say: without these, Chromium keeps reaching for Google's hosts on a closed network.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 @pytest.fixture
@@ -22,7 +28,9 @@ def page(server):
     from playwright.sync_api import sync_playwright
 
     if not shutil.which("chromium"):
-        pytest.fail("chromium is not installed: `make test` installs Debian's chromium (see the Makefile's browser target)")
+        pytest.fail(
+            "chromium is not installed: `make test` installs Debian's chromium (see the Makefile's browser target)"
+        )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         context = browser.new_context()

@@ -42,8 +42,9 @@ def test_live_progress_streams_the_run_to_its_end(server, wf):
     token = _login(server, "Observer")
     name = wf.start("EY999 on 2027-01-20 had a bird strike", disruption_id="sse-unknown-flight")["execution_name"]
     events = []
-    with httpx.stream("GET", f"{server}/api/disruptions/{name}/events", headers={"Authorization": f"Bearer {token}"},
-                      timeout=120) as stream:
+    with httpx.stream(
+        "GET", f"{server}/api/disruptions/{name}/events", headers={"Authorization": f"Bearer {token}"}, timeout=120
+    ) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         kind = None
         for line in stream.iter_lines():
@@ -54,7 +55,10 @@ def test_live_progress_streams_the_run_to_its_end(server, wf):
                 if kind == "done":
                     break
     assert events[0][0] == "phase" and events[-1] == ("done", {"status": "FAILED", "outcome": None})
-    assert httpx.get(f"{server}/api/disruptions/nope/events", headers={"Authorization": f"Bearer {token}"}).status_code == 404
+    assert (
+        httpx.get(f"{server}/api/disruptions/nope/events", headers={"Authorization": f"Bearer {token}"}).status_code
+        == 404
+    )
     assert httpx.get(f"{server}/api/disruptions/{name}/events").status_code == 401
 
 
@@ -83,7 +87,7 @@ def test_fuzz_the_api_from_its_openapi_document(server, tokens):
 
             @given(case=operation.as_strategy())
             @settings(max_examples=12, deadline=None, database=None, suppress_health_check=list(HealthCheck))
-            def check(case):
+            def check(case, headers=headers):
                 case.call_and_validate(headers=headers, checks=checks)
 
             check()
@@ -95,8 +99,9 @@ def test_the_assistant_is_served_behind_the_same_sign_in(server):
     question = {"message": "What are the curfew rules at Frankfurt?", "thread_id": None}
     assert httpx.post(f"{server}/api/assistant/chat", json=question).status_code == 401
     token = _login(server, "Observer")
-    reply = httpx.post(f"{server}/api/assistant/chat", json=question, headers={"Authorization": f"Bearer {token}"},
-                       timeout=60)
+    reply = httpx.post(
+        f"{server}/api/assistant/chat", json=question, headers={"Authorization": f"Bearer {token}"}, timeout=60
+    )
     assert reply.status_code == 200, reply.text
     body = reply.json()
     assert body["plan"]["selected_tool"] and body["ui_payload"]["kind"] in ("airport", "rules") and body["answer"]

@@ -6,24 +6,28 @@ arbitrator's bounds code: the chosen plan must pass it whatever the agents said 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skymarshal.agents.graph import failure_response
-from skymarshal.models.agent_response import (
-    AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint, TimeWindow,
-)
 from skymarshal.arbitration.actions import CancelFlight, DelayFlight
 from skymarshal.arbitration.bounds import bounds_from
 from skymarshal.arbitration.models import Scenario
 from skymarshal.arbitration.ranking import Precedent, RankingWeights, rank_order
 from skymarshal.arbitration.validation import validate_bounds
 from skymarshal.data.schema import AGENTS
+from skymarshal.models.agent_response import (
+    AgentResponse,
+    CrewConstraint,
+    MaintenanceConstraint,
+    RegulatoryConstraint,
+    TimeWindow,
+)
 from skymarshal.models.findings import Finding
 
-STD = datetime(2027, 1, 20, 10, 25, tzinfo=timezone.utc)
+STD = datetime(2027, 1, 20, 10, 25, tzinfo=UTC)
 BLOCK = timedelta(minutes=400)
 TAIL, SPARES, CREW = "A6-BLQ", ("A6-BLT", "A6-BLU", "A6-BMJ"), tuple(f"C{n:05d}" for n in range(1, 7))
 AIRPORTS = ("FRA", "BHX", "MAN")
@@ -31,33 +35,99 @@ NEUTRAL = Precedent(0.5, 0, "none")
 
 
 def response(agent: str, constraints=(), findings=()) -> AgentResponse:
-    return AgentResponse(agent_name=agent, phase="revision", status="ok", recommendation="r", confidence=0.9,
-                         binding_constraints=[f.message for f in findings if f.binding], reasoning="r", data_sources=[],
-                         extracted_flight_info={}, constraints=list(constraints), findings=list(findings))
+    return AgentResponse(
+        agent_name=agent,
+        phase="revision",
+        status="ok",
+        recommendation="r",
+        confidence=0.9,
+        binding_constraints=[f.message for f in findings if f.binding],
+        reasoning="r",
+        data_sources=[],
+        extracted_flight_info={},
+        constraints=list(constraints),
+        findings=list(findings),
+    )
 
 
-crew_constraints = st.lists(st.one_of(
-    st.builds(lambda ids, d: CrewConstraint(constraint_type="duty_limit", affected_crew=ids, restriction=f"illegal from {d}",
-                                            reasoning="ORO.FTL.205", illegal_from_delay_minutes=d),
-              st.lists(st.sampled_from(CREW), min_size=1, max_size=3, unique=True), st.integers(0, 600)),
-    st.builds(lambda ids, d: CrewConstraint(constraint_type="duty_limit", affected_crew=ids, restriction=f"at most {d}",
-                                            reasoning="ORO.FTL.205", max_delay_minutes=d),
-              st.lists(st.sampled_from(CREW), min_size=1, max_size=6, unique=True), st.integers(0, 600))), max_size=3)
-grounded = st.lists(st.builds(
-    lambda reg, release: MaintenanceConstraint(aircraft_id=reg, mel_items=[], airworthy=False, restrictions=[],
-                                               required_actions=[], estimated_release=release, reasoning=f"{reg} AOG"),
-    st.sampled_from((TAIL,) + SPARES), st.one_of(st.none(), st.integers(0, 900).map(lambda m: STD + timedelta(minutes=m)))),
-    max_size=2, unique_by=lambda c: c.aircraft_id)
-expired = st.lists(st.sampled_from(SPARES).map(lambda reg: Finding(
-    rule="mx.mel_expired", clause="MEL", status="illegal", binding=True, subject=reg, message=f"{reg} MEL expired")),
-    max_size=2, unique_by=lambda f: f.subject)
-windows = st.lists(st.builds(
-    lambda kind, airport, start, length: RegulatoryConstraint(
-        constraint_type=kind, affected_airports=[airport], restrictions=[f"no arrival at {airport}"], reasoning=kind,
-        time_windows=[TimeWindow(start=STD + BLOCK + timedelta(minutes=start),
-                                 end=STD + BLOCK + timedelta(minutes=start + length))]),
-    st.sampled_from(("curfew", "weather")), st.sampled_from(AIRPORTS), st.integers(-120, 600), st.integers(1, 480)),
-    max_size=3)
+crew_constraints = st.lists(
+    st.one_of(
+        st.builds(
+            lambda ids, d: CrewConstraint(
+                constraint_type="duty_limit",
+                affected_crew=ids,
+                restriction=f"illegal from {d}",
+                reasoning="ORO.FTL.205",
+                illegal_from_delay_minutes=d,
+            ),
+            st.lists(st.sampled_from(CREW), min_size=1, max_size=3, unique=True),
+            st.integers(0, 600),
+        ),
+        st.builds(
+            lambda ids, d: CrewConstraint(
+                constraint_type="duty_limit",
+                affected_crew=ids,
+                restriction=f"at most {d}",
+                reasoning="ORO.FTL.205",
+                max_delay_minutes=d,
+            ),
+            st.lists(st.sampled_from(CREW), min_size=1, max_size=6, unique=True),
+            st.integers(0, 600),
+        ),
+    ),
+    max_size=3,
+)
+grounded = st.lists(
+    st.builds(
+        lambda reg, release: MaintenanceConstraint(
+            aircraft_id=reg,
+            mel_items=[],
+            airworthy=False,
+            restrictions=[],
+            required_actions=[],
+            estimated_release=release,
+            reasoning=f"{reg} AOG",
+        ),
+        st.sampled_from((TAIL,) + SPARES),
+        st.one_of(st.none(), st.integers(0, 900).map(lambda m: STD + timedelta(minutes=m))),
+    ),
+    max_size=2,
+    unique_by=lambda c: c.aircraft_id,
+)
+expired = st.lists(
+    st.sampled_from(SPARES).map(
+        lambda reg: Finding(
+            rule="mx.mel_expired",
+            clause="MEL",
+            status="illegal",
+            binding=True,
+            subject=reg,
+            message=f"{reg} MEL expired",
+        )
+    ),
+    max_size=2,
+    unique_by=lambda f: f.subject,
+)
+windows = st.lists(
+    st.builds(
+        lambda kind, airport, start, length: RegulatoryConstraint(
+            constraint_type=kind,
+            affected_airports=[airport],
+            restrictions=[f"no arrival at {airport}"],
+            reasoning=kind,
+            time_windows=[
+                TimeWindow(
+                    start=STD + BLOCK + timedelta(minutes=start), end=STD + BLOCK + timedelta(minutes=start + length)
+                )
+            ],
+        ),
+        st.sampled_from(("curfew", "weather")),
+        st.sampled_from(AIRPORTS),
+        st.integers(-120, 600),
+        st.integers(1, 480),
+    ),
+    max_size=3,
+)
 
 
 @st.composite
@@ -81,24 +151,61 @@ def scenarios(draw, cancel=st.booleans()) -> list[Scenario]:
         replaced = draw(st.lists(st.sampled_from(CREW), unique=True)) if kind in ("crew_swap", "delay") else []
         airport = draw(st.sampled_from(AIRPORTS[1:])) if kind == "divert" else "FRA"
         departure = STD + timedelta(minutes=delay)
-        out.append(Scenario(
-            scenario_id=f"{kind}:{n}", kind=kind, title=f"{kind} {n}", sources=["generator"],
-            actions=[DelayFlight(flight_id="F", delay_minutes=delay, new_departure=departure, new_arrival=departure + BLOCK)],
-            operates=True, registration=registration, aircraft_type="B789",
-            crew_replacements={c: f"R{c}" for c in replaced}, departure=departure, arrival=departure + BLOCK,
-            arrival_airport=airport, delay_minutes=delay, arrival_delay_minutes=delay,
-            passengers_impacted=draw(st.integers(0, 300)), cost_usd=draw(st.floats(0, 2e5)),
-            downstream_flights_delayed=draw(st.integers(0, 4))))
+        out.append(
+            Scenario(
+                scenario_id=f"{kind}:{n}",
+                kind=kind,
+                title=f"{kind} {n}",
+                sources=["generator"],
+                actions=[
+                    DelayFlight(
+                        flight_id="F", delay_minutes=delay, new_departure=departure, new_arrival=departure + BLOCK
+                    )
+                ],
+                operates=True,
+                registration=registration,
+                aircraft_type="B789",
+                crew_replacements={c: f"R{c}" for c in replaced},
+                departure=departure,
+                arrival=departure + BLOCK,
+                arrival_airport=airport,
+                delay_minutes=delay,
+                arrival_delay_minutes=delay,
+                passengers_impacted=draw(st.integers(0, 300)),
+                cost_usd=draw(st.floats(0, 2e5)),
+                downstream_flights_delayed=draw(st.integers(0, 4)),
+            )
+        )
     if draw(cancel):
-        out.append(Scenario(scenario_id="cancel", kind="cancel", title="cancel", sources=["generator"],
-                            actions=[CancelFlight(flight_id="F", reason="test")], operates=False, registration=None,
-                            aircraft_type=None, departure=None, arrival=None, arrival_airport=None, delay_minutes=1440,
-                            arrival_delay_minutes=1440, passengers_impacted=300, cost_usd=2e5))
+        out.append(
+            Scenario(
+                scenario_id="cancel",
+                kind="cancel",
+                title="cancel",
+                sources=["generator"],
+                actions=[CancelFlight(flight_id="F", reason="test")],
+                operates=False,
+                registration=None,
+                aircraft_type=None,
+                departure=None,
+                arrival=None,
+                arrival_airport=None,
+                delay_minutes=1440,
+                arrival_delay_minutes=1440,
+                passengers_impacted=300,
+                cost_usd=2e5,
+            )
+        )
     return out
 
 
-weights = st.builds(RankingWeights, passenger_satisfaction=st.floats(0.01, 1), cost=st.floats(0, 1),
-                    network_stability=st.floats(0, 1), execution_reliability=st.floats(0, 1))
+weights = st.builds(
+    RankingWeights,
+    passenger_satisfaction=st.floats(0.01, 1),
+    cost=st.floats(0, 1),
+    network_stability=st.floats(0, 1),
+    execution_reliability=st.floats(0, 1),
+)
 
 
 def violations(s: Scenario, collation: dict[str, AgentResponse]) -> list[str]:
@@ -112,7 +219,11 @@ def violations(s: Scenario, collation: dict[str, AgentResponse]) -> list[str]:
     kept = lambda ids: [c for c in ids if c not in s.crew_replacements]  # noqa: E731
     release = {}
     for c in collation["crew_compliance"].constraints:
-        if c.illegal_from_delay_minutes is not None and kept(c.affected_crew) and s.delay_minutes >= c.illegal_from_delay_minutes:
+        if (
+            c.illegal_from_delay_minutes is not None
+            and kept(c.affected_crew)
+            and s.delay_minutes >= c.illegal_from_delay_minutes
+        ):
             out.append(c.restriction)
         if c.max_delay_minutes is not None and kept(c.affected_crew) and s.delay_minutes > c.max_delay_minutes:
             out.append(c.restriction)
@@ -156,20 +267,54 @@ def test_between_conflicting_safety_agents_the_most_conservative_bound_wins(crew
     """Crew says "at most `crew_max` min"; regulatory says "no arrival from `curfew_at` min late". Longer delays
     are made cheaper, so business preference pulls the other way: the plan still keeps the stricter bound."""
     collation = {a: response(a) for a in AGENTS}
-    collation["crew_compliance"] = response("crew_compliance", [CrewConstraint(
-        constraint_type="duty_limit", affected_crew=list(CREW), restriction="max", reasoning="r", max_delay_minutes=crew_max)])
-    collation["regulatory"] = response("regulatory", [RegulatoryConstraint(
-        constraint_type="curfew", affected_airports=["FRA"], restrictions=["curfew"], reasoning="r",
-        time_windows=[TimeWindow(start=STD + BLOCK + timedelta(minutes=curfew_at), end=STD + BLOCK + timedelta(hours=30))])])
+    collation["crew_compliance"] = response(
+        "crew_compliance",
+        [
+            CrewConstraint(
+                constraint_type="duty_limit",
+                affected_crew=list(CREW),
+                restriction="max",
+                reasoning="r",
+                max_delay_minutes=crew_max,
+            )
+        ],
+    )
+    collation["regulatory"] = response(
+        "regulatory",
+        [
+            RegulatoryConstraint(
+                constraint_type="curfew",
+                affected_airports=["FRA"],
+                restrictions=["curfew"],
+                reasoning="r",
+                time_windows=[
+                    TimeWindow(start=STD + BLOCK + timedelta(minutes=curfew_at), end=STD + BLOCK + timedelta(hours=30))
+                ],
+            )
+        ],
+    )
     candidates = []
-    for n, d in enumerate(sorted(set(delays))):
+    for _n, d in enumerate(sorted(set(delays))):
         dep = STD + timedelta(minutes=d)
-        candidates.append(Scenario(
-            scenario_id=f"delay:{d}", kind="delay", title=f"delay {d}", sources=["network"],
-            actions=[DelayFlight(flight_id="F", delay_minutes=d, new_departure=dep, new_arrival=dep + BLOCK)],
-            operates=True, registration=TAIL, aircraft_type="B789", departure=dep, arrival=dep + BLOCK,
-            arrival_airport="FRA", delay_minutes=d, arrival_delay_minutes=d, passengers_impacted=100,
-            cost_usd=100000.0 - 100 * d))
+        candidates.append(
+            Scenario(
+                scenario_id=f"delay:{d}",
+                kind="delay",
+                title=f"delay {d}",
+                sources=["network"],
+                actions=[DelayFlight(flight_id="F", delay_minutes=d, new_departure=dep, new_arrival=dep + BLOCK)],
+                operates=True,
+                registration=TAIL,
+                aircraft_type="B789",
+                departure=dep,
+                arrival=dep + BLOCK,
+                arrival_airport="FRA",
+                delay_minutes=d,
+                arrival_delay_minutes=d,
+                passengers_impacted=100,
+                cost_usd=100000.0 - 100 * d,
+            )
+        )
     chosen, _ = choose(collation, candidates, w)
     strictest = min(crew_max, curfew_at - 1)
     legal = [d for d in delays if d <= strictest]

@@ -28,12 +28,15 @@ def test_each_section_becomes_one_passage_naming_document_and_section():
     assert len({(p.metadata["document"], p.metadata["section"]) for p in passages}) == len(passages)
 
 
-@pytest.mark.parametrize("query, document", [
-    ("maximum daily FDP ORO.FTL.205 sectors", "crew-limits.md"),
-    ("expired MEL item category B rectification interval", "mel-policy.md"),
-    ("EU261 compensation long-haul delay UK261", "passenger-rights.md"),
-    ("Frankfurt night curfew", "curfews-and-airports.md"),
-])
+@pytest.mark.parametrize(
+    "query, document",
+    [
+        ("maximum daily FDP ORO.FTL.205 sectors", "crew-limits.md"),
+        ("expired MEL item category B rectification interval", "mel-policy.md"),
+        ("EU261 compensation long-haul delay UK261", "passenger-rights.md"),
+        ("Frankfurt night curfew", "curfews-and-airports.md"),
+    ],
+)
 def test_a_query_finds_the_document_that_answers_it(query, document):
     citations, mode = retrieve(query, knowledge_base_id="")
     assert mode == "local" and citations[0].document == document

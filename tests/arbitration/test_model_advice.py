@@ -19,12 +19,17 @@ BINDING = ["NO DISPATCH: crew C1001 exceeds the maximum FDP [ORO.FTL.205]", "A6-
 
 def _ranked(scores: list[float]) -> list[RankedScenario]:
     ordered = sorted(scores, reverse=True)
-    return [RankedScenario.model_construct(rank=i + 1, scenario=SimpleNamespace(scenario_id=f"s{i}"), score=s)
-            for i, s in enumerate(ordered)]
+    return [
+        RankedScenario.model_construct(rank=i + 1, scenario=SimpleNamespace(scenario_id=f"s{i}"), score=s)
+        for i, s in enumerate(ordered)
+    ]
 
 
-@given(scores=st.lists(st.floats(0, 1), min_size=1, max_size=8), margin=st.floats(0, 0.5),
-       requested=st.lists(st.sampled_from([f"s{i}" for i in range(10)] + ["cancel:x"]), max_size=10))
+@given(
+    scores=st.lists(st.floats(0, 1), min_size=1, max_size=8),
+    margin=st.floats(0, 0.5),
+    requested=st.lists(st.sampled_from([f"s{i}" for i in range(10)] + ["cancel:x"]), max_size=10),
+)
 def test_the_model_never_puts_a_plan_beyond_the_margin_first(scores, margin, requested) -> None:
     ranked = _ranked(scores)
     order, overrides = apply_order(ranked, requested, [], margin)
@@ -39,9 +44,16 @@ def test_the_model_never_puts_a_plan_beyond_the_margin_first(scores, margin, req
 
 def _advise(reply: dict, scores=(0.77, 0.75, 0.25), margin=0.05):
     ranked = _ranked(list(scores))
-    return advise(SimpleNamespace(model_id="eu.anthropic.test"), lambda: LlmArbitration(**reply), ranked=ranked,
-                  rejected=[], render=lambda order: (f"rendered for {order[0].scenario.scenario_id}", "rendered"),
-                  binding=BINDING, limits=Limits(reorder_margin=margin, justification_chars=200), seconds=5)
+    return advise(
+        SimpleNamespace(model_id="eu.anthropic.test"),
+        lambda: LlmArbitration(**reply),
+        ranked=ranked,
+        rejected=[],
+        render=lambda order: (f"rendered for {order[0].scenario.scenario_id}", "rendered"),
+        binding=BINDING,
+        limits=Limits(reorder_margin=margin, justification_chars=200),
+        seconds=5,
+    )
 
 
 def test_promoting_the_worst_plan_is_refused_and_its_text_discarded() -> None:
@@ -53,15 +65,22 @@ def test_promoting_the_worst_plan_is_refused_and_its_text_discarded() -> None:
 
 
 def test_within_the_margin_the_model_may_reorder_and_explain() -> None:
-    advice = _advise({"preferred_order": ["s1"], "justification": "s1 keeps more connections.", "reasoning": "r",
-                      "reorder_reason": "connections"})
+    advice = _advise(
+        {
+            "preferred_order": ["s1"],
+            "justification": "s1 keeps more connections.",
+            "reasoning": "r",
+            "reorder_reason": "connections",
+        }
+    )
     assert [r.scenario.scenario_id for r in advice.ranked] == ["s1", "s0", "s2"] and advice.overrides == []
     assert advice.justification == "s1 keeps more connections." and "connections" in advice.reasoning
 
 
 def test_a_justification_arguing_a_constraint_away_is_replaced_and_a_long_one_cut() -> None:
-    hostile = _advise({"preferred_order": [], "justification": "Delay it. Ignore the FDP limit for C1001.",
-                       "reasoning": "fine"})
+    hostile = _advise(
+        {"preferred_order": [], "justification": "Delay it. Ignore the FDP limit for C1001.", "reasoning": "fine"}
+    )
     assert hostile.justification == "rendered for s0"
     assert any(o.requested == "justification" and o.reason.startswith("replaced") for o in hostile.overrides)
     long = _advise({"preferred_order": [], "justification": "Swap the aircraft. " * 100, "reasoning": "ok"})
@@ -73,8 +92,16 @@ def test_a_stalled_model_leaves_the_rules_ranking_at_the_deadline() -> None:
 
     ranked = _ranked([0.77, 0.75])
     started = time.monotonic()
-    advice = advise(SimpleNamespace(model_id="m"), lambda: time.sleep(30), ranked=ranked, rejected=[],
-                    render=lambda order: ("rendered", "rendered"), binding=[], limits=Limits(), seconds=0.5)
+    advice = advise(
+        SimpleNamespace(model_id="m"),
+        lambda: time.sleep(30),
+        ranked=ranked,
+        rejected=[],
+        render=lambda order: ("rendered", "rendered"),
+        binding=[],
+        limits=Limits(),
+        seconds=0.5,
+    )
     assert time.monotonic() - started < 2 and advice.llm == "offline (fallback: deadline)"
     assert advice.ranked == ranked and advice.justification == "rendered"
 

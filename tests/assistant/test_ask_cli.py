@@ -36,7 +36,7 @@ def test_thread_remembers_across_invocations(capsys, tmp_path, monkeypatch):
 
 
 def test_errors_are_one_line(capsys, monkeypatch):
-    code, out, err = _ask(capsys, "  ")
+    code, _out, err = _ask(capsys, "  ")
     assert code == 1 and err.count("\n") == 1 and "the question is empty" in err
     monkeypatch.setenv("SKYMARSHAL_ASSISTANT_CHECKPOINTER", "redis")
     code, _, err = _ask(capsys, "Tell me about AUH")
@@ -48,8 +48,15 @@ def test_errors_are_one_line(capsys, monkeypatch):
 
 def test_a_configured_provider_without_a_model_is_a_clear_error(capsys, monkeypatch, tmp_path):
     config = tmp_path / "assistant.json"
-    config.write_text(json.dumps({"planner": {"prompt": "planner.md"}, "formatter": {"prompt": "formatter.md"},
-                                  "comparison_formatter": {"prompt": "comparison_synthesis_v1.md"}}))
+    config.write_text(
+        json.dumps(
+            {
+                "planner": {"prompt": "planner.md"},
+                "formatter": {"prompt": "formatter.md"},
+                "comparison_formatter": {"prompt": "comparison_synthesis_v1.md"},
+            }
+        )
+    )
     monkeypatch.setenv("SKYMARSHAL_ASSISTANT_CONFIG", str(config))
     monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "bedrock")
     monkeypatch.setenv("AWS_REGION", "eu-west-1")  # a region is checked first (its own test in tests/llm)

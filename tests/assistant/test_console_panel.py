@@ -20,13 +20,19 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
 def _panel(tmp_path: Path, question: str) -> dict:
-    with TestClient(create_app(settings=AssistantSettings(checkpointer="memory"))) as client:
-        with client.stream("POST", "/assistant/chat/stream", json={"message": question}) as response:
-            recorded = response.read()
+    with (
+        TestClient(create_app(settings=AssistantSettings(checkpointer="memory"))) as client,
+        client.stream("POST", "/assistant/chat/stream", json={"message": question}) as response,
+    ):
+        recorded = response.read()
     sse = tmp_path / "stream.sse"
     sse.write_bytes(recorded)
-    run = subprocess.run([NODE, str(HERE / "console_harness.mjs"), str(PANEL), str(sse), question],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [NODE, str(HERE / "console_harness.mjs"), str(PANEL), str(sse), question],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
 
@@ -35,8 +41,10 @@ def test_panel_shows_the_route_alternates_as_a_table_and_a_plot(tmp_path):
     shown = _panel(tmp_path, "airports near the route from AUH to LHR with a runway long enough for a 787")
     assert shown["request"]["url"] == "/api/assistant/chat/stream"
     assert shown["request"]["headers"]["Authorization"] == "Bearer test"
-    assert shown["request"]["body"] == {"message": "airports near the route from AUH to LHR with a runway long "
-                                                   "enough for a 787", "thread_id": None}
+    assert shown["request"]["body"] == {
+        "message": "airports near the route from AUH to LHR with a runway long enough for a 787",
+        "thread_id": None,
+    }
     assert shown["panelHeading"] == "Alternates AUH–LHR (60)"
     codes = [row[0] for row in shown["tableRows"]]
     assert len(codes) == 60 and {"KWI", "BGW", "MUC"} <= set(codes)
@@ -54,8 +62,12 @@ def test_panel_shows_a_rules_comparison(tmp_path):
 
 def test_model_text_cannot_inject_markup():
     text = "**Bold** <script>alert(1)</script>\n| A | B |\n|---|---|\n| <img src=x> | 2 |\n- item _note_"
-    run = subprocess.run([NODE, str(HERE / "console_harness.mjs"), str(PANEL), "--markdown", text],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [NODE, str(HERE / "console_harness.mjs"), str(PANEL), "--markdown", text],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     html = json.loads(run.stdout)["html"]
     assert "<script>" not in html and "<img" not in html and "&lt;script&gt;" in html
     assert "<strong>Bold</strong>" in html and "<th>A</th>" in html and "<td>&lt;img src=x&gt;</td>" in html

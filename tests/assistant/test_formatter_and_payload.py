@@ -13,10 +13,35 @@ from skymarshal.assistant.nodes import formatter_strategy
 from skymarshal.assistant.tools import MANIFEST, run_tool
 from skymarshal.assistant.ui_payload import build_ui_payload
 
-PAYLOAD_KEYS = {"version", "kind", "tool", "departure", "destination", "icao", "region", "topic", "filters",
-                "visualization", "airports", "suggested_queries", "tool_raw"}
-AIRPORT_KEYS = {"iata", "icao", "name", "city", "country", "lat", "lon", "longest_runway_ft", "kind", "distance_nm",
-                "along_route_nm", "curfews"}
+PAYLOAD_KEYS = {
+    "version",
+    "kind",
+    "tool",
+    "departure",
+    "destination",
+    "icao",
+    "region",
+    "topic",
+    "filters",
+    "visualization",
+    "airports",
+    "suggested_queries",
+    "tool_raw",
+}
+AIRPORT_KEYS = {
+    "iata",
+    "icao",
+    "name",
+    "city",
+    "country",
+    "lat",
+    "lon",
+    "longest_runway_ft",
+    "kind",
+    "distance_nm",
+    "along_route_nm",
+    "curfews",
+}
 
 
 def test_comparisons_get_the_comparison_strategy_and_everything_else_the_general_one():
@@ -28,9 +53,16 @@ def test_comparisons_get_the_comparison_strategy_and_everything_else_the_general
 
 
 def test_the_comparison_prompt_is_used_for_a_comparison():
-    llm = ScriptedChatModel(replies=[{"selected_tool": "compare_rules_between_countries",
-                                      "arguments": {"countries": ["GB", "FR"]}, "answer_style": "comparison"},
-                                     "UK pays GBP 520, France EUR 600."])
+    llm = ScriptedChatModel(
+        replies=[
+            {
+                "selected_tool": "compare_rules_between_countries",
+                "arguments": {"countries": ["GB", "FR"]},
+                "answer_style": "comparison",
+            },
+            "UK pays GBP 520, France EUR 600.",
+        ]
+    )
     reply = Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm).ask("UK vs France compensation")
     assert reply.answer == "UK pays GBP 520, France EUR 600."
     assert "comparing rules between jurisdictions" in llm.calls[1]["messages"][0].content
@@ -38,8 +70,12 @@ def test_the_comparison_prompt_is_used_for_a_comparison():
 
 
 def test_a_failing_formatter_model_falls_back_to_the_template():
-    llm = ScriptedChatModel(replies=[{"selected_tool": "get_airport_details", "arguments": {"code": "SYD"}},
-                                     TimeoutError("model timed out")])
+    llm = ScriptedChatModel(
+        replies=[
+            {"selected_tool": "get_airport_details", "arguments": {"code": "SYD"}},
+            TimeoutError("model timed out"),
+        ]
+    )
     reply = Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm).ask("Tell me about SYD")
     assert reply.answer.startswith("**SYD / YSSY")
     assert "template after LLM failure (TimeoutError)" in reply.thinking
@@ -63,14 +99,16 @@ def test_a_tool_error_is_explained_not_raised():
     assert reply.ui_payload["airports"] == [] and set(reply.ui_payload) == PAYLOAD_KEYS
 
 
-SAMPLES = [("find_airports_near_route", {"departure": "AUH", "destination": "LHR"}, "route"),
-           ("find_airports_near_location", {"location": "FRA", "radius_nm": 80}, "airport"),
-           ("search_airports", {"query": "Sydney"}, "airport"),
-           ("get_airport_details", {"code": "AUH"}, "airport"),
-           ("get_notification_for_airport", {"code": "LHR", "at": "2027-01-20T23:45:00Z"}, "airport"),
-           ("answer_rules_question", {"country": "GB", "question": "delay compensation"}, "rules"),
-           ("browse_rules", {"country": "EU", "limit": 3}, "rules"),
-           ("compare_rules_between_countries", {"countries": ["GB", "EU"], "question": "delays"}, "rules")]
+SAMPLES = [
+    ("find_airports_near_route", {"departure": "AUH", "destination": "LHR"}, "route"),
+    ("find_airports_near_location", {"location": "FRA", "radius_nm": 80}, "airport"),
+    ("search_airports", {"query": "Sydney"}, "airport"),
+    ("get_airport_details", {"code": "AUH"}, "airport"),
+    ("get_notification_for_airport", {"code": "LHR", "at": "2027-01-20T23:45:00Z"}, "airport"),
+    ("answer_rules_question", {"country": "GB", "question": "delay compensation"}, "rules"),
+    ("browse_rules", {"country": "EU", "limit": 3}, "rules"),
+    ("compare_rules_between_countries", {"countries": ["GB", "EU"], "question": "delays"}, "rules"),
+]
 
 
 @pytest.mark.parametrize(("tool", "arguments", "kind"), SAMPLES, ids=[s[0] for s in SAMPLES])
@@ -92,8 +130,12 @@ def test_ui_payload_contract(context, tool, arguments, kind):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(sorted(MANIFEST) + ["made_up_tool", ""]), st.dictionaries(st.sampled_from(
-    ["airports", "airport", "departure", "countries", "topics", "question"]), st.none(), max_size=3))
+@given(
+    st.sampled_from(sorted(MANIFEST) + ["made_up_tool", ""]),
+    st.dictionaries(
+        st.sampled_from(["airports", "airport", "departure", "countries", "topics", "question"]), st.none(), max_size=3
+    ),
+)
 def test_ui_payload_keys_never_change_whatever_the_plan_and_result(tool, junk):
     result = {k: v for k, v in junk.items() if k in ("question",)}
     payload = build_ui_payload({"selected_tool": tool}, result)

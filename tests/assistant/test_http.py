@@ -26,8 +26,9 @@ def sse_events(text: str) -> list[tuple[str, dict]]:
     return events
 
 
-def stream(client: TestClient, message: str, thread_id: str | None = None,
-           path: str = "/assistant/chat/stream") -> list[tuple[str, dict]]:
+def stream(
+    client: TestClient, message: str, thread_id: str | None = None, path: str = "/assistant/chat/stream"
+) -> list[tuple[str, dict]]:
     with client.stream("POST", path, json={"message": message, "thread_id": thread_id}) as response:
         assert response.status_code == 200
         assert response.headers["content-type"].startswith("text/event-stream")
@@ -63,8 +64,12 @@ def test_stream_event_order_for_an_answer(client):
     assert names(events) == ["plan", "thinking", "tool_call_start", "tool_call_end", "message", "ui_payload", "done"]
     data = dict(events)
     assert data["plan"]["plan"]["selected_tool"] == "find_airports_near_route"
-    assert data["tool_call_end"] == {"tool": "find_airports_near_route", "ok": True, "tool_type": "route_alternates",
-                                     "count": 60}
+    assert data["tool_call_end"] == {
+        "tool": "find_airports_near_route",
+        "ok": True,
+        "tool_type": "route_alternates",
+        "count": 60,
+    }
     answer = "".join(d["delta"] for n, d in events if n == "message")
     assert answer.startswith("**72 airports")
     assert data["ui_payload"]["kind"] == "route" and data["done"]["usage"]["mode"] == "offline"
@@ -73,14 +78,26 @@ def test_stream_event_order_for_an_answer(client):
 
 def test_stream_event_order_when_the_tool_cannot_answer():
     llm = ScriptedChatModel(replies=[{"selected_tool": "get_airport_details", "arguments": {"code": "ZZZ"}}])
-    app = create_app(lambda saver: Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm),
-                     settings=AssistantSettings(checkpointer="none"))
+    app = create_app(
+        lambda saver: Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm),
+        settings=AssistantSettings(checkpointer="none"),
+    )
     with TestClient(app) as test_client:
         events = stream(test_client, "Tell me about ZZZ")
-    assert names(events) == ["plan", "thinking", "tool_call_start", "tool_call_end", "error", "message", "ui_payload",
-                             "done"]
-    assert dict(events)["error"] == {"message": "unknown airport 'ZZZ': give a three-letter IATA or four-letter ICAO "
-                                                "code", "fatal": False}
+    assert names(events) == [
+        "plan",
+        "thinking",
+        "tool_call_start",
+        "tool_call_end",
+        "error",
+        "message",
+        "ui_payload",
+        "done",
+    ]
+    assert dict(events)["error"] == {
+        "message": "unknown airport 'ZZZ': give a three-letter IATA or four-letter ICAO code",
+        "fatal": False,
+    }
     assert dict(events)["tool_call_end"]["ok"] is False
 
 
@@ -112,23 +129,45 @@ def test_stream_event_order_when_the_run_fails():
 def test_streamed_llm_answer_reports_token_usage():
     from langchain_core.messages import AIMessage
 
-    answer = AIMessage(content="Frankfurt: 23:00-05:00.", usage_metadata={"input_tokens": 120, "output_tokens": 8,
-                                                                         "total_tokens": 128})
-    llm = ScriptedChatModel(replies=[{"selected_tool": "answer_rules_question",
-                                      "arguments": {"country": "DE", "question": "curfew at Frankfurt"}}, answer])
-    app = create_app(lambda saver: Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm),
-                     settings=AssistantSettings(checkpointer="none"))
+    answer = AIMessage(
+        content="Frankfurt: 23:00-05:00.", usage_metadata={"input_tokens": 120, "output_tokens": 8, "total_tokens": 128}
+    )
+    llm = ScriptedChatModel(
+        replies=[
+            {
+                "selected_tool": "answer_rules_question",
+                "arguments": {"country": "DE", "question": "curfew at Frankfurt"},
+            },
+            answer,
+        ]
+    )
+    app = create_app(
+        lambda saver: Assistant(settings=AssistantSettings(checkpointer="none"), llm=llm),
+        settings=AssistantSettings(checkpointer="none"),
+    )
     with TestClient(app) as test_client:
         events = stream(test_client, "curfew at Frankfurt?")
     assert "".join(d["delta"] for n, d in events if n == "message") == "Frankfurt: 23:00-05:00."
-    assert dict(events)["done"]["usage"] == {"input_tokens": 120, "output_tokens": 8, "total_tokens": 128,
-                                             "mode": "llm"}
+    assert dict(events)["done"]["usage"] == {
+        "input_tokens": 120,
+        "output_tokens": 8,
+        "total_tokens": 128,
+        "mode": "llm",
+    }
 
 
-@pytest.mark.parametrize(("body", "field"), [({}, "message"), ({"message": ""}, "message"),
-                                             ({"message": "   "}, "message"), ({"message": 3}, "message"),
-                                             ({"message": "hi", "thread_id": "a b"}, "thread_id"),
-                                             ({"message": "hi", "extra": 1}, "extra"), ([1, 2], None)])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "message"),
+        ({"message": ""}, "message"),
+        ({"message": "   "}, "message"),
+        ({"message": 3}, "message"),
+        ({"message": "hi", "thread_id": "a b"}, "thread_id"),
+        ({"message": "hi", "extra": 1}, "extra"),
+        ([1, 2], None),
+    ],
+)
 @pytest.mark.parametrize("path", ["/assistant/chat", "/assistant/chat/stream"])
 def test_bad_bodies_are_400_naming_the_field(client, path, body, field):
     response = client.post(path, json=body)
@@ -170,8 +209,12 @@ def test_formatter_tokens_stream_as_message_deltas_without_a_repeat():
 
     def factory(saver):
         assistant = Assistant(settings=AssistantSettings(checkpointer="none"), llm=planner)
-        assistant.graph = build_graph(assistant.behaviour, ToolContext(behaviour=assistant.behaviour, rules=load_rules()),
-                                      planner_llm=planner, formatter_llm=writer)
+        assistant.graph = build_graph(
+            assistant.behaviour,
+            ToolContext(behaviour=assistant.behaviour, rules=load_rules()),
+            planner_llm=planner,
+            formatter_llm=writer,
+        )
         return assistant
 
     with TestClient(create_app(factory, settings=AssistantSettings(checkpointer="none"))) as test_client:
@@ -188,9 +231,9 @@ def test_mounted_under_api_without_the_sub_apps_lifespan(tmp_path):
     settings = AssistantSettings(checkpointer="sqlite", sqlite_path=tmp_path / "threads.sqlite")
     outer = Starlette(routes=[Mount("/api", app=create_app(settings=settings))])
     with TestClient(outer) as test_client:
-        first = test_client.post("/api/assistant/chat", json={"message": "What are the curfew rules at Frankfurt?",
-                                                              "thread_id": "m-1"})
+        first = test_client.post(
+            "/api/assistant/chat", json={"message": "What are the curfew rules at Frankfurt?", "thread_id": "m-1"}
+        )
         events = stream(test_client, "and Australia?", "m-1", path="/api/assistant/chat/stream")
     assert first.status_code == 200 and first.json()["ui_payload"]["kind"] == "rules"
     assert dict(events)["plan"]["plan"]["arguments"]["country"] == "AU"
-

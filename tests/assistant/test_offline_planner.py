@@ -2,31 +2,50 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
 from skymarshal.assistant.offline_planner import airports_named, distance_nm, filters_in, plan_offline
 from skymarshal.assistant.plan import validate_plan
 
-NOW = datetime(2027, 1, 20, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2027, 1, 20, 12, 0, tzinfo=UTC)
 
 QUESTIONS = [
-    ("Which airports within 150 nm of the AUH–LHR route can take a 787 at night?", "find_airports_near_route",
-     {"departure": "AUH", "destination": "LHR", "corridor_nm": 150.0}),
-    ("airports near the route from AUH to LHR with a runway long enough for a 787", "find_airports_near_route",
-     {"departure": "AUH", "destination": "LHR"}),
-    ("en-route alternates between Abu Dhabi and Frankfurt for an A350", "find_airports_near_route",
-     {"departure": "AUH", "destination": "FRA"}),
-    ("Alternates along JFK to AUH within 200 km", "find_airports_near_route", {"departure": "JFK", "destination": "AUH"}),
+    (
+        "Which airports within 150 nm of the AUH–LHR route can take a 787 at night?",
+        "find_airports_near_route",
+        {"departure": "AUH", "destination": "LHR", "corridor_nm": 150.0},
+    ),
+    (
+        "airports near the route from AUH to LHR with a runway long enough for a 787",
+        "find_airports_near_route",
+        {"departure": "AUH", "destination": "LHR"},
+    ),
+    (
+        "en-route alternates between Abu Dhabi and Frankfurt for an A350",
+        "find_airports_near_route",
+        {"departure": "AUH", "destination": "FRA"},
+    ),
+    (
+        "Alternates along JFK to AUH within 200 km",
+        "find_airports_near_route",
+        {"departure": "JFK", "destination": "AUH"},
+    ),
     ("What are the curfew rules at Frankfurt?", "answer_rules_question", {"country": "DE"}),
     ("What compensation do UK passengers get for a 5 hour delay?", "answer_rules_question", {"country": "GB"}),
     ("What are the crew duty limits in the United States?", "answer_rules_question", {"country": "US"}),
     ("Are there night flight rules at Sydney?", "answer_rules_question", {"country": "AU"}),
-    ("compare passenger compensation rules between the UK and France", "compare_rules_between_countries",
-     {"countries": ["GB", "FR"]}),
-    ("How does UK261 differ from EU261 on long-haul delays?", "compare_rules_between_countries",
-     {"countries": ["GB", "EU"]}),
+    (
+        "compare passenger compensation rules between the UK and France",
+        "compare_rules_between_countries",
+        {"countries": ["GB", "FR"]},
+    ),
+    (
+        "How does UK261 differ from EU261 on long-haul delays?",
+        "compare_rules_between_countries",
+        {"countries": ["GB", "EU"]},
+    ),
     ("Germany versus the Netherlands on night flights", "compare_rules_between_countries", {"countries": ["DE", "NL"]}),
     ("Is Sydney in curfew at 23:30?", "get_notification_for_airport", {"code": "SYD"}),
     ("Any NOTAMs at LHR right now?", "get_notification_for_airport", {"code": "LHR"}),
@@ -55,8 +74,11 @@ def test_offline_planner_picks_the_expected_tool(question, tool, expected):
 def test_readers():
     assert airports_named("from Abu Dhabi to London") == ["AUH", "LHR"]
     assert distance_nm("within 185.2 km") == 100.0
-    assert filters_in("a 787 at night with a runway of 3000 m") == {"aircraft_type": "B789", "min_runway_ft": 9843,
-                                                                    "no_curfew": True}
+    assert filters_in("a 787 at night with a runway of 3000 m") == {
+        "aircraft_type": "B789",
+        "min_runway_ft": 9843,
+        "no_curfew": True,
+    }
 
 
 def test_local_clock_times_are_read_in_the_airports_zone():

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from fakes import ScriptedChatModel
 from langchain_core.messages import SystemMessage
 
 from skymarshal.assistant.config import AssistantSettings
 from skymarshal.assistant.graph import Assistant
 from skymarshal.assistant.plan import AviationPlan, PlanRefused, validate_plan
-import pytest
 
 
 def _assistant(planner_replies, formatter_replies=("The answer.",)):
@@ -17,10 +17,21 @@ def _assistant(planner_replies, formatter_replies=("The answer.",)):
 
 
 def test_llm_plan_selects_the_route_tool_and_its_filters_reach_the_tool():
-    assistant, llm = _assistant([{"selected_tool": "find_airports_near_route", "answer_style": "table",
-                                  "arguments": {"departure": "AUH", "destination": "LHR", "corridor_nm": 100,
-                                                "filters": {"aircraft_type": "B789"}},
-                                  "reasoning": "Alternates along AUH-LHR for a 787."}])
+    assistant, llm = _assistant(
+        [
+            {
+                "selected_tool": "find_airports_near_route",
+                "answer_style": "table",
+                "arguments": {
+                    "departure": "AUH",
+                    "destination": "LHR",
+                    "corridor_nm": 100,
+                    "filters": {"aircraft_type": "B789"},
+                },
+                "reasoning": "Alternates along AUH-LHR for a 787.",
+            }
+        ]
+    )
     reply = assistant.ask("Alternates along AUH-LHR for a 787 within 100 nm?")
     assert reply.plan["selected_tool"] == "find_airports_near_route"
     assert reply.ui_payload["kind"] == "route" and reply.ui_payload["departure"] == "AUH"
@@ -33,8 +44,15 @@ def test_llm_plan_selects_the_route_tool_and_its_filters_reach_the_tool():
 
 
 def test_llm_plan_selects_a_rules_comparison():
-    assistant, _ = _assistant([{"selected_tool": "compare_rules_between_countries", "answer_style": "comparison",
-                                "arguments": {"countries": ["GB", "EU"], "tags": ["delay"]}}])
+    assistant, _ = _assistant(
+        [
+            {
+                "selected_tool": "compare_rules_between_countries",
+                "answer_style": "comparison",
+                "arguments": {"countries": ["GB", "EU"], "tags": ["delay"]},
+            }
+        ]
+    )
     reply = assistant.ask("How does UK261 differ from EU261 on delays?")
     assert reply.ui_payload["kind"] == "rules"
     assert reply.ui_payload["tool_raw"]["countries"] == ["GB", "EU"]
@@ -63,8 +81,9 @@ def test_a_failing_planner_model_falls_back_without_crashing():
 
 
 def test_the_formatter_model_writes_the_answer_and_usage_is_reported():
-    assistant, llm = _assistant([{"selected_tool": "get_airport_details", "arguments": {"code": "LHR"}}],
-                                ["Heathrow: 12,802 ft runway."])
+    assistant, llm = _assistant(
+        [{"selected_tool": "get_airport_details", "arguments": {"code": "LHR"}}], ["Heathrow: 12,802 ft runway."]
+    )
     reply = assistant.ask("Tell me about Heathrow")
     assert reply.answer == "Heathrow: 12,802 ft runway."
     assert reply.usage.mode == "llm"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -17,9 +17,16 @@ HUBS = ["AUH", "LHR", "FRA", "JFK", "SYD", "SIN", "DOH", "CDG", "BOM", "NRT", "G
 
 
 def test_alternates_near_auh_lhr_are_airports_actually_near_that_route(context):
-    result = run_tool("find_airports_near_route", {"departure": "AUH", "destination": "LHR", "corridor_nm": 150,
-                                                   "filters": {"aircraft_type": "787", "scheduled_service": True}},
-                      context)
+    result = run_tool(
+        "find_airports_near_route",
+        {
+            "departure": "AUH",
+            "destination": "LHR",
+            "corridor_nm": 150,
+            "filters": {"aircraft_type": "787", "scheduled_service": True},
+        },
+        context,
+    )
     codes = [a["iata"] for a in result["airports"]]
     # Known airports under the AUH-LHR great circle: the Gulf, Iraq, Turkey, the Balkans, central Europe.
     assert {"DOH", "KWI", "BGW", "ESB", "BEG", "MUC", "AMS"} <= set(codes)
@@ -57,8 +64,11 @@ def test_near_location_is_sorted_and_within_radius(context, code, radius):
 
 
 def test_near_location_by_place_name_with_a_runway_filter(context):
-    result = run_tool("find_airports_near_location",
-                      {"location": "Heathrow", "radius_nm": 60, "filters": {"min_runway_ft": 10000}}, context)
+    result = run_tool(
+        "find_airports_near_location",
+        {"location": "Heathrow", "radius_nm": 60, "filters": {"min_runway_ft": 10000}},
+        context,
+    )
     codes = [a["iata"] for a in result["airports"]]
     assert "LGW" in codes and "STN" in codes  # surveyed runways 3,316 m and 3,048 m
     assert all(a["longest_runway_ft"] >= 10000 for a in result["airports"])
@@ -86,11 +96,21 @@ def test_notification_inside_and_outside_the_frankfurt_curfew(context):
 
 
 def test_notification_reports_notams_in_force_when_connected(context):
-    notam = Notam(iata="LHR", record="NOTAM#2027-01-20T23:00:00Z#A1100/27", notam_id="A1100/27", kind="RUNWAY_CLOSED",
-                  starts_at=datetime(2027, 1, 20, 23, tzinfo=timezone.utc),
-                  ends_at=datetime(2027, 1, 21, 5, tzinfo=timezone.utc), runway="09R/27L", text="RWY 09R/27L CLSD")
-    connected = type(context)(behaviour=context.behaviour, rules=context.rules,
-                              notams=lambda iata, start, end: [notam] if iata == "LHR" else [])
+    notam = Notam(
+        iata="LHR",
+        record="NOTAM#2027-01-20T23:00:00Z#A1100/27",
+        notam_id="A1100/27",
+        kind="RUNWAY_CLOSED",
+        starts_at=datetime(2027, 1, 20, 23, tzinfo=UTC),
+        ends_at=datetime(2027, 1, 21, 5, tzinfo=UTC),
+        runway="09R/27L",
+        text="RWY 09R/27L CLSD",
+    )
+    connected = type(context)(
+        behaviour=context.behaviour,
+        rules=context.rules,
+        notams=lambda iata, start, end: [notam] if iata == "LHR" else [],
+    )
     during = run_tool("get_notification_for_airport", {"code": "LHR", "at": "2027-01-21T01:00:00Z"}, connected)
     assert [n["notam_id"] for n in during["notams"]["active"]] == ["A1100/27"]
     before = run_tool("get_notification_for_airport", {"code": "LHR", "at": "2027-01-20T20:00:00Z"}, connected)
@@ -125,8 +145,9 @@ def test_browse_refuses_an_unknown_tag(context):
 
 
 def test_comparison_uk_france_finds_the_currency_difference(context):
-    result = run_tool("compare_rules_between_countries", {"countries": ["UK", "France"], "tags": ["compensation"]},
-                      context)
+    result = run_tool(
+        "compare_rules_between_countries", {"countries": ["UK", "France"], "tags": ["compensation"]}, context
+    )
     topic = result["topics"][0]
     assert topic["tag"] == "compensation" and topic["differs"]
     pair = topic["pairs"][0]
@@ -134,8 +155,9 @@ def test_comparison_uk_france_finds_the_currency_difference(context):
 
 
 def test_comparison_reports_a_topic_one_side_lacks(context):
-    result = run_tool("compare_rules_between_countries", {"countries": ["US", "NL"], "tags": ["denied_boarding"]},
-                      context)
+    result = run_tool(
+        "compare_rules_between_countries", {"countries": ["US", "NL"], "tags": ["denied_boarding"]}, context
+    )
     assert result["topics"][0]["missing"] == ["NL"]
 
 
@@ -145,12 +167,16 @@ def test_comparison_needs_two_different_countries(context):
 
 
 def test_every_result_is_marked_with_its_tool_type(context):
-    samples = {"search_airports": {"query": "Dubai"}, "find_airports_near_location": {"location": "DXB"},
-               "find_airports_near_route": {"departure": "AUH", "destination": "BOM"},
-               "get_airport_details": {"code": "AUH"}, "get_notification_for_airport": {"code": "SYD"},
-               "answer_rules_question": {"country": "GB", "question": "delay compensation"},
-               "browse_rules": {"tags": ["crew_duty"]},
-               "compare_rules_between_countries": {"countries": ["GB", "EU"], "question": "delay"}}
+    samples = {
+        "search_airports": {"query": "Dubai"},
+        "find_airports_near_location": {"location": "DXB"},
+        "find_airports_near_route": {"departure": "AUH", "destination": "BOM"},
+        "get_airport_details": {"code": "AUH"},
+        "get_notification_for_airport": {"code": "SYD"},
+        "answer_rules_question": {"country": "GB", "question": "delay compensation"},
+        "browse_rules": {"tags": ["crew_duty"]},
+        "compare_rules_between_countries": {"countries": ["GB", "EU"], "question": "delay"},
+    }
     assert set(samples) == set(MANIFEST)
     for name, arguments in samples.items():
         result = run_tool(name, arguments, context)
@@ -159,10 +185,13 @@ def test_every_result_is_marked_with_its_tool_type(context):
 
 def test_query_reformulation_flag_reaches_the_rules_tool(context):
     def top(reformulate: bool) -> str:
-        behaviour = context.behaviour.model_copy(update={"features": context.behaviour.features.model_copy(
-            update={"query_reformulation": reformulate})})
+        behaviour = context.behaviour.model_copy(
+            update={"features": context.behaviour.features.model_copy(update={"query_reformulation": reformulate})}
+        )
         ctx = type(context)(behaviour=behaviour, rules=context.rules)
-        return run_tool("answer_rules_question", {"country": "US", "question": "overbooked flight"}, ctx)["results"][0]["id"]
+        return run_tool("answer_rules_question", {"country": "US", "question": "overbooked flight"}, ctx)["results"][0][
+            "id"
+        ]
 
     assert top(False) == "US-crew-duty"  # only "flight" is shared with the corpus
     assert top(True) == "US-denied-boarding"  # "overbooked" → "denied boarding"
@@ -181,9 +210,16 @@ def test_notams_from_a_data_handle_query_the_airport_key(context):
     from skymarshal.assistant.tools import notams_from
     from skymarshal.data import schema
 
-    row = {"iata": "JFK", "record": "NOTAM#2027-01-10T00:00:00Z#A0412/27", "notam_id": "A0412/27",
-           "kind": "RUNWAY_CLOSED", "starts_at": "2027-01-10T00:00:00Z", "ends_at": "2027-02-15T00:00:00Z",
-           "runway": "13R/31L", "text": "RWY 13R/31L CLSD FOR RESURFACING"}
+    row = {
+        "iata": "JFK",
+        "record": "NOTAM#2027-01-10T00:00:00Z#A0412/27",
+        "notam_id": "A0412/27",
+        "kind": "RUNWAY_CLOSED",
+        "starts_at": "2027-01-10T00:00:00Z",
+        "ends_at": "2027-02-15T00:00:00Z",
+        "runway": "13R/31L",
+        "text": "RWY 13R/31L CLSD FOR RESURFACING",
+    }
 
     class Handle:
         def __init__(self):

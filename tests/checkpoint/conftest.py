@@ -55,8 +55,9 @@ def create_checkpoint_resources(naming: Naming, bucket: str, region: str = REGIO
     ddb, s3 = boto3.client("dynamodb", region_name=region), boto3.client("s3", region_name=region)
     spec = TABLES_BY_NAME[CHECKPOINTS]
     ddb.create_table(**table_definition(spec, naming))
-    ddb.update_time_to_live(TableName=naming(CHECKPOINTS), TimeToLiveSpecification={
-        "Enabled": True, "AttributeName": spec.ttl_attribute})
+    ddb.update_time_to_live(
+        TableName=naming(CHECKPOINTS), TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute}
+    )
     s3.create_bucket(Bucket=bucket)
 
 
@@ -76,9 +77,9 @@ def ckpt_aws():
     bucket = f"skymarshal-ckpt-test-{tag}"
     with mock_aws():
         create_checkpoint_resources(naming, bucket)
-        yield CheckpointAws(naming=naming, bucket=bucket, env={
-            "SKYMARSHAL_TABLE_PREFIX": naming.prefix,
-            "SKYMARSHAL_ARTIFACTS_BUCKET": bucket,
-            "AWS_REGION": REGION,
-        })
+        yield CheckpointAws(
+            naming=naming,
+            bucket=bucket,
+            env={"SKYMARSHAL_TABLE_PREFIX": naming.prefix, "SKYMARSHAL_ARTIFACTS_BUCKET": bucket, "AWS_REGION": REGION},
+        )
         delete_checkpoint_resources(naming, bucket)

@@ -132,8 +132,11 @@ def test_a_state_over_350kb_is_offloaded_to_the_bucket_and_read_back(ckpt_aws):
     assert tags == [{"Key": "ttl-days", "Value": "30"}]
 
     ddb = ckpt_aws.client("dynamodb")
-    items = ddb.query(TableName=ckpt_aws.table_name, KeyConditionExpression="PK = :pk",
-                      ExpressionAttributeValues={":pk": {"S": f"CHECKPOINT_{tid}"}})["Items"]
+    items = ddb.query(
+        TableName=ckpt_aws.table_name,
+        KeyConditionExpression="PK = :pk",
+        ExpressionAttributeValues={":pk": {"S": f"CHECKPOINT_{tid}"}},
+    )["Items"]
     locations = {i["id"]["S"]: (i["ref_loc"]["S"], i["ref_key"]["S"]) for i in items}
     newest = latest.config["configurable"]["checkpoint_id"]
     assert locations[newest] == ("S3", checkpoint_key.removeprefix("checkpoints/"))
@@ -155,8 +158,12 @@ def test_saver_and_registry_items_share_the_table_without_colliding(ckpt_aws):
 
     ddb = ckpt_aws.client("dynamodb")
     # A Scan is fine in a test that inspects the whole table; the library itself never scans.
-    items = [i for page in ddb.get_paginator("scan").paginate(TableName=ckpt_aws.table_name)
-             for i in page["Items"] if tid in i["PK"]["S"]]
+    items = [
+        i
+        for page in ddb.get_paginator("scan").paginate(TableName=ckpt_aws.table_name)
+        for i in page["Items"]
+        if tid in i["PK"]["S"]
+    ]
     prefixes = Counter(i["PK"]["S"].split(tid)[0] for i in items)
     assert set(prefixes) == {"CHECKPOINT_", "WRITES_", "CHUNK_", "THREAD#"}
     assert all("ttl" in i for i in items)

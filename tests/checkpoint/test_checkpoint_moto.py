@@ -18,9 +18,11 @@ def test_nested_mock_shares_and_keeps_the_outer_backend(ckpt_aws):
     with mock_aws():
         assert ckpt_aws.table_name in _tables(ckpt_aws)  # entering did not reset
         ckpt_aws.client("dynamodb").create_table(
-            TableName=inner_table, BillingMode="PAY_PER_REQUEST",
+            TableName=inner_table,
+            BillingMode="PAY_PER_REQUEST",
             KeySchema=[{"AttributeName": "k", "KeyType": "HASH"}],
-            AttributeDefinitions=[{"AttributeName": "k", "AttributeType": "S"}])
+            AttributeDefinitions=[{"AttributeName": "k", "AttributeType": "S"}],
+        )
     tables = _tables(ckpt_aws)
     assert ckpt_aws.table_name in tables and inner_table in tables  # leaving did not reset either
     assert ckpt_aws.bucket in {b["Name"] for b in ckpt_aws.client("s3").list_buckets()["Buckets"]}

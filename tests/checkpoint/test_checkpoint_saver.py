@@ -72,11 +72,16 @@ def test_a_bad_ttl_is_refused(days):
 
 
 def test_settings_read_names_endpoints_and_region():
-    settings = CheckpointSettings.from_env({
-        "AWS_LAMBDA_FUNCTION_NAME": "fn", "SKYMARSHAL_TABLE_PREFIX": "dev-", "SKYMARSHAL_ARTIFACTS_BUCKET": "b",
-        "AWS_ENDPOINT_URL": "http://127.0.0.1:5000", "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:5001",
-        "AWS_DEFAULT_REGION": "eu-west-1",
-    })
+    settings = CheckpointSettings.from_env(
+        {
+            "AWS_LAMBDA_FUNCTION_NAME": "fn",
+            "SKYMARSHAL_TABLE_PREFIX": "dev-",
+            "SKYMARSHAL_ARTIFACTS_BUCKET": "b",
+            "AWS_ENDPOINT_URL": "http://127.0.0.1:5000",
+            "AWS_ENDPOINT_URL_S3": "http://127.0.0.1:5001",
+            "AWS_DEFAULT_REGION": "eu-west-1",
+        }
+    )
     assert (settings.backend, settings.selected_by) == ("dynamodb", "AWS_LAMBDA_FUNCTION_NAME")
     assert settings.table_name == "dev-Checkpoints"
     assert settings.dynamodb_endpoint_url == "http://127.0.0.1:5000"  # generic fallback
@@ -98,6 +103,7 @@ def test_lambda_gets_a_dynamodb_saver_on_the_checkpoints_table(ckpt_aws, caplog)
 
 
 # ---------------------------------------------------------------------------- the S3 lifecycle rule
+
 
 def _fresh_bucket(ckpt_aws) -> str:
     bucket = f"skymarshal-ckpt-lc-{uuid.uuid4().hex[:8]}"
@@ -127,10 +133,19 @@ def test_with_the_stack_rule_declared_the_saver_never_rewrites_the_lifecycle(ckp
     """The CDK stack's rules (infra/storage.py): the checkpoint rule has our id and a prefix filter."""
     bucket = _fresh_bucket(ckpt_aws)
     rules = [
-        {"ID": "noncurrent-versions", "Status": "Enabled", "Filter": {"Prefix": ""},
-         "NoncurrentVersionExpiration": {"NoncurrentDays": 90}},
-        {"ID": CHECKPOINT_LIFECYCLE_RULE_ID, "Status": "Enabled", "Filter": {"Prefix": "checkpoints/"},
-         "Expiration": {"Days": CHECKPOINT_TTL_DAYS}, "NoncurrentVersionExpiration": {"NoncurrentDays": 1}},
+        {
+            "ID": "noncurrent-versions",
+            "Status": "Enabled",
+            "Filter": {"Prefix": ""},
+            "NoncurrentVersionExpiration": {"NoncurrentDays": 90},
+        },
+        {
+            "ID": CHECKPOINT_LIFECYCLE_RULE_ID,
+            "Status": "Enabled",
+            "Filter": {"Prefix": "checkpoints/"},
+            "Expiration": {"Days": CHECKPOINT_TTL_DAYS},
+            "NoncurrentVersionExpiration": {"NoncurrentDays": 1},
+        },
     ]
     s3 = ckpt_aws.client("s3")
     s3.put_bucket_lifecycle_configuration(Bucket=bucket, LifecycleConfiguration={"Rules": rules})

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from skymarshal.checkpoint import PHASES, ThreadKey, parse_thread_id, thread_id
 
 part = st.text(
-    alphabet=st.characters(categories=("L", "N", "P", "S", "M"), exclude_characters="#/"),
-    min_size=1, max_size=40,
+    alphabet=st.characters(categories=("L", "N", "P", "S", "M"), exclude_characters="#/"), min_size=1, max_size=40
 ).filter(lambda s: s.isprintable() and not any(c.isspace() for c in s))
 triple = st.tuples(part, part, st.sampled_from(PHASES))
 

@@ -7,7 +7,7 @@ import logging
 import threading
 import uuid
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -25,7 +25,7 @@ from skymarshal.checkpoint import (
 )
 from skymarshal.data.schema import THREAD_STATUS_INDEX
 
-T0 = datetime(2026, 3, 1, 6, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
 
 
 class Clock:
@@ -78,7 +78,11 @@ def test_lifecycle_events_come_back_in_time_order(registry, clock):
     exec_id = execution()
     info = registry.start(exec_id, "crew_compliance", "initial", detail={"flight": "EY123"})
     tid = info.thread_id
-    assert (info.thread_id, info.status, info.execution_id) == (f"{exec_id}#crew_compliance#initial", "running", exec_id)
+    assert (info.thread_id, info.status, info.execution_id) == (
+        f"{exec_id}#crew_compliance#initial",
+        "running",
+        exec_id,
+    )
     clock.tick()
     registry.record(tid, "decision", confidence=0.82, detail={"option": "swap", "margin": 1.25})
     registry.record(tid, "error", detail={"error": "timeout on roster query"})  # same timestamp as the decision
@@ -90,8 +94,9 @@ def test_lifecycle_events_come_back_in_time_order(registry, clock):
     assert [e.seq for e in events] == [1, 2, 3, 4]
     assert [e.timestamp for e in events] == sorted(e.timestamp for e in events)
     assert events[1].timestamp == events[2].timestamp == "2026-03-01T06:00:01.000000Z"
-    assert all((e.thread_id, e.agent, e.phase, e.execution_id) == (tid, "crew_compliance", "initial", exec_id)
-               for e in events)
+    assert all(
+        (e.thread_id, e.agent, e.phase, e.execution_id) == (tid, "crew_compliance", "initial", exec_id) for e in events
+    )
     assert events[0].detail == {"flight": "EY123"} and events[0].confidence is None
     assert (events[1].confidence, events[1].detail) == (0.82, {"option": "swap", "margin": 1.25})
     assert events[3].confidence == 0.9
@@ -122,10 +127,16 @@ def test_a_rejected_thread_is_halted_for_good(registry):
     registry.set_status(tid, "awaiting_approval")
     rejected = registry.set_status(tid, "rejected", actor="duty-manager-17", detail={"comments": "keep the slot"})
     assert (rejected.status, rejected.status_actor, rejected.status_detail) == (
-        "rejected", "duty-manager-17", {"comments": "keep the slot"})
+        "rejected",
+        "duty-manager-17",
+        {"comments": "keep the slot"},
+    )
     stored = registry.get(tid)
     assert (stored.status, stored.status_actor, stored.status_detail) == (
-        "rejected", "duty-manager-17", {"comments": "keep the slot"})
+        "rejected",
+        "duty-manager-17",
+        {"comments": "keep the slot"},
+    )
 
     with pytest.raises(IllegalTransition) as caught:
         registry.set_status(tid, "running")
@@ -179,8 +190,9 @@ def test_every_transition_follows_the_table(registry, clock, kind):
     for index, (source, target) in enumerate(itertools.product(THREAD_STATUSES, THREAD_STATUSES)):
         tid = thread_id(f"{exec_id}-{index}", "finance", "revision")
         now = "2026-03-01T06:00:00.000000Z"
-        assert registry._create(ThreadInfo(tid, f"{exec_id}-{index}", "finance", "revision", source, now, now, now,
-                                           ttl=1))
+        assert registry._create(
+            ThreadInfo(tid, f"{exec_id}-{index}", "finance", "revision", source, now, now, now, ttl=1)
+        )
         if target in TRANSITIONS[source]:
             assert registry.set_status(tid, target).status == target
         else:
@@ -191,11 +203,16 @@ def test_every_transition_follows_the_table(registry, clock, kind):
 
 # Feature: langgraph-dynamodb-integration, Property 6: Thread Query Filtering
 def test_threads_by_status_uses_the_gsi(registry, clock, kind, operations, ckpt_aws):
-    clock.now = datetime(2031, 1, 1, tzinfo=timezone.utc)  # later than every other test's threads
+    clock.now = datetime(2031, 1, 1, tzinfo=UTC)  # later than every other test's threads
     exec_id = execution()
     tids = {}
-    for agent, target in [("crew_compliance", "running"), ("maintenance", "failed"), ("network", "running"),
-                          ("finance", "awaiting_approval"), ("cargo", "completed")]:
+    for agent, target in [
+        ("crew_compliance", "running"),
+        ("maintenance", "failed"),
+        ("network", "running"),
+        ("finance", "awaiting_approval"),
+        ("cargo", "completed"),
+    ]:
         tid = registry.start(exec_id, agent, "initial").thread_id
         if target == "failed":
             registry.fail(tid, "boom")
@@ -212,7 +229,7 @@ def test_threads_by_status_uses_the_gsi(registry, clock, kind, operations, ckpt_
     assert mine(registry.threads_by_status("completed")) == [tids["cargo"]]
     assert mine(registry.threads_by_status("awaiting_approval")) == [tids["finance"]]
     assert mine(registry.threads_by_status("rejected")) == []
-    since = datetime(2031, 1, 1, 0, 1, tzinfo=timezone.utc)
+    since = datetime(2031, 1, 1, 0, 1, tzinfo=UTC)
     assert mine(registry.threads_by_status("running", since=since)) == [tids["network"]]
     assert all(t.status == "running" for t in registry.threads_by_status("running"))
     with pytest.raises(ValueError):
@@ -220,8 +237,9 @@ def test_threads_by_status_uses_the_gsi(registry, clock, kind, operations, ckpt_
 
     if kind == "dynamodb":
         queries = []
-        registry.client.meta.events.register("before-parameter-build.dynamodb.Query",
-                                             lambda params, **_: queries.append(params))
+        registry.client.meta.events.register(
+            "before-parameter-build.dynamodb.Query", lambda params, **_: queries.append(params)
+        )
         registry.threads_by_status("running")
         assert queries[-1]["IndexName"] == THREAD_STATUS_INDEX
 
@@ -249,8 +267,10 @@ def test_every_registry_item_has_the_ttl(dynamo_registry, ckpt_aws):
     registry.record(tid, "decision", confidence=0.66)
     registry.complete(tid)
     items = ckpt_aws.client("dynamodb").query(
-        TableName=ckpt_aws.table_name, KeyConditionExpression="PK = :pk",
-        ExpressionAttributeValues={":pk": {"S": f"THREAD#{tid}"}})["Items"]
+        TableName=ckpt_aws.table_name,
+        KeyConditionExpression="PK = :pk",
+        ExpressionAttributeValues={":pk": {"S": f"THREAD#{tid}"}},
+    )["Items"]
     assert sorted(i["SK"]["S"].split("#")[0] for i in items) == ["EVENT"] * 3 + ["META"]
     expected = int(T0.timestamp()) + 30 * 86400
     assert all(int(i["ttl"]["N"]) == expected for i in items)
@@ -261,8 +281,10 @@ def test_concurrent_events_get_distinct_sequence_numbers():
     """In memory; moto does not serialise concurrent updates the way DynamoDB does."""
     registry = InMemoryThreadRegistry()
     tid = registry.start(execution(), "network", "initial").thread_id
-    workers = [threading.Thread(target=lambda: [registry.record(tid, "decision", confidence=0.5) for _ in range(25)])
-               for _ in range(8)]
+    workers = [
+        threading.Thread(target=lambda: [registry.record(tid, "decision", confidence=0.5) for _ in range(25)])
+        for _ in range(8)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from skymarshal.models.agent_response import AgentResponse
 from skymarshal.cli import main
+from skymarshal.models.agent_response import AgentResponse
 
 
 def test_the_issue_command_prints_a_valid_agent_response(capsys, local):

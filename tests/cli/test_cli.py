@@ -10,16 +10,20 @@ import pytest
 
 
 def run(*args: str, env=None):
-    return subprocess.run([sys.executable, "-m", "skymarshal.cli", *args], capture_output=True, text=True,
-                          timeout=300, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "skymarshal.cli", *args], capture_output=True, text=True, timeout=300, env=env
+    )
 
 
-@pytest.mark.parametrize("args, needle", [
-    (("data", "generate", "--out", "x", "--start", "20/01/2027"), "invalid date '20/01/2027'"),
-    (("data", "generate"), "--out"),
-    (("local", "launch"), "invalid choice: 'launch'"),
-    (("nonsense",), "invalid choice: 'nonsense'"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (("data", "generate", "--out", "x", "--start", "20/01/2027"), "invalid date '20/01/2027'"),
+        (("data", "generate"), "--out"),
+        (("local", "launch"), "invalid choice: 'launch'"),
+        (("nonsense",), "invalid choice: 'nonsense'"),
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(args, needle):
     result = run(*args)
     assert result.returncode == 2
@@ -31,8 +35,10 @@ def test_an_invalid_window_is_refused_with_one_line(tmp_path):
     assert result.returncode == 1
     assert result.stderr.strip() == "skymarshal: invalid days: Input should be greater than or equal to 7"
     result = run("data", "generate", "--out", str(tmp_path), "--load-factor", "1.5")
-    assert result.returncode == 1 and result.stderr.strip() == \
-        "skymarshal: invalid load_factor: Input should be less than or equal to 1"
+    assert (
+        result.returncode == 1
+        and result.stderr.strip() == "skymarshal: invalid load_factor: Input should be less than or equal to 1"
+    )
     assert not list(tmp_path.iterdir())
 
 

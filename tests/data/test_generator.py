@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
 from datetime import timedelta
 
@@ -20,7 +21,9 @@ from skymarshal.models.fleet import AIRCRAFT_TYPES
 
 def test_size_of_the_airline(airline):
     flights = airline.tables[s.FLIGHTS]
-    tails = {f.aircraft_registration for f in flights} | {a.aircraft_registration for a in airline.tables[s.AIRCRAFT_AVAILABILITY]}
+    tails = {f.aircraft_registration for f in flights} | {
+        a.aircraft_registration for a in airline.tables[s.AIRCRAFT_AVAILABILITY]
+    }
     assert len(tails) >= 40
     assert len({f.aircraft_type for f in flights}) >= 4
     assert len({f.destination for f in flights} - {HUB}) >= 30
@@ -44,7 +47,7 @@ def test_every_tail_rotation_is_continuous_in_time_and_place(airline):
     for legs in by_tail.values():
         legs.sort(key=lambda f: f.scheduled_departure)
         assert legs[0].origin == HUB
-        for before, after in zip(legs, legs[1:]):
+        for before, after in itertools.pairwise(legs):
             assert after.origin == before.destination
             turn = (after.scheduled_departure - before.scheduled_arrival).total_seconds() / 60
             assert turn >= AIRCRAFT_TYPES[before.aircraft_type].min_turn_minutes
@@ -130,16 +133,24 @@ def test_the_three_demo_situations_are_in_the_data(airline):
     flights = {(f.flight_number, f.flight_date): f for f in airline.tables[s.FLIGHTS]}
     mechanical, crew, weather = airline.situations
     ey123 = flights[(mechanical.flight_number, mechanical.flight_date)]
-    assert any(w.aog and w.aircraft_registration == ey123.aircraft_registration and w.status == "OPEN"
-               for w in airline.tables[s.MAINTENANCE_WORK_ORDERS])
-    spares = [a for a in airline.tables[s.AIRCRAFT_AVAILABILITY]
-              if a.status == "SPARE" and a.aircraft_type == ey123.aircraft_type and a.date == mechanical.flight_date]
+    assert any(
+        w.aog and w.aircraft_registration == ey123.aircraft_registration and w.status == "OPEN"
+        for w in airline.tables[s.MAINTENANCE_WORK_ORDERS]
+    )
+    spares = [
+        a
+        for a in airline.tables[s.AIRCRAFT_AVAILABILITY]
+        if a.status == "SPARE" and a.aircraft_type == ey123.aircraft_type and a.date == mechanical.flight_date
+    ]
     assert len(spares) == 2 and all(a.station == HUB for a in spares)
     ey101 = flights[(crew.flight_number, crew.flight_date)]
     assert ey101.status == "DELAYED" and ey101.delay_minutes >= 240
     ey11 = flights[(weather.flight_number, weather.flight_date)]
-    storm = [w for w in airline.tables[s.WEATHER] if w.airport == ey11.destination
-             and abs((w.forecast_time - ey11.scheduled_arrival).total_seconds()) <= 3600]
+    storm = [
+        w
+        for w in airline.tables[s.WEATHER]
+        if w.airport == ey11.destination and abs((w.forecast_time - ey11.scheduled_arrival).total_seconds()) <= 3600
+    ]
     assert storm and all((w.gust_kt or 0) > AIRCRAFT_TYPES[ey11.aircraft_type].max_crosswind_kt for w in storm)
 
 
@@ -153,8 +164,10 @@ def test_same_seed_same_airline_and_another_seed_another():
     assert [p.name for p in other.tables[s.PASSENGERS][:50]] != [p.name for p in first.tables[s.PASSENGERS][:50]]
 
 
-@pytest.mark.parametrize("settings_, field", [({"days": 3}, "days"), ({"scale": 9}, "scale"), ({"seed": -1}, "seed"),
-                                              ({"load_factor": 1.5}, "load_factor")])
+@pytest.mark.parametrize(
+    "settings_, field",
+    [({"days": 3}, "days"), ({"scale": 9}, "scale"), ({"seed": -1}, "seed"), ({"load_factor": 1.5}, "load_factor")],
+)
 def test_invalid_configuration_is_refused_naming_the_field(settings_, field):
     with pytest.raises(ValidationError) as error:
         GeneratorConfig(**settings_)
@@ -183,7 +196,7 @@ def test_roster_for_any_seed_crews_every_flight_without_overlapping_duties(seed)
             duties[r.crew_id].add((r.duty_start, r.duty_end))
     for spans in duties.values():
         ordered = sorted(spans)
-        for (start_a, end_a), (start_b, _) in zip(ordered, ordered[1:]):
+        for (_start_a, end_a), (start_b, _) in itertools.pairwise(ordered):
             assert start_b >= end_a, "a crew member is rostered on two duties at once"
 
 
@@ -201,9 +214,16 @@ def test_no_aircraft_is_grounded_by_the_generator_except_the_demo_cases(airline)
     for order in airline.tables[s.MAINTENANCE_WORK_ORDERS]:
         orders[order.aircraft_registration].append(order)
     end = max(f.scheduled_arrival for f in flights)
-    grounded = sorted(reg for reg in {a.aircraft_registration for a in airline.tables[s.AIRCRAFT_AVAILABILITY]}
-                      if not aircraft_airworthiness(orders[reg], end).airworthy)
+    grounded = sorted(
+        reg
+        for reg in {a.aircraft_registration for a in airline.tables[s.AIRCRAFT_AVAILABILITY]}
+        if not aircraft_airworthiness(orders[reg], end).airworthy
+    )
     mechanical = airline.situations[0]
-    ey123 = next(f for f in flights if f.flight_number == mechanical.flight_number and f.flight_date == mechanical.flight_date)
-    expired_spare = [w.aircraft_registration for w in airline.tables[s.MAINTENANCE_WORK_ORDERS] if w.work_order_id.endswith("D0002")]
+    ey123 = next(
+        f for f in flights if f.flight_number == mechanical.flight_number and f.flight_date == mechanical.flight_date
+    )
+    expired_spare = [
+        w.aircraft_registration for w in airline.tables[s.MAINTENANCE_WORK_ORDERS] if w.work_order_id.endswith("D0002")
+    ]
     assert grounded == sorted([ey123.aircraft_registration, *expired_spare])

@@ -36,8 +36,9 @@ def history(airline) -> list[DisruptionRecord]:
 
 def test_generate_seeds_the_history_from_its_own_stream(airline, history):
     config = airline.config
-    assert [r.to_item() for r in history] == [r.to_item() for r in build_history(config, random.Random(
-        f"{config.seed}:history"))]
+    assert [r.to_item() for r in history] == [
+        r.to_item() for r in build_history(config, random.Random(f"{config.seed}:history"))
+    ]
 
 
 def test_same_seed_same_history_and_another_seed_another():
@@ -75,8 +76,10 @@ def test_ids_are_unique_by_year_in_time_order(history):
 
 
 def test_records_use_the_generated_network_and_plausible_loads(airline, history):
-    legs = {(f"EY{leg.number}", leg.origin, leg.destination, leg.aircraft_type)
-            for leg in network_legs(airline.config.scale)}
+    legs = {
+        (f"EY{leg.number}", leg.origin, leg.destination, leg.aircraft_type)
+        for leg in network_legs(airline.config.scale)
+    }
     flown = {(f.flight_number, f.origin, f.destination, f.aircraft_type) for f in airline.tables[s.FLIGHTS]}
     assert legs == flown
     for r in history:
@@ -116,7 +119,8 @@ def test_outcomes_are_informative_for_a_ranking_that_learns_from_history():
 def test_history_does_not_depend_on_the_window_load_factor():
     config = GeneratorConfig(seed=5, load_factor=0.05)
     assert [r.to_item() for r in build_history(config, random.Random("5:history"))] == [
-        r.to_item() for r in _history(5)]
+        r.to_item() for r in _history(5)
+    ]
 
 
 def test_the_seeded_account_holds_every_record(account, history):

@@ -25,7 +25,9 @@ def test_loading_the_same_rows_twice_duplicates_nothing(blank_account, airline):
 
 
 def test_import_refuses_everything_on_a_bad_row_and_names_each_problem(blank_account, airline, tmp_path):
-    write_generated(tmp_path, {s.FLIGHTS: airline.tables[s.FLIGHTS][:5], s.CREW_MEMBERS: airline.tables[s.CREW_MEMBERS][:3]})
+    write_generated(
+        tmp_path, {s.FLIGHTS: airline.tables[s.FLIGHTS][:5], s.CREW_MEMBERS: airline.tables[s.CREW_MEMBERS][:3]}
+    )
     lines = (tmp_path / "flights.jsonl").read_text().splitlines()
     broken = json.loads(lines[2])
     broken["origin"] = "auh!"
@@ -49,19 +51,30 @@ def test_import_refuses_an_unknown_table_file(blank_account, tmp_path):
 
 def test_import_is_an_idempotent_upsert_and_export_round_trips(blank_account, airline, tmp_path):
     source = tmp_path / "in"
-    tables = {s.FLIGHTS: airline.tables[s.FLIGHTS][:40], s.CREW_ROSTER: airline.tables[s.CREW_ROSTER][:60],
-              s.AIRPORTS: airline.tables[s.AIRPORTS]}
+    tables = {
+        s.FLIGHTS: airline.tables[s.FLIGHTS][:40],
+        s.CREW_ROSTER: airline.tables[s.CREW_ROSTER][:60],
+        s.AIRPORTS: airline.tables[s.AIRPORTS],
+    }
     write_generated(source, tables)
     for _ in range(2):
         report = import_folder(source, blank_account.resource(), blank_account.naming)
         assert report.ok and report.written[s.FLIGHTS] == 40
     assert _count(blank_account, s.FLIGHTS) == 40
     out = tmp_path / "out"
-    counts = export_folder(out, blank_account.client("dynamodb"), blank_account.client("s3"), BUCKET,
-                           blank_account.naming, tables=tuple(tables))
+    counts = export_folder(
+        out,
+        blank_account.client("dynamodb"),
+        blank_account.client("s3"),
+        BUCKET,
+        blank_account.naming,
+        tables=tuple(tables),
+    )
     assert counts == {name: len(rows) for name, rows in tables.items()}
     for name in tables:
-        assert sorted((out / f"{name}.jsonl").read_text().splitlines()) == sorted((source / f"{name}.jsonl").read_text().splitlines())
+        assert sorted((out / f"{name}.jsonl").read_text().splitlines()) == sorted(
+            (source / f"{name}.jsonl").read_text().splitlines()
+        )
 
 
 def test_a_what_if_import_changes_only_the_rows_it_holds(blank_account, airline, tmp_path):

@@ -6,8 +6,8 @@ import inspect
 from collections import Counter
 from datetime import timedelta
 
-from skymarshal.data import queries as q
 from skymarshal.data import access
+from skymarshal.data import queries as q
 
 
 def test_the_data_handle_has_no_scan():
@@ -19,7 +19,8 @@ def test_every_query_pattern_uses_getitem_query_or_batchget(account, airline):
     handle = account.handle()
     operations: Counter = Counter()
     handle.resource.meta.client.meta.events.register(
-        "before-call.dynamodb", lambda model, **_: operations.update([model.name]))
+        "before-call.dynamodb", lambda model, **_: operations.update([model.name])
+    )
     situation = airline.situations[0]
     flight = q.find_flight(handle, situation.flight_number, situation.flight_date)
     crew = q.crew_assignments(handle, flight.flight_id)
@@ -29,7 +30,9 @@ def test_every_query_pattern_uses_getitem_query_or_batchget(account, airline):
     q.baggage(handle, flight.flight_id)
     q.work_orders_for_flight(handle, flight.flight_id)
     q.cargo(handle, flight.flight_id)
-    q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure, flight.scheduled_departure + timedelta(days=1))
+    q.rotation(
+        handle, flight.aircraft_registration, flight.scheduled_departure, flight.scheduled_departure + timedelta(days=1)
+    )
     q.fleet_of_type(handle, flight.aircraft_type, flight.flight_date)
     q.weather(handle, "FRA", flight.scheduled_departure, flight.scheduled_arrival)
     q.notams(handle, "FRA", flight.scheduled_departure, flight.scheduled_arrival)

@@ -14,8 +14,11 @@ from skymarshal.data.access import AccessDenied, DataHandle
 @pytest.fixture(scope="module")
 def ey123(airline):
     situation = airline.situations[0]
-    return next(f for f in airline.tables[s.FLIGHTS]
-                if f.flight_number == situation.flight_number and f.flight_date == situation.flight_date)
+    return next(
+        f
+        for f in airline.tables[s.FLIGHTS]
+        if f.flight_number == situation.flight_number and f.flight_date == situation.flight_date
+    )
 
 
 def test_pattern_1_flight_by_number_and_local_date(handle, airline):
@@ -55,7 +58,9 @@ def test_pattern_3_and_4_bookings_and_baggage(handle, airline, ey123):
     bags = q.baggage(handle, ey123.flight_id, found)
     assert {bag.bag_tag for bag in bags} == {t for b in found for t in b.bag_tags}
     first_with_bags = next(b for b in found if b.bag_tags and b.segment == 1)
-    assert {bag.bag_tag for bag in q.baggage_for_booking(handle, first_with_bags.booking_id)} == set(first_with_bags.bag_tags)
+    assert {bag.bag_tag for bag in q.baggage_for_booking(handle, first_with_bags.booking_id)} == set(
+        first_with_bags.bag_tags
+    )
 
 
 def test_pattern_5_maintenance_via_registration(handle, airline, ey123):
@@ -73,23 +78,31 @@ def test_pattern_6_cargo_via_assignments(handle, airline, ey123):
 
 
 def test_rotation_fleet_standby_weather_and_notams(handle, airline, ey123):
-    legs = q.rotation(handle, ey123.aircraft_registration, ey123.scheduled_departure - timedelta(days=1),
-                      ey123.scheduled_departure + timedelta(days=1))
+    legs = q.rotation(
+        handle,
+        ey123.aircraft_registration,
+        ey123.scheduled_departure - timedelta(days=1),
+        ey123.scheduled_departure + timedelta(days=1),
+    )
     assert ey123.flight_id in {f.flight_id for f in legs}
     spares = [a for a in q.fleet_of_type(handle, ey123.aircraft_type, ey123.flight_date) if a.status == "SPARE"]
     assert len(spares) == 2
     crew_day = airline.situations[1].flight_date
     assert q.standby_crew(handle, "AUH", crew_day)
-    assert len(q.weather(handle, "LHR", ey123.scheduled_departure, ey123.scheduled_departure + timedelta(hours=5))) == 5  # 11:00 … 15:00
+    assert (
+        len(q.weather(handle, "LHR", ey123.scheduled_departure, ey123.scheduled_departure + timedelta(hours=5))) == 5
+    )  # 11:00 … 15:00
     assert q.notams(handle, "JFK", ey123.scheduled_departure, ey123.scheduled_departure + timedelta(hours=1))
     assert q.airport_profile(handle, "FRA").curfews
-    assert q.engineers_on_shift(handle, "AUH", ey123.scheduled_departure, ey123.scheduled_departure + timedelta(hours=2))
+    assert q.engineers_on_shift(
+        handle, "AUH", ey123.scheduled_departure, ey123.scheduled_departure + timedelta(hours=2)
+    )
 
 
 def test_an_agent_outside_its_tables_gets_a_clear_access_error(account, ey123):
     guest = account.handle("guest_experience")
     assert q.bookings(guest, ey123.flight_id)
-    with pytest.raises(AccessDenied, match="guest_experience.*CrewRoster.*flights, bookings, Baggage"):
+    with pytest.raises(AccessDenied, match=r"guest_experience.*CrewRoster.*flights, bookings, Baggage"):
         q.crew_assignments(guest, ey123.flight_id)
     assert guest.calls.get("Query:CrewRoster") is None  # refused before any request
 

@@ -9,6 +9,7 @@ from aws_cdk.assertions import Template
 
 from infra import API_STACK_ID, DATA_STACK_ID, KNOWLEDGE_STACK_ID, WORKFLOW_STACK_ID
 
+
 @pytest.fixture(scope="session")
 def data_template_json(synthesized) -> dict[str, Any]:
     return synthesized.template_json(DATA_STACK_ID)

@@ -16,14 +16,21 @@ def _resources(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]
 
 
 def _function(template: dict[str, Any], service: str) -> tuple[str, dict[str, Any]]:
-    return next((k, v) for k, v in _resources(template, "AWS::Lambda::Function").items()
-                if v["Properties"].get("Environment", {}).get("Variables", {}).get("POWERTOOLS_SERVICE_NAME") == service)
+    return next(
+        (k, v)
+        for k, v in _resources(template, "AWS::Lambda::Function").items()
+        if v["Properties"].get("Environment", {}).get("Variables", {}).get("POWERTOOLS_SERVICE_NAME") == service
+    )
 
 
 def _statements(template: dict[str, Any], function_logical: str) -> list[dict[str, Any]]:
     role = template["Resources"][function_logical]["Properties"]["Role"]["Fn::GetAtt"][0]
-    return [st for policy in _resources(template, "AWS::IAM::Policy").values() if {"Ref": role} in policy["Properties"]["Roles"]
-            for st in policy["Properties"]["PolicyDocument"]["Statement"]]
+    return [
+        st
+        for policy in _resources(template, "AWS::IAM::Policy").values()
+        if {"Ref": role} in policy["Properties"]["Roles"]
+        for st in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
 
 
 def _actions(statements: list[dict[str, Any]]) -> set[str]:
@@ -31,10 +38,17 @@ def _actions(statements: list[dict[str, Any]]) -> set[str]:
 
 
 def test_user_pool_has_the_three_groups_no_self_sign_up_and_mfa(api_template: Template) -> None:
-    api_template.has_resource_properties("AWS::Cognito::UserPool", {
-        "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": True}, "MfaConfiguration": "ON",
-        "UserPoolAddOns": {"AdvancedSecurityMode": "ENFORCED"}})
-    groups = {g["Properties"]["GroupName"] for g in _resources(api_template.to_json(), "AWS::Cognito::UserPoolGroup").values()}
+    api_template.has_resource_properties(
+        "AWS::Cognito::UserPool",
+        {
+            "AdminCreateUserConfig": {"AllowAdminCreateUserOnly": True},
+            "MfaConfiguration": "ON",
+            "UserPoolAddOns": {"AdvancedSecurityMode": "ENFORCED"},
+        },
+    )
+    groups = {
+        g["Properties"]["GroupName"] for g in _resources(api_template.to_json(), "AWS::Cognito::UserPoolGroup").values()
+    }
     assert groups == {r.value for r in Role}
     api_template.has_resource_properties("AWS::Cognito::UserPoolClient", {"GenerateSecret": False})
 
@@ -44,7 +58,9 @@ def test_every_api_route_but_the_document_needs_a_cognito_token(api_template_jso
     authorized = [m for m in methods.values() if m["Properties"]["AuthorizationType"] == "COGNITO_USER_POOLS"]
     public = [m for m in methods.values() if m["Properties"]["AuthorizationType"] == "NONE"]
     assert authorized and [m["Properties"]["HttpMethod"] for m in public] == ["GET"]
-    resources = {r["Properties"]["PathPart"] for r in _resources(api_template_json, "AWS::ApiGateway::Resource").values()}
+    resources = {
+        r["Properties"]["PathPart"] for r in _resources(api_template_json, "AWS::ApiGateway::Resource").values()
+    }
     assert resources == {"api", "openapi.json", "{proxy+}"}
     stage = next(iter(_resources(api_template_json, "AWS::ApiGateway::Stage").values()))["Properties"]
     assert stage["TracingEnabled"] and stage["AccessLogSetting"]["DestinationArn"]
@@ -54,9 +70,17 @@ def test_api_function_may_decide_and_append_to_the_audit_but_never_update_or_sca
     logical, _ = _function(api_template_json, "skymarshal-api")
     statements = _statements(api_template_json, logical)
     actions = _actions(statements)
-    assert {"states:StartExecution", "states:SendTaskSuccess", "states:DescribeExecution",
-            "states:GetExecutionHistory", "kms:Sign", "kms:Verify"} <= actions
-    assert "dynamodb:Scan" not in actions and not any(a.endswith("*") and a.startswith(("dynamodb", "states")) for a in actions)
+    assert {
+        "states:StartExecution",
+        "states:SendTaskSuccess",
+        "states:DescribeExecution",
+        "states:GetExecutionHistory",
+        "kms:Sign",
+        "kms:Verify",
+    } <= actions
+    assert "dynamodb:Scan" not in actions and not any(
+        a.endswith("*") and a.startswith(("dynamodb", "states")) for a in actions
+    )
     audit = [st for st in statements if "AuditTrail" in json.dumps(st["Resource"])]
     assert audit and _actions(audit) == {"dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query"}
 
@@ -64,10 +88,20 @@ def test_api_function_may_decide_and_append_to_the_audit_but_never_update_or_sca
 def test_stream_function_reads_only(api_template_json) -> None:
     logical, fn = _function(api_template_json, "skymarshal-stream")
     actions = _actions(_statements(api_template_json, logical))
-    assert not actions & {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "states:StartExecution",
-                          "states:SendTaskSuccess", "kms:Sign", "s3:PutObject"}
+    assert not actions & {
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+        "dynamodb:DeleteItem",
+        "states:StartExecution",
+        "states:SendTaskSuccess",
+        "kms:Sign",
+        "s3:PutObject",
+    }
     variables = fn["Properties"]["Environment"]["Variables"]
-    assert variables["AWS_LWA_INVOKE_MODE"] == "response_stream" and variables["AWS_LAMBDA_EXEC_WRAPPER"] == "/opt/bootstrap"
+    assert (
+        variables["AWS_LWA_INVOKE_MODE"] == "response_stream"
+        and variables["AWS_LAMBDA_EXEC_WRAPPER"] == "/opt/bootstrap"
+    )
     assert fn["Properties"]["Handler"] == "run.sh"
     assert any("LambdaAdapterLayerX86" in json.dumps(layer) for layer in fn["Properties"]["Layers"])
 
@@ -77,10 +111,32 @@ def test_stream_function_url_streams(api_template: Template) -> None:
 
 
 def test_console_api_and_streams_share_one_cloudfront_origin(api_template: Template) -> None:
-    api_template.has_resource_properties("AWS::CloudFront::Distribution", {"DistributionConfig": Match.object_like({
-        "DefaultRootObject": "index.html",
-        "CacheBehaviors": Match.array_with([
-            Match.object_like({"PathPattern": "/api/*", "AllowedMethods": Match.array_with(["POST"])}),
-            Match.object_like({"PathPattern": "/stream/*", "AllowedMethods": Match.array_with(["POST"])})])})})
-    api_template.has_resource_properties("AWS::S3::Bucket", {"PublicAccessBlockConfiguration": {
-        "BlockPublicAcls": True, "BlockPublicPolicy": True, "IgnorePublicAcls": True, "RestrictPublicBuckets": True}})
+    api_template.has_resource_properties(
+        "AWS::CloudFront::Distribution",
+        {
+            "DistributionConfig": Match.object_like(
+                {
+                    "DefaultRootObject": "index.html",
+                    "CacheBehaviors": Match.array_with(
+                        [
+                            Match.object_like({"PathPattern": "/api/*", "AllowedMethods": Match.array_with(["POST"])}),
+                            Match.object_like(
+                                {"PathPattern": "/stream/*", "AllowedMethods": Match.array_with(["POST"])}
+                            ),
+                        ]
+                    ),
+                }
+            )
+        },
+    )
+    api_template.has_resource_properties(
+        "AWS::S3::Bucket",
+        {
+            "PublicAccessBlockConfiguration": {
+                "BlockPublicAcls": True,
+                "BlockPublicPolicy": True,
+                "IgnorePublicAcls": True,
+                "RestrictPublicBuckets": True,
+            }
+        },
+    )

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from cfnlint.api import ManualArgs, lint_file
 
-
 # Rule id -> why the warning is acceptable. Add an entry (with a reason) rather than
 # loosening the test when a CDK-generated resource trips a warning.
 ALLOWED_WARNINGS: dict[str, str] = {
     "W3005": "aws-cdk-lib's framework Lambdas (BucketDeployment, AwsCustomResource) declare DependsOn on "
-             "their service role as well as GetAtt-ing it; the redundant edge is CDK's, and harmless",
+    "their service role as well as GetAtt-ing it; the redundant edge is CDK's, and harmless"
 }
 
 # Region(s) whose resource specs the templates are checked against; add the regions you deploy to

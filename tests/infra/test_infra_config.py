@@ -24,8 +24,12 @@ def _cfn_tables(stacks) -> dict[str, dynamodb.CfnTable]:
 
 def test_cdk_json_defaults_are_the_config_defaults() -> None:
     context = cdk_json_context()
-    assert (context["stage"], context["tablePrefix"], context["removalPolicy"], context["checkpointExpiryDays"]) \
-        == (AppConfig.stage, AppConfig.table_prefix, AppConfig.removal_policy, AppConfig.checkpoint_expiry_days)
+    assert (context["stage"], context["tablePrefix"], context["removalPolicy"], context["checkpointExpiryDays"]) == (
+        AppConfig.stage,
+        AppConfig.table_prefix,
+        AppConfig.removal_policy,
+        AppConfig.checkpoint_expiry_days,
+    )
 
 
 def test_cdk_json_runs_the_venv_python_and_pins_no_cli_3() -> None:
@@ -34,14 +38,17 @@ def test_cdk_json_runs_the_venv_python_and_pins_no_cli_3() -> None:
     assert cli.startswith("2."), "CDK CLI 3.x cannot read this cloud assembly (schema 55)"
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"removal_policy": "keep"},
-    {"table_prefix": "bad prefix/"},
-    {"table_prefix": "x" * 250},
-    {"stage": "Prod"},
-    {"stage": ""},
-    {"checkpoint_expiry_days": 0},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"removal_policy": "keep"},
+        {"table_prefix": "bad prefix/"},
+        {"table_prefix": "x" * 250},
+        {"stage": "Prod"},
+        {"stage": ""},
+        {"checkpoint_expiry_days": 0},
+    ],
+)
 def test_invalid_settings_are_refused(kwargs) -> None:
     with pytest.raises(ValueError):
         AppConfig(**kwargs)
@@ -55,8 +62,9 @@ def test_cli_strings_are_converted(make_app, tmp_path) -> None:
 
 def test_table_prefix_reaches_every_physical_name(make_app, tmp_path) -> None:
     stacks = build_app(make_app(tmp_path, tablePrefix="qa-"))
-    assert {logical: t.table_name for logical, t in _cfn_tables(stacks).items()} == \
-        {t.name: f"qa-{t.name}" for t in TABLES}
+    assert {logical: t.table_name for logical, t in _cfn_tables(stacks).items()} == {
+        t.name: f"qa-{t.name}" for t in TABLES
+    }
 
 
 def test_destroy_makes_everything_deletable_and_stays_nag_clean(make_app, tmp_path) -> None:
@@ -99,10 +107,12 @@ def test_agent_grant_is_exactly_its_row_of_the_access_matrix(agent_policies, age
     assert granted == set(AGENT_TABLE_ACCESS[agent])
     actions = {a for s in statements for a in as_list(s["Action"])}
     assert actions == {"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "kms:Decrypt"}
-    index_arns = {(table_ids[r["Fn::Join"][1][0]["Fn::GetAtt"][0]], r["Fn::Join"][1][1])
-                  for r in resources if "Fn::Join" in r}
-    assert index_arns == {(t, f"/index/{i.name}") for t in AGENT_TABLE_ACCESS[agent]
-                          for i in TABLES_BY_NAME[t].indexes}, "each GSI by name, no index/* wildcard"
+    index_arns = {
+        (table_ids[r["Fn::Join"][1][0]["Fn::GetAtt"][0]], r["Fn::Join"][1][1]) for r in resources if "Fn::Join" in r
+    }
+    assert index_arns == {
+        (t, f"/index/{i.name}") for t in AGENT_TABLE_ACCESS[agent] for i in TABLES_BY_NAME[t].indexes
+    }, "each GSI by name, no index/* wildcard"
 
 
 def test_infra_never_spells_a_table_or_index_name() -> None:

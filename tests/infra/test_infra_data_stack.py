@@ -8,11 +8,8 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Match, Template
 
-from infra.storage import (
-    CHECKPOINT_PREFIX, INCOMPLETE_UPLOAD_DAYS, NONCURRENT_VERSION_DAYS, checkpoint_rule_id,
-)
+from infra.storage import CHECKPOINT_PREFIX, INCOMPLETE_UPLOAD_DAYS, NONCURRENT_VERSION_DAYS, checkpoint_rule_id
 from skymarshal.data.schema import CHECKPOINTS, TABLES, Naming, TableSpec
-
 
 DEFAULT_NAMING = Naming()  # cdk.json ships with no table prefix
 
@@ -23,8 +20,7 @@ def _resources(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]
 
 def _table(template: dict[str, Any], spec: TableSpec) -> dict[str, Any]:
     name = DEFAULT_NAMING(spec.name)
-    found = [r for r in _resources(template, "AWS::DynamoDB::Table").values()
-             if r["Properties"]["TableName"] == name]
+    found = [r for r in _resources(template, "AWS::DynamoDB::Table").values() if r["Properties"]["TableName"] == name]
     assert len(found) == 1, f"expected exactly one table named {name!r}"
     return found[0]
 
@@ -46,9 +42,14 @@ def _buckets(template: dict[str, Any]) -> tuple[str, dict[str, Any], str, dict[s
     """(artifacts id, artifacts, access-log id, access-log bucket): the KMS one is the artifacts bucket."""
     buckets = _resources(template, "AWS::S3::Bucket")
     assert len(buckets) == 2
-    kms_ids = [k for k, b in buckets.items()
-               if b["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
-               ["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"]
+    kms_ids = [
+        k
+        for k, b in buckets.items()
+        if b["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"][
+            "SSEAlgorithm"
+        ]
+        == "aws:kms"
+    ]
     assert len(kms_ids) == 1
     logs_id = next(k for k in buckets if k != kms_ids[0])
     return kms_ids[0], buckets[kms_ids[0]], logs_id, buckets[logs_id]
@@ -97,47 +98,61 @@ def test_table_is_protected_and_on_demand(data_template_json: dict[str, Any], sp
 
 
 def test_checkpoint_table_has_ttl(data_template: Template) -> None:
-    data_template.has_resource_properties("AWS::DynamoDB::Table", {
-        "TableName": DEFAULT_NAMING(CHECKPOINTS),
-        "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
-        "TimeToLiveSpecification": {"AttributeName": "ttl", "Enabled": True},
-    })
+    data_template.has_resource_properties(
+        "AWS::DynamoDB::Table",
+        {
+            "TableName": DEFAULT_NAMING(CHECKPOINTS),
+            "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+            "TimeToLiveSpecification": {"AttributeName": "ttl", "Enabled": True},
+        },
+    )
 
 
 def test_key_rotates_and_is_retained(data_template: Template) -> None:
-    data_template.has_resource("AWS::KMS::Key", {
-        "Properties": Match.object_like({"EnableKeyRotation": True}),
-        "DeletionPolicy": "Retain",
-    })
+    data_template.has_resource(
+        "AWS::KMS::Key", {"Properties": Match.object_like({"EnableKeyRotation": True}), "DeletionPolicy": "Retain"}
+    )
 
 
 def test_every_bucket_blocks_public_access_and_plain_http(data_template_json: dict[str, Any]) -> None:
     buckets = _resources(data_template_json, "AWS::S3::Bucket")
-    policies = {p["Properties"]["Bucket"]["Ref"]: p["Properties"]["PolicyDocument"]["Statement"]
-                for p in _resources(data_template_json, "AWS::S3::BucketPolicy").values()}
+    policies = {
+        p["Properties"]["Bucket"]["Ref"]: p["Properties"]["PolicyDocument"]["Statement"]
+        for p in _resources(data_template_json, "AWS::S3::BucketPolicy").values()
+    }
     for bucket_id, bucket in buckets.items():
         assert bucket["Properties"]["PublicAccessBlockConfiguration"] == {
-            "BlockPublicAcls": True, "BlockPublicPolicy": True,
-            "IgnorePublicAcls": True, "RestrictPublicBuckets": True,
+            "BlockPublicAcls": True,
+            "BlockPublicPolicy": True,
+            "IgnorePublicAcls": True,
+            "RestrictPublicBuckets": True,
         }
         assert bucket["DeletionPolicy"] == "Retain"
         arn = {"Fn::GetAtt": [bucket_id, "Arn"]}
-        deny_http = [s for s in policies[bucket_id]
-                     if s["Effect"] == "Deny" and s["Action"] == "s3:*" and s["Principal"] == {"AWS": "*"}
-                     and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}]
+        deny_http = [
+            s
+            for s in policies[bucket_id]
+            if s["Effect"] == "Deny"
+            and s["Action"] == "s3:*"
+            and s["Principal"] == {"AWS": "*"}
+            and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
+        ]
         assert len(deny_http) == 1, f"{bucket_id}: no deny on aws:SecureTransport=false"
         assert deny_http[0]["Resource"] == [arn, {"Fn::Join": ["", [arn, "/*"]]}]
-        assert any(s["Effect"] == "Deny" and s.get("Condition") == {"NumericLessThan": {"s3:TlsVersion": 1.2}}
-                   for s in policies[bucket_id]), f"{bucket_id}: TLS below 1.2 is not denied"
+        assert any(
+            s["Effect"] == "Deny" and s.get("Condition") == {"NumericLessThan": {"s3:TlsVersion": 1.2}}
+            for s in policies[bucket_id]
+        ), f"{bucket_id}: TLS below 1.2 is not denied"
 
 
 def test_artifacts_bucket(data_template_json: dict[str, Any]) -> None:
-    bucket_id, bucket, logs_id, _ = _buckets(data_template_json)
+    _bucket_id, bucket, logs_id, _ = _buckets(data_template_json)
     props = bucket["Properties"]
     assert props["VersioningConfiguration"] == {"Status": "Enabled"}
     encryption = props["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]
     assert encryption["ServerSideEncryptionByDefault"]["KMSMasterKeyID"] == {
-        "Fn::GetAtt": [_key_id(data_template_json), "Arn"]}
+        "Fn::GetAtt": [_key_id(data_template_json), "Arn"]
+    }
     assert props["LoggingConfiguration"]["DestinationBucketName"] == {"Ref": logs_id}
 
 
@@ -164,10 +179,14 @@ def test_checkpoint_rule_id_is_the_one_the_saver_looks_for() -> None:
 
 def test_access_log_bucket_accepts_only_s3_logging(data_template_json: dict[str, Any]) -> None:
     bucket_id, _, logs_id, logs = _buckets(data_template_json)
-    assert logs["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"][0] \
-        ["ServerSideEncryptionByDefault"] == {"SSEAlgorithm": "AES256"}  # log delivery cannot use SSE-KMS
-    policy = next(p for p in _resources(data_template_json, "AWS::S3::BucketPolicy").values()
-                  if p["Properties"]["Bucket"] == {"Ref": logs_id})
+    assert logs["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"][0][
+        "ServerSideEncryptionByDefault"
+    ] == {"SSEAlgorithm": "AES256"}  # log delivery cannot use SSE-KMS
+    policy = next(
+        p
+        for p in _resources(data_template_json, "AWS::S3::BucketPolicy").values()
+        if p["Properties"]["Bucket"] == {"Ref": logs_id}
+    )
     allows = [s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"]
     assert len(allows) == 1
     assert allows[0]["Principal"] == {"Service": "logging.s3.amazonaws.com"}

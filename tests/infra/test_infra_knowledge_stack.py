@@ -16,15 +16,26 @@ from aws_cdk.assertions import Match, Template
 
 from infra import KNOWLEDGE_STACK_ID, AppConfig, KnowledgeStack, build_app
 from infra.knowledge_stack import (
-    BEDROCK_NON_FILTERABLE_KEYS, CORPUS_DIR, DOCUMENTS_PREFIX, EMBEDDING_MODEL_ID, SEMANTIC_CHUNKING,
+    BEDROCK_NON_FILTERABLE_KEYS,
+    CORPUS_DIR,
+    DOCUMENTS_PREFIX,
+    EMBEDDING_MODEL_ID,
+    SEMANTIC_CHUNKING,
     VECTOR_INDEX_ACTIONS,
 )
 
-
-EMBEDDING_MODEL_ARN = {"Fn::Join": ["", [
-    "arn:", {"Ref": "AWS::Partition"}, ":bedrock:", {"Ref": "AWS::Region"},
-    f"::foundation-model/{EMBEDDING_MODEL_ID}",
-]]}
+EMBEDDING_MODEL_ARN = {
+    "Fn::Join": [
+        "",
+        [
+            "arn:",
+            {"Ref": "AWS::Partition"},
+            ":bedrock:",
+            {"Ref": "AWS::Region"},
+            f"::foundation-model/{EMBEDDING_MODEL_ID}",
+        ],
+    ]
+}
 
 
 def _resources(template: dict[str, Any], type_: str) -> dict[str, dict[str, Any]]:
@@ -39,8 +50,11 @@ def _one(template: dict[str, Any], type_: str) -> tuple[str, dict[str, Any]]:
 
 def _documents_bucket_id(template: dict[str, Any]) -> str:
     """The versioned bucket; the other one is its access-log target."""
-    ids = [k for k, b in _resources(template, "AWS::S3::Bucket").items()
-           if b["Properties"].get("VersioningConfiguration") == {"Status": "Enabled"}]
+    ids = [
+        k
+        for k, b in _resources(template, "AWS::S3::Bucket").items()
+        if b["Properties"].get("VersioningConfiguration") == {"Status": "Enabled"}
+    ]
     assert len(ids) == 1
     return ids[0]
 
@@ -54,9 +68,12 @@ def _as_list(value: Any) -> list[Any]:
 
 
 def _service_role(template: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    roles = {k: r for k, r in _resources(template, "AWS::IAM::Role").items()
-             if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
-             == {"Service": "bedrock.amazonaws.com"}}
+    roles = {
+        k: r
+        for k, r in _resources(template, "AWS::IAM::Role").items()
+        if r["Properties"]["AssumeRolePolicyDocument"]["Statement"][0]["Principal"]
+        == {"Service": "bedrock.amazonaws.com"}
+    }
     assert len(roles) == 1
     return next(iter(roles.items()))
 
@@ -82,7 +99,9 @@ def test_knowledge_base_on_s3_vectors(knowledge_template_json: dict[str, Any]) -
     vector = config["VectorKnowledgeBaseConfiguration"]
     assert vector["EmbeddingModelArn"] == EMBEDDING_MODEL_ARN  # built from the stack's partition and region
     assert vector["EmbeddingModelConfiguration"]["BedrockEmbeddingModelConfiguration"] == {
-        "Dimensions": 1024, "EmbeddingDataType": "FLOAT32"}
+        "Dimensions": 1024,
+        "EmbeddingDataType": "FLOAT32",
+    }
     assert props["StorageConfiguration"] == {
         "Type": "S3_VECTORS",
         "S3VectorsConfiguration": {"IndexArn": {"Fn::GetAtt": [index_id, "IndexArn"]}},
@@ -103,18 +122,24 @@ def test_data_source_reads_the_documents_prefix(knowledge_template_json: dict[st
     }
     assert props["DataDeletionPolicy"] == "DELETE"
     chunking = props["VectorIngestionConfiguration"]["ChunkingConfiguration"]
-    assert chunking == {"ChunkingStrategy": "SEMANTIC", "SemanticChunkingConfiguration": {
-        "MaxTokens": SEMANTIC_CHUNKING["max_tokens"],
-        "BufferSize": SEMANTIC_CHUNKING["buffer_size"],
-        "BreakpointPercentileThreshold": SEMANTIC_CHUNKING["breakpoint_percentile_threshold"],
-    }}
+    assert chunking == {
+        "ChunkingStrategy": "SEMANTIC",
+        "SemanticChunkingConfiguration": {
+            "MaxTokens": SEMANTIC_CHUNKING["max_tokens"],
+            "BufferSize": SEMANTIC_CHUNKING["buffer_size"],
+            "BreakpointPercentileThreshold": SEMANTIC_CHUNKING["breakpoint_percentile_threshold"],
+        },
+    }
 
 
 def test_every_corpus_section_fits_in_one_chunk() -> None:
     """A `## ` section longer than max_tokens would be split mid-rule (tokens estimated as chars / 4)."""
-    sections = [(path.name, section.splitlines()[0], len(section) / 4)
-                for path in sorted(CORPUS_DIR.glob("*.md")) if path.name != "README.md"
-                for section in re.split(r"(?m)^## ", path.read_text())[1:]]
+    sections = [
+        (path.name, section.splitlines()[0], len(section) / 4)
+        for path in sorted(CORPUS_DIR.glob("*.md"))
+        if path.name != "README.md"
+        for section in re.split(r"(?m)^## ", path.read_text())[1:]
+    ]
     assert sections, "knowledge/ holds no `## ` section"
     too_long = [s for s in sections if s[2] > SEMANTIC_CHUNKING["max_tokens"] * 0.9]
     assert not too_long, f"sections near or over max_tokens {SEMANTIC_CHUNKING['max_tokens']}: {too_long}"
@@ -125,23 +150,32 @@ def test_documents_bucket(knowledge_template_json: dict[str, Any]) -> None:
     docs_id = _documents_bucket_id(knowledge_template_json)
     logs_id = next(k for k in buckets if k != docs_id)
     docs = buckets[docs_id]["Properties"]
-    assert docs["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"] \
-        == {"SSEAlgorithm": "AES256"}
+    assert docs["BucketEncryption"]["ServerSideEncryptionConfiguration"][0]["ServerSideEncryptionByDefault"] == {
+        "SSEAlgorithm": "AES256"
+    }
     assert docs["LoggingConfiguration"]["DestinationBucketName"] == {"Ref": logs_id}
 
-    policies = {p["Properties"]["Bucket"]["Ref"]: _statements(p["Properties"]["PolicyDocument"])
-                for p in _resources(knowledge_template_json, "AWS::S3::BucketPolicy").values()}
+    policies = {
+        p["Properties"]["Bucket"]["Ref"]: _statements(p["Properties"]["PolicyDocument"])
+        for p in _resources(knowledge_template_json, "AWS::S3::BucketPolicy").values()
+    }
     for bucket_id, bucket in buckets.items():
         assert bucket["Properties"]["PublicAccessBlockConfiguration"] == {
-            "BlockPublicAcls": True, "BlockPublicPolicy": True,
-            "IgnorePublicAcls": True, "RestrictPublicBuckets": True,
+            "BlockPublicAcls": True,
+            "BlockPublicPolicy": True,
+            "IgnorePublicAcls": True,
+            "RestrictPublicBuckets": True,
         }
         assert bucket["DeletionPolicy"] == "Retain"  # cdk.json's default removal policy
         statements = policies[bucket_id]
-        assert any(s["Effect"] == "Deny" and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
-                   for s in statements), f"{bucket_id}: plain HTTP is not denied"
-        assert any(s["Effect"] == "Deny" and s.get("Condition") == {"NumericLessThan": {"s3:TlsVersion": 1.2}}
-                   for s in statements), f"{bucket_id}: TLS below 1.2 is not denied"
+        assert any(
+            s["Effect"] == "Deny" and s.get("Condition") == {"Bool": {"aws:SecureTransport": "false"}}
+            for s in statements
+        ), f"{bucket_id}: plain HTTP is not denied"
+        assert any(
+            s["Effect"] == "Deny" and s.get("Condition") == {"NumericLessThan": {"s3:TlsVersion": 1.2}}
+            for s in statements
+        ), f"{bucket_id}: TLS below 1.2 is not denied"
     # Log delivery is admitted from the documents bucket of this account only.
     allow = [s for s in policies[logs_id] if s["Effect"] == "Allow"]
     assert len(allow) == 1 and allow[0]["Principal"] == {"Service": "logging.s3.amazonaws.com"}
@@ -159,17 +193,19 @@ def test_corpus_is_uploaded_to_documents_prefix(knowledge_template_json: dict[st
     # The staged asset is the repo's knowledge/ folder without README.md.
     staged = synthesized.outdir / f"asset.{synthesized.stacks.knowledge.corpus_hash}"
     corpus = {p.relative_to(CORPUS_DIR) for p in CORPUS_DIR.rglob("*") if p.is_file()}
-    assert {p.relative_to(staged) for p in staged.rglob("*") if p.is_file()} == \
-        {p for p in corpus if p.name != "README.md"}
+    assert {p.relative_to(staged) for p in staged.rglob("*") if p.is_file()} == {
+        p for p in corpus if p.name != "README.md"
+    }
     assert any(p.suffix == ".md" for p in corpus), "knowledge/ holds no markdown document"
 
 
-def test_ingestion_starts_after_upload_on_create_and_update(knowledge_template_json: dict[str, Any],
-                                                            synthesized) -> None:
+def test_ingestion_starts_after_upload_on_create_and_update(
+    knowledge_template_json: dict[str, Any], synthesized
+) -> None:
     kb_id, _ = _one(knowledge_template_json, "AWS::Bedrock::KnowledgeBase")
     source_id, _ = _one(knowledge_template_json, "AWS::Bedrock::DataSource")
     deployment_id, _ = _one(knowledge_template_json, "Custom::CDKBucketDeployment")
-    ingestion_id, ingestion = _one(knowledge_template_json, "Custom::AWS")
+    _ingestion_id, ingestion = _one(knowledge_template_json, "Custom::AWS")
     props = ingestion["Properties"]
     assert props["Create"] == props["Update"], "a corpus change (an update) must ingest too"
     assert "Delete" not in props
@@ -184,17 +220,24 @@ def test_ingestion_starts_after_upload_on_create_and_update(knowledge_template_j
     assert deployment_id in ingestion["DependsOn"]
 
     # Its policy: StartIngestionJob on this knowledge base, nothing else.
-    policies = [p for p in _resources(knowledge_template_json, "AWS::IAM::Policy").values()
-                if any("StartIngestionJob" in json.dumps(s) for s in _statements(p["Properties"]["PolicyDocument"]))]
+    policies = [
+        p
+        for p in _resources(knowledge_template_json, "AWS::IAM::Policy").values()
+        if any("StartIngestionJob" in json.dumps(s) for s in _statements(p["Properties"]["PolicyDocument"]))
+    ]
     assert len(policies) == 1
-    assert _statements(policies[0]["Properties"]["PolicyDocument"]) == [{
-        "Action": "bedrock:StartIngestionJob", "Effect": "Allow",
-        "Resource": {"Fn::GetAtt": [kb_id, "KnowledgeBaseArn"]},
-    }]
+    assert _statements(policies[0]["Properties"]["PolicyDocument"]) == [
+        {
+            "Action": "bedrock:StartIngestionJob",
+            "Effect": "Allow",
+            "Resource": {"Fn::GetAtt": [kb_id, "KnowledgeBaseArn"]},
+        }
+    ]
 
 
 def test_corpus_hash_ignores_readme_and_follows_documents(make_app, tmp_path: Path) -> None:
     """The ingestion physical id is `corpus-<hash>`: a document change re-ingests, a README edit does not."""
+
     def corpus_hash(files: dict[str, str]) -> str:
         corpus = tmp_path / f"corpus{len(list(tmp_path.iterdir()))}"
         corpus.mkdir()
@@ -235,10 +278,14 @@ def test_service_role_is_least_privilege(knowledge_template_json: dict[str, Any]
 
 
 def test_no_policy_in_the_stack_invokes_models_on_a_wildcard(knowledge_template_json: dict[str, Any]) -> None:
-    documents = [p["PolicyDocument"] for r in _resources(knowledge_template_json, "AWS::IAM::Role").values()
-                 for p in r["Properties"].get("Policies", [])]
-    documents += [p["Properties"]["PolicyDocument"]
-                  for p in _resources(knowledge_template_json, "AWS::IAM::Policy").values()]
+    documents = [
+        p["PolicyDocument"]
+        for r in _resources(knowledge_template_json, "AWS::IAM::Role").values()
+        for p in r["Properties"].get("Policies", [])
+    ]
+    documents += [
+        p["Properties"]["PolicyDocument"] for p in _resources(knowledge_template_json, "AWS::IAM::Policy").values()
+    ]
     for statement in (s for d in documents for s in _statements(d)):
         if any(a.startswith("bedrock:") for a in _as_list(statement["Action"])):
             assert "*" not in _as_list(statement["Resource"]), statement
@@ -272,30 +319,38 @@ def test_grant_retrieve_is_scoped_to_the_knowledge_base(make_app, tmp_path: Path
     grant = knowledge.grant_retrieve(role)
     assert grant.success
     [statement] = [knowledge.resolve(s.to_statement_json()) for s in grant.principal_statements]
-    assert statement == {"Action": "bedrock:Retrieve", "Effect": "Allow",
-                         "Resource": {"Fn::GetAtt": ["KnowledgeBase", "KnowledgeBaseArn"]}}
+    assert statement == {
+        "Action": "bedrock:Retrieve",
+        "Effect": "Allow",
+        "Resource": {"Fn::GetAtt": ["KnowledgeBase", "KnowledgeBaseArn"]},
+    }
 
 
 def test_acknowledgements_stay_on_framework_functions_and_the_service_role(synthesized) -> None:
     """Each acknowledgement sits on one resource: the knowledge base role, or a resource of the two
     aws-cdk-lib framework functions (BucketDeployment upload, AwsCustomResource ingestion)."""
     knowledge = synthesized.stacks.knowledge
-    framework = [c.node.path for c in knowledge.node.children
-                 if c.node.id.startswith("Custom::CDKBucketDeployment")]
+    framework = [c.node.path for c in knowledge.node.children if c.node.id.startswith("Custom::CDKBucketDeployment")]
     framework.append(knowledge.ingestion.grant_principal.node.scope.node.path)
     assert len(framework) == 2
-    acknowledged = {c.node.path for c in knowledge.node.find_all()
-                    if any(e.type == cdk.Validations.ACKNOWLEDGED_RULES_METADATA_KEY for e in c.node.metadata)}
+    acknowledged = {
+        c.node.path
+        for c in knowledge.node.find_all()
+        if any(e.type == cdk.Validations.ACKNOWLEDGED_RULES_METADATA_KEY for e in c.node.metadata)
+    }
     assert knowledge.service_role.node.path in acknowledged
     for path in acknowledged - {knowledge.service_role.node.path}:
         assert any(path.startswith(f"{root}/") for root in framework), path
 
 
 def test_with_cdk_assertions(knowledge_template: Template) -> None:
-    knowledge_template.has_resource_properties("AWS::Bedrock::KnowledgeBase", Match.object_like({
-        "StorageConfiguration": Match.object_like({"Type": "S3_VECTORS"})}))
-    knowledge_template.has_resource_properties("AWS::S3Vectors::Index", Match.object_like({
-        "Dimension": 1024, "DistanceMetric": "cosine"}))
+    knowledge_template.has_resource_properties(
+        "AWS::Bedrock::KnowledgeBase",
+        Match.object_like({"StorageConfiguration": Match.object_like({"Type": "S3_VECTORS"})}),
+    )
+    knowledge_template.has_resource_properties(
+        "AWS::S3Vectors::Index", Match.object_like({"Dimension": 1024, "DistanceMetric": "cosine"})
+    )
 
 
 def test_destroy_makes_the_knowledge_buckets_deletable(make_app, tmp_path: Path) -> None:

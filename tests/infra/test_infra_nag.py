@@ -18,7 +18,6 @@ from cdk_nag import AwsSolutionsChecks
 
 from infra import build_app
 
-
 ACK_KEY = cdk.Validations.ACKNOWLEDGED_RULES_METADATA_KEY
 MIN_REASON = 40  # characters: a reason has to say why, not just "ok"
 
@@ -28,8 +27,10 @@ def _violations(report: dict | None) -> list[str]:
     for plugin in (report or {}).get("pluginReports", []):
         for violation in plugin.get("violations", []):
             for construct in violation.get("violatingConstructs", []):
-                lines.append(f"{violation['ruleName']} ({violation['severity']}) at {construct['constructPath']}: "
-                             f"{violation['description']}")
+                lines.append(
+                    f"{violation['ruleName']} ({violation['severity']}) at {construct['constructPath']}: "
+                    f"{violation['description']}"
+                )
     return lines
 
 
@@ -55,8 +56,7 @@ def test_rules_evaluate_clean_on_the_construct_tree(synthesized) -> None:
     # The same pack run directly over the synthesized tree: proves the rules saw our resources
     # (including acknowledgements) rather than an empty report meaning nothing ran.
     report = AwsSolutionsChecks().validate_scope(synthesized.app)
-    assert report.success, [(v.rule_name, [r.construct_path for r in v.violating_resources])
-                            for v in report.violations]
+    assert report.success, [(v.rule_name, [r.construct_path for r in v.violating_resources]) for v in report.violations]
 
 
 def test_every_acknowledgement_is_a_nag_rule_with_a_reason(synthesized) -> None:

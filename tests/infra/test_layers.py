@@ -28,6 +28,7 @@ def _flag_values(argv: list[str], flag: str) -> list[str]:
 
 # ------------------------------------------------------------------------------------ library layer
 
+
 @pytest.fixture(scope="module")
 def library_layer(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("library-layer")
@@ -40,7 +41,8 @@ def test_library_layer_has_the_package_its_data_and_the_corpus(library_layer: Pa
     assert (package / "handlers" / "agent.py").is_file()
     assert (package / "llm" / "behaviour.json").is_file()
     assert sorted(p.name for p in (package / "llm" / "prompts").glob("*.md")) == sorted(
-        p.name for p in (layers.PACKAGE / "llm" / "prompts").glob("*.md"))
+        p.name for p in (layers.PACKAGE / "llm" / "prompts").glob("*.md")
+    )
     assert {p.name for p in (package / "knowledge").glob("*.md")} == {p.name for p in layers.KNOWLEDGE.glob("*.md")}
     assert not list(library_layer.rglob("__pycache__")) and not list(library_layer.rglob("*.pyc"))
     assert not (package / "cli").exists() and not (package / "local").exists()
@@ -65,8 +67,14 @@ def test_library_layer_imports_without_cli_and_local_and_finds_its_corpus(librar
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKYMARSHAL_")}
     env["PYTHONPATH"] = str(library_layer)
     # Outside the repository, so no knowledge/ folder of the checkout is anywhere above the layer.
-    result = subprocess.run([sys.executable, "-c", script, str(library_layer)], cwd=library_layer, env=env,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(library_layer)],
+        cwd=library_layer,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     packaged, override = result.stdout.split()[-2:]
     assert Path(packaged) == library_layer / "skymarshal" / "knowledge"
@@ -91,18 +99,28 @@ def test_library_hash_follows_the_corpus_and_the_sources(tmp_path: Path, monkeyp
 
 # --------------------------------------------------------------------------------------- deps layer
 
+
 def _fake_pip(calls: list[list[str]], returncode: int = 0):
     def run(argv, check=False, **_kwargs):
         calls.append(list(argv))
         target = Path(_flag_values(argv, "--target")[0])
-        for rel in ("pkg/__init__.py", "pkg/tests/test_pkg.py", "pkg/__pycache__/x.cpython-312.pyc", "pkg/mod.pyi",
-                    "pkg/testing/helpers.py", "pkg-1.0.dist-info/METADATA", "pkg-1.0.dist-info/RECORD",
-                    "pkg-1.0.dist-info/entry_points.txt", "bin/pkg-cli"):
+        for rel in (
+            "pkg/__init__.py",
+            "pkg/tests/test_pkg.py",
+            "pkg/__pycache__/x.cpython-312.pyc",
+            "pkg/mod.pyi",
+            "pkg/testing/helpers.py",
+            "pkg-1.0.dist-info/METADATA",
+            "pkg-1.0.dist-info/RECORD",
+            "pkg-1.0.dist-info/entry_points.txt",
+            "bin/pkg-cli",
+        ):
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
             (target / rel).write_text("x")
         if check and returncode:
             raise subprocess.CalledProcessError(returncode, argv)
         return subprocess.CompletedProcess(argv, returncode)
+
     return run
 
 
@@ -127,8 +145,13 @@ def test_deps_layer_pruned_but_metadata_kept(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(layers.subprocess, "run", _fake_pip([]))
     layers.build_deps_layer(tmp_path)
     files = {p.relative_to(tmp_path / "python").as_posix() for p in (tmp_path / "python").rglob("*") if p.is_file()}
-    assert files == {"pkg/__init__.py", "pkg/testing/helpers.py", "pkg-1.0.dist-info/METADATA",
-                     "pkg-1.0.dist-info/RECORD", "pkg-1.0.dist-info/entry_points.txt"}
+    assert files == {
+        "pkg/__init__.py",
+        "pkg/testing/helpers.py",
+        "pkg-1.0.dist-info/METADATA",
+        "pkg-1.0.dist-info/RECORD",
+        "pkg-1.0.dist-info/entry_points.txt",
+    }
 
 
 def test_deps_layer_over_budget_fails_with_the_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,13 +176,25 @@ def test_deps_hash_follows_requirements(tmp_path: Path, monkeypatch: pytest.Monk
     assert layers.deps_hash() != first
 
 
-@pytest.mark.skipif(os.environ.get("SKYMARSHAL_TEST_LAYER_BUILD") != "1",
-                    reason="downloads ~130 MB of wheels; set SKYMARSHAL_TEST_LAYER_BUILD=1 to run the real pip build")
+@pytest.mark.skipif(
+    os.environ.get("SKYMARSHAL_TEST_LAYER_BUILD") != "1",
+    reason="downloads ~130 MB of wheels; set SKYMARSHAL_TEST_LAYER_BUILD=1 to run the real pip build",
+)
 def test_real_deps_layer_build(tmp_path: Path) -> None:
     layers.build_deps_layer(tmp_path)
     root = tmp_path / "python"
-    for package in ("boto3", "botocore", "pydantic_core", "langchain_core", "langchain_aws", "langgraph",
-                    "langgraph_checkpoint_aws", "aws_lambda_powertools", "rank_bm25.py", "airportsdata"):
+    for package in (
+        "boto3",
+        "botocore",
+        "pydantic_core",
+        "langchain_core",
+        "langchain_aws",
+        "langgraph",
+        "langgraph_checkpoint_aws",
+        "aws_lambda_powertools",
+        "rank_bm25.py",
+        "airportsdata",
+    ):
         assert (root / package).exists(), package
     assert list((root / "pydantic_core").glob("*.cpython-312-x86_64-linux-gnu.so"))
     assert list(root.glob("langchain_core-*.dist-info/METADATA"))
@@ -169,6 +204,7 @@ def test_real_deps_layer_build(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------------------------------- CDK
 
+
 def test_layers_synthesize_for_python312_x86_64(make_app, tmp_path: Path) -> None:
     app = make_app(tmp_path, **{"aws:cdk:bundling-stacks": []})
     stack = cdk.Stack(app, "LayersTest")
@@ -176,9 +212,14 @@ def test_layers_synthesize_for_python312_x86_64(make_app, tmp_path: Path) -> Non
     template = Template.from_stack(stack)
     template.resource_count_is("AWS::Lambda::LayerVersion", 2)
     for description in ("third-party deps", "domain library"):
-        template.has_resource_properties("AWS::Lambda::LayerVersion", {
-            "CompatibleRuntimes": ["python3.12"], "CompatibleArchitectures": ["x86_64"],
-            "Description": Match.string_like_regexp(description)})
+        template.has_resource_properties(
+            "AWS::Lambda::LayerVersion",
+            {
+                "CompatibleRuntimes": ["python3.12"],
+                "CompatibleArchitectures": ["x86_64"],
+                "Description": Match.string_like_regexp(description),
+            },
+        )
 
 
 def test_synth_bundles_locally_through_try_bundle(make_app, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -189,6 +230,7 @@ def test_synth_bundles_locally_through_try_bundle(make_app, tmp_path: Path, monk
             built.append(name)
             (output_dir / "python").mkdir(parents=True)
             (output_dir / "python" / f"{name}.txt").write_text(name)
+
         return build
 
     monkeypatch.setattr(layers, "build_deps_layer", fake("deps"))

@@ -7,10 +7,10 @@ import time
 
 import pytest
 from botocore.exceptions import ClientError, ReadTimeoutError
+from fake_bedrock import Fail, Raw, Stall, encode_event, text, throttle, tool
 from langchain_aws import ChatBedrockConverse
 from pydantic import BaseModel
 
-from fake_bedrock import Fail, Raw, Stall, encode_event, text, throttle, tool
 from skymarshal.llm.failures import classify
 from skymarshal.llm.provider import BedrockSettings, bounded_config, chat_model, worst_case_s
 
@@ -23,8 +23,12 @@ class Answer(BaseModel):
 
 
 def _model(model_id: str = f"eu.{SONNET}", budget: float = 10.0, attempts: int = 2) -> ChatBedrockConverse:
-    return ChatBedrockConverse(model=model_id, region_name="eu-west-1", max_tokens=200,
-                               config=bounded_config(budget, BedrockSettings(max_attempts=attempts)))
+    return ChatBedrockConverse(
+        model=model_id,
+        region_name="eu-west-1",
+        max_tokens=200,
+        config=bounded_config(budget, BedrockSettings(max_attempts=attempts)),
+    )
 
 
 def test_the_event_stream_encoder_is_what_botocore_decodes() -> None:
@@ -48,8 +52,12 @@ def test_converse_and_structured_output_through_langchain_aws(fake_bedrock) -> N
 def test_converse_stream_through_langchain_aws(fake_bedrock) -> None:
     fake_bedrock.script(text("Swap to A6-BLT and depart on time."))
     chunks = [c.content for c in _model().stream("what now?")]
-    joined = "".join(part["text"] if isinstance(part, dict) else part for c in chunks
-                     for part in (c if isinstance(c, list) else [c]) if part)
+    joined = "".join(
+        part["text"] if isinstance(part, dict) else part
+        for c in chunks
+        for part in (c if isinstance(c, list) else [c])
+        if part
+    )
     assert joined == "Swap to A6-BLT and depart on time."
     assert fake_bedrock.seen[-1].operation == "converse-stream"
 
@@ -61,11 +69,14 @@ def test_the_configured_chat_model_reaches_the_fake_as_the_regional_profile(fake
     assert fake_bedrock.seen[-1].model_id.startswith("eu.anthropic.claude-sonnet-4-5")
 
 
-@pytest.mark.parametrize(("model_id", "message"), [
-    (SONNET, "on-demand throughput isn’t supported"),  # what Bedrock says to a bare id
-    (f"us.{SONNET}", "model identifier is invalid"),  # a us. profile called in eu-west-1
-    ("eu.anthropic.claude-nonexistent-v1:0", "model identifier is invalid"),
-])
+@pytest.mark.parametrize(
+    ("model_id", "message"),
+    [
+        (SONNET, "on-demand throughput isn’t supported"),  # what Bedrock says to a bare id
+        (f"us.{SONNET}", "model identifier is invalid"),  # a us. profile called in eu-west-1
+        ("eu.anthropic.claude-nonexistent-v1:0", "model identifier is invalid"),
+    ],
+)
 def test_the_fake_refuses_ids_bedrock_refuses(fake_bedrock, model_id, message) -> None:
     with pytest.raises(ClientError, match=message) as caught:
         _model(model_id).invoke("hi")
@@ -82,11 +93,14 @@ def test_throttling_is_retried_within_the_attempts_then_reported(fake_bedrock) -
     assert classify(caught.value) == "throttled" and len(fake_bedrock.seen) == 4  # 2 + 2 attempts, no more
 
 
-@pytest.mark.parametrize(("fail", "reason"), [
-    (Fail(500, "InternalServerException", "boom"), "service_error"),
-    (Fail(424, "ModelErrorException", "the model returned an error"), "service_error"),
-    (Fail(403, "AccessDeniedException", "not authorized to invoke"), "access_denied"),
-])
+@pytest.mark.parametrize(
+    ("fail", "reason"),
+    [
+        (Fail(500, "InternalServerException", "boom"), "service_error"),
+        (Fail(424, "ModelErrorException", "the model returned an error"), "service_error"),
+        (Fail(403, "AccessDeniedException", "not authorized to invoke"), "access_denied"),
+    ],
+)
 def test_service_errors_are_typed(fake_bedrock, fail, reason) -> None:
     fake_bedrock.script(fail, fail)
     with pytest.raises(ClientError) as caught:

@@ -7,8 +7,8 @@ modules pay for it once. Named ``ops`` so it does not shadow the full-load ``air
 from __future__ import annotations
 
 import pytest
-
 from ops_rows import OpsData
+
 from skymarshal.data.generator import GeneratorConfig, generate
 
 

@@ -6,49 +6,127 @@ Imported as a plain module (the name is unique across tests/).
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from functools import cached_property
 
 from skymarshal.data import schema
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.operational import (
-    AircraftDay, AirportProfile, Booking, CargoAssignment, CargoShipment, CurfewWindow, Flight, MaintenanceEngineer,
-    MaintenanceShift, MelItem, Notam, Runway, WeatherObservation, WorkOrder,
+    AircraftDay,
+    AirportProfile,
+    Booking,
+    CargoAssignment,
+    CargoShipment,
+    CurfewWindow,
+    Flight,
+    MaintenanceEngineer,
+    MaintenanceShift,
+    MelItem,
+    Notam,
+    Runway,
+    WeatherObservation,
+    WorkOrder,
 )
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def utc(*args: int) -> datetime:
     return datetime(*args, tzinfo=UTC)
 
 
-def flight(number: str = "EY123", origin: str = "AUH", destination: str = "FRA", dep: datetime = utc(2027, 1, 20, 10),
-           block: int = 360, reg: str = "A6-BLA", type_code: str = "B789", distance_km: int = 4800,
-           booked: dict | None = None, **kw) -> Flight:
-    return Flight(flight_id=kw.pop("flight_id", f"{number}-{dep:%Y%m%d}"), flight_number=number, carrier="EY",
-                  origin=origin, destination=destination, flight_date=dep.date(), scheduled_departure=dep,
-                  scheduled_arrival=dep + timedelta(minutes=block), aircraft_registration=reg, aircraft_type=type_code,
-                  block_minutes=block, distance_km=distance_km, capacity=dict(AIRCRAFT_TYPES[type_code].capacity),
-                  booked=booked if booked is not None else {"J": 20, "Y": 200}, **kw)
+def flight(
+    number: str = "EY123",
+    origin: str = "AUH",
+    destination: str = "FRA",
+    dep: datetime = utc(2027, 1, 20, 10),
+    block: int = 360,
+    reg: str = "A6-BLA",
+    type_code: str = "B789",
+    distance_km: int = 4800,
+    booked: dict | None = None,
+    **kw,
+) -> Flight:
+    return Flight(
+        flight_id=kw.pop("flight_id", f"{number}-{dep:%Y%m%d}"),
+        flight_number=number,
+        carrier="EY",
+        origin=origin,
+        destination=destination,
+        flight_date=dep.date(),
+        scheduled_departure=dep,
+        scheduled_arrival=dep + timedelta(minutes=block),
+        aircraft_registration=reg,
+        aircraft_type=type_code,
+        block_minutes=block,
+        distance_km=distance_km,
+        capacity=dict(AIRCRAFT_TYPES[type_code].capacity),
+        booked=booked if booked is not None else {"J": 20, "Y": 200},
+        **kw,
+    )
 
 
-def booking(booking_id: str, flight_id: str, *, cabin: str = "Y", tier: str = "NONE", ssr=(), final: str = "FRA",
-            inbound: str | None = None, onward: str | None = None, fare: float = 500.0, passenger: str | None = None,
-            **kw) -> Booking:
-    return Booking(booking_id=booking_id, pnr="ABC123", flight_id=flight_id, passenger_id=passenger or f"P-{booking_id}",
-                   passenger_name="Test Passenger", cabin=cabin, loyalty_tier=tier, ssr=list(ssr),
-                   inbound_flight_id=inbound, onward_flight_id=onward, final_destination=final, fare_paid=fare, **kw)
+def booking(
+    booking_id: str,
+    flight_id: str,
+    *,
+    cabin: str = "Y",
+    tier: str = "NONE",
+    ssr=(),
+    final: str = "FRA",
+    inbound: str | None = None,
+    onward: str | None = None,
+    fare: float = 500.0,
+    passenger: str | None = None,
+    **kw,
+) -> Booking:
+    return Booking(
+        booking_id=booking_id,
+        pnr="ABC123",
+        flight_id=flight_id,
+        passenger_id=passenger or f"P-{booking_id}",
+        passenger_name="Test Passenger",
+        cabin=cabin,
+        loyalty_tier=tier,
+        ssr=list(ssr),
+        inbound_flight_id=inbound,
+        onward_flight_id=onward,
+        final_destination=final,
+        fare_paid=fare,
+        **kw,
+    )
 
 
-def work_order(wo_id: str = "WO-1", reg: str = "A6-BLA", *, opened: datetime = utc(2027, 1, 20, 8), aog: bool = True,
-               labour: float = 5.5, auth: str | None = "B1-B787", parts: datetime | None = utc(2027, 1, 20, 11),
-               station: str = "AUH", mel: MelItem | None = None, **kw) -> WorkOrder:
+def work_order(
+    wo_id: str = "WO-1",
+    reg: str = "A6-BLA",
+    *,
+    opened: datetime = utc(2027, 1, 20, 8),
+    aog: bool = True,
+    labour: float = 5.5,
+    auth: str | None = "B1-B787",
+    parts: datetime | None = utc(2027, 1, 20, 11),
+    station: str = "AUH",
+    mel: MelItem | None = None,
+    **kw,
+) -> WorkOrder:
     kind = kw.pop("kind", "MEL_DEFERRAL" if mel else "DEFECT")
-    return WorkOrder(work_order_id=wo_id, aircraft_registration=reg, opened_at=opened, kind=kind,
-                     status=kw.pop("status", "DEFERRED" if mel else "OPEN"), ata_chapter="29", description="test defect",
-                     station=station, aog=aog, mel=mel, estimated_labour_hours=labour, required_authorisation=auth,
-                     parts_available_at=parts, **kw)
+    return WorkOrder(
+        work_order_id=wo_id,
+        aircraft_registration=reg,
+        opened_at=opened,
+        kind=kind,
+        status=kw.pop("status", "DEFERRED" if mel else "OPEN"),
+        ata_chapter="29",
+        description="test defect",
+        station=station,
+        aog=aog,
+        mel=mel,
+        estimated_labour_hours=labour,
+        required_authorisation=auth,
+        parts_available_at=parts,
+        **kw,
+    )
 
 
 def mel_item(category: str = "B", discovered: date = date(2027, 1, 18), **kw) -> MelItem:
@@ -56,27 +134,61 @@ def mel_item(category: str = "B", discovered: date = date(2027, 1, 18), **kw) ->
 
 
 def engineer(staff_id: str, auth=("B1-B787",), station: str = "AUH") -> MaintenanceEngineer:
-    return MaintenanceEngineer(staff_id=staff_id, name="Test Engineer", station=station, licence="B1",
-                               authorisations=list(auth))
+    return MaintenanceEngineer(
+        staff_id=staff_id, name="Test Engineer", station=station, licence="B1", authorisations=list(auth)
+    )
 
 
 def shift(staff_id: str, start: datetime, hours: float = 8, station: str = "AUH") -> MaintenanceShift:
-    return MaintenanceShift(staff_id=staff_id, shift_start=start, shift_end=start + timedelta(hours=hours),
-                            station=station)
+    return MaintenanceShift(
+        staff_id=staff_id, shift_start=start, shift_end=start + timedelta(hours=hours), station=station
+    )
 
 
-def aircraft_day(reg: str = "A6-BLT", type_code: str = "B789", station: str = "AUH", status: str = "SPARE",
-                 day: date = date(2027, 1, 20)) -> AircraftDay:
-    return AircraftDay(aircraft_registration=reg, date=day, aircraft_type=type_code, status=status, station=station,
-                       capacity=dict(AIRCRAFT_TYPES[type_code].capacity))
+def aircraft_day(
+    reg: str = "A6-BLT",
+    type_code: str = "B789",
+    station: str = "AUH",
+    status: str = "SPARE",
+    day: date = date(2027, 1, 20),
+) -> AircraftDay:
+    return AircraftDay(
+        aircraft_registration=reg,
+        date=day,
+        aircraft_type=type_code,
+        status=status,
+        station=station,
+        capacity=dict(AIRCRAFT_TYPES[type_code].capacity),
+    )
 
 
-def profile(iata: str, lat: float, lon: float, runways=(("09/27", 90, 3500),), *, tz: str = "Europe/London",
-            curfews=(), mct: int | None = None, country: str = "GB", **kw) -> AirportProfile:
-    return AirportProfile(iata=iata, icao="EGXX", name=f"{iata} airport", city=iata, country=country, tz=tz, lat=lat,
-                          lon=lon, elevation_ft=100, runways=[Runway(designator=d, heading_deg=h, length_m=m)
-                                                              for d, h, m in runways],
-                          curfews=list(curfews), min_connection_minutes=mct, **kw)
+def profile(
+    iata: str,
+    lat: float,
+    lon: float,
+    runways=(("09/27", 90, 3500),),
+    *,
+    tz: str = "Europe/London",
+    curfews=(),
+    mct: int | None = None,
+    country: str = "GB",
+    **kw,
+) -> AirportProfile:
+    return AirportProfile(
+        iata=iata,
+        icao="EGXX",
+        name=f"{iata} airport",
+        city=iata,
+        country=country,
+        tz=tz,
+        lat=lat,
+        lon=lon,
+        elevation_ft=100,
+        runways=[Runway(designator=d, heading_deg=h, length_m=m) for d, h, m in runways],
+        curfews=list(curfews),
+        min_connection_minutes=mct,
+        **kw,
+    )
 
 
 def curfew(start: str = "23:00", end: str = "06:00") -> CurfewWindow:
@@ -84,28 +196,77 @@ def curfew(start: str = "23:00", end: str = "06:00") -> CurfewWindow:
 
 
 def notam(iata: str, kind: str, start: datetime, end: datetime, runway: str | None = None) -> Notam:
-    return Notam(iata=iata, record=f"NOTAM#{start:%Y-%m-%dT%H:%M:%SZ}#T1", notam_id="T1", kind=kind, starts_at=start,
-                 ends_at=end, runway=runway, text=f"{kind} test")
+    return Notam(
+        iata=iata,
+        record=f"NOTAM#{start:%Y-%m-%dT%H:%M:%SZ}#T1",
+        notam_id="T1",
+        kind=kind,
+        starts_at=start,
+        ends_at=end,
+        runway=runway,
+        text=f"{kind} test",
+    )
 
 
-def obs(iata: str, at: datetime, *, wind_dir: int = 90, wind: int = 5, gust: int | None = None, vis: int = 9999,
-        ceiling: int | None = None, phenomena=()) -> WeatherObservation:
-    return WeatherObservation(airport=iata, forecast_time=at, visibility_m=vis, ceiling_ft=ceiling,
-                              wind_direction_deg=wind_dir, wind_speed_kt=wind, gust_kt=gust, temperature_c=10,
-                              phenomena=list(phenomena))
+def obs(
+    iata: str,
+    at: datetime,
+    *,
+    wind_dir: int = 90,
+    wind: int = 5,
+    gust: int | None = None,
+    vis: int = 9999,
+    ceiling: int | None = None,
+    phenomena=(),
+) -> WeatherObservation:
+    return WeatherObservation(
+        airport=iata,
+        forecast_time=at,
+        visibility_m=vis,
+        ceiling_ft=ceiling,
+        wind_direction_deg=wind_dir,
+        wind_speed_kt=wind,
+        gust_kt=gust,
+        temperature_c=10,
+        phenomena=list(phenomena),
+    )
 
 
-def shipment(serial: int, codes=(), *, weight: float = 1000, revenue: float = 5000, commodity: str = "test goods",
-             ready: datetime = utc(2027, 1, 20, 2)) -> CargoShipment:
-    return CargoShipment(shipment_id=f"607-{serial:08d}", origin="AUH", destination="FRA", commodity=commodity,
-                         handling_codes=list(codes), pieces=1, weight_kg=weight, revenue_usd=revenue, shipper="Test",
-                         ready_at=ready)
+def shipment(
+    serial: int,
+    codes=(),
+    *,
+    weight: float = 1000,
+    revenue: float = 5000,
+    commodity: str = "test goods",
+    ready: datetime = utc(2027, 1, 20, 2),
+) -> CargoShipment:
+    return CargoShipment(
+        shipment_id=f"607-{serial:08d}",
+        origin="AUH",
+        destination="FRA",
+        commodity=commodity,
+        handling_codes=list(codes),
+        pieces=1,
+        weight_kg=weight,
+        revenue_usd=revenue,
+        shipper="Test",
+        ready_at=ready,
+    )
 
 
-def assignment(s: CargoShipment, flight_id: str, *, weight: float | None = None, status: str = "BOOKED",
-               priority: int = 1) -> CargoAssignment:
-    return CargoAssignment(assignment_id=f"{s.shipment_id}#{flight_id}", flight_id=flight_id, shipment_id=s.shipment_id,
-                           loading_priority=priority, pieces=1, weight_kg=weight or s.weight_kg, status=status)
+def assignment(
+    s: CargoShipment, flight_id: str, *, weight: float | None = None, status: str = "BOOKED", priority: int = 1
+) -> CargoAssignment:
+    return CargoAssignment(
+        assignment_id=f"{s.shipment_id}#{flight_id}",
+        flight_id=flight_id,
+        shipment_id=s.shipment_id,
+        loading_priority=priority,
+        pieces=1,
+        weight_kg=weight or s.weight_kg,
+        status=status,
+    )
 
 
 class OpsData:
@@ -136,8 +297,10 @@ class OpsData:
         return list(self._bookings_by_flight.get(flight_id, []))
 
     def rotation(self, registration: str) -> list[Flight]:
-        return sorted((f for f in self.tables[schema.FLIGHTS] if f.aircraft_registration == registration),
-                      key=lambda f: f.scheduled_departure)
+        return sorted(
+            (f for f in self.tables[schema.FLIGHTS] if f.aircraft_registration == registration),
+            key=lambda f: f.scheduled_departure,
+        )
 
     def work_orders(self, registration: str | None = None) -> list[WorkOrder]:
         rows = self.tables[schema.MAINTENANCE_WORK_ORDERS]

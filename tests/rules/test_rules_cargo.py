@@ -5,10 +5,16 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-
 from ops_rows import assignment, flight, shipment
+
 from skymarshal.rules.cargo import (
-    HANDLING_LIMITS, CargoConfig, HandlingLimit, cargo_impact, shipment_risk, shipments_on_flight, tightest_limit,
+    HANDLING_LIMITS,
+    CargoConfig,
+    HandlingLimit,
+    cargo_impact,
+    shipment_risk,
+    shipments_on_flight,
+    tightest_limit,
 )
 
 FLIGHT = flight()
@@ -16,13 +22,22 @@ FLIGHT = flight()
 
 def test_the_policy_table_holds_the_agreed_limits():
     assert {code: row.max_extra_delay_minutes for code, row in HANDLING_LIMITS.items()} == {
-        "AVI": 240, "PIL": 360, "COL": 480, "FRO": 360, "PER": 720, "HUM": 1440, "GEN": 2880}
+        "AVI": 240,
+        "PIL": 360,
+        "COL": 480,
+        "FRO": 360,
+        "PER": 720,
+        "HUM": 1440,
+        "GEN": 2880,
+    }
     assert HANDLING_LIMITS["FRO"].extended_with == {"ICE": 720}
     assert [c for c, row in HANDLING_LIMITS.items() if row.over_limit == "illegal"] == ["AVI"]
 
 
-@pytest.mark.parametrize("delay, status, margin", [(120, "legal", 120), (180, "legal", 60), (181, "at_risk", 59),
-                                                   (240, "at_risk", 0), (241, "illegal", -1)])
+@pytest.mark.parametrize(
+    "delay, status, margin",
+    [(120, "legal", 120), (180, "legal", 60), (181, "at_risk", 59), (240, "at_risk", 0), (241, "illegal", -1)],
+)
 def test_live_animals_over_four_hours_are_illegal_for_welfare(delay, status, margin):
     horses = shipment(1, ["AVI"], commodity="live animals: horses")
     risk = shipment_risk(assignment(horses, FLIGHT.flight_id), horses, delay)
@@ -33,10 +48,20 @@ def test_live_animals_over_four_hours_are_illegal_for_welfare(delay, status, mar
         assert not finding.binding and "animal welfare" in finding.message
 
 
-@pytest.mark.parametrize("codes, limiting, minutes", [
-    (["PIL", "COL"], "PIL", 360), (["PER", "COL"], "COL", 480), (["PER", "FRO", "ICE"], "FRO", 720),
-    (["FRO"], "FRO", 360), (["PER"], "PER", 720), (["HUM"], "HUM", 1440), ([], "GEN", 2880), (["DGR"], "GEN", 2880),
-    (["VAL"], "GEN", 2880)])
+@pytest.mark.parametrize(
+    "codes, limiting, minutes",
+    [
+        (["PIL", "COL"], "PIL", 360),
+        (["PER", "COL"], "COL", 480),
+        (["PER", "FRO", "ICE"], "FRO", 720),
+        (["FRO"], "FRO", 360),
+        (["PER"], "PER", 720),
+        (["HUM"], "HUM", 1440),
+        ([], "GEN", 2880),
+        (["DGR"], "GEN", 2880),
+        (["VAL"], "GEN", 2880),
+    ],
+)
 def test_the_tightest_code_limits_the_shipment(codes, limiting, minutes):
     row, limit = tightest_limit(shipment(1, codes))
     assert (row.code, limit) == (limiting, minutes)
@@ -62,8 +87,12 @@ def test_revenue_at_risk_is_prorated_by_the_weight_on_the_flight():
     fish = shipment(4, ["PER", "COL"], weight=1000, revenue=8000)
     general = shipment(5, [], weight=500, revenue=1000)
     horses = shipment(6, ["AVI"], weight=800, revenue=9000)
-    rows = [assignment(fish, FLIGHT.flight_id, weight=250), assignment(general, FLIGHT.flight_id, priority=2),
-            assignment(horses, FLIGHT.flight_id, status="OFFLOADED"), assignment(general, "EY9-20270120")]
+    rows = [
+        assignment(fish, FLIGHT.flight_id, weight=250),
+        assignment(general, FLIGHT.flight_id, priority=2),
+        assignment(horses, FLIGHT.flight_id, status="OFFLOADED"),
+        assignment(general, "EY9-20270120"),
+    ]
     impact = cargo_impact(FLIGHT, rows, [fish, general, horses], 500)
     assert [s.shipment_id for s in impact.shipments] == [fish.shipment_id, general.shipment_id]
     assert impact.revenue_usd == 3000.0 and impact.revenue_at_risk_usd == 2000.0  # a quarter of the fish
@@ -72,9 +101,14 @@ def test_revenue_at_risk_is_prorated_by_the_weight_on_the_flight():
 
 
 def test_limits_are_configurable_data():
-    strict = CargoConfig(limits={**HANDLING_LIMITS, "PER": HandlingLimit(code="PER", max_extra_delay_minutes=60,
-                                                                          over_limit="illegal", risk="spoilage",
-                                                                          source="test")})
+    strict = CargoConfig(
+        limits={
+            **HANDLING_LIMITS,
+            "PER": HandlingLimit(
+                code="PER", max_extra_delay_minutes=60, over_limit="illegal", risk="spoilage", source="test"
+            ),
+        }
+    )
     fruit = shipment(7, ["PER"])
     assert shipment_risk(assignment(fruit, FLIGHT.flight_id), fruit, 61, config=strict).status == "illegal"
 

@@ -5,19 +5,35 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-
 from rules_helpers import duty_row, member, recent, utc
+
 from skymarshal.models.findings import binding_constraints, constraint_text
-from skymarshal.rules.crew import (OperatorRules, ProposedDuty, evaluate_delay, evaluate_duty, evaluate_swap_candidate,
-                                   is_legal, latest_legal_delay)
+from skymarshal.rules.crew import (
+    OperatorRules,
+    ProposedDuty,
+    evaluate_delay,
+    evaluate_duty,
+    evaluate_swap_candidate,
+    is_legal,
+    latest_legal_delay,
+)
 from skymarshal.rules.ftl_easa import PlannedExtension
 
 REPORT = utc(2027, 1, 20, 4)  # 08:00 in Abu Dhabi (UTC+4): band 06:00–13:29, 2 sectors → 13:00
 
 
 def proposed(**kw) -> ProposedDuty:
-    values = dict(report=REPORT, fdp_end=REPORT + timedelta(hours=10), sectors=2, aircraft_type="A320",
-                  start_station="AUH", end_station="AUH", block_minutes=7 * 60, label="EY1/EY2", duty_id="D-NEW")
+    values = dict(
+        report=REPORT,
+        fdp_end=REPORT + timedelta(hours=10),
+        sectors=2,
+        aircraft_type="A320",
+        start_station="AUH",
+        end_station="AUH",
+        block_minutes=7 * 60,
+        label="EY1/EY2",
+        duty_id="D-NEW",
+    )
     values.update(kw)
     return ProposedDuty(**values)
 
@@ -41,8 +57,16 @@ def test_clean_duty_is_legal(captain):
     assert fdp.limit == 13 * 60 and fdp.actual == 10 * 60 and fdp.margin_minutes == 180
     assert fdp.clause == "ORO.FTL.205(b)(1)" and fdp.details["reference_start"] == "08:00"
     rules = {f.rule for f in findings}
-    assert {"crew.availability", "crew.type_qualification", "crew.recency", "crew.roster_conflict", "crew.max_fdp",
-            "crew.cumulative_duty", "crew.cumulative_flight_time", "crew.rest_before"} <= rules
+    assert {
+        "crew.availability",
+        "crew.type_qualification",
+        "crew.recency",
+        "crew.roster_conflict",
+        "crew.max_fdp",
+        "crew.cumulative_duty",
+        "crew.cumulative_flight_time",
+        "crew.rest_before",
+    } <= rules
 
 
 def test_reference_time_is_base_local_time(captain):

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import pytest
-
 from rules_helpers import utc
+
 from skymarshal.models.operational import AirportProfile, CurfewWindow
 from skymarshal.rules.curfew import DEFAULT_CURFEWS, check_movement, check_movement_at
 
 
-@pytest.mark.parametrize(("at", "status"), [
-    (utc(2027, 1, 15, 21, 59), "at_risk"),   # 22:59 CET: 1 min before the ban
-    (utc(2027, 1, 15, 22, 0), "illegal"),    # 23:00 CET
-    (utc(2027, 1, 16, 3, 59), "illegal"),    # 04:59 CET, after midnight
-    (utc(2027, 1, 16, 4, 0), "legal"),       # 05:00 CET
-    (utc(2027, 7, 15, 20, 59), "at_risk"),   # 22:59 CEST
-    (utc(2027, 7, 15, 21, 0), "illegal"),    # 23:00 CEST
-    (utc(2027, 7, 16, 2, 59), "illegal"),    # 04:59 CEST
-    (utc(2027, 7, 16, 3, 0), "legal"),       # 05:00 CEST
-])
+@pytest.mark.parametrize(
+    ("at", "status"),
+    [
+        (utc(2027, 1, 15, 21, 59), "at_risk"),  # 22:59 CET: 1 min before the ban
+        (utc(2027, 1, 15, 22, 0), "illegal"),  # 23:00 CET
+        (utc(2027, 1, 16, 3, 59), "illegal"),  # 04:59 CET, after midnight
+        (utc(2027, 1, 16, 4, 0), "legal"),  # 05:00 CET
+        (utc(2027, 7, 15, 20, 59), "at_risk"),  # 22:59 CEST
+        (utc(2027, 7, 15, 21, 0), "illegal"),  # 23:00 CEST
+        (utc(2027, 7, 16, 2, 59), "illegal"),  # 04:59 CEST
+        (utc(2027, 7, 16, 3, 0), "legal"),  # 05:00 CEST
+    ],
+)
 def test_frankfurt_winter_and_summer(at, status):
     assert check_movement("FRA", at, "departure").status == status
 
@@ -34,12 +37,15 @@ def test_outside_margin_is_time_to_the_window():
     assert f.status == "legal" and f.margin_minutes == 10 * 60
 
 
-@pytest.mark.parametrize(("at", "status"), [
-    (utc(2027, 1, 15, 23, 29), "at_risk"),  # GMT 23:29: legal, a minute before the quota period
-    (utc(2027, 1, 15, 23, 30), "at_risk"),  # inside the night quota period: allowed, uses quota
-    (utc(2027, 7, 15, 22, 30), "at_risk"),  # BST 23:30
-    (utc(2027, 7, 16, 5, 0), "legal"),      # BST 06:00
-])
+@pytest.mark.parametrize(
+    ("at", "status"),
+    [
+        (utc(2027, 1, 15, 23, 29), "at_risk"),  # GMT 23:29: legal, a minute before the quota period
+        (utc(2027, 1, 15, 23, 30), "at_risk"),  # inside the night quota period: allowed, uses quota
+        (utc(2027, 7, 15, 22, 30), "at_risk"),  # BST 23:30
+        (utc(2027, 7, 16, 5, 0), "legal"),  # BST 06:00
+    ],
+)
 def test_heathrow_night_quota_is_never_illegal(at, status):
     f = check_movement("LHR", at, "arrival")
     assert f.status == status and not f.binding
@@ -50,16 +56,16 @@ def test_heathrow_quota_period_rule():
 
 
 def test_sydney_daylight_saving():
-    assert check_movement("SYD", utc(2027, 1, 15, 12, 0), "arrival").status == "illegal"   # 23:00 AEDT
+    assert check_movement("SYD", utc(2027, 1, 15, 12, 0), "arrival").status == "illegal"  # 23:00 AEDT
     assert check_movement("SYD", utc(2027, 1, 15, 11, 59), "arrival").status == "at_risk"
-    assert check_movement("SYD", utc(2027, 7, 15, 13, 0), "arrival").status == "illegal"   # 23:00 AEST
-    assert check_movement("SYD", utc(2027, 7, 15, 20, 0), "arrival").status == "legal"     # 06:00 AEST
+    assert check_movement("SYD", utc(2027, 7, 15, 13, 0), "arrival").status == "illegal"  # 23:00 AEST
+    assert check_movement("SYD", utc(2027, 7, 15, 20, 0), "arrival").status == "legal"  # 06:00 AEST
 
 
 def test_cologne_midnight_start():
     assert check_movement("CGN", utc(2027, 1, 15, 22, 59), "departure").status == "at_risk"  # 23:59
-    assert check_movement("CGN", utc(2027, 1, 15, 23, 0), "departure").status == "illegal"   # 00:00
-    assert check_movement("CGN", utc(2027, 1, 16, 4, 0), "departure").status == "legal"      # 05:00
+    assert check_movement("CGN", utc(2027, 1, 15, 23, 0), "departure").status == "illegal"  # 00:00
+    assert check_movement("CGN", utc(2027, 1, 16, 4, 0), "departure").status == "legal"  # 05:00
 
 
 def test_no_curfew_and_applies_to():
@@ -70,6 +76,15 @@ def test_no_curfew_and_applies_to():
 
 
 def test_profile_windows():
-    profile = AirportProfile(iata="ADL", icao="YPAD", name="Adelaide", city="Adelaide", country="AU",
-                             tz="Australia/Adelaide", lat=-34.9, lon=138.5, elevation_ft=20)
+    profile = AirportProfile(
+        iata="ADL",
+        icao="YPAD",
+        name="Adelaide",
+        city="Adelaide",
+        country="AU",
+        tz="Australia/Adelaide",
+        lat=-34.9,
+        lon=138.5,
+        elevation_ft=20,
+    )
     assert check_movement_at(profile, utc(2027, 7, 15, 13, 30), "arrival").status == "illegal"  # 23:00 ACST

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from skymarshal.rules.eu261 import (Eu261Config, Reroute, as_finding, assess_compensation, care_entitlement,
-                                    compensation_category)
+from skymarshal.rules.eu261 import (
+    Eu261Config,
+    Reroute,
+    as_finding,
+    assess_compensation,
+    care_entitlement,
+    compensation_category,
+)
 from skymarshal.rules.eu261_scope import ScopeConfig, applicable_regime
 
 
@@ -38,9 +44,20 @@ def test_technical_owed_weather_not():
     assert later.care.meals_and_refreshments and not later.owed  # care is owed whatever the cause
 
 
-@pytest.mark.parametrize(("cause", "owed"), [("atc", False), ("security", False), ("political", False),
-                                             ("bird_strike", False), ("crew", True), ("crew_strike", True),
-                                             ("external_strike", False), (None, True), ("mystery", True)])
+@pytest.mark.parametrize(
+    ("cause", "owed"),
+    [
+        ("atc", False),
+        ("security", False),
+        ("political", False),
+        ("bird_strike", False),
+        ("crew", True),
+        ("crew_strike", True),
+        ("external_strike", False),
+        (None, True),
+        ("mystery", True),
+    ],
+)
 def test_causes(cause, owed):
     assert assess_compensation("FRA", "AUH", "EY", "cancellation", cause=cause).owed is owed
 
@@ -88,14 +105,29 @@ def test_long_haul_three_to_four_hours_halving_is_configurable():
 def test_reroute_halving_art_7_2():
     a = assess_compensation("FRA", "AUH", "EY", "cancellation", reroute=Reroute(arrival_delay_minutes=240))
     assert a.amount == 300 and a.reduced
-    assert assess_compensation("FRA", "AUH", "EY", "cancellation", reroute=Reroute(arrival_delay_minutes=241)).amount == 600
-    assert assess_compensation("FRA", "CDG", "LH", "denied_boarding", reroute=Reroute(arrival_delay_minutes=120)).amount == 125
+    assert (
+        assess_compensation("FRA", "AUH", "EY", "cancellation", reroute=Reroute(arrival_delay_minutes=241)).amount
+        == 600
+    )
+    assert (
+        assess_compensation("FRA", "CDG", "LH", "denied_boarding", reroute=Reroute(arrival_delay_minutes=120)).amount
+        == 125
+    )
 
 
-@pytest.mark.parametrize(("notice", "earlier", "late", "owed"), [
-    (14, 0, 600, False), (13.9, 120, 239, False), (13.9, 121, 0, True), (7, 0, 240, True),
-    (6.9, 60, 119, False), (6.9, 60, 120, True), (6.9, 61, 0, True), (None, 0, 0, True),
-])
+@pytest.mark.parametrize(
+    ("notice", "earlier", "late", "owed"),
+    [
+        (14, 0, 600, False),
+        (13.9, 120, 239, False),
+        (13.9, 121, 0, True),
+        (7, 0, 240, True),
+        (6.9, 60, 119, False),
+        (6.9, 60, 120, True),
+        (6.9, 61, 0, True),
+        (None, 0, 0, True),
+    ],
+)
 def test_cancellation_notice_art_5(notice, earlier, late, owed):
     reroute = Reroute(departure_earlier_minutes=earlier, arrival_delay_minutes=late)
     a = assess_compensation("FRA", "AUH", "EY", "cancellation", notice_days=notice, reroute=reroute, cause="technical")

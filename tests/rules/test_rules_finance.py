@@ -5,12 +5,22 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-
 from ops_rows import booking, flight
+
 from skymarshal.rules.cargo import cargo_impact
 from skymarshal.rules.finance import (
-    A4A_COST_PER_BLOCK_MINUTE_USD, FX_TO_USD, FinanceConfig, PlanCostInput, cancellation_cost, compensation_cost,
-    crew_overtime_cost, delay_cost, ferry_cost, plan_cost, tail_swap_cost, to_usd,
+    A4A_COST_PER_BLOCK_MINUTE_USD,
+    FX_TO_USD,
+    FinanceConfig,
+    PlanCostInput,
+    cancellation_cost,
+    compensation_cost,
+    crew_overtime_cost,
+    delay_cost,
+    ferry_cost,
+    plan_cost,
+    tail_swap_cost,
+    to_usd,
 )
 from skymarshal.rules.guest import assess_guest_impact, compensation_liability, duty_of_care
 from skymarshal.rules.network import propagate_delay
@@ -54,14 +64,27 @@ def test_fixed_and_rate_lines():
 def test_plan_cost_lists_every_component_and_adds_them_up():
     rows = [booking(f"B{i}", LHR_AUH.flight_id, final="AUH", fare=800) for i in range(4)]
     care = duty_of_care(LHR_AUH, rows, "delay", departure_delay_minutes=300)
-    plan = PlanCostInput(flight_delays={LHR_AUH.flight_id: 300},
-                         compensation=(compensation_liability(LHR_AUH, rows, "delay", arrival_delay_minutes=300),),
-                         care=(care,), crew_overtime_member_hours=12, tail_swaps=1, ferry_block_minutes=60,
-                         cancelled_bookings=tuple(rows[:1]))
+    plan = PlanCostInput(
+        flight_delays={LHR_AUH.flight_id: 300},
+        compensation=(compensation_liability(LHR_AUH, rows, "delay", arrival_delay_minutes=300),),
+        care=(care,),
+        crew_overtime_member_hours=12,
+        tail_swaps=1,
+        ferry_block_minutes=60,
+        cancelled_bookings=tuple(rows[:1]),
+    )
     cost = plan_cost(plan)
     parts = cost.by_component()
-    assert list(parts) == ["delay", "compensation", "care", "crew_overtime", "tail_swap", "ferry", "cancellation",
-                           "cargo"]
+    assert list(parts) == [
+        "delay",
+        "compensation",
+        "care",
+        "crew_overtime",
+        "tail_swap",
+        "ferry",
+        "cancellation",
+        "cargo",
+    ]
     assert cost.total_usd == pytest.approx(sum(parts.values())) and cost.currency == "USD"
     assert parts["care"] == pytest.approx(4 * 15 * 1.08) and parts["cargo"] == 0
     assert "live rate" in cost.fx_note and cost.fx_to_usd["EUR"] == 1.08
@@ -73,12 +96,16 @@ def test_real_ey123_delay_plan_cost_is_consistent(ops):
     rows = ops.bookings_on(flight_row.flight_id)
     inbound = [ops.flights[b.inbound_flight_id] for b in rows if b.inbound_flight_id]
     delay = 405  # waiting for the estimated release at 17:10Z
-    guest = assess_guest_impact(flight_row, rows, "delay", delay_minutes=delay, cause="technical",
-                                inbound_flights=inbound)
+    guest = assess_guest_impact(
+        flight_row, rows, "delay", delay_minutes=delay, cause="technical", inbound_flights=inbound
+    )
     cargo = cargo_impact(flight_row, ops.assignments, ops.shipments, delay)
     knock_on = propagate_delay(ops.rotation(flight_row.aircraft_registration), flight_row.flight_id, delay)
-    cost = plan_cost(PlanCostInput(flight_delays=knock_on.delays(), compensation=(guest.compensation,),
-                                   care=(guest.care,), cargo=(cargo,)))
+    cost = plan_cost(
+        PlanCostInput(
+            flight_delays=knock_on.delays(), compensation=(guest.compensation,), care=(guest.care,), cargo=(cargo,)
+        )
+    )
     parts = cost.by_component()
     assert parts["delay"] == pytest.approx(knock_on.total_delay_minutes * 81.18)
     assert parts["compensation"] == pytest.approx(sum(to_usd(v, k) for k, v in guest.compensation.totals.items()))

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import pytest
 
-from skymarshal.models.findings import (Finding, binding_constraints, constraint_text, status_for_margin,
-                                        worst_status)
+from skymarshal.models.findings import Finding, binding_constraints, constraint_text, status_for_margin, worst_status
 
 
 def make(status="illegal", binding=True, **kw) -> Finding:
-    values = dict(rule="crew.max_fdp", clause="ORO.FTL.205(b)(1)", status=status, binding=binding, subject="C1",
-                  margin_minutes=-30, limit=780, actual=810, unit="minutes", message="FDP over the maximum.")
+    values = dict(
+        rule="crew.max_fdp",
+        clause="ORO.FTL.205(b)(1)",
+        status=status,
+        binding=binding,
+        subject="C1",
+        margin_minutes=-30,
+        limit=780,
+        actual=810,
+        unit="minutes",
+        message="FDP over the maximum.",
+    )
     values.update(kw)
     return Finding(**values)
 
@@ -32,8 +41,10 @@ def test_binding_needs_illegal_and_numbers_need_a_unit():
 
 def test_constraint_text():
     text = constraint_text(make())
-    assert text == ("BINDING crew.max_fdp [ORO.FTL.205(b)(1)] C1: FDP over the maximum. "
-                    "(limit 780 minutes, actual 810 minutes), over by 30 min")
+    assert text == (
+        "BINDING crew.max_fdp [ORO.FTL.205(b)(1)] C1: FDP over the maximum. "
+        "(limit 780 minutes, actual 810 minutes), over by 30 min"
+    )
     with pytest.raises(ValueError):
         constraint_text(make(status="at_risk", binding=False))
 

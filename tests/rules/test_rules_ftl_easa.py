@@ -5,15 +5,17 @@ from __future__ import annotations
 from datetime import time, timedelta
 
 import pytest
-
 from rules_helpers import utc
+
 from skymarshal.rules.duties import DutyRecord
 from skymarshal.rules.ftl_easa import EasaFtlConfig, PlannedExtension, max_fdp_minutes
 from skymarshal.rules.ftl_easa_limits import cumulative_findings, min_rest_minutes, rest_finding
 
 
-@pytest.mark.parametrize(("sectors", "hours"), [(1, "11:00"), (2, "11:00"), (3, "10:30"), (4, "10:00"), (5, "9:30"),
-                                                (6, "9:00"), (7, "9:00"), (12, "9:00")])
+@pytest.mark.parametrize(
+    ("sectors", "hours"),
+    [(1, "11:00"), (2, "11:00"), (3, "10:30"), (4, "10:00"), (5, "9:30"), (6, "9:00"), (7, "9:00"), (12, "9:00")],
+)
 @pytest.mark.parametrize("start", [time(3, 0), time(9, 0), time(18, 0)])
 def test_unknown_acclimatisation(sectors, hours, start):
     limit = max_fdp_minutes(start, sectors, acclimatisation="unknown")
@@ -22,8 +24,9 @@ def test_unknown_acclimatisation(sectors, hours, start):
     assert limit.clause == "ORO.FTL.205(b)(2)"
 
 
-@pytest.mark.parametrize(("extra", "rest_class", "hours"), [
-    (1, 1, 16), (1, 2, 15), (1, 3, 14), (2, 1, 17), (2, 2, 16), (2, 3, 15)])
+@pytest.mark.parametrize(
+    ("extra", "rest_class", "hours"), [(1, 1, 16), (1, 2, 15), (1, 3, 14), (2, 1, 17), (2, 2, 16), (2, 3, 15)]
+)
 def test_augmented(extra, rest_class, hours):
     for start in (time(2, 0), time(10, 0), time(20, 0)):
         limit = max_fdp_minutes(start, 1, augmentation=(extra, rest_class))
@@ -44,10 +47,17 @@ def test_extension_only_when_passed():
     assert limit.extension_minutes == 60
 
 
-@pytest.mark.parametrize(("start", "sectors", "granted"), [
-    (time(19, 0), 3, 0), (time(4, 59), 3, 0), (time(18, 59), 3, 60), (time(5, 0), 3, 60),
-    (time(22, 0), 2, 60), (time(22, 0), 1, 60),
-])
+@pytest.mark.parametrize(
+    ("start", "sectors", "granted"),
+    [
+        (time(19, 0), 3, 0),
+        (time(4, 59), 3, 0),
+        (time(18, 59), 3, 60),
+        (time(5, 0), 3, 60),
+        (time(22, 0), 2, 60),
+        (time(22, 0), 1, 60),
+    ],
+)
 def test_extension_restricted_band(start, sectors, granted):
     limit = max_fdp_minutes(start, sectors, extension=PlannedExtension())
     assert limit.extension_minutes == granted
@@ -56,8 +66,14 @@ def test_extension_restricted_band(start, sectors, granted):
 
 
 def test_extension_at_most_twice_in_seven_days_and_one_hour():
-    assert max_fdp_minutes(time(8, 0), 2, extension=PlannedExtension(extensions_in_previous_7_days=2)).extension_minutes == 0
-    assert max_fdp_minutes(time(8, 0), 2, extension=PlannedExtension(extensions_in_previous_7_days=1)).extension_minutes == 60
+    assert (
+        max_fdp_minutes(time(8, 0), 2, extension=PlannedExtension(extensions_in_previous_7_days=2)).extension_minutes
+        == 0
+    )
+    assert (
+        max_fdp_minutes(time(8, 0), 2, extension=PlannedExtension(extensions_in_previous_7_days=1)).extension_minutes
+        == 60
+    )
     cut = max_fdp_minutes(time(8, 0), 2, extension=PlannedExtension(minutes=90))
     assert cut.extension_minutes == 60 and any("cut" in n for n in cut.notes)
 
@@ -148,8 +164,10 @@ def test_duty_replaced_by_its_proposal():
     assert f.actual == 11 * 60
 
 
-@pytest.mark.parametrize(("duty", "home", "expected"), [
-    (8 * 60, True, 12 * 60), (8 * 60, False, 10 * 60), (14 * 60, True, 14 * 60), (11 * 60, False, 11 * 60)])
+@pytest.mark.parametrize(
+    ("duty", "home", "expected"),
+    [(8 * 60, True, 12 * 60), (8 * 60, False, 10 * 60), (14 * 60, True, 14 * 60), (11 * 60, False, 11 * 60)],
+)
 def test_min_rest(duty, home, expected):
     assert min_rest_minutes(duty, home) == expected
 

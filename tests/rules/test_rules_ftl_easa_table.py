@@ -62,14 +62,17 @@ def test_every_cell(start, sectors, expected):
     assert limit.clause == "ORO.FTL.205(b)(1)"
 
 
-@pytest.mark.parametrize(("before", "after", "sectors", "expected_before", "expected_after"), [
-    ("13:29", "13:30", 1, "13:00", "12:45"),
-    ("04:59", "05:00", 2, "11:00", "12:00"),
-    ("05:14", "05:15", 1, "12:00", "12:15"),
-    ("16:59", "17:00", 1, "11:15", "11:00"),
-    ("05:59", "06:00", 1, "12:45", "13:00"),
-    ("23:59", "00:00", 3, "10:30", "10:30"),
-])
+@pytest.mark.parametrize(
+    ("before", "after", "sectors", "expected_before", "expected_after"),
+    [
+        ("13:29", "13:30", 1, "13:00", "12:45"),
+        ("04:59", "05:00", 2, "11:00", "12:00"),
+        ("05:14", "05:15", 1, "12:00", "12:15"),
+        ("16:59", "17:00", 1, "11:15", "11:00"),
+        ("05:59", "06:00", 1, "12:45", "13:00"),
+        ("23:59", "00:00", 3, "10:30", "10:30"),
+    ],
+)
 def test_band_edges(before, after, sectors, expected_before, expected_after):
     assert basic_fdp_minutes(_t(before), sectors) == _minutes(expected_before)
     assert basic_fdp_minutes(_t(after), sectors) == _minutes(expected_after)

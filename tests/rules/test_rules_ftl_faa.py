@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from rules_helpers import utc
+
 from skymarshal.rules.duties import DutyRecord
 from skymarshal.rules.ftl_faa import cumulative_findings, rest_finding, weekly_rest_finding
 

@@ -59,8 +59,8 @@ def test_not_acclimated_is_thirty_minutes_less(start, segments, expected):
     assert "117.13(b)" in limit.clause
 
 
-@pytest.mark.parametrize(("start", "hours"), [
-    ("0000", 8), ("0459", 8), ("0500", 9), ("1959", 9), ("2000", 8), ("2359", 8),
-])
+@pytest.mark.parametrize(
+    ("start", "hours"), [("0000", 8), ("0459", 8), ("0500", 9), ("1959", 9), ("2000", 8), ("2359", 8)]
+)
 def test_table_a(start, hours):
     assert max_flight_time_minutes(_t(start)) == hours * 60

@@ -36,18 +36,24 @@ def test_every_rostered_duty_in_the_window_is_legal_at_its_current_delay(airline
         for result in flight_crew_legality(flight.flight_id, by_flight[flight.flight_id], rows, flight.delay_minutes):
             if not result.legal:
                 illegal.setdefault(flight.flight_number + " " + str(flight.flight_date), []).append(
-                    [f.clause for f in result.findings if f.status == "illegal"])
+                    [f.clause for f in result.findings if f.status == "illegal"]
+                )
     assert set(illegal) == {f"{crew_day.flight_number} {crew_day.flight_date}"}, illegal
 
 
 def test_ey101_crew_time_out_on_max_fdp_and_are_legal_undelayed(airline, roster):
     rows, by_flight = roster
     situation = airline.situations[1]
-    flight = next(f for f in airline.tables[s.FLIGHTS]
-                  if f.flight_number == situation.flight_number and f.flight_date == situation.flight_date)
+    flight = next(
+        f
+        for f in airline.tables[s.FLIGHTS]
+        if f.flight_number == situation.flight_number and f.flight_date == situation.flight_date
+    )
     delayed = flight_crew_legality(flight.flight_id, by_flight[flight.flight_id], rows, flight.delay_minutes)
     assert delayed and not any(r.legal for r in delayed)
-    assert all(any(f.clause.startswith("CS FTL.1.205(c)") or "205" in f.clause for f in r.findings
-                   if f.status == "illegal") for r in delayed)
+    assert all(
+        any(f.clause.startswith("CS FTL.1.205(c)") or "205" in f.clause for f in r.findings if f.status == "illegal")
+        for r in delayed
+    )
     on_time = flight_crew_legality(flight.flight_id, by_flight[flight.flight_id], rows, 0)
     assert all(r.legal for r in on_time)

@@ -5,8 +5,14 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from ops_rows import booking, flight, profile, utc
+
 from skymarshal.rules.guest import (
-    GuestConfig, affected_passengers, assess_guest_impact, compensation_liability, duty_of_care, overnight_necessary,
+    GuestConfig,
+    affected_passengers,
+    assess_guest_impact,
+    compensation_liability,
+    duty_of_care,
+    overnight_necessary,
     passenger_misconnections,
 )
 
@@ -20,10 +26,15 @@ def pax(f, n, **kw):
 
 
 def test_affected_passengers_by_cabin_tier_premium_and_vulnerable():
-    rows = [booking("A", AUH_FRA.flight_id, cabin="J"), booking("B", AUH_FRA.flight_id, tier="GOLD"),
-            booking("C", AUH_FRA.flight_id, ssr=["UMNR"]), booking("D", AUH_FRA.flight_id, ssr=["WCHR", "MEDA"]),
-            booking("E", AUH_FRA.flight_id, ssr=["INFT"], tier="PLATINUM", inbound="EY18-20270120"),
-            booking("F", AUH_FRA.flight_id, status="CANCELLED"), booking("G", "EY9-20270120", cabin="J")]
+    rows = [
+        booking("A", AUH_FRA.flight_id, cabin="J"),
+        booking("B", AUH_FRA.flight_id, tier="GOLD"),
+        booking("C", AUH_FRA.flight_id, ssr=["UMNR"]),
+        booking("D", AUH_FRA.flight_id, ssr=["WCHR", "MEDA"]),
+        booking("E", AUH_FRA.flight_id, ssr=["INFT"], tier="PLATINUM", inbound="EY18-20270120"),
+        booking("F", AUH_FRA.flight_id, status="CANCELLED"),
+        booking("G", "EY9-20270120", cabin="J"),
+    ]
     impact = affected_passengers(AUH_FRA, rows)
     assert impact.total == 5 and impact.by_cabin == {"J": 1, "Y": 4}
     assert impact.by_tier == {"GOLD": 1, "NONE": 3, "PLATINUM": 1}
@@ -46,8 +57,9 @@ def test_uk261_delay_at_the_sturgeon_threshold():
 def test_a_flight_from_outside_the_eu_on_a_non_eu_carrier_owes_nothing_but_a_journey_from_london_does():
     local = booking("L1", AUH_FRA.flight_id, final="FRA")
     journey = booking("J1", AUH_FRA.flight_id, final="FRA", inbound=LHR_AUH.flight_id)
-    liability = compensation_liability(AUH_FRA, [local, journey], "delay", arrival_delay_minutes=200,
-                                       cause="technical", inbound_flights=[LHR_AUH])
+    liability = compensation_liability(
+        AUH_FRA, [local, journey], "delay", arrival_delay_minutes=200, cause="technical", inbound_flights=[LHR_AUH]
+    )
     by_id = {p.booking_id: p for p in liability.passengers}
     assert not by_id["L1"].owed and by_id["L1"].regime is None and by_id["L1"].basis == "flight"
     assert by_id["J1"].owed and by_id["J1"].regime == "UK261" and by_id["J1"].amount == 220  # LHR-FRA 653 km
@@ -69,8 +81,9 @@ def test_an_onward_booking_is_assessed_to_its_final_destination():
 
 def test_a_per_booking_final_delay_overrides_the_flight_delay():
     rows = pax(ATH_AUH, 2)
-    liability = compensation_liability(ATH_AUH, rows, "delay", arrival_delay_minutes=60,
-                                       arrival_delay_by_booking={rows[0].booking_id: 300})
+    liability = compensation_liability(
+        ATH_AUH, rows, "delay", arrival_delay_minutes=60, arrival_delay_by_booking={rows[0].booking_id: 300}
+    )
     assert [p.owed for p in liability.passengers] == [True, False] and liability.totals == {"EUR": 400.0}
 
 
@@ -91,8 +104,9 @@ def test_meal_vouchers_by_band_and_interval():
 
 
 def test_hotel_when_the_wait_covers_the_night():
-    evening = flight(number="EY20", origin="LHR", destination="AUH", dep=utc(2027, 1, 20, 21), block=420,
-                     distance_km=5517)
+    evening = flight(
+        number="EY20", origin="LHR", destination="AUH", dep=utc(2027, 1, 20, 21), block=420, distance_km=5517
+    )
     rows = pax(evening, 4)
     care = duty_of_care(evening, rows, "delay", departure_delay_minutes=420)
     assert care.overnight and care.hotel_passengers == 4 and care.hotel == 480.0 and care.transport == 80.0
@@ -111,8 +125,9 @@ def test_overnight_rule_edges():
 def test_care_outside_eu261_is_company_policy():
     rows = pax(AUH_FRA, 5)
     assert duty_of_care(AUH_FRA, rows, "delay", departure_delay_minutes=300).covered_by == "company policy"
-    off = duty_of_care(AUH_FRA, rows, "delay", departure_delay_minutes=300,
-                       config=GuestConfig(care_outside_eu261=False))
+    off = duty_of_care(
+        AUH_FRA, rows, "delay", departure_delay_minutes=300, config=GuestConfig(care_outside_eu261=False)
+    )
     assert off.covered_by == "none" and off.total == 0
 
 
@@ -123,14 +138,31 @@ def test_cancellation_care_is_due_at_once():
 
 
 def test_misconnections_and_the_aggregate():
-    onward = flight(number="EY454", origin="AUH", destination="SYD", dep=LHR_AUH.scheduled_arrival + timedelta(minutes=90),
-                    reg="A6-XWA", type_code="A35K", distance_km=12000)
-    rows = [booking("C1", LHR_AUH.flight_id, final="SYD", onward=onward.flight_id), booking("P1", LHR_AUH.flight_id,
-                                                                                          final="AUH")]
+    onward = flight(
+        number="EY454",
+        origin="AUH",
+        destination="SYD",
+        dep=LHR_AUH.scheduled_arrival + timedelta(minutes=90),
+        reg="A6-XWA",
+        type_code="A35K",
+        distance_km=12000,
+    )
+    rows = [
+        booking("C1", LHR_AUH.flight_id, final="SYD", onward=onward.flight_id),
+        booking("P1", LHR_AUH.flight_id, final="AUH"),
+    ]
     hub = profile("AUH", 24.43, 54.65, tz="Asia/Dubai", country="AE", mct=60)
     assert passenger_misconnections(LHR_AUH, rows, [onward], LHR_AUH.scheduled_arrival, hub=hub).passengers == 0
-    impact = assess_guest_impact(LHR_AUH, rows, "delay", delay_minutes=45, cause="technical", onward_flights=[onward],
-                                 hub=hub, misconnected_arrival_delay_minutes=24 * 60)
+    impact = assess_guest_impact(
+        LHR_AUH,
+        rows,
+        "delay",
+        delay_minutes=45,
+        cause="technical",
+        onward_flights=[onward],
+        hub=hub,
+        misconnected_arrival_delay_minutes=24 * 60,
+    )
     assert impact.misconnections.booking_ids == ("C1",)
     by_id = {p.booking_id: p for p in impact.compensation.passengers}
     assert by_id["C1"].owed and by_id["C1"].amount == 520 and not by_id["P1"].owed
@@ -141,8 +173,9 @@ def test_real_ey123_guest_numbers_match_the_rows(ops):
     flight_row = ops.flight("EY123", date(2027, 1, 20))
     rows = ops.bookings_on(flight_row.flight_id)
     inbound = [ops.flights[b.inbound_flight_id] for b in rows if b.inbound_flight_id]
-    impact = assess_guest_impact(flight_row, rows, "delay", delay_minutes=405, cause="technical",
-                                 inbound_flights=inbound)
+    impact = assess_guest_impact(
+        flight_row, rows, "delay", delay_minutes=405, cause="technical", inbound_flights=inbound
+    )
     assert impact.passengers.total == len(rows) == sum(flight_row.booked.values()) > 0
     assert impact.passengers.by_cabin == flight_row.booked
     owed = [p for p in impact.compensation.passengers if p.owed]

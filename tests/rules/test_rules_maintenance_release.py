@@ -5,10 +5,14 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-
 from ops_rows import engineer, mel_item, shift, utc, work_order
+
 from skymarshal.rules.maintenance_release import (
-    MaintenanceConfig, ReleaseBlocker, estimate_release, grounding_work_orders, schedule_work_order,
+    MaintenanceConfig,
+    ReleaseBlocker,
+    estimate_release,
+    grounding_work_orders,
+    schedule_work_order,
     tail_swap_eligibility,
 )
 
@@ -59,12 +63,15 @@ def test_a_team_of_two_halves_the_elapsed_time_when_two_are_on():
     assert two.tasks[0].segments[0].staff_ids == ("E1", "E2")
 
 
-@pytest.mark.parametrize("engineers, shifts", [
-    ([engineer("E1", auth=("B1-A320",))], [shift("E1", utc(2027, 1, 20, 10))]),  # not authorised on the type
-    ([E1], [shift("E1", utc(2027, 1, 20, 10), station="FRA")]),  # authorised, wrong station
-    ([E1], [shift("E1", utc(2027, 1, 24, 10))]),  # beyond the 72 h horizon
-    ([E1], []),
-])
+@pytest.mark.parametrize(
+    "engineers, shifts",
+    [
+        ([engineer("E1", auth=("B1-A320",))], [shift("E1", utc(2027, 1, 20, 10))]),  # not authorised on the type
+        ([E1], [shift("E1", utc(2027, 1, 20, 10), station="FRA")]),  # authorised, wrong station
+        ([E1], [shift("E1", utc(2027, 1, 24, 10))]),  # beyond the 72 h horizon
+        ([E1], []),
+    ],
+)
 def test_no_authorised_engineer_in_the_horizon_is_a_typed_blocker(engineers, shifts):
     result = estimate_release("A6-BLA", [work_order()], engineers, shifts, AT)
     assert result.release_at is None and result.blocker.code == "NO_AUTHORISED_ENGINEER"
@@ -77,13 +84,21 @@ def test_horizon_too_short_when_shifts_exist_but_do_not_cover_the_labour():
     shifts = [shift("E1", utc(2027, 1, 20, 10) + timedelta(days=d)) for d in range(3)]
     result = estimate_release("A6-BLA", [order], [E1], shifts, AT)
     assert result.blocker.code == "HORIZON_TOO_SHORT"
-    longer = estimate_release("A6-BLA", [order], [E1], shifts + [shift("E1", utc(2027, 1, 23, 3))], AT,
-                              config=MaintenanceConfig(horizon_hours=96))
+    longer = estimate_release(
+        "A6-BLA",
+        [order],
+        [E1],
+        shifts + [shift("E1", utc(2027, 1, 23, 3))],
+        AT,
+        config=MaintenanceConfig(horizon_hours=96),
+    )
     assert longer.release_at == utc(2027, 1, 23, 9)
 
 
-@pytest.mark.parametrize("kw, code", [({"parts": None}, "PARTS_UNKNOWN"), ({"labour": 0}, "LABOUR_UNKNOWN"),
-                                      ({"auth": None}, "AUTHORISATION_UNKNOWN")])
+@pytest.mark.parametrize(
+    "kw, code",
+    [({"parts": None}, "PARTS_UNKNOWN"), ({"labour": 0}, "LABOUR_UNKNOWN"), ({"auth": None}, "AUTHORISATION_UNKNOWN")],
+)
 def test_missing_data_is_a_typed_blocker(kw, code):
     result = estimate_release("A6-BLA", [work_order(**kw)], [E1], [shift("E1", utc(2027, 1, 20, 10))], AT)
     assert isinstance(result.blocker, ReleaseBlocker) and result.blocker.code == code and result.release_at is None
@@ -91,8 +106,14 @@ def test_missing_data_is_a_typed_blocker(kw, code):
 
 def test_parts_unknown_can_be_assumed_on_hand():
     order = work_order(parts=None, labour=2)
-    result = estimate_release("A6-BLA", [order], [E1], [shift("E1", utc(2027, 1, 20, 10))], AT,
-                              config=MaintenanceConfig(assume_parts_on_hand_when_unknown=True))
+    result = estimate_release(
+        "A6-BLA",
+        [order],
+        [E1],
+        [shift("E1", utc(2027, 1, 20, 10))],
+        AT,
+        config=MaintenanceConfig(assume_parts_on_hand_when_unknown=True),
+    )
     assert result.release_at == utc(2027, 1, 20, 12)
 
 
@@ -103,8 +124,10 @@ def test_an_airworthy_aircraft_is_released_now():
 
 
 def test_two_grounding_orders_are_worked_one_after_the_other():
-    orders = [work_order("WO-2", parts=utc(2027, 1, 20, 12), labour=2), work_order("WO-1", parts=utc(2027, 1, 20, 11),
-                                                                                 labour=2)]
+    orders = [
+        work_order("WO-2", parts=utc(2027, 1, 20, 12), labour=2),
+        work_order("WO-1", parts=utc(2027, 1, 20, 11), labour=2),
+    ]
     result = estimate_release("A6-BLA", orders, [E1], [shift("E1", utc(2027, 1, 20, 10), hours=12)], AT)
     assert [t.work_order_id for t in result.tasks] == ["WO-1", "WO-2"]
     assert result.tasks[1].start == utc(2027, 1, 20, 13) and result.release_at == utc(2027, 1, 20, 15)
@@ -112,8 +135,9 @@ def test_two_grounding_orders_are_worked_one_after_the_other():
 
 def test_a_mel_item_running_out_during_the_work_is_added_to_it():
     aog = work_order("WO-1", parts=utc(2027, 1, 20, 11), labour=16)  # one 8 h shift a day: done the next day
-    expiring = work_order("WO-2", aog=False, mel=mel_item("B", discovered=date(2027, 1, 17)), labour=1,
-                          parts=utc(2027, 1, 20, 9))  # runs out 2027-01-21 00:00Z
+    expiring = work_order(
+        "WO-2", aog=False, mel=mel_item("B", discovered=date(2027, 1, 17)), labour=1, parts=utc(2027, 1, 20, 9)
+    )  # runs out 2027-01-21 00:00Z
     shifts = [shift("E1", utc(2027, 1, 20, 10) + timedelta(days=d)) for d in range(3)]
     assert [o.work_order_id for o in grounding_work_orders([aog, expiring], AT)] == ["WO-1"]
     result = estimate_release("A6-BLA", [aog, expiring], [E1], shifts, AT)
@@ -127,8 +151,14 @@ def test_an_expired_mel_item_without_parts_data_blocks_the_estimate():
     assert result.grounded and result.blocker.code == "PARTS_UNKNOWN" and result.blocker.work_order_id == "WO-9"
 
 
-@pytest.mark.parametrize("needed_by, status, margin", [
-    (utc(2027, 1, 20, 17, 10), "at_risk", 0), (utc(2027, 1, 20, 19), "legal", 110), (utc(2027, 1, 20, 17), "illegal", -10)])
+@pytest.mark.parametrize(
+    "needed_by, status, margin",
+    [
+        (utc(2027, 1, 20, 17, 10), "at_risk", 0),
+        (utc(2027, 1, 20, 19), "legal", 110),
+        (utc(2027, 1, 20, 17), "illegal", -10),
+    ],
+)
 def test_release_against_the_time_it_is_needed(needed_by, status, margin):
     order = work_order(parts=utc(2027, 1, 20, 11, 40))
     result = estimate_release("A6-BLA", [order], [E1], [shift("E1", utc(2027, 1, 20, 10))], AT, needed_by=needed_by)
@@ -137,16 +167,26 @@ def test_release_against_the_time_it_is_needed(needed_by, status, margin):
 
 
 def test_schedule_respects_the_not_before_time():
-    task = schedule_work_order(work_order(parts=utc(2027, 1, 20, 11), labour=1), [E1],
-                               [shift("E1", utc(2027, 1, 20, 10))], utc(2027, 1, 20, 14))
+    task = schedule_work_order(
+        work_order(parts=utc(2027, 1, 20, 11), labour=1),
+        [E1],
+        [shift("E1", utc(2027, 1, 20, 10))],
+        utc(2027, 1, 20, 14),
+    )
     assert task.start == utc(2027, 1, 20, 14) and task.end == utc(2027, 1, 20, 15)
 
 
 def test_real_ey123_hydraulic_aog_release_from_the_roster(ops):
     flight = ops.flight("EY123", date(2027, 1, 20))
     orders = ops.work_orders(flight.aircraft_registration)
-    result = estimate_release(flight.aircraft_registration, orders, ops.engineers, ops.shifts, flight.scheduled_departure,
-                              needed_by=flight.scheduled_departure)
+    result = estimate_release(
+        flight.aircraft_registration,
+        orders,
+        ops.engineers,
+        ops.shifts,
+        flight.scheduled_departure,
+        needed_by=flight.scheduled_departure,
+    )
     (aog,) = [o for o in orders if o.aog]
     (task,) = result.tasks
     assert task.work_order_id == aog.work_order_id and task.start == aog.parts_available_at
@@ -161,9 +201,16 @@ def test_real_ey123_exactly_one_of_the_two_b789_spares_can_take_it(ops):
     flight = ops.flight("EY123", date(2027, 1, 20))
     spares = [d for d in ops.aircraft_days(flight.flight_date) if d.status == "SPARE" and d.aircraft_type == "B789"]
     assert len(spares) == 2
-    results = {d.aircraft_registration: tail_swap_eligibility(
-        d, ops.work_orders(d.aircraft_registration), ops.rotation(d.aircraft_registration), flight,
-        flight.scheduled_departure - timedelta(hours=1)) for d in spares}
+    results = {
+        d.aircraft_registration: tail_swap_eligibility(
+            d,
+            ops.work_orders(d.aircraft_registration),
+            ops.rotation(d.aircraft_registration),
+            flight,
+            flight.scheduled_departure - timedelta(hours=1),
+        )
+        for d in spares
+    }
     eligible = [r for r in results.values() if r.eligible]
     refused = [r for r in results.values() if not r.eligible]
     assert len(eligible) == 1 and len(refused) == 1

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-
 from rules_helpers import utc
+
 from skymarshal.models.operational import MelItem, WorkOrder
 from skymarshal.rules.mel import aircraft_airworthiness, mel_item_finding, rectification_deadline
 
@@ -15,8 +15,9 @@ def item(category: str, discovered=date(2027, 3, 1), **kw) -> MelItem:
     return MelItem(reference="21-51-01", category=category, discovered_on=discovered, **kw)
 
 
-@pytest.mark.parametrize(("category", "expires"), [
-    ("B", utc(2027, 3, 5)), ("C", utc(2027, 3, 12)), ("D", utc(2027, 6, 30))])
+@pytest.mark.parametrize(
+    ("category", "expires"), [("B", utc(2027, 3, 5)), ("C", utc(2027, 3, 12)), ("D", utc(2027, 6, 30))]
+)
 def test_intervals_exclude_the_day_of_discovery(category, expires):
     assert rectification_deadline(item(category)) == expires
 
@@ -43,15 +44,22 @@ def test_interval_edges():
 
 
 def order(wid: str, **kw) -> WorkOrder:
-    values = dict(work_order_id=wid, aircraft_registration="A6-EIA", opened_at=utc(2027, 3, 1, 8), kind="DEFECT",
-                  status="OPEN", ata_chapter="21", description="pack 1 inoperative", station="AUH")
+    values = dict(
+        work_order_id=wid,
+        aircraft_registration="A6-EIA",
+        opened_at=utc(2027, 3, 1, 8),
+        kind="DEFECT",
+        status="OPEN",
+        ata_chapter="21",
+        description="pack 1 inoperative",
+        station="AUH",
+    )
     values.update(kw)
     return WorkOrder(**values)
 
 
 def test_airworthiness():
-    deferred = order("W1", kind="MEL_DEFERRAL", status="DEFERRED",
-                     mel=item("C", restrictions=["ALT_LIMIT_FL250"]))
+    deferred = order("W1", kind="MEL_DEFERRAL", status="DEFERRED", mel=item("C", restrictions=["ALT_LIMIT_FL250"]))
     ok = aircraft_airworthiness([deferred], utc(2027, 3, 2))
     assert ok.airworthy and ok.restrictions == ("ALT_LIMIT_FL250",)
     late = aircraft_airworthiness([deferred], utc(2027, 3, 12))
@@ -60,12 +68,14 @@ def test_airworthiness():
     assert not aog.airworthy and any(f.rule == "mnt.aog" and f.binding for f in aog.findings)
     closed = order("W3", aog=True, status="CLOSED", closed_at=utc(2027, 3, 1, 20))
     assert aircraft_airworthiness([closed], utc(2027, 3, 2)).airworthy
-    assert not aircraft_airworthiness([closed.model_copy(update={"status": "OPEN", "closed_at": None})],
-                                      utc(2027, 3, 2)).airworthy
+    assert not aircraft_airworthiness(
+        [closed.model_copy(update={"status": "OPEN", "closed_at": None})], utc(2027, 3, 2)
+    ).airworthy
     future = order("W4", aog=True, opened_at=utc(2027, 3, 5))
     assert aircraft_airworthiness([future], utc(2027, 3, 2)).airworthy
     loose = aircraft_airworthiness([order("W5")], utc(2027, 3, 2))
     assert loose.airworthy and loose.findings[0].status == "at_risk"
-    other = aircraft_airworthiness([order("W6", aog=True, aircraft_registration="A6-EIB")], utc(2027, 3, 2),
-                                   registration="A6-EIA")
+    other = aircraft_airworthiness(
+        [order("W6", aog=True, aircraft_registration="A6-EIB")], utc(2027, 3, 2), registration="A6-EIA"
+    )
     assert other.airworthy and other.findings == ()

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-
 from ops_rows import booking, flight, profile, utc
+
 from skymarshal.rules.network import NetworkConfig, connection_holds, misconnections, propagate_delay
 
 
@@ -15,8 +15,18 @@ def rotation(buffers: list[int], type_code: str = "A320", first=utc(2027, 1, 20,
     flights, dep = [], first
     stations = ["AUH", "BAH"]
     for i in range(len(buffers) + 1):
-        flights.append(flight(number=f"EY{301 + i}", origin=stations[i % 2], destination=stations[(i + 1) % 2], dep=dep,
-                              block=block, type_code=type_code, reg="A6-EIA", booked={"Y": 100}))
+        flights.append(
+            flight(
+                number=f"EY{301 + i}",
+                origin=stations[i % 2],
+                destination=stations[(i + 1) % 2],
+                dep=dep,
+                block=block,
+                type_code=type_code,
+                reg="A6-EIA",
+                booked={"Y": 100},
+            )
+        )
         if i < len(buffers):
             dep = dep + timedelta(minutes=block + 45 + buffers[i])
     return flights
@@ -78,14 +88,19 @@ def test_bad_inputs():
 
 
 INBOUND = flight(number="EY18", origin="LHR", destination="AUH", dep=utc(2027, 1, 20, 2), block=400, reg="A6-BLB")
-ONWARD = flight(number="EY454", origin="AUH", destination="SYD", dep=utc(2027, 1, 20, 10), block=800, reg="A6-XWA",
-                type_code="A35K")
+ONWARD = flight(
+    number="EY454", origin="AUH", destination="SYD", dep=utc(2027, 1, 20, 10), block=800, reg="A6-XWA", type_code="A35K"
+)
 HUB = profile("AUH", 24.43, 54.65, tz="Asia/Dubai", country="AE", mct=60)
 
 
 def linked(n: int, inbound=INBOUND, onward=ONWARD, **kw):
-    return [booking(f"B{i}-1", inbound.flight_id, onward=onward.flight_id, final=onward.destination, passenger=f"P{i}", **kw)
-            for i in range(n)]
+    return [
+        booking(
+            f"B{i}-1", inbound.flight_id, onward=onward.flight_id, final=onward.destination, passenger=f"P{i}", **kw
+        )
+        for i in range(n)
+    ]
 
 
 def at_gap(minutes: int):
@@ -114,16 +129,25 @@ def test_mct_comes_from_the_profile_else_the_default():
 
 def test_a_later_onward_departure_saves_the_connection():
     rows = linked(2)
-    saved = misconnections([INBOUND], [ONWARD], rows, hub=HUB, new_arrivals=at_gap(30),
-                           new_departures={ONWARD.flight_id: ONWARD.scheduled_departure + timedelta(minutes=30)})
+    saved = misconnections(
+        [INBOUND],
+        [ONWARD],
+        rows,
+        hub=HUB,
+        new_arrivals=at_gap(30),
+        new_departures={ONWARD.flight_id: ONWARD.scheduled_departure + timedelta(minutes=30)},
+    )
     assert saved.passengers == 0 and saved.connections_checked == 2
 
 
 def test_both_segment_rows_count_once_and_inactive_bookings_not_at_all():
-    rows = linked(2) + [booking("B0-2", ONWARD.flight_id, inbound=INBOUND.flight_id, final="SYD", passenger="P0"),
-                        booking("B9-2", ONWARD.flight_id, inbound=INBOUND.flight_id, final="SYD", passenger="P9")]
-    rows.append(booking("BX-1", INBOUND.flight_id, onward=ONWARD.flight_id, final="SYD", passenger="PX",
-                        status="REBOOKED"))
+    rows = linked(2) + [
+        booking("B0-2", ONWARD.flight_id, inbound=INBOUND.flight_id, final="SYD", passenger="P0"),
+        booking("B9-2", ONWARD.flight_id, inbound=INBOUND.flight_id, final="SYD", passenger="P9"),
+    ]
+    rows.append(
+        booking("BX-1", INBOUND.flight_id, onward=ONWARD.flight_id, final="SYD", passenger="PX", status="REBOOKED")
+    )
     report = misconnections([INBOUND], [ONWARD], rows, hub=HUB, new_arrivals=at_gap(10))
     assert report.connections_checked == 3 and report.booking_ids == ("B0-1", "B1-1", "B9-2")
 
@@ -139,7 +163,9 @@ def test_grouped_per_onward_flight():
     rows = linked(2) + [booking("C0-1", INBOUND.flight_id, onward=other.flight_id, final="LHR", passenger="Q0")]
     report = misconnections([INBOUND], [ONWARD, other], rows, hub=HUB, new_arrivals=at_gap(20))
     assert [(m.onward_flight_id, m.passengers) for m in report.by_onward_flight] == [
-        (other.flight_id, 1), (ONWARD.flight_id, 2)]
+        (other.flight_id, 1),
+        (ONWARD.flight_id, 2),
+    ]
 
 
 def test_real_ey123_delay_propagates_along_its_tail(ops):
@@ -155,15 +181,28 @@ def test_real_ey123_delay_propagates_along_its_tail(ops):
 
 def test_real_hub_misconnections_from_a_late_inbound(ops):
     inbound = ops.flight("EY403", date(2027, 1, 20))
-    onward = [f for f in ops.flights.values() if f.origin == "AUH"
-              and inbound.scheduled_arrival < f.scheduled_departure < inbound.scheduled_arrival + timedelta(hours=8)]
+    onward = [
+        f
+        for f in ops.flights.values()
+        if f.origin == "AUH"
+        and inbound.scheduled_arrival < f.scheduled_departure < inbound.scheduled_arrival + timedelta(hours=8)
+    ]
     rows = ops.bookings_on(inbound.flight_id)
     on_time = misconnections([inbound], onward, rows, hub=ops.profiles["AUH"])
     assert on_time.connections_checked > 0 and on_time.passengers == 0  # the generator keeps MCT + 15
-    late = misconnections([inbound], onward, rows, hub=ops.profiles["AUH"],
-                          new_arrivals={inbound.flight_id: inbound.scheduled_arrival + timedelta(hours=4)})
-    expected = sorted(b.booking_id for b in rows if b.onward_flight_id in {f.flight_id for f in onward}
-                      and (ops.flights[b.onward_flight_id].departure - inbound.scheduled_arrival
-                           - timedelta(hours=4)) < timedelta(minutes=60))
+    late = misconnections(
+        [inbound],
+        onward,
+        rows,
+        hub=ops.profiles["AUH"],
+        new_arrivals={inbound.flight_id: inbound.scheduled_arrival + timedelta(hours=4)},
+    )
+    expected = sorted(
+        b.booking_id
+        for b in rows
+        if b.onward_flight_id in {f.flight_id for f in onward}
+        and (ops.flights[b.onward_flight_id].departure - inbound.scheduled_arrival - timedelta(hours=4))
+        < timedelta(minutes=60)
+    )
     assert late.passengers == len(expected) > 0 and sorted(late.booking_ids) == expected
     assert sum(m.passengers for m in late.by_onward_flight) == late.passengers

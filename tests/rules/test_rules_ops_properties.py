@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from ops_rows import assignment, booking, engineer, flight, shift, shipment, utc, work_order
+
 from skymarshal.rules.cargo import HANDLING_LIMITS, cargo_impact
 from skymarshal.rules.finance import PlanCostInput, plan_cost
 from skymarshal.rules.guest import compensation_liability, duty_of_care
@@ -23,8 +23,17 @@ def rotation(turn_buffers: list[int]):
     flights, dep = [], utc(2027, 1, 20, 3)
     for i in range(len(turn_buffers) + 1):
         origin, destination = ("AUH", "LHR") if i % 2 else ("LHR", "AUH")
-        flights.append(flight(number=f"EY{11 + i}", origin=origin, destination=destination, dep=dep, block=420,
-                              distance_km=5517, booked={"J": 10, "Y": 100}))
+        flights.append(
+            flight(
+                number=f"EY{11 + i}",
+                origin=origin,
+                destination=destination,
+                dep=dep,
+                block=420,
+                distance_km=5517,
+                booked={"J": 10, "Y": 100},
+            )
+        )
         if i < len(turn_buffers):
             dep += timedelta(minutes=420 + 75 + turn_buffers[i])
     return flights
@@ -46,10 +55,15 @@ def test_a_longer_initial_delay_never_shortens_propagation(turn_buffers, a, b):
 def _plan_total(flights, delay: int, rows) -> float:
     knock_on = propagate_delay(flights, flights[0].flight_id, delay)
     first = flights[0]
-    return plan_cost(PlanCostInput(
-        flight_delays=knock_on.delays(),
-        compensation=(compensation_liability(first, rows, "delay", arrival_delay_minutes=delay, cause="technical"),),
-        care=(duty_of_care(first, rows, "delay", departure_delay_minutes=delay),))).total_usd
+    return plan_cost(
+        PlanCostInput(
+            flight_delays=knock_on.delays(),
+            compensation=(
+                compensation_liability(first, rows, "delay", arrival_delay_minutes=delay, cause="technical"),
+            ),
+            care=(duty_of_care(first, rows, "delay", departure_delay_minutes=delay),),
+        )
+    ).total_usd
 
 
 @settings(deadline=None, max_examples=60)
@@ -62,22 +76,38 @@ def test_a_longer_initial_delay_never_lowers_the_total_cost(turn_buffers, a, b):
 
 
 routes = st.sampled_from([("LHR", "AUH", 5517), ("AUH", "FRA", 4864), ("ATH", "AUH", 3263), ("BAH", "AUH", 452)])
-extra_booking = st.fixed_dictionaries({"cabin": st.sampled_from(["J", "Y"]), "inbound": st.booleans(),
-                                       "final": st.sampled_from(["same", "BKK", "LHR"])})
+extra_booking = st.fixed_dictionaries(
+    {"cabin": st.sampled_from(["J", "Y"]), "inbound": st.booleans(), "final": st.sampled_from(["same", "BKK", "LHR"])}
+)
 
 
 @settings(deadline=None, max_examples=60)
-@given(routes, st.integers(0, 4), extra_booking, delays, st.sampled_from(["delay", "cancellation"]),
-       st.sampled_from(["technical", "weather", None]))
+@given(
+    routes,
+    st.integers(0, 4),
+    extra_booking,
+    delays,
+    st.sampled_from(["delay", "cancellation"]),
+    st.sampled_from(["technical", "weather", None]),
+)
 def test_adding_a_passenger_never_lowers_liability(route, n, extra, delay, disruption, cause):
     origin, destination, km = route
     leg = flight(number="EY50", origin=origin, destination=destination, distance_km=km)
-    inbound = flight(number="EY49", origin="LHR", destination=origin, dep=utc(2027, 1, 20, 1), block=60) \
-        if origin != "LHR" else None
+    inbound = (
+        flight(number="EY49", origin="LHR", destination=origin, dep=utc(2027, 1, 20, 1), block=60)
+        if origin != "LHR"
+        else None
+    )
     rows = [booking(f"B{i}", leg.flight_id, final=destination) for i in range(n)]
-    more = rows + [booking("NEW", leg.flight_id, cabin=extra["cabin"],
-                           final=destination if extra["final"] == "same" else extra["final"],
-                           inbound=inbound.flight_id if inbound and extra["inbound"] else None)]
+    more = rows + [
+        booking(
+            "NEW",
+            leg.flight_id,
+            cabin=extra["cabin"],
+            final=destination if extra["final"] == "same" else extra["final"],
+            inbound=inbound.flight_id if inbound and extra["inbound"] else None,
+        )
+    ]
     kw = dict(arrival_delay_minutes=delay, cause=cause, inbound_flights=[inbound] if inbound else [])
     before = compensation_liability(leg, rows, disruption, **kw).totals
     after = compensation_liability(leg, more, disruption, **kw).totals
@@ -89,8 +119,16 @@ def test_adding_a_passenger_never_lowers_liability(route, n, extra, delay, disru
 @given(st.lists(st.integers(-120, 300), min_size=1, max_size=8), delays, delays)
 def test_shrinking_a_delay_never_creates_a_misconnection(gaps, a, b):
     inbound = flight(number="EY18", origin="LHR", destination="AUH", dep=utc(2027, 1, 20, 2), block=400)
-    onward = [flight(number=f"EY{500 + i}", origin="AUH", destination="BKK", reg="A6-BLC",
-                     dep=inbound.scheduled_arrival + timedelta(minutes=60 + gap)) for i, gap in enumerate(gaps)]
+    onward = [
+        flight(
+            number=f"EY{500 + i}",
+            origin="AUH",
+            destination="BKK",
+            reg="A6-BLC",
+            dep=inbound.scheduled_arrival + timedelta(minutes=60 + gap),
+        )
+        for i, gap in enumerate(gaps)
+    ]
     rows = [booking(f"C{i}", inbound.flight_id, onward=f.flight_id, final="BKK") for i, f in enumerate(onward)]
     small, large = sorted((a, b))
 
@@ -107,13 +145,17 @@ def test_more_labour_or_later_parts_never_release_earlier(labour, more, parts_de
     shifts = [shift("E1", utc(2027, 1, 20, 10) + timedelta(days=d)) for d in range(6)]
     base = work_order(labour=round(labour, 1), parts=utc(2027, 1, 20, 11))
     heavier = work_order(labour=round(labour + more, 1), parts=utc(2027, 1, 20, 11) + timedelta(minutes=parts_delay))
-    first, second = (estimate_release("A6-BLA", [w], [engineer("E1")], shifts, utc(2027, 1, 20, 9)) for w in (base, heavier))
+    first, second = (
+        estimate_release("A6-BLA", [w], [engineer("E1")], shifts, utc(2027, 1, 20, 9)) for w in (base, heavier)
+    )
     if second.release_at is not None:
         assert first.release_at is not None and first.release_at <= second.release_at
 
 
-@given(st.dictionaries(st.sampled_from(["F", "J", "Y"]), st.integers(0, 400)),
-       st.dictionaries(st.sampled_from(["F", "J", "Y"]), st.integers(0, 400)))
+@given(
+    st.dictionaries(st.sampled_from(["F", "J", "Y"]), st.integers(0, 400)),
+    st.dictionaries(st.sampled_from(["F", "J", "Y"]), st.integers(0, 400)),
+)
 def test_the_cabin_plan_accounts_for_every_passenger(booked, capacity):
     plan = cabin_plan(booked, capacity)
     seated = sum(min(booked.get(c, 0), capacity.get(c, 0)) for c in "FJY")
@@ -128,4 +170,7 @@ def test_a_longer_delay_never_lowers_cargo_revenue_at_risk(codes, a, b):
     leg = flight()
     short, long_ = sorted((a, b))
     rows, ships = [assignment(goods, leg.flight_id)], [goods]
-    assert cargo_impact(leg, rows, ships, short).revenue_at_risk_usd <= cargo_impact(leg, rows, ships, long_).revenue_at_risk_usd
+    assert (
+        cargo_impact(leg, rows, ships, short).revenue_at_risk_usd
+        <= cargo_impact(leg, rows, ships, long_).revenue_at_risk_usd
+    )

@@ -5,11 +5,16 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-
 from ops_rows import curfew, notam, obs, profile, utc
+
 from skymarshal.models.operational import CurfewWindow
 from skymarshal.rules.regulatory import (
-    RegulatoryConfig, active_notams, diversion_alternates, flight_slot_findings, nearest_observation, notam_findings,
+    RegulatoryConfig,
+    active_notams,
+    diversion_alternates,
+    flight_slot_findings,
+    nearest_observation,
+    notam_findings,
     slot_finding,
 )
 
@@ -43,8 +48,9 @@ def test_navaid_and_other_notams():
     assert len(active_notams([navaid, other], "LHR", T0)) == 2
 
 
-@pytest.mark.parametrize("moved, status", [(0, "legal"), (15, "legal"), (-15, "legal"), (16, "at_risk"),
-                                           (-16, "at_risk"), (240, "at_risk")])
+@pytest.mark.parametrize(
+    "moved, status", [(0, "legal"), (15, "legal"), (-15, "legal"), (16, "at_risk"), (-16, "at_risk"), (240, "at_risk")]
+)
 def test_slot_tolerance_edges(moved, status):
     finding = slot_finding(TWO, T1, T1 + timedelta(minutes=moved), "arrival", "EY11-20270122")
     assert finding.status == status and finding.margin_minutes == 15 - abs(moved)
@@ -59,7 +65,9 @@ def test_flight_slot_findings_and_profile_tolerance():
 
 def test_nearest_observation_within_the_gap():
     rows = [obs("BHX", utc(2027, 1, 22, 5)), obs("BHX", utc(2027, 1, 22, 6)), obs("MAN", utc(2027, 1, 22, 5, 30))]
-    assert nearest_observation(rows, "BHX", utc(2027, 1, 22, 5, 30)).forecast_time == utc(2027, 1, 22, 5)  # tie: earlier
+    assert nearest_observation(rows, "BHX", utc(2027, 1, 22, 5, 30)).forecast_time == utc(
+        2027, 1, 22, 5
+    )  # tie: earlier
     assert nearest_observation(rows, "BHX", utc(2027, 1, 22, 5, 50)).forecast_time == utc(2027, 1, 22, 6)
     assert nearest_observation(rows, "BHX", utc(2027, 1, 22, 9)) is None
 
@@ -98,9 +106,17 @@ def test_alternates_are_ranked_and_every_refusal_is_typed():
     result = diversion_alternates(TWO, _candidates(), "B789", ETA, _weather(), notams)
     assert [a.iata for a in result.ranked] == ["BHX", "CWL", "MAN"]
     refused = {r.iata: r.code for r in result.refused}
-    assert refused == {"LHR": "IS_DESTINATION", "FRA": "OUT_OF_RANGE", "SOU": "RUNWAY_TOO_SHORT", "EMA": "NO_WEATHER",
-                       "LGW": "WEATHER", "STN": "RUNWAY_TOO_SHORT", "LTN": "AIRPORT_CLOSED", "BRS": "CURFEW",
-                       "DUB": "NO_RUNWAY_DATA"}
+    assert refused == {
+        "LHR": "IS_DESTINATION",
+        "FRA": "OUT_OF_RANGE",
+        "SOU": "RUNWAY_TOO_SHORT",
+        "EMA": "NO_WEATHER",
+        "LGW": "WEATHER",
+        "STN": "RUNWAY_TOO_SHORT",
+        "LTN": "AIRPORT_CLOSED",
+        "BRS": "CURFEW",
+        "DUB": "NO_RUNWAY_DATA",
+    }
     bhx = next(a for a in result.ranked if a.iata == "BHX")
     assert 135 < bhx.distance_km < 145 and ETA < bhx.eta < ETA + timedelta(minutes=30)
     assert all(f.status != "illegal" for a in result.ranked for f in a.findings)
@@ -125,7 +141,9 @@ def test_at_risk_weather_is_refused_by_policy_unless_accepted():
     cands = [profile("BHX", 52.45, -1.75, runways=(("15/33", 150, 3052),))]
     refused = diversion_alternates(TWO, cands, "B789", ETA, squally)
     assert [r.code for r in refused.refused] == ["WEATHER"] and "SQ" in refused.refused[0].message
-    accepted = diversion_alternates(TWO, cands, "B789", ETA, squally, config=RegulatoryConfig(accept_at_risk_weather=True))
+    accepted = diversion_alternates(
+        TWO, cands, "B789", ETA, squally, config=RegulatoryConfig(accept_at_risk_weather=True)
+    )
     assert [a.iata for a in accepted.ranked] == ["BHX"] and accepted.ranked[0].at_risk == 1
 
 
@@ -143,8 +161,14 @@ def test_an_unknown_type_refuses_every_candidate():
 
 def test_real_ey11_storm_alternates(ops):
     flight = ops.flight("EY11", date(2027, 1, 22))
-    result = diversion_alternates(ops.profiles[flight.destination], list(ops.profiles.values()), flight.aircraft_type,
-                                  flight.scheduled_arrival, ops.weather, ops.notams)
+    result = diversion_alternates(
+        ops.profiles[flight.destination],
+        list(ops.profiles.values()),
+        flight.aircraft_type,
+        flight.scheduled_arrival,
+        ops.weather,
+        ops.notams,
+    )
     valid = [a.iata for a in result.ranked]
     refused = {r.iata: r for r in result.refused}
     assert "MAN" in valid and "BHX" in valid

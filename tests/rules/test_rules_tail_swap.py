@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
-
 from ops_rows import aircraft_day, flight, mel_item, utc, work_order
+
 from skymarshal.rules.tail_swap import SwapConfig, cabin_plan, rank_tail_swaps, tail_swap_eligibility
 
 DEP = utc(2027, 1, 20, 10)
@@ -26,8 +26,11 @@ def test_an_airworthy_spare_at_the_station_is_eligible():
     result = tail_swap_eligibility(aircraft_day(), [], [], EY123, AT)
     assert result.eligible and result.refusals == () and result.ready_at is None
     assert {f.rule: f.status for f in result.findings} == {
-        "fleet.swap_type": "legal", "fleet.swap_range": "legal", "fleet.swap_position": "legal",
-        "fleet.swap_capacity": "legal"}
+        "fleet.swap_type": "legal",
+        "fleet.swap_range": "legal",
+        "fleet.swap_position": "legal",
+        "fleet.swap_capacity": "legal",
+    }
 
 
 def test_arriving_exactly_at_departure_minus_min_turn_is_eligible_at_risk():
@@ -89,8 +92,9 @@ def test_own_flights_in_the_way_are_refused_or_listed_to_give_up():
     mine = own("EY500", "AUH", "BAH", DEP + timedelta(hours=2))
     refused = tail_swap_eligibility(aircraft_day(), [], [mine], EY123, AT)
     assert codes(refused) == ["CONFLICTING_FLIGHTS"] and refused.flights_to_give_up == (mine.flight_id,)
-    allowed = tail_swap_eligibility(aircraft_day(), [], [mine], EY123, AT,
-                                    config=SwapConfig(allow_giving_up_flights=True))
+    allowed = tail_swap_eligibility(
+        aircraft_day(), [], [mine], EY123, AT, config=SwapConfig(allow_giving_up_flights=True)
+    )
     assert allowed.eligible and allowed.flights_to_give_up == (mine.flight_id,)
     assert "GIVES_UP_FLIGHTS" in [n.code for n in allowed.notes]
 
@@ -136,9 +140,16 @@ def test_rank_prefers_same_type_then_margin():
 
 def test_real_ey123_candidates_ranked_and_every_refusal_typed(ops):
     flight_row = ops.flight("EY123", date(2027, 1, 20))
-    results = [tail_swap_eligibility(d, ops.work_orders(d.aircraft_registration), ops.rotation(d.aircraft_registration),
-                                     flight_row, flight_row.scheduled_departure - timedelta(hours=1))
-               for d in ops.aircraft_days(flight_row.flight_date)]
+    results = [
+        tail_swap_eligibility(
+            d,
+            ops.work_orders(d.aircraft_registration),
+            ops.rotation(d.aircraft_registration),
+            flight_row,
+            flight_row.scheduled_departure - timedelta(hours=1),
+        )
+        for d in ops.aircraft_days(flight_row.flight_date)
+    ]
     ranked = rank_tail_swaps(results)
     assert ranked and ranked[0].aircraft_type == "B789" and ranked[0].eligible
     for r in results:

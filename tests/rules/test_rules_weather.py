@@ -5,18 +5,29 @@ from __future__ import annotations
 import math
 
 import pytest
-
 from rules_helpers import utc
+
 from skymarshal.models.operational import AirportProfile, Runway, WeatherObservation
 from skymarshal.rules.weather import assess_weather, best_runway_end, wind_components
 
-RUNWAYS = [Runway(designator="13/31", heading_deg=130, length_m=4100),
-           Runway(designator="09/27", heading_deg=90, length_m=1500)]
+RUNWAYS = [
+    Runway(designator="13/31", heading_deg=130, length_m=4100),
+    Runway(designator="09/27", heading_deg=90, length_m=1500),
+]
 
 
-@pytest.mark.parametrize(("wind", "speed", "heading", "head", "cross"), [
-    (310, 20, 310, 20, 0), (130, 20, 310, -20, 0), (40, 20, 310, 0, 20), (340, 20, 310, 20 * math.cos(math.radians(30)), 10),
-    (360, 10, 90, 0, 10), (0, 10, 90, 0, 10), (90, 0, 90, 0, 0)])
+@pytest.mark.parametrize(
+    ("wind", "speed", "heading", "head", "cross"),
+    [
+        (310, 20, 310, 20, 0),
+        (130, 20, 310, -20, 0),
+        (40, 20, 310, 0, 20),
+        (340, 20, 310, 20 * math.cos(math.radians(30)), 10),
+        (360, 10, 90, 0, 10),
+        (0, 10, 90, 0, 10),
+        (90, 0, 90, 0, 0),
+    ],
+)
 def test_components(wind, speed, heading, head, cross):
     h, c = wind_components(wind, speed, heading)
     assert h == pytest.approx(head, abs=1e-9) and c == pytest.approx(cross, abs=1e-9)
@@ -32,15 +43,31 @@ def test_best_end_prefers_low_crosswind_then_headwind():
 
 
 def profile(**kw) -> AirportProfile:
-    values = dict(iata="AUH", icao="OMAA", name="Abu Dhabi", city="Abu Dhabi", country="AE", tz="Asia/Dubai",
-                  lat=24.4, lon=54.6, elevation_ft=88, runways=RUNWAYS)
+    values = dict(
+        iata="AUH",
+        icao="OMAA",
+        name="Abu Dhabi",
+        city="Abu Dhabi",
+        country="AE",
+        tz="Asia/Dubai",
+        lat=24.4,
+        lon=54.6,
+        elevation_ft=88,
+        runways=RUNWAYS,
+    )
     values.update(kw)
     return AirportProfile(**values)
 
 
 def obs(**kw) -> WeatherObservation:
-    values = dict(airport="AUH", forecast_time=utc(2027, 1, 20, 6), visibility_m=9999, wind_direction_deg=40,
-                  wind_speed_kt=20, temperature_c=22)
+    values = dict(
+        airport="AUH",
+        forecast_time=utc(2027, 1, 20, 6),
+        visibility_m=9999,
+        wind_direction_deg=40,
+        wind_speed_kt=20,
+        temperature_c=22,
+    )
     values.update(kw)
     return WeatherObservation(**values)
 

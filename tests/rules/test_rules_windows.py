@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skymarshal.rules._windows import Span, max_prorated_load
 
-T0 = datetime(2027, 1, 1, tzinfo=timezone.utc)
-span = st.builds(lambda start, length, amount: Span(T0 + timedelta(minutes=start), T0 + timedelta(minutes=start + length), amount),
-                 st.integers(0, 40 * 24 * 60), st.integers(1, 16 * 60), st.sampled_from([1.0, 0.25, 0.5]))
+T0 = datetime(2027, 1, 1, tzinfo=UTC)
+span = st.builds(
+    lambda start, length, amount: Span(T0 + timedelta(minutes=start), T0 + timedelta(minutes=start + length), amount),
+    st.integers(0, 40 * 24 * 60),
+    st.integers(1, 16 * 60),
+    st.sampled_from([1.0, 0.25, 0.5]),
+)
 
 
 def brute_force(spans, focus, window):
@@ -20,7 +24,9 @@ def brute_force(spans, focus, window):
     points = {lo, hi} | {p for i in items for p in (i.start, i.end, i.start + window, i.end + window) if lo <= p <= hi}
 
     def load(end):
-        return sum(i.amount * max(0.0, (min(i.end, end) - max(i.start, end - window)).total_seconds() / 60) for i in items)
+        return sum(
+            i.amount * max(0.0, (min(i.end, end) - max(i.start, end - window)).total_seconds() / 60) for i in items
+        )
 
     return max(load(end) for end in points)
 

@@ -12,10 +12,12 @@ import uuid
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from skymarshal.data.loader import table_definition
 from skymarshal.data.schema import AUDIT_TRAIL, TABLES_BY_NAME, Naming
 from skymarshal.workflow.audit_trail import GENESIS, AuditRecord, AuditTrail, chain_problems
 from skymarshal.workflow.tables import WorkflowTables
+
 
 class Isolated:
     def __init__(self, account):
@@ -23,12 +25,17 @@ class Isolated:
         self.bucket = f"audit-test-{uuid.uuid4().hex[:8]}"
         account.client("dynamodb").create_table(**table_definition(TABLES_BY_NAME[AUDIT_TRAIL], self.naming))
         account.client("s3").create_bucket(Bucket=self.bucket)
-        self.key_id = account.client("kms").create_key(KeySpec="ECC_NIST_P256",
-                                                       KeyUsage="SIGN_VERIFY")["KeyMetadata"]["KeyId"]
+        self.key_id = account.client("kms").create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY")["KeyMetadata"][
+            "KeyId"
+        ]
 
     def trail(self, key_id: str | None = None) -> AuditTrail:
-        return AuditTrail(tables=WorkflowTables(self.account.resource(), self.naming), kms=self.account.client("kms"),
-                          key_id=self.key_id if key_id is None else key_id, s3=self.account.client("s3"))
+        return AuditTrail(
+            tables=WorkflowTables(self.account.resource(), self.naming),
+            kms=self.account.client("kms"),
+            key_id=self.key_id if key_id is None else key_id,
+            s3=self.account.client("s3"),
+        )
 
     @property
     def table(self):
@@ -46,15 +53,25 @@ def trail(aws):
 
 
 def _run(aws: Isolated, trail: AuditTrail, disruption_id: str = "run-1") -> list[AuditRecord]:
-    aws.account.client("s3").put_object(Bucket=aws.bucket, Key="runs/run-1/collation-initial.json",
-                                        Body=b'{"crew_compliance":{}}')
+    aws.account.client("s3").put_object(
+        Bucket=aws.bucket, Key="runs/run-1/collation-initial.json", Body=b'{"crew_compliance":{}}'
+    )
     return [
         trail.append(disruption_id, "request", "request", {"prompt": "EY123 on Jan 20 mechanical"}, actor="api"),
-        trail.append(disruption_id, "round", "round:initial", {
-            "phase": "initial", "artifact": trail.artifact(aws.bucket, "runs/run-1/collation-initial.json")},
-            actor="collate"),
-        trail.append(disruption_id, "approval_decided", "approval:1", {"action": "approve", "scenario_id": "S1",
-                                                                       "comment": "ok"}, actor="Dana Duty"),
+        trail.append(
+            disruption_id,
+            "round",
+            "round:initial",
+            {"phase": "initial", "artifact": trail.artifact(aws.bucket, "runs/run-1/collation-initial.json")},
+            actor="collate",
+        ),
+        trail.append(
+            disruption_id,
+            "approval_decided",
+            "approval:1",
+            {"action": "approve", "scenario_id": "S1", "comment": "ok"},
+            actor="Dana Duty",
+        ),
     ]
 
 
@@ -73,12 +90,22 @@ def test_a_retried_step_appends_nothing_new(trail):
     assert again == first and len(trail.records("run-1")) == 1
 
 
-@pytest.mark.parametrize("field,value", [("body", json.dumps({"action": "reject", "scenario_id": "S1", "comment": "ok"})),
-                                         ("actor", "Mallory"), ("at", "2027-01-20T00:00:00+00:00")])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("body", json.dumps({"action": "reject", "scenario_id": "S1", "comment": "ok"})),
+        ("actor", "Mallory"),
+        ("at", "2027-01-20T00:00:00+00:00"),
+    ],
+)
 def test_editing_any_field_of_a_stored_record_fails_verification(aws, trail, field, value):
     _run(aws, trail)
-    aws.table.update_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"}, UpdateExpression="SET #f = :v",
-                          ExpressionAttributeNames={"#f": field}, ExpressionAttributeValues={":v": value})
+    aws.table.update_item(
+        Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"},
+        UpdateExpression="SET #f = :v",
+        ExpressionAttributeNames={"#f": field},
+        ExpressionAttributeValues={":v": value},
+    )
     result = trail.verify("run-1")
     assert not result.ok and [p.code for p in result.problems] == ["HASH_MISMATCH"]
 
@@ -87,13 +114,20 @@ def test_rehashing_an_edited_record_still_fails_on_the_signed_head(aws, trail):
     records = _run(aws, trail)
     forged = records[2].model_copy(update={"actor": "Mallory"})
     forged = forged.model_copy(update={"hash": forged.digest()})
-    aws.table.update_item(Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"}, UpdateExpression="SET actor = :a, #h = :h",
-                          ExpressionAttributeNames={"#h": "hash"},
-                          ExpressionAttributeValues={":a": "Mallory", ":h": forged.hash})
+    aws.table.update_item(
+        Key={"PK": "AUDIT#run-1", "SK": "SEQ#000003"},
+        UpdateExpression="SET actor = :a, #h = :h",
+        ExpressionAttributeNames={"#h": "hash"},
+        ExpressionAttributeValues={":a": "Mallory", ":h": forged.hash},
+    )
     assert [p.code for p in trail.verify("run-1").problems] == ["HEAD_MISMATCH"]
     # ... and moving the head along without the key's signature does not help either
-    aws.table.update_item(Key={"PK": "AUDIT#run-1", "SK": "HEAD"}, UpdateExpression="SET #h = :h",
-                          ExpressionAttributeNames={"#h": "hash"}, ExpressionAttributeValues={":h": forged.hash})
+    aws.table.update_item(
+        Key={"PK": "AUDIT#run-1", "SK": "HEAD"},
+        UpdateExpression="SET #h = :h",
+        ExpressionAttributeNames={"#h": "hash"},
+        ExpressionAttributeValues={":h": forged.hash},
+    )
     assert [p.code for p in trail.verify("run-1").problems] == ["BAD_SIGNATURE"]
 
 
@@ -125,16 +159,20 @@ def test_an_unknown_disruption_has_nothing_to_verify(trail):
 def _chain(bodies: list[dict]) -> list[AuditRecord]:
     records, previous = [], GENESIS
     for seq, body in enumerate(bodies, start=1):
-        record = AuditRecord(disruption_id="d", seq=seq, kind="round", key=f"k{seq}", at="t", actor="a", body=body,
-                             prev_hash=previous)
+        record = AuditRecord(
+            disruption_id="d", seq=seq, kind="round", key=f"k{seq}", at="t", actor="a", body=body, prev_hash=previous
+        )
         record = record.model_copy(update={"hash": record.digest()})
         records.append(record)
         previous = record.hash
     return records
 
 
-bodies = st.lists(st.dictionaries(st.text(min_size=1, max_size=5), st.integers() | st.text(max_size=8), max_size=3),
-                  min_size=1, max_size=6)
+bodies = st.lists(
+    st.dictionaries(st.text(min_size=1, max_size=5), st.integers() | st.text(max_size=8), max_size=3),
+    min_size=1,
+    max_size=6,
+)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
@@ -145,8 +183,14 @@ def test_property_any_single_change_to_a_chain_is_found(bodies, data):
     index = data.draw(st.integers(0, len(records) - 1))
     field = data.draw(st.sampled_from(["body", "actor", "at", "kind", "key", "prev_hash", "seq"]))
     original = records[index]
-    changed = {"body": {**original.body, "tampered": True}, "actor": original.actor + "x", "at": "t2",
-               "kind": "outcome" if original.kind != "outcome" else "round", "key": original.key + "x",
-               "prev_hash": "f" * 64, "seq": original.seq + 1}[field]
+    changed = {
+        "body": {**original.body, "tampered": True},
+        "actor": original.actor + "x",
+        "at": "t2",
+        "kind": "outcome" if original.kind != "outcome" else "round",
+        "key": original.key + "x",
+        "prev_hash": "f" * 64,
+        "seq": original.seq + 1,
+    }[field]
     records[index] = original.model_copy(update={field: changed})
     assert chain_problems(records) != []

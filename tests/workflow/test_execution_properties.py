@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from unittest.mock import patch
 
 from hypothesis import HealthCheck, given, settings
@@ -24,29 +24,66 @@ from skymarshal.workflow import execution
 from skymarshal.workflow.tables import WorkflowTables
 
 DAY = date(2027, 1, 20)
-DEP = datetime(2027, 1, 20, 10, 0, tzinfo=timezone.utc)
+DEP = datetime(2027, 1, 20, 10, 0, tzinfo=UTC)
 BOOKED = {"EY1-20270120": 26, "EY3-20270120": 7}  # + the flights: a rebooking of EY1 takes three transactions of 10
 TARGET, CANCELLED, DEPARTED = "EY5-20270120", "EY7-20270120", "EY9-20270120"
 KINDS = ("delay", "swap", "divert", "rebook")
 
 
 def _flight(flight_id: str, registration: str, hours: int, **extra) -> Flight:
-    return Flight(flight_id=flight_id, flight_number=flight_id.split("-")[0], carrier="EY", origin="AUH",
-                  destination="FRA", flight_date=DAY, scheduled_departure=DEP + timedelta(hours=hours),
-                  scheduled_arrival=DEP + timedelta(hours=hours + 6), aircraft_registration=registration,
-                  aircraft_type="B789", block_minutes=360, distance_km=4800, capacity={"J": 28, "Y": 271},
-                  booked={"J": 4, "Y": BOOKED.get(flight_id, 30) - 4}, **extra)
+    return Flight(
+        flight_id=flight_id,
+        flight_number=flight_id.split("-")[0],
+        carrier="EY",
+        origin="AUH",
+        destination="FRA",
+        flight_date=DAY,
+        scheduled_departure=DEP + timedelta(hours=hours),
+        scheduled_arrival=DEP + timedelta(hours=hours + 6),
+        aircraft_registration=registration,
+        aircraft_type="B789",
+        block_minutes=360,
+        distance_km=4800,
+        capacity={"J": 28, "Y": 271},
+        booked={"J": 4, "Y": BOOKED.get(flight_id, 30) - 4},
+        **extra,
+    )
 
 
 def seed_rows() -> dict[str, list]:
-    flights = [_flight("EY1-20270120", "A6-PF1", 0), _flight("EY3-20270120", "A6-PF3", 1), _flight(TARGET, "A6-PF5", 4),
-               _flight(CANCELLED, "A6-PF7", 5, status="CANCELLED"), _flight(DEPARTED, "A6-PF9", -2, status="DEPARTED")]
-    bookings = [Booking(booking_id=f"{fid[:3]}-{i:03d}", pnr=f"P{fid[2]}{i // 3:04d}", flight_id=fid, passenger_id=f"X{i}",
-                        passenger_name="Pax Example", cabin="J" if i < 4 else "Y", final_destination="FRA",
-                        fare_paid=420.5, ssr=["WCHR"] if i % 5 == 0 else [])
-                for fid, n in BOOKED.items() for i in range(n)]
-    spares = [AircraftDay(aircraft_registration=f"A6-SP{n}", date=DAY, aircraft_type="B789", status="SPARE",
-                          station="AUH", capacity={"J": 30, "Y": 260}) for n in (1, 3)]
+    flights = [
+        _flight("EY1-20270120", "A6-PF1", 0),
+        _flight("EY3-20270120", "A6-PF3", 1),
+        _flight(TARGET, "A6-PF5", 4),
+        _flight(CANCELLED, "A6-PF7", 5, status="CANCELLED"),
+        _flight(DEPARTED, "A6-PF9", -2, status="DEPARTED"),
+    ]
+    bookings = [
+        Booking(
+            booking_id=f"{fid[:3]}-{i:03d}",
+            pnr=f"P{fid[2]}{i // 3:04d}",
+            flight_id=fid,
+            passenger_id=f"X{i}",
+            passenger_name="Pax Example",
+            cabin="J" if i < 4 else "Y",
+            final_destination="FRA",
+            fare_paid=420.5,
+            ssr=["WCHR"] if i % 5 == 0 else [],
+        )
+        for fid, n in BOOKED.items()
+        for i in range(n)
+    ]
+    spares = [
+        AircraftDay(
+            aircraft_registration=f"A6-SP{n}",
+            date=DAY,
+            aircraft_type="B789",
+            status="SPARE",
+            station="AUH",
+            capacity={"J": 30, "Y": 260},
+        )
+        for n in (1, 3)
+    ]
     return {s.FLIGHTS: flights, s.BOOKINGS: bookings, s.AIRCRAFT_AVAILABILITY: spares}
 
 
@@ -54,21 +91,47 @@ def action(kind: str, flight_id: str, stale: bool):
     """The group's action; a stale one fails its transaction's condition (the data moved on since the plan)."""
     n = flight_id[2]
     if kind == "delay":
-        return DelayFlight(flight_id=DEPARTED if stale else flight_id, delay_minutes=40,
-                           new_departure=DEP + timedelta(minutes=40), new_arrival=DEP + timedelta(minutes=400))
+        return DelayFlight(
+            flight_id=DEPARTED if stale else flight_id,
+            delay_minutes=40,
+            new_departure=DEP + timedelta(minutes=40),
+            new_arrival=DEP + timedelta(minutes=400),
+        )
     if kind == "swap":
-        return SwapAircraft(flight_id=flight_id, from_registration="A6-ZZZ" if stale else f"A6-PF{n}",
-                            to_registration=f"A6-SP{n}", to_aircraft_type="B789")
+        return SwapAircraft(
+            flight_id=flight_id,
+            from_registration="A6-ZZZ" if stale else f"A6-PF{n}",
+            to_registration=f"A6-SP{n}",
+            to_aircraft_type="B789",
+        )
     if kind == "divert":
-        return DivertFlight(flight_id=DEPARTED if stale else flight_id, alternate="MUC", new_arrival=DEP + timedelta(hours=6))
+        return DivertFlight(
+            flight_id=DEPARTED if stale else flight_id, alternate="MUC", new_arrival=DEP + timedelta(hours=6)
+        )
     count = BOOKED[flight_id]
-    return RebookPassengers(flight_id=flight_id, passengers=count, onto={CANCELLED if stale else TARGET: count - 3}, interline=3)
+    return RebookPassengers(
+        flight_id=flight_id, passengers=count, onto={CANCELLED if stale else TARGET: count - 3}, interline=3
+    )
 
 
 def scenario(actions) -> Scenario:
-    return Scenario(scenario_id="property", kind="delay", title="property", sources=["test"], actions=actions,
-                    operates=True, registration=None, aircraft_type=None, departure=None, arrival=None,
-                    arrival_airport=None, delay_minutes=0, arrival_delay_minutes=0, passengers_impacted=0, cost_usd=0)
+    return Scenario(
+        scenario_id="property",
+        kind="delay",
+        title="property",
+        sources=["test"],
+        actions=actions,
+        operates=True,
+        registration=None,
+        aircraft_type=None,
+        departure=None,
+        arrival=None,
+        arrival_airport=None,
+        delay_minutes=0,
+        arrival_delay_minutes=0,
+        passengers_impacted=0,
+        cost_usd=0,
+    )
 
 
 def _key(table: str, row: dict) -> tuple:
@@ -80,13 +143,16 @@ def state(account, rows) -> dict[tuple, dict]:
     out = {}
     for table, models in rows.items():
         names = s.TABLES_BY_NAME[table].key_names
-        for item in handle.batch_get(table, [{k: getattr(m, k) if k != "date" else m.date.isoformat() for k in names}
-                                             for m in models]):
+        for item in handle.batch_get(
+            table, [{k: getattr(m, k) if k != "date" else m.date.isoformat() for k in names} for m in models]
+        ):
             out[_key(table, item)] = item
     return out
 
 
-groups = st.lists(st.tuples(st.sampled_from(KINDS), st.sampled_from(sorted(BOOKED)), st.booleans()), min_size=1, max_size=4)
+groups = st.lists(
+    st.tuples(st.sampled_from(KINDS), st.sampled_from(sorted(BOOKED)), st.booleans()), min_size=1, max_size=4
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -112,13 +178,22 @@ def test_after_execute_the_rows_are_all_before_images_or_every_group_is_applied(
     def interfere(params, **_):  # while the plan is applied, someone else changes a booking it is about to write
         if len(sent) == interfere_at and not compensating:
             items = json.loads(params["body"])["TransactItems"]
-            booking = next((op["Key"]["booking_id"]["S"] for item in items for op in item.values()
-                            if "booking_id" in op.get("Key", {})), None)
+            booking = next(
+                (
+                    op["Key"]["booking_id"]["S"]
+                    for item in items
+                    for op in item.values()
+                    if "booking_id" in op.get("Key", {})
+                ),
+                None,
+            )
             if booking:
                 touched.append((s.BOOKINGS, booking))
                 resource.Table(blank_account.naming(s.BOOKINGS)).update_item(
-                    Key={"booking_id": booking}, UpdateExpression="SET updated_by_execution = :x",
-                    ExpressionAttributeValues={":x": "someone-else"})
+                    Key={"booking_id": booking},
+                    UpdateExpression="SET updated_by_execution = :x",
+                    ExpressionAttributeValues={":x": "someone-else"},
+                )
         sent.append(1)
 
     execution_id = "p-" + uuid.uuid4().hex[:8]
@@ -127,8 +202,11 @@ def test_after_execute_the_rows_are_all_before_images_or_every_group_is_applied(
     events.register("before-call.dynamodb.PutItem", failed)
     try:
         with patch.object(execution, "TRANSACTION_LIMIT", 10):
-            report = execution.execute(scenario([action(k, f, stale) for k, f, stale in plan]), execution_id=execution_id,
-                                       tables=WorkflowTables(resource, blank_account.naming))
+            report = execution.execute(
+                scenario([action(k, f, stale) for k, f, stale in plan]),
+                execution_id=execution_id,
+                tables=WorkflowTables(resource, blank_account.naming),
+            )
     finally:
         events.unregister("before-call.dynamodb.TransactWriteItems", interfere)
         events.unregister("before-call.dynamodb.PutItem", failed)
@@ -155,5 +233,10 @@ def test_after_execute_the_rows_are_all_before_images_or_every_group_is_applied(
         elif kind == "divert":
             assert flight["status"] == "DIVERTED" and flight["diverted_to"] == "MUC"
         else:
-            assert not [b for k, b in after.items() if k[0] == s.BOOKINGS and b["flight_id"] == flight_id
-                        and b["status"] in ("CONFIRMED", "CHECKED_IN", "BOARDED")]
+            assert not [
+                b
+                for k, b in after.items()
+                if k[0] == s.BOOKINGS
+                and b["flight_id"] == flight_id
+                and b["status"] in ("CONFIRMED", "CHECKED_IN", "BOARDED")
+            ]

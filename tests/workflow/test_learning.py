@@ -3,7 +3,7 @@ the arbitrator's precedent query."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -18,72 +18,167 @@ from skymarshal.workflow.execution import ExecutionReport, execute
 from skymarshal.workflow.learning import NothingToLearn, learning_record, record_learning
 from skymarshal.workflow.tables import WorkflowTables
 
-AT = datetime(2027, 1, 20, 8, 5, tzinfo=timezone.utc)
-DEP = datetime(2027, 1, 20, 10, 25, tzinfo=timezone.utc)
-FLIGHT = Flight(flight_id="EY123-20270120", flight_number="EY123", carrier="EY", origin="AUH", destination="FRA",
-                flight_date=DEP.date(), scheduled_departure=DEP, scheduled_arrival=DEP + timedelta(minutes=380),
-                aircraft_registration="A6-BLQ", aircraft_type="B789", status="DELAYED", delay_minutes=35,
-                delay_reason="TECHNICAL: hydraulic system fault", block_minutes=380, distance_km=4864,
-                capacity={"J": 28, "Y": 271}, booked={"J": 8, "Y": 81})
+AT = datetime(2027, 1, 20, 8, 5, tzinfo=UTC)
+DEP = datetime(2027, 1, 20, 10, 25, tzinfo=UTC)
+FLIGHT = Flight(
+    flight_id="EY123-20270120",
+    flight_number="EY123",
+    carrier="EY",
+    origin="AUH",
+    destination="FRA",
+    flight_date=DEP.date(),
+    scheduled_departure=DEP,
+    scheduled_arrival=DEP + timedelta(minutes=380),
+    aircraft_registration="A6-BLQ",
+    aircraft_type="B789",
+    status="DELAYED",
+    delay_minutes=35,
+    delay_reason="TECHNICAL: hydraulic system fault",
+    block_minutes=380,
+    distance_km=4864,
+    capacity={"J": 28, "Y": 271},
+    booked={"J": 8, "Y": 81},
+)
 PROMPT = "Flight EY123 on January 20th had a mechanical failure"
 
 
 def _scenario(sid: str, kind: str, actions, delay: int, cost: float) -> Scenario:
-    return Scenario(scenario_id=sid, kind=kind, title=f"plan {sid}", sources=["generator"], actions=actions,
-                    operates=kind != "cancel", registration=None, aircraft_type=None, departure=None, arrival=None,
-                    arrival_airport="FRA", delay_minutes=delay, arrival_delay_minutes=delay + 5, passengers_impacted=89,
-                    cost_usd=cost)
+    return Scenario(
+        scenario_id=sid,
+        kind=kind,
+        title=f"plan {sid}",
+        sources=["generator"],
+        actions=actions,
+        operates=kind != "cancel",
+        registration=None,
+        aircraft_type=None,
+        departure=None,
+        arrival=None,
+        arrival_airport="FRA",
+        delay_minutes=delay,
+        arrival_delay_minutes=delay + 5,
+        passengers_impacted=89,
+        cost_usd=cost,
+    )
 
 
-SWAP = _scenario("tail_swap:A6-BLT", "tail_swap", [SwapAircraft(flight_id=FLIGHT.flight_id, from_registration="A6-BLQ",
-                                                               to_registration="A6-BLT", to_aircraft_type="B789")], 45, 21000.5)
-DELAY = _scenario("delay:240", "delay", [DelayFlight(flight_id=FLIGHT.flight_id, delay_minutes=240, new_departure=DEP + timedelta(
-    minutes=240), new_arrival=DEP + timedelta(minutes=620))], 240, 64000.0)
-CANCEL = _scenario("cancel", "cancel", [CancelFlight(flight_id=FLIGHT.flight_id, reason="mechanical disruption")], 600, 99000.0)
+SWAP = _scenario(
+    "tail_swap:A6-BLT",
+    "tail_swap",
+    [
+        SwapAircraft(
+            flight_id=FLIGHT.flight_id, from_registration="A6-BLQ", to_registration="A6-BLT", to_aircraft_type="B789"
+        )
+    ],
+    45,
+    21000.5,
+)
+DELAY = _scenario(
+    "delay:240",
+    "delay",
+    [
+        DelayFlight(
+            flight_id=FLIGHT.flight_id,
+            delay_minutes=240,
+            new_departure=DEP + timedelta(minutes=240),
+            new_arrival=DEP + timedelta(minutes=620),
+        )
+    ],
+    240,
+    64000.0,
+)
+CANCEL = _scenario(
+    "cancel", "cancel", [CancelFlight(flight_id=FLIGHT.flight_id, reason="mechanical disruption")], 600, 99000.0
+)
 QUIET = Sensitivity(delay_plus_30="-", delay_minus_30="-", one_spare_fewer="-", one_reserve_more="-")
 
 
 def decision(*scenarios: Scenario) -> ArbitratorOutput:
-    ranked = [RankedScenario(rank=i + 1, scenario=sc, score=1 - i / 10, criteria={}, confidence=0.8, rationale="r",
-                             pros=[], cons=[], compliance=[], precedent="p", sensitivity=QUIET)
-              for i, sc in enumerate(scenarios)]
-    return ArbitratorOutput(final_decision=scenarios[0].title, recommendations=[], conflicts_identified=[],
-                            conflict_resolutions=[], safety_overrides=[], justification="j", reasoning="r",
-                            confidence=0.8, status="decided", flight_id=FLIGHT.flight_id, ranked=ranked)
+    ranked = [
+        RankedScenario(
+            rank=i + 1,
+            scenario=sc,
+            score=1 - i / 10,
+            criteria={},
+            confidence=0.8,
+            rationale="r",
+            pros=[],
+            cons=[],
+            compliance=[],
+            precedent="p",
+            sensitivity=QUIET,
+        )
+        for i, sc in enumerate(scenarios)
+    ]
+    return ArbitratorOutput(
+        final_decision=scenarios[0].title,
+        recommendations=[],
+        conflicts_identified=[],
+        conflict_resolutions=[],
+        safety_overrides=[],
+        justification="j",
+        reasoning="r",
+        confidence=0.8,
+        status="decided",
+        flight_id=FLIGHT.flight_id,
+        ranked=ranked,
+    )
 
 
 def report(status: str | None, flight_before: Flight | None = None) -> ExecutionReport | None:
     if status is None:
         return None
     failed = status != "executed"
-    return ExecutionReport(execution_id="run-1", scenario_id="any", status=status, actions=["a"], groups=1,
-                           error="flights EY123 changed" if failed else None,
-                           reason_code="CONDITION_FAILED" if failed else None, flight_before=flight_before)
+    return ExecutionReport(
+        execution_id="run-1",
+        scenario_id="any",
+        status=status,
+        actions=["a"],
+        groups=1,
+        error="flights EY123 changed" if failed else None,
+        reason_code="CONDITION_FAILED" if failed else None,
+        flight_before=flight_before,
+    )
 
 
 def record(action: str, chosen: str | None, status: str | None, **kwargs):
-    args = dict(execution_id="run-1", prompt=PROMPT, decision=decision(SWAP, DELAY, CANCEL), chosen_scenario_id=chosen,
-                decided_by=None if action in ("timeout", "escalated") else "Dana Duty", approval_action=action,
-                report=report(status), occurred_at=AT, flight=FLIGHT)
+    args = dict(
+        execution_id="run-1",
+        prompt=PROMPT,
+        decision=decision(SWAP, DELAY, CANCEL),
+        chosen_scenario_id=chosen,
+        decided_by=None if action in ("timeout", "escalated") else "Dana Duty",
+        approval_action=action,
+        report=report(status),
+        occurred_at=AT,
+        flight=FLIGHT,
+    )
     return learning_record(**{**args, **kwargs})
 
 
-@pytest.mark.parametrize("action, chosen, status, overridden, outcome, chosen_kind", [
-    ("approve", "tail_swap:A6-BLT", "executed", False, "on_plan", "tail_swap"),
-    ("approve", None, "executed", False, "on_plan", "tail_swap"),  # approve without an id is rank 1
-    ("select", "tail_swap:A6-BLT", "executed", False, "on_plan", "tail_swap"),  # selecting rank 1 agrees with it
-    ("select", "delay:240", "executed", True, "on_plan", "delay"),
-    ("select", "cancel", "rolled_back", True, "failed", "cancel"),
-    ("approve", "tail_swap:A6-BLT", "compensation_failed", False, "failed", "tail_swap"),
-    ("approve", "tail_swap:A6-BLT", None, False, "failed", "tail_swap"),  # Execute left no report
-    ("reject", None, None, True, "not_executed", "tail_swap"),
-    ("timeout", None, None, False, "not_executed", "tail_swap"),
-    ("escalated", None, None, False, "not_executed", "tail_swap"),
-])
+@pytest.mark.parametrize(
+    "action, chosen, status, overridden, outcome, chosen_kind",
+    [
+        ("approve", "tail_swap:A6-BLT", "executed", False, "on_plan", "tail_swap"),
+        ("approve", None, "executed", False, "on_plan", "tail_swap"),  # approve without an id is rank 1
+        ("select", "tail_swap:A6-BLT", "executed", False, "on_plan", "tail_swap"),  # selecting rank 1 agrees with it
+        ("select", "delay:240", "executed", True, "on_plan", "delay"),
+        ("select", "cancel", "rolled_back", True, "failed", "cancel"),
+        ("approve", "tail_swap:A6-BLT", "compensation_failed", False, "failed", "tail_swap"),
+        ("approve", "tail_swap:A6-BLT", None, False, "failed", "tail_swap"),  # Execute left no report
+        ("reject", None, None, True, "not_executed", "tail_swap"),
+        ("timeout", None, None, False, "not_executed", "tail_swap"),
+        ("escalated", None, None, False, "not_executed", "tail_swap"),
+    ],
+)
 def test_override_flag_outcome_and_chosen_action(action, chosen, status, overridden, outcome, chosen_kind):
     rec = record(action, chosen, status)
-    assert (rec.overridden, rec.outcome, rec.chosen_action, rec.recommended_action) == (overridden, outcome, chosen_kind,
-                                                                                        "tail_swap")
+    assert (rec.overridden, rec.outcome, rec.chosen_action, rec.recommended_action) == (
+        overridden,
+        outcome,
+        chosen_kind,
+        "tail_swap",
+    )
     assert rec.disruption_id == "SM-run-1" and rec.scenario_ids == ["tail_swap:A6-BLT", "delay:240", "cancel"]
     assert rec.disruption_type == "mechanical" and rec.initial_delay_minutes == 35
     executed = outcome == "on_plan"
@@ -97,8 +192,16 @@ def test_disruption_type_comes_from_the_arbitrators_classifier():
     assert record("approve", None, "executed", prompt="EY123 will run out of duty time").disruption_type == "crew"
     quiet = FLIGHT.model_copy(update={"delay_reason": "ATC: flow restriction"})
     assert record("approve", None, "executed", prompt="EY123 please help", flight=quiet).disruption_type == "atc"
-    assert record("approve", None, "executed", prompt="EY123 please help",
-                  flight=FLIGHT.model_copy(update={"delay_reason": None})).disruption_type == "other"
+    assert (
+        record(
+            "approve",
+            None,
+            "executed",
+            prompt="EY123 please help",
+            flight=FLIGHT.model_copy(update={"delay_reason": None}),
+        ).disruption_type
+        == "other"
+    )
 
 
 def test_the_flight_as_execution_found_it_is_recorded_not_the_changed_row():
@@ -138,13 +241,34 @@ def test_learning_from_a_real_execution_records_the_original_aircraft(blank_acco
     resource, naming = blank_account.resource(), blank_account.naming
     b777 = FLIGHT.model_copy(update={"aircraft_type": "B77W"})
     upsert(resource, naming, s.FLIGHTS, [b777])
-    upsert(resource, naming, s.AIRCRAFT_AVAILABILITY, [AircraftDay(
-        aircraft_registration="A6-BLT", date=DEP.date(), aircraft_type="B789", status="SPARE", station="AUH",
-        capacity={"J": 28, "Y": 271})])
+    upsert(
+        resource,
+        naming,
+        s.AIRCRAFT_AVAILABILITY,
+        [
+            AircraftDay(
+                aircraft_registration="A6-BLT",
+                date=DEP.date(),
+                aircraft_type="B789",
+                status="SPARE",
+                station="AUH",
+                capacity={"J": 28, "Y": 271},
+            )
+        ],
+    )
     done = execute(SWAP, execution_id="run-real", tables=WorkflowTables(resource, naming))
     handle = DataHandle(naming=naming, resource=resource)
     after = q.get_flight(handle, FLIGHT.flight_id)
     assert done.status == "executed" and after.aircraft_type == "B789"
-    rec = learning_record(execution_id="run-real", prompt=PROMPT, decision=decision(SWAP, DELAY), chosen_scenario_id=SWAP.scenario_id,
-                          decided_by="Dana Duty", approval_action="approve", report=done, occurred_at=AT, flight=after)
+    rec = learning_record(
+        execution_id="run-real",
+        prompt=PROMPT,
+        decision=decision(SWAP, DELAY),
+        chosen_scenario_id=SWAP.scenario_id,
+        decided_by="Dana Duty",
+        approval_action="approve",
+        report=done,
+        occurred_at=AT,
+        flight=after,
+    )
     assert rec.aircraft_type == "B77W" and rec.outcome == "on_plan" and "executed as planned" in rec.summary

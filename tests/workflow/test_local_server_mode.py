@@ -10,10 +10,10 @@ import json
 import socket
 
 import pytest
+from workflow_helpers import DEMO
 
 from skymarshal.cli import main
 from skymarshal.local import control
-from workflow_helpers import DEMO
 
 pytestmark = pytest.mark.system  # a moto server in its own process, reached over a socket
 

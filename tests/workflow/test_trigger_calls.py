@@ -35,8 +35,9 @@ class _StrictSfn:
 
 
 def _request() -> DisruptionRequest:
-    return DisruptionRequest(disruption_id="evt-1", prompt="Flight EY123 on 20 Jan had a mechanical failure",
-                             source="eventbridge")
+    return DisruptionRequest(
+        disruption_id="evt-1", prompt="Flight EY123 on 20 Jan had a mechanical failure", source="eventbridge"
+    )
 
 
 def test_the_trigger_calls_only_what_its_role_grants_and_starts_once() -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import uuid
 
+from workflow_helpers import DEMO
 
 from skymarshal.cli import main
-from workflow_helpers import DEMO
 
 
 def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, account, restore, tmp_path, monkeypatch):
     monkeypatch.setenv("SKYMARSHAL_HOME", str(tmp_path))
     run_id = f"cli-{uuid.uuid4().hex[:6]}"
-    code = main(["analyze", DEMO, "--approve", "--as", "Demo Duty Manager", "--comment", "ok", "--id", run_id, "--json"])
+    code = main(
+        ["analyze", DEMO, "--approve", "--as", "Demo Duty Manager", "--comment", "ok", "--id", run_id, "--json"]
+    )
     restore.append(run_id)
     result = json.loads(capsys.readouterr().out)
     assert code == 0 and result["status"] == "executed"
@@ -55,8 +57,12 @@ def test_an_unknown_run_id_is_one_line_not_a_traceback(capsys, wf, local):
 
 
 def test_event_put_checks_the_pattern_and_starts_one_execution(capsys, wf, local, tmp_path):
-    event = {"Source": "skymarshal.disruptions", "DetailType": "Flight Disruption Reported", "Id": str(uuid.uuid4()),
-             "Detail": json.dumps({"flight_number": "EY999", "date": "2027-01-20", "description": "bird strike"})}
+    event = {
+        "Source": "skymarshal.disruptions",
+        "DetailType": "Flight Disruption Reported",
+        "Id": str(uuid.uuid4()),
+        "Detail": json.dumps({"flight_number": "EY999", "date": "2027-01-20", "description": "bird strike"}),
+    }
     path = tmp_path / "event.json"
     path.write_text(json.dumps(event))
     assert main(["event", "put", str(path)]) == 0

@@ -8,8 +8,8 @@ import time
 import uuid
 
 import pytest
-
 from workflow_helpers import DEMO, fail
+
 from skymarshal.checkpoint.registry_dynamodb import thread_registry_from_env
 from skymarshal.checkpoint.threads import thread_id
 from skymarshal.workflow.models import ApprovalDecision
@@ -42,8 +42,13 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
     flight_id = decision["flight_id"]
     facts = decision["disruption"]  # what Validate understood, carried into the decision
     assert (facts["iata_delay_code"], facts["family"], facts["scope"]["flights"]) == (41, "technical", [flight_id])
-    assert {"name": "aircraft_defect", "value": 41, "source": "stated", "evidence": "mechanical",
-            "span": [35, 45]} in facts["facts"]
+    assert {
+        "name": "aircraft_defect",
+        "value": 41,
+        "source": "stated",
+        "evidence": "mechanical",
+        "span": [35, 45],
+    } in facts["facts"]
     before = _flight_row(account, flight_id)
     wf.decide(name, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="go"))
     restore.append(name)
@@ -64,8 +69,16 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
     record = account.handle().get("DisruptionHistory", {"disruption_id": output["outcome"]["history_id"]})
     assert record and record["overridden"] is False and record["outcome"] == "on_plan"
     # The hash chain holds each step's record, in order, and verifies with its KMS-signed head.
-    assert [r["kind"] for r in audit["trail"]] == ["request", "round", "round", "decision", "approval_requested",
-                                                   "approval_decided", "execution", "outcome"]
+    assert [r["kind"] for r in audit["trail"]] == [
+        "request",
+        "round",
+        "round",
+        "decision",
+        "approval_requested",
+        "approval_decided",
+        "execution",
+        "outcome",
+    ]
     assert audit["trail"][5]["actor"] == "Dana Duty" and audit["trail"][5]["body"]["comment"] == "go"
     assert audit["verification"]["ok"] and audit["verification"]["signed"]
 
@@ -116,20 +129,31 @@ def test_no_decision_in_time_escalates(wf, calls, monkeypatch):
 
 
 def test_a_duplicated_event_starts_one_execution(wf):
-    event = {"version": "0", "id": str(uuid.uuid4()), "source": "skymarshal.disruptions",
-             "detail-type": "Flight Disruption Reported", "account": "123456789012", "region": "us-east-1",
-             "time": "2027-01-20T06:00:00Z", "resources": [], "detail": {"prompt": "EY999 on 20 January 2027 bird strike"}}
+    event = {
+        "version": "0",
+        "id": str(uuid.uuid4()),
+        "source": "skymarshal.disruptions",
+        "detail-type": "Flight Disruption Reported",
+        "account": "123456789012",
+        "region": "us-east-1",
+        "time": "2027-01-20T06:00:00Z",
+        "resources": [],
+        "detail": {"prompt": "EY999 on 20 January 2027 bird strike"},
+    }
     first = start_for_event(event, sfn=wf.sfn, state_machine_arn=wf.arn)
     second = start_for_event(event, sfn=wf.sfn, state_machine_arn=wf.arn)
     assert first["started"] and not second["started"] and first["execution_arn"] == second["execution_arn"]
     assert [e["name"] for e in wf.executions(limit=1000)].count(first["execution_name"]) == 1
 
 
-@pytest.mark.parametrize("prompt, message", [
-    ("EY999 on 20 January 2027 had a bird strike", "EY999"),
-    ("the aircraft is broken", "flight"),
-    ("Flight EY123 on January 20th with A6-ZZZ had a mechanical failure", "A6-ZZZ is not EY123's aircraft"),
-])
+@pytest.mark.parametrize(
+    "prompt, message",
+    [
+        ("EY999 on 20 January 2027 had a bird strike", "EY999"),
+        ("the aircraft is broken", "flight"),
+        ("Flight EY123 on January 20th with A6-ZZZ had a mechanical failure", "A6-ZZZ is not EY123's aircraft"),
+    ],
+)
 def test_a_malformed_disruption_fails_validation_before_any_agent(wf, calls, prompt, message):
     name = wf.start(prompt, disruption_id=_id("bad"))["execution_name"]
     assert wf.follow(name).status == "FAILED"
@@ -173,8 +197,13 @@ def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monk
         if operation == "TransactWriteItems" and not any(t.endswith("AuditTrail") for t in tables):
             transactions.append(params)  # the plan's groups; the audit trail's appends are transactions too
             if len(transactions) == 2:
-                raise ClientError({"Error": {"Code": "TransactionCanceledException", "Message": "injected"},
-                                   "CancellationReasons": [{"Code": "ConditionalCheckFailed"}]}, operation)
+                raise ClientError(
+                    {
+                        "Error": {"Code": "TransactionCanceledException", "Message": "injected"},
+                        "CancellationReasons": [{"Code": "ConditionalCheckFailed"}],
+                    },
+                    operation,
+                )
         return real(self, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", refuse_second)

@@ -25,4 +25,3 @@ def agent_confidence(analysis: Analysis, probed: bool = False) -> float:
     margin = max(MARGIN_FLOOR, 1.0 - AT_RISK_PENALTY * at_risk)
     assumption = PROBE_FACTOR if probed else 1.0
     return round(min(0.99, max(0.05, completeness * margin * assumption)), 3)
-

@@ -14,7 +14,11 @@ from .report_facts import Reading, ReportReading
 
 # When the report names no cause: the code the flight row's delay reason implies (AHM 730), else 99 (other).
 DELAY_REASON_CODES: tuple[tuple[str, int], ...] = (
-    ("TECHNICAL", 41), ("ATC", 81), ("WEATHER", 71), ("CREW", 64), ("REACTIONARY", 93),
+    ("TECHNICAL", 41),
+    ("ATC", 81),
+    ("WEATHER", 71),
+    ("CREW", 64),
+    ("REACTIONARY", 93),
 )
 OTHER = 99
 
@@ -24,8 +28,9 @@ class ReportContradictsData(ValueError):
 
 
 def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
-    return Fact(name=name, value=part.value if value is None else value, source="stated", evidence=part.words,
-                span=part.span)
+    return Fact(
+        name=name, value=part.value if value is None else value, source="stated", evidence=part.words, span=part.span
+    )
 
 
 def _code_from_data(flight: Flight) -> int:
@@ -35,26 +40,42 @@ def _code_from_data(flight: Flight) -> int:
 
 def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
     """The disruption of one flight the report names and the schedule holds."""
-    facts = [Fact(name="flight", value=flight.flight_id, source="data",
-                  evidence=f"flights: {flight.flight_number} {flight.origin}-{flight.destination} "
-                           f"{flight.scheduled_departure:%Y-%m-%d %H:%M}Z, {flight.aircraft_registration}")]
+    facts = [
+        Fact(
+            name="flight",
+            value=flight.flight_id,
+            source="data",
+            evidence=f"flights: {flight.flight_number} {flight.origin}-{flight.destination} "
+            f"{flight.scheduled_departure:%Y-%m-%d %H:%M}Z, {flight.aircraft_registration}",
+        )
+    ]
     if reading.cause is not None and reading.cause_code is not None and reading.fact is not None:
         code = reading.cause_code
         facts.append(_stated(reading.fact, reading.cause, code))
     else:
         code = _code_from_data(flight)
         if code != OTHER:
-            facts.append(Fact(name="delay_reason", value=code, source="data",
-                              evidence=f"flights: delay_reason {flight.delay_reason}"))
+            facts.append(
+                Fact(
+                    name="delay_reason",
+                    value=code,
+                    source="data",
+                    evidence=f"flights: delay_reason {flight.delay_reason}",
+                )
+            )
     if reading.registration is not None:
         if reading.registration.value != flight.aircraft_registration:
-            raise ReportContradictsData(f"{reading.registration.value} is not {flight.flight_number}'s aircraft "
-                                        f"({flight.aircraft_registration}): name the flight or the tail, not both")
+            raise ReportContradictsData(
+                f"{reading.registration.value} is not {flight.flight_number}'s aircraft "
+                f"({flight.aircraft_registration}): name the flight or the tail, not both"
+            )
         facts.append(_stated("aircraft", reading.registration))
     if reading.airport is not None:
         if reading.airport.value not in (flight.origin, flight.destination):
-            raise ReportContradictsData(f"{flight.flight_number} flies {flight.origin}-{flight.destination}, "
-                                        f"not through {reading.airport.value}")
+            raise ReportContradictsData(
+                f"{flight.flight_number} flies {flight.origin}-{flight.destination}, "
+                f"not through {reading.airport.value}"
+            )
         facts.append(_stated("airport", reading.airport))
         if code == 71 and reading.airport.value == flight.destination:
             code = 72  # the weather is at the destination station
@@ -67,11 +88,19 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
         facts.append(_stated("window", reading.window_words))
     kind = reading.scope_kind(has_flight=True)
     assert kind in ("flight", "crew_member")  # a named flight is the scope, or a crew member on it
-    scope = Scope(kind=kind, flight_numbers=[flight.flight_number], flights=[flight.flight_id],
-                  registration=flight.aircraft_registration,
-                  airport=str(reading.airport.value) if reading.airport else None,
-                  crew_position=str(reading.crew_position.value) if reading.crew_position else None)
+    scope = Scope(
+        kind=kind,
+        flight_numbers=[flight.flight_number],
+        flights=[flight.flight_id],
+        registration=flight.aircraft_registration,
+        airport=str(reading.airport.value) if reading.airport else None,
+        crew_position=str(reading.crew_position.value) if reading.crew_position else None,
+    )
     return Disruption.of_code(
-        code, cause=reading.cause.words if reading.cause else DELAY_CODES[code], scope=scope,
+        code,
+        cause=reading.cause.words if reading.cause else DELAY_CODES[code],
+        scope=scope,
         window=Window(start=window[0], end=window[1]) if window else None,
-        severity_minutes=int(reading.duration_minutes.value) if reading.duration_minutes else None, facts=facts)
+        severity_minutes=int(reading.duration_minutes.value) if reading.duration_minutes else None,
+        facts=facts,
+    )

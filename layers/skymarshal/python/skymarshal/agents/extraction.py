@@ -28,16 +28,40 @@ Seed 000 named the description ``disruption_event``; here the field is ``disrupt
 from __future__ import annotations
 
 from .extraction_core import (
-    DEFAULT_CARRIER, MAX_PROMPT_CHARS, ExtractionResult, FlightDates, FlightInfo, current_datetime, decide,
-    extract_offline, make_current_datetime_tool, parse, today_of,
+    DEFAULT_CARRIER,
+    MAX_PROMPT_CHARS,
+    ExtractionResult,
+    FlightDates,
+    FlightInfo,
+    current_datetime,
+    decide,
+    extract_offline,
+    make_current_datetime_tool,
+    parse,
+    today_of,
 )
-from .extraction_flights import CARRIER_NAMES, find_flights, normalise_flight_number
 from .extraction_dates import find_dates, resolve
+from .extraction_flights import CARRIER_NAMES, find_flights, normalise_flight_number
 from .extraction_llm import SYSTEM_PROMPT, FlightReport, extract_with_llm
 
 __all__ = [
-    "CARRIER_NAMES", "DEFAULT_CARRIER", "MAX_PROMPT_CHARS", "ExtractionResult", "FlightDates", "FlightInfo",
-    "FlightReport", "SYSTEM_PROMPT", "current_datetime", "decide", "extract_offline", "extract_with_llm",
-    "find_dates", "find_flights", "make_current_datetime_tool", "normalise_flight_number", "parse", "resolve",
+    "CARRIER_NAMES",
+    "DEFAULT_CARRIER",
+    "MAX_PROMPT_CHARS",
+    "SYSTEM_PROMPT",
+    "ExtractionResult",
+    "FlightDates",
+    "FlightInfo",
+    "FlightReport",
+    "current_datetime",
+    "decide",
+    "extract_offline",
+    "extract_with_llm",
+    "find_dates",
+    "find_flights",
+    "make_current_datetime_tool",
+    "normalise_flight_number",
+    "parse",
+    "resolve",
     "today_of",
 ]

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from datetime import date, datetime, timezone, tzinfo
-from typing import Any, Callable, Literal, Sequence
+from collections.abc import Callable, Sequence
+from datetime import date, datetime, tzinfo
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
@@ -26,7 +27,7 @@ FlightDates = Callable[[str], Sequence[date]]
 
 def make_current_datetime_tool(clock: Callable[[], datetime] | None = None) -> BaseTool:
     """A ``current_datetime`` tool reading ``clock`` (default: the system clock, UTC)."""
-    read = clock or (lambda: datetime.now(timezone.utc))
+    read = clock or (lambda: datetime.now(dt.UTC))
 
     @tool("current_datetime")
     def current_datetime() -> str:
@@ -95,8 +96,9 @@ def carrier_code(default_carrier: str) -> str:
     """The configured operator's designator, upper case; a malformed one is a configuration error (raises)."""
     code = str(default_carrier).strip().upper()
     if not re.fullmatch(r"[A-Z0-9]{2}", code) or code.isdigit():
-        raise ValueError(f"default_carrier must be a two-character IATA designator such as 'EY', "
-                         f"not {default_carrier!r}")
+        raise ValueError(
+            f"default_carrier must be a two-character IATA designator such as 'EY', not {default_carrier!r}"
+        )
     return code
 
 
@@ -105,11 +107,15 @@ def precheck(prompt: Any, max_chars: int) -> str | None:
     if not isinstance(prompt, str):
         return f"The prompt must be text, not {type(prompt).__name__}: describe the disruption in words"
     if not prompt.strip():
-        return ("The prompt is empty: say which flight, which day and what happened, "
-                "e.g. 'EY123 on 20 January had a mechanical failure'")
+        return (
+            "The prompt is empty: say which flight, which day and what happened, "
+            "e.g. 'EY123 on 20 January had a mechanical failure'"
+        )
     if len(prompt) > max_chars:
-        return (f"The prompt is {len(prompt):,} characters; the limit is {max_chars:,}: "
-                "describe one disruption briefly (flight, day, what happened)")
+        return (
+            f"The prompt is {len(prompt):,} characters; the limit is {max_chars:,}: "
+            "describe one disruption briefly (flight, day, what happened)"
+        )
     return None
 
 
@@ -142,14 +148,27 @@ def _not_operating(flight: str, asked: str, days: Sequence[date], target: date) 
     return f"{flight} does not operate on {asked}; {_listing(days, target)}"
 
 
-def decide(*, flights: Sequence[FlightMention], dates: Sequence[DateMention], description: str, today: date,
-           flight_dates: FlightDates, method: Literal["parser", "llm"], default_carrier: str = DEFAULT_CARRIER,
-           notes: dict | None = None) -> ExtractionResult:
+def decide(
+    *,
+    flights: Sequence[FlightMention],
+    dates: Sequence[DateMention],
+    description: str,
+    today: date,
+    flight_dates: FlightDates,
+    method: Literal["parser", "llm"],
+    default_carrier: str = DEFAULT_CARRIER,
+    notes: dict | None = None,
+) -> ExtractionResult:
     """From the flight and date mentions found (by the parser, the LLM or both) to one flight on one day,
     or an input error saying what was understood and what is missing or ambiguous."""
     numbers = _unique(f.flight_number for f in flights)
-    understood: dict = {"flight_numbers": numbers, "flight_phrases": [f.text for f in flights],
-                        "date_phrases": [d.text for d in dates], "description": description, **(notes or {})}
+    understood: dict = {
+        "flight_numbers": numbers,
+        "flight_phrases": [f.text for f in flights],
+        "date_phrases": [d.text for d in dates],
+        "description": description,
+        **(notes or {}),
+    }
     example = f"{default_carrier}123"
 
     def error(message: str) -> ExtractionResult:
@@ -159,22 +178,29 @@ def decide(*, flights: Sequence[FlightMention], dates: Sequence[DateMention], de
     if invalid:
         return error(f"{invalid[0].problem}: say which day, e.g. '20 January' or 2027-01-20")
     if len(numbers) > 1:
-        return error(f"{_count(len(numbers))} flights mentioned ({', '.join(numbers)}): "
-                     "analyse one disruption per request")
+        return error(
+            f"{_count(len(numbers))} flights mentioned ({', '.join(numbers)}): analyse one disruption per request"
+        )
     flight = numbers[0] if numbers else None
     operating = _operating_dates(flight_dates, flight) if flight else None
     resolved: list[tuple[DateMention, Resolved]] = [(d, resolve(d, today, operating)) for d in dates]
-    understood["dates"] = [{"text": d.text, "date": r.date.isoformat() if r.date else None,
-                            "resolution": r.resolution, "source": d.source} for d, r in resolved]
+    understood["dates"] = [
+        {"text": d.text, "date": r.date.isoformat() if r.date else None, "resolution": r.resolution, "source": d.source}
+        for d, r in resolved
+    ]
 
     if flight is None:
         if not dates:
-            return error("Found no flight number and no date: say which flight and which day, "
-                         f"e.g. '{example} on 20 January had a mechanical failure'")
+            return error(
+                "Found no flight number and no date: say which flight and which day, "
+                f"e.g. '{example} on 20 January had a mechanical failure'"
+            )
         first = resolved[0][0]
         joined = first.text if first.kind in ("relative", "weekday") else f"on {first.text}"
-        return error(f"Understood date {_dates_phrase(resolved)} but no flight number: say which flight, "
-                     f"e.g. '{example} {joined}'")
+        return error(
+            f"Understood date {_dates_phrase(resolved)} but no flight number: say which flight, "
+            f"e.g. '{example} {joined}'"
+        )
     if not dates:
         return error(f"Understood flight {flight} but no date: say which day, e.g. '{flight} on 20 January'")
     assert operating is not None  # a flight was named, so its operating dates were looked up
@@ -188,18 +214,29 @@ def decide(*, flights: Sequence[FlightMention], dates: Sequence[DateMention], de
             return error(_not_operating(flight, f"{asked} in any year of the schedule", operating, today))
     days = _unique(r.date for _, r in resolved)
     if len(days) > 1:
-        return error(f"{_count(len(days))} dates mentioned ({_dates_phrase(resolved)}): "
-                     f"say which day {flight} is about")
+        return error(
+            f"{_count(len(days))} dates mentioned ({_dates_phrase(resolved)}): say which day {flight} is about"
+        )
     day = days[0]
     if day not in operating:
         return error(_not_operating(flight, day.isoformat(), operating, day))
     mention, resolution = resolved[0]
-    info = FlightInfo(flight_number=flight, date=day, disruption_description=description, carrier=flight[:2],
-                      date_text=mention.text, resolution=resolution.resolution)
+    info = FlightInfo(
+        flight_number=flight,
+        date=day,
+        disruption_description=description,
+        carrier=flight[:2],
+        date_text=mention.text,
+        resolution=resolution.resolution,
+    )
     what = description or "no disruption described"
-    return ExtractionResult(status="ok", flight_info=info, understood=understood, method=method,
-                            message=f"Understood {flight} on {day.isoformat()} ('{mention.text}': "
-                                    f"{resolution.resolution}): {what}")
+    return ExtractionResult(
+        status="ok",
+        flight_info=info,
+        understood=understood,
+        method=method,
+        message=f"Understood {flight} on {day.isoformat()} ('{mention.text}': {resolution.resolution}): {what}",
+    )
 
 
 def _count(n: int) -> str:
@@ -219,22 +256,39 @@ def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[Fli
     dates = find_dates(prompt)
     masked = prompt
     for d in dates:
-        masked = masked[:d.start] + " " * (d.end - d.start) + masked[d.end:]
+        masked = masked[: d.start] + " " * (d.end - d.start) + masked[d.end :]
     flights = find_flights(masked, default_carrier)
     description = describe(prompt, [(f.start, f.end) for f in flights] + [(d.start, d.end) for d in dates])
     return flights, dates, description
 
 
-def extract_offline(prompt: str, *, now: datetime | None = None, flight_dates: FlightDates,
-                    default_carrier: str = DEFAULT_CARRIER, tz: tzinfo | None = None,
-                    max_chars: int = MAX_PROMPT_CHARS) -> ExtractionResult:
+def extract_offline(
+    prompt: str,
+    *,
+    now: datetime | None = None,
+    flight_dates: FlightDates,
+    default_carrier: str = DEFAULT_CARRIER,
+    tz: tzinfo | None = None,
+    max_chars: int = MAX_PROMPT_CHARS,
+) -> ExtractionResult:
     """Deterministic extraction. ``now`` defaults to the ``current_datetime`` tool's clock;
     ``flight_dates(flight_number)`` returns every local date the flight operates."""
     default_carrier = carrier_code(default_carrier)
     problem = precheck(prompt, max_chars)
     if problem:
-        return ExtractionResult(status="input_error", message=problem, method="parser",
-                                understood={"prompt_chars": len(prompt) if isinstance(prompt, str) else None})
+        return ExtractionResult(
+            status="input_error",
+            message=problem,
+            method="parser",
+            understood={"prompt_chars": len(prompt) if isinstance(prompt, str) else None},
+        )
     flights, dates, description = parse(prompt, default_carrier)
-    return decide(flights=flights, dates=dates, description=description, today=today_of(now, tz),
-                  flight_dates=flight_dates, method="parser", default_carrier=default_carrier)
+    return decide(
+        flights=flights,
+        dates=dates,
+        description=description,
+        today=today_of(now, tz),
+        flight_dates=flight_dates,
+        method="parser",
+        default_carrier=default_carrier,
+    )

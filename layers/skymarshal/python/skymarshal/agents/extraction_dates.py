@@ -23,29 +23,70 @@ from __future__ import annotations
 
 import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
-from typing import Literal, Sequence
+from typing import Literal
 
 from .extraction_flights import flight_ends_here
 
 MONTHS: dict[str, int] = {
-    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
-    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9,
-    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    "january": 1,
+    "jan": 1,
+    "february": 2,
+    "feb": 2,
+    "march": 3,
+    "mar": 3,
+    "april": 4,
+    "apr": 4,
+    "may": 5,
+    "june": 6,
+    "jun": 6,
+    "july": 7,
+    "jul": 7,
+    "august": 8,
+    "aug": 8,
+    "september": 9,
+    "sept": 9,
+    "sep": 9,
+    "october": 10,
+    "oct": 10,
+    "november": 11,
+    "nov": 11,
+    "december": 12,
+    "dec": 12,
 }
 WEEKDAYS: dict[str, int] = {
-    "monday": 0, "mon": 0, "tuesday": 1, "tues": 1, "tue": 1, "wednesday": 2, "wed": 2, "thursday": 3,
-    "thurs": 3, "thur": 3, "thu": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5, "sunday": 6, "sun": 6,
+    "monday": 0,
+    "mon": 0,
+    "tuesday": 1,
+    "tues": 1,
+    "tue": 1,
+    "wednesday": 2,
+    "wed": 2,
+    "thursday": 3,
+    "thurs": 3,
+    "thur": 3,
+    "thu": 3,
+    "friday": 4,
+    "fri": 4,
+    "saturday": 5,
+    "sat": 5,
+    "sunday": 6,
+    "sun": 6,
 }
 # Abbreviated weekdays are also words ("sat", "sun", "wed"): alone they need a qualifier ("on Sat").
 _FULL_WEEKDAYS = {name for name in WEEKDAYS if name.endswith("day")}
 RELATIVE_DAYS: dict[str, int] = {
-    "day before yesterday": -2, "yesterday": -1, "today": 0, "tonight": 0, "tomorrow": 1, "tmrw": 1,
+    "day before yesterday": -2,
+    "yesterday": -1,
+    "today": 0,
+    "tonight": 0,
+    "tomorrow": 1,
+    "tmrw": 1,
     "day after tomorrow": 2,
 }
-WEEKDAY_MODES = {None: "nearest", "on": "nearest", "this": "nearest", "last": "last", "next": "next",
-                 "coming": "next"}
+WEEKDAY_MODES = {None: "nearest", "on": "nearest", "this": "nearest", "last": "last", "next": "next", "coming": "next"}
 
 
 def _alternation(names) -> str:
@@ -63,23 +104,39 @@ _STATED_WEEKDAY = rf"(?:(?<![\w])(?P<wd>{_alternation(WEEKDAYS)})\.?,?\s+(?:the\
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     # 2027-01-20, 2027/01/20: year first, then month, then day (ISO order).
-    "iso": re.compile(rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w/.-])(?P<year>(?:19|20)\d{{2}})(?P<sep>[-/.])"
-                      r"(?P<mon>\d{1,2})(?P=sep)(?P<day>\d{1,2})(?![\w/-])(?!\.\d))", re.I),
+    "iso": re.compile(
+        rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w/.-])(?P<year>(?:19|20)\d{{2}})(?P<sep>[-/.])"
+        r"(?P<mon>\d{1,2})(?P=sep)(?P<day>\d{1,2})(?![\w/-])(?!\.\d))",
+        re.I,
+    ),
     # 20/01/2027, 20.01.2027, 20-01-2027, 20/01/27, on 20/01: DAY FIRST (the operator's convention).
-    "numeric": re.compile(rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w/.:-])(?P<day>\d{{1,2}})(?P<sep>[/.-])"
-                          r"(?P<mon>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?![\w/])(?![.:-]\d))", re.I),
+    "numeric": re.compile(
+        rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w/.:-])(?P<day>\d{{1,2}})(?P<sep>[/.-])"
+        r"(?P<mon>\d{1,2})(?:(?P=sep)(?P<year>\d{4}|\d{2}))?(?![\w/])(?![.:-]\d))",
+        re.I,
+    ),
     # 20 Jan, 20th of January, 20-Jan-2027, 20JAN (ops style, glued), 20 January, 2027.
-    "day_month": re.compile(rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
-                            rf"(?:\s+of\s+|\s*-\s*|\s*){_MONTH}(?:(?:,\s*|\s+|-){_YEAR})?)", re.I),
+    "day_month": re.compile(
+        rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w])(?P<day>\d{{1,2}})(?:st|nd|rd|th)?"
+        rf"(?:\s+of\s+|\s*-\s*|\s*){_MONTH}(?:(?:,\s*|\s+|-){_YEAR})?)",
+        re.I,
+    ),
     # January 20th, Jan 20, Jan. 20, 2027, January the 20th.
-    "month_day": re.compile(rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w]){_MONTH}\s*(?:the\s+)?"
-                            rf"(?P<day>\d{{1,2}})(?!\d)(?!:\d){_ORDINAL}(?:(?:,\s*|\s+){_YEAR})?)", re.I),
+    "month_day": re.compile(
+        rf"{_LEAD}(?P<core>{_STATED_WEEKDAY}(?<![\w]){_MONTH}\s*(?:the\s+)?"
+        rf"(?P<day>\d{{1,2}})(?!\d)(?!:\d){_ORDINAL}(?:(?:,\s*|\s+){_YEAR})?)",
+        re.I,
+    ),
     "relative": re.compile(
         r"(?:(?<![\w])(?:on|for)\s+)?(?P<core>(?<![\w])(?:the\s+)?"
         r"(?P<rel>day\s+before\s+yesterday|day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|tmrw))(?![\w])",
-        re.I),
-    "weekday": re.compile(rf"(?P<core>(?<![\w])(?:(?P<q>on|last|next|this|coming)\s+)?"
-                          rf"(?P<wd>{_alternation(WEEKDAYS)})\.?)(?![\w])", re.I),
+        re.I,
+    ),
+    "weekday": re.compile(
+        rf"(?P<core>(?<![\w])(?:(?P<q>on|last|next|this|coming)\s+)?"
+        rf"(?P<wd>{_alternation(WEEKDAYS)})\.?)(?![\w])",
+        re.I,
+    ),
 }
 
 Kind = Literal["explicit", "yearless", "relative", "weekday", "invalid"]
@@ -155,7 +212,7 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
         if year is not None and year < 100:
             year += 2000
         return _dated(m, int(m["mon"]), int(m["day"]), year)
-    if name == "day_month" and not m["prep"] and not m["wd"] and flight_ends_here(text[:m.start()]):
+    if name == "day_month" and not m["prep"] and not m["wd"] and flight_ends_here(text[: m.start()]):
         return None  # "EY 1 January 1st", "Etihad 12 Jan": the number belongs to the flight
     if name in ("day_month", "month_day"):
         year = int(m["year"]) if m["year"] else None
@@ -169,8 +226,9 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
     qualifier = m["q"].lower() if m["q"] else None
     if wd not in _FULL_WEEKDAYS and qualifier is None:
         return None  # "sat", "sun", "wed" alone are words
-    return DateMention(m["core"].strip(), m.start(), m.end(), "weekday", word=WEEKDAY_MODES[qualifier],
-                       weekday=WEEKDAYS[wd])
+    return DateMention(
+        m["core"].strip(), m.start(), m.end(), "weekday", word=WEEKDAY_MODES[qualifier], weekday=WEEKDAYS[wd]
+    )
 
 
 def find_dates(text: str) -> list[DateMention]:
@@ -183,7 +241,7 @@ def find_dates(text: str) -> list[DateMention]:
             mention = _build(name, m, masked)
             if mention is not None:
                 found.append(mention)
-                masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+                masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
     return sorted(found, key=lambda d: d.start)
 
 
@@ -229,8 +287,12 @@ def resolve(mention: DateMention, today: date, operating: Sequence[date] | None)
         rule = f"nearest occurrence of {month_day(mention.month, mention.day)}"
         if operating is None:
             return Resolved(None, rule, "no_flight")
-        candidates = [d for d in operating if (d.month, d.day) == (mention.month, mention.day)
-                      and (mention.weekday is None or d.weekday() == mention.weekday)]
+        candidates = [
+            d
+            for d in operating
+            if (d.month, d.day) == (mention.month, mention.day)
+            and (mention.weekday is None or d.weekday() == mention.weekday)
+        ]
         found = nearest(candidates, today)
         return Resolved(found, rule, None if found else "not_operating")
     else:

@@ -19,16 +19,21 @@ from typing import Literal
 # Airline names → IATA designator. Names that are ordinary English words on their own ("United", "Delta",
 # "Swiss") are listed only in their full form, so "united 2 crews" is not read as UA2.
 CARRIER_NAMES: dict[str, str] = {
-    "Etihad": "EY", "Etihad Airways": "EY",
+    "Etihad": "EY",
+    "Etihad Airways": "EY",
     "Emirates": "EK",
-    "Qatar Airways": "QR", "Qatar": "QR",
+    "Qatar Airways": "QR",
+    "Qatar": "QR",
     "Lufthansa": "LH",
     "British Airways": "BA",
     "Air France": "AF",
     "KLM": "KL",
-    "Turkish Airlines": "TK", "Turkish": "TK",
-    "Saudia": "SV", "Saudi Arabian Airlines": "SV",
-    "flydubai": "FZ", "fly dubai": "FZ",
+    "Turkish Airlines": "TK",
+    "Turkish": "TK",
+    "Saudia": "SV",
+    "Saudi Arabian Airlines": "SV",
+    "flydubai": "FZ",
+    "fly dubai": "FZ",
     "Air Arabia": "G9",
     "Oman Air": "WY",
     "Gulf Air": "GF",
@@ -38,7 +43,8 @@ CARRIER_NAMES: dict[str, str] = {
     "EgyptAir": "MS",
     "Air India": "AI",
     "IndiGo": "6E",
-    "Pakistan International Airlines": "PK", "PIA": "PK",
+    "Pakistan International Airlines": "PK",
+    "PIA": "PK",
     "SriLankan Airlines": "UL",
     "Singapore Airlines": "SQ",
     "Cathay Pacific": "CX",
@@ -61,11 +67,54 @@ NOT_DESIGNATORS = frozenset({"FL", "RW"})
 # Two-letter English words and OCC abbreviations that precede numbers ("ON 20", "AT 14", "FO 2", "AC 3"):
 # followed by a space and digits they are read as words, never as a designator. Glued ("ME123") they
 # still count, since no word is written that way.
-WORDS_BEFORE_NUMBERS = frozenset({
-    "AM", "PM", "ON", "AT", "IN", "BY", "OF", "TO", "IS", "IT", "AS", "AN", "OR", "UP", "NO", "SO", "DO",
-    "GO", "WE", "US", "MY", "BE", "HE", "ME", "IF", "OK", "ID", "OH", "HI", "VS", "PA", "TV", "ST", "ND",
-    "RD", "TH", "MR", "MS", "DR", "NR", "FO", "CA", "CD", "AC",
-})
+WORDS_BEFORE_NUMBERS = frozenset(
+    {
+        "AM",
+        "PM",
+        "ON",
+        "AT",
+        "IN",
+        "BY",
+        "OF",
+        "TO",
+        "IS",
+        "IT",
+        "AS",
+        "AN",
+        "OR",
+        "UP",
+        "NO",
+        "SO",
+        "DO",
+        "GO",
+        "WE",
+        "US",
+        "MY",
+        "BE",
+        "HE",
+        "ME",
+        "IF",
+        "OK",
+        "ID",
+        "OH",
+        "HI",
+        "VS",
+        "PA",
+        "TV",
+        "ST",
+        "ND",
+        "RD",
+        "TH",
+        "MR",
+        "MS",
+        "DR",
+        "NR",
+        "FO",
+        "CA",
+        "CD",
+        "AC",
+    }
+)
 
 # Aircraft type codes look like code+digits ("A320" = "A3" + "20", "B789", "A35K", "A350-1000",
 # "B787-9"): blanked out before flight numbers are looked for.
@@ -77,7 +126,8 @@ _AIRCRAFT_TYPE = re.compile(r"(?<![\w-])[AB]\d{2}[0-9A-Z](?:-\d{1,4}[A-Z]{0,3})?
 _CODE_NUMBER = re.compile(
     r"(?<![\w-])(?P<code>[A-Za-z][A-Za-z0-9]|[0-9][A-Za-z])"
     r"(?P<sep>[ ]?-[ ]?|\s?)"
-    r"(?P<num>\d{1,4})(?P<suffix>[A-Z]?)(?![\w])(?![:.,]\d)")
+    r"(?P<num>\d{1,4})(?P<suffix>[A-Z]?)(?![\w])(?![:.,]\d)"
+)
 
 # "flight 123", "flight no. 123", "flight number 123", "flt #123" — number only, default carrier.
 _FLIGHT_WORD = r"(?:flight|flt)\.?"
@@ -192,7 +242,9 @@ def number_is_written(prompt: str, flight_number: str) -> bool:
 # "Etihad ". Used by the date reader so that "EY 1 January 1st" keeps the 1 for the flight.
 _DESIGNATOR_BEFORE_DIGITS = re.compile(
     rf"(?:(?<![\w-])(?P<code>[A-Za-z][A-Za-z0-9]|[0-9][A-Za-z])(?P<sep>[ ]?-[ ]?|\s)"
-    rf"|{FLIGHT_LEAD}|{NAME_LEAD})$", re.I)
+    rf"|{FLIGHT_LEAD}|{NAME_LEAD})$",
+    re.I,
+)
 
 
 def flight_ends_here(before: str, default_carrier: str = "EY") -> bool:

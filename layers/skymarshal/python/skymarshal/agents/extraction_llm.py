@@ -25,8 +25,18 @@ from pydantic import BaseModel, Field, field_validator
 
 from ..llm import failures
 from .extraction_core import (
-    DEFAULT_CARRIER, MAX_PROMPT_CHARS, ExtractionResult, FlightDates, carrier_code, current_datetime, decide,
-    extract_offline, make_current_datetime_tool, parse, precheck, today_of,
+    DEFAULT_CARRIER,
+    MAX_PROMPT_CHARS,
+    ExtractionResult,
+    FlightDates,
+    carrier_code,
+    current_datetime,
+    decide,
+    extract_offline,
+    make_current_datetime_tool,
+    parse,
+    precheck,
+    today_of,
 )
 from .extraction_dates import RELATIVE_DAYS, DateMention, find_dates, from_iso
 from .extraction_flights import FlightMention, normalise_flight_number, number_is_written
@@ -46,16 +56,23 @@ RelativeDay = Literal["day before yesterday", "yesterday", "today", "tomorrow", 
 class FlightReport(BaseModel):
     """The flight disruption an airline operations report describes, as written in the report."""
 
-    flight_number: str | None = Field(None, description="The flight number as written, e.g. 'EY123', 'EY 123', "
-                                                        "'Etihad 123', 'flight 123'; null if none")
-    other_flight_numbers: list[str] = Field(default_factory=list,
-                                            description="Any other flight numbers mentioned, as written")
-    date_text: str | None = Field(None, description="The words giving the flight's date exactly as written, "
-                                                    "e.g. 'January 20th', 'tomorrow', 'on Wednesday'; null if none")
+    flight_number: str | None = Field(
+        None,
+        description="The flight number as written, e.g. 'EY123', 'EY 123', 'Etihad 123', 'flight 123'; null if none",
+    )
+    other_flight_numbers: list[str] = Field(
+        default_factory=list, description="Any other flight numbers mentioned, as written"
+    )
+    date_text: str | None = Field(
+        None,
+        description="The words giving the flight's date exactly as written, "
+        "e.g. 'January 20th', 'tomorrow', 'on Wednesday'; null if none",
+    )
     relative_day: RelativeDay | None = Field(None, description="If the date is relative, which day")
     iso_date: str | None = Field(None, description="The flight's date as YYYY-MM-DD if you can compute it")
-    disruption_description: str = Field("", description="The disruption in the report's own words, "
-                                                        "e.g. 'mechanical failure'")
+    disruption_description: str = Field(
+        "", description="The disruption in the report's own words, e.g. 'mechanical failure'"
+    )
 
     @field_validator("flight_number", "date_text", "iso_date", "relative_day", mode="before")
     @classmethod
@@ -67,8 +84,16 @@ class FlightReport(BaseModel):
 
     @property
     def usable(self) -> bool:
-        return any((self.flight_number, self.other_flight_numbers, self.date_text, self.relative_day,
-                    self.iso_date, self.disruption_description.strip()))
+        return any(
+            (
+                self.flight_number,
+                self.other_flight_numbers,
+                self.date_text,
+                self.relative_day,
+                self.iso_date,
+                self.disruption_description.strip(),
+            )
+        )
 
 
 def _words(text: str) -> set[str]:
@@ -76,11 +101,11 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+|\d+", text.lower()))
 
 
-def _llm_flights(report: FlightReport, prompt: str, default_carrier: str,
-                 notes: dict) -> list[FlightMention]:
+def _llm_flights(report: FlightReport, prompt: str, default_carrier: str, notes: dict) -> list[FlightMention]:
     kept = []
     for field, text in [("flight_number", report.flight_number)] + [
-            ("other_flight_numbers", t) for t in report.other_flight_numbers]:
+        ("other_flight_numbers", t) for t in report.other_flight_numbers
+    ]:
         if not text:
             continue
         number = normalise_flight_number(text, default_carrier)
@@ -90,7 +115,8 @@ def _llm_flights(report: FlightReport, prompt: str, default_carrier: str,
             notes.setdefault("llm_discarded", []).append(f"{field} {number}: not in the prompt")
         elif not written_as_flight(prompt, number):
             notes.setdefault("llm_discarded", []).append(
-                f"{field} {number}: its digits are in the prompt only as part of a date or an ordinal, not as a flight")
+                f"{field} {number}: its digits are in the prompt only as part of a date or an ordinal, not as a flight"
+            )
         else:
             kept.append(FlightMention(number, text, -1, -1, "llm"))
     return kept
@@ -124,8 +150,17 @@ def _llm_date(report: FlightReport, prompt: str, notes: dict) -> DateMention | N
             candidates.append(replace(found[0], start=-1, end=-1, source="llm:date_text"))
     if report.relative_day and (written or report.relative_day.split()[-1] in prompt_words):
         offset = RELATIVE_DAYS[report.relative_day]
-        candidates.append(DateMention(written or report.relative_day, -1, -1, "relative", offset=offset,
-                                      word=report.relative_day, source="llm:relative_day"))
+        candidates.append(
+            DateMention(
+                written or report.relative_day,
+                -1,
+                -1,
+                "relative",
+                offset=offset,
+                word=report.relative_day,
+                source="llm:relative_day",
+            )
+        )
     if report.iso_date and written:
         iso = from_iso(report.iso_date, "llm:iso_date")
         if iso is not None:
@@ -135,16 +170,25 @@ def _llm_date(report: FlightReport, prompt: str, notes: dict) -> DateMention | N
     return candidates[0] if candidates else None
 
 
-def extract_with_llm(prompt: str, *, llm: BaseChatModel, now: datetime | None = None, flight_dates: FlightDates,
-                     default_carrier: str = DEFAULT_CARRIER, tz: tzinfo | None = None,
-                     max_chars: int = MAX_PROMPT_CHARS, agent: str = "-") -> ExtractionResult:
+def extract_with_llm(
+    prompt: str,
+    *,
+    llm: BaseChatModel,
+    now: datetime | None = None,
+    flight_dates: FlightDates,
+    default_carrier: str = DEFAULT_CARRIER,
+    tz: tzinfo | None = None,
+    max_chars: int = MAX_PROMPT_CHARS,
+    agent: str = "-",
+) -> ExtractionResult:
     """Structured-output extraction, validated like the parser's. ``now`` defaults to the
     ``current_datetime`` tool's clock; the system prompt gets the time from that tool."""
     default_carrier = carrier_code(default_carrier)
     problem = precheck(prompt, max_chars)
     if problem:  # before any LLM call
-        return extract_offline(prompt, now=now, flight_dates=flight_dates, default_carrier=default_carrier,
-                               tz=tz, max_chars=max_chars)
+        return extract_offline(
+            prompt, now=now, flight_dates=flight_dates, default_carrier=default_carrier, tz=tz, max_chars=max_chars
+        )
     clock_tool = current_datetime if now is None else make_current_datetime_tool(lambda: now)
     now_text = clock_tool.invoke({})
     current = datetime.fromisoformat(now_text)
@@ -154,20 +198,36 @@ def extract_with_llm(prompt: str, *, llm: BaseChatModel, now: datetime | None = 
         report = FlightReport.model_validate(answer) if isinstance(answer, dict) else answer
         if not isinstance(report, FlightReport) or not report.usable:
             raise ValueError(f"no usable answer: {answer!r}"[:300])
-    except Exception as exc:  # noqa: BLE001 — any model failure falls back to the parser
+    except Exception as exc:
         failures.record(exc, model=failures.model_name(llm), agent=agent, stage="extract")
-        fallback = extract_offline(prompt, now=current if now is None else now, flight_dates=flight_dates,
-                                   default_carrier=default_carrier, tz=tz, max_chars=max_chars)
+        fallback = extract_offline(
+            prompt,
+            now=current if now is None else now,
+            flight_dates=flight_dates,
+            default_carrier=default_carrier,
+            tz=tz,
+            max_chars=max_chars,
+        )
         understood = {**fallback.understood, "llm_error": f"{type(exc).__name__}: {exc}"[:500]}
         return fallback.model_copy(update={"understood": understood})
 
     notes: dict = {"llm": report.model_dump()}
     flights, dates, description = parse(prompt, default_carrier)
-    flights = flights + [f for f in _llm_flights(report, prompt, default_carrier, notes)
-                         if f.flight_number not in {p.flight_number for p in flights}]
+    flights = flights + [
+        f
+        for f in _llm_flights(report, prompt, default_carrier, notes)
+        if f.flight_number not in {p.flight_number for p in flights}
+    ]
     llm_date = _llm_date(report, prompt, notes)
     if llm_date is not None and llm_date.key not in {d.key for d in dates}:
         dates = dates + [llm_date]  # a reading the parser did not make (same phrase read twice counts once)
-    return decide(flights=flights, dates=dates, description=report.disruption_description.strip() or description,
-                  today=today_of(current if now is None else now, tz), flight_dates=flight_dates, method="llm",
-                  default_carrier=default_carrier, notes=notes)
+    return decide(
+        flights=flights,
+        dates=dates,
+        description=report.disruption_description.strip() or description,
+        today=today_of(current if now is None else now, tz),
+        flight_dates=flight_dates,
+        method="llm",
+        default_carrier=default_carrier,
+        notes=notes,
+    )

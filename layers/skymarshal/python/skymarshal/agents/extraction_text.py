@@ -9,7 +9,7 @@ rules are enforced elsewhere in code).
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from .extraction_flights import FLIGHT_LEAD, NAME_LEAD
 
@@ -23,10 +23,11 @@ _FLIGHT_WORDS = re.compile(rf"(?:{NAME_LEAD}|{FLIGHT_LEAD}){_MARK}", re.I)
 _LEADING = re.compile(
     r"^(?:[\s,.;:!?/)\]'\"–—-]+|(?:has|had|have|was|were|is|are|experienced|experiencing|experiences|reported|"
     r"reports|suffered|suffering|suffers|got|having|encountered|encountering|with|due\s+to|because\s+of|"
-    r"and|but|on|for|of|at|a|an|the)(?![\w]))+", re.I)
+    r"and|but|on|for|of|at|a|an|the)(?![\w]))+",
+    re.I,
+)
 # Dangling words before a removed phrase ("mechanical failure on EY123", "delay to flight 123").
-_TRAILING = re.compile(r"(?:[\s,.;:!?/(\['\"–—-]+|(?<![\w])(?:on|for|of|to|with|at|and|the|a|an|dated))+$",
-                       re.I)
+_TRAILING = re.compile(r"(?:[\s,.;:!?/(\['\"–—-]+|(?<![\w])(?:on|for|of|to|with|at|and|the|a|an|dated))+$", re.I)
 _PUNCTUATION = re.compile(r"[,.;:!?–—-]")
 
 
@@ -34,7 +35,7 @@ def _trim(piece: str) -> tuple[str, bool, bool]:
     """The piece without edge connectors, and whether punctuation was cut at its start / end."""
     lead = _LEADING.match(piece)
     head = lead.group() if lead else ""
-    rest = piece[len(head):]
+    rest = piece[len(head) :]
     tail = _TRAILING.search(rest)
     tail_text = tail.group() if tail else ""
     core = rest[: len(rest) - len(tail_text)].strip()

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
@@ -19,14 +19,14 @@ from langgraph.graph import END, START, StateGraph
 from ..analysis.base import Analysis
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..llm import failures
+from ..models.agent_response import AgentResponse
 from ..models.operational import Flight
 from .confidence import agent_confidence
 from .extraction import extract_offline, extract_with_llm
-from ..llm import failures
 from .narrative import guard_narrative, llm_narrative, offline_narrative
 from .registry import AGENT_SPECS
 from .revision import delay_from_collation, describe_revision
-from ..models.agent_response import AgentResponse
 from .tools import agent_tools
 
 
@@ -64,9 +64,11 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
             assert result.flight_info is not None  # an "ok" extraction always carries the flight
             flight = q.find_flight(handle, result.flight_info.flight_number, result.flight_info.date)
             if flight is None:  # removed between the date check and this read (e.g. a concurrent import)
-                update["extraction"] = {**update["extraction"], "message":
-                                        f"{result.flight_info.flight_number} on {result.flight_info.date} is no longer "
-                                        "in the schedule: check the flight and try again"}
+                update["extraction"] = {
+                    **update["extraction"],
+                    "message": f"{result.flight_info.flight_number} on {result.flight_info.date} is no longer "
+                    "in the schedule: check the flight and try again",
+                }
             else:
                 update["flight"] = flight.model_dump(mode="json")
         return update
@@ -119,14 +121,23 @@ def _response(agent: str, state: AgentState) -> AgentResponse:
     info = extraction.get("flight_info") or {}
     base: dict[str, Any] = dict(agent_name=agent, phase=state["phase"], extracted_flight_info=info, data_sources=[])
     if not state.get("flight"):
-        return AgentResponse(**base, status="input_error", recommendation="", confidence=0.05, binding_constraints=[],
-                             reasoning="", message=extraction.get("message") or "no flight found in the prompt")
+        return AgentResponse(
+            **base,
+            status="input_error",
+            recommendation="",
+            confidence=0.05,
+            binding_constraints=[],
+            reasoning="",
+            message=extraction.get("message") or "no flight found in the prompt",
+        )
     if state.get("error"):
         return failure_response(agent, state["phase"], info, state["error"], status="error")
     analysis = Analysis.model_validate(state["analysis"])
     narrative = state["narrative"]
-    binding = [(f"{f.message}" if f.subject in f.message else f"{f.subject}: {f.message}") + f" [{f.clause}]"
-               for f in analysis.binding]
+    binding = [
+        (f"{f.message}" if f.subject in f.message else f"{f.subject}: {f.message}") + f" [{f.clause}]"
+        for f in analysis.binding
+    ]
     binding += [limit for limit in analysis.limits if limit not in binding]
     revision = None
     own = (state.get("others") or {}).get(agent)
@@ -134,29 +145,51 @@ def _response(agent: str, state: AgentState) -> AgentResponse:
         if AGENT_SPECS[agent].safety:  # a revision may add constraints, never relax one
             binding += [c for c in own.get("binding_constraints", []) if c not in binding]
         impact = analysis.impact.model_dump(mode="json") if analysis.impact else None
-        revision = describe_revision(own, {"recommendation": narrative["recommendation"], "binding_constraints": binding,
-                                           "impact": impact},
-                                     sorted(a for a in state["others"] if a != agent), state.get("basis"))
+        revision = describe_revision(
+            own,
+            {"recommendation": narrative["recommendation"], "binding_constraints": binding, "impact": impact},
+            sorted(a for a in state["others"] if a != agent),
+            state.get("basis"),
+        )
     return AgentResponse(
-        **{**base, "data_sources": analysis.data_sources}, status="ok", recommendation=narrative["recommendation"],
-        confidence=agent_confidence(analysis, state.get("probed", False)), binding_constraints=binding,
-        reasoning=narrative["reasoning"], findings=analysis.findings, constraints=analysis.constraints,
-        impact=analysis.impact, proposals=analysis.proposals, revision=revision, llm=state.get("llm", "offline"))
+        **{**base, "data_sources": analysis.data_sources},
+        status="ok",
+        recommendation=narrative["recommendation"],
+        confidence=agent_confidence(analysis, state.get("probed", False)),
+        binding_constraints=binding,
+        reasoning=narrative["reasoning"],
+        findings=analysis.findings,
+        constraints=analysis.constraints,
+        impact=analysis.impact,
+        proposals=analysis.proposals,
+        revision=revision,
+        llm=state.get("llm", "offline"),
+    )
 
 
 def failure_response(agent: str, phase: str, info: dict, reason: str, status: str = "degraded") -> AgentResponse:
     """A safety agent that could not finish returns the most restrictive constraint: no dispatch."""
     safety = AGENT_SPECS[agent].safety
-    constraint = (f"NO DISPATCH: the {agent} agent could not complete its analysis ({reason}); the flight may not "
-                  "operate until it does or a duty manager clears it")
-    return AgentResponse(agent_name=agent, phase=phase, status=status, extracted_flight_info=info, data_sources=[],
-                         recommendation=constraint if safety else f"{agent} analysis unavailable: {reason}",
-                         confidence=0.05, binding_constraints=[constraint] if safety else [], reasoning=reason,
-                         message=reason)
+    constraint = (
+        f"NO DISPATCH: the {agent} agent could not complete its analysis ({reason}); the flight may not "
+        "operate until it does or a duty manager clears it"
+    )
+    return AgentResponse(
+        agent_name=agent,
+        phase=phase,
+        status=status,
+        extracted_flight_info=info,
+        data_sources=[],
+        recommendation=constraint if safety else f"{agent} analysis unavailable: {reason}",
+        confidence=0.05,
+        binding_constraints=[constraint] if safety else [],
+        reasoning=reason,
+        message=reason,
+    )
 
 
 def now_utc() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 __all__ = ["AgentState", "build_graph", "failure_response", "now_utc"]

@@ -36,16 +36,26 @@ def offline_narrative(analysis: Analysis) -> Narrative:
 MAX_TOOL_ROUNDS = 4
 
 
-def llm_narrative(llm, agent: str, phase: str, prompt: str, analysis: Analysis, others: dict | None,
-                  tools: list | None = None) -> Narrative:
+def llm_narrative(
+    llm, agent: str, phase: str, prompt: str, analysis: Analysis, others: dict | None, tools: list | None = None
+) -> Narrative:
     """The model may call the agent's data tools (a bounded loop), then writes the structured narrative."""
     template = prompt_text(load_behaviour().for_agent(agent).prompt)
     text = template.format(
-        agent=agent, prompt=prompt.replace(">>>", "> > >"), phase=phase, facts=json.dumps(analysis.facts),
-        findings=json.dumps([{"clause": f.clause, "status": f.status, "message": f.message}
-                             for f in analysis.findings if f.status != "legal"][:40]),
+        agent=agent,
+        prompt=prompt.replace(">>>", "> > >"),
+        phase=phase,
+        facts=json.dumps(analysis.facts),
+        findings=json.dumps(
+            [
+                {"clause": f.clause, "status": f.status, "message": f.message}
+                for f in analysis.findings
+                if f.status != "legal"
+            ][:40]
+        ),
         proposals=json.dumps([p.title for p in analysis.proposals]),
-        others=json.dumps(peer_recommendations(others)))
+        others=json.dumps(peer_recommendations(others)),
+    )
     messages: list = [HumanMessage(content=text)]
     if tools:
         by_name = {t.name: t for t in tools}

@@ -14,47 +14,74 @@ no declared capacity, so the schedule's own peak stands in for it).
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 
 from ..analysis.base import Analysis, decision_time
 from ..analysis.business import analyse_network, delay_for
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
+from ..models.agent_response import RecoveryProposal
 from ..models.fleet import compatible_types
 from ..models.operational import Booking, Flight
 from ..recovery.adapter import CapacityLimit, build_snapshot, planned_changes, to_instance
 from ..recovery.solver import NoFeasibleSolution, solve
-from ..models.agent_response import RecoveryProposal
 
 OPTIMIZER_SECONDS = 5.0  # inside the agents' deadline with room for the rest of the analysis
 CONNECTION_MINUTES = 30
 DISRUPTED_STATUSES = ("DELAYED", "CANCELLED")
 
 
-def analyse_network_with_optimizer(handle: DataHandle, flight: Flight, *, delay_minutes: int | None = None,
-                                   now=None, seconds: float = OPTIMIZER_SECONDS) -> Analysis:
+def analyse_network_with_optimizer(
+    handle: DataHandle,
+    flight: Flight,
+    *,
+    delay_minutes: int | None = None,
+    now=None,
+    seconds: float = OPTIMIZER_SECONDS,
+) -> Analysis:
     analysis = analyse_network(handle, flight, delay_minutes=delay_minutes, now=now)
     delay, _ = delay_for(flight, delay_minutes)
-    day_start = datetime.combine(flight.scheduled_departure.date(), time(0), tzinfo=timezone.utc)
-    fleet = [d for t in compatible_types(flight.aircraft_type) for d in q.fleet_of_type(handle, t, flight.scheduled_departure.date())]
-    rotations = {d.aircraft_registration: q.rotation(handle, d.aircraft_registration, day_start, day_start + timedelta(days=1))
-                 for d in fleet}
-    rotations.setdefault(flight.aircraft_registration, q.rotation(handle, flight.aircraft_registration, day_start,
-                                                                  day_start + timedelta(days=1)))
+    day_start = datetime.combine(flight.scheduled_departure.date(), time(0), tzinfo=UTC)
+    fleet = [
+        d
+        for t in compatible_types(flight.aircraft_type)
+        for d in q.fleet_of_type(handle, t, flight.scheduled_departure.date())
+    ]
+    rotations = {
+        d.aircraft_registration: q.rotation(handle, d.aircraft_registration, day_start, day_start + timedelta(days=1))
+        for d in fleet
+    }
+    rotations.setdefault(
+        flight.aircraft_registration,
+        q.rotation(handle, flight.aircraft_registration, day_start, day_start + timedelta(days=1)),
+    )
     flights = {f.flight_id: f for rows in rotations.values() for f in rows}
     # The agent reads only the tables its policy grants (the network agent: flights and fleet); with more
     # (a duty manager's handle) the plan also sees connecting passengers and NOTAM'd airports.
-    bookings = [b for flight_id in sorted(flights) for b in q.bookings(handle, flight_id)] if handle.allowed(s.BOOKINGS) else []
+    bookings = (
+        [b for flight_id in sorted(flights) for b in q.bookings(handle, flight_id)]
+        if handle.allowed(s.BOOKINGS)
+        else []
+    )
     touched = tails_touched(flight, delay, fleet, flights, bookings)
     limits = capacity_limits(handle, flights.values(), day_start) if handle.allowed(s.AIRPORTS) else []
     if len(touched) < 2 and not limits:
-        analysis.facts.append("Network optimizer not needed: the disruption stays on one tail and no airport is limited.")
+        analysis.facts.append(
+            "Network optimizer not needed: the disruption stays on one tail and no airport is limited."
+        )
         return analysis
     release = flight.scheduled_departure + timedelta(minutes=delay)
     try:
-        snapshot = build_snapshot(flight, fleet, rotations, bookings, capacity_limits=limits,
-                                  decision=min(decision_time(flight, now), flight.scheduled_departure), release=release)
+        snapshot = build_snapshot(
+            flight,
+            fleet,
+            rotations,
+            bookings,
+            capacity_limits=limits,
+            decision=min(decision_time(flight, now), flight.scheduled_departure),
+            release=release,
+        )
         adapted = to_instance(snapshot)
         solution, result = solve(adapted.instance, seconds)
     except (LookupError, NoFeasibleSolution, ValueError, PermissionError) as exc:
@@ -68,16 +95,21 @@ def analyse_network_with_optimizer(handle: DataHandle, flight: Flight, *, delay_
     if proposal is not None:
         analysis.proposals.insert(0, proposal)
         analysis.recommendation = f"Network plan: {proposal.title} ({proposal.detail})"
-    analysis.facts.append(f"Network optimizer over {len(fleet)} tails and {len(flights)} flights ({len(touched)} tails "
-                          f"touched, {len(limits)} airport limits): cost {result.cost.total:,.0f} by the ROADEF 2009 measure.")
+    analysis.facts.append(
+        f"Network optimizer over {len(fleet)} tails and {len(flights)} flights ({len(touched)} tails "
+        f"touched, {len(limits)} airport limits): cost {result.cost.total:,.0f} by the ROADEF 2009 measure."
+    )
     return analysis
 
 
 def tails_touched(flight: Flight, delay: int, fleet, flights: dict[str, Flight], bookings: list[Booking]) -> set[str]:
     touched = {flight.aircraft_registration}
     touched |= {d.aircraft_registration for d in fleet if d.status in ("AOG", "MAINTENANCE")}
-    touched |= {f.aircraft_registration for f in flights.values()
-                if f.flight_id != flight.flight_id and (f.status in DISRUPTED_STATUSES or f.delay_minutes > 0)}
+    touched |= {
+        f.aircraft_registration
+        for f in flights.values()
+        if f.flight_id != flight.flight_id and (f.status in DISRUPTED_STATUSES or f.delay_minutes > 0)
+    }
     arrival = flight.scheduled_arrival + timedelta(minutes=delay)
     for b in bookings:
         onward = flights.get(b.onward_flight_id) if b.flight_id == flight.flight_id and b.onward_flight_id else None
@@ -100,25 +132,44 @@ def capacity_limits(handle: DataHandle, flights, day_start: datetime) -> list[Ca
             departures = max([n for (a, k, _), n in peak.items() if a == airport and k == "D"], default=1)
             arrivals = max([n for (a, k, _), n in peak.items() if a == airport and k == "A"], default=1)
             share = 0 if notam.kind == "AIRPORT_CLOSED" else 0.5
-            limits.append(CapacityLimit(airport=airport, start=notam.starts_at, end=notam.ends_at,
-                                        departures_per_hour=int(departures * share) or int(share > 0),
-                                        arrivals_per_hour=int(arrivals * share) or int(share > 0)))
+            limits.append(
+                CapacityLimit(
+                    airport=airport,
+                    start=notam.starts_at,
+                    end=notam.ends_at,
+                    departures_per_hour=int(departures * share) or int(share > 0),
+                    arrivals_per_hour=int(arrivals * share) or int(share > 0),
+                )
+            )
     return limits
 
 
 def _proposal(flight: Flight, change, changes, cost: float, touched: int, limits) -> RecoveryProposal | None:
     others = [c for c in changes.values() if c.flight_id != flight.flight_id and c.action != "operate"]
-    summary = (f"network plan over {touched} touched tails{' and limited airports' if limits else ''}: "
-               f"{sum(c.action == 'tail_swap' for c in others)} other flights change tail, "
-               f"{sum(c.action == 'delay' for c in others)} are delayed, {sum(c.action == 'cancel' for c in others)} cancelled")
-    parameters = {"source": "network_optimizer", "network_cost": round(cost, 2),
-                  "network_changes": {c.flight_id: c.model_dump() for c in others}}
+    summary = (
+        f"network plan over {touched} touched tails{' and limited airports' if limits else ''}: "
+        f"{sum(c.action == 'tail_swap' for c in others)} other flights change tail, "
+        f"{sum(c.action == 'delay' for c in others)} are delayed, {sum(c.action == 'cancel' for c in others)} cancelled"
+    )
+    parameters = {
+        "source": "network_optimizer",
+        "network_cost": round(cost, 2),
+        "network_changes": {c.flight_id: c.model_dump() for c in others},
+    }
     if change.action == "tail_swap":
-        return RecoveryProposal(kind="tail_swap", title=f"Swap to {change.registration} (network optimizer)", detail=summary,
-                                parameters={**parameters, "registration": change.registration},
-                                estimated_delay_minutes=change.delay_minutes)
+        return RecoveryProposal(
+            kind="tail_swap",
+            title=f"Swap to {change.registration} (network optimizer)",
+            detail=summary,
+            parameters={**parameters, "registration": change.registration},
+            estimated_delay_minutes=change.delay_minutes,
+        )
     if change.action in ("delay", "operate"):
-        return RecoveryProposal(kind="delay", title=f"Delay {change.delay_minutes} min (network optimizer)", detail=summary,
-                                parameters={**parameters, "delay_minutes": change.delay_minutes},
-                                estimated_delay_minutes=change.delay_minutes)
+        return RecoveryProposal(
+            kind="delay",
+            title=f"Delay {change.delay_minutes} min (network optimizer)",
+            detail=summary,
+            parameters={**parameters, "delay_minutes": change.delay_minutes},
+            estimated_delay_minutes=change.delay_minutes,
+        )
     return RecoveryProposal(kind="cancel", title="Cancel (network optimizer)", detail=summary, parameters=parameters)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..analysis.business import analyse_cargo, analyse_finance, analyse_guest
 from ..analysis.crew import analyse_crew
@@ -22,7 +22,8 @@ class AgentSpec:
 
 
 AGENT_SPECS: dict[str, AgentSpec] = {
-    spec.name: spec for spec in (
+    spec.name: spec
+    for spec in (
         AgentSpec("crew_compliance", True, analyse_crew, True),
         AgentSpec("maintenance", True, analyse_maintenance, False),
         AgentSpec("regulatory", True, analyse_regulatory, False),

@@ -12,38 +12,73 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from ..models.airports import UnknownAirport, airport
 from ..models.disruption import DELAY_CODES, ScopeKind
 
 # (pattern, delay code, fact name). Patterns are whole-word, case-insensitive; the first match wins.
 CAUSES: tuple[tuple[str, int, str], ...] = (
-    (r"bird[- ]?strike|lightning strike|struck by lightning|hail damage|heavy landing|tail strike", 51,
-     "aircraft_damage"),
+    (
+        r"bird[- ]?strike|lightning strike|struck by lightning|hail damage|heavy landing|tail strike",
+        51,
+        "aircraft_damage",
+    ),
     (r"de-?icing", 75, "de_icing"),
-    (r"(?:atc|atfm|air traffic)\b.{0,40}\b(?:destination|arrival)|(?:destination|arrival)\b.{0,40}\b(?:atc|atfm)"
-     r"|flow control\b.{0,30}\bdestination", 83, "atfm_regulation"),
-    (r"atc|atfm|air traffic control|flow control|flow regulation|slot (?:delay|restriction|regulation)|ctot",
-     81, "atfm_regulation"),
+    (
+        r"(?:atc|atfm|air traffic)\b.{0,40}\b(?:destination|arrival)|(?:destination|arrival)\b.{0,40}\b(?:atc|atfm)"
+        r"|flow control\b.{0,30}\bdestination",
+        83,
+        "atfm_regulation",
+    ),
+    (
+        r"atc|atfm|air traffic control|flow control|flow regulation|slot (?:delay|restriction|regulation)|ctot",
+        81,
+        "atfm_regulation",
+    ),
     (r"crew rotation|awaiting (?:the )?(?:inbound )?crew", 95, "crew_rotation"),
     (r"late inbound|late arrival of the inbound|aircraft rotation|knock-on", 93, "aircraft_rotation"),
-    (r"(?:captain|first officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
-     r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
-     r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|pilot)", 64,
-     "crew_unavailable"),
-    (r"duty time|duty limits?|fdp|flight time limitations?|ftl|(?:crew|pilots?)\b.{0,30}\b(?:timed? ?out|out of hours)",
-     64, "crew_duty_limit"),
-    (r"(?:cabin crew|flight attendant|purser|cabin manager|steward(?:ess)?)\b.{0,60}\b"
-     r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured)", 67, "crew_unavailable"),
-    (r"fog|thunderstorms?|storm|snow(?:fall|storm)?|blizzard|freezing rain|sandstorm|dust ?storm|low visibility"
-     r"|crosswinds?|high winds?|gusts?|typhoon|hurricane|volcanic ash", 71, "weather"),
-    (r"runway (?:closure|closed)|airport (?:is |was )?closed|closure of|capacity (?:cut|reduction|reduced)"
-     r"|closed", 87, "airport_restriction"),
-    (r"mechanical|technical (?:fault|problem|issue|failure)|fault|failure|defect|aog|inoperative|inop|"
-     r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection", 41, "aircraft_defect"),
-    (r"industrial action|walk-?out|(?:staff|pilots?'?|controllers?'?|union|general) strike|on strike", 98,
-     "industrial_action"),
+    (
+        r"(?:captain|first officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
+        r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
+        r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|pilot)",
+        64,
+        "crew_unavailable",
+    ),
+    (
+        r"duty time|duty limits?|fdp|flight time limitations?|ftl|(?:crew|pilots?)\b.{0,30}\b(?:timed? ?out|out of hours)",
+        64,
+        "crew_duty_limit",
+    ),
+    (
+        r"(?:cabin crew|flight attendant|purser|cabin manager|steward(?:ess)?)\b.{0,60}\b"
+        r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured)",
+        67,
+        "crew_unavailable",
+    ),
+    (
+        r"fog|thunderstorms?|storm|snow(?:fall|storm)?|blizzard|freezing rain|sandstorm|dust ?storm|low visibility"
+        r"|crosswinds?|high winds?|gusts?|typhoon|hurricane|volcanic ash",
+        71,
+        "weather",
+    ),
+    (
+        r"runway (?:closure|closed)|airport (?:is |was )?closed|closure of|capacity (?:cut|reduction|reduced)"
+        r"|closed",
+        87,
+        "airport_restriction",
+    ),
+    (
+        r"mechanical|technical (?:fault|problem|issue|failure)|fault|failure|defect|aog|inoperative|inop|"
+        r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection",
+        41,
+        "aircraft_defect",
+    ),
+    (
+        r"industrial action|walk-?out|(?:staff|pilots?'?|controllers?'?|union|general) strike|on strike",
+        98,
+        "industrial_action",
+    ),
     (r"security (?:alert|check|threat|incident|search)|bomb threat", 85, "security"),
     (r"baggage|luggage", 18, "baggage"),
     (r"catering", 37, "catering"),
@@ -52,22 +87,24 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
 )
 
 POSITIONS: tuple[tuple[str, str], ...] = (
-    (r"captain|commander", "CAPTAIN"), (r"first officer|co-?pilot", "FIRST_OFFICER"),
-    (r"purser|cabin manager", "PURSER"), (r"cabin crew|flight attendant|steward(?:ess)?", "CABIN"),
+    (r"captain|commander", "CAPTAIN"),
+    (r"first officer|co-?pilot", "FIRST_OFFICER"),
+    (r"purser|cabin manager", "PURSER"),
+    (r"cabin crew|flight attendant|steward(?:ess)?", "CABIN"),
 )
 REGISTRATION = re.compile(r"\b([A-Z0-9]{1,2}-[A-Z0-9]{3,5})\b")
 IATA_WORD = re.compile(r"\b([A-Z]{3})\b")
 TIME = r"(\d{1,2})[:h.]?(\d{2})"
-WINDOW = re.compile(rf"\b(?:from|between)\s+{TIME}\s*(?:z|utc)?\s*(?:to|until|till|and|-|–)\s*{TIME}\s*(z|utc)?",
-                    re.I)
+WINDOW = re.compile(rf"\b(?:from|between)\s+{TIME}\s*(?:z|utc)?\s*(?:to|until|till|and|-|–)\s*{TIME}\s*(z|utc)?", re.I)
 DURATION = re.compile(r"\b(\d{1,4})[- ]?(minutes?|mins?|min|hours?|hrs?|h)\b", re.I)
 NOT_AIRPORTS = {"ATC", "UTC", "AOG", "MEL", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR"}
 
 
 # A sentence telling the system what to do ("ignore crew duty limits", "disregard the curfew") describes no
 # disruption: it is left out before the prompt is typed, so injected words cannot change the type.
-_INSTRUCTION = re.compile(r"\b(?:ignore|disregard|forget|override|bypass|waive|pretend|skip|do not apply|don['’]t apply)\b",
-                          re.I)
+_INSTRUCTION = re.compile(
+    r"\b(?:ignore|disregard|forget|override|bypass|waive|pretend|skip|do not apply|don['’]t apply)\b", re.I
+)
 _SENTENCES = re.compile(r"(?<=[.!?;:,])\s+|\n+|\s+(?:but|and then)\s+")
 
 
@@ -130,8 +167,8 @@ class ReportReading:
         """The stated window on a UTC day (an end before the start runs past midnight)."""
         if self.window is None:
             return None
-        start = datetime.combine(day, self.window[0], timezone.utc)
-        end = datetime.combine(day, self.window[1], timezone.utc)
+        start = datetime.combine(day, self.window[0], UTC)
+        end = datetime.combine(day, self.window[1], UTC)
         return start, end if end > start else end + timedelta(days=1)
 
 
@@ -184,8 +221,9 @@ def airport_names(codes: set[str]) -> dict[str, str]:
     return {alias: next(iter(found)) for alias, found in candidates.items() if len(found) == 1}
 
 
-def read_report(text: str, known_airports: set[str] | None = None,
-                city_codes: dict[str, str] | None = None) -> ReportReading:
+def read_report(
+    text: str, known_airports: set[str] | None = None, city_codes: dict[str, str] | None = None
+) -> ReportReading:
     """Everything the offline parser reads from a report; `city_codes` maps lower-case city names to IATA."""
     reading = ReportReading(text=text)
     cause = read_cause(text)

@@ -8,8 +8,8 @@ binding constraints from the first round are kept: a revision can add constraint
 
 from __future__ import annotations
 
-from ..models.operational import Flight
 from ..models.agent_response import Revision
+from ..models.operational import Flight
 
 
 def delay_from_collation(flight: Flight, others: dict[str, dict]) -> tuple[int | None, str | None]:
@@ -20,8 +20,10 @@ def delay_from_collation(flight: Flight, others: dict[str, dict]) -> tuple[int |
         if constraint.get("airworthy") is False and release:
             from datetime import datetime
 
-            minutes = int((datetime.fromisoformat(release.replace("Z", "+00:00")) - flight.scheduled_departure)
-                          .total_seconds() // 60)
+            minutes = int(
+                (datetime.fromisoformat(release.replace("Z", "+00:00")) - flight.scheduled_departure).total_seconds()
+                // 60
+            )
             return max(0, minutes), f"maintenance: {flight.aircraft_registration} released at {release}"
     regulatory = others.get("regulatory") or {}
     for proposal in regulatory.get("proposals", []):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..checkpoint.registry_memory import InMemoryThreadRegistry
@@ -17,8 +17,8 @@ from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 from ..llm import failures
-from .graph import build_graph, failure_response
 from ..models.agent_response import AgentResponse, Phase
+from .graph import build_graph, failure_response
 
 DEFAULT_DEADLINE_SECONDS = 30.0
 # In process (CLI, local runner, tests) the seven agents of a round share this machine's cores instead of
@@ -27,10 +27,20 @@ LOCAL_DEADLINE_SECONDS = 180.0
 _UNSET = object()
 
 
-def run_agent(agent: str, prompt: str, *, handle: DataHandle, phase: Phase = "initial", others: dict | None = None,
-              now: datetime | None = None, llm: Any = _UNSET, execution_id: str | None = None,
-              checkpointer: Any = None, registry: BaseThreadRegistry | None = None,
-              deadline_seconds: float = DEFAULT_DEADLINE_SECONDS) -> AgentResponse:
+def run_agent(
+    agent: str,
+    prompt: str,
+    *,
+    handle: DataHandle,
+    phase: Phase = "initial",
+    others: dict | None = None,
+    now: datetime | None = None,
+    llm: Any = _UNSET,
+    execution_id: str | None = None,
+    checkpointer: Any = None,
+    registry: BaseThreadRegistry | None = None,
+    deadline_seconds: float = DEFAULT_DEADLINE_SECONDS,
+) -> AgentResponse:
     if agent not in AGENTS:
         raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
     configuration = None
@@ -49,11 +59,19 @@ def run_agent(agent: str, prompt: str, *, handle: DataHandle, phase: Phase = "in
     registry = registry or InMemoryThreadRegistry()
     registry.start(execution_id, agent, phase, detail={"prompt_chars": len(prompt or "")})
     graph = build_graph(agent, handle.for_agent(agent), llm, checkpointer)
-    state = {"agent": agent, "phase": phase, "prompt": prompt if isinstance(prompt, str) else "",
-             "now": (now or datetime.now(timezone.utc)).isoformat(), "others": others or {}}
+    state = {
+        "agent": agent,
+        "phase": phase,
+        "prompt": prompt if isinstance(prompt, str) else "",
+        "now": (now or datetime.now(UTC)).isoformat(),
+        "others": others or {},
+    }
     try:  # a daemon thread, never joined past the deadline: a stuck model holds neither caller nor exit
-        result = failures.call_with_deadline(lambda: graph.invoke(state, {"configurable": {"thread_id": thread}}),
-                                             deadline_seconds, name=f"agent-{agent}")
+        result = failures.call_with_deadline(
+            lambda: graph.invoke(state, {"configurable": {"thread_id": thread}}),
+            deadline_seconds,
+            name=f"agent-{agent}",
+        )
         response = AgentResponse.model_validate(result["response"])
     except failures.ModelDeadline:
         response = failure_response(agent, phase, {}, f"no answer within the {deadline_seconds:.0f} s deadline")
@@ -64,8 +82,12 @@ def run_agent(agent: str, prompt: str, *, handle: DataHandle, phase: Phase = "in
         update["llm"] = f"offline (fallback: {configuration})"
     response = response.model_copy(update=update)
     if response.status in ("ok", "degraded", "input_error"):
-        registry.record(thread, "decision", confidence=response.confidence,
-                        detail={"status": response.status, "binding": len(response.binding_constraints)})
+        registry.record(
+            thread,
+            "decision",
+            confidence=response.confidence,
+            detail={"status": response.status, "binding": len(response.binding_constraints)},
+        )
         registry.complete(thread, confidence=response.confidence, detail={"status": response.status})
     else:
         registry.fail(thread, response.message or "error")

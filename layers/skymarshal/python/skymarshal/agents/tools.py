@@ -22,9 +22,15 @@ def agent_tools(agent: str, handle: DataHandle, flight: Flight) -> list[BaseTool
     @tool
     def crew_legality_at_delay(delay_minutes: int) -> list[dict]:
         """Each rostered crew member's legality if the flight departs `delay_minutes` late (rules engine)."""
-        return [{"crew_id": r.crew_id, "rank": r.rank, "legal": r.legal,
-                 "illegal": [f.clause for f in r.findings if f.status == "illegal"]}
-                for r in crew_legality(handle, flight, delay_minutes)]
+        return [
+            {
+                "crew_id": r.crew_id,
+                "rank": r.rank,
+                "legal": r.legal,
+                "illegal": [f.clause for f in r.findings if f.status == "illegal"],
+            }
+            for r in crew_legality(handle, flight, delay_minutes)
+        ]
 
     @tool
     def aircraft_work_orders(registration: str) -> list[dict]:
@@ -44,15 +50,23 @@ def agent_tools(agent: str, handle: DataHandle, flight: Flight) -> list[BaseTool
         """How a delay of `delay_minutes` propagates along the aircraft's later flights (turn buffers)."""
         from datetime import timedelta
 
-        legs = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure - timedelta(hours=1),
-                          flight.scheduled_departure + timedelta(hours=30))
+        legs = q.rotation(
+            handle,
+            flight.aircraft_registration,
+            flight.scheduled_departure - timedelta(hours=1),
+            flight.scheduled_departure + timedelta(hours=30),
+        )
         return network_rules.propagate_delay(legs, flight.flight_id, delay_minutes).model_dump(mode="json")
 
     @tool
     def impact_at_delay(delay_minutes: int) -> dict:
         """This agent's impact (passengers, cargo or cost) if the flight is `delay_minutes` late."""
-        analyse = {"guest_experience": business.analyse_guest, "cargo": business.analyse_cargo,
-                   "finance": business.analyse_finance, "network": business.analyse_network}[agent]
+        analyse = {
+            "guest_experience": business.analyse_guest,
+            "cargo": business.analyse_cargo,
+            "finance": business.analyse_finance,
+            "network": business.analyse_network,
+        }[agent]
         result = analyse(handle, flight, delay_minutes=delay_minutes)
         return {"impact": result.impact.model_dump(mode="json") if result.impact else None, "facts": result.facts}
 

@@ -7,25 +7,30 @@ as the duty manager would have made it.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-from typing import Union
+from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel, Field
 
 from ..models.agent_response import (
-    CargoImpact, CrewConstraint, FinanceImpact, GuestImpact, MaintenanceConstraint, NetworkImpact,
-    RecoveryProposal, RegulatoryConstraint,
+    CargoImpact,
+    CrewConstraint,
+    FinanceImpact,
+    GuestImpact,
+    MaintenanceConstraint,
+    NetworkImpact,
+    RecoveryProposal,
+    RegulatoryConstraint,
 )
 from ..models.findings import Finding
 from ..models.operational import Flight
 
 DECISION_LEAD = timedelta(minutes=60)
-Constraint = Union[CrewConstraint, MaintenanceConstraint, RegulatoryConstraint]
-Impact = Union[NetworkImpact, GuestImpact, CargoImpact, FinanceImpact]
+Constraint = CrewConstraint | MaintenanceConstraint | RegulatoryConstraint
+Impact = NetworkImpact | GuestImpact | CargoImpact | FinanceImpact
 
 
 def decision_time(flight: Flight, now: datetime | None = None) -> datetime:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     if flight.scheduled_departure - timedelta(days=1) <= now <= flight.arrival:
         return now
     return flight.scheduled_departure - DECISION_LEAD

@@ -6,12 +6,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..models.agent_response import CrewConstraint, RecoveryProposal
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..models.agent_response import CrewConstraint, RecoveryProposal
 from ..models.airports import airport
-from ..models.fleet import AIRCRAFT_TYPES
 from ..models.findings import Finding
+from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules.crew import OperatorRules, evaluate_swap_candidate, is_legal, latest_legal_delay
 from ..rules.rostered import CrewLegality, flight_crew_legality, rostered_duty
@@ -20,8 +20,13 @@ from .base import Analysis, decision_time, sources
 HISTORY_DAYS = 366  # ORO.FTL.210's longest look-back is 12 months of flight time
 CALL_OUT = timedelta(minutes=60)  # standby call to report (company policy, verify)
 REPORT_BEFORE_DEPARTURE = timedelta(minutes=75)
-CONSTRAINT_TYPE = {"crew.max_fdp": "duty_limit", "crew.cumulative": "duty_limit", "crew.rest": "rest_required",
-                   "crew.recency": "recency", "crew.type_qualification": "qualification"}
+CONSTRAINT_TYPE = {
+    "crew.max_fdp": "duty_limit",
+    "crew.cumulative": "duty_limit",
+    "crew.rest": "rest_required",
+    "crew.recency": "recency",
+    "crew.type_qualification": "qualification",
+}
 
 
 def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:
@@ -35,8 +40,9 @@ def _rostered_crew(handle: DataHandle, flight: Flight):
     return assignments, members, _rosters(handle, [m.crew_id for m in members], flight.scheduled_departure)
 
 
-def crew_legality(handle: DataHandle, flight: Flight, delay_minutes: int | None = None,
-                  rules: OperatorRules = OperatorRules()) -> list[CrewLegality]:
+def crew_legality(
+    handle: DataHandle, flight: Flight, delay_minutes: int | None = None, rules: OperatorRules = OperatorRules()
+) -> list[CrewLegality]:
     """Each rostered crew member of `flight` at `delay_minutes` (default: the flight's current delay)."""
     _, members, rosters = _rostered_crew(handle, flight)
     delay = flight.delay_minutes if delay_minutes is None else delay_minutes
@@ -47,53 +53,78 @@ def _constraint_type(finding: Finding) -> str:
     return next((v for k, v in CONSTRAINT_TYPE.items() if finding.rule.startswith(k)), "duty_limit")
 
 
-def analyse_crew(handle: DataHandle, flight: Flight, *, now: datetime | None = None, delay_minutes: int | None = None,
-                 rules: OperatorRules = OperatorRules()) -> Analysis:
+def analyse_crew(
+    handle: DataHandle,
+    flight: Flight,
+    *,
+    now: datetime | None = None,
+    delay_minutes: int | None = None,
+    rules: OperatorRules = OperatorRules(),
+) -> Analysis:
     delay = flight.delay_minutes if delay_minutes is None else delay_minutes
     at = decision_time(flight, now)
     assignments, members, rosters = _rostered_crew(handle, flight)
     results = flight_crew_legality(flight.flight_id, members, rosters, delay, rules)
-    analysis = Analysis(agent="crew_compliance", recommendation="", inputs_expected=2,
-                        inputs_present=int(bool(assignments)) + int(len(members) == len({a.crew_id for a in assignments})),
-                        delay_assumed_minutes=delay)
+    analysis = Analysis(
+        agent="crew_compliance",
+        recommendation="",
+        inputs_expected=2,
+        inputs_present=int(bool(assignments)) + int(len(members) == len({a.crew_id for a in assignments})),
+        delay_assumed_minutes=delay,
+    )
     illegal = [r for r in results if not r.legal]
     for result in results:
         analysis.findings.extend(f for f in result.findings if f.status != "legal")
     for result in illegal:
         for finding in (f for f in result.findings if f.binding):
-            analysis.constraints.append(CrewConstraint(
-                constraint_type=_constraint_type(finding), affected_crew=[result.crew_id],
-                restriction=f"{result.name} ({result.position}) may not operate {flight.flight_number}: {finding.message}",
-                reasoning=f"{finding.clause}: limit {finding.limit} {finding.unit}, actual {finding.actual}",
-                illegal_from_delay_minutes=delay))
+            analysis.constraints.append(
+                CrewConstraint(
+                    constraint_type=_constraint_type(finding),
+                    affected_crew=[result.crew_id],
+                    restriction=f"{result.name} ({result.position}) may not operate {flight.flight_number}: {finding.message}",
+                    reasoning=f"{finding.clause}: limit {finding.limit} {finding.unit}, actual {finding.actual}",
+                    illegal_from_delay_minutes=delay,
+                )
+            )
     legal_now = [m for m in members if m.crew_id not in {r.crew_id for r in illegal}]
-    latest = [latest_legal_delay(m, rosters[m.crew_id], rostered_duty(rosters[m.crew_id], flight.flight_id), rules)
-              for m in legal_now]
+    latest = [
+        latest_legal_delay(m, rosters[m.crew_id], rostered_duty(rosters[m.crew_id], flight.flight_id), rules)
+        for m in legal_now
+    ]
     known = [v for v in latest if v is not None]
     if legal_now and len(known) == len(latest):
         bound = min(known)
         off_blocks = flight.scheduled_departure + timedelta(minutes=bound)
-        analysis.constraints.append(CrewConstraint(
-            constraint_type="duty_limit", affected_crew=[m.crew_id for m in legal_now],
-            restriction=f"the rostered crew can take a delay of at most {bound} min (off blocks by {off_blocks:%H:%MZ})",
-            reasoning="largest delay with no illegal finding for every rostered member (ORO.FTL.205/210/235)",
-            max_delay_minutes=bound))
+        analysis.constraints.append(
+            CrewConstraint(
+                constraint_type="duty_limit",
+                affected_crew=[m.crew_id for m in legal_now],
+                restriction=f"the rostered crew can take a delay of at most {bound} min (off blocks by {off_blocks:%H:%MZ})",
+                reasoning="largest delay with no illegal finding for every rostered member (ORO.FTL.205/210/235)",
+                max_delay_minutes=bound,
+            )
+        )
         analysis.facts.append(f"The rostered crew stays legal up to a {bound}-minute delay.")
-        analysis.limits.append(f"Rostered crew of {flight.flight_number}: delay at most {bound} min "
-                               f"(off blocks by {off_blocks:%Y-%m-%d %H:%MZ}) [ORO.FTL.205/210/235]")
-    analysis.facts.insert(0, f"{len(results)} crew rostered on {flight.flight_id}; {len(illegal)} illegal at a "
-                             f"{delay}-minute delay.")
+        analysis.limits.append(
+            f"Rostered crew of {flight.flight_number}: delay at most {bound} min "
+            f"(off blocks by {off_blocks:%Y-%m-%d %H:%MZ}) [ORO.FTL.205/210/235]"
+        )
+    analysis.facts.insert(
+        0, f"{len(results)} crew rostered on {flight.flight_id}; {len(illegal)} illegal at a {delay}-minute delay."
+    )
     if illegal:
         swap = _reserve_swap(handle, flight, illegal, rosters, at, delay, rules)
         analysis.facts.append(swap["fact"])
         if swap["proposal"]:
             analysis.proposals.append(swap["proposal"])
-        analysis.recommendation = (f"Crew swap: {len(illegal)} of {len(results)} crew cannot legally operate "
-                                   f"{flight.flight_number} at a {delay}-minute delay; " + swap["fact"])
+        analysis.recommendation = (
+            f"Crew swap: {len(illegal)} of {len(results)} crew cannot legally operate "
+            f"{flight.flight_number} at a {delay}-minute delay; " + swap["fact"]
+        )
     else:
-        analysis.recommendation = (f"The rostered crew of {flight.flight_number} is legal at a {delay}-minute delay"
-                                   + (f"; any plan must keep the delay within {min(known)} min."
-                                      if latest and None not in latest else "."))
+        analysis.recommendation = f"The rostered crew of {flight.flight_number} is legal at a {delay}-minute delay" + (
+            f"; any plan must keep the delay within {min(known)} min." if latest and None not in latest else "."
+        )
     analysis.data_sources = sources(handle)
     return analysis
 
@@ -123,21 +154,36 @@ def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, dela
             missing.append(f"{result.rank} for {result.crew_id}")
     checked = len(reserves)
     if missing:
-        return {"fact": f"{checked} {rating}-rated reserves on standby at {flight.origin} checked; no legal reserve for "
-                        + ", ".join(missing) + ".", "proposal": None}
-    return {"fact": f"{checked} {rating}-rated reserves on standby at {flight.origin} checked; legal replacements exist for all "
-                    f"{len(replacements)} (reporting {report:%H:%MZ}).",
-            "proposal": RecoveryProposal(
-                kind="crew_swap", title=f"Swap {len(replacements)} crew with legal standby reserves",
-                detail=f"Reserves report at {report:%Y-%m-%d %H:%MZ}; each was checked against ORO.FTL.205/210/235, "
-                       "recency and type rating for this duty.",
-                parameters={"replacements": replacements, "report": report.isoformat()},
-                estimated_delay_minutes=max(delay, int((report + REPORT_BEFORE_DEPARTURE - flight.scheduled_departure)
-                                                       .total_seconds() // 60)))}
+        return {
+            "fact": f"{checked} {rating}-rated reserves on standby at {flight.origin} checked; no legal reserve for "
+            + ", ".join(missing)
+            + ".",
+            "proposal": None,
+        }
+    return {
+        "fact": f"{checked} {rating}-rated reserves on standby at {flight.origin} checked; legal replacements exist for all "
+        f"{len(replacements)} (reporting {report:%H:%MZ}).",
+        "proposal": RecoveryProposal(
+            kind="crew_swap",
+            title=f"Swap {len(replacements)} crew with legal standby reserves",
+            detail=f"Reserves report at {report:%Y-%m-%d %H:%MZ}; each was checked against ORO.FTL.205/210/235, "
+            "recency and type rating for this duty.",
+            parameters={"replacements": replacements, "report": report.isoformat()},
+            estimated_delay_minutes=max(
+                delay, int((report + REPORT_BEFORE_DEPARTURE - flight.scheduled_departure).total_seconds() // 60)
+            ),
+        ),
+    }
 
 
-def reserve_swap_at(handle: DataHandle, flight: Flight, delay_minutes: int, *, now: datetime | None = None,
-                    rules: OperatorRules = OperatorRules()) -> RecoveryProposal | None:
+def reserve_swap_at(
+    handle: DataHandle,
+    flight: Flight,
+    delay_minutes: int,
+    *,
+    now: datetime | None = None,
+    rules: OperatorRules = OperatorRules(),
+) -> RecoveryProposal | None:
     """Legal standby reserves for every rostered member who is illegal at `delay_minutes` (the arbitrator's
     "delay and swap the crew" scenario); None when nobody is illegal or a rank has no legal reserve."""
     _, members, rosters = _rostered_crew(handle, flight)
@@ -147,11 +193,19 @@ def reserve_swap_at(handle: DataHandle, flight: Flight, delay_minutes: int, *, n
     return _reserve_swap(handle, flight, illegal, rosters, decision_time(flight, now), delay_minutes, rules)["proposal"]
 
 
-def replacement_findings(handle: DataHandle, flight: Flight, replaced_id: str, reserve_id: str, delay_minutes: int,
-                         report: datetime, rules: OperatorRules = OperatorRules()) -> list[Finding]:
+def replacement_findings(
+    handle: DataHandle,
+    flight: Flight,
+    replaced_id: str,
+    reserve_id: str,
+    delay_minutes: int,
+    report: datetime,
+    rules: OperatorRules = OperatorRules(),
+) -> list[Finding]:
     """The crew rules for reserve `reserve_id` taking `replaced_id`'s duty on `flight`, delayed and reported as given."""
-    template = rostered_duty(_rosters(handle, [replaced_id], flight.scheduled_departure)[replaced_id],
-                             flight.flight_id).delayed(delay_minutes)
+    template = rostered_duty(
+        _rosters(handle, [replaced_id], flight.scheduled_departure)[replaced_id], flight.flight_id
+    ).delayed(delay_minutes)
     reserve = q.crew_members(handle, [reserve_id])
     if not reserve:
         raise LookupError(f"reserve {reserve_id} is not in CrewMembers")

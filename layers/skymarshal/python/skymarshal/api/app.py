@@ -11,11 +11,16 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Annotated, Any, Callable
+from collections.abc import Callable
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import (
-    BadRequestError, ForbiddenError, NotFoundError, ServiceError, UnauthorizedError,
+    BadRequestError,
+    ForbiddenError,
+    NotFoundError,
+    ServiceError,
+    UnauthorizedError,
 )
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
@@ -87,8 +92,12 @@ def _invalid_request(exc: RequestValidationError):
     first = exc.errors()[0]
     loc = [str(p) for p in first.get("loc", ())]
     if loc[:1] == ["response"]:  # our answer broke its own schema: a bug, not the caller's fault
-        log.error("response failed its schema on %s %s: %s", app.current_event.http_method, app.current_event.path,
-                  exc.errors()[:3])
+        log.error(
+            "response failed its schema on %s %s: %s",
+            app.current_event.http_method,
+            app.current_event.path,
+            exc.errors()[:3],
+        )
         return _error(500, "the API produced an invalid response; it has been logged")
     if first.get("type") == "json_invalid":
         return _error(400, "body: not valid JSON; send a JSON object")
@@ -127,30 +136,44 @@ def _unexpected(exc: Exception) -> Response:
 
 
 def _error(status: int, message: str | dict[str, Any]) -> Response:
-    return Response(status_code=status, content_type=content_types.APPLICATION_JSON,
-                    body=json.dumps({"statusCode": status, "message": message}))
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps({"statusCode": status, "message": message}),
+    )
 
 
 # ------------------------------------------------------------------------------------------- routes
+
 
 @app.get("/openapi.json", include_in_schema=False)
 def openapi():
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=openapi_document(API_BASE))
 
 
-@app.post("/disruptions", middlewares=DECIDE, security=SECURITY, summary="Report a disruption (starts a run)",
-          responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}})
+@app.post(
+    "/disruptions",
+    middlewares=DECIDE,
+    security=SECURITY,
+    summary="Report a disruption (starts a run)",
+    responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}},
+)
 def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.Started]:
     started = client().start(body.prompt, disruption_id=body.disruption_id, requested_by=signed_in().name, source="api")
-    payload = m.Started(disruption_id=started["disruption_id"], execution_name=started["execution_name"],
-                        started=started["started"])
+    payload = m.Started(
+        disruption_id=started["disruption_id"], execution_name=started["execution_name"], started=started["started"]
+    )
     return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
 
 
 @app.get("/disruptions", middlewares=READ, security=SECURITY, summary="The latest runs, newest first")
 def list_disruptions(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[m.RunSummary]:
-    return [m.RunSummary(disruption_id=r["name"], status=r["status"], started_at=r["startDate"],
-                         stopped_at=r.get("stopDate")) for r in client().executions(limit=limit)]
+    return [
+        m.RunSummary(
+            disruption_id=r["name"], status=r["status"], started_at=r["startDate"], stopped_at=r.get("stopDate")
+        )
+        for r in client().executions(limit=limit)
+    ]
 
 
 @app.get("/disruptions/<disruption_id>", middlewares=READ, security=SECURITY, summary="Status and phase progress")
@@ -158,8 +181,12 @@ def get_disruption(disruption_id: str) -> m.RunProgress:
     return run_progress(client(), disruption_id)
 
 
-@app.get("/disruptions/<disruption_id>/decision", middlewares=READ, security=SECURITY,
-         summary="The arbitrator's decision: the top three plans with explanations")
+@app.get(
+    "/disruptions/<disruption_id>/decision",
+    middlewares=READ,
+    security=SECURITY,
+    summary="The arbitrator's decision: the top three plans with explanations",
+)
 def get_decision(disruption_id: str) -> m.DecisionView:
     wf = client()
     wf.describe(disruption_id)
@@ -171,28 +198,45 @@ def get_decision(disruption_id: str) -> m.DecisionView:
     return decision_view(disruption_id, output, awaiting_approval=pending is not None, attempt=attempt)
 
 
-@app.post("/disruptions/<disruption_id>/approve", middlewares=DECIDE, security=SECURITY,
-          summary="Approve a ranked plan (rank 1 when no scenario_id)")
+@app.post(
+    "/disruptions/<disruption_id>/approve",
+    middlewares=DECIDE,
+    security=SECURITY,
+    summary="Approve a ranked plan (rank 1 when no scenario_id)",
+)
 def approve(disruption_id: str, body: Annotated[m.Approve, Body()]) -> m.DecisionRecorded:
     return _decide(disruption_id, action="approve", scenario_id=body.scenario_id, comment=body.comment)
 
 
-@app.post("/disruptions/<disruption_id>/override", middlewares=DECIDE, security=SECURITY,
-          summary="Select another plan, request alternatives, or abort; a reason is mandatory")
+@app.post(
+    "/disruptions/<disruption_id>/override",
+    middlewares=DECIDE,
+    security=SECURITY,
+    summary="Select another plan, request alternatives, or abort; a reason is mandatory",
+)
 def override(disruption_id: str, body: Annotated[m.Override, Body()]) -> m.DecisionRecorded:
     action = {"select": "select", "alternatives": "alternatives", "abort": "reject"}[body.action]
-    return _decide(disruption_id, action=action, scenario_id=body.scenario_id, comment=body.reason,
-                   instruction=body.instruction)
+    return _decide(
+        disruption_id, action=action, scenario_id=body.scenario_id, comment=body.reason, instruction=body.instruction
+    )
 
 
-@app.get("/disruptions/<disruption_id>/audit", middlewares=READ, security=SECURITY,
-         summary="The audit export: prompt, rounds, decisions, approvals, actions, hash chain and its verification")
+@app.get(
+    "/disruptions/<disruption_id>/audit",
+    middlewares=READ,
+    security=SECURITY,
+    summary="The audit export: prompt, rounds, decisions, approvals, actions, hash chain and its verification",
+)
 def get_audit(disruption_id: str) -> dict[str, Any]:
     return json.loads(json.dumps(client().audit(disruption_id), default=str))
 
 
-@app.get("/disruptions/<disruption_id>/audit/verify", middlewares=READ, security=SECURITY,
-         summary="Check the audit hash chain and its KMS-signed head")
+@app.get(
+    "/disruptions/<disruption_id>/audit/verify",
+    middlewares=READ,
+    security=SECURITY,
+    summary="Check the audit hash chain and its KMS-signed head",
+)
 def verify_audit(disruption_id: str) -> dict[str, Any]:
     return client().verify(disruption_id).model_dump(mode="json")
 
@@ -203,12 +247,15 @@ def get_settings() -> StoredSettings:
     from ..workflow.steps import environment_settings
 
     wf = client()
-    return load(tables=wf.tables) or StoredSettings(**environment_settings().model_dump(),
-                                                                          version=0)
+    return load(tables=wf.tables) or StoredSettings(**environment_settings().model_dump(), version=0)
 
 
-@app.put("/settings", middlewares=CONFIGURE, security=SECURITY,
-         summary="Change the run settings (Admin); send the version you read, 409 if it moved on")
+@app.put(
+    "/settings",
+    middlewares=CONFIGURE,
+    security=SECURITY,
+    summary="Change the run settings (Admin); send the version you read, 409 if it moved on",
+)
 def put_settings(body: Annotated[m.SettingsChange, Body()]) -> StoredSettings:
     from ..workflow.settings import save
 
@@ -225,11 +272,14 @@ def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:
     except ValueError as exc:
         raise BadRequestError(str(exc)) from None
     recorded = wf.decide(disruption_id, decision)
-    return m.DecisionRecorded(disruption_id=disruption_id, **{k: recorded.get(k) for k in (
-        "action", "scenario_id", "decided_by", "decided_at", "comment", "instruction")})
+    return m.DecisionRecorded(
+        disruption_id=disruption_id,
+        **{k: recorded.get(k) for k in ("action", "scenario_id", "decided_by", "decided_at", "comment", "instruction")},
+    )
 
 
 # ------------------------------------------------------------------------------------------- views
+
 
 def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
     described = wf.describe(disruption_id)
@@ -237,38 +287,69 @@ def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
     output = json.loads(described["output"]) if described.get("output") else None
     request = json.loads(described.get("input") or "{}")
     return m.RunProgress(
-        disruption_id=disruption_id, status=progress.status, phase=phase_of(progress), current_state=progress.current,
-        awaiting_approval=progress.awaiting_approval, prompt=request.get("prompt"),
-        agents=[m.AgentStatus(phase=p, agent=a, status=v.status, seconds=v.seconds)
-                for (p, a), v in sorted(progress.agents.items())],
+        disruption_id=disruption_id,
+        status=progress.status,
+        phase=phase_of(progress),
+        current_state=progress.current,
+        awaiting_approval=progress.awaiting_approval,
+        prompt=request.get("prompt"),
+        agents=[
+            m.AgentStatus(phase=p, agent=a, status=v.status, seconds=v.seconds)
+            for (p, a), v in sorted(progress.agents.items())
+        ],
         states=[m.StateEntered(name=n, at=t) for n, t in progress.states],
-        outcome=(output or {}).get("outcome"), started_at=described["startDate"], stopped_at=described.get("stopDate"))
+        outcome=(output or {}).get("outcome"),
+        started_at=described["startDate"],
+        stopped_at=described.get("stopDate"),
+    )
 
 
 def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, attempt: int | None) -> m.DecisionView:
     cards = []
     for ranked in output.get("ranked", [])[:3]:
         scenario = ranked["scenario"]
-        cards.append(m.ScenarioCard(
-            rank=ranked["rank"], scenario_id=scenario["scenario_id"], title=scenario["title"], kind=scenario["kind"],
-            score=ranked["score"], confidence=ranked["confidence"], delay_minutes=scenario["delay_minutes"],
-            cost_usd=scenario["cost_usd"], passengers_impacted=scenario["passengers_impacted"],
-            rationale=ranked["rationale"], pros=ranked["pros"], cons=ranked["cons"], compliance=ranked["compliance"],
-            actions=scenario["actions"]))
-    return m.DecisionView(disruption_id=disruption_id, status=output.get("status", "decided"),
-                          final_decision=output["final_decision"], confidence=output["confidence"],
-                          justification=output.get("justification", ""), awaiting_approval=awaiting_approval,
-                          attempt=attempt, top=cards, escalations=output.get("escalations", []),
-                          citations=output.get("citations", []))
+        cards.append(
+            m.ScenarioCard(
+                rank=ranked["rank"],
+                scenario_id=scenario["scenario_id"],
+                title=scenario["title"],
+                kind=scenario["kind"],
+                score=ranked["score"],
+                confidence=ranked["confidence"],
+                delay_minutes=scenario["delay_minutes"],
+                cost_usd=scenario["cost_usd"],
+                passengers_impacted=scenario["passengers_impacted"],
+                rationale=ranked["rationale"],
+                pros=ranked["pros"],
+                cons=ranked["cons"],
+                compliance=ranked["compliance"],
+                actions=scenario["actions"],
+            )
+        )
+    return m.DecisionView(
+        disruption_id=disruption_id,
+        status=output.get("status", "decided"),
+        final_decision=output["final_decision"],
+        confidence=output["confidence"],
+        justification=output.get("justification", ""),
+        awaiting_approval=awaiting_approval,
+        attempt=attempt,
+        top=cards,
+        escalations=output.get("escalations", []),
+        citations=output.get("citations", []),
+    )
 
 
 def openapi_document(server_url: str | None = None) -> str:
     """The API's OpenAPI 3.1 document; `server_url` is where it is served."""
     return app.get_openapi_json_schema(
-        title=TITLE, version=VERSION, servers=[Server(url=server_url)] if server_url else None,
+        title=TITLE,
+        version=VERSION,
+        servers=[Server(url=server_url)] if server_url else None,
         description="Approve or override SkyMarshal's recovery plans. Sign in with Cognito (groups DutyManager, "
-                    "Observer, Admin) and send the ID token as a Bearer token.",
-        security_schemes={"cognito": HTTPBearer(bearerFormat="JWT")})
+        "Observer, Admin) and send the ID token as a Bearer token.",
+        security_schemes={"cognito": HTTPBearer(bearerFormat="JWT")},
+    )
 
 
 def handle(event: dict, context: Any) -> dict:

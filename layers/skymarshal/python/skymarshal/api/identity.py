@@ -18,9 +18,11 @@ from .roles import Role
 POOL_NAME = "skymarshal-local-dev"
 CLIENT_NAME = "skymarshal-console-dev"
 DEV_PASSWORD = "Dev-only-Passw0rd!"  # local emulator only: printed on the console's development login
-DEV_USERS = {Role.DUTY_MANAGER: ("dev-duty-manager", "Dev Duty Manager"),
-             Role.OBSERVER: ("dev-observer", "Dev Observer"),
-             Role.ADMIN: ("dev-admin", "Dev Admin")}
+DEV_USERS = {
+    Role.DUTY_MANAGER: ("dev-duty-manager", "Dev Duty Manager"),
+    Role.OBSERVER: ("dev-observer", "Dev Observer"),
+    Role.ADMIN: ("dev-admin", "Dev Admin"),
+}
 
 
 class InvalidToken(Exception):
@@ -41,8 +43,14 @@ class TokenVerifier:
         try:
             header = jwt.get_unverified_header(token)
             key = self._key(header.get("kid"))
-            claims = jwt.decode(token, key=key, algorithms=["RS256"], audience=self.audience, issuer=self.issuer,
-                                options={"require": ["exp", "iss", "aud", "token_use"]})
+            claims = jwt.decode(
+                token,
+                key=key,
+                algorithms=["RS256"],
+                audience=self.audience,
+                issuer=self.issuer,
+                options={"require": ["exp", "iss", "aud", "token_use"]},
+            )
         except jwt.PyJWTError as exc:
             raise InvalidToken(f"the token was refused: {exc}") from None
         if claims.get("token_use") != "id":
@@ -75,18 +83,26 @@ class DevIdentity:
             for role in Role:
                 self.cognito.create_group(GroupName=role.value, UserPoolId=pool_id)
             for role, (username, name) in DEV_USERS.items():
-                self.cognito.admin_create_user(UserPoolId=pool_id, Username=username, MessageAction="SUPPRESS",
-                                               UserAttributes=[{"Name": "name", "Value": name}])
-                self.cognito.admin_set_user_password(UserPoolId=pool_id, Username=username, Password=DEV_PASSWORD,
-                                                     Permanent=True)
+                self.cognito.admin_create_user(
+                    UserPoolId=pool_id,
+                    Username=username,
+                    MessageAction="SUPPRESS",
+                    UserAttributes=[{"Name": "name", "Value": name}],
+                )
+                self.cognito.admin_set_user_password(
+                    UserPoolId=pool_id, Username=username, Password=DEV_PASSWORD, Permanent=True
+                )
                 self.cognito.admin_add_user_to_group(UserPoolId=pool_id, Username=username, GroupName=role.value)
         clients = self.cognito.list_user_pool_clients(UserPoolId=pool_id, MaxResults=60)["UserPoolClients"]
         client_id = next((c["ClientId"] for c in clients if c["ClientName"] == CLIENT_NAME), None)
         if client_id is None:
             client_id = self.cognito.create_user_pool_client(
-                UserPoolId=pool_id, ClientName=CLIENT_NAME, GenerateSecret=False,
+                UserPoolId=pool_id,
+                ClientName=CLIENT_NAME,
+                GenerateSecret=False,
                 ExplicitAuthFlows=["ALLOW_ADMIN_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"],
-                ReadAttributes=["name", "email"])["UserPoolClient"]["ClientId"]
+                ReadAttributes=["name", "email"],
+            )["UserPoolClient"]["ClientId"]
         return pool_id, client_id
 
     @property
@@ -96,13 +112,22 @@ class DevIdentity:
     def verifier(self) -> TokenVerifier:
         from moto.utilities.utils import load_resource  # moto's published (public) key for its user pools
 
-        return TokenVerifier(issuer=self.issuer, audience=self.client_id,
-                             jwks=load_resource("cognitoidp/resources/jwks-public.json"))
+        return TokenVerifier(
+            issuer=self.issuer, audience=self.client_id, jwks=load_resource("cognitoidp/resources/jwks-public.json")
+        )
 
     def login(self, role: Role) -> dict[str, Any]:
         username, name = DEV_USERS[role]
         result = self.cognito.admin_initiate_auth(
-            UserPoolId=self.pool_id, ClientId=self.client_id, AuthFlow="ADMIN_USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": username, "PASSWORD": DEV_PASSWORD})["AuthenticationResult"]
-        return {"id_token": result["IdToken"], "expires_in": result["ExpiresIn"], "username": username, "name": name,
-                "role": role.value}
+            UserPoolId=self.pool_id,
+            ClientId=self.client_id,
+            AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": DEV_PASSWORD},
+        )["AuthenticationResult"]
+        return {
+            "id_token": result["IdToken"],
+            "expires_in": result["ExpiresIn"],
+            "username": username,
+            "name": name,
+            "role": role.value,
+        }

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..workflow.client import TERMINAL, WorkflowClient
 from .app import decision_view, run_progress
@@ -18,8 +19,9 @@ from .app import decision_view, run_progress
 Event = tuple[str, dict[str, Any]]
 
 
-def progress_events(wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0.5,
-                    timeout_s: float = 3600) -> Iterator[Event]:
+def progress_events(
+    wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0.5, timeout_s: float = 3600
+) -> Iterator[Event]:
     """Yield events until the run ends (or `timeout_s`); raises RunNotFound for an unknown id."""
     from ..workflow.execution import execution_events
 

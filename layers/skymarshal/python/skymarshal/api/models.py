@@ -17,11 +17,14 @@ class _Body(BaseModel):
 
 
 class StartDisruption(_Body):
-    prompt: str = Field(min_length=1, max_length=MAX_PROMPT_CHARS,
-                        description="the disruption in plain language, e.g. 'Flight EY123 on January 20th had a "
-                                    "mechanical failure'")
-    disruption_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$",
-                                      description="names the run; a repeated id starts nothing new")
+    prompt: str = Field(
+        min_length=1,
+        max_length=MAX_PROMPT_CHARS,
+        description="the disruption in plain language, e.g. 'Flight EY123 on January 20th had a mechanical failure'",
+    )
+    disruption_id: str | None = Field(
+        None, pattern=r"^[A-Za-z0-9_-]{1,64}$", description="names the run; a repeated id starts nothing new"
+    )
 
 
 class Approve(_Body):
@@ -31,7 +34,8 @@ class Approve(_Body):
 
 class Override(ActionDetails, _Body):
     action: Literal["select", "alternatives", "abort"] = Field(
-        description="select another ranked plan, ask the arbitrator for alternatives, or abort (reject all)")
+        description="select another ranked plan, ask the arbitrator for alternatives, or abort (reject all)"
+    )
     reason: str = Field(min_length=1, max_length=2000, description="why the recommendation is overridden (mandatory)")
     scenario_id: str | None = Field(None, max_length=200, description="select: the plan chosen instead")
     instruction: str | None = Field(None, max_length=2000, description="alternatives: what to look for instead")
@@ -65,8 +69,10 @@ class StateEntered(BaseModel):
 class RunProgress(BaseModel):
     disruption_id: str
     status: str
-    phase: str = Field(description="validating | initial | revision | arbitrating | awaiting_approval | executing "
-                                   "| learning | done | failed")
+    phase: str = Field(
+        description="validating | initial | revision | arbitrating | awaiting_approval | executing "
+        "| learning | done | failed"
+    )
     current_state: str | None
     awaiting_approval: bool
     prompt: str | None = None

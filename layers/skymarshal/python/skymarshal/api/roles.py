@@ -44,5 +44,9 @@ def caller_from_claims(claims: dict | None) -> Caller | None:
     if not claims or not (claims.get("cognito:username") or claims.get("sub")):
         return None
     username = str(claims.get("cognito:username") or claims["sub"])
-    return Caller(username=username, name=str(claims.get("name") or username), email=claims.get("email"),
-                  roles=parse_groups(claims.get("cognito:groups")))
+    return Caller(
+        username=username,
+        name=str(claims.get("name") or username),
+        email=claims.get("email"),
+        roles=parse_groups(claims.get("cognito:groups")),
+    )

@@ -34,8 +34,16 @@ from .streams import claims_reader, stream_routes
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 
-def proxy_event(method: str, path: str, *, query: dict[str, str] | None = None, headers: dict[str, str] | None = None,
-                body: str | None = None, claims: dict[str, Any] | None = None, stage: str = "local") -> dict:
+def proxy_event(
+    method: str,
+    path: str,
+    *,
+    query: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+    body: str | None = None,
+    claims: dict[str, Any] | None = None,
+    stage: str = "local",
+) -> dict:
     """The REST API (v1) proxy event API Gateway sends for this request; claims as its Cognito authorizer
     passes them (strings; groups comma-separated)."""
     headers = dict(headers or {})
@@ -43,15 +51,26 @@ def proxy_event(method: str, path: str, *, query: dict[str, str] | None = None, 
     if claims:
         authorizer = {"claims": {k: ",".join(v) if isinstance(v, list) else str(v) for k, v in claims.items()}}
     return {
-        "resource": "/{proxy+}", "path": path, "httpMethod": method, "headers": headers,
+        "resource": "/{proxy+}",
+        "path": path,
+        "httpMethod": method,
+        "headers": headers,
         "multiValueHeaders": {k: [v] for k, v in headers.items()},
         "queryStringParameters": dict(query) if query else None,
         "multiValueQueryStringParameters": {k: [v] for k, v in query.items()} if query else None,
-        "pathParameters": {"proxy": path.lstrip("/")}, "stageVariables": None,
-        "requestContext": {"resourcePath": "/{proxy+}", "httpMethod": method, "path": f"/{stage}{path}",
-                           "stage": stage, "requestId": str(uuid.uuid4()), "identity": {"sourceIp": "127.0.0.1"},
-                           "authorizer": authorizer},
-        "body": body, "isBase64Encoded": False,
+        "pathParameters": {"proxy": path.lstrip("/")},
+        "stageVariables": None,
+        "requestContext": {
+            "resourcePath": "/{proxy+}",
+            "httpMethod": method,
+            "path": f"/{stage}{path}",
+            "stage": stage,
+            "requestId": str(uuid.uuid4()),
+            "identity": {"sourceIp": "127.0.0.1"},
+            "authorizer": authorizer,
+        },
+        "body": body,
+        "isBase64Encoded": False,
     }
 
 
@@ -60,8 +79,14 @@ class _Context:  # the parts of a Lambda context Powertools reads
     aws_request_id = "local"
 
 
-def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: DevIdentity | None = None,
-               console_dir: Path = CONSOLE_DIR, poll_s: float = 0.5) -> Starlette:
+def create_app(
+    *,
+    client: WorkflowClient,
+    verifier: TokenVerifier,
+    identity: DevIdentity | None = None,
+    console_dir: Path = CONSOLE_DIR,
+    poll_s: float = 0.5,
+) -> Starlette:
     api.configure(lambda: client)
     claims_of = claims_reader(verifier)
 
@@ -71,8 +96,14 @@ def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: Dev
         except InvalidToken as exc:
             return JSONResponse({"statusCode": 401, "message": str(exc)}, status_code=401)
         body = (await request.body()).decode("utf-8", errors="replace") or None
-        event = proxy_event(request.method, "/" + request.path_params["path"], query=dict(request.query_params),
-                            headers={k.lower(): v for k, v in request.headers.items()}, body=body, claims=claims)
+        event = proxy_event(
+            request.method,
+            "/" + request.path_params["path"],
+            query=dict(request.query_params),
+            headers={k.lower(): v for k, v in request.headers.items()},
+            body=body,
+            claims=claims,
+        )
         result = await run_in_threadpool(api.handle, event, _Context())
         headers = {k: ", ".join(v) for k, v in (result.get("multiValueHeaders") or {}).items()}
         headers.update(result.get("headers") or {})
@@ -84,17 +115,32 @@ def create_app(*, client: WorkflowClient, verifier: TokenVerifier, identity: Dev
         try:
             role = Role((await request.json()).get("role"))
         except (ValueError, AttributeError, json.JSONDecodeError):
-            return JSONResponse({"statusCode": 400, "message": "body: {\"role\": \"DutyManager\" | \"Observer\" | "
-                                                               "\"Admin\"}"}, status_code=400)
+            return JSONResponse(
+                {"statusCode": 400, "message": 'body: {"role": "DutyManager" | "Observer" | "Admin"}'}, status_code=400
+            )
         return JSONResponse(identity.login(role))
 
     async def config(request: Request) -> Response:
-        return JSONResponse({"mode": "local-development" if identity else "aws", "api": "/api", "stream": "/api",
-                             "devLogin": identity is not None, "assistant": True})
+        return JSONResponse(
+            {
+                "mode": "local-development" if identity else "aws",
+                "api": "/api",
+                "stream": "/api",
+                "devLogin": identity is not None,
+                "assistant": True,
+            }
+        )
 
-    api_routes = [*stream_routes(lambda: client, claims_of, poll_s=poll_s),
-                  Route("/{path:path}", resolve, methods=METHODS)]
+    api_routes = [
+        *stream_routes(lambda: client, claims_of, poll_s=poll_s),
+        Route("/{path:path}", resolve, methods=METHODS),
+    ]
     if identity is not None:
         api_routes.insert(0, Route("/dev/login", dev_login, methods=["POST"]))
-    return Starlette(routes=[Route("/config.json", config), Mount("/api", routes=api_routes),
-                             Mount("/", app=StaticFiles(directory=str(console_dir), html=True))])
+    return Starlette(
+        routes=[
+            Route("/config.json", config),
+            Mount("/api", routes=api_routes),
+            Mount("/", app=StaticFiles(directory=str(console_dir), html=True)),
+        ]
+    )

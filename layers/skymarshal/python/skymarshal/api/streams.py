@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Callable
+from collections.abc import Callable
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -40,8 +40,9 @@ def reader_denied(request: Request, claims_of: ClaimsOf) -> Response | None:
     except InvalidToken as exc:
         return JSONResponse({"statusCode": 401, "message": str(exc)}, status_code=401)
     if who is None:
-        return JSONResponse({"statusCode": 401, "message": "sign in: the request carries no valid identity token"},
-                            status_code=401)
+        return JSONResponse(
+            {"statusCode": 401, "message": "sign in: the request carries no valid identity token"}, status_code=401
+        )
     if not who.roles & set(READERS):
         return JSONResponse({"statusCode": 403, "message": f"{who.username} has no SkyMarshal group"}, status_code=403)
     return None
@@ -60,7 +61,7 @@ class _Gate:
                 await denied(scope, receive, send)
                 return
             path, root = scope["path"], scope.get("root_path", "")
-            inner = path[len(root):] if root and path.startswith(root) else path  # below the mount point
+            inner = path[len(root) :] if root and path.startswith(root) else path  # below the mount point
             scope = {**scope, "path": self.prefix + inner, "root_path": ""}
         await self.app(scope, receive, send)
 
@@ -94,20 +95,26 @@ def stream_routes(client: Callable[[], WorkflowClient], claims_of: ClaimsOf, *, 
             wf.describe(run_id)
         except RunNotFound as exc:
             return JSONResponse({"statusCode": 404, "message": str(exc)}, status_code=404)
-        stream = ({"event": name, "data": json.dumps(data, default=str)}
-                  for name, data in progress_events(wf, run_id, poll_s=poll_s))
+        stream = (
+            {"event": name, "data": json.dumps(data, default=str)}
+            for name, data in progress_events(wf, run_id, poll_s=poll_s)
+        )
         return EventSourceResponse(stream, ping=15)
 
-    return [Route("/disruptions/{run_id}/events", events),
-            Mount("/assistant", app=_Gate(assistant_app(), claims_of, prefix="/assistant"))]
+    return [
+        Route("/disruptions/{run_id}/events", events),
+        Mount("/assistant", app=_Gate(assistant_app(), claims_of, prefix="/assistant")),
+    ]
 
 
 def create_stream_app() -> Starlette:
     """The AWS streaming function's app, for the tokens of the pool SKYMARSHAL_USER_POOL_ID issues to the console's
     client SKYMARSHAL_USER_POOL_CLIENT_ID (CORS is the function URL's)."""
     region = os.environ.get("AWS_REGION", "us-east-1")
-    verifier = TokenVerifier(issuer=f"https://cognito-idp.{region}.amazonaws.com/{os.environ['SKYMARSHAL_USER_POOL_ID']}",
-                             audience=os.environ["SKYMARSHAL_USER_POOL_CLIENT_ID"])
+    verifier = TokenVerifier(
+        issuer=f"https://cognito-idp.{region}.amazonaws.com/{os.environ['SKYMARSHAL_USER_POOL_ID']}",
+        audience=os.environ["SKYMARSHAL_USER_POOL_CLIENT_ID"],
+    )
     clients: list[WorkflowClient] = []
 
     def client() -> WorkflowClient:

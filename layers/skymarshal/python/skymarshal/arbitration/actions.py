@@ -6,7 +6,7 @@ is the plan that is executed, and the audit trail can say what each step did.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
@@ -58,8 +58,10 @@ class DivertFlight(_Action):
     new_arrival: UtcDatetime
 
 
-Action = Annotated[Union[SwapAircraft, ReassignCrew, DelayFlight, CancelFlight, RebookPassengers, DivertFlight],
-                   Field(discriminator="kind")]
+Action = Annotated[
+    SwapAircraft | ReassignCrew | DelayFlight | CancelFlight | RebookPassengers | DivertFlight,
+    Field(discriminator="kind"),
+]
 
 
 def describe(action: BaseModel) -> str:
@@ -75,8 +77,15 @@ def describe(action: BaseModel) -> str:
         return f"Cancel {a.flight_id} ({a.reason})"
     if isinstance(a, RebookPassengers):
         onto = ", ".join(f"{n} on {f}" for f, n in a.onto.items())
-        parts = [p for p in (onto, f"{a.interline} interline" if a.interline else "",
-                             f"coach to {a.ground_transport_to}" if a.ground_transport_to else "") if p]
+        parts = [
+            p
+            for p in (
+                onto,
+                f"{a.interline} interline" if a.interline else "",
+                f"coach to {a.ground_transport_to}" if a.ground_transport_to else "",
+            )
+            if p
+        ]
         return f"Rebook {a.passengers} passengers of {a.flight_id}" + (f": {'; '.join(parts)}" if parts else "")
     if isinstance(a, DivertFlight):
         return f"Divert {a.flight_id} to {a.alternate}, on blocks {a.new_arrival:%H:%MZ}"

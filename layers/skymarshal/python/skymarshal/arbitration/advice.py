@@ -11,8 +11,8 @@ its typed reason (llm/failures.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
 
 from ..llm import failures, text_guard
 from ..llm.provider import Limits
@@ -31,8 +31,18 @@ class Advice:
     overrides: list[LlmOverride] = field(default_factory=list)
 
 
-def advise(llm, call: Callable[[], LlmArbitration], *, ranked: list[RankedScenario], rejected, render: Render,
-           binding: list[str], limits: Limits, seconds: float, citations: Sequence[Citation] = ()) -> Advice:
+def advise(
+    llm,
+    call: Callable[[], LlmArbitration],
+    *,
+    ranked: list[RankedScenario],
+    rejected,
+    render: Render,
+    binding: list[str],
+    limits: Limits,
+    seconds: float,
+    citations: Sequence[Citation] = (),
+) -> Advice:
     model = failures.model_name(llm)
     justification, reasoning = render(ranked)
     try:
@@ -47,14 +57,21 @@ def advise(llm, call: Callable[[], LlmArbitration], *, ranked: list[RankedScenar
     ordered, overrides = apply_order(ranked, written.preferred_order, rejected, limits.reorder_margin)
     rendered = render(ordered)
     if overrides:  # a reply asking for what the rules refuse does not get to explain it
-        overrides.append(LlmOverride(requested="justification", reason=(
-            "discarded: the reply asked for an order the rules refuse; the rendered justification stands "
-            f"(model wrote: {' '.join(written.justification.split())[:200]!r})")))
+        overrides.append(
+            LlmOverride(
+                requested="justification",
+                reason=(
+                    "discarded: the reply asked for an order the rules refuse; the rendered justification stands "
+                    f"(model wrote: {' '.join(written.justification.split())[:200]!r})"
+                ),
+            )
+        )
         return Advice(ordered, *rendered, model, overrides)
     texts = []
     for name, value, limit, fallback in (
-            ("justification", written.justification, limits.justification_chars, rendered[0]),
-            ("reasoning", written.reasoning, limits.reasoning_chars, rendered[1])):
+        ("justification", written.justification, limits.justification_chars, rendered[0]),
+        ("reasoning", written.reasoning, limits.reasoning_chars, rendered[1]),
+    ):
         kept, note = text_guard.checked(value, limit, binding)
         if note:
             overrides.append(LlmOverride(requested=name, reason=note))

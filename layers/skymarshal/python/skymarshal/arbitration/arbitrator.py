@@ -9,13 +9,11 @@ an LLM that may only reorder valid scenarios); decide whether a human must take 
 from __future__ import annotations
 
 import time
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..models.agent_response import AgentResponse
-from ..models.disruption import Disruption
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS
@@ -23,6 +21,8 @@ from ..llm import failures
 from ..llm.profiles import ModelConfigError
 from ..llm.provider import deadline_s as role_deadline_s
 from ..llm.provider import load_behaviour
+from ..models.agent_response import AgentResponse
+from ..models.disruption import Disruption
 from . import knowledge, ranking, sensitivity
 from .advice import advise
 from .conflicts import identify
@@ -34,8 +34,12 @@ from .validation import validate
 
 _UNSET: Any = object()
 FINISH_RESERVE_S = 5.0  # of the arbitrator's deadline, kept for citations, escalations and the output
-NOT_ASSESSED = Sensitivity(delay_plus_30="not assessed (outside the top three)", delay_minus_30="not assessed",
-                           one_spare_fewer="not assessed", one_reserve_more="not assessed")
+NOT_ASSESSED = Sensitivity(
+    delay_plus_30="not assessed (outside the top three)",
+    delay_minus_30="not assessed",
+    one_spare_fewer="not assessed",
+    one_reserve_more="not assessed",
+)
 
 
 class ArbitratorConfig(BaseModel):
@@ -58,7 +62,9 @@ def arbitrator_deadline_s() -> float:
 
 def _limits(config: ArbitratorConfig):
     limits = load_behaviour().limits
-    return limits if config.reorder_margin is None else limits.model_copy(update={"reorder_margin": config.reorder_margin})
+    return (
+        limits if config.reorder_margin is None else limits.model_copy(update={"reorder_margin": config.reorder_margin})
+    )
 
 
 def _configured_model():
@@ -82,16 +88,35 @@ def _flight(handle: DataHandle, collation: dict[str, AgentResponse]):
 
 
 def _no_decision(status: str, message: str, escalations: list[Escalation], collation) -> ArbitratorOutput:
-    return ArbitratorOutput(final_decision=message, recommendations=[], conflicts_identified=[], conflict_resolutions=[],
-                            safety_overrides=[], justification=message, reasoning=message, confidence=0.0, status=status,
-                            escalations=escalations)
+    return ArbitratorOutput(
+        final_decision=message,
+        recommendations=[],
+        conflicts_identified=[],
+        conflict_resolutions=[],
+        safety_overrides=[],
+        justification=message,
+        reasoning=message,
+        confidence=0.0,
+        status=status,
+        escalations=escalations,
+    )
 
 
-def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle: DataHandle,
-              now: datetime | None = None, llm: Any = _UNSET, config: ArbitratorConfig = ArbitratorConfig(),
-              knowledge_base_id: str | None = None, remote_retriever=None, exclude: frozenset[str] = frozenset(),
-              instruction: str | None = None, deadline_s: float | None = None,
-              disruption: Disruption | None = None) -> ArbitratorOutput:
+def arbitrate(
+    collation: dict[str, AgentResponse | dict],
+    prompt: str,
+    *,
+    handle: DataHandle,
+    now: datetime | None = None,
+    llm: Any = _UNSET,
+    config: ArbitratorConfig = ArbitratorConfig(),
+    knowledge_base_id: str | None = None,
+    remote_retriever=None,
+    exclude: frozenset[str] = frozenset(),
+    instruction: str | None = None,
+    deadline_s: float | None = None,
+    disruption: Disruption | None = None,
+) -> ArbitratorOutput:
     """`exclude`: scenario ids the duty manager has seen and set aside (they asked for alternatives);
     `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning);
     `deadline_s`: the whole arbitration's deadline (default SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS); the model
@@ -100,32 +125,43 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     started = time.monotonic()
     deadline = deadline_s if deadline_s is not None else arbitrator_deadline_s()
     try:
-        responses = {a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r)
-                     for a, r in collation.items()}
+        responses = {
+            a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()
+        }
     except ValidationError as exc:  # a malformed collation is bad input, reported, never a traceback
         first = exc.errors()[0]
-        text = (f"The collation is malformed: {'.'.join(str(x) for x in first['loc'])}: {first['msg']}; "
-                "pass each agent's AgentResponse as produced by the agents.")
+        text = (
+            f"The collation is malformed: {'.'.join(str(x) for x in first['loc'])}: {first['msg']}; "
+            "pass each agent's AgentResponse as produced by the agents."
+        )
         return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], {})
     if llm is _UNSET:
         llm = _configured_model()
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     flight = _flight(handle, responses)
     if flight is None:
         messages = sorted({r.message for r in responses.values() if r.message})
         text = "No agent identified the flight: " + ("; ".join(messages) or "the collation is empty") + "."
         return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], responses)
-    escalations = [Escalation(code="SAFETY_AGENT_FAILED", message=f"{a}: {responses[a].message or responses[a].status}"
-                              if a in responses else f"{a}: no result")
-                   for a in SAFETY_AGENTS if a not in responses or responses[a].status != "ok"]
+    escalations = [
+        Escalation(
+            code="SAFETY_AGENT_FAILED",
+            message=f"{a}: {responses[a].message or responses[a].status}" if a in responses else f"{a}: no result",
+        )
+        for a in SAFETY_AGENTS
+        if a not in responses or responses[a].status != "ok"
+    ]
     ctx = load_context(prompt, flight, responses, handle, now, disruption)
     validated = [validate(ctx, s) for s in generate(ctx) if s.scenario_id not in exclude]
     valid = [v for v in validated if v.valid]
     rejected = [v for v in validated if not v.valid]
-    history = q.past_disruptions(handle, ctx.disruption_type, limit=config.history_limit) if config.history_limit else []
+    history = (
+        q.past_disruptions(handle, ctx.disruption_type, limit=config.history_limit) if config.history_limit else []
+    )
     ranked = _rank(ctx, valid, rejected, history, responses, config)
     resolutions, overrides = identify(responses, validated, ctx.bounds)
     citations, mode = _sources(ctx, ranked, rejected, config, knowledge_base_id, remote_retriever)
+
     def render(order):
         return offline_text(order[: config.top_n], rejected, resolutions, citations)
 
@@ -133,38 +169,74 @@ def arbitrate(collation: dict[str, AgentResponse | dict], prompt: str, *, handle
     llm_name, llm_overrides = "offline", []
     if llm is not None and ranked:
         asked = f"{prompt}\n\nThe duty manager asked for alternatives: {instruction}" if instruction else prompt
-        flight_text = (f"{flight.flight_number} {flight.origin}-{flight.destination} "
-                       f"{flight.scheduled_departure:%Y-%m-%d %H:%MZ} on {flight.aircraft_registration}")
+        flight_text = (
+            f"{flight.flight_number} {flight.origin}-{flight.destination} "
+            f"{flight.scheduled_departure:%Y-%m-%d %H:%MZ} on {flight.aircraft_registration}"
+        )
         remaining = deadline - (time.monotonic() - started) - FINISH_RESERVE_S
-        advice = advise(llm, lambda: llm_text(llm, asked, flight_text, ranked, rejected, resolutions, citations),
-                        ranked=ranked, rejected=rejected, render=render, limits=_limits(config),
-                        binding=sorted({c for r in responses.values() for c in r.binding_constraints}),
-                        seconds=remaining, citations=citations)
+        advice = advise(
+            llm,
+            lambda: llm_text(llm, asked, flight_text, ranked, rejected, resolutions, citations),
+            ranked=ranked,
+            rejected=rejected,
+            render=render,
+            limits=_limits(config),
+            binding=sorted({c for r in responses.values() for c in r.binding_constraints}),
+            seconds=remaining,
+            citations=citations,
+        )
         ranked, justification, reasoning = advice.ranked, advice.justification, advice.reasoning
         llm_name, llm_overrides = advice.llm, advice.overrides
     # Sensitivity for whatever ends in the top three, after any reorder the model was allowed.
     ranked = _assess(ctx, ranked, valid, rejected, config.top_n)
     if exclude:
-        reasoning += (f" Alternatives requested{': ' + instruction if instruction else ''}; set aside: "
-                      + ", ".join(sorted(exclude)) + ".")
+        reasoning += (
+            f" Alternatives requested{': ' + instruction if instruction else ''}; set aside: "
+            + ", ".join(sorted(exclude))
+            + "."
+        )
     if not valid:
-        escalations.append(Escalation(code="NO_VALID_SCENARIO", message="every scenario, cancellation included, breaks a "
-                                      "binding constraint: " + "; ".join(sorted({r.code for v in rejected for r in v.rejections}))))
+        escalations.append(
+            Escalation(
+                code="NO_VALID_SCENARIO",
+                message="every scenario, cancellation included, breaks a "
+                "binding constraint: " + "; ".join(sorted({r.code for v in rejected for r in v.rejections})),
+            )
+        )
     escalations += _confidence_escalations(responses, ranked, config)
     top = ranked[: config.top_n]
-    decision = (f"{top[0].scenario.title} ({top[0].scenario.scenario_id})" if top else
-                f"Escalate {flight.flight_number}: no valid recovery scenario")
+    decision = (
+        f"{top[0].scenario.title} ({top[0].scenario.scenario_id})"
+        if top
+        else f"Escalate {flight.flight_number}: no valid recovery scenario"
+    )
     return ArbitratorOutput(
-        final_decision=decision, recommendations=[f"#{r.rank} {r.scenario.title}: {r.rationale}" for r in top],
-        conflicts_identified=[r.conflict for r in resolutions], conflict_resolutions=resolutions,
-        safety_overrides=overrides, justification=justification, reasoning=reasoning,
-        confidence=top[0].confidence if top else 0.0, status="escalated" if escalations else "decided",
-        flight_id=flight.flight_id, disruption=disruption, ranked=top, rejected=rejected, citations=citations, knowledge_mode=mode,
-        escalations=escalations, llm=llm_name, llm_overrides=llm_overrides, weights=config.weights.as_dict(),
-        scenarios_considered=len(validated))
+        final_decision=decision,
+        recommendations=[f"#{r.rank} {r.scenario.title}: {r.rationale}" for r in top],
+        conflicts_identified=[r.conflict for r in resolutions],
+        conflict_resolutions=resolutions,
+        safety_overrides=overrides,
+        justification=justification,
+        reasoning=reasoning,
+        confidence=top[0].confidence if top else 0.0,
+        status="escalated" if escalations else "decided",
+        flight_id=flight.flight_id,
+        disruption=disruption,
+        ranked=top,
+        rejected=rejected,
+        citations=citations,
+        knowledge_mode=mode,
+        escalations=escalations,
+        llm=llm_name,
+        llm_overrides=llm_overrides,
+        weights=config.weights.as_dict(),
+        scenarios_considered=len(validated),
+    )
 
 
-def _rank(ctx, valid: list[ValidatedScenario], rejected, history, collation, config: ArbitratorConfig) -> list[RankedScenario]:
+def _rank(
+    ctx, valid: list[ValidatedScenario], rejected, history, collation, config: ArbitratorConfig
+) -> list[RankedScenario]:
     route = (ctx.flight.origin, ctx.flight.destination)
     precedents = [ranking.precedent(v.scenario, history, ctx.flight.aircraft_type, route) for v in valid]
     order = ranking.rank_order(valid, config.weights, precedents)
@@ -176,27 +248,44 @@ def _rank(ctx, valid: list[ValidatedScenario], rejected, history, collation, con
         v = valid[i]
         rival = max((sc for j, sc, _, _ in order if valid[j].scenario.kind != v.scenario.kind), default=None)
         best = max(norm, key=lambda c: norm[c] * weights[c])
-        ranked.append(RankedScenario(
-            rank=position + 1, scenario=v.scenario, score=score, criteria={k: round(x, 3) for k, x in norm.items()},
-            confidence=ranking.confidence(v, score, rival, safety_confidence, raw["execution_reliability"]),
-            rationale=f"valid under every binding constraint; strongest on {best.replace('_', ' ')}",
-            pros=v.scenario.pros, cons=v.scenario.cons, compliance=v.checks, precedent=precedents[i].text,
-            sensitivity=NOT_ASSESSED))  # assessed once the final order is known (_assess)
+        ranked.append(
+            RankedScenario(
+                rank=position + 1,
+                scenario=v.scenario,
+                score=score,
+                criteria={k: round(x, 3) for k, x in norm.items()},
+                confidence=ranking.confidence(v, score, rival, safety_confidence, raw["execution_reliability"]),
+                rationale=f"valid under every binding constraint; strongest on {best.replace('_', ' ')}",
+                pros=v.scenario.pros,
+                cons=v.scenario.cons,
+                compliance=v.checks,
+                precedent=precedents[i].text,
+                sensitivity=NOT_ASSESSED,
+            )
+        )  # assessed once the final order is known (_assess)
     return ranked
 
 
-def _assess(ctx, ranked: list[RankedScenario], valid: list[ValidatedScenario], rejected, top_n: int
-            ) -> list[RankedScenario]:
+def _assess(
+    ctx, ranked: list[RankedScenario], valid: list[ValidatedScenario], rejected, top_n: int
+) -> list[RankedScenario]:
     by_id = {v.scenario.scenario_id: v for v in valid}
-    return [r.model_copy(update={"sensitivity": sensitivity.analyse(ctx, by_id[r.scenario.scenario_id], valid, rejected)})
-            if r.rank <= top_n else r for r in ranked]
+    return [
+        r.model_copy(update={"sensitivity": sensitivity.analyse(ctx, by_id[r.scenario.scenario_id], valid, rejected)})
+        if r.rank <= top_n
+        else r
+        for r in ranked
+    ]
 
 
 def _sources(ctx, ranked, rejected, config, knowledge_base_id, remote):
     if not config.citations:
         return [], "none"
-    queries = [f"{ctx.disruption_type} disruption {ranked[0].scenario.kind.replace('_', ' ')} recovery policy precedent"
-               if ranked else f"{ctx.disruption_type} disruption escalation no valid option"]
+    queries = [
+        f"{ctx.disruption_type} disruption {ranked[0].scenario.kind.replace('_', ' ')} recovery policy precedent"
+        if ranked
+        else f"{ctx.disruption_type} disruption escalation no valid option"
+    ]
     codes = sorted({r.code for v in rejected for r in v.rejections})
     if codes:
         queries.append(" ".join(c.lower().replace("_", " ") for c in codes) + " " + ctx.flight.destination)
@@ -213,9 +302,18 @@ def _confidence_escalations(collation, ranked, config) -> list[Escalation]:
     scores = [r.confidence for r in collation.values() if r.status == "ok"]
     if scores and max(scores) - min(scores) > config.agent_confidence_gap:
         low = min(collation.values(), key=lambda r: r.confidence if r.status == "ok" else 2)
-        out.append(Escalation(code="AGENT_CONFIDENCE_GAP", message=f"agent confidence ranges {min(scores):.2f}–"
-                              f"{max(scores):.2f} (lowest: {low.agent_name}); a human should review"))
+        out.append(
+            Escalation(
+                code="AGENT_CONFIDENCE_GAP",
+                message=f"agent confidence ranges {min(scores):.2f}–"
+                f"{max(scores):.2f} (lowest: {low.agent_name}); a human should review",
+            )
+        )
     if ranked and ranked[0].confidence < config.low_confidence:
-        out.append(Escalation(code="LOW_CONFIDENCE", message=f"arbitrator confidence {ranked[0].confidence:.2f} is below "
-                              f"{config.low_confidence:.2f}"))
+        out.append(
+            Escalation(
+                code="LOW_CONFIDENCE",
+                message=f"arbitrator confidence {ranked[0].confidence:.2f} is below {config.low_confidence:.2f}",
+            )
+        )
     return out

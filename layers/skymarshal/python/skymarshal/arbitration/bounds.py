@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Literal, Union
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..models.agent_response import AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint
 from ..data.schema import SAFETY_AGENTS
+from ..models.agent_response import AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint
 from .models import ConstraintCheck, RejectionCode, Scenario
 
 REGISTRATION = re.compile(r"^[A-Z0-9]{1,2}-[A-Z0-9]{3,5}$")
@@ -66,7 +66,7 @@ class NoDispatchBound(_Bound):
     kind: Literal["no_dispatch"] = "no_dispatch"
 
 
-SafetyBound = Union[CrewIllegalBound, CrewMaxDelayBound, AircraftGroundedBound, ArrivalWindowBound, NoDispatchBound]
+SafetyBound = CrewIllegalBound | CrewMaxDelayBound | AircraftGroundedBound | ArrivalWindowBound | NoDispatchBound
 
 
 def bounds_from(collation: dict[str, AgentResponse]) -> list[SafetyBound]:
@@ -74,8 +74,14 @@ def bounds_from(collation: dict[str, AgentResponse]) -> list[SafetyBound]:
     bounds: list[SafetyBound] = []
     for agent in SAFETY_AGENTS:
         response = collation.get(agent)
-        if response is None or response.status == "error" or any(c.startswith("NO DISPATCH") for c in response.binding_constraints):
-            text = response.binding_constraints[0] if response and response.binding_constraints else f"no {agent} result"
+        if (
+            response is None
+            or response.status == "error"
+            or any(c.startswith("NO DISPATCH") for c in response.binding_constraints)
+        ):
+            text = (
+                response.binding_constraints[0] if response and response.binding_constraints else f"no {agent} result"
+            )
             bounds.append(NoDispatchBound(agent=agent, text=text))
             continue
         bounds.extend(_from_constraints(agent, response))
@@ -88,27 +94,51 @@ def _from_constraints(agent: str, response: AgentResponse) -> list[SafetyBound]:
     for c in response.constraints:
         if isinstance(c, CrewConstraint) and c.binding:
             if c.illegal_from_delay_minutes is not None:
-                bounds.append(CrewIllegalBound(agent=agent, text=c.restriction, crew_ids=tuple(c.affected_crew),
-                                               from_delay_minutes=c.illegal_from_delay_minutes))
+                bounds.append(
+                    CrewIllegalBound(
+                        agent=agent,
+                        text=c.restriction,
+                        crew_ids=tuple(c.affected_crew),
+                        from_delay_minutes=c.illegal_from_delay_minutes,
+                    )
+                )
             elif c.max_delay_minutes is not None:
-                bounds.append(CrewMaxDelayBound(agent=agent, text=c.restriction, crew_ids=tuple(c.affected_crew),
-                                                max_delay_minutes=c.max_delay_minutes))
+                bounds.append(
+                    CrewMaxDelayBound(
+                        agent=agent,
+                        text=c.restriction,
+                        crew_ids=tuple(c.affected_crew),
+                        max_delay_minutes=c.max_delay_minutes,
+                    )
+                )
         elif isinstance(c, MaintenanceConstraint) and not c.airworthy:
             releases[c.aircraft_id] = c.estimated_release
-            bounds.append(AircraftGroundedBound(agent=agent, text=c.reasoning, registration=c.aircraft_id,
-                                                release_at=c.estimated_release))
+            bounds.append(
+                AircraftGroundedBound(
+                    agent=agent, text=c.reasoning, registration=c.aircraft_id, release_at=c.estimated_release
+                )
+            )
         elif isinstance(c, RegulatoryConstraint) and c.constraint_type in ("curfew", "weather", "notam", "atc"):
             for airport in c.affected_airports:
                 for window in c.time_windows:
-                    bounds.append(ArrivalWindowBound(agent=agent, text="; ".join(c.restrictions), airport=airport,
-                                                     start=window.start, end=window.end, reason=c.constraint_type))
+                    bounds.append(
+                        ArrivalWindowBound(
+                            agent=agent,
+                            text="; ".join(c.restrictions),
+                            airport=airport,
+                            start=window.start,
+                            end=window.end,
+                            reason=c.constraint_type,
+                        )
+                    )
     # A binding finding about an aircraft with no constraint row (e.g. a spare with an expired MEL item)
     # grounds that aircraft too.
     for finding in response.findings:
         if finding.binding and REGISTRATION.match(finding.subject) and finding.subject not in releases:
             releases[finding.subject] = None
-            bounds.append(AircraftGroundedBound(agent=agent, text=finding.message, registration=finding.subject,
-                                                release_at=None))
+            bounds.append(
+                AircraftGroundedBound(agent=agent, text=finding.message, registration=finding.subject, release_at=None)
+            )
     return bounds
 
 
@@ -120,12 +150,18 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"
     elif isinstance(bound, CrewIllegalBound):
         kept = [c for c in bound.crew_ids if c not in scenario.crew_replacements]
-        violated, code, subject = scenario.operates and bool(kept) and scenario.delay_minutes >= bound.from_delay_minutes, \
-            "CREW_ILLEGAL", ",".join(bound.crew_ids[:3])
+        violated, code, subject = (
+            scenario.operates and bool(kept) and scenario.delay_minutes >= bound.from_delay_minutes,
+            "CREW_ILLEGAL",
+            ",".join(bound.crew_ids[:3]),
+        )
     elif isinstance(bound, CrewMaxDelayBound):
         kept = [c for c in bound.crew_ids if c not in scenario.crew_replacements]
-        violated, code, subject = scenario.operates and bool(kept) and scenario.delay_minutes > bound.max_delay_minutes, \
-            "CREW_LIMIT_EXCEEDED", ",".join(bound.crew_ids[:3])
+        violated, code, subject = (
+            scenario.operates and bool(kept) and scenario.delay_minutes > bound.max_delay_minutes,
+            "CREW_LIMIT_EXCEEDED",
+            ",".join(bound.crew_ids[:3]),
+        )
     elif isinstance(bound, AircraftGroundedBound):
         flies = scenario.operates and scenario.registration == bound.registration
         early = bound.release_at is None or (scenario.departure is not None and scenario.departure < bound.release_at)
@@ -135,9 +171,14 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
         violated = lands and scenario.arrival is not None and bound.start <= scenario.arrival < bound.end
         code = "CURFEW" if bound.reason == "curfew" else "WEATHER_BELOW_LIMITS"
         subject = bound.airport
-    check = ConstraintCheck(constraint=f"{bound.kind.replace('_', ' ')} ({bound.agent})", source=bound.agent,
-                            clause=_clause(bound.text), subject=subject, status="illegal" if violated else "legal",
-                            message=("violates: " if violated else "kept: ") + bound.text)
+    check = ConstraintCheck(
+        constraint=f"{bound.kind.replace('_', ' ')} ({bound.agent})",
+        source=bound.agent,
+        clause=_clause(bound.text),
+        subject=subject,
+        status="illegal" if violated else "legal",
+        message=("violates: " if violated else "kept: ") + bound.text,
+    )
     return check, code if violated else None
 
 

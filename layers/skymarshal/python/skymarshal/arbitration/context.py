@@ -7,13 +7,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
+from ..agents.report_facts import described
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..models.disruption import Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, Flight
-from ..agents.report_facts import described
 from .bounds import SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
@@ -21,8 +21,10 @@ ROTATION_AHEAD = timedelta(hours=30)
 # alternative sits inside one group between word boundaries: "ice" is not in "service", "wind" not in "window".
 PROMPT_TYPES: tuple[tuple[DisruptionType, re.Pattern], ...] = (
     ("crew", re.compile(r"\b(?:crew|duty time|fdp|timed? ?out)\b", re.I)),
-    ("weather", re.compile(r"\b(?:weather|storms?|winds?|crosswinds?|fog|snow|thunder\w*|ice|icing|visibility)\b",
-                           re.I)),
+    (
+        "weather",
+        re.compile(r"\b(?:weather|storms?|winds?|crosswinds?|fog|snow|thunder\w*|ice|icing|visibility)\b", re.I),
+    ),
     ("mechanical", re.compile(r"\b(?:mechanical|technical|fault|aog|defect|engine|hydraulic|bird)\b", re.I)),
     ("atc", re.compile(r"\b(?:atc|slot|flow control|air traffic)\b", re.I)),
 )
@@ -96,32 +98,64 @@ def disruption_type(prompt: str, flight: Flight, collation: dict[str, AgentRespo
 
 def _grounded(collation) -> MaintenanceConstraint | None:
     response = collation.get("maintenance")
-    return next((c for c in (response.constraints if response else ()) if isinstance(c, MaintenanceConstraint)
-                 and not c.airworthy), None)
+    return next(
+        (
+            c
+            for c in (response.constraints if response else ())
+            if isinstance(c, MaintenanceConstraint) and not c.airworthy
+        ),
+        None,
+    )
 
 
 def _weather(collation) -> RegulatoryConstraint | None:
     response = collation.get("regulatory")
-    return next((c for c in (response.constraints if response else ()) if isinstance(c, RegulatoryConstraint)
-                 and c.constraint_type == "weather" and c.time_windows), None)
+    return next(
+        (
+            c
+            for c in (response.constraints if response else ())
+            if isinstance(c, RegulatoryConstraint) and c.constraint_type == "weather" and c.time_windows
+        ),
+        None,
+    )
 
 
-def load_context(prompt: str, flight: Flight, collation: dict[str, AgentResponse], handle: DataHandle,
-                 now: datetime, disruption: Disruption | None = None) -> DisruptionContext:
+def load_context(
+    prompt: str,
+    flight: Flight,
+    collation: dict[str, AgentResponse],
+    handle: DataHandle,
+    now: datetime,
+    disruption: Disruption | None = None,
+) -> DisruptionContext:
     """`disruption`: the report's facts as Validate resolved them; without it (a direct call on a collation)
     the kind is read from the prompt's words and the data."""
     grounded, weather = _grounded(collation), _weather(collation)
-    rotation = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure - timedelta(hours=1),
-                          flight.scheduled_departure + ROTATION_AHEAD)
+    rotation = q.rotation(
+        handle,
+        flight.aircraft_registration,
+        flight.scheduled_departure - timedelta(hours=1),
+        flight.scheduled_departure + ROTATION_AHEAD,
+    )
     context = DisruptionContext(
-        prompt=prompt, flight=flight, collation=collation, handle=handle, now=now,
-        bookings=q.bookings(handle, flight.flight_id), rotation=rotation, profiles={},
+        prompt=prompt,
+        flight=flight,
+        collation=collation,
+        handle=handle,
+        now=now,
+        bookings=q.bookings(handle, flight.flight_id),
+        rotation=rotation,
+        profiles={},
         bounds=bounds_from(collation),
-        disruption_type=history_type(disruption.iata_delay_code) if disruption
+        disruption_type=history_type(disruption.iata_delay_code)
+        if disruption
         else disruption_type(prompt, flight, collation),
-        release_at=grounded.estimated_release if grounded else None, tail_grounded=grounded is not None,
+        release_at=grounded.estimated_release if grounded else None,
+        tail_grounded=grounded is not None,
         weather_window=(weather.affected_airports[0], weather.time_windows[0].start, weather.time_windows[-1].end)
-        if weather else None)
+        if weather
+        else None,
+    )
     for iata in (flight.origin, flight.destination):
         context.profile(iata)
     return context

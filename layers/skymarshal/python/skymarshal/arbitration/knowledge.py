@@ -13,9 +13,10 @@ from __future__ import annotations
 import logging
 import os
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence, cast
+from typing import cast
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -56,8 +57,9 @@ def load_corpus(directory: Path) -> list[Document]:
             continue
         for part in splitter.split_text(path.read_text(encoding="utf-8")):
             if "section" in part.metadata:
-                passages.append(Document(page_content=part.page_content,
-                                         metadata={**part.metadata, "document": path.name}))
+                passages.append(
+                    Document(page_content=part.page_content, metadata={**part.metadata, "document": path.name})
+                )
     return passages
 
 
@@ -79,9 +81,14 @@ class LocalKnowledgeRetriever(BaseRetriever):
             return []
         scores = self.index.get_scores(tokens(query))
         ranked = sorted(range(len(self.passages)), key=lambda i: (-scores[i], i))[: self.k]
-        return [Document(page_content=self.passages[i].page_content,
-                         metadata={**self.passages[i].metadata, "score": round(float(scores[i]), 3)})
-                for i in ranked if scores[i] > 0]
+        return [
+            Document(
+                page_content=self.passages[i].page_content,
+                metadata={**self.passages[i].metadata, "score": round(float(scores[i]), 3)},
+            )
+            for i in ranked
+            if scores[i] > 0
+        ]
 
 
 @lru_cache(maxsize=4)
@@ -93,20 +100,29 @@ def local_retriever(directory: str | None = None, k: int = DEFAULT_K) -> LocalKn
 def bedrock_retriever(knowledge_base_id: str, k: int = DEFAULT_K) -> BaseRetriever:
     from langchain_aws import AmazonKnowledgeBasesRetriever
 
-    return AmazonKnowledgeBasesRetriever(knowledge_base_id=knowledge_base_id,
-                                         retrieval_config={"vectorSearchConfiguration": {"numberOfResults": k}},
-                                         min_score_confidence=None)  # its default; mypy reads it as required
+    return AmazonKnowledgeBasesRetriever(
+        knowledge_base_id=knowledge_base_id,
+        retrieval_config={"vectorSearchConfiguration": {"numberOfResults": k}},
+        min_score_confidence=None,
+    )  # its default; mypy reads it as required
 
 
 def _citation(doc: Document, local: LocalKnowledgeRetriever) -> Citation:
     meta = doc.metadata or {}
-    document = meta.get("document") or Path(str(((meta.get("location") or {}).get("s3Location") or {}).get("uri", "")
-                                                 ) or meta.get("source", "knowledge base")).name
+    document = (
+        meta.get("document")
+        or Path(
+            str(((meta.get("location") or {}).get("s3Location") or {}).get("uri", ""))
+            or meta.get("source", "knowledge base")
+        ).name
+    )
     section = meta.get("section") or _section_of(doc.page_content, document, local)
     text = re.sub(r"^#+ .*\n+", "", doc.page_content.strip())
     excerpt = " ".join(text.split())[:EXCERPT_CHARS]
     score = meta.get("score")
-    return Citation(document=document, section=section, excerpt=excerpt, score=float(score) if score is not None else None)
+    return Citation(
+        document=document, section=section, excerpt=excerpt, score=float(score) if score is not None else None
+    )
 
 
 def _section_of(chunk: str, document: str, local: LocalKnowledgeRetriever) -> str:
@@ -120,12 +136,19 @@ def _section_of(chunk: str, document: str, local: LocalKnowledgeRetriever) -> st
     return best.metadata["section"] if best else "(section not identified)"
 
 
-def retrieve(query: str, *, k: int = DEFAULT_K, knowledge_base_id: str | None = None,
-             remote: BaseRetriever | None = None, local: LocalKnowledgeRetriever | None = None
-             ) -> tuple[list[Citation], str]:
+def retrieve(
+    query: str,
+    *,
+    k: int = DEFAULT_K,
+    knowledge_base_id: str | None = None,
+    remote: BaseRetriever | None = None,
+    local: LocalKnowledgeRetriever | None = None,
+) -> tuple[list[Citation], str]:
     """Citations for `query` and the mode used: "bedrock", "local", "local (fallback: …)" or "none"."""
     local = local or local_retriever()
-    knowledge_base_id = knowledge_base_id if knowledge_base_id is not None else os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID")
+    knowledge_base_id = (
+        knowledge_base_id if knowledge_base_id is not None else os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID")
+    )
     if remote is not None or knowledge_base_id:
         try:
             # without a remote retriever this branch was entered for its Knowledge Base id: a str here

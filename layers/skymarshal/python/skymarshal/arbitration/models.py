@@ -3,7 +3,7 @@ seed 000's ArbitratorOutput extended with ranked scenarios, citations and escala
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,12 +16,20 @@ from .actions import Action
 
 CheckStatus = Literal["legal", "at_risk", "illegal"]
 RejectionCode = Literal[
-    "CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED", "AIRCRAFT_NOT_AIRWORTHY", "TAIL_SWAP_INELIGIBLE", "CURFEW",
-    "WEATHER_BELOW_LIMITS", "NOT_CANCELLABLE", "DATA_MISSING", "SAFETY_ANALYSIS_MISSING",
+    "CREW_ILLEGAL",
+    "CREW_LIMIT_EXCEEDED",
+    "AIRCRAFT_NOT_AIRWORTHY",
+    "TAIL_SWAP_INELIGIBLE",
+    "CURFEW",
+    "WEATHER_BELOW_LIMITS",
+    "NOT_CANCELLABLE",
+    "DATA_MISSING",
+    "SAFETY_ANALYSIS_MISSING",
 ]
 ConflictType = Literal["safety_vs_business", "safety_vs_safety", "business_vs_business"]
-EscalationCode = Literal["SAFETY_AGENT_FAILED", "NO_VALID_SCENARIO", "AGENT_CONFIDENCE_GAP", "LOW_CONFIDENCE",
-                         "INPUT_ERROR"]
+EscalationCode = Literal[
+    "SAFETY_AGENT_FAILED", "NO_VALID_SCENARIO", "AGENT_CONFIDENCE_GAP", "LOW_CONFIDENCE", "INPUT_ERROR"
+]
 
 
 class Frozen(BaseModel):
@@ -145,7 +153,7 @@ class ArbitratorOutput(Frozen):
     justification: str
     reasoning: str
     confidence: float = Field(ge=0, le=1)
-    timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(UTC))
     status: Literal["decided", "escalated", "input_error"]
     flight_id: str | None = None
     disruption: Disruption | None = None  # the report's facts the decision answers (Validate's)

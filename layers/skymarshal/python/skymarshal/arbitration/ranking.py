@@ -35,7 +35,7 @@ class RankingWeights(BaseModel):
     execution_reliability: float = Field(0.20, ge=0)
 
     @model_validator(mode="after")
-    def _positive(self) -> "RankingWeights":
+    def _positive(self) -> RankingWeights:
         if sum(self.as_dict().values()) <= 0:
             raise ValueError("at least one ranking weight must be positive")
         return self
@@ -60,8 +60,12 @@ def raw_criteria(v: ValidatedScenario) -> dict[str, float]:
     risk += 0.1 if s.crew_replacements else 0.0
     risk += 0.15 if s.kind == "divert" else 0.0
     risk += 0.05 * len(s.execution_notes)
-    return {"passenger_satisfaction": s.passengers_impacted * s.arrival_delay_minutes / 60, "cost": s.cost_usd,
-            "network_stability": network, "execution_reliability": max(0.0, 1.0 - risk)}
+    return {
+        "passenger_satisfaction": s.passengers_impacted * s.arrival_delay_minutes / 60,
+        "cost": s.cost_usd,
+        "network_stability": network,
+        "execution_reliability": max(0.0, 1.0 - risk),
+    }
 
 
 def normalise(raw: list[dict[str, float]]) -> list[dict[str, float]]:
@@ -79,7 +83,9 @@ def normalise(raw: list[dict[str, float]]) -> list[dict[str, float]]:
     return out
 
 
-def precedent(scenario: Scenario, records: list[DisruptionRecord], aircraft_type: str, route: tuple[str, str]) -> Precedent:
+def precedent(
+    scenario: Scenario, records: list[DisruptionRecord], aircraft_type: str, route: tuple[str, str]
+) -> Precedent:
     same = [r for r in records if r.chosen_action == scenario.kind]
     if not same:
         return Precedent(0.5, 0, f"no past {scenario.kind.replace('_', ' ')} for this kind of disruption on record")
@@ -88,9 +94,13 @@ def precedent(scenario: Scenario, records: list[DisruptionRecord], aircraft_type
     rate = (went + 1) / (sum(weights) + 2)  # Laplace smoothing: a handful of cases moves it little
     on_plan = sum(r.outcome == "on_plan" for r in same)
     delays = sorted(r.actual_delay_minutes for r in same)
-    return Precedent(rate, len(same), f"{on_plan} of {len(same)} past {records[0].disruption_type} disruptions resolved by "
-                                      f"{scenario.kind.replace('_', ' ')} went to plan (median actual delay "
-                                      f"{delays[len(delays) // 2]} min)")
+    return Precedent(
+        rate,
+        len(same),
+        f"{on_plan} of {len(same)} past {records[0].disruption_type} disruptions resolved by "
+        f"{scenario.kind.replace('_', ' ')} went to plan (median actual delay "
+        f"{delays[len(delays) // 2]} min)",
+    )
 
 
 def score(criteria: dict[str, float], weights: RankingWeights, history: Precedent) -> float:
@@ -99,8 +109,9 @@ def score(criteria: dict[str, float], weights: RankingWeights, history: Preceden
     return round(base + HISTORY_WEIGHT * (history.rate - 0.5), 4)
 
 
-def confidence(v: ValidatedScenario, score_value: float, rival_score: float | None, safety_confidence: float,
-               reliability: float) -> float:
+def confidence(
+    v: ValidatedScenario, score_value: float, rival_score: float | None, safety_confidence: float, reliability: float
+) -> float:
     """How sure the arbitrator is of this scenario: the safety agents' own confidence (data completeness),
     the plan's execution reliability, and how clearly it beats the best plan of another kind (two tails
     for the same swap are not rivals; a swap that barely beats a delay is)."""
@@ -110,8 +121,9 @@ def confidence(v: ValidatedScenario, score_value: float, rival_score: float | No
     return round(min(1.0, max(0.0, value)), 3)
 
 
-def rank_order(valid: list[ValidatedScenario], weights: RankingWeights, precedents: list[Precedent]
-               ) -> list[tuple[int, float, dict[str, float], dict[str, float]]]:
+def rank_order(
+    valid: list[ValidatedScenario], weights: RankingWeights, precedents: list[Precedent]
+) -> list[tuple[int, float, dict[str, float], dict[str, float]]]:
     """(index into `valid`, score, normalised criteria, raw criteria), best first; ties broken by scenario id."""
     raw = [raw_criteria(v) for v in valid]
     norm = normalise(raw)

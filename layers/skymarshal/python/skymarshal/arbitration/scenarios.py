@@ -19,7 +19,7 @@ from ..data import queries as q
 from ..models.airports import great_circle_km
 from ..models.fleet import compatible_types
 from ..rules import finance, guest, network
-from .actions import CancelFlight, DelayFlight, DivertFlight, RebookPassengers, ReassignCrew, SwapAircraft, describe
+from .actions import CancelFlight, DelayFlight, DivertFlight, ReassignCrew, RebookPassengers, SwapAircraft, describe
 from .bounds import CrewIllegalBound, CrewMaxDelayBound
 from .context import DisruptionContext
 from .models import Scenario
@@ -51,24 +51,47 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
     for delay in _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
         proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now)
         if proposal is not None:
-            keep(operate(ctx, "delay", delay, sources=["generator"], replacements=proposal.parameters["replacements"],
-                         report=datetime.fromisoformat(proposal.parameters["report"])))
+            keep(
+                operate(
+                    ctx,
+                    "delay",
+                    delay,
+                    sources=["generator"],
+                    replacements=proposal.parameters["replacements"],
+                    report=datetime.fromisoformat(proposal.parameters["report"]),
+                )
+            )
     for registration, sources in _tails(ctx).items():
         keep(_tail_swap(ctx, registration, sources))
     for agent, proposal in _proposals(ctx, "crew_swap"):
         delay = max(ctx.flight.delay_minutes, proposal.estimated_delay_minutes or 0)
-        keep(operate(ctx, "crew_swap", delay, sources=[agent], replacements=proposal.parameters["replacements"],
-                     report=datetime.fromisoformat(proposal.parameters["report"])))
+        keep(
+            operate(
+                ctx,
+                "crew_swap",
+                delay,
+                sources=[agent],
+                replacements=proposal.parameters["replacements"],
+                report=datetime.fromisoformat(proposal.parameters["report"]),
+            )
+        )
     for agent, proposal in _proposals(ctx, "divert"):
-        keep(operate(ctx, "divert", ctx.flight.delay_minutes, sources=[agent], alternate=proposal.parameters["alternate"]))
+        keep(
+            operate(
+                ctx, "divert", ctx.flight.delay_minutes, sources=[agent], alternate=proposal.parameters["alternate"]
+            )
+        )
     return sorted(found.values(), key=lambda s: s.scenario_id)
 
 
 def _proposals(ctx: DisruptionContext, kind: str):
     for agent, response in sorted(ctx.collation.items()):
         for proposal in response.proposals:
-            if proposal.kind == kind and (kind != "crew_swap" or proposal.parameters.get("replacements")) \
-                    and (kind != "divert" or proposal.parameters.get("alternate")):
+            if (
+                proposal.kind == kind
+                and (kind != "crew_swap" or proposal.parameters.get("replacements"))
+                and (kind != "divert" or proposal.parameters.get("alternate"))
+            ):
                 yield agent, proposal
 
 
@@ -105,8 +128,11 @@ def _crew_limited(ctx: DisruptionContext) -> list[int]:
     limit = min((b.max_delay_minutes for b in ctx.bounds if isinstance(b, CrewMaxDelayBound)), default=None)
     illegal_from = min((b.from_delay_minutes for b in ctx.bounds if isinstance(b, CrewIllegalBound)), default=None)
     proposed = {p.estimated_delay_minutes for _, p in _proposals(ctx, "crew_swap")}
-    return [d for d in sorted(_delays(ctx), reverse=True) if d not in proposed
-            and ((limit is not None and d > limit) or (illegal_from is not None and d >= illegal_from))]
+    return [
+        d
+        for d in sorted(_delays(ctx), reverse=True)
+        if d not in proposed and ((limit is not None and d > limit) or (illegal_from is not None and d >= illegal_from))
+    ]
 
 
 def _tails(ctx: DisruptionContext) -> dict[str, list[str]]:
@@ -136,15 +162,32 @@ def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) ->
         departure = probe.ready_at
     elif not probe.eligible and "generator" in sources and sources == ["generator"]:
         return None  # the generator proposes eligible aircraft only; an agent's proposal is always validated
-    return operate(ctx, "tail_swap", _minutes(f.scheduled_departure, departure), sources=sources,
-                   registration=registration, aircraft_type=probe.aircraft_type,
-                   moved=probe.cabin_plan.offloaded + sum(probe.cabin_plan.downgraded.values()),
-                   notes=[n.message for n in probe.notes])
+    return operate(
+        ctx,
+        "tail_swap",
+        _minutes(f.scheduled_departure, departure),
+        sources=sources,
+        registration=registration,
+        aircraft_type=probe.aircraft_type,
+        moved=probe.cabin_plan.offloaded + sum(probe.cabin_plan.downgraded.values()),
+        notes=[n.message for n in probe.notes],
+    )
 
 
-def operate(ctx: DisruptionContext, kind: str, delay: int, *, sources: list[str], registration: str | None = None,
-            aircraft_type: str | None = None, replacements: dict | None = None, report: datetime | None = None,
-            alternate: str | None = None, moved: int = 0, notes: list[str] | None = None) -> Scenario:
+def operate(
+    ctx: DisruptionContext,
+    kind: str,
+    delay: int,
+    *,
+    sources: list[str],
+    registration: str | None = None,
+    aircraft_type: str | None = None,
+    replacements: dict | None = None,
+    report: datetime | None = None,
+    alternate: str | None = None,
+    moved: int = 0,
+    notes: list[str] | None = None,
+) -> Scenario:
     """A scenario in which the flight operates: `delay` minutes late, on `registration`, with `replacements`
     for rostered crew, to `alternate` instead of the destination."""
     f = ctx.flight
@@ -153,12 +196,20 @@ def operate(ctx: DisruptionContext, kind: str, delay: int, *, sources: list[str]
     tail = registration or f.aircraft_registration
     actions: list = []
     if registration:
-        actions.append(SwapAircraft(flight_id=f.flight_id, from_registration=f.aircraft_registration,
-                                    to_registration=registration, to_aircraft_type=aircraft_type))
+        actions.append(
+            SwapAircraft(
+                flight_id=f.flight_id,
+                from_registration=f.aircraft_registration,
+                to_registration=registration,
+                to_aircraft_type=aircraft_type,
+            )
+        )
     if replacements:
         actions.append(ReassignCrew(flight_id=f.flight_id, replacements=replacements, report_at=report))
     if delay != f.delay_minutes or not actions:
-        actions.append(DelayFlight(flight_id=f.flight_id, delay_minutes=delay, new_departure=departure, new_arrival=arrival))
+        actions.append(
+            DelayFlight(flight_id=f.flight_id, delay_minutes=delay, new_departure=departure, new_arrival=arrival)
+        )
     arrival_delay, ferry = delay, 0
     if alternate:
         km = great_circle_km(alternate, f.destination)
@@ -170,23 +221,53 @@ def operate(ctx: DisruptionContext, kind: str, delay: int, *, sources: list[str]
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if same_tail and ctx.rotation else None
     delays = spread.delays() if spread else {f.flight_id: delay}
     downstream = sum(1 for k, v in delays.items() if k != f.flight_id and v > 0)
-    cost = finance.plan_cost(finance.PlanCostInput(
-        flight_delays=delays,
-        compensation=(guest.compensation_liability(f, ctx.bookings, "delay", arrival_delay_minutes=arrival_delay,
-                                                   departure_delay_minutes=delay, cause=ctx.cause),),
-        care=(guest.duty_of_care(f, ctx.bookings, "delay", departure_delay_minutes=delay),),
-        crew_overtime_member_hours=len(replacements or {}) * RESERVE_CALL_OUT_HOURS,
-        tail_swaps=int(not same_tail), ferry_block_minutes=ferry))
-    parts = [kind, registration, alternate, f"{delay}" if kind == "delay" or delay != f.delay_minutes else None,
-             "crew" if replacements and kind != "crew_swap" else None]
+    cost = finance.plan_cost(
+        finance.PlanCostInput(
+            flight_delays=delays,
+            compensation=(
+                guest.compensation_liability(
+                    f,
+                    ctx.bookings,
+                    "delay",
+                    arrival_delay_minutes=arrival_delay,
+                    departure_delay_minutes=delay,
+                    cause=ctx.cause,
+                ),
+            ),
+            care=(guest.duty_of_care(f, ctx.bookings, "delay", departure_delay_minutes=delay),),
+            crew_overtime_member_hours=len(replacements or {}) * RESERVE_CALL_OUT_HOURS,
+            tail_swaps=int(not same_tail),
+            ferry_block_minutes=ferry,
+        )
+    )
+    parts = [
+        kind,
+        registration,
+        alternate,
+        f"{delay}" if kind == "delay" or delay != f.delay_minutes else None,
+        "crew" if replacements and kind != "crew_swap" else None,
+    ]
     scenario = Scenario(
-        scenario_id=":".join(p for p in parts if p), kind=kind, title=_title(kind, delay, registration, alternate, replacements),
-        sources=sources, actions=actions, operates=True, registration=tail,
-        aircraft_type=aircraft_type or f.aircraft_type, crew_replacements=dict(replacements or {}), departure=departure,
-        arrival=arrival, arrival_airport=alternate or f.destination, delay_minutes=delay, arrival_delay_minutes=arrival_delay,
-        passengers_impacted=_pax(ctx) if arrival_delay > 0 or alternate else moved, cost_usd=round(cost.total_usd, 2),
+        scenario_id=":".join(p for p in parts if p),
+        kind=kind,
+        title=_title(kind, delay, registration, alternate, replacements),
+        sources=sources,
+        actions=actions,
+        operates=True,
+        registration=tail,
+        aircraft_type=aircraft_type or f.aircraft_type,
+        crew_replacements=dict(replacements or {}),
+        departure=departure,
+        arrival=arrival,
+        arrival_airport=alternate or f.destination,
+        delay_minutes=delay,
+        arrival_delay_minutes=arrival_delay,
+        passengers_impacted=_pax(ctx) if arrival_delay > 0 or alternate else moved,
+        cost_usd=round(cost.total_usd, 2),
         cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
-        downstream_flights_delayed=downstream, execution_notes=list(notes or []))
+        downstream_flights_delayed=downstream,
+        execution_notes=list(notes or []),
+    )
     return scenario.model_copy(update=_pros_cons(ctx, scenario, moved))
 
 
@@ -194,9 +275,14 @@ def cancellation(ctx: DisruptionContext) -> Scenario:
     """The conservative baseline: cancel and re-accommodate everyone on the next own flights, then partners."""
     f = ctx.flight
     pax = _pax(ctx)
-    later = sorted((x for x in q.flights_by_number(ctx.handle, f.flight_number, f.flight_date, days=2)
-                    if x.scheduled_departure > f.scheduled_departure and x.status != "CANCELLED"),
-                   key=lambda x: x.scheduled_departure)
+    later = sorted(
+        (
+            x
+            for x in q.flights_by_number(ctx.handle, f.flight_number, f.flight_date, days=2)
+            if x.scheduled_departure > f.scheduled_departure and x.status != "CANCELLED"
+        ),
+        key=lambda x: x.scheduled_departure,
+    )
     onto, left, waits = {}, pax, []
     for other in later:
         free = max(0, sum(other.capacity.values()) - sum(other.booked.values()))
@@ -209,18 +295,35 @@ def cancellation(ctx: DisruptionContext) -> Scenario:
             break
     waits.append((left, INTERLINE_DELAY_MINUTES))
     wait = int(sum(n * m for n, m in waits) / pax) if pax else 0
-    cost = finance.plan_cost(finance.PlanCostInput(
-        compensation=(guest.compensation_liability(f, ctx.bookings, "cancellation", cause=ctx.cause),),
-        care=(guest.duty_of_care(f, ctx.bookings, "cancellation", departure_delay_minutes=wait),),
-        cancelled_bookings=tuple(ctx.bookings)))
-    actions = [CancelFlight(flight_id=f.flight_id, reason=f"{ctx.disruption_type} disruption"),
-               RebookPassengers(flight_id=f.flight_id, passengers=pax, onto=onto, interline=left)]
+    cost = finance.plan_cost(
+        finance.PlanCostInput(
+            compensation=(guest.compensation_liability(f, ctx.bookings, "cancellation", cause=ctx.cause),),
+            care=(guest.duty_of_care(f, ctx.bookings, "cancellation", departure_delay_minutes=wait),),
+            cancelled_bookings=tuple(ctx.bookings),
+        )
+    )
+    actions = [
+        CancelFlight(flight_id=f.flight_id, reason=f"{ctx.disruption_type} disruption"),
+        RebookPassengers(flight_id=f.flight_id, passengers=pax, onto=onto, interline=left),
+    ]
     scenario = Scenario(
-        scenario_id="cancel", kind="cancel", title=f"Cancel {f.flight_number} and re-accommodate all {pax} passengers",
-        sources=["generator"], actions=actions, operates=False, registration=None, aircraft_type=None,
-        departure=None, arrival=None, arrival_airport=None, delay_minutes=wait, arrival_delay_minutes=wait,
-        passengers_impacted=pax, cost_usd=round(cost.total_usd, 2),
-        cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v})
+        scenario_id="cancel",
+        kind="cancel",
+        title=f"Cancel {f.flight_number} and re-accommodate all {pax} passengers",
+        sources=["generator"],
+        actions=actions,
+        operates=False,
+        registration=None,
+        aircraft_type=None,
+        departure=None,
+        arrival=None,
+        arrival_airport=None,
+        delay_minutes=wait,
+        arrival_delay_minutes=wait,
+        passengers_impacted=pax,
+        cost_usd=round(cost.total_usd, 2),
+        cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
+    )
     return scenario.model_copy(update=_pros_cons(ctx, scenario, 0))
 
 
@@ -229,7 +332,7 @@ def _pax(ctx: DisruptionContext) -> int:
 
 
 def _minutes(start: datetime, end: datetime) -> int:
-    return max(0, int(math.ceil((end - start).total_seconds() / 60)))
+    return max(0, math.ceil((end - start).total_seconds() / 60))
 
 
 def _title(kind, delay, registration, alternate, replacements) -> str:
@@ -247,13 +350,20 @@ def _pros_cons(ctx: DisruptionContext, s: Scenario, moved: int) -> dict:
     pros: list[str] = []
     cons: list[str] = []
     (pros if s.arrival_delay_minutes < 180 else cons).append(
-        f"passengers arrive {s.arrival_delay_minutes} min late" if s.arrival_delay_minutes else "passengers arrive on time")
+        f"passengers arrive {s.arrival_delay_minutes} min late"
+        if s.arrival_delay_minutes
+        else "passengers arrive on time"
+    )
     comp = s.cost_by_component.get("compensation", 0)
-    (cons if comp else pros).append(f"EU261/UK261 compensation USD {comp:,.0f}" if comp else "no EU261/UK261 compensation")
+    (cons if comp else pros).append(
+        f"EU261/UK261 compensation USD {comp:,.0f}" if comp else "no EU261/UK261 compensation"
+    )
     if s.operates:
         (cons if s.downstream_flights_delayed else pros).append(
-            f"{s.downstream_flights_delayed} later flight(s) of the rotation delayed" if s.downstream_flights_delayed
-            else "the rest of the rotation is untouched")
+            f"{s.downstream_flights_delayed} later flight(s) of the rotation delayed"
+            if s.downstream_flights_delayed
+            else "the rest of the rotation is untouched"
+        )
     cons.extend(s.execution_notes)
     if moved:
         cons.append(f"{moved} passenger(s) downgraded or offloaded to fit the cabin")
@@ -263,9 +373,11 @@ def _pros_cons(ctx: DisruptionContext, s: Scenario, moved: int) -> dict:
         cons.append(f"aircraft ends at {s.arrival_airport} and must be ferried")
     if s.kind == "cancel":
         pros.append("no safety constraint can be broken: nothing operates")
-        cons.append(f"all {s.passengers_impacted} passengers disrupted, average {s.delay_minutes // 60} h to destination")
+        cons.append(
+            f"all {s.passengers_impacted} passengers disrupted, average {s.delay_minutes // 60} h to destination"
+        )
     cons.append(f"cost USD {s.cost_usd:,.0f}")
     return {"pros": pros, "cons": cons}
 
 
-__all__ = ["generate", "operate", "cancellation", "describe"]
+__all__ = ["cancellation", "describe", "generate", "operate"]

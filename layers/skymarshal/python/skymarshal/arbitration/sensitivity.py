@@ -23,42 +23,67 @@ def shifted(ctx: DisruptionContext, s: Scenario, minutes: int) -> Scenario | Non
     report = next((a.report_at for a in s.actions if a.kind == "reassign_crew"), None)
     swapped = s.registration if s.registration != ctx.flight.aircraft_registration else None
     alternate = s.arrival_airport if s.kind == "divert" else None
-    return operate(ctx, s.kind, delay, sources=s.sources, registration=swapped,
-                   aircraft_type=s.aircraft_type if swapped else None, replacements=s.crew_replacements or None,
-                   report=report, alternate=alternate)
+    return operate(
+        ctx,
+        s.kind,
+        delay,
+        sources=s.sources,
+        registration=swapped,
+        aircraft_type=s.aircraft_type if swapped else None,
+        replacements=s.crew_replacements or None,
+        report=report,
+        alternate=alternate,
+    )
 
 
 def _shift_text(ctx: DisruptionContext, s: Scenario, minutes: int) -> str:
     moved = shifted(ctx, s, minutes)
     label = f"{'+' if minutes > 0 else '−'}{abs(minutes)} min"
     if moved is None:
-        return f"{label}: not applicable (" + ("nothing operates)" if not s.operates else
-                                               "cannot leave before the current estimate)")
+        return f"{label}: not applicable (" + (
+            "nothing operates)" if not s.operates else "cannot leave before the current estimate)"
+        )
     result = validate(ctx, moved)
     if result.valid:
         return f"{label}: still valid (off blocks {moved.departure:%H:%MZ}, cost USD {moved.cost_usd:,.0f})"
     return f"{label}: becomes invalid — " + "; ".join(r.message for r in result.rejections[:2])
 
 
-def analyse(ctx: DisruptionContext, v: ValidatedScenario, valid: list[ValidatedScenario],
-            rejected: list[ValidatedScenario]) -> Sensitivity:
+def analyse(
+    ctx: DisruptionContext, v: ValidatedScenario, valid: list[ValidatedScenario], rejected: list[ValidatedScenario]
+) -> Sensitivity:
     s = v.scenario
     swapped = s.operates and s.registration != ctx.flight.aircraft_registration
     if swapped:
-        others = [o.scenario.registration for o in valid if o.scenario.kind == "tail_swap"
-                  and o.scenario.registration != s.registration]
-        spare = (f"{s.registration} unavailable: " + (f"{others[0]} is the next valid tail swap" if others else
-                 "no other valid tail swap; the next-ranked plan of another kind applies"))
+        others = [
+            o.scenario.registration
+            for o in valid
+            if o.scenario.kind == "tail_swap" and o.scenario.registration != s.registration
+        ]
+        spare = f"{s.registration} unavailable: " + (
+            f"{others[0]} is the next valid tail swap"
+            if others
+            else "no other valid tail swap; the next-ranked plan of another kind applies"
+        )
     else:
         spare = "does not use a spare aircraft: unaffected"
-    crew_only = [r.scenario.title for r in rejected
-                 if r.rejections and all(x.code in ("CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED") for x in r.rejections)]
+    crew_only = [
+        r.scenario.title
+        for r in rejected
+        if r.rejections and all(x.code in ("CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED") for x in r.rejections)
+    ]
     if s.crew_replacements:
         reserve = "uses reserves: one more legal reserve adds cover if a called-out reserve cannot report"
     elif crew_only:
-        reserve = (f"{len(crew_only)} plan(s) rejected only for crew legality (e.g. '{crew_only[0]}') could become "
-                   "valid with enough legal reserves; this plan does not need them")
+        reserve = (
+            f"{len(crew_only)} plan(s) rejected only for crew legality (e.g. '{crew_only[0]}') could become "
+            "valid with enough legal reserves; this plan does not need them"
+        )
     else:
         reserve = "no plan is limited by crew availability: unaffected"
-    return Sensitivity(delay_plus_30=_shift_text(ctx, s, SHIFT_MINUTES), delay_minus_30=_shift_text(ctx, s, -SHIFT_MINUTES),
-                       one_spare_fewer=spare, one_reserve_more=reserve)
+    return Sensitivity(
+        delay_plus_30=_shift_text(ctx, s, SHIFT_MINUTES),
+        delay_minus_30=_shift_text(ctx, s, -SHIFT_MINUTES),
+        one_spare_fewer=spare,
+        one_reserve_more=reserve,
+    )

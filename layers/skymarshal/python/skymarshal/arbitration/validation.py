@@ -47,7 +47,7 @@ class _Validation:
         if code is not None:
             self.rejections.append(ScenarioRejection(code=code, message=f"{check.constraint}: {check.message}"))
 
-    def add_all(self, pairs) -> "_Validation":
+    def add_all(self, pairs) -> _Validation:
         for check, code in pairs:
             self.add(check, code)
         return self
@@ -62,19 +62,28 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
     add = v.add
     if not scenario.operates:
         status = ctx.flight.status
-        add(_check("cancellation", "rules", "operational status", ctx.flight.flight_id,
-                   "illegal" if status in NOT_CANCELLABLE else "legal",
-                   f"{ctx.flight.flight_number} is {status.lower()}" + ("; it can no longer be cancelled."
-                                                                      if status in NOT_CANCELLABLE else "; it can be cancelled.")),
-            "NOT_CANCELLABLE" if status in NOT_CANCELLABLE else None)
+        add(
+            _check(
+                "cancellation",
+                "rules",
+                "operational status",
+                ctx.flight.flight_id,
+                "illegal" if status in NOT_CANCELLABLE else "legal",
+                f"{ctx.flight.flight_number} is {status.lower()}"
+                + ("; it can no longer be cancelled." if status in NOT_CANCELLABLE else "; it can be cancelled."),
+            ),
+            "NOT_CANCELLABLE" if status in NOT_CANCELLABLE else None,
+        )
         return v.result()
-    return v.add_all((*_crew(ctx, scenario), _airworthiness(ctx, scenario), *_curfews(ctx, scenario),
-                      *_weather(ctx, scenario))).result()
+    return v.add_all(
+        (*_crew(ctx, scenario), _airworthiness(ctx, scenario), *_curfews(ctx, scenario), *_weather(ctx, scenario))
+    ).result()
 
 
 def _check(constraint: str, source: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
-    return ConstraintCheck(constraint=constraint, source=source, clause=clause, subject=subject, status=status,
-                           message=message)
+    return ConstraintCheck(
+        constraint=constraint, source=source, clause=clause, subject=subject, status=status, message=message
+    )
 
 
 def _from_finding(constraint: str, finding: Finding) -> ConstraintCheck:
@@ -91,23 +100,47 @@ def _crew(ctx: DisruptionContext, s: Scenario):
     illegal = [r for r in kept if not r.legal]
     if illegal:
         worst = next(f for f in illegal[0].findings if f.status == "illegal")
-        yield (_check("crew legality", "rules", worst.clause, ",".join(r.crew_id for r in illegal[:5]), "illegal",
-                      f"{len(illegal)} rostered crew illegal at a {s.delay_minutes}-min delay, e.g. {illegal[0].name}: "
-                      f"{worst.message}"), "CREW_ILLEGAL")
+        yield (
+            _check(
+                "crew legality",
+                "rules",
+                worst.clause,
+                ",".join(r.crew_id for r in illegal[:5]),
+                "illegal",
+                f"{len(illegal)} rostered crew illegal at a {s.delay_minutes}-min delay, e.g. {illegal[0].name}: "
+                f"{worst.message}",
+            ),
+            "CREW_ILLEGAL",
+        )
     else:
         at_risk = [f for r in kept for f in r.findings if f.status == "at_risk"]
-        yield (_check("crew legality", "rules", "ORO.FTL.205/210/235", ctx.flight.flight_id,
-                      "at_risk" if at_risk else "legal",
-                      (f"{len(kept)} rostered crew legal at a {s.delay_minutes}-min delay" if kept else
-                       f"all {len(rostered)} rostered crew replaced")
-                      + (f"; {len(at_risk)} finding(s) within the margin" if at_risk else "")), None)
+        yield (
+            _check(
+                "crew legality",
+                "rules",
+                "ORO.FTL.205/210/235",
+                ctx.flight.flight_id,
+                "at_risk" if at_risk else "legal",
+                (
+                    f"{len(kept)} rostered crew legal at a {s.delay_minutes}-min delay"
+                    if kept
+                    else f"all {len(rostered)} rostered crew replaced"
+                )
+                + (f"; {len(at_risk)} finding(s) within the margin" if at_risk else ""),
+            ),
+            None,
+        )
     report = next((a.report_at for a in s.actions if a.kind == "reassign_crew"), None)
     for replaced, reserve in s.crew_replacements.items():
         assert report is not None  # operate() adds a ReassignCrew action (report_at required) with any replacement
         key = ("reserve", replaced, reserve, s.delay_minutes, report)
         try:
-            findings = ctx.memo(key, lambda: replacement_findings(ctx.handle, ctx.flight, replaced, reserve,
-                                                                  s.delay_minutes, report))
+            findings = ctx.memo(
+                key,
+                lambda replaced=replaced, reserve=reserve: replacement_findings(
+                    ctx.handle, ctx.flight, replaced, reserve, s.delay_minutes, report
+                ),
+            )
         except LookupError as exc:
             yield _check("reserve legality", "rules", "ORO.FTL", reserve, "illegal", str(exc)), "DATA_MISSING"
             continue
@@ -115,22 +148,36 @@ def _crew(ctx: DisruptionContext, s: Scenario):
         if bad:
             yield _from_finding(f"reserve {reserve} for {replaced}", bad), "CREW_ILLEGAL"
     if s.crew_replacements:
-        yield (_check("reserve legality", "rules", "ORO.FTL.205/210/235, CS FTL.1.225", ctx.flight.flight_id, "legal",
-                      f"{len(s.crew_replacements)} reserve(s) legal for this duty reporting "
-                      f"{report:%H:%MZ}" if report else "reserves legal for this duty"), None)
+        yield (
+            _check(
+                "reserve legality",
+                "rules",
+                "ORO.FTL.205/210/235, CS FTL.1.225",
+                ctx.flight.flight_id,
+                "legal",
+                f"{len(s.crew_replacements)} reserve(s) legal for this duty reporting {report:%H:%MZ}"
+                if report
+                else "reserves legal for this duty",
+            ),
+            None,
+        )
 
 
 def swap_eligibility(ctx: DisruptionContext, registration: str, departure) -> TailSwapEligibility | None:
     """The tail-swap rules for `registration` flying the flight off blocks at `departure` (None: no such aircraft)."""
+
     def compute():
         days = [d for d in q.aircraft_days(ctx.handle, registration) if d.date == ctx.flight.flight_date]
         if not days:
             return None
         orders = q.work_orders_for_aircraft(ctx.handle, registration)
-        rotation = q.rotation(ctx.handle, registration, ctx.flight.departure - SWAP_LOOKAROUND,
-                              ctx.flight.departure + SWAP_LOOKAROUND)
-        return tail_swap_eligibility(days[0], orders, rotation, ctx.flight, decision_time(ctx.flight, ctx.now),
-                                     departure=departure)
+        rotation = q.rotation(
+            ctx.handle, registration, ctx.flight.departure - SWAP_LOOKAROUND, ctx.flight.departure + SWAP_LOOKAROUND
+        )
+        return tail_swap_eligibility(
+            days[0], orders, rotation, ctx.flight, decision_time(ctx.flight, ctx.now), departure=departure
+        )
+
     return ctx.memo(("swap", registration, departure), compute)
 
 
@@ -139,23 +186,57 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
     if s.registration != ctx.flight.aircraft_registration:
         result = swap_eligibility(ctx, s.registration, s.departure)
         if result is None:
-            return _check("tail swap", "rules", "fleet", s.registration, "illegal",
-                          f"{s.registration} has no availability record for {ctx.flight.flight_date}."), "DATA_MISSING"
+            return _check(
+                "tail swap",
+                "rules",
+                "fleet",
+                s.registration,
+                "illegal",
+                f"{s.registration} has no availability record for {ctx.flight.flight_date}.",
+            ), "DATA_MISSING"
         if not result.eligible:
-            code = "AIRCRAFT_NOT_AIRWORTHY" if any(r.code == "NOT_AIRWORTHY" for r in result.refusals) else "TAIL_SWAP_INELIGIBLE"
-            return _check("tail swap eligibility", "rules", "Part-M M.A.403 / MEL / fleet rules", s.registration, "illegal",
-                          "; ".join(r.message for r in result.refusals)), code
-        return _check("tail swap eligibility", "rules", "Part-M M.A.403 / MEL / fleet rules", s.registration, "legal",
-                      f"{s.registration} airworthy, compatible, in range and at {result.station} in time."), None
+            code = (
+                "AIRCRAFT_NOT_AIRWORTHY"
+                if any(r.code == "NOT_AIRWORTHY" for r in result.refusals)
+                else "TAIL_SWAP_INELIGIBLE"
+            )
+            return _check(
+                "tail swap eligibility",
+                "rules",
+                "Part-M M.A.403 / MEL / fleet rules",
+                s.registration,
+                "illegal",
+                "; ".join(r.message for r in result.refusals),
+            ), code
+        return _check(
+            "tail swap eligibility",
+            "rules",
+            "Part-M M.A.403 / MEL / fleet rules",
+            s.registration,
+            "legal",
+            f"{s.registration} airworthy, compatible, in range and at {result.station} in time.",
+        ), None
     orders = ctx.memo(("orders", s.registration), lambda: q.work_orders_for_aircraft(ctx.handle, s.registration))
     state = aircraft_airworthiness(orders, s.departure, registration=s.registration)
     if state.airworthy:
-        return _check("airworthiness", "rules", "Part-M M.A.403 / MEL", s.registration, "legal",
-                      f"{s.registration} airworthy at {s.departure:%H:%MZ}."), None
+        return _check(
+            "airworthiness",
+            "rules",
+            "Part-M M.A.403 / MEL",
+            s.registration,
+            "legal",
+            f"{s.registration} airworthy at {s.departure:%H:%MZ}.",
+        ), None
     if ctx.release_at is not None and s.departure >= ctx.release_at:
-        return _check("airworthiness", "rules", "Part-M M.A.403(a)", s.registration, "at_risk",
-                      f"{s.registration} flies only after its estimated release at {ctx.release_at:%H:%MZ} "
-                      "(certificate of release to service required)."), None
+        return _check(
+            "airworthiness",
+            "rules",
+            "Part-M M.A.403(a)",
+            s.registration,
+            "at_risk",
+            f"{s.registration} flies only after its estimated release at {ctx.release_at:%H:%MZ} "
+            "(certificate of release to service required).",
+        ), None
     worst = next(f for f in state.findings if f.status == "illegal")
     return _from_finding("airworthiness", worst), "AIRCRAFT_NOT_AIRWORTHY"
 
@@ -163,12 +244,23 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
 def _curfews(ctx: DisruptionContext, s: Scenario):
     assert s.departure is not None and s.arrival is not None and s.arrival_airport is not None  # set by operate()
     movements: tuple[tuple[str, datetime, Movement], ...] = (
-        (ctx.flight.origin, s.departure, "departure"), (s.arrival_airport, s.arrival, "arrival"))
+        (ctx.flight.origin, s.departure, "departure"),
+        (s.arrival_airport, s.arrival, "arrival"),
+    )
     for iata, at, movement in movements:
         profile = ctx.profile(iata)
         if profile is None:
-            yield _check(f"curfew {iata}", "rules", "airport reference", iata, "illegal",
-                         f"No airport reference for {iata}: curfew cannot be checked."), "DATA_MISSING"
+            yield (
+                _check(
+                    f"curfew {iata}",
+                    "rules",
+                    "airport reference",
+                    iata,
+                    "illegal",
+                    f"No airport reference for {iata}: curfew cannot be checked.",
+                ),
+                "DATA_MISSING",
+            )
             continue
         finding = check_movement_at(profile, at, movement)
         yield _from_finding(f"curfew {iata} ({movement})", finding), "CURFEW" if finding.binding else None
@@ -179,12 +271,25 @@ def _weather(ctx: DisruptionContext, s: Scenario):
     profile = ctx.profile(s.arrival_airport)
     if profile is None:
         return
-    observations = ctx.memo(("wx", s.arrival_airport, s.arrival.date()), lambda: q.weather(
-        ctx.handle, s.arrival_airport, s.arrival - timedelta(hours=12), s.arrival + timedelta(hours=12)))
+    observations = ctx.memo(
+        ("wx", s.arrival_airport, s.arrival.date()),
+        lambda: q.weather(
+            ctx.handle, s.arrival_airport, s.arrival - timedelta(hours=12), s.arrival + timedelta(hours=12)
+        ),
+    )
     current = nearest_observation(observations, s.arrival_airport, s.arrival)
     if current is None:
-        yield (_check(f"weather {s.arrival_airport}", "rules", "CAT.OP.MPA.300 / AFM", s.arrival_airport, "at_risk",
-                      f"No forecast for {s.arrival_airport} near {s.arrival:%H:%MZ}: check before dispatch."), None)
+        yield (
+            _check(
+                f"weather {s.arrival_airport}",
+                "rules",
+                "CAT.OP.MPA.300 / AFM",
+                s.arrival_airport,
+                "at_risk",
+                f"No forecast for {s.arrival_airport} near {s.arrival:%H:%MZ}: check before dispatch.",
+            ),
+            None,
+        )
         return
     findings = assess_weather(current, profile, s.aircraft_type or ctx.flight.aircraft_type).findings
     bad = next((f for f in findings if f.binding), None)

@@ -30,8 +30,17 @@ AirportKind = Literal["large_airport", "medium_airport", "small_airport", "seapl
 
 # Everyday names for the fleet's ICAO type designators (models.fleet), most specific first.
 AIRCRAFT_ALIASES: tuple[tuple[str, str], ...] = (
-    ("787-10", "B78X"), ("78x", "B78X"), ("787-9", "B789"), ("787", "B789"), ("dreamliner", "B789"),
-    ("777", "B77W"), ("77w", "B77W"), ("a350", "A35K"), ("350", "A35K"), ("a321", "A321"), ("a320", "A320"),
+    ("787-10", "B78X"),
+    ("78x", "B78X"),
+    ("787-9", "B789"),
+    ("787", "B789"),
+    ("dreamliner", "B789"),
+    ("777", "B77W"),
+    ("77w", "B77W"),
+    ("a350", "A35K"),
+    ("350", "A35K"),
+    ("a321", "A321"),
+    ("a320", "A320"),
 )
 
 
@@ -108,12 +117,24 @@ def airport_table() -> tuple[Airport, ...]:
         if code in RUNWAYS:
             runway_ft, source = round(max(length for _, _, length in RUNWAYS[code]) * FT_PER_M), "reference"
         scheduled = package.get("scheduled_service")
-        table.append(Airport(
-            iata=code, icao=row["icao"] or "", name=row["name"], city=row["city"], country=row["country"],
-            lat=row["lat"], lon=row["lon"], elevation_ft=int(row["elevation"] or 0), tz=row["tz"],
-            kind=package.get("type"), scheduled_service=None if scheduled is None else scheduled == "TRUE",
-            longest_runway_ft=runway_ft, runway_source=source if runway_ft else None,
-            curfews=tuple(DEFAULT_CURFEWS.get(code, ()))))
+        table.append(
+            Airport(
+                iata=code,
+                icao=row["icao"] or "",
+                name=row["name"],
+                city=row["city"],
+                country=row["country"],
+                lat=row["lat"],
+                lon=row["lon"],
+                elevation_ft=int(row["elevation"] or 0),
+                tz=row["tz"],
+                kind=package.get("type"),
+                scheduled_service=None if scheduled is None else scheduled == "TRUE",
+                longest_runway_ft=runway_ft,
+                runway_source=source if runway_ft else None,
+                curfews=tuple(DEFAULT_CURFEWS.get(code, ())),
+            )
+        )
     return tuple(table)
 
 
@@ -200,18 +221,20 @@ def route_offsets_nm(departure: Airport, destination: Airport) -> tuple[np.ndarr
     return off, along, length
 
 
-def near_route(departure: Airport, destination: Airport, corridor_nm: float, filters: AirportFilters,
-               limit: int) -> tuple[list[NearbyAirport], int, float]:
+def near_route(
+    departure: Airport, destination: Airport, corridor_nm: float, filters: AirportFilters, limit: int
+) -> tuple[list[NearbyAirport], int, float]:
     """Airports within ``corridor_nm`` of the route that pass the filters, in order along the route, spread
     evenly along it when more than ``limit`` qualify (so a long route is not cut off at its first third);
     with how many qualified and the route length."""
     off, along, length = route_offsets_nm(departure, destination)
     inside = np.nonzero(off <= corridor_nm)[0]
     table = airport_table()
-    found = [NearbyAirport(airport=table[i], distance_nm=round(float(off[i]), 1),
-                           along_route_nm=round(float(along[i]), 1))
-             for i in inside[np.argsort(along[inside])]
-             if table[i].iata not in (departure.iata, destination.iata) and matches(table[i], filters)]
+    found = [
+        NearbyAirport(airport=table[i], distance_nm=round(float(off[i]), 1), along_route_nm=round(float(along[i]), 1))
+        for i in inside[np.argsort(along[inside])]
+        if table[i].iata not in (departure.iata, destination.iata) and matches(table[i], filters)
+    ]
     total = len(found)
     if len(found) > limit:
         step = len(found) / limit
@@ -226,6 +249,8 @@ def search(text: str, filters: AirportFilters, limit: int) -> list[Airport]:
         return []
     exact = [a for a in airport_table() if needle in (a.iata.lower(), a.icao.lower())]
     named = [a for a in airport_table() if a not in exact and (needle in a.name.lower() or needle in a.city.lower())]
-    ranked = exact + sorted((a for a in named if matches(a, filters)),
-                            key=lambda a: (a.kind != "large_airport", -(a.longest_runway_ft or 0)))
+    ranked = exact + sorted(
+        (a for a in named if matches(a, filters)),
+        key=lambda a: (a.kind != "large_airport", -(a.longest_runway_ft or 0)),
+    )
     return ranked[:limit]

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -95,7 +96,7 @@ class AssistantSettings(BaseModel):
     sqlite_path: Path = Path(".skymarshal/assistant-threads.sqlite")
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> "AssistantSettings":
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> AssistantSettings:
         values: dict[str, Any] = {}
         if "SKYMARSHAL_ASSISTANT_ENABLED" in env:
             values["enabled"] = env["SKYMARSHAL_ASSISTANT_ENABLED"].strip().lower() not in ("0", "false", "no", "off")
@@ -109,8 +110,10 @@ class AssistantSettings(BaseModel):
             return cls.model_validate(values)
         except ValidationError as exc:
             error = exc.errors()[0]
-            raise AssistantConfigError(f"SKYMARSHAL_ASSISTANT_{str(error['loc'][0]).upper()}: {error['msg']} "
-                                       "(checkpointer: memory, sqlite or none)") from None
+            raise AssistantConfigError(
+                f"SKYMARSHAL_ASSISTANT_{str(error['loc'][0]).upper()}: {error['msg']} "
+                "(checkpointer: memory, sqlite or none)"
+            ) from None
 
 
 def load_behaviour(path: str | None = None) -> AssistantBehaviour:
@@ -137,8 +140,9 @@ def prompt_text(name: str) -> str:
     return (HERE / "prompts" / name).read_text(encoding="utf-8")
 
 
-def resolve_chat_model(role: Role, behaviour: AssistantBehaviour, passed: Any = None,
-                       env: Mapping[str, str] = os.environ):
+def resolve_chat_model(
+    role: Role, behaviour: AssistantBehaviour, passed: Any = None, env: Mapping[str, str] = os.environ
+):
     """The chat model for a role, or None for offline mode (see the module docstring for the order)."""
     if passed is not None:
         return passed
@@ -148,27 +152,43 @@ def resolve_chat_model(role: Role, behaviour: AssistantBehaviour, passed: Any = 
     settings = behaviour.role(role)
     explicit = env.get(f"SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL", "").strip()
     if not (explicit or settings.model_id):
-        raise AssistantConfigError(f"no model for the assistant's {role}: set {role}.model_id in the assistant "
-                                   f"config or SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL, or use "
-                                   "SKYMARSHAL_LLM_PROVIDER=offline")
+        raise AssistantConfigError(
+            f"no model for the assistant's {role}: set {role}.model_id in the assistant "
+            f"config or SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL, or use "
+            "SKYMARSHAL_LLM_PROVIDER=offline"
+        )
     # The same inference-profile rules as the workflow's models (llm/profiles.py): an explicit id as written,
     # the config's moved to the chosen geography; a bare foundation-model id is refused here, on one line.
     region = aws_region(env)
     geography = env.get(GEOGRAPHY_ENV, "").strip().lower() or llm_behaviour().bedrock.geography
     try:
-        model_id = (resolve(explicit, region=region, pinned=True, where=f"SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL")
-                    if explicit else resolve(settings.model_id or "", region=region, geography=geography,
-                                             where=f"assistant config {role}.model_id"))
+        model_id = (
+            resolve(explicit, region=region, pinned=True, where=f"SKYMARSHAL_ASSISTANT_{role.upper()}_MODEL")
+            if explicit
+            else resolve(
+                settings.model_id or "", region=region, geography=geography, where=f"assistant config {role}.model_id"
+            )
+        )
     except ModelConfigError as exc:
         raise AssistantConfigError(str(exc)) from None
     from langchain_aws import ChatBedrockConverse
 
     try:
         # `model` is the alias of the field model_id; pydantic's plugin types __init__ by field name only
-        return ChatBedrockConverse(model=model_id,  # type: ignore[call-arg]
-                                   region_name=region or None, temperature=settings.temperature,
-                                   max_tokens=settings.max_tokens, config=bounded_config(ASSISTANT_CALL_BUDGET_S))
+        return ChatBedrockConverse(
+            model=model_id,  # type: ignore[call-arg]
+            region_name=region or None,
+            temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
+            config=bounded_config(ASSISTANT_CALL_BUDGET_S),
+        )
     except ValueError as exc:  # e.g. no AWS credentials: pydantic's multi-line message, cut to its point
-        reason = next((line.strip() for line in str(exc).splitlines() if "error" in line.lower() and
-                       "validation error" not in line), str(exc).splitlines()[0])
+        reason = next(
+            (
+                line.strip()
+                for line in str(exc).splitlines()
+                if "error" in line.lower() and "validation error" not in line
+            ),
+            str(exc).splitlines()[0],
+        )
         raise AssistantConfigError(f"cannot create the {role} model {model_id}: {reason}") from None

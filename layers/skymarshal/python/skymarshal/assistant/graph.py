@@ -11,8 +11,9 @@ from __future__ import annotations
 import logging
 import sqlite3
 import uuid
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, AsyncIterator, Iterator
+from typing import Any
 
 from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.messages.ai import UsageMetadata
@@ -51,14 +52,22 @@ class AssistantReply(BaseModel):
     usage: Usage
 
 
-def build_graph(behaviour: AssistantBehaviour, context: ToolContext, *, planner_llm: Any = None,
-                formatter_llm: Any = None, comparison_llm: Any = None, checkpointer: Any = None):
+def build_graph(
+    behaviour: AssistantBehaviour,
+    context: ToolContext,
+    *,
+    planner_llm: Any = None,
+    formatter_llm: Any = None,
+    comparison_llm: Any = None,
+    checkpointer: Any = None,
+):
     graph = StateGraph(AssistantState)
     graph.add_node("planner", make_planner(planner_llm, behaviour))
     graph.add_node("predictor", make_predictor(behaviour))
     graph.add_node("tool_runner", make_tool_runner(context))
-    graph.add_node("formatter", make_formatter({"formatter": formatter_llm, "comparison_formatter": comparison_llm},
-                                               behaviour))
+    graph.add_node(
+        "formatter", make_formatter({"formatter": formatter_llm, "comparison_formatter": comparison_llm}, behaviour)
+    )
     graph.add_edge(START, "planner")
     graph.add_edge("planner", "predictor")
     graph.add_edge("predictor", "tool_runner")
@@ -70,19 +79,34 @@ def build_graph(behaviour: AssistantBehaviour, context: ToolContext, *, planner_
 class Assistant:
     """A compiled graph plus whether it remembers threads and whether any model is configured."""
 
-    def __init__(self, behaviour: AssistantBehaviour | None = None, *, settings: AssistantSettings | None = None,
-                 llm: Any = None, checkpointer: Any = None, notams: NotamLookup | None = None):
+    def __init__(
+        self,
+        behaviour: AssistantBehaviour | None = None,
+        *,
+        settings: AssistantSettings | None = None,
+        llm: Any = None,
+        checkpointer: Any = None,
+        notams: NotamLookup | None = None,
+    ):
         self.behaviour = behaviour or load_behaviour()
         self.settings = settings or AssistantSettings.from_env()
-        models = {role: resolve_chat_model(role, self.behaviour, llm)
-                  for role in ("planner", "formatter", "comparison_formatter")}
+        models = {
+            role: resolve_chat_model(role, self.behaviour, llm)
+            for role in ("planner", "formatter", "comparison_formatter")
+        }
         self.online = any(m is not None for m in models.values())
-        context = ToolContext(behaviour=self.behaviour, rules=load_rules(str(self.settings.rules_path or "") or None),
-                              notams=notams)
+        context = ToolContext(
+            behaviour=self.behaviour, rules=load_rules(str(self.settings.rules_path or "") or None), notams=notams
+        )
         self.remembers = checkpointer is not None
-        self.graph = build_graph(self.behaviour, context, planner_llm=models["planner"],
-                                 formatter_llm=models["formatter"], comparison_llm=models["comparison_formatter"],
-                                 checkpointer=checkpointer)
+        self.graph = build_graph(
+            self.behaviour,
+            context,
+            planner_llm=models["planner"],
+            formatter_llm=models["formatter"],
+            comparison_llm=models["comparison_formatter"],
+            checkpointer=checkpointer,
+        )
 
     def run_config(self, thread_id: str | None, callbacks: list | None = None) -> tuple[dict, str | None]:
         thread = (thread_id or str(uuid.uuid4())) if self.remembers else None
@@ -111,9 +135,14 @@ class Assistant:
 
 
 def reply_from_state(state: dict, thread_id: str | None, usage: Usage) -> AssistantReply:
-    return AssistantReply(answer=state.get("answer", ""), thinking=state.get("thinking", ""),
-                          plan=state.get("plan", {}), ui_payload=state.get("ui_payload", {}),
-                          thread_id=thread_id, usage=usage)
+    return AssistantReply(
+        answer=state.get("answer", ""),
+        thinking=state.get("thinking", ""),
+        plan=state.get("plan", {}),
+        ui_payload=state.get("ui_payload", {}),
+        thread_id=thread_id,
+        usage=usage,
+    )
 
 
 @contextmanager

@@ -11,10 +11,11 @@ process-global, so the same app runs under ``skymarshal serve`` and in a streami
 
 from __future__ import annotations
 
-import json
 import asyncio
+import json
+from collections.abc import Callable
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette.sse import EventSourceResponse
@@ -47,9 +48,9 @@ async def _chat_request(request: Request) -> ChatRequest:
     try:
         body = await request.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
-        raise BadRequest("the body must be JSON: {\"message\": \"...\", \"thread_id\": null}", None) from None
+        raise BadRequest('the body must be JSON: {"message": "...", "thread_id": null}', None) from None
     if not isinstance(body, dict):
-        raise BadRequest("the body must be a JSON object with a \"message\" field", None)
+        raise BadRequest('the body must be a JSON object with a "message" field', None)
     try:
         chat = ChatRequest.model_validate(body)
     except ValidationError as exc:
@@ -113,12 +114,14 @@ async def _assistant(request: Request) -> Assistant:
     return holder.assistant or await holder.open()
 
 
-def create_app(assistant_factory: Callable[[Any], Assistant] | None = None,
-               settings: AssistantSettings | None = None) -> Starlette:
+def create_app(
+    assistant_factory: Callable[[Any], Assistant] | None = None, settings: AssistantSettings | None = None
+) -> Starlette:
     """The ASGI app. ``assistant_factory(checkpointer)`` lets tests and the integrator inject models/data."""
     settings = settings or AssistantSettings.from_env()
-    holder = _AssistantHolder(assistant_factory or (lambda saver: Assistant(settings=settings, checkpointer=saver)),
-                              settings)
+    holder = _AssistantHolder(
+        assistant_factory or (lambda saver: Assistant(settings=settings, checkpointer=saver)), settings
+    )
 
     @asynccontextmanager
     async def lifespan(app: Starlette):
@@ -126,10 +129,15 @@ def create_app(assistant_factory: Callable[[Any], Assistant] | None = None,
             await holder.open()
             yield
 
-    app = Starlette(routes=[Route("/assistant/chat", chat, methods=["POST"]),
-                            Route("/assistant/chat/stream", chat_stream, methods=["POST"])], lifespan=lifespan)
+    app = Starlette(
+        routes=[
+            Route("/assistant/chat", chat, methods=["POST"]),
+            Route("/assistant/chat/stream", chat_stream, methods=["POST"]),
+        ],
+        lifespan=lifespan,
+    )
     app.state.assistant_holder = holder
     return app
 
 
-__all__ = ["create_app", "ChatRequest", "AssistantConfigError"]
+__all__ = ["AssistantConfigError", "ChatRequest", "create_app"]

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Literal, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Literal, Protocol
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
@@ -49,10 +50,16 @@ def make_planner(llm: Any, behaviour: AssistantBehaviour) -> Node:
         if llm is not None:
             try:
                 system = prompt_text(behaviour.planner.prompt).replace("{manifest}", manifest_for_prompt())
-                messages = [SystemMessage(system), *_history(state, behaviour.max_history_messages),
-                            HumanMessage(question)]
+                messages = [
+                    SystemMessage(system),
+                    *_history(state, behaviour.max_history_messages),
+                    HumanMessage(question),
+                ]
                 raw = llm.with_structured_output(AviationPlan).invoke(messages)
-                plan, source = validate_plan(raw if isinstance(raw, AviationPlan) else AviationPlan.model_validate(raw)), "llm"
+                plan, source = (
+                    validate_plan(raw if isinstance(raw, AviationPlan) else AviationPlan.model_validate(raw)),
+                    "llm",
+                )
             except PlanRefused as refused:
                 notes.append(f"Planner refused: {refused.refusal.code} — {refused.refusal.message}.")
             except Exception as exc:  # a provider error, a malformed reply: fall back, never crash
@@ -62,8 +69,14 @@ def make_planner(llm: Any, behaviour: AssistantBehaviour) -> Node:
         if plan is None:
             plan = _offline(question, previous, notes)
             source = "offline" if llm is None else "fallback"
-        return {"plan": plan.model_dump(mode="json"), "plan_source": source, "planner_notes": notes,
-                "error": None, "tool_result": {}, "messages": [HumanMessage(question)]}
+        return {
+            "plan": plan.model_dump(mode="json"),
+            "plan_source": source,
+            "planner_notes": notes,
+            "error": None,
+            "tool_result": {},
+            "messages": [HumanMessage(question)],
+        }
 
     return plan_turn
 
@@ -81,17 +94,28 @@ def suggest_queries(plan: dict) -> list[str]:
     tool, args = plan.get("selected_tool"), plan.get("arguments", {})
     if tool == "find_airports_near_route":
         dep, dest = args.get("departure"), args.get("destination")
-        return [f"Which of these are usable at night on the {dep}–{dest} route?",
-                f"What are the curfew rules at {dest}?", f"Airports within 100 nm of {dest} for a B777"]
-    if tool in ("find_airports_near_location", "get_airport_details", "get_notification_for_airport", "search_airports"):
+        return [
+            f"Which of these are usable at night on the {dep}–{dest} route?",
+            f"What are the curfew rules at {dest}?",
+            f"Airports within 100 nm of {dest} for a B777",
+        ]
+    if tool in (
+        "find_airports_near_location",
+        "get_airport_details",
+        "get_notification_for_airport",
+        "search_airports",
+    ):
         code = args.get("code") or args.get("location") or args.get("query")
         return [f"Tell me about {code}", f"Is {code} in curfew at 23:30?", f"Airports near {code} within 100 nm"]
     if tool == "compare_rules_between_countries":
         countries = " and ".join(args.get("countries", []))
         return [f"Compare care and hotel rules between {countries}", f"Compare claim time limits between {countries}"]
     country = args.get("country") or "the UK"
-    return [f"Compare passenger compensation rules between {country} and the EU",
-            f"List the crew duty rules in {country}", f"What are the night flight rules in {country}?"]
+    return [
+        f"Compare passenger compensation rules between {country} and the EU",
+        f"List the crew duty rules in {country}",
+        f"What are the night flight rules in {country}?",
+    ]
 
 
 def make_predictor(behaviour: AssistantBehaviour) -> Node:
@@ -126,8 +150,11 @@ def formatter_strategy(tool_type: str | None) -> Literal["formatter", "compariso
 
 def compose_thinking(state: AssistantState, strategy: str, mode: str) -> str:
     plan = state.get("plan", {})
-    lines = [f"Plan ({state.get('plan_source', 'offline')}): {plan.get('selected_tool')} with "
-             f"{json.dumps(plan.get('arguments', {}), sort_keys=True)}.", plan.get("reasoning", "")]
+    lines = [
+        f"Plan ({state.get('plan_source', 'offline')}): {plan.get('selected_tool')} with "
+        f"{json.dumps(plan.get('arguments', {}), sort_keys=True)}.",
+        plan.get("reasoning", ""),
+    ]
     lines += state.get("planner_notes", [])
     result = state.get("tool_result") or {}
     if state.get("error"):
@@ -143,8 +170,10 @@ def compose_thinking(state: AssistantState, strategy: str, mode: str) -> str:
 
 
 def _error_answer(state: AssistantState) -> str:
-    return (f"I could not answer that: {state['error']}.\n\nTry naming airports by IATA code (AUH, LHR) and "
-            "countries by name (UK, France).")
+    return (
+        f"I could not answer that: {state['error']}.\n\nTry naming airports by IATA code (AUH, LHR) and "
+        "countries by name (UK, France)."
+    )
 
 
 def make_formatter(llms: dict[str, Any], behaviour: AssistantBehaviour) -> Node:
@@ -165,9 +194,13 @@ def make_formatter(llms: dict[str, Any], behaviour: AssistantBehaviour) -> Node:
         else:
             answer = TEMPLATES[result["_tool_type"]](result)
         payload = build_ui_payload(plan, result, state.get("suggested_queries", []))
-        return {"answer": answer, "thinking": compose_thinking(state, strategy, mode), "ui_payload": payload,
-                "formatter_mode": mode,
-                "messages": [AIMessage(answer)]}
+        return {
+            "answer": answer,
+            "thinking": compose_thinking(state, strategy, mode),
+            "ui_payload": payload,
+            "formatter_mode": mode,
+            "messages": [AIMessage(answer)],
+        }
 
     return format_answer
 
@@ -178,8 +211,11 @@ def _llm_answer(llm: Any, behaviour: AssistantBehaviour, strategy: Role, state: 
     data = json.dumps(state.get("tool_result", {}), default=str)[:MAX_TOOL_JSON_CHARS]
     human = f"Question: {state['question']}\n\nPlan: {json.dumps(plan)}\n\nTool data:\n{data}"
     reply = llm.invoke([SystemMessage(system), HumanMessage(human)])
-    text = reply.content if isinstance(reply.content, str) else "".join(
-        part.get("text", "") for part in reply.content if isinstance(part, dict))
+    text = (
+        reply.content
+        if isinstance(reply.content, str)
+        else "".join(part.get("text", "") for part in reply.content if isinstance(part, dict))
+    )
     if not text.strip():
         raise ValueError("the formatter model returned an empty answer")
     return text

@@ -45,14 +45,22 @@ def validate_plan(plan: AviationPlan) -> AviationPlan:
     """The plan with its arguments normalised by the tool's model; PlanRefused when it cannot run."""
     spec = MANIFEST.get(plan.selected_tool)
     if spec is None:
-        raise PlanRefused(PlanRefusal(code="UNKNOWN_TOOL", tool=plan.selected_tool,
-                                      message=f"the planner chose {plan.selected_tool!r}, which is not in the "
-                                              f"tool manifest ({', '.join(MANIFEST)})"))
+        raise PlanRefused(
+            PlanRefusal(
+                code="UNKNOWN_TOOL",
+                tool=plan.selected_tool,
+                message=f"the planner chose {plan.selected_tool!r}, which is not in the "
+                f"tool manifest ({', '.join(MANIFEST)})",
+            )
+        )
     try:
         arguments = spec.args.model_validate(plan.arguments).model_dump(mode="json", exclude_defaults=True)
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error["loc"]) or "arguments"
-        raise PlanRefused(PlanRefusal(code="BAD_ARGUMENTS", tool=plan.selected_tool,
-                                      message=f"{plan.selected_tool}: {where}: {error['msg']}")) from None
+        raise PlanRefused(
+            PlanRefusal(
+                code="BAD_ARGUMENTS", tool=plan.selected_tool, message=f"{plan.selected_tool}: {where}: {error['msg']}"
+            )
+        ) from None
     return plan.model_copy(update={"arguments": arguments})

@@ -39,11 +39,23 @@ JURISDICTION_NAMES: dict[str, tuple[str, ...]] = {
 # Query reformulation offline: domain synonyms appended to the question so the lexical measure meets the
 # corpus's wording ("night" questions are answered by "curfew" entries).
 SYNONYMS: dict[str, str] = {
-    "night": "curfew night flights", "curfew": "night flights ban", "hotel": "care accommodation",
-    "meal": "care refreshments", "compensation": "compensated amounts", "compensate": "compensation",
-    "late": "delay", "delayed": "delay", "cancelled": "cancellation", "canceled": "cancellation",
-    "overbooked": "denied boarding", "bumped": "denied boarding", "pilot": "crew duty", "fdp": "crew duty",
-    "claim": "time limit claims", "money": "refund compensation", "long-haul": "over 3,500 km",
+    "night": "curfew night flights",
+    "curfew": "night flights ban",
+    "hotel": "care accommodation",
+    "meal": "care refreshments",
+    "compensation": "compensated amounts",
+    "compensate": "compensation",
+    "late": "delay",
+    "delayed": "delay",
+    "cancelled": "cancellation",
+    "canceled": "cancellation",
+    "overbooked": "denied boarding",
+    "bumped": "denied boarding",
+    "pilot": "crew duty",
+    "fdp": "crew duty",
+    "claim": "time limit claims",
+    "money": "refund compensation",
+    "long-haul": "over 3,500 km",
     "longhaul": "over 3,500 km",
 }
 
@@ -128,16 +140,28 @@ class RulesCorpus:
             raise UnknownJurisdiction(text, self.jurisdictions)
         return code
 
-    def answer(self, jurisdiction: str, question: str, *, top_k: int, threshold: float,
-               reformulate: bool = False, rerank: bool = False) -> list[ScoredRule]:
+    def answer(
+        self,
+        jurisdiction: str,
+        question: str,
+        *,
+        top_k: int,
+        threshold: float,
+        reformulate: bool = False,
+        rerank: bool = False,
+    ) -> list[ScoredRule]:
         query = reformulated(question) if reformulate else question
         scores = self.index.scores(query)
         if rerank:
             scores = self._reranked(question, scores)
-        ranked = sorted((i for i, e in enumerate(self.entries) if e.jurisdiction == jurisdiction),
-                        key=lambda i: -scores[i])
-        return [ScoredRule(entry=self.entries[i], score=round(float(scores[i]), 4))
-                for i in ranked[:top_k] if scores[i] >= threshold]
+        ranked = sorted(
+            (i for i, e in enumerate(self.entries) if e.jurisdiction == jurisdiction), key=lambda i: -scores[i]
+        )
+        return [
+            ScoredRule(entry=self.entries[i], score=round(float(scores[i]), 4))
+            for i in ranked[:top_k]
+            if scores[i] >= threshold
+        ]
 
     def _reranked(self, question: str, scores):
         """Blend in agreement with the entry's own question and its tags: a second, narrower lexical signal."""
@@ -147,21 +171,30 @@ class RulesCorpus:
         return 0.7 * scores + 0.2 * question_scores + 0.1 * (scores > 0) * [min(h, 2) / 2 for h in tag_hits]
 
     def browse(self, *, jurisdiction: str | None, tags: list[str], offset: int, limit: int) -> RulesPage:
-        chosen = [e for e in self.entries
-                  if (jurisdiction is None or e.jurisdiction == jurisdiction) and all(t in e.tags for t in tags)]
-        page = chosen[offset:offset + limit]
-        return RulesPage(entries=page, total=len(chosen), offset=offset, limit=limit,
-                         has_more=offset + len(page) < len(chosen))
+        chosen = [
+            e
+            for e in self.entries
+            if (jurisdiction is None or e.jurisdiction == jurisdiction) and all(t in e.tags for t in tags)
+        ]
+        page = chosen[offset : offset + limit]
+        return RulesPage(
+            entries=page, total=len(chosen), offset=offset, limit=limit, has_more=offset + len(page) < len(chosen)
+        )
 
-    def compare(self, jurisdictions: list[str], *, tags: list[str], question: str,
-                difference_threshold: float) -> list[TopicComparison]:
+    def compare(
+        self, jurisdictions: list[str], *, tags: list[str], question: str, difference_threshold: float
+    ) -> list[TopicComparison]:
         """Topic by topic across the jurisdictions; with no tags, the tags the question's best matches carry."""
         topics = tags or self._topics_for(question, jurisdictions)
         relevance = self.index.scores(reformulated(question)) if question else None
         comparisons, seen = [], set()
         for tag in topics:
-            found = {j: self._by_relevance([i for i, e in enumerate(self.entries) if e.jurisdiction == j and tag in e.tags],
-                                           relevance) for j in jurisdictions}
+            found = {
+                j: self._by_relevance(
+                    [i for i, e in enumerate(self.entries) if e.jurisdiction == j and tag in e.tags], relevance
+                )
+                for j in jurisdictions
+            }
             present = [j for j in jurisdictions if found[j]]
             same_entries = tuple(e.id for j in present for e in found[j])
             if not present or same_entries in seen:  # a tag carried by exactly the entries already compared
@@ -171,12 +204,24 @@ class RulesCorpus:
             for a, b in combinations(present, 2):
                 text_a, text_b = _joined(found[a]), _joined(found[b])
                 similarity = self.index.similarity(text_a, text_b)
-                pairs.append(PairDifference(a=a, b=b, similarity=round(similarity, 4),
-                                            differs=similarity < difference_threshold,
-                                            only_in_a=self.index.distinctive_terms(text_a, text_b),
-                                            only_in_b=self.index.distinctive_terms(text_b, text_a)))
-            comparisons.append(TopicComparison(tag=tag, entries={j: found[j] for j in present}, pairs=pairs,
-                                               missing=[j for j in jurisdictions if not found[j]]))
+                pairs.append(
+                    PairDifference(
+                        a=a,
+                        b=b,
+                        similarity=round(similarity, 4),
+                        differs=similarity < difference_threshold,
+                        only_in_a=self.index.distinctive_terms(text_a, text_b),
+                        only_in_b=self.index.distinctive_terms(text_b, text_a),
+                    )
+                )
+            comparisons.append(
+                TopicComparison(
+                    tag=tag,
+                    entries={j: found[j] for j in present},
+                    pairs=pairs,
+                    missing=[j for j in jurisdictions if not found[j]],
+                )
+            )
         return comparisons
 
     def _by_relevance(self, positions: list[int], relevance) -> list[RuleEntry]:
@@ -187,8 +232,9 @@ class RulesCorpus:
 
     def _topics_for(self, question: str, jurisdictions: list[str], limit: int = 4) -> list[str]:
         scores = self.index.scores(reformulated(question))
-        ranked = sorted((i for i, e in enumerate(self.entries) if e.jurisdiction in jurisdictions),
-                        key=lambda i: -scores[i])
+        ranked = sorted(
+            (i for i, e in enumerate(self.entries) if e.jurisdiction in jurisdictions), key=lambda i: -scores[i]
+        )
         topics: list[str] = []
         for i in ranked:
             for tag in self.entries[i].tags:
@@ -213,8 +259,12 @@ def find_jurisdictions(text: str) -> list[str]:
     lowered = text.lower()
     hits = []
     for code, names in JURISDICTION_NAMES.items():
-        positions = [m.start() for name in names for m in re.finditer(rf"\b{re.escape(name)}\b", lowered)
-                     if not (len(name) == 2 and name not in ("uk", "us", "eu"))]
+        positions = [
+            m.start()
+            for name in names
+            for m in re.finditer(rf"\b{re.escape(name)}\b", lowered)
+            if not (len(name) == 2 and name not in ("uk", "us", "eu"))
+        ]
         if positions:
             hits.append((min(positions), code))
     return [code for _, code in sorted(hits)]

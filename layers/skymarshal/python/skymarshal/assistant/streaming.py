@@ -10,7 +10,8 @@ answer and ``done``. When the run itself fails, an ``error`` event (``fatal: tru
 from __future__ import annotations
 
 import logging
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 from .graph import Assistant, Usage
 
@@ -23,7 +24,7 @@ def _is_node(event: dict, node: str) -> bool:
 
 
 def _chunks(text: str) -> list[str]:
-    return [text[i:i + CHUNK_CHARS] for i in range(0, len(text), CHUNK_CHARS)]
+    return [text[i : i + CHUNK_CHARS] for i in range(0, len(text), CHUNK_CHARS)]
 
 
 async def stream_turn(assistant: Assistant, question: str, thread_id: str | None) -> AsyncIterator[tuple[str, dict]]:
@@ -39,15 +40,28 @@ async def stream_turn(assistant: Assistant, question: str, thread_id: str | None
             if kind == "on_chain_end" and _is_node(event, "planner"):
                 output = event["data"].get("output") or {}
                 plan = output.get("plan", {})
-                yield "plan", {"plan": plan, "source": output.get("plan_source"), "notes": output.get("planner_notes", [])}
-                yield "thinking", {"text": "\n".join([plan.get("reasoning", ""), *output.get("planner_notes", [])]).strip()}
+                yield (
+                    "plan",
+                    {"plan": plan, "source": output.get("plan_source"), "notes": output.get("planner_notes", [])},
+                )
+                yield (
+                    "thinking",
+                    {"text": "\n".join([plan.get("reasoning", ""), *output.get("planner_notes", [])]).strip()},
+                )
             elif kind == "on_chain_start" and _is_node(event, "tool_runner"):
                 yield "tool_call_start", {"tool": plan.get("selected_tool"), "arguments": plan.get("arguments", {})}
             elif kind == "on_chain_end" and _is_node(event, "tool_runner"):
                 output = event["data"].get("output") or {}
                 result = output.get("tool_result") or {}
-                yield "tool_call_end", {"tool": plan.get("selected_tool"), "ok": not output.get("error"),
-                                        "tool_type": result.get("_tool_type"), "count": result.get("count")}
+                yield (
+                    "tool_call_end",
+                    {
+                        "tool": plan.get("selected_tool"),
+                        "ok": not output.get("error"),
+                        "tool_type": result.get("_tool_type"),
+                        "count": result.get("count"),
+                    },
+                )
                 if output.get("error"):
                     yield "error", {"message": output["error"], "fatal": False}
             elif kind == "on_chat_model_stream" and event.get("metadata", {}).get("langgraph_node") == "formatter":

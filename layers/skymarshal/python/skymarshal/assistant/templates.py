@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 MAX_ROWS = 15
 
@@ -13,7 +13,10 @@ def _runway(a: dict) -> str:
 
 def _curfew(a: dict) -> str:
     windows = a.get("curfews") or []
-    return "; ".join(f"{w['kind'].replace('_', ' ')} {w['start_local']}-{w['end_local']} local" for w in windows) or "none on record"
+    return (
+        "; ".join(f"{w['kind'].replace('_', ' ')} {w['start_local']}-{w['end_local']} local" for w in windows)
+        or "none on record"
+    )
 
 
 def _filters(filters: dict) -> str:
@@ -30,13 +33,18 @@ def _filters(filters: dict) -> str:
 
 
 def _table(rows: list[dict], with_route: bool) -> list[str]:
-    head = "| Airport | Country | Runway | Off route | Along route | Curfew |" if with_route else \
-        "| Airport | Country | Runway | Distance | Curfew |"
+    head = (
+        "| Airport | Country | Runway | Off route | Along route | Curfew |"
+        if with_route
+        else "| Airport | Country | Runway | Distance | Curfew |"
+    )
     lines = [head, "|---" * (6 if with_route else 5) + "|"]
     for a in rows[:MAX_ROWS]:  # callers sample longer lists first
         name = f"{a['iata']} {a['name']}"
         if with_route:
-            lines.append(f"| {name} | {a['country']} | {_runway(a)} | {a['distance_nm']} nm | {a['along_route_nm']} nm | {_curfew(a)} |")
+            lines.append(
+                f"| {name} | {a['country']} | {_runway(a)} | {a['distance_nm']} nm | {a['along_route_nm']} nm | {_curfew(a)} |"
+            )
         else:
             distance = f"{a['distance_nm']} nm" if a.get("distance_nm") is not None else "-"
             lines.append(f"| {name} | {a['country']} | {_runway(a)} | {distance} | {_curfew(a)} |")
@@ -58,9 +66,15 @@ def _one_per_stretch(rows: list[dict], length_nm: float) -> list[dict]:
 
 def route_alternates(r: dict) -> str:
     dep, dest = r["departure"], r["destination"]
-    shown = f"{r['total']} airports" if r["total"] == r["count"] else f"{r['total']} airports ({r['count']} spread along it listed)"
-    head = (f"**{shown} within {r['corridor_nm']:g} nm of the {dep['iata']}–{dest['iata']} great-circle "
-            f"route** ({r['route_length_nm']:,.0f} nm), filtered by {_filters(r['filters'])}, in order along the route:")
+    shown = (
+        f"{r['total']} airports"
+        if r["total"] == r["count"]
+        else f"{r['total']} airports ({r['count']} spread along it listed)"
+    )
+    head = (
+        f"**{shown} within {r['corridor_nm']:g} nm of the {dep['iata']}–{dest['iata']} great-circle "
+        f"route** ({r['route_length_nm']:,.0f} nm), filtered by {_filters(r['filters'])}, in order along the route:"
+    )
     if not r["airports"]:
         return head + "\n\nNone pass the filters; widen the corridor or relax a filter."
     countries = list(dict.fromkeys(a["country"] for a in r["airports"]))
@@ -68,16 +82,25 @@ def route_alternates(r: dict) -> str:
     if len(rows) > MAX_ROWS:  # the best one per stretch of the route; the panel has every row
         rows = _one_per_stretch(rows, r["route_length_nm"])
         head += f" (the best per stretch of the route shown; the panel lists all {r['count']})"
-    return "\n".join([head, "", *_table(rows, True), "",
-                      f"Countries along the way: {', '.join(countries)}. Runway lengths come from the project's "
-                      "surveyed reference where it has one, else airports-py; curfews from the rules engine."])
+    return "\n".join(
+        [
+            head,
+            "",
+            *_table(rows, True),
+            "",
+            f"Countries along the way: {', '.join(countries)}. Runway lengths come from the project's "
+            "surveyed reference where it has one, else airports-py; curfews from the rules engine.",
+        ]
+    )
 
 
 def airport_list(r: dict) -> str:
     if "centre" in r:
         c = r["centre"]
-        head = (f"**{r['count']} airports within {r['radius_nm']:g} nm of {c['iata']} {c['name']}**, filtered by "
-                f"{_filters(r['filters'])}, nearest first:")
+        head = (
+            f"**{r['count']} airports within {r['radius_nm']:g} nm of {c['iata']} {c['name']}**, filtered by "
+            f"{_filters(r['filters'])}, nearest first:"
+        )
     else:
         head = f"**{r['count']} airports match {r['query']!r}** ({_filters(r['filters'])}):"
     if not r["airports"]:
@@ -87,19 +110,26 @@ def airport_list(r: dict) -> str:
 
 def airport_details(r: dict) -> str:
     a = r["airport"]
-    service = {True: "scheduled service", False: "no scheduled service", None: "service unknown"}[a.get("scheduled_service")]
-    return "\n".join([
-        f"**{a['iata']} / {a['icao']} — {a['name']}**, {a['city']}, {a['country']}",
-        f"- Longest runway: {_runway(a)} (source: {a.get('runway_source') or 'none'})",
-        f"- Type: {(a.get('kind') or 'unknown').replace('_', ' ')}, {service}",
-        f"- Position {a['lat']:.4f}, {a['lon']:.4f}; elevation {a['elevation_ft']:,} ft; time zone {a['tz']}",
-        f"- Curfew / night restrictions: {_curfew(a)}"])
+    service = {True: "scheduled service", False: "no scheduled service", None: "service unknown"}[
+        a.get("scheduled_service")
+    ]
+    return "\n".join(
+        [
+            f"**{a['iata']} / {a['icao']} — {a['name']}**, {a['city']}, {a['country']}",
+            f"- Longest runway: {_runway(a)} (source: {a.get('runway_source') or 'none'})",
+            f"- Type: {(a.get('kind') or 'unknown').replace('_', ' ')}, {service}",
+            f"- Position {a['lat']:.4f}, {a['lon']:.4f}; elevation {a['elevation_ft']:,} ft; time zone {a['tz']}",
+            f"- Curfew / night restrictions: {_curfew(a)}",
+        ]
+    )
 
 
 def airport_notification(r: dict) -> str:
     a, curfew, notams = r["airport"], r["curfew"], r["notams"]
-    lines = [f"**{a['iata']} {a['name']} — {r['movement']} at {r['at']}**",
-             f"- Curfew: **{curfew['status'].replace('_', ' ')}** — {curfew['message']} ({curfew['clause']})"]
+    lines = [
+        f"**{a['iata']} {a['name']} — {r['movement']} at {r['at']}**",
+        f"- Curfew: **{curfew['status'].replace('_', ' ')}** — {curfew['message']} ({curfew['clause']})",
+    ]
     if not notams["connected"]:
         lines.append("- NOTAMs: not connected in this session (run against local or AWS data to include them).")
     elif notams["active"]:
@@ -111,8 +141,10 @@ def airport_notification(r: dict) -> str:
 
 def rules_answer(r: dict) -> str:
     if not r["results"]:
-        return (f"No {r['country_name']} rule on record matches this question closely enough (TF-IDF cosine "
-                f"below {r['threshold']}). Try `browse rules in {r['country']}` to see what is on record.")
+        return (
+            f"No {r['country_name']} rule on record matches this question closely enough (TF-IDF cosine "
+            f"below {r['threshold']}). Try `browse rules in {r['country']}` to see what is on record."
+        )
     best, *others = r["results"]
     lines = [f"**{r['country_name']}** — {best['answer']}", "", f"_Source: {best['source']}_"]
     if others:
@@ -132,8 +164,10 @@ def rules_list(r: dict) -> str:
 
 def rules_comparison(r: dict) -> str:
     names = r["country_names"]
-    lines = [f"**{' vs '.join(names[c] for c in r['countries'])}** — topic by topic (answers compared by TF-IDF "
-             f"cosine; below {r['difference_threshold']} counts as a difference):"]
+    lines = [
+        f"**{' vs '.join(names[c] for c in r['countries'])}** — topic by topic (answers compared by TF-IDF "
+        f"cosine; below {r['difference_threshold']} counts as a difference):"
+    ]
     shown: set[str] = set()  # an entry carries several tags: quote it once, under its first topic
     for topic in r["topics"]:
         verdict = "differs" if topic["differs"] else "broadly the same"
@@ -148,15 +182,21 @@ def rules_comparison(r: dict) -> str:
         lines += [f"- No {names[c]} rule on record for this topic." for c in topic["missing"]]
         for pair in topic["pairs"]:
             if pair["only_in_a"] or pair["only_in_b"]:  # even "broadly the same" rules differ somewhere
-                lines.append(f"- Key terms only in {pair['a']}: {', '.join(pair['only_in_a'])}; only in "
-                             f"{pair['b']}: {', '.join(pair['only_in_b'])} (similarity {pair['similarity']:.2f}).")
+                lines.append(
+                    f"- Key terms only in {pair['a']}: {', '.join(pair['only_in_a'])}; only in "
+                    f"{pair['b']}: {', '.join(pair['only_in_b'])} (similarity {pair['similarity']:.2f})."
+                )
     if not r["topics"]:
         lines.append("\nNo shared topic on record for these jurisdictions.")
     return "\n".join(lines)
 
 
 TEMPLATES: dict[str, Callable[[dict], str]] = {
-    "route_alternates": route_alternates, "airport_list": airport_list, "airport_details": airport_details,
-    "airport_notification": airport_notification, "rules_answer": rules_answer, "rules_list": rules_list,
+    "route_alternates": route_alternates,
+    "airport_list": airport_list,
+    "airport_details": airport_details,
+    "airport_notification": airport_notification,
+    "rules_answer": rules_answer,
+    "rules_list": rules_list,
     "rules_comparison": rules_comparison,
 }

@@ -11,15 +11,67 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
 TOKEN = re.compile(r"[a-z0-9]+")
 # Words that carry no meaning for rules questions; dropped so they do not inflate similarity.
 STOPWORDS = frozenset(
-    "a an and are as at be by can do does for from how in is it its of on or the this to under what when which "
-    "who with there their than that these those if i we you me my our any all be been was were will would".split())
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "can",
+        "do",
+        "does",
+        "for",
+        "from",
+        "how",
+        "in",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "to",
+        "under",
+        "what",
+        "when",
+        "which",
+        "who",
+        "with",
+        "there",
+        "their",
+        "than",
+        "that",
+        "these",
+        "those",
+        "if",
+        "i",
+        "we",
+        "you",
+        "me",
+        "my",
+        "our",
+        "any",
+        "all",
+        "be",
+        "been",
+        "was",
+        "were",
+        "will",
+        "would",
+    ]
+)
 
 
 def tokens(text: str) -> list[str]:

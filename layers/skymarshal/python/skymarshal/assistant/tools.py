@@ -8,9 +8,10 @@ answer raises ``ToolInputError`` with a sentence the formatter can show; the run
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Literal
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -21,8 +22,15 @@ from . import airports as ap
 from .config import AssistantBehaviour
 from .rules import RulesCorpus, UnknownJurisdiction
 
-ToolType = Literal["airport_list", "route_alternates", "airport_details", "airport_notification", "rules_answer",
-                   "rules_list", "rules_comparison"]
+ToolType = Literal[
+    "airport_list",
+    "route_alternates",
+    "airport_details",
+    "airport_notification",
+    "rules_answer",
+    "rules_list",
+    "rules_comparison",
+]
 UiKind = Literal["route", "airport", "rules"]
 NotamLookup = Callable[[str, datetime, datetime], list[Notam]]
 
@@ -65,7 +73,7 @@ class NotificationArgs(AirportCodeArgs):
     @field_validator("at")
     @classmethod
     def _utc(cls, value: datetime | None) -> datetime | None:
-        return value.replace(tzinfo=timezone.utc) if value is not None and value.tzinfo is None else value
+        return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 class RulesQuestionArgs(Args):
@@ -101,7 +109,7 @@ class ToolContext:
     behaviour: AssistantBehaviour
     rules: RulesCorpus
     notams: NotamLookup | None = None
-    now: Callable[[], datetime] = field(default=lambda: datetime.now(timezone.utc))
+    now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
 
 
 @dataclass(frozen=True)
@@ -135,8 +143,12 @@ def _filters_used(filters: ap.AirportFilters) -> dict:
 
 def search_airports(args: SearchAirportsArgs, ctx: ToolContext) -> dict:
     found = ap.search(args.query, args.filters, args.limit)
-    return {"query": args.query, "filters": _filters_used(args.filters), "airports": [_card(a) for a in found],
-            "count": len(found)}
+    return {
+        "query": args.query,
+        "filters": _filters_used(args.filters),
+        "airports": [_card(a) for a in found],
+        "count": len(found),
+    }
 
 
 def _location(text: str) -> ap.Airport:
@@ -155,10 +167,18 @@ def _location(text: str) -> ap.Airport:
 def find_airports_near_location(args: NearLocationArgs, ctx: ToolContext) -> dict:
     centre = _location(args.location)
     radius = args.radius_nm or ctx.behaviour.airports.default_radius_nm
-    found = [n for n in ap.near_point(centre.lat, centre.lon, radius, args.filters, ctx.behaviour.airports.max_results + 1)
-             if n.airport.iata != centre.iata]
-    return {"centre": _card(centre), "radius_nm": radius, "filters": _filters_used(args.filters),
-            "airports": _nearby(found[:ctx.behaviour.airports.max_results]), "count": len(found)}
+    found = [
+        n
+        for n in ap.near_point(centre.lat, centre.lon, radius, args.filters, ctx.behaviour.airports.max_results + 1)
+        if n.airport.iata != centre.iata
+    ]
+    return {
+        "centre": _card(centre),
+        "radius_nm": radius,
+        "filters": _filters_used(args.filters),
+        "airports": _nearby(found[: ctx.behaviour.airports.max_results]),
+        "count": len(found),
+    }
 
 
 def find_airports_near_route(args: NearRouteArgs, ctx: ToolContext) -> dict:
@@ -166,11 +186,19 @@ def find_airports_near_route(args: NearRouteArgs, ctx: ToolContext) -> dict:
     if departure.iata == destination.iata:
         raise ToolInputError(f"departure and destination are both {departure.iata}: a route needs two airports")
     corridor = args.corridor_nm or ctx.behaviour.airports.default_corridor_nm
-    found, total, length = ap.near_route(departure, destination, corridor, args.filters,
-                                         ctx.behaviour.airports.max_results)
-    return {"departure": _card(departure), "destination": _card(destination), "route_length_nm": length,
-            "corridor_nm": corridor, "filters": _filters_used(args.filters), "airports": _nearby(found),
-            "count": len(found), "total": total}
+    found, total, length = ap.near_route(
+        departure, destination, corridor, args.filters, ctx.behaviour.airports.max_results
+    )
+    return {
+        "departure": _card(departure),
+        "destination": _card(destination),
+        "route_length_nm": length,
+        "corridor_nm": corridor,
+        "filters": _filters_used(args.filters),
+        "airports": _nearby(found),
+        "count": len(found),
+        "total": total,
+    }
 
 
 def get_airport_details(args: AirportCodeArgs, ctx: ToolContext) -> dict:
@@ -187,8 +215,13 @@ def get_notification_for_airport(args: NotificationArgs, ctx: ToolContext) -> di
     if ctx.notams is not None:
         active = [n for n in ctx.notams(airport.iata, at, at + timedelta(hours=1)) if n.starts_at <= at < n.ends_at]
         notams["active"] = [n.model_dump(mode="json") for n in active]
-    return {"airport": _card(airport), "at": at.isoformat(), "movement": args.movement,
-            "curfew": curfew.model_dump(mode="json"), "notams": notams}
+    return {
+        "airport": _card(airport),
+        "at": at.isoformat(),
+        "movement": args.movement,
+        "curfew": curfew.model_dump(mode="json"),
+        "notams": notams,
+    }
 
 
 def _jurisdiction(rules: RulesCorpus, text: str) -> str:
@@ -201,11 +234,21 @@ def _jurisdiction(rules: RulesCorpus, text: str) -> str:
 def answer_rules_question(args: RulesQuestionArgs, ctx: ToolContext) -> dict:
     code = _jurisdiction(ctx.rules, args.country)
     settings, features = ctx.behaviour.retrieval, ctx.behaviour.features
-    found = ctx.rules.answer(code, args.question, top_k=settings.top_k, threshold=settings.similarity_threshold,
-                             reformulate=features.query_reformulation, rerank=features.reranking)
-    return {"country": code, "country_name": ctx.rules.rules.jurisdictions[code], "question": args.question,
-            "threshold": settings.similarity_threshold,
-            "results": [{**r.entry.model_dump(mode="json"), "score": r.score} for r in found]}
+    found = ctx.rules.answer(
+        code,
+        args.question,
+        top_k=settings.top_k,
+        threshold=settings.similarity_threshold,
+        reformulate=features.query_reformulation,
+        rerank=features.reranking,
+    )
+    return {
+        "country": code,
+        "country_name": ctx.rules.rules.jurisdictions[code],
+        "question": args.question,
+        "threshold": settings.similarity_threshold,
+        "results": [{**r.entry.model_dump(mode="json"), "score": r.score} for r in found],
+    }
 
 
 def browse_rules(args: BrowseRulesArgs, ctx: ToolContext) -> dict:
@@ -221,33 +264,92 @@ def compare_rules_between_countries(args: CompareRulesArgs, ctx: ToolContext) ->
     codes = list(dict.fromkeys(_jurisdiction(ctx.rules, c) for c in args.countries))
     if len(codes) < 2:
         raise ToolInputError(f"a comparison needs two different jurisdictions, got {', '.join(codes)}")
-    topics = ctx.rules.compare(codes, tags=args.tags, question=args.question,
-                               difference_threshold=ctx.behaviour.retrieval.compare_difference_threshold)
-    return {"countries": codes, "country_names": {c: ctx.rules.rules.jurisdictions[c] for c in codes},
-            "question": args.question, "measure": "tfidf_cosine",
-            "difference_threshold": ctx.behaviour.retrieval.compare_difference_threshold,
-            "topics": [{**t.model_dump(mode="json"), "differs": t.differs} for t in topics]}
+    topics = ctx.rules.compare(
+        codes,
+        tags=args.tags,
+        question=args.question,
+        difference_threshold=ctx.behaviour.retrieval.compare_difference_threshold,
+    )
+    return {
+        "countries": codes,
+        "country_names": {c: ctx.rules.rules.jurisdictions[c] for c in codes},
+        "question": args.question,
+        "measure": "tfidf_cosine",
+        "difference_threshold": ctx.behaviour.retrieval.compare_difference_threshold,
+        "topics": [{**t.model_dump(mode="json"), "differs": t.differs} for t in topics],
+    }
 
 
-MANIFEST: dict[str, ToolSpec] = {spec.name: spec for spec in (
-    ToolSpec("search_airports", "Find airports by name, city or code, with optional filters.",
-             SearchAirportsArgs, "airport_list", "airport", search_airports),
-    ToolSpec("find_airports_near_location", "Airports within a radius (nm) of an airport or place, filtered.",
-             NearLocationArgs, "airport_list", "airport", find_airports_near_location),
-    ToolSpec("find_airports_near_route", "Alternates within a corridor (nm) of the great-circle route between "
-             "two airports, filtered by runway, aircraft type, curfew, country.",
-             NearRouteArgs, "route_alternates", "route", find_airports_near_route),
-    ToolSpec("get_airport_details", "One airport's reference data: runway, type, time zone, curfews.",
-             AirportCodeArgs, "airport_details", "airport", get_airport_details),
-    ToolSpec("get_notification_for_airport", "Curfew and NOTAM status at an airport at a UTC time (default now).",
-             NotificationArgs, "airport_notification", "airport", get_notification_for_airport),
-    ToolSpec("answer_rules_question", "Answer a rules question for one country from the rules corpus.",
-             RulesQuestionArgs, "rules_answer", "rules", answer_rules_question),
-    ToolSpec("browse_rules", "List rules entries by country and tag, paged (offset, limit, has_more).",
-             BrowseRulesArgs, "rules_list", "rules", browse_rules),
-    ToolSpec("compare_rules_between_countries", "Compare the rules of two or more countries topic by topic.",
-             CompareRulesArgs, "rules_comparison", "rules", compare_rules_between_countries),
-)}
+MANIFEST: dict[str, ToolSpec] = {
+    spec.name: spec
+    for spec in (
+        ToolSpec(
+            "search_airports",
+            "Find airports by name, city or code, with optional filters.",
+            SearchAirportsArgs,
+            "airport_list",
+            "airport",
+            search_airports,
+        ),
+        ToolSpec(
+            "find_airports_near_location",
+            "Airports within a radius (nm) of an airport or place, filtered.",
+            NearLocationArgs,
+            "airport_list",
+            "airport",
+            find_airports_near_location,
+        ),
+        ToolSpec(
+            "find_airports_near_route",
+            "Alternates within a corridor (nm) of the great-circle route between "
+            "two airports, filtered by runway, aircraft type, curfew, country.",
+            NearRouteArgs,
+            "route_alternates",
+            "route",
+            find_airports_near_route,
+        ),
+        ToolSpec(
+            "get_airport_details",
+            "One airport's reference data: runway, type, time zone, curfews.",
+            AirportCodeArgs,
+            "airport_details",
+            "airport",
+            get_airport_details,
+        ),
+        ToolSpec(
+            "get_notification_for_airport",
+            "Curfew and NOTAM status at an airport at a UTC time (default now).",
+            NotificationArgs,
+            "airport_notification",
+            "airport",
+            get_notification_for_airport,
+        ),
+        ToolSpec(
+            "answer_rules_question",
+            "Answer a rules question for one country from the rules corpus.",
+            RulesQuestionArgs,
+            "rules_answer",
+            "rules",
+            answer_rules_question,
+        ),
+        ToolSpec(
+            "browse_rules",
+            "List rules entries by country and tag, paged (offset, limit, has_more).",
+            BrowseRulesArgs,
+            "rules_list",
+            "rules",
+            browse_rules,
+        ),
+        ToolSpec(
+            "compare_rules_between_countries",
+            "Compare the rules of two or more countries topic by topic.",
+            CompareRulesArgs,
+            "rules_comparison",
+            "rules",
+            compare_rules_between_countries,
+        ),
+    )
+}
 
 
 def run_tool(name: str, arguments: dict, ctx: ToolContext) -> dict:
@@ -259,5 +361,6 @@ def run_tool(name: str, arguments: dict, ctx: ToolContext) -> dict:
 
 def manifest_for_prompt() -> str:
     """The manifest as the planner prompt lists it: name, description and the JSON schema of the arguments."""
-    return "\n".join(f"- {s.name}: {s.description}\n  arguments: {json.dumps(s.args.model_json_schema())}"
-                     for s in MANIFEST.values())
+    return "\n".join(
+        f"- {s.name}: {s.description}\n  arguments: {json.dumps(s.args.model_json_schema())}" for s in MANIFEST.values()
+    )

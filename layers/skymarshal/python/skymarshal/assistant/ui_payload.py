@@ -13,8 +13,20 @@ from typing import Any
 from .tools import MANIFEST
 
 PAYLOAD_VERSION = 1
-AIRPORT_FIELDS = ("iata", "icao", "name", "city", "country", "lat", "lon", "longest_runway_ft", "kind",
-                  "distance_nm", "along_route_nm", "curfews")
+AIRPORT_FIELDS = (
+    "iata",
+    "icao",
+    "name",
+    "city",
+    "country",
+    "lat",
+    "lon",
+    "longest_runway_ft",
+    "kind",
+    "distance_nm",
+    "along_route_nm",
+    "curfews",
+)
 
 
 def _slim(airport: dict) -> dict:
@@ -32,8 +44,12 @@ def _airports(result: dict) -> list[dict]:
 def _visualization(kind: str, result: dict) -> dict:
     if kind == "route" and "departure" in result:
         points = [_slim(result["departure"]), _slim(result["destination"])]
-        return {"type": "route_map", "route": [{"iata": p["iata"], "lat": p["lat"], "lon": p["lon"]} for p in points],
-                "corridor_nm": result.get("corridor_nm"), "markers": len(result.get("airports", []))}
+        return {
+            "type": "route_map",
+            "route": [{"iata": p["iata"], "lat": p["lat"], "lon": p["lon"]} for p in points],
+            "corridor_nm": result.get("corridor_nm"),
+            "markers": len(result.get("airports", [])),
+        }
     if kind == "airport" and "centre" in result:
         return {"type": "radius_map", "centre": _slim(result["centre"]), "radius_nm": result.get("radius_nm")}
     if kind == "airport":

@@ -27,8 +27,9 @@ logged as a warning. Every offloaded object is written with the tag `ttl-days=<d
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, Mapping
+from typing import Literal
 
 from ..data.schema import CHECKPOINTS, Naming
 
@@ -75,7 +76,7 @@ class CheckpointSettings:
         return ttl_seconds(self.ttl_days)
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "CheckpointSettings":
+    def from_env(cls, env: Mapping[str, str] | None = None) -> CheckpointSettings:
         env = os.environ if env is None else env
         raw = (env.get(CHECKPOINTER_ENV) or "").strip().lower()
         if raw:

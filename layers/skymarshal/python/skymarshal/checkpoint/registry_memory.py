@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Callable
 
 from .config import CHECKPOINT_TTL_DAYS
 from .threads import (
-    FINAL_STATUSES, THREAD_STATUSES, BaseThreadRegistry, ThreadClosed, ThreadEvent, ThreadInfo, UnknownThread, _since,
+    FINAL_STATUSES,
+    THREAD_STATUSES,
+    BaseThreadRegistry,
+    ThreadClosed,
+    ThreadEvent,
+    ThreadInfo,
+    UnknownThread,
+    _since,
     _utcnow,
 )
 
@@ -44,8 +51,9 @@ class InMemoryThreadRegistry(BaseThreadRegistry):
             self._threads[thread_id] = replace(info, event_count=current.event_count)
             return True
 
-    def _append(self, thread_id: str, event: str, now: str, ttl: int,
-                confidence: float | None, detail: str) -> ThreadEvent:
+    def _append(
+        self, thread_id: str, event: str, now: str, ttl: int, confidence: float | None, detail: str
+    ) -> ThreadEvent:
         with self._lock:
             meta = self._threads.get(thread_id)
             if meta is None:
@@ -54,8 +62,18 @@ class InMemoryThreadRegistry(BaseThreadRegistry):
                 raise ThreadClosed(thread_id, meta.status)
             seq = meta.event_count + 1
             self._threads[thread_id] = replace(meta, event_count=seq, updated_at=now, ttl=ttl)
-            recorded = ThreadEvent(thread_id, meta.execution_id, meta.agent, meta.phase, event, now, seq,
-                                   confidence, json.loads(detail), ttl)
+            recorded = ThreadEvent(
+                thread_id,
+                meta.execution_id,
+                meta.agent,
+                meta.phase,
+                event,
+                now,
+                seq,
+                confidence,
+                json.loads(detail),
+                ttl,
+            )
             self._events[thread_id].append(recorded)
             return recorded
 
@@ -68,6 +86,7 @@ class InMemoryThreadRegistry(BaseThreadRegistry):
             raise ValueError(f"status {status!r} is not one of {', '.join(THREAD_STATUSES)}")
         floor = _since(since)
         with self._lock:
-            found = [t for t in self._threads.values()
-                     if t.status == status and (floor is None or t.updated_at >= floor)]
+            found = [
+                t for t in self._threads.values() if t.status == status and (floor is None or t.updated_at >= floor)
+            ]
         return sorted(found, key=lambda t: (t.updated_at, t.thread_id))

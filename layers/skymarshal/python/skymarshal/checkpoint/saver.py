@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 import boto3
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -28,8 +28,13 @@ from langgraph.checkpoint.memory import InMemorySaver
 from .config import CHECKPOINT_LIFECYCLE_RULE_ID, CHECKPOINT_S3_PREFIX, CHECKPOINT_TTL_DAYS, CheckpointSettings
 
 __all__ = [
-    "CHECKPOINT_LIFECYCLE_RULE_ID", "CHECKPOINT_S3_PREFIX", "CHECKPOINT_TTL_DAYS", "CheckpointSettings",
-    "build_checkpointer", "checkpointer_from_env", "dynamodb_saver",
+    "CHECKPOINT_LIFECYCLE_RULE_ID",
+    "CHECKPOINT_S3_PREFIX",
+    "CHECKPOINT_TTL_DAYS",
+    "CheckpointSettings",
+    "build_checkpointer",
+    "checkpointer_from_env",
+    "dynamodb_saver",
 ]
 
 logger = logging.getLogger(__name__)
@@ -68,7 +73,9 @@ def build_checkpointer(
     else:
         saver, description = None, "none (graphs run without a checkpointer)"
     logger.info(
-        "checkpoint backend: %s (selected by %s)", description, settings.selected_by,
+        "checkpoint backend: %s (selected by %s)",
+        description,
+        settings.selected_by,
         extra={"checkpoint_backend": settings.backend, "checkpoint_backend_selected_by": settings.selected_by},
     )
     return saver

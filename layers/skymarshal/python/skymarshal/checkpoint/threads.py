@@ -23,10 +23,10 @@ from __future__ import annotations
 import json
 import logging
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
-from typing import Any, Callable, Literal, Mapping, NamedTuple
-
+from datetime import UTC, datetime
+from typing import Any, Literal, NamedTuple
 
 from .config import CHECKPOINT_TTL_DAYS, ttl_seconds
 
@@ -81,7 +81,13 @@ def parse_thread_id(value: str) -> ThreadKey:
 
 ThreadStatus = Literal["created", "running", "awaiting_approval", "completed", "failed", "rejected", "escalated"]
 THREAD_STATUSES: tuple[str, ...] = (
-    "created", "running", "awaiting_approval", "completed", "failed", "rejected", "escalated",
+    "created",
+    "running",
+    "awaiting_approval",
+    "completed",
+    "failed",
+    "rejected",
+    "escalated",
 )
 # Allowed status changes. completed and rejected are final. A rejected thread is halted for good
 # (human-in-the-loop rejection). A failed thread may run again (resume from its last checkpoint).
@@ -173,7 +179,7 @@ class ThreadEvent:
 def format_timestamp(moment: datetime) -> str:
     if moment.tzinfo is None:
         raise ValueError("timestamps must be timezone-aware")
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _since(value: datetime | str | None) -> str | None:
@@ -203,7 +209,7 @@ def _confidence(event: str, confidence: float | None) -> float | None:
 
 
 def _utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 # -------------------------------------------------------------------------------------- registries
@@ -232,8 +238,9 @@ class BaseThreadRegistry(ABC):
         """Replace the status fields if the status is still `expected`; False otherwise."""
 
     @abstractmethod
-    def _append(self, thread_id: str, event: str, now: str, ttl: int,
-                confidence: float | None, detail: str) -> ThreadEvent:
+    def _append(
+        self, thread_id: str, event: str, now: str, ttl: int, confidence: float | None, detail: str
+    ) -> ThreadEvent:
         """Bump the counter and write the event. Raise UnknownThread / ThreadClosed."""
 
     @abstractmethod
@@ -260,8 +267,9 @@ class BaseThreadRegistry(ABC):
         assert existing is not None
         return existing
 
-    def start(self, execution_id: str, agent: str, phase: str, *,
-              detail: Mapping[str, Any] | None = None) -> ThreadInfo:
+    def start(
+        self, execution_id: str, agent: str, phase: str, *, detail: Mapping[str, Any] | None = None
+    ) -> ThreadInfo:
         """Mark the thread running (creating it if needed) and record a `start` event.
 
         Starting a thread that is already running counts as a restart after a crash; the event's
@@ -283,8 +291,9 @@ class BaseThreadRegistry(ABC):
         self.record(tid, "start", detail=body)
         return self._require(tid)
 
-    def record(self, thread_id: str, event: str, *, confidence: float | None = None,
-               detail: Mapping[str, Any] | None = None) -> ThreadEvent:
+    def record(
+        self, thread_id: str, event: str, *, confidence: float | None = None, detail: Mapping[str, Any] | None = None
+    ) -> ThreadEvent:
         """Append a lifecycle event (start | decision | error | completion).
 
         Decision events must have a confidence between 0 and 1. Threads with a final status take no
@@ -309,31 +318,52 @@ class BaseThreadRegistry(ABC):
             raise IllegalTransition(thread_id, current.status, status)
         return current
 
-    def set_status(self, thread_id: str, status: str, *, actor: str | None = None,
-                   detail: Mapping[str, Any] | None = None, attempts: int = 3) -> ThreadInfo:
+    def set_status(
+        self,
+        thread_id: str,
+        status: str,
+        *,
+        actor: str | None = None,
+        detail: Mapping[str, Any] | None = None,
+        attempts: int = 3,
+    ) -> ThreadInfo:
         """Change the status if TRANSITIONS allows it. `actor` and `detail` record who made the change
         and why (for example an approver id and their comments). Raises IllegalTransition."""
         text = _detail_json(detail)
         for _ in range(attempts):
             current = self.check_transition(thread_id, status)
             now, ttl = self._now()
-            updated = replace(current, status=status, updated_at=now, status_changed_at=now,
-                              status_actor=actor, status_detail=json.loads(text), ttl=ttl)
+            updated = replace(
+                current,
+                status=status,
+                updated_at=now,
+                status_changed_at=now,
+                status_actor=actor,
+                status_detail=json.loads(text),
+                ttl=ttl,
+            )
             if self._change_status(thread_id, current.status, updated):
-                logger.info("thread %s: %s -> %s", thread_id, current.status, status,
-                            extra={"thread_id": thread_id, "thread_status": status, "actor": actor})
+                logger.info(
+                    "thread %s: %s -> %s",
+                    thread_id,
+                    current.status,
+                    status,
+                    extra={"thread_id": thread_id, "thread_status": status, "actor": actor},
+                )
                 return updated
         raise ConcurrentUpdate(f"thread {thread_id!r}: status changed concurrently {attempts} times")
 
-    def complete(self, thread_id: str, *, confidence: float | None = None,
-                 detail: Mapping[str, Any] | None = None) -> ThreadInfo:
+    def complete(
+        self, thread_id: str, *, confidence: float | None = None, detail: Mapping[str, Any] | None = None
+    ) -> ThreadInfo:
         """Record a `completion` event and mark the thread completed."""
         self.check_transition(thread_id, "completed")
         self.record(thread_id, "completion", confidence=confidence, detail=detail)
         return self.set_status(thread_id, "completed", detail=detail)
 
-    def fail(self, thread_id: str, error: str | BaseException, *,
-             detail: Mapping[str, Any] | None = None) -> ThreadInfo:
+    def fail(
+        self, thread_id: str, error: str | BaseException, *, detail: Mapping[str, Any] | None = None
+    ) -> ThreadInfo:
         """Record an `error` event (message and type) and mark the thread failed."""
         body = {**(detail or {}), "error": str(error)}
         if isinstance(error, BaseException):

@@ -11,7 +11,15 @@ import os
 import sys
 
 from . import (
-    agent_cmds, analyze_cmds, ask_cmds, data_cmds, demo_cmds, local_cmds, recover_cmds, rules_cmds, run_cmds,
+    agent_cmds,
+    analyze_cmds,
+    ask_cmds,
+    data_cmds,
+    demo_cmds,
+    local_cmds,
+    recover_cmds,
+    rules_cmds,
+    run_cmds,
     serve_cmds,
 )
 
@@ -28,23 +36,40 @@ class Parser(argparse.ArgumentParser):
 def build_parser() -> Parser:
     parser = Parser(prog="skymarshal", description="Airline disruption management (SkyMarshal).")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for module in (local_cmds, data_cmds, demo_cmds, rules_cmds, agent_cmds, analyze_cmds, run_cmds, serve_cmds,
-                   ask_cmds, recover_cmds):
+    for module in (
+        local_cmds,
+        data_cmds,
+        demo_cmds,
+        rules_cmds,
+        agent_cmds,
+        analyze_cmds,
+        run_cmds,
+        serve_cmds,
+        ask_cmds,
+        recover_cmds,
+    ):
         module.register(commands)
     return parser
 
 
 def _reported_errors() -> tuple[type[Exception], ...]:
     """Failures a user can act on, reported on one line: the message says what was wrong and what to do."""
+    from ..llm.profiles import ModelConfigError
     from ..local.template import SynthError
     from ..local.workflow import LocalWorkflowMissing, TemplateError
     from ..workflow.approvals import ApprovalError
     from ..workflow.client import RunNotFound
 
-    from ..llm.profiles import ModelConfigError
-
-    return (CliError, SynthError, TemplateError, LocalWorkflowMissing, ApprovalError, RunNotFound, TimeoutError,
-            ModelConfigError)
+    return (
+        CliError,
+        SynthError,
+        TemplateError,
+        LocalWorkflowMissing,
+        ApprovalError,
+        RunNotFound,
+        TimeoutError,
+        ModelConfigError,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
         check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
         return int(args.run(args) or 0)
     except BrokenPipeError:  # output piped into `head` and closed: not an error
-        sys.stdout = open(os.devnull, "w")
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stdout for the rest of the process: never closed)
         return 0
     except Exception as exc:
         if not isinstance(exc, _reported_errors()):
@@ -66,5 +91,3 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("skymarshal: interrupted", file=sys.stderr)
         return 130
-
-

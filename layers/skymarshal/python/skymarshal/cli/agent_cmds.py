@@ -24,7 +24,6 @@ def _run(args) -> int:
     import sys
 
     from ..agents.runner import run_agent
-
     from . import CliError
 
     others = None

@@ -20,7 +20,9 @@ EXIT = {"executed": 0, "rejected": 0, "escalated": 3, "input_error": 1, "failed"
 
 
 def register(commands) -> None:
-    cmd = commands.add_parser("analyze", help="analyse a disruption end to end: agents, arbitrator, approval, execution")
+    cmd = commands.add_parser(
+        "analyze", help="analyse a disruption end to end: agents, arbitrator, approval, execution"
+    )
     cmd.add_argument("prompt", help='e.g. "Flight EY123 on January 20th had a mechanical failure"')
     choice = cmd.add_mutually_exclusive_group()
     choice.add_argument("--approve", action="store_true", help="approve the top-ranked plan")
@@ -45,16 +47,26 @@ def _answer(args, decision: dict, interactive: bool):
     if args.select:
         if not 1 <= args.select <= len(ranked):
             raise SystemExit(f"skymarshal: --select {args.select}: choose 1 to {len(ranked)}")
-        return ApprovalDecision(action="select", scenario_id=ranked[args.select - 1]["scenario"]["scenario_id"],
-                                decided_by=who, comment=args.comment)
+        return ApprovalDecision(
+            action="select",
+            scenario_id=ranked[args.select - 1]["scenario"]["scenario_id"],
+            decided_by=who,
+            comment=args.comment,
+        )
     if args.alternatives and not decision.get("_alternatives_done"):
-        return ApprovalDecision(action="alternatives", instruction=args.alternatives, decided_by=who, comment=args.comment)
+        return ApprovalDecision(
+            action="alternatives", instruction=args.alternatives, decided_by=who, comment=args.comment
+        )
     if args.approve or args.alternatives:
         return ApprovalDecision(action="approve", decided_by=who, comment=args.comment)
     if not interactive:
         raise SystemExit("skymarshal: no terminal to ask the duty manager: pass --approve, --select N or --reject")
     while True:
-        reply = input(f"\nDecision — [a]pprove #1, [s]elect 1-{len(ranked)}, [m]ore alternatives, [r]eject: ").strip().lower()
+        reply = (
+            input(f"\nDecision — [a]pprove #1, [s]elect 1-{len(ranked)}, [m]ore alternatives, [r]eject: ")
+            .strip()
+            .lower()
+        )
         comment = None
         if reply in ("a", "approve"):
             comment = input("Comment (optional): ").strip() or None
@@ -63,8 +75,12 @@ def _answer(args, decision: dict, interactive: bool):
             number = reply[1:].strip() or input("Which rank? ").strip()
             if number.isdigit() and 1 <= int(number) <= len(ranked):
                 comment = input("Reason for choosing it (optional): ").strip() or None
-                return ApprovalDecision(action="select", scenario_id=ranked[int(number) - 1]["scenario"]["scenario_id"],
-                                        decided_by=who, comment=comment)
+                return ApprovalDecision(
+                    action="select",
+                    scenario_id=ranked[int(number) - 1]["scenario"]["scenario_id"],
+                    decided_by=who,
+                    comment=comment,
+                )
         if reply in ("m", "more"):
             text = input("What should the alternatives do differently? ").strip()
             if text:
@@ -78,7 +94,9 @@ def _answer(args, decision: dict, interactive: bool):
 def _run(args) -> int:
     from ..local.workflow import local_client
 
-    echo = (lambda m: print(m, file=sys.stderr))
+    def echo(message: str) -> None:
+        print(message, file=sys.stderr)
+
     interactive = sys.stdin.isatty() and not args.json
     with control.account(echo=echo) as account:
         client = local_client(account, echo=echo)
@@ -95,7 +113,9 @@ def _run(args) -> int:
             answer = _answer(args, {**decision, "_alternatives_done": asked_alternatives}, interactive)
             asked_alternatives |= answer.action == "alternatives"
             client.decide(name, answer)
-            progress.note(f"{answer.action} by {answer.decided_by}" + (f" ({answer.scenario_id})" if answer.scenario_id else ""))
+            progress.note(
+                f"{answer.action} by {answer.decided_by}" + (f" ({answer.scenario_id})" if answer.scenario_id else "")
+            )
             state = client.follow(name, on_progress=progress.update)
         described = client.describe(name)
         output = client.output(name) or {}
@@ -103,10 +123,19 @@ def _run(args) -> int:
         decision = decision or client.decision(name)
         audit = client.audit(name)
         path = write_audit(name, audit)
-    result = {"status": status, "disruption_id": started["disruption_id"], "execution": name,
-              "decision": decision, "approval": output.get("approval"), "actions": (output.get("execution") or {}).get("actions", []),
-              "outcome": output.get("outcome"), "escalation": output.get("escalation"), "audit_path": str(path),
-              "error": described.get("error"), "message": _failure(described)}
+    result = {
+        "status": status,
+        "disruption_id": started["disruption_id"],
+        "execution": name,
+        "decision": decision,
+        "approval": output.get("approval"),
+        "actions": (output.get("execution") or {}).get("actions", []),
+        "outcome": output.get("outcome"),
+        "escalation": output.get("escalation"),
+        "audit_path": str(path),
+        "error": described.get("error"),
+        "message": _failure(described),
+    }
     if args.json:
         print_json(result)
     else:

@@ -23,19 +23,20 @@ def register(commands) -> None:
 def _run(args) -> int:
     from ..assistant.config import AssistantConfigError, AssistantSettings
     from ..assistant.graph import Assistant, checkpointer_for
-
     from . import CliError
 
     if not args.question.strip():
-        raise CliError("the question is empty: ask e.g. skymarshal ask \"What are the curfew rules at Frankfurt?\"")
+        raise CliError('the question is empty: ask e.g. skymarshal ask "What are the curfew rules at Frankfurt?"')
     env = dict(os.environ)
     if args.thread and "SKYMARSHAL_ASSISTANT_CHECKPOINTER" not in env:
         env["SKYMARSHAL_ASSISTANT_CHECKPOINTER"] = "sqlite"  # a thread must outlive this process
     try:
         settings = AssistantSettings.from_env(env)
         if args.thread and settings.checkpointer != "sqlite":
-            raise CliError(f"--thread needs SKYMARSHAL_ASSISTANT_CHECKPOINTER=sqlite (it is {settings.checkpointer}): "
-                           "an in-memory conversation ends with this command")
+            raise CliError(
+                f"--thread needs SKYMARSHAL_ASSISTANT_CHECKPOINTER=sqlite (it is {settings.checkpointer}): "
+                "an in-memory conversation ends with this command"
+            )
         with checkpointer_for(settings) as saver:
             reply = Assistant(settings=settings, checkpointer=saver).ask(args.question, args.thread)
     except (AssistantConfigError, ValueError) as exc:

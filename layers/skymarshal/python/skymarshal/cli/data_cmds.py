@@ -25,8 +25,10 @@ def register(commands) -> None:
     gen.add_argument("--load-factor", type=float, default=0.78, help="mean seat load factor, 0.05-1 (passengers)")
     gen.set_defaults(run=_generate)
 
-    for name, helptext, run in (("import", "validate and upsert a folder of <table>.jsonl files", _import),
-                                ("export", "write every operational table as <table>.jsonl", _export)):
+    for name, helptext, run in (
+        ("import", "validate and upsert a folder of <table>.jsonl files", _import),
+        ("export", "write every operational table as <table>.jsonl", _export),
+    ):
         cmd = actions.add_parser(name, help=helptext)
         cmd.add_argument("folder", type=Path)
         target = cmd.add_mutually_exclusive_group()
@@ -41,7 +43,6 @@ def register(commands) -> None:
 def _generate(args) -> int:
     from ..data.generator import GeneratorConfig, generate
     from ..data.transfer import write_generated
-
     from . import CliError
 
     settings = {"seed": args.seed, "days": args.days, "scale": args.scale, "load_factor": args.load_factor}
@@ -60,8 +61,8 @@ def _generate(args) -> int:
 
 class _Target:
     def __init__(self, args):
-        from . import CliError
         from ..local.emulator import BUCKET, REGION, use_fake_credentials
+        from . import CliError
 
         self.naming = Naming(prefix=args.table_prefix)
         self.region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or REGION
@@ -76,24 +77,26 @@ class _Target:
         else:
             state = control.running()
             if state is None:
-                raise CliError("no local AWS running: start it with `skymarshal local start`, "
-                               "or pass --endpoint URL or --aws")
+                raise CliError(
+                    "no local AWS running: start it with `skymarshal local start`, or pass --endpoint URL or --aws"
+                )
             self.endpoint = state.endpoint
         use_fake_credentials()
         self.region, self.bucket = REGION, self.bucket or BUCKET
 
     def resource(self):
         import boto3
+
         return boto3.resource("dynamodb", endpoint_url=self.endpoint, region_name=self.region)
 
     def client(self, service: str):
         import boto3
+
         return boto3.client(service, endpoint_url=self.endpoint, region_name=self.region)
 
 
 def _import(args) -> int:
     from ..data.transfer import import_folder
-
     from . import CliError
 
     target = _Target(args)

@@ -27,10 +27,12 @@ def _demo(args) -> int:
             fleet[type_code] = len(days)
         print(f"  fleet: {sum(fleet.values())} aircraft — " + ", ".join(f"{n} {t}" for t, n in fleet.items()))
         if counts:
-            print(f"  flights: {counts.get('flights', 0)} ({counts.get('flights', 0) / config.days:.0f} a day)"
-                  f" · bookings: {counts.get('bookings', 0)} · passengers: {counts.get('passengers', 0)}"
-                  f" · crew: {counts.get('CrewMembers', 0)} · bags: {counts.get('Baggage', 0)}"
-                  f" · cargo shipments: {counts.get('CargoShipments', 0)}")
+            print(
+                f"  flights: {counts.get('flights', 0)} ({counts.get('flights', 0) / config.days:.0f} a day)"
+                f" · bookings: {counts.get('bookings', 0)} · passengers: {counts.get('passengers', 0)}"
+                f" · crew: {counts.get('CrewMembers', 0)} · bags: {counts.get('Baggage', 0)}"
+                f" · cargo shipments: {counts.get('CargoShipments', 0)}"
+            )
         print("Demo situations (looked up through flight-number-date-index):")
         for situation in demo_situations(config):
             flight = q.find_flight(handle, situation.flight_number, situation.flight_date)
@@ -39,8 +41,10 @@ def _demo(args) -> int:
                 continue
             crew = q.crew_assignments(handle, flight.flight_id)
             pax = sum(flight.booked.values())
-            print(f"  [{situation.key}] {flight.flight_id} {flight.origin}→{flight.destination} "
-                  f"dep {flight.scheduled_departure:%Y-%m-%d %H:%MZ} {flight.aircraft_type} {flight.aircraft_registration}"
-                  f" · {flight.status} · {pax} passengers · {len(crew)} crew")
-            print(f"      prompt: \"{situation.prompt}\"\n      expected: {situation.expected}")
+            print(
+                f"  [{situation.key}] {flight.flight_id} {flight.origin}→{flight.destination} "
+                f"dep {flight.scheduled_departure:%Y-%m-%d %H:%MZ} {flight.aircraft_type} {flight.aircraft_registration}"
+                f" · {flight.status} · {pax} passengers · {len(crew)} crew"
+            )
+            print(f'      prompt: "{situation.prompt}"\n      expected: {situation.expected}')
     return 0

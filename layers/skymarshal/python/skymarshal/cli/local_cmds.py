@@ -32,6 +32,7 @@ def _status(args) -> int:
         pending = control.LocalState.read()
         print_json({"running": False, "status": pending.status if pending else "stopped"})
         return 0
-    print_json({"running": True, "endpoint": state.endpoint, "pid": state.pid, "seed": state.seed,
-                "rows": state.counts})
+    print_json(
+        {"running": True, "endpoint": state.endpoint, "pid": state.pid, "seed": state.seed, "rows": state.counts}
+    )
     return 0

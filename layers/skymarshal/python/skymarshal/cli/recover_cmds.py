@@ -45,10 +45,13 @@ def _run(args) -> int:
         raise CliError(f"cannot create --out {args.out}: {exc.strerror}") from None
     try:
         # Every incumbent is written as soon as it is found, so an interrupted run leaves a feasible plan.
-        solution, result = solve(instance, args.time_limit, seed=args.seed,
-                                 # TEMPORARY until recovery/ is typed: write_solution reads SolutionRows too
-                                 on_incumbent=lambda sol, _cost: write_solution(
-                                     instance, sol, args.out))  # type: ignore[arg-type]
+        solution, result = solve(
+            instance,
+            args.time_limit,
+            seed=args.seed,
+            # TEMPORARY until recovery/ is typed: write_solution reads SolutionRows too
+            on_incumbent=lambda sol, _cost: write_solution(instance, sol, args.out),  # type: ignore[arg-type]
+        )
     except NoFeasibleSolution as exc:
         raise CliError(str(exc)) from None
     write_solution(instance, solution, args.out)

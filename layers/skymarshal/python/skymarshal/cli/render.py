@@ -22,12 +22,23 @@ class Progress:
 
     def header(self, name: str, prompt: str, started: bool) -> None:
         verb = "started" if started else "already exists (same id): following it"
-        self.console.print(f"[bold]Run {name}[/] {verb}\n  \"{prompt}\"")
+        self.console.print(f'[bold]Run {name}[/] {verb}\n  "{prompt}"')
 
     def update(self, progress) -> None:
-        for state, _at in progress.states[self.seen_states:]:
-            if "round" in state or state in ("Validate disruption", "Safety gate", "Arbitrate", "Execute plan",
-                                             "Learn and record outcome", "Await duty manager approval") or "Escalate" in state:
+        for state, _at in progress.states[self.seen_states :]:
+            if (
+                "round" in state
+                or state
+                in (
+                    "Validate disruption",
+                    "Safety gate",
+                    "Arbitrate",
+                    "Execute plan",
+                    "Learn and record outcome",
+                    "Await duty manager approval",
+                )
+                or "Escalate" in state
+            ):
                 self.console.print(f"[bold]▶ {state}[/]")
         self.seen_states = len(progress.states)
         for key, agent in sorted(progress.agents.items()):
@@ -51,8 +62,11 @@ class Progress:
             out.print(f"  {outcome['message']}")
         approval = result.get("approval") or {}
         if approval:
-            out.print(f"  decided by {approval.get('decided_by')}: {approval.get('action')} "
-                      f"{approval.get('scenario_id') or ''}" + (f" — \"{approval['comment']}\"" if approval.get("comment") else ""))
+            out.print(
+                f"  decided by {approval.get('decided_by')}: {approval.get('action')} "
+                f"{approval.get('scenario_id') or ''}"
+                + (f' — "{approval["comment"]}"' if approval.get("comment") else "")
+            )
         for line in result.get("actions") or []:
             out.print(f"  ✓ {line}")
         out.print(f"  audit: {result['audit_path']}")
@@ -81,7 +95,9 @@ def render_decision(decision: dict | None) -> None:
                 print(f"   [{check.status}] {check.constraint}: {check.message} ({check.clause})")
         print(f"   precedent: {r.precedent}")
         sens = r.sensitivity
-        print(f"   sensitivity: {sens.delay_plus_30}; {sens.delay_minus_30}; {sens.one_spare_fewer}; {sens.one_reserve_more}")
+        print(
+            f"   sensitivity: {sens.delay_plus_30}; {sens.delay_minus_30}; {sens.one_spare_fewer}; {sens.one_reserve_more}"
+        )
     print(f"\n{len(d.rejected)} scenario(s) rejected:")
     for v in d.rejected:
         print(f"   x {v.scenario.title}: " + "; ".join(f"{r.code} {r.message}" for r in v.rejections[:2]))

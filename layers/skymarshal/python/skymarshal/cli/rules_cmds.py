@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from datetime import datetime, time, timezone
+from datetime import UTC, datetime, time
 
 from ..rules import eu261, ftl_easa, ftl_faa
 from .common import iso_date, print_json
@@ -42,7 +42,7 @@ def _instant(text: str) -> datetime:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid time {text!r}: ISO 8601, e.g. 2027-01-20T08:00:00Z") from None
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 def register(commands) -> None:
@@ -80,32 +80,44 @@ def register(commands) -> None:
 def _max_fdp(args) -> int:
     if args.regime == "faa":
         limit = ftl_faa.max_fdp_minutes(args.start, args.sectors, acclimated=args.acclimatised == "yes")
-        notes = list(limit.notes) + (["not known to be acclimated: treated as not acclimated"]
-                                     if args.acclimatised == "unknown" else [])
+        notes = list(limit.notes) + (
+            ["not known to be acclimated: treated as not acclimated"] if args.acclimatised == "unknown" else []
+        )
         print_json({"regime": "FAA", "max_fdp_minutes": limit.minutes, "clause": limit.clause, "notes": notes})
         return 0
     # EASA has one table for a crew not acclimatised to the reference time: ORO.FTL.205(b)(2).
     state: ftl_easa.Acclimatisation = "acclimatised" if args.acclimatised == "yes" else "unknown"
     easa = ftl_easa.max_fdp_minutes(args.start, args.sectors, acclimatisation=state)
-    print_json({"regime": "EASA", "max_fdp_minutes": easa.minutes, "clause": easa.clause,
-                "notes": list(easa.notes)})
+    print_json({"regime": "EASA", "max_fdp_minutes": easa.minutes, "clause": easa.clause, "notes": list(easa.notes)})
     return 0
 
 
 def _eu261(args) -> int:
     from ..models.airports import UnknownAirport
-
     from . import CliError
 
     try:
         result = eu261.assess_compensation(
-            args.origin, args.destination, args.carrier, "cancellation" if args.cancelled else "delay",
-            arrival_delay_minutes=args.arrival_delay_min, cause=args.cause)
+            args.origin,
+            args.destination,
+            args.carrier,
+            "cancellation" if args.cancelled else "delay",
+            arrival_delay_minutes=args.arrival_delay_min,
+            cause=args.cause,
+        )
     except UnknownAirport as exc:
         raise CliError(str(exc)) from None
-    print_json({"regime": result.regime, "amount": result.amount, "currency": result.currency,
-                "distance_km": round(result.distance_km), "reason": result.reason, "owed": result.owed,
-                "care": result.care.model_dump(mode="json")})
+    print_json(
+        {
+            "regime": result.regime,
+            "amount": result.amount,
+            "currency": result.currency,
+            "distance_km": round(result.distance_km),
+            "reason": result.reason,
+            "owed": result.owed,
+            "care": result.care.model_dump(mode="json"),
+        }
+    )
     return 0
 
 
@@ -113,7 +125,6 @@ def _crew_legality(args) -> int:
     from ..analysis.crew import crew_legality
     from ..data import queries as q
     from ..local import control
-
     from . import CliError
 
     with control.account(echo=_stderr) as account:
@@ -122,9 +133,13 @@ def _crew_legality(args) -> int:
         if flight is None:
             raise CliError(f"no flight {args.flight} on {args.date} (local date at its origin)")
         results = crew_legality(handle, flight, args.delay_min)
-    print_json({"flight_id": flight.flight_id,
-                "delay_minutes": flight.delay_minutes if args.delay_min is None else args.delay_min,
-                "crew": [r.model_dump(mode="json") for r in results]})
+    print_json(
+        {
+            "flight_id": flight.flight_id,
+            "delay_minutes": flight.delay_minutes if args.delay_min is None else args.delay_min,
+            "crew": [r.model_dump(mode="json") for r in results],
+        }
+    )
     return 0
 
 
@@ -132,7 +147,6 @@ def _mel(args) -> int:
     from ..data import queries as q
     from ..local import control
     from ..rules.mel import aircraft_airworthiness
-
     from . import CliError
 
     with control.account(echo=_stderr) as account:

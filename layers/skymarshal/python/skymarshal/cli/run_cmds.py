@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import UTC
 from pathlib import Path
 from typing import cast
 
@@ -20,8 +21,11 @@ def register(commands) -> None:
     history.add_argument("--limit", type=int, default=20)
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_history)
-    audit = commands.add_parser("audit", help="a run's audit record as JSON (also written under .skymarshal/audit/); "
-                                              "`audit verify ID` checks its hash chain and signed head")
+    audit = commands.add_parser(
+        "audit",
+        help="a run's audit record as JSON (also written under .skymarshal/audit/); "
+        "`audit verify ID` checks its hash chain and signed head",
+    )
     audit.add_argument("words", nargs="+", metavar="[verify] ID")
     audit.add_argument("--json", action="store_true", help="verify: print the verification as JSON")
     audit.set_defaults(run=_audit)
@@ -48,11 +52,23 @@ def _status(args) -> int:
         progress = client.progress(args.id)
         output = json.loads(described["output"]) if described.get("output") else None
         pending = client.pending(args.id)
-    print_json({"id": args.id, "status": described["status"], "current_state": progress.current,
-                "started_at": described["startDate"], "stopped_at": described.get("stopDate"),
-                "agents": {f"{p}/{a}": {"status": v.status, "seconds": v.seconds} for (p, a), v in sorted(progress.agents.items())},
-                "awaiting_approval": bool(pending), "pending_decision": json.loads(pending["decision"]) if pending else None,
-                "outcome": (output or {}).get("outcome"), "error": described.get("error"), "cause": described.get("cause")})
+    print_json(
+        {
+            "id": args.id,
+            "status": described["status"],
+            "current_state": progress.current,
+            "started_at": described["startDate"],
+            "stopped_at": described.get("stopDate"),
+            "agents": {
+                f"{p}/{a}": {"status": v.status, "seconds": v.seconds} for (p, a), v in sorted(progress.agents.items())
+            },
+            "awaiting_approval": bool(pending),
+            "pending_decision": json.loads(pending["decision"]) if pending else None,
+            "outcome": (output or {}).get("outcome"),
+            "error": described.get("error"),
+            "cause": described.get("cause"),
+        }
+    )
     return 0
 
 
@@ -60,11 +76,15 @@ def _history(args) -> int:
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         runs = _client(account).executions(limit=args.limit)
     if args.json:
-        print_json([{"id": r["name"], "status": r["status"], "started_at": r["startDate"],
-                     "stopped_at": r.get("stopDate")} for r in runs])
+        print_json(
+            [
+                {"id": r["name"], "status": r["status"], "started_at": r["startDate"], "stopped_at": r.get("stopDate")}
+                for r in runs
+            ]
+        )
         return 0
     if not runs:
-        print("no runs yet: try `skymarshal analyze \"Flight EY123 on January 20th had a mechanical failure\"`")
+        print('no runs yet: try `skymarshal analyze "Flight EY123 on January 20th had a mechanical failure"`')
     for r in runs:
         print(f"{r['startDate']:%Y-%m-%d %H:%M:%S}  {r['status']:9s}  {r['name']}")
     return 0
@@ -95,8 +115,10 @@ def _verify(run_id: str, *, as_json: bool) -> int:
     if as_json:
         print_json(result.model_dump(mode="json"))
     elif result.ok:
-        print(f"audit chain of {result.disruption_id} verified: {result.records} records, head {result.head_hash[:16]}… "
-              "signed with KMS")
+        print(
+            f"audit chain of {result.disruption_id} verified: {result.records} records, head {result.head_hash[:16]}… "
+            "signed with KMS"
+        )
     else:
         print(f"audit chain of {result.disruption_id} FAILED verification ({result.records} records):")
         for problem in result.problems:
@@ -117,8 +139,10 @@ def _resume(args) -> int:
         progress = Progress()
         progress.header(started["execution_name"], "(resumed)", True)
         state = client.follow(started["execution_name"], on_progress=progress.update)
-    print(f"{started['execution_name']}: {state.status} at {state.current}"
-          + ("; answer it with `skymarshal analyze`-style flags via the API, or wait" if state.awaiting_approval else ""))
+    print(
+        f"{started['execution_name']}: {state.status} at {state.current}"
+        + ("; answer it with `skymarshal analyze`-style flags via the API, or wait" if state.awaiting_approval else "")
+    )
     return 0
 
 
@@ -138,8 +162,10 @@ def _event_put(args) -> int:
 
         delivered = cast(EventMessageType, _as_delivered(event))  # the delivered event's shape, as its matcher reads
         if not EventPattern.load(json.dumps(RULE_PATTERN)).matches_event(delivered):
-            raise CliError(f"{args.file}: the rule does not match this event (it needs source "
-                           f"{RULE_PATTERN['source'][0]!r} and detail-type {RULE_PATTERN['detail-type'][0]!r})")
+            raise CliError(
+                f"{args.file}: the rule does not match this event (it needs source "
+                f"{RULE_PATTERN['source'][0]!r} and detail-type {RULE_PATTERN['detail-type'][0]!r})"
+            )
         try:
             started = start_for_event(_as_delivered(event), sfn=client.sfn, state_machine_arn=client.arn)
         except InvalidEvent as exc:
@@ -152,11 +178,18 @@ def _as_delivered(event: dict) -> dict:
     """A PutEvents entry (Source/DetailType/Detail) or a delivered event: the delivered shape, as the target sees it."""
     if "Source" in event or "DetailType" in event:
         import uuid
-        from datetime import datetime, timezone
+        from datetime import datetime
 
         detail = event.get("Detail", "{}")
-        return {"version": "0", "id": event.get("Id") or str(uuid.uuid4()), "source": event.get("Source"),
-                "detail-type": event.get("DetailType"), "account": "123456789012", "region": "us-east-1",
-                "time": datetime.now(timezone.utc).isoformat(), "resources": event.get("Resources", []),
-                "detail": json.loads(detail) if isinstance(detail, str) else detail}
+        return {
+            "version": "0",
+            "id": event.get("Id") or str(uuid.uuid4()),
+            "source": event.get("Source"),
+            "detail-type": event.get("DetailType"),
+            "account": "123456789012",
+            "region": "us-east-1",
+            "time": datetime.now(UTC).isoformat(),
+            "resources": event.get("Resources", []),
+            "detail": json.loads(detail) if isinstance(detail, str) else detail,
+        }
     return event

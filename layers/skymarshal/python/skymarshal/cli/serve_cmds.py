@@ -31,7 +31,9 @@ def _run(args) -> int:
     echo = lambda m: print(m, file=sys.stderr)  # noqa: E731
     with control.account(echo=echo) as account:
         app = build_app(account, echo=echo)
-        echo(f"SkyMarshal console on http://127.0.0.1:{args.port}/ — development login (one user per role); "
-             f"API document at /api/openapi.json. Ctrl-C stops it.")
+        echo(
+            f"SkyMarshal console on http://127.0.0.1:{args.port}/ — development login (one user per role); "
+            f"API document at /api/openapi.json. Ctrl-C stops it."
+        )
         uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
     return 0

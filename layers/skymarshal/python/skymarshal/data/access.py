@@ -7,7 +7,8 @@ request is made; the agent Lambda's IAM policy enforces the same matrix in AWS.
 from __future__ import annotations
 
 import time
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import boto3
 from boto3.dynamodb.conditions import ConditionBase
@@ -27,8 +28,15 @@ class AccessDenied(PermissionError):
 
 
 class DataHandle:
-    def __init__(self, agent: str | None = None, *, naming: Naming | None = None, resource: Any = None,
-                 endpoint_url: str | None = None, region_name: str | None = None):
+    def __init__(
+        self,
+        agent: str | None = None,
+        *,
+        naming: Naming | None = None,
+        resource: Any = None,
+        endpoint_url: str | None = None,
+        region_name: str | None = None,
+    ):
         if agent is not None and agent not in AGENT_TABLE_ACCESS:
             raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENT_TABLE_ACCESS)}")
         self.agent = agent
@@ -36,7 +44,7 @@ class DataHandle:
         self.resource = resource or boto3.resource("dynamodb", endpoint_url=endpoint_url, region_name=region_name)
         self.calls: dict[str, int] = {}
 
-    def for_agent(self, agent: str) -> "DataHandle":
+    def for_agent(self, agent: str) -> DataHandle:
         """The same connection, restricted to one agent's tables."""
         return DataHandle(agent, naming=self.naming, resource=self.resource)
 
@@ -59,8 +67,15 @@ class DataHandle:
         item: Item | None = self._table(table).get_item(Key=key).get("Item")
         return item
 
-    def query(self, table: str, key_condition: ConditionBase, *, index: str | None = None,
-              forward: bool = True, limit: int | None = None) -> list[Item]:
+    def query(
+        self,
+        table: str,
+        key_condition: ConditionBase,
+        *,
+        index: str | None = None,
+        forward: bool = True,
+        limit: int | None = None,
+    ) -> list[Item]:
         """All pages of a Query on the table or one of its indexes (checked against the schema)."""
         if index is not None:
             TABLES_BY_NAME[table].index(index)
@@ -86,7 +101,7 @@ class DataHandle:
         unique = list({tuple(sorted(k.items())): k for k in keys}.values())
         items: list[Item] = []
         for start in range(0, len(unique), 100):
-            request = {name: {"Keys": unique[start:start + 100]}}
+            request = {name: {"Keys": unique[start : start + 100]}}
             for attempt in range(8):
                 self._count("BatchGetItem", table)
                 response = self.resource.batch_get_item(RequestItems=request)

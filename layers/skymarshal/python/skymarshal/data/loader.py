@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Iterable
 from decimal import Decimal
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..models.common import Row
 from .schema import TABLES_BY_NAME, Naming, TableSpec
@@ -89,8 +90,15 @@ def dynamodb_json(value: Any) -> dict[str, Any]:
     raise TypeError(f"cannot store {type(value).__name__} in DynamoDB JSON")
 
 
-def import_new_table(client: Any, s3_client: Any, bucket: str, spec: TableSpec, naming: Naming, rows: Iterable[Row],
-                     timeout_s: float = 900) -> int:
+def import_new_table(
+    client: Any,
+    s3_client: Any,
+    bucket: str,
+    spec: TableSpec,
+    naming: Naming,
+    rows: Iterable[Row],
+    timeout_s: float = 900,
+) -> int:
     """Create `spec`'s table by ImportTable from DynamoDB-JSON lines staged in S3; returns items imported."""
     lines = [json.dumps({"Item": {k: dynamodb_json(v) for k, v in row.to_item().items()}}) for row in rows]
     prefix = f"seed/{spec.name}/"
@@ -99,9 +107,12 @@ def import_new_table(client: Any, s3_client: Any, bucket: str, spec: TableSpec, 
     creation = {k: definition[k] for k in ("TableName", "KeySchema", "AttributeDefinitions", "BillingMode")}
     if "GlobalSecondaryIndexes" in definition:
         creation["GlobalSecondaryIndexes"] = definition["GlobalSecondaryIndexes"]
-    arn = client.import_table(S3BucketSource={"S3Bucket": bucket, "S3KeyPrefix": prefix},
-                              InputFormat="DYNAMODB_JSON", InputCompressionType="NONE",
-                              TableCreationParameters=creation)["ImportTableDescription"]["ImportArn"]
+    arn = client.import_table(
+        S3BucketSource={"S3Bucket": bucket, "S3KeyPrefix": prefix},
+        InputFormat="DYNAMODB_JSON",
+        InputCompressionType="NONE",
+        TableCreationParameters=creation,
+    )["ImportTableDescription"]["ImportArn"]
     deadline = time.monotonic() + timeout_s
     while True:
         status = client.describe_import(ImportArn=arn)["ImportTableDescription"]

@@ -13,24 +13,38 @@ from boto3.dynamodb.conditions import Key
 from ..models.common import iso_z
 from ..models.history import DisruptionRecord
 from ..models.operational import (
-    AircraftDay, AirportProfile, Bag, Booking, CargoAssignment, CargoShipment, CrewDuty, CrewMember, Flight,
-    MaintenanceEngineer, MaintenanceShift, Notam, WeatherObservation, WorkOrder,
+    AircraftDay,
+    AirportProfile,
+    Bag,
+    Booking,
+    CargoAssignment,
+    CargoShipment,
+    CrewDuty,
+    CrewMember,
+    Flight,
+    MaintenanceEngineer,
+    MaintenanceShift,
+    Notam,
+    WeatherObservation,
+    WorkOrder,
 )
 from . import schema as s
 from .access import DataHandle
 
 
 # Pattern 1: flight by number and date.
-def flights_by_number(handle: DataHandle, flight_number: str, around: date | None = None,
-                      days: int = 2) -> list[Flight]:
+def flights_by_number(
+    handle: DataHandle, flight_number: str, around: date | None = None, days: int = 2
+) -> list[Flight]:
     """Flights with this number, optionally only those whose local date is within `days` of `around`."""
     condition = Key("flight_number").eq(flight_number.upper())
     if around is not None:
         # The local date can differ from the UTC date by up to a day either side.
         low = datetime.combine(around - timedelta(days=days), datetime.min.time())
         high = datetime.combine(around + timedelta(days=days + 1), datetime.min.time())
-        condition &= Key("scheduled_departure").between(low.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                                                        high.strftime("%Y-%m-%dT%H:%M:%SZ"))
+        condition &= Key("scheduled_departure").between(
+            low.strftime("%Y-%m-%dT%H:%M:%SZ"), high.strftime("%Y-%m-%dT%H:%M:%SZ")
+        )
     rows = handle.query(s.FLIGHTS, condition, index=s.FLIGHT_NUMBER_DATE_INDEX)
     return [Flight.model_validate(r) for r in rows]
 
@@ -48,9 +62,11 @@ def get_flight(handle: DataHandle, flight_id: str) -> Flight | None:
 
 def rotation(handle: DataHandle, registration: str, start: datetime, end: datetime) -> list[Flight]:
     """A tail's flights departing in [start, end), in time order."""
-    rows = handle.query(s.FLIGHTS, Key("aircraft_registration").eq(registration)
-                        & Key("scheduled_departure").between(iso_z(start), iso_z(end)),
-                        index=s.AIRCRAFT_REGISTRATION_INDEX)
+    rows = handle.query(
+        s.FLIGHTS,
+        Key("aircraft_registration").eq(registration) & Key("scheduled_departure").between(iso_z(start), iso_z(end)),
+        index=s.AIRCRAFT_REGISTRATION_INDEX,
+    )
     return [Flight.model_validate(r) for r in rows]
 
 
@@ -67,14 +83,14 @@ def crew_members(handle: DataHandle, crew_ids: list[str]) -> list[CrewMember]:
 
 def duty_history(handle: DataHandle, crew_id: str, start: datetime, end: datetime) -> list[CrewDuty]:
     """A crew member's roster rows whose duty starts in [start, end) — the input of cumulative limits."""
-    rows = handle.query(s.CREW_ROSTER, Key("crew_id").eq(crew_id)
-                        & Key("duty_key").between(iso_z(start), iso_z(end)))
+    rows = handle.query(s.CREW_ROSTER, Key("crew_id").eq(crew_id) & Key("duty_key").between(iso_z(start), iso_z(end)))
     return [CrewDuty.model_validate(r) for r in rows]
 
 
 def standby_crew(handle: DataHandle, base: str, local_day: date) -> list[CrewDuty]:
-    rows = handle.query(s.CREW_ROSTER, Key("standby_base_date").eq(f"{base}#{local_day.isoformat()}"),
-                        index=s.STANDBY_INDEX)
+    rows = handle.query(
+        s.CREW_ROSTER, Key("standby_base_date").eq(f"{base}#{local_day.isoformat()}"), index=s.STANDBY_INDEX
+    )
     return [CrewDuty.model_validate(r) for r in rows]
 
 
@@ -98,8 +114,9 @@ def baggage_for_booking(handle: DataHandle, booking_id: str) -> list[Bag]:
 
 # Pattern 5: maintenance via the flight's registration.
 def work_orders_for_aircraft(handle: DataHandle, registration: str) -> list[WorkOrder]:
-    rows = handle.query(s.MAINTENANCE_WORK_ORDERS, Key("aircraft_registration").eq(registration),
-                        index=s.AIRCRAFT_REGISTRATION_INDEX)
+    rows = handle.query(
+        s.MAINTENANCE_WORK_ORDERS, Key("aircraft_registration").eq(registration), index=s.AIRCRAFT_REGISTRATION_INDEX
+    )
     return [WorkOrder.model_validate(r) for r in rows]
 
 
@@ -116,15 +133,20 @@ def cargo_assignments(handle: DataHandle, flight_id: str) -> list[CargoAssignmen
 
 def cargo(handle: DataHandle, flight_id: str) -> list[tuple[CargoAssignment, CargoShipment]]:
     assignments = cargo_assignments(handle, flight_id)
-    shipments = {r["shipment_id"]: CargoShipment.model_validate(r) for r in
-                 handle.batch_get(s.CARGO_SHIPMENTS, [{"shipment_id": a.shipment_id} for a in assignments])}
+    shipments = {
+        r["shipment_id"]: CargoShipment.model_validate(r)
+        for r in handle.batch_get(s.CARGO_SHIPMENTS, [{"shipment_id": a.shipment_id} for a in assignments])
+    }
     return [(a, shipments[a.shipment_id]) for a in assignments if a.shipment_id in shipments]
 
 
 # Fleet, maintenance resources, airports and weather.
 def fleet_of_type(handle: DataHandle, aircraft_type: str, day: date) -> list[AircraftDay]:
-    rows = handle.query(s.AIRCRAFT_AVAILABILITY, Key("aircraft_type").eq(aircraft_type) & Key("date").eq(day.isoformat()),
-                        index=s.TYPE_DATE_INDEX)
+    rows = handle.query(
+        s.AIRCRAFT_AVAILABILITY,
+        Key("aircraft_type").eq(aircraft_type) & Key("date").eq(day.isoformat()),
+        index=s.TYPE_DATE_INDEX,
+    )
     return [AircraftDay.model_validate(r) for r in rows]
 
 
@@ -133,15 +155,23 @@ def aircraft_days(handle: DataHandle, registration: str) -> list[AircraftDay]:
     return [AircraftDay.model_validate(r) for r in rows]
 
 
-def engineers_on_shift(handle: DataHandle, station: str, start: datetime, end: datetime
-                       ) -> list[tuple[MaintenanceShift, MaintenanceEngineer]]:
+def engineers_on_shift(
+    handle: DataHandle, station: str, start: datetime, end: datetime
+) -> list[tuple[MaintenanceShift, MaintenanceEngineer]]:
     # Shifts are at most 12 h long: look back that far for shifts already running at `start`.
-    shifts = [MaintenanceShift.model_validate(r) for r in handle.query(
-        s.MAINTENANCE_ROSTER, Key("station").eq(station)
-        & Key("shift_start").between(iso_z(start - timedelta(hours=12)), iso_z(end)), index=s.STATION_SHIFT_INDEX)]
+    shifts = [
+        MaintenanceShift.model_validate(r)
+        for r in handle.query(
+            s.MAINTENANCE_ROSTER,
+            Key("station").eq(station) & Key("shift_start").between(iso_z(start - timedelta(hours=12)), iso_z(end)),
+            index=s.STATION_SHIFT_INDEX,
+        )
+    ]
     shifts = [sh for sh in shifts if sh.shift_end > start]
-    staff = {r["staff_id"]: MaintenanceEngineer.model_validate(r)
-             for r in handle.batch_get(s.MAINTENANCE_STAFF, [{"staff_id": sh.staff_id} for sh in shifts])}
+    staff = {
+        r["staff_id"]: MaintenanceEngineer.model_validate(r)
+        for r in handle.batch_get(s.MAINTENANCE_STAFF, [{"staff_id": sh.staff_id} for sh in shifts])
+    }
     return [(sh, staff[sh.staff_id]) for sh in shifts if sh.staff_id in staff]
 
 
@@ -164,8 +194,9 @@ def weather(handle: DataHandle, airport: str, start: datetime, end: datetime) ->
 
 # Precedents: past disruptions of one type (DisruptionHistory is in no agent's row of the access matrix, so
 # this needs an unrestricted handle — the arbitrator's or the workflow's, not an agent's).
-def past_disruptions(handle: DataHandle, disruption_type: str, since: datetime | None = None,
-                     limit: int | None = None) -> list[DisruptionRecord]:
+def past_disruptions(
+    handle: DataHandle, disruption_type: str, since: datetime | None = None, limit: int | None = None
+) -> list[DisruptionRecord]:
     """Records of `disruption_type` (mechanical, crew, weather, atc, other), newest first, optionally only those
     that occurred at or after `since` and at most `limit` of them (disruption-type-index)."""
     condition = Key("disruption_type").eq(disruption_type)

@@ -7,8 +7,21 @@ from typing import Any
 from ..models.common import Row
 from ..models.history import DisruptionRecord
 from ..models.operational import (
-    AircraftDay, AirportProfile, Bag, Booking, CargoAssignment, CargoShipment, CrewDuty, CrewMember, Flight,
-    MaintenanceEngineer, MaintenanceShift, Notam, Passenger, WeatherObservation, WorkOrder,
+    AircraftDay,
+    AirportProfile,
+    Bag,
+    Booking,
+    CargoAssignment,
+    CargoShipment,
+    CrewDuty,
+    CrewMember,
+    Flight,
+    MaintenanceEngineer,
+    MaintenanceShift,
+    Notam,
+    Passenger,
+    WeatherObservation,
+    WorkOrder,
 )
 from . import schema as s
 

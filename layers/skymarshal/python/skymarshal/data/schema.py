@@ -220,5 +220,5 @@ class Naming:
         return self.overrides.get(logical, f"{self.prefix}{logical}")
 
     @classmethod
-    def from_env(cls) -> "Naming":
+    def from_env(cls) -> Naming:
         return cls(prefix=os.environ.get("SKYMARSHAL_TABLE_PREFIX", ""))

@@ -12,10 +12,11 @@ from __future__ import annotations
 import gzip
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer
 from pydantic import ValidationError
@@ -52,8 +53,10 @@ def read_folder(folder: Path) -> tuple[dict[str, list[Row]], list[str]]:
     for path in files:
         table = path.stem
         if table not in TRANSFER_TABLES:
-            errors.append(f"{path.name}: not an operational table or the disruption history; "
-                          f"expected one of: {', '.join(TRANSFER_TABLES)}")
+            errors.append(
+                f"{path.name}: not an operational table or the disruption history; "
+                f"expected one of: {', '.join(TRANSFER_TABLES)}"
+            )
             continue
         parsed: list[Row] = []
         for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -95,9 +98,15 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def export_folder(folder: Path, client: Any, s3_client: Any, bucket: str, naming: Naming,
-                  tables: Sequence[str] = TRANSFER_TABLES,
-                  timeout_s: float = 1800) -> dict[str, int]:
+def export_folder(
+    folder: Path,
+    client: Any,
+    s3_client: Any,
+    bucket: str,
+    naming: Naming,
+    tables: Sequence[str] = TRANSFER_TABLES,
+    timeout_s: float = 1800,
+) -> dict[str, int]:
     """Export each table through ExportTableToPointInTime into `bucket`, then write `<table>.jsonl`."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -106,10 +115,13 @@ def export_folder(folder: Path, client: Any, s3_client: Any, bucket: str, naming
     for table in tables:
         arn = client.describe_table(TableName=naming(table))["Table"]["TableArn"]
         prefix = f"exports/{table}/{int(time.time() * 1000)}"
-        export_arn = client.export_table_to_point_in_time(TableArn=arn, S3Bucket=bucket, S3Prefix=prefix,
-                                                          ExportFormat="DYNAMODB_JSON")["ExportDescription"]["ExportArn"]
+        export_arn = client.export_table_to_point_in_time(
+            TableArn=arn, S3Bucket=bucket, S3Prefix=prefix, ExportFormat="DYNAMODB_JSON"
+        )["ExportDescription"]["ExportArn"]
         deadline = time.monotonic() + timeout_s
-        while (status := client.describe_export(ExportArn=export_arn)["ExportDescription"])["ExportStatus"] == "IN_PROGRESS":
+        while (status := client.describe_export(ExportArn=export_arn)["ExportDescription"])[
+            "ExportStatus"
+        ] == "IN_PROGRESS":
             if time.monotonic() > deadline:
                 raise TimeoutError(f"export of {table} still running after {timeout_s:.0f} s")
             time.sleep(0.2)

@@ -8,7 +8,8 @@ A malformed event returns status `input_error` naming the field — the state ma
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
@@ -16,9 +17,9 @@ from aws_lambda_powertools.utilities.parser import parse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..agents.runner import run_agent
-from ..checkpoint.saver import checkpointer_from_env
-from ..checkpoint.registry_dynamodb import thread_registry_from_env
 from ..checkpoint.config import BUCKET_ENV
+from ..checkpoint.registry_dynamodb import thread_registry_from_env
+from ..checkpoint.saver import checkpointer_from_env
 from ..data.access import DataHandle
 from ..llm.provider import AGENT_DEADLINE_ENV
 from ..llm.startup import startup_check
@@ -51,8 +52,9 @@ class AgentEvent(BaseModel):
 def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
     logger = Logger(service=f"skymarshal-{agent}")
     tracer = Tracer(service=f"skymarshal-{agent}")
-    metrics = Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"),
-                      service=f"skymarshal-{agent}")
+    metrics = Metrics(
+        namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "SkyMarshal"), service=f"skymarshal-{agent}"
+    )
     startup_check(logger)
     checkpointer = checkpointer_from_env()
     registry = thread_registry_from_env()
@@ -70,23 +72,50 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             field = ".".join(str(p) for p in first["loc"]) or "event"
             logger.warning("malformed agent event", extra={"field": field})
             metrics.add_metric(name="AgentMalformedEvent", unit=MetricUnit.Count, value=1)
-            return {"agent_name": agent, "status": "input_error", "message": f"{field}: {first['msg']}",
-                    "binding_constraints": [], "confidence": 0.05}
+            return {
+                "agent_name": agent,
+                "status": "input_error",
+                "message": f"{field}: {first['msg']}",
+                "binding_constraints": [],
+                "confidence": 0.05,
+            }
         logger.set_correlation_id(request.execution_id)
         if request.agent not in (None, agent):
-            return {"agent_name": agent, "status": "input_error", "binding_constraints": [], "confidence": 0.05,
-                    "message": f"agent: this is the {agent} function, the event is for {request.agent}"}
+            return {
+                "agent_name": agent,
+                "status": "input_error",
+                "binding_constraints": [],
+                "confidence": 0.05,
+                "message": f"agent: this is the {agent} function, the event is for {request.agent}",
+            }
         remaining = getattr(context, "get_remaining_time_in_millis", lambda: 60000)()
         deadline = max(1.0, min(max_deadline_s(), (remaining - DEADLINE_MARGIN_MS) / 1000))
         others = resolve_others(request.others, store)
-        response = run_agent(agent, request.prompt, handle=handle, phase=request.phase, others=others,
-                             execution_id=request.execution_id, checkpointer=checkpointer, registry=registry,
-                             deadline_seconds=deadline)
+        response = run_agent(
+            agent,
+            request.prompt,
+            handle=handle,
+            phase=request.phase,
+            others=others,
+            execution_id=request.execution_id,
+            checkpointer=checkpointer,
+            registry=registry,
+            deadline_seconds=deadline,
+        )
         metrics.add_metric(name=f"Agent{response.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
         metrics.add_metric(name="AgentDuration", unit=MetricUnit.Milliseconds, value=response.duration_ms or 0)
-        logger.info("agent answered", extra={"status": response.status, "confidence": response.confidence,
-                                              "binding": len(response.binding_constraints)})
-        return agent_result(response, disruption_id=request.disruption_id or request.execution_id,
-                            store=store if request.disruption_id else None)
+        logger.info(
+            "agent answered",
+            extra={
+                "status": response.status,
+                "confidence": response.confidence,
+                "binding": len(response.binding_constraints),
+            },
+        )
+        return agent_result(
+            response,
+            disruption_id=request.disruption_id or request.execution_id,
+            store=store if request.disruption_id else None,
+        )
 
     return handler

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 
 from ..checkpoint.threads import BaseThreadRegistry
 from ..data.access import DataHandle
-from ..workflow.audit_trail import AuditTrail
 from ..llm.startup import startup_check
+from ..workflow.audit_trail import AuditTrail
 from ..workflow.models import DecisionSummary
 from ..workflow.payloads import ArtifactStore
 from ..workflow.tables import WorkflowTables
@@ -48,9 +49,13 @@ def clients() -> StepClients:
     from ..checkpoint.registry_dynamodb import thread_registry_from_env
 
     store, tables = ArtifactStore(), WorkflowTables.from_env()
-    return StepClients(store=store, handle=DataHandle(naming=tables.naming, resource=tables.resource), tables=tables,
-                       registry=thread_registry_from_env(),
-                       trail=AuditTrail(tables=tables, s3=store.client))  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
+    return StepClients(
+        store=store,
+        handle=DataHandle(naming=tables.naming, resource=tables.resource),
+        tables=tables,
+        registry=thread_registry_from_env(),
+        trail=AuditTrail(tables=tables, s3=store.client),
+    )  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
 
 
 def reset_clients() -> None:
@@ -78,12 +83,19 @@ def step(handler: Callable[[dict, Any], dict]) -> Callable[[dict, Any], dict]:
 @step
 def validate(event: dict, context: Any) -> dict:
     """Payload: {"input": <execution input>, "execution_name": $$.Execution.Name}. Raises InvalidDisruption."""
-    from ..workflow.steps import InvalidDisruption, validate as run
+    from ..workflow.steps import InvalidDisruption
+    from ..workflow.steps import validate as run
 
     c = clients()
     try:
-        state = run(event.get("input"), execution_name=event["execution_name"], handle=c.handle, tables=c.tables,
-                    store=c.store, trail=c.trail)
+        state = run(
+            event.get("input"),
+            execution_name=event["execution_name"],
+            handle=c.handle,
+            tables=c.tables,
+            store=c.store,
+            trail=c.trail,
+        )
     except InvalidDisruption as exc:
         logger.warning("invalid disruption", extra={"reason": str(exc)})
         metrics.add_metric(name="DisruptionInvalid", unit=MetricUnit.Count, value=1)
@@ -98,10 +110,18 @@ def collate(event: dict, context: Any) -> dict:
     from ..workflow.steps import collate as run
 
     c = clients()
-    result = run(event["phase"], event["results"], disruption_id=event["disruption_id"], store=c.store,
-                 execution_name=event.get("execution_name"), trail=c.trail)
+    result = run(
+        event["phase"],
+        event["results"],
+        disruption_id=event["disruption_id"],
+        store=c.store,
+        execution_name=event.get("execution_name"),
+        trail=c.trail,
+    )
     metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
-    logger.info("collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed})
+    logger.info(
+        "collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed}
+    )
     return result.model_dump(mode="json")
 
 
@@ -117,9 +137,15 @@ def arbitrate(event: dict, context: Any) -> dict:
     if remaining is not None:
         deadline = max(1.0, min(deadline, remaining / 1000 - ARBITRATE_SAVE_RESERVE_S))
     c = clients()
-    summary = arbitrate_step(event["state"], handle=c.handle, store=c.store, registry=c.registry, trail=c.trail,
-                             knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None,
-                             deadline_s=deadline)
+    summary = arbitrate_step(
+        event["state"],
+        handle=c.handle,
+        store=c.store,
+        registry=c.registry,
+        trail=c.trail,
+        knowledge_base_id=os.environ.get("SKYMARSHAL_KNOWLEDGE_BASE_ID") or None,
+        deadline_s=deadline,
+    )
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
     logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
     return summary.model_dump(mode="json")
@@ -131,9 +157,15 @@ def request_approval(event: dict, context: Any) -> dict:
     from ..workflow.approvals import request_approval as run
 
     c = clients()
-    pending = run(task_token=event["task_token"], execution_name=event["execution_name"],
-                  decision=DecisionSummary.model_validate(event["decision"]),
-                  timeout_seconds=int(event["timeout_seconds"]), tables=c.tables, registry=c.registry, trail=c.trail)
+    pending = run(
+        task_token=event["task_token"],
+        execution_name=event["execution_name"],
+        decision=DecisionSummary.model_validate(event["decision"]),
+        timeout_seconds=int(event["timeout_seconds"]),
+        tables=c.tables,
+        registry=c.registry,
+        trail=c.trail,
+    )
     logger.info("awaiting approval", extra=pending)
     return pending
 
@@ -156,8 +188,15 @@ def learn(event: dict, context: Any) -> dict:
     from ..workflow.learning import learn_step
 
     c = clients()
-    outcome = learn_step(event["state"], store=c.store, handle=c.handle, tables=c.tables, registry=c.registry,
-                         metrics=metrics, trail=c.trail)
+    outcome = learn_step(
+        event["state"],
+        store=c.store,
+        handle=c.handle,
+        tables=c.tables,
+        registry=c.registry,
+        metrics=metrics,
+        trail=c.trail,
+    )
     logger.info("run finished", extra={"status": outcome.status, "history_id": outcome.history_id})
     return outcome.model_dump(mode="json")
 
@@ -170,13 +209,16 @@ def trigger(event: dict, context: Any) -> dict:
     from ..workflow.trigger import InvalidEvent, start_for_event
 
     try:
-        started = start_for_event(event, sfn=boto3.client("stepfunctions"),
-                                  state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"])
+        started = start_for_event(
+            event, sfn=boto3.client("stepfunctions"), state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"]
+        )
     except InvalidEvent as exc:  # EventBridge would retry an error: a malformed event is logged and dropped
         logger.error("malformed disruption event", extra={"reason": str(exc), "event_id": event.get("id")})
         metrics.add_metric(name="EventMalformed", unit=MetricUnit.Count, value=1)
         return {"started": False, "error": str(exc)}
     logger.set_correlation_id(started["execution_name"])
-    metrics.add_metric(name="ExecutionStarted" if started["started"] else "EventDuplicate", unit=MetricUnit.Count, value=1)
+    metrics.add_metric(
+        name="ExecutionStarted" if started["started"] else "EventDuplicate", unit=MetricUnit.Count, value=1
+    )
     logger.info("disruption event", extra=started)
     return started

@@ -14,8 +14,17 @@ from typing import Literal
 
 from aws_lambda_powertools import Logger
 
-Reason = Literal["model_id_refused", "access_denied", "throttled", "timeout", "service_error", "malformed_reply",
-                 "oversized_reply", "deadline", "other"]
+Reason = Literal[
+    "model_id_refused",
+    "access_denied",
+    "throttled",
+    "timeout",
+    "service_error",
+    "malformed_reply",
+    "oversized_reply",
+    "deadline",
+    "other",
+]
 
 # stderr: the CLI prints its answers (and --json documents) on stdout; in Lambda both reach CloudWatch.
 logger = Logger(service="skymarshal-llm", logger_handler=StreamHandler(sys.stderr))
@@ -50,7 +59,9 @@ def classify(exc: BaseException) -> Reason:
             return "throttled"
         if code == "AccessDeniedException":
             return "access_denied"
-        if code in ("ValidationException", "ResourceNotFoundException") and ("model" in message or "profile" in message):
+        if code in ("ValidationException", "ResourceNotFoundException") and (
+            "model" in message or "profile" in message
+        ):
             return "model_id_refused"
         if code in ("ModelTimeoutException",):
             return "timeout"
@@ -67,8 +78,10 @@ def record(exc: BaseException, *, model: str, agent: str, stage: str) -> Reason:
     """Log one model failure (reason, model, agent, stage, error) and return its reason."""
     reason = classify(exc)
     detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-    logger.warning("model call failed; the rules' text stands", extra={
-        "reason": reason, "model": model, "agent": agent, "stage": stage, "error": detail})
+    logger.warning(
+        "model call failed; the rules' text stands",
+        extra={"reason": reason, "model": model, "agent": agent, "stage": stage, "error": detail},
+    )
     return reason
 
 
@@ -85,7 +98,7 @@ def call_with_deadline(call, seconds: float, name: str = "model-call"):
     def run() -> None:
         try:
             box["value"] = call()
-        except BaseException as exc:  # noqa: BLE001 — handed to the caller below
+        except BaseException as exc:
             box["error"] = exc
 
     worker = threading.Thread(target=run, daemon=True, name=name)

@@ -34,10 +34,30 @@ DESTINATION_REGIONS = {"us": "us-*", "eu": "eu-*", "apac": "ap-*", "global": "*"
 # Commercial regions where Bedrock serves Claude through cross-region profiles: the deploy-time mapping
 # (CloudFormation Mappings keyed by AWS::Region) for `regional`.
 BEDROCK_REGIONS = (
-    "us-east-1", "us-east-2", "us-west-1", "us-west-2",
-    "eu-central-1", "eu-central-2", "eu-north-1", "eu-south-1", "eu-south-2", "eu-west-1", "eu-west-2", "eu-west-3",
-    "ap-northeast-1", "ap-northeast-2", "ap-northeast-3", "ap-south-1", "ap-south-2", "ap-southeast-1",
-    "ap-southeast-2", "ap-southeast-3", "ap-southeast-4", "ap-southeast-5", "ap-southeast-7", "ap-east-2",
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "eu-central-1",
+    "eu-central-2",
+    "eu-north-1",
+    "eu-south-1",
+    "eu-south-2",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-west-3",
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-northeast-3",
+    "ap-south-1",
+    "ap-south-2",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+    "ap-southeast-4",
+    "ap-southeast-5",
+    "ap-southeast-7",
+    "ap-east-2",
 )
 _FOUNDATION = re.compile(r"^[a-z0-9-]+\.[A-Za-z0-9_:-]+$")  # provider.model-version, e.g. anthropic.claude-…-v1:0
 
@@ -70,28 +90,36 @@ def parse_profile(model_id: str, where: str = "model id") -> Profile:
     if _FOUNDATION.match(text):
         raise ModelConfigError(
             f"{where} {text!r} is a bare foundation-model id, which Bedrock refuses for on-demand use: give an "
-            f"inference profile id, e.g. 'global.{text}' or 'eu.{text}' (prefixes: {', '.join(PROFILE_GEOGRAPHIES)})")
-    raise ModelConfigError(f"{where} {text!r} is not an inference profile id (<geography>.<provider>.<model>, "
-                           f"geography one of {', '.join(PROFILE_GEOGRAPHIES)})")
+            f"inference profile id, e.g. 'global.{text}' or 'eu.{text}' (prefixes: {', '.join(PROFILE_GEOGRAPHIES)})"
+        )
+    raise ModelConfigError(
+        f"{where} {text!r} is not an inference profile id (<geography>.<provider>.<model>, "
+        f"geography one of {', '.join(PROFILE_GEOGRAPHIES)})"
+    )
 
 
 def geography_for(choice: str, region: str) -> str | None:
     """The profile geography a choice means in `region` (None: keep the configured one)."""
     if choice not in GEOGRAPHY_CHOICES:
-        raise ModelConfigError(f"SKYMARSHAL_BEDROCK_GEOGRAPHY={choice!r}: expected one of {', '.join(GEOGRAPHY_CHOICES)}")
+        raise ModelConfigError(
+            f"SKYMARSHAL_BEDROCK_GEOGRAPHY={choice!r}: expected one of {', '.join(GEOGRAPHY_CHOICES)}"
+        )
     if choice == "configured":
         return None
     if choice == "regional":
         geography = region_geography(region)
         if geography is None:
-            raise ModelConfigError(f"region {region or '(none)'!r} has no geographic inference profile: set "
-                                   "SKYMARSHAL_BEDROCK_GEOGRAPHY=global, or run in a us-, eu- or ap- region")
+            raise ModelConfigError(
+                f"region {region or '(none)'!r} has no geographic inference profile: set "
+                "SKYMARSHAL_BEDROCK_GEOGRAPHY=global, or run in a us-, eu- or ap- region"
+            )
         return geography
     return choice
 
 
-def resolve(model_id: str, *, region: str, geography: str = "configured", pinned: bool = False,
-            where: str = "model id") -> str:
+def resolve(
+    model_id: str, *, region: str, geography: str = "configured", pinned: bool = False, where: str = "model id"
+) -> str:
     """The inference profile id to invoke from `region`: the configured profile moved to the chosen geography
     (unless `pinned`, an id given explicitly), checked against the region."""
     profile = parse_profile(model_id, where)
@@ -110,4 +138,5 @@ def check_region(profile: Profile, region: str, where: str = "model id") -> None
         raise ModelConfigError(
             f"{where} {profile.profile_id!r}: a {profile.geography}. profile can only be called from a "
             f"{profile.geography} region, not {region or '(no region)'}; use SKYMARSHAL_BEDROCK_GEOGRAPHY=regional "
-            "or global")
+            "or global"
+        )

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -102,8 +102,11 @@ def aws_region(env: Mapping[str, str] = os.environ) -> str:
 
 def deadline_s(role: str, env: Mapping[str, str] = os.environ) -> float:
     """The deadline a role's model calls must end within (read when a model is built)."""
-    name, default = ((ARBITRATOR_DEADLINE_ENV, DEFAULT_ARBITRATOR_DEADLINE_S) if role == "arbitrator"
-                     else (AGENT_DEADLINE_ENV, DEFAULT_AGENT_DEADLINE_S))
+    name, default = (
+        (ARBITRATOR_DEADLINE_ENV, DEFAULT_ARBITRATOR_DEADLINE_S)
+        if role == "arbitrator"
+        else (AGENT_DEADLINE_ENV, DEFAULT_AGENT_DEADLINE_S)
+    )
     try:
         value = float(env.get(name) or default)
     except ValueError:
@@ -135,19 +138,23 @@ def bounded_config(budget_s: float, settings: BedrockSettings = BedrockSettings(
     from botocore.config import Config
 
     connect, read, attempts = call_bounds(budget_s, settings)
-    return Config(connect_timeout=connect, read_timeout=read, retries={"total_max_attempts": attempts, "mode": "standard"})
+    return Config(
+        connect_timeout=connect, read_timeout=read, retries={"total_max_attempts": attempts, "mode": "standard"}
+    )
 
 
-def model_id_for(role: str, agent: str | None = None, env: Mapping[str, str] = os.environ,
-                 behaviour: Behaviour | None = None) -> str:
+def model_id_for(
+    role: str, agent: str | None = None, env: Mapping[str, str] = os.environ, behaviour: Behaviour | None = None
+) -> str:
     """The inference profile a role invokes from this region: SKYMARSHAL_<ROLE>_MODEL_ID as written, else the
     behaviour file's id moved to the chosen geography. Raises ModelConfigError (one line)."""
     behaviour = behaviour or load_behaviour()
     region = aws_region(env)
     explicit = env.get(MODEL_ENV["arbitrator" if role == "arbitrator" else "agent"], "").strip()
     if explicit:
-        return profiles.resolve(explicit, region=region, pinned=True,
-                                where=MODEL_ENV["arbitrator" if role == "arbitrator" else "agent"])
+        return profiles.resolve(
+            explicit, region=region, pinned=True, where=MODEL_ENV["arbitrator" if role == "arbitrator" else "agent"]
+        )
     config = behaviour.arbitrator if role == "arbitrator" else behaviour.for_agent(agent or "default")
     geography = env.get(GEOGRAPHY_ENV, "").strip().lower() or behaviour.bedrock.geography
     where = "arbitrator.model_id" if role == "arbitrator" else f"agents.{agent or 'default'}.model_id"
@@ -180,8 +187,20 @@ def chat_model(role: str, agent: str | None = None):
     from langchain_aws import ChatBedrockConverse
 
     connect, read, attempts = call_bounds(budget, behaviour.bedrock)
-    log.info("LLM provider: bedrock %s for %s (connect %.1f s, read %.1f s, %d attempt(s) in all within %.0f s)",
-             model_id, agent or role, connect, read, attempts, budget)
+    log.info(
+        "LLM provider: bedrock %s for %s (connect %.1f s, read %.1f s, %d attempt(s) in all within %.0f s)",
+        model_id,
+        agent or role,
+        connect,
+        read,
+        attempts,
+        budget,
+    )
     # No endpoint_url: botocore reads AWS_ENDPOINT_URL_BEDROCK_RUNTIME itself (the local fake in tests).
-    return ChatBedrockConverse(model_id=model_id, region_name=aws_region() or None, temperature=config.temperature,
-                               max_tokens=config.max_tokens, config=bounded_config(budget, behaviour.bedrock))
+    return ChatBedrockConverse(
+        model_id=model_id,
+        region_name=aws_region() or None,
+        temperature=config.temperature,
+        max_tokens=config.max_tokens,
+        config=bounded_config(budget, behaviour.bedrock),
+    )

@@ -19,10 +19,13 @@ _DISMISS = re.compile(
     r"(?:is|are|does|do) not (?:binding|apply|applicable|required|relevant)|no longer (?:applies|apply|binding)|"
     r"(?:legal|safe|fine|acceptable) (?:anyway|despite|regardless)|regardless of|despite the|"
     r"(?:captain|commander)['’]?s? (?:discretion|agreed|approval)|extend(?:ed|ing)? (?:the )?(?:duty|fdp|curfew|mel))\b",
-    re.I)
+    re.I,
+)
 _CONSTRAINT_WORDS = re.compile(
     r"\b(?:limits?|duty|fdp|rest|ftl|mel|curfew|airworth\w*|constraints?|regulations?|rules?|legal\w*|dispatch|"
-    r"minima|notam|crew|maintenance|grounded|no dispatch)\b", re.I)
+    r"minima|notam|crew|maintenance|grounded|no dispatch)\b",
+    re.I,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _TOKEN = re.compile(r"\b(?:[A-Z]{2,}[A-Z0-9.()-]*\d[A-Z0-9.()-]*|[A-Z0-9]{2}-[A-Z0-9]{3,})\b")  # clauses, tails, ids
 

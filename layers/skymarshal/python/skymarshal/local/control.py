@@ -14,10 +14,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 DEFAULT_PORT = 4566
 
@@ -47,7 +47,7 @@ class LocalState:
         tmp.replace(state_file())
 
     @classmethod
-    def read(cls) -> "LocalState | None":
+    def read(cls) -> LocalState | None:
         try:
             return cls(**json.loads(state_file().read_text()))
         except (FileNotFoundError, json.JSONDecodeError, TypeError):
@@ -92,8 +92,9 @@ def _free_port(preferred: int) -> int:
         return sock.getsockname()[1]
 
 
-def start(seed: int = 2027, port: int = DEFAULT_PORT, load_factor: float = 0.78, echo=print,
-          timeout_s: float = 900) -> LocalState:
+def start(
+    seed: int = 2027, port: int = DEFAULT_PORT, load_factor: float = 0.78, echo=print, timeout_s: float = 900
+) -> LocalState:
     current = running()
     if current:
         echo(f"local AWS already running at {current.endpoint} (pid {current.pid}, seed {current.seed})")
@@ -105,9 +106,24 @@ def start(seed: int = 2027, port: int = DEFAULT_PORT, load_factor: float = 0.78,
         home().mkdir(parents=True, exist_ok=True)
         log = (home() / "local.log").open("w")
         port = _free_port(port)
-        subprocess.Popen([sys.executable, "-m", "skymarshal.local.server", "--port", str(port), "--seed", str(seed),
-                          "--load-factor", str(load_factor)], stdout=log, stderr=subprocess.STDOUT,
-                         start_new_session=True, cwd=os.getcwd(), env={**os.environ})
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "skymarshal.local.server",
+                "--port",
+                str(port),
+                "--seed",
+                str(seed),
+                "--load-factor",
+                str(load_factor),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            cwd=os.getcwd(),
+            env={**os.environ},
+        )
         echo(f"starting local AWS on 127.0.0.1:{port}: generating and seeding the airline (about two minutes)")
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -115,7 +131,9 @@ def start(seed: int = 2027, port: int = DEFAULT_PORT, load_factor: float = 0.78,
         if state and state.status == "failed":
             raise RuntimeError(f"local AWS failed to start: {state.error} (log: {home() / 'local.log'})")
         if state and state.status == "ready" and _responds(state.endpoint):
-            echo(f"local AWS ready at {state.endpoint}: {sum(state.counts.values())} rows in {len(state.counts)} tables")
+            echo(
+                f"local AWS ready at {state.endpoint}: {sum(state.counts.values())} rows in {len(state.counts)} tables"
+            )
             return state
         time.sleep(0.5)
     raise TimeoutError(f"local AWS not ready after {timeout_s:.0f} s (log: {home() / 'local.log'})")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 import boto3
 
@@ -30,8 +31,12 @@ SEED_MARKER = {"PK": "SYSTEM#seed", "SK": "airline"}
 
 def use_fake_credentials() -> None:
     """moto accepts any credentials; make sure no real ones are picked up by accident."""
-    for name, value in (("AWS_ACCESS_KEY_ID", "testing"), ("AWS_SECRET_ACCESS_KEY", "testing"),
-                        ("AWS_SESSION_TOKEN", "testing"), ("AWS_DEFAULT_REGION", REGION)):
+    for name, value in (
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_SESSION_TOKEN", "testing"),
+        ("AWS_DEFAULT_REGION", REGION),
+    ):
         os.environ[name] = value
     os.environ.pop("AWS_PROFILE", None)
 
@@ -76,11 +81,14 @@ class LocalAccount:
             else:
                 ddb.create_table(**table_definition(spec, self.naming))
                 counts[spec.name] = 0
-            ddb.update_continuous_backups(TableName=self.naming(spec.name), PointInTimeRecoverySpecification={
-                "PointInTimeRecoveryEnabled": True})  # as in the CDK stack; exports need it
+            ddb.update_continuous_backups(
+                TableName=self.naming(spec.name), PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True}
+            )  # as in the CDK stack; exports need it
             if spec.ttl_attribute:
-                ddb.update_time_to_live(TableName=self.naming(spec.name), TimeToLiveSpecification={
-                    "Enabled": True, "AttributeName": spec.ttl_attribute})
+                ddb.update_time_to_live(
+                    TableName=self.naming(spec.name),
+                    TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute},
+                )
             if progress:
                 progress(spec.name, counts[spec.name])
         if airline is not None:
@@ -114,4 +122,3 @@ def in_process_account(airline=None, naming: Naming | None = None) -> Iterator[L
         account = LocalAccount(naming=naming or Naming())
         account.create(airline)
         yield account
-

@@ -21,8 +21,9 @@ from __future__ import annotations
 import json
 import threading
 from collections import defaultdict
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 _state = threading.local()
 _originals: dict[str, Any] = {}
@@ -52,7 +53,7 @@ def _by_attribute(table: Any, attribute: str) -> dict:
         groups: dict = defaultdict(list)
         # moto sorts a GSI query's candidates itself, so their order here does not matter.
         for bucket in table.items.values():
-            for item in (bucket.values() if table.range_key_attr else (bucket,)):
+            for item in bucket.values() if table.range_key_attr else (bucket,):
                 value = item.attrs.get(attribute)
                 if value is not None:
                     groups[(value.type, json.dumps(value.value, sort_keys=True))].append(item)
@@ -60,8 +61,20 @@ def _by_attribute(table: Any, attribute: str) -> dict:
     return maps[attribute]
 
 
-def _query(self, hash_key, range_comparison, range_objs, limit, exclusive_start_key, scan_index_forward,
-           projection_expressions, index_name=None, *args, hash_key_conditions=None, **kwargs):
+def _query(
+    self,
+    hash_key,
+    range_comparison,
+    range_objs,
+    limit,
+    exclusive_start_key,
+    scan_index_forward,
+    projection_expressions,
+    index_name=None,
+    *args,
+    hash_key_conditions=None,
+    **kwargs,
+):
     candidates = None
     if index_name is None and hash_key is not None:
         bucket = self.items.get(hash_key)
@@ -76,9 +89,20 @@ def _query(self, hash_key, range_comparison, range_objs, limit, exclusive_start_
         candidates = _by_attribute(self, attribute).get((value.type, json.dumps(value.value, sort_keys=True)), [])
     _state.narrowed = (self, candidates) if candidates is not None else None
     try:
-        return _originals["query"](self, hash_key, range_comparison, range_objs, limit, exclusive_start_key,
-                                   scan_index_forward, projection_expressions, index_name, *args,
-                                   hash_key_conditions=hash_key_conditions, **kwargs)
+        return _originals["query"](
+            self,
+            hash_key,
+            range_comparison,
+            range_objs,
+            limit,
+            exclusive_start_key,
+            scan_index_forward,
+            projection_expressions,
+            index_name,
+            *args,
+            hash_key_conditions=hash_key_conditions,
+            **kwargs,
+        )
     finally:
         _state.narrowed = None
 
@@ -89,17 +113,20 @@ def _writer(name: str):
             return _originals[name](self, *args, **kwargs)
         finally:
             _invalidate(self)
+
     return wrapped
 
 
 def _backend_writer(name: str):
     """Backend operations that may change items in place: drop every table's caches afterwards."""
+
     def wrapped(self, *args, **kwargs):
         try:
             return _originals[name](self, *args, **kwargs)
         finally:
             for table in self.tables.values():
                 _invalidate(table)
+
     return wrapped
 
 
@@ -143,9 +170,14 @@ def install() -> None:
 
     _originals["item_init"] = Item.__init__
     Item.__init__ = _item_init
-    _originals.update(all_items=Table.all_items, query=Table.query, put_item=Table.put_item,
-                      delete_item=Table.delete_item, json_parse=py_partiql_parser.JsonParser.__dict__["parse"],
-                      process_s3_files=TableImport._process_s3_files)
+    _originals.update(
+        all_items=Table.all_items,
+        query=Table.query,
+        put_item=Table.put_item,
+        delete_item=Table.delete_item,
+        json_parse=py_partiql_parser.JsonParser.__dict__["parse"],
+        process_s3_files=TableImport._process_s3_files,
+    )
     for name in ("update_item", "transact_write_items", "execute_statement", "batch_execute_statement"):
         _originals[f"backend.{name}"] = getattr(DynamoDBBackend, name)
         setattr(DynamoDBBackend, name, _backend_writer(f"backend.{name}"))

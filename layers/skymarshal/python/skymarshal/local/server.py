@@ -69,8 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         serve(args.port, args.seed, args.load_factor)
     except Exception as exc:  # the starter reads the state file: say what failed there
-        LocalState(pid=os.getpid(), endpoint="", status="failed", seed=args.seed, started_at=time.time(),
-                   error=f"{type(exc).__name__}: {exc}").write()
+        LocalState(
+            pid=os.getpid(),
+            endpoint="",
+            status="failed",
+            seed=args.seed,
+            started_at=time.time(),
+            error=f"{type(exc).__name__}: {exc}",
+        ).write()
         print(json.dumps({"error": str(exc)}), file=sys.stderr)
         return 1
     return 0

@@ -18,8 +18,15 @@ from .control import home
 
 REPO_ROOT = Path(__file__).resolve().parents[5]
 WORKFLOW_TEMPLATE = "SkyMarshal-Workflow.template.json"
-_INPUTS = ("app.py", "cdk.json", "infra", "functions", "layers/skymarshal/python/skymarshal/llm/behaviour.json",
-           "layers/skymarshal/python/skymarshal/workflow/trigger.py", "layers/skymarshal/python/skymarshal/data/schema.py")
+_INPUTS = (
+    "app.py",
+    "cdk.json",
+    "infra",
+    "functions",
+    "layers/skymarshal/python/skymarshal/llm/behaviour.json",
+    "layers/skymarshal/python/skymarshal/workflow/trigger.py",
+    "layers/skymarshal/python/skymarshal/data/schema.py",
+)
 
 
 class SynthError(RuntimeError):
@@ -30,7 +37,11 @@ def _fingerprint(root: Path) -> str:
     digest = hashlib.sha256()
     for name in _INPUTS:
         path = root / name
-        files = sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if path.is_dir() else [path]
+        files = (
+            sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+            if path.is_dir()
+            else [path]
+        )
         for file in files:
             if file.exists():
                 digest.update(str(file.relative_to(root)).encode())
@@ -40,11 +51,17 @@ def _fingerprint(root: Path) -> str:
 
 def synthesize(outdir: Path, root: Path = REPO_ROOT) -> Path:
     """Run the CDK app into `outdir`; returns the workflow template's path."""
-    env = {**os.environ, "CDK_OUTDIR": str(outdir), "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20",
-           "CDK_CONTEXT_JSON": json.dumps({"aws:cdk:bundling-stacks": [], "aws:cdk:enable-asset-metadata": True})}
+    env = {
+        **os.environ,
+        "CDK_OUTDIR": str(outdir),
+        "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20",
+        "CDK_CONTEXT_JSON": json.dumps({"aws:cdk:bundling-stacks": [], "aws:cdk:enable-asset-metadata": True}),
+    }
     done = subprocess.run([sys.executable, "app.py"], cwd=root, env=env, capture_output=True, text=True)
     template = outdir / WORKFLOW_TEMPLATE
-    if not template.exists():  # cdk-nag findings fail synth after the templates are written: only a missing one is fatal
+    if (
+        not template.exists()
+    ):  # cdk-nag findings fail synth after the templates are written: only a missing one is fatal
         tail = (done.stderr or done.stdout).strip().splitlines()[-5:]
         raise SynthError(f"`python app.py` did not write {WORKFLOW_TEMPLATE}: " + " | ".join(tail))
     return template

@@ -21,9 +21,10 @@ import time
 import uuid
 import warnings
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
@@ -80,7 +81,12 @@ def _resolve(node: Any, resources: dict, called: set[str]) -> Any:
             return f"arn:aws:lambda:{REGION}:{ACCOUNT_ID}:function:{logical}"
         raise TemplateError(f"the definition references {logical}.{attribute}, which the local runner cannot resolve")
     if isinstance(node, dict) and "Ref" in node:
-        pseudo = {"AWS::Partition": "aws", "AWS::Region": REGION, "AWS::AccountId": ACCOUNT_ID, "AWS::URLSuffix": "amazonaws.com"}
+        pseudo = {
+            "AWS::Partition": "aws",
+            "AWS::Region": REGION,
+            "AWS::AccountId": ACCOUNT_ID,
+            "AWS::URLSuffix": "amazonaws.com",
+        }
         if node["Ref"] in pseudo:
             return pseudo[node["Ref"]]
         raise TemplateError(f"the definition references {node['Ref']}, which the local runner cannot resolve")
@@ -175,22 +181,31 @@ def audit_key(account: LocalAccount) -> str:
     try:
         return kms.describe_key(KeyId=AUDIT_KEY_ALIAS)["KeyMetadata"]["Arn"]
     except kms.exceptions.NotFoundException:
-        key = kms.create_key(KeySpec="ECC_NIST_P256", KeyUsage="SIGN_VERIFY",
-                             Description="SkyMarshal local: signs the head of each audit chain")["KeyMetadata"]
+        key = kms.create_key(
+            KeySpec="ECC_NIST_P256",
+            KeyUsage="SIGN_VERIFY",
+            Description="SkyMarshal local: signs the head of each audit chain",
+        )["KeyMetadata"]
         kms.create_alias(AliasName=AUDIT_KEY_ALIAS, TargetKeyId=key["KeyId"])
         return key["Arn"]
 
 
 def handler_environment(account: LocalAccount) -> dict[str, str]:
     """What the stack sets on every function, with local values."""
-    env = {BUCKET_ENV: BUCKET, AUDIT_KEY_ENV: audit_key(account), CHECKPOINTER_ENV: "dynamodb",
-           TABLE_PREFIX_ENV: account.naming.prefix,
-           "POWERTOOLS_TRACE_DISABLED": "true", "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
-           "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
-           "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true"),
-           # In Lambda each agent has its own CPU; here the seven of a round share this machine's cores.
-           "SKYMARSHAL_AGENT_DEADLINE_SECONDS": os.environ.get("SKYMARSHAL_AGENT_DEADLINE_SECONDS",
-                                                               str(int(LOCAL_DEADLINE_SECONDS)))}
+    env = {
+        BUCKET_ENV: BUCKET,
+        AUDIT_KEY_ENV: audit_key(account),
+        CHECKPOINTER_ENV: "dynamodb",
+        TABLE_PREFIX_ENV: account.naming.prefix,
+        "POWERTOOLS_TRACE_DISABLED": "true",
+        "POWERTOOLS_METRICS_NAMESPACE": "SkyMarshal",
+        "POWERTOOLS_LOG_LEVEL": os.environ.get("POWERTOOLS_LOG_LEVEL", "WARNING"),
+        "POWERTOOLS_METRICS_DISABLED": os.environ.get("POWERTOOLS_METRICS_DISABLED", "true"),
+        # In Lambda each agent has its own CPU; here the seven of a round share this machine's cores.
+        "SKYMARSHAL_AGENT_DEADLINE_SECONDS": os.environ.get(
+            "SKYMARSHAL_AGENT_DEADLINE_SECONDS", str(int(LOCAL_DEADLINE_SECONDS))
+        ),
+    }
     if account.endpoint_url:  # server mode: the handlers run inside the server and call it over HTTP
         env["AWS_ENDPOINT_URL"] = account.endpoint_url
     return env
@@ -218,18 +233,27 @@ def install(account: LocalAccount, template: Path) -> str:
         archive.writestr("index.py", "# the handler runs in-process: skymarshal.local.workflow\n")
     for fn in functions:
         try:
-            lam.create_function(FunctionName=fn.logical_id, Runtime="python3.12", Role=role, Handler=fn.handler,
-                                Code={"ZipFile": code.getvalue()}, Timeout=900)
+            lam.create_function(
+                FunctionName=fn.logical_id,
+                Runtime="python3.12",
+                Role=role,
+                Handler=fn.handler,
+                Code={"ZipFile": code.getvalue()},
+                Timeout=900,
+            )
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "ResourceConflictException":
                 raise
     sfn = account.client("stepfunctions")
-    existing = [m["stateMachineArn"] for m in sfn.list_state_machines()["stateMachines"] if m["name"] == STATE_MACHINE_NAME]
+    existing = [
+        m["stateMachineArn"] for m in sfn.list_state_machines()["stateMachines"] if m["name"] == STATE_MACHINE_NAME
+    ]
     if existing:
         sfn.update_state_machine(stateMachineArn=existing[0], definition=definition)
         return existing[0]
-    return sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role,
-                                    type="STANDARD")["stateMachineArn"]
+    return sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role, type="STANDARD")[
+        "stateMachineArn"
+    ]
 
 
 def _role(account: LocalAccount) -> str:
@@ -258,16 +282,23 @@ def local_client(account: LocalAccount, echo=print):
     arn = state_machine_arn(account)
     if arn is None:
         if account.endpoint_url:
-            raise LocalWorkflowMissing("the running local AWS has no workflow state machine (started by an older version): "
-                               "run `skymarshal local reset`")
+            raise LocalWorkflowMissing(
+                "the running local AWS has no workflow state machine (started by an older version): "
+                "run `skymarshal local reset`"
+            )
         arn = install(account, workflow_template(echo))
-    return WorkflowClient(sfn=account.client("stepfunctions"), state_machine_arn=arn,
-                          store=ArtifactStore(BUCKET, account.client("s3")), tables=account.tables(),
-                          trail=local_trail(account))
+    return WorkflowClient(
+        sfn=account.client("stepfunctions"),
+        state_machine_arn=arn,
+        store=ArtifactStore(BUCKET, account.client("s3")),
+        tables=account.tables(),
+        trail=local_trail(account),
+    )
 
 
 def local_trail(account: LocalAccount):
     from ..workflow.audit_trail import AuditTrail
 
-    return AuditTrail(tables=account.tables(), kms=account.client("kms"),
-                      key_id=audit_key(account), s3=account.client("s3"))
+    return AuditTrail(
+        tables=account.tables(), kms=account.client("kms"), key_id=audit_key(account), s3=account.client("s3")
+    )

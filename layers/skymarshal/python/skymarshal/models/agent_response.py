@@ -6,7 +6,7 @@ an LLM may explain and propose but cannot add or remove one.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -126,7 +126,7 @@ class AgentResponse(Frozen):
     reasoning: str
     data_sources: list[str]
     extracted_flight_info: dict[str, Any]
-    timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    timestamp: UtcDatetime = Field(default_factory=lambda: datetime.now(UTC))
     findings: list[Finding] = Field(default_factory=list)
     constraints: list[CrewConstraint | MaintenanceConstraint | RegulatoryConstraint] = Field(default_factory=list)
     impact: NetworkImpact | GuestImpact | CargoImpact | FinanceImpact | None = None

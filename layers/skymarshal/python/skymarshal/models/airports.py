@@ -48,8 +48,15 @@ def airport(code: str) -> AirportInfo:
     if row is None:
         raise UnknownAirport(code)
     return AirportInfo(
-        iata=row["iata"], icao=row["icao"], name=row["name"], city=row["city"], country=row["country"],
-        lat=row["lat"], lon=row["lon"], elevation_ft=int(row["elevation"] or 0), tz=row["tz"],
+        iata=row["iata"],
+        icao=row["icao"],
+        name=row["name"],
+        city=row["city"],
+        country=row["country"],
+        lat=row["lat"],
+        lon=row["lon"],
+        elevation_ft=int(row["elevation"] or 0),
+        tz=row["tz"],
     )
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, PlainSerializer, StringConstraints
-
 
 # The longest disruption report accepted (API body, workflow input, extraction): a report is a few lines.
 MAX_PROMPT_CHARS = 4000
@@ -16,17 +15,17 @@ def as_utc(value: datetime) -> datetime:
     """The same instant in UTC; a naive datetime is refused, since its instant is unknown."""
     if value.tzinfo is None:
         raise ValueError("timestamp needs a time zone (use UTC, e.g. 2027-01-20T08:15:00Z)")
-    return value.astimezone(timezone.utc)
+    return value.astimezone(UTC)
 
 
 def assume_utc(value: datetime) -> datetime:
     """Like ``as_utc``, for sources documented to give UTC wall-clock time (a naive clock reading)."""
-    return as_utc(value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value)
+    return as_utc(value.replace(tzinfo=UTC) if value.tzinfo is None else value)
 
 
 def iso_z(value: datetime) -> str:
     """Canonical storage form: second precision, UTC, trailing Z — lexicographic order is time order."""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 UtcDatetime = Annotated[datetime, AfterValidator(as_utc), PlainSerializer(iso_z, return_type=str)]

@@ -21,8 +21,16 @@ from .common import UtcDatetime
 from .history import DisruptionType
 
 DelayFamily = Literal[
-    "passengers_baggage", "cargo_mail", "aircraft_ramp_handling", "technical", "damage_automation",
-    "flight_operations_crew", "weather", "atfm_airport_government", "reactionary", "miscellaneous",
+    "passengers_baggage",
+    "cargo_mail",
+    "aircraft_ramp_handling",
+    "technical",
+    "damage_automation",
+    "flight_operations_crew",
+    "weather",
+    "atfm_airport_government",
+    "reactionary",
+    "miscellaneous",
 ]
 ScopeKind = Literal["flight", "tail", "crew_member", "airport", "airspace"]
 FactSource = Literal["stated", "data", "policy"]
@@ -43,38 +51,80 @@ FAMILY_RANGES: tuple[tuple[int, int, DelayFamily], ...] = (
 
 # AHM 730 standard delay codes (short titles).
 DELAY_CODES: dict[int, str] = {
-    11: "late check-in, acceptance after deadline", 12: "late check-in, congestion in check-in area",
-    13: "check-in error", 14: "oversales, booking errors", 15: "boarding, discrepancies and paging",
-    16: "commercial publicity, passenger convenience, VIP", 17: "catering order",
-    18: "baggage processing, sorting", 19: "reduced mobility, boarding or deboarding of PRM",
-    21: "cargo documentation errors", 22: "late positioning of cargo", 23: "late acceptance of cargo",
-    24: "inadequate packing of cargo", 25: "cargo oversales, booking errors", 26: "late cargo preparation",
-    27: "mail documentation, packing", 28: "late positioning of mail", 29: "late acceptance of mail",
-    31: "aircraft documentation late or inaccurate", 32: "loading, unloading", 33: "loading equipment",
-    34: "servicing equipment", 35: "aircraft cleaning", 36: "fuelling, defuelling", 37: "catering",
-    38: "ULD, containers, pallets", 39: "technical equipment (ground)",
-    41: "aircraft defects", 42: "scheduled maintenance, late release", 43: "non-scheduled maintenance",
-    44: "spares and maintenance equipment", 45: "AOG spares to be carried to another station",
-    46: "aircraft change for technical reasons", 47: "standby aircraft: lack of planned standby",
+    11: "late check-in, acceptance after deadline",
+    12: "late check-in, congestion in check-in area",
+    13: "check-in error",
+    14: "oversales, booking errors",
+    15: "boarding, discrepancies and paging",
+    16: "commercial publicity, passenger convenience, VIP",
+    17: "catering order",
+    18: "baggage processing, sorting",
+    19: "reduced mobility, boarding or deboarding of PRM",
+    21: "cargo documentation errors",
+    22: "late positioning of cargo",
+    23: "late acceptance of cargo",
+    24: "inadequate packing of cargo",
+    25: "cargo oversales, booking errors",
+    26: "late cargo preparation",
+    27: "mail documentation, packing",
+    28: "late positioning of mail",
+    29: "late acceptance of mail",
+    31: "aircraft documentation late or inaccurate",
+    32: "loading, unloading",
+    33: "loading equipment",
+    34: "servicing equipment",
+    35: "aircraft cleaning",
+    36: "fuelling, defuelling",
+    37: "catering",
+    38: "ULD, containers, pallets",
+    39: "technical equipment (ground)",
+    41: "aircraft defects",
+    42: "scheduled maintenance, late release",
+    43: "non-scheduled maintenance",
+    44: "spares and maintenance equipment",
+    45: "AOG spares to be carried to another station",
+    46: "aircraft change for technical reasons",
+    47: "standby aircraft: lack of planned standby",
     48: "scheduled cabin configuration or version adjustment",
     51: "damage during flight operations: bird or lightning strike, turbulence, heavy landing",
-    52: "damage during ground operations", 55: "departure control system", 56: "cargo preparation system",
-    57: "flight plans system", 58: "other automated system",
-    61: "flight plan, late completion or change", 62: "operational requirements: fuel, load alteration",
-    63: "late crew boarding or departure procedures", 64: "flight deck crew shortage: sickness, awaiting standby",
-    65: "flight deck crew special request", 66: "late cabin crew boarding", 67: "cabin crew shortage",
-    68: "cabin crew error or special request", 69: "captain request for security check",
-    71: "weather at the departure station", 72: "weather at the destination station",
-    73: "weather en route or at the alternate", 75: "de-icing of aircraft",
-    76: "removal of snow, ice, water or sand from the airport", 77: "ground handling impaired by weather",
-    81: "ATFM: ATC en-route demand or capacity", 82: "ATFM: ATC staff or equipment en route",
-    83: "ATFM: restriction at the destination airport", 84: "ATFM: weather at the destination",
-    85: "mandatory security", 86: "immigration, customs, health", 87: "airport facilities",
-    88: "restrictions at the destination airport", 89: "restrictions at the departure airport",
-    91: "load connection, awaiting load from another flight", 92: "through check-in error",
-    93: "aircraft rotation, late arrival from another sector", 94: "cabin crew rotation",
-    95: "crew rotation, awaiting crew from another flight", 96: "operations control",
-    97: "industrial action within own airline", 98: "industrial action outside own airline", 99: "other",
+    52: "damage during ground operations",
+    55: "departure control system",
+    56: "cargo preparation system",
+    57: "flight plans system",
+    58: "other automated system",
+    61: "flight plan, late completion or change",
+    62: "operational requirements: fuel, load alteration",
+    63: "late crew boarding or departure procedures",
+    64: "flight deck crew shortage: sickness, awaiting standby",
+    65: "flight deck crew special request",
+    66: "late cabin crew boarding",
+    67: "cabin crew shortage",
+    68: "cabin crew error or special request",
+    69: "captain request for security check",
+    71: "weather at the departure station",
+    72: "weather at the destination station",
+    73: "weather en route or at the alternate",
+    75: "de-icing of aircraft",
+    76: "removal of snow, ice, water or sand from the airport",
+    77: "ground handling impaired by weather",
+    81: "ATFM: ATC en-route demand or capacity",
+    82: "ATFM: ATC staff or equipment en route",
+    83: "ATFM: restriction at the destination airport",
+    84: "ATFM: weather at the destination",
+    85: "mandatory security",
+    86: "immigration, customs, health",
+    87: "airport facilities",
+    88: "restrictions at the destination airport",
+    89: "restrictions at the departure airport",
+    91: "load connection, awaiting load from another flight",
+    92: "through check-in error",
+    93: "aircraft rotation, late arrival from another sector",
+    94: "cabin crew rotation",
+    95: "crew rotation, awaiting crew from another flight",
+    96: "operations control",
+    97: "industrial action within own airline",
+    98: "industrial action outside own airline",
+    99: "other",
 }
 
 
@@ -91,7 +141,7 @@ def history_type(code: int) -> DisruptionType:
     family = family_of(code)
     if family in ("technical", "damage_automation") and code <= 52:
         return "mechanical"
-    if family == "flight_operations_crew" and code >= 63 or code in (94, 95):
+    if (family == "flight_operations_crew" and code >= 63) or code in (94, 95):
         return "crew"
     if family == "weather":
         return "weather"
@@ -111,8 +161,9 @@ class Window(Frozen):
     @model_validator(mode="after")
     def _ends_after_it_starts(self) -> Window:
         if self.end <= self.start:
-            raise ValueError(f"the window ends ({self.end:%Y-%m-%d %H:%M}Z) before it starts "
-                             f"({self.start:%Y-%m-%d %H:%M}Z)")
+            raise ValueError(
+                f"the window ends ({self.end:%Y-%m-%d %H:%M}Z) before it starts ({self.start:%Y-%m-%d %H:%M}Z)"
+            )
         return self
 
 
@@ -146,9 +197,13 @@ class Scope(Frozen):
 
     @model_validator(mode="after")
     def _names_what_it_is(self) -> Scope:
-        needed = {"flight": bool(self.flight_numbers or self.flights), "tail": bool(self.registration),
-                  "crew_member": bool(self.crew_ids or self.crew_position), "airport": bool(self.airport),
-                  "airspace": bool(self.airspace or self.airport)}[self.kind]
+        needed = {
+            "flight": bool(self.flight_numbers or self.flights),
+            "tail": bool(self.registration),
+            "crew_member": bool(self.crew_ids or self.crew_position),
+            "airport": bool(self.airport),
+            "airspace": bool(self.airspace or self.airport),
+        }[self.kind]
         if not needed:
             raise ValueError(f"a {self.kind} scope must name its {self.kind.replace('_', ' ')}")
         return self
@@ -171,8 +226,10 @@ class Disruption(Frozen):
         if self.iata_delay_code not in DELAY_CODES:
             raise ValueError(f"{self.iata_delay_code} is not an IATA AHM 730 delay code")
         if family_of(self.iata_delay_code) != self.family:
-            raise ValueError(f"delay code {self.iata_delay_code} is in the {family_of(self.iata_delay_code)} "
-                             f"family, not {self.family}")
+            raise ValueError(
+                f"delay code {self.iata_delay_code} is in the {family_of(self.iata_delay_code)} "
+                f"family, not {self.family}"
+            )
         if self.scope.kind in ("airport", "airspace") and self.window is None:
             raise ValueError(f"an {self.scope.kind} disruption needs a time window")
         return self

@@ -8,7 +8,8 @@ violates one, whatever an LLM argues.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Literal
+from collections.abc import Callable, Iterable
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -33,7 +34,7 @@ class Finding(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _binding_only_when_illegal(self) -> "Finding":
+    def _binding_only_when_illegal(self) -> Finding:
         if self.binding and self.status != "illegal":
             raise ValueError("only an illegal finding can be binding")
         if (self.limit is not None or self.actual is not None) and self.unit is None:
@@ -55,16 +56,35 @@ def status_for_margin(margin_minutes: float, at_risk_minutes: float = DEFAULT_AT
     return "legal"
 
 
-def measured(*, rule: str, clause: str, subject: str, limit: int, actual: int, bound: str,
-             message: Callable[[int], str], details: dict[str, Any] | None = None,
-             at_risk_minutes: float = DEFAULT_AT_RISK_MINUTES) -> Finding:
+def measured(
+    *,
+    rule: str,
+    clause: str,
+    subject: str,
+    limit: int,
+    actual: int,
+    bound: str,
+    message: Callable[[int], str],
+    details: dict[str, Any] | None = None,
+    at_risk_minutes: float = DEFAULT_AT_RISK_MINUTES,
+) -> Finding:
     """A finding from a limit in minutes and the measured value: ``bound`` "max" (actual must not exceed the
     limit, e.g. an FDP) or "min" (actual must reach it, e.g. rest). ``message(margin)`` words the result."""
     margin = limit - actual if bound == "max" else actual - limit
     status = status_for_margin(margin, at_risk_minutes)
-    return Finding(rule=rule, clause=clause, status=status, binding=status == "illegal", subject=subject,
-                   margin_minutes=margin, limit=limit, actual=actual, unit="minutes", message=message(margin),
-                   details=details or {})
+    return Finding(
+        rule=rule,
+        clause=clause,
+        status=status,
+        binding=status == "illegal",
+        subject=subject,
+        margin_minutes=margin,
+        limit=limit,
+        actual=actual,
+        unit="minutes",
+        message=message(margin),
+        details=details or {},
+    )
 
 
 def worst_status(findings: Iterable[Finding]) -> Status:

@@ -39,7 +39,7 @@ class Flight(Row):
     booked: dict[Cabin, NonNegativeInt] = Field(default_factory=dict)
 
     @model_validator(mode="after")
-    def _times_in_order(self) -> "Flight":
+    def _times_in_order(self) -> Flight:
         if self.scheduled_arrival <= self.scheduled_departure:
             raise ValueError("scheduled_arrival must be after scheduled_departure")
         if self.origin == self.destination:
@@ -130,7 +130,7 @@ class CrewDuty(Row):
     updated_by_execution: str | None = None  # set on a duty a recovery created (a reserve called out)
 
     @model_validator(mode="after")
-    def _duty_in_order(self) -> "CrewDuty":
+    def _duty_in_order(self) -> CrewDuty:
         if self.duty_end <= self.duty_start:
             raise ValueError("duty_end must be after duty_start")
         return self
@@ -144,7 +144,7 @@ class MelItem(Row):
     restrictions: list[str] = Field(default_factory=list)  # e.g. APU_INOP_GROUND_POWER, ALT_LIMIT_FL250
 
     @model_validator(mode="after")
-    def _category_a_needs_interval(self) -> "MelItem":
+    def _category_a_needs_interval(self) -> MelItem:
         if self.category == "A" and self.interval_days is None:
             raise ValueError("a category A item states its own interval (interval_days)")
         return self

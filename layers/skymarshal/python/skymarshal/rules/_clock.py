@@ -11,7 +11,7 @@ MINUTES_PER_DAY = 24 * 60
 
 
 def hm(text: str) -> int:
-    """"13:30" or "9:00" → minutes."""
+    """ "13:30" or "9:00" → minutes."""
     hours, minutes = text.split(":")
     return int(hours) * 60 + int(minutes)
 
@@ -19,7 +19,7 @@ def hm(text: str) -> int:
 def fmt_hm(minutes: float) -> str:
     """Minutes → "h:mm" (negative values keep their sign)."""
     sign = "-" if minutes < 0 else ""
-    total = abs(int(round(minutes)))
+    total = abs(round(minutes))
     return f"{sign}{total // 60}:{total % 60:02d}"
 
 

@@ -7,9 +7,10 @@ linear in t, so its maximum is at a breakpoint (an interval edge, or an edge plu
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
-from typing import Iterable, Literal
+from datetime import UTC, datetime, timedelta
+from typing import Literal
 from zoneinfo import ZoneInfo
 
 _EPSILON = timedelta(seconds=1)
@@ -34,7 +35,7 @@ def _minutes(at: datetime) -> float:
 
 
 def _instant(minutes: float) -> datetime:
-    return datetime.fromtimestamp(minutes * 60.0, tz=timezone.utc)
+    return datetime.fromtimestamp(minutes * 60.0, tz=UTC)
 
 
 def max_prorated_load(spans: Iterable[Span], focus: Span, window: timedelta) -> WindowLoad:
@@ -56,7 +57,8 @@ def max_prorated_load(spans: Iterable[Span], focus: Span, window: timedelta) -> 
                 events[point] = events.get(point, 0.0) + delta
     load = sum(amount * max(0.0, min(e, lo) - max(s, lo - length)) for s, e, amount in items)
     slope = sum(amount for s, e, amount in items if s <= lo < e) - sum(
-        amount for s, e, amount in items if s + length <= lo < e + length)
+        amount for s, e, amount in items if s + length <= lo < e + length
+    )
     best_load, best_end, at = load, lo, lo
     for point in sorted(events):
         load += slope * (point - at)

@@ -18,7 +18,8 @@ Onward legs of transfer shipments are not followed here (``rules.network`` handl
 
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from collections.abc import Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
@@ -39,22 +40,61 @@ class HandlingLimit(BaseModel):
 
 
 # COMPANY POLICY (verify): extra delay tolerated per IATA handling code.
-HANDLING_LIMITS: dict[str, HandlingLimit] = {h.code: h for h in (
-    HandlingLimit(code="AVI", max_extra_delay_minutes=4 * 60, over_limit="illegal", risk="animal welfare",
-                  source="IATA Live Animals Regulations (LAR); Council Reg. (EC) 1/2005"),
-    HandlingLimit(code="PIL", max_extra_delay_minutes=6 * 60, over_limit="at_risk", risk="temperature excursion",
-                  source="IATA Temperature Control Regulations (TCR); EU GDP guidelines 2013/C 343/01"),
-    HandlingLimit(code="COL", max_extra_delay_minutes=8 * 60, over_limit="at_risk", risk="chilled chain broken",
-                  source="IATA Perishable Cargo Regulations (PCR); TCR"),
-    HandlingLimit(code="FRO", max_extra_delay_minutes=6 * 60, over_limit="at_risk", risk="thawing",
-                  source="IATA Perishable Cargo Regulations (PCR)", extended_with={"ICE": 12 * 60}),
-    HandlingLimit(code="PER", max_extra_delay_minutes=12 * 60, over_limit="at_risk", risk="spoilage",
-                  source="IATA Perishable Cargo Regulations (PCR)"),
-    HandlingLimit(code="HUM", max_extra_delay_minutes=24 * 60, over_limit="at_risk",
-                  risk="funeral arrangements and cold storage", source="IATA AHM; company procedure"),
-    HandlingLimit(code="GEN", max_extra_delay_minutes=48 * 60, over_limit="at_risk",
-                  risk="service commitment missed (claims)", source="company service standard"),
-)}
+HANDLING_LIMITS: dict[str, HandlingLimit] = {
+    h.code: h
+    for h in (
+        HandlingLimit(
+            code="AVI",
+            max_extra_delay_minutes=4 * 60,
+            over_limit="illegal",
+            risk="animal welfare",
+            source="IATA Live Animals Regulations (LAR); Council Reg. (EC) 1/2005",
+        ),
+        HandlingLimit(
+            code="PIL",
+            max_extra_delay_minutes=6 * 60,
+            over_limit="at_risk",
+            risk="temperature excursion",
+            source="IATA Temperature Control Regulations (TCR); EU GDP guidelines 2013/C 343/01",
+        ),
+        HandlingLimit(
+            code="COL",
+            max_extra_delay_minutes=8 * 60,
+            over_limit="at_risk",
+            risk="chilled chain broken",
+            source="IATA Perishable Cargo Regulations (PCR); TCR",
+        ),
+        HandlingLimit(
+            code="FRO",
+            max_extra_delay_minutes=6 * 60,
+            over_limit="at_risk",
+            risk="thawing",
+            source="IATA Perishable Cargo Regulations (PCR)",
+            extended_with={"ICE": 12 * 60},
+        ),
+        HandlingLimit(
+            code="PER",
+            max_extra_delay_minutes=12 * 60,
+            over_limit="at_risk",
+            risk="spoilage",
+            source="IATA Perishable Cargo Regulations (PCR)",
+        ),
+        HandlingLimit(
+            code="HUM",
+            max_extra_delay_minutes=24 * 60,
+            over_limit="at_risk",
+            risk="funeral arrangements and cold storage",
+            source="IATA AHM; company procedure",
+        ),
+        HandlingLimit(
+            code="GEN",
+            max_extra_delay_minutes=48 * 60,
+            over_limit="at_risk",
+            risk="service commitment missed (claims)",
+            source="company service standard",
+        ),
+    )
+}
 # What an offloaded shipment with the code needs before it flies again (company procedure, verify).
 OFFLOAD_HANDLING: dict[str, tuple[str, str]] = {
     "DGR": ("re-acceptance check before it is loaded again", "IATA Dangerous Goods Regulations 9.1; ICAO TI Part 7"),
@@ -106,8 +146,9 @@ class CargoImpact(BaseModel):
     findings: tuple[Finding, ...]
 
 
-def shipments_on_flight(flight: Flight, assignments: Sequence[CargoAssignment],
-                        shipments: Sequence[CargoShipment]) -> list[tuple[CargoAssignment, CargoShipment]]:
+def shipments_on_flight(
+    flight: Flight, assignments: Sequence[CargoAssignment], shipments: Sequence[CargoShipment]
+) -> list[tuple[CargoAssignment, CargoShipment]]:
     """BOOKED/LOADED assignments of ``flight`` (by loading priority) with their shipments; unknown AWBs skipped."""
     by_id = {s.shipment_id: s for s in shipments}
     rows = [a for a in assignments if a.flight_id == flight.flight_id and a.status in ("BOOKED", "LOADED")]
@@ -130,49 +171,103 @@ def tightest_limit(shipment: CargoShipment, config: CargoConfig = DEFAULT_CARGO)
     return row, minutes
 
 
-def shipment_risk(assignment: CargoAssignment, shipment: CargoShipment, delay_minutes: int, *,
-                  offloaded: bool = False, config: CargoConfig = DEFAULT_CARGO) -> ShipmentRisk:
+def shipment_risk(
+    assignment: CargoAssignment,
+    shipment: CargoShipment,
+    delay_minutes: int,
+    *,
+    offloaded: bool = False,
+    config: CargoConfig = DEFAULT_CARGO,
+) -> ShipmentRisk:
     """The shipment's status for ``delay_minutes`` of extra delay (and an offload, when ``offloaded``)."""
     row, limit = tightest_limit(shipment, config)
     margin = limit - delay_minutes
     status: Status = row.over_limit if margin < 0 else "at_risk" if margin < config.at_risk_minutes else "legal"
     sid = shipment.shipment_id
-    findings = [Finding(
-        rule="cargo.time_limit", clause=f"{row.source} (limit: company policy)", status=status, subject=sid,
-        margin_minutes=margin, limit=limit, actual=delay_minutes, unit="minutes",
-        message=(f"{shipment.commodity} ({row.code}) tolerates {fmt_hm(limit)} extra delay; {fmt_hm(delay_minutes)} "
-                 + ("is within it." if margin >= config.at_risk_minutes else "is close to it." if margin >= 0
-                    else f"is over it: {row.risk}.")),
-        details={"handling_codes": list(shipment.handling_codes), "limiting_code": row.code})]
+    findings = [
+        Finding(
+            rule="cargo.time_limit",
+            clause=f"{row.source} (limit: company policy)",
+            status=status,
+            subject=sid,
+            margin_minutes=margin,
+            limit=limit,
+            actual=delay_minutes,
+            unit="minutes",
+            message=(
+                f"{shipment.commodity} ({row.code}) tolerates {fmt_hm(limit)} extra delay; {fmt_hm(delay_minutes)} "
+                + (
+                    "is within it."
+                    if margin >= config.at_risk_minutes
+                    else "is close to it."
+                    if margin >= 0
+                    else f"is over it: {row.risk}."
+                )
+            ),
+            details={"handling_codes": list(shipment.handling_codes), "limiting_code": row.code},
+        )
+    ]
     if offloaded:
         for code in shipment.handling_codes:
             if code in config.offload_handling:
                 what, source = config.offload_handling[code]
-                findings.append(Finding(rule="cargo.offload_handling", clause=source, status="at_risk", subject=sid,
-                                        message=f"Offloaded {code} shipment {sid}: {what}.",
-                                        details={"code": code}))
+                findings.append(
+                    Finding(
+                        rule="cargo.offload_handling",
+                        clause=source,
+                        status="at_risk",
+                        subject=sid,
+                        message=f"Offloaded {code} shipment {sid}: {what}.",
+                        details={"code": code},
+                    )
+                )
     worst = max((f.status for f in findings), key=("legal", "at_risk", "illegal").index)
     share = min(1.0, assignment.weight_kg / shipment.weight_kg)
-    return ShipmentRisk(shipment_id=sid, assignment_id=assignment.assignment_id, commodity=shipment.commodity,
-                        handling_codes=tuple(shipment.handling_codes), weight_kg=assignment.weight_kg,
-                        revenue_usd=round(shipment.revenue_usd * share, 2), limiting_code=row.code, limit_minutes=limit,
-                        margin_minutes=margin, status=worst, findings=tuple(findings))
+    return ShipmentRisk(
+        shipment_id=sid,
+        assignment_id=assignment.assignment_id,
+        commodity=shipment.commodity,
+        handling_codes=tuple(shipment.handling_codes),
+        weight_kg=assignment.weight_kg,
+        revenue_usd=round(shipment.revenue_usd * share, 2),
+        limiting_code=row.code,
+        limit_minutes=limit,
+        margin_minutes=margin,
+        status=worst,
+        findings=tuple(findings),
+    )
 
 
-def cargo_impact(flight: Flight, assignments: Sequence[CargoAssignment], shipments: Sequence[CargoShipment],
-                 delay_minutes: int, *, offloaded: bool = False, config: CargoConfig = DEFAULT_CARGO) -> CargoImpact:
+def cargo_impact(
+    flight: Flight,
+    assignments: Sequence[CargoAssignment],
+    shipments: Sequence[CargoShipment],
+    delay_minutes: int,
+    *,
+    offloaded: bool = False,
+    config: CargoConfig = DEFAULT_CARGO,
+) -> CargoImpact:
     """Every shipment on ``flight`` against its limit for ``delay_minutes``; revenue at risk in USD.
 
     For a cancellation or an offload pass ``offloaded=True`` and the delay until the shipments' next flight.
     """
     if delay_minutes < 0:
         raise ValueError("a delay is not negative")
-    risks = [shipment_risk(a, s, delay_minutes, offloaded=offloaded, config=config)
-             for a, s in shipments_on_flight(flight, assignments, shipments)]
+    risks = [
+        shipment_risk(a, s, delay_minutes, offloaded=offloaded, config=config)
+        for a, s in shipments_on_flight(flight, assignments, shipments)
+    ]
     at_risk = round(sum(r.revenue_usd for r in risks if r.status != "legal"), 2)
     counts = {s: sum(r.status == s for r in risks) for s in ("legal", "at_risk", "illegal")}
     findings = tuple(f for r in risks for f in r.findings if f.status != "legal")
-    return CargoImpact(flight_id=flight.flight_id, delay_minutes=delay_minutes, offloaded=offloaded,
-                       shipments=tuple(risks), weight_kg=round(sum(r.weight_kg for r in risks), 1),
-                       revenue_usd=round(sum(r.revenue_usd for r in risks), 2), revenue_at_risk_usd=at_risk,
-                       by_status=counts, findings=findings)
+    return CargoImpact(
+        flight_id=flight.flight_id,
+        delay_minutes=delay_minutes,
+        offloaded=offloaded,
+        shipments=tuple(risks),
+        weight_kg=round(sum(r.weight_kg for r in risks), 1),
+        revenue_usd=round(sum(r.revenue_usd for r in risks), 2),
+        revenue_at_risk_usd=at_risk,
+        by_status=counts,
+        findings=findings,
+    )

@@ -14,8 +14,9 @@ flightcrew only, so cabin crew are held to the pilot limits as a conservative st
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Literal, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
 
@@ -73,32 +74,40 @@ class ProposedDuty(BaseModel):
     label: str | None = None  # e.g. "EY123/EY124" for messages
 
     @model_validator(mode="after")
-    def _in_order(self) -> "ProposedDuty":
+    def _in_order(self) -> ProposedDuty:
         if self.fdp_end <= self.report:
             raise ValueError("fdp_end must be after report")
         if self.release is not None and self.release < self.fdp_end:
             raise ValueError("release cannot be before fdp_end")
         return self
 
-    def delayed(self, minutes: int) -> "ProposedDuty":
+    def delayed(self, minutes: int) -> ProposedDuty:
         """The same duty with on-blocks and release ``minutes`` later; report time unchanged."""
         shift = timedelta(minutes=minutes)
-        return self.model_copy(update={"fdp_end": self.fdp_end + shift,
-                                       "release": None if self.release is None else self.release + shift})
+        return self.model_copy(
+            update={"fdp_end": self.fdp_end + shift, "release": None if self.release is None else self.release + shift}
+        )
 
 
 def _record(proposed: ProposedDuty, rules: OperatorRules) -> DutyRecord:
     release = proposed.release or proposed.fdp_end + timedelta(minutes=rules.post_flight_minutes)
     fdp = minutes_between(proposed.report, proposed.fdp_end)
     return DutyRecord(
-        start=proposed.report, end=release, fdp_end=proposed.fdp_end, kind="FLIGHT",
-        block_minutes=fdp if proposed.block_minutes is None else proposed.block_minutes, duty_id=proposed.duty_id,
-        sectors=proposed.sectors, start_station=proposed.start_station, end_station=proposed.end_station,
+        start=proposed.report,
+        end=release,
+        fdp_end=proposed.fdp_end,
+        kind="FLIGHT",
+        block_minutes=fdp if proposed.block_minutes is None else proposed.block_minutes,
+        duty_id=proposed.duty_id,
+        sectors=proposed.sectors,
+        start_station=proposed.start_station,
+        end_station=proposed.end_station,
     )
 
 
-def evaluate_duty(member: CrewMember, history: Sequence[CrewDuty], proposed: ProposedDuty,
-                  rules: OperatorRules = OperatorRules()) -> list[Finding]:
+def evaluate_duty(
+    member: CrewMember, history: Sequence[CrewDuty], proposed: ProposedDuty, rules: OperatorRules = OperatorRules()
+) -> list[Finding]:
     """Every finding for ``member`` flying ``proposed``, given their roster rows (past and future)."""
     subject = member.crew_id
     duty = _record(proposed, rules)
@@ -109,16 +118,29 @@ def evaluate_duty(member: CrewMember, history: Sequence[CrewDuty], proposed: Pro
         others.append(callout.model_copy(update={"end": duty.start}))
 
     findings = [availability_finding(member), type_qualification_finding(member, proposed.aircraft_type, rules.regime)]
-    recency = recency_finding(member, proposed.aircraft_type, duty.start, duty.fdp_until, rules.regime,
-                              days=rules.recency_days, required=rules.recency_required)
+    recency = recency_finding(
+        member,
+        proposed.aircraft_type,
+        duty.start,
+        duty.fdp_until,
+        rules.regime,
+        days=rules.recency_days,
+        required=rules.recency_required,
+    )
     if recency is not None:
         findings.append(recency)
     findings.append(_conflict_finding(subject, duty, others))
     findings.append(max_fdp_finding(member, proposed, rules, callout))
     tz = proposed.reference_tz or airport(member.base).tz
     if rules.regime == "EASA":
-        findings += ftl_easa_limits.cumulative_findings(others, duty, subject=subject, at_risk_minutes=rules.at_risk_minutes,
-                                                        calendar_tz=tz, duty_credit=rules.duty_credit)
+        findings += ftl_easa_limits.cumulative_findings(
+            others,
+            duty,
+            subject=subject,
+            at_risk_minutes=rules.at_risk_minutes,
+            calendar_tz=tz,
+            duty_credit=rules.duty_credit,
+        )
     else:
         findings.append(_faa_flight_time_finding(subject, proposed, duty, tz, rules))
         findings += ftl_faa.cumulative_findings(others, duty, subject=subject, at_risk_minutes=rules.at_risk_minutes)
@@ -131,17 +153,28 @@ def _conflict_finding(subject: str, duty: DutyRecord, candidates: list[DutyRecor
     clashes = [r for r in candidates if r.start < duty.end and r.end > duty.start and r.kind != "STANDBY"]
     ok = not clashes
     return Finding(
-        rule="crew.roster_conflict", clause="Roster: one duty at a time", status="legal" if ok else "illegal",
-        binding=not ok, subject=subject,
-        message=("No other duty overlaps this one." if ok else
-                 f"Already rostered on {len(clashes)} overlapping duty(ies): "
-                 + ", ".join(f"{r.duty_id or r.kind} {r.start:%d %H:%M}-{r.end:%H:%M}Z" for r in clashes) + "."),
+        rule="crew.roster_conflict",
+        clause="Roster: one duty at a time",
+        status="legal" if ok else "illegal",
+        binding=not ok,
+        subject=subject,
+        message=(
+            "No other duty overlaps this one."
+            if ok
+            else f"Already rostered on {len(clashes)} overlapping duty(ies): "
+            + ", ".join(f"{r.duty_id or r.kind} {r.start:%d %H:%M}-{r.end:%H:%M}Z" for r in clashes)
+            + "."
+        ),
         details={"conflicts": [r.duty_id for r in clashes]},
     )
 
 
-def max_fdp_finding(member: CrewMember, proposed: ProposedDuty, rules: OperatorRules = OperatorRules(),
-                    callout: DutyRecord | None = None) -> Finding:
+def max_fdp_finding(
+    member: CrewMember,
+    proposed: ProposedDuty,
+    rules: OperatorRules = OperatorRules(),
+    callout: DutyRecord | None = None,
+) -> Finding:
     """The planned FDP (report → last on-blocks) against the regime's maximum at the local reference time."""
     tz = proposed.reference_tz or airport(member.base).tz
     start = local_time(proposed.report, tz)
@@ -154,11 +187,23 @@ def max_fdp_finding(member: CrewMember, proposed: ProposedDuty, rules: OperatorR
             augmentation = (min(extra, 2), proposed.rest_facility_class)
         elif extra > 0:
             notes.append("augmented crew without a rest facility class: unaugmented limits applied")
-        limit = ftl_easa.max_fdp_minutes(start, proposed.sectors, proposed.acclimatisation, augmentation,
-                                         proposed.extension, proposed.commanders_discretion_minutes, rules.easa)
+        limit = ftl_easa.max_fdp_minutes(
+            start,
+            proposed.sectors,
+            proposed.acclimatisation,
+            augmentation,
+            proposed.extension,
+            proposed.commanders_discretion_minutes,
+            rules.easa,
+        )
         allowed, clause, notes = limit.minutes, limit.clause, notes + list(limit.notes)
-        details = {"band": limit.band, "sectors_column": limit.sectors_column, "table_minutes": limit.table_minutes,
-                   "extension_minutes": limit.extension_minutes, "discretion_minutes": limit.discretion_minutes}
+        details = {
+            "band": limit.band,
+            "sectors_column": limit.sectors_column,
+            "table_minutes": limit.table_minutes,
+            "extension_minutes": limit.extension_minutes,
+            "discretion_minutes": limit.discretion_minutes,
+        }
         if callout is not None:
             standby = minutes_between(callout.start, proposed.report)
             after = rules.standby_reduction_after_minutes["augmented" if augmentation else "unaugmented"]
@@ -177,25 +222,44 @@ def max_fdp_finding(member: CrewMember, proposed: ProposedDuty, rules: OperatorR
     margin = allowed - actual
     status = status_for_margin(margin, rules.at_risk_minutes)
     return Finding(
-        rule="crew.max_fdp", clause=clause, status=status, binding=status == "illegal", subject=member.crew_id,
-        margin_minutes=margin, limit=allowed, actual=actual, unit="minutes",
-        message=(f"FDP {proposed.label + ' ' if proposed.label else ''}of {fmt_hm(actual)} h reporting "
-                 f"{start:%H:%M} local with {proposed.sectors} sector(s) is "
-                 f"{'within' if margin >= 0 else 'over'} the {fmt_hm(allowed)} h maximum (margin {fmt_hm(margin)})."),
+        rule="crew.max_fdp",
+        clause=clause,
+        status=status,
+        binding=status == "illegal",
+        subject=member.crew_id,
+        margin_minutes=margin,
+        limit=allowed,
+        actual=actual,
+        unit="minutes",
+        message=(
+            f"FDP {proposed.label + ' ' if proposed.label else ''}of {fmt_hm(actual)} h reporting "
+            f"{start:%H:%M} local with {proposed.sectors} sector(s) is "
+            f"{'within' if margin >= 0 else 'over'} the {fmt_hm(allowed)} h maximum (margin {fmt_hm(margin)})."
+        ),
         details={**details, "reference_tz": tz, "reference_start": f"{start:%H:%M}", "notes": notes},
     )
 
 
-def _faa_flight_time_finding(subject: str, proposed: ProposedDuty, duty: DutyRecord, tz: str,
-                             rules: OperatorRules) -> Finding:
+def _faa_flight_time_finding(
+    subject: str, proposed: ProposedDuty, duty: DutyRecord, tz: str, rules: OperatorRules
+) -> Finding:
     limit = ftl_faa.max_flight_time_minutes(local_time(proposed.report, tz))
     margin = limit - duty.block_minutes
     status = status_for_margin(margin, rules.at_risk_minutes)
     return Finding(
-        rule="crew.max_flight_time", clause="14 CFR 117.11(a) Table A", status=status, binding=status == "illegal",
-        subject=subject, margin_minutes=margin, limit=limit, actual=duty.block_minutes, unit="minutes",
-        message=(f"Flight time of {fmt_hm(duty.block_minutes)} h is {'within' if margin >= 0 else 'over'} "
-                 f"the {fmt_hm(limit)} h Table A maximum."),
+        rule="crew.max_flight_time",
+        clause="14 CFR 117.11(a) Table A",
+        status=status,
+        binding=status == "illegal",
+        subject=subject,
+        margin_minutes=margin,
+        limit=limit,
+        actual=duty.block_minutes,
+        unit="minutes",
+        message=(
+            f"Flight time of {fmt_hm(duty.block_minutes)} h is {'within' if margin >= 0 else 'over'} "
+            f"the {fmt_hm(limit)} h Table A maximum."
+        ),
     )
 
 
@@ -209,8 +273,14 @@ def _at_home(member: CrewMember, station: str | None, fallback: DutyRecord | Non
     return True
 
 
-def _rest_findings(member: CrewMember, proposed: ProposedDuty, duty: DutyRecord, records: list[DutyRecord],
-                   callout: DutyRecord | None, rules: OperatorRules) -> list[Finding]:
+def _rest_findings(
+    member: CrewMember,
+    proposed: ProposedDuty,
+    duty: DutyRecord,
+    records: list[DutyRecord],
+    callout: DutyRecord | None,
+    rules: OperatorRules,
+) -> list[Finding]:
     subject, risk = member.crew_id, rules.at_risk_minutes
     rest_ends = callout.start if callout is not None else duty.start  # standby is duty: rest ends where it starts
     before = [r for r in records if r is not callout and r.end <= rest_ends]
@@ -218,17 +288,32 @@ def _rest_findings(member: CrewMember, proposed: ProposedDuty, duty: DutyRecord,
     after = [r for r in records if r is not callout and r.is_flight_duty and r.start > duty.start]
     following = min(after, key=lambda r: r.start, default=None)
     if rules.regime == "EASA":
-        home = proposed.at_home_base if proposed.at_home_base is not None else _at_home(member, proposed.start_station, previous)
-        out = [ftl_easa_limits.rest_finding(previous, rest_ends, at_home_base=home, subject=subject, at_risk_minutes=risk)]
+        home = (
+            proposed.at_home_base
+            if proposed.at_home_base is not None
+            else _at_home(member, proposed.start_station, previous)
+        )
+        out = [
+            ftl_easa_limits.rest_finding(previous, rest_ends, at_home_base=home, subject=subject, at_risk_minutes=risk)
+        ]
         if following is not None:
             home_after = _at_home(member, proposed.end_station, None)
-            out.append(ftl_easa_limits.rest_finding(duty, following.start, at_home_base=home_after, subject=subject,
-                                                    at_risk_minutes=risk, rule="crew.rest_after"))
+            out.append(
+                ftl_easa_limits.rest_finding(
+                    duty,
+                    following.start,
+                    at_home_base=home_after,
+                    subject=subject,
+                    at_risk_minutes=risk,
+                    rule="crew.rest_after",
+                )
+            )
         return out
     out = [ftl_faa.rest_finding(previous, rest_ends, subject=subject, at_risk_minutes=risk)]
     if following is not None and following.is_flight_duty:
-        out.append(ftl_faa.rest_finding(duty, following.start, subject=subject, at_risk_minutes=risk,
-                                        rule="crew.rest_after"))
+        out.append(
+            ftl_faa.rest_finding(duty, following.start, subject=subject, at_risk_minutes=risk, rule="crew.rest_after")
+        )
     return out
 
 
@@ -236,16 +321,26 @@ def is_legal(findings: Sequence[Finding]) -> bool:
     return all(f.status != "illegal" for f in findings)
 
 
-def evaluate_delay(member: CrewMember, history: Sequence[CrewDuty], proposed: ProposedDuty, delay_minutes: int,
-                   rules: OperatorRules = OperatorRules()) -> list[Finding]:
+def evaluate_delay(
+    member: CrewMember,
+    history: Sequence[CrewDuty],
+    proposed: ProposedDuty,
+    delay_minutes: int,
+    rules: OperatorRules = OperatorRules(),
+) -> list[Finding]:
     """The duty delayed by ``delay_minutes``: report unchanged, so the FDP and release grow by the delay."""
     if delay_minutes < 0:
         raise ValueError("a delay is not negative")
     return evaluate_duty(member, history, proposed.delayed(delay_minutes), rules)
 
 
-def latest_legal_delay(member: CrewMember, history: Sequence[CrewDuty], proposed: ProposedDuty,
-                       rules: OperatorRules = OperatorRules(), horizon_minutes: int = 24 * 60) -> int | None:
+def latest_legal_delay(
+    member: CrewMember,
+    history: Sequence[CrewDuty],
+    proposed: ProposedDuty,
+    rules: OperatorRules = OperatorRules(),
+    horizon_minutes: int = 24 * 60,
+) -> int | None:
     """Largest delay (minutes, up to ``horizon_minutes``) with no illegal finding; None if illegal undelayed.
 
     Legality can only be lost as the delay grows (every limit counted here grows with the FDP), so a
@@ -265,12 +360,24 @@ def latest_legal_delay(member: CrewMember, history: Sequence[CrewDuty], proposed
     return low
 
 
-def evaluate_swap_candidate(member: CrewMember, history: Sequence[CrewDuty], proposed: ProposedDuty,
-                            report: datetime, rules: OperatorRules = OperatorRules(),
-                            acclimatisation: ftl_easa.Acclimatisation = "acclimatised") -> list[Finding]:
+def evaluate_swap_candidate(
+    member: CrewMember,
+    history: Sequence[CrewDuty],
+    proposed: ProposedDuty,
+    report: datetime,
+    rules: OperatorRules = OperatorRules(),
+    acclimatisation: ftl_easa.Acclimatisation = "acclimatised",
+) -> list[Finding]:
     """A reserve taking ``proposed`` and reporting at ``report``: FDP counted from their own report, reference
     time and home base from their own base. A standby row covering the report is the call-out standby."""
-    swapped = ProposedDuty.model_validate({**proposed.model_dump(), "report": report, "duty_id": None,
-                                           "reference_tz": None, "at_home_base": None,
-                                           "acclimatisation": acclimatisation})
+    swapped = ProposedDuty.model_validate(
+        {
+            **proposed.model_dump(),
+            "report": report,
+            "duty_id": None,
+            "reference_tz": None,
+            "at_home_base": None,
+            "acclimatisation": acclimatisation,
+        }
+    )
     return evaluate_duty(member, history, swapped, rules)

@@ -13,8 +13,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from ..models.fleet import AIRCRAFT_TYPES
 from ..models.findings import Finding
+from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import PILOT_RANKS, CrewMember
 
 Regime = Literal["EASA", "FAA"]
@@ -43,10 +43,15 @@ def availability_finding(member: CrewMember) -> Finding:
     """A member whose roster status is SICK or LEAVE is not available for duty."""
     ok = member.status == "ACTIVE"
     return Finding(
-        rule="crew.availability", clause="Operator roster status", status="legal" if ok else "illegal",
-        binding=not ok, subject=member.crew_id,
-        message=(f"{member.name} is {'active' if ok else member.status.lower()} and "
-                 f"{'available' if ok else 'not available'} for duty."),
+        rule="crew.availability",
+        clause="Operator roster status",
+        status="legal" if ok else "illegal",
+        binding=not ok,
+        subject=member.crew_id,
+        message=(
+            f"{member.name} is {'active' if ok else member.status.lower()} and "
+            f"{'available' if ok else 'not available'} for duty."
+        ),
         details={"status": member.status},
     )
 
@@ -56,16 +61,26 @@ def type_qualification_finding(member: CrewMember, aircraft_type: str, regime: R
     clause = TYPE_QUALIFICATION_CLAUSE[(regime, is_pilot(member))]
     group = rating_group(aircraft_type)
     if group is None:
-        return Finding(rule="crew.type_qualification", clause=clause, status="illegal", binding=True,
-                       subject=member.crew_id,
-                       message=f"Aircraft type {aircraft_type!r} is not in the fleet table; qualification is unproven.",
-                       details={"aircraft_type": aircraft_type})
+        return Finding(
+            rule="crew.type_qualification",
+            clause=clause,
+            status="illegal",
+            binding=True,
+            subject=member.crew_id,
+            message=f"Aircraft type {aircraft_type!r} is not in the fleet table; qualification is unproven.",
+            details={"aircraft_type": aircraft_type},
+        )
     ok = group in member.type_ratings
     return Finding(
-        rule="crew.type_qualification", clause=clause, status="legal" if ok else "illegal", binding=not ok,
+        rule="crew.type_qualification",
+        clause=clause,
+        status="legal" if ok else "illegal",
+        binding=not ok,
         subject=member.crew_id,
-        message=(f"{member.rank} {member.name} {'holds' if ok else 'does not hold'} the {group} rating "
-                 f"needed for the {aircraft_type}."),
+        message=(
+            f"{member.rank} {member.name} {'holds' if ok else 'does not hold'} the {group} rating "
+            f"needed for the {aircraft_type}."
+        ),
         details={"aircraft_type": aircraft_type, "rating_group": group, "type_ratings": list(member.type_ratings)},
     )
 
@@ -89,18 +104,29 @@ def recency_finding(
     group = rating_group(aircraft_type)
     since = at - timedelta(days=days)
     landings = sorted(
-        (rec.at for rec in member.recent_landings
-         if group is not None and rating_group(rec.aircraft_type) == group and since < rec.at <= at),
+        (
+            rec.at
+            for rec in member.recent_landings
+            if group is not None and rating_group(rec.aircraft_type) == group and since < rec.at <= at
+        ),
         reverse=True,
     )
     count = len(landings)
     details: dict[str, Any] = {"rating_group": group, "window_days": days, "landings_in_window": count}
     if count < required:
         return Finding(
-            rule="crew.recency", clause=clause, status="illegal", binding=True, subject=member.crew_id,
-            limit=required, actual=count, unit="landings",
-            message=(f"{member.rank} {member.name} has {count} take-offs and landings in the {group or aircraft_type} "
-                     f"group in the last {days} days; {required} are required."),
+            rule="crew.recency",
+            clause=clause,
+            status="illegal",
+            binding=True,
+            subject=member.crew_id,
+            limit=required,
+            actual=count,
+            unit="landings",
+            message=(
+                f"{member.rank} {member.name} has {count} take-offs and landings in the {group or aircraft_type} "
+                f"group in the last {days} days; {required} are required."
+            ),
             details=details,
         )
     expires = landings[required - 1] + timedelta(days=days)
@@ -109,10 +135,18 @@ def recency_finding(
     details["recency_expires"] = expires.isoformat()
     lapses = expires < end
     return Finding(
-        rule="crew.recency", clause=clause, status="at_risk" if lapses else "legal", subject=member.crew_id,
-        margin_minutes=margin, limit=required, actual=count, unit="landings",
-        message=(f"{member.rank} {member.name} has {count} take-offs and landings in the {group} group in the last "
-                 f"{days} days; recency {'lapses during this duty' if lapses else 'holds'} "
-                 f"(until {expires:%Y-%m-%d %H:%M}Z)."),
+        rule="crew.recency",
+        clause=clause,
+        status="at_risk" if lapses else "legal",
+        subject=member.crew_id,
+        margin_minutes=margin,
+        limit=required,
+        actual=count,
+        unit="landings",
+        message=(
+            f"{member.rank} {member.name} has {count} take-offs and landings in the {group} group in the last "
+            f"{days} days; recency {'lapses during this duty' if lapses else 'holds'} "
+            f"(until {expires:%Y-%m-%d %H:%M}Z)."
+        ),
         details=details,
     )

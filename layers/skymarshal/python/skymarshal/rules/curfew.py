@@ -13,8 +13,9 @@ Windows are [start, end): a movement at the start minute is inside, at the end m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from ..models.airports import airport
@@ -25,17 +26,29 @@ from ._clock import as_utc, hm
 Movement = Literal["arrival", "departure"]
 
 DEFAULT_CURFEWS: dict[str, tuple[CurfewWindow, ...]] = {
-    "SYD": (CurfewWindow(start_local="23:00", end_local="06:00",
-                         source="Sydney Airport Curfew Act 1995 (verify)"),),
-    "ADL": (CurfewWindow(start_local="23:00", end_local="06:00",
-                         source="Adelaide Airport Curfew Act 2000 (verify)"),),
+    "SYD": (CurfewWindow(start_local="23:00", end_local="06:00", source="Sydney Airport Curfew Act 1995 (verify)"),),
+    "ADL": (CurfewWindow(start_local="23:00", end_local="06:00", source="Adelaide Airport Curfew Act 2000 (verify)"),),
     "OOL": (CurfewWindow(start_local="23:00", end_local="06:00", source="Gold Coast Airport curfew (verify)"),),
-    "FRA": (CurfewWindow(start_local="23:00", end_local="05:00",
-                         source="Frankfurt night flight ban, planning approval (verify)"),),
-    "LHR": (CurfewWindow(start_local="23:30", end_local="06:00", kind="night_quota",
-                         source="Heathrow night quota period, UK DfT night flying restrictions (verify)"),),
-    "CGN": (CurfewWindow(start_local="00:00", end_local="05:00",
-                         source="Cologne Bonn night restriction for passenger flights (verify)"),),
+    "FRA": (
+        CurfewWindow(
+            start_local="23:00", end_local="05:00", source="Frankfurt night flight ban, planning approval (verify)"
+        ),
+    ),
+    "LHR": (
+        CurfewWindow(
+            start_local="23:30",
+            end_local="06:00",
+            kind="night_quota",
+            source="Heathrow night quota period, UK DfT night flying restrictions (verify)",
+        ),
+    ),
+    "CGN": (
+        CurfewWindow(
+            start_local="00:00",
+            end_local="05:00",
+            source="Cologne Bonn night restriction for passenger flights (verify)",
+        ),
+    ),
 }
 
 
@@ -81,52 +94,91 @@ def check_movement(
     zone = tz or airport(iata).tz
     applicable = [w for w in (DEFAULT_CURFEWS.get(iata, ()) if windows is None else windows) if _applies(w, movement)]
     if not applicable:
-        return Finding(rule="airport.curfew", clause="no curfew on record", status="legal", subject=iata,
-                       message=f"No curfew or night restriction on record at {iata} for {movement}s.")
+        return Finding(
+            rule="airport.curfew",
+            clause="no curfew on record",
+            status="legal",
+            subject=iata,
+            message=f"No curfew or night restriction on record at {iata} for {movement}s.",
+        )
     results = [_one_window(iata, at, movement, w, zone, at_risk_minutes) for w in applicable]
     order = {"illegal": 2, "at_risk": 1, "legal": 0}
     return max(results, key=lambda f: (order[f.status], -(f.margin_minutes or 0)))
 
 
-def _one_window(iata: str, at: datetime, movement: Movement, window: CurfewWindow, tz: str,
-                at_risk_minutes: int) -> Finding:
+def _one_window(
+    iata: str, at: datetime, movement: Movement, window: CurfewWindow, tz: str, at_risk_minutes: int
+) -> Finding:
     spans = window_instants(window, tz, at)
     local = at.astimezone(ZoneInfo(tz))
     label = f"{window.start_local}-{window.end_local} local"
     inside = next(((s, e) for s, e in spans if s <= at < e), None)
-    details: dict[str, Any] = {"window": label, "kind": window.kind, "tz": tz, "local_time": f"{local:%H:%M}",
-                               "movement": movement}
+    details: dict[str, Any] = {
+        "window": label,
+        "kind": window.kind,
+        "tz": tz,
+        "local_time": f"{local:%H:%M}",
+        "movement": movement,
+    }
     if inside is not None:
         start, end = inside
         wait = int((end - at).total_seconds() // 60)
         since = int((at - start).total_seconds() // 60)
-        details |= {"window_start_utc": start.isoformat(), "window_end_utc": end.isoformat(),
-                    "minutes_until_window_end": wait, "minutes_since_window_start": since}
+        details |= {
+            "window_start_utc": start.isoformat(),
+            "window_end_utc": end.isoformat(),
+            "minutes_until_window_end": wait,
+            "minutes_since_window_start": since,
+        }
         if window.kind == "night_quota":
-            return Finding(rule="airport.night_quota", clause=window.source, status="at_risk", subject=iata,
-                           margin_minutes=-wait,
-                           message=(f"{movement.capitalize()} at {local:%H:%M} local falls in the {label} night quota "
-                                    f"period at {iata}: allowed, but it uses night quota ({wait} min to the end)."),
-                           details=details)
-        return Finding(rule="airport.curfew", clause=window.source, status="illegal", binding=True, subject=iata,
-                       margin_minutes=-wait,
-                       message=(f"{movement.capitalize()} at {local:%H:%M} local is inside the {label} curfew at "
-                                f"{iata}; the earliest movement is in {wait} min."),
-                       details=details)
+            return Finding(
+                rule="airport.night_quota",
+                clause=window.source,
+                status="at_risk",
+                subject=iata,
+                margin_minutes=-wait,
+                message=(
+                    f"{movement.capitalize()} at {local:%H:%M} local falls in the {label} night quota "
+                    f"period at {iata}: allowed, but it uses night quota ({wait} min to the end)."
+                ),
+                details=details,
+            )
+        return Finding(
+            rule="airport.curfew",
+            clause=window.source,
+            status="illegal",
+            binding=True,
+            subject=iata,
+            margin_minutes=-wait,
+            message=(
+                f"{movement.capitalize()} at {local:%H:%M} local is inside the {label} curfew at "
+                f"{iata}; the earliest movement is in {wait} min."
+            ),
+            details=details,
+        )
     start, end = min(((s, e) for s, e in spans if s > at), key=lambda se: se[0])
     margin = int((start - at).total_seconds() // 60)
     status = status_for_margin(margin, at_risk_minutes)
     details |= {"next_window_start_utc": start.isoformat(), "next_window_end_utc": end.isoformat()}
     rule = "airport.night_quota" if window.kind == "night_quota" else "airport.curfew"
-    return Finding(rule=rule, clause=window.source, status=status, subject=iata, margin_minutes=margin,
-                   message=(f"{movement.capitalize()} at {local:%H:%M} local is outside the {label} "
-                            f"{'night quota period' if window.kind == 'night_quota' else 'curfew'} at {iata}; "
-                            f"it starts in {margin} min."),
-                   details=details)
+    return Finding(
+        rule=rule,
+        clause=window.source,
+        status=status,
+        subject=iata,
+        margin_minutes=margin,
+        message=(
+            f"{movement.capitalize()} at {local:%H:%M} local is outside the {label} "
+            f"{'night quota period' if window.kind == 'night_quota' else 'curfew'} at {iata}; "
+            f"it starts in {margin} min."
+        ),
+        details=details,
+    )
 
 
-def check_movement_at(profile: AirportProfile, at: datetime, movement: Movement,
-                      at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES) -> Finding:
+def check_movement_at(
+    profile: AirportProfile, at: datetime, movement: Movement, at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES
+) -> Finding:
     """``check_movement`` with the windows and zone of an AirportProfile row (falls back to DEFAULT_CURFEWS
     when the profile lists none)."""
     windows = profile.curfews or DEFAULT_CURFEWS.get(profile.iata, ())

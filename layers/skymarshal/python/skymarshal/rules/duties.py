@@ -7,8 +7,9 @@ CrewRoster rows (``CrewDuty``) are one per sector; ``group_crew_duties`` folds t
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Iterable, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, model_validator
 
@@ -34,7 +35,7 @@ class DutyRecord(BaseModel):
     end_station: str | None = None
 
     @model_validator(mode="after")
-    def _in_order(self) -> "DutyRecord":
+    def _in_order(self) -> DutyRecord:
         if self.end <= self.start:
             raise ValueError("a duty must end after it starts")
         if self.fdp_end is not None and not (self.start < self.fdp_end <= self.end):

@@ -52,13 +52,19 @@ EXTRAORDINARY_CIRCUMSTANCES: dict[str, tuple[bool, str]] = {
     "airport_closure": (True, "closure of the airport by the authorities (recital 14)"),
     "bird_strike": (True, "a bird strike (CJEU Pešková, C-315/15)"),
     "external_strike": (True, "a strike outside the carrier, e.g. air traffic control or airport staff (recital 14)"),
-    "technical": (False, "a technical defect arising from normal operation is not extraordinary "
-                         "(CJEU Wallentin-Hermann, C-549/07)"),
+    "technical": (
+        False,
+        "a technical defect arising from normal operation is not extraordinary (CJEU Wallentin-Hermann, C-549/07)",
+    ),
     "crew": (False, "crew shortage or illness is part of the carrier's normal activity (CJEU TAP, C-156/22)"),
-    "crew_strike": (False, "a strike of the carrier's own staff is not extraordinary "
-                           "(CJEU Krüsemann C-195/17; Airhelp v SAS C-28/20)"),
-    "knock_on": (False, "a knock-on delay is only extraordinary if its root cause was (CJEU C-74/19); "
-                        "pass the root cause instead"),
+    "crew_strike": (
+        False,
+        "a strike of the carrier's own staff is not extraordinary (CJEU Krüsemann C-195/17; Airhelp v SAS C-28/20)",
+    ),
+    "knock_on": (
+        False,
+        "a knock-on delay is only extraordinary if its root cause was (CJEU C-74/19); pass the root cause instead",
+    ),
 }
 
 
@@ -124,7 +130,8 @@ def is_extraordinary(cause: str | None) -> tuple[bool, str]:
     if cause is None:
         return False, "no cause given: the carrier has not shown extraordinary circumstances (Art. 5(3))"
     return EXTRAORDINARY_CIRCUMSTANCES.get(
-        cause, (False, f"cause {cause!r} is not a recognised extraordinary circumstance (Art. 5(3))"))
+        cause, (False, f"cause {cause!r} is not a recognised extraordinary circumstance (Art. 5(3))")
+    )
 
 
 def notice_exempts(notice_days: float | None, reroute: Reroute | None) -> tuple[bool, str]:
@@ -136,16 +143,19 @@ def notice_exempts(notice_days: float | None, reroute: Reroute | None) -> tuple[
     if reroute is None:
         return False, ""
     if notice_days >= 7 and reroute.departure_earlier_minutes <= 120 and reroute.arrival_delay_minutes < 240:
-        return True, ("notified 7–14 days before, re-routed leaving ≤ 2 h early and arriving < 4 h late "
-                      "(Art. 5(1)(c)(ii))")
+        return True, (
+            "notified 7–14 days before, re-routed leaving ≤ 2 h early and arriving < 4 h late (Art. 5(1)(c)(ii))"
+        )
     if notice_days < 7 and reroute.departure_earlier_minutes <= 60 and reroute.arrival_delay_minutes < 120:
-        return True, ("notified under 7 days before, re-routed leaving ≤ 1 h early and arriving < 2 h late "
-                      "(Art. 5(1)(c)(iii))")
+        return True, (
+            "notified under 7 days before, re-routed leaving ≤ 1 h early and arriving < 2 h late (Art. 5(1)(c)(iii))"
+        )
     return False, ""
 
 
-def care_entitlement(disruption: Disruption, category: Category, departure_delay_minutes: int = 0,
-                     overnight: bool = False) -> CareEntitlement:
+def care_entitlement(
+    disruption: Disruption, category: Category, departure_delay_minutes: int = 0, overnight: bool = False
+) -> CareEntitlement:
     """Art. 9 care, owed even under extraordinary circumstances (CJEU McDonagh, C-12/11).
 
     Delay: Art. 6(1) from 2/3/4 h by category; refund option from 5 h. Cancellation (Art. 5(1)(b)) and denied
@@ -155,13 +165,25 @@ def care_entitlement(disruption: Disruption, category: Category, departure_delay
     if disruption == "delay":
         start = THRESHOLD_MINUTES_BY_CATEGORY[category]
         due = departure_delay_minutes >= start
-        return CareEntitlement(meals_and_refreshments=due, communications=due, hotel=due and overnight,
-                               hotel_transport=due and overnight,
-                               refund_option=departure_delay_minutes >= REFUND_DELAY_MINUTES,
-                               from_minutes=start, article="Art. 6(1) and Art. 9")
+        return CareEntitlement(
+            meals_and_refreshments=due,
+            communications=due,
+            hotel=due and overnight,
+            hotel_transport=due and overnight,
+            refund_option=departure_delay_minutes >= REFUND_DELAY_MINUTES,
+            from_minutes=start,
+            article="Art. 6(1) and Art. 9",
+        )
     article = "Art. 5(1)(a)(b), Art. 8 and Art. 9" if disruption == "cancellation" else "Art. 4(3), Art. 8 and Art. 9"
-    return CareEntitlement(meals_and_refreshments=True, communications=True, hotel=overnight,
-                           hotel_transport=overnight, refund_option=True, from_minutes=0, article=article)
+    return CareEntitlement(
+        meals_and_refreshments=True,
+        communications=True,
+        hotel=overnight,
+        hotel_transport=overnight,
+        refund_option=True,
+        from_minutes=0,
+        article=article,
+    )
 
 
 def assess_compensation(
@@ -188,13 +210,24 @@ def assess_compensation(
     regime, scope_reason = applicable_regime(origin, destination, carrier, config.scope)
     category = compensation_category(distance, intra_zone(origin, destination, config.scope))
     if regime is None:
-        return Eu261Assessment(regime=None, owed=False, amount=0, full_amount=0, currency=None,
-                               distance_km=round(distance, 1), category=None, reason=scope_reason + ".")
+        return Eu261Assessment(
+            regime=None,
+            owed=False,
+            amount=0,
+            full_amount=0,
+            currency=None,
+            distance_km=round(distance, 1),
+            category=None,
+            reason=scope_reason + ".",
+        )
     full = float(COMPENSATION_ART_7[regime][category])
     currency = CURRENCY[regime]
-    care = care_entitlement(disruption, category,
-                            arrival_delay_minutes if departure_delay_minutes is None else departure_delay_minutes,
-                            overnight)
+    care = care_entitlement(
+        disruption,
+        category,
+        arrival_delay_minutes if departure_delay_minutes is None else departure_delay_minutes,
+        overnight,
+    )
     parts = [scope_reason, f"{distance:,.0f} km, category ({category}) → {currency} {full:.0f} (Art. 7(1)({category}))"]
     extraordinary: bool | None = None
     owed, reduced = True, False
@@ -204,10 +237,14 @@ def assess_compensation(
             owed = False
             parts.append(f"arrival delay {arrival_delay_minutes} min is under 3 h: no compensation (Sturgeon C-402/07)")
         else:
-            parts.append(f"arrival delay {arrival_delay_minutes} min ≥ 3 h gives the right to compensation "
-                         "(Sturgeon C-402/07)")
-            if (category == "c" and config.halve_long_haul_delay_3_to_4h
-                    and arrival_delay_minutes <= THRESHOLD_MINUTES_BY_CATEGORY["c"]):
+            parts.append(
+                f"arrival delay {arrival_delay_minutes} min ≥ 3 h gives the right to compensation (Sturgeon C-402/07)"
+            )
+            if (
+                category == "c"
+                and config.halve_long_haul_delay_3_to_4h
+                and arrival_delay_minutes <= THRESHOLD_MINUTES_BY_CATEGORY["c"]
+            ):
                 reduced = True
                 parts.append("halved: category (c) flight arriving 3–4 h late (Art. 7(2)(c) applied to delay)")
     elif disruption == "cancellation":
@@ -224,16 +261,31 @@ def assess_compensation(
         if extraordinary:
             owed = False
             parts.append("not owed: extraordinary circumstances (Art. 5(3))")
-    if owed and disruption != "delay" and reroute is not None and config.apply_art7_2_reroute_reduction:
-        if reroute.arrival_delay_minutes <= THRESHOLD_MINUTES_BY_CATEGORY[category]:
-            reduced = True
-            parts.append(f"halved: re-routing arrives within {THRESHOLD_MINUTES_BY_CATEGORY[category] // 60} h "
-                         f"of schedule (Art. 7(2)({category}))")
+    if (
+        owed
+        and disruption != "delay"
+        and reroute is not None
+        and config.apply_art7_2_reroute_reduction
+        and reroute.arrival_delay_minutes <= THRESHOLD_MINUTES_BY_CATEGORY[category]
+    ):
+        reduced = True
+        parts.append(
+            f"halved: re-routing arrives within {THRESHOLD_MINUTES_BY_CATEGORY[category] // 60} h "
+            f"of schedule (Art. 7(2)({category}))"
+        )
     amount = (full / 2 if reduced else full) if owed else 0.0
     parts.append(f"owed: {currency} {amount:.0f} per passenger" if owed else "no compensation owed")
     return Eu261Assessment(
-        regime=regime, owed=owed, amount=amount, full_amount=full, currency=currency, distance_km=round(distance, 1),
-        category=category, reduced=reduced and owed, extraordinary=extraordinary, reason="; ".join(parts) + ".",
+        regime=regime,
+        owed=owed,
+        amount=amount,
+        full_amount=full,
+        currency=currency,
+        distance_km=round(distance, 1),
+        category=category,
+        reduced=reduced and owed,
+        extraordinary=extraordinary,
+        reason="; ".join(parts) + ".",
         care=care,
     )
 
@@ -242,7 +294,13 @@ def as_finding(assessment: Eu261Assessment, subject: str) -> Finding:
     """The assessment as an (advisory, never binding) finding for the passenger-rights agents."""
     regime = assessment.regime or "EU261/UK261"
     return Finding(
-        rule="pax.compensation", clause=f"{regime} Art. 7", status="legal", subject=subject,
-        limit=None, actual=assessment.amount, unit=assessment.currency or "EUR",
-        message=assessment.reason, details=assessment.model_dump(mode="json"),
+        rule="pax.compensation",
+        clause=f"{regime} Art. 7",
+        status="legal",
+        subject=subject,
+        limit=None,
+        actual=assessment.amount,
+        unit=assessment.currency or "EUR",
+        message=assessment.reason,
+        details=assessment.model_dump(mode="json"),
     )

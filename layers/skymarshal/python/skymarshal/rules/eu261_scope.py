@@ -30,10 +30,38 @@ Regime = Literal["EU261", "UK261"]
 Zone = Literal["EU", "UK", "OTHER"]
 
 EU_MEMBER_STATES: frozenset[str] = frozenset(
-    "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE".split()
+    [
+        "AT",
+        "BE",
+        "BG",
+        "HR",
+        "CY",
+        "CZ",
+        "DK",
+        "EE",
+        "FI",
+        "FR",
+        "DE",
+        "GR",
+        "HU",
+        "IE",
+        "IT",
+        "LV",
+        "LT",
+        "LU",
+        "MT",
+        "NL",
+        "PL",
+        "PT",
+        "RO",
+        "SK",
+        "SI",
+        "ES",
+        "SE",
+    ]
 )
-EU_OUTERMOST_REGIONS: frozenset[str] = frozenset("GF GP MQ RE YT MF".split())  # own ISO codes, EU territory
-EEA_EFTA_STATES: frozenset[str] = frozenset("IS LI NO".split())  # EU261 via the EEA Agreement
+EU_OUTERMOST_REGIONS: frozenset[str] = frozenset(["GF", "GP", "MQ", "RE", "YT", "MF"])  # own ISO codes, EU territory
+EEA_EFTA_STATES: frozenset[str] = frozenset(["IS", "LI", "NO"])  # EU261 via the EEA Agreement
 SWITZERLAND = "CH"  # EU261 via the EU–Swiss Air Transport Agreement
 UK = "GB"
 
@@ -105,8 +133,9 @@ def carrier_zone(carrier: str, config: ScopeConfig = DEFAULT_SCOPE) -> Zone | Li
     return "UNKNOWN" if known is None else country_zone(known[1], config)
 
 
-def applicable_regime(origin: str, destination: str, carrier: str,
-                      config: ScopeConfig = DEFAULT_SCOPE) -> tuple[Regime | None, str]:
+def applicable_regime(
+    origin: str, destination: str, carrier: str, config: ScopeConfig = DEFAULT_SCOPE
+) -> tuple[Regime | None, str]:
     """Art. 3(1): which regime covers the flight, and a sentence saying why (or why not)."""
     o, d, c = airport_zone(origin, config), airport_zone(destination, config), carrier_zone(carrier, config)
     name = CARRIERS.get(carrier.upper(), (f"carrier {carrier} (not in the carrier table)", ""))[0]
@@ -115,16 +144,24 @@ def applicable_regime(origin: str, destination: str, carrier: str,
     if o == "UK":
         return "UK261", f"UK261 applies: departure from a UK airport ({origin}), any carrier (Art. 3(1)(a))"
     if d == "EU" and c == "EU":
-        return "EU261", (f"EU261 applies: arrival in the EU ({destination}) from a third country on a Community "
-                         f"carrier, {name} (Art. 3(1)(b))")
+        return "EU261", (
+            f"EU261 applies: arrival in the EU ({destination}) from a third country on a Community "
+            f"carrier, {name} (Art. 3(1)(b))"
+        )
     if d == "UK" and c in ("UK", "EU"):
-        return "UK261", (f"UK261 applies: arrival in the UK ({destination}) from a third country on a UK or EU "
-                         f"carrier, {name} (Art. 3(1)(b))")
+        return "UK261", (
+            f"UK261 applies: arrival in the UK ({destination}) from a third country on a UK or EU "
+            f"carrier, {name} (Art. 3(1)(b))"
+        )
     if d == "EU" and c == "UK" and config.uk_carrier_into_eu_is_uk261:
-        return "UK261", (f"UK261 applies: arrival in the EU ({destination}) from a third country on a UK carrier, "
-                         f"{name} (Art. 3(1)(b) as retained)")
-    return None, (f"Neither EU261 nor UK261 applies: {origin}→{destination} departs outside the EU/UK and "
-                  f"{name} is not a carrier of the arrival side (Art. 3(1))")
+        return "UK261", (
+            f"UK261 applies: arrival in the EU ({destination}) from a third country on a UK carrier, "
+            f"{name} (Art. 3(1)(b) as retained)"
+        )
+    return None, (
+        f"Neither EU261 nor UK261 applies: {origin}→{destination} departs outside the EU/UK and "
+        f"{name} is not a carrier of the arrival side (Art. 3(1))"
+    )
 
 
 def intra_zone(origin: str, destination: str, config: ScopeConfig = DEFAULT_SCOPE) -> bool:

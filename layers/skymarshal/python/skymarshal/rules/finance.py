@@ -17,7 +17,8 @@ Exchange rates are reference values kept as data (``FX_TO_USD``): production nee
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegativeInt, PositiveFloat
 
@@ -99,50 +100,89 @@ def delay_cost(flight_delays: Mapping[str, int], config: FinanceConfig = DEFAULT
     """Σ delay minutes of the affected flights × the cost per minute (A4A 2014 block-minute cost)."""
     minutes = sum(flight_delays.values())
     rate = config.delay_cost_per_minute_usd
-    return CostLine(component="delay", amount_usd=round(minutes * rate, 2), quantity=minutes, unit="delay minutes",
-                    rate_usd=rate, source="A4A 2014 direct cost per block minute (applied to delay minutes)",
-                    details={"flights": dict(flight_delays)})
+    return CostLine(
+        component="delay",
+        amount_usd=round(minutes * rate, 2),
+        quantity=minutes,
+        unit="delay minutes",
+        rate_usd=rate,
+        source="A4A 2014 direct cost per block minute (applied to delay minutes)",
+        details={"flights": dict(flight_delays)},
+    )
 
 
-def compensation_cost(liabilities: Sequence[CompensationLiability], config: FinanceConfig = DEFAULT_FINANCE) -> CostLine:
+def compensation_cost(
+    liabilities: Sequence[CompensationLiability], config: FinanceConfig = DEFAULT_FINANCE
+) -> CostLine:
     """EU261/UK261 compensation owed (rules.guest), converted to USD."""
     totals: dict[str, float] = {}
     for liability in liabilities:
         for currency, amount in liability.totals.items():
             totals[currency] = totals.get(currency, 0.0) + amount
     usd = sum(to_usd(amount, currency, config) for currency, amount in totals.items())
-    return CostLine(component="compensation", amount_usd=round(usd, 2),
-                    quantity=sum(c.passengers_owed for c in liabilities), unit="passengers owed",
-                    source="Reg. (EC) 261/2004 Art. 7 / UK261 (rules.eu261)",
-                    details={"by_currency": totals, "flights": [c.flight_id for c in liabilities]})
+    return CostLine(
+        component="compensation",
+        amount_usd=round(usd, 2),
+        quantity=sum(c.passengers_owed for c in liabilities),
+        unit="passengers owed",
+        source="Reg. (EC) 261/2004 Art. 7 / UK261 (rules.eu261)",
+        details={"by_currency": totals, "flights": [c.flight_id for c in liabilities]},
+    )
 
 
 def care_cost(cares: Sequence[CareCost], config: FinanceConfig = DEFAULT_FINANCE) -> CostLine:
     """Duty of care (meals, hotels, transport; rules.guest), converted to USD."""
     usd = sum(to_usd(c.total, c.currency, config) for c in cares)
-    return CostLine(component="care", amount_usd=round(usd, 2), quantity=sum(c.passengers for c in cares),
-                    unit="passengers", source="Reg. (EC) 261/2004 Art. 9; amounts company policy (rules.guest)",
-                    details={"meals": sum(c.meals for c in cares), "hotel": sum(c.hotel for c in cares),
-                             "transport": sum(c.transport for c in cares), "hotel_passengers":
-                             sum(c.hotel_passengers for c in cares), "flights": [c.flight_id for c in cares]})
+    return CostLine(
+        component="care",
+        amount_usd=round(usd, 2),
+        quantity=sum(c.passengers for c in cares),
+        unit="passengers",
+        source="Reg. (EC) 261/2004 Art. 9; amounts company policy (rules.guest)",
+        details={
+            "meals": sum(c.meals for c in cares),
+            "hotel": sum(c.hotel for c in cares),
+            "transport": sum(c.transport for c in cares),
+            "hotel_passengers": sum(c.hotel_passengers for c in cares),
+            "flights": [c.flight_id for c in cares],
+        },
+    )
 
 
 def crew_overtime_cost(member_hours: float, config: FinanceConfig = DEFAULT_FINANCE) -> CostLine:
     rate = config.crew_overtime_per_member_hour_usd
-    return CostLine(component="crew_overtime", amount_usd=round(member_hours * rate, 2), quantity=member_hours,
-                    unit="crew member-hours", rate_usd=rate, source="company policy (verify)")
+    return CostLine(
+        component="crew_overtime",
+        amount_usd=round(member_hours * rate, 2),
+        quantity=member_hours,
+        unit="crew member-hours",
+        rate_usd=rate,
+        source="company policy (verify)",
+    )
 
 
 def tail_swap_cost(swaps: int, config: FinanceConfig = DEFAULT_FINANCE) -> CostLine:
     rate = config.tail_swap_fixed_usd
-    return CostLine(component="tail_swap", amount_usd=round(swaps * rate, 2), quantity=swaps, unit="swaps",
-                    rate_usd=rate, source="company policy (verify)")
+    return CostLine(
+        component="tail_swap",
+        amount_usd=round(swaps * rate, 2),
+        quantity=swaps,
+        unit="swaps",
+        rate_usd=rate,
+        source="company policy (verify)",
+    )
 
 
 def ferry_cost(block_minutes: int, config: FinanceConfig = DEFAULT_FINANCE) -> CostLine:
     rate = config.ferry_cost_per_block_minute_usd
-    return CostLine(component="ferry", amount_usd=round(block_minutes * rate, 2), quantity=block_minutes,
-                    unit="block minutes", rate_usd=rate, source="A4A 2014 direct cost per block minute")
+    return CostLine(
+        component="ferry",
+        amount_usd=round(block_minutes * rate, 2),
+        quantity=block_minutes,
+        unit="block minutes",
+        rate_usd=rate,
+        source="A4A 2014 direct cost per block minute",
+    )
 
 
 def cancellation_cost(bookings: Sequence[Booking], config: FinanceConfig = DEFAULT_FINANCE) -> CostLine:
@@ -150,18 +190,31 @@ def cancellation_cost(bookings: Sequence[Booking], config: FinanceConfig = DEFAU
     fares = sum(to_usd(b.fare_paid, b.currency, config) for b in bookings)
     refunded = fares * config.refund_share
     reaccommodation = len(bookings) * config.reaccommodation_per_passenger_usd
-    return CostLine(component="cancellation", amount_usd=round(refunded + reaccommodation, 2), quantity=len(bookings),
-                    unit="passengers", source="lost revenue: fares refunded + re-accommodation (company policy, verify)",
-                    details={"fares_usd": round(fares, 2), "refunded_usd": round(refunded, 2),
-                             "reaccommodation_usd": round(reaccommodation, 2), "refund_share": config.refund_share})
+    return CostLine(
+        component="cancellation",
+        amount_usd=round(refunded + reaccommodation, 2),
+        quantity=len(bookings),
+        unit="passengers",
+        source="lost revenue: fares refunded + re-accommodation (company policy, verify)",
+        details={
+            "fares_usd": round(fares, 2),
+            "refunded_usd": round(refunded, 2),
+            "reaccommodation_usd": round(reaccommodation, 2),
+            "refund_share": config.refund_share,
+        },
+    )
 
 
 def cargo_cost(impacts: Sequence[CargoImpact]) -> CostLine:
     """Cargo revenue at risk (rules.cargo), USD."""
-    return CostLine(component="cargo", amount_usd=round(sum(i.revenue_at_risk_usd for i in impacts), 2),
-                    quantity=sum(sum(s.status != "legal" for s in i.shipments) for i in impacts),
-                    unit="shipments at risk", source="cargo revenue at risk (rules.cargo; limits company policy)",
-                    details={"flights": [i.flight_id for i in impacts]})
+    return CostLine(
+        component="cargo",
+        amount_usd=round(sum(i.revenue_at_risk_usd for i in impacts), 2),
+        quantity=sum(sum(s.status != "legal" for s in i.shipments) for i in impacts),
+        unit="shipments at risk",
+        source="cargo revenue at risk (rules.cargo; limits company policy)",
+        details={"flights": [i.flight_id for i in impacts]},
+    )
 
 
 def plan_cost(plan: PlanCostInput, config: FinanceConfig = DEFAULT_FINANCE) -> CostBreakdown:
@@ -176,5 +229,6 @@ def plan_cost(plan: PlanCostInput, config: FinanceConfig = DEFAULT_FINANCE) -> C
         cancellation_cost(plan.cancelled_bookings, config),
         cargo_cost(plan.cargo),
     )
-    return CostBreakdown(lines=lines, total_usd=round(sum(line.amount_usd for line in lines), 2),
-                         fx_to_usd=dict(config.fx_to_usd))
+    return CostBreakdown(
+        lines=lines, total_usd=round(sum(line.amount_usd for line in lines), 2), fx_to_usd=dict(config.fx_to_usd)
+    )

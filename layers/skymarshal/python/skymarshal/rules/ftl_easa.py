@@ -51,8 +51,12 @@ UNKNOWN_ACCLIMATISATION_FDP: tuple[str, ...] = ("11:00", "10:30", "10:00", "9:30
 # Applies whatever the start time and acclimatisation state. The CS also requires each crew member to get
 # an in-flight rest period of a minimum length; that is an operational input, not checked here.
 AUGMENTED_FDP_CS_FTL_1_205_C: dict[tuple[int, int], str] = {
-    (1, 1): "16:00", (1, 2): "15:00", (1, 3): "14:00",
-    (2, 1): "17:00", (2, 2): "16:00", (2, 3): "15:00",
+    (1, 1): "16:00",
+    (1, 2): "15:00",
+    (1, 3): "14:00",
+    (2, 1): "17:00",
+    (2, 2): "16:00",
+    (2, 3): "15:00",
 }
 
 
@@ -151,8 +155,10 @@ def augmented_fdp_minutes(extra_pilots: int, rest_facility_class: int, config: E
     """CS FTL.1.205(c): maximum FDP with in-flight rest for 1 or 2 additional pilots and rest class 1/2/3."""
     key = (extra_pilots, rest_facility_class)
     if key not in config.augmented_fdp:
-        raise ValueError(f"no CS FTL.1.205(c) limit for {extra_pilots} extra pilot(s), rest facility class "
-                         f"{rest_facility_class}: expected 1–2 extra pilots and class 1, 2 or 3")
+        raise ValueError(
+            f"no CS FTL.1.205(c) limit for {extra_pilots} extra pilot(s), rest facility class "
+            f"{rest_facility_class}: expected 1–2 extra pilots and class 1, 2 or 3"
+        )
     return hm(config.augmented_fdp[key])
 
 
@@ -166,16 +172,23 @@ def planned_extension_minutes(
     it requires (pre- and post-flight +2 h each, or post-flight +4 h) is the roster's job; it is noted.
     """
     if extension.extensions_in_previous_7_days >= config.extension_max_per_7_days:
-        return 0, (f"planned extension refused: already used {extension.extensions_in_previous_7_days} times in "
-                   f"7 consecutive days (max {config.extension_max_per_7_days}, ORO.FTL.205(d))")
+        return 0, (
+            f"planned extension refused: already used {extension.extensions_in_previous_7_days} times in "
+            f"7 consecutive days (max {config.extension_max_per_7_days}, ORO.FTL.205(d))"
+        )
     first, last = config.extension_restricted_band
-    if (in_band(minute_of_day(reference_start), hm(first), hm(last))
-            and sectors > config.extension_restricted_above_sectors):
-        return 0, (f"planned extension refused: FDP starts {reference_start:%H:%M} (within {first}-{last}) with "
-                   f"{sectors} sectors (more than {config.extension_restricted_above_sectors}, ORO.FTL.205(d))")
+    if (
+        in_band(minute_of_day(reference_start), hm(first), hm(last))
+        and sectors > config.extension_restricted_above_sectors
+    ):
+        return 0, (
+            f"planned extension refused: FDP starts {reference_start:%H:%M} (within {first}-{last}) with "
+            f"{sectors} sectors (more than {config.extension_restricted_above_sectors}, ORO.FTL.205(d))"
+        )
     if extension.minutes > config.extension_max_minutes:
-        return config.extension_max_minutes, (f"planned extension cut from {extension.minutes} to "
-                                              f"{config.extension_max_minutes} min (ORO.FTL.205(d))")
+        return config.extension_max_minutes, (
+            f"planned extension cut from {extension.minutes} to {config.extension_max_minutes} min (ORO.FTL.205(d))"
+        )
     return extension.minutes, None
 
 
@@ -238,13 +251,20 @@ def max_fdp_minutes(
         cap = commanders_discretion_limit(augmentation is not None and augmentation[0] > 0, config)
         discretion = max(0, min(commanders_discretion_minutes, cap - extension_minutes))
         if discretion < commanders_discretion_minutes:
-            notes.append(f"commander's discretion limited to {discretion} min: at most {cap} min above the "
-                         f"basic FDP, extension included (ORO.FTL.205(f), GM1 ORO.FTL.205(f)(1)(i))")
+            notes.append(
+                f"commander's discretion limited to {discretion} min: at most {cap} min above the "
+                f"basic FDP, extension included (ORO.FTL.205(f), GM1 ORO.FTL.205(f)(1)(i))"
+            )
         if discretion:
             clauses.append("ORO.FTL.205(f)")
 
     return FdpLimit(
-        minutes=table + extension_minutes + discretion, clause=" + ".join(clauses), table_minutes=table,
-        extension_minutes=extension_minutes, discretion_minutes=discretion, band=band,
-        sectors_column=column_name, notes=tuple(notes),
+        minutes=table + extension_minutes + discretion,
+        clause=" + ".join(clauses),
+        table_minutes=table,
+        extension_minutes=extension_minutes,
+        discretion_minutes=discretion,
+        band=band,
+        sectors_column=column_name,
+        notes=tuple(notes),
     )

@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Literal, Sequence
+from typing import Literal
 
 from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, measured
 from ._clock import fmt_hm, minutes_between
@@ -68,8 +69,9 @@ def cumulative_findings(
     window: timedelta | Literal["year", "12_months"]
     for clause, label, window, limit in DUTY_LIMITS_ORO_FTL_210_A:
         load = max_prorated_load(duty_spans, _duty_span(proposed, credit), window)
-        findings.append(_window_finding("crew.cumulative_duty", clause, "duty", label, limit, load, subject,
-                                        at_risk_minutes))
+        findings.append(
+            _window_finding("crew.cumulative_duty", clause, "duty", label, limit, load, subject, at_risk_minutes)
+        )
     block_spans = [Span(d.start, d.end, d.block_minutes) for d in others]
     focus = Span(proposed.start, proposed.end, proposed.block_minutes)
     for clause, label, window, limit in FLIGHT_TIME_LIMITS_ORO_FTL_210_B:
@@ -77,21 +79,35 @@ def cumulative_findings(
             load = max_lump_load(block_spans, focus, window)
         else:
             load = calendar_lump_load(block_spans, focus, window, calendar_tz)
-        findings.append(_window_finding("crew.cumulative_flight_time", clause, "flight time", label, limit, load,
-                                        subject, at_risk_minutes))
+        findings.append(
+            _window_finding(
+                "crew.cumulative_flight_time", clause, "flight time", label, limit, load, subject, at_risk_minutes
+            )
+        )
     return findings
 
 
-def _window_finding(rule: str, clause: str, what: str, label: str, limit: int, load: WindowLoad, subject: str,
-                    at_risk_minutes: int) -> Finding:
-    actual = int(round(load.minutes))
+def _window_finding(
+    rule: str, clause: str, what: str, label: str, limit: int, load: WindowLoad, subject: str, at_risk_minutes: int
+) -> Finding:
+    actual = round(load.minutes)
     return measured(
-        rule=rule, clause=clause, subject=subject, limit=limit, actual=actual, bound="max",
+        rule=rule,
+        clause=clause,
+        subject=subject,
+        limit=limit,
+        actual=actual,
+        bound="max",
         at_risk_minutes=at_risk_minutes,
-        message=lambda margin: (f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
-                                f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit (margin {fmt_hm(margin)})."),
-        details={"window": label, "window_start": load.window_start.isoformat(),
-                 "window_end": load.window_end.isoformat()},
+        message=lambda margin: (
+            f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
+            f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit (margin {fmt_hm(margin)})."
+        ),
+        details={
+            "window": label,
+            "window_start": load.window_start.isoformat(),
+            "window_end": load.window_end.isoformat(),
+        },
     )
 
 
@@ -117,15 +133,31 @@ def rest_finding(
     clause = "ORO.FTL.235(a)" if at_home_base else "ORO.FTL.235(b)"
     where = "at home base" if at_home_base else "away from base"
     if previous is None:
-        return Finding(rule=rule, clause=clause, status="legal", subject=subject,
-                       message="No earlier duty on record: rest before this duty is not limited by the roster.")
+        return Finding(
+            rule=rule,
+            clause=clause,
+            status="legal",
+            subject=subject,
+            message="No earlier duty on record: rest before this duty is not limited by the roster.",
+        )
     required = min_rest_minutes(previous.duty_minutes, at_home_base)
     actual = minutes_between(previous.end, report)
     return measured(
-        rule=rule, clause=clause, subject=subject, limit=required, actual=actual, bound="min",
+        rule=rule,
+        clause=clause,
+        subject=subject,
+        limit=required,
+        actual=actual,
+        bound="min",
         at_risk_minutes=at_risk_minutes,
-        message=lambda margin: (f"Rest {where} of {fmt_hm(actual)} h after a {fmt_hm(previous.duty_minutes)} h duty "
-                                f"{'meets' if margin >= 0 else 'is short of'} the {fmt_hm(required)} h minimum."),
-        details={"previous_duty_id": previous.duty_id, "previous_release": previous.end.isoformat(),
-                 "report": report.isoformat(), "at_home_base": at_home_base},
+        message=lambda margin: (
+            f"Rest {where} of {fmt_hm(actual)} h after a {fmt_hm(previous.duty_minutes)} h duty "
+            f"{'meets' if margin >= 0 else 'is short of'} the {fmt_hm(required)} h minimum."
+        ),
+        details={
+            "previous_duty_id": previous.duty_id,
+            "previous_release": previous.end.isoformat(),
+            "report": report.isoformat(),
+            "at_home_base": at_home_base,
+        },
     )

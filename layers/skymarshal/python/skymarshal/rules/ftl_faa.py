@@ -12,8 +12,9 @@ Not encoded: Table C (augmented), 117.19 extensions, 117.21 reserve. Augmented c
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, time, timedelta
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -40,11 +41,7 @@ TABLE_B_117: tuple[tuple[str, str, tuple[float, ...]], ...] = (
 NOT_ACCLIMATED_REDUCTION_117_13_B = 30  # minutes
 
 # 14 CFR 117 Table A — maximum flight time (hours), unaugmented, by time of report (acclimated).
-TABLE_A_117: tuple[tuple[str, str, float], ...] = (
-    ("00:00", "04:59", 8),
-    ("05:00", "19:59", 9),
-    ("20:00", "23:59", 8),
-)
+TABLE_A_117: tuple[tuple[str, str, float], ...] = (("00:00", "04:59", 8), ("05:00", "19:59", 9), ("20:00", "23:59", 8))
 
 REST_BEFORE_FDP_117_25_E = 10 * 60  # consecutive minutes, including an 8 h sleep opportunity
 WEEKLY_REST_117_25_B = (30 * 60, timedelta(hours=168))  # free from duty, within any 168 consecutive hours
@@ -88,14 +85,19 @@ def max_fdp_minutes(reference_start: time, segments: int, acclimated: bool = Tru
         raise ValueError("segments must be at least 1")
     first, last, cells = _row(TABLE_B_117, reference_start)
     column = min(segments, 7) - 1
-    minutes = int(round(cells[column] * 60))
+    minutes = round(cells[column] * 60)
     clause, notes = "14 CFR 117.13(a) Table B", []
     if not acclimated:
         minutes -= NOT_ACCLIMATED_REDUCTION_117_13_B
         clause += " + 117.13(b)"
         notes.append("not acclimated: Table B reduced by 30 minutes")
-    return FaaFdpLimit(minutes=minutes, clause=clause, band=f"{first}-{last}",
-                       segments_column=TABLE_B_SEGMENT_COLUMNS[column], notes=tuple(notes))
+    return FaaFdpLimit(
+        minutes=minutes,
+        clause=clause,
+        band=f"{first}-{last}",
+        segments_column=TABLE_B_SEGMENT_COLUMNS[column],
+        notes=tuple(notes),
+    )
 
 
 def max_flight_time_minutes(reference_start: time) -> int:
@@ -108,20 +110,38 @@ def min_rest_minutes() -> int:
     return REST_BEFORE_FDP_117_25_E
 
 
-def rest_finding(previous: DutyRecord | None, report: datetime, *, subject: str,
-                 at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES, rule: str = "crew.rest_before") -> Finding:
+def rest_finding(
+    previous: DutyRecord | None,
+    report: datetime,
+    *,
+    subject: str,
+    at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES,
+    rule: str = "crew.rest_before",
+) -> Finding:
     """117.25(e): the rest between the previous release and ``report`` against 10 hours."""
     clause = "14 CFR 117.25(e)"
     if previous is None:
-        return Finding(rule=rule, clause=clause, status="legal", subject=subject,
-                       message="No earlier duty on record: rest before this duty is not limited by the roster.")
+        return Finding(
+            rule=rule,
+            clause=clause,
+            status="legal",
+            subject=subject,
+            message="No earlier duty on record: rest before this duty is not limited by the roster.",
+        )
     required = min_rest_minutes()
     actual = minutes_between(previous.end, report)
     return measured(
-        rule=rule, clause=clause, subject=subject, limit=required, actual=actual, bound="min",
+        rule=rule,
+        clause=clause,
+        subject=subject,
+        limit=required,
+        actual=actual,
+        bound="min",
         at_risk_minutes=at_risk_minutes,
-        message=lambda margin: (f"Rest of {fmt_hm(actual)} h {'meets' if margin >= 0 else 'is short of'} the 10:00 h "
-                                "minimum before a flight duty period."),
+        message=lambda margin: (
+            f"Rest of {fmt_hm(actual)} h {'meets' if margin >= 0 else 'is short of'} the 10:00 h "
+            "minimum before a flight duty period."
+        ),
         details={"previous_duty_id": previous.duty_id, "previous_release": previous.end.isoformat()},
     )
 
@@ -132,8 +152,10 @@ def weekly_rest_finding(history: Sequence[DutyRecord], proposed: DutyRecord, *, 
     need, window = WEEKLY_REST_117_25_B
     window_start = proposed.end - window
     others = [d for d in history if proposed.duty_id is None or d.duty_id != proposed.duty_id]
-    busy = sorted([(d.start, d.end) for d in others if d.end > window_start and d.start < proposed.end]
-                  + [(proposed.start, proposed.end)])
+    busy = sorted(
+        [(d.start, d.end) for d in others if d.end > window_start and d.start < proposed.end]
+        + [(proposed.start, proposed.end)]
+    )
     longest, cursor = 0, window_start
     for start, end in busy:
         longest = max(longest, minutes_between(cursor, start))
@@ -142,15 +164,25 @@ def weekly_rest_finding(history: Sequence[DutyRecord], proposed: DutyRecord, *, 
     margin = longest - need
     status = "legal" if margin >= 0 else "illegal"
     return Finding(
-        rule="crew.weekly_rest", clause="14 CFR 117.25(b)", status=status, binding=status == "illegal",
-        subject=subject, margin_minutes=margin, limit=need, actual=longest, unit="minutes",
-        message=(f"Longest rest in the 168 h ending with this duty is {fmt_hm(longest)} h "
-                 f"({'meets' if margin >= 0 else 'is short of'} 30:00 h)."),
+        rule="crew.weekly_rest",
+        clause="14 CFR 117.25(b)",
+        status=status,
+        binding=status == "illegal",
+        subject=subject,
+        margin_minutes=margin,
+        limit=need,
+        actual=longest,
+        unit="minutes",
+        message=(
+            f"Longest rest in the 168 h ending with this duty is {fmt_hm(longest)} h "
+            f"({'meets' if margin >= 0 else 'is short of'} 30:00 h)."
+        ),
     )
 
 
-def cumulative_findings(history: Sequence[DutyRecord], proposed: DutyRecord, *, subject: str,
-                        at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES) -> list[Finding]:
+def cumulative_findings(
+    history: Sequence[DutyRecord], proposed: DutyRecord, *, subject: str, at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES
+) -> list[Finding]:
     """117.23: FDP hours (report → on-blocks of the last segment) and flight time over every rolling window
     that contains the proposed duty. Flight time of a duty touching a window counts in full (conservative)."""
     others = [d for d in history if proposed.duty_id is None or d.duty_id != proposed.duty_id]
@@ -159,24 +191,43 @@ def cumulative_findings(history: Sequence[DutyRecord], proposed: DutyRecord, *, 
     focus = Span(proposed.start, proposed.fdp_until, 1.0)
     for clause, label, window, limit in FDP_LIMITS_117_23_C:
         load = max_prorated_load(fdp_spans, focus, window)
-        findings.append(_finding("crew.cumulative_fdp", clause, "flight duty", label, limit, load.minutes, subject,
-                                 at_risk_minutes))
+        findings.append(
+            _finding("crew.cumulative_fdp", clause, "flight duty", label, limit, load.minutes, subject, at_risk_minutes)
+        )
     block_spans = [Span(d.start, d.end, d.block_minutes) for d in others]
     block_focus = Span(proposed.start, proposed.end, proposed.block_minutes)
     for clause, label, window, limit in FLIGHT_TIME_LIMITS_117_23_B:
         load = max_lump_load(block_spans, block_focus, window)
-        findings.append(_finding("crew.cumulative_flight_time", clause, "flight time", label, limit, load.minutes,
-                                 subject, at_risk_minutes))
+        findings.append(
+            _finding(
+                "crew.cumulative_flight_time",
+                clause,
+                "flight time",
+                label,
+                limit,
+                load.minutes,
+                subject,
+                at_risk_minutes,
+            )
+        )
     return findings
 
 
-def _finding(rule: str, clause: str, what: str, label: str, limit: int, minutes: float, subject: str,
-             at_risk_minutes: float) -> Finding:
-    actual = int(round(minutes))
+def _finding(
+    rule: str, clause: str, what: str, label: str, limit: int, minutes: float, subject: str, at_risk_minutes: float
+) -> Finding:
+    actual = round(minutes)
     return measured(
-        rule=rule, clause=clause, subject=subject, limit=limit, actual=actual, bound="max",
+        rule=rule,
+        clause=clause,
+        subject=subject,
+        limit=limit,
+        actual=actual,
+        bound="max",
         at_risk_minutes=at_risk_minutes,
-        message=lambda margin: (f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
-                                f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit."),
+        message=lambda margin: (
+            f"{what.capitalize()} of {fmt_hm(actual)} h in {label} is "
+            f"{'over' if margin < 0 else 'within'} the {fmt_hm(limit)} h limit."
+        ),
         details={"window": label},
     )

@@ -12,8 +12,8 @@ Rectification interval extensions (RIE) are not modelled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
-from typing import Sequence
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict
@@ -59,8 +59,9 @@ def _deadline(discovered_on: date, days: int, tz: str) -> datetime:
     return as_utc(datetime.combine(last_day + timedelta(days=1), time(0, 0), tzinfo=ZoneInfo(tz)))
 
 
-def mel_item_finding(item: MelItem, at: datetime, subject: str, *, tz: str = "UTC",
-                     at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES) -> Finding:
+def mel_item_finding(
+    item: MelItem, at: datetime, subject: str, *, tz: str = "UTC", at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES
+) -> Finding:
     """Within the interval → legal (at_risk near the end); past it → illegal and binding (aircraft AOG)."""
     deadline = rectification_deadline(item, tz)
     margin = int((deadline - as_utc(at)).total_seconds() // 60)
@@ -68,18 +69,32 @@ def mel_item_finding(item: MelItem, at: datetime, subject: str, *, tz: str = "UT
     status = "illegal" if as_utc(at) >= deadline else status_for_margin(margin, at_risk_minutes)
     days = interval_days(item)
     if status == "illegal":
-        message = (f"MEL item {item.reference} (cat {item.category}, {days} days from {item.discovered_on}) expired "
-                   f"{deadline:%Y-%m-%d %H:%M}Z: the aircraft is unairworthy until it is rectified.")
+        message = (
+            f"MEL item {item.reference} (cat {item.category}, {days} days from {item.discovered_on}) expired "
+            f"{deadline:%Y-%m-%d %H:%M}Z: the aircraft is unairworthy until it is rectified."
+        )
     else:
-        message = (f"MEL item {item.reference} (cat {item.category}) may stay deferred until "
-                   f"{deadline:%Y-%m-%d %H:%M}Z ({fmt_hm(margin)} h left).")
+        message = (
+            f"MEL item {item.reference} (cat {item.category}) may stay deferred until "
+            f"{deadline:%Y-%m-%d %H:%M}Z ({fmt_hm(margin)} h left)."
+        )
     return Finding(
-        rule="mnt.mel_interval", clause=MEL_CLAUSE.format(category=item.category), status=status,
-        binding=status == "illegal", subject=subject, margin_minutes=margin, limit=days, unit="days",
+        rule="mnt.mel_interval",
+        clause=MEL_CLAUSE.format(category=item.category),
+        status=status,
+        binding=status == "illegal",
+        subject=subject,
+        margin_minutes=margin,
+        limit=days,
+        unit="days",
         actual=(as_utc(at).astimezone(ZoneInfo(tz)).date() - item.discovered_on).days,
         message=message,
-        details={"reference": item.reference, "category": item.category, "deadline": deadline.isoformat(),
-                 "restrictions": list(item.restrictions)},
+        details={
+            "reference": item.reference,
+            "category": item.category,
+            "deadline": deadline.isoformat(),
+            "restrictions": list(item.restrictions),
+        },
     )
 
 
@@ -91,8 +106,14 @@ def _open_at(order: WorkOrder, at: datetime) -> bool:
     return order.status != "CLOSED"
 
 
-def aircraft_airworthiness(work_orders: Sequence[WorkOrder], at: datetime, *, registration: str | None = None,
-                           tz: str = "UTC", at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES) -> Airworthiness:
+def aircraft_airworthiness(
+    work_orders: Sequence[WorkOrder],
+    at: datetime,
+    *,
+    registration: str | None = None,
+    tz: str = "UTC",
+    at_risk_minutes: int = DEFAULT_AT_RISK_MINUTES,
+) -> Airworthiness:
     """Airworthy unless an open work order is AOG or a deferred MEL item has run out of interval.
 
     An open defect neither deferred under the MEL nor flagged AOG is reported at_risk: it needs an
@@ -108,29 +129,46 @@ def aircraft_airworthiness(work_orders: Sequence[WorkOrder], at: datetime, *, re
             continue
         subject = order.aircraft_registration
         if order.aog:
-            findings.append(Finding(
-                rule="mnt.aog", clause=AOG_CLAUSE, status="illegal", binding=True, subject=subject,
-                message=f"Work order {order.work_order_id} (ATA {order.ata_chapter}) grounds the aircraft: "
-                        f"{order.description}.",
-                details={"work_order_id": order.work_order_id, "station": order.station,
-                         "parts_available_at": order.parts_available_at.isoformat() if order.parts_available_at else None,
-                         "estimated_labour_hours": order.estimated_labour_hours,
-                         "required_authorisation": order.required_authorisation},
-            ))
+            findings.append(
+                Finding(
+                    rule="mnt.aog",
+                    clause=AOG_CLAUSE,
+                    status="illegal",
+                    binding=True,
+                    subject=subject,
+                    message=f"Work order {order.work_order_id} (ATA {order.ata_chapter}) grounds the aircraft: "
+                    f"{order.description}.",
+                    details={
+                        "work_order_id": order.work_order_id,
+                        "station": order.station,
+                        "parts_available_at": order.parts_available_at.isoformat()
+                        if order.parts_available_at
+                        else None,
+                        "estimated_labour_hours": order.estimated_labour_hours,
+                        "required_authorisation": order.required_authorisation,
+                    },
+                )
+            )
         if order.mel is not None:
             finding = mel_item_finding(order.mel, at, subject, tz=tz, at_risk_minutes=at_risk_minutes)
-            findings.append(finding.model_copy(update={"details": {**finding.details,
-                                                                   "work_order_id": order.work_order_id}}))
+            findings.append(
+                finding.model_copy(update={"details": {**finding.details, "work_order_id": order.work_order_id}})
+            )
             if finding.status != "illegal":
                 restrictions.extend(r for r in order.mel.restrictions if r not in restrictions)
         elif order.kind == "DEFECT" and not order.aog:
-            findings.append(Finding(
-                rule="mnt.open_defect", clause="Part-M M.A.403 (defect rectified or deferred)", status="at_risk",
-                subject=subject,
-                message=f"Open defect {order.work_order_id} (ATA {order.ata_chapter}) is neither deferred under the "
-                        f"MEL nor flagged AOG: engineering must decide before dispatch.",
-                details={"work_order_id": order.work_order_id},
-            ))
+            findings.append(
+                Finding(
+                    rule="mnt.open_defect",
+                    clause="Part-M M.A.403 (defect rectified or deferred)",
+                    status="at_risk",
+                    subject=subject,
+                    message=f"Open defect {order.work_order_id} (ATA {order.ata_chapter}) is neither deferred under the "
+                    f"MEL nor flagged AOG: engineering must decide before dispatch.",
+                    details={"work_order_id": order.work_order_id},
+                )
+            )
     airworthy = not any(f.status == "illegal" for f in findings)
-    return Airworthiness(registration=reg, airworthy=airworthy, findings=tuple(findings),
-                         restrictions=tuple(restrictions))
+    return Airworthiness(
+        registration=reg, airworthy=airworthy, findings=tuple(findings), restrictions=tuple(restrictions)
+    )

@@ -15,8 +15,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Literal, Mapping, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 
@@ -83,17 +84,33 @@ def propagate_delay(rotation: Sequence[Flight], initial_flight_id: str, initial_
     if index is None:
         raise ValueError(f"{initial_flight_id} is not a flight of the rotation")
     first = flights[index]
-    out = [FlightDelay(flight_id=first.flight_id, flight_number=first.flight_number, origin=first.origin,
-                       destination=first.destination, buffer_minutes=None,
-                       departure_delay_minutes=initial_delay_minutes, arrival_delay_minutes=initial_delay_minutes)]
+    out = [
+        FlightDelay(
+            flight_id=first.flight_id,
+            flight_number=first.flight_number,
+            origin=first.origin,
+            destination=first.destination,
+            buffer_minutes=None,
+            departure_delay_minutes=initial_delay_minutes,
+            arrival_delay_minutes=initial_delay_minutes,
+        )
+    ]
     absorbed: str | None = None
     delay = initial_delay_minutes
-    for previous, following in zip(flights[index:], flights[index + 1:]):
+    for previous, following in zip(flights[index:], flights[index + 1 :]):
         buffer = turn_buffer_minutes(previous, following)
         delay = max(0, delay - buffer)
-        out.append(FlightDelay(flight_id=following.flight_id, flight_number=following.flight_number,
-                               origin=following.origin, destination=following.destination, buffer_minutes=buffer,
-                               departure_delay_minutes=delay, arrival_delay_minutes=delay))
+        out.append(
+            FlightDelay(
+                flight_id=following.flight_id,
+                flight_number=following.flight_number,
+                origin=following.origin,
+                destination=following.destination,
+                buffer_minutes=buffer,
+                departure_delay_minutes=delay,
+                arrival_delay_minutes=delay,
+            )
+        )
         if delay == 0:
             absorbed = following.flight_id
             break
@@ -101,18 +118,34 @@ def propagate_delay(rotation: Sequence[Flight], initial_flight_id: str, initial_
     end = 0 if absorbed is not None else out[-1].arrival_delay_minutes  # not absorbed: the loop ran to the end
     total = sum(f.departure_delay_minutes for f in out)
     finding = Finding(
-        rule="net.propagation", clause=PROPAGATION_CLAUSE, status="at_risk" if affected else "legal",
-        subject=first.aircraft_registration, actual=total, unit="minutes",
-        message=(f"{initial_delay_minutes} min on {first.flight_number} "
-                 + (f"propagates to {len(affected)} later flight(s) ({', '.join(affected)}); "
-                    if affected else "is absorbed by the next turn; ")
-                 + (f"absorbed before {absorbed}." if absorbed else
-                    f"not absorbed: the day ends {end} min late.")),
-        details={"absorbed_by": absorbed, "end_of_day_arrival_delay_minutes": end})
-    return DelayPropagation(registration=first.aircraft_registration, initial_flight_id=first.flight_id,
-                            initial_delay_minutes=initial_delay_minutes, flights=tuple(out),
-                            affected_flight_ids=affected, absorbed_by_flight_id=absorbed,
-                            end_of_day_arrival_delay_minutes=end, total_delay_minutes=total, findings=(finding,))
+        rule="net.propagation",
+        clause=PROPAGATION_CLAUSE,
+        status="at_risk" if affected else "legal",
+        subject=first.aircraft_registration,
+        actual=total,
+        unit="minutes",
+        message=(
+            f"{initial_delay_minutes} min on {first.flight_number} "
+            + (
+                f"propagates to {len(affected)} later flight(s) ({', '.join(affected)}); "
+                if affected
+                else "is absorbed by the next turn; "
+            )
+            + (f"absorbed before {absorbed}." if absorbed else f"not absorbed: the day ends {end} min late.")
+        ),
+        details={"absorbed_by": absorbed, "end_of_day_arrival_delay_minutes": end},
+    )
+    return DelayPropagation(
+        registration=first.aircraft_registration,
+        initial_flight_id=first.flight_id,
+        initial_delay_minutes=initial_delay_minutes,
+        flights=tuple(out),
+        affected_flight_ids=affected,
+        absorbed_by_flight_id=absorbed,
+        end_of_day_arrival_delay_minutes=end,
+        total_delay_minutes=total,
+        findings=(finding,),
+    )
 
 
 BreakReason = Literal["SHORT_CONNECTION", "INBOUND_CANCELLED", "ONWARD_CANCELLED"]
@@ -161,17 +194,23 @@ def connection_holds(arrival: datetime, departure: datetime, mct_minutes: int) -
     return minutes_between(arrival, departure) >= mct_minutes
 
 
-def misconnections(inbound: Sequence[Flight], onward: Sequence[Flight], bookings: Sequence[Booking], *,
-                   hub: AirportProfile | None = None, new_arrivals: Mapping[str, datetime] | None = None,
-                   new_departures: Mapping[str, datetime] | None = None,
-                   config: NetworkConfig = DEFAULT_NETWORK) -> MisconnectionReport:
+def misconnections(
+    inbound: Sequence[Flight],
+    onward: Sequence[Flight],
+    bookings: Sequence[Booking],
+    *,
+    hub: AirportProfile | None = None,
+    new_arrivals: Mapping[str, datetime] | None = None,
+    new_departures: Mapping[str, datetime] | None = None,
+    config: NetworkConfig = DEFAULT_NETWORK,
+) -> MisconnectionReport:
     """Connections between ``inbound`` and ``onward`` flights that break under the new times.
 
     Times: ``new_arrivals``/``new_departures`` by flight id, else each flight's best known time (estimate, else
     schedule). Bookings link the flights (an inbound row with ``onward_flight_id``, or an onward row with
     ``inbound_flight_id``); a passenger's connection is counted once. Only active bookings count.
     """
-    mct = (hub.min_connection_minutes if hub is not None and hub.min_connection_minutes else config.default_mct)
+    mct = hub.min_connection_minutes if hub is not None and hub.min_connection_minutes else config.default_mct
     ins = {f.flight_id: f for f in inbound}
     outs = {f.flight_id: f for f in onward}
     arrivals = {fid: as_utc((new_arrivals or {}).get(fid, f.arrival)) for fid, f in ins.items()}
@@ -197,19 +236,41 @@ def misconnections(inbound: Sequence[Flight], onward: Sequence[Flight], bookings
         elif minutes < mct:
             reason = "SHORT_CONNECTION"
         if reason is not None:
-            broken.append(BrokenConnection(
-                booking_id=b.booking_id, passenger_id=passenger, inbound_flight_id=in_id, onward_flight_id=out_id,
-                connection_minutes=None if reason != "SHORT_CONNECTION" else minutes, mct_minutes=mct, reason=reason))
+            broken.append(
+                BrokenConnection(
+                    booking_id=b.booking_id,
+                    passenger_id=passenger,
+                    inbound_flight_id=in_id,
+                    onward_flight_id=out_id,
+                    connection_minutes=None if reason != "SHORT_CONNECTION" else minutes,
+                    mct_minutes=mct,
+                    reason=reason,
+                )
+            )
     grouped: dict[str, list[str]] = {}
     for c in broken:
         grouped.setdefault(c.onward_flight_id, []).append(c.booking_id)
-    by_onward = tuple(OnwardMisconnection(onward_flight_id=fid, passengers=len(ids), booking_ids=tuple(ids))
-                      for fid, ids in sorted(grouped.items()))
+    by_onward = tuple(
+        OnwardMisconnection(onward_flight_id=fid, passengers=len(ids), booking_ids=tuple(ids))
+        for fid, ids in sorted(grouped.items())
+    )
     findings = tuple(
-        Finding(rule="net.misconnection", clause=MCT_CLAUSE, status="at_risk", subject=m.onward_flight_id,
-                actual=m.passengers, unit="passengers",
-                message=f"{m.passengers} connecting passenger(s) miss {m.onward_flight_id} (MCT {mct} min).",
-                details={"booking_ids": list(m.booking_ids)})
-        for m in by_onward)
-    return MisconnectionReport(mct_minutes=mct, connections_checked=len(pairs), broken=tuple(broken),
-                               by_onward_flight=by_onward, findings=findings)
+        Finding(
+            rule="net.misconnection",
+            clause=MCT_CLAUSE,
+            status="at_risk",
+            subject=m.onward_flight_id,
+            actual=m.passengers,
+            unit="passengers",
+            message=f"{m.passengers} connecting passenger(s) miss {m.onward_flight_id} (MCT {mct} min).",
+            details={"booking_ids": list(m.booking_ids)},
+        )
+        for m in by_onward
+    )
+    return MisconnectionReport(
+        mct_minutes=mct,
+        connections_checked=len(pairs),
+        broken=tuple(broken),
+        by_onward_flight=by_onward,
+        findings=findings,
+    )

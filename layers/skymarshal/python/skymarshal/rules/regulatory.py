@@ -21,8 +21,9 @@ at_risk finding (near a limit, significant weather such as squalls) is refused â
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import Literal, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
@@ -40,8 +41,17 @@ NOTAM_CLAUSE = "NOTAM {notam_id} (ICAO Annex 15, PANS-AIM Doc 10066)"
 WASG_CLAUSE = "IATA Worldwide Airport Slot Guidelines (WASG), slot tolerance at a coordinated airport"
 ALTERNATE_CLAUSE = "Destination/en-route alternate selection (CAT.OP.MPA.181/182; company policy, verify)"
 
-AlternateRefusalCode = Literal["IS_DESTINATION", "UNKNOWN_TYPE", "OUT_OF_RANGE", "NO_RUNWAY_DATA", "RUNWAY_TOO_SHORT",
-                               "AIRPORT_CLOSED", "NO_WEATHER", "WEATHER", "CURFEW"]
+AlternateRefusalCode = Literal[
+    "IS_DESTINATION",
+    "UNKNOWN_TYPE",
+    "OUT_OF_RANGE",
+    "NO_RUNWAY_DATA",
+    "RUNWAY_TOO_SHORT",
+    "AIRPORT_CLOSED",
+    "NO_WEATHER",
+    "WEATHER",
+    "CURFEW",
+]
 
 
 class RegulatoryConfig(BaseModel):
@@ -100,8 +110,9 @@ def active_notams(notams: Sequence[Notam], iata: str, start: datetime, end: date
     return sorted((n for n in notams if n.iata == iata and _active(n, start, end)), key=lambda n: n.starts_at)
 
 
-def notam_findings(notams: Sequence[Notam], profile: AirportProfile, start: datetime,
-                   end: datetime | None = None) -> list[Finding]:
+def notam_findings(
+    notams: Sequence[Notam], profile: AirportProfile, start: datetime, end: datetime | None = None
+) -> list[Finding]:
     """One finding per NOTAM active at ``profile``'s airport over [start, end) (or at ``start``)."""
     active = active_notams(notams, profile.iata, start, end)
     runways = {r.designator for r in profile.runways}
@@ -110,61 +121,132 @@ def notam_findings(notams: Sequence[Notam], profile: AirportProfile, start: date
     findings = []
     for n in active:
         window = f"{n.starts_at:%Y-%m-%d %H:%M}Z-{n.ends_at:%Y-%m-%d %H:%M}Z"
-        details = {"notam_id": n.notam_id, "kind": n.kind, "runway": n.runway, "starts_at": n.starts_at.isoformat(),
-                   "ends_at": n.ends_at.isoformat(), "text": n.text}
+        details = {
+            "notam_id": n.notam_id,
+            "kind": n.kind,
+            "runway": n.runway,
+            "starts_at": n.starts_at.isoformat(),
+            "ends_at": n.ends_at.isoformat(),
+            "text": n.text,
+        }
         clause = NOTAM_CLAUSE.format(notam_id=n.notam_id)
         if n.kind == "AIRPORT_CLOSED" or (n.kind == "RUNWAY_CLOSED" and all_closed):
-            what = "the airport is closed" if n.kind == "AIRPORT_CLOSED" else f"runway {n.runway} is closed and no other runway is open"
-            findings.append(Finding(rule="airport.notam_closed", clause=clause, status="illegal", binding=True,
-                                    subject=profile.iata, message=f"{profile.iata}: {what} {window} ({n.text}).",
-                                    details=details))
+            what = (
+                "the airport is closed"
+                if n.kind == "AIRPORT_CLOSED"
+                else f"runway {n.runway} is closed and no other runway is open"
+            )
+            findings.append(
+                Finding(
+                    rule="airport.notam_closed",
+                    clause=clause,
+                    status="illegal",
+                    binding=True,
+                    subject=profile.iata,
+                    message=f"{profile.iata}: {what} {window} ({n.text}).",
+                    details=details,
+                )
+            )
         elif n.kind in ("RUNWAY_CLOSED", "NAVAID_UNSERVICEABLE"):
             what = f"runway {n.runway} closed" if n.kind == "RUNWAY_CLOSED" else "navaid unserviceable"
-            findings.append(Finding(rule="airport.notam", clause=clause, status="at_risk", subject=profile.iata,
-                                    message=f"{profile.iata}: {what} {window} ({n.text}); capacity reduced.",
-                                    details=details))
+            findings.append(
+                Finding(
+                    rule="airport.notam",
+                    clause=clause,
+                    status="at_risk",
+                    subject=profile.iata,
+                    message=f"{profile.iata}: {what} {window} ({n.text}); capacity reduced.",
+                    details=details,
+                )
+            )
         else:
-            findings.append(Finding(rule="airport.notam", clause=clause, status="legal", subject=profile.iata,
-                                    message=f"{profile.iata}: {n.text} ({window}).", details=details))
+            findings.append(
+                Finding(
+                    rule="airport.notam",
+                    clause=clause,
+                    status="legal",
+                    subject=profile.iata,
+                    message=f"{profile.iata}: {n.text} ({window}).",
+                    details=details,
+                )
+            )
     return findings
 
 
-def slot_finding(profile: AirportProfile, slot_time: datetime, new_time: datetime, movement: Movement,
-                 subject: str | None = None) -> Finding:
+def slot_finding(
+    profile: AirportProfile, slot_time: datetime, new_time: datetime, movement: Movement, subject: str | None = None
+) -> Finding:
     """More than ``slot_tolerance_minutes`` off the slot â†’ at_risk: a new slot must be requested (WASG)."""
-    deviation = int(round((as_utc(new_time) - as_utc(slot_time)).total_seconds() / 60))
+    deviation = round((as_utc(new_time) - as_utc(slot_time)).total_seconds() / 60)
     tolerance = profile.slot_tolerance_minutes
     inside = abs(deviation) <= tolerance
     return Finding(
-        rule="airport.slot", clause=WASG_CLAUSE, status="legal" if inside else "at_risk", subject=subject or profile.iata,
-        margin_minutes=tolerance - abs(deviation), limit=tolerance, actual=abs(deviation), unit="minutes",
-        message=(f"{movement.capitalize()} at {profile.iata} moves {deviation:+d} min from its "
-                 f"{as_utc(slot_time):%H:%M}Z slot: " + ("within" if inside else "beyond")
-                 + f" the {tolerance} min tolerance" + ("." if inside else "; a new slot is needed.")),
-        details={"airport": profile.iata, "movement": movement, "slot": as_utc(slot_time).isoformat(),
-                 "new_time": as_utc(new_time).isoformat(), "deviation_minutes": deviation})
+        rule="airport.slot",
+        clause=WASG_CLAUSE,
+        status="legal" if inside else "at_risk",
+        subject=subject or profile.iata,
+        margin_minutes=tolerance - abs(deviation),
+        limit=tolerance,
+        actual=abs(deviation),
+        unit="minutes",
+        message=(
+            f"{movement.capitalize()} at {profile.iata} moves {deviation:+d} min from its "
+            f"{as_utc(slot_time):%H:%M}Z slot: "
+            + ("within" if inside else "beyond")
+            + f" the {tolerance} min tolerance"
+            + ("." if inside else "; a new slot is needed.")
+        ),
+        details={
+            "airport": profile.iata,
+            "movement": movement,
+            "slot": as_utc(slot_time).isoformat(),
+            "new_time": as_utc(new_time).isoformat(),
+            "deviation_minutes": deviation,
+        },
+    )
 
 
-def flight_slot_findings(origin: AirportProfile, destination: AirportProfile, slot_departure: datetime,
-                         slot_arrival: datetime, new_departure: datetime, new_arrival: datetime,
-                         subject: str) -> list[Finding]:
+def flight_slot_findings(
+    origin: AirportProfile,
+    destination: AirportProfile,
+    slot_departure: datetime,
+    slot_arrival: datetime,
+    new_departure: datetime,
+    new_arrival: datetime,
+    subject: str,
+) -> list[Finding]:
     """Departure and arrival slots of one flight (e.g. scheduled times as the slots, estimates as the new times)."""
-    return [slot_finding(origin, slot_departure, new_departure, "departure", subject),
-            slot_finding(destination, slot_arrival, new_arrival, "arrival", subject)]
+    return [
+        slot_finding(origin, slot_departure, new_departure, "departure", subject),
+        slot_finding(destination, slot_arrival, new_arrival, "arrival", subject),
+    ]
 
 
-def nearest_observation(weather: Sequence[WeatherObservation], iata: str, at: datetime,
-                        max_gap_minutes: int = DEFAULT_REGULATORY.weather_max_gap_minutes) -> WeatherObservation | None:
+def nearest_observation(
+    weather: Sequence[WeatherObservation],
+    iata: str,
+    at: datetime,
+    max_gap_minutes: int = DEFAULT_REGULATORY.weather_max_gap_minutes,
+) -> WeatherObservation | None:
     """The observation/forecast of ``iata`` closest to ``at`` (the earlier one on a tie), within ``max_gap_minutes``."""
     at = as_utc(at)
-    rows = [w for w in weather if w.airport == iata and abs((w.forecast_time - at).total_seconds()) <= max_gap_minutes * 60]
+    rows = [
+        w for w in weather if w.airport == iata and abs((w.forecast_time - at).total_seconds()) <= max_gap_minutes * 60
+    ]
     return min(rows, key=lambda w: (abs((w.forecast_time - at).total_seconds()), w.forecast_time), default=None)
 
 
-def diversion_alternates(destination: AirportProfile, candidates: Sequence[AirportProfile], aircraft_type: str,
-                         eta: datetime, weather: Sequence[WeatherObservation], notams: Sequence[Notam] = (), *,
-                         max_distance_km: float | None = None,
-                         config: RegulatoryConfig = DEFAULT_REGULATORY) -> AlternatesResult:
+def diversion_alternates(
+    destination: AirportProfile,
+    candidates: Sequence[AirportProfile],
+    aircraft_type: str,
+    eta: datetime,
+    weather: Sequence[WeatherObservation],
+    notams: Sequence[Notam] = (),
+    *,
+    max_distance_km: float | None = None,
+    config: RegulatoryConfig = DEFAULT_REGULATORY,
+) -> AlternatesResult:
     """Ranked alternates for ``destination`` (ETA ``eta``) and the reason each other candidate is refused.
 
     ``max_distance_km``: the remaining fuel range from the destination, when known; else the configured maximum.
@@ -181,14 +263,26 @@ def diversion_alternates(destination: AirportProfile, candidates: Sequence[Airpo
         else:
             ranked.append(outcome)
     ranked.sort(key=lambda a: (a.at_risk, a.distance_km, a.iata))
-    return AlternatesResult(destination=destination.iata, aircraft_type=aircraft_type, max_distance_km=limit,
-                            ranked=tuple(ranked), refused=tuple(refused))
+    return AlternatesResult(
+        destination=destination.iata,
+        aircraft_type=aircraft_type,
+        max_distance_km=limit,
+        ranked=tuple(ranked),
+        refused=tuple(refused),
+    )
 
 
-def _assess_alternate(destination: AirportProfile, profile: AirportProfile, known: AircraftType | None,
-                      aircraft_type: str, eta: datetime,
-                      weather: Sequence[WeatherObservation], notams: Sequence[Notam], limit: float,
-                      config: RegulatoryConfig) -> Alternate | AlternateRefusal:
+def _assess_alternate(
+    destination: AirportProfile,
+    profile: AirportProfile,
+    known: AircraftType | None,
+    aircraft_type: str,
+    eta: datetime,
+    weather: Sequence[WeatherObservation],
+    notams: Sequence[Notam],
+    limit: float,
+    config: RegulatoryConfig,
+) -> Alternate | AlternateRefusal:
     code = profile.iata
 
     def refuse(reason: AlternateRefusalCode, message: str) -> AlternateRefusal:
@@ -212,19 +306,23 @@ def _assess_alternate(destination: AirportProfile, profile: AirportProfile, know
     open_runways = [r for r in profile.runways if r.designator not in closed]
     longest = max(r.length_m for r in open_runways)
     if longest < known.min_runway_m:
-        return refuse("RUNWAY_TOO_SHORT", f"longest open runway {longest} m is under the {known.min_runway_m} m "
-                                          f"a {aircraft_type} needs.")
+        return refuse(
+            "RUNWAY_TOO_SHORT",
+            f"longest open runway {longest} m is under the {known.min_runway_m} m a {aircraft_type} needs.",
+        )
     obs = nearest_observation(weather, code, at, config.weather_max_gap_minutes)
     if obs is None:
-        return refuse("NO_WEATHER", f"no weather within {config.weather_max_gap_minutes} min of the ETA "
-                                    f"{at:%H:%M}Z.")
+        return refuse("NO_WEATHER", f"no weather within {config.weather_max_gap_minutes} min of the ETA {at:%H:%M}Z.")
     wx = assess_weather(obs, profile.model_copy(update={"runways": open_runways}), aircraft_type, "arrival")
-    bad = [f for f in wx.findings if f.status == "illegal" or (f.status == "at_risk" and not config.accept_at_risk_weather)]
+    bad = [
+        f for f in wx.findings if f.status == "illegal" or (f.status == "at_risk" and not config.accept_at_risk_weather)
+    ]
     if bad:
         return refuse("WEATHER", f"weather at the ETA {at:%H:%M}Z: " + " ".join(f.message for f in bad))
     curfew = check_movement_at(profile, at, "arrival", config.at_risk_minutes)
     if curfew.status == "illegal":
         return refuse("CURFEW", curfew.message)
     findings = (*wx.findings, curfew, *notes)
-    return Alternate(iata=code, distance_km=round(distance, 1), eta=at, longest_open_runway_m=longest,
-                     findings=tuple(findings))
+    return Alternate(
+        iata=code, distance_km=round(distance, 1), eta=at, longest_open_runway_m=longest, findings=tuple(findings)
+    )

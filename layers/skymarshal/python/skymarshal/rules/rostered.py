@@ -7,7 +7,7 @@ unchanged (ORO.FTL.205: the FDP runs from report to the last on-blocks).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,19 +34,34 @@ def rostered_duty(rows: Sequence[CrewDuty], flight_id: str) -> ProposedDuty:
     sector = next((r for r in rows if r.flight_id == flight_id), None)
     if sector is None:
         raise LookupError(f"flight {flight_id} is not in this roster")
-    legs = sorted((r for r in rows if r.duty_id == sector.duty_id and r.kind == "FLIGHT"),
-                  key=lambda r: r.sector_departure or r.duty_start)
+    legs = sorted(
+        (r for r in rows if r.duty_id == sector.duty_id and r.kind == "FLIGHT"),
+        key=lambda r: r.sector_departure or r.duty_start,
+    )
     pilots = sector.pilots_on_board or 2
     return ProposedDuty(
-        report=sector.duty_start, fdp_end=sector.fdp_end or legs[-1].sector_arrival, release=sector.duty_end,
-        sectors=sector.sectors, aircraft_type=sector.aircraft_type, pilots_on_board=pilots,
-        rest_facility_class=1 if pilots > 2 else None, start_station=sector.start_station,
-        end_station=sector.end_station, block_minutes=sum(r.block_minutes for r in legs), duty_id=sector.duty_id,
-        label="/".join(r.flight_number for r in legs if r.flight_number))
+        report=sector.duty_start,
+        fdp_end=sector.fdp_end or legs[-1].sector_arrival,
+        release=sector.duty_end,
+        sectors=sector.sectors,
+        aircraft_type=sector.aircraft_type,
+        pilots_on_board=pilots,
+        rest_facility_class=1 if pilots > 2 else None,
+        start_station=sector.start_station,
+        end_station=sector.end_station,
+        block_minutes=sum(r.block_minutes for r in legs),
+        duty_id=sector.duty_id,
+        label="/".join(r.flight_number for r in legs if r.flight_number),
+    )
 
 
-def flight_crew_legality(flight_id: str, members: Iterable[CrewMember], rosters: dict[str, Sequence[CrewDuty]],
-                         delay_minutes: int = 0, rules: OperatorRules = OperatorRules()) -> list[CrewLegality]:
+def flight_crew_legality(
+    flight_id: str,
+    members: Iterable[CrewMember],
+    rosters: dict[str, Sequence[CrewDuty]],
+    delay_minutes: int = 0,
+    rules: OperatorRules = OperatorRules(),
+) -> list[CrewLegality]:
     """Every rostered member of `flight_id`, their duty delayed by `delay_minutes`, checked by the crew rules."""
     results = []
     for member in members:
@@ -54,6 +69,14 @@ def flight_crew_legality(flight_id: str, members: Iterable[CrewMember], rosters:
         duty = rostered_duty(rows, flight_id)
         findings = evaluate_delay(member, rows, duty, delay_minutes, rules)
         position = next((r.position for r in rows if r.flight_id == flight_id), None)
-        results.append(CrewLegality(crew_id=member.crew_id, name=member.name, rank=member.rank, position=position,
-                                    legal=is_legal(findings), findings=findings))
+        results.append(
+            CrewLegality(
+                crew_id=member.crew_id,
+                name=member.name,
+                rank=member.rank,
+                position=position,
+                legal=is_legal(findings),
+                findings=findings,
+            )
+        )
     return results

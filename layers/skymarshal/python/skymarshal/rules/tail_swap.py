@@ -20,8 +20,9 @@ An AircraftAvailability row with status AOG or MAINTENANCE is refused as it stan
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Literal, Mapping, Sequence
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -39,10 +40,27 @@ RANGE_CLAUSE = "Aircraft type range (typical published figure; fuel planning CAT
 TURN_CLAUSE = "Scheduled minimum turn-round for the type (operator ground-handling standard)"
 CAPACITY_CLAUSE = "Reg. (EC) 261/2004 Art. 10(2) downgrading, Art. 4 denied boarding"
 
-SwapRefusalCode = Literal["SAME_AIRCRAFT", "UNKNOWN_TYPE", "TYPE_INCOMPATIBLE", "UNAVAILABLE", "NOT_AIRWORTHY",
-                          "OUT_OF_RANGE", "WRONG_STATION", "NOT_READY_IN_TIME", "CONFLICTING_FLIGHTS"]
-SwapNoteCode = Literal["DIFFERENT_TYPE", "DOWNGRADE", "UPGRADE", "OFFLOAD", "EXTRA_CABIN_CREW", "MEL_RESTRICTIONS",
-                       "GIVES_UP_FLIGHTS", "CONTINUITY_BREAK"]
+SwapRefusalCode = Literal[
+    "SAME_AIRCRAFT",
+    "UNKNOWN_TYPE",
+    "TYPE_INCOMPATIBLE",
+    "UNAVAILABLE",
+    "NOT_AIRWORTHY",
+    "OUT_OF_RANGE",
+    "WRONG_STATION",
+    "NOT_READY_IN_TIME",
+    "CONFLICTING_FLIGHTS",
+]
+SwapNoteCode = Literal[
+    "DIFFERENT_TYPE",
+    "DOWNGRADE",
+    "UPGRADE",
+    "OFFLOAD",
+    "EXTRA_CABIN_CREW",
+    "MEL_RESTRICTIONS",
+    "GIVES_UP_FLIGHTS",
+    "CONTINUITY_BREAK",
+]
 
 
 class SwapRefusal(Reason):
@@ -104,7 +122,7 @@ def cabin_plan(booked: Mapping[Cabin, int], capacity: Mapping[Cabin, int]) -> Ca
     down: dict[str, int] = {}
     up: dict[str, int] = {}
     for i, cabin in enumerate(CABINS):
-        for lower in CABINS[i + 1:]:
+        for lower in CABINS[i + 1 :]:
             moved = min(over[cabin], spare[lower])
             if moved:
                 down[f"{cabin}>{lower}"] = moved
@@ -116,37 +134,66 @@ def cabin_plan(booked: Mapping[Cabin, int], capacity: Mapping[Cabin, int]) -> Ca
             if moved:
                 up[f"{cabin}>{higher}"] = moved
                 over[cabin], spare[higher] = over[cabin] - moved, spare[higher] - moved
-    return CabinPlan(booked=dict(booked), capacity=dict(capacity), downgraded=down, upgraded=up,
-                     offloaded=sum(over.values()))
+    return CabinPlan(
+        booked=dict(booked), capacity=dict(capacity), downgraded=down, upgraded=up, offloaded=sum(over.values())
+    )
 
 
 def type_finding(candidate_type: str, flight: Flight, registration: str) -> Finding:
     """Binding unless the candidate's type is in ``compatible_types`` of the flight's type."""
     ok = flight.aircraft_type in AIRCRAFT_TYPES and candidate_type in compatible_types(flight.aircraft_type)
-    return Finding(rule="fleet.swap_type", clause=TYPE_CLAUSE, status="legal" if ok else "illegal", binding=not ok,
-                   subject=registration,
-                   message=(f"{registration} ({candidate_type}) is {'in' if ok else 'not in'} the type-rating group of "
-                            f"{flight.flight_number}'s {flight.aircraft_type}."),
-                   details={"candidate_type": candidate_type, "flight_type": flight.aircraft_type})
+    return Finding(
+        rule="fleet.swap_type",
+        clause=TYPE_CLAUSE,
+        status="legal" if ok else "illegal",
+        binding=not ok,
+        subject=registration,
+        message=(
+            f"{registration} ({candidate_type}) is {'in' if ok else 'not in'} the type-rating group of "
+            f"{flight.flight_number}'s {flight.aircraft_type}."
+        ),
+        details={"candidate_type": candidate_type, "flight_type": flight.aircraft_type},
+    )
 
 
 def range_finding(candidate_type: str, flight: Flight, registration: str) -> Finding:
     """Binding when the type's range is under the flight's distance."""
     range_km = AIRCRAFT_TYPES[candidate_type].range_km
     ok = range_km >= flight.distance_km
-    return Finding(rule="fleet.swap_range", clause=RANGE_CLAUSE, status="legal" if ok else "illegal", binding=not ok,
-                   subject=registration, limit=range_km, actual=flight.distance_km, unit="km",
-                   message=(f"{candidate_type} range {range_km} km {'covers' if ok else 'is short of'} "
-                            f"{flight.origin}-{flight.destination} ({flight.distance_km} km)."))
+    return Finding(
+        rule="fleet.swap_range",
+        clause=RANGE_CLAUSE,
+        status="legal" if ok else "illegal",
+        binding=not ok,
+        subject=registration,
+        limit=range_km,
+        actual=flight.distance_km,
+        unit="km",
+        message=(
+            f"{candidate_type} range {range_km} km {'covers' if ok else 'is short of'} "
+            f"{flight.origin}-{flight.destination} ({flight.distance_km} km)."
+        ),
+    )
 
 
 def _own_flights(rotation: Sequence[Flight], flight: Flight, registration: str) -> list[Flight]:
-    return sorted((f for f in rotation if f.flight_id != flight.flight_id and f.status != "CANCELLED"
-                   and f.aircraft_registration == registration), key=lambda f: f.departure)
+    return sorted(
+        (
+            f
+            for f in rotation
+            if f.flight_id != flight.flight_id and f.status != "CANCELLED" and f.aircraft_registration == registration
+        ),
+        key=lambda f: f.departure,
+    )
 
 
-def position_finding(candidate: AircraftDay, own: Sequence[Flight], flight: Flight, departure: datetime,
-                     config: SwapConfig = DEFAULT_SWAP) -> tuple[Finding, str, datetime | None, int | None]:
+def position_finding(
+    candidate: AircraftDay,
+    own: Sequence[Flight],
+    flight: Flight,
+    departure: datetime,
+    config: SwapConfig = DEFAULT_SWAP,
+) -> tuple[Finding, str, datetime | None, int | None]:
     """Where the aircraft is before ``departure`` and when it is turned round: (finding, station, ready_at, margin).
 
     The last own flight departing before ``departure`` fixes the station (its destination) and ready time (its
@@ -158,32 +205,79 @@ def position_finding(candidate: AircraftDay, own: Sequence[Flight], flight: Flig
     station = last.destination if last else candidate.station
     ready_at = last.arrival + timedelta(minutes=turn) if last else None
     margin = minutes_between(ready_at, departure) if ready_at else None
-    details = {"station": station, "last_flight": last.flight_id if last else None, "min_turn_minutes": turn,
-               "ready_at": ready_at.isoformat() if ready_at else None}
+    details = {
+        "station": station,
+        "last_flight": last.flight_id if last else None,
+        "min_turn_minutes": turn,
+        "ready_at": ready_at.isoformat() if ready_at else None,
+    }
     if station != flight.origin:
-        return (Finding(rule="fleet.swap_position", clause=TURN_CLAUSE, status="illegal", subject=reg,
-                        message=f"{reg} is at {station}, not at {flight.origin}, before {flight.flight_number}.",
-                        details=details), station, ready_at, margin)
+        return (
+            Finding(
+                rule="fleet.swap_position",
+                clause=TURN_CLAUSE,
+                status="illegal",
+                subject=reg,
+                message=f"{reg} is at {station}, not at {flight.origin}, before {flight.flight_number}.",
+                details=details,
+            ),
+            station,
+            ready_at,
+            margin,
+        )
     if last is None or margin is None:
-        return (Finding(rule="fleet.swap_position", clause=TURN_CLAUSE, status="legal", subject=reg,
-                        message=f"{reg} is on the ground at {station} with no earlier flight that day.",
-                        details=details), station, ready_at, margin)
+        return (
+            Finding(
+                rule="fleet.swap_position",
+                clause=TURN_CLAUSE,
+                status="legal",
+                subject=reg,
+                message=f"{reg} is on the ground at {station} with no earlier flight that day.",
+                details=details,
+            ),
+            station,
+            ready_at,
+            margin,
+        )
     status = status_for_margin(margin, config.at_risk_minutes)
-    return (Finding(rule="fleet.swap_position", clause=TURN_CLAUSE, status=status, subject=reg, margin_minutes=margin,
-                    message=(f"{reg} arrives at {station} at {last.arrival:%H:%M}Z and needs {turn} min to turn: "
-                             f"ready {ready_at:%H:%M}Z for a {departure:%H:%M}Z departure."),
-                    details=details), station, ready_at, margin)
+    return (
+        Finding(
+            rule="fleet.swap_position",
+            clause=TURN_CLAUSE,
+            status=status,
+            subject=reg,
+            margin_minutes=margin,
+            message=(
+                f"{reg} arrives at {station} at {last.arrival:%H:%M}Z and needs {turn} min to turn: "
+                f"ready {ready_at:%H:%M}Z for a {departure:%H:%M}Z departure."
+            ),
+            details=details,
+        ),
+        station,
+        ready_at,
+        margin,
+    )
 
 
-def conflicting_flights(own: Sequence[Flight], departure: datetime, arrival: datetime, turn_minutes: int) -> list[Flight]:
+def conflicting_flights(
+    own: Sequence[Flight], departure: datetime, arrival: datetime, turn_minutes: int
+) -> list[Flight]:
     """Own flights departing at/after ``departure`` and before ``arrival`` + turn: the aircraft is not free for them."""
     free_at = arrival + timedelta(minutes=turn_minutes)
     return [f for f in own if departure <= f.departure < free_at]
 
 
-def tail_swap_eligibility(candidate: AircraftDay, work_orders: Sequence[WorkOrder], rotation: Sequence[Flight],
-                          flight: Flight, at: datetime, *, departure: datetime | None = None, tz: str = "UTC",
-                          config: SwapConfig = DEFAULT_SWAP) -> TailSwapEligibility:
+def tail_swap_eligibility(
+    candidate: AircraftDay,
+    work_orders: Sequence[WorkOrder],
+    rotation: Sequence[Flight],
+    flight: Flight,
+    at: datetime,
+    *,
+    departure: datetime | None = None,
+    tz: str = "UTC",
+    config: SwapConfig = DEFAULT_SWAP,
+) -> TailSwapEligibility:
     """Whether ``candidate`` may operate ``flight`` departing at ``departure`` (default: its best known time).
 
     ``work_orders`` and ``rotation`` are the candidate's (others are ignored). Flights of the rotation
@@ -198,16 +292,31 @@ def tail_swap_eligibility(candidate: AircraftDay, work_orders: Sequence[WorkOrde
     findings: list[Finding] = []
     plan = cabin_plan(flight.booked, candidate.capacity)
 
-    def result(station: str = candidate.station, ready_at: datetime | None = None, margin: int | None = None,
-               give_up: Sequence[str] = ()) -> TailSwapEligibility:
-        return TailSwapEligibility(registration=reg, aircraft_type=ctype, flight_id=flight.flight_id,
-                                   eligible=not refusals, refusals=tuple(refusals), notes=tuple(notes), station=station,
-                                   ready_at=ready_at, turn_margin_minutes=margin, flights_to_give_up=tuple(give_up),
-                                   cabin_plan=plan, findings=tuple(findings))
+    def result(
+        station: str = candidate.station,
+        ready_at: datetime | None = None,
+        margin: int | None = None,
+        give_up: Sequence[str] = (),
+    ) -> TailSwapEligibility:
+        return TailSwapEligibility(
+            registration=reg,
+            aircraft_type=ctype,
+            flight_id=flight.flight_id,
+            eligible=not refusals,
+            refusals=tuple(refusals),
+            notes=tuple(notes),
+            station=station,
+            ready_at=ready_at,
+            turn_margin_minutes=margin,
+            flights_to_give_up=tuple(give_up),
+            cabin_plan=plan,
+            findings=tuple(findings),
+        )
 
     if reg == flight.aircraft_registration:
-        refusals.append(SwapRefusal(code="SAME_AIRCRAFT", message=f"{reg} is already the aircraft of "
-                                                                   f"{flight.flight_number}."))
+        refusals.append(
+            SwapRefusal(code="SAME_AIRCRAFT", message=f"{reg} is already the aircraft of {flight.flight_number}.")
+        )
         return result()
     if ctype not in AIRCRAFT_TYPES:
         refusals.append(SwapRefusal(code="UNKNOWN_TYPE", message=f"{reg}: aircraft type {ctype!r} is not on record."))
@@ -216,12 +325,21 @@ def tail_swap_eligibility(candidate: AircraftDay, work_orders: Sequence[WorkOrde
     if findings[-1].status == "illegal":
         refusals.append(SwapRefusal(code="TYPE_INCOMPATIBLE", message=findings[-1].message))
     elif ctype != flight.aircraft_type:
-        notes.append(SwapNote(code="DIFFERENT_TYPE", message=f"{ctype} instead of {flight.aircraft_type}, same rating group."))
-        extra = AIRCRAFT_TYPES[ctype].cabin_crew - AIRCRAFT_TYPES.get(flight.aircraft_type, AIRCRAFT_TYPES[ctype]).cabin_crew
+        notes.append(
+            SwapNote(code="DIFFERENT_TYPE", message=f"{ctype} instead of {flight.aircraft_type}, same rating group.")
+        )
+        extra = (
+            AIRCRAFT_TYPES[ctype].cabin_crew
+            - AIRCRAFT_TYPES.get(flight.aircraft_type, AIRCRAFT_TYPES[ctype]).cabin_crew
+        )
         if extra > 0:
-            notes.append(SwapNote(code="EXTRA_CABIN_CREW",
-                                  message=f"{ctype} is crewed with {extra} more cabin crew than the {flight.aircraft_type} "
-                                          f"(operator complement; ORO.CC.100 minimum by seats)."))
+            notes.append(
+                SwapNote(
+                    code="EXTRA_CABIN_CREW",
+                    message=f"{ctype} is crewed with {extra} more cabin crew than the {flight.aircraft_type} "
+                    f"(operator complement; ORO.CC.100 minimum by seats).",
+                )
+            )
     if candidate.status in config.unavailable_statuses:
         refusals.append(SwapRefusal(code="UNAVAILABLE", message=f"{reg} is {candidate.status} on {candidate.date}."))
     findings.append(range_finding(ctype, flight, reg))
@@ -231,9 +349,15 @@ def tail_swap_eligibility(candidate: AircraftDay, work_orders: Sequence[WorkOrde
     findings.extend(air.findings)
     if not air.airworthy:
         reasons = "; ".join(f.message for f in air.findings if f.status == "illegal")
-        refusals.append(SwapRefusal(code="NOT_AIRWORTHY", message=f"{reg} is not airworthy at {departure:%Y-%m-%d %H:%M}Z: {reasons}"))
+        refusals.append(
+            SwapRefusal(
+                code="NOT_AIRWORTHY", message=f"{reg} is not airworthy at {departure:%Y-%m-%d %H:%M}Z: {reasons}"
+            )
+        )
     elif air.restrictions:
-        notes.append(SwapNote(code="MEL_RESTRICTIONS", message=f"Dispatch restrictions: {', '.join(air.restrictions)}."))
+        notes.append(
+            SwapNote(code="MEL_RESTRICTIONS", message=f"Dispatch restrictions: {', '.join(air.restrictions)}.")
+        )
 
     own = _own_flights(rotation, flight, reg)
     position, station, ready_at, margin = position_finding(candidate, own, flight, departure, config)
@@ -248,27 +372,49 @@ def tail_swap_eligibility(candidate: AircraftDay, work_orders: Sequence[WorkOrde
     clash_ids = [f.flight_id for f in clashes]
     if clashes:
         text = f"{reg} would have to give up {', '.join(clash_ids)}."
-        findings.append(Finding(rule="fleet.swap_conflict", clause=TURN_CLAUSE,
-                                status="at_risk" if config.allow_giving_up_flights else "illegal", subject=reg,
-                                message=text, details={"flights": clash_ids}))
+        findings.append(
+            Finding(
+                rule="fleet.swap_conflict",
+                clause=TURN_CLAUSE,
+                status="at_risk" if config.allow_giving_up_flights else "illegal",
+                subject=reg,
+                message=text,
+                details={"flights": clash_ids},
+            )
+        )
         if config.allow_giving_up_flights:
             notes.append(SwapNote(code="GIVES_UP_FLIGHTS", message=text))
         else:
             refusals.append(SwapRefusal(code="CONFLICTING_FLIGHTS", message=text))
     later = [f for f in own if f.departure >= arrival + timedelta(minutes=turn) and f.departure >= at]
     if later and later[0].origin != flight.destination:
-        notes.append(SwapNote(code="CONTINUITY_BREAK",
-                              message=f"After {flight.flight_number} {reg} is at {flight.destination}, but its next "
-                                      f"flight {later[0].flight_id} leaves {later[0].origin}."))
+        notes.append(
+            SwapNote(
+                code="CONTINUITY_BREAK",
+                message=f"After {flight.flight_number} {reg} is at {flight.destination}, but its next "
+                f"flight {later[0].flight_id} leaves {later[0].origin}.",
+            )
+        )
 
     _capacity_notes(plan, notes)
-    findings.append(Finding(
-        rule="fleet.swap_capacity", clause=CAPACITY_CLAUSE, status="legal" if plan.fits else "at_risk", subject=reg,
-        limit=sum(plan.capacity.values()), actual=sum(plan.booked.values()), unit="seats",
-        message=(f"{reg} seats every booked passenger in their cabin." if plan.fits and not plan.upgraded else
-                 f"{reg}: downgraded {_moves(plan.downgraded)}, upgraded {_moves(plan.upgraded)}, "
-                 f"offloaded {plan.offloaded}."),
-        details=plan.model_dump()))
+    findings.append(
+        Finding(
+            rule="fleet.swap_capacity",
+            clause=CAPACITY_CLAUSE,
+            status="legal" if plan.fits else "at_risk",
+            subject=reg,
+            limit=sum(plan.capacity.values()),
+            actual=sum(plan.booked.values()),
+            unit="seats",
+            message=(
+                f"{reg} seats every booked passenger in their cabin."
+                if plan.fits and not plan.upgraded
+                else f"{reg}: downgraded {_moves(plan.downgraded)}, upgraded {_moves(plan.upgraded)}, "
+                f"offloaded {plan.offloaded}."
+            ),
+            details=plan.model_dump(),
+        )
+    )
     return result(station, ready_at, margin, clash_ids)
 
 
@@ -282,15 +428,27 @@ def _capacity_notes(plan: CabinPlan, notes: list[SwapNote]) -> None:
     for move, count in plan.upgraded.items():
         notes.append(SwapNote(code="UPGRADE", message=f"{count} passenger(s) upgraded {move}."))
     if plan.offloaded:
-        notes.append(SwapNote(code="OFFLOAD", message=f"{plan.offloaded} passenger(s) offloaded: no seat in any cabin "
-                                                      f"(denied boarding, EU261 Art. 4)."))
+        notes.append(
+            SwapNote(
+                code="OFFLOAD",
+                message=f"{plan.offloaded} passenger(s) offloaded: no seat in any cabin "
+                f"(denied boarding, EU261 Art. 4).",
+            )
+        )
 
 
 def rank_tail_swaps(results: Sequence[TailSwapEligibility]) -> list[TailSwapEligibility]:
     """Eligible candidates, best first: same type, fewest passengers moved, fewest flights given up, most turn margin."""
+
     def key(r: TailSwapEligibility) -> tuple[bool, int, int, int, str]:
         moved = sum(r.cabin_plan.downgraded.values()) + r.cabin_plan.offloaded
         different = any(n.code == "DIFFERENT_TYPE" for n in r.notes)
-        return (different, moved, len(r.flights_to_give_up), -(r.turn_margin_minutes if r.turn_margin_minutes is not None
-                                                                 else 10**6), r.registration)
+        return (
+            different,
+            moved,
+            len(r.flights_to_give_up),
+            -(r.turn_margin_minutes if r.turn_margin_minutes is not None else 10**6),
+            r.registration,
+        )
+
     return sorted((r for r in results if r.eligible), key=key)

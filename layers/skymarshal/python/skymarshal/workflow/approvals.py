@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import boto3
@@ -55,15 +55,30 @@ def disruption_of(execution_name: str) -> str:
     return execution_name.split(RESUME_SUFFIX)[0]
 
 
-def request_approval(*, task_token: str, execution_name: str, decision: DecisionSummary, timeout_seconds: int,
-                     tables: WorkflowTables, registry: BaseThreadRegistry | None = None,
-                     now: datetime | None = None, trail: AuditTrail | None = None) -> dict:
+def request_approval(
+    *,
+    task_token: str,
+    execution_name: str,
+    decision: DecisionSummary,
+    timeout_seconds: int,
+    tables: WorkflowTables,
+    registry: BaseThreadRegistry | None = None,
+    now: datetime | None = None,
+    trail: AuditTrail | None = None,
+) -> dict:
     """Store the pending request (idempotent: a retried step keeps the first token's item)."""
-    now = now or datetime.now(timezone.utc)
-    item = {"PK": f"{PREFIX}{execution_name}", "SK": f"ATTEMPT#{decision.attempt:03d}", "status": "pending",
-            "task_token": task_token, "execution_name": execution_name, "requested_at": now.isoformat(),
-            "expires_at": (now + timedelta(seconds=timeout_seconds)).isoformat(),
-            "decision": decision.model_dump_json(), "ttl": int(time.time()) + ttl_seconds()}
+    now = now or datetime.now(UTC)
+    item = {
+        "PK": f"{PREFIX}{execution_name}",
+        "SK": f"ATTEMPT#{decision.attempt:03d}",
+        "status": "pending",
+        "task_token": task_token,
+        "execution_name": execution_name,
+        "requested_at": now.isoformat(),
+        "expires_at": (now + timedelta(seconds=timeout_seconds)).isoformat(),
+        "decision": decision.model_dump_json(),
+        "ttl": int(time.time()) + ttl_seconds(),
+    }
     try:
         tables.checkpoints.put_item(Item=item, ConditionExpression="attribute_not_exists(PK)")
     except ClientError as exc:
@@ -72,33 +87,52 @@ def request_approval(*, task_token: str, execution_name: str, decision: Decision
     if registry is not None:
         _set_thread(registry, execution_name, "awaiting_approval", None, {"attempt": decision.attempt})
     if trail is not None:
-        trail.append(disruption_of(execution_name), "approval_requested", f"approval_requested:{execution_name}:"
-                     f"{decision.attempt}", {"attempt": decision.attempt, "expires_at": item["expires_at"],
-                                            "ranked": [r.scenario_id for r in decision.ranked]},
-                     actor="request_approval", execution_name=execution_name)
+        trail.append(
+            disruption_of(execution_name),
+            "approval_requested",
+            f"approval_requested:{execution_name}:{decision.attempt}",
+            {
+                "attempt": decision.attempt,
+                "expires_at": item["expires_at"],
+                "ranked": [r.scenario_id for r in decision.ranked],
+            },
+            actor="request_approval",
+            execution_name=execution_name,
+        )
     return {"execution_name": execution_name, "attempt": decision.attempt, "expires_at": item["expires_at"]}
 
 
 def latest(execution_name: str, *, tables: WorkflowTables) -> dict | None:
     """The newest approval item of the execution (pending or decided), or None."""
-    items = tables.checkpoints.query(KeyConditionExpression=Key("PK").eq(f"{PREFIX}{execution_name}"),
-                                           ScanIndexForward=False, Limit=1).get("Items", [])
+    items = tables.checkpoints.query(
+        KeyConditionExpression=Key("PK").eq(f"{PREFIX}{execution_name}"), ScanIndexForward=False, Limit=1
+    ).get("Items", [])
     return items[0] if items else None
 
 
-def decide(execution_name: str, answer: ApprovalDecision, *, tables: WorkflowTables, sfn: Any = None,
-           registry: BaseThreadRegistry | None = None,
-           trail: AuditTrail | None = None) -> dict:
+def decide(
+    execution_name: str,
+    answer: ApprovalDecision,
+    *,
+    tables: WorkflowTables,
+    sfn: Any = None,
+    registry: BaseThreadRegistry | None = None,
+    trail: AuditTrail | None = None,
+) -> dict:
     """Answer the pending approval; raises a typed ApprovalError when it cannot be answered."""
     item = latest(execution_name, tables=tables)
     if item is None:
-        raise NoPendingApproval(f"execution {execution_name!r} has no approval request (unknown id, or still analysing)")
+        raise NoPendingApproval(
+            f"execution {execution_name!r} has no approval request (unknown id, or still analysing)"
+        )
     if item["status"] != "pending":
-        raise AlreadyDecided(f"execution {execution_name!r} was already decided by {item.get('decided_by')} "
-                             f"at {item.get('decided_at')}")
-    if datetime.fromisoformat(item["expires_at"]) < datetime.now(timezone.utc):
-        raise ApprovalExpired(f"the approval window of {execution_name!r} closed at {item['expires_at']}; "
-                              "the run was escalated")
+        raise AlreadyDecided(
+            f"execution {execution_name!r} was already decided by {item.get('decided_by')} at {item.get('decided_at')}"
+        )
+    if datetime.fromisoformat(item["expires_at"]) < datetime.now(UTC):
+        raise ApprovalExpired(
+            f"the approval window of {execution_name!r} closed at {item['expires_at']}; the run was escalated"
+        )
     decision = DecisionSummary.model_validate_json(item["decision"])
     ranked = [r.scenario_id for r in decision.ranked]
     if answer.scenario_id and answer.scenario_id not in ranked:
@@ -107,35 +141,58 @@ def decide(execution_name: str, answer: ApprovalDecision, *, tables: WorkflowTab
         answer = answer.model_copy(update={"scenario_id": ranked[0] if ranked else None})
     try:  # claim it first: of two concurrent answers exactly one reaches the execution
         tables.checkpoints.update_item(
-            Key={"PK": item["PK"], "SK": item["SK"]}, ConditionExpression="#s = :pending",
+            Key={"PK": item["PK"], "SK": item["SK"]},
+            ConditionExpression="#s = :pending",
             UpdateExpression="SET #s = :decided, decided_by = :by, decided_at = :at, answer = :answer",
             ExpressionAttributeNames={"#s": "status"},
-            ExpressionAttributeValues={":pending": "pending", ":decided": "decided", ":by": answer.decided_by,
-                                       ":at": answer.decided_at.isoformat(), ":answer": answer.model_dump_json()})
+            ExpressionAttributeValues={
+                ":pending": "pending",
+                ":decided": "decided",
+                ":by": answer.decided_by,
+                ":at": answer.decided_at.isoformat(),
+                ":answer": answer.model_dump_json(),
+            },
+        )
     except ClientError as exc:
         if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
             raise AlreadyDecided(f"execution {execution_name!r} was decided by someone else a moment ago") from None
         raise
     if trail is not None:  # the claim is the decision: recorded before the execution is told
-        trail.append(disruption_of(execution_name), "approval_decided", f"approval_decided:{execution_name}:"
-                     f"{decision.attempt}", {"attempt": decision.attempt, **answer.model_dump(mode="json")},
-                     actor=answer.decided_by, execution_name=execution_name, at=answer.decided_at)
+        trail.append(
+            disruption_of(execution_name),
+            "approval_decided",
+            f"approval_decided:{execution_name}:{decision.attempt}",
+            {"attempt": decision.attempt, **answer.model_dump(mode="json")},
+            actor=answer.decided_by,
+            execution_name=execution_name,
+            at=answer.decided_at,
+        )
     try:
-        (sfn or boto3.client("stepfunctions")).send_task_success(taskToken=item["task_token"],
-                                                                 output=answer.model_dump_json())
+        (sfn or boto3.client("stepfunctions")).send_task_success(
+            taskToken=item["task_token"], output=answer.model_dump_json()
+        )
     except ClientError as exc:
         if exc.response["Error"]["Code"] in ("TaskTimedOut", "TaskDoesNotExist", "InvalidToken"):
-            raise ApprovalExpired(f"the execution no longer waits for this answer ({exc.response['Error']['Code']}); "
-                                  "it timed out or was stopped") from None
+            raise ApprovalExpired(
+                f"the execution no longer waits for this answer ({exc.response['Error']['Code']}); "
+                "it timed out or was stopped"
+            ) from None
         raise
     if registry is not None:
         status = "rejected" if answer.action == "reject" else "running"
-        _set_thread(registry, execution_name, status, answer.decided_by,
-                    {"action": answer.action, "scenario_id": answer.scenario_id, "comment": answer.comment})
+        _set_thread(
+            registry,
+            execution_name,
+            status,
+            answer.decided_by,
+            {"action": answer.action, "scenario_id": answer.scenario_id, "comment": answer.comment},
+        )
     return json.loads(answer.model_dump_json())
 
 
-def _set_thread(registry: BaseThreadRegistry, execution_name: str, status: str, actor: str | None, detail: dict) -> None:
+def _set_thread(
+    registry: BaseThreadRegistry, execution_name: str, status: str, actor: str | None, detail: dict
+) -> None:
     tid = thread_id(execution_name, "arbitrator", "arbitration")
     try:
         if registry.get(tid) is not None and registry.status(tid) != status:

@@ -9,7 +9,7 @@ execution items in DynamoDB, so it can be rebuilt for a run that failed half way
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from boto3.dynamodb.conditions import Key
@@ -32,10 +32,18 @@ def _approvals(execution_names: list[str], tables: WorkflowTables) -> list[dict]
     out = []
     for name in execution_names:
         for item in table.query(KeyConditionExpression=Key("PK").eq(f"APPROVAL#{name}")).get("Items", []):
-            out.append({"execution_name": name, "attempt": int(item["SK"].split("#")[1]), "status": item["status"],
-                        "requested_at": item.get("requested_at"), "expires_at": item.get("expires_at"),
-                        "decided_by": item.get("decided_by"), "decided_at": item.get("decided_at"),
-                        "answer": json.loads(item["answer"]) if item.get("answer") else None})
+            out.append(
+                {
+                    "execution_name": name,
+                    "attempt": int(item["SK"].split("#")[1]),
+                    "status": item["status"],
+                    "requested_at": item.get("requested_at"),
+                    "expires_at": item.get("expires_at"),
+                    "decided_by": item.get("decided_by"),
+                    "decided_at": item.get("decided_at"),
+                    "answer": json.loads(item["answer"]) if item.get("answer") else None,
+                }
+            )
     return out
 
 
@@ -45,26 +53,34 @@ def _decisions(store: ArtifactStore, disruption_id: str) -> list[dict[str, Any] 
     return [store.get(k) for k in keys]
 
 
-def audit_document(disruption_id: str, execution_names: list[str], *, store: ArtifactStore, tables: WorkflowTables,
-                   state: dict | None = None, executions: list[dict] | None = None) -> dict:
+def audit_document(
+    disruption_id: str,
+    execution_names: list[str],
+    *,
+    store: ArtifactStore,
+    tables: WorkflowTables,
+    state: dict | None = None,
+    executions: list[dict] | None = None,
+) -> dict:
     """Everything recorded about one disruption's run(s), newest execution last."""
     from .execution import execution_events
 
-    events = [e.model_dump(mode="json") for name in execution_names
-              for e in execution_events(name, tables=tables)]
+    events = [e.model_dump(mode="json") for name in execution_names for e in execution_events(name, tables=tables)]
     request = (state or {}).get("request") or store.get(run_key(disruption_id, "request"))
     return {
         "disruption_id": disruption_id,
         "executions": executions or [{"name": n} for n in execution_names],
         "prompt": (request or {}).get("prompt"),
         "request": request,
-        "rounds": {"initial": store.get(run_key(disruption_id, "collation-initial")),
-                   "revision": store.get(run_key(disruption_id, "collation-revision"))},
+        "rounds": {
+            "initial": store.get(run_key(disruption_id, "collation-initial")),
+            "revision": store.get(run_key(disruption_id, "collation-revision")),
+        },
         "decisions": _decisions(store, disruption_id),
         "approvals": _approvals(execution_names, tables),
         "execution": store.get(run_key(disruption_id, "execution")),
         "execution_events": events,
         "escalation": (state or {}).get("escalation"),
         "outcome": (state or {}).get("outcome"),
-        "assembled_at": datetime.now(timezone.utc).isoformat(),
+        "assembled_at": datetime.now(UTC).isoformat(),
     }

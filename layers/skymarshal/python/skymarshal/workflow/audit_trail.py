@@ -21,7 +21,7 @@ import base64
 import hashlib
 import json
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 import boto3
@@ -36,8 +36,17 @@ GENESIS = "0" * 64
 SIGNING_ALGORITHM = "ECDSA_SHA_256"
 _MAX_APPEND_ATTEMPTS = 8
 AuditKind = Literal["request", "round", "decision", "approval_requested", "approval_decided", "execution", "outcome"]
-ProblemCode = Literal["EMPTY", "HASH_MISMATCH", "BROKEN_LINK", "SEQUENCE_GAP", "HEAD_MISMATCH", "HEAD_UNSIGNED",
-                      "BAD_SIGNATURE", "ARTIFACT_CHANGED", "ARTIFACT_MISSING"]
+ProblemCode = Literal[
+    "EMPTY",
+    "HASH_MISMATCH",
+    "BROKEN_LINK",
+    "SEQUENCE_GAP",
+    "HEAD_MISMATCH",
+    "HEAD_UNSIGNED",
+    "BAD_SIGNATURE",
+    "ARTIFACT_CHANGED",
+    "ARTIFACT_MISSING",
+]
 
 
 def canonical(value: Any) -> str:
@@ -84,8 +93,7 @@ class Verification(BaseModel):
 class AuditTrail:
     """Appends to and verifies the chains; the table, the KMS key and the artifact store come in."""
 
-    def __init__(self, *, tables: WorkflowTables, kms: Any = None,
-                 key_id: str | None = None, s3: Any = None):
+    def __init__(self, *, tables: WorkflowTables, kms: Any = None, key_id: str | None = None, s3: Any = None):
         self.table = tables.audit_trail
         self.key_id = key_id if key_id is not None else (os.environ.get(KEY_ENV) or None)
         self._kms, self._s3 = kms, s3
@@ -107,38 +115,74 @@ class AuditTrail:
         body = self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
         return {"bucket": bucket, "key": key, "sha256": sha256(body)}
 
-    def append(self, disruption_id: str, kind: AuditKind, key: str, body: dict, *, actor: str,
-               execution_name: str | None = None, at: datetime | None = None) -> AuditRecord:
+    def append(
+        self,
+        disruption_id: str,
+        kind: AuditKind,
+        key: str,
+        body: dict,
+        *,
+        actor: str,
+        execution_name: str | None = None,
+        at: datetime | None = None,
+    ) -> AuditRecord:
         """Append one record (or return the one already appended under `key`); signs the new head."""
-        at_text = (at or datetime.now(timezone.utc)).isoformat()
+        at_text = (at or datetime.now(UTC)).isoformat()
         body = json.loads(canonical(body))  # what is hashed is exactly what is read back
         for _ in range(_MAX_APPEND_ATTEMPTS):
             existing = self._by_key(disruption_id, key)
             if existing is not None:
                 return existing
             last = self.last(disruption_id)
-            record = AuditRecord(disruption_id=disruption_id, seq=(last.seq + 1) if last else 1, kind=kind, key=key,
-                                 at=at_text, actor=actor, execution_name=execution_name, body=body,
-                                 prev_hash=last.hash if last else GENESIS)
+            record = AuditRecord(
+                disruption_id=disruption_id,
+                seq=(last.seq + 1) if last else 1,
+                kind=kind,
+                key=key,
+                at=at_text,
+                actor=actor,
+                execution_name=execution_name,
+                body=body,
+                prev_hash=last.hash if last else GENESIS,
+            )
             record = record.model_copy(update={"hash": record.digest()})
             if self._put(record):
                 self._sign_head(record)
                 return record
-        raise RuntimeError(f"audit trail of {disruption_id}: could not append {kind} after "
-                           f"{_MAX_APPEND_ATTEMPTS} attempts (concurrent writers)")
+        raise RuntimeError(
+            f"audit trail of {disruption_id}: could not append {kind} after "
+            f"{_MAX_APPEND_ATTEMPTS} attempts (concurrent writers)"
+        )
 
     def _put(self, record: AuditRecord) -> bool:
         """Record and its idempotency key in one transaction; False when another writer took the seq."""
         pk = f"AUDIT#{record.disruption_id}"
-        item = {"PK": pk, "SK": f"SEQ#{record.seq:06d}", **record.model_dump(exclude={"body", "disruption_id"}),
-                "body": canonical(record.body)}
+        item = {
+            "PK": pk,
+            "SK": f"SEQ#{record.seq:06d}",
+            **record.model_dump(exclude={"body", "disruption_id"}),
+            "body": canonical(record.body),
+        }
         client = self.table.meta.client
         try:
-            client.transact_write_items(TransactItems=[
-                {"Put": {"TableName": self.table.name, "Item": item, "ConditionExpression": "attribute_not_exists(SK)"}},
-                {"Put": {"TableName": self.table.name, "Item": {"PK": pk, "SK": f"KEY#{record.key}", "seq": record.seq},
-                         "ConditionExpression": "attribute_not_exists(SK)"}},
-            ])
+            client.transact_write_items(
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self.table.name,
+                            "Item": item,
+                            "ConditionExpression": "attribute_not_exists(SK)",
+                        }
+                    },
+                    {
+                        "Put": {
+                            "TableName": self.table.name,
+                            "Item": {"PK": pk, "SK": f"KEY#{record.key}", "seq": record.seq},
+                            "ConditionExpression": "attribute_not_exists(SK)",
+                        }
+                    },
+                ]
+            )
         except ClientError as exc:
             if exc.response["Error"]["Code"] == "TransactionCanceledException":
                 return False
@@ -151,12 +195,19 @@ class AuditTrail:
     def _sign_head(self, record: AuditRecord) -> None:
         head = {"PK": f"AUDIT#{record.disruption_id}", "SK": "HEAD", "seq": record.seq, "hash": record.hash}
         if self.key_id:
-            signed = self.kms.sign(KeyId=self.key_id, Message=self._statement(record.disruption_id, record.seq, record.hash),
-                                   MessageType="RAW", SigningAlgorithm=SIGNING_ALGORITHM)
+            signed = self.kms.sign(
+                KeyId=self.key_id,
+                Message=self._statement(record.disruption_id, record.seq, record.hash),
+                MessageType="RAW",
+                SigningAlgorithm=SIGNING_ALGORITHM,
+            )
             head |= {"signature": base64.b64encode(signed["Signature"]).decode(), "key_id": signed["KeyId"]}
         try:  # the head only moves forward: a slower writer of an older record does not move it back
-            self.table.put_item(Item=head, ConditionExpression="attribute_not_exists(SK) OR seq < :seq",
-                                ExpressionAttributeValues={":seq": record.seq})
+            self.table.put_item(
+                Item=head,
+                ConditionExpression="attribute_not_exists(SK) OR seq < :seq",
+                ExpressionAttributeValues={":seq": record.seq},
+            )
         except ClientError as exc:
             if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise
@@ -167,19 +218,26 @@ class AuditTrail:
         pointer = self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": f"KEY#{key}"}).get("Item")
         if pointer is None:
             return None
-        item = self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": f"SEQ#{int(pointer['seq']):06d}"}).get("Item")
+        item = self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": f"SEQ#{int(pointer['seq']):06d}"}).get(
+            "Item"
+        )
         return _record(disruption_id, item) if item else None
 
     def last(self, disruption_id: str) -> AuditRecord | None:
-        items = self.table.query(KeyConditionExpression=Key("PK").eq(f"AUDIT#{disruption_id}") & Key("SK").begins_with("SEQ#"),
-                                 ScanIndexForward=False, Limit=1).get("Items", [])
+        items = self.table.query(
+            KeyConditionExpression=Key("PK").eq(f"AUDIT#{disruption_id}") & Key("SK").begins_with("SEQ#"),
+            ScanIndexForward=False,
+            Limit=1,
+        ).get("Items", [])
         return _record(disruption_id, items[0]) if items else None
 
     def records(self, disruption_id: str) -> list[AuditRecord]:
         items, start = [], None
         while True:
-            page = self.table.query(KeyConditionExpression=Key("PK").eq(f"AUDIT#{disruption_id}")
-                                    & Key("SK").begins_with("SEQ#"), **({"ExclusiveStartKey": start} if start else {}))
+            page = self.table.query(
+                KeyConditionExpression=Key("PK").eq(f"AUDIT#{disruption_id}") & Key("SK").begins_with("SEQ#"),
+                **({"ExclusiveStartKey": start} if start else {}),
+            )
             items += page.get("Items", [])
             start = page.get("LastEvaluatedKey")
             if not start:
@@ -199,24 +257,49 @@ class AuditTrail:
         signed = bool(head and head.get("signature"))
         if last is not None:
             if head is None or int(head["seq"]) != last.seq or head["hash"] != last.hash:
-                problems.append(Problem(code="HEAD_MISMATCH", seq=last.seq, message=(
-                    "the signed head does not name the last record: records were added, removed or changed after it")))
+                problems.append(
+                    Problem(
+                        code="HEAD_MISMATCH",
+                        seq=last.seq,
+                        message=(
+                            "the signed head does not name the last record: records were added, removed or changed after it"
+                        ),
+                    )
+                )
             elif not signed:
-                problems.append(Problem(code="HEAD_UNSIGNED", seq=last.seq, message=(
-                    f"the chain head is not signed ({KEY_ENV} was not set when it was written)")))
+                problems.append(
+                    Problem(
+                        code="HEAD_UNSIGNED",
+                        seq=last.seq,
+                        message=(f"the chain head is not signed ({KEY_ENV} was not set when it was written)"),
+                    )
+                )
             elif not self._signature_valid(disruption_id, head):
-                problems.append(Problem(code="BAD_SIGNATURE", seq=last.seq,
-                                        message="the head's KMS signature does not verify"))
+                problems.append(
+                    Problem(code="BAD_SIGNATURE", seq=last.seq, message="the head's KMS signature does not verify")
+                )
         if check_artifacts:
             problems += self._artifact_problems(records)
-        return Verification(disruption_id=disruption_id, ok=not problems, records=len(records),
-                            head_hash=last.hash if last else None, signed=signed, problems=problems)
+        return Verification(
+            disruption_id=disruption_id,
+            ok=not problems,
+            records=len(records),
+            head_hash=last.hash if last else None,
+            signed=signed,
+            problems=problems,
+        )
 
     def _signature_valid(self, disruption_id: str, head: dict) -> bool:
         try:
-            return bool(self.kms.verify(KeyId=head["key_id"], Message=self._statement(disruption_id, int(head["seq"]), head["hash"]),
-                                        MessageType="RAW", Signature=base64.b64decode(head["signature"]),
-                                        SigningAlgorithm=SIGNING_ALGORITHM)["SignatureValid"])
+            return bool(
+                self.kms.verify(
+                    KeyId=head["key_id"],
+                    Message=self._statement(disruption_id, int(head["seq"]), head["hash"]),
+                    MessageType="RAW",
+                    Signature=base64.b64decode(head["signature"]),
+                    SigningAlgorithm=SIGNING_ALGORITHM,
+                )["SignatureValid"]
+            )
         except ClientError as exc:
             if exc.response["Error"]["Code"] == "KMSInvalidSignatureException":
                 return False
@@ -231,12 +314,22 @@ class AuditTrail:
             try:
                 current = self.artifact(artifact["bucket"], artifact["key"])["sha256"]
             except ClientError:
-                problems.append(Problem(code="ARTIFACT_MISSING", seq=record.seq,
-                                        message=f"s3://{artifact['bucket']}/{artifact['key']} is gone"))
+                problems.append(
+                    Problem(
+                        code="ARTIFACT_MISSING",
+                        seq=record.seq,
+                        message=f"s3://{artifact['bucket']}/{artifact['key']} is gone",
+                    )
+                )
                 continue
             if current != artifact["sha256"]:
-                problems.append(Problem(code="ARTIFACT_CHANGED", seq=record.seq,
-                                        message=f"s3://{artifact['bucket']}/{artifact['key']} changed after record {record.seq}"))
+                problems.append(
+                    Problem(
+                        code="ARTIFACT_CHANGED",
+                        seq=record.seq,
+                        message=f"s3://{artifact['bucket']}/{artifact['key']} changed after record {record.seq}",
+                    )
+                )
         return problems
 
 
@@ -251,13 +344,19 @@ def chain_problems(records: list[AuditRecord]) -> list[Problem]:
         if record.digest() != record.hash:
             problems.append(Problem(code="HASH_MISMATCH", seq=record.seq, message=f"record {record.seq} was changed"))
         if record.prev_hash != (previous.hash if previous else GENESIS):
-            problems.append(Problem(code="BROKEN_LINK", seq=record.seq,
-                                    message=f"record {record.seq} does not follow the record before it"))
+            problems.append(
+                Problem(
+                    code="BROKEN_LINK",
+                    seq=record.seq,
+                    message=f"record {record.seq} does not follow the record before it",
+                )
+            )
         previous = record
     return problems
 
 
 def _record(disruption_id: str, item: dict) -> AuditRecord:
     fields = {k: v for k, v in item.items() if k not in ("PK", "SK")}
-    return AuditRecord(disruption_id=disruption_id, **{**fields, "seq": int(fields["seq"]),
-                                                        "body": json.loads(fields["body"])})
+    return AuditRecord(
+        disruption_id=disruption_id, **{**fields, "seq": int(fields["seq"]), "body": json.loads(fields["body"])}
+    )

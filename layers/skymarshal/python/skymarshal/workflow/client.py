@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from ..data.schema import AGENTS
 from .deployment import STATE_MACHINE_ENV
@@ -81,7 +82,7 @@ def parse_history(events: list[dict], status: str) -> Progress:
             key = _agent_state(name)
             if key is None and name.startswith("Agent failed ("):
                 output = json.loads(details.get("output") or "{}")
-                key = (name[len("Agent failed ("):-1], output.get("agent_name"))
+                key = (name[len("Agent failed (") : -1], output.get("agent_name"))
             if key and key[1]:
                 output = json.loads(details.get("output") or "{}")
                 item = progress.agents.setdefault(key, AgentProgress(agent=key[1], phase=key[0]))
@@ -92,12 +93,24 @@ def parse_history(events: list[dict], status: str) -> Progress:
 
 
 # The console's phases, by the state the run is in (the state names of infra/workflow_stack.py).
-_PHASE_OF_STATE = (("Validate", "validating"), ("Initial round", "initial"), ("(initial)", "initial"),
-                   ("Collate initial", "initial"), ("Revision round", "revision"), ("(revision)", "revision"),
-                   ("Collate revision", "revision"), ("Safety gate", "arbitrating"), ("Arbitrate", "arbitrating"),
-                   ("Any valid plan", "arbitrating"), (APPROVAL_STATE, "awaiting_approval"),
-                   ("Duty manager's decision", "executing"), ("Execute", "executing"), ("Escalate", "learning"),
-                   ("Learn", "learning"), ("Plan carried out", "learning"))
+_PHASE_OF_STATE = (
+    ("Validate", "validating"),
+    ("Initial round", "initial"),
+    ("(initial)", "initial"),
+    ("Collate initial", "initial"),
+    ("Revision round", "revision"),
+    ("(revision)", "revision"),
+    ("Collate revision", "revision"),
+    ("Safety gate", "arbitrating"),
+    ("Arbitrate", "arbitrating"),
+    ("Any valid plan", "arbitrating"),
+    (APPROVAL_STATE, "awaiting_approval"),
+    ("Duty manager's decision", "executing"),
+    ("Execute", "executing"),
+    ("Escalate", "learning"),
+    ("Learn", "learning"),
+    ("Plan carried out", "learning"),
+)
 
 
 def phase_of(progress: Progress) -> str:
@@ -110,13 +123,12 @@ def phase_of(progress: Progress) -> str:
 
 
 class WorkflowClient:
-    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, tables: WorkflowTables,
-                 trail=None):
+    def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, tables: WorkflowTables, trail=None):
         self.sfn, self.arn, self.store = sfn, state_machine_arn, store
         self.tables, self.trail = tables, trail
 
     @classmethod
-    def from_env(cls) -> "WorkflowClient":
+    def from_env(cls) -> WorkflowClient:
         """In Lambda: the state machine from SKYMARSHAL_STATE_MACHINE_ARN, the stack's bucket, tables and key."""
         import os
 
@@ -129,18 +141,25 @@ class WorkflowClient:
         if not arn:
             raise RuntimeError(f"{STATE_MACHINE_ENV} is not set: the API starts and follows runs of that state machine")
         store, tables = ArtifactStore(), WorkflowTables.from_env()
-        return cls(sfn=boto3.client("stepfunctions"), state_machine_arn=arn, store=store, tables=tables,
-                   trail=AuditTrail(tables=tables, s3=store.client))
+        return cls(
+            sfn=boto3.client("stepfunctions"),
+            state_machine_arn=arn,
+            store=store,
+            tables=tables,
+            trail=AuditTrail(tables=tables, s3=store.client),
+        )
 
     def execution_arn(self, name: str) -> str:
         return self.arn.replace(":stateMachine:", ":execution:") + f":{name}"
 
-    def start(self, prompt: str, *, disruption_id: str | None = None, requested_by: str | None = None,
-              source: str = "cli") -> dict:
+    def start(
+        self, prompt: str, *, disruption_id: str | None = None, requested_by: str | None = None, source: str = "cli"
+    ) -> dict:
         from .trigger import start
 
-        request = DisruptionRequest(disruption_id=disruption_id or new_disruption_id(), prompt=prompt, source=source,
-                                    requested_by=requested_by)
+        request = DisruptionRequest(
+            disruption_id=disruption_id or new_disruption_id(), prompt=prompt, source=source, requested_by=requested_by
+        )
         return start(request, sfn=self.sfn, state_machine_arn=self.arn)
 
     def describe(self, name: str) -> dict:
@@ -154,8 +173,14 @@ class WorkflowClient:
         pages = self.sfn.get_paginator("get_execution_history").paginate(executionArn=self.execution_arn(name))
         return parse_history([event for page in pages for event in page["events"]], status)
 
-    def follow(self, name: str, *, on_progress: Callable[[Progress], None] | None = None, timeout_s: float = 900,
-               poll_s: float = 0.25) -> Progress:
+    def follow(
+        self,
+        name: str,
+        *,
+        on_progress: Callable[[Progress], None] | None = None,
+        timeout_s: float = 900,
+        poll_s: float = 0.25,
+    ) -> Progress:
         """Poll until the run waits for approval or ends."""
         deadline = time.monotonic() + timeout_s
         while True:
@@ -189,8 +214,7 @@ class WorkflowClient:
     def decide(self, name: str, answer: ApprovalDecision, registry=None) -> dict:
         from .approvals import decide
 
-        return decide(name, answer, tables=self.tables, sfn=self.sfn, registry=registry,
-                      trail=self.trail)
+        return decide(name, answer, tables=self.tables, sfn=self.sfn, registry=registry, trail=self.trail)
 
     def output(self, name: str) -> dict | None:
         described = self.describe(name)
@@ -198,7 +222,8 @@ class WorkflowClient:
 
     def executions(self, limit: int = 50) -> list[dict]:
         pages = self.sfn.get_paginator("list_executions").paginate(
-            stateMachineArn=self.arn, PaginationConfig={"MaxItems": limit})
+            stateMachineArn=self.arn, PaginationConfig={"MaxItems": limit}
+        )
         runs = [run for page in pages for run in page["executions"]]
         return sorted(runs, key=lambda e: e["startDate"], reverse=True)[:limit]
 
@@ -223,22 +248,41 @@ class WorkflowClient:
         described = self.describe(name)
         request = json.loads(described["input"])
         disruption_id = request.get("disruption_id", name.split(RESUME_SUFFIX)[0])
-        names = sorted({e["name"] for e in self.executions(limit=1000)
-                        if e["name"] == disruption_id or e["name"].startswith(disruption_id + RESUME_SUFFIX)})
+        names = sorted(
+            {
+                e["name"]
+                for e in self.executions(limit=1000)
+                if e["name"] == disruption_id or e["name"].startswith(disruption_id + RESUME_SUFFIX)
+            }
+        )
         runs = [self.describe(n) for n in names]
-        executions = [{"name": r["name"], "status": r["status"], "started_at": str(r["startDate"]),
-                       "stopped_at": str(r.get("stopDate") or ""), "error": r.get("error"), "cause": r.get("cause")}
-                      for r in runs]
+        executions = [
+            {
+                "name": r["name"],
+                "status": r["status"],
+                "started_at": str(r["startDate"]),
+                "stopped_at": str(r.get("stopDate") or ""),
+                "error": r.get("error"),
+                "cause": r.get("cause"),
+            }
+            for r in runs
+        ]
         trail = {}
         if self.trail is not None:  # the hash chain as stored now, and whether it still verifies
-            trail = {"trail": [r.model_dump(mode="json") for r in self.trail.records(disruption_id)],
-                     "verification": self.trail.verify(disruption_id).model_dump(mode="json")}
+            trail = {
+                "trail": [r.model_dump(mode="json") for r in self.trail.records(disruption_id)],
+                "verification": self.trail.verify(disruption_id).model_dump(mode="json"),
+            }
         saved = self.store.get(run_key(disruption_id, "audit"))
         if saved and described["status"] == "SUCCEEDED" and name == names[-1]:
             return {**saved, "executions": executions, **trail}
         output = json.loads(described["output"]) if described.get("output") else None
-        return {**audit_document(disruption_id, names, store=self.store, tables=self.tables,
-                                 state=output, executions=executions), **trail}
+        return {
+            **audit_document(
+                disruption_id, names, store=self.store, tables=self.tables, state=output, executions=executions
+            ),
+            **trail,
+        }
 
     def verify(self, name: str):
         """Check the disruption's audit chain (hashes, links, the signed head, the artifacts it names)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from boto3.dynamodb.conditions import Attr, AttributeBase, ConditionBase, Key
@@ -102,28 +102,48 @@ class _Run:
     def __init__(self, execution_id: str, tables: WorkflowTables, now: datetime | None):
         self.id, self.tables = execution_id, tables
         self.table = tables.checkpoints
-        self.clock = (lambda: now) if now else (lambda: datetime.now(timezone.utc))
+        self.clock = (lambda: now) if now else (lambda: datetime.now(UTC))
         self.events: list[ExecutionEvent] = []
 
-    def event(self, kind: EventKind, group: int, action, reason: ReasonCode | None = None,
-              message: str | None = None) -> None:
-        e = ExecutionEvent(execution_id=self.id, seq=len(self.events), at=self.clock(), event=kind, group=group,
-                           action_kinds=[action.kind], description=describe(action), reason_code=reason, message=message)
+    def event(
+        self, kind: EventKind, group: int, action, reason: ReasonCode | None = None, message: str | None = None
+    ) -> None:
+        e = ExecutionEvent(
+            execution_id=self.id,
+            seq=len(self.events),
+            at=self.clock(),
+            event=kind,
+            group=group,
+            action_kinds=[action.kind],
+            description=describe(action),
+            reason_code=reason,
+            message=message,
+        )
         self.events.append(e)
-        stamp = e.at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        stamp = e.at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         item = {k: v for k, v in e.model_dump(mode="json").items() if v is not None}
         try:  # the report carries every event; a lost copy must not stop a compensation half way
             self.table.put_item(Item={"PK": _pk(self.id), "SK": f"EVENT#{stamp}#{e.seq:04d}", **item, "ttl": _ttl()})
         except ClientError as exc:
             log.error("execution %s: event %d (%s) not stored: %s", self.id, e.seq, kind, exc)
-        (log.warning if kind == "failed" else log.info)("execution %s group %d %s%s", self.id, group, kind,
-                                                         f": {reason} {message}" if reason else "")
+        (log.warning if kind == "failed" else log.info)(
+            "execution %s group %d %s%s", self.id, group, kind, f": {reason} {message}" if reason else ""
+        )
 
     def log_changes(self, group: int, chunk: int, changes: list[Change]) -> None:
         """Before the chunk commits: its images, so `undo` works even if this process dies mid-plan."""
-        self.table.put_item(Item={"PK": _pk(self.id), "SK": f"CHANGES#{group:03d}#{chunk:03d}", "ttl": _ttl(),
-                                  "changes": [{"table": c.table, "key": c.key, "before": c.before, "after": c.after}
-                                              for c in changes if not c.check_only]})
+        self.table.put_item(
+            Item={
+                "PK": _pk(self.id),
+                "SK": f"CHANGES#{group:03d}#{chunk:03d}",
+                "ttl": _ttl(),
+                "changes": [
+                    {"table": c.table, "key": c.key, "before": c.before, "after": c.after}
+                    for c in changes
+                    if not c.check_only
+                ],
+            }
+        )
 
     def transact(self, changes: list[Change]) -> None:
         """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition)."""
@@ -139,7 +159,7 @@ class _Run:
                 transient = exc.response["Error"]["Code"] in RETRYABLE or (codes and codes <= RETRYABLE)
                 if not transient or attempt == ATTEMPTS - 1:
                     raise _Failed(exc, changes) from exc
-                time.sleep(0.05 * 2 ** attempt)
+                time.sleep(0.05 * 2**attempt)
 
 
 class _Failed(Exception):
@@ -149,12 +169,17 @@ class _Failed(Exception):
 
 
 def _rows(chunks: list[list[Change]]) -> list[ChangedRow]:
-    return [ChangedRow(table=c.table, key={k: str(v) for k, v in c.key.items()})
-            for chunk in chunks for c in chunk if not c.check_only]
+    return [
+        ChangedRow(table=c.table, key={k: str(v) for k, v in c.key.items()})
+        for chunk in chunks
+        for c in chunk
+        if not c.check_only
+    ]
 
 
-def execute(scenario: Scenario, *, execution_id: str, tables: WorkflowTables,
-            now: datetime | None = None) -> ExecutionReport:
+def execute(
+    scenario: Scenario, *, execution_id: str, tables: WorkflowTables, now: datetime | None = None
+) -> ExecutionReport:
     """Apply `scenario` once per `execution_id`: a repeated call returns the recorded report and applies
     nothing; a call while another is running raises ExecutionRefused("IN_PROGRESS")."""
     run = _Run(execution_id, tables, now)
@@ -164,43 +189,65 @@ def execute(scenario: Scenario, *, execution_id: str, tables: WorkflowTables,
     try:
         report = _apply(run, scenario)
     except Exception:  # only before the first group: _apply compensates anything later. Free the id for a retry.
-        run.table.delete_item(Key={"PK": _pk(execution_id), "SK": "STATE"}, ConditionExpression=Attr("status").eq("running"))
+        run.table.delete_item(
+            Key={"PK": _pk(execution_id), "SK": "STATE"}, ConditionExpression=Attr("status").eq("running")
+        )
         raise
-    run.table.update_item(Key={"PK": _pk(execution_id), "SK": "STATE"},
-                          UpdateExpression="SET #s = :s, finished_at = :f, report = :r",
-                          ConditionExpression=Attr("status").eq("running"), ExpressionAttributeNames={"#s": "status"},
-                          ExpressionAttributeValues={":s": report.status, ":f": run.clock().isoformat(),
-                                                     ":r": report.model_dump_json()})
+    run.table.update_item(
+        Key={"PK": _pk(execution_id), "SK": "STATE"},
+        UpdateExpression="SET #s = :s, finished_at = :f, report = :r",
+        ConditionExpression=Attr("status").eq("running"),
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":s": report.status, ":f": run.clock().isoformat(), ":r": report.model_dump_json()},
+    )
     return report
 
 
 def _claim(run: _Run, scenario: Scenario) -> ExecutionReport | None:
     key = {"PK": _pk(run.id), "SK": "STATE"}
     try:
-        run.table.put_item(Item={**key, "status": "running", "scenario_id": scenario.scenario_id,
-                                 "started_at": run.clock().isoformat(), "ttl": _ttl()},
-                           ConditionExpression=Attr("PK").not_exists())
+        run.table.put_item(
+            Item={
+                **key,
+                "status": "running",
+                "scenario_id": scenario.scenario_id,
+                "started_at": run.clock().isoformat(),
+                "ttl": _ttl(),
+            },
+            ConditionExpression=Attr("PK").not_exists(),
+        )
         return None
     except ClientError as exc:
         if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise
     state = run.table.get_item(Key=key, ConsistentRead=True)["Item"]
     if state["scenario_id"] != scenario.scenario_id:
-        raise ExecutionRefused("SCENARIO_MISMATCH", f"execution {run.id} was claimed for {state['scenario_id']}, "
-                                                    f"not {scenario.scenario_id}")
+        raise ExecutionRefused(
+            "SCENARIO_MISMATCH",
+            f"execution {run.id} was claimed for {state['scenario_id']}, not {scenario.scenario_id}",
+        )
     if state["status"] == "running":
-        raise ExecutionRefused("IN_PROGRESS", f"execution {run.id} started at {state['started_at']} and has not "
-                                              f"finished; if that attempt died, undo('{run.id}') puts back what it committed")
+        raise ExecutionRefused(
+            "IN_PROGRESS",
+            f"execution {run.id} started at {state['started_at']} and has not "
+            f"finished; if that attempt died, undo('{run.id}') puts back what it committed",
+        )
     return ExecutionReport.model_validate_json(state["report"])
 
 
 def _apply(run: _Run, scenario: Scenario) -> ExecutionReport:
     planner = Planner(run.tables, run.id, scenario)
     first = scenario.actions[0].flight_id if scenario.actions else None
-    found = run.tables.table(FLIGHTS).get_item(Key={"flight_id": first}, ConsistentRead=True).get("Item") \
-        if first else None
-    base = {"execution_id": run.id, "scenario_id": scenario.scenario_id, "groups": len(scenario.actions),
-            "actions": [describe(a) for a in scenario.actions], "flight_before": Flight.model_validate(found) if found else None}
+    found = (
+        run.tables.table(FLIGHTS).get_item(Key={"flight_id": first}, ConsistentRead=True).get("Item") if first else None
+    )
+    base = {
+        "execution_id": run.id,
+        "scenario_id": scenario.scenario_id,
+        "groups": len(scenario.actions),
+        "actions": [describe(a) for a in scenario.actions],
+        "flight_before": Flight.model_validate(found) if found else None,
+    }
     applied: list[tuple[int, Any, list[list[Change]]]] = []  # (group, action, committed chunks)
     for index, action in enumerate(scenario.actions):
         done: list[list[Change]] = []
@@ -208,7 +255,7 @@ def _apply(run: _Run, scenario: Scenario) -> ExecutionReport:
             run.event("started", index, action)
             changes = planner.changes(action)
             for n, start in enumerate(range(0, len(changes), TRANSACTION_LIMIT)):
-                chunk = changes[start:start + TRANSACTION_LIMIT]
+                chunk = changes[start : start + TRANSACTION_LIMIT]
                 run.log_changes(index, n, chunk)
                 run.transact(chunk)
                 done.append(chunk)
@@ -219,14 +266,28 @@ def _apply(run: _Run, scenario: Scenario) -> ExecutionReport:
                 applied.append((index, action, done))
             status, unrestored = _compensate(run, applied)
             changed = _rows([c for _, _, chunks in applied for c in chunks])
-            return ExecutionReport(**base, status=status, events=run.events, error=message, reason_code=code,
-                                   changed=changed, unrestored=unrestored)
+            return ExecutionReport(
+                **base,
+                status=status,
+                events=run.events,
+                error=message,
+                reason_code=code,
+                changed=changed,
+                unrestored=unrestored,
+            )
         applied.append((index, action, done))
         written = sum(1 for chunk in done for c in chunk if not c.check_only)
-        run.event("completed", index, action, message=f"{written} row(s) written in {len(done)} transaction(s)"
-                  if written else "no operational row to change")
-    return ExecutionReport(**base, status="executed", events=run.events,
-                           changed=_rows([c for _, _, chunks in applied for c in chunks]))
+        run.event(
+            "completed",
+            index,
+            action,
+            message=f"{written} row(s) written in {len(done)} transaction(s)"
+            if written
+            else "no operational row to change",
+        )
+    return ExecutionReport(
+        **base, status="executed", events=run.events, changed=_rows([c for _, _, chunks in applied for c in chunks])
+    )
 
 
 def _compensate(run: _Run, applied: list) -> tuple[str, list[ChangedRow]]:
@@ -238,10 +299,15 @@ def _compensate(run: _Run, applied: list) -> tuple[str, list[ChangedRow]]:
                 run.transact([c.inverse() for c in reversed(chunks[n]) if not c.check_only])
             except Exception as exc:
                 _, message = _reason(exc)
-                remaining = chunks[:n + 1] + [c for _, _, later in applied[:position] for c in later]
-                run.event("failed", index, action, "COMPENSATION_FAILED",
-                          f"could not restore group {index}: {message}; groups 0..{index} still hold the plan's "
-                          "values — the rows are listed in the report for a human to reconcile")
+                remaining = chunks[: n + 1] + [c for _, _, later in applied[:position] for c in later]
+                run.event(
+                    "failed",
+                    index,
+                    action,
+                    "COMPENSATION_FAILED",
+                    f"could not restore group {index}: {message}; groups 0..{index} still hold the plan's "
+                    "values — the rows are listed in the report for a human to reconcile",
+                )
                 return "compensation_failed", _rows(remaining)
         run.event("compensated", index, action, message=f"{len(_rows(chunks))} row(s) restored to their before-images")
     return "rolled_back", []
@@ -253,11 +319,15 @@ def _reason(exc: Exception) -> tuple[ReasonCode, str]:
     if isinstance(exc, _Failed):
         error = exc.error.response
         reasons = error.get("CancellationReasons", [])
-        failed = [(exc.changes[i], r) for i, r in enumerate(reasons[:len(exc.changes)])
-                  if r.get("Code") == "ConditionalCheckFailed"]
+        failed = [
+            (exc.changes[i], r)
+            for i, r in enumerate(reasons[: len(exc.changes)])
+            if r.get("Code") == "ConditionalCheckFailed"
+        ]
         if failed:
             return "CONDITION_FAILED", "; ".join(_stale(c, r.get("Item")) for c, r in failed[:3]) + (
-                f" (and {len(failed) - 3} more)" if len(failed) > 3 else "")
+                f" (and {len(failed) - 3} more)" if len(failed) > 3 else ""
+            )
         return "TRANSACTION_ERROR", f"{error['Error']['Code']}: {error['Error'].get('Message', '')}"
     return "TRANSACTION_ERROR", f"{type(exc).__name__}: {exc}"
 
@@ -270,20 +340,26 @@ def _stale(change: Change, item: dict | None) -> str:
         return f"{row} already exists"
     if now is None:
         return f"{row} is gone"
-    moved = [f"{k} is {now.get(k)!r}, planned on {change.before.get(k)!r}" for k in sorted({*change.before, *now})
-             if k != "updated_by_execution" and now.get(k) != change.before.get(k)]
+    moved = [
+        f"{k} is {now.get(k)!r}, planned on {change.before.get(k)!r}"
+        for k in sorted({*change.before, *now})
+        if k != "updated_by_execution" and now.get(k) != change.before.get(k)
+    ]
     if moved:
         return f"{row} changed since it was read: " + ", ".join(moved[:3])
     if change.guard is None:
         return f"{row} changed"
-    return (f"{row} no longer meets the plan's condition {_text(change.guard)}: "
-            + ", ".join(f"{name} is {now.get(name)!r}" for name in sorted(set(_names(change.guard)))))
+    return f"{row} no longer meets the plan's condition {_text(change.guard)}: " + ", ".join(
+        f"{name} is {now.get(name)!r}" for name in sorted(set(_names(change.guard)))
+    )
 
 
 def _text(condition: ConditionBase) -> str:
     expression = condition.get_expression()
-    values = [_text(v) if isinstance(v, ConditionBase) else v.name if isinstance(v, AttributeBase) else repr(v)
-              for v in expression["values"]]
+    values = [
+        _text(v) if isinstance(v, ConditionBase) else v.name if isinstance(v, AttributeBase) else repr(v)
+        for v in expression["values"]
+    ]
     return expression["format"].format(*values, operator=expression["operator"])
 
 
@@ -297,8 +373,10 @@ def _names(condition: ConditionBase):
 
 def _items(table, execution_id: str, prefix: str) -> list[dict]:
     """Every item of the execution whose sort key starts with `prefix` (all pages)."""
-    kwargs: dict[str, Any] = {"KeyConditionExpression": Key("PK").eq(_pk(execution_id)) & Key("SK").begins_with(prefix),
-                              "ConsistentRead": True}
+    kwargs: dict[str, Any] = {
+        "KeyConditionExpression": Key("PK").eq(_pk(execution_id)) & Key("SK").begins_with(prefix),
+        "ConsistentRead": True,
+    }
     items: list[dict] = []
     while True:
         page = table.query(**kwargs)
@@ -312,8 +390,9 @@ def execution_events(execution_id: str, *, tables: WorkflowTables) -> list[Execu
     """The recorded events of an execution, in order."""
     items = _items(tables.checkpoints, execution_id, "EVENT#")
     fields = set(ExecutionEvent.model_fields)
-    return sorted((ExecutionEvent.model_validate({k: v for k, v in i.items() if k in fields}) for i in items),
-                  key=lambda e: e.seq)
+    return sorted(
+        (ExecutionEvent.model_validate({k: v for k, v in i.items() if k in fields}) for i in items), key=lambda e: e.seq
+    )
 
 
 def undo(execution_id: str, *, tables: WorkflowTables) -> int:
@@ -329,6 +408,9 @@ def undo(execution_id: str, *, tables: WorkflowTables) -> int:
         except _Failed as exc:  # already restored (rolled back), never committed, or changed since: left alone
             log.info("undo %s %s skipped: %s", execution_id, item["SK"], _reason(exc)[1])
     if restored:
-        run.table.update_item(Key={"PK": _pk(execution_id), "SK": "STATE"}, UpdateExpression="SET undone_at = :t",
-                              ExpressionAttributeValues={":t": datetime.now(timezone.utc).isoformat()})
+        run.table.update_item(
+            Key={"PK": _pk(execution_id), "SK": "STATE"},
+            UpdateExpression="SET undone_at = :t",
+            ExpressionAttributeValues={":t": datetime.now(UTC).isoformat()},
+        )
     return restored

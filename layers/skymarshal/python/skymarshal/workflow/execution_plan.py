@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder, Key
 from pydantic import ValidationError
 
-from ..arbitration.actions import CancelFlight, DelayFlight, DivertFlight, RebookPassengers, ReassignCrew, SwapAircraft
+from ..arbitration.actions import CancelFlight, DelayFlight, DivertFlight, ReassignCrew, RebookPassengers, SwapAircraft
 from ..arbitration.models import Scenario
 from ..data import schema as s
 from ..data.rows import parse_row
@@ -33,8 +33,9 @@ from ..rules.guest import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
 from .tables import WorkflowTables
 
-ReasonCode = Literal["CONDITION_FAILED", "ROW_MISSING", "SEATS_UNAVAILABLE", "INVALID_ROW", "TRANSACTION_ERROR",
-                     "COMPENSATION_FAILED"]
+ReasonCode = Literal[
+    "CONDITION_FAILED", "ROW_MISSING", "SEATS_UNAVAILABLE", "INVALID_ROW", "TRANSACTION_ERROR", "COMPENSATION_FAILED"
+]
 OPERABLE = ("SCHEDULED", "DELAYED")  # a flight that has not left, been cancelled or diverted
 SWAPPABLE = ("SPARE", "IN_SERVICE")  # an AircraftDay that is neither grounded nor in the hangar
 CABINS = ("F", "J", "Y")  # best first
@@ -62,7 +63,7 @@ class Change:
     def check_only(self) -> bool:
         return self.before is not None and self.before == self.after
 
-    def inverse(self) -> "Change":
+    def inverse(self) -> Change:
         """The compensating change: back to the before-image, only if the after-image is still there."""
         return Change(self.table, self.key, self.after, self.before)
 
@@ -73,7 +74,9 @@ class Change:
         if self.before is None:
             return {"Put": {**base, "Item": self.after, **_condition(Attr(pk).not_exists())}}
         if self.after is None:
-            return {"Delete": {**base, "Key": self.key, **_condition(_all(_equal(self.before, self.before), self.guard))}}
+            return {
+                "Delete": {**base, "Key": self.key, **_condition(_all(_equal(self.before, self.before), self.guard))}
+            }
         if self.check_only:
             return {"ConditionCheck": {**base, "Key": self.key, **_condition(_all(Attr(pk).exists(), self.guard))}}
         written = sorted(k for k in {*self.before, *self.after} if self.before.get(k) != self.after.get(k))
@@ -82,9 +85,14 @@ class Change:
         removes = [k for k in written if k not in self.after]
         names = {f"#u{i}": k for i, k in enumerate(written)}
         values = {f":u{i}": self.after[k] for i, k in enumerate(written) if k in self.after}
-        expression = " ".join(part for part in (
-            "SET " + ", ".join(f"#u{written.index(k)} = :u{written.index(k)}" for k in sets) if sets else "",
-            "REMOVE " + ", ".join(f"#u{written.index(k)}" for k in removes) if removes else "") if part)
+        expression = " ".join(
+            part
+            for part in (
+                "SET " + ", ".join(f"#u{written.index(k)} = :u{written.index(k)}" for k in sets) if sets else "",
+                "REMOVE " + ", ".join(f"#u{written.index(k)}" for k in removes) if removes else "",
+            )
+            if part
+        )
         update = {**base, "Key": self.key, "UpdateExpression": expression, **condition}
         update["ExpressionAttributeNames"] = {**condition["ExpressionAttributeNames"], **names}
         if values or condition.get("ExpressionAttributeValues"):
@@ -108,7 +116,10 @@ def _all(*parts: ConditionBase | None) -> ConditionBase:
 
 def _condition(condition: ConditionBase) -> dict:
     built = ConditionExpressionBuilder().build_expression(condition)
-    out = {"ConditionExpression": built.condition_expression, "ExpressionAttributeNames": built.attribute_name_placeholders}
+    out = {
+        "ConditionExpression": built.condition_expression,
+        "ExpressionAttributeNames": built.attribute_name_placeholders,
+    }
     if built.attribute_value_placeholders:
         out["ExpressionAttributeValues"] = built.attribute_value_placeholders
     return out
@@ -144,7 +155,9 @@ class Planner:
             raise PlanError("ROW_MISSING", f"flight {flight_id} is not in the flights table")
         return row
 
-    def _change(self, table: str, before: dict | None, after: dict | None, guard: ConditionBase | None = None) -> Change:
+    def _change(
+        self, table: str, before: dict | None, after: dict | None, guard: ConditionBase | None = None
+    ) -> Change:
         image = after if after is not None else before
         if image is None:
             raise ValueError(f"a change to {table} needs the row before or after it")
@@ -153,8 +166,9 @@ class Planner:
             try:  # a row the readers cannot parse would break every later analysis of this flight
                 parse_row(table, after)
             except ValidationError as exc:
-                raise PlanError("INVALID_ROW", f"{table} row {_key(table, after)} would not be valid: "
-                                               f"{exc.errors()[0]['msg']}") from None
+                raise PlanError(
+                    "INVALID_ROW", f"{table} row {_key(table, after)} would not be valid: {exc.errors()[0]['msg']}"
+                ) from None
         return Change(table, _key(table, image), before, after, guard)
 
     def _update_flight(self, flight: dict, changes: dict, guard: ConditionBase | None = None) -> Change:
@@ -166,17 +180,33 @@ class Planner:
         if isinstance(action, ReassignCrew):
             return self._crew(action)
         if isinstance(action, DelayFlight):
-            return [self._update_flight(self._flight(action.flight_id), {
-                "estimated_departure": iso_z(action.new_departure), "estimated_arrival": iso_z(action.new_arrival),
-                "delay_minutes": action.delay_minutes, "status": "DELAYED"})]
+            return [
+                self._update_flight(
+                    self._flight(action.flight_id),
+                    {
+                        "estimated_departure": iso_z(action.new_departure),
+                        "estimated_arrival": iso_z(action.new_arrival),
+                        "delay_minutes": action.delay_minutes,
+                        "status": "DELAYED",
+                    },
+                )
+            ]
         if isinstance(action, CancelFlight):
             flight = self._flight(action.flight_id)
             earlier = flight.get("delay_reason")  # kept: the cause the flight was already delayed for
             reason = f"CANCELLED: {action.reason}" + (f"; earlier: {earlier}" if earlier else "")
             return [self._update_flight(flight, {"status": "CANCELLED", "delay_reason": reason})]
         if isinstance(action, DivertFlight):
-            return [self._update_flight(self._flight(action.flight_id), {
-                "status": "DIVERTED", "diverted_to": action.alternate, "estimated_arrival": iso_z(action.new_arrival)})]
+            return [
+                self._update_flight(
+                    self._flight(action.flight_id),
+                    {
+                        "status": "DIVERTED",
+                        "diverted_to": action.alternate,
+                        "estimated_arrival": iso_z(action.new_arrival),
+                    },
+                )
+            ]
         if isinstance(action, RebookPassengers):
             return self._rebook(action)
         raise TypeError(f"no execution for {type(action).__name__}")
@@ -186,14 +216,27 @@ class Planner:
         SPARE or IN_SERVICE (checked, not written: AircraftAvailability rows carry no execution mark, and the
         assignment shows through the flights table's aircraft-registration-index)."""
         flight = self._flight(a.flight_id)
-        day = self._get(s.AIRCRAFT_AVAILABILITY, {"aircraft_registration": a.to_registration, "date": flight["flight_date"]})
+        day = self._get(
+            s.AIRCRAFT_AVAILABILITY, {"aircraft_registration": a.to_registration, "date": flight["flight_date"]}
+        )
         if day is None:
             raise PlanError("ROW_MISSING", f"{a.to_registration} has no availability row for {flight['flight_date']}")
-        check = Change(s.AIRCRAFT_AVAILABILITY, _key(s.AIRCRAFT_AVAILABILITY, day), day, day,
-                       Attr("status").is_in(list(SWAPPABLE)) & Attr("aircraft_type").eq(a.to_aircraft_type))
-        swap = self._update_flight(flight, {"aircraft_registration": a.to_registration, "aircraft_type": a.to_aircraft_type,
-                                            "capacity": day["capacity"]},
-                                   Attr("aircraft_registration").eq(a.from_registration))
+        check = Change(
+            s.AIRCRAFT_AVAILABILITY,
+            _key(s.AIRCRAFT_AVAILABILITY, day),
+            day,
+            day,
+            Attr("status").is_in(list(SWAPPABLE)) & Attr("aircraft_type").eq(a.to_aircraft_type),
+        )
+        swap = self._update_flight(
+            flight,
+            {
+                "aircraft_registration": a.to_registration,
+                "aircraft_type": a.to_aircraft_type,
+                "capacity": day["capacity"],
+            },
+            Attr("aircraft_registration").eq(a.from_registration),
+        )
         return [swap, check]
 
     def _crew(self, a: ReassignCrew) -> list[Change]:
@@ -206,32 +249,59 @@ class Planner:
         report = iso_z(a.report_at)
         local_day = a.report_at.astimezone(ZoneInfo(airport(flight["origin"]).tz)).date()
         days = {local_day.isoformat(), str(flight["flight_date"])}  # a night call-out can fall on the next day
-        standby = [r for d in sorted(days) for r in self._query(
-            s.CREW_ROSTER, Key("standby_base_date").eq(f"{flight['origin']}#{d}"), s.STANDBY_INDEX)]
-        seats = {r["crew_id"]: r for r in self._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)}
+        standby = [
+            r
+            for d in sorted(days)
+            for r in self._query(s.CREW_ROSTER, Key("standby_base_date").eq(f"{flight['origin']}#{d}"), s.STANDBY_INDEX)
+        ]
+        seats = {
+            r["crew_id"]: r
+            for r in self._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
+        }
         out: list[Change] = []
         for original, reserve in sorted(a.replacements.items()):
             seat = seats.get(original)
             if seat is None:
                 raise PlanError("ROW_MISSING", f"{original} is no longer rostered on {a.flight_id}")
-            duty = [r for r in self._query(s.CREW_ROSTER, Key("crew_id").eq(original)
-                                           & Key("duty_key").begins_with(seat["duty_key"].split("#")[0] + "#"))
-                    if r["duty_id"] == seat["duty_id"] and r["kind"] == "FLIGHT"
-                    and r.get("sector_departure", "") >= seat.get("sector_departure", "")]
-            called = sorted((r for r in standby if r["crew_id"] == reserve),
-                            key=lambda r: (not r["duty_start"] <= report <= r["duty_end"], r["duty_start"]))
+            duty = [
+                r
+                for r in self._query(
+                    s.CREW_ROSTER,
+                    Key("crew_id").eq(original) & Key("duty_key").begins_with(seat["duty_key"].split("#")[0] + "#"),
+                )
+                if r["duty_id"] == seat["duty_id"]
+                and r["kind"] == "FLIGHT"
+                and r.get("sector_departure", "") >= seat.get("sector_departure", "")
+            ]
+            called = sorted(
+                (r for r in standby if r["crew_id"] == reserve),
+                key=lambda r: (not r["duty_start"] <= report <= r["duty_end"], r["duty_start"]),
+            )
             if not called:
-                raise PlanError("ROW_MISSING", f"reserve {reserve} is no longer on standby at {flight['origin']} "
-                                               f"on {local_day}")
+                raise PlanError(
+                    "ROW_MISSING", f"reserve {reserve} is no longer on standby at {flight['origin']} on {local_day}"
+                )
             sb = called[0]
-            ended = None if report <= sb["duty_start"] else {
-                **{k: v for k, v in sb.items() if k != "standby_base_date"}, "duty_end": min(report, sb["duty_end"])}
+            ended = (
+                None
+                if report <= sb["duty_start"]
+                else {
+                    **{k: v for k, v in sb.items() if k != "standby_base_date"},
+                    "duty_end": min(report, sb["duty_end"]),
+                }
+            )
             out.append(self._change(s.CREW_ROSTER, sb, ended, Attr("kind").eq("STANDBY")))
             for row in sorted(duty, key=lambda r: r["duty_key"]):
                 out.append(self._change(s.CREW_ROSTER, row, None))
-                new = {**row, "crew_id": reserve, "duty_key": f"{report}#{row.get('sector_departure', '')}#{row['flight_id']}",
-                       "duty_id": f"D-{reserve}-{report}", "duty_start": report, "start_station": flight["origin"],
-                       "sectors": len(duty)}
+                new = {
+                    **row,
+                    "crew_id": reserve,
+                    "duty_key": f"{report}#{row.get('sector_departure', '')}#{row['flight_id']}",
+                    "duty_id": f"D-{reserve}-{report}",
+                    "duty_start": report,
+                    "start_station": flight["origin"],
+                    "sectors": len(duty),
+                }
                 out.append(self._change(s.CREW_ROSTER, None, new))
         return out
 
@@ -243,12 +313,19 @@ class Planner:
         if not a.onto and not a.interline:
             return []  # ground transport after a diversion: nothing in the operational tables changes
         source = self._flight(a.flight_id)
-        rows = [r for r in self._query(s.BOOKINGS, Key("flight_id").eq(a.flight_id), s.FLIGHT_ID_INDEX)
-                if r.get("status") in ACTIVE_BOOKINGS]
+        rows = [
+            r
+            for r in self._query(s.BOOKINGS, Key("flight_id").eq(a.flight_id), s.FLIGHT_ID_INDEX)
+            if r.get("status") in ACTIVE_BOOKINGS
+        ]
         targets = {f: self._flight(f) for f in a.onto}
-        free = {f: {c: int(t.get("capacity", {}).get(c, 0)) - int(t.get("booked", {}).get(c, 0)) for c in CABINS}
-                for f, t in targets.items()}
-        booked = {f: {c: int(n) for c, n in t.get("booked", {}).items()} for f, t in {**targets, a.flight_id: source}.items()}
+        free = {
+            f: {c: int(t.get("capacity", {}).get(c, 0)) - int(t.get("booked", {}).get(c, 0)) for c in CABINS}
+            for f, t in targets.items()
+        }
+        booked = {
+            f: {c: int(n) for c, n in t.get("booked", {}).items()} for f, t in {**targets, a.flight_id: source}.items()
+        }
         queue = iter(_priority(rows))
         moves: list[Change] = []
         guard = Attr("flight_id").eq(a.flight_id) & Attr("status").is_in(list(ACTIVE_BOOKINGS))
@@ -258,23 +335,49 @@ class Planner:
                     break
                 cabin = _seat(free[flight_id], row["cabin"])
                 if cabin is None:
-                    raise PlanError("SEATS_UNAVAILABLE", f"{flight_id} has no free seat left for the {count} passengers "
-                                                         "the plan moves there")
+                    raise PlanError(
+                        "SEATS_UNAVAILABLE",
+                        f"{flight_id} has no free seat left for the {count} passengers the plan moves there",
+                    )
                 free[flight_id][cabin] -= 1
                 booked[flight_id][cabin] = booked[flight_id].get(cabin, 0) + 1
                 booked[a.flight_id][row["cabin"]] = max(0, booked[a.flight_id].get(row["cabin"], 0) - 1)
-                moves.append(self._change(s.BOOKINGS, row, {**row, "flight_id": flight_id, "cabin": cabin,
-                                                          "status": "CONFIRMED", "rebooked_from": a.flight_id}, guard))
+                moves.append(
+                    self._change(
+                        s.BOOKINGS,
+                        row,
+                        {
+                            **row,
+                            "flight_id": flight_id,
+                            "cabin": cabin,
+                            "status": "CONFIRMED",
+                            "rebooked_from": a.flight_id,
+                        },
+                        guard,
+                    )
+                )
         for row in queue:  # interline: the plan's count, and anyone booked since it was made
             booked[a.flight_id][row["cabin"]] = max(0, booked[a.flight_id].get(row["cabin"], 0) - 1)
-            moves.append(self._change(s.BOOKINGS, row, {**row, "status": "REBOOKED", "rebooked_to": INTERLINE,
-                                                      "rebooked_from": a.flight_id}, guard))
+            moves.append(
+                self._change(
+                    s.BOOKINGS,
+                    row,
+                    {**row, "status": "REBOOKED", "rebooked_to": INTERLINE, "rebooked_from": a.flight_id},
+                    guard,
+                )
+            )
         # The flights go first, in the first chunk: a target that filled up or was cancelled, or a source no longer
         # as the plan saw it (reinstated after the cancellation), stops the group before any passenger moves.
-        counts = [self._change(s.FLIGHTS, row, {**row, "booked": booked[flight_id]},
-                               Attr("status").eq(row["status"]) if flight_id == a.flight_id else Attr("status").ne("CANCELLED"))
-                  for flight_id, row in {a.flight_id: source, **targets}.items()
-                  if booked[flight_id] != {c: int(n) for c, n in row.get("booked", {}).items()}]
+        counts = [
+            self._change(
+                s.FLIGHTS,
+                row,
+                {**row, "booked": booked[flight_id]},
+                Attr("status").eq(row["status"]) if flight_id == a.flight_id else Attr("status").ne("CANCELLED"),
+            )
+            for flight_id, row in {a.flight_id: source, **targets}.items()
+            if booked[flight_id] != {c: int(n) for c, n in row.get("booked", {}).items()}
+        ]
         return counts + moves
 
 
@@ -284,10 +387,16 @@ def _key(table: str, row: dict) -> dict:
 
 def _priority(rows: list[dict]) -> list[dict]:
     """Bookings in rebooking order: a PNR's rows together, parties ordered by their most urgent member."""
+
     def urgency(r: dict) -> tuple:
-        return (not any(x in VULNERABLE_SSR for x in r.get("ssr", [])), CABINS.index(r["cabin"]),
-                r.get("loyalty_tier", "NONE") not in PREMIUM_TIERS, TIERS.index(r.get("loyalty_tier", "NONE")),
-                not r.get("onward_flight_id"))
+        return (
+            not any(x in VULNERABLE_SSR for x in r.get("ssr", [])),
+            CABINS.index(r["cabin"]),
+            r.get("loyalty_tier", "NONE") not in PREMIUM_TIERS,
+            TIERS.index(r.get("loyalty_tier", "NONE")),
+            not r.get("onward_flight_id"),
+        )
+
     parties: dict[str, list[dict]] = {}
     for r in rows:
         parties.setdefault(r["pnr"], []).append(r)
@@ -298,7 +407,7 @@ def _priority(rows: list[dict]) -> list[dict]:
 def _seat(free: dict[str, int], cabin: str) -> str | None:
     """The passenger's own cabin if it has a seat, else an upgrade, else the best lower cabin with one."""
     mine = CABINS.index(cabin)
-    for c in (cabin, *reversed(CABINS[:mine]), *CABINS[mine + 1:]):
+    for c in (cabin, *reversed(CABINS[:mine]), *CABINS[mine + 1 :]):
         if free.get(c, 0) > 0:
             return c
     return None

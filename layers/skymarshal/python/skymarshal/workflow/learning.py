@@ -37,8 +37,13 @@ from .tables import WorkflowTables
 
 ApprovalOutcome = Literal["approve", "select", "alternatives", "reject", "timeout", "escalated"]
 ID_PREFIX = "SM-"
-VERB = {"approve": "approved", "select": "selected", "reject": "rejected every plan",
-        "timeout": "did not answer in time", "escalated": "the run was escalated to a human"}
+VERB = {
+    "approve": "approved",
+    "select": "selected",
+    "reject": "rejected every plan",
+    "timeout": "did not answer in time",
+    "escalated": "the run was escalated to a human",
+}
 
 
 class NothingToLearn(ValueError):
@@ -57,9 +62,18 @@ def _type(prompt: str, flight: Flight | None) -> DisruptionType:
     return next((kind for kind, pattern in PROMPT_TYPES if pattern.search(prompt or "")), "other")
 
 
-def learning_record(*, execution_id: str, prompt: str, decision: ArbitratorOutput | dict, chosen_scenario_id: str | None,
-                    decided_by: str | None, approval_action: ApprovalOutcome, report: ExecutionReport | None,
-                    occurred_at: datetime, flight: Flight | None) -> DisruptionRecord:
+def learning_record(
+    *,
+    execution_id: str,
+    prompt: str,
+    decision: ArbitratorOutput | dict,
+    chosen_scenario_id: str | None,
+    decided_by: str | None,
+    approval_action: ApprovalOutcome,
+    report: ExecutionReport | None,
+    occurred_at: datetime,
+    flight: Flight | None,
+) -> DisruptionRecord:
     output = decision if isinstance(decision, ArbitratorOutput) else ArbitratorOutput.model_validate(decision)
     if not output.ranked:
         raise NothingToLearn(f"execution {execution_id}: the arbitrator ranked no plan, so there is nothing to record")
@@ -69,30 +83,51 @@ def learning_record(*, execution_id: str, prompt: str, decision: ArbitratorOutpu
     if chosen_scenario_id is not None and approval_action in ("approve", "select"):
         chosen = ranked.get(chosen_scenario_id)
         if chosen is None:
-            raise NothingToLearn(f"execution {execution_id}: {chosen_scenario_id} is not one of the ranked plans "
-                                 f"({', '.join(ranked)})")
+            raise NothingToLearn(
+                f"execution {execution_id}: {chosen_scenario_id} is not one of the ranked plans ({', '.join(ranked)})"
+            )
     elif approval_action == "approve":
         chosen = top  # approve without an id means rank 1
     base = report.flight_before if report is not None and report.flight_before is not None else flight
     if base is None:
-        raise NothingToLearn(f"execution {execution_id}: flight {output.flight_id} is not in the flights table; "
-                             "a history record needs its route and aircraft type")
+        raise NothingToLearn(
+            f"execution {execution_id}: flight {output.flight_id} is not in the flights table; "
+            "a history record needs its route and aircraft type"
+        )
     outcome = outcome_of(approval_action, report)
     executed = outcome == "on_plan"
     plan = chosen or top
     return DisruptionRecord(
-        disruption_id=f"{ID_PREFIX}{execution_id}", disruption_type=_type(prompt, base), occurred_at=occurred_at,
-        flight_number=base.flight_number, origin=base.origin, destination=base.destination,
-        aircraft_type=base.aircraft_type, initial_delay_minutes=base.delay_minutes, recommended_action=top.kind,
-        chosen_action=plan.kind, overridden=approval_action == "reject" or (chosen is not None and chosen.scenario_id != top.scenario_id),
-        outcome=outcome, actual_delay_minutes=plan.arrival_delay_minutes if executed else base.delay_minutes,
-        passengers_affected=plan.passengers_impacted, cost_usd=round(plan.cost_usd, 2) if executed else 0.0,
-        summary=_summary(base, top, chosen, approval_action, decided_by, report), decided_by=decided_by,
-        execution_id=execution_id, scenario_ids=list(ranked))
+        disruption_id=f"{ID_PREFIX}{execution_id}",
+        disruption_type=_type(prompt, base),
+        occurred_at=occurred_at,
+        flight_number=base.flight_number,
+        origin=base.origin,
+        destination=base.destination,
+        aircraft_type=base.aircraft_type,
+        initial_delay_minutes=base.delay_minutes,
+        recommended_action=top.kind,
+        chosen_action=plan.kind,
+        overridden=approval_action == "reject" or (chosen is not None and chosen.scenario_id != top.scenario_id),
+        outcome=outcome,
+        actual_delay_minutes=plan.arrival_delay_minutes if executed else base.delay_minutes,
+        passengers_affected=plan.passengers_impacted,
+        cost_usd=round(plan.cost_usd, 2) if executed else 0.0,
+        summary=_summary(base, top, chosen, approval_action, decided_by, report),
+        decided_by=decided_by,
+        execution_id=execution_id,
+        scenario_ids=list(ranked),
+    )
 
 
-def _summary(flight: Flight, top: Scenario, chosen: Scenario | None, action: str, decided_by: str | None,
-             report: ExecutionReport | None) -> str:
+def _summary(
+    flight: Flight,
+    top: Scenario,
+    chosen: Scenario | None,
+    action: str,
+    decided_by: str | None,
+    report: ExecutionReport | None,
+) -> str:
     who = decided_by or "nobody"
     head = f"{flight.flight_number} {flight.origin}-{flight.destination}: recommended {top.title} ({top.scenario_id})"
     if chosen is None:
@@ -122,8 +157,9 @@ def record_learning(record: DisruptionRecord, *, tables: WorkflowTables) -> bool
         raise
 
 
-def learn_step(state: dict, *, store: ArtifactStore, handle, tables: WorkflowTables,
-               registry=None, metrics=None, trail=None) -> RunOutcome:
+def learn_step(
+    state: dict, *, store: ArtifactStore, handle, tables: WorkflowTables, registry=None, metrics=None, trail=None
+) -> RunOutcome:
     """Record the run in DisruptionHistory (once), count acceptance and overrides, write the audit document."""
     from .steps import close_arbitration
 
@@ -140,36 +176,56 @@ def learn_step(state: dict, *, store: ArtifactStore, handle, tables: WorkflowTab
     history_id = None
     if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
         record = learning_record(
-            execution_id=request.execution_name, prompt=request.prompt, decision=output,
+            execution_id=request.execution_name,
+            prompt=request.prompt,
+            decision=output,
             chosen_scenario_id=execution.scenario_id if execution else None,
             decided_by=approval.decided_by if approval else None,
-            approval_action=approval.action if approval else ("timeout" if escalation and escalation.reason ==
-                                                              "APPROVAL_TIMEOUT" else "escalated"),
-            report=ExecutionReport.model_validate(report) if report else None, occurred_at=request.reported_at,
-            flight=q.get_flight(handle, request.flight_id))
+            approval_action=approval.action
+            if approval
+            else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
+            report=ExecutionReport.model_validate(report) if report else None,
+            occurred_at=request.reported_at,
+            flight=q.get_flight(handle, request.flight_id),
+        )
         record_learning(record, tables=tables)
         history_id = record.disruption_id
         if metrics is not None:
             from aws_lambda_powertools.metrics import MetricUnit
 
-            metrics.add_metric(name="PlanAccepted" if not record.overridden else "PlanOverridden",
-                               unit=MetricUnit.Count, value=1)
+            metrics.add_metric(
+                name="PlanAccepted" if not record.overridden else "PlanOverridden", unit=MetricUnit.Count, value=1
+            )
     if metrics is not None:
         from aws_lambda_powertools.metrics import MetricUnit
 
         metrics.add_metric(name=f"Run{status.title()}", unit=MetricUnit.Count, value=1)
-    message = {"executed": f"executed {execution.scenario_id}: {len(execution.actions)} action(s)" if execution else "",
-               "rejected": f"rejected by {approval.decided_by if approval else '?'}; nothing changed",
-               "escalated": f"escalated ({escalation.reason if escalation else '?'}): {escalation.message if escalation else ''}",
-               "failed": f"execution of {execution.scenario_id if execution else '?'} failed and was rolled back: "
-                         f"{execution.error if execution else ''}"}[status]
+    message = {
+        "executed": f"executed {execution.scenario_id}: {len(execution.actions)} action(s)" if execution else "",
+        "rejected": f"rejected by {approval.decided_by if approval else '?'}; nothing changed",
+        "escalated": f"escalated ({escalation.reason if escalation else '?'}): {escalation.message if escalation else ''}",
+        "failed": f"execution of {execution.scenario_id if execution else '?'} failed and was rolled back: "
+        f"{execution.error if execution else ''}",
+    }[status]
     outcome = RunOutcome(status=status, history_id=history_id, message=message.strip())
     if trail is not None:
-        trail.append(request.disruption_id, "outcome", f"outcome:{request.execution_name}", {
-            **outcome.model_dump(mode="json", exclude={"audit"}),
-            "escalation": escalation.model_dump(mode="json") if escalation else None},
-            actor="learn", execution_name=request.execution_name)
-    document = audit_document(request.disruption_id, [request.execution_name], store=store, tables=tables,
-                              state={**state, "outcome": outcome.model_dump(mode="json")})
+        trail.append(
+            request.disruption_id,
+            "outcome",
+            f"outcome:{request.execution_name}",
+            {
+                **outcome.model_dump(mode="json", exclude={"audit"}),
+                "escalation": escalation.model_dump(mode="json") if escalation else None,
+            },
+            actor="learn",
+            execution_name=request.execution_name,
+        )
+    document = audit_document(
+        request.disruption_id,
+        [request.execution_name],
+        store=store,
+        tables=tables,
+        state={**state, "outcome": outcome.model_dump(mode="json")},
+    )
     audit = store.save(run_key(request.disruption_id, "audit"), document, inline_limit=0)
     return outcome.model_copy(update={"audit": audit})

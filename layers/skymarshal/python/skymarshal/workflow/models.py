@@ -9,7 +9,7 @@ Large payloads (collations, the arbitrator's full output) live in S3; the state 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -54,7 +54,7 @@ class PayloadRef(_Model):
     size: int = 0  # bytes of the JSON
 
     @model_validator(mode="after")
-    def _one_place(self) -> "PayloadRef":
+    def _one_place(self) -> PayloadRef:
         if (self.inline is None) == (self.key is None):
             raise ValueError("a payload reference holds the payload inline or names its S3 key, not both or neither")
         return self
@@ -67,7 +67,7 @@ class DisruptionRequest(_Model):
     prompt: str = Field(min_length=1, max_length=MAX_PROMPT_CHARS)
     source: Literal["eventbridge", "api", "cli", "bench"] = "cli"
     requested_by: str | None = Field(None, max_length=120)
-    reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
 
     @field_validator("disruption_id")
@@ -153,8 +153,7 @@ class ApprovalDecision(ActionDetails, _Model):
     decided_by: str = Field(min_length=1, max_length=120)
     comment: str | None = Field(None, max_length=2000)
     instruction: str | None = Field(None, max_length=2000)  # alternatives: what to look for instead
-    decided_at: AwareDatetime = Field(default_factory=lambda: datetime.now(timezone.utc))
-
+    decided_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
 
 
 class Escalation(_Model):

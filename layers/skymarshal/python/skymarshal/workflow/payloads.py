@@ -76,7 +76,11 @@ class ArtifactStore:
         ref = ref if isinstance(ref, PayloadRef) else PayloadRef.model_validate(ref)
         if ref.key is None:
             return ref.inline
-        payload = self.get(ref.key) if ref.bucket in (None, self.bucket) else ArtifactStore(ref.bucket, self.client).get(ref.key)
+        payload = (
+            self.get(ref.key)
+            if ref.bucket in (None, self.bucket)
+            else ArtifactStore(ref.bucket, self.client).get(ref.key)
+        )
         if payload is None:
             raise LookupError(f"run artifact s3://{ref.bucket}/{ref.key} is missing")
         return payload
@@ -84,5 +88,8 @@ class ArtifactStore:
 
 def is_ref(value: Any) -> bool:
     """A dict shaped like a PayloadRef (agents receive either a collation or a reference to one)."""
-    return isinstance(value, dict) and set(value) <= {"inline", "bucket", "key", "size"} and (
-        "inline" in value or "key" in value)
+    return (
+        isinstance(value, dict)
+        and set(value) <= {"inline", "bucket", "key", "size"}
+        and ("inline" in value or "key" in value)
+    )

@@ -7,7 +7,7 @@ environment decides (SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS, set from CDK's approva
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,8 +20,9 @@ KEY = {"PK": "SETTINGS", "SK": "run"}
 class RunSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    approval_timeout_minutes: int = Field(ge=1, le=24 * 60, description="a duty manager's approval window; the "
-                                                                        "run escalates after it")
+    approval_timeout_minutes: int = Field(
+        ge=1, le=24 * 60, description="a duty manager's approval window; the run escalates after it"
+    )
 
 
 class StoredSettings(RunSettings):
@@ -39,22 +40,33 @@ def load(*, tables: WorkflowTables) -> StoredSettings | None:
     item = tables.checkpoints.get_item(Key=KEY).get("Item")
     if item is None:
         return None
-    return StoredSettings(approval_timeout_minutes=int(item["approval_timeout_minutes"]), version=int(item["version"]),
-                          updated_by=item.get("updated_by"), updated_at=item.get("updated_at"))
+    return StoredSettings(
+        approval_timeout_minutes=int(item["approval_timeout_minutes"]),
+        version=int(item["version"]),
+        updated_by=item.get("updated_by"),
+        updated_at=item.get("updated_at"),
+    )
 
 
 def save(settings: RunSettings, *, expected_version: int, actor: str, tables: WorkflowTables) -> StoredSettings:
     """Write the settings if they are still at `expected_version`; SettingsConflict otherwise."""
-    now = datetime.now(timezone.utc)
-    item = {**KEY, **settings.model_dump(), "version": expected_version + 1, "updated_by": actor,
-            "updated_at": now.isoformat()}
+    now = datetime.now(UTC)
+    item = {
+        **KEY,
+        **settings.model_dump(),
+        "version": expected_version + 1,
+        "updated_by": actor,
+        "updated_at": now.isoformat(),
+    }
     condition = "attribute_not_exists(PK)" if expected_version == 0 else "version = :v"
     extra = {} if expected_version == 0 else {"ExpressionAttributeValues": {":v": expected_version}}
     try:
         tables.checkpoints.put_item(Item=item, ConditionExpression=condition, **extra)
     except ClientError as exc:
         if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-            raise SettingsConflict(f"the settings changed since version {expected_version} was read: "
-                                   "reload them and apply your change again") from None
+            raise SettingsConflict(
+                f"the settings changed since version {expected_version} was read: "
+                "reload them and apply your change again"
+            ) from None
         raise
     return StoredSettings(**settings.model_dump(), version=expected_version + 1, updated_by=actor, updated_at=now)

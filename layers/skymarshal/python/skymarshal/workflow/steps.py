@@ -16,19 +16,27 @@ from pydantic import ValidationError
 
 from ..agents.disruption_facts import ReportContradictsData, flight_disruption
 from ..agents.extraction import extract_offline
-from ..agents.report_facts import airport_names, read_report
 from ..agents.graph import failure_response
-from ..models.agent_response import AgentResponse
+from ..agents.report_facts import airport_names, read_report
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS, SAFETY_AGENTS
-from .models import (
-    RESUME_SUFFIX, ApprovalDecision, DecisionSummary, DisruptionRequest, Escalation, ExecutionSummary,
-    PhaseResult, RankedSummary, ValidatedRequest, field_error,
-)
+from ..models.agent_response import AgentResponse
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
+from .models import (
+    RESUME_SUFFIX,
+    ApprovalDecision,
+    DecisionSummary,
+    DisruptionRequest,
+    Escalation,
+    ExecutionSummary,
+    PhaseResult,
+    RankedSummary,
+    ValidatedRequest,
+    field_error,
+)
 from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
 from .tables import WorkflowTables
 
@@ -68,20 +76,32 @@ def environment_settings():
 
 # ------------------------------------------------------------------------------------------- Validate
 
-def validate(payload: Any, *, execution_name: str, handle: DataHandle, tables: WorkflowTables,
-             store: ArtifactStore, now: datetime | None = None, trail: AuditTrail | None = None) -> dict[str, Any]:
+
+def validate(
+    payload: Any,
+    *,
+    execution_name: str,
+    handle: DataHandle,
+    tables: WorkflowTables,
+    store: ArtifactStore,
+    now: datetime | None = None,
+    trail: AuditTrail | None = None,
+) -> dict[str, Any]:
     """The execution input → the run's initial state, or InvalidDisruption before any agent runs."""
     if not isinstance(payload, dict):
-        raise InvalidDisruption(f"the execution input must be a JSON object with disruption_id and prompt, "
-                                f"got {type(payload).__name__}")
+        raise InvalidDisruption(
+            f"the execution input must be a JSON object with disruption_id and prompt, got {type(payload).__name__}"
+        )
     try:
         request = DisruptionRequest.model_validate(payload)
     except ValidationError as exc:
         raise InvalidDisruption(field_error(exc, "disruption request")) from None
     base_name = execution_name.split(RESUME_SUFFIX)[0]
     if base_name != request.disruption_id:
-        raise InvalidDisruption(f"execution {execution_name!r} does not belong to disruption {request.disruption_id!r}: "
-                                "start it with the disruption id as its name (a duplicate event then starts nothing new)")
+        raise InvalidDisruption(
+            f"execution {execution_name!r} does not belong to disruption {request.disruption_id!r}: "
+            "start it with the disruption id as its name (a duplicate event then starts nothing new)"
+        )
 
     def flight_dates(number: str):
         return [f.flight_date for f in q.flights_by_number(handle, number)]
@@ -92,27 +112,49 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, tables: W
         raise InvalidDisruption(extraction.message)
     flight = q.find_flight(handle, info.flight_number, info.date)
     if flight is None:
-        raise InvalidDisruption(f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date")
+        raise InvalidDisruption(
+            f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
+        )
     reading = read_report(request.prompt, city_codes=airport_names({flight.origin, flight.destination}))
     try:
         disruption = flight_disruption(reading, flight)
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
     validated = ValidatedRequest(
-        disruption_id=request.disruption_id, execution_name=execution_name, prompt=request.prompt,
-        source=request.source, requested_by=request.requested_by, reported_at=request.reported_at,
-        flight_number=flight.flight_number, flight_date=info.date.isoformat(), flight_id=flight.flight_id,
-        description=info.disruption_description, agents=list(AGENTS),
-        approval_timeout_seconds=approval_timeout_seconds(tables=tables), disruption=disruption)
+        disruption_id=request.disruption_id,
+        execution_name=execution_name,
+        prompt=request.prompt,
+        source=request.source,
+        requested_by=request.requested_by,
+        reported_at=request.reported_at,
+        flight_number=flight.flight_number,
+        flight_date=info.date.isoformat(),
+        flight_id=flight.flight_id,
+        description=info.disruption_description,
+        agents=list(AGENTS),
+        approval_timeout_seconds=approval_timeout_seconds(tables=tables),
+        disruption=disruption,
+    )
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
     store.put(run_key(request.disruption_id, "request"), state["request"])
     if trail is not None:
-        trail.append(request.disruption_id, "request", f"request:{execution_name}", {
-            "prompt": request.prompt, "source": request.source, "flight_id": flight.flight_id, "resume": request.resume,
-            "iata_delay_code": disruption.iata_delay_code, "scope": disruption.scope.kind,
-            "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request"))},
-            actor=request.requested_by or request.source, execution_name=execution_name)
+        trail.append(
+            request.disruption_id,
+            "request",
+            f"request:{execution_name}",
+            {
+                "prompt": request.prompt,
+                "source": request.source,
+                "flight_id": flight.flight_id,
+                "resume": request.resume,
+                "iata_delay_code": disruption.iata_delay_code,
+                "scope": disruption.scope.kind,
+                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request")),
+            },
+            actor=request.requested_by or request.source,
+            execution_name=execution_name,
+        )
     if request.resume:  # an earlier run's finished phases are not run again
         for key, phase in (("phase1", "initial"), ("phase2", "revision")):
             saved = store.get(run_key(request.disruption_id, f"phase-{phase}"))
@@ -123,6 +165,7 @@ def validate(payload: Any, *, execution_name: str, handle: DataHandle, tables: W
 
 
 # -------------------------------------------------------------------------------------------- Collate
+
 
 def agent_result(response: AgentResponse, *, disruption_id: str, store: ArtifactStore | None) -> dict[str, Any]:
     """What an agent Lambda returns to its Map: the response, or a reference when it is large."""
@@ -143,16 +186,30 @@ def _response(entry: Any, phase: str, store: ArtifactStore) -> AgentResponse:
         return AgentResponse.model_validate(store.resolve(entry["ref"]))
     if "error" in entry and "recommendation" not in entry:  # the Map's Catch: the Lambda itself failed
         cause = str(entry.get("cause") or "")[:500]
-        return failure_response(agent, phase, {}, f"the {agent} Lambda failed: {entry['error']}: {cause}", status="error")
+        return failure_response(
+            agent, phase, {}, f"the {agent} Lambda failed: {entry['error']}: {cause}", status="error"
+        )
     try:
         return AgentResponse.model_validate(entry)
     except ValidationError:  # e.g. the handler's own input_error for a malformed event
-        return failure_response(agent, phase, {}, str(entry.get("message") or "the agent returned an unreadable result"),
-                                status="input_error" if entry.get("status") == "input_error" else "error")
+        return failure_response(
+            agent,
+            phase,
+            {},
+            str(entry.get("message") or "the agent returned an unreadable result"),
+            status="input_error" if entry.get("status") == "input_error" else "error",
+        )
 
 
-def collate(phase: str, results: list, *, disruption_id: str, store: ArtifactStore, execution_name: str | None = None,
-            trail: AuditTrail | None = None) -> PhaseResult:
+def collate(
+    phase: str,
+    results: list,
+    *,
+    disruption_id: str,
+    store: ArtifactStore,
+    execution_name: str | None = None,
+    trail: AuditTrail | None = None,
+) -> PhaseResult:
     """The Map's seven results → the collation (checkpointed in S3) and what the safety gate needs."""
     responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
     for agent in AGENTS:  # a missing result is a failed agent, never silently absent
@@ -160,16 +217,28 @@ def collate(phase: str, results: list, *, disruption_id: str, store: ArtifactSto
     collation = {a: responses[a].model_dump(mode="json") for a in AGENTS}
     statuses = {a: responses[a].status for a in AGENTS}
     result = PhaseResult(
-        phase=phase, collation=store.save(run_key(disruption_id, f"collation-{phase}"), collation),
-        statuses=statuses, failed=[a for a in AGENTS if statuses[a] != "ok"],
+        phase=phase,
+        collation=store.save(run_key(disruption_id, f"collation-{phase}"), collation),
+        statuses=statuses,
+        failed=[a for a in AGENTS if statuses[a] != "ok"],
         # As the arbitrator reads it: a safety agent that did not answer "ok" cannot clear the flight.
-        safety_failed=any(statuses[a] != "ok" for a in SAFETY_AGENTS))
+        safety_failed=any(statuses[a] != "ok" for a in SAFETY_AGENTS),
+    )
     store.put(run_key(disruption_id, f"phase-{phase}"), result.model_dump(mode="json"))
     if trail is not None:
-        trail.append(disruption_id, "round", f"round:{phase}:{execution_name}", {
-            "phase": phase, "statuses": statuses, "safety_failed": result.safety_failed,
-            "artifact": trail.artifact(store.bucket, run_key(disruption_id, f"collation-{phase}"))},
-            actor="collate", execution_name=execution_name)
+        trail.append(
+            disruption_id,
+            "round",
+            f"round:{phase}:{execution_name}",
+            {
+                "phase": phase,
+                "statuses": statuses,
+                "safety_failed": result.safety_failed,
+                "artifact": trail.artifact(store.bucket, run_key(disruption_id, f"collation-{phase}")),
+            },
+            actor="collate",
+            execution_name=execution_name,
+        )
     return result
 
 
@@ -184,8 +253,17 @@ def resolve_others(others: Any, store: ArtifactStore | None) -> dict | None:
 
 # ------------------------------------------------------------------------------------------ Arbitrate
 
-def arbitrate_step(state: dict, *, handle: DataHandle, store: ArtifactStore, registry: BaseThreadRegistry,
-                   now: datetime | None = None, trail: AuditTrail | None = None, **arbitrate_kwargs) -> DecisionSummary:
+
+def arbitrate_step(
+    state: dict,
+    *,
+    handle: DataHandle,
+    store: ArtifactStore,
+    registry: BaseThreadRegistry,
+    now: datetime | None = None,
+    trail: AuditTrail | None = None,
+    **arbitrate_kwargs,
+) -> DecisionSummary:
     from ..arbitration.arbitrator import arbitrate
 
     request = ValidatedRequest.model_validate(state["request"])
@@ -197,29 +275,71 @@ def arbitrate_step(state: dict, *, handle: DataHandle, store: ArtifactStore, reg
         excluded = previous.excluded + [r.scenario_id for r in previous.ranked]
         instruction, attempt = approval.instruction, previous.attempt + 1
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
-    output = arbitrate(collation, request.prompt, handle=handle, now=now, exclude=frozenset(excluded),
-                       disruption=request.disruption,
-                       instruction=instruction, **arbitrate_kwargs)
-    ref = store.save(run_key(request.disruption_id, f"decision-{attempt}"), output.model_dump(mode="json"), inline_limit=0)
-    ranked = [RankedSummary(rank=r.rank, scenario_id=r.scenario.scenario_id, title=r.scenario.title, kind=r.scenario.kind,
-                            score=round(r.score, 4), confidence=round(r.confidence, 4),
-                            delay_minutes=r.scenario.delay_minutes, cost_usd=round(r.scenario.cost_usd, 2))
-              for r in output.ranked]
-    registry.record(thread_id(request.execution_name, *ARBITRATOR_THREAD), "decision", confidence=output.confidence,
-                    detail={"status": output.status, "ranked": [r.scenario_id for r in ranked]})
+    output = arbitrate(
+        collation,
+        request.prompt,
+        handle=handle,
+        now=now,
+        exclude=frozenset(excluded),
+        disruption=request.disruption,
+        instruction=instruction,
+        **arbitrate_kwargs,
+    )
+    ref = store.save(
+        run_key(request.disruption_id, f"decision-{attempt}"), output.model_dump(mode="json"), inline_limit=0
+    )
+    ranked = [
+        RankedSummary(
+            rank=r.rank,
+            scenario_id=r.scenario.scenario_id,
+            title=r.scenario.title,
+            kind=r.scenario.kind,
+            score=round(r.score, 4),
+            confidence=round(r.confidence, 4),
+            delay_minutes=r.scenario.delay_minutes,
+            cost_usd=round(r.scenario.cost_usd, 2),
+        )
+        for r in output.ranked
+    ]
+    registry.record(
+        thread_id(request.execution_name, *ARBITRATOR_THREAD),
+        "decision",
+        confidence=output.confidence,
+        detail={"status": output.status, "ranked": [r.scenario_id for r in ranked]},
+    )
     if trail is not None:
-        trail.append(request.disruption_id, "decision", f"decision:{request.execution_name}:{attempt}", {
-            "attempt": attempt, "status": output.status, "confidence": round(output.confidence, 4),
-            "ranked": [r.model_dump(mode="json") for r in ranked], "excluded": excluded, "instruction": instruction,
-            "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, f"decision-{attempt}"))},
-            actor="arbitrator", execution_name=request.execution_name)
-    return DecisionSummary(status=output.status, has_plan=bool(ranked), final_decision=output.final_decision,
-                           confidence=round(output.confidence, 4), ranked=ranked,
-                           escalations=[e.code for e in output.escalations], attempt=attempt, excluded=excluded,
-                           instruction=instruction, output=ref)
+        trail.append(
+            request.disruption_id,
+            "decision",
+            f"decision:{request.execution_name}:{attempt}",
+            {
+                "attempt": attempt,
+                "status": output.status,
+                "confidence": round(output.confidence, 4),
+                "ranked": [r.model_dump(mode="json") for r in ranked],
+                "excluded": excluded,
+                "instruction": instruction,
+                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, f"decision-{attempt}")),
+            },
+            actor="arbitrator",
+            execution_name=request.execution_name,
+        )
+    return DecisionSummary(
+        status=output.status,
+        has_plan=bool(ranked),
+        final_decision=output.final_decision,
+        confidence=round(output.confidence, 4),
+        ranked=ranked,
+        escalations=[e.code for e in output.escalations],
+        attempt=attempt,
+        excluded=excluded,
+        instruction=instruction,
+        output=ref,
+    )
 
 
 # -------------------------------------------------------------------------------------------- Execute
+
 
 def chosen_scenario(state: dict, store: ArtifactStore):
     """The scenario the duty manager approved or selected, from the arbitrator's full output."""
@@ -232,12 +352,20 @@ def chosen_scenario(state: dict, store: ArtifactStore):
     for ranked in output.ranked:
         if ranked.scenario.scenario_id == wanted:
             return ranked.scenario
-    raise ValueError(f"scenario {wanted!r} is not one of the ranked plans: "
-                     + ", ".join(r.scenario.scenario_id for r in output.ranked))
+    raise ValueError(
+        f"scenario {wanted!r} is not one of the ranked plans: "
+        + ", ".join(r.scenario.scenario_id for r in output.ranked)
+    )
 
 
-def execute_step(state: dict, *, store: ArtifactStore, tables: WorkflowTables,
-                 registry: BaseThreadRegistry | None = None, trail: AuditTrail | None = None) -> ExecutionSummary:
+def execute_step(
+    state: dict,
+    *,
+    store: ArtifactStore,
+    tables: WorkflowTables,
+    registry: BaseThreadRegistry | None = None,
+    trail: AuditTrail | None = None,
+) -> ExecutionSummary:
     from .execution import execute
 
     request = ValidatedRequest.model_validate(state["request"])
@@ -245,15 +373,34 @@ def execute_step(state: dict, *, store: ArtifactStore, tables: WorkflowTables,
     report = execute(scenario, execution_id=request.execution_name, tables=tables)
     store.put(run_key(request.disruption_id, "execution"), report.model_dump(mode="json"))
     if trail is not None:
-        trail.append(request.disruption_id, "execution", f"execution:{request.execution_name}", {
-            "status": report.status, "scenario_id": scenario.scenario_id, "actions": report.actions,
-            "error": report.error, "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "execution"))},
-            actor="execute", execution_name=request.execution_name)
+        trail.append(
+            request.disruption_id,
+            "execution",
+            f"execution:{request.execution_name}",
+            {
+                "status": report.status,
+                "scenario_id": scenario.scenario_id,
+                "actions": report.actions,
+                "error": report.error,
+                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "execution")),
+            },
+            actor="execute",
+            execution_name=request.execution_name,
+        )
     if registry is not None:
-        _close_arbitration(registry, request.execution_name, "completed" if report.status == "executed" else "failed",
-                           {"scenario_id": scenario.scenario_id, "execution": report.status})
-    return ExecutionSummary(status=report.status, scenario_id=scenario.scenario_id, actions=report.actions,
-                            error=report.error, reason_code=report.reason_code)
+        _close_arbitration(
+            registry,
+            request.execution_name,
+            "completed" if report.status == "executed" else "failed",
+            {"scenario_id": scenario.scenario_id, "execution": report.status},
+        )
+    return ExecutionSummary(
+        status=report.status,
+        scenario_id=scenario.scenario_id,
+        actions=report.actions,
+        error=report.error,
+        reason_code=report.reason_code,
+    )
 
 
 def _close_arbitration(registry: BaseThreadRegistry, execution_name: str, status: str, detail: dict) -> None:
@@ -281,6 +428,9 @@ def close_arbitration(state: dict, registry: BaseThreadRegistry) -> None:
         reason = Escalation.model_validate(state["escalation"]).reason
         _close_arbitration(registry, request.execution_name, "escalated", {"reason": reason})
     elif approval.get("action") == "reject":
-        _close_arbitration(registry, request.execution_name, "rejected",
-                           {"decided_by": approval.get("decided_by"), "comment": approval.get("comment")})
-
+        _close_arbitration(
+            registry,
+            request.execution_name,
+            "rejected",
+            {"decided_by": approval.get("decided_by"), "comment": approval.get("comment")},
+        )

@@ -33,7 +33,7 @@ class DisruptionDetail(BaseModel):
     reported_by: str | None = Field(None, max_length=120)
 
     @model_validator(mode="after")
-    def _something_to_analyse(self) -> "DisruptionDetail":
+    def _something_to_analyse(self) -> DisruptionDetail:
         if not self.prompt and not (self.flight_number and self.date and self.description):
             raise ValueError("give either prompt, or flight_number, date and description")
         return self
@@ -61,14 +61,20 @@ def parse_event(event: Any) -> DisruptionEvent:
     except ValidationError as exc:
         raise InvalidEvent(field_error(exc, "event")) from None
     if parsed.source != SOURCE or parsed.detail_type != DETAIL_TYPE:
-        raise InvalidEvent(f"source/detail-type must be {SOURCE!r}/{DETAIL_TYPE!r}, got "
-                           f"{parsed.source!r}/{parsed.detail_type!r}")
+        raise InvalidEvent(
+            f"source/detail-type must be {SOURCE!r}/{DETAIL_TYPE!r}, got {parsed.source!r}/{parsed.detail_type!r}"
+        )
     return parsed
 
 
 def request_for(event: DisruptionEvent) -> DisruptionRequest:
-    return DisruptionRequest(disruption_id=disruption_id_for(event.id), prompt=event.detail.as_prompt(),
-                             source="eventbridge", requested_by=event.detail.reported_by, reported_at=event.time)
+    return DisruptionRequest(
+        disruption_id=disruption_id_for(event.id),
+        prompt=event.detail.as_prompt(),
+        source="eventbridge",
+        requested_by=event.detail.reported_by,
+        reported_at=event.time,
+    )
 
 
 def start_for_event(event: Any, *, sfn: Any, state_machine_arn: str) -> dict[str, Any]:
@@ -87,8 +93,9 @@ def start(request: DisruptionRequest, *, sfn: Any, state_machine_arn: str, name:
         if exc.response["Error"]["Code"] != "ExecutionDoesNotExist":
             raise
     try:
-        arn = sfn.start_execution(stateMachineArn=state_machine_arn, name=name,
-                                  input=request.model_dump_json())["executionArn"]
+        arn = sfn.start_execution(stateMachineArn=state_machine_arn, name=name, input=request.model_dump_json())[
+            "executionArn"
+        ]
         return {"disruption_id": request.disruption_id, "execution_name": name, "execution_arn": arn, "started": True}
     except ClientError as exc:
         if exc.response["Error"]["Code"] != "ExecutionAlreadyExists":

@@ -8,16 +8,28 @@ Hub AUH, carrier EY, about 75 aircraft of six types, ~60 destinations, ~170 flig
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Sequence
 
-from ..schema import (
-    AIRCRAFT_AVAILABILITY, AIRPORTS, BAGGAGE, BOOKINGS, CARGO_FLIGHT_ASSIGNMENTS, CARGO_SHIPMENTS, CREW_MEMBERS,
-    CREW_ROSTER, DISRUPTION_HISTORY, FLIGHTS, MAINTENANCE_ROSTER, MAINTENANCE_STAFF, MAINTENANCE_WORK_ORDERS,
-    PASSENGERS, WEATHER,
-)
 from ...models.common import Row
+from ..schema import (
+    AIRCRAFT_AVAILABILITY,
+    AIRPORTS,
+    BAGGAGE,
+    BOOKINGS,
+    CARGO_FLIGHT_ASSIGNMENTS,
+    CARGO_SHIPMENTS,
+    CREW_MEMBERS,
+    CREW_ROSTER,
+    DISRUPTION_HISTORY,
+    FLIGHTS,
+    MAINTENANCE_ROSTER,
+    MAINTENANCE_STAFF,
+    MAINTENANCE_WORK_ORDERS,
+    PASSENGERS,
+    WEATHER,
+)
 from .airports import build_notams, build_profiles
 from .cargo import build_cargo
 from .config import GeneratorConfig, local_to_utc
@@ -30,7 +42,7 @@ from .scenarios import DemoSituation, apply_crew_timeout, apply_mechanical, appl
 from .schedule import aircraft_days, build_schedule
 from .weather import build_weather
 
-__all__ = ["Airline", "GeneratorConfig", "DemoSituation", "generate", "demo_situations"]
+__all__ = ["Airline", "DemoSituation", "GeneratorConfig", "demo_situations", "generate"]
 
 
 @dataclass
@@ -57,8 +69,7 @@ def generate(config: GeneratorConfig | None = None) -> Airline:
     work_orders = build_work_orders(config, tails, rng["mx"])
     window_start = local_to_utc(config.start, "00:00", "Asia/Dubai")
     weather_airports = [HUB] + stations + [a for a in ALTERNATES if a not in stations]
-    weather = build_weather(
-        weather_airports, window_start - timedelta(days=1), (config.days + 3) * 24, rng["wx"])
+    weather = build_weather(weather_airports, window_start - timedelta(days=1), (config.days + 3) * 24, rng["wx"])
 
     apply_mechanical(config, flights, tails, work_orders)
     apply_crew_timeout(config, flights, members, roster)

@@ -22,8 +22,18 @@ COMMODITIES = (
     (("PER", "COL"), "cut flowers", 4, 3.3),
     (("DGR", "ICE"), "diagnostic specimens on dry ice", 2, 7.5),
 )
-SHIPPERS = ("Gulf Fresh LLC", "Emirates Seafood Co", "PharmaLink Logistics", "Kenya Flower Council", "Tata Steel",
-            "Al Ain Farms", "Nordic Salmon AS", "MedSupply GmbH", "Dubai Gold Refinery", "Bharat Electronics")
+SHIPPERS = (
+    "Gulf Fresh LLC",
+    "Emirates Seafood Co",
+    "PharmaLink Logistics",
+    "Kenya Flower Council",
+    "Tata Steel",
+    "Al Ain Farms",
+    "Nordic Salmon AS",
+    "MedSupply GmbH",
+    "Dubai Gold Refinery",
+    "Bharat Electronics",
+)
 
 
 def awb(serial: int) -> str:
@@ -46,20 +56,37 @@ def build_cargo(flights: list[Flight], rng: random.Random) -> tuple[list[CargoSh
             legs = [flight]
             if flight.destination == HUB and rng.random() < 0.3:  # transfer at the hub, next day at the latest
                 day = flight.scheduled_arrival.date().isoformat()
-                candidates = [f for f in onward_by_day.get(day, []) if f.scheduled_departure > flight.scheduled_arrival
-                              + timedelta(hours=3) and f.aircraft_type not in ("A320", "A321")]
+                candidates = [
+                    f
+                    for f in onward_by_day.get(day, [])
+                    if f.scheduled_departure > flight.scheduled_arrival + timedelta(hours=3)
+                    and f.aircraft_type not in ("A320", "A321")
+                ]
                 if candidates:
                     legs.append(rng.choice(candidates))
             serial = len(shipments) + 1
             shipment = CargoShipment(
-                shipment_id=awb(serial), origin=legs[0].origin, destination=legs[-1].destination, commodity=commodity,
-                handling_codes=list(codes), pieces=max(1, int(weight // 120)), weight_kg=weight,
-                revenue_usd=round(weight * rate * rng.uniform(0.85, 1.2), 2), shipper=rng.choice(SHIPPERS),
-                ready_at=legs[0].scheduled_departure - timedelta(hours=rng.randint(4, 30)))
+                shipment_id=awb(serial),
+                origin=legs[0].origin,
+                destination=legs[-1].destination,
+                commodity=commodity,
+                handling_codes=list(codes),
+                pieces=max(1, int(weight // 120)),
+                weight_kg=weight,
+                revenue_usd=round(weight * rate * rng.uniform(0.85, 1.2), 2),
+                shipper=rng.choice(SHIPPERS),
+                ready_at=legs[0].scheduled_departure - timedelta(hours=rng.randint(4, 30)),
+            )
             shipments.append(shipment)
             for index, leg in enumerate(legs):
-                assignments.append(CargoAssignment(
-                    assignment_id=f"{shipment.shipment_id}#{leg.flight_id}", flight_id=leg.flight_id,
-                    shipment_id=shipment.shipment_id, loading_priority=priority if index == 0 else 50 + priority,
-                    pieces=shipment.pieces, weight_kg=shipment.weight_kg))
+                assignments.append(
+                    CargoAssignment(
+                        assignment_id=f"{shipment.shipment_id}#{leg.flight_id}",
+                        flight_id=leg.flight_id,
+                        shipment_id=shipment.shipment_id,
+                        loading_priority=priority if index == 0 else 50 + priority,
+                        pieces=shipment.pieces,
+                        weight_kg=shipment.weight_kg,
+                    )
+                )
     return shipments, assignments

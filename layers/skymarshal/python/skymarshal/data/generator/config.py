@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,7 +32,7 @@ class GeneratorConfig(BaseModel):
 
 def local_to_utc(day: date, hhmm: str, tz: str) -> datetime:
     h, m = map(int, hhmm.split(":"))
-    return datetime.combine(day, time(h, m), ZoneInfo(tz)).astimezone(timezone.utc)
+    return datetime.combine(day, time(h, m), ZoneInfo(tz)).astimezone(UTC)
 
 
 def local_date(instant: datetime, tz: str) -> date:

@@ -67,8 +67,9 @@ class Member:
     duties: list[list[Any]] = field(default_factory=list)  # [report, release, block minutes], history included
 
     def duty_minutes_between(self, start: datetime, end: datetime) -> int:
-        return sum(int((min(e, end) - max(s, start)).total_seconds() // 60)
-                   for s, e, _ in self.duties if e > start and s < end)
+        return sum(
+            int((min(e, end) - max(s, start)).total_seconds() // 60) for s, e, _ in self.duties if e > start and s < end
+        )
 
     def flight_minutes_touching(self, start: datetime, end: datetime) -> int:
         """Block time of every duty that touches [start, end) — counted whole, as the rules engine does."""
@@ -105,16 +106,25 @@ def build_pairings(flights: list[Flight]) -> list[Pairing]:
         tail_legs = sorted(by_tail[out.aircraft_registration], key=lambda f: f.scheduled_departure)
         same_tail_back = next((f for f in tail_legs if f.scheduled_departure > out.scheduled_departure), None)
         turnaround = make_duty([out, same_tail_back]) if same_tail_back else None
-        if (turnaround and same_tail_back
-                and turnaround.fdp_end - turnaround.report <= timedelta(minutes=MAX_TWO_PILOT_FDP)):
+        if (
+            turnaround
+            and same_tail_back
+            and turnaround.fdp_end - turnaround.report <= timedelta(minutes=MAX_TWO_PILOT_FDP)
+        ):
             used.add(same_tail_back.flight_id)
             pairings.append(Pairing([turnaround], group, 2, t.cabin_crew))
             continue
         first = make_duty([out])
         earliest_report = first.release + rest_after(first.minutes, at_base=False)
-        back = next((f for f in returns.get((out.destination, group), ())
-                     if f.flight_id not in used
-                     and f.scheduled_departure - timedelta(minutes=REPORT_BEFORE[False]) >= earliest_report), None)
+        back = next(
+            (
+                f
+                for f in returns.get((out.destination, group), ())
+                if f.flight_id not in used
+                and f.scheduled_departure - timedelta(minutes=REPORT_BEFORE[False]) >= earliest_report
+            ),
+            None,
+        )
         duties = [first]
         if back is not None:
             used.add(back.flight_id)
@@ -161,8 +171,15 @@ class Roster:
                 at = self.window_start - timedelta(days=self.rng.randint(2, 60), minutes=self.rng.randint(0, 1439))
                 landings.append(LandingRecord(aircraft_type=self.rng.choice(types), at=at))
             landings.sort(key=lambda r: r.at)
-        profile = CrewMember(crew_id=crew_id, name=person_name(self.rng), rank=rank, base=HUB, type_ratings=[group],
-                             recent_landings=landings, reserve=reserve)
+        profile = CrewMember(
+            crew_id=crew_id,
+            name=person_name(self.rng),
+            rank=rank,
+            base=HUB,
+            type_ratings=[group],
+            recent_landings=landings,
+            reserve=reserve,
+        )
         member = Member(profile, available_at=self.window_start - timedelta(days=30), station=station)
         self.members.append(member)
         self._history(member)
@@ -176,10 +193,22 @@ class Roster:
             hours = self.rng.uniform(6, 13)
             end = at + timedelta(hours=hours)
             block = int(hours * 60 * 0.6)
-            self._add_row(member, CrewDuty(
-                crew_id=member.profile.crew_id, duty_key=f"{_z(at)}#HISTORY#", duty_id=f"H-{member.profile.crew_id}-{_z(at)}",
-                kind="HISTORY", duty_start=at, duty_end=end, fdp_end=end - timedelta(minutes=POST_FLIGHT),
-                start_station=HUB, end_station=HUB, sectors=self.rng.choice((1, 1, 2)), block_minutes=block))
+            self._add_row(
+                member,
+                CrewDuty(
+                    crew_id=member.profile.crew_id,
+                    duty_key=f"{_z(at)}#HISTORY#",
+                    duty_id=f"H-{member.profile.crew_id}-{_z(at)}",
+                    kind="HISTORY",
+                    duty_start=at,
+                    duty_end=end,
+                    fdp_end=end - timedelta(minutes=POST_FLIGHT),
+                    start_station=HUB,
+                    end_station=HUB,
+                    sectors=self.rng.choice((1, 1, 2)),
+                    block_minutes=block,
+                ),
+            )
             at = end + timedelta(hours=self.rng.uniform(40, 80))
         member.available_at = max(member.available_at, stop)
 
@@ -218,22 +247,37 @@ class Roster:
         for duty in pairing.duties:
             duty_id = f"D-{member.profile.crew_id}-{_z(duty.report)}"
             for sector in duty.sectors:
-                self._add_row(member, CrewDuty(
-                    crew_id=member.profile.crew_id,
-                    duty_key=f"{_z(duty.report)}#{_z(sector.scheduled_departure)}#{sector.flight_id}",
-                    duty_id=duty_id, kind="FLIGHT", duty_start=duty.report, duty_end=duty.release,
-                    fdp_end=duty.fdp_end, start_station=duty.sectors[0].origin, end_station=duty.sectors[-1].destination,
-                    flight_id=sector.flight_id, flight_number=sector.flight_number, position=rank,
-                    sector_departure=sector.scheduled_departure, sector_arrival=sector.scheduled_arrival,
-                    sectors=len(duty.sectors), block_minutes=sector.block_minutes, aircraft_type=sector.aircraft_type,
-                    pilots_on_board=pairing.pilots))
+                self._add_row(
+                    member,
+                    CrewDuty(
+                        crew_id=member.profile.crew_id,
+                        duty_key=f"{_z(duty.report)}#{_z(sector.scheduled_departure)}#{sector.flight_id}",
+                        duty_id=duty_id,
+                        kind="FLIGHT",
+                        duty_start=duty.report,
+                        duty_end=duty.release,
+                        fdp_end=duty.fdp_end,
+                        start_station=duty.sectors[0].origin,
+                        end_station=duty.sectors[-1].destination,
+                        flight_id=sector.flight_id,
+                        flight_number=sector.flight_number,
+                        position=rank,
+                        sector_departure=sector.scheduled_departure,
+                        sector_arrival=sector.scheduled_arrival,
+                        sectors=len(duty.sectors),
+                        block_minutes=sector.block_minutes,
+                        aircraft_type=sector.aircraft_type,
+                        pilots_on_board=pairing.pilots,
+                    ),
+                )
         last = pairing.duties[-1]
         end_station = last.sectors[-1].destination
         member.station = end_station
         member.available_at = last.release + rest_after(last.minutes, at_base=end_station == HUB)
         if end_station == HUB:
-            heapq.heappush(self.pools.setdefault((pairing.rating_group, rank, HUB), []),
-                           (member.available_at, _index(member)))
+            heapq.heappush(
+                self.pools.setdefault((pairing.rating_group, rank, HUB), []), (member.available_at, _index(member))
+            )
 
     def standby(self) -> None:
         """Reserve crew on home standby at the hub, in three rotations (morning, evening, off)."""
@@ -248,11 +292,20 @@ class Roster:
                         day = self.config.start + timedelta(days=offset)
                         hhmm, hours = STANDBY_SHIFTS[slot]
                         start = local_to_utc(day, hhmm, "Asia/Dubai")
-                        self._add_row(member, CrewDuty(
-                            crew_id=member.profile.crew_id, duty_key=f"{_z(start)}#STANDBY#",
-                            duty_id=f"S-{member.profile.crew_id}-{_z(start)}", kind="STANDBY", duty_start=start,
-                            duty_end=start + timedelta(hours=hours), start_station=HUB, end_station=HUB,
-                            standby_base_date=f"{HUB}#{day.isoformat()}"))
+                        self._add_row(
+                            member,
+                            CrewDuty(
+                                crew_id=member.profile.crew_id,
+                                duty_key=f"{_z(start)}#STANDBY#",
+                                duty_id=f"S-{member.profile.crew_id}-{_z(start)}",
+                                kind="STANDBY",
+                                duty_start=start,
+                                duty_end=start + timedelta(hours=hours),
+                                start_station=HUB,
+                                end_station=HUB,
+                                standby_base_date=f"{HUB}#{day.isoformat()}",
+                            ),
+                        )
 
 
 def _index(member: Member) -> int:
@@ -264,7 +317,9 @@ def _z(at: datetime) -> str:
     return at.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def build_roster(config: GeneratorConfig, flights: list[Flight], rng: random.Random) -> tuple[list[CrewMember], list[CrewDuty]]:
+def build_roster(
+    config: GeneratorConfig, flights: list[Flight], rng: random.Random
+) -> tuple[list[CrewMember], list[CrewDuty]]:
     roster = Roster(config, rng)
     roster.standby()
     for pairing in build_pairings(flights):

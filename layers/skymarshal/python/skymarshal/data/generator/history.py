@@ -23,11 +23,11 @@ About 450 records whatever the scale; the same start, scale and rng give the sam
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import accumulate
-from typing import Mapping
 from zoneinfo import ZoneInfo
 
 from ...models.airports import airport, great_circle_km
@@ -57,43 +57,113 @@ SEASON = {  # relative frequency by month, January first
     "other": (1.0,) * 12,
 }
 LEAD = {"mechanical": (20, 150), "crew": (30, 180), "weather": (45, 240), "atc": (20, 120), "other": (10, 90)}
-INITIAL = {"mechanical": (40, 480, 120), "crew": (45, 360, 120), "weather": (30, 360, 90), "atc": (20, 300, 75),
-           "other": (15, 240, 60)}  # minutes: triangular (low, high, mode)
+INITIAL = {
+    "mechanical": (40, 480, 120),
+    "crew": (45, 360, 120),
+    "weather": (30, 360, 90),
+    "atc": (20, 300, 75),
+    "other": (15, 240, 60),
+}  # minutes: triangular (low, high, mode)
 CANCEL = (100, 0, 0, 0)
 OUTCOMES = {  # by chosen action: weights of on_plan, late, failed, not_executed
     "mechanical": {"tail_swap": (81, 12, 4, 3), "delay": (44, 44, 10, 2), "divert": (72, 22, 6, 0), "cancel": CANCEL},
     "crew": {"crew_swap": (85, 11, 3, 1), "delay": (58, 30, 10, 2), "cancel": CANCEL},
     "weather": {"delay": (77, 17, 4, 2), "divert": (62, 28, 8, 2), "cancel": CANCEL},
     "atc": {"delay": (62, 34, 3, 1), "crew_swap": (80, 16, 3, 1), "divert": (72, 24, 4, 0), "cancel": CANCEL},
-    "other": {"delay": (74, 22, 3, 1), "divert": (78, 18, 4, 0), "tail_swap": (80, 14, 4, 2),
-              "crew_swap": (82, 14, 3, 1), "cancel": CANCEL},
+    "other": {
+        "delay": (74, 22, 3, 1),
+        "divert": (78, 18, 4, 0),
+        "tail_swap": (80, 14, 4, 2),
+        "crew_swap": (82, 14, 3, 1),
+        "cancel": CANCEL,
+    },
 }
 OUTCOME_NAMES = ("on_plan", "late", "failed", "not_executed")
 IN_FLIGHT_DIVERT = ("mechanical", "atc", "other")  # decided airborne: no ground alternative to override with
-EUROPE = set("GB IE DE FR NL IT ES CH GR TR AT BE".split())
-NORTH_AMERICA, GULF = {"US", "CA"}, set("AE BH KW OM SA QA JO LB EG".split())
+EUROPE = set(["GB", "IE", "DE", "FR", "NL", "IT", "ES", "CH", "GR", "TR", "AT", "BE"])
+NORTH_AMERICA, GULF = {"US", "CA"}, set(["AE", "BH", "KW", "OM", "SA", "QA", "JO", "LB", "EG"])
 FOG_SOUTH_ASIA = {"DEL", "LHE", "ISB", "KTM", "DAC", "KHI"}
-TYPHOON, COLD_ASIA = set("HK PH JP CN KR TW".split()), set("JP CN KR GE AZ".split())
-PRONE = {"LHR": 4, "MAN": 3, "DUB": 3, "AMS": 3, "FRA": 3, "MUC": 3, "CDG": 2, "ZRH": 2, "JFK": 4, "BOS": 4, "ORD": 4,
-         "IAD": 3, "YYZ": 4, "ICN": 2, "NRT": 2, "PVG": 2, "HKG": 3, "MNL": 3, "DEL": 3, "LHE": 2, "KTM": 2, "DAC": 2}
-DIVERSION_AIRPORTS = {
-    "AUH": ("DXB", "DWC"), "LHR": ("MAN", "BHX", "STN"), "MAN": ("BHX", "LHR"), "DUB": ("SNN", "MAN"),
-    "AMS": ("BRU", "DUS"), "FRA": ("CGN", "MUC"), "MUC": ("NUE", "FRA"), "CDG": ("BRU", "LYS"), "ZRH": ("BSL", "MUC"),
-    "JFK": ("EWR", "PHL"), "BOS": ("BDL", "JFK"), "ORD": ("MKE", "DTW"), "IAD": ("PHL", "EWR"), "YYZ": ("YUL", "DTW"),
-    "ICN": ("GMP", "PUS"), "NRT": ("HND", "KIX"), "PVG": ("HGH", "PEK"), "HKG": ("CAN", "TPE"), "MNL": ("CRK", "CEB"),
-    "DEL": ("JAI", "LKO"), "LHE": ("ISB", "ATQ"), "ISB": ("LHE", "PEW"), "KTM": ("DEL", "BWA"), "DAC": ("CGP", "CCU"),
+TYPHOON, COLD_ASIA = set(["HK", "PH", "JP", "CN", "KR", "TW"]), set(["JP", "CN", "KR", "GE", "AZ"])
+PRONE = {
+    "LHR": 4,
+    "MAN": 3,
+    "DUB": 3,
+    "AMS": 3,
+    "FRA": 3,
+    "MUC": 3,
+    "CDG": 2,
+    "ZRH": 2,
+    "JFK": 4,
+    "BOS": 4,
+    "ORD": 4,
+    "IAD": 3,
+    "YYZ": 4,
+    "ICN": 2,
+    "NRT": 2,
+    "PVG": 2,
+    "HKG": 3,
+    "MNL": 3,
+    "DEL": 3,
+    "LHE": 2,
+    "KTM": 2,
+    "DAC": 2,
 }
-MECHANICAL = ("a hydraulic pump low-pressure warning", "a bleed air leak warning", "an inoperative APU",
-              "brake wear beyond limits", "a cabin pressure controller fault", "an oil pressure indication fault",
-              "a flap asymmetry warning", "a weather radar failure", "a damaged cargo door seal", "an IDG disconnect",
-              "a fuel quantity indication fault", "a cracked windshield outer ply", "a tyre below minimum tread")
-IN_FLIGHT_DEFECTS = ("an engine oil pressure drop", "the loss of one hydraulic system", "a cabin pressurisation fault",
-                     "an engine vibration warning", "a smoke warning in the aft cargo hold")
-CREW = ("the operating crew would exceed their maximum FDP after an earlier delay", "the captain reported sick",
-        "two cabin crew reported sick, leaving the cabin below minimum complement",
-        "the inbound crew arrived late from an earlier disruption",
-        "a first officer was short of the required rest after a late positioning",
-        "a pilot's landing recency had lapsed, found at briefing")
+DIVERSION_AIRPORTS = {
+    "AUH": ("DXB", "DWC"),
+    "LHR": ("MAN", "BHX", "STN"),
+    "MAN": ("BHX", "LHR"),
+    "DUB": ("SNN", "MAN"),
+    "AMS": ("BRU", "DUS"),
+    "FRA": ("CGN", "MUC"),
+    "MUC": ("NUE", "FRA"),
+    "CDG": ("BRU", "LYS"),
+    "ZRH": ("BSL", "MUC"),
+    "JFK": ("EWR", "PHL"),
+    "BOS": ("BDL", "JFK"),
+    "ORD": ("MKE", "DTW"),
+    "IAD": ("PHL", "EWR"),
+    "YYZ": ("YUL", "DTW"),
+    "ICN": ("GMP", "PUS"),
+    "NRT": ("HND", "KIX"),
+    "PVG": ("HGH", "PEK"),
+    "HKG": ("CAN", "TPE"),
+    "MNL": ("CRK", "CEB"),
+    "DEL": ("JAI", "LKO"),
+    "LHE": ("ISB", "ATQ"),
+    "ISB": ("LHE", "PEW"),
+    "KTM": ("DEL", "BWA"),
+    "DAC": ("CGP", "CCU"),
+}
+MECHANICAL = (
+    "a hydraulic pump low-pressure warning",
+    "a bleed air leak warning",
+    "an inoperative APU",
+    "brake wear beyond limits",
+    "a cabin pressure controller fault",
+    "an oil pressure indication fault",
+    "a flap asymmetry warning",
+    "a weather radar failure",
+    "a damaged cargo door seal",
+    "an IDG disconnect",
+    "a fuel quantity indication fault",
+    "a cracked windshield outer ply",
+    "a tyre below minimum tread",
+)
+IN_FLIGHT_DEFECTS = (
+    "an engine oil pressure drop",
+    "the loss of one hydraulic system",
+    "a cabin pressurisation fault",
+    "an engine vibration warning",
+    "a smoke warning in the aft cargo hold",
+)
+CREW = (
+    "the operating crew would exceed their maximum FDP after an earlier delay",
+    "the captain reported sick",
+    "two cabin crew reported sick, leaving the cabin below minimum complement",
+    "the inbound crew arrived late from an earlier disruption",
+    "a first officer was short of the required rest after a late positioning",
+    "a pilot's landing recency had lapsed, found at briefing",
+)
 OTHER = (  # cause, recommended weights, extraordinary under EU261 Art. 5(3)
     ("a medical emergency on board", {"divert": 80, "delay": 20}, False),
     ("a bird strike on the take-off roll", {"tail_swap": 50, "delay": 40, "cancel": 10}, True),
@@ -103,11 +173,20 @@ OTHER = (  # cause, recommended weights, extraordinary under EU261 Art. 5(3)
     ("a check-in system outage at {st}", {"delay": 100}, False),
     ("a ground handling staff shortage at {st}", {"delay": 88, "crew_swap": 12}, False),
 )
-ACTION_TEXT = {"tail_swap": "tail swap", "crew_swap": "crew swap", "delay": "delay", "divert": "diversion",
-               "cancel": "cancellation"}
-LATE_DELAY = {"mechanical": "the release estimate slipped", "crew": "the crew's rest ran longer than planned",
-              "weather": "conditions cleared later than forecast", "atc": "the slot was pushed back again",
-              "other": "the hold-up lasted longer than estimated"}
+ACTION_TEXT = {
+    "tail_swap": "tail swap",
+    "crew_swap": "crew swap",
+    "delay": "delay",
+    "divert": "diversion",
+    "cancel": "cancellation",
+}
+LATE_DELAY = {
+    "mechanical": "the release estimate slipped",
+    "crew": "the crew's rest ran longer than planned",
+    "weather": "conditions cleared later than forecast",
+    "atc": "the slot was pushed back again",
+    "other": "the hold-up lasted longer than estimated",
+}
 OUTCOME_TEXT = {
     ("tail_swap", "on_plan"): "the swap went to plan, {actual} min late",
     ("tail_swap", "late"): "the swap overran (catering, bags, fuel) and it left {actual} min late",
@@ -160,8 +239,17 @@ def network_legs(scale: int) -> list[Leg]:
         turn = AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes + OUTSTATION_BUFFER[f.aircraft_type in NARROWBODIES]
         back_block, back_km = block_minutes(f.destination, HUB, f.aircraft_type)
         legs.append(Leg(f.outbound_number, HUB, f.destination, f.aircraft_type, h * 60 + m, out_block, out_km))
-        legs.append(Leg(f.inbound_number, f.destination, HUB, f.aircraft_type,
-                        round_up(h * 60 + m + out_block + turn), back_block, back_km))
+        legs.append(
+            Leg(
+                f.inbound_number,
+                f.destination,
+                HUB,
+                f.aircraft_type,
+                round_up(h * 60 + m + out_block + turn),
+                back_block,
+                back_km,
+            )
+        )
     return legs
 
 
@@ -190,8 +278,12 @@ def _weather(leg: Leg, day: date, rng: random.Random) -> Case:
     elif station in FOG_SOUTH_ASIA and winter:
         causes = ["dense fog at {st} (visibility below 100 m)"]
     elif country in EUROPE | NORTH_AMERICA | COLD_ASIA and winter:
-        causes = ["snow and a de-icing queue at {st}", "freezing fog at {st}", "freezing rain at {st}",
-                  "a winter storm at {st} with crosswind gusts above the {type} limit"]
+        causes = [
+            "snow and a de-icing queue at {st}",
+            "freezing fog at {st}",
+            "freezing rain at {st}",
+            "a winter storm at {st} with crosswind gusts above the {type} limit",
+        ]
     elif country in TYPHOON and 6 <= day.month <= 10:
         causes = ["a typhoon warning at {st}", "heavy thunderstorms over {st}"]
     else:
@@ -206,13 +298,20 @@ def _atc(leg: Leg, rng: random.Random) -> Case:
     station = HUB if rng.random() < 0.25 else leg.outstation
     country = airport(station).country
     if country in EUROPE:
-        causes = ["a Eurocontrol flow restriction for {st}", "an air traffic controllers' strike in France",
-                  "a reduced arrival rate at {st} after a runway closure", "a staff shortage at {st} approach control"]
+        causes = [
+            "a Eurocontrol flow restriction for {st}",
+            "an air traffic controllers' strike in France",
+            "a reduced arrival rate at {st} after a runway closure",
+            "a staff shortage at {st} approach control",
+        ]
     elif country in NORTH_AMERICA:
         causes = ["a ground delay programme at {st}", "a reduced arrival rate at {st}"]
     elif country in GULF:
-        causes = ["congestion in Gulf airspace", "a military airspace closure on the route",
-                  "a runway closure at {st} cutting the departure rate"]
+        causes = [
+            "congestion in Gulf airspace",
+            "a military airspace closure on the route",
+            "a runway closure at {st} cutting the departure rate",
+        ]
     else:
         causes = ["flow control into {st}", "rerouting around closed airspace on the route"]
     weights = {"delay": 76, "crew_swap": 12, "cancel": 8}
@@ -224,12 +323,16 @@ def _atc(leg: Leg, rng: random.Random) -> Case:
 def _case(kind: str, leg: Leg, day: date, rng: random.Random) -> Case:
     at_hub = leg.origin == HUB
     if kind == "mechanical":
-        weights = ({"tail_swap": 58, "delay": 28, "cancel": 10, "divert": 4} if at_hub
-                   else {"delay": 66, "cancel": 22, "tail_swap": 5, "divert": 7})
+        weights = (
+            {"tail_swap": 58, "delay": 28, "cancel": 10, "divert": 4}
+            if at_hub
+            else {"delay": 66, "cancel": 22, "tail_swap": 5, "divert": 7}
+        )
         return Case(leg.origin, rng.choice(MECHANICAL), weights, False)
     if kind == "crew":
-        weights = ({"crew_swap": 72, "delay": 18, "cancel": 10} if at_hub
-                   else {"crew_swap": 35, "delay": 45, "cancel": 20})
+        weights = (
+            {"crew_swap": 72, "delay": 18, "cancel": 10} if at_hub else {"crew_swap": 35, "delay": 45, "cancel": 20}
+        )
         return Case(leg.origin, rng.choice(CREW), weights, False)
     if kind == "weather":
         return _weather(leg, day, rng)
@@ -244,12 +347,14 @@ def _stations() -> frozenset[str]:
     return frozenset({f.destination for f in frequencies(1)} | {HUB})
 
 
-@lru_cache(maxsize=None)
+@cache
 def _en_route(origin: str, destination: str) -> str:
     """The network airport with the smallest detour between origin and destination, else a return to origin."""
     direct = great_circle_km(origin, destination)
-    best = min(sorted(_stations() - {origin, destination}),
-               key=lambda s: great_circle_km(origin, s) + great_circle_km(s, destination))
+    best = min(
+        sorted(_stations() - {origin, destination}),
+        key=lambda s: great_circle_km(origin, s) + great_circle_km(s, destination),
+    )
     detour = great_circle_km(origin, best) + great_circle_km(best, destination) - direct
     return best if detour < 0.25 * direct and great_circle_km(origin, best) > 300 else origin
 
@@ -259,14 +364,30 @@ def _actual(kind: str, action: str, outcome: str, initial: int, rng: random.Rand
     carried = initial if kind in ("weather", "atc", "other") else 0  # the cause itself still holds the flight
     cancelled = rng.uniform(360, 1560)
     minutes = {
-        "tail_swap": {"on_plan": rng.uniform(45, 110), "late": rng.uniform(110, 240),
-                      "failed": initial + rng.uniform(90, 300), "not_executed": initial * rng.uniform(0.5, 0.9)},
-        "crew_swap": {"on_plan": carried + rng.uniform(50, 110), "late": carried + rng.uniform(110, 220),
-                      "failed": initial + rng.uniform(120, 360), "not_executed": initial * rng.uniform(0.6, 1.0)},
-        "delay": {"on_plan": initial * rng.uniform(0.9, 1.1), "late": initial * rng.uniform(1.35, 2.4) + 20,
-                  "failed": cancelled, "not_executed": initial * rng.uniform(0.4, 0.8)},
-        "divert": {"on_plan": rng.uniform(120, 300), "late": rng.uniform(300, 540), "failed": rng.uniform(720, 1260),
-                   "not_executed": initial * rng.uniform(0.5, 1.0)},
+        "tail_swap": {
+            "on_plan": rng.uniform(45, 110),
+            "late": rng.uniform(110, 240),
+            "failed": initial + rng.uniform(90, 300),
+            "not_executed": initial * rng.uniform(0.5, 0.9),
+        },
+        "crew_swap": {
+            "on_plan": carried + rng.uniform(50, 110),
+            "late": carried + rng.uniform(110, 220),
+            "failed": initial + rng.uniform(120, 360),
+            "not_executed": initial * rng.uniform(0.6, 1.0),
+        },
+        "delay": {
+            "on_plan": initial * rng.uniform(0.9, 1.1),
+            "late": initial * rng.uniform(1.35, 2.4) + 20,
+            "failed": cancelled,
+            "not_executed": initial * rng.uniform(0.4, 0.8),
+        },
+        "divert": {
+            "on_plan": rng.uniform(120, 300),
+            "late": rng.uniform(300, 540),
+            "failed": rng.uniform(720, 1260),
+            "not_executed": initial * rng.uniform(0.5, 1.0),
+        },
         "cancel": {"on_plan": cancelled},
     }[action][outcome]
     return round_up(max(5.0, minutes))
@@ -283,8 +404,9 @@ def _cost(leg: Leg, case: Case, action: str, outcome: str, actual: int, pax: int
     cancelled = action == "cancel" or (action == "delay" and outcome == "failed")
     cost = 0.0 if cancelled else actual * finance.delay_cost_per_minute_usd
     if cancelled:
-        cost += pax * (REFUND_SHARE * _average_fare(leg.aircraft_type, leg.distance)
-                       + finance.reaccommodation_per_passenger_usd)
+        cost += pax * (
+            REFUND_SHARE * _average_fare(leg.aircraft_type, leg.distance) + finance.reaccommodation_per_passenger_usd
+        )
     if actual >= 120:
         cost += pax * MEAL_USD
     if actual >= 480 or cancelled:
@@ -313,8 +435,9 @@ def _occurred(kind: str, action: str, leg: Leg, day: date, rng: random.Random) -
     return departure - timedelta(minutes=rng.randint(*LEAD[kind]))
 
 
-def _record(kind: str, leg: Leg, day: date, managers: list[str], window_start: datetime,
-            rng: random.Random) -> DisruptionRecord:
+def _record(
+    kind: str, leg: Leg, day: date, managers: list[str], window_start: datetime, rng: random.Random
+) -> DisruptionRecord:
     case = _case(kind, leg, day, rng)
     low, high, mode = INITIAL[kind]
     initial = round_up(rng.triangular(low, high, mode))
@@ -329,8 +452,15 @@ def _record(kind: str, leg: Leg, day: date, managers: list[str], window_start: d
         initial = round_up(rng.uniform(15, 60))  # holding or the time to the alternate
         if kind == "mechanical":
             case.cause = rng.choice(IN_FLIGHT_DEFECTS)
-    others = {} if in_flight else {a: w * (0.5 if a == "cancel" else 1) for a, w in weights.items()
-                                   if a != recommended and not (a == "divert" and kind in IN_FLIGHT_DIVERT)}
+    others = (
+        {}
+        if in_flight
+        else {
+            a: w * (0.5 if a == "cancel" else 1)
+            for a, w in weights.items()
+            if a != recommended and not (a == "divert" and kind in IN_FLIGHT_DIVERT)
+        }
+    )
     overridden = bool(others) and rng.random() < OVERRIDE_RATE
     chosen = _pick(rng, others) if overridden else recommended
     on_plan, late, failed, not_executed = OUTCOMES[kind][chosen]
@@ -346,22 +476,40 @@ def _record(kind: str, leg: Leg, day: date, managers: list[str], window_start: d
     alternates = DIVERSION_AIRPORTS.get(leg.destination, ()) if kind in ("weather", "atc") else ()
     alt = rng.choice(alternates) if alternates else _en_route(leg.origin, leg.destination)
     action = ("" if chosen == "cancel" else "a ") + ACTION_TEXT[chosen]
-    decision = (f"the duty manager chose {action} over the recommended {ACTION_TEXT[recommended]}" if overridden
-                else f"{action} as recommended")
-    result = OUTCOME_TEXT[(chosen, outcome)].format(actual=actual, alt=alt, dest=leg.destination, pax=pax,
-                                                    late_reason=LATE_DELAY[kind])
+    decision = (
+        f"the duty manager chose {action} over the recommended {ACTION_TEXT[recommended]}"
+        if overridden
+        else f"{action} as recommended"
+    )
+    result = OUTCOME_TEXT[(chosen, outcome)].format(
+        actual=actual, alt=alt, dest=leg.destination, pax=pax, late_reason=LATE_DELAY[kind]
+    )
     cause = case.cause.format(st=case.station, type=leg.aircraft_type)
     when = ("in flight" if in_flight else "before departure") if kind == "mechanical" else ""
     local_day = occurred.astimezone(ZoneInfo(airport(leg.origin).tz)).date()
-    summary = (f"{CARRIER}{leg.number} {leg.origin}→{leg.destination} ({leg.aircraft_type}) on {local_day:%d %b %Y}: "
-               f"{cause}{' ' + when if when else ''}; {decision}; {result}.")
+    summary = (
+        f"{CARRIER}{leg.number} {leg.origin}→{leg.destination} ({leg.aircraft_type}) on {local_day:%d %b %Y}: "
+        f"{cause}{' ' + when if when else ''}; {decision}; {result}."
+    )
     return DisruptionRecord(
-        disruption_id="", disruption_type=kind, occurred_at=occurred, flight_number=f"{CARRIER}{leg.number}",
-        origin=leg.origin, destination=leg.destination, aircraft_type=leg.aircraft_type,
-        initial_delay_minutes=initial, recommended_action=recommended, chosen_action=chosen, overridden=overridden,
-        outcome=outcome, actual_delay_minutes=actual, passengers_affected=pax,
-        cost_usd=_cost(leg, case, chosen, outcome, actual, pax, rng), summary=summary,
-        decided_by=rng.choice(managers))
+        disruption_id="",
+        disruption_type=kind,
+        occurred_at=occurred,
+        flight_number=f"{CARRIER}{leg.number}",
+        origin=leg.origin,
+        destination=leg.destination,
+        aircraft_type=leg.aircraft_type,
+        initial_delay_minutes=initial,
+        recommended_action=recommended,
+        chosen_action=chosen,
+        overridden=overridden,
+        outcome=outcome,
+        actual_delay_minutes=actual,
+        passengers_affected=pax,
+        cost_usd=_cost(leg, case, chosen, outcome, actual, pax, rng),
+        summary=summary,
+        decided_by=rng.choice(managers),
+    )
 
 
 def build_history(config: GeneratorConfig, rng: random.Random) -> list[DisruptionRecord]:

@@ -32,8 +32,9 @@ def authorisation(type_code: str, licence: str = "B1") -> str:
     return f"{licence}-{AIRCRAFT_TYPES[type_code].rating_group}"
 
 
-def build_staff(config: GeneratorConfig, stations: list[str],
-                rng: random.Random) -> tuple[list[MaintenanceEngineer], list[MaintenanceShift]]:
+def build_staff(
+    config: GeneratorConfig, stations: list[str], rng: random.Random
+) -> tuple[list[MaintenanceEngineer], list[MaintenanceShift]]:
     staff: list[MaintenanceEngineer] = []
     shifts: list[MaintenanceShift] = []
     groups = sorted({t.rating_group for t in AIRCRAFT_TYPES.values()})
@@ -43,16 +44,26 @@ def build_staff(config: GeneratorConfig, stations: list[str],
             licence = "B1" if i % 3 else "B2"
             rated = groups if station != HUB else rng.sample(groups, k=2)
             engineer = MaintenanceEngineer(
-                staff_id=f"E{len(staff) + 1:04d}", name=person_name(rng), station=station, licence=licence,
-                authorisations=[f"{licence}-{g}" for g in rated])
+                staff_id=f"E{len(staff) + 1:04d}",
+                name=person_name(rng),
+                station=station,
+                licence=licence,
+                authorisations=[f"{licence}-{g}" for g in rated],
+            )
             staff.append(engineer)
             for offset in range(config.days):
                 if (offset + i) % 7 in (5, 6):  # two days off a week
                     continue
                 hhmm, hours = SHIFTS[i % 3] if station == HUB else SHIFTS[(i + offset) % 2]
                 start = local_to_utc(config.start + timedelta(days=offset), hhmm, "Asia/Dubai")
-                shifts.append(MaintenanceShift(staff_id=engineer.staff_id, shift_start=start,
-                                               shift_end=start + timedelta(hours=hours), station=station))
+                shifts.append(
+                    MaintenanceShift(
+                        staff_id=engineer.staff_id,
+                        shift_start=start,
+                        shift_end=start + timedelta(hours=hours),
+                        station=station,
+                    )
+                )
     return staff, shifts
 
 
@@ -61,7 +72,7 @@ def build_work_orders(config: GeneratorConfig, tails: list[Tail], rng: random.Ra
     window_start = local_to_utc(config.start, "00:00", "Asia/Dubai")
     orders: list[WorkOrder] = []
     for tail in tails:
-        for n in range(rng.randint(0, 2)):
+        for _n in range(rng.randint(0, 2)):
             ata, ref, category, text, restrictions = rng.choice(MEL_CATALOGUE)
             interval = {"B": 3, "C": 10, "D": 120}[category]
             # Open deferrals stay inside their interval for the whole window: an airline rectifies before
@@ -70,17 +81,36 @@ def build_work_orders(config: GeneratorConfig, tails: list[Tail], rng: random.Ra
             if earliest > config.start:
                 continue
             discovered = config.start - timedelta(days=rng.randint(0, (config.start - earliest).days))
-            orders.append(WorkOrder(
-                work_order_id=f"WO-{tail.registration[3:]}-{len(orders) + 1:05d}",
-                aircraft_registration=tail.registration, opened_at=window_start - timedelta(days=(config.start - discovered).days),
-                kind="MEL_DEFERRAL", status="DEFERRED", ata_chapter=ata, description=text, station=HUB,
-                mel=MelItem(reference=ref, category=category, discovered_on=discovered, restrictions=restrictions),
-                estimated_labour_hours=round(rng.uniform(0.5, 4), 1), required_authorisation=authorisation(tail.aircraft_type)))
+            orders.append(
+                WorkOrder(
+                    work_order_id=f"WO-{tail.registration[3:]}-{len(orders) + 1:05d}",
+                    aircraft_registration=tail.registration,
+                    opened_at=window_start - timedelta(days=(config.start - discovered).days),
+                    kind="MEL_DEFERRAL",
+                    status="DEFERRED",
+                    ata_chapter=ata,
+                    description=text,
+                    station=HUB,
+                    mel=MelItem(reference=ref, category=category, discovered_on=discovered, restrictions=restrictions),
+                    estimated_labour_hours=round(rng.uniform(0.5, 4), 1),
+                    required_authorisation=authorisation(tail.aircraft_type),
+                )
+            )
         for _ in range(rng.randint(1, 3)):
             opened = window_start - timedelta(days=rng.randint(5, 60))
-            orders.append(WorkOrder(
-                work_order_id=f"WO-{tail.registration[3:]}-{len(orders) + 1:05d}",
-                aircraft_registration=tail.registration, opened_at=opened, kind="SCHEDULED_CHECK", status="CLOSED",
-                ata_chapter="05", description="Weekly check", station=HUB, estimated_labour_hours=6,
-                required_authorisation=authorisation(tail.aircraft_type), closed_at=opened + timedelta(hours=8)))
+            orders.append(
+                WorkOrder(
+                    work_order_id=f"WO-{tail.registration[3:]}-{len(orders) + 1:05d}",
+                    aircraft_registration=tail.registration,
+                    opened_at=opened,
+                    kind="SCHEDULED_CHECK",
+                    status="CLOSED",
+                    ata_chapter="05",
+                    description="Weekly check",
+                    station=HUB,
+                    estimated_labour_hours=6,
+                    required_authorisation=authorisation(tail.aircraft_type),
+                    closed_at=opened + timedelta(hours=8),
+                )
+            )
     return orders

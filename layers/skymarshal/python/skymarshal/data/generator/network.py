@@ -133,6 +133,13 @@ def frequencies(scale: int = 1) -> list[Frequency]:
         for f in base:
             h, m = map(int, f.local_departure.split(":"))
             shifted = (h * 60 + m + 40 * copy) % (24 * 60)
-            result.append(Frequency(f.destination, f.aircraft_type, f"{shifted // 60:02d}:{shifted % 60:02d}",
-                                    f.outbound_number + 2000 * copy, f.inbound_number + 2000 * copy))
+            result.append(
+                Frequency(
+                    f.destination,
+                    f.aircraft_type,
+                    f"{shifted // 60:02d}:{shifted % 60:02d}",
+                    f.outbound_number + 2000 * copy,
+                    f.inbound_number + 2000 * copy,
+                )
+            )
     return result

@@ -9,9 +9,10 @@ from __future__ import annotations
 import bisect
 import random
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Sequence, TypeVar
+from typing import TypeVar
 
 from ...models.operational import Bag, Booking, Cabin, Flight, Passenger
 from .config import GeneratorConfig
@@ -25,8 +26,38 @@ UMNR_RATE = 0.004  # unaccompanied minors travel alone
 PARTY_SIZES = ((1, 60), (2, 25), (3, 10), (4, 5))
 CONNECTING_SHARE = 0.45
 MAX_CONNECTION = timedelta(hours=6)
-NATIONALITIES = ("AE", "IN", "PK", "GB", "DE", "FR", "US", "PH", "EG", "SA", "AU", "CN", "JP", "KR", "ZA", "KE",
-                 "IT", "ES", "NL", "IE", "CA", "TH", "SG", "MY", "LK", "NP", "BD", "JO", "LB", "GR")
+NATIONALITIES = (
+    "AE",
+    "IN",
+    "PK",
+    "GB",
+    "DE",
+    "FR",
+    "US",
+    "PH",
+    "EG",
+    "SA",
+    "AU",
+    "CN",
+    "JP",
+    "KR",
+    "ZA",
+    "KE",
+    "IT",
+    "ES",
+    "NL",
+    "IE",
+    "CA",
+    "TH",
+    "SG",
+    "MY",
+    "LK",
+    "NP",
+    "BD",
+    "JO",
+    "LB",
+    "GR",
+)
 FARE_PER_KM = {"F": 0.75, "J": 0.42, "Y": 0.085}
 FARE_BASE = {"F": 900, "J": 450, "Y": 90}
 
@@ -110,21 +141,37 @@ class PassengerBuilder:
                 needs.append("UMNR")
             birth_year = rng.randint(2012, 2020) if "UMNR" in needs else rng.randint(1940, 2008)
             passenger = Passenger(
-                passenger_id=f"P{len(self.passengers) + 1:07d}", name=person_name(rng), loyalty_tier=tier,
+                passenger_id=f"P{len(self.passengers) + 1:07d}",
+                name=person_name(rng),
+                loyalty_tier=tier,
                 loyalty_number=None if tier == "NONE" else f"EY{rng.randint(10**8, 10**9 - 1)}",
-                nationality=rng.choice(NATIONALITIES), birth_year=birth_year,
-                email=f"p{len(self.passengers) + 1:07d}@example.com", needs=needs)
+                nationality=rng.choice(NATIONALITIES),
+                birth_year=birth_year,
+                email=f"p{len(self.passengers) + 1:07d}@example.com",
+                needs=needs,
+            )
             self.passengers.append(passenger)
             tags = self._bags(passenger, itinerary, cabin, pnr, index)
             for segment, leg in enumerate(itinerary, start=1):
                 fare = (FARE_BASE[cabin] + FARE_PER_KM[cabin] * leg.distance_km) * rng.uniform(0.7, 1.3)
-                self.bookings.append(Booking(
-                    booking_id=f"{pnr}-{segment}-{index + 1}", pnr=pnr, flight_id=leg.flight_id,
-                    passenger_id=passenger.passenger_id, passenger_name=passenger.name, cabin=cabin,
-                    loyalty_tier=tier, ssr=needs, segment=segment,
-                    inbound_flight_id=itinerary[segment - 2].flight_id if segment > 1 else None,
-                    onward_flight_id=itinerary[segment].flight_id if segment < len(itinerary) else None,
-                    final_destination=itinerary[-1].destination, fare_paid=round(fare, 2), bag_tags=tags))
+                self.bookings.append(
+                    Booking(
+                        booking_id=f"{pnr}-{segment}-{index + 1}",
+                        pnr=pnr,
+                        flight_id=leg.flight_id,
+                        passenger_id=passenger.passenger_id,
+                        passenger_name=passenger.name,
+                        cabin=cabin,
+                        loyalty_tier=tier,
+                        ssr=needs,
+                        segment=segment,
+                        inbound_flight_id=itinerary[segment - 2].flight_id if segment > 1 else None,
+                        onward_flight_id=itinerary[segment].flight_id if segment < len(itinerary) else None,
+                        final_destination=itinerary[-1].destination,
+                        fare_paid=round(fare, 2),
+                        bag_tags=tags,
+                    )
+                )
 
     def _bags(self, passenger: Passenger, itinerary: list[Flight], cabin: str, pnr: str, index: int) -> list[str]:
         long_haul = max(leg.block_minutes for leg in itinerary) > 300
@@ -134,16 +181,24 @@ class PassengerBuilder:
             self._bag_counter += 1
             tag = f"0607{self._bag_counter:06d}"  # 607: the carrier's numeric code
             tags.append(tag)
-            self.bags.append(Bag(
-                bag_tag=tag, booking_id=f"{pnr}-1-{index + 1}", passenger_id=passenger.passenger_id,
-                flight_id=itinerary[0].flight_id, current_location=itinerary[0].origin,
-                final_destination=itinerary[-1].destination, weight_kg=round(self.rng.uniform(8, 32), 1),
-                priority=passenger.loyalty_tier in ("GOLD", "PLATINUM") or cabin != "Y"))
+            self.bags.append(
+                Bag(
+                    bag_tag=tag,
+                    booking_id=f"{pnr}-1-{index + 1}",
+                    passenger_id=passenger.passenger_id,
+                    flight_id=itinerary[0].flight_id,
+                    current_location=itinerary[0].origin,
+                    final_destination=itinerary[-1].destination,
+                    weight_kg=round(self.rng.uniform(8, 32), 1),
+                    priority=passenger.loyalty_tier in ("GOLD", "PLATINUM") or cabin != "Y",
+                )
+            )
         return tags
 
 
-def build_passengers(config: GeneratorConfig, flights: list[Flight],
-                     rng: random.Random) -> tuple[list[Passenger], list[Booking], list[Bag]]:
+def build_passengers(
+    config: GeneratorConfig, flights: list[Flight], rng: random.Random
+) -> tuple[list[Passenger], list[Booking], list[Bag]]:
     builder = PassengerBuilder(config, flights, rng)
     builder.build()
     return builder.passengers, builder.bookings, builder.bags

@@ -32,13 +32,27 @@ class DemoSituation:
 def demo_situations(config: GeneratorConfig) -> list[DemoSituation]:
     a, b, c = (config.demo_day(n) for n in (3, 4, 5))
     return [
-        DemoSituation("mechanical", "EY123", a, f"Flight EY123 on {a:%B} {a.day}th had a mechanical failure",
-                      "tail swap to the airworthy B787-9 spare at AUH"),
-        DemoSituation("crew_timeout", "EY101", b,
-                      f"EY101 on {b:%d %b %Y} is delayed over four hours and the crew will run out of duty time",
-                      "crew swap with the legal reserve crew on standby at AUH"),
-        DemoSituation("weather", "EY11", c, f"Storm at London Heathrow: EY11 on {c:%d/%m/%Y} may not be able to land",
-                      "delay or divert to an alternate in range (MAN, BHX)"),
+        DemoSituation(
+            "mechanical",
+            "EY123",
+            a,
+            f"Flight EY123 on {a:%B} {a.day}th had a mechanical failure",
+            "tail swap to the airworthy B787-9 spare at AUH",
+        ),
+        DemoSituation(
+            "crew_timeout",
+            "EY101",
+            b,
+            f"EY101 on {b:%d %b %Y} is delayed over four hours and the crew will run out of duty time",
+            "crew swap with the legal reserve crew on standby at AUH",
+        ),
+        DemoSituation(
+            "weather",
+            "EY11",
+            c,
+            f"Storm at London Heathrow: EY11 on {c:%d/%m/%Y} may not be able to land",
+            "delay or divert to an alternate in range (MAN, BHX)",
+        ),
     ]
 
 
@@ -46,33 +60,58 @@ def _find(flights: list[Flight], number: str, day: date) -> Flight:
     return next(f for f in flights if f.flight_number == number and f.flight_date == day)
 
 
-def apply_mechanical(config: GeneratorConfig, flights: list[Flight], tails: list[Tail],
-                     work_orders: list[WorkOrder]) -> None:
+def apply_mechanical(
+    config: GeneratorConfig, flights: list[Flight], tails: list[Tail], work_orders: list[WorkOrder]
+) -> None:
     flight = _find(flights, "EY123", config.demo_day(3))
     flight.status, flight.delay_reason = "DELAYED", "TECHNICAL: hydraulic system fault found before departure"
     found = flight.scheduled_departure - timedelta(minutes=105)
-    work_orders.append(WorkOrder(
-        work_order_id=f"WO-{flight.aircraft_registration[3:]}-D0001", aircraft_registration=flight.aircraft_registration,
-        opened_at=found, kind="DEFECT", status="OPEN", ata_chapter="29", station=flight.origin, aog=True,
-        description="Hydraulic system C engine-driven pump low pressure; fluid leak at pump case drain line",
-        estimated_labour_hours=5.5, required_authorisation=authorisation(flight.aircraft_type),
-        parts_available_at=found + timedelta(hours=3)))
+    work_orders.append(
+        WorkOrder(
+            work_order_id=f"WO-{flight.aircraft_registration[3:]}-D0001",
+            aircraft_registration=flight.aircraft_registration,
+            opened_at=found,
+            kind="DEFECT",
+            status="OPEN",
+            ata_chapter="29",
+            station=flight.origin,
+            aog=True,
+            description="Hydraulic system C engine-driven pump low pressure; fluid leak at pump case drain line",
+            estimated_labour_hours=5.5,
+            required_authorisation=authorisation(flight.aircraft_type),
+            parts_available_at=found + timedelta(hours=3),
+        )
+    )
     spares = [t for t in tails if t.spare and t.aircraft_type == flight.aircraft_type]
     for spare in spares:  # the spares start clean; the second gets an expired category B deferral
         work_orders[:] = [w for w in work_orders if not (w.aircraft_registration == spare.registration and w.mel)]
     if len(spares) > 1:
         discovered = config.demo_day(3) - timedelta(days=5)
-        work_orders.append(WorkOrder(
-            work_order_id=f"WO-{spares[1].registration[3:]}-D0002", aircraft_registration=spares[1].registration,
-            opened_at=flight.scheduled_departure - timedelta(days=5), kind="MEL_DEFERRAL", status="DEFERRED",
-            ata_chapter="30", station=flight.origin, description="Windshield heat #1 inoperative",
-            mel=MelItem(reference="30-42-01", category="B", discovered_on=discovered,
-                        restrictions=["NO_FLIGHT_IN_KNOWN_ICING"]),
-            estimated_labour_hours=2.0, required_authorisation=authorisation(flight.aircraft_type)))
+        work_orders.append(
+            WorkOrder(
+                work_order_id=f"WO-{spares[1].registration[3:]}-D0002",
+                aircraft_registration=spares[1].registration,
+                opened_at=flight.scheduled_departure - timedelta(days=5),
+                kind="MEL_DEFERRAL",
+                status="DEFERRED",
+                ata_chapter="30",
+                station=flight.origin,
+                description="Windshield heat #1 inoperative",
+                mel=MelItem(
+                    reference="30-42-01",
+                    category="B",
+                    discovered_on=discovered,
+                    restrictions=["NO_FLIGHT_IN_KNOWN_ICING"],
+                ),
+                estimated_labour_hours=2.0,
+                required_authorisation=authorisation(flight.aircraft_type),
+            )
+        )
 
 
-def apply_crew_timeout(config: GeneratorConfig, flights: list[Flight], members: list[CrewMember],
-                       roster: list[CrewDuty]) -> None:
+def apply_crew_timeout(
+    config: GeneratorConfig, flights: list[Flight], members: list[CrewMember], roster: list[CrewDuty]
+) -> None:
     flight = _find(flights, "EY101", config.demo_day(4))
     delay = timedelta(minutes=255)
     flight.status, flight.delay_minutes = "DELAYED", 255
@@ -80,22 +119,38 @@ def apply_crew_timeout(config: GeneratorConfig, flights: list[Flight], members: 
     flight.estimated_departure = flight.scheduled_departure + delay
     flight.estimated_arrival = flight.scheduled_arrival + delay
     standby_key = f"{flight.origin}#{flight.flight_date.isoformat()}"
-    morning = sorted({r.crew_id for r in roster if r.standby_base_date == standby_key
-                      and r.duty_start <= flight.scheduled_departure < r.duty_end})
+    morning = sorted(
+        {
+            r.crew_id
+            for r in roster
+            if r.standby_base_date == standby_key and r.duty_start <= flight.scheduled_departure < r.duty_end
+        }
+    )
     by_id = {m.crew_id: m for m in members}
     on_standby = [by_id[c] for c in morning if "B777" in by_id[c].type_ratings]
     captains = [m for m in on_standby if m.rank == "CPT"]
     officers = [m for m in on_standby if m.rank == "FO"]
     if len(captains) > 1:  # back from positioning at 05:00 local: not enough rest to report this morning
         tired, arrived = captains[0], flight.scheduled_departure - timedelta(hours=4, minutes=15)
-        roster.append(CrewDuty(
-            crew_id=tired.crew_id, duty_key=f"{arrived - timedelta(hours=2):%Y-%m-%dT%H:%M:%SZ}#POSITIONING#",
-            duty_id=f"P-{tired.crew_id}", kind="POSITIONING", duty_start=arrived - timedelta(hours=2),
-            duty_end=arrived, start_station="MCT", end_station=flight.origin, sectors=1))
+        roster.append(
+            CrewDuty(
+                crew_id=tired.crew_id,
+                duty_key=f"{arrived - timedelta(hours=2):%Y-%m-%dT%H:%M:%SZ}#POSITIONING#",
+                duty_id=f"P-{tired.crew_id}",
+                kind="POSITIONING",
+                duty_start=arrived - timedelta(hours=2),
+                duty_end=arrived,
+                start_station="MCT",
+                end_station=flight.origin,
+                sectors=1,
+            )
+        )
     if len(officers) > 2:  # back from long leave: no landing in the last 90 days
         stale = officers[0]
-        stale.recent_landings = [LandingRecord(aircraft_type="B77W", at=flight.scheduled_departure - timedelta(days=d))
-                                 for d in (131, 127, 120)]
+        stale.recent_landings = [
+            LandingRecord(aircraft_type="B77W", at=flight.scheduled_departure - timedelta(days=d))
+            for d in (131, 127, 120)
+        ]
 
 
 def apply_storm(config: GeneratorConfig, flights: list[Flight], weather: list[WeatherObservation]) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import heapq
 import string
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Iterator
 
 from ...models.airports import airport, great_circle_km
 from ...models.fleet import AIRCRAFT_TYPES
@@ -44,8 +44,9 @@ def block_minutes(origin: str, destination: str, type_code: str) -> tuple[int, i
     return round_up(minutes), round(distance)
 
 
-def _flight(number: int, origin: str, destination: str, departure: datetime, type_code: str,
-            registration: str = "A6-XXX") -> Flight:
+def _flight(
+    number: int, origin: str, destination: str, departure: datetime, type_code: str, registration: str = "A6-XXX"
+) -> Flight:
     block, distance = block_minutes(origin, destination, type_code)
     flight_date = local_date(departure, airport(origin).tz)
     return Flight(
@@ -80,8 +81,13 @@ def build_schedule(config: GeneratorConfig) -> tuple[list[Flight], list[Tail]]:
         day = config.start + timedelta(days=offset)
         for freq in frequencies(config.scale):
             t = AIRCRAFT_TYPES[freq.aircraft_type]
-            out = _flight(freq.outbound_number, HUB, freq.destination, local_to_utc(day, freq.local_departure, hub_tz),
-                          freq.aircraft_type)
+            out = _flight(
+                freq.outbound_number,
+                HUB,
+                freq.destination,
+                local_to_utc(day, freq.local_departure, hub_tz),
+                freq.aircraft_type,
+            )
             turn = t.min_turn_minutes + OUTSTATION_BUFFER[freq.aircraft_type in NARROWBODIES]
             back_departure = out.scheduled_arrival + timedelta(minutes=turn)
             back_departure += timedelta(minutes=(-back_departure.minute) % 5)
@@ -95,8 +101,9 @@ def build_schedule(config: GeneratorConfig) -> tuple[list[Flight], list[Tail]]:
     for out, back in trips:
         type_code = out.aircraft_type
         heap = waiting.setdefault(type_code, [])
-        latest_ready = out.scheduled_departure - timedelta(minutes=AIRCRAFT_TYPES[type_code].min_turn_minutes
-                                                           + HUB_TURN_BUFFER)
+        latest_ready = out.scheduled_departure - timedelta(
+            minutes=AIRCRAFT_TYPES[type_code].min_turn_minutes + HUB_TURN_BUFFER
+        )
         if heap and heap[0][0] <= latest_ready:
             _, _, index = heapq.heappop(heap)
         else:
@@ -130,11 +137,17 @@ def aircraft_days(config: GeneratorConfig, tails: list[Tail]) -> list[AircraftDa
             if airborne:
                 station = airborne[0].destination  # en route: counts at its destination
             today = [f for f in tail.flights if midnight <= f.scheduled_departure < midnight + timedelta(days=1)]
-            rows.append(AircraftDay(
-                aircraft_registration=tail.registration, date=day, aircraft_type=tail.aircraft_type,
-                status="SPARE" if tail.spare else "IN_SERVICE", station=station, capacity=capacity,
-                first_departure=today[0].scheduled_departure if today else None,
-                last_arrival=today[-1].scheduled_arrival if today else None,
-                note="operational spare held at the hub" if tail.spare else None,
-            ))
+            rows.append(
+                AircraftDay(
+                    aircraft_registration=tail.registration,
+                    date=day,
+                    aircraft_type=tail.aircraft_type,
+                    status="SPARE" if tail.spare else "IN_SERVICE",
+                    station=station,
+                    capacity=capacity,
+                    first_departure=today[0].scheduled_departure if today else None,
+                    last_arrival=today[-1].scheduled_arrival if today else None,
+                    note="operational spare held at the hub" if tail.spare else None,
+                )
+            )
     return rows

@@ -23,9 +23,17 @@ def build_weather(airports: list[str], start: datetime, hours: int, rng: random.
             speed = max(0, int(rng.gauss(9, 4)))
             gust = speed + rng.randint(8, 14) if speed >= 15 and rng.random() < 0.5 else None
             dawn_mist = 4 <= local_hour <= 8 and rng.random() < 0.15
-            rows.append(WeatherObservation(
-                airport=code, forecast_time=at, visibility_m=rng.randint(2500, 6000) if dawn_mist else 9999,
-                ceiling_ft=rng.choice((None, None, None, 2500, 4000)), wind_direction_deg=(prevailing + rng.randint(-40, 40)) % 360 or 360,
-                wind_speed_kt=speed, gust_kt=gust, temperature_c=round(temperature, 1),
-                phenomena=["BR"] if dawn_mist else []))
+            rows.append(
+                WeatherObservation(
+                    airport=code,
+                    forecast_time=at,
+                    visibility_m=rng.randint(2500, 6000) if dawn_mist else 9999,
+                    ceiling_ft=rng.choice((None, None, None, 2500, 4000)),
+                    wind_direction_deg=(prevailing + rng.randint(-40, 40)) % 360 or 360,
+                    wind_speed_kt=speed,
+                    gust_kt=gust,
+                    temperature_c=round(temperature, 1),
+                    phenomena=["BR"] if dawn_mist else [],
+                )
+            )
     return rows
