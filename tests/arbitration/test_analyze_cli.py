@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from skymarshal.arbitration.arbitrator import arbitrate
+from skymarshal.arbitration.models import ArbitratorOutput
 from skymarshal.cli.render import render_decision
+from skymarshal.models.disruption import Disruption, Fact, Scope
 
 
 def test_the_decision_shows_the_top_three_with_explanations_and_sources(capsys, account, demo_collations):
@@ -19,3 +21,28 @@ def test_the_decision_shows_the_top_three_with_explanations_and_sources(capsys, 
 def test_no_decision_says_the_run_ended_before_arbitration(capsys):
     render_decision(None)
     assert "ended before arbitration" in capsys.readouterr().out
+
+
+def test_what_was_understood_comes_before_the_decision(capsys):
+    facts = Disruption.of_code(
+        41,
+        cause="mechanical",
+        scope=Scope(kind="flight", flight_numbers=["EY123"]),
+        facts=[Fact(name="aircraft_defect", value=41, source="stated", evidence="mechanical", span=(35, 45))],
+    )
+    output = ArbitratorOutput(
+        final_decision="Escalate EY123",
+        recommendations=[],
+        conflicts_identified=[],
+        conflict_resolutions=[],
+        safety_overrides=[],
+        justification="",
+        reasoning="",
+        confidence=0.0,
+        status="escalated",
+        disruption=facts,
+    )
+    render_decision(output.model_dump(mode="json"))
+    out = capsys.readouterr().out
+    assert out.index("Understood: mechanical (AHM 730 code 41, technical) - flight EY123") < out.index("Decision [")
+    assert "aircraft_defect = 41  [stated: mechanical]" in out

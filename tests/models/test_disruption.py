@@ -70,6 +70,14 @@ def test_of_code_takes_family_and_cause_from_the_table():
     assert Disruption.model_validate_json(sick.model_dump_json()) == sick
 
 
+def test_the_summary_names_cause_code_family_scope_and_window():
+    scope = Scope(kind="airport", airport="AUH")
+    fog = Disruption.of_code(71, cause="fog", scope=scope, window=Window(start=T0, end=T0 + timedelta(hours=3)))
+    assert fog.summary() == "fog (AHM 730 code 71, weather) - airport AUH, 2027-01-22 14:00Z-17:00Z"
+    sick = Disruption.of_code(64, scope=Scope(kind="crew_member", flight_numbers=["EY20"], crew_position="CAPTAIN"))
+    assert sick.summary().endswith("(AHM 730 code 64, flight operations crew) - crew member CAPTAIN of EY20")
+
+
 def test_a_family_that_contradicts_the_code_is_refused():
     with pytest.raises(ValidationError, match="in the technical family"):
         Disruption(iata_delay_code=41, family="weather", cause="x", scope=Scope(kind="flight", flight_numbers=["EY1"]))

@@ -79,6 +79,10 @@ def render_decision(decision: dict | None) -> None:
         print("\nNo decision: the run ended before arbitration.")
         return
     d = ArbitratorOutput.model_validate(decision)
+    if d.disruption is not None:  # what was understood, before what is proposed
+        print(f"\nUnderstood: {d.disruption.summary()}")
+        for fact in d.disruption.facts:
+            print(f"   {fact.name} = {fact.value}  [{fact.source}: {fact.evidence}]")
     print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")

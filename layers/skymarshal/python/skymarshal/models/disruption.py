@@ -234,6 +234,21 @@ class Disruption(Frozen):
             raise ValueError(f"an {self.scope.kind} disruption needs a time window")
         return self
 
+    def summary(self) -> str:
+        """One line a duty manager reads before the plans: the cause, its code and family, the scope, the window."""
+        scope = self.scope
+        what = {
+            "flight": ", ".join(scope.flight_numbers),
+            "crew_member": f"{scope.crew_position or 'crew'} of {', '.join(scope.flight_numbers)}",
+            "tail": scope.registration or "",
+            "airport": scope.airport or "",
+            "airspace": scope.airspace or scope.airport or "",
+        }[scope.kind]
+        window = f", {self.window.start:%Y-%m-%d %H:%M}Z-{self.window.end:%H:%M}Z" if self.window else ""
+        severity = f", {self.severity_minutes} min stated" if self.severity_minutes is not None else ""
+        family = self.family.replace("_", " ")
+        return f"{self.cause} (AHM 730 code {self.iata_delay_code}, {family}) - {scope.kind.replace('_', ' ')} {what}{window}{severity}"
+
     @classmethod
     def of_code(cls, code: int, **fields: object) -> Disruption:
         """A disruption with its family and, unless given, its cause taken from the delay-code table."""
