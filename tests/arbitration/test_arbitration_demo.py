@@ -9,19 +9,46 @@ import pytest
 from fakes import ScriptedChatModel
 from langchain_core.documents import Document
 
+from skymarshal.agents.disruption_facts import report_disruption
 from skymarshal.agents.graph import failure_response
-from skymarshal.arbitration.arbitrator import ArbitratorConfig, arbitrate
+from skymarshal.arbitration.arbitrator import ArbitratorConfig, _flight, arbitrate
+from skymarshal.models.agent_response import AgentResponse
 
 EXPECTED_FIRST = {"mechanical": {"tail_swap"}, "crew_timeout": {"crew_swap"}, "weather": {"delay", "divert"}}
 
 
 @pytest.fixture(scope="module")
 def decisions(demo_collations, account):
+    """Each demo arbitrated as the workflow does: with the report's facts Validate resolved."""
     handle = account.handle()
-    return {
-        name: arbitrate(collation, prompt, handle=handle, llm=None)
-        for name, (prompt, collation) in demo_collations.items()
-    }
+    out = {}
+    for name, (prompt, collation) in demo_collations.items():
+        flight = _flight(handle, {a: AgentResponse.model_validate(r) for a, r in collation.items()})
+        out[name] = arbitrate(collation, prompt, handle=handle, llm=None, disruption=report_disruption(prompt, flight))
+    return out
+
+
+def test_the_demos_are_understood_as_their_delay_codes(decisions):
+    codes = {name: d.disruption.iata_delay_code for name, d in decisions.items() if d.disruption}
+    assert codes == {"mechanical": 41, "crew_timeout": 64, "weather": 72}  # technical, FTL, destination weather
+
+
+def test_a_reported_atc_regulation_gets_no_tail_swap(demo_collations, account, decisions):
+    """AHM 730 83 (ATFM restriction at the destination): another aircraft meets the same slot. EY11's tail is
+    not grounded and its weather run considers swaps; reported as an ATC regulation, it considers none."""
+
+    def swaps(decision):
+        considered = [r.scenario for r in decision.ranked] + [v.scenario for v in decision.rejected]
+        return [s for s in considered if s.kind == "tail_swap"]
+
+    assert swaps(decisions["weather"])
+    handle = account.handle()
+    prompt, collation = demo_collations["weather"]
+    flight = _flight(handle, {a: AgentResponse.model_validate(r) for a, r in collation.items()})
+    atc = report_disruption(f"{flight.flight_number} is held by ATC flow control at its destination", flight)
+    assert atc.iata_delay_code == 83
+    decision = arbitrate(collation, prompt, handle=handle, llm=None, disruption=atc)
+    assert decision.ranked and not swaps(decision)
 
 
 @pytest.mark.parametrize("situation", sorted(EXPECTED_FIRST))

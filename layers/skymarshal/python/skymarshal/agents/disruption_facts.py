@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Flight
-from .report_facts import Reading, ReportReading
+from .report_facts import Reading, ReportReading, airport_names, read_report
 
 # When the report names no cause: the code the flight row's delay reason implies (AHM 730), else 99 (other).
 DELAY_REASON_CODES: tuple[tuple[str, int], ...] = (
@@ -104,3 +104,9 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
         severity_minutes=int(reading.duration_minutes.value) if reading.duration_minutes else None,
         facts=facts,
     )
+
+
+def report_disruption(report: str, flight: Flight) -> Disruption:
+    """The report about `flight` as facts (airports named by code or by the flight's own cities).
+    Raises ReportContradictsData."""
+    return flight_disruption(read_report(report, city_codes=airport_names({flight.origin, flight.destination})), flight)

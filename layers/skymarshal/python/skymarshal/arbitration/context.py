@@ -47,6 +47,7 @@ class DisruptionContext:
     release_at: datetime | None  # the grounded tail's estimated release, when maintenance found one
     tail_grounded: bool
     weather_window: tuple[str, datetime, datetime] | None  # airport, no landing from, until
+    disruption: Disruption | None = None  # the report's facts (Validate's), when the run has them
     _cache: dict = field(default_factory=dict)
 
     @property
@@ -59,6 +60,15 @@ class DisruptionContext:
         aircraft's own (a technical fault, a late inbound) and nothing else (ATC, weather) shares in it."""
         reason = (self.flight.delay_reason or "").upper()
         return reason.startswith("TECHNICAL") or (reason.startswith("REACTIONARY") and "ATC" not in reason)
+
+    @property
+    def swap_addresses_cause(self) -> bool:
+        """Whether another aircraft can answer the reported cause: not an ATC or airport restriction (AHM 730
+        81-89), which any aircraft on that slot meets alike, unless the tail itself is grounded. (Weather is
+        left to validation: an on-time swap into a crosswind is rejected there, with its reason.)"""
+        if self.disruption is None or self.tail_grounded:
+            return True
+        return self.disruption.family != "atfm_airport_government"
 
     def profile(self, iata: str) -> AirportProfile | None:
         if iata not in self.profiles:
@@ -152,6 +162,7 @@ def load_context(
         else disruption_type(prompt, flight, collation),
         release_at=grounded.estimated_release if grounded else None,
         tail_grounded=grounded is not None,
+        disruption=disruption,
         weather_window=(weather.affected_airports[0], weather.time_windows[0].start, weather.time_windows[-1].end)
         if weather
         else None,

@@ -61,8 +61,9 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                     report=datetime.fromisoformat(proposal.parameters["report"]),
                 )
             )
-    for registration, sources in _tails(ctx).items():
-        keep(_tail_swap(ctx, registration, sources))
+    if ctx.swap_addresses_cause:  # an aircraft change does not lift an ATC slot
+        for registration, sources in _tails(ctx).items():
+            keep(_tail_swap(ctx, registration, sources))
     for agent, proposal in _proposals(ctx, "crew_swap"):
         delay = max(ctx.flight.delay_minutes, proposal.estimated_delay_minutes or 0)
         keep(

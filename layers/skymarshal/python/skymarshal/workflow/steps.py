@@ -14,10 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..agents.disruption_facts import ReportContradictsData, flight_disruption
+from ..agents.disruption_facts import ReportContradictsData, report_disruption
 from ..agents.extraction import extract_offline
 from ..agents.graph import failure_response
-from ..agents.report_facts import airport_names, read_report
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from ..data import queries as q
 from ..data.access import DataHandle
@@ -115,9 +114,8 @@ def validate(
         raise InvalidDisruption(
             f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
         )
-    reading = read_report(request.prompt, city_codes=airport_names({flight.origin, flight.destination}))
     try:
-        disruption = flight_disruption(reading, flight)
+        disruption = report_disruption(request.prompt, flight)
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
     validated = ValidatedRequest(
