@@ -16,7 +16,8 @@ from skymarshal.data import schema as s
 from skymarshal.data.access import AccessDenied
 from skymarshal.data.generator import GeneratorConfig
 from skymarshal.data.generator.config import local_to_utc
-from skymarshal.data.generator.history import build_history, network_legs
+from skymarshal.data.generator.history import build_history
+from skymarshal.data.generator.history_cases import network_legs
 from skymarshal.data.rows import parse_row
 from skymarshal.data.transfer import import_folder, write_generated
 from skymarshal.models.fleet import AIRCRAFT_TYPES

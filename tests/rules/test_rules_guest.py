@@ -7,7 +7,6 @@ from datetime import date, timedelta
 from ops_rows import booking, flight, profile, utc
 
 from skymarshal.rules.guest import (
-    GuestConfig,
     affected_passengers,
     assess_guest_impact,
     compensation_liability,
@@ -15,6 +14,7 @@ from skymarshal.rules.guest import (
     overnight_necessary,
     passenger_misconnections,
 )
+from skymarshal.rules.guest_models import GuestConfig
 
 LHR_AUH = flight(number="EY18", origin="LHR", destination="AUH", dep=utc(2027, 1, 20, 10), block=420, distance_km=5517)
 AUH_FRA = flight(number="EY123", origin="AUH", destination="FRA", dep=utc(2027, 1, 20, 10, 25), block=380)

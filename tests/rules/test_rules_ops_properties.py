@@ -13,7 +13,7 @@ from skymarshal.rules.finance import PlanCostInput, plan_cost
 from skymarshal.rules.guest import compensation_liability, duty_of_care
 from skymarshal.rules.maintenance_release import estimate_release
 from skymarshal.rules.network import misconnections, propagate_delay
-from skymarshal.rules.tail_swap import cabin_plan
+from skymarshal.rules.tail_swap_checks import cabin_plan
 
 buffers = st.lists(st.integers(-20, 240), min_size=1, max_size=6)
 delays = st.integers(0, 900)

@@ -7,7 +7,9 @@ from datetime import date, timedelta
 import pytest
 from ops_rows import aircraft_day, flight, mel_item, utc, work_order
 
-from skymarshal.rules.tail_swap import SwapConfig, cabin_plan, rank_tail_swaps, tail_swap_eligibility
+from skymarshal.rules.tail_swap import rank_tail_swaps, tail_swap_eligibility
+from skymarshal.rules.tail_swap_checks import cabin_plan
+from skymarshal.rules.tail_swap_models import SwapConfig
 
 DEP = utc(2027, 1, 20, 10)
 AT = utc(2027, 1, 20, 8)

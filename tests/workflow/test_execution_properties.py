@@ -1,7 +1,7 @@
 """The all-or-nothing invariant of Execute, by property: whatever groups a plan has, whichever of them is stale
 and wherever a transaction is interfered with, afterwards every touched row equals its before-image or every
 group was applied — never a mix. A small synthetic schedule is reset before each example; transactions are
-capped at 10 items here (DynamoDB allows 100, see test_execution.py) so a few dozen rows give groups of several
+capped at 10 items here (DynamoDB allows 100, see test_execution_rollback.py) so a few dozen rows give groups of several
 chunks, and moto, which copies a table per transaction item, stays quick."""
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.data.loader import upsert
 from skymarshal.models.operational import AircraftDay, Flight
-from skymarshal.workflow.execution import ExecutionReport, execute
+from skymarshal.workflow.execution import execute
+from skymarshal.workflow.execution_records import ExecutionReport
 from skymarshal.workflow.learning import NothingToLearn, learning_record, record_learning
 from skymarshal.workflow.tables import WorkflowTables
 

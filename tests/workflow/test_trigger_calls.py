@@ -1,5 +1,5 @@
 """What the Trigger calls on Step Functions, with no AWS: exactly the two operations its role grants
-(tests/infra/test_infra_workflow_stack.py asserts the grant), and a redelivered event starts nothing new."""
+(tests/infra/test_infra_workflow_functions.py asserts the grant), and a redelivered event starts nothing new."""
 
 from __future__ import annotations
 

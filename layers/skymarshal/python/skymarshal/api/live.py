@@ -23,7 +23,7 @@ def progress_events(
     wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0.5, timeout_s: float = 3600
 ) -> Iterator[Event]:
     """Yield events until the run ends (or `timeout_s`); raises RunNotFound for an unknown id."""
-    from ..workflow.execution import execution_events
+    from ..workflow.execution_records import execution_events
 
     seen_agents: dict[tuple[str, str], str] = {}
     seen_phase, seen_events, scenarios_for = None, 0, None

@@ -21,7 +21,8 @@ from ..models.findings import Finding
 from ..rules.curfew import Movement, check_movement_at
 from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
-from ..rules.tail_swap import TailSwapEligibility, tail_swap_eligibility
+from ..rules.tail_swap import tail_swap_eligibility
+from ..rules.tail_swap_models import TailSwapEligibility
 from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
 from .context import DisruptionContext

@@ -24,7 +24,7 @@ from ..data.access import DataHandle
 from ..llm.provider import AGENT_DEADLINE_ENV
 from ..llm.startup import startup_check
 from ..workflow.payloads import ArtifactStore
-from ..workflow.steps import agent_result, resolve_others
+from ..workflow.steps_collate import agent_result, resolve_others
 
 DEADLINE_MARGIN_MS = 5000
 DEADLINE_ENV = AGENT_DEADLINE_ENV  # also what each model call is bounded by (llm/provider.py)

@@ -107,7 +107,7 @@ def validate(event: dict, context: Any) -> dict:
 @step
 def collate(event: dict, context: Any) -> dict:
     """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>}."""
-    from ..workflow.steps import collate as run
+    from ..workflow.steps_collate import collate as run
 
     c = clients()
     result = run(
@@ -129,7 +129,7 @@ def collate(event: dict, context: Any) -> dict:
 def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
     from ..arbitration.arbitrator import arbitrator_deadline_s
-    from ..workflow.steps import arbitrate_step
+    from ..workflow.steps_decision import arbitrate_step
 
     # The arbitrator's own deadline, never past what this invocation has left (less time to save the decision).
     remaining = getattr(context, "get_remaining_time_in_millis", lambda: None)()
@@ -173,7 +173,7 @@ def request_approval(event: dict, context: Any) -> dict:
 @step
 def execute(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: applies the approved plan, group by group, rolled back on failure."""
-    from ..workflow.steps import execute_step
+    from ..workflow.steps_decision import execute_step
 
     c = clients()
     summary = execute_step(event["state"], store=c.store, tables=c.tables, registry=c.registry, trail=c.trail)

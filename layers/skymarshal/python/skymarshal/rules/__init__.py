@@ -24,10 +24,10 @@ naming the clause applied. Imports nothing of the project but ``skymarshal.model
 | ``curfew`` | movement inside a local-time curfew / night quota window (DST-correct) | per-airport source |
 | ``weather`` | crosswind on the best runway end; visibility/ceiling minima; significant weather | AFM crosswind; OM-A 8.1.3, CAT.OP.MPA.110/305 |
 | ``maintenance_release`` | estimated release of an AOG aircraft from work orders, parts and the authorised roster | Part-145.A.50, Part-145.A.35; Part-M M.A.403 |
-| ``tail_swap`` | tail swap: rating group, range, airworthiness, position + min turn, own-flight conflicts, cabins | FCL.700, ORO.CC.125; MEL; EU261 Art. 4, 10 |
+| ``tail_swap`` (checks in ``tail_swap_checks``, models in ``tail_swap_models``) | tail swap: rating group, range, airworthiness, position + min turn, own-flight conflicts, cabins | FCL.700, ORO.CC.125; MEL; EU261 Art. 4, 10 |
 | ``regulatory`` | NOTAM closures; slot tolerance; ranked diversion alternates (range, runway, weather, curfew, NOTAM) | ICAO Annex 15; IATA WASG; CAT.OP.MPA.181/182 |
 | ``network`` | delay propagation through turn buffers; misconnections against the MCT | reactionary delay (CODA); airport/carrier MCT |
-| ``guest`` | affected/premium/vulnerable passengers; journey-based EU261/UK261 liability; duty-of-care cost | Reg. 1107/2006; EU261 Art. 6, 7, 9, 11; C-537/17 |
+| ``guest`` (tables, config and models in ``guest_models``) | affected/premium/vulnerable passengers; journey-based EU261/UK261 liability; duty-of-care cost | Reg. 1107/2006; EU261 Art. 6, 7, 9, 11; C-537/17 |
 | ``cargo`` | shipments affected; time limit per handling code (company policy); offload handling; revenue at risk | IATA LAR, TCR, PCR, DGR 9.1 |
 | ``finance`` | plan cost: delay (A4A USD 81.18/min), compensation, care, overtime, swap, ferry, cancellation, cargo | A4A 2014; company policy |
 """

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, NonNegative
 
 from ..models.operational import Booking
 from .cargo import CargoImpact
-from .guest import CareCost, CompensationLiability
+from .guest_models import CareCost, CompensationLiability
 
 A4A_COST_PER_BLOCK_MINUTE_USD = 81.18  # Airlines for America, US passenger airlines' direct cost per block minute, 2014
 # Reference exchange rates to USD (approximate; NEEDS A LIVE RATE IN PRODUCTION, verify).

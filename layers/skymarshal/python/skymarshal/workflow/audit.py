@@ -63,7 +63,7 @@ def audit_document(
     executions: list[dict] | None = None,
 ) -> dict:
     """Everything recorded about one disruption's run(s), newest execution last."""
-    from .execution import execution_events
+    from .execution_records import execution_events
 
     events = [e.model_dump(mode="json") for name in execution_names for e in execution_events(name, tables=tables)]
     request = (state or {}).get("request") or store.get(run_key(disruption_id, "request"))

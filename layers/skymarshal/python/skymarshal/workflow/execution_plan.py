@@ -8,7 +8,8 @@ by someone else since the read fails the transaction instead of being overwritte
 exact for everything the change touches. Updates write only the attributes that differ (SET/REMOVE), never
 the whole row: a concurrent change to another attribute survives both the plan and its compensation.
 The inverse of a change is the same change with the images swapped, so compensation needs no separate code
-and is itself conditioned on the after-image still being there.
+and is itself conditioned on the after-image still being there. `Change` and its conditions are in
+`workflow.execution_changes`; the `Planner` here reads the rows and builds the changes.
 
 Rows are read with GetItem and Query only (index reads are eventually consistent; the per-attribute
 conditions make a stale read fail at commit rather than write stale data).
@@ -16,11 +17,10 @@ conditions make a stale read fail at commit rather than write stale data).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder, Key
+from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 from pydantic import ValidationError
 
 from ..arbitration.actions import CancelFlight, DelayFlight, DivertFlight, ReassignCrew, RebookPassengers, SwapAircraft
@@ -29,100 +29,16 @@ from ..data import schema as s
 from ..data.rows import parse_row
 from ..models.airports import airport
 from ..models.common import iso_z
-from ..rules.guest import PREMIUM_TIERS, VULNERABLE_SSR
+from ..rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
+from .execution_changes import Change, PlanError, all_of, row_key
 from .tables import WorkflowTables
 
-ReasonCode = Literal[
-    "CONDITION_FAILED", "ROW_MISSING", "SEATS_UNAVAILABLE", "INVALID_ROW", "TRANSACTION_ERROR", "COMPENSATION_FAILED"
-]
 OPERABLE = ("SCHEDULED", "DELAYED")  # a flight that has not left, been cancelled or diverted
 SWAPPABLE = ("SPARE", "IN_SERVICE")  # an AircraftDay that is neither grounded nor in the hangar
 CABINS = ("F", "J", "Y")  # best first
 TIERS = ("PLATINUM", "GOLD", "SILVER", "BRONZE", "NONE")
 INTERLINE = "INTERLINE"  # Booking.rebooked_to of a passenger placed on another carrier
-
-
-class PlanError(Exception):
-    """An action cannot be turned into writes; `code` is the typed reason the events record."""
-
-    def __init__(self, code: ReasonCode, message: str):
-        super().__init__(message)
-        self.code = code
-
-
-@dataclass(frozen=True)
-class Change:
-    table: str  # logical name
-    key: dict[str, Any]
-    before: dict[str, Any] | None  # None: created by the change
-    after: dict[str, Any] | None  # None: deleted by the change
-    guard: ConditionBase | None = None  # what the plan relies on beyond the attributes it writes
-
-    @property
-    def check_only(self) -> bool:
-        return self.before is not None and self.before == self.after
-
-    def inverse(self) -> Change:
-        """The compensating change: back to the before-image, only if the after-image is still there."""
-        return Change(self.table, self.key, self.after, self.before)
-
-    def transact_item(self, naming: s.Naming) -> dict:
-        """One TransactWriteItems entry (plain Python values: the resource's client serialises them)."""
-        pk = s.TABLES_BY_NAME[self.table].partition.name
-        base = {"TableName": naming(self.table), "ReturnValuesOnConditionCheckFailure": "ALL_OLD"}
-        if self.before is None:
-            return {"Put": {**base, "Item": self.after, **_condition(Attr(pk).not_exists())}}
-        if self.after is None:
-            return {
-                "Delete": {**base, "Key": self.key, **_condition(_all(_equal(self.before, self.before), self.guard))}
-            }
-        if self.check_only:
-            return {"ConditionCheck": {**base, "Key": self.key, **_condition(_all(Attr(pk).exists(), self.guard))}}
-        written = sorted(k for k in {*self.before, *self.after} if self.before.get(k) != self.after.get(k))
-        condition = _condition(_all(Attr(pk).exists(), _equal(self.before, written), self.guard))
-        sets = [k for k in written if k in self.after]
-        removes = [k for k in written if k not in self.after]
-        names = {f"#u{i}": k for i, k in enumerate(written)}
-        values = {f":u{i}": self.after[k] for i, k in enumerate(written) if k in self.after}
-        expression = " ".join(
-            part
-            for part in (
-                "SET " + ", ".join(f"#u{written.index(k)} = :u{written.index(k)}" for k in sets) if sets else "",
-                "REMOVE " + ", ".join(f"#u{written.index(k)}" for k in removes) if removes else "",
-            )
-            if part
-        )
-        update = {**base, "Key": self.key, "UpdateExpression": expression, **condition}
-        update["ExpressionAttributeNames"] = {**condition["ExpressionAttributeNames"], **names}
-        if values or condition.get("ExpressionAttributeValues"):
-            update["ExpressionAttributeValues"] = {**condition.get("ExpressionAttributeValues", {}), **values}
-        return {"Update": update}
-
-
-def _equal(image: dict, attributes) -> ConditionBase:
-    """Each attribute still holds its value in `image` (or is still absent from the row)."""
-    parts = [Attr(a).eq(image[a]) if a in image else Attr(a).not_exists() for a in sorted(attributes)]
-    return _all(*parts)
-
-
-def _all(*parts: ConditionBase | None) -> ConditionBase:
-    present = [p for p in parts if p is not None]
-    out = present[0]
-    for p in present[1:]:
-        out = out & p
-    return out
-
-
-def _condition(condition: ConditionBase) -> dict:
-    built = ConditionExpressionBuilder().build_expression(condition)
-    out = {
-        "ConditionExpression": built.condition_expression,
-        "ExpressionAttributeNames": built.attribute_name_placeholders,
-    }
-    if built.attribute_value_placeholders:
-        out["ExpressionAttributeValues"] = built.attribute_value_placeholders
-    return out
 
 
 class Planner:
@@ -167,12 +83,14 @@ class Planner:
                 parse_row(table, after)
             except ValidationError as exc:
                 raise PlanError(
-                    "INVALID_ROW", f"{table} row {_key(table, after)} would not be valid: {exc.errors()[0]['msg']}"
+                    "INVALID_ROW", f"{table} row {row_key(table, after)} would not be valid: {exc.errors()[0]['msg']}"
                 ) from None
-        return Change(table, _key(table, image), before, after, guard)
+        return Change(table, row_key(table, image), before, after, guard)
 
     def _update_flight(self, flight: dict, changes: dict, guard: ConditionBase | None = None) -> Change:
-        return self._change(s.FLIGHTS, flight, {**flight, **changes}, _all(Attr("status").is_in(list(OPERABLE)), guard))
+        return self._change(
+            s.FLIGHTS, flight, {**flight, **changes}, all_of(Attr("status").is_in(list(OPERABLE)), guard)
+        )
 
     def changes(self, action) -> list[Change]:
         if isinstance(action, SwapAircraft):
@@ -223,7 +141,7 @@ class Planner:
             raise PlanError("ROW_MISSING", f"{a.to_registration} has no availability row for {flight['flight_date']}")
         check = Change(
             s.AIRCRAFT_AVAILABILITY,
-            _key(s.AIRCRAFT_AVAILABILITY, day),
+            row_key(s.AIRCRAFT_AVAILABILITY, day),
             day,
             day,
             Attr("status").is_in(list(SWAPPABLE)) & Attr("aircraft_type").eq(a.to_aircraft_type),
@@ -379,10 +297,6 @@ class Planner:
             if booked[flight_id] != {c: int(n) for c, n in row.get("booked", {}).items()}
         ]
         return counts + moves
-
-
-def _key(table: str, row: dict) -> dict:
-    return {k: row[k] for k in s.TABLES_BY_NAME[table].key_names}
 
 
 def _priority(rows: list[dict]) -> list[dict]:

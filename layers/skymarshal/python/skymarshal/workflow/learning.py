@@ -29,7 +29,7 @@ from ..data.loader import item_of
 from ..models.history import DisruptionRecord, DisruptionType, Outcome
 from ..models.operational import Flight
 from .audit import audit_document, run_status
-from .execution import ExecutionReport
+from .execution_records import ExecutionReport
 from .models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
 from .models import Outcome as RunOutcome
 from .payloads import ArtifactStore, run_key
@@ -161,7 +161,7 @@ def learn_step(
     state: dict, *, store: ArtifactStore, handle, tables: WorkflowTables, registry=None, metrics=None, trail=None
 ) -> RunOutcome:
     """Record the run in DisruptionHistory (once), count acceptance and overrides, write the audit document."""
-    from .steps import close_arbitration
+    from .steps_decision import close_arbitration
 
     request = ValidatedRequest.model_validate(state["request"])
     status = run_status(state)

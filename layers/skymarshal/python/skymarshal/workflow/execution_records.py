@@ -1,0 +1,176 @@
+"""An execution's items in the checkpoints table: the event and report models, the run that records events and
+change logs and commits the transactions (retrying only collisions and throttling), and reading the events back."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from boto3.dynamodb.conditions import Key
+from botocore.exceptions import ClientError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from ..arbitration.actions import describe
+from ..checkpoint.config import ttl_seconds
+from ..models.operational import Flight
+from .execution_changes import Change, ReasonCode
+from .tables import WorkflowTables
+
+log = logging.getLogger("skymarshal.execution")
+RETRYABLE = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"}
+ATTEMPTS = 4
+EventKind = Literal["started", "completed", "failed", "compensated"]
+RefusalCode = Literal["IN_PROGRESS", "SCENARIO_MISMATCH"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ExecutionEvent(_Model):
+    execution_id: str
+    seq: int
+    at: AwareDatetime
+    event: EventKind
+    group: int
+    action_kinds: list[str]
+    description: str
+    reason_code: ReasonCode | None = None
+    message: str | None = None
+
+
+class ChangedRow(_Model):
+    table: str
+    key: dict[str, str]
+
+
+class ExecutionReport(_Model):
+    execution_id: str
+    scenario_id: str
+    status: Literal["executed", "rolled_back", "compensation_failed"]
+    actions: list[str]  # one describe() line per action of the scenario
+    groups: int
+    events: list[ExecutionEvent] = Field(default_factory=list)
+    error: str | None = None
+    reason_code: ReasonCode | None = None
+    changed: list[ChangedRow] = Field(default_factory=list)  # every row a committed transaction wrote
+    unrestored: list[ChangedRow] = Field(default_factory=list)  # compensation_failed: rows still holding the plan
+    flight_before: Flight | None = None  # the disrupted flight as execution found it (Learn records this one)
+
+
+class ExecutionRefused(Exception):
+    """The execution id is taken: still running (a concurrent retry), or claimed for another scenario."""
+
+    def __init__(self, code: RefusalCode, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+def execution_pk(execution_id: str) -> str:
+    return f"EXECUTION#{execution_id}"
+
+
+def item_ttl() -> int:
+    return int(time.time()) + ttl_seconds()
+
+
+class ExecutionRun:
+    """One execution's writes to the checkpoints table (events, change logs) and its transactions."""
+
+    def __init__(self, execution_id: str, tables: WorkflowTables, now: datetime | None):
+        self.id, self.tables = execution_id, tables
+        self.table = tables.checkpoints
+        self.clock = (lambda: now) if now else (lambda: datetime.now(UTC))
+        self.events: list[ExecutionEvent] = []
+
+    def event(
+        self, kind: EventKind, group: int, action, reason: ReasonCode | None = None, message: str | None = None
+    ) -> None:
+        e = ExecutionEvent(
+            execution_id=self.id,
+            seq=len(self.events),
+            at=self.clock(),
+            event=kind,
+            group=group,
+            action_kinds=[action.kind],
+            description=describe(action),
+            reason_code=reason,
+            message=message,
+        )
+        self.events.append(e)
+        stamp = e.at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        item = {k: v for k, v in e.model_dump(mode="json").items() if v is not None}
+        try:  # the report carries every event; a lost copy must not stop a compensation half way
+            self.table.put_item(
+                Item={"PK": execution_pk(self.id), "SK": f"EVENT#{stamp}#{e.seq:04d}", **item, "ttl": item_ttl()}
+            )
+        except ClientError as exc:
+            log.error("execution %s: event %d (%s) not stored: %s", self.id, e.seq, kind, exc)
+        (log.warning if kind == "failed" else log.info)(
+            "execution %s group %d %s%s", self.id, group, kind, f": {reason} {message}" if reason else ""
+        )
+
+    def log_changes(self, group: int, chunk: int, changes: list[Change]) -> None:
+        """Before the chunk commits: its images, so `undo` works even if this process dies mid-plan."""
+        self.table.put_item(
+            Item={
+                "PK": execution_pk(self.id),
+                "SK": f"CHANGES#{group:03d}#{chunk:03d}",
+                "ttl": item_ttl(),
+                "changes": [
+                    {"table": c.table, "key": c.key, "before": c.before, "after": c.after}
+                    for c in changes
+                    if not c.check_only
+                ],
+            }
+        )
+
+    def transact(self, changes: list[Change]) -> None:
+        """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition)."""
+        items = [c.transact_item(self.tables.naming) for c in changes]
+        if not items:  # e.g. undoing a group whose rows already held the plan's values: nothing was written
+            return
+        for attempt in range(ATTEMPTS):
+            try:
+                self.tables.resource.meta.client.transact_write_items(TransactItems=items)
+                return
+            except ClientError as exc:
+                codes = {r.get("Code") for r in exc.response.get("CancellationReasons", [])} - {"None", None}
+                transient = exc.response["Error"]["Code"] in RETRYABLE or (codes and codes <= RETRYABLE)
+                if not transient or attempt == ATTEMPTS - 1:
+                    raise TransactionFailed(exc, changes) from exc
+                time.sleep(0.05 * 2**attempt)
+
+
+class TransactionFailed(Exception):
+    """A transaction that was cancelled or could not run, with the changes it carried."""
+
+    def __init__(self, error: ClientError, changes: list[Change]):
+        super().__init__(str(error))
+        self.error, self.changes = error, changes
+
+
+def execution_items(table, execution_id: str, prefix: str) -> list[dict]:
+    """Every item of the execution whose sort key starts with `prefix` (all pages)."""
+    kwargs: dict[str, Any] = {
+        "KeyConditionExpression": Key("PK").eq(execution_pk(execution_id)) & Key("SK").begins_with(prefix),
+        "ConsistentRead": True,
+    }
+    items: list[dict] = []
+    while True:
+        page = table.query(**kwargs)
+        items += page.get("Items", [])
+        if "LastEvaluatedKey" not in page:
+            return items
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def execution_events(execution_id: str, *, tables: WorkflowTables) -> list[ExecutionEvent]:
+    """The recorded events of an execution, in order."""
+    items = execution_items(tables.checkpoints, execution_id, "EVENT#")
+    fields = set(ExecutionEvent.model_fields)
+    return sorted(
+        (ExecutionEvent.model_validate({k: v for k, v in i.items() if k in fields}) for i in items), key=lambda e: e.seq
+    )

@@ -1,0 +1,103 @@
+"""The Collate step, free of Lambda: an agent Lambda's result for its Map (inline or by reference), a round's
+seven results into the collation checkpointed in S3, and the revision round's reference to it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..agents.graph import failure_response
+from ..data.schema import AGENTS, SAFETY_AGENTS
+from ..models.agent_response import AgentResponse
+from .audit_trail import AuditTrail
+from .models import (
+    PhaseResult,
+)
+from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
+
+# -------------------------------------------------------------------------------------------- Collate
+
+
+def agent_result(response: AgentResponse, *, disruption_id: str, store: ArtifactStore | None) -> dict[str, Any]:
+    """What an agent Lambda returns to its Map: the response, or a reference when it is large."""
+    body = response.model_dump(mode="json")
+    if store is None:
+        return body
+    ref = store.ref(body, run_key(disruption_id, f"agent-{response.phase}-{response.agent_name}"), AGENT_INLINE_LIMIT)
+    if ref.key is None:
+        return body
+    return {"agent_name": response.agent_name, "status": response.status, "ref": ref.model_dump(mode="json")}
+
+
+def _response(entry: Any, phase: str, store: ArtifactStore) -> AgentResponse:
+    if not isinstance(entry, dict) or "agent_name" not in entry:
+        raise ValueError(f"a {phase} Map result is not an agent result: {str(entry)[:200]}")
+    agent = entry["agent_name"]
+    if "ref" in entry:
+        return AgentResponse.model_validate(store.resolve(entry["ref"]))
+    if "error" in entry and "recommendation" not in entry:  # the Map's Catch: the Lambda itself failed
+        cause = str(entry.get("cause") or "")[:500]
+        return failure_response(
+            agent, phase, {}, f"the {agent} Lambda failed: {entry['error']}: {cause}", status="error"
+        )
+    try:
+        return AgentResponse.model_validate(entry)
+    except ValidationError:  # e.g. the handler's own input_error for a malformed event
+        return failure_response(
+            agent,
+            phase,
+            {},
+            str(entry.get("message") or "the agent returned an unreadable result"),
+            status="input_error" if entry.get("status") == "input_error" else "error",
+        )
+
+
+def collate(
+    phase: str,
+    results: list,
+    *,
+    disruption_id: str,
+    store: ArtifactStore,
+    execution_name: str | None = None,
+    trail: AuditTrail | None = None,
+) -> PhaseResult:
+    """The Map's seven results → the collation (checkpointed in S3) and what the safety gate needs."""
+    responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
+    for agent in AGENTS:  # a missing result is a failed agent, never silently absent
+        responses.setdefault(agent, failure_response(agent, phase, {}, "no result from the Map", status="error"))
+    collation = {a: responses[a].model_dump(mode="json") for a in AGENTS}
+    statuses = {a: responses[a].status for a in AGENTS}
+    result = PhaseResult(
+        phase=phase,
+        collation=store.save(run_key(disruption_id, f"collation-{phase}"), collation),
+        statuses=statuses,
+        failed=[a for a in AGENTS if statuses[a] != "ok"],
+        # As the arbitrator reads it: a safety agent that did not answer "ok" cannot clear the flight.
+        safety_failed=any(statuses[a] != "ok" for a in SAFETY_AGENTS),
+    )
+    store.put(run_key(disruption_id, f"phase-{phase}"), result.model_dump(mode="json"))
+    if trail is not None:
+        trail.append(
+            disruption_id,
+            "round",
+            f"round:{phase}:{execution_name}",
+            {
+                "phase": phase,
+                "statuses": statuses,
+                "safety_failed": result.safety_failed,
+                "artifact": trail.artifact(store.bucket, run_key(disruption_id, f"collation-{phase}")),
+            },
+            actor="collate",
+            execution_name=execution_name,
+        )
+    return result
+
+
+def resolve_others(others: Any, store: ArtifactStore | None) -> dict | None:
+    """The revision round's `others`: the collation itself, or a reference to it."""
+    if others is None or not is_ref(others):
+        return others
+    if store is None:
+        raise ValueError("the collation is in S3 but no artifact store is configured")
+    return store.resolve(others)

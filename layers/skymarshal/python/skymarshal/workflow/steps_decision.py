@@ -1,0 +1,209 @@
+"""The Arbitrate and Execute steps, free of Lambda, and the arbitration thread's close with the run's human outcome
+(what Learn records): the ranked decision, the approved scenario carried out, the thread marked."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
+from ..data.access import DataHandle
+from .audit_trail import AuditTrail
+from .models import (
+    ApprovalDecision,
+    DecisionSummary,
+    Escalation,
+    ExecutionSummary,
+    RankedSummary,
+    ValidatedRequest,
+)
+from .payloads import ArtifactStore, run_key
+from .tables import WorkflowTables
+
+log = logging.getLogger("skymarshal.workflow")
+ARBITRATOR_THREAD = ("arbitrator", "arbitration")
+
+
+# ------------------------------------------------------------------------------------------ Arbitrate
+
+
+def arbitrate_step(
+    state: dict,
+    *,
+    handle: DataHandle,
+    store: ArtifactStore,
+    registry: BaseThreadRegistry,
+    now: datetime | None = None,
+    trail: AuditTrail | None = None,
+    **arbitrate_kwargs,
+) -> DecisionSummary:
+    from ..arbitration.arbitrator import arbitrate
+
+    request = ValidatedRequest.model_validate(state["request"])
+    collation = store.resolve(state["phase2"]["collation"])
+    previous = DecisionSummary.model_validate(state["decision"]) if state.get("decision") else None
+    approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
+    excluded, instruction, attempt = [], None, 1
+    if previous and approval and approval.action == "alternatives":
+        excluded = previous.excluded + [r.scenario_id for r in previous.ranked]
+        instruction, attempt = approval.instruction, previous.attempt + 1
+    registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
+    output = arbitrate(
+        collation,
+        request.prompt,
+        handle=handle,
+        now=now,
+        exclude=frozenset(excluded),
+        disruption=request.disruption,
+        instruction=instruction,
+        **arbitrate_kwargs,
+    )
+    ref = store.save(
+        run_key(request.disruption_id, f"decision-{attempt}"), output.model_dump(mode="json"), inline_limit=0
+    )
+    ranked = [
+        RankedSummary(
+            rank=r.rank,
+            scenario_id=r.scenario.scenario_id,
+            title=r.scenario.title,
+            kind=r.scenario.kind,
+            score=round(r.score, 4),
+            confidence=round(r.confidence, 4),
+            delay_minutes=r.scenario.delay_minutes,
+            cost_usd=round(r.scenario.cost_usd, 2),
+        )
+        for r in output.ranked
+    ]
+    registry.record(
+        thread_id(request.execution_name, *ARBITRATOR_THREAD),
+        "decision",
+        confidence=output.confidence,
+        detail={"status": output.status, "ranked": [r.scenario_id for r in ranked]},
+    )
+    if trail is not None:
+        trail.append(
+            request.disruption_id,
+            "decision",
+            f"decision:{request.execution_name}:{attempt}",
+            {
+                "attempt": attempt,
+                "status": output.status,
+                "confidence": round(output.confidence, 4),
+                "ranked": [r.model_dump(mode="json") for r in ranked],
+                "excluded": excluded,
+                "instruction": instruction,
+                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, f"decision-{attempt}")),
+            },
+            actor="arbitrator",
+            execution_name=request.execution_name,
+        )
+    return DecisionSummary(
+        status=output.status,
+        has_plan=bool(ranked),
+        final_decision=output.final_decision,
+        confidence=round(output.confidence, 4),
+        ranked=ranked,
+        escalations=[e.code for e in output.escalations],
+        attempt=attempt,
+        excluded=excluded,
+        instruction=instruction,
+        output=ref,
+    )
+
+
+# -------------------------------------------------------------------------------------------- Execute
+
+
+def chosen_scenario(state: dict, store: ArtifactStore):
+    """The scenario the duty manager approved or selected, from the arbitrator's full output."""
+    from ..arbitration.models import ArbitratorOutput
+
+    decision = DecisionSummary.model_validate(state["decision"])
+    approval = ApprovalDecision.model_validate(state["approval"])
+    wanted = approval.scenario_id or (decision.ranked[0].scenario_id if decision.ranked else None)
+    output = ArbitratorOutput.model_validate(store.resolve(decision.output))
+    for ranked in output.ranked:
+        if ranked.scenario.scenario_id == wanted:
+            return ranked.scenario
+    raise ValueError(
+        f"scenario {wanted!r} is not one of the ranked plans: "
+        + ", ".join(r.scenario.scenario_id for r in output.ranked)
+    )
+
+
+def execute_step(
+    state: dict,
+    *,
+    store: ArtifactStore,
+    tables: WorkflowTables,
+    registry: BaseThreadRegistry | None = None,
+    trail: AuditTrail | None = None,
+) -> ExecutionSummary:
+    from .execution import execute
+
+    request = ValidatedRequest.model_validate(state["request"])
+    scenario = chosen_scenario(state, store)
+    report = execute(scenario, execution_id=request.execution_name, tables=tables)
+    store.put(run_key(request.disruption_id, "execution"), report.model_dump(mode="json"))
+    if trail is not None:
+        trail.append(
+            request.disruption_id,
+            "execution",
+            f"execution:{request.execution_name}",
+            {
+                "status": report.status,
+                "scenario_id": scenario.scenario_id,
+                "actions": report.actions,
+                "error": report.error,
+                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "execution")),
+            },
+            actor="execute",
+            execution_name=request.execution_name,
+        )
+    if registry is not None:
+        _close_arbitration(
+            registry,
+            request.execution_name,
+            "completed" if report.status == "executed" else "failed",
+            {"scenario_id": scenario.scenario_id, "execution": report.status},
+        )
+    return ExecutionSummary(
+        status=report.status,
+        scenario_id=scenario.scenario_id,
+        actions=report.actions,
+        error=report.error,
+        reason_code=report.reason_code,
+    )
+
+
+def _close_arbitration(registry: BaseThreadRegistry, execution_name: str, status: str, detail: dict) -> None:
+    """Mark the arbitration thread with the run's human outcome (rejected, escalated, completed, failed)."""
+    tid = thread_id(execution_name, *ARBITRATOR_THREAD)
+    if registry.get(tid) is None:  # escalated before arbitration: the thread never started
+        registry.start(execution_name, *ARBITRATOR_THREAD, detail={"escalated_before_arbitration": True})
+    try:
+        current = registry.status(tid)
+        if status == "completed" and current == "running":
+            registry.complete(tid, detail=detail)
+        elif status == "failed":
+            registry.fail(tid, detail.get("execution", "failed"), detail=detail)
+        elif status != current:
+            registry.set_status(tid, status, actor=detail.get("decided_by"), detail=detail)
+    except IllegalTransition as exc:  # a retried step finds the thread already closed
+        log.info("arbitration thread already closed: %s", exc)
+
+
+def close_arbitration(state: dict, registry: BaseThreadRegistry) -> None:
+    """Learn's view of the human outcome for the arbitration thread (execution closes its own)."""
+    request = ValidatedRequest.model_validate(state["request"])
+    approval = state.get("approval") or {}
+    if state.get("escalation"):
+        reason = Escalation.model_validate(state["escalation"]).reason
+        _close_arbitration(registry, request.execution_name, "escalated", {"reason": reason})
+    elif approval.get("action") == "reject":
+        _close_arbitration(
+            registry,
+            request.execution_name,
+            "rejected",
+            {"decided_by": approval.get("decided_by"), "comment": approval.get("comment")},
+        )

@@ -1,0 +1,133 @@
+"""CDK assertions on the synthesized workflow stack's state machine: logging and tracing, the two Map rounds over
+the agents, retries and catches, the approval wait, the escalations, the safety gate and the duty manager's
+decision, and deadlines below the Lambda timeouts. The fixtures are in tests/infra/conftest.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from aws_cdk.assertions import Match, Template
+from workflow_stack_helpers import AGENT_TASK, ROUND_MAPS, TRANSIENT, task_states
+
+from skymarshal.data.schema import AGENTS
+
+
+def test_one_standard_state_machine_with_full_logging_and_tracing(workflow_template: Template) -> None:
+    workflow_template.resource_count_is("AWS::StepFunctions::StateMachine", 1)
+    workflow_template.has_resource_properties(
+        "AWS::StepFunctions::StateMachine",
+        {
+            "StateMachineType": "STANDARD",
+            "LoggingConfiguration": Match.object_like(
+                {
+                    "Level": "ALL",
+                    "IncludeExecutionData": True,
+                    "Destinations": [
+                        {"CloudWatchLogsLogGroup": {"LogGroupArn": {"Fn::GetAtt": [Match.any_value(), "Arn"]}}}
+                    ],
+                }
+            ),
+            "TracingConfiguration": {"Enabled": True},
+        },
+    )
+
+
+def test_exactly_two_rounds_each_a_map_over_the_agents(definition) -> None:
+    maps = {name for name, state in definition["States"].items() if state["Type"] == "Map"}
+    assert maps == set(ROUND_MAPS.values())
+    for phase, name in ROUND_MAPS.items():
+        state = definition["States"][name]
+        assert state["ItemsPath"] == "$.request.agents"
+        selector = state["ItemSelector"]
+        assert selector["agent.$"] == "$$.Map.Item.Value"
+        assert selector["phase"] == phase
+        assert selector["prompt.$"] == "$.request.prompt"
+        assert ("others.$" in selector) == (phase == "revision")
+    assert definition["States"][ROUND_MAPS["revision"]]["ItemSelector"]["others.$"] == "$.phase1.collation"
+
+
+@pytest.mark.parametrize("phase", ROUND_MAPS)
+def test_each_agent_task_catches_everything_and_retries_transient_errors(definition, functions, phase) -> None:
+    processor = definition["States"][ROUND_MAPS[phase]]["ItemProcessor"]["States"]
+    tasks = dict(task_states(processor))
+    assert set(tasks) == {f"{AGENT_TASK[agent]} ({phase})" for agent in AGENTS}
+    for agent in AGENTS:
+        task = tasks[f"{AGENT_TASK[agent]} ({phase})"]
+        # Wired to this agent's own function, and given every key of the Map item.
+        assert task["Resource"] == f"<{functions[agent]}.Arn>"
+        assert "agent.$" in task["Parameters"] and ("others.$" in task["Parameters"]) == (phase == "revision")
+        assert task["Catch"] == [
+            {"ErrorEquals": ["States.ALL"], "ResultPath": "$.failure", "Next": f"Agent failed ({phase})"}
+        ]
+        assert processor[f"Agent failed ({phase})"]["Type"] == "Pass"
+        assert any(set(r["ErrorEquals"]) >= TRANSIENT and r["BackoffRate"] == 2 for r in task["Retry"])
+
+
+def test_every_task_state_retries(definition) -> None:
+    tasks = dict(task_states(definition["States"]))
+    assert len(tasks) == 2 * len(AGENTS) + 7  # Validate, two Collates, Arbitrate, Await approval, Execute, Learn
+    for name, task in tasks.items():
+        assert task.get("Retry"), f"{name} has no Retry"
+        assert all(r["BackoffRate"] == 2 and "States.ALL" not in r["ErrorEquals"] for r in task["Retry"]), name
+
+
+def test_approval_waits_for_a_task_token_and_escalates_on_timeout(definition, functions) -> None:
+    approval = definition["States"]["Await duty manager approval"]
+    assert approval["Resource"] == "arn:aws:states:::lambda:invoke.waitForTaskToken"
+    assert approval["Parameters"]["FunctionName"] == f"<{functions['approval']}.Arn>"
+    assert approval["Parameters"]["Payload"]["task_token.$"] == "$$.Task.Token"
+    assert approval["TimeoutSecondsPath"] == "$.request.approval_timeout_seconds"
+    catches = {tuple(c["ErrorEquals"]): c["Next"] for c in approval["Catch"]}
+    assert catches == {("States.Timeout",): "Escalate: approval timed out"}
+    assert approval["Next"] == "Duty manager's decision"
+
+
+def test_a_failed_arbitration_escalates_to_a_duty_manager(definition, functions) -> None:
+    arbitrate = definition["States"]["Arbitrate"]
+    assert {tuple(c["ErrorEquals"]): c["Next"] for c in arbitrate["Catch"]} == {
+        ("States.ALL",): "Escalate: arbitration failed"
+    }
+    escalate = definition["States"]["Escalate: arbitration failed"]
+    assert escalate["Result"]["reason"] == "ARBITRATION_FAILED" and escalate["ResultPath"] == "$.escalation"
+    assert escalate["Next"] == "Learn and record outcome"
+
+
+def test_internal_deadlines_sit_below_the_lambda_timeouts(workflow_template_json, functions) -> None:
+    from skymarshal.handlers.agent import DEADLINE_MARGIN_MS
+
+    for name, logical in functions.items():
+        props = workflow_template_json["Resources"][logical]["Properties"]
+        env = props["Environment"]["Variables"]
+        for key in ("SKYMARSHAL_AGENT_DEADLINE_SECONDS", "SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS"):
+            if key in env:
+                assert float(env[key]) + DEADLINE_MARGIN_MS / 1000 < props["Timeout"], name
+    arbitrator = workflow_template_json["Resources"][functions["arbitrator"]]["Properties"]
+    assert "SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS" in arbitrator["Environment"]["Variables"]
+
+
+def _choices(state: dict[str, Any]) -> dict[tuple[str, str], str]:
+    return {(c["Variable"], str(c.get("StringEquals", c.get("BooleanEquals")))): c["Next"] for c in state["Choices"]}
+
+
+def test_safety_gate_escalates_when_a_safety_agent_failed(definition) -> None:
+    gate = definition["States"]["Safety gate"]
+    assert gate["Type"] == "Choice"
+    assert _choices(gate) == {("$.phase2.safety_failed", "True"): "Escalate: safety agent failed"}
+    assert gate["Default"] == "Arbitrate"
+    assert definition["States"]["Collate revision round"]["Next"] == "Safety gate"
+
+
+def test_duty_manager_decision_rejects_asks_for_alternatives_or_executes(definition) -> None:
+    decision = definition["States"]["Duty manager's decision"]
+    assert decision["Type"] == "Choice"
+    assert _choices(decision) == {
+        ("$.approval.action", "reject"): "Learn and record outcome",
+        ("$.approval.action", "alternatives"): "Arbitrate",
+    }
+    assert decision["Default"] == "Execute plan"
+    assert definition["States"]["Execute plan"]["Next"] == "Learn and record outcome"
+
+
+# ----------------------------------------------------------------------------------------- functions
