@@ -23,18 +23,18 @@ demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to en
 
 # Tiers (tests/conftest.py marks each test from what it uses): unit (no AWS, no synthesis, sockets off),
 # integration (emulated AWS, the whole airline), system (the state machine, the API, the browser), infra (synthesis,
-# cfn-lint, cdk-nag). Two workers: the seeded account's tests stay on one, the synthesis' on one, units spread.
+# cfn-lint, cdk-nag). Two workers, each with its own seeded account and synthesis, share the tests evenly.
 PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 
 test: $(STAMP) browser  ## (lint joins once clean) every tier (what CI runs), slowest 15 tests at the end
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the unit tier alone: the fast loop
 	$(BIN)/pytest -q -m unit -n $(PYTEST_WORKERS) --durations=10 $(PYTEST_ARGS)
 
 test-full: $(STAMP) browser lint  ## every tier on the airline at its production passenger volume (slower)
-	SKYMARSHAL_TEST_LOAD_FACTOR=0.78 $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=15 $(PYTEST_ARGS)
+	SKYMARSHAL_TEST_LOAD_FACTOR=0.78 $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 lint: $(STAMP)  ## ruff (lint and format check) and mypy, as configured in pyproject.toml
 	$(BIN)/ruff check .

@@ -3,8 +3,8 @@
 Every test gets one tier marker from what it uses (`tier_of`): `system` (the state machine, the API, the
 browser), `infra` (the CDK synthesis, cfn-lint, cdk-nag), `integration` (the seeded account, the whole
 airline, moto, a socket) or `unit` (none of these; sockets off). `make test-unit` runs the unit tier alone.
-Under pytest-xdist the tests of the seeded account and of the synthesis each stay on one worker (one
-seeding, one synthesis per run), and the unit tests spread over the workers.
+Under pytest-xdist each worker seeds its own account and synthesizes once (cheap at the test volume), so
+the tests spread evenly over the workers.
 
 SKYMARSHAL_TEST_LOAD_FACTOR sets the passenger volume of the session's airline (the smallest that holds the
 demo situations by default; `make test-full` runs at the production default, 0.78).
@@ -45,8 +45,6 @@ TIER_FIXTURES: dict[str, frozenset[str]] = {
     "integration": frozenset({"account", "airline", "handle", "blank_account", "local", "ckpt_aws", "fake_bedrock"}),
 }
 TIERS = ("system", "infra", "integration", "unit")
-# xdist groups: the tests sharing one expensive session fixture run on one worker.
-GROUP_OF_TIER = {"system": "account", "integration": "account", "infra": "synthesis"}
 
 
 def tier_of(item: pytest.Item) -> str:
@@ -70,10 +68,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         tier = tier_of(item)
         if not item.get_closest_marker(tier):
             item.add_marker(getattr(pytest.mark, tier))
-        if tier == "integration" and not set(item.fixturenames) & TIER_FIXTURES["integration"]:
-            continue  # moto or sockets of its own: free to run on any worker
-        if tier in GROUP_OF_TIER:
-            item.add_marker(pytest.mark.xdist_group(GROUP_OF_TIER[tier]))
 
 
 @pytest.hookimpl(tryfirst=True)
