@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -11,9 +10,9 @@ from hypothesis import strategies as st
 from skymarshal.recovery.parser import InstanceError, clock, read_instance, read_solution
 from skymarshal.recovery.writer import format_clock, write_solution
 
+from .roadef import ROADEF, needs_roadef
 from .tiny import planned_solution, tiny_instance, write_tiny
 
-ROADEF = Path("/work/shared/roadef2009")
 
 
 def test_tiny_instance_fields(tmp_path):
@@ -59,7 +58,7 @@ def test_not_a_directory(tmp_path):
         read_instance(tmp_path / "nowhere")
 
 
-@pytest.mark.skipif(not (ROADEF / "A01").is_dir(), reason="ROADEF 2009 instances not on this machine")
+@needs_roadef
 @pytest.mark.parametrize("name", ["A01", "B01"])
 def test_real_instance_round_trip(tmp_path, name):
     instance = read_instance(ROADEF / name)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,9 +14,9 @@ from skymarshal.recovery.passengers import plan_passengers
 from skymarshal.recovery.solver import _Search, construct, solve, to_rows
 from skymarshal.recovery.aircraft_plan import Weights
 
+from .roadef import ROADEF, needs_roadef
 from .tiny import FILES, tiny_instance
 
-ROADEF = Path("/work/shared/roadef2009")
 SPARE = "P3 M1 FAM 0/10/50 300 1100.0 30 20 AAA NULL\n#"
 
 
@@ -68,7 +67,7 @@ def test_unavailable_tail_flights_move_to_the_spare(tmp_path):
     assert result.cost.total <= 400.0 and result.cost.passenger_delay == 0.0
 
 
-@pytest.mark.skipif(not (ROADEF / "A01").is_dir(), reason="ROADEF 2009 instances not on this machine")
+@needs_roadef
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_moves_on_a01_never_break_feasibility(seed):

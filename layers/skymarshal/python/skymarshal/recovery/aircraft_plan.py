@@ -16,6 +16,9 @@ from .cost import billed_hours
 from .network import DatedFlight, Network, operating_cost
 
 MANDATORY_BONUS = 1e9  # a disrupted flight must keep its aircraft: any path without it is worthless
+# Rules.keep_unbooked: an unbooked flight is flown by any path that can take it (below a disrupted flight, far
+# above any passenger or operating cost); the search then refuses plans that cancel more of them.
+UNBOOKED_BONUS = 1e7
 MAX_LABELS = 4
 
 
@@ -203,7 +206,8 @@ def _start_label(plan: Plan, aircraft) -> Label:
 def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Weights) -> float:
     if f.status == "disrupted":
         return MANDATORY_BONUS
-    value = weights.cancel_factor * f.cancel_worth - operating_cost(net, f, f.planned_aircraft)
+    value = UNBOOKED_BONUS if net.rules.keep_unbooked and not f.booked else 0.0
+    value += weights.cancel_factor * f.cancel_worth - operating_cost(net, f, f.planned_aircraft)
     value -= weights.delay_factor * f.delay_rate * delay
     if aircraft.id != f.planned_aircraft:
         value -= operating_cost(net, f, aircraft.id) - operating_cost(net, f, f.planned_aircraft)

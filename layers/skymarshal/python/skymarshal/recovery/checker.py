@@ -1,7 +1,8 @@
 """Feasibility checker: every constraint of the ROADEF 2009 problem, one typed Violation per breach.
 
 Messages follow the official solution checker's wording (SolutionValidationChecker spec) so a report
-can be read against it. Each check is a generator over one concern; `check` chains them.
+can be read against it. Each check is a generator over one concern; `check` chains them. `Rules` (model.py)
+names the readings the texts leave open; the strict one is the default.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Iterator, Literal
 
 from pydantic import BaseModel
 
-from .model import MINUTES_PER_DAY, Instance, Solution, SolutionFlight
+from .model import MINUTES_PER_DAY, STRICT, Instance, Rules, Solution, SolutionFlight
 from .cost import all_trip_facts
 
 MIN_CONNECTION = 30  # minutes; the shortest connection in every instance's planned itineraries
@@ -24,7 +25,7 @@ ViolationKind = Literal[
     "range", "swap_family", "unavailability", "maintenance_position", "maintenance_flying_limit",
     "departure_capacity", "arrival_capacity", "cabin_capacity", "itinerary_unknown", "itinerary_changed",
     "passenger_count", "cancelled_flight_taken", "itinerary_continuity", "connection_time", "itinerary_origin",
-    "departs_before_original", "max_delay", "final_destination", "fixed_itinerary_part",
+    "departs_before_original", "max_delay", "final_destination", "fixed_itinerary_part", "unbooked_flight_cancelled",
 ]
 
 
@@ -41,20 +42,40 @@ def _when(instance: Instance, day: int) -> str:
     return instance.date_of(day).isoformat()
 
 
-def check(instance: Instance, solution: Solution) -> list[Violation]:
-    """All violations of the solution; empty means feasible."""
+def check(instance: Instance, solution: Solution, rules: Rules = STRICT) -> list[Violation]:
+    """All violations of the solution under the rules' readings; empty means feasible."""
     by_key = {(f.number, f.day): f for f in solution.flights}
     return [
         *check_flights(instance, solution),
+        *(check_unbooked_kept(instance, solution) if rules.keep_unbooked else ()),
         *check_rotations(instance, solution),
         *check_airport_capacity(instance, solution),
         *check_cabin_capacity(instance, solution, by_key),
-        *check_itineraries(instance, solution, by_key),
+        *check_itineraries(instance, solution, by_key, rules),
     ]
 
 
 def planned_departure(instance: Instance, number: int, day: int) -> int:
     return day * MINUTES_PER_DAY + instance.flights[number].departure
+
+
+def imposed_departure(instance: Instance, number: int, day: int) -> int:
+    """When a flight the plan cannot change leaves: as planned, plus the disruption's delay if any."""
+    return planned_departure(instance, number, day) + instance.imposed_delays.get((number, day), 0)
+
+
+def booked_flights(instance: Instance) -> frozenset[tuple[int, int]]:
+    return frozenset((leg.number, leg.day) for it in instance.itineraries for leg in it.legs)
+
+
+def check_unbooked_kept(instance: Instance, solution: Solution) -> Iterator[Violation]:
+    """Rules.keep_unbooked: a planned flight nobody booked still flies (unless the disruption cancelled it)."""
+    booked = booked_flights(instance)
+    for f in solution.flights:
+        key = (f.number, f.day)
+        if f.aircraft is None and key not in booked and key not in instance.imposed_cancellations:
+            yield _v("unbooked_flight_cancelled", f"Flight {f.number} on {_when(instance, f.day)} cancelled "
+                     "although no itinerary books it (cancellation of unbooked flights forbidden)")
 
 
 def check_flights(instance: Instance, solution: Solution) -> Iterator[Violation]:
@@ -254,7 +275,7 @@ def check_cabin_capacity(instance: Instance, solution: Solution, by_key) -> Iter
                      f"{_when(instance, day)} operated by aircraft {f.aircraft}")
 
 
-def check_itineraries(instance: Instance, solution: Solution, by_key) -> Iterator[Violation]:
+def check_itineraries(instance: Instance, solution: Solution, by_key, rules: Rules = STRICT) -> Iterator[Violation]:
     """Passenger rules per itinerary line, then passenger counts per itinerary."""
     original = {it.id: it for it in instance.itineraries}
     carried: Counter = Counter()
@@ -267,35 +288,43 @@ def check_itineraries(instance: Instance, solution: Solution, by_key) -> Iterato
         if line.kind != it.kind or line.price != it.price:
             yield _v("itinerary_changed", f"Wrong type for itinerary {line.id}")
         if line.legs:
-            yield from _check_itinerary_line(instance, it, line, by_key)
+            yield from _check_itinerary_line(instance, it, line, by_key, rules)
     for it in instance.itineraries:
         if carried[it.id] != it.passengers:
             yield _v("passenger_count", f"Incorrect number of passengers reaccomodated on itinerary {it.id}")
 
 
-def flown_history(instance: Instance, itinerary) -> list[tuple[int, int]]:
+def flown_history(instance: Instance, itinerary, rules: Rules = STRICT) -> list[tuple[int, int]]:
     """The booked legs already flown when the window opens: those leaving before it, up to the first one
-    the disruption cancelled (from there on the trip is re-accommodated like any other)."""
-    start, history = instance.config.window_start, []
+    the disruption cancelled (from there on the trip is re-accommodated like any other). Under the strict
+    reading it also ends before a connection the imposed delays broke: the passengers missed that leg and
+    wait at the connection airport for the window to open."""
+    start, history, arrival = instance.config.window_start, [], None
     for leg in itinerary.legs:
         key = (leg.number, leg.day)
         if planned_departure(instance, *key) >= start or key in instance.imposed_cancellations:
             break
+        departure = imposed_departure(instance, *key)
+        if rules.connections == "strict" and arrival is not None and departure - arrival < MIN_CONNECTION:
+            break
         history.append(key)
+        arrival = departure + instance.flights[leg.number].duration
     return history
 
 
-def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Violation]:
+def _check_itinerary_line(instance: Instance, it, line, by_key, rules: Rules) -> Iterator[Violation]:
     flights = [by_key.get((leg.number, leg.day)) for leg in line.legs]
     for leg, f in zip(line.legs, flights):
         if f is None or f.aircraft is None:
             yield _v("cancelled_flight_taken", f"Cancelled flight {leg.number} is taken on itinerary {it.id}")
             return
     start = instance.config.window_start
+    # Lenient reading: a connection whose second leg left before the window is history, not checked.
+    exempt_before = start if rules.connections == "lenient" else -(1 << 60)
     for a, b in zip(flights, flights[1:]):
         if a.destination != b.origin:
             yield _v("itinerary_continuity", f"Arrival of flight {a.number} and departure of flight {b.number} differ on itinerary {it.id}")
-        elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= start:  # before the window: history
+        elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= exempt_before:
             yield _v("connection_time", f"Connection time not respected between flight {a.number} and flight {b.number} on itinerary {it.id}")
     facts = all_trip_facts(instance)[it.id]
     first_leg = instance.flights[it.legs[0].number]
@@ -303,7 +332,7 @@ def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Viol
         yield _v("itinerary_origin", f"Itinerary {it.id} origin in the solution doesnt match the origin in the input")
     if flights[0].departure < planned_departure(instance, it.legs[0].number, it.legs[0].day):
         yield _v("departs_before_original", f"Itinerary {it.id} departs before its original departure date")
-    fixed = flown_history(instance, it)
+    fixed = flown_history(instance, it, rules)
     if fixed and [(leg.number, leg.day) for leg in line.legs[:len(fixed)]] != fixed:
         yield _v("fixed_itinerary_part", f"Fixed part of itinerary {it.id} missing flight(s)")
     elif any(f.departure < start for f in flights[len(fixed):]):

@@ -12,7 +12,7 @@ from typing import Literal
 
 from .checker import CapacityTable, flown_history
 from .cost import CANCELLATION_COMPENSATION, billed_hours, compensation_band, trip_facts, TripFacts
-from .model import MINUTES_PER_DAY, Aircraft, Instance, Itinerary
+from .model import MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
 
 FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
 
@@ -34,6 +34,7 @@ class DatedFlight:
     passengers: int = 0
     cancel_worth: float = 0.0  # estimated passenger cost if the flight is cancelled
     delay_rate: float = 0.0  # estimated passenger cost per minute of delay
+    booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked forbids cancelling the others)
 
 
 @dataclass(slots=True)
@@ -43,7 +44,7 @@ class Trip:
     itinerary: Itinerary
     facts: TripFacts
     flights: list[int]  # dated-flight indices of the booked legs
-    fixed_legs: int  # booked legs flown before the window opens (checker.flown_history): they cannot change
+    fixed_legs: int  # booked legs flown before the window opens (checker.flown_history, under the rules)
     cancel_cost: float  # per passenger, weighted (beta * cancellation + alpha * compensation)
     delay_rate: float  # per passenger and minute, weighted
 
@@ -55,6 +56,7 @@ class Network:
     by_key: dict[tuple[int, int], int]
     trips: list[Trip]
     capacity: CapacityTable
+    rules: Rules = STRICT
     fixed_prefix: dict[str, list[int]] = field(default_factory=dict)  # aircraft -> its fixed/disrupted flights
     planned_rotation: dict[str, list[int]] = field(default_factory=dict)
     target_airport: dict[str, str] = field(default_factory=dict)  # where the plan leaves each aircraft
@@ -64,7 +66,7 @@ class Network:
         return self.instance.aircraft
 
 
-def build_network(instance: Instance) -> Network:
+def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
     start = instance.config.window_start
     flights: list[DatedFlight] = []
     by_key: dict[tuple[int, int], int] = {}
@@ -86,8 +88,8 @@ def build_network(instance: Instance) -> Network:
             planned_departure=planned, duration=template.duration, previous=template.previous,
             planned_aircraft=aircraft_id, family=instance.aircraft[aircraft_id].family, status=status,
             required_departure=required))
-    net = Network(instance=instance, flights=flights, by_key=by_key, trips=_trips(instance, by_key),
-                  capacity=CapacityTable(instance))
+    net = Network(instance=instance, flights=flights, by_key=by_key, trips=_trips(instance, by_key, rules),
+                  capacity=CapacityTable(instance), rules=rules)
     _estimate_worth(net)
     rotations: dict[str, list[int]] = defaultdict(list)
     for f in flights:
@@ -104,7 +106,7 @@ def build_network(instance: Instance) -> Network:
     return net
 
 
-def _trips(instance: Instance, by_key) -> list[Trip]:
+def _trips(instance: Instance, by_key, rules: Rules) -> list[Trip]:
     cfg, start = instance.config, instance.config.window_start
     trips = []
     for it in instance.itineraries:
@@ -113,7 +115,7 @@ def _trips(instance: Instance, by_key) -> list[Trip]:
         cancellation = (cfg.outbound_cancellation if it.kind == "A" else cfg.inbound_cancellation)[key]
         compensation = it.price + CANCELLATION_COMPENSATION[compensation_band(facts.planned_minutes)]
         legs = [by_key[(leg.number, leg.day)] for leg in it.legs]
-        fixed = len(flown_history(instance, it))
+        fixed = len(flown_history(instance, it, rules))
         trips.append(Trip(itinerary=it, facts=facts, flights=legs, fixed_legs=fixed,
                           cancel_cost=cfg.beta * cancellation + cfg.alpha * compensation,
                           delay_rate=cfg.beta * cfg.delay_per_minute[key]))
@@ -128,6 +130,7 @@ def _estimate_worth(net: Network) -> None:
         for idx in trip.flights:
             f = net.flights[idx]
             f.passengers += n
+            f.booked = True
             f.cancel_worth += n * trip.cancel_cost
             f.delay_rate += n * trip.delay_rate
 

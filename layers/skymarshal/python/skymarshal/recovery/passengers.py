@@ -65,13 +65,16 @@ class _Seats:
 
 
 def _intact(plan: Plan, trip: Trip) -> bool:
+    """Every booked leg flies and every connection holds (the lenient reading exempts those before the window;
+    under the strict one a connection the imposed delays broke sends the trip to re-accommodation)."""
     net = plan.net
+    exempt_before = net.instance.config.window_start if net.rules.connections == "lenient" else -(1 << 60)
     arrival = None
     for idx in trip.flights:
         if plan.aircraft_of[idx] is None:
             return False
         departure = plan.departure[idx]
-        if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= net.instance.config.window_start:
+        if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= exempt_before:
             return False
         arrival = departure + net.flights[idx].duration
     return trip.itinerary.kind == "R" or arrival - trip.facts.planned_arrival <= MAX_OUTBOUND_DELAY[trip.facts.haul]

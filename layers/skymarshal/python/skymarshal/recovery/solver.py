@@ -4,6 +4,9 @@ Construction re-plans every aircraft over its own flights (delays propagated, bl
 where they must be), then offers the cancelled flights to aircraft of the same family. Each search step
 releases a few aircraft, re-plans them with perturbed weights, re-accommodates all passengers and keeps
 the result only if the official cost drops and the checker accepts it: the incumbent is always feasible.
+Both the passenger planner and the checker read connections by the same `Rules` (strict by default), so
+under the strict reading every candidate plan re-accommodates the passengers of connections broken before
+the window, and the search compares plans that all carry that repair.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pydantic import BaseModel
 from .aircraft_plan import Plan, Weights, replan
 from .checker import MIN_CONNECTION, Violation, check
 from .cost import CostBreakdown, evaluate
-from .model import MINUTES_PER_DAY, Instance, Leg, Solution, SolutionFlight, SolutionItinerary
+from .model import MINUTES_PER_DAY, STRICT, Instance, Leg, Rules, Solution, SolutionFlight, SolutionItinerary
 from .network import Network, build_network
 from .passengers import PassengerLine, plan_passengers
 
@@ -31,6 +34,7 @@ class RecoveryResult(BaseModel):
     iterations: int
     improvements: int
     seed: int
+    rules: Rules = STRICT
 
     @property
     def feasible(self) -> bool:
@@ -136,13 +140,18 @@ def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
 class _Search:
     """State of one anytime run: the incumbent and its cost."""
 
-    def __init__(self, instance: Instance, seed: int):
+    def __init__(self, instance: Instance, seed: int, rules: Rules = STRICT):
         self.instance = instance
-        self.net = build_network(instance)
+        self.net = build_network(instance, rules)
+        # keep_unbooked is ranked first (fewest unbooked flights cancelled, then cost) rather than checked, so
+        # a construction that must drop one (its tail grounded, no other can fly it) still starts the search.
+        self.check_rules = rules.model_copy(update={"keep_unbooked": False})
+        self.unbooked = [f.idx for f in self.net.flights if rules.keep_unbooked and f.status == "free" and not f.booked]
         self.rng = random.Random(seed)
         self.best_plan: Plan | None = None
         self.best_solution: SolutionRows | None = None
         self.best_cost = float("inf")
+        self.best_score: tuple[int, float] = (1 << 30, float("inf"))
         self.iterations = self.improvements = 0
 
     def offer(self, plan: Plan) -> bool:
@@ -150,12 +159,13 @@ class _Search:
         self.iterations += 1
         solution = to_rows(plan, plan_passengers(plan))
         total = evaluate(self.instance, solution).total
-        if total > self.best_cost or (total == self.best_cost and self.rng.random() < 0.8):
+        score = (sum(plan.aircraft_of[i] is None for i in self.unbooked), total)
+        if score > self.best_score or (score == self.best_score and self.rng.random() < 0.8):
             return False  # an equal cost is sometimes accepted, to drift
-        if check(self.instance, solution):
+        if check(self.instance, solution, self.check_rules):
             return False
-        improved = total < self.best_cost
-        self.best_plan, self.best_solution, self.best_cost = plan, solution, total
+        improved = score < self.best_score
+        self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, total, score
         self.improvements += improved
         return improved
 
@@ -256,9 +266,10 @@ class _Search:
 
 
 def solve(instance: Instance, time_limit: float, seed: int = 0,
-          on_incumbent: Callable[[SolutionRows, float], None] | None = None) -> tuple[Solution, RecoveryResult]:
+          on_incumbent: Callable[[SolutionRows, float], None] | None = None,
+          rules: Rules = STRICT) -> tuple[Solution, RecoveryResult]:
     started = time.monotonic()
-    search = _Search(instance, seed)
+    search = _Search(instance, seed, rules)
     order = by_passenger_worth(search.net)
     weights = Weights()
     first = construct(search.net, weights, order)
@@ -269,14 +280,14 @@ def solve(instance: Instance, time_limit: float, seed: int = 0,
                 break
         else:
             raise NoFeasibleSolution(f"{instance.name}: no feasible constructive plan: "
-                                     + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)))[:3]))
+                                     + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)), rules)[:3]))
     if on_incumbent:
         on_incumbent(search.best_solution, search.best_cost)
     while time.monotonic() - started < time_limit:
         if search.offer(search.neighbour()) and on_incumbent:
             on_incumbent(search.best_solution, search.best_cost)
     solution = search.best_solution.to_model()
-    result = RecoveryResult(instance=instance.name, cost=evaluate(instance, solution), violations=check(instance, solution),
-                            seconds=round(time.monotonic() - started, 2), iterations=search.iterations,
-                            improvements=search.improvements, seed=seed)
+    result = RecoveryResult(instance=instance.name, cost=evaluate(instance, solution),
+                            violations=check(instance, solution, rules), seconds=round(time.monotonic() - started, 2),
+                            iterations=search.iterations, improvements=search.improvements, seed=seed, rules=rules)
     return solution, result
