@@ -249,13 +249,16 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
     f = plan.net.flights[idx]
     gap = aircraft.transit if f.previous and f.previous == label.last_number else aircraft.turn_round
     earliest = max(f.planned_departure, label.ready + gap, plan.hold.get(idx, 0))
+    # A flight nobody booked that must not be cancelled may wait as long as the window allows: its delay
+    # costs no passenger anything.
+    max_delay = 10**6 if plan.net.rules.keep_unbooked and not f.booked else weights.max_delay
     if f.status == "disrupted":
         departure = f.required_departure if earliest <= f.required_departure else None
-    elif earliest - f.planned_departure > weights.max_delay:
+    elif earliest - f.planned_departure > max_delay:
         return
     else:
         departure = _earliest_departure(plan, aircraft, f, earliest, end)
-    if departure is None or departure - f.planned_departure > weights.max_delay and f.status != "disrupted":
+    if departure is None or departure - f.planned_departure > max_delay and f.status != "disrupted":
         return
     if departure + f.duration > end or not _maintenance_ok(aircraft, label, departure):
         return

@@ -191,8 +191,11 @@ class Rules(_Frozen):
         there, and they are re-accommodated from it on flights after the window opens, or cancelled.
       - "lenient": a connection whose second leg departs before the window is history and not checked
         (the reading the optimizer first shipped with; kept to compare with it and with published figures).
-    keep_unbooked: a planned flight no itinerary books may not be cancelled. The cost function rewards
-      cancelling it (its operating cost is subtracted), so this separates that gain from the recovery's.
+    keep_unbooked: cancelling a planned flight no itinerary books is a last resort. The cost function
+      rewards such a cancellation (its operating cost is subtracted), so this separates that gain from the
+      recovery's. The solver then ranks plans by how many of them they cancel before their cost, and lets
+      those flights wait as long as the window allows; where a reduced airport capacity or a grounded tail
+      leaves one no slot it stays cancelled, counted by checker.unbooked_cancellations (not a violation).
     """
 
     connections: ConnectionReading = "strict"

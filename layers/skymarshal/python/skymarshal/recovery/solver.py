@@ -19,7 +19,7 @@ from typing import Callable
 from pydantic import BaseModel
 
 from .aircraft_plan import Plan, Weights, replan
-from .checker import MIN_CONNECTION, Violation, check
+from .checker import MIN_CONNECTION, Violation, check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
 from .model import MINUTES_PER_DAY, STRICT, Instance, Leg, Rules, Solution, SolutionFlight, SolutionItinerary
 from .network import Network, build_network
@@ -35,6 +35,7 @@ class RecoveryResult(BaseModel):
     improvements: int
     seed: int
     rules: Rules = STRICT
+    unbooked_cancelled: int = 0  # planned flights nobody booked that the plan cancels
 
     @property
     def feasible(self) -> bool:
@@ -143,9 +144,7 @@ class _Search:
     def __init__(self, instance: Instance, seed: int, rules: Rules = STRICT):
         self.instance = instance
         self.net = build_network(instance, rules)
-        # keep_unbooked is ranked first (fewest unbooked flights cancelled, then cost) rather than checked, so
-        # a construction that must drop one (its tail grounded, no other can fly it) still starts the search.
-        self.check_rules = rules.model_copy(update={"keep_unbooked": False})
+        # keep_unbooked ranks plans (fewest unbooked flights cancelled, then cost): some have no slot at all.
         self.unbooked = [f.idx for f in self.net.flights if rules.keep_unbooked and f.status == "free" and not f.booked]
         self.rng = random.Random(seed)
         self.best_plan: Plan | None = None
@@ -162,7 +161,7 @@ class _Search:
         score = (sum(plan.aircraft_of[i] is None for i in self.unbooked), total)
         if score > self.best_score or (score == self.best_score and self.rng.random() < 0.8):
             return False  # an equal cost is sometimes accepted, to drift
-        if check(self.instance, solution, self.check_rules):
+        if check(self.instance, solution, self.net.rules):
             return False
         improved = score < self.best_score
         self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, total, score
@@ -289,5 +288,6 @@ def solve(instance: Instance, time_limit: float, seed: int = 0,
     solution = search.best_solution.to_model()
     result = RecoveryResult(instance=instance.name, cost=evaluate(instance, solution),
                             violations=check(instance, solution, rules), seconds=round(time.monotonic() - started, 2),
-                            iterations=search.iterations, improvements=search.improvements, seed=seed, rules=rules)
+                            iterations=search.iterations, improvements=search.improvements, seed=seed, rules=rules,
+                            unbooked_cancelled=len(unbooked_cancellations(instance, solution)))
     return solution, result
