@@ -6,13 +6,14 @@ because it re-plans aircraft and passengers thousands of times within its time l
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .checker import CapacityTable, flown_history
+from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION, CapacityTable, flown_history
 from .cost import CANCELLATION_COMPENSATION, billed_hours, compensation_band, trip_facts, TripFacts
-from .model import MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
+from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
 
 FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
 
@@ -91,6 +92,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
     net = Network(instance=instance, flights=flights, by_key=by_key, trips=_trips(instance, by_key, rules),
                   capacity=CapacityTable(instance), rules=rules)
     _estimate_worth(net)
+    _estimate_stranded_worth(net)
     rotations: dict[str, list[int]] = defaultdict(list)
     for f in flights:
         rotations[f.planned_aircraft].append(f.idx)
@@ -133,6 +135,55 @@ def _estimate_worth(net: Network) -> None:
             f.booked = True
             f.cancel_worth += n * trip.cancel_cost
             f.delay_rate += n * trip.delay_rate
+
+
+def _estimate_stranded_worth(net: Network) -> None:
+    """Strict reading: passengers whose connection the imposed delays broke before the window wait at the
+    connection airport. No booking names the flights that can take them on, so without this the planner sees
+    those flights as empty and cancels them (tiny: 105 AAA-CCC, then the trip is cancelled). Their worth goes
+    to the planned schedule's earliest-arrival route from there, the way booked legs carry their passengers'."""
+    start = net.instance.config.window_start
+    out: dict[str, list[DatedFlight]] = defaultdict(list)
+    for f in net.flights:
+        if f.status in ("free", "disrupted") and (f.required_departure or f.planned_departure) >= start:
+            out[f.origin].append(f)
+    for trip in net.trips:
+        if len(flown_history(net.instance, trip.itinerary, LENIENT)) <= trip.fixed_legs:
+            continue  # not stranded by a broken connection (lenient rules, or an intact history)
+        last = net.flights[trip.flights[trip.fixed_legs - 1]]
+        ready = max(start, last.required_departure + last.duration + MIN_CONNECTION)
+        deadline = net.instance.config.window_end
+        if trip.itinerary.kind == "A":
+            deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
+        n = trip.itinerary.passengers
+        for f in _earliest_route(out, last.destination, ready, trip.facts.destination, deadline):
+            f.passengers += n
+            f.cancel_worth += n * trip.cancel_cost
+            f.delay_rate += n * trip.delay_rate
+
+
+def _earliest_route(out: dict[str, list[DatedFlight]], origin: str, ready: int, destination: str,
+                    deadline: int) -> list[DatedFlight]:
+    best, came_by, heap = {origin: ready}, {}, [(ready, origin)]
+    while heap:
+        time, airport = heapq.heappop(heap)
+        if airport == destination:
+            route = []
+            while airport != origin:
+                f = came_by[airport]
+                route.append(f)
+                airport = f.origin
+            return route[::-1]
+        if time > best[airport]:
+            continue
+        leave = time if airport == origin else time + MIN_CONNECTION
+        for f in out.get(airport, ()):
+            departure = f.required_departure or f.planned_departure
+            arrival = departure + f.duration
+            if departure >= leave and arrival <= deadline and arrival < best.get(f.destination, 1 << 60):
+                best[f.destination], came_by[f.destination] = arrival, f
+                heapq.heappush(heap, (arrival, f.destination))
+    return []
 
 
 def operating_cost(net: Network, flight: DatedFlight, aircraft_id: str) -> float:
