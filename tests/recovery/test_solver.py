@@ -78,3 +78,20 @@ def test_moves_on_a01_never_break_feasibility(seed):
         candidate = search.neighbour()
         assert check(instance, to_rows(candidate, plan_passengers(candidate))) == []
         search.offer(candidate)
+
+
+
+def test_nobody_is_routed_over_a_tail_without_seats(tmp_path):
+    """The CDG-ORY 'TranspCom' tails list -1 seats a cabin: the router must skip their flights and find the
+    next route (here 205 at 18:00), not stop at the seatless one and cancel the trip."""
+    instance = tiny_instance(tmp_path, **{
+        "aircraft.csv": FILES["aircraft.csv"].replace("P2 M1 FAM 0/10/50", "P2 M1 FAM -1/-1/-1"),
+        "flights.csv": FILES["flights.csv"].replace("#", "205 AAA BBB 18:00 19:00 0\n#"),
+        "rotations.csv": FILES["rotations.csv"].replace("#", "205 01/01/09 P1\n#")})
+    search = _Search(instance, 0)
+    plan = construct(search.net, Weights(cancel_factor=1.0), list(instance.aircraft))
+    lines = plan_passengers(plan)
+    routed = [[search.net.flights[idx].number for idx, _ in line.legs] for line in lines
+              if search.net.trips[line.trip].itinerary.id == 3]
+    assert routed == [[205]]
+    assert check(instance, to_rows(plan, lines)) == []

@@ -41,7 +41,10 @@ class _Seats:
         self.free: dict[int, dict[str, int]] = {}
         for idx, aircraft_id in enumerate(plan.aircraft_of):
             if aircraft_id is not None:
-                self.free[idx] = dict(plan.net.aircraft[aircraft_id].seats)
+                # The CDG-ORY 'TranspCom' links list -1 seats per cabin: nobody is seated there. Left negative,
+                # their total (-3) passed the router's "any seat free" test and the route then failed to seat
+                # anyone, so passengers whose earliest route crossed Paris were cancelled.
+                self.free[idx] = {cabin: max(0, n) for cabin, n in plan.net.aircraft[aircraft_id].seats.items()}
 
     def total(self, idx: int) -> int:
         return sum(self.free[idx].values())
