@@ -3,7 +3,8 @@
 Runs `solve` on each instance (one process, one core, a fixed time limit per run) under three rule sets:
   strict   connections read strictly (the default: a connection broken before the window is repaired);
   lenient  connections whose second leg left before the window are not checked (the first shipped reading);
-  keep     strict, and no flight that no itinerary books may be cancelled (Rules.keep_unbooked).
+  keep     strict, and a flight no itinerary books is cancelled only where the search finds it no slot
+           (Rules.keep_unbooked: plans ranked by how many they cancel, then by cost).
 Per instance it prints each run's total and the gap to the 2009 qualification winner (Bisaillon et al., set A
 only), how many strict violations the lenient plan has (the connections it leaves broken), each run's own
 checker verdict, and with --official-checker (or env ROADEF_COST_CHECKER) the official cost checker's total for

@@ -35,7 +35,7 @@ class DatedFlight:
     passengers: int = 0
     cancel_worth: float = 0.0  # estimated passenger cost if the flight is cancelled
     delay_rate: float = 0.0  # estimated passenger cost per minute of delay
-    booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked forbids cancelling the others)
+    booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked keeps the others flying)
 
 
 @dataclass(slots=True)
