@@ -83,5 +83,5 @@ bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 dis
 
 RECOVERY_ARGS ?=
 
-bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10, 60 s each on one core (RECOVERY_ARGS="--time-limit 600 B01"; ROADEF_COST_CHECKER=path adds the official totals)
+bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10: strict, lenient and keep-unbooked runs, 60 s each on one core (RECOVERY_ARGS="--time-limit 600 --modes strict B01"; ROADEF_DIR=instances, default ../shared/roadef2009; ROADEF_COST_CHECKER=path adds the official totals)
 	$(BIN)/python -m bench.recovery $(RECOVERY_ARGS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
@@ -14,20 +14,23 @@ from skymarshal.recovery.adapter import build_snapshot, planned_changes, to_inst
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.solver import solve
 
-NOW = datetime(2027, 1, 19, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2027, 1, 19, 12, 0, tzinfo=UTC)
 
 
 def _ey123(airline):
     situation = next(x for x in airline.situations if x.key == "mechanical")
-    return next(f for f in airline.tables[s.FLIGHTS]
-                if f.flight_number == situation.flight_number and f.flight_date == situation.flight_date)
+    return next(
+        f
+        for f in airline.tables[s.FLIGHTS]
+        if f.flight_number == situation.flight_number and f.flight_date == situation.flight_date
+    )
 
 
 @pytest.fixture(scope="module")
 def ey123_snapshot(airline):
     flight = _ey123(airline)
     day = flight.scheduled_departure.date()
-    day_start = datetime.combine(day, time(0), tzinfo=timezone.utc)
+    day_start = datetime.combine(day, time(0), tzinfo=UTC)
     types = compatible_types(flight.aircraft_type)
     fleet = [d for d in airline.tables[s.AIRCRAFT_AVAILABILITY] if d.aircraft_type in types and d.date == day]
     tails = {d.aircraft_registration for d in fleet}
@@ -37,8 +40,14 @@ def ey123_snapshot(airline):
             rotations.setdefault(f.aircraft_registration, []).append(f)
     ids = {f.flight_id for rows in rotations.values() for f in rows}
     bookings = [b for b in airline.tables[s.BOOKINGS] if b.flight_id in ids]
-    snapshot = build_snapshot(flight, fleet, rotations, bookings, decision=flight.scheduled_departure - timedelta(hours=2),
-                              release=flight.scheduled_departure + timedelta(hours=5))
+    snapshot = build_snapshot(
+        flight,
+        fleet,
+        rotations,
+        bookings,
+        decision=flight.scheduled_departure - timedelta(hours=2),
+        release=flight.scheduled_departure + timedelta(hours=5),
+    )
     return flight, snapshot
 
 
@@ -46,7 +55,9 @@ def test_snapshot_becomes_a_consistent_instance(ey123_snapshot):
     flight, snapshot = ey123_snapshot
     adapted = to_instance(snapshot)
     instance = adapted.instance
-    assert len(instance.rotations) == len(snapshot.flights) and set(instance.aircraft) == {a.aircraft_registration for a in snapshot.aircraft}
+    assert len(instance.rotations) == len(snapshot.flights) and set(instance.aircraft) == {
+        a.aircraft_registration for a in snapshot.aircraft
+    }
     assert {a.family for a in instance.aircraft.values()} == {"B787"}
     seated = sum(it.passengers for it in instance.itineraries)
     live = {b.pnr + b.passenger_id for b in snapshot.bookings if b.status not in ("CANCELLED", "REBOOKED")}
@@ -82,7 +93,9 @@ def test_network_agent_proposes_the_optimizer_plan_first(handle, airline):
 def test_network_agent_on_its_own_tables_keeps_a_one_tail_disruption_local(handle, airline):
     """The network agent may read flights and fleet only: EY123 alone touches one tail, so no optimizer."""
     flight = q.find_flight(handle, "EY123", _ey123(airline).flight_date)
-    analysis = analyse_network_with_optimizer(handle.for_agent("network"), flight, delay_minutes=300, now=NOW, seconds=3.0)
+    analysis = analyse_network_with_optimizer(
+        handle.for_agent("network"), flight, delay_minutes=300, now=NOW, seconds=3.0
+    )
     assert all(p.parameters.get("source") != "network_optimizer" for p in analysis.proposals)
     assert any("Network optimizer not needed" in fact for fact in analysis.facts) and not analysis.limits
 
@@ -93,13 +106,16 @@ def test_a_second_disrupted_tail_makes_it_a_network_disruption(ey123_snapshot):
     assert tails_touched(flight, 300, snapshot.aircraft, flights, []) == {flight.aircraft_registration}
     other = next(f for f in snapshot.flights if f.aircraft_registration != flight.aircraft_registration)
     flights[other.flight_id] = other.model_copy(update={"status": "DELAYED", "delay_minutes": 90})
-    assert tails_touched(flight, 300, snapshot.aircraft, flights, []) == {flight.aircraft_registration,
-                                                                        other.aircraft_registration}
+    assert tails_touched(flight, 300, snapshot.aircraft, flights, []) == {
+        flight.aircraft_registration,
+        other.aircraft_registration,
+    }
 
 
 def test_snapshot_without_bookings_uses_booked_counts(ey123_snapshot):
     _, snapshot = ey123_snapshot
     adapted = to_instance(snapshot.model_copy(update={"bookings": []}))
     assert sum(it.passengers for it in adapted.instance.itineraries) == sum(
-        sum(f.booked.values()) for f in snapshot.flights if f.status != "CANCELLED")
+        sum(f.booked.values()) for f in snapshot.flights if f.status != "CANCELLED"
+    )
     assert all(len(it.legs) == 1 and it.price == 0.0 for it in adapted.instance.itineraries)

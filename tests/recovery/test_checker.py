@@ -13,13 +13,26 @@ CONFIG = FILES["config.csv"]
 
 
 def _itinerary(itinerary_id, kind, price, passengers, *legs):
-    return SolutionItinerary(id=itinerary_id, kind=kind, price=price, passengers=passengers,
-                             legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs))
+    return SolutionItinerary(
+        id=itinerary_id,
+        kind=kind,
+        price=price,
+        passengers=passengers,
+        legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs),
+    )
 
 
 def _new_flight(number, origin, destination, departure, duration, aircraft):
-    return SolutionFlight(number=number, origin=origin, destination=destination, departure=departure,
-                          arrival=departure + duration, previous=0, day=0, aircraft=aircraft)
+    return SolutionFlight(
+        number=number,
+        origin=origin,
+        destination=destination,
+        departure=departure,
+        arrival=departure + duration,
+        previous=0,
+        day=0,
+        aircraft=aircraft,
+    )
 
 
 def _add(solution, flight):
@@ -46,41 +59,126 @@ CASES = [
     ("duplicate", {}, lambda s: _add(s, next(f for f in s.flights if f.number == 204)), "duplicate_flight"),
     ("duration", {}, lambda s: replace_flight(s, 204, arrival=970), "flight_changed"),
     ("early", {}, lambda s: _delay(s, 204, -10), "departs_early"),
-    ("new flight duration", {}, lambda s: _add(s, _new_flight(999, "AAA", "BBB", 1080, 50, "P1")), "new_flight_invalid"),
-    ("new flight cancelled", {}, lambda s: _add(s, _new_flight(999, "AAA", "BBB", 1080, 60, None)), "new_flight_cancelled"),
-    ("fixed", {"config.csv": CONFIG.replace("01/01/09 08:00", "01/01/09 09:15")},
-     lambda s: _delay(s, 101, 5), "fixed_flight_changed"),
+    (
+        "new flight duration",
+        {},
+        lambda s: _add(s, _new_flight(999, "AAA", "BBB", 1080, 50, "P1")),
+        "new_flight_invalid",
+    ),
+    (
+        "new flight cancelled",
+        {},
+        lambda s: _add(s, _new_flight(999, "AAA", "BBB", 1080, 60, None)),
+        "new_flight_cancelled",
+    ),
+    (
+        "fixed",
+        {"config.csv": CONFIG.replace("01/01/09 08:00", "01/01/09 09:15")},
+        lambda s: _delay(s, 101, 5),
+        "fixed_flight_changed",
+    ),
     ("disrupted", {}, lambda s: _delay(s, 102, -30), "disrupted_flight_changed"),
-    ("imposed cancellation", {"alt_flights.csv": "102 01/01/09 30\n204 01/01/09 -1\n#"},
-     lambda s: replace_itinerary(s, 3, _itinerary(3, "A", 80.0, 10)), "imposed_cancellation_ignored"),
-    ("after end", {"config.csv": CONFIG.replace("02/01/09 04:00", "01/01/09 16:45")}, lambda s: s, "after_recovery_end"),
+    (
+        "imposed cancellation",
+        {"alt_flights.csv": "102 01/01/09 30\n204 01/01/09 -1\n#"},
+        lambda s: replace_itinerary(s, 3, _itinerary(3, "A", 80.0, 10)),
+        "imposed_cancellation_ignored",
+    ),
+    (
+        "after end",
+        {"config.csv": CONFIG.replace("02/01/09 04:00", "01/01/09 16:45")},
+        lambda s: s,
+        "after_recovery_end",
+    ),
     ("unknown aircraft", {}, lambda s: _reassign(s, "P2", "ZZ9"), "unknown_aircraft"),
-    ("initial position", {"aircraft.csv": FILES["aircraft.csv"].replace("30 20 AAA", "30 20 CCC")}, lambda s: s, "initial_position"),
+    (
+        "initial position",
+        {"aircraft.csv": FILES["aircraft.csv"].replace("30 20 AAA", "30 20 CCC")},
+        lambda s: s,
+        "initial_position",
+    ),
     ("continuity", {}, lambda s: replace_flight(s, 204, aircraft="P1"), "rotation_continuity"),
     ("turn-round", {}, lambda s: _delay(s, 202, 60), "turn_round"),
-    ("transit", {"flights.csv": FILES["flights.csv"].replace("103 AAA CCC 13:00 14:30 0", "103 AAA CCC 13:00 14:30 102"),
-                 "aircraft.csv": FILES["aircraft.csv"].replace("1000.0 30 20", "1000.0 20 40")}, lambda s: s, "transit"),
-    ("range", {"aircraft.csv": FILES["aircraft.csv"].replace("0/10/50 300 1000.0", "0/10/50 80 1000.0")}, lambda s: s, "range"),
-    ("family", {"aircraft.csv": FILES["aircraft.csv"].replace("#", "P3 M9 OTHER 0/10/50 300 900.0 30 20 AAA NULL\n#")},
-     lambda s: _reassign(s, "P1", "P3"), "swap_family"),
+    (
+        "transit",
+        {
+            "flights.csv": FILES["flights.csv"].replace("103 AAA CCC 13:00 14:30 0", "103 AAA CCC 13:00 14:30 102"),
+            "aircraft.csv": FILES["aircraft.csv"].replace("1000.0 30 20", "1000.0 20 40"),
+        },
+        lambda s: s,
+        "transit",
+    ),
+    (
+        "range",
+        {"aircraft.csv": FILES["aircraft.csv"].replace("0/10/50 300 1000.0", "0/10/50 80 1000.0")},
+        lambda s: s,
+        "range",
+    ),
+    (
+        "family",
+        {"aircraft.csv": FILES["aircraft.csv"].replace("#", "P3 M9 OTHER 0/10/50 300 900.0 30 20 AAA NULL\n#")},
+        lambda s: _reassign(s, "P1", "P3"),
+        "swap_family",
+    ),
     ("unavailability", {"alt_aircraft.csv": "P1 01/01/09 13:30 01/01/09 14:00\n#"}, lambda s: s, "unavailability"),
-    ("maintenance airport", {"aircraft.csv": FILES["aircraft.csv"].replace(
-        "AAA NULL", "AAA BBB-01/01/09-12:40-01/01/09-12:50-999")}, lambda s: s, "maintenance_position"),
-    ("maintenance limit", {"aircraft.csv": FILES["aircraft.csv"].replace(
-        "AAA NULL", "AAA AAA-01/01/09-12:35-01/01/09-12:55-60")}, lambda s: s, "maintenance_flying_limit"),
-    ("departures", {"alt_airports.csv": "AAA 01/01/09 09:00 01/01/09 10:00 0 10\n#"}, lambda s: s, "departure_capacity"),
+    (
+        "maintenance airport",
+        {"aircraft.csv": FILES["aircraft.csv"].replace("AAA NULL", "AAA BBB-01/01/09-12:40-01/01/09-12:50-999")},
+        lambda s: s,
+        "maintenance_position",
+    ),
+    (
+        "maintenance limit",
+        {"aircraft.csv": FILES["aircraft.csv"].replace("AAA NULL", "AAA AAA-01/01/09-12:35-01/01/09-12:55-60")},
+        lambda s: s,
+        "maintenance_flying_limit",
+    ),
+    (
+        "departures",
+        {"alt_airports.csv": "AAA 01/01/09 09:00 01/01/09 10:00 0 10\n#"},
+        lambda s: s,
+        "departure_capacity",
+    ),
     ("arrivals", {"alt_airports.csv": "BBB 01/01/09 10:00 01/01/09 11:00 10 0\n#"}, lambda s: s, "arrival_capacity"),
-    ("cabin", {"itineraries.csv": FILES["itineraries.csv"].replace("1 A 100.0 20", "1 A 100.0 60")}, lambda s: s, "cabin_capacity"),
-    ("unknown itinerary", {}, lambda s: replace_itinerary(s, 99, _itinerary(99, "A", 1.0, 1, (204, "E"))), "itinerary_unknown"),
+    (
+        "cabin",
+        {"itineraries.csv": FILES["itineraries.csv"].replace("1 A 100.0 20", "1 A 100.0 60")},
+        lambda s: s,
+        "cabin_capacity",
+    ),
+    (
+        "unknown itinerary",
+        {},
+        lambda s: replace_itinerary(s, 99, _itinerary(99, "A", 1.0, 1, (204, "E"))),
+        "itinerary_unknown",
+    ),
     ("type", {}, lambda s: replace_itinerary(s, 1, _itinerary(1, "R", 100.0, 20, (101, "E"))), "itinerary_changed"),
     ("count", {}, lambda s: replace_itinerary(s, 1, _itinerary(1, "A", 100.0, 19, (101, "E"))), "passenger_count"),
     ("cancelled flight taken", {}, lambda s: replace_flight(s, 204, aircraft=None), "cancelled_flight_taken"),
-    ("departs before", {}, lambda s: replace_itinerary(s, 3, _itinerary(3, "A", 80.0, 10, (101, "E"))), "departs_before_original"),
-    ("destination", {}, lambda s: replace_itinerary(s, 1, _itinerary(1, "A", 100.0, 20, (103, "E"))), "final_destination"),
-    ("max delay", {"config.csv": CONFIG.replace("02/01/09 04:00", "03/01/09 04:00")},
-     lambda s: replace_itinerary(_delay(s, 204, 800), 1, _itinerary(1, "A", 100.0, 20, (204, "E"))), "max_delay"),
-    ("fixed itinerary part", {"config.csv": CONFIG.replace("01/01/09 08:00", "01/01/09 09:15")},
-     lambda s: replace_itinerary(s, 1, _itinerary(1, "A", 100.0, 20, (204, "E"))), "fixed_itinerary_part"),
+    (
+        "departs before",
+        {},
+        lambda s: replace_itinerary(s, 3, _itinerary(3, "A", 80.0, 10, (101, "E"))),
+        "departs_before_original",
+    ),
+    (
+        "destination",
+        {},
+        lambda s: replace_itinerary(s, 1, _itinerary(1, "A", 100.0, 20, (103, "E"))),
+        "final_destination",
+    ),
+    (
+        "max delay",
+        {"config.csv": CONFIG.replace("02/01/09 04:00", "03/01/09 04:00")},
+        lambda s: replace_itinerary(_delay(s, 204, 800), 1, _itinerary(1, "A", 100.0, 20, (204, "E"))),
+        "max_delay",
+    ),
+    (
+        "fixed itinerary part",
+        {"config.csv": CONFIG.replace("01/01/09 08:00", "01/01/09 09:15")},
+        lambda s: replace_itinerary(s, 1, _itinerary(1, "A", 100.0, 20, (204, "E"))),
+        "fixed_itinerary_part",
+    ),
 ]
 
 
@@ -97,11 +195,14 @@ def test_each_constraint_reported(tmp_path, overrides, change, kind):
     assert all(v.message for v in violations)
 
 
-@pytest.mark.parametrize("change,kinds", [
-    (lambda s: _delay(s, 202, 60), {"turn_round"}),
-    (lambda s: replace_itinerary(s, 3, _itinerary(3, "A", 80.0, 10, (101, "E"))), {"departs_before_original"}),
-    (lambda s: replace_flight(s, 204, aircraft=None), {"cancelled_flight_taken"}),
-])
+@pytest.mark.parametrize(
+    "change,kinds",
+    [
+        (lambda s: _delay(s, 202, 60), {"turn_round"}),
+        (lambda s: replace_itinerary(s, 3, _itinerary(3, "A", 80.0, 10, (101, "E"))), {"departs_before_original"}),
+        (lambda s: replace_flight(s, 204, aircraft=None), {"cancelled_flight_taken"}),
+    ],
+)
 def test_single_breach_reports_only_itself(tmp_path, change, kinds):
     instance = tiny_instance(tmp_path)
     assert {v.kind for v in check(instance, change(planned_solution(instance)))} == kinds

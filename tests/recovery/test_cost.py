@@ -16,8 +16,13 @@ from .tiny import FILES, planned_solution, replace_flight, replace_itinerary, ti
 
 
 def _line(itinerary_id, kind, price, passengers, *legs):
-    return SolutionItinerary(id=itinerary_id, kind=kind, price=price, passengers=passengers,
-                             legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs))
+    return SolutionItinerary(
+        id=itinerary_id,
+        kind=kind,
+        price=price,
+        passengers=passengers,
+        legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs),
+    )
 
 
 def _delay(solution, number, minutes):
@@ -27,8 +32,9 @@ def _delay(solution, number, minutes):
 
 def _swap_rotations(solution):
     other = {"P1": "P2", "P2": "P1"}
-    return solution.model_copy(update={"flights": tuple(f.model_copy(update={"aircraft": other[f.aircraft]})
-                                                        for f in solution.flights)})
+    return solution.model_copy(
+        update={"flights": tuple(f.model_copy(update={"aircraft": other[f.aircraft]}) for f in solution.flights)}
+    )
 
 
 def _cancel_p1_afternoon(solution):
@@ -40,35 +46,68 @@ def _cancel_204(solution):
     return replace_itinerary(replace_flight(solution, 204, aircraft=None), 3, _line(3, "A", 80.0, 10))
 
 
-NEW_FLIGHT = SolutionFlight(number=999, origin="AAA", destination="BBB", departure=1080, arrival=1140, previous=0,
-                            day=0, aircraft="P1")
+NEW_FLIGHT = SolutionFlight(
+    number=999, origin="AAA", destination="BBB", departure=1080, arrival=1140, previous=0, day=0, aircraft="P1"
+)
 
 CASES = [
     ("plan", lambda s: s, {"total": 0.0}),
     # 20 passengers E/domestic: 20 x 100 outbound + 20 x (100 price + 250 under 2 h)
-    ("cancel trip", lambda s: replace_itinerary(s, 1, _line(1, "A", 100.0, 20)),
-     {"outbound_cancellation": 2000.0, "cancellation_compensation": 7000.0, "total": 9000.0}),
+    (
+        "cancel trip",
+        lambda s: replace_itinerary(s, 1, _line(1, "A", 100.0, 20)),
+        {"outbound_cancellation": 2000.0, "cancellation_compensation": 7000.0, "total": 9000.0},
+    ),
     # 10 passengers x 0.1 x 200 min; 200 > 120 min threshold of a 60-min trip: 15 each
-    ("delay 200", lambda s: _delay(s, 204, 200), {"passenger_delay": 200.0, "delay_compensation": 150.0, "total": 350.0}),
+    (
+        "delay 200",
+        lambda s: _delay(s, 204, 200),
+        {"passenger_delay": 200.0, "delay_compensation": 150.0, "total": 350.0},
+    ),
     # past 5 h: 15 + 60 hotel each
-    ("delay 301", lambda s: _delay(s, 204, 301), {"passenger_delay": 301.0, "delay_compensation": 750.0, "total": 1051.0}),
+    (
+        "delay 301",
+        lambda s: _delay(s, 204, 301),
+        {"passenger_delay": 301.0, "delay_compensation": 750.0, "total": 1051.0},
+    ),
     # trip 2 (B, continental, 150 planned min) stranded at AAA: 5 x 950 inbound, 5 x (150 + 400);
     # flights 103 and 104 (90 min -> 2 h each at 1000/h) saved
-    ("cancel flights", _cancel_p1_afternoon,
-     {"inbound_cancellation": 4750.0, "cancellation_compensation": 2750.0, "operating_cost_decrease": 4000.0,
-      "total": 3500.0}),
+    (
+        "cancel flights",
+        _cancel_p1_afternoon,
+        {
+            "inbound_cancellation": 4750.0,
+            "cancellation_compensation": 2750.0,
+            "operating_cost_decrease": 4000.0,
+            "total": 3500.0,
+        },
+    ),
     # P1's 6 billed hours at +200/h, P2's 4 at -200/h; both end where an M1 is wanted
     ("swap", _swap_rotations, {"swapped_aircraft_cost": 400.0, "end_position_penalty": 0.0, "total": 400.0}),
     # BBB left without its M1: family penalty; 204 saved (1 h x 1200)
-    ("end position", _cancel_204,
-     {"outbound_cancellation": 1000.0, "cancellation_compensation": 3300.0, "operating_cost_decrease": 1200.0,
-      "end_position_penalty": 20000.0, "total": 23100.0}),
+    (
+        "end position",
+        _cancel_204,
+        {
+            "outbound_cancellation": 1000.0,
+            "cancellation_compensation": 3300.0,
+            "operating_cost_decrease": 1200.0,
+            "end_position_penalty": 20000.0,
+            "total": 23100.0,
+        },
+    ),
     # leg 102 booked in B flown in E: B->E domestic 50 x 5 passengers; leg 103 flown as booked is free
-    ("downgrade", lambda s: replace_itinerary(s, 2, _line(2, "R", 150.0, 5, (102, "E"), (103, "E"))),
-     {"downgrading": 250.0, "total": 250.0}),
+    (
+        "downgrade",
+        lambda s: replace_itinerary(s, 2, _line(2, "R", 150.0, 5, (102, "E"), (103, "E"))),
+        {"downgrading": 250.0, "total": 250.0},
+    ),
     # a new AAA-BBB hour at 1000/h, and AAA then misses its M1
-    ("new flight", lambda s: s.model_copy(update={"flights": s.flights + (NEW_FLIGHT,)}),
-     {"operating_cost_increase": 1000.0, "end_position_penalty": 20000.0, "total": 21000.0}),
+    (
+        "new flight",
+        lambda s: s.model_copy(update={"flights": s.flights + (NEW_FLIGHT,)}),
+        {"operating_cost_increase": 1000.0, "end_position_penalty": 20000.0, "total": 21000.0},
+    ),
 ]
 
 
@@ -101,8 +140,18 @@ def test_billed_hours(minutes, hours):
     assert billed_hours(minutes) == hours
 
 
-@pytest.mark.parametrize("planned,delay,amount", [(119, 120, 0.0), (119, 121, 15.0), (120, 180, 0.0), (120, 181, 15.0),
-                                                  (270, 240, 0.0), (270, 241, 15.0), (270, 301, 75.0)])
+@pytest.mark.parametrize(
+    "planned,delay,amount",
+    [
+        (119, 120, 0.0),
+        (119, 121, 15.0),
+        (120, 180, 0.0),
+        (120, 181, 15.0),
+        (270, 240, 0.0),
+        (270, 241, 15.0),
+        (270, 301, 75.0),
+    ],
+)
 def test_delay_compensation_thresholds(planned, delay, amount):
     assert delay_compensation(planned, delay) == amount
 

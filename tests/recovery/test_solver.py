@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.cost import evaluate
 from skymarshal.recovery.parser import read_instance
 from skymarshal.recovery.passengers import plan_passengers
 from skymarshal.recovery.solver import _Search, construct, solve, to_rows
-from skymarshal.recovery.aircraft_plan import Weights
 
+from .roadef import ROADEF, needs_roadef
 from .tiny import FILES, tiny_instance
 
-ROADEF = Path("/work/shared/roadef2009")
 SPARE = "P3 M1 FAM 0/10/50 300 1100.0 30 20 AAA NULL\n#"
 
 
@@ -33,8 +30,13 @@ def _disrupted_tiny(folder, unavailable_from: int | None, closed_hour: int | Non
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(unavailable_from=st.one_of(st.none(), st.integers(13, 20)), closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),  # 12:00: 102's imposed arrival
-       cancel_103=st.booleans(), seed=st.integers(0, 10**6), moves=st.integers(1, 12))
+@given(
+    unavailable_from=st.one_of(st.none(), st.integers(13, 20)),
+    closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),  # 12:00: 102's imposed arrival
+    cancel_103=st.booleans(),
+    seed=st.integers(0, 10**6),
+    moves=st.integers(1, 12),
+)
 def test_moves_never_break_feasibility(tmp_path_factory, unavailable_from, closed_hour, cancel_103, seed, moves):
     instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), unavailable_from, closed_hour, cancel_103)
     search = _Search(instance, seed)
@@ -68,7 +70,7 @@ def test_unavailable_tail_flights_move_to_the_spare(tmp_path):
     assert result.cost.total <= 400.0 and result.cost.passenger_delay == 0.0
 
 
-@pytest.mark.skipif(not (ROADEF / "A01").is_dir(), reason="ROADEF 2009 instances not on this machine")
+@needs_roadef
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_moves_on_a01_never_break_feasibility(seed):
@@ -79,3 +81,26 @@ def test_moves_on_a01_never_break_feasibility(seed):
         candidate = search.neighbour()
         assert check(instance, to_rows(candidate, plan_passengers(candidate))) == []
         search.offer(candidate)
+
+
+def test_nobody_is_routed_over_a_tail_without_seats(tmp_path):
+    """The CDG-ORY 'TranspCom' tails list -1 seats a cabin: the router must skip their flights and find the
+    next route (here 205 at 18:00), not stop at the seatless one and cancel the trip."""
+    instance = tiny_instance(
+        tmp_path,
+        **{
+            "aircraft.csv": FILES["aircraft.csv"].replace("P2 M1 FAM 0/10/50", "P2 M1 FAM -1/-1/-1"),
+            "flights.csv": FILES["flights.csv"].replace("#", "205 AAA BBB 18:00 19:00 0\n#"),
+            "rotations.csv": FILES["rotations.csv"].replace("#", "205 01/01/09 P1\n#"),
+        },
+    )
+    search = _Search(instance, 0)
+    plan = construct(search.net, Weights(cancel_factor=1.0), list(instance.aircraft))
+    lines = plan_passengers(plan)
+    routed = [
+        [search.net.flights[idx].number for idx, _ in line.legs]
+        for line in lines
+        if search.net.trips[line.trip].itinerary.id == 3
+    ]
+    assert routed == [[205]]
+    assert check(instance, to_rows(plan, lines)) == []

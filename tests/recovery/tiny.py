@@ -82,11 +82,22 @@ def planned_solution(instance: Instance) -> Solution:
     for ref, aircraft in instance.rotations:
         template = instance.flights[ref.number]
         departure = ref.day * 1440 + template.departure + instance.imposed_delays.get((ref.number, ref.day), 0)
-        flights.append(SolutionFlight(number=ref.number, origin=template.origin, destination=template.destination,
-                                      departure=departure, arrival=departure + template.duration,
-                                      previous=template.previous, day=ref.day, aircraft=aircraft))
-    itineraries = [SolutionItinerary(id=i.id, kind=i.kind, price=i.price, passengers=i.passengers, legs=i.legs)
-                   for i in instance.itineraries]
+        flights.append(
+            SolutionFlight(
+                number=ref.number,
+                origin=template.origin,
+                destination=template.destination,
+                departure=departure,
+                arrival=departure + template.duration,
+                previous=template.previous,
+                day=ref.day,
+                aircraft=aircraft,
+            )
+        )
+    itineraries = [
+        SolutionItinerary(id=i.id, kind=i.kind, price=i.price, passengers=i.passengers, legs=i.legs)
+        for i in instance.itineraries
+    ]
     return Solution(flights=tuple(flights), itineraries=tuple(itineraries))
 
 

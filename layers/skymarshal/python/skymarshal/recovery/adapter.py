@@ -22,8 +22,21 @@ from pydantic import BaseModel, ConfigDict
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Booking, Flight
 from .model import (
-    Aircraft, Airport, CapacityWindow, CostConfig, DatedFlightRef, Instance, Itinerary, Leg, PositionRequirement,
-    ReducedCapacity, Route, ScheduledFlight, Solution, Unavailability, MINUTES_PER_DAY,
+    MINUTES_PER_DAY,
+    Aircraft,
+    Airport,
+    CapacityWindow,
+    CostConfig,
+    DatedFlightRef,
+    Instance,
+    Itinerary,
+    Leg,
+    PositionRequirement,
+    ReducedCapacity,
+    Route,
+    ScheduledFlight,
+    Solution,
+    Unavailability,
 )
 
 CABIN_MAP = {"F": "F", "J": "B", "Y": "E"}
@@ -32,12 +45,39 @@ HOURLY_COST_USD = {"A320": 2600.0, "A321": 2900.0, "B789": 7200.0, "B78X": 7800.
 DEFAULT_HOURLY_COST_USD = 5000.0
 _A_SET = {  # ROADEF 2009 set-A coefficients (config.csv of A01): cabin + haul
     "delay": {"FD": 1.25, "FC": 1.25, "FI": 1.25, "BD": 0.8, "BC": 0.85, "BI": 0.9, "ED": 0.05, "EC": 0.15, "EI": 0.25},
-    "outbound": {"FD": 2500.0, "FC": 2750.0, "FI": 3000.0, "BD": 1500.0, "BC": 1750.0, "BI": 2000.0, "ED": 250.0,
-                 "EC": 600.0, "EI": 1000.0},
-    "inbound": {"FD": 7500.0, "FC": 8250.0, "FI": 9000.0, "BD": 4500.0, "BC": 5250.0, "BI": 6000.0, "ED": 750.0,
-                "EC": 1500.0, "EI": 3000.0},
-    "downgrade": {"FBD": 150.0, "FBC": 400.0, "FBI": 750.0, "FED": 200.0, "FEC": 500.0, "FEI": 1500.0, "BED": 150.0,
-                  "BEC": 400.0, "BEI": 750.0},
+    "outbound": {
+        "FD": 2500.0,
+        "FC": 2750.0,
+        "FI": 3000.0,
+        "BD": 1500.0,
+        "BC": 1750.0,
+        "BI": 2000.0,
+        "ED": 250.0,
+        "EC": 600.0,
+        "EI": 1000.0,
+    },
+    "inbound": {
+        "FD": 7500.0,
+        "FC": 8250.0,
+        "FI": 9000.0,
+        "BD": 4500.0,
+        "BC": 5250.0,
+        "BI": 6000.0,
+        "ED": 750.0,
+        "EC": 1500.0,
+        "EI": 3000.0,
+    },
+    "downgrade": {
+        "FBD": 150.0,
+        "FBC": 400.0,
+        "FBI": 750.0,
+        "FED": 200.0,
+        "FEC": 500.0,
+        "FEI": 1500.0,
+        "BED": 150.0,
+        "BEC": 400.0,
+        "BEI": 750.0,
+    },
 }
 
 
@@ -102,29 +142,68 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
         departure = _minutes(f.scheduled_departure, day0)
         day, minute = divmod(departure, MINUTES_PER_DAY)
         duration = _minutes(f.scheduled_arrival, f.scheduled_departure)
-        templates[numbers[f.flight_id]] = ScheduledFlight(number=numbers[f.flight_id], origin=f.origin, destination=f.destination,
-                                                          departure=minute, duration=duration, previous=0)
+        templates[numbers[f.flight_id]] = ScheduledFlight(
+            number=numbers[f.flight_id],
+            origin=f.origin,
+            destination=f.destination,
+            departure=minute,
+            duration=duration,
+            previous=0,
+        )
         rotations.append((DatedFlightRef(number=numbers[f.flight_id], day=day), f.aircraft_registration))
         routes[(f.origin, f.destination)] = Route(duration=duration, haul=_haul(f.distance_km))
     day_of = {number: ref.day for ref, _ in rotations for number in (ref.number,)}
     aircraft = {a.aircraft_registration: _aircraft(a) for a in snapshot.aircraft}
     disrupted = next(f for f in flights if f.flight_id == snapshot.disrupted_flight_id)
     start, end = _minutes(snapshot.window_start, day0), _minutes(snapshot.window_end, day0)
-    outages = [Unavailability(aircraft=a.aircraft_registration, start=start, end=end)
-               for a in snapshot.aircraft if a.status in ("AOG", "MAINTENANCE")]
-    outages.append(Unavailability(aircraft=disrupted.aircraft_registration, start=start,
-                                  end=max(start, _minutes(snapshot.disrupted_release, day0))))
-    airports = {code: Airport(code=code, daily=(CapacityWindow(departures=UNLIMITED, arrivals=UNLIMITED, start=0, end=MINUTES_PER_DAY),))
-                for f in flights for code in (f.origin, f.destination)}
+    outages = [
+        Unavailability(aircraft=a.aircraft_registration, start=start, end=end)
+        for a in snapshot.aircraft
+        if a.status in ("AOG", "MAINTENANCE")
+    ]
+    outages.append(
+        Unavailability(
+            aircraft=disrupted.aircraft_registration,
+            start=start,
+            end=max(start, _minutes(snapshot.disrupted_release, day0)),
+        )
+    )
+    airports = {
+        code: Airport(
+            code=code, daily=(CapacityWindow(departures=UNLIMITED, arrivals=UNLIMITED, start=0, end=MINUTES_PER_DAY),)
+        )
+        for f in flights
+        for code in (f.origin, f.destination)
+    }
     instance = Instance(
-        name=f"skymarshal-{snapshot.disrupted_flight_id}", day0=day0.date(), config=_config(start, end), airports=airports,
-        routes=routes, flights=templates, aircraft=aircraft, rotations=tuple(rotations),
-        itineraries=tuple(_itineraries(snapshot.bookings, numbers, day_of) if snapshot.bookings else
-                          _booked_counts(flights, numbers, day_of)), positions=tuple(_positions(flights, aircraft)),
+        name=f"skymarshal-{snapshot.disrupted_flight_id}",
+        day0=day0.date(),
+        config=_config(start, end),
+        airports=airports,
+        routes=routes,
+        flights=templates,
+        aircraft=aircraft,
+        rotations=tuple(rotations),
+        itineraries=tuple(
+            _itineraries(snapshot.bookings, numbers, day_of)
+            if snapshot.bookings
+            else _booked_counts(flights, numbers, day_of)
+        ),
+        positions=tuple(_positions(flights, aircraft)),
         unavailabilities=tuple(outages),
-        reduced_capacities=tuple(ReducedCapacity(airport=c.airport, window=CapacityWindow(
-            start=_minutes(c.start, day0), end=_minutes(c.end, day0), departures=c.departures_per_hour,
-            arrivals=c.arrivals_per_hour)) for c in snapshot.capacity_limits))
+        reduced_capacities=tuple(
+            ReducedCapacity(
+                airport=c.airport,
+                window=CapacityWindow(
+                    start=_minutes(c.start, day0),
+                    end=_minutes(c.end, day0),
+                    departures=c.departures_per_hour,
+                    arrivals=c.arrivals_per_hour,
+                ),
+            )
+            for c in snapshot.capacity_limits
+        ),
+    )
     return AdaptedInstance(instance=instance, flight_ids={n: i for i, n in numbers.items()}, numbers=numbers)
 
 
@@ -134,18 +213,34 @@ def _aircraft(day: AircraftDay) -> Aircraft:
     for cabin, count in day.capacity.items():
         seats[CABIN_MAP[cabin]] += count
     turn = spec.min_turn_minutes if spec else 60
-    return Aircraft(id=day.aircraft_registration, model=day.aircraft_type,
-                    family=spec.rating_group if spec else day.aircraft_type, seats=seats,
-                    range=int(spec.range_km / spec.cruise_kmh * 60) if spec else 24 * 60,
-                    cost_per_hour=HOURLY_COST_USD.get(day.aircraft_type, DEFAULT_HOURLY_COST_USD),
-                    turn_round=turn, transit=turn, initial_airport=day.station)
+    return Aircraft(
+        id=day.aircraft_registration,
+        model=day.aircraft_type,
+        family=spec.rating_group if spec else day.aircraft_type,
+        seats=seats,
+        range=int(spec.range_km / spec.cruise_kmh * 60) if spec else 24 * 60,
+        cost_per_hour=HOURLY_COST_USD.get(day.aircraft_type, DEFAULT_HOURLY_COST_USD),
+        turn_round=turn,
+        transit=turn,
+        initial_airport=day.station,
+    )
 
 
 def _config(start: int, end: int) -> CostConfig:
-    return CostConfig(window_start=start, window_end=end, delay_per_minute=_A_SET["delay"],
-                      outbound_cancellation=_A_SET["outbound"], inbound_cancellation=_A_SET["inbound"],
-                      downgrade=_A_SET["downgrade"], penalty_family=20000.0, penalty_model=5000.0,
-                      penalty_config=1000.0, alpha=1.0, beta=1.0, gamma=1.0)
+    return CostConfig(
+        window_start=start,
+        window_end=end,
+        delay_per_minute=_A_SET["delay"],
+        outbound_cancellation=_A_SET["outbound"],
+        inbound_cancellation=_A_SET["inbound"],
+        downgrade=_A_SET["downgrade"],
+        penalty_family=20000.0,
+        penalty_model=5000.0,
+        penalty_config=1000.0,
+        alpha=1.0,
+        beta=1.0,
+        gamma=1.0,
+    )
 
 
 def _itineraries(bookings: list[Booking], numbers: dict[str, int], day_of: dict[int, int]):
@@ -162,8 +257,13 @@ def _itineraries(bookings: list[Booking], numbers: dict[str, int], day_of: dict[
         trips[legs] += 1
         fares[legs] = max(fares.get(legs, 0.0), sum(b.fare_paid for b in segments))
     for n, (legs, count) in enumerate(sorted(trips.items()), start=1):
-        yield Itinerary(id=n, kind="A", price=round(fares[legs], 2), passengers=count,
-                        legs=tuple(Leg(number=number, day=day_of[number], cabin=cabin) for number, cabin in legs))
+        yield Itinerary(
+            id=n,
+            kind="A",
+            price=round(fares[legs], 2),
+            passengers=count,
+            legs=tuple(Leg(number=number, day=day_of[number], cabin=cabin) for number, cabin in legs),
+        )
 
 
 def _booked_counts(flights: list[Flight], numbers: dict[str, int], day_of: dict[int, int]):
@@ -176,8 +276,13 @@ def _booked_counts(flights: list[Flight], numbers: dict[str, int], day_of: dict[
             if count:
                 n += 1
                 number = numbers[f.flight_id]
-                yield Itinerary(id=n, kind="A", price=0.0, passengers=count,
-                                legs=(Leg(number=number, day=day_of[number], cabin=CABIN_MAP[cabin]),))
+                yield Itinerary(
+                    id=n,
+                    kind="A",
+                    price=0.0,
+                    passengers=count,
+                    legs=(Leg(number=number, day=day_of[number], cabin=CABIN_MAP[cabin]),),
+                )
 
 
 def _positions(flights: list[Flight], aircraft: dict[str, Aircraft]):
@@ -207,24 +312,41 @@ def planned_changes(adapted: AdaptedInstance, solution: Solution) -> dict[str, P
             action = "tail_swap"
         else:
             action = "delay" if delay > 0 else "operate"
-        changes[adapted.flight_ids[f.number]] = PlannedChange(flight_id=adapted.flight_ids[f.number], action=action,
-                                                              registration=f.aircraft, delay_minutes=max(0, delay))
+        changes[adapted.flight_ids[f.number]] = PlannedChange(
+            flight_id=adapted.flight_ids[f.number], action=action, registration=f.aircraft, delay_minutes=max(0, delay)
+        )
     return changes
 
 
 WINDOW_AFTER_LAST_ARRIVAL = 6 * 60  # minutes the window stays open after the last scheduled arrival
 
 
-def build_snapshot(flight: Flight, fleet_days: list[AircraftDay], rotations: dict[str, list[Flight]],
-                   bookings: list[Booking], *, decision: datetime, release: datetime,
-                   capacity_limits: list[CapacityLimit] = ()) -> NetworkSnapshot:
+def build_snapshot(
+    flight: Flight,
+    fleet_days: list[AircraftDay],
+    rotations: dict[str, list[Flight]],
+    bookings: list[Booking],
+    *,
+    decision: datetime,
+    release: datetime,
+    capacity_limits: list[CapacityLimit] = (),
+) -> NetworkSnapshot:
     """The disrupted flight's rating group that day: tails, their flights (from the start of the UTC day,
     so each rotation starts at the tail's station) and the bookings on them; the window opens at the
     decision time and closes after the last scheduled arrival."""
-    flights = sorted({f.flight_id: f for rows in rotations.values() for f in rows}.values(), key=lambda f: f.scheduled_departure)
+    flights = sorted(
+        {f.flight_id: f for rows in rotations.values() for f in rows}.values(), key=lambda f: f.scheduled_departure
+    )
     if not flights or flight.flight_id not in {f.flight_id for f in flights}:
         raise LookupError(f"flight {flight.flight_id} is not in its tail's rotation; nothing to optimize")
     last_arrival = max(f.scheduled_arrival for f in flights)
-    return NetworkSnapshot(window_start=decision, window_end=last_arrival + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
-                           aircraft=fleet_days, flights=flights, bookings=bookings, disrupted_flight_id=flight.flight_id,
-                           disrupted_release=release, capacity_limits=list(capacity_limits))
+    return NetworkSnapshot(
+        window_start=decision,
+        window_end=last_arrival + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
+        aircraft=fleet_days,
+        flights=flights,
+        bookings=bookings,
+        disrupted_flight_id=flight.flight_id,
+        disrupted_release=release,
+        capacity_limits=list(capacity_limits),
+    )

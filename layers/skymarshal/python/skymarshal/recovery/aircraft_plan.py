@@ -16,6 +16,9 @@ from .cost import billed_hours
 from .network import DatedFlight, Network, operating_cost
 
 MANDATORY_BONUS = 1e9  # a disrupted flight must keep its aircraft: any path without it is worthless
+# Rules.keep_unbooked: an unbooked flight is flown by any path that can take it (below a disrupted flight, far
+# above any passenger or operating cost); the search then refuses plans that cancel more of them.
+UNBOOKED_BONUS = 1e7
 MAX_LABELS = 4
 
 
@@ -58,7 +61,7 @@ class Plan:
             if f.status == "disrupted":  # reserve their movements before anyone plans around them
                 self._count(f.idx, f.required_departure, +1)
 
-    def copy(self) -> "Plan":
+    def copy(self) -> Plan:
         other = Plan.__new__(Plan)
         other.net = self.net
         other.aircraft_of = list(self.aircraft_of)
@@ -121,7 +124,7 @@ class Label:
     last_number: int
     order: int  # position of the last flight in the candidate order (keeps the search acyclic)
     step: tuple[int | Ferry, int] | None  # (flight idx or ferry, departure)
-    parent: "Label | None"
+    parent: Label | None
     ferried: bool = False  # at most one ferry per rotation keeps the search small
 
 
@@ -160,20 +163,33 @@ def _maintenance_ok(aircraft, label: Label, departure: int | None) -> bool:
     return label.airport == slot.airport and label.flown <= slot.flying_limit
 
 
-def replan(plan: Plan, aircraft_id: str, weights: Weights, candidates_pool: set[int], extra=(),
-           banned: frozenset[int] = frozenset()) -> None:
+def replan(
+    plan: Plan,
+    aircraft_id: str,
+    weights: Weights,
+    candidates_pool: set[int],
+    extra=(),
+    banned: frozenset[int] = frozenset(),
+) -> None:
     """Re-plan one aircraft over its released flights, `extra` ones (its planned flights at construction)
     and those of `candidates_pool` (cancelled flights) it may fly, never the `banned` ones (a search move
     that hands a flight to another tail); the pool is updated in place."""
     net = plan.net
     aircraft = net.aircraft[aircraft_id]
-    previous = [(i, plan.departure[i]) for i in plan.rotation[aircraft_id] if i not in set(net.fixed_prefix[aircraft_id])]
+    previous = [
+        (i, plan.departure[i]) for i in plan.rotation[aircraft_id] if i not in set(net.fixed_prefix[aircraft_id])
+    ]
     previous += [(ferry, ferry.departure) for ferry in plan.ferries[aircraft_id]]
     own = plan.release(aircraft_id) + [i for i in extra if plan.aircraft_of[i] is None]
     candidates = sorted(
-        {i for i in own if i not in banned} |
-        {i for i in candidates_pool if _may_fly(net.flights[i], aircraft) and plan.aircraft_of[i] is None and i not in banned},
-        key=lambda i: net.flights[i].required_departure or net.flights[i].planned_departure)
+        {i for i in own if i not in banned}
+        | {
+            i
+            for i in candidates_pool
+            if _may_fly(net.flights[i], aircraft) and plan.aircraft_of[i] is None and i not in banned
+        },
+        key=lambda i: net.flights[i].required_departure or net.flights[i].planned_departure,
+    )
     path = _best_path(plan, aircraft, candidates, weights)
     mandatory = {i for i in own if net.flights[i].status == "disrupted"}
     if not mandatory <= {i for i, _ in path}:  # a disrupted flight keeps its tail: widen the search, else undo
@@ -194,7 +210,7 @@ def _start_label(plan: Plan, aircraft) -> Label:
     net = plan.net
     prefix = net.fixed_prefix[aircraft.id]
     if not prefix:
-        return Label(0.0, -10**9, aircraft.initial_airport, 0, 0, -1, None, None)
+        return Label(0.0, -(10**9), aircraft.initial_airport, 0, 0, -1, None, None)
     last = net.flights[prefix[-1]]
     flown = sum(net.flights[i].duration for i in prefix)
     return Label(0.0, plan.departure[last.idx] + last.duration, last.destination, flown, last.number, -1, None, None)
@@ -203,7 +219,8 @@ def _start_label(plan: Plan, aircraft) -> Label:
 def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Weights) -> float:
     if f.status == "disrupted":
         return MANDATORY_BONUS
-    value = weights.cancel_factor * f.cancel_worth - operating_cost(net, f, f.planned_aircraft)
+    value = UNBOOKED_BONUS if net.rules.keep_unbooked and not f.booked else 0.0
+    value += weights.cancel_factor * f.cancel_worth - operating_cost(net, f, f.planned_aircraft)
     value -= weights.delay_factor * f.delay_rate * delay
     if aircraft.id != f.planned_aircraft:
         value -= operating_cost(net, f, aircraft.id) - operating_cost(net, f, f.planned_aircraft)
@@ -230,7 +247,7 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
             if terminal is not None and terminal > best_value:
                 best, best_value = label, terminal
             orders = by_origin.get(label.airport, [])
-            for k in orders[bisect.bisect_right(orders, label.order):]:
+            for k in orders[bisect.bisect_right(orders, label.order) :]:
                 _extend(plan, aircraft, label, k, candidates[k], labels, weights, end)
             if weights.ferries and not label.ferried:
                 queue.extend(_ferries(plan, aircraft, label, end, own_origins))
@@ -245,19 +262,23 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
     f = plan.net.flights[idx]
     gap = aircraft.transit if f.previous and f.previous == label.last_number else aircraft.turn_round
     earliest = max(f.planned_departure, label.ready + gap, plan.hold.get(idx, 0))
+    # A flight nobody booked that must not be cancelled may wait as long as the window allows: its delay
+    # costs no passenger anything.
+    max_delay = 10**6 if plan.net.rules.keep_unbooked and not f.booked else weights.max_delay
     if f.status == "disrupted":
         departure = f.required_departure if earliest <= f.required_departure else None
-    elif earliest - f.planned_departure > weights.max_delay:
+    elif earliest - f.planned_departure > max_delay:
         return
     else:
         departure = _earliest_departure(plan, aircraft, f, earliest, end)
-    if departure is None or departure - f.planned_departure > weights.max_delay and f.status != "disrupted":
+    if departure is None or (departure - f.planned_departure > max_delay and f.status != "disrupted"):
         return
     if departure + f.duration > end or not _maintenance_ok(aircraft, label, departure):
         return
     value = label.value + _step_value(plan.net, f, aircraft, departure - f.planned_departure, weights)
-    new = Label(value, departure + f.duration, f.destination, label.flown + f.duration, f.number, order,
-                (idx, departure), label)
+    new = Label(
+        value, departure + f.duration, f.destination, label.flown + f.duration, f.number, order, (idx, departure), label
+    )
     bucket = labels[order]
     if any(other.value >= new.value and other.ready <= new.ready for other in bucket):
         return
@@ -287,8 +308,19 @@ def _ferries(plan: Plan, aircraft, label: Label, end: int, own_origins: set[str]
             continue
         ferry = Ferry(label.airport, target, departure, route.duration)
         cost = net.instance.config.alpha * billed_hours(route.duration) * aircraft.cost_per_hour
-        found.append(Label(label.value - cost, departure + route.duration, target, label.flown + route.duration, 0,
-                           label.order, (ferry, departure), label, True))
+        found.append(
+            Label(
+                label.value - cost,
+                departure + route.duration,
+                target,
+                label.flown + route.duration,
+                0,
+                label.order,
+                (ferry, departure),
+                label,
+                True,
+            )
+        )
     return found
 
 

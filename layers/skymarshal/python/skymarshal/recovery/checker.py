@@ -1,30 +1,61 @@
 """Feasibility checker: every constraint of the ROADEF 2009 problem, one typed Violation per breach.
 
 Messages follow the official solution checker's wording (SolutionValidationChecker spec) so a report
-can be read against it. Each check is a generator over one concern; `check` chains them.
+can be read against it. Each check is a generator over one concern; `check` chains them. `Rules` (model.py)
+names the readings the texts leave open; the strict one is the default.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, defaultdict
-from typing import Iterator, Literal
+from collections.abc import Iterator
+from typing import Literal
 
 from pydantic import BaseModel
 
-from .model import MINUTES_PER_DAY, Instance, Solution, SolutionFlight
 from .cost import all_trip_facts
+from .model import MINUTES_PER_DAY, STRICT, Instance, Rules, Solution, SolutionFlight
 
 MIN_CONNECTION = 30  # minutes; the shortest connection in every instance's planned itineraries
 MAX_OUTBOUND_DELAY = {"D": 18 * 60, "C": 18 * 60, "I": 36 * 60}
 
 ViolationKind = Literal[
-    "missing_flight", "duplicate_flight", "flight_changed", "departs_early", "new_flight_invalid",
-    "new_flight_cancelled", "fixed_flight_changed", "disrupted_flight_changed", "imposed_cancellation_ignored",
-    "after_recovery_end", "unknown_aircraft", "initial_position", "rotation_continuity", "turn_round", "transit",
-    "range", "swap_family", "unavailability", "maintenance_position", "maintenance_flying_limit",
-    "departure_capacity", "arrival_capacity", "cabin_capacity", "itinerary_unknown", "itinerary_changed",
-    "passenger_count", "cancelled_flight_taken", "itinerary_continuity", "connection_time", "itinerary_origin",
-    "departs_before_original", "max_delay", "final_destination", "fixed_itinerary_part",
+    "missing_flight",
+    "duplicate_flight",
+    "flight_changed",
+    "departs_early",
+    "new_flight_invalid",
+    "new_flight_cancelled",
+    "fixed_flight_changed",
+    "disrupted_flight_changed",
+    "imposed_cancellation_ignored",
+    "after_recovery_end",
+    "unknown_aircraft",
+    "initial_position",
+    "rotation_continuity",
+    "turn_round",
+    "transit",
+    "range",
+    "swap_family",
+    "unavailability",
+    "maintenance_position",
+    "maintenance_flying_limit",
+    "departure_capacity",
+    "arrival_capacity",
+    "cabin_capacity",
+    "itinerary_unknown",
+    "itinerary_changed",
+    "passenger_count",
+    "cancelled_flight_taken",
+    "itinerary_continuity",
+    "connection_time",
+    "itinerary_origin",
+    "departs_before_original",
+    "max_delay",
+    "final_destination",
+    "fixed_itinerary_part",
+    "unbooked_flight_cancelled",
 ]
 
 
@@ -41,20 +72,48 @@ def _when(instance: Instance, day: int) -> str:
     return instance.date_of(day).isoformat()
 
 
-def check(instance: Instance, solution: Solution) -> list[Violation]:
-    """All violations of the solution; empty means feasible."""
+def check(instance: Instance, solution: Solution, rules: Rules = STRICT) -> list[Violation]:
+    """All violations of the solution under the rules' readings; empty means feasible."""
     by_key = {(f.number, f.day): f for f in solution.flights}
     return [
         *check_flights(instance, solution),
         *check_rotations(instance, solution),
         *check_airport_capacity(instance, solution),
         *check_cabin_capacity(instance, solution, by_key),
-        *check_itineraries(instance, solution, by_key),
+        *check_itineraries(instance, solution, by_key, rules),
     ]
 
 
 def planned_departure(instance: Instance, number: int, day: int) -> int:
     return day * MINUTES_PER_DAY + instance.flights[number].departure
+
+
+def imposed_departure(instance: Instance, number: int, day: int) -> int:
+    """When a flight the plan cannot change leaves: as planned, plus the disruption's delay if any."""
+    return planned_departure(instance, number, day) + instance.imposed_delays.get((number, day), 0)
+
+
+def booked_flights(instance: Instance) -> frozenset[tuple[int, int]]:
+    return frozenset((leg.number, leg.day) for it in instance.itineraries for leg in it.legs)
+
+
+def unbooked_cancellations(instance: Instance, solution: Solution) -> list[Violation]:
+    """Planned flights nobody booked that the plan cancels (the disruption's own cancellations excepted).
+
+    Not part of `check`: reduced airport capacities leave some of them no slot at all (A05: CDG-ORY shuttles
+    on the second day), so Rules.keep_unbooked is a ranking (fewest of these first), and this is its measure.
+    """
+    booked = booked_flights(instance)
+    return [
+        _v(
+            "unbooked_flight_cancelled",
+            f"Flight {f.number} on {_when(instance, f.day)} cancelled although no itinerary books it",
+        )
+        for f in solution.flights
+        if f.aircraft is None
+        and (f.number, f.day) not in booked
+        and (f.number, f.day) not in instance.imposed_cancellations
+    ]
 
 
 def check_flights(instance: Instance, solution: Solution) -> Iterator[Violation]:
@@ -135,26 +194,40 @@ def check_rotations(instance: Instance, solution: Solution) -> Iterator[Violatio
             continue
         if flights[0].origin != aircraft.initial_airport:
             yield _v("initial_position", f"Wrong initial position for aircraft {aircraft_id}")
-        for before, after in zip(flights, flights[1:]):
+        for before, after in itertools.pairwise(flights):
             when = _when(instance, after.day)
             if before.destination != after.origin or after.departure < before.arrival:
-                yield _v("rotation_continuity", f"Rotation continuity problem on aircraft {aircraft_id} "
-                         f"(flights {before.number} and {after.number})")
+                yield _v(
+                    "rotation_continuity",
+                    f"Rotation continuity problem on aircraft {aircraft_id} "
+                    f"(flights {before.number} and {after.number})",
+                )
             elif after.previous == before.number and after.previous != 0:
                 if after.departure - before.arrival < aircraft.transit:
-                    yield _v("transit", f"Transit time violated on flight {after.number} on {when} operated by aircraft {aircraft_id}")
+                    yield _v(
+                        "transit",
+                        f"Transit time violated on flight {after.number} on {when} operated by aircraft {aircraft_id}",
+                    )
             elif after.departure - before.arrival < aircraft.turn_round:
-                yield _v("turn_round", f"Turn-round time violated on flight {after.number} on {when} operated by aircraft {aircraft_id}")
+                yield _v(
+                    "turn_round",
+                    f"Turn-round time violated on flight {after.number} on {when} operated by aircraft {aircraft_id}",
+                )
         for f in flights:
             when = _when(instance, f.day)
             if f.arrival - f.departure > aircraft.range:
                 yield _v("range", f"Range violated on flight {f.number} on {when} operated by aircraft {aircraft_id}")
             original = planned.get((f.number, f.day))
             if original and original != aircraft_id and instance.aircraft[original].family != aircraft.family:
-                yield _v("swap_family", f"Swap incompatibility on flight {f.number} on {when} (families of original "
-                         f"aircraft {original} and solution aircraft {aircraft_id} differ)")
+                yield _v(
+                    "swap_family",
+                    f"Swap incompatibility on flight {f.number} on {when} (families of original "
+                    f"aircraft {original} and solution aircraft {aircraft_id} differ)",
+                )
         for block in instance.unavailabilities:
-            if block.aircraft == aircraft_id and any(f.departure < block.end and f.arrival > block.start for f in flights):
+            if block.aircraft == aircraft_id and any(
+                f.departure < block.end and f.arrival > block.start for f in flights
+            ):
                 yield _v("unavailability", f"Breakdown unavailability of aircraft {aircraft_id} is violated")
         if aircraft.maintenance:
             yield from _check_maintenance(instance, aircraft, flights)
@@ -163,7 +236,10 @@ def check_rotations(instance: Instance, solution: Solution) -> Iterator[Violatio
 def _check_maintenance(instance, aircraft, flights: list[SolutionFlight]) -> Iterator[Violation]:
     slot = aircraft.maintenance
     if any(f.departure < slot.end and f.arrival > slot.start for f in flights):
-        yield _v("maintenance_position", f"Aircraft {aircraft.id} leaves before end of maintenance or arrives after its start")
+        yield _v(
+            "maintenance_position",
+            f"Aircraft {aircraft.id} leaves before end of maintenance or arrives after its start",
+        )
     before = [f for f in flights if f.arrival <= slot.start]
     where = before[-1].destination if before else aircraft.initial_airport
     if where != slot.airport:
@@ -234,9 +310,11 @@ def check_airport_capacity(instance: Instance, solution: Solution) -> Iterator[V
     for (airport, kind, hour), count in sorted(movements_per_hour(instance, solution).items()):
         if count > table.allowed(airport, kind, hour):
             what = "Departure" if kind == "D" else "Arrival"
-            yield _v("departure_capacity" if kind == "D" else "arrival_capacity",
-                     f"{what} capacity violated at airport {airport} on {_when(instance, hour // MINUTES_PER_DAY)} "
-                     f"(hour {hour % MINUTES_PER_DAY // 60:02d}:00, {count} movements)")
+            yield _v(
+                "departure_capacity" if kind == "D" else "arrival_capacity",
+                f"{what} capacity violated at airport {airport} on {_when(instance, hour // MINUTES_PER_DAY)} "
+                f"(hour {hour % MINUTES_PER_DAY // 60:02d}:00, {count} movements)",
+            )
 
 
 def check_cabin_capacity(instance: Instance, solution: Solution, by_key) -> Iterator[Violation]:
@@ -250,11 +328,14 @@ def check_cabin_capacity(instance: Instance, solution: Solution, by_key) -> Iter
         if f is None or f.aircraft is None or f.aircraft not in instance.aircraft:
             continue  # reported as a cancelled or unknown flight taken
         if passengers > instance.aircraft[f.aircraft].seats[cabin]:
-            yield _v("cabin_capacity", f"{names[cabin]} cabin capacity exceeded on flight {number} on "
-                     f"{_when(instance, day)} operated by aircraft {f.aircraft}")
+            yield _v(
+                "cabin_capacity",
+                f"{names[cabin]} cabin capacity exceeded on flight {number} on "
+                f"{_when(instance, day)} operated by aircraft {f.aircraft}",
+            )
 
 
-def check_itineraries(instance: Instance, solution: Solution, by_key) -> Iterator[Violation]:
+def check_itineraries(instance: Instance, solution: Solution, by_key, rules: Rules = STRICT) -> Iterator[Violation]:
     """Passenger rules per itinerary line, then passenger counts per itinerary."""
     original = {it.id: it for it in instance.itineraries}
     carried: Counter = Counter()
@@ -267,47 +348,64 @@ def check_itineraries(instance: Instance, solution: Solution, by_key) -> Iterato
         if line.kind != it.kind or line.price != it.price:
             yield _v("itinerary_changed", f"Wrong type for itinerary {line.id}")
         if line.legs:
-            yield from _check_itinerary_line(instance, it, line, by_key)
+            yield from _check_itinerary_line(instance, it, line, by_key, rules)
     for it in instance.itineraries:
         if carried[it.id] != it.passengers:
             yield _v("passenger_count", f"Incorrect number of passengers reaccomodated on itinerary {it.id}")
 
 
-def flown_history(instance: Instance, itinerary) -> list[tuple[int, int]]:
+def flown_history(instance: Instance, itinerary, rules: Rules = STRICT) -> list[tuple[int, int]]:
     """The booked legs already flown when the window opens: those leaving before it, up to the first one
-    the disruption cancelled (from there on the trip is re-accommodated like any other)."""
-    start, history = instance.config.window_start, []
+    the disruption cancelled (from there on the trip is re-accommodated like any other). Under the strict
+    reading it also ends before a connection the imposed delays broke: the passengers missed that leg and
+    wait at the connection airport for the window to open."""
+    start, history, arrival = instance.config.window_start, [], None
     for leg in itinerary.legs:
         key = (leg.number, leg.day)
         if planned_departure(instance, *key) >= start or key in instance.imposed_cancellations:
             break
+        departure = imposed_departure(instance, *key)
+        if rules.connections == "strict" and arrival is not None and departure - arrival < MIN_CONNECTION:
+            break
         history.append(key)
+        arrival = departure + instance.flights[leg.number].duration
     return history
 
 
-def _check_itinerary_line(instance: Instance, it, line, by_key) -> Iterator[Violation]:
+def _check_itinerary_line(instance: Instance, it, line, by_key, rules: Rules) -> Iterator[Violation]:
     flights = [by_key.get((leg.number, leg.day)) for leg in line.legs]
     for leg, f in zip(line.legs, flights):
         if f is None or f.aircraft is None:
             yield _v("cancelled_flight_taken", f"Cancelled flight {leg.number} is taken on itinerary {it.id}")
             return
     start = instance.config.window_start
-    for a, b in zip(flights, flights[1:]):
+    # Lenient reading: a connection whose second leg left before the window is history, not checked.
+    exempt_before = start if rules.connections == "lenient" else -(1 << 60)
+    for a, b in itertools.pairwise(flights):
         if a.destination != b.origin:
-            yield _v("itinerary_continuity", f"Arrival of flight {a.number} and departure of flight {b.number} differ on itinerary {it.id}")
-        elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= start:  # before the window: history
-            yield _v("connection_time", f"Connection time not respected between flight {a.number} and flight {b.number} on itinerary {it.id}")
+            yield _v(
+                "itinerary_continuity",
+                f"Arrival of flight {a.number} and departure of flight {b.number} differ on itinerary {it.id}",
+            )
+        elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= exempt_before:
+            yield _v(
+                "connection_time",
+                f"Connection time not respected between flight {a.number} and flight {b.number} on itinerary {it.id}",
+            )
     facts = all_trip_facts(instance)[it.id]
     first_leg = instance.flights[it.legs[0].number]
     if flights[0].origin != first_leg.origin:
         yield _v("itinerary_origin", f"Itinerary {it.id} origin in the solution doesnt match the origin in the input")
     if flights[0].departure < planned_departure(instance, it.legs[0].number, it.legs[0].day):
         yield _v("departs_before_original", f"Itinerary {it.id} departs before its original departure date")
-    fixed = flown_history(instance, it)
-    if fixed and [(leg.number, leg.day) for leg in line.legs[:len(fixed)]] != fixed:
+    fixed = flown_history(instance, it, rules)
+    if fixed and [(leg.number, leg.day) for leg in line.legs[: len(fixed)]] != fixed:
         yield _v("fixed_itinerary_part", f"Fixed part of itinerary {it.id} missing flight(s)")
-    elif any(f.departure < start for f in flights[len(fixed):]):
-        yield _v("fixed_itinerary_part", f"Itinerary {it.id} re-accommodated on a flight that left before the recovery period")
+    elif any(f.departure < start for f in flights[len(fixed) :]):
+        yield _v(
+            "fixed_itinerary_part",
+            f"Itinerary {it.id} re-accommodated on a flight that left before the recovery period",
+        )
     if flights[-1].destination != facts.destination:
         if it.kind == "A":
             yield _v("final_destination", f"Final destination problem on itinerary {it.id}")

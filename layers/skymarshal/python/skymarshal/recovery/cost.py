@@ -83,7 +83,10 @@ def all_trip_facts(instance: Instance) -> dict[int, TripFacts]:
     if cached is None or cached[0] is not instance:
         if len(_FACTS_CACHE) > 8:
             _FACTS_CACHE.clear()
-        cached = _FACTS_CACHE[id(instance)] = (instance, {it.id: trip_facts(instance, it) for it in instance.itineraries})
+        cached = _FACTS_CACHE[id(instance)] = (
+            instance,
+            {it.id: trip_facts(instance, it) for it in instance.itineraries},
+        )
     return cached[1]
 
 
@@ -210,7 +213,11 @@ def end_position_penalty(instance: Instance, where: dict[str, str | None]) -> fl
         for p in instance.positions:
             if p.airport == airport:
                 needs[(family_of.get(p.model, ""), p.model, p.config)] += p.count
-        for match_key, cost in ((lambda k: k, 0.0), (lambda k: k[:2], cfg.penalty_config), (lambda k: k[:1], cfg.penalty_model)):
+        for match_key, cost in (
+            (lambda k: k, 0.0),
+            (lambda k: k[:2], cfg.penalty_config),
+            (lambda k: k[:1], cfg.penalty_model),
+        ):
             for need in sorted(needs):
                 for have in sorted(pool):
                     if needs[need] and pool[have] and match_key(need) == match_key(have):
@@ -227,14 +234,23 @@ def evaluate(instance: Instance, solution: Solution) -> CostBreakdown:
     pax = passenger_costs(instance, solution)
     decrease, increase, swapped = operating_costs(instance, solution)
     positions = end_position_penalty(instance, final_airports(instance, solution))
-    total = (cfg.alpha * (pax.cancel_compensation + pax.delay_compensation - decrease + increase + swapped)
-             + cfg.beta * (pax.delay + pax.outbound + pax.inbound + pax.downgrade) + cfg.gamma * positions)
+    total = (
+        cfg.alpha * (pax.cancel_compensation + pax.delay_compensation - decrease + increase + swapped)
+        + cfg.beta * (pax.delay + pax.outbound + pax.inbound + pax.downgrade)
+        + cfg.gamma * positions
+    )
     return CostBreakdown(
-        passenger_delay=round(pax.delay, 2), outbound_cancellation=round(pax.outbound, 2),
-        inbound_cancellation=round(pax.inbound, 2), downgrading=round(pax.downgrade, 2),
-        cancellation_compensation=round(pax.cancel_compensation, 2), delay_compensation=round(pax.delay_compensation, 2),
-        operating_cost_decrease=round(decrease, 2), operating_cost_increase=round(increase, 2),
-        swapped_aircraft_cost=round(swapped, 2), end_position_penalty=round(positions, 2), total=round(total, 2),
+        passenger_delay=round(pax.delay, 2),
+        outbound_cancellation=round(pax.outbound, 2),
+        inbound_cancellation=round(pax.inbound, 2),
+        downgrading=round(pax.downgrade, 2),
+        cancellation_compensation=round(pax.cancel_compensation, 2),
+        delay_compensation=round(pax.delay_compensation, 2),
+        operating_cost_decrease=round(decrease, 2),
+        operating_cost_increase=round(increase, 2),
+        swapped_aircraft_cost=round(swapped, 2),
+        end_position_penalty=round(positions, 2),
+        total=round(total, 2),
     )
 
 

@@ -6,13 +6,14 @@ because it re-plans aircraft and passengers thousands of times within its time l
 
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .checker import CapacityTable, flown_history
-from .cost import CANCELLATION_COMPENSATION, billed_hours, compensation_band, trip_facts, TripFacts
-from .model import MINUTES_PER_DAY, Aircraft, Instance, Itinerary
+from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION, CapacityTable, flown_history
+from .cost import CANCELLATION_COMPENSATION, TripFacts, billed_hours, compensation_band, trip_facts
+from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
 
 FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
 
@@ -34,6 +35,7 @@ class DatedFlight:
     passengers: int = 0
     cancel_worth: float = 0.0  # estimated passenger cost if the flight is cancelled
     delay_rate: float = 0.0  # estimated passenger cost per minute of delay
+    booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked keeps the others flying)
 
 
 @dataclass(slots=True)
@@ -43,7 +45,7 @@ class Trip:
     itinerary: Itinerary
     facts: TripFacts
     flights: list[int]  # dated-flight indices of the booked legs
-    fixed_legs: int  # booked legs flown before the window opens (checker.flown_history): they cannot change
+    fixed_legs: int  # booked legs flown before the window opens (checker.flown_history, under the rules)
     cancel_cost: float  # per passenger, weighted (beta * cancellation + alpha * compensation)
     delay_rate: float  # per passenger and minute, weighted
 
@@ -55,6 +57,7 @@ class Network:
     by_key: dict[tuple[int, int], int]
     trips: list[Trip]
     capacity: CapacityTable
+    rules: Rules = STRICT
     fixed_prefix: dict[str, list[int]] = field(default_factory=dict)  # aircraft -> its fixed/disrupted flights
     planned_rotation: dict[str, list[int]] = field(default_factory=dict)
     target_airport: dict[str, str] = field(default_factory=dict)  # where the plan leaves each aircraft
@@ -64,7 +67,7 @@ class Network:
         return self.instance.aircraft
 
 
-def build_network(instance: Instance) -> Network:
+def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
     start = instance.config.window_start
     flights: list[DatedFlight] = []
     by_key: dict[tuple[int, int], int] = {}
@@ -81,14 +84,32 @@ def build_network(instance: Instance) -> Network:
         else:
             status, required = "free", None
         by_key[key] = len(flights)
-        flights.append(DatedFlight(
-            idx=len(flights), number=ref.number, day=ref.day, origin=template.origin, destination=template.destination,
-            planned_departure=planned, duration=template.duration, previous=template.previous,
-            planned_aircraft=aircraft_id, family=instance.aircraft[aircraft_id].family, status=status,
-            required_departure=required))
-    net = Network(instance=instance, flights=flights, by_key=by_key, trips=_trips(instance, by_key),
-                  capacity=CapacityTable(instance))
+        flights.append(
+            DatedFlight(
+                idx=len(flights),
+                number=ref.number,
+                day=ref.day,
+                origin=template.origin,
+                destination=template.destination,
+                planned_departure=planned,
+                duration=template.duration,
+                previous=template.previous,
+                planned_aircraft=aircraft_id,
+                family=instance.aircraft[aircraft_id].family,
+                status=status,
+                required_departure=required,
+            )
+        )
+    net = Network(
+        instance=instance,
+        flights=flights,
+        by_key=by_key,
+        trips=_trips(instance, by_key, rules),
+        capacity=CapacityTable(instance),
+        rules=rules,
+    )
     _estimate_worth(net)
+    _estimate_stranded_worth(net)
     rotations: dict[str, list[int]] = defaultdict(list)
     for f in flights:
         rotations[f.planned_aircraft].append(f.idx)
@@ -97,15 +118,20 @@ def build_network(instance: Instance) -> Network:
         net.planned_rotation[aircraft_id] = rotation
         # Flights before the window are history, delayed or not: the aircraft starts after them.
         net.fixed_prefix[aircraft_id] = sorted(
-            (i for i in rotation if flights[i].status == "fixed" or
-             (flights[i].status == "disrupted" and flights[i].planned_departure < start)),
-            key=lambda i: flights[i].required_departure)
+            (
+                i
+                for i in rotation
+                if flights[i].status == "fixed"
+                or (flights[i].status == "disrupted" and flights[i].planned_departure < start)
+            ),
+            key=lambda i: flights[i].required_departure,
+        )
         net.target_airport[aircraft_id] = flights[rotation[-1]].destination if rotation else aircraft.initial_airport
     return net
 
 
-def _trips(instance: Instance, by_key) -> list[Trip]:
-    cfg, start = instance.config, instance.config.window_start
+def _trips(instance: Instance, by_key, rules: Rules) -> list[Trip]:
+    cfg = instance.config
     trips = []
     for it in instance.itineraries:
         facts = trip_facts(instance, it)
@@ -113,10 +139,17 @@ def _trips(instance: Instance, by_key) -> list[Trip]:
         cancellation = (cfg.outbound_cancellation if it.kind == "A" else cfg.inbound_cancellation)[key]
         compensation = it.price + CANCELLATION_COMPENSATION[compensation_band(facts.planned_minutes)]
         legs = [by_key[(leg.number, leg.day)] for leg in it.legs]
-        fixed = len(flown_history(instance, it))
-        trips.append(Trip(itinerary=it, facts=facts, flights=legs, fixed_legs=fixed,
-                          cancel_cost=cfg.beta * cancellation + cfg.alpha * compensation,
-                          delay_rate=cfg.beta * cfg.delay_per_minute[key]))
+        fixed = len(flown_history(instance, it, rules))
+        trips.append(
+            Trip(
+                itinerary=it,
+                facts=facts,
+                flights=legs,
+                fixed_legs=fixed,
+                cancel_cost=cfg.beta * cancellation + cfg.alpha * compensation,
+                delay_rate=cfg.beta * cfg.delay_per_minute[key],
+            )
+        )
     return trips
 
 
@@ -128,8 +161,59 @@ def _estimate_worth(net: Network) -> None:
         for idx in trip.flights:
             f = net.flights[idx]
             f.passengers += n
+            f.booked = True
             f.cancel_worth += n * trip.cancel_cost
             f.delay_rate += n * trip.delay_rate
+
+
+def _estimate_stranded_worth(net: Network) -> None:
+    """Strict reading: passengers whose connection the imposed delays broke before the window wait at the
+    connection airport. No booking names the flights that can take them on, so without this the planner sees
+    those flights as empty and cancels them (tiny: 105 AAA-CCC, then the trip is cancelled). Their worth goes
+    to the planned schedule's earliest-arrival route from there, the way booked legs carry their passengers'."""
+    start = net.instance.config.window_start
+    out: dict[str, list[DatedFlight]] = defaultdict(list)
+    for f in net.flights:
+        if f.status in ("free", "disrupted") and (f.required_departure or f.planned_departure) >= start:
+            out[f.origin].append(f)
+    for trip in net.trips:
+        if len(flown_history(net.instance, trip.itinerary, LENIENT)) <= trip.fixed_legs:
+            continue  # not stranded by a broken connection (lenient rules, or an intact history)
+        last = net.flights[trip.flights[trip.fixed_legs - 1]]
+        ready = max(start, last.required_departure + last.duration + MIN_CONNECTION)
+        deadline = net.instance.config.window_end
+        if trip.itinerary.kind == "A":
+            deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
+        n = trip.itinerary.passengers
+        for f in _earliest_route(out, last.destination, ready, trip.facts.destination, deadline):
+            f.passengers += n
+            f.cancel_worth += n * trip.cancel_cost
+            f.delay_rate += n * trip.delay_rate
+
+
+def _earliest_route(
+    out: dict[str, list[DatedFlight]], origin: str, ready: int, destination: str, deadline: int
+) -> list[DatedFlight]:
+    best, came_by, heap = {origin: ready}, {}, [(ready, origin)]
+    while heap:
+        time, airport = heapq.heappop(heap)
+        if airport == destination:
+            route = []
+            while airport != origin:
+                f = came_by[airport]
+                route.append(f)
+                airport = f.origin
+            return route[::-1]
+        if time > best[airport]:
+            continue
+        leave = time if airport == origin else time + MIN_CONNECTION
+        for f in out.get(airport, ()):
+            departure = f.required_departure or f.planned_departure
+            arrival = departure + f.duration
+            if departure >= leave and arrival <= deadline and arrival < best.get(f.destination, 1 << 60):
+                best[f.destination], came_by[f.destination] = arrival, f
+                heapq.heappush(heap, (arrival, f.destination))
+    return []
 
 
 def operating_cost(net: Network, flight: DatedFlight, aircraft_id: str) -> float:

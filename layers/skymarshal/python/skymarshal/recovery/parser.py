@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .model import (
     CABINS,
+    MINUTES_PER_DAY,
     Aircraft,
     Airport,
     CapacityWindow,
@@ -28,11 +29,21 @@ from .model import (
     SolutionFlight,
     SolutionItinerary,
     Unavailability,
-    MINUTES_PER_DAY,
 )
 
-INSTANCE_FILES = ("config.csv", "airports.csv", "dist.csv", "flights.csv", "aircraft.csv", "rotations.csv",
-                  "itineraries.csv", "position.csv", "alt_flights.csv", "alt_aircraft.csv", "alt_airports.csv")
+INSTANCE_FILES = (
+    "config.csv",
+    "airports.csv",
+    "dist.csv",
+    "flights.csv",
+    "aircraft.csv",
+    "rotations.csv",
+    "itineraries.csv",
+    "position.csv",
+    "alt_flights.csv",
+    "alt_aircraft.csv",
+    "alt_airports.csv",
+)
 
 
 class InstanceError(ValueError):
@@ -90,17 +101,29 @@ class _Reader:
     def config(self) -> CostConfig:
         rows = self.rows("config.csv")
         if len(rows) < 7:
-            raise self.fail("config.csv", len(rows), "expected 7 lines (window, 3 cost tables, downgrades, penalties, weights)")
+            raise self.fail(
+                "config.csv", len(rows), "expected 7 lines (window, 3 cost tables, downgrades, penalties, weights)"
+            )
         window = rows[0][1]
         self.day0 = parse_date(window[0])
         tables = [_keyed(rows[i][1], 2) for i in (1, 2, 3)]
         downgrade = _keyed(rows[4][1], 3)
         family, model, config = (float(x) for x in rows[5][1][:3])
         alpha, beta, gamma = (float(x) for x in rows[6][1][:3])
-        return CostConfig(window_start=self.moment(window[0], window[1]), window_end=self.moment(window[2], window[3]),
-                          delay_per_minute=tables[0], outbound_cancellation=tables[1], inbound_cancellation=tables[2],
-                          downgrade=downgrade, penalty_family=family, penalty_model=model, penalty_config=config,
-                          alpha=alpha, beta=beta, gamma=gamma)
+        return CostConfig(
+            window_start=self.moment(window[0], window[1]),
+            window_end=self.moment(window[2], window[3]),
+            delay_per_minute=tables[0],
+            outbound_cancellation=tables[1],
+            inbound_cancellation=tables[2],
+            downgrade=downgrade,
+            penalty_family=family,
+            penalty_model=model,
+            penalty_config=config,
+            alpha=alpha,
+            beta=beta,
+            gamma=gamma,
+        )
 
     def airports(self) -> dict[str, Airport]:
         airports = {}
@@ -110,7 +133,9 @@ class _Reader:
             windows = []
             for i in range(1, len(f), 4):
                 end = clock(f[i + 3]) or MINUTES_PER_DAY  # 00:00 as an end means midnight
-                windows.append(CapacityWindow(departures=int(f[i]), arrivals=int(f[i + 1]), start=clock(f[i + 2]), end=end))
+                windows.append(
+                    CapacityWindow(departures=int(f[i]), arrivals=int(f[i + 1]), start=clock(f[i + 2]), end=end)
+                )
             airports[f[0]] = Airport(code=f[0], daily=tuple(windows))
         return airports
 
@@ -134,14 +159,29 @@ class _Reader:
         flights = {}
         for _, f in self.rows("flights.csv"):
             departure, arrival = clock(f[3]), clock(f[4])
-            flights[int(f[0])] = ScheduledFlight(number=int(f[0]), origin=f[1], destination=f[2], departure=departure,
-                                                 duration=arrival - departure, previous=int(f[5]))
+            flights[int(f[0])] = ScheduledFlight(
+                number=int(f[0]),
+                origin=f[1],
+                destination=f[2],
+                departure=departure,
+                duration=arrival - departure,
+                previous=int(f[5]),
+            )
         aircraft = {}
         for _, f in self.rows("aircraft.csv"):
             seats = dict(zip(CABINS, (int(x) for x in f[3].split("/"))))
-            aircraft[f[0]] = Aircraft(id=f[0], model=f[1], family=f[2], seats=seats, range=int(f[4]),
-                                      cost_per_hour=float(f[5]), turn_round=int(f[6]), transit=int(f[7]),
-                                      initial_airport=f[8], maintenance=self._maintenance(f[9] if len(f) > 9 else "NULL"))
+            aircraft[f[0]] = Aircraft(
+                id=f[0],
+                model=f[1],
+                family=f[2],
+                seats=seats,
+                range=int(f[4]),
+                cost_per_hour=float(f[5]),
+                turn_round=int(f[6]),
+                transit=int(f[7]),
+                initial_airport=f[8],
+                maintenance=self._maintenance(f[9] if len(f) > 9 else "NULL"),
+            )
         delays, cancellations = {}, set()
         for _, f in self.rows("alt_flights.csv"):
             key = (int(f[0]), self.day(f[1]))
@@ -150,26 +190,48 @@ class _Reader:
             else:
                 delays[key] = int(f[2])
         return Instance(
-            name=self.folder.name, day0=self.day0, config=config, airports=self.airports(),
+            name=self.folder.name,
+            day0=self.day0,
+            config=config,
+            airports=self.airports(),
             routes={(f[0], f[1]): Route(duration=int(f[2]), haul=f[3]) for _, f in self.rows("dist.csv")},
-            flights=flights, aircraft=aircraft,
-            rotations=tuple((DatedFlightRef(number=int(f[0]), day=self.day(f[1])), f[2]) for _, f in self.rows("rotations.csv")),
+            flights=flights,
+            aircraft=aircraft,
+            rotations=tuple(
+                (DatedFlightRef(number=int(f[0]), day=self.day(f[1])), f[2]) for _, f in self.rows("rotations.csv")
+            ),
             itineraries=tuple(self._itinerary(f) for _, f in self.rows("itineraries.csv")),
-            positions=tuple(self._positions()), imposed_delays=delays, imposed_cancellations=frozenset(cancellations),
-            unavailabilities=tuple(Unavailability(aircraft=f[0], start=self.moment(f[1], f[2]), end=self.moment(f[3], f[4]))
-                                   for _, f in self.rows("alt_aircraft.csv")),
+            positions=tuple(self._positions()),
+            imposed_delays=delays,
+            imposed_cancellations=frozenset(cancellations),
+            unavailabilities=tuple(
+                Unavailability(aircraft=f[0], start=self.moment(f[1], f[2]), end=self.moment(f[3], f[4]))
+                for _, f in self.rows("alt_aircraft.csv")
+            ),
             reduced_capacities=tuple(
-                ReducedCapacity(airport=f[0], window=CapacityWindow(start=self.moment(f[1], f[2]), end=self.moment(f[3], f[4]),
-                                                                    departures=int(f[5]), arrivals=int(f[6])))
-                for _, f in self.rows("alt_airports.csv")),
+                ReducedCapacity(
+                    airport=f[0],
+                    window=CapacityWindow(
+                        start=self.moment(f[1], f[2]),
+                        end=self.moment(f[3], f[4]),
+                        departures=int(f[5]),
+                        arrivals=int(f[6]),
+                    ),
+                )
+                for _, f in self.rows("alt_airports.csv")
+            ),
         )
 
     def _maintenance(self, text: str) -> Maintenance | None:
         if text == "NULL":
             return None
         airport, start_day, start_clock, end_day, end_clock, limit = text.split("-")
-        return Maintenance(airport=airport, start=self.moment(start_day, start_clock), end=self.moment(end_day, end_clock),
-                           flying_limit=int(limit))
+        return Maintenance(
+            airport=airport,
+            start=self.moment(start_day, start_clock),
+            end=self.moment(end_day, end_clock),
+            flying_limit=int(limit),
+        )
 
     def _itinerary(self, f: list[str]) -> Itinerary:
         return Itinerary(id=int(f[0]), kind=f[1], price=float(f[2]), passengers=int(f[3]), legs=self._legs(f[4:]))
@@ -187,23 +249,36 @@ class _Reader:
         flights = []
         for line, f in self.rows("sol_rotations.csv"):
             if len(f) != 8:
-                raise self.fail("sol_rotations.csv", line, "expected 'flight origin destination dep arr previous date aircraft'")
+                raise self.fail(
+                    "sol_rotations.csv", line, "expected 'flight origin destination dep arr previous date aircraft'"
+                )
             day = self.day(f[6])
             base = day * MINUTES_PER_DAY
-            flights.append(SolutionFlight(number=int(f[0]), origin=f[1], destination=f[2], departure=base + clock(f[3]),
-                                          arrival=base + clock(f[4]), previous=int(f[5]), day=day,
-                                          aircraft=None if f[7] == "cancelled" else f[7]))
+            flights.append(
+                SolutionFlight(
+                    number=int(f[0]),
+                    origin=f[1],
+                    destination=f[2],
+                    departure=base + clock(f[3]),
+                    arrival=base + clock(f[4]),
+                    previous=int(f[5]),
+                    day=day,
+                    aircraft=None if f[7] == "cancelled" else f[7],
+                )
+            )
         itineraries = []
-        for line, f in self.rows("sol_itineraries.csv"):
+        for _line, f in self.rows("sol_itineraries.csv"):
             legs = () if f[4:] == ["cancelled"] else self._legs(f[4:])
-            itineraries.append(SolutionItinerary(id=int(f[0]), kind=f[1], price=float(f[2]), passengers=int(f[3]), legs=legs))
+            itineraries.append(
+                SolutionItinerary(id=int(f[0]), kind=f[1], price=float(f[2]), passengers=int(f[3]), legs=legs)
+            )
         return Solution(flights=tuple(flights), itineraries=tuple(itineraries))
 
 
 def _keyed(fields: list[str], width: int) -> dict[str, float]:
     """'F D 1.25 F C 1.25 ...' -> {"FD": 1.25, ...}; width counts the key fields plus the value."""
     step = width + 1
-    return {"".join(fields[i:i + width]): float(fields[i + width]) for i in range(0, len(fields), step)}
+    return {"".join(fields[i : i + width]): float(fields[i + width]) for i in range(0, len(fields), step)}
 
 
 def read_instance(folder: Path | str) -> Instance:

@@ -41,7 +41,10 @@ class _Seats:
         self.free: dict[int, dict[str, int]] = {}
         for idx, aircraft_id in enumerate(plan.aircraft_of):
             if aircraft_id is not None:
-                self.free[idx] = dict(plan.net.aircraft[aircraft_id].seats)
+                # The CDG-ORY 'TranspCom' links list -1 seats per cabin: nobody is seated there. Left negative,
+                # their total (-3) passed the router's "any seat free" test and the route then failed to seat
+                # anyone, so passengers whose earliest route crossed Paris were cancelled.
+                self.free[idx] = {cabin: max(0, n) for cabin, n in plan.net.aircraft[aircraft_id].seats.items()}
 
     def total(self, idx: int) -> int:
         return sum(self.free[idx].values())
@@ -65,13 +68,16 @@ class _Seats:
 
 
 def _intact(plan: Plan, trip: Trip) -> bool:
+    """Every booked leg flies and every connection holds (the lenient reading exempts those before the window;
+    under the strict one a connection the imposed delays broke sends the trip to re-accommodation)."""
     net = plan.net
+    exempt_before = net.instance.config.window_start if net.rules.connections == "lenient" else -(1 << 60)
     arrival = None
     for idx in trip.flights:
         if plan.aircraft_of[idx] is None:
             return False
         departure = plan.departure[idx]
-        if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= net.instance.config.window_start:
+        if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= exempt_before:
             return False
         arrival = departure + net.flights[idx].duration
     return trip.itinerary.kind == "R" or arrival - trip.facts.planned_arrival <= MAX_OUTBOUND_DELAY[trip.facts.haul]
@@ -103,7 +109,7 @@ class _Router:
                 continue
             leave = time if airport == origin else time + MIN_CONNECTION
             flights = self.out.get(airport, [])
-            for departure, idx in flights[bisect.bisect_left(flights, (leave, -1)):]:
+            for departure, idx in flights[bisect.bisect_left(flights, (leave, -1)) :]:
                 f = net.flights[idx]
                 arrival = departure + f.duration
                 if arrival > deadline or arrival >= best.get(f.destination, 1 << 60) or self.seats.total(idx) == 0:
@@ -147,7 +153,7 @@ def plan_passengers(plan: Plan) -> list[PassengerLine]:
 def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list[PassengerLine]:
     net = plan.net
     trip = net.trips[t]
-    fixed = [(idx, leg.cabin) for idx, leg in zip(trip.flights[:trip.fixed_legs], trip.itinerary.legs)]
+    fixed = [(idx, leg.cabin) for idx, leg in zip(trip.flights[: trip.fixed_legs], trip.itinerary.legs)]
     if any(plan.aircraft_of[idx] is None for idx, _ in fixed):  # history cancelled under them: no recovery
         return [PassengerLine(t, n, [])]
     if fixed:

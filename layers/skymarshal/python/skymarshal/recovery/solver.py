@@ -4,21 +4,25 @@ Construction re-plans every aircraft over its own flights (delays propagated, bl
 where they must be), then offers the cancelled flights to aircraft of the same family. Each search step
 releases a few aircraft, re-plans them with perturbed weights, re-accommodates all passengers and keeps
 the result only if the official cost drops and the checker accepts it: the incumbent is always feasible.
+Both the passenger planner and the checker read connections by the same `Rules` (strict by default), so
+under the strict reading every candidate plan re-accommodates the passengers of connections broken before
+the window, and the search compares plans that all carry that repair.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from pydantic import BaseModel
 
 from .aircraft_plan import Plan, Weights, replan
-from .checker import MIN_CONNECTION, Violation, check
+from .checker import MIN_CONNECTION, Violation, check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
-from .model import MINUTES_PER_DAY, Instance, Leg, Solution, SolutionFlight, SolutionItinerary
+from .model import MINUTES_PER_DAY, STRICT, Instance, Leg, Rules, Solution, SolutionFlight, SolutionItinerary
 from .network import Network, build_network
 from .passengers import PassengerLine, plan_passengers
 
@@ -31,6 +35,8 @@ class RecoveryResult(BaseModel):
     iterations: int
     improvements: int
     seed: int
+    rules: Rules = STRICT
+    unbooked_cancelled: int = 0  # planned flights nobody booked that the plan cancels
 
     @property
     def feasible(self) -> bool:
@@ -79,11 +85,20 @@ class SolutionRows:
 
     def to_model(self) -> Solution:
         return Solution(
-            flights=tuple(SolutionFlight.model_construct(**{k: getattr(f, k) for k in f.__slots__}) for f in self.flights),
-            itineraries=tuple(SolutionItinerary.model_construct(
-                id=i.id, kind=i.kind, price=i.price, passengers=i.passengers,
-                legs=tuple(Leg.model_construct(number=leg.number, day=leg.day, cabin=leg.cabin) for leg in i.legs))
-                for i in self.itineraries))
+            flights=tuple(
+                SolutionFlight.model_construct(**{k: getattr(f, k) for k in f.__slots__}) for f in self.flights
+            ),
+            itineraries=tuple(
+                SolutionItinerary.model_construct(
+                    id=i.id,
+                    kind=i.kind,
+                    price=i.price,
+                    passengers=i.passengers,
+                    legs=tuple(Leg.model_construct(number=leg.number, day=leg.day, cabin=leg.cabin) for leg in i.legs),
+                )
+                for i in self.itineraries
+            ),
+        )
 
 
 def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
@@ -93,13 +108,23 @@ def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
     for aircraft_id in net.aircraft:
         rows = [_flight_row(plan, idx, aircraft_id) for idx in plan.rotation[aircraft_id]]
         for ferry in plan.ferries[aircraft_id]:  # new flights: numbers nobody uses
-            rows.append(_FlightRow(next_number, ferry.origin, ferry.destination, ferry.departure,
-                                   ferry.departure + ferry.duration, 0, ferry.departure // MINUTES_PER_DAY, aircraft_id))
+            rows.append(
+                _FlightRow(
+                    next_number,
+                    ferry.origin,
+                    ferry.destination,
+                    ferry.departure,
+                    ferry.departure + ferry.duration,
+                    0,
+                    ferry.departure // MINUTES_PER_DAY,
+                    aircraft_id,
+                )
+            )
             next_number += 1
         flights.extend(sorted(rows, key=lambda r: r.departure))
     flights.extend(_flight_row(plan, f.idx, None) for f in net.flights if plan.aircraft_of[f.idx] is None)
     itineraries = []
-    for line in sorted(lines, key=lambda l: (l.trip, not l.legs)):
+    for line in sorted(lines, key=lambda ln: (ln.trip, not ln.legs)):
         it = net.trips[line.trip].itinerary
         legs = tuple(_LegRow(net.flights[i].number, net.flights[i].day, c) for i, c in line.legs)
         itineraries.append(_ItineraryRow(it.id, it.kind, it.price, line.passengers, legs))
@@ -109,7 +134,9 @@ def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
 def _flight_row(plan: Plan, idx: int, aircraft_id: str | None) -> _FlightRow:
     f = plan.net.flights[idx]
     departure = plan.departure[idx] if aircraft_id else f.planned_departure
-    return _FlightRow(f.number, f.origin, f.destination, departure, departure + f.duration, f.previous, f.day, aircraft_id)
+    return _FlightRow(
+        f.number, f.origin, f.destination, departure, departure + f.duration, f.previous, f.day, aircraft_id
+    )
 
 
 def cancelled_pool(plan: Plan) -> set[int]:
@@ -136,13 +163,16 @@ def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
 class _Search:
     """State of one anytime run: the incumbent and its cost."""
 
-    def __init__(self, instance: Instance, seed: int):
+    def __init__(self, instance: Instance, seed: int, rules: Rules = STRICT):
         self.instance = instance
-        self.net = build_network(instance)
+        self.net = build_network(instance, rules)
+        # keep_unbooked ranks plans (fewest unbooked flights cancelled, then cost): some have no slot at all.
+        self.unbooked = [f.idx for f in self.net.flights if rules.keep_unbooked and f.status == "free" and not f.booked]
         self.rng = random.Random(seed)
         self.best_plan: Plan | None = None
         self.best_solution: SolutionRows | None = None
         self.best_cost = float("inf")
+        self.best_score: tuple[int, float] = (1 << 30, float("inf"))
         self.iterations = self.improvements = 0
 
     def offer(self, plan: Plan) -> bool:
@@ -150,20 +180,25 @@ class _Search:
         self.iterations += 1
         solution = to_rows(plan, plan_passengers(plan))
         total = evaluate(self.instance, solution).total
-        if total > self.best_cost or (total == self.best_cost and self.rng.random() < 0.8):
+        score = (sum(plan.aircraft_of[i] is None for i in self.unbooked), total)
+        if score > self.best_score or (score == self.best_score and self.rng.random() < 0.8):
             return False  # an equal cost is sometimes accepted, to drift
-        if check(self.instance, solution):
+        if check(self.instance, solution, self.net.rules):
             return False
-        improved = total < self.best_cost
-        self.best_plan, self.best_solution, self.best_cost = plan, solution, total
+        improved = score < self.best_score
+        self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, total, score
         self.improvements += improved
         return improved
 
     def random_weights(self) -> Weights:
         r = self.rng
-        return Weights(cancel_factor=r.uniform(0.3, 1.2), delay_factor=r.uniform(0.5, 1.5),
-                       position_penalty=r.uniform(0.2, 1.2), max_delay=r.choice((180, 360, 600, 900)),
-                       ferries=r.random() < 0.2)
+        return Weights(
+            cancel_factor=r.uniform(0.3, 1.2),
+            delay_factor=r.uniform(0.5, 1.5),
+            position_penalty=r.uniform(0.2, 1.2),
+            max_delay=r.choice((180, 360, 600, 900)),
+            ferries=r.random() < 0.2,
+        )
 
     def neighbour(self) -> Plan:
         roll = self.rng.random()
@@ -191,12 +226,21 @@ class _Search:
         flights = self.net.flights
         weights = self.random_weights()
         done: set[str] = set()
-        delayed = [f.idx for f in flights if f.status == "free" and plan.aircraft_of[f.idx] is not None
-                   and plan.departure[f.idx] > f.planned_departure]
+        delayed = [
+            f.idx
+            for f in flights
+            if f.status == "free"
+            and plan.aircraft_of[f.idx] is not None
+            and plan.departure[f.idx] > f.planned_departure
+        ]
         if delayed and (not pool or self.rng.random() < 0.5):
             # take a delayed flight off its tail so another one may fly it on time
-            target = self.rng.choices(delayed, weights=[
-                (plan.departure[i] - flights[i].planned_departure) * (flights[i].passengers + 1) for i in delayed])[0]
+            target = self.rng.choices(
+                delayed,
+                weights=[
+                    (plan.departure[i] - flights[i].planned_departure) * (flights[i].passengers + 1) for i in delayed
+                ],
+            )[0]
             owner = plan.aircraft_of[target]
             replan(plan, owner, weights, pool, banned=frozenset((target,)))
             done.add(owner)
@@ -227,7 +271,8 @@ class _Search:
             rotation = plan.rotation[aircraft_id]
             at_origin = aircraft.initial_airport == flight.origin or any(
                 self.net.flights[i].destination == flight.origin and plan.departure[i] < flight.planned_departure + 600
-                for i in rotation)
+                for i in rotation
+            )
             if at_origin:
                 seen.append(aircraft_id)
         return self.rng.choice(seen) if seen else None
@@ -240,7 +285,7 @@ class _Search:
             legs = trip.flights
             if any(plan.aircraft_of[i] is None for i in legs):
                 continue
-            for a, b in zip(legs, legs[1:]):
+            for a, b in itertools.pairwise(legs):
                 ready = plan.departure[a] + self.net.flights[a].duration + MIN_CONNECTION
                 if plan.departure[b] < ready and self.net.flights[b].status == "free":
                     missed.append((b, ready, trip.itinerary.passengers))
@@ -255,28 +300,43 @@ class _Search:
         return candidate
 
 
-def solve(instance: Instance, time_limit: float, seed: int = 0,
-          on_incumbent: Callable[[SolutionRows, float], None] | None = None) -> tuple[Solution, RecoveryResult]:
+def solve(
+    instance: Instance,
+    time_limit: float,
+    seed: int = 0,
+    on_incumbent: Callable[[SolutionRows, float], None] | None = None,
+    rules: Rules = STRICT,
+) -> tuple[Solution, RecoveryResult]:
     started = time.monotonic()
-    search = _Search(instance, seed)
+    search = _Search(instance, seed, rules)
     order = by_passenger_worth(search.net)
     weights = Weights()
     first = construct(search.net, weights, order)
     if not search.offer(first) and not search.offer(construct(search.net, replace(weights, ferries=True), order)):
-        for attempt in range(5):  # a different order and weights, ferries allowed, before giving up
+        for _attempt in range(5):  # a different order and weights, ferries allowed, before giving up
             search.rng.shuffle(order)
             if search.offer(construct(search.net, replace(search.random_weights(), ferries=True), order)):
                 break
         else:
-            raise NoFeasibleSolution(f"{instance.name}: no feasible constructive plan: "
-                                     + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)))[:3]))
+            raise NoFeasibleSolution(
+                f"{instance.name}: no feasible constructive plan: "
+                + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)), rules)[:3])
+            )
     if on_incumbent:
         on_incumbent(search.best_solution, search.best_cost)
     while time.monotonic() - started < time_limit:
         if search.offer(search.neighbour()) and on_incumbent:
             on_incumbent(search.best_solution, search.best_cost)
     solution = search.best_solution.to_model()
-    result = RecoveryResult(instance=instance.name, cost=evaluate(instance, solution), violations=check(instance, solution),
-                            seconds=round(time.monotonic() - started, 2), iterations=search.iterations,
-                            improvements=search.improvements, seed=seed)
+    result = RecoveryResult(
+        instance=instance.name,
+        cost=evaluate(instance, solution),
+        violations=check(instance, solution, rules),
+        seconds=round(time.monotonic() - started, 2),
+        iterations=search.iterations,
+        improvements=search.improvements,
+        seed=seed,
+        rules=rules,
+        unbooked_cancelled=len(unbooked_cancellations(instance, solution)),
+    )
     return solution, result
