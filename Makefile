@@ -27,7 +27,7 @@ demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to en
 PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 
-test: $(STAMP) browser  ## (lint joins once clean) every tier (what CI runs), slowest 15 tests at the end
+test: $(STAMP) browser lint  ## lint and types, then every tier (what CI runs), slowest 15 tests at the end
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the unit tier alone: the fast loop
