@@ -65,7 +65,7 @@ def _run(args) -> int:
             args.time_limit,
             seed=args.seed,
             rules=rules,
-            on_incumbent=lambda sol, _cost: write_solution(instance, sol, args.out),  # type: ignore[arg-type]  # until recovery/ is typed
+            on_incumbent=lambda sol, _cost: write_solution(instance, sol, args.out),
         )
     except NoFeasibleSolution as exc:
         raise CliError(str(exc)) from None

@@ -15,6 +15,7 @@ qualified). Mapping choices, each a documented assumption rather than data SkyMa
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict
@@ -329,7 +330,7 @@ def build_snapshot(
     *,
     decision: datetime,
     release: datetime,
-    capacity_limits: list[CapacityLimit] = (),
+    capacity_limits: Sequence[CapacityLimit] = (),
 ) -> NetworkSnapshot:
     """The disrupted flight's rating group that day: tails, their flights (from the start of the UTC day,
     so each rotation starts at the tail's station) and the bookings on them; the window opens at the

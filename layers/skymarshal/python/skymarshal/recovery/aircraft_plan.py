@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .cost import billed_hours
-from .network import DatedFlight, Network, operating_cost
+from .network import DatedFlight, Network, operating_cost, required_departure
 
 MANDATORY_BONUS = 1e9  # a disrupted flight must keep its aircraft: any path without it is worthless
 # Rules.keep_unbooked: an unbooked flight is flown by any path that can take it (below a disrupted flight, far
@@ -31,6 +32,9 @@ class Ferry:
     destination: str
     departure: int
     duration: int
+
+
+Step = tuple[int | Ferry, int]  # (flight idx or ferry, departure)
 
 
 @dataclass(slots=True)
@@ -56,10 +60,10 @@ class Plan:
         self.hold: dict[int, int] = {}  # flight idx -> earliest departure, held for connecting passengers
         self.ferries: dict[str, list[Ferry]] = {a: [] for a in net.aircraft}
         for aircraft_id, prefix in net.fixed_prefix.items():
-            self.assign(aircraft_id, [(i, net.flights[i].required_departure) for i in prefix])
+            self.assign(aircraft_id, [(i, required_departure(net.flights[i])) for i in prefix])
         for f in net.flights:
             if f.status == "disrupted":  # reserve their movements before anyone plans around them
-                self._count(f.idx, f.required_departure, +1)
+                self._count(f.idx, required_departure(f), +1)
 
     def copy(self) -> Plan:
         other = Plan.__new__(Plan)
@@ -79,7 +83,7 @@ class Plan:
             if table.in_window(moment):
                 self.used[(airport, kind, moment - moment % 60)] += sign
 
-    def assign(self, aircraft_id: str, steps: list[tuple[int | Ferry, int]]) -> None:
+    def assign(self, aircraft_id: str, steps: Sequence[Step]) -> None:
         for idx, departure in steps:
             if isinstance(idx, Ferry):
                 self.ferries[aircraft_id].append(idx)
@@ -123,12 +127,12 @@ class Label:
     flown: int  # flying minutes so far (maintenance limit)
     last_number: int
     order: int  # position of the last flight in the candidate order (keeps the search acyclic)
-    step: tuple[int | Ferry, int] | None  # (flight idx or ferry, departure)
+    step: Step | None
     parent: Label | None
     ferried: bool = False  # at most one ferry per rotation keeps the search small
 
 
-def _earliest_departure(plan: Plan, aircraft, f: DatedFlight, earliest: int, end: int) -> int | None:
+def _earliest_departure(plan: Plan, aircraft, f: DatedFlight | Ferry, earliest: int, end: int) -> int | None:
     """First departure >= earliest clear of unavailability and with room at both airports, or None."""
     net = plan.net
     departure = earliest
@@ -176,7 +180,7 @@ def replan(
     that hands a flight to another tail); the pool is updated in place."""
     net = plan.net
     aircraft = net.aircraft[aircraft_id]
-    previous = [
+    previous: list[Step] = [
         (i, plan.departure[i]) for i in plan.rotation[aircraft_id] if i not in set(net.fixed_prefix[aircraft_id])
     ]
     previous += [(ferry, ferry.departure) for ferry in plan.ferries[aircraft_id]]
@@ -227,7 +231,7 @@ def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Wei
     return value
 
 
-def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) -> list[tuple[int, int]]:
+def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) -> list[Step]:
     net = plan.net
     end = net.instance.config.window_end
     by_origin: dict[str, list[int]] = {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from .model import CABINS, HAULS, MINUTES_PER_DAY, Instance, Itinerary, Solution, SolutionItinerary
+from .model import CABINS, HAULS, MINUTES_PER_DAY, Cabin, Haul, Instance, Itinerary, ItineraryView, SolutionView
 
 
 class CostBreakdown(BaseModel):
@@ -52,8 +52,8 @@ LABELS = {
 class TripFacts:
     """What the cost function needs to know about one original itinerary."""
 
-    haul: str
-    reference_cabin: str
+    haul: Haul
+    reference_cabin: Cabin
     planned_minutes: int  # sum of the legs' scheduled durations (connections excluded)
     planned_arrival: int
     destination: str
@@ -116,7 +116,7 @@ class _PassengerCosts:
     delay_compensation: float = 0.0
 
 
-def passenger_costs(instance: Instance, solution: Solution) -> _PassengerCosts:
+def passenger_costs(instance: Instance, solution: SolutionView) -> _PassengerCosts:
     facts = all_trip_facts(instance)
     # The official checker reads times and places from every solution line, cancelled or not (feasible
     # solutions never seat anyone on a cancelled flight, the checker's job, not the cost function's).
@@ -127,7 +127,13 @@ def passenger_costs(instance: Instance, solution: Solution) -> _PassengerCosts:
     return costs
 
 
-def _add_line(instance: Instance, facts: TripFacts, line: SolutionItinerary, arrivals, costs: _PassengerCosts) -> None:
+def _add_line(
+    instance: Instance,
+    facts: TripFacts,
+    line: ItineraryView,
+    arrivals: dict[tuple[int, int], tuple[int, str]],
+    costs: _PassengerCosts,
+) -> None:
     cfg, key = instance.config, facts.reference_cabin + facts.haul
     reached = line.legs and arrivals.get((line.legs[-1].number, line.legs[-1].day), (0, None))[1] == facts.destination
     if not reached:
@@ -152,7 +158,7 @@ def leg_downgrade(instance: Instance, facts: TripFacts, number: int, day: int, c
     """Per-passenger downgrade cost of one leg below the reference cabin; a leg flown as booked is free."""
     if (number, day, cabin) in facts.legs or CABINS.index(cabin) <= CABINS.index(facts.reference_cabin):
         return 0.0
-    flight = instance.flights.get(number)
+    flight = instance.flights[number]
     haul = instance.routes[(flight.origin, flight.destination)].haul
     return instance.config.downgrade[facts.reference_cabin + cabin + haul]
 
@@ -162,7 +168,7 @@ def billed_hours(minutes: int) -> int:
     return -(-minutes // 60)
 
 
-def operating_costs(instance: Instance, solution: Solution) -> tuple[float, float, float]:
+def operating_costs(instance: Instance, solution: SolutionView) -> tuple[float, float, float]:
     """(decrease from cancelled planned flights, increase from new flights, swapped-aircraft difference)."""
     planned = {(ref.number, ref.day): aircraft for ref, aircraft in instance.rotations}
     hourly = {a.id: a.cost_per_hour for a in instance.aircraft.values()}
@@ -179,7 +185,7 @@ def operating_costs(instance: Instance, solution: Solution) -> tuple[float, floa
     return decrease, increase, swapped
 
 
-def final_airports(instance: Instance, solution: Solution) -> dict[str, str | None]:
+def final_airports(instance: Instance, solution: SolutionView) -> dict[str, str | None]:
     """Each aircraft's airport after its last flight (None if still airborne at the window's end).
 
     "Last" is the latest departure, the first such line on a tie: the official binary's reading, found by
@@ -191,7 +197,7 @@ def final_airports(instance: Instance, solution: Solution) -> dict[str, str | No
         if f.aircraft and (f.aircraft not in latest or f.departure > latest[f.aircraft]):
             latest[f.aircraft] = f.departure
             last[f.aircraft] = (f.arrival, f.destination)
-    where = {a: ac.initial_airport for a, ac in instance.aircraft.items()}
+    where: dict[str, str | None] = {a: ac.initial_airport for a, ac in instance.aircraft.items()}
     for aircraft, (arrival, airport) in last.items():
         where[aircraft] = airport if arrival <= instance.config.window_end else None
     return where
@@ -209,7 +215,7 @@ def end_position_penalty(instance: Instance, where: dict[str, str | None]) -> fl
     penalty = 0.0
     for airport in {p.airport for p in instance.positions}:
         pool = present.get(airport, Counter())
-        needs = Counter()
+        needs: Counter[tuple[str, str, str]] = Counter()
         for p in instance.positions:
             if p.airport == airport:
                 needs[(family_of.get(p.model, ""), p.model, p.config)] += p.count
@@ -229,7 +235,7 @@ def end_position_penalty(instance: Instance, where: dict[str, str | None]) -> fl
     return penalty
 
 
-def evaluate(instance: Instance, solution: Solution) -> CostBreakdown:
+def evaluate(instance: Instance, solution: SolutionView) -> CostBreakdown:
     cfg = instance.config
     pax = passenger_costs(instance, solution)
     decrease, increase, swapped = operating_costs(instance, solution)

@@ -6,13 +6,15 @@ the checker and the solver is integer arithmetic; dates are day indices relative
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, timedelta
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Cabin = Literal["F", "B", "E"]
 Haul = Literal["D", "C", "I"]
+ItineraryKind = Literal["A", "R"]  # A outbound (one way or first half), R inbound
 CABINS: tuple[Cabin, ...] = ("F", "B", "E")  # highest first: a lower index is a better cabin
 HAULS: tuple[Haul, ...] = ("D", "C", "I")  # shortest first: the longest leg decides an itinerary's haul
 MINUTES_PER_DAY = 1440
@@ -106,7 +108,7 @@ class Leg(_Frozen):
 
 class Itinerary(_Frozen):
     id: int
-    kind: Literal["A", "R"]  # A outbound (one way or first half), R inbound
+    kind: ItineraryKind
     price: float
     passengers: int
     legs: tuple[Leg, ...]
@@ -167,7 +169,7 @@ class SolutionItinerary(_Frozen):
     """One line of sol_itineraries.csv; legs empty means cancelled."""
 
     id: int
-    kind: Literal["A", "R"]
+    kind: ItineraryKind
     price: float
     passengers: int
     legs: tuple[Leg, ...] = ()
@@ -209,3 +211,55 @@ LENIENT = Rules(connections="lenient")
 class Solution(_Frozen):
     flights: tuple[SolutionFlight, ...]
     itineraries: tuple[SolutionItinerary, ...]
+
+
+# What the cost function, the checker and the writer read of a solution: the pydantic Solution above, or the
+# solver's plain rows (solver.SolutionRows), which it costs and checks thousands of times per run.
+
+
+class LegView(Protocol):
+    @property
+    def number(self) -> int: ...
+    @property
+    def day(self) -> int: ...
+    @property
+    def cabin(self) -> Cabin: ...
+
+
+class FlightView(Protocol):
+    @property
+    def number(self) -> int: ...
+    @property
+    def origin(self) -> str: ...
+    @property
+    def destination(self) -> str: ...
+    @property
+    def departure(self) -> int: ...
+    @property
+    def arrival(self) -> int: ...
+    @property
+    def previous(self) -> int: ...
+    @property
+    def day(self) -> int: ...
+    @property
+    def aircraft(self) -> str | None: ...
+
+
+class ItineraryView(Protocol):
+    @property
+    def id(self) -> int: ...
+    @property
+    def kind(self) -> ItineraryKind: ...
+    @property
+    def price(self) -> float: ...
+    @property
+    def passengers(self) -> int: ...
+    @property
+    def legs(self) -> Sequence[LegView]: ...
+
+
+class SolutionView(Protocol):
+    @property
+    def flights(self) -> Sequence[FlightView]: ...
+    @property
+    def itineraries(self) -> Sequence[ItineraryView]: ...

@@ -11,8 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION, CapacityTable, flown_history
+from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION, flown_history
 from .cost import CANCELLATION_COMPENSATION, TripFacts, billed_hours, compensation_band, trip_facts
+from .flight_checks import CapacityTable
 from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
 
 FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
@@ -36,6 +37,12 @@ class DatedFlight:
     cancel_worth: float = 0.0  # estimated passenger cost if the flight is cancelled
     delay_rate: float = 0.0  # estimated passenger cost per minute of delay
     booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked keeps the others flying)
+
+
+def required_departure(f: DatedFlight) -> int:
+    """The departure of a fixed or disrupted flight (build_network sets it for both statuses)."""
+    assert f.required_departure is not None, f"{f.status} flight {f.number} on day {f.day} has no required departure"
+    return f.required_departure
 
 
 @dataclass(slots=True)
@@ -75,6 +82,8 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
         template = instance.flights[ref.number]
         key = (ref.number, ref.day)
         planned = ref.day * MINUTES_PER_DAY + template.departure
+        status: FlightStatus
+        required: int | None
         if key in instance.imposed_cancellations:
             status, required = "cancelled", None
         elif key in instance.imposed_delays:
@@ -124,7 +133,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
                 if flights[i].status == "fixed"
                 or (flights[i].status == "disrupted" and flights[i].planned_departure < start)
             ),
-            key=lambda i: flights[i].required_departure,
+            key=lambda i: required_departure(flights[i]),
         )
         net.target_airport[aircraft_id] = flights[rotation[-1]].destination if rotation else aircraft.initial_airport
     return net
@@ -180,7 +189,7 @@ def _estimate_stranded_worth(net: Network) -> None:
         if len(flown_history(net.instance, trip.itinerary, LENIENT)) <= trip.fixed_legs:
             continue  # not stranded by a broken connection (lenient rules, or an intact history)
         last = net.flights[trip.flights[trip.fixed_legs - 1]]
-        ready = max(start, last.required_departure + last.duration + MIN_CONNECTION)
+        ready = max(start, required_departure(last) + last.duration + MIN_CONNECTION)
         deadline = net.instance.config.window_end
         if trip.itinerary.kind == "A":
             deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
@@ -194,7 +203,8 @@ def _estimate_stranded_worth(net: Network) -> None:
 def _earliest_route(
     out: dict[str, list[DatedFlight]], origin: str, ready: int, destination: str, deadline: int
 ) -> list[DatedFlight]:
-    best, came_by, heap = {origin: ready}, {}, [(ready, origin)]
+    best, heap = {origin: ready}, [(ready, origin)]
+    came_by: dict[str, DatedFlight] = {}
     while heap:
         time, airport = heapq.heappop(heap)
         if airport == destination:

@@ -93,6 +93,7 @@ class _Reader:
         return InstanceError(f"{self.folder / name}:{line}: {what}")
 
     def day(self, text: str) -> int:
+        assert self.day0 is not None, "config() runs first (instance and read_solution): it sets day 0"
         return (parse_date(text) - self.day0).days
 
     def moment(self, day_text: str, clock_text: str) -> int:

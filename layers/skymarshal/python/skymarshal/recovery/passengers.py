@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import bisect
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .aircraft_plan import Plan
 from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION
-from .model import CABINS
+from .model import CABINS, Cabin
 from .network import Trip
 
 
@@ -22,10 +23,10 @@ from .network import Trip
 class PassengerLine:
     trip: int  # index into Network.trips
     passengers: int
-    legs: list[tuple[int, str]]  # (flight idx, cabin); empty = cancelled
+    legs: list[tuple[int, Cabin]]  # (flight idx, cabin); empty = cancelled
 
 
-def _cabin_order(preferred: str) -> list[str]:
+def _cabin_order(preferred: Cabin) -> list[Cabin]:
     """Preferred cabin, then better cabins (free), then worse ones (downgrade cost), nearest first."""
     p = CABINS.index(preferred)
     better = [CABINS[i] for i in range(p - 1, -1, -1)]
@@ -49,11 +50,11 @@ class _Seats:
     def total(self, idx: int) -> int:
         return sum(self.free[idx].values())
 
-    def place(self, trip_idx: int, legs: list[tuple[int, str]], n: int) -> list[PassengerLine]:
+    def place(self, trip_idx: int, legs: Sequence[tuple[int, Cabin]], n: int) -> list[PassengerLine]:
         """Seat up to n passengers on the legs (each with a preferred cabin); lines split by cabin mix."""
-        lines = []
+        lines: list[PassengerLine] = []
         while n > 0:
-            chosen = []
+            chosen: list[tuple[int, Cabin]] = []
             for idx, preferred in legs:
                 cabin = next((c for c in CABIN_ORDER[preferred] if self.free[idx][c] > 0), None)
                 if cabin is None:
@@ -80,6 +81,7 @@ def _intact(plan: Plan, trip: Trip) -> bool:
         if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= exempt_before:
             return False
         arrival = departure + net.flights[idx].duration
+    assert arrival is not None, f"itinerary {trip.itinerary.id} has no leg (trip_facts reads its last one)"
     return trip.itinerary.kind == "R" or arrival - trip.facts.planned_arrival <= MAX_OUTBOUND_DELAY[trip.facts.haul]
 
 

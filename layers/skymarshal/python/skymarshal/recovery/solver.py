@@ -20,10 +20,22 @@ from dataclasses import dataclass, replace
 from pydantic import BaseModel
 
 from .aircraft_plan import Plan, Weights, replan
-from .checker import MIN_CONNECTION, Violation, check, unbooked_cancellations
+from .checker import MIN_CONNECTION, check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
-from .model import MINUTES_PER_DAY, STRICT, Instance, Leg, Rules, Solution, SolutionFlight, SolutionItinerary
-from .network import Network, build_network
+from .flight_checks import Violation
+from .model import (
+    MINUTES_PER_DAY,
+    STRICT,
+    Cabin,
+    Instance,
+    ItineraryKind,
+    Leg,
+    Rules,
+    Solution,
+    SolutionFlight,
+    SolutionItinerary,
+)
+from .network import DatedFlight, Network, build_network
 from .passengers import PassengerLine, plan_passengers
 
 
@@ -51,7 +63,7 @@ class NoFeasibleSolution(RuntimeError):
 class _LegRow:
     number: int
     day: int
-    cabin: str
+    cabin: Cabin
 
 
 @dataclass(slots=True, frozen=True)
@@ -69,7 +81,7 @@ class _FlightRow:
 @dataclass(slots=True, frozen=True)
 class _ItineraryRow:
     id: int
-    kind: str
+    kind: ItineraryKind
     price: float
     passengers: int
     legs: tuple[_LegRow, ...]
@@ -78,7 +90,8 @@ class _ItineraryRow:
 @dataclass(slots=True, frozen=True)
 class SolutionRows:
     """A solution as plain rows with the pydantic Solution's field names: the evaluator and the checker
-    read either; the search costs thousands of these, and only incumbents become pydantic models."""
+    read either (model.SolutionView); the search costs thousands of these, and only incumbents become
+    pydantic models."""
 
     flights: tuple[_FlightRow, ...]
     itineraries: tuple[_ItineraryRow, ...]
@@ -175,6 +188,12 @@ class _Search:
         self.best_score: tuple[int, float] = (1 << 30, float("inf"))
         self.iterations = self.improvements = 0
 
+    @property
+    def incumbent(self) -> Plan:
+        """The best plan so far; the search moves start from it, and solve() searches only once there is one."""
+        assert self.best_plan is not None, "no incumbent: solve() raises NoFeasibleSolution before searching"
+        return self.best_plan
+
     def offer(self, plan: Plan) -> bool:
         """Cost the plan with its passengers; keep it if cheaper and feasible."""
         self.iterations += 1
@@ -210,7 +229,7 @@ class _Search:
             chained = self.swap_chain()
             if chained is not None:
                 return chained
-        plan = self.best_plan.copy()
+        plan = self.incumbent.copy()
         pool = cancelled_pool(plan)
         chosen = self.rng.sample(list(self.net.aircraft), k=min(len(self.net.aircraft), self.rng.randint(1, 4)))
         weights = self.random_weights()
@@ -221,7 +240,7 @@ class _Search:
     def swap_chain(self) -> Plan | None:
         """Offer a cancelled flight to an aircraft of its family that passes through its origin, then offer
         whatever that aircraft drops to the next one: a chain of swaps ending where dropping is cheapest."""
-        plan = self.best_plan.copy()
+        plan = self.incumbent.copy()
         pool = cancelled_pool(plan)
         flights = self.net.flights
         weights = self.random_weights()
@@ -242,6 +261,7 @@ class _Search:
                 ],
             )[0]
             owner = plan.aircraft_of[target]
+            assert owner is not None, "delayed flights are flown ones (filtered above)"
             replan(plan, owner, weights, pool, banned=frozenset((target,)))
             done.add(owner)
         elif not pool:
@@ -262,7 +282,7 @@ class _Search:
             target = self.rng.choice(dropped)
         return plan
 
-    def _visitor(self, plan: Plan, flight, exclude: set[str]) -> str | None:
+    def _visitor(self, plan: Plan, flight: DatedFlight, exclude: set[str]) -> str | None:
         """A random aircraft of the flight's family on the ground at its origin some time before it leaves."""
         seen = []
         for aircraft_id, aircraft in self.net.aircraft.items():
@@ -279,7 +299,7 @@ class _Search:
 
     def hold_connection(self) -> Plan | None:
         """Hold a flight for the passengers of a missed connection, then re-plan its aircraft."""
-        plan = self.best_plan
+        plan = self.incumbent
         missed = []
         for trip in self.net.trips:
             legs = trip.flights
@@ -296,7 +316,9 @@ class _Search:
         candidate = plan.copy()
         candidate.hold[b] = max(candidate.hold.get(b, 0), ready)
         pool = cancelled_pool(candidate)
-        replan(candidate, candidate.aircraft_of[b], self.random_weights(), pool)
+        owner = candidate.aircraft_of[b]
+        assert owner is not None, "missed connections are between flown legs (trips with a cancelled leg skipped)"
+        replan(candidate, owner, self.random_weights(), pool)
         return candidate
 
 
@@ -322,6 +344,7 @@ def solve(
                 f"{instance.name}: no feasible constructive plan: "
                 + "; ".join(v.message for v in check(instance, to_rows(first, plan_passengers(first)), rules)[:3])
             )
+    assert search.best_solution is not None, "a construction was accepted (else NoFeasibleSolution above)"
     if on_incumbent:
         on_incumbent(search.best_solution, search.best_cost)
     while time.monotonic() - started < time_limit:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from .model import MINUTES_PER_DAY, Instance, Leg, Solution
+from .model import MINUTES_PER_DAY, Instance, LegView, SolutionView
 
 
 def format_clock(minutes: int, day: int) -> str:
@@ -19,11 +20,11 @@ def format_date(instance: Instance, day: int) -> str:
     return instance.date_of(day).strftime("%d/%m/%y")
 
 
-def format_legs(instance: Instance, legs: tuple[Leg, ...]) -> str:
+def format_legs(instance: Instance, legs: Sequence[LegView]) -> str:
     return " ".join(f"{leg.number} {format_date(instance, leg.day)} {leg.cabin}" for leg in legs)
 
 
-def rotations_text(instance: Instance, solution: Solution) -> str:
+def rotations_text(instance: Instance, solution: SolutionView) -> str:
     lines = [
         f"{f.number} {f.origin} {f.destination} {format_clock(f.departure, f.day)} {format_clock(f.arrival, f.day)} "
         f"{f.previous} {format_date(instance, f.day)} {f.aircraft or 'cancelled'}"
@@ -32,7 +33,7 @@ def rotations_text(instance: Instance, solution: Solution) -> str:
     return "\n".join(lines + ["#"]) + "\n"
 
 
-def itineraries_text(instance: Instance, solution: Solution) -> str:
+def itineraries_text(instance: Instance, solution: SolutionView) -> str:
     lines = [
         f"{i.id} {i.kind} {i.price!r} {i.passengers} {format_legs(instance, i.legs) if i.legs else 'cancelled'}"
         for i in solution.itineraries
@@ -40,7 +41,7 @@ def itineraries_text(instance: Instance, solution: Solution) -> str:
     return "\n".join(lines + ["#"]) + "\n"
 
 
-def write_solution(instance: Instance, solution: Solution, folder: Path | str) -> None:
+def write_solution(instance: Instance, solution: SolutionView, folder: Path | str) -> None:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "sol_rotations.csv").write_text(rotations_text(instance, solution))
