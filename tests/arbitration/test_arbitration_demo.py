@@ -11,8 +11,10 @@ from langchain_core.documents import Document
 
 from skymarshal.agents.disruption_facts import report_disruption
 from skymarshal.agents.graph import failure_response
+from skymarshal.analysis.crew import crew_legality
 from skymarshal.arbitration.arbitrator import ArbitratorConfig, _flight, arbitrate
 from skymarshal.models.agent_response import AgentResponse
+from skymarshal.workflow.rounds import run_rounds
 
 EXPECTED_FIRST = {"mechanical": {"tail_swap"}, "crew_timeout": {"crew_swap"}, "weather": {"delay", "divert"}}
 
@@ -246,3 +248,37 @@ def test_a_grounded_tail_conflicts_once_with_the_strictest_crew_bound(decisions)
         if c.conflict_type == "safety_vs_safety" and "is released at" in c.description
     ]
     assert len(conflicts) == 1 and "A6-BLQ" in conflicts[0].description
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "The captain of EY20 on January 19th 2027 called in sick two hours before departure",  # from LHR
+        "The captain of EY19 on January 19th 2027 called in sick two hours before departure",  # from the hub
+    ],
+)
+def test_a_captain_reported_sick_is_replaced_by_a_legal_reserve_or_the_plan_is_refused(account, prompt):
+    """The report is the input: the data holds no sick captain, the report does (AHM 730 code 64)."""
+    handle = account.handle()
+    collation = run_rounds(prompt, handle=handle, llm=None)[1]
+    flight = _flight(handle, {a: AgentResponse.model_validate(r) for a, r in collation.items()})
+    facts = report_disruption(prompt, flight)
+    assert (facts.iata_delay_code, facts.scope.kind, facts.unavailable_rank()) == (64, "crew_member", "CPT")
+    decision = arbitrate(collation, prompt, handle=handle, llm=None, disruption=facts)
+    captain = next(r.crew_id for r in crew_legality(handle, flight) if r.rank == "CPT")
+    for ranked in decision.ranked:  # every plan that flies replaces the captain
+        assert not ranked.scenario.operates or captain in ranked.scenario.crew_replacements, ranked.scenario.title
+    call_outs = [
+        s
+        for s in [r.scenario for r in decision.ranked] + [v.scenario for v in decision.rejected]
+        if s.kind == "crew_swap" and captain in s.crew_replacements
+    ]
+    kept = [v for v in decision.rejected if v.scenario.operates and captain not in v.scenario.crew_replacements]
+    assert kept and all(any("reported unable to operate" in r.message for r in v.rejections) for v in kept)
+    reasons = {r.message for v in kept for r in v.rejections if "reported unable to operate" in r.message}
+    if flight.origin == "AUH":  # reserves stand by at the hub: a legal one is called out
+        assert call_outs and all(s.delay_minutes >= flight.delay_minutes for s in call_outs)
+    else:  # none stand by at an outstation: no call-out, and the refusals say why
+        assert not call_outs and all(
+            f"on standby at {flight.origin} checked; no legal reserve for CPT" in m for m in reasons
+        )

@@ -193,6 +193,24 @@ def reserve_swap_at(
     return _reserve_swap(handle, flight, illegal, rosters, decision_time(flight, now), delay_minutes, rules)["proposal"]
 
 
+def reserve_call_out(
+    handle: DataHandle,
+    flight: Flight,
+    unavailable: list[CrewLegality],
+    delay_minutes: int,
+    *,
+    now: datetime | None = None,
+    rules: OperatorRules = OperatorRules(),
+) -> tuple[RecoveryProposal | None, str]:
+    """Legal standby reserves, rank for rank, for rostered members reported unavailable (a sick captain):
+    the proposal (None when a rank has no legal reserve) and what was found, for the audit."""
+    if not unavailable:
+        return None, ""
+    _, _, rosters = _rostered_crew(handle, flight)
+    found = _reserve_swap(handle, flight, unavailable, rosters, decision_time(flight, now), delay_minutes, rules)
+    return found["proposal"], found["fact"]
+
+
 def replacement_findings(
     handle: DataHandle,
     flight: Flight,

@@ -76,6 +76,8 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                 report=datetime.fromisoformat(proposal.parameters["report"]),
             )
         )
+    for call_out in _reserve_call_outs(ctx):
+        keep(call_out)
     for agent, proposal in _proposals(ctx, "divert"):
         keep(
             operate(
@@ -83,6 +85,28 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             )
         )
     return sorted(found.values(), key=lambda s: s.scenario_id)
+
+
+def _reserve_call_outs(ctx: DisruptionContext) -> list[Scenario | None]:
+    """A crew member reported unavailable (a sick captain): the crew swap to a legal standby reserve of that
+    rank, flying once the reserve can report (the reserve search's result stands in the rejections otherwise)."""
+    try:
+        proposal, _ = ctx.reserve_call_out()
+    except LookupError:  # the roster cannot be read: validation reports the missing data
+        return []
+    if proposal is None:
+        return []
+    delay = max(ctx.flight.delay_minutes, proposal.estimated_delay_minutes or 0)
+    return [
+        operate(
+            ctx,
+            "crew_swap",
+            delay,
+            sources=["report"],
+            replacements=proposal.parameters["replacements"],
+            report=datetime.fromisoformat(proposal.parameters["report"]),
+        )
+    ]
 
 
 def _proposals(ctx: DisruptionContext, kind: str):

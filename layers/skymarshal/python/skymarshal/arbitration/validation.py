@@ -98,6 +98,19 @@ def _crew(ctx: DisruptionContext, s: Scenario):
         yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
         return
     kept = [r for r in rostered if r.crew_id not in s.crew_replacements]
+    for absent in ctx.unavailable_crew(kept):  # a stated fact: the report says this member cannot operate
+        yield (
+            _check(
+                "crew availability",
+                "report",
+                f"AHM 730 code {ctx.disruption.iata_delay_code if ctx.disruption else '?'}: crew member unavailable",
+                absent.crew_id,
+                "illegal",
+                f"{absent.name} ({absent.rank}) is reported unable to operate and is not replaced"
+                + (f"; {ctx.reserve_call_out()[1]}" if ctx.reserve_call_out()[1] else ""),
+            ),
+            "CREW_ILLEGAL",
+        )
     illegal = [r for r in kept if not r.legal]
     if illegal:
         worst = next(f for f in illegal[0].findings if f.status == "illegal")

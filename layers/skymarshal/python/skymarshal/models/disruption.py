@@ -34,6 +34,8 @@ DelayFamily = Literal[
 ]
 ScopeKind = Literal["flight", "tail", "crew_member", "airport", "airspace"]
 FactSource = Literal["stated", "data", "policy"]
+# A reported crew position → the roster's rank (models.operational.CrewRank).
+POSITION_RANKS: dict[str, str] = {"CAPTAIN": "CPT", "FIRST_OFFICER": "FO", "PURSER": "CD", "CABIN": "CA"}
 
 # AHM 730 families by code range (inclusive).
 FAMILY_RANGES: tuple[tuple[int, int, DelayFamily], ...] = (
@@ -233,6 +235,11 @@ class Disruption(Frozen):
         if self.scope.kind in ("airport", "airspace") and self.window is None:
             raise ValueError(f"an {self.scope.kind} disruption needs a time window")
         return self
+
+    def unavailable_rank(self) -> str | None:
+        """The rostered rank the report says cannot operate (a sick or missing captain), if it says so."""
+        stated = any(f.name == "crew_unavailable" and f.source == "stated" for f in self.facts)
+        return POSITION_RANKS.get(self.scope.crew_position or "") if stated else None
 
     def summary(self) -> str:
         """One line a duty manager reads before the plans: the cause, its code and family, the scope, the window."""
