@@ -23,6 +23,7 @@ from .actions import CancelFlight, DelayFlight, DivertFlight, ReassignCrew, Rebo
 from .bounds import CrewIllegalBound, CrewMaxDelayBound
 from .context import DisruptionContext
 from .models import Scenario
+from .scenario_text import pros_cons, title
 from .validation import swap_eligibility
 
 SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bags and catering to the new tail
@@ -275,7 +276,7 @@ def operate(
     scenario = Scenario(
         scenario_id=":".join(p for p in parts if p),
         kind=kind,
-        title=_title(kind, delay, registration, alternate, replacements),
+        title=title(kind, delay, registration, alternate, replacements),
         sources=sources,
         actions=actions,
         operates=True,
@@ -293,7 +294,7 @@ def operate(
         downstream_flights_delayed=downstream,
         execution_notes=list(notes or []),
     )
-    return scenario.model_copy(update=_pros_cons(ctx, scenario, moved))
+    return scenario.model_copy(update=pros_cons(ctx, scenario, moved))
 
 
 def cancellation(ctx: DisruptionContext) -> Scenario:
@@ -349,7 +350,7 @@ def cancellation(ctx: DisruptionContext) -> Scenario:
         cost_usd=round(cost.total_usd, 2),
         cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
     )
-    return scenario.model_copy(update=_pros_cons(ctx, scenario, 0))
+    return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
 
 
 def _pax(ctx: DisruptionContext) -> int:
@@ -358,51 +359,6 @@ def _pax(ctx: DisruptionContext) -> int:
 
 def _minutes(start: datetime, end: datetime) -> int:
     return max(0, math.ceil((end - start).total_seconds() / 60))
-
-
-def _title(kind, delay, registration, alternate, replacements) -> str:
-    crew = f" with {len(replacements)} reserve crew" if replacements else ""
-    if kind == "tail_swap":
-        return f"Swap to {registration}" + (f", {delay} min late" if delay else ", on time") + crew
-    if kind == "crew_swap":
-        return f"Replace {len(replacements)} crew with legal reserves, {delay} min late"
-    if kind == "divert":
-        return f"Divert to {alternate}" + (f", {delay} min late" if delay else "") + ", coach to the destination"
-    return f"Delay {delay} min" + crew
-
-
-def _pros_cons(ctx: DisruptionContext, s: Scenario, moved: int) -> dict:
-    pros: list[str] = []
-    cons: list[str] = []
-    (pros if s.arrival_delay_minutes < 180 else cons).append(
-        f"passengers arrive {s.arrival_delay_minutes} min late"
-        if s.arrival_delay_minutes
-        else "passengers arrive on time"
-    )
-    comp = s.cost_by_component.get("compensation", 0)
-    (cons if comp else pros).append(
-        f"EU261/UK261 compensation USD {comp:,.0f}" if comp else "no EU261/UK261 compensation"
-    )
-    if s.operates:
-        (cons if s.downstream_flights_delayed else pros).append(
-            f"{s.downstream_flights_delayed} later flight(s) of the rotation delayed"
-            if s.downstream_flights_delayed
-            else "the rest of the rotation is untouched"
-        )
-    cons.extend(s.execution_notes)
-    if moved:
-        cons.append(f"{moved} passenger(s) downgraded or offloaded to fit the cabin")
-    if s.crew_replacements:
-        cons.append(f"{len(s.crew_replacements)} reserves called out (depletes standby cover)")
-    if s.kind == "divert":
-        cons.append(f"aircraft ends at {s.arrival_airport} and must be ferried")
-    if s.kind == "cancel":
-        pros.append("no safety constraint can be broken: nothing operates")
-        cons.append(
-            f"all {s.passengers_impacted} passengers disrupted, average {s.delay_minutes // 60} h to destination"
-        )
-    cons.append(f"cost USD {s.cost_usd:,.0f}")
-    return {"pros": pros, "cons": cons}
 
 
 __all__ = ["cancellation", "describe", "generate", "operate"]
