@@ -30,6 +30,7 @@ from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 from .workflow_functions import WorkflowFunctionsConstruct
 
 AGENT_TITLES = {agent: agent.replace("_", " ").capitalize() for agent in AGENTS}
+OBJECT_FIELDS = frozenset({"others", "disruption", "overlay"})  # passed to the agents as JSON, not strings
 # Transient Lambda errors (throttling, service faults) are retried with backoff; a handler's own
 # exception is not — it is a bug or bad input, and a retry would only repeat it.
 TRANSIENT = [
@@ -113,6 +114,9 @@ class WorkflowStack(Stack):
             "prompt": sfn.JsonPath.string_at("$.request.prompt"),
             "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
             "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
+            # the report's facts and their what-if overlay, resolved once at Validate: no agent re-reads the prompt
+            "disruption": sfn.JsonPath.object_at("$.request.disruption"),
+            "overlay": sfn.JsonPath.object_at("$.request.overlay"),
         }
         if phase == "revision":
             selector["others"] = sfn.JsonPath.object_at("$.phase1.collation")
@@ -137,7 +141,7 @@ class WorkflowStack(Stack):
         )
         which = sfn.Choice(self, f"Which agent? ({phase})")
         item = {
-            key: sfn.JsonPath.object_at(f"$.{key}") if key == "others" else sfn.JsonPath.string_at(f"$.{key}")
+            key: sfn.JsonPath.object_at(f"$.{key}") if key in OBJECT_FIELDS else sfn.JsonPath.string_at(f"$.{key}")
             for key in selector
         }
         for agent in AGENTS:

@@ -9,12 +9,25 @@ import pytest
 from fakes import ScriptedChatModel
 from langchain_core.documents import Document
 
-from skymarshal.agents.disruption_facts import report_disruption
+from skymarshal.agents.disruption_facts import report_disruption, resolve_flight_report
+from skymarshal.agents.extraction import extract_offline
 from skymarshal.agents.graph import failure_response
-from skymarshal.analysis.crew import crew_legality
 from skymarshal.arbitration.arbitrator import ArbitratorConfig, _flight, arbitrate
+from skymarshal.data import queries as q
 from skymarshal.models.agent_response import AgentResponse
 from skymarshal.workflow.rounds import run_rounds
+
+
+def _flight_of(handle, prompt):
+    """The flight a report names, as Validate finds it."""
+    info = extract_offline(
+        prompt, flight_dates=lambda n: [f.flight_date for f in q.flights_by_number(handle, n)]
+    ).flight_info
+    assert info is not None
+    flight = q.find_flight(handle, info.flight_number, info.date)
+    assert flight is not None
+    return flight
+
 
 EXPECTED_FIRST = {"mechanical": {"tail_swap"}, "crew_timeout": {"crew_swap"}, "weather": {"delay", "divert"}}
 
@@ -258,27 +271,29 @@ def test_a_grounded_tail_conflicts_once_with_the_strictest_crew_bound(decisions)
     ],
 )
 def test_a_captain_reported_sick_is_replaced_by_a_legal_reserve_or_the_plan_is_refused(account, prompt):
-    """The report is the input: the data holds no sick captain, the report does (AHM 730 code 64)."""
+    """The report is the input: the data holds no sick captain, the report does (AHM 730 code 64). Validate's
+    overlay makes that captain SICK for every agent and the arbitrator; the crew rules do the rest."""
     handle = account.handle()
-    collation = run_rounds(prompt, handle=handle, llm=None)[1]
-    flight = _flight(handle, {a: AgentResponse.model_validate(r) for a, r in collation.items()})
-    facts = report_disruption(prompt, flight)
+    flight = _flight_of(handle, prompt)
+    facts, overlay = resolve_flight_report(prompt, flight, handle, None)
     assert (facts.iata_delay_code, facts.scope.kind, facts.unavailable_rank()) == (64, "crew_member", "CPT")
-    decision = arbitrate(collation, prompt, handle=handle, llm=None, disruption=facts)
-    captain = next(r.crew_id for r in crew_legality(handle, flight) if r.rank == "CPT")
+    captain = next(str(f.value) for f in facts.facts if f.name == "crew_unavailable" and f.source == "data")
+    assert [p.key for p in overlay.patches] == [{"crew_id": captain}]
+    collation = run_rounds(prompt, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]
+    decision = arbitrate(collation, prompt, handle=handle.with_overlay(overlay), llm=None, disruption=facts)
     for ranked in decision.ranked:  # every plan that flies replaces the captain
         assert not ranked.scenario.operates or captain in ranked.scenario.crew_replacements, ranked.scenario.title
     call_outs = [
         s
         for s in [r.scenario for r in decision.ranked] + [v.scenario for v in decision.rejected]
-        if s.kind == "crew_swap" and captain in s.crew_replacements
+        if "crew_swap" in s.kinds and captain in s.crew_replacements
     ]
     kept = [v for v in decision.rejected if v.scenario.operates and captain not in v.scenario.crew_replacements]
-    assert kept and all(any("reported unable to operate" in r.message for r in v.rejections) for v in kept)
-    reasons = {r.message for v in kept for r in v.rejections if "reported unable to operate" in r.message}
+    assert kept and all(any("sick and not available for duty" in r.message for r in v.rejections) for v in kept)
+    reasons = {r.message for v in kept for r in v.rejections if "sick" in r.message}
     if flight.origin == "AUH":  # reserves stand by at the hub: a legal one is called out
         assert call_outs and all(s.delay_minutes >= flight.delay_minutes for s in call_outs)
     else:  # none stand by at an outstation: no call-out, and the refusals say why
-        assert not call_outs and all(
+        assert not call_outs and any(
             f"on standby at {flight.origin} checked; no legal reserve for CPT" in m for m in reasons
         )

@@ -8,9 +8,14 @@ not touch) is refused with the reason, never guessed around.
 
 from __future__ import annotations
 
-from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
+from datetime import datetime
+
+from ..analysis.what_if import what_if
+from ..data.access import DataHandle
+from ..data.overlay import Overlay
+from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
-from .report_facts import Reading, ReportReading, airport_names, read_report
+from .report_facts import Reading, ReportReading, airport_names, described, read_report
 
 # When the report names no cause: the code the flight row's delay reason implies (AHM 730), else 99 (other).
 DELAY_REASON_CODES: tuple[tuple[str, int], ...] = (
@@ -21,10 +26,6 @@ DELAY_REASON_CODES: tuple[tuple[str, int], ...] = (
     ("REACTIONARY", 93),
 )
 OTHER = 99
-
-
-class ReportContradictsData(ValueError):
-    """The report says something about the flight the data says otherwise."""
 
 
 def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
@@ -110,3 +111,15 @@ def report_disruption(report: str, flight: Flight) -> Disruption:
     """The report about `flight` as facts (airports named by code or by the flight's own cities).
     Raises ReportContradictsData."""
     return flight_disruption(read_report(report, city_codes=airport_names({flight.origin, flight.destination})), flight)
+
+
+def resolve_flight_report(
+    report: str, flight: Flight, handle: DataHandle, now: datetime | None
+) -> tuple[Disruption, Overlay]:
+    """The report about `flight` as facts checked against the data, and the what-if overlay they imply (every
+    agent and the arbitrator read through it). Raises ReportContradictsData."""
+    disruption = report_disruption(report, flight)
+    overlay, found = what_if(disruption, flight, handle, now, words=described(report))
+    known = {(f.name, f.source, str(f.value)) for f in disruption.facts}
+    facts = [*disruption.facts, *(f for f in found if (f.name, f.source, str(f.value)) not in known)]
+    return disruption.model_copy(update={"facts": facts}), overlay

@@ -21,9 +21,11 @@ from ..data import queries as q
 from ..data.access import DataHandle
 from ..llm import failures
 from ..models.agent_response import AgentResponse
+from ..models.disruption import Disruption
 from ..models.operational import Flight
 from .confidence import agent_confidence
 from .extraction import extract_offline, extract_with_llm
+from .extraction_core import FlightInfo
 from .narrative import guard_narrative, llm_narrative, offline_narrative
 from .registry import AGENT_SPECS
 from .revision import delay_from_collation, describe_revision
@@ -47,7 +49,9 @@ class AgentState(TypedDict, total=False):
     response: dict
 
 
-def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: Any = None):
+def build_graph(
+    agent: str, handle: DataHandle, llm: Any = None, checkpointer: Any = None, disruption: Disruption | None = None
+):
     spec = AGENT_SPECS[agent]
 
     def flight_dates(number: str):
@@ -55,6 +59,8 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
 
     def extract(state: AgentState) -> AgentState:
         now = datetime.fromisoformat(state["now"])
+        if disruption is not None and disruption.scope.flights:  # resolved once at Validate: not read again
+            return from_facts(disruption, q.get_flight(handle, disruption.scope.flights[0]))
         if llm is not None:
             result = extract_with_llm(state["prompt"], llm=llm, now=now, flight_dates=flight_dates, agent=agent)
         else:
@@ -114,6 +120,24 @@ def build_graph(agent: str, handle: DataHandle, llm: Any = None, checkpointer: A
     graph.add_edge("explain", "finalize")
     graph.add_edge("finalize", END)
     return graph.compile(checkpointer=checkpointer)
+
+
+def from_facts(disruption: Disruption, flight: Flight | None) -> AgentState:
+    """The extraction step's result when the facts name the flight: the flight as the overlay shows it."""
+    if flight is None:
+        return {
+            "extraction": {"status": "input_error", "message": f"{disruption.scope.flights[0]} is not in the schedule"}
+        }
+    info = FlightInfo(
+        flight_number=flight.flight_number,
+        date=flight.flight_date,
+        disruption_description=disruption.cause,
+        carrier=flight.carrier,
+        date_text=flight.flight_date.isoformat(),
+        resolution="resolved at Validate",
+    )
+    extraction = {"status": "ok", "flight_info": info.model_dump(mode="json"), "message": "", "method": "facts"}
+    return {"extraction": extraction, "flight": flight.model_dump(mode="json")}
 
 
 def _response(agent: str, state: AgentState) -> AgentResponse:

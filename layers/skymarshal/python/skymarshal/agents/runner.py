@@ -15,9 +15,11 @@ from typing import Any
 from ..checkpoint.registry_memory import InMemoryThreadRegistry
 from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.access import DataHandle
+from ..data.overlay import Overlay
 from ..data.schema import AGENTS
 from ..llm import failures
 from ..models.agent_response import AgentResponse, Phase
+from ..models.disruption import Disruption
 from .graph import build_graph, failure_response
 
 DEFAULT_DEADLINE_SECONDS = 30.0
@@ -40,7 +42,11 @@ def run_agent(
     checkpointer: Any = None,
     registry: BaseThreadRegistry | None = None,
     deadline_seconds: float = DEFAULT_DEADLINE_SECONDS,
+    disruption: Disruption | None = None,
+    overlay: Overlay | None = None,
 ) -> AgentResponse:
+    """One agent's response. `disruption` and `overlay`: the report's facts as Validate resolved them; the agent
+    then analyses that flight through the what-if overlay instead of reading the prompt again."""
     if agent not in AGENTS:
         raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
     configuration = None
@@ -58,7 +64,7 @@ def run_agent(
     thread = thread_id(execution_id, agent, phase)
     registry = registry or InMemoryThreadRegistry()
     registry.start(execution_id, agent, phase, detail={"prompt_chars": len(prompt or "")})
-    graph = build_graph(agent, handle.for_agent(agent), llm, checkpointer)
+    graph = build_graph(agent, handle.for_agent(agent).with_overlay(overlay), llm, checkpointer, disruption)
     state = {
         "agent": agent,
         "phase": phase,

@@ -13,7 +13,7 @@ from ..models.airports import airport
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
-from ..rules.crew import OperatorRules, evaluate_swap_candidate, is_legal, latest_legal_delay
+from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal, latest_legal_delay
 from ..rules.rostered import CrewLegality, flight_crew_legality, rostered_duty
 from .base import Analysis, decision_time, sources
 
@@ -117,6 +117,13 @@ def analyse_crew(
         analysis.facts.append(swap["fact"])
         if swap["proposal"]:
             analysis.proposals.append(swap["proposal"])
+        else:  # every refusal of a plan keeping them says why no reserve can take their place
+            analysis.constraints = [
+                c.model_copy(update={"restriction": f"{c.restriction}; {swap['fact']}"})
+                if isinstance(c, CrewConstraint) and c.max_delay_minutes is None
+                else c
+                for c in analysis.constraints
+            ]
         analysis.recommendation = (
             f"Crew swap: {len(illegal)} of {len(results)} crew cannot legally operate "
             f"{flight.flight_number} at a {delay}-minute delay; " + swap["fact"]
@@ -193,24 +200,6 @@ def reserve_swap_at(
     return _reserve_swap(handle, flight, illegal, rosters, decision_time(flight, now), delay_minutes, rules)["proposal"]
 
 
-def reserve_call_out(
-    handle: DataHandle,
-    flight: Flight,
-    unavailable: list[CrewLegality],
-    delay_minutes: int,
-    *,
-    now: datetime | None = None,
-    rules: OperatorRules = OperatorRules(),
-) -> tuple[RecoveryProposal | None, str]:
-    """Legal standby reserves, rank for rank, for rostered members reported unavailable (a sick captain):
-    the proposal (None when a rank has no legal reserve) and what was found, for the audit."""
-    if not unavailable:
-        return None, ""
-    _, _, rosters = _rostered_crew(handle, flight)
-    found = _reserve_swap(handle, flight, unavailable, rosters, decision_time(flight, now), delay_minutes, rules)
-    return found["proposal"], found["fact"]
-
-
 def replacement_findings(
     handle: DataHandle,
     flight: Flight,
@@ -229,3 +218,66 @@ def replacement_findings(
         raise LookupError(f"reserve {reserve_id} is not in CrewMembers")
     history = _rosters(handle, [reserve_id], flight.scheduled_departure)[reserve_id]
     return evaluate_swap_candidate(reserve[0], history, template, report, rules)
+
+
+FERRY_REPORT_BEFORE = timedelta(minutes=60)  # company policy: report for a ferry (no passengers to board)
+FERRY_RANKS = ("CPT", "FO")
+
+
+def ferry_duty(
+    origin: str, destination: str, aircraft_type: str, departure: datetime, arrival: datetime
+) -> ProposedDuty:
+    """A one-sector duty flying an aircraft empty from `origin` to `destination` (a rescue aircraft's ferry)."""
+    return ProposedDuty(
+        report=departure - FERRY_REPORT_BEFORE,
+        fdp_end=arrival,
+        sectors=1,
+        aircraft_type=aircraft_type,
+        start_station=origin,
+        end_station=destination,
+        block_minutes=int((arrival - departure).total_seconds() // 60),
+        label=f"ferry {origin}-{destination}",
+    )
+
+
+def ferry_crew(
+    handle: DataHandle,
+    duty: ProposedDuty,
+    at: datetime,
+    rules: OperatorRules = OperatorRules(),
+) -> tuple[dict[str, str] | None, str]:
+    """A legal captain and first officer on standby at the ferry's origin for `duty` ({rank: crew id}), or None,
+    and what the search found, for the audit."""
+    station = duty.start_station or ""
+    local_day = duty.report.astimezone(ZoneInfo(airport(station).tz)).date()
+    standby = q.standby_crew(handle, station, local_day)
+    rating = AIRCRAFT_TYPES[duty.aircraft_type].rating_group
+    pilots = [
+        m
+        for m in q.crew_members(handle, sorted({r.crew_id for r in standby}))
+        if m.rank in FERRY_RANKS and rating in m.type_ratings
+    ]
+    histories = _rosters(handle, [m.crew_id for m in pilots], duty.report)
+    report = max(at + CALL_OUT, duty.report)
+    chosen: dict[str, str] = {}
+    for member in pilots:
+        if member.rank not in chosen and is_legal(
+            evaluate_swap_candidate(member, histories[member.crew_id], duty, report, rules)
+        ):
+            chosen[member.rank] = member.crew_id
+    missing = [rank for rank in FERRY_RANKS if rank not in chosen]
+    found = f"{len(pilots)} {rating}-rated pilots on standby at {station} checked for the ferry"
+    if missing:
+        return None, f"{found}; no legal {' or '.join(missing)}"
+    return chosen, f"{found}; {chosen['CPT']} and {chosen['FO']} legal, reporting {report:%H:%MZ}"
+
+
+def ferry_crew_findings(
+    handle: DataHandle, crew_id: str, duty: ProposedDuty, report: datetime, rules: OperatorRules = OperatorRules()
+) -> list[Finding]:
+    """The crew rules for `crew_id` flying the ferry `duty`, reporting at `report` (re-checked by validation)."""
+    member = q.crew_members(handle, [crew_id])
+    if not member:
+        raise LookupError(f"ferry crew {crew_id} is not in CrewMembers")
+    history = _rosters(handle, [crew_id], duty.report)[crew_id]
+    return evaluate_swap_candidate(member[0], history, duty, report, rules)

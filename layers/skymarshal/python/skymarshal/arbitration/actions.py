@@ -58,8 +58,23 @@ class DivertFlight(_Action):
     new_arrival: UtcDatetime
 
 
+class FerryAircraft(_Action):
+    """An aircraft flown empty to the station where `flight_id` waits for it (a rescue aircraft), by a ferry crew
+    called out from standby there ({rank: crew id})."""
+
+    kind: Literal["ferry"] = "ferry"
+    registration: str
+    aircraft_type: str
+    origin: Iata
+    destination: Iata
+    departure: UtcDatetime
+    arrival: UtcDatetime
+    crew: dict[str, str]
+    crew_report_at: UtcDatetime
+
+
 Action = Annotated[
-    SwapAircraft | ReassignCrew | DelayFlight | CancelFlight | RebookPassengers | DivertFlight,
+    SwapAircraft | ReassignCrew | DelayFlight | CancelFlight | RebookPassengers | DivertFlight | FerryAircraft,
     Field(discriminator="kind"),
 ]
 
@@ -89,4 +104,10 @@ def describe(action: BaseModel) -> str:
         return f"Rebook {a.passengers} passengers of {a.flight_id}" + (f": {'; '.join(parts)}" if parts else "")
     if isinstance(a, DivertFlight):
         return f"Divert {a.flight_id} to {a.alternate}, on blocks {a.new_arrival:%H:%MZ}"
+    if isinstance(a, FerryAircraft):
+        crew = " and ".join(f"{rank} {crew_id}" for rank, crew_id in sorted(a.crew.items()))
+        return (
+            f"Ferry {a.registration} ({a.aircraft_type}) {a.origin}-{a.destination} empty for {a.flight_id}, "
+            f"off blocks {a.departure:%H:%MZ}, on blocks {a.arrival:%H:%MZ}, flown by {crew}"
+        )
     raise TypeError(f"not an action: {type(action).__name__}")

@@ -8,14 +8,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..agents.report_facts import described
-from ..analysis.crew import crew_legality, reserve_call_out
 from ..data import queries as q
 from ..data.access import DataHandle
-from ..models.agent_response import AgentResponse, MaintenanceConstraint, RecoveryProposal, RegulatoryConstraint
+from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..models.disruption import Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, Flight
-from ..rules.rostered import CrewLegality
 from .bounds import SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
@@ -71,23 +69,6 @@ class DisruptionContext:
         if self.disruption is None or self.tail_grounded:
             return True
         return self.disruption.family != "atfm_airport_government"
-
-    def unavailable_crew(self, rostered: list[CrewLegality]) -> list[CrewLegality]:
-        """The rostered member the report says cannot operate: the first of the reported rank in the roster's
-        order (one member: "the captain" of an augmented crew names one of them, and a fact may only make
-        the situation worse by what it states)."""
-        rank = self.disruption.unavailable_rank() if self.disruption else None
-        return [r for r in rostered if r.rank == rank][:1]
-
-    def reserve_call_out(self) -> tuple[RecoveryProposal | None, str]:
-        """A legal standby reserve for the member reported unavailable, looked up once per arbitration:
-        (the crew swap proposal or None, what was found)."""
-
-        def look_up() -> tuple[RecoveryProposal | None, str]:
-            absent = self.unavailable_crew(crew_legality(self.handle, self.flight, self.flight.delay_minutes))
-            return reserve_call_out(self.handle, self.flight, absent, self.flight.delay_minutes, now=self.now)
-
-        return self.memo(("reserve_call_out",), look_up)
 
     def profile(self, iata: str) -> AirportProfile | None:
         if iata not in self.profiles:

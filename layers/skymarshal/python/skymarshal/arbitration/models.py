@@ -4,9 +4,9 @@ seed 000's ArbitratorOutput extended with ranked scenarios, citations and escala
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..models.common import UtcDatetime
 from ..models.disruption import Disruption
@@ -36,11 +36,23 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+# What each typed action makes of a plan (a rebooking goes with a cancellation or a diversion, it is no kind).
+KIND_OF_ACTION: dict[str, ActionKind] = {
+    "ferry": "rescue_aircraft",
+    "swap_aircraft": "tail_swap",
+    "reassign_crew": "crew_swap",
+    "divert": "divert",
+    "delay": "delay",
+    "cancel": "cancel",
+}
+
+
 class Scenario(Frozen):
     """A candidate recovery plan: typed actions and what they do to the flight."""
 
     scenario_id: str  # stable: kind and parameters, e.g. "tail_swap:A6-BLT"
-    kind: ActionKind
+    kind: ActionKind  # what the plan is, e.g. rescue_aircraft for a ferried spare (a swap and a delay too)
+    kinds: list[ActionKind] = Field(default_factory=list)  # every kind of action it combines, from its actions
     title: str
     sources: list[str]  # "generator" and/or the agents that proposed it
     actions: list[Action]
@@ -60,6 +72,19 @@ class Scenario(Frozen):
     execution_notes: list[str] = Field(default_factory=list)  # what makes it harder to carry out (extra crew, ...)
     pros: list[str] = Field(default_factory=list)
     cons: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _kinds_from_actions(cls, data: Any) -> Any:
+        """`kinds` always says what the actions do (a tail swap flown late is ["tail_swap", "delay"])."""
+        if isinstance(data, dict) and not data.get("kinds"):
+            found = [
+                getattr(a, "kind", None) or (a.get("kind") if isinstance(a, dict) else None)
+                for a in data.get("actions", [])
+            ]
+            kinds = [KIND_OF_ACTION[k] for k in KIND_OF_ACTION if k in found]
+            data = {**data, "kinds": kinds or [data.get("kind")]}
+        return data
 
 
 class ConstraintCheck(Frozen):

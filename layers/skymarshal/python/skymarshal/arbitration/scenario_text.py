@@ -12,6 +12,8 @@ def title(kind, delay, registration, alternate, replacements) -> str:
         return f"Swap to {registration}" + (f", {delay} min late" if delay else ", on time") + crew
     if kind == "crew_swap":
         return f"Replace {len(replacements)} crew with legal reserves, {delay} min late"
+    if kind == "rescue_aircraft":
+        return f"Rescue aircraft {registration} ferried in, {delay} min late" + crew
     if kind == "divert":
         return f"Divert to {alternate}" + (f", {delay} min late" if delay else "") + ", coach to the destination"
     return f"Delay {delay} min" + crew
@@ -42,6 +44,9 @@ def pros_cons(ctx: DisruptionContext, s: Scenario, moved: int) -> dict:
         cons.append(f"{len(s.crew_replacements)} reserves called out (depletes standby cover)")
     if s.kind == "divert":
         cons.append(f"aircraft ends at {s.arrival_airport} and must be ferried")
+    if s.kind == "rescue_aircraft":
+        pros.append(f"{s.registration} replaces the grounded aircraft without waiting for its release")
+        cons.append("an empty ferry flight and a ferry crew called out from standby")
     if s.kind == "cancel":
         pros.append("no safety constraint can be broken: nothing operates")
         cons.append(

@@ -19,7 +19,16 @@ from ..data import queries as q
 from ..models.airports import great_circle_km
 from ..models.fleet import compatible_types
 from ..rules import finance, guest, network
-from .actions import CancelFlight, DelayFlight, DivertFlight, ReassignCrew, RebookPassengers, SwapAircraft, describe
+from .actions import (
+    CancelFlight,
+    DelayFlight,
+    DivertFlight,
+    FerryAircraft,
+    ReassignCrew,
+    RebookPassengers,
+    SwapAircraft,
+    describe,
+)
 from .bounds import CrewIllegalBound, CrewMaxDelayBound
 from .context import DisruptionContext
 from .models import Scenario
@@ -77,8 +86,10 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                 report=datetime.fromisoformat(proposal.parameters["report"]),
             )
         )
-    for call_out in _reserve_call_outs(ctx):
-        keep(call_out)
+    from .rescue import rescue_scenarios  # rescue builds on operate(): imported here, not at the top (a cycle)
+
+    for rescue in rescue_scenarios(ctx):
+        keep(rescue)
     for agent, proposal in _proposals(ctx, "divert"):
         keep(
             operate(
@@ -86,28 +97,6 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             )
         )
     return sorted(found.values(), key=lambda s: s.scenario_id)
-
-
-def _reserve_call_outs(ctx: DisruptionContext) -> list[Scenario | None]:
-    """A crew member reported unavailable (a sick captain): the crew swap to a legal standby reserve of that
-    rank, flying once the reserve can report (the reserve search's result stands in the rejections otherwise)."""
-    try:
-        proposal, _ = ctx.reserve_call_out()
-    except LookupError:  # the roster cannot be read: validation reports the missing data
-        return []
-    if proposal is None:
-        return []
-    delay = max(ctx.flight.delay_minutes, proposal.estimated_delay_minutes or 0)
-    return [
-        operate(
-            ctx,
-            "crew_swap",
-            delay,
-            sources=["report"],
-            replacements=proposal.parameters["replacements"],
-            report=datetime.fromisoformat(proposal.parameters["report"]),
-        )
-    ]
 
 
 def _proposals(ctx: DisruptionContext, kind: str):
@@ -213,14 +202,15 @@ def operate(
     alternate: str | None = None,
     moved: int = 0,
     notes: list[str] | None = None,
+    ferry: FerryAircraft | None = None,
 ) -> Scenario:
-    """A scenario in which the flight operates: `delay` minutes late, on `registration`, with `replacements`
-    for rostered crew, to `alternate` instead of the destination."""
+    """A scenario in which the flight operates: `delay` minutes late, on `registration` (brought by `ferry` when
+    it is elsewhere), with `replacements` for rostered crew, to `alternate` instead of the destination."""
     f = ctx.flight
     departure = f.scheduled_departure + timedelta(minutes=delay)
     arrival = departure + (f.scheduled_arrival - f.scheduled_departure)
     tail = registration or f.aircraft_registration
-    actions: list = []
+    actions: list = [ferry] if ferry else []
     if registration:
         actions.append(
             SwapAircraft(
@@ -236,11 +226,12 @@ def operate(
         actions.append(
             DelayFlight(flight_id=f.flight_id, delay_minutes=delay, new_departure=departure, new_arrival=arrival)
         )
-    arrival_delay, ferry = delay, 0
+    arrival_delay = delay
+    ferried = int((ferry.arrival - ferry.departure).total_seconds() // 60) if ferry else 0
     if alternate:
         km = great_circle_km(alternate, f.destination)
         coach = COACH_HANDLING_MINUTES + int(km / COACH_KMH * 60)
-        arrival_delay, ferry = delay + coach, FERRY_TAXI_MINUTES + int(km / FERRY_KM_PER_MINUTE)
+        arrival_delay, ferried = delay + coach, FERRY_TAXI_MINUTES + int(km / FERRY_KM_PER_MINUTE)
         actions.append(DivertFlight(flight_id=f.flight_id, alternate=alternate, new_arrival=arrival))
         actions.append(RebookPassengers(flight_id=f.flight_id, passengers=_pax(ctx), ground_transport_to=f.destination))
     same_tail = registration is None
@@ -263,7 +254,7 @@ def operate(
             care=(guest.duty_of_care(f, ctx.bookings, "delay", departure_delay_minutes=delay),),
             crew_overtime_member_hours=len(replacements or {}) * RESERVE_CALL_OUT_HOURS,
             tail_swaps=int(not same_tail),
-            ferry_block_minutes=ferry,
+            ferry_block_minutes=ferried,
         )
     )
     parts = [

@@ -26,6 +26,7 @@ from ..rules.tail_swap_models import TailSwapEligibility
 from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
 from .context import DisruptionContext
+from .ferry_checks import ferry_checks, ferry_of
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
 
 SWAP_LOOKAROUND = timedelta(hours=36)
@@ -77,7 +78,13 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
         )
         return v.result()
     return v.add_all(
-        (*_crew(ctx, scenario), _airworthiness(ctx, scenario), *_curfews(ctx, scenario), *_weather(ctx, scenario))
+        (
+            *_crew(ctx, scenario),
+            _airworthiness(ctx, scenario),
+            *_curfews(ctx, scenario),
+            *_weather(ctx, scenario),
+            *ferry_checks(ctx, scenario),
+        )
     ).result()
 
 
@@ -98,19 +105,6 @@ def _crew(ctx: DisruptionContext, s: Scenario):
         yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
         return
     kept = [r for r in rostered if r.crew_id not in s.crew_replacements]
-    for absent in ctx.unavailable_crew(kept):  # a stated fact: the report says this member cannot operate
-        yield (
-            _check(
-                "crew availability",
-                "report",
-                f"AHM 730 code {ctx.disruption.iata_delay_code if ctx.disruption else '?'}: crew member unavailable",
-                absent.crew_id,
-                "illegal",
-                f"{absent.name} ({absent.rank}) is reported unable to operate and is not replaced"
-                + (f"; {ctx.reserve_call_out()[1]}" if ctx.reserve_call_out()[1] else ""),
-            ),
-            "CREW_ILLEGAL",
-        )
     illegal = [r for r in kept if not r.legal]
     if illegal:
         worst = next(f for f in illegal[0].findings if f.status == "illegal")
@@ -177,13 +171,18 @@ def _crew(ctx: DisruptionContext, s: Scenario):
         )
 
 
-def swap_eligibility(ctx: DisruptionContext, registration: str, departure) -> TailSwapEligibility | None:
-    """The tail-swap rules for `registration` flying the flight off blocks at `departure` (None: no such aircraft)."""
+def swap_eligibility(
+    ctx: DisruptionContext, registration: str, departure, ferried_to: str | None = None
+) -> TailSwapEligibility | None:
+    """The tail-swap rules for `registration` flying the flight off blocks at `departure` (None: no such aircraft);
+    `ferried_to`: a rescue aircraft is checked where its ferry brings it."""
 
     def compute():
         days = [d for d in q.aircraft_days(ctx.handle, registration) if d.date == ctx.flight.flight_date]
         if not days:
             return None
+        if ferried_to is not None:
+            days = [days[0].model_copy(update={"station": ferried_to})]
         orders = q.work_orders_for_aircraft(ctx.handle, registration)
         rotation = q.rotation(
             ctx.handle, registration, ctx.flight.departure - SWAP_LOOKAROUND, ctx.flight.departure + SWAP_LOOKAROUND
@@ -192,13 +191,14 @@ def swap_eligibility(ctx: DisruptionContext, registration: str, departure) -> Ta
             days[0], orders, rotation, ctx.flight, decision_time(ctx.flight, ctx.now), departure=departure
         )
 
-    return ctx.memo(("swap", registration, departure), compute)
+    return ctx.memo(("swap", registration, departure, ferried_to), compute)
 
 
 def _airworthiness(ctx: DisruptionContext, s: Scenario):
     assert s.registration is not None and s.departure is not None  # operate() sets both on an operating scenario
     if s.registration != ctx.flight.aircraft_registration:
-        result = swap_eligibility(ctx, s.registration, s.departure)
+        ferry = ferry_of(s)
+        result = swap_eligibility(ctx, s.registration, s.departure, ferry.destination if ferry else None)
         if result is None:
             return _check(
                 "tail swap",

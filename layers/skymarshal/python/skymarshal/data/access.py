@@ -13,6 +13,7 @@ from typing import Any
 import boto3
 from boto3.dynamodb.conditions import ConditionBase
 
+from .overlay import Overlay
 from .schema import AGENT_TABLE_ACCESS, TABLES_BY_NAME, Naming
 
 Item = dict[str, Any]  # a DynamoDB item as boto3 returns it (boto3 ships no types)
@@ -36,6 +37,7 @@ class DataHandle:
         resource: Any = None,
         endpoint_url: str | None = None,
         region_name: str | None = None,
+        overlay: Overlay | None = None,
     ):
         if agent is not None and agent not in AGENT_TABLE_ACCESS:
             raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENT_TABLE_ACCESS)}")
@@ -43,10 +45,15 @@ class DataHandle:
         self.naming = naming or Naming.from_env()
         self.resource = resource or boto3.resource("dynamodb", endpoint_url=endpoint_url, region_name=region_name)
         self.calls: dict[str, int] = {}
+        self.overlay = overlay or Overlay()
 
     def for_agent(self, agent: str) -> DataHandle:
-        """The same connection, restricted to one agent's tables."""
-        return DataHandle(agent, naming=self.naming, resource=self.resource)
+        """The same connection and what-if overlay, restricted to one agent's tables."""
+        return DataHandle(agent, naming=self.naming, resource=self.resource, overlay=self.overlay)
+
+    def with_overlay(self, overlay: Overlay | None) -> DataHandle:
+        """The same connection and agent, reading through a report's what-if overlay (data/overlay.py)."""
+        return DataHandle(self.agent, naming=self.naming, resource=self.resource, overlay=overlay)
 
     def allowed(self, table: str) -> bool:
         return self.agent is None or table in AGENT_TABLE_ACCESS[self.agent]
@@ -65,7 +72,7 @@ class DataHandle:
     def get(self, table: str, key: dict[str, Any]) -> Item | None:
         self._count("GetItem", table)
         item: Item | None = self._table(table).get_item(Key=key).get("Item")
-        return item
+        return self.overlay.got(table, key, item) if self.overlay else item
 
     def query(
         self,
@@ -88,11 +95,14 @@ class DataHandle:
             self._count("Query", table)
             page = target.query(**kwargs)
             items.extend(page.get("Items", []))
-            if limit is not None and len(items) >= limit:
+            if limit is not None and len(items) >= limit and not self.overlay:
                 return items[:limit]
             if "LastEvaluatedKey" not in page:
-                return items
+                break
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        if self.overlay:
+            items = self.overlay.queried(table, items, key_condition, index, forward)
+        return items[:limit] if limit is not None else items
 
     def batch_get(self, table: str, keys: Iterable[dict[str, Any]]) -> list[Item]:
         """BatchGetItem in chunks of 100, retrying unprocessed keys with backoff."""
@@ -112,4 +122,4 @@ class DataHandle:
                 time.sleep(min(2.0, 0.05 * 2**attempt))
             else:
                 raise RuntimeError(f"BatchGetItem on {table} left keys unprocessed after 8 attempts")
-        return items
+        return self.overlay.batch_got(table, unique, items) if self.overlay else items

@@ -21,8 +21,10 @@ from ..checkpoint.config import BUCKET_ENV
 from ..checkpoint.registry_dynamodb import thread_registry_from_env
 from ..checkpoint.saver import checkpointer_from_env
 from ..data.access import DataHandle
+from ..data.overlay import Overlay
 from ..llm.provider import AGENT_DEADLINE_ENV
 from ..llm.startup import startup_check
+from ..models.disruption import Disruption
 from ..workflow.payloads import ArtifactStore
 from ..workflow.steps_collate import agent_result, resolve_others
 
@@ -47,6 +49,8 @@ class AgentEvent(BaseModel):
     disruption_id: str | None = None  # where a large result is stored (runs/<disruption_id>/)
     # The full initial collation (revision round only), or a reference to it in S3 when it is large.
     others: dict[str, Any] | None = None
+    disruption: Disruption | None = None  # the report's facts, resolved once at Validate
+    overlay: Overlay | None = None  # what those facts change in the data the agent reads
 
 
 def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
@@ -101,6 +105,8 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             checkpointer=checkpointer,
             registry=registry,
             deadline_seconds=deadline,
+            disruption=request.disruption,
+            overlay=request.overlay,
         )
         metrics.add_metric(name=f"Agent{response.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
         metrics.add_metric(name="AgentDuration", unit=MetricUnit.Milliseconds, value=response.duration_ms or 0)

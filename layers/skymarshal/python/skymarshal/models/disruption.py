@@ -152,6 +152,10 @@ def history_type(code: int) -> DisruptionType:
     return "other"
 
 
+class ReportContradictsData(ValueError):
+    """The report says something about the flight, tail, crew or airport that the data says otherwise."""
+
+
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 

@@ -14,7 +14,7 @@ from pydantic import Field, NonNegativeFloat, NonNegativeInt
 from .common import FlightNumber, Iata, Row, UtcDatetime
 
 DisruptionType = Literal["mechanical", "crew", "weather", "atc", "other"]
-ActionKind = Literal["tail_swap", "crew_swap", "delay", "divert", "cancel"]
+ActionKind = Literal["tail_swap", "crew_swap", "delay", "divert", "cancel", "rescue_aircraft"]
 Outcome = Literal["on_plan", "late", "failed", "not_executed"]
 
 

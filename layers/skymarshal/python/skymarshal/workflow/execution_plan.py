@@ -23,7 +23,15 @@ from zoneinfo import ZoneInfo
 from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 from pydantic import ValidationError
 
-from ..arbitration.actions import CancelFlight, DelayFlight, DivertFlight, ReassignCrew, RebookPassengers, SwapAircraft
+from ..arbitration.actions import (
+    CancelFlight,
+    DelayFlight,
+    DivertFlight,
+    FerryAircraft,
+    ReassignCrew,
+    RebookPassengers,
+    SwapAircraft,
+)
 from ..arbitration.models import Scenario
 from ..data import schema as s
 from ..data.rows import parse_row
@@ -32,6 +40,7 @@ from ..models.common import iso_z
 from ..rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
 from .execution_changes import Change, PlanError, all_of, row_key
+from .execution_ferry import ferry_changes
 from .tables import WorkflowTables
 
 OPERABLE = ("SCHEDULED", "DELAYED")  # a flight that has not left, been cancelled or diverted
@@ -127,6 +136,8 @@ class Planner:
             ]
         if isinstance(action, RebookPassengers):
             return self._rebook(action)
+        if isinstance(action, FerryAircraft):
+            return ferry_changes(self, action)
         raise TypeError(f"no execution for {type(action).__name__}")
 
     def _swap(self, a: SwapAircraft) -> list[Change]:
@@ -167,11 +178,7 @@ class Planner:
         report = iso_z(a.report_at)
         local_day = a.report_at.astimezone(ZoneInfo(airport(flight["origin"]).tz)).date()
         days = {local_day.isoformat(), str(flight["flight_date"])}  # a night call-out can fall on the next day
-        standby = [
-            r
-            for d in sorted(days)
-            for r in self._query(s.CREW_ROSTER, Key("standby_base_date").eq(f"{flight['origin']}#{d}"), s.STANDBY_INDEX)
-        ]
+        standby = self.standby(flight["origin"], days)
         seats = {
             r["crew_id"]: r
             for r in self._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
@@ -191,24 +198,7 @@ class Planner:
                 and r["kind"] == "FLIGHT"
                 and r.get("sector_departure", "") >= seat.get("sector_departure", "")
             ]
-            called = sorted(
-                (r for r in standby if r["crew_id"] == reserve),
-                key=lambda r: (not r["duty_start"] <= report <= r["duty_end"], r["duty_start"]),
-            )
-            if not called:
-                raise PlanError(
-                    "ROW_MISSING", f"reserve {reserve} is no longer on standby at {flight['origin']} on {local_day}"
-                )
-            sb = called[0]
-            ended = (
-                None
-                if report <= sb["duty_start"]
-                else {
-                    **{k: v for k, v in sb.items() if k != "standby_base_date"},
-                    "duty_end": min(report, sb["duty_end"]),
-                }
-            )
-            out.append(self._change(s.CREW_ROSTER, sb, ended, Attr("kind").eq("STANDBY")))
+            out.append(self.call_out(standby, reserve, report, flight["origin"], local_day))
             for row in sorted(duty, key=lambda r: r["duty_key"]):
                 out.append(self._change(s.CREW_ROSTER, row, None))
                 new = {
@@ -222,6 +212,31 @@ class Planner:
                 }
                 out.append(self._change(s.CREW_ROSTER, None, new))
         return out
+
+    def call_out(self, standby: list[dict], reserve: str, report: str, station: str, local_day: Any) -> Change:
+        """The reserve's standby that day leaves the standby index: when it covers the report it ends there (the
+        call-out record stays: the FTL rules count standby before an FDP); one that had not begun is replaced by
+        the duty (deleted)."""
+        called = sorted(
+            (r for r in standby if r["crew_id"] == reserve),
+            key=lambda r: (not r["duty_start"] <= report <= r["duty_end"], r["duty_start"]),
+        )
+        if not called:
+            raise PlanError("ROW_MISSING", f"reserve {reserve} is no longer on standby at {station} on {local_day}")
+        sb = called[0]
+        ended = (
+            None
+            if report <= sb["duty_start"]
+            else {**{k: v for k, v in sb.items() if k != "standby_base_date"}, "duty_end": min(report, sb["duty_end"])}
+        )
+        return self._change(s.CREW_ROSTER, sb, ended, Attr("kind").eq("STANDBY"))
+
+    def standby(self, station: str, days: set[str]) -> list[dict]:
+        return [
+            r
+            for d in sorted(days)
+            for r in self._query(s.CREW_ROSTER, Key("standby_base_date").eq(f"{station}#{d}"), s.STANDBY_INDEX)
+        ]
 
     def _rebook(self, a: RebookPassengers) -> list[Change]:
         """Active bookings move onto the target flights in the numbers the plan gives — vulnerable, premium and

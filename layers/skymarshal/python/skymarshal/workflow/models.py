@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..data.overlay import Overlay
 from ..models.common import MAX_PROMPT_CHARS
 from ..models.disruption import Disruption
 
@@ -94,6 +95,7 @@ class ValidatedRequest(_Model):
     agents: list[str]
     approval_timeout_seconds: int = Field(ge=1)
     disruption: Disruption | None = None  # the report as facts, resolved here once (None: a run saved before)
+    overlay: Overlay = Field(default_factory=Overlay)  # what the facts change in the data, for every reader
 
 
 class PhaseResult(_Model):
@@ -112,6 +114,7 @@ class RankedSummary(_Model):
     scenario_id: str
     title: str
     kind: str
+    kinds: list[str] = Field(default_factory=list)  # a combined plan's kinds (rescue aircraft: ferry, swap, delay)
     score: float
     confidence: float
     delay_minutes: int

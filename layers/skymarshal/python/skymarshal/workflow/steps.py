@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..agents.disruption_facts import ReportContradictsData, report_disruption
+from ..agents.disruption_facts import ReportContradictsData, resolve_flight_report
 from ..agents.extraction import extract_offline
 from ..data import queries as q
 from ..data.access import DataHandle
@@ -106,7 +106,7 @@ def validate(
             f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
         )
     try:
-        disruption = report_disruption(request.prompt, flight)
+        disruption, overlay = resolve_flight_report(request.prompt, flight, handle, now or request.reported_at)
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
     validated = ValidatedRequest(
@@ -123,6 +123,7 @@ def validate(
         agents=list(AGENTS),
         approval_timeout_seconds=approval_timeout_seconds(tables=tables),
         disruption=disruption,
+        overlay=overlay,
     )
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
@@ -139,6 +140,7 @@ def validate(
                 "resume": request.resume,
                 "iata_delay_code": disruption.iata_delay_code,
                 "scope": disruption.scope.kind,
+                "what_if": overlay.describe(),
                 "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request")),
             },
             actor=request.requested_by or request.source,

@@ -51,7 +51,7 @@ def arbitrate_step(
     output = arbitrate(
         collation,
         request.prompt,
-        handle=handle,
+        handle=handle.with_overlay(request.overlay),
         now=now,
         exclude=frozenset(excluded),
         disruption=request.disruption,
@@ -67,6 +67,7 @@ def arbitrate_step(
             scenario_id=r.scenario.scenario_id,
             title=r.scenario.title,
             kind=r.scenario.kind,
+            kinds=list(r.scenario.kinds),
             score=round(r.score, 4),
             confidence=round(r.confidence, 4),
             delay_minutes=r.scenario.delay_minutes,

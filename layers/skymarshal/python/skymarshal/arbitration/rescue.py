@@ -1,0 +1,93 @@
+"""Rescue aircraft: a spare of the rating group ferried from another station to an outstation whose flight's
+own tail is grounded (an OCC's answer to an outstation AOG besides waiting for the release or cancelling).
+
+For each spare (AircraftAvailability status SPARE) of a compatible type elsewhere that day, within range:
+the ferry leaves once a ferry crew is called out and the aircraft prepared (policy), takes the great-circle
+distance at the type's cruise speed plus taxi, and the flight leaves after the type's minimum turn. A legal
+captain and first officer on standby at the spare's station fly the ferry (the crew rules decide, as for any
+reserve); without them there is no rescue from that station. Validation re-checks everything: the spare's
+eligibility at the outstation, curfews at both ends of the ferry and of the flight, the ferry crew, the
+flight's own crew at its new time. A spare has no flights of its own that day, so no knock-on elsewhere.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+from ..analysis.base import decision_time
+from ..analysis.crew import ferry_crew, ferry_duty
+from ..data import queries as q
+from ..models.airports import great_circle_km
+from ..models.fleet import AIRCRAFT_TYPES, compatible_types
+from ..models.operational import AircraftDay
+from .actions import FerryAircraft
+from .context import DisruptionContext
+from .models import Scenario
+from .scenarios import operate
+
+FERRY_PREPARATION = timedelta(minutes=90)  # company policy: call out the ferry crew, fuel and prepare the spare
+FERRY_TAXI_MINUTES = 30  # taxi out and in
+MAX_RESCUES = 2  # the nearest spares: a farther one only arrives later
+
+
+def ferry_minutes(origin: str, destination: str, aircraft_type: str) -> int:
+    """Block minutes of an empty ferry: great-circle distance at the type's cruise speed, plus taxi."""
+    return FERRY_TAXI_MINUTES + math.ceil(
+        great_circle_km(origin, destination) / AIRCRAFT_TYPES[aircraft_type].cruise_kmh * 60
+    )
+
+
+def _spares(ctx: DisruptionContext) -> list[AircraftDay]:
+    f = ctx.flight
+    spares = [
+        day
+        for ctype in compatible_types(f.aircraft_type)
+        for day in q.fleet_of_type(ctx.handle, ctype, f.flight_date)
+        if day.status == "SPARE"
+        and day.station != f.origin
+        and day.aircraft_registration != f.aircraft_registration
+        and day.aircraft_type in AIRCRAFT_TYPES
+        and great_circle_km(day.station, f.origin) <= AIRCRAFT_TYPES[day.aircraft_type].range_km
+    ]
+    return sorted(spares, key=lambda d: (great_circle_km(d.station, f.origin), d.aircraft_registration))[:MAX_RESCUES]
+
+
+def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
+    """A rescue aircraft per near spare when the flight's tail is grounded and no spare is at its origin."""
+    if not ctx.tail_grounded:
+        return []
+    f = ctx.flight
+    at = decision_time(f, ctx.now)
+    out = []
+    for spare in _spares(ctx):
+        ferry_off = at + FERRY_PREPARATION
+        ferry_on = ferry_off + timedelta(minutes=ferry_minutes(spare.station, f.origin, spare.aircraft_type))
+        duty = ferry_duty(spare.station, f.origin, spare.aircraft_type, ferry_off, ferry_on)
+        crew, found = ferry_crew(ctx.handle, duty, at)
+        turn = timedelta(minutes=AIRCRAFT_TYPES[spare.aircraft_type].min_turn_minutes)
+        departure = max(f.scheduled_departure, ferry_on + turn)
+        ferry = FerryAircraft(
+            flight_id=f.flight_id,
+            registration=spare.aircraft_registration,
+            aircraft_type=spare.aircraft_type,
+            origin=spare.station,
+            destination=f.origin,
+            departure=ferry_off,
+            arrival=ferry_on,
+            crew=crew or {},
+            crew_report_at=max(at, duty.report),
+        )
+        out.append(
+            operate(
+                ctx,
+                "rescue_aircraft",
+                max(0, math.ceil((departure - f.scheduled_departure).total_seconds() / 60)),
+                sources=["generator"],
+                registration=spare.aircraft_registration,
+                aircraft_type=spare.aircraft_type,
+                ferry=ferry,
+                notes=[f"ferry {spare.station}-{f.origin} {ferry_off:%H:%MZ}-{ferry_on:%H:%MZ}: {found}"],
+            )
+        )
+    return out

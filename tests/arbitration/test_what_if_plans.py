@@ -1,0 +1,81 @@
+"""Reports whose content the data does not hold: the what-if overlay makes every agent and the arbitrator plan
+for what the report says (issue 16's reports), and the options answer the facts."""
+
+from __future__ import annotations
+
+import pytest
+from test_arbitration_demo import _flight_of
+
+from skymarshal.agents.disruption_facts import resolve_flight_report
+from skymarshal.arbitration.actions import FerryAircraft
+from skymarshal.arbitration.arbitrator import arbitrate
+from skymarshal.data import queries as q
+from skymarshal.workflow.rounds import run_rounds
+
+BIRD_STRIKE = (
+    "EY124 on January 20th had a bird strike at Frankfurt and needs an engine inspection before it can fly back"
+)
+ATC = "EY45 on 18 Jan 2027 was cancelled by ATC flow control at its destination"
+
+
+def _decide(handle, prompt):
+    flight = _flight_of(handle, prompt)
+    facts, overlay = resolve_flight_report(prompt, flight, handle, None)
+    collation = run_rounds(prompt, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]
+    decision = arbitrate(collation, prompt, handle=handle.with_overlay(overlay), llm=None, disruption=facts)
+    return flight, facts, overlay, decision
+
+
+@pytest.fixture(scope="module")
+def bird_strike(account):
+    return _decide(account.handle(), BIRD_STRIKE)
+
+
+@pytest.fixture(scope="module")
+def atc_slot(account):
+    return _decide(account.handle(), ATC)
+
+
+def considered(decision):
+    return [r.scenario for r in decision.ranked] + [v.scenario for v in decision.rejected]
+
+
+def test_a_bird_strike_becomes_an_aog_work_order_with_its_policy_estimate_cited(bird_strike, account):
+    flight, facts, overlay, _ = bird_strike
+    assert (facts.iata_delay_code, facts.family) == (51, "damage_automation")
+    (added,) = [a for a in overlay.additions if a.table == "MaintenanceWorkOrders"]
+    assert added.item["aog"] and added.item["station"] == flight.origin == "FRA"
+    assert added.item["ata_chapter"] == "72" and added.item["estimated_labour_hours"] == 6.0
+    policy = [f for f in facts.facts if f.source == "policy"]
+    assert policy and "bird strike inspection" in str(policy[0].evidence)
+    # the tables are untouched: only a handle with the overlay sees the work order
+    assert all(
+        o.work_order_id != added.item["work_order_id"]
+        for o in q.work_orders_for_aircraft(account.handle(), flight.aircraft_registration)
+    )
+    seen = q.work_orders_for_aircraft(account.handle().with_overlay(overlay), flight.aircraft_registration)
+    assert added.item["work_order_id"] in {o.work_order_id for o in seen}
+
+
+def test_an_outstation_aog_considers_waiting_for_the_release_and_a_rescue_aircraft(bird_strike):
+    flight, _, _, decision = bird_strike
+    plans = considered(decision)
+    assert any(s.kind == "delay" for s in plans)  # waiting for the release
+    rescues = [s for s in plans if s.kind == "rescue_aircraft"]
+    assert rescues, [s.scenario_id for s in plans]
+    for rescue in rescues:
+        assert rescue.kinds[:2] == ["rescue_aircraft", "tail_swap"]
+        (ferry,) = [a for a in rescue.actions if isinstance(a, FerryAircraft)]
+        assert ferry.destination == flight.origin and ferry.origin != flight.origin
+        assert rescue.departure >= ferry.arrival and "ferry" in rescue.cost_by_component
+    assert decision.ranked and all(c.status != "illegal" for r in decision.ranked for c in r.compliance)
+
+
+def test_an_atc_regulation_is_a_slot_delay_never_an_on_time_tail_swap(atc_slot):
+    flight, facts, overlay, decision = atc_slot
+    assert facts.iata_delay_code == 83
+    slot = next(f for f in facts.facts if f.name == "slot_delay_minutes")
+    assert slot.source == "policy" and slot.value == 60
+    assert overlay.patches[0].fields["delay_minutes"] == 60 > flight.delay_minutes
+    assert not any(s.kind == "tail_swap" for s in considered(decision))
+    assert decision.ranked[0].scenario.kind == "delay" and decision.ranked[0].scenario.delay_minutes >= 60
