@@ -305,7 +305,24 @@ class WorkflowStack(Stack):
             .when(sfn.Condition.is_not_null("$.phase1"), revision_done)
             .otherwise(initial)
         )
-        return validate.next(initial_done)
+        # An airport or airspace over a window touches many flights: until the network planner is part of the
+        # workflow (issue 17) a duty manager re-plans them, from the flights Validate listed in the request.
+        scope = (
+            sfn.Choice(self, "One flight or a network?")
+            .when(
+                sfn.Condition.or_(
+                    sfn.Condition.string_equals("$.request.disruption.scope.kind", "airport"),
+                    sfn.Condition.string_equals("$.request.disruption.scope.kind", "airspace"),
+                ),
+                self._escalate(
+                    "Escalate: network disruption",
+                    "NETWORK_DISRUPTION",
+                    "an airport or airspace disruption: a duty manager re-plans the flights listed in the request",
+                ).next(learn),
+            )
+            .otherwise(initial_done)
+        )
+        return validate.next(scope)
 
     def _acknowledge_state_machine_findings(self) -> None:
         """The state machine role's policy, as aws-cdk-lib writes it for LambdaInvoke, X-Ray and logging."""

@@ -214,3 +214,18 @@ def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monk
     assert _flight_row(account, decision["flight_id"]) == before
     events = [e["event"] for e in wf.audit(name)["execution_events"]]
     assert events[:2] == ["started", "completed"] and "failed" in events and "compensated" in events
+
+
+def test_an_airport_closure_is_understood_and_goes_to_a_duty_manager(wf):
+    """No flight named: Validate reads an airport-scope disruption and lists its flights; until the network planner
+    is in the workflow, the run escalates (NETWORK_DISRUPTION) instead of refusing the report."""
+    name = wf.start(
+        "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd", disruption_id=_id("closure")
+    )["execution_name"]
+    assert wf.follow(name, timeout_s=300).status == "SUCCEEDED"
+    output = wf.output(name)
+    scope = output["request"]["disruption"]["scope"]
+    assert scope["kind"] == "airport" and scope["airport"] == "AUH" and scope["flights"]
+    assert output["request"]["flight_id"] is None
+    assert output["escalation"]["reason"] == "NETWORK_DISRUPTION"
+    assert output["outcome"]["status"] == "escalated"

@@ -70,6 +70,23 @@ def rotation(handle: DataHandle, registration: str, start: datetime, end: dateti
     return [Flight.model_validate(r) for r in rows]
 
 
+def flights_at_airport(handle: DataHandle, iata: str, start: datetime, end: datetime) -> list[Flight]:
+    """Flights scheduled to depart from or arrive at `iata` in [start, end), by departure time (two GSI queries)."""
+    low, high = iso_z(start), iso_z(end - timedelta(seconds=1))
+    departing = handle.query(
+        s.FLIGHTS,
+        Key("origin").eq(iata) & Key("scheduled_departure").between(low, high),
+        index=s.ORIGIN_DEPARTURE_INDEX,
+    )
+    arriving = handle.query(
+        s.FLIGHTS,
+        Key("destination").eq(iata) & Key("scheduled_arrival").between(low, high),
+        index=s.DESTINATION_ARRIVAL_INDEX,
+    )
+    rows = {r["flight_id"]: r for r in [*departing, *arriving]}
+    return sorted((Flight.model_validate(r) for r in rows.values()), key=lambda f: (f.scheduled_departure, f.flight_id))
+
+
 # Pattern 2: crew by flight.
 def crew_assignments(handle: DataHandle, flight_id: str) -> list[CrewDuty]:
     rows = handle.query(s.CREW_ROSTER, Key("flight_id").eq(flight_id), index=s.FLIGHT_POSITION_INDEX)

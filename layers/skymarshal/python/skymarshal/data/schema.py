@@ -69,6 +69,8 @@ AUDIT_TRAIL = "AuditTrail"
 # Index names.
 FLIGHT_NUMBER_DATE_INDEX = "flight-number-date-index"
 AIRCRAFT_REGISTRATION_INDEX = "aircraft-registration-index"
+ORIGIN_DEPARTURE_INDEX = "origin-departure-index"
+DESTINATION_ARRIVAL_INDEX = "destination-arrival-index"
 FLIGHT_ID_INDEX = "flight-id-index"
 FLIGHT_POSITION_INDEX = "flight-position-index"
 STANDBY_INDEX = "standby-base-date-index"
@@ -91,6 +93,9 @@ TABLES: tuple[TableSpec, ...] = (
         indexes=(
             Index(FLIGHT_NUMBER_DATE_INDEX, Key("flight_number"), Key("scheduled_departure")),
             Index(AIRCRAFT_REGISTRATION_INDEX, Key("aircraft_registration"), Key("scheduled_departure")),
+            # an airport's movements in a window (a closure, a capacity cut, an ATC regulation)
+            Index(ORIGIN_DEPARTURE_INDEX, Key("origin"), Key("scheduled_departure")),
+            Index(DESTINATION_ARRIVAL_INDEX, Key("destination"), Key("scheduled_arrival")),
         ),
         description="One row per scheduled flight leg; times in UTC ISO 8601.",
     ),

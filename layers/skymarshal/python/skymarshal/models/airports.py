@@ -84,3 +84,29 @@ def airports_within(code: str, radius_km: float) -> list[tuple[str, float]]:
         if distance <= radius_km:
             found.append((other, distance))
     return sorted(found, key=lambda pair: pair[1])
+
+
+@lru_cache(maxsize=1)
+def _by_place() -> dict[str, frozenset[str]]:
+    """Lower-case city names and airport names (without "International", "Airport") → IATA codes."""
+    import re
+
+    index: dict[str, set[str]] = {}
+    for code, row in _database().items():
+        name = " ".join(re.sub(r"\b(?:international|intl|airport)\b", "", row["name"], flags=re.I).split()).lower()
+        for place in {row["city"].lower().strip(), name}:
+            if len(place) >= 4:
+                index.setdefault(place, set()).add(code)
+    return {place: frozenset(codes) for place, codes in index.items()}
+
+
+def codes_named_in(text: str, longest: int = 4) -> set[str]:
+    """Every IATA code whose city or airport name appears in `text` as whole words ("Abu Dhabi" → AUH and the
+    other airports of that city): candidates, to be narrowed to the airports the airline serves."""
+    words = [w for w in "".join(c.lower() if c.isalnum() else " " for c in text).split()]
+    places = _by_place()
+    found: set[str] = set()
+    for n in range(1, longest + 1):
+        for i in range(len(words) - n + 1):
+            found |= places.get(" ".join(words[i : i + n]), frozenset())
+    return found

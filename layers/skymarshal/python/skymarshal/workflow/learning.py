@@ -186,7 +186,7 @@ def learn_step(
             else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
             report=ExecutionReport.model_validate(report) if report else None,
             occurred_at=request.reported_at,
-            flight=q.get_flight(handle, request.flight_id),
+            flight=q.get_flight(handle, request.flight_id) if request.flight_id else None,
         )
         record_learning(record, tables=tables)
         history_id = record.disruption_id

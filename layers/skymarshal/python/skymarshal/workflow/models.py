@@ -88,9 +88,10 @@ class ValidatedRequest(_Model):
     source: str
     requested_by: str | None
     reported_at: datetime
-    flight_number: str
-    flight_date: str
-    flight_id: str
+    # the flight a flight-scope report is about; None for an airport or airspace over a window (disruption.scope)
+    flight_number: str | None = None
+    flight_date: str | None = None
+    flight_id: str | None = None
     description: str
     agents: list[str]
     approval_timeout_seconds: int = Field(ge=1)
@@ -162,7 +163,9 @@ class ApprovalDecision(ActionDetails, _Model):
 class Escalation(_Model):
     """`$.escalation`: why the run went to a human without an executed plan."""
 
-    reason: Literal["SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED"]
+    reason: Literal[
+        "SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED", "NETWORK_DISRUPTION"
+    ]
     message: str = ""
 
 

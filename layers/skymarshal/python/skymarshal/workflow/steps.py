@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from ..agents.disruption_facts import ReportContradictsData, resolve_flight_report
 from ..agents.extraction import extract_offline
+from ..agents.network_facts import InvalidReport, network_report
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
@@ -98,8 +99,25 @@ def validate(
 
     extraction = extract_offline(request.prompt, now=now or request.reported_at, flight_dates=flight_dates)
     info = extraction.flight_info
+    common = {
+        "disruption_id": request.disruption_id,
+        "execution_name": execution_name,
+        "prompt": request.prompt,
+        "source": request.source,
+        "requested_by": request.requested_by,
+        "reported_at": request.reported_at,
+        "agents": list(AGENTS),
+        "approval_timeout_seconds": approval_timeout_seconds(tables=tables),
+    }
     if not extraction.ok or info is None:
-        raise InvalidDisruption(extraction.message)
+        if extraction.understood.get("flight_numbers"):
+            raise InvalidDisruption(extraction.message)
+        try:  # no flight named: an airport over a window, checked against the data
+            disruption, overlay = network_report(request.prompt, handle, now or request.reported_at)
+        except InvalidReport as exc:
+            raise InvalidDisruption(str(exc)) from None
+        validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
+        return _initial_state(validated, request, store, trail)
     flight = q.find_flight(handle, info.flight_number, info.date)
     if flight is None:
         raise InvalidDisruption(
@@ -110,21 +128,23 @@ def validate(
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
     validated = ValidatedRequest(
-        disruption_id=request.disruption_id,
-        execution_name=execution_name,
-        prompt=request.prompt,
-        source=request.source,
-        requested_by=request.requested_by,
-        reported_at=request.reported_at,
+        **common,
         flight_number=flight.flight_number,
         flight_date=info.date.isoformat(),
         flight_id=flight.flight_id,
         description=info.disruption_description,
-        agents=list(AGENTS),
-        approval_timeout_seconds=approval_timeout_seconds(tables=tables),
         disruption=disruption,
         overlay=overlay,
     )
+    return _initial_state(validated, request, store, trail)
+
+
+def _initial_state(
+    validated: ValidatedRequest, request: DisruptionRequest, store: ArtifactStore, trail: AuditTrail | None
+) -> dict[str, Any]:
+    """The run's state after Validate, its request artifact and audit record, and the rounds a resume reuses."""
+    disruption, overlay, execution_name = validated.disruption, validated.overlay, validated.execution_name
+    assert disruption is not None  # Validate always resolves the facts
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
     store.put(run_key(request.disruption_id, "request"), state["request"])
@@ -136,7 +156,8 @@ def validate(
             {
                 "prompt": request.prompt,
                 "source": request.source,
-                "flight_id": flight.flight_id,
+                "flight_id": validated.flight_id,
+                "flights": disruption.scope.flights,
                 "resume": request.resume,
                 "iata_delay_code": disruption.iata_delay_code,
                 "scope": disruption.scope.kind,

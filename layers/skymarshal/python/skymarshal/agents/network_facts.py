@@ -1,0 +1,137 @@
+"""A report about an airport or airspace over a window ("Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC
+on January 22nd") as a `Disruption` of airport scope, checked against the data: the airport is one the airline
+serves, the window is stated and sane, and the flights it touches are found through the flights' airport GSIs.
+
+Its what-if overlay: a closure becomes an AIRPORT_CLOSED NOTAM over the window, so every reader sees the airport
+shut; a capacity cut or a flow regulation keeps the airport open (the network planner reads the capacity).
+Nothing is guessed: a report that names no airport the airline serves, no window, or no day is refused with a
+line saying what was understood and what is missing.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from ..data import queries as q
+from ..data import schema as s
+from ..data.access import DataHandle
+from ..data.overlay import Overlay, RowAddition
+from ..models.airports import codes_named_in
+from ..models.common import iso_z
+from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
+from ..models.operational import Notam
+from .extraction_dates import find_dates, nearest, resolve
+from .report_facts import IATA_WORD, NOT_AIRPORTS, Reading, airport_names, read_report
+
+MAX_FLIGHTS = 300  # a report touching more is narrowed by the duty manager, not run for an hour
+CLOSURE_WORDS = ("closed", "closure", "shut")
+
+
+class InvalidReport(ValueError):
+    """The report cannot be placed; the message says what was understood and what is missing."""
+
+
+def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
+    return Fact(
+        name=name, value=part.value if value is None else value, source="stated", evidence=part.words, span=part.span
+    )
+
+
+def served_airports(text: str, handle: DataHandle) -> set[str]:
+    """The airports the report may name (by code, city or name) that the airline serves (a PROFILE row)."""
+    candidates = {m.group(1) for m in IATA_WORD.finditer(text) if m.group(1) not in NOT_AIRPORTS} | codes_named_in(text)
+    return {code for code in sorted(candidates) if q.airport_profile(handle, code) is not None}
+
+
+def report_day(text: str, today: date) -> date | None:
+    """The day the report names; a day without a year is its nearest occurrence to today."""
+    for mention in find_dates(text):
+        if mention.kind == "yearless" and mention.month and mention.day:
+            years = (today.year - 1, today.year, today.year + 1)
+            around = [date(y, mention.month, mention.day) for y in years if _valid(y, mention.month, mention.day)]
+            return nearest(around, today)
+        found = resolve(mention, today, None).date
+        if found is not None:
+            return found
+    return None
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def network_report(report: str, handle: DataHandle, now: datetime | None = None) -> tuple[Disruption, Overlay]:
+    """The airport-scope disruption a report describes and its overlay. Raises InvalidReport with one line."""
+    served = served_airports(report, handle)
+    reading = read_report(report, known_airports=served, city_codes=airport_names(served))
+    understood = [f"cause: {DELAY_CODES[reading.cause_code]}" if reading.cause_code else "no cause"]
+    if reading.airport is None:
+        raise InvalidReport(
+            "no flight number and no airport the airline serves: name the flight, or the airport and the window "
+            f"(understood: {', '.join(understood)})"
+        )
+    iata = str(reading.airport.value)
+    understood.append(f"airport {iata}")
+    day = report_day(report, (now or datetime.now(UTC)).date())
+    if day is None or reading.window is None:
+        missing = " and ".join(
+            m
+            for m, absent in (
+                ("the day", day is None),
+                ("the window (from HH:MM to HH:MM UTC)", reading.window is None),
+            )
+            if absent
+        )
+        raise InvalidReport(f"an airport disruption needs {missing} (understood: {', '.join(understood)})")
+    window_at = reading.window_on(day)
+    assert window_at is not None and reading.window_words is not None  # a read window gives both
+    start, end = window_at
+    flights = q.flights_at_airport(handle, iata, start, end)
+    if not flights:
+        raise InvalidReport(
+            f"no flight departs from or arrives at {iata} between {start:%Y-%m-%d %H:%M}Z and {end:%H:%M}Z"
+        )
+    if len(flights) > MAX_FLIGHTS:
+        raise InvalidReport(
+            f"{len(flights)} flights touch {iata} in that window (more than {MAX_FLIGHTS}): name a narrower window"
+        )
+    closed = reading.fact == "airport_restriction" or any(w in report.lower() for w in CLOSURE_WORDS)
+    code = reading.cause_code or 87
+    facts = [
+        _stated("airport", reading.airport),
+        _stated("window", reading.window_words),
+        Fact(
+            name="flights",
+            value=len(flights),
+            source="data",
+            evidence="flights (origin-departure-index, destination-arrival-index): "
+            + ", ".join(f.flight_number for f in flights),
+        ),
+    ]
+    if reading.cause is not None and reading.fact is not None:
+        facts.insert(0, _stated(reading.fact, reading.cause, code))
+    disruption = Disruption.of_code(
+        code,
+        cause=reading.cause.words if reading.cause else DELAY_CODES[code],
+        scope=Scope(kind="airport", airport=iata, flights=[f.flight_id for f in flights]),
+        window=Window(start=start, end=end),
+        facts=facts,
+        remarks="closed" if closed else "",
+    )
+    additions = []
+    if closed:
+        notam = Notam(
+            iata=iata,
+            record=f"NOTAM#{iso_z(start)}#WHATIF",
+            notam_id="WHATIF",
+            kind="AIRPORT_CLOSED",
+            starts_at=start,
+            ends_at=end,
+            text=f"{iata} closed {start:%H%M}-{end:%H%M}Z: {disruption.cause} (reported; what-if, not yet a NOTAM)",
+        )
+        additions.append(RowAddition(table=s.AIRPORTS, item=notam.model_dump(mode="json"), fact="closure"))
+    return disruption, Overlay(additions=additions)

@@ -1,0 +1,60 @@
+"""A report about an airport over a window (no flight named) as an airport-scope disruption, checked against the
+data: the served airport, the day, the window, the flights found through the airport GSIs; one line otherwise."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from skymarshal.agents.network_facts import InvalidReport, network_report, report_day
+from skymarshal.data import queries as q
+
+FOG = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"
+NOW = datetime(2026, 11, 24, 18, 0, tzinfo=UTC)
+
+
+def test_an_airport_closure_is_an_airport_scope_disruption_over_its_window(handle):
+    disruption, overlay = network_report(FOG, handle, NOW)
+    assert disruption.scope.kind == "airport" and disruption.scope.airport == "AUH"
+    assert disruption.window is not None
+    assert (disruption.window.start, disruption.window.end) == (
+        datetime(2027, 1, 22, 14, tzinfo=UTC),
+        datetime(2027, 1, 22, 17, tzinfo=UTC),
+    )
+    assert disruption.family == "weather"  # fog: AHM 730 71, weather at the (departure) station
+    touching = q.flights_at_airport(handle, "AUH", disruption.window.start, disruption.window.end)
+    assert touching and disruption.scope.flights == [f.flight_id for f in touching]
+    for flight in touching:  # each departs or arrives at AUH inside the window
+        assert (
+            flight.origin == "AUH" and disruption.window.start <= flight.scheduled_departure < disruption.window.end
+        ) or (
+            flight.destination == "AUH" and disruption.window.start <= flight.scheduled_arrival < disruption.window.end
+        )
+    (notam,) = overlay.additions
+    assert notam.item["kind"] == "AIRPORT_CLOSED" and notam.item["iata"] == "AUH"
+    seen = q.notams(handle.with_overlay(overlay), "AUH", disruption.window.start, disruption.window.end)
+    assert any(n.kind == "AIRPORT_CLOSED" for n in seen)
+    assert not any(
+        n.notam_id == "WHATIF" for n in q.notams(handle, "AUH", disruption.window.start, disruption.window.end)
+    )
+
+
+@pytest.mark.parametrize(
+    ("report", "says"),
+    [
+        ("Gotham airport is closed from 14:00 to 17:00 UTC on January 22nd", "no airport the airline serves"),
+        ("Abu Dhabi airport is closed by fog on January 22nd", "needs the window"),
+        ("Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC", "needs the day"),
+        ("Abu Dhabi airport is closed from 14:00 to 17:00 UTC on February 30th", "needs the day"),
+    ],
+)
+def test_a_report_that_cannot_be_placed_says_what_was_understood(handle, report, says):
+    with pytest.raises(InvalidReport, match=says) as caught:
+        network_report(report, handle, NOW)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_day_without_a_year_is_its_nearest_occurrence():
+    assert report_day("on January 22nd", NOW.date()).isoformat() == "2027-01-22"
+    assert report_day("on 20 November", NOW.date()).isoformat() == "2026-11-20"
