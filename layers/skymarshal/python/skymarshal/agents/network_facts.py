@@ -40,7 +40,8 @@ def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
 def served_airports(text: str, handle: DataHandle) -> set[str]:
     """The airports the report may name (by code, city or name) that the airline serves (a PROFILE row)."""
     candidates = {m.group(1) for m in IATA_WORD.finditer(text) if m.group(1) not in NOT_AIRPORTS} | codes_named_in(text)
-    return {code for code in sorted(candidates) if q.airport_profile(handle, code) is not None}
+    keys = [{"iata": code, "record": "PROFILE"} for code in sorted(candidates)]
+    return {row["iata"] for row in handle.batch_get(s.AIRPORTS, keys)} if keys else set()
 
 
 def report_day(text: str, today: date) -> date | None:

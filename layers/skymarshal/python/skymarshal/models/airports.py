@@ -94,7 +94,9 @@ def _by_place() -> dict[str, frozenset[str]]:
     index: dict[str, set[str]] = {}
     for code, row in _database().items():
         name = " ".join(re.sub(r"\b(?:international|intl|airport)\b", "", row["name"], flags=re.I).split()).lower()
-        for place in {row["city"].lower().strip(), name}:
+        words = name.split()
+        # the city, the whole name, and the name's distinctive first or last word ("Heathrow", "Schiphol")
+        for place in {row["city"].lower().strip(), name, *(w for w in (words[:1] + words[-1:]) if len(w) >= 6)}:
             if len(place) >= 4:
                 index.setdefault(place, set()).add(code)
     return {place: frozenset(codes) for place, codes in index.items()}
