@@ -14,7 +14,7 @@ import sys
 
 from ..local import control
 from .common import print_json
-from .render import Progress, render_decision, write_audit
+from .render import Progress, render_decision, render_understood, write_audit
 
 EXIT = {"executed": 0, "rejected": 0, "escalated": 3, "input_error": 1, "failed": 1}
 
@@ -121,6 +121,9 @@ def _run(args) -> int:
         output = client.output(name) or {}
         status = _status(described, output)
         decision = decision or client.decision(name)
+        understood = (output.get("request") or {}).get("disruption")
+        if not decision and understood and not args.json:  # escalated before arbitration: say what was understood
+            render_understood(understood)
         audit = client.audit(name)
         path = write_audit(name, audit)
     result = {
@@ -132,6 +135,7 @@ def _run(args) -> int:
         "actions": (output.get("execution") or {}).get("actions", []),
         "outcome": output.get("outcome"),
         "escalation": output.get("escalation"),
+        "disruption": understood,
         "audit_path": str(path),
         "error": described.get("error"),
         "message": _failure(described),

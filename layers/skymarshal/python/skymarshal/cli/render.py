@@ -72,6 +72,17 @@ class Progress:
         out.print(f"  audit: {result['audit_path']}")
 
 
+def render_understood(disruption: dict) -> None:
+    """The report as facts, each with its source; user words printed as they are (no markup)."""
+    from ..models.disruption import Disruption
+
+    d = Disruption.model_validate(disruption)
+    out = Console(highlight=False)
+    out.print(f"\nUnderstood: {d.summary()}", markup=False)
+    for fact in d.facts:
+        out.print(f"   {fact.name} = {fact.value}  [{fact.source}: {fact.evidence}]", markup=False)
+
+
 def render_decision(decision: dict | None) -> None:
     from ..arbitration.models import ArbitratorOutput
 
@@ -80,9 +91,7 @@ def render_decision(decision: dict | None) -> None:
         return
     d = ArbitratorOutput.model_validate(decision)
     if d.disruption is not None:  # what was understood, before what is proposed
-        print(f"\nUnderstood: {d.disruption.summary()}")
-        for fact in d.disruption.facts:
-            print(f"   {fact.name} = {fact.value}  [{fact.source}: {fact.evidence}]")
+        render_understood(d.disruption.model_dump(mode="json"))
     print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")
