@@ -72,6 +72,9 @@ class Documented(Strict):
 
 class Expect(Strict):
     outcome: Literal["decision", "input_error"] = "decision"
+    # An input error must name what is wrong: one of these words (case aside) in its message, so a report
+    # refused for another reason (e.g. "no flight number") does not count as the expected refusal.
+    error_mentions: list[str] = Field(default_factory=list)
     # What should be understood: the AHM 730 family (several when the code is a matter of judgement, e.g.
     # fog closing an airport is weather 71 or an airport restriction 89), the scope kind, and flights that
     # must be among scope.flights.
@@ -107,7 +110,11 @@ class Expect(Strict):
         if self.outcome == "input_error":
             if self.rank1 or self.consider or self.never_rank1 or self.rank1_if_documented:
                 raise ValueError("an input-error case expects no plans")
+            if not self.error_mentions:
+                raise ValueError("an input-error case names what its message must mention (error_mentions)")
             return self
+        if self.error_mentions:
+            raise ValueError("error_mentions is for input-error cases")
         if not (self.family and self.scope and self.rank1):
             raise ValueError("a decision case needs family, scope and rank1")
         both = {kinds_of(s) for s in self.rank1} & {kinds_of(s) for s in self.never_rank1}

@@ -62,6 +62,8 @@ def judge(case: Case, result: Result, decision: dict[str, Any] | None) -> None:
     if expect.outcome == "input_error":
         if result.outcome != "input_error":
             result.failures.append(f"expected an input error, got {result.outcome}")
+        elif not any(word.lower() in (result.message or "").lower() for word in expect.error_mentions):
+            result.failures.append(f"an input error, but not naming any of {expect.error_mentions}")
         return
     if result.outcome in ("input_error", "failed"):
         result.failures.append(f"expected a decision, got {result.outcome}: {result.message}")
@@ -272,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no case matches {args.only}", file=sys.stderr)
         return 1
     os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
+    # the handlers' structured logs would bury the per-case lines; errors still show
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")
     from skymarshal.data.generator import GeneratorConfig, generate
     from skymarshal.local import workflow as local_workflow
     from skymarshal.local.emulator import in_process_account
