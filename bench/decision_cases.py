@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
-import yaml
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no types; stubs are not installed
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 WHATIF = SCENARIOS / "whatif"
 
 PlanKind = Literal["tail_swap", "crew_swap", "delay", "divert", "cancel", "rescue_aircraft", "network_plan"]
-PLAN_KINDS: frozenset[str] = frozenset(PlanKind.__args__)  # type: ignore[attr-defined]
+PLAN_KINDS: frozenset[str] = frozenset(get_args(PlanKind))
 Family = Literal[
     "passengers_baggage",
     "cargo_mail",
@@ -86,6 +86,8 @@ class Expect(Strict):
     rank1_if_documented: Documented | None = None
     never_rank1: list[str] = Field(default_factory=list)
     consider: list[str] = Field(default_factory=list)
+    # Crew a what-if made unfit (sick, short of rest): a rank-1 plan that calls one of them out is wrong.
+    unfit_crew: list[str] = Field(default_factory=list)
 
     _specs = field_validator("rank1", "never_rank1", "consider")(_check_specs)
 

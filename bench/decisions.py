@@ -100,7 +100,17 @@ def judge(case: Case, result: Result, decision: dict[str, Any] | None) -> None:
     else:
         top = ranked[0]["scenario"]
         kinds = plan_kinds(top)
-        result.rank1 = {"kinds": sorted(kinds), "title": top["title"], "scenario_id": top["scenario_id"]}
+        result.rank1 = {
+            "kinds": sorted(kinds),
+            "title": top["title"],
+            "scenario_id": top["scenario_id"],
+            "registration": top.get("registration"),
+            "delay_minutes": top.get("delay_minutes"),
+            "crew_replacements": top.get("crew_replacements") or {},
+        }
+        called = sorted(set(expect.unfit_crew) & set((top.get("crew_replacements") or {}).values()))
+        if called:
+            result.failures.append(f"rank 1 calls out {called}, whom the what-if made unfit")
         acceptable = kinds in {kinds_of(s) for s in expect.rank1}
         documented = expect.rank1_if_documented
         if not acceptable and documented and kinds in {kinds_of(s) for s in documented.kinds}:
