@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery venv clean local-stop browser serve
+.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions venv clean local-stop browser serve
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -85,3 +85,9 @@ RECOVERY_ARGS ?=
 
 bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10: strict, lenient and keep-unbooked runs, 60 s each on one core (RECOVERY_ARGS="--time-limit 600 --modes strict B01"; ROADEF_DIR=instances, default ../shared/roadef2009; ROADEF_COST_CHECKER=path adds the official totals)
 	$(BIN)/python -m bench.recovery $(RECOVERY_ARGS)
+
+
+DECISIONS_ARGS ?=
+
+bench-decisions: $(STAMP)  ## figures, not assertions: every bench/scenarios case to its decision, judged as a duty manager would (DECISIONS_ARGS="--only ey20 --json")
+	$(BIN)/python -m bench.decisions $(DECISIONS_ARGS)

@@ -1,0 +1,58 @@
+"""The decision bench's case files are well formed (unit tier: files only, no airline, no AWS).
+
+`make bench-decisions` reads every `bench/scenarios/*.yaml`; a malformed one would only show up there,
+minutes into a run. Here each file must load into the pydantic model, and the bench must still be what the
+issue asks for: at least 30 cases across the AHM 730 families, with its bad-input cases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bench.decision_cases import SCENARIOS, Case, load_case, load_cases
+from skymarshal.data.transfer import read_folder
+
+FILES = sorted(SCENARIOS.glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_case_file_loads(path: Path) -> None:
+    case = load_case(path)
+    if case.whatif_folder:
+        _, errors = read_folder(case.whatif_folder)  # the rows `skymarshal data import` would accept
+        assert not errors, errors
+
+
+def test_the_bench_covers_the_families() -> None:
+    cases = load_cases()
+    assert len(cases) >= 30
+    families = {family for case in cases for family in case.expect.family}
+    assert families >= {
+        "passengers_baggage",
+        "cargo_mail",
+        "aircraft_ramp_handling",
+        "technical",
+        "damage_automation",
+        "flight_operations_crew",
+        "weather",
+        "atfm_airport_government",
+        "reactionary",
+        "miscellaneous",
+    }
+    assert sum(case.expect.outcome == "input_error" for case in cases) >= 3
+    assert {"hub", "outstation"} <= {case.station for case in cases}
+
+
+def test_a_malformed_case_is_refused() -> None:
+    base = load_case(SCENARIOS / "demo-ey123-mechanical.yaml").model_dump()
+    with pytest.raises(ValidationError, match="unknown plan kind"):
+        Case.model_validate({**base, "expect": {**base["expect"], "rank1": ["tail_swop"]}})
+    with pytest.raises(ValidationError, match="both acceptable and never"):
+        Case.model_validate({**base, "expect": {**base["expect"], "never_rank1": ["tail_swap"]}})
+    with pytest.raises(ValidationError, match="flight id"):
+        Case.model_validate({**base, "expect": {**base["expect"], "flights": ["EY123"]}})
+    with pytest.raises(ValidationError, match="extra"):
+        Case.model_validate({**base, "expected": {}})
