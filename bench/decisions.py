@@ -125,7 +125,9 @@ def judge(case: Case, result: Result, decision: dict[str, Any] | None) -> None:
             result.failures.append(f"rank 1 is {label(kinds)}, which must never be rank 1")
         elif not acceptable:
             result.failures.append(f"rank 1 is {label(kinds)}, acceptable: {', '.join(expect.rank1)}")
-    seen = [plan_kinds(r["scenario"]) for r in ranked + rejected]
+    # valid plans below the top three count as considered too (decision.also_valid: scenario ids, kind first)
+    also = [frozenset({sid.split(":")[0]}) for sid in decision.get("also_valid") or []]
+    seen = [plan_kinds(r["scenario"]) for r in ranked + rejected] + also
     absent = [spec for spec in expect.consider if not any(kinds_of(spec) <= kinds for kinds in seen)]
     if absent:
         result.failures.append(f"not considered: {', '.join(absent)}")

@@ -59,8 +59,9 @@ def what_if(
     rank = disruption.unavailable_rank()
     if rank is not None:
         patches += _crew_unavailable(disruption, flight, handle, rank, facts)
-    if code in ATFM_CODES and disruption.scope.kind in ("flight", "crew_member"):
-        patches += _slot(disruption, flight, facts)
+    held = disruption.severity_minutes is not None and code not in DEFECT_CODES | DESTINATION_WEATHER_CODES
+    if (code in ATFM_CODES or held) and rank is None:  # a sick captain's "two hours before departure" is no hold
+        patches += _hold(disruption, flight, facts)
     if code in DESTINATION_WEATHER_CODES and "weather" in stated:
         _weather(disruption, flight, handle, additions, facts)
     return Overlay(patches=patches, additions=additions), facts
@@ -99,6 +100,8 @@ def _defect(
             )
         )
         return
+    if disruption.severity_minutes:  # "engineering expect about six hours": the report's estimate, not the policy's
+        estimate = estimate.model_copy(update={"labour_hours": round(disruption.severity_minutes / 60, 1)})
     group = AIRCRAFT_TYPES[flight.aircraft_type].rating_group if flight.aircraft_type in AIRCRAFT_TYPES else None
     order = WorkOrder(
         work_order_id=f"WHATIF-{flight.flight_id}",
@@ -132,8 +135,10 @@ def _defect(
         Fact(
             name="estimated_rectification_hours",
             value=estimate.labour_hours,
-            source="policy",
-            evidence=f"{estimate.citation()}; work starts {at:%Y-%m-%d %H:%MZ} at {flight.origin}",
+            source="stated" if disruption.severity_minutes else "policy",
+            evidence=next((str(f.evidence) for f in disruption.facts if f.name == "duration_minutes"), "")
+            if disruption.severity_minutes
+            else f"{estimate.citation()}; work starts {at:%Y-%m-%d %H:%MZ} at {flight.origin}",
         )
     )
 
@@ -167,9 +172,11 @@ def _crew_unavailable(
     ]
 
 
-def _slot(disruption: Disruption, flight: Flight, facts: list[Fact]) -> list[RowPatch]:
+def _hold(disruption: Disruption, flight: Flight, facts: list[Fact]) -> list[RowPatch]:
+    """The flight held at the stated duration (a slot for an ATFM regulation, else the policy's planned slot)."""
     minutes = disruption.severity_minutes
     source = "stated"
+    atfm = disruption.iata_delay_code in ATFM_CODES
     if minutes is None:
         minutes, source = policy.slot_minutes(disruption.iata_delay_code), "policy"
     evidence = (
@@ -177,7 +184,8 @@ def _slot(disruption: Disruption, flight: Flight, facts: list[Fact]) -> list[Row
         if source == "stated"
         else f"{policy.POLICY}: AHM 730 code {disruption.iata_delay_code} planned at {minutes} min until the slot is known"
     )
-    facts.append(Fact(name="slot_delay_minutes", value=minutes, source=source, evidence=evidence))
+    name = "slot_delay_minutes" if atfm else "hold_minutes"
+    facts.append(Fact(name=name, value=minutes, source=source, evidence=evidence))
     if flight.delay_minutes >= minutes:  # the data's estimate is already as late: the report adds nothing
         return []
     off_blocks = flight.scheduled_departure + timedelta(minutes=minutes)
@@ -190,10 +198,10 @@ def _slot(disruption: Disruption, flight: Flight, facts: list[Fact]) -> list[Row
                 "estimated_departure": iso_z(off_blocks),
                 "estimated_arrival": iso_z(on_blocks),
                 "delay_minutes": minutes,
-                "delay_reason": f"ATC: {disruption.cause} (reported slot)",
+                "delay_reason": f"ATC: {disruption.cause} (reported slot)" if atfm else f"REPORTED: {disruption.cause}",
                 "status": "DELAYED",
             },
-            fact="slot_delay_minutes",
+            fact=name,
         )
     ]
 

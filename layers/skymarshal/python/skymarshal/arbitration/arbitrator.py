@@ -224,6 +224,7 @@ def arbitrate(
         disruption=disruption,
         ranked=top,
         rejected=rejected,
+        also_valid=[r.scenario.scenario_id for r in ranked[config.top_n :]],
         citations=citations,
         knowledge_mode=mode,
         escalations=escalations,

@@ -17,6 +17,9 @@ from ..models.operational import AirportProfile, Booking, Flight
 from .bounds import SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
+# AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
+# one (51-52), a late inbound aircraft (93), operations control and "other" (96, 99: the report says no more)
+SWAP_ANSWERS = frozenset({51, 52, 93, 96, 99})
 # Words in the duty manager's prompt that name the kind of disruption (checked in this order). Every
 # alternative sits inside one group between word boundaries: "ice" is not in "service", "wind" not in "window".
 PROMPT_TYPES: tuple[tuple[DisruptionType, re.Pattern], ...] = (
@@ -63,12 +66,14 @@ class DisruptionContext:
 
     @property
     def swap_addresses_cause(self) -> bool:
-        """Whether another aircraft can answer the reported cause: not an ATC or airport restriction (AHM 730
-        81-89), which any aircraft on that slot meets alike, unless the tail itself is grounded. (Weather is
-        left to validation: an on-time swap into a crosswind is rejected there, with its reason.)"""
+        """Whether another aircraft can answer the reported cause: the aircraft's own (a defect, damage, a late
+        inbound aircraft), weather (another type may have a higher crosswind limit: validation decides), or a cause
+        the report leaves open — never a slot, a crew, a passenger, cargo or ramp cause, which any aircraft meets
+        alike (AHM 730 11-39, 61-69, 81-92, 94-95, 97-98), unless the tail itself is grounded."""
         if self.disruption is None or self.tail_grounded:
             return True
-        return self.disruption.family != "atfm_airport_government"
+        code = self.disruption.iata_delay_code
+        return self.disruption.family in ("technical", "weather") or code in SWAP_ANSWERS
 
     def profile(self, iata: str) -> AirportProfile | None:
         if iata not in self.profiles:

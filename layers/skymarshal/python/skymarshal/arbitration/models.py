@@ -52,7 +52,7 @@ class Scenario(Frozen):
 
     scenario_id: str  # stable: kind and parameters, e.g. "tail_swap:A6-BLT"
     kind: ActionKind  # what the plan is, e.g. rescue_aircraft for a ferried spare (a swap and a delay too)
-    kinds: list[ActionKind] = Field(default_factory=list)  # every kind of action it combines, from its actions
+    kinds: list[ActionKind] = Field(default_factory=list)  # the kind and the other decisions it combines
     title: str
     sources: list[str]  # "generator" and/or the agents that proposed it
     actions: list[Action]
@@ -76,14 +76,18 @@ class Scenario(Frozen):
     @model_validator(mode="before")
     @classmethod
     def _kinds_from_actions(cls, data: Any) -> Any:
-        """`kinds` always says what the actions do (a tail swap flown late is ["tail_swap", "delay"])."""
+        """`kinds`: the plan's kind and every other decision its actions combine (a delay with reserves is
+        ["delay", "crew_swap"]). How late a plan flies is no decision of its own, nor is a rescue's swap."""
         if isinstance(data, dict) and not data.get("kinds"):
-            found = [
+            kind = data.get("kind")
+            acts = [
                 getattr(a, "kind", None) or (a.get("kind") if isinstance(a, dict) else None)
                 for a in data.get("actions", [])
             ]
-            kinds = [KIND_OF_ACTION[k] for k in KIND_OF_ACTION if k in found]
-            data = {**data, "kinds": kinds or [data.get("kind")]}
+            found = {KIND_OF_ACTION[a] for a in acts if a in KIND_OF_ACTION} - {kind, "delay"}
+            if kind == "rescue_aircraft":
+                found.discard("tail_swap")
+            data = {**data, "kinds": [kind, *sorted(found)]}
         return data
 
 
@@ -184,6 +188,8 @@ class ArbitratorOutput(Frozen):
     disruption: Disruption | None = None  # the report's facts the decision answers (Validate's)
     ranked: list[RankedScenario] = Field(default_factory=list)
     rejected: list[ValidatedScenario] = Field(default_factory=list)
+    # valid plans ranked below the top three, best first: considered and legal, kept by id for the audit
+    also_valid: list[str] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
     knowledge_mode: str = "none"  # "bedrock", "local", "local (fallback: …)", "none"
     escalations: list[Escalation] = Field(default_factory=list)
