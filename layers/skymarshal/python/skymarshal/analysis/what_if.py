@@ -6,7 +6,8 @@ What the report states and the tables do not hold yet becomes rows seen through 
 - a crew member unable to operate (a sick captain, 64/67 with a position) → that rostered member SICK;
   a position nobody holds on the flight is a contradiction, refused;
 - an ATFM regulation (81-84, 88, 89) → the flight's slot: estimated off-blocks at the stated delay, else the
-  policy's, when that is later than the data's estimate;
+  policy's, when that is later than the data's estimate; any other cause the aircraft does not own with a stated
+  duration ("a 30 minute hold for the cargo documents") → the flight held that long;
 - weather at the destination (72-73) → observations below limits over the stated window (or the policy's),
   unless the data already holds weather the flight cannot land in.
 Where the data already holds the disruption (the demos), the overlay adds nothing and a `data` fact says so.
@@ -59,8 +60,8 @@ def what_if(
     rank = disruption.unavailable_rank()
     if rank is not None:
         patches += _crew_unavailable(disruption, flight, handle, rank, facts)
-    held = disruption.severity_minutes is not None and code not in DEFECT_CODES | DESTINATION_WEATHER_CODES
-    if (code in ATFM_CODES or held) and rank is None:  # a sick captain's "two hours before departure" is no hold
+    holds = disruption.severity_minutes is not None and code not in DEFECT_CODES | DESTINATION_WEATHER_CODES
+    if (code in ATFM_CODES or holds) and rank is None:  # a sick captain's "two hours before departure" is no hold
         patches += _hold(disruption, flight, facts)
     if code in DESTINATION_WEATHER_CODES and "weather" in stated:
         _weather(disruption, flight, handle, additions, facts)
@@ -136,7 +137,10 @@ def _defect(
             name="estimated_rectification_hours",
             value=estimate.labour_hours,
             source="stated" if disruption.severity_minutes else "policy",
-            evidence=next((str(f.evidence) for f in disruption.facts if f.name == "duration_minutes"), "")
+            evidence=next(
+                (str(f.evidence) for f in disruption.facts if f.name == "duration_minutes"),
+                f"{disruption.severity_minutes} min",
+            )
             if disruption.severity_minutes
             else f"{estimate.citation()}; work starts {at:%Y-%m-%d %H:%MZ} at {flight.origin}",
         )
