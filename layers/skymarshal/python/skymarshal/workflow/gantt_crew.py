@@ -37,15 +37,14 @@ def crew_rows(
         for duty in _shown(ops.duties.get(member.crew_id, [member])):
             bars.append(_duty_bar("original", duty, None))
             bars.append(_duty_bar("plan", duty, planned.get(duty.flight_id or ""), checks, member.crew_id, f.flight_id))
-        if member.crew_id in replacements:
-            bars = [
-                b.model_copy(
-                    update={"change": "replaced", "note": f"replaced by reserve {replacements[member.crew_id]}"}
-                )
-                if b.layer == "plan" and b.flight_id == f.flight_id
-                else b
-                for b in bars
-            ]
+        if member.crew_id in replacements:  # marked where the member was rostered: that sector is no longer theirs
+            gone = {
+                "change": "replaced",
+                "start": f.scheduled_departure,
+                "end": f.scheduled_arrival,
+                "note": f"replaced by reserve {replacements[member.crew_id]}",
+            }
+            bars = [b.model_copy(update=gone) if b.layer == "plan" and b.flight_id == f.flight_id else b for b in bars]
         rows.append(
             GanttRow(
                 kind="crew", key=member.crew_id, label=f"{member.position or ''} {member.crew_id}".strip(), bars=bars
@@ -73,7 +72,8 @@ def _reserve_row(
         bars.append(_duty_bar("original", duty, None))
         if duty.kind == "STANDBY":  # in the plan the standby ends at the call-out
             end = min(duty.duty_end, max(duty.duty_start, reassign.report_at))
-            bars.append(_duty_bar("plan", duty, None).model_copy(update={"end": end}))
+            if end > duty.duty_start:  # a standby that would have started after the call-out is not drawn
+                bars.append(_duty_bar("plan", duty, None).model_copy(update={"end": end}))
         else:
             bars.append(_duty_bar("plan", duty, planned.get(duty.flight_id or ""), checks, reserve, f.flight_id))
     arrival = p.end if p else f.scheduled_arrival
