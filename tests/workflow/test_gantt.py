@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 from gantt_helpers import (
     SPARE,
-    TAIL,
     T0,
+    TAIL,
     check,
     connecting,
     decision,
