@@ -105,10 +105,10 @@ def test_the_decision_panel_shows_facts_comparison_and_the_plans_gantt(browser_p
         divert = next(a for a in top["actions"] if a["kind"] == "divert")
         assert _plan_bars(page, "diverted", flight).count() == 1
         assert _plan_bars(page, "ferry").count() == 1
-        assert divert["alternate"] in _plan_bars(page, "diverted", flight).locator("title").inner_text()
+        assert divert["alternate"] in _plan_bars(page, "diverted", flight).locator("title").text_content()
         assert page.locator("[data-testid=gantt-svg] g.band[data-band=weather]").count() >= 1
     # Each bar's tooltip names the flight, its passengers and the constraints checked for the plan.
-    tooltip = page.locator(f"[data-testid=gantt-svg] g.bar.plan[data-flight='{flight}'] title").first.inner_text()
+    tooltip = page.locator(f"[data-testid=gantt-svg] g.bar.plan[data-flight='{flight}'] title").first.text_content()
     assert flight in tooltip and "passengers" in tooltip
     # Another plan of the comparison redraws the chart for it.
     if rows.count() > 1:

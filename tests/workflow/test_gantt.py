@@ -120,7 +120,8 @@ def test_the_comparison_keeps_the_rules_order_and_marks_a_model_reordering():
     assert [(p.rank, p.rules_rank, p.reordered_by_model) for p in plans] == [(1, 2, True), (2, 1, True)]
     plans = build_gantt("r", decision(ranked(b, 1, 0.72), ranked(a, 2, 0.70)), snapshot(rot)).plans
     assert not any(p.reordered_by_model for p in plans)
-    assert plans[1].figures.delay_minutes == 30 and plans[1].figures.total_cost_usd == 1030.0
+    assert plans[1].figures.delay_minutes == plans[1].figures.arrival_delay_minutes == 30
+    assert plans[1].figures.total_cost_usd == 1030.0
 
 
 def test_a_bar_carries_the_checks_that_apply_to_it():

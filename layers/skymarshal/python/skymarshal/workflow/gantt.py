@@ -128,6 +128,7 @@ def _plan(ranked: RankedScenario, rules_rank: int, ops: OpsSnapshot) -> PlanGant
     crew = crew_rows(ops, planned, reassign, checks)
     figures = PlanFigures(
         delay_minutes=scenario.delay_minutes,
+        arrival_delay_minutes=scenario.arrival_delay_minutes,
         cancellations=int(cancelled),
         passengers_disrupted=scenario.passengers_impacted,
         misconnections=broken,

@@ -80,7 +80,8 @@ class GanttBand(_Frozen):
 class PlanFigures(_Frozen):
     """The compare table's row for one plan."""
 
-    delay_minutes: int
+    delay_minutes: int  # off blocks, from the schedule
+    arrival_delay_minutes: int  # at the passengers' destination (after a diversion: by coach)
     cancellations: int
     passengers_disrupted: int
     misconnections: int  # connecting passengers whose onward flight the plan breaks (rules.network, MCT)

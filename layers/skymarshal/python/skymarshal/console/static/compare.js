@@ -3,7 +3,7 @@
 import { el, money, pct } from "./dom.js";
 
 const COLUMNS = [
-  ["delay", "Delay (min)", (f) => f.delay_minutes],
+  ["delay", "Delay dep / arr (min)", (f) => `${f.delay_minutes} / ${f.arrival_delay_minutes}`],
   ["cancellations", "Cancelled flights", (f) => f.cancellations],
   ["passengers", "Passengers disrupted", (f) => f.passengers_disrupted],
   ["misconnections", "Misconnections", (f) => f.misconnections],
@@ -16,7 +16,8 @@ const COLUMNS = [
 export function planLabel(plan) {
   const f = plan.figures;
   const order = plan.reordered_by_model ? `, moved by the model from rules rank ${plan.rules_rank}` : "";
-  return `Plan ${plan.rank}${order}: ${plan.title}. Delay ${f.delay_minutes} minutes, ${f.cancellations} cancelled, `
+  return `Plan ${plan.rank}${order}: ${plan.title}. Departure delay ${f.delay_minutes} minutes, arrival delay `
+    + `${f.arrival_delay_minutes} minutes, ${f.cancellations} cancelled, `
     + `${f.passengers_disrupted} passengers disrupted, ${f.misconnections} misconnections, `
     + `compensation ${money(f.compensation_usd)}, total cost ${money(f.total_cost_usd)}, confidence ${pct(f.confidence)}.`;
 }
@@ -36,14 +37,16 @@ export function renderCompare(container, gantt, selectedId, onSelect) {
     return lower ? Math.min(...values) : Math.max(...values);
   };
   const numeric = {
-    delay: [(f) => f.delay_minutes, true], cancellations: [(f) => f.cancellations, true],
+    delay: [(f) => f.arrival_delay_minutes, true], cancellations: [(f) => f.cancellations, true],
     passengers: [(f) => f.passengers_disrupted, true], misconnections: [(f) => f.misconnections, true],
     compensation: [(f) => f.compensation_usd, true], cost: [(f) => f.total_cost_usd, true], confidence: [(f) => f.confidence, false],
   };
   const rows = plans.map((plan) => {
     const cells = COLUMNS.map(([key, , show]) => {
       const [pick, lower] = numeric[key];
-      const isBest = plans.length > 1 && pick(plan.figures) === best(key, pick, lower);
+      // Starred only where the plans differ: a column of equal values has no best.
+      const differ = new Set(plans.map((p) => pick(p.figures))).size > 1;
+      const isBest = differ && pick(plan.figures) === best(key, pick, lower);
       // The best value of a column is bold and starred: a shape, not a colour.
       return el("td", { class: isBest ? "best" : "", dataset: { col: key } }, show(plan.figures), isBest ? el("span", { class: "star", "aria-label": "best" }, " ★") : "");
     });

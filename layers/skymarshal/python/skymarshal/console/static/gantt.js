@@ -131,7 +131,7 @@ export function renderGantt(container, view, scenarioId, mode = "tail") {
     const title = svg("title", {}, `${band.label}\n${when(new Date(band.start))} – ${when(new Date(band.end))}\n${words}; source: ${band.source}`);
     chart.append(svg("g", { class: `band ${band.kind}`, dataset: { band: band.kind } }, title,
       svg("rect", { x: b0, y: PAD + i * BAND_LANE, width: b1 - b0, height: height - PAD - i * BAND_LANE, fill: `url(#${pattern})`, class: "band-fill" }),
-      svg("text", { x: b0 + 3, y: PAD + i * BAND_LANE + 11, class: "band-label" }, band.label.slice(0, Math.max(4, Math.floor((b1 - b0) / 6))))));
+      svg("text", { x: b0 + 3, y: PAD + i * BAND_LANE + 11, class: "band-label" }, band.label.slice(0, Math.max(4, Math.floor((width - b0) / 6))))));
   });
   chart.append(axis(x, start, end, plotW, top, rows.length * rowH));
   rows.forEach((row, i) => {
@@ -147,7 +147,7 @@ export function renderGantt(container, view, scenarioId, mode = "tail") {
   const order = plan.reordered_by_model ? ` (rules ranked it #${plan.rules_rank}; moved by the model)` : "";
   container.replaceChildren(
     el("p", { class: "gantt-title", "data-testid": "gantt-title" },
-      `Plan #${plan.rank}${order}: ${plan.title} — ${when(start)} to ${when(end)}; original schedule faint (top), plan bold (below)`),
+      `${view.flight_number} · Plan #${plan.rank}${order}: ${plan.title} — ${when(start)} to ${when(end)}; original schedule faint (top), plan bold (below)`),
     chart);
 }
 

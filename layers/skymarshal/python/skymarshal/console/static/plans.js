@@ -23,17 +23,23 @@ export function showFacts(prompt, disruption) {
 }
 
 // `load` fetches GET /disruptions/{id}/gantt; a failure leaves the cards usable and says why.
+// Another run opened (or a new attempt arrived) before the answer: the older answer is dropped, never drawn.
 export async function showPlans(load) {
   const status = document.querySelector("#gantt-status");
+  const request = (panel.request = (panel.request || 0) + 1);
+  panel.view = null;
+  document.querySelector("#compare").replaceChildren();
+  document.querySelector("#gantt-chart").replaceChildren();
   status.textContent = "loading the plans' Gantt…";
   try {
-    panel.view = await load();
-    panel.selected = panel.view.plans[0]?.scenario_id ?? null;
+    const view = await load();
+    if (request !== panel.request) return;
+    panel.view = view;
+    panel.selected = view.plans[0]?.scenario_id ?? null;
     status.textContent = "";
     draw();
   } catch (error) {
-    panel.view = null;
-    status.textContent = `The Gantt is not available: ${error.message}`;
+    if (request === panel.request) status.textContent = `The Gantt is not available: ${error.message}`;
   }
 }
 
