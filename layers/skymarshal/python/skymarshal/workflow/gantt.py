@@ -26,10 +26,10 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 from ..rules import network
 from .gantt_crew import crew_rows
-from .gantt_models import Change, GanttBand, GanttBar, GanttRow, GanttView, PlanFigures, PlanGantt
+from .gantt_models import BandKind, Change, GanttBand, GanttBar, GanttRow, GanttView, Layer, PlanFigures, PlanGantt
 
 BEFORE, AFTER, LONGEST = timedelta(hours=3), timedelta(hours=3), timedelta(hours=36)
-REGULATORY_BANDS = {"weather": "weather", "notam": "closure", "atc": "slot", "curfew": "curfew"}
+REGULATORY_BANDS: dict[str, BandKind] = {"weather": "weather", "notam": "closure", "atc": "slot", "curfew": "curfew"}
 DEFAULT_TURN_MINUTES = 60
 
 
@@ -244,7 +244,7 @@ def ferry(f: Flight, alternate: str, landed: datetime, closed: list[tuple[dateti
 
 
 def _bar(
-    layer: str,
+    layer: Layer,
     change: Change,
     g: Flight,
     start: datetime,
@@ -259,7 +259,7 @@ def _bar(
     crew: set[str] | None = None,
 ) -> GanttBar:
     return GanttBar(
-        layer=layer,  # type: ignore[arg-type]  # "original" | "plan", checked by the model
+        layer=layer,
         change=change,
         label=g.flight_number,
         flight_id=g.flight_id,
@@ -298,32 +298,30 @@ def bands(output: ArbitratorOutput, ops: OpsSnapshot, start: datetime, end: date
     found: list[GanttBand] = []
     for c in ops.regulatory:
         kind = REGULATORY_BANDS.get(c.constraint_type)
-        for w in c.time_windows if kind else []:
-            for airport in c.affected_airports or [None]:
-                what = c.restrictions[0] if c.restrictions else c.reasoning[:90]
+        if kind is None:  # passenger rights: no time window to shade
+            continue
+        what = c.restrictions[0] if c.restrictions else c.reasoning[:90]
+        places: list[str | None] = list(c.affected_airports) or [None]
+        for tw in c.time_windows:
+            for airport in places:
+                label = f"{airport or ''} {kind}: {what}".strip()
                 found.append(
                     GanttBand(
-                        kind=kind,
-                        airport=airport,
-                        start=w.start,
-                        end=w.end,
-                        label=f"{airport or ''} {kind}: {what}".strip(),
-                        source="regulatory agent",
-                    )  # type: ignore[arg-type]
+                        kind=kind, airport=airport, start=tw.start, end=tw.end, label=label, source="regulatory agent"
+                    )
                 )
     airports = [ops.flight.origin, ops.flight.destination]
     for ranked in output.ranked[:3]:
         airports += [a.alternate for a in ranked.scenario.actions if isinstance(a, DivertFlight)]
     for iata in dict.fromkeys(airports):
         profile = ops.profiles.get(iata)
-        for w in profile.curfews if profile else []:
-            for s, e in window_instants(w, profile.tz, ops.flight.scheduled_departure):  # type: ignore[union-attr]
-                label = f"{iata} {w.kind.replace('_', ' ')} {w.start_local}-{w.end_local} local ({w.applies_to})"
-                found.append(
-                    GanttBand(
-                        kind="curfew", airport=iata, start=s, end=e, label=label, source=f"airport profile: {w.source}"
-                    )
-                )
+        if profile is None:
+            continue
+        for cw in profile.curfews:
+            for s, e in window_instants(cw, profile.tz, ops.flight.scheduled_departure):
+                label = f"{iata} {cw.kind.replace('_', ' ')} {cw.start_local}-{cw.end_local} local ({cw.applies_to})"
+                source = f"airport profile: {cw.source}"
+                found.append(GanttBand(kind="curfew", airport=iata, start=s, end=e, label=label, source=source))
     d = output.disruption
     if d is not None and d.window is not None:
         found.append(

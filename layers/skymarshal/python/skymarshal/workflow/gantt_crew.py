@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..arbitration.actions import ReassignCrew
 from ..arbitration.models import ConstraintCheck
 from ..models.operational import CrewDuty
-from .gantt_models import GanttBar, GanttRow
+from .gantt_models import Change, GanttBar, GanttRow, Layer
 
 if TYPE_CHECKING:  # the builder imports this module: types only, no cycle at run time
     from .gantt import OpsSnapshot, PlannedFlight
@@ -50,9 +50,10 @@ def crew_rows(
                 kind="crew", key=member.crew_id, label=f"{member.position or ''} {member.crew_id}".strip(), bars=bars
             )
         )
-    for replaced, reserve in replacements.items():
-        rank = next((m.position for m in rostered if m.crew_id == replaced), None) or ""
-        rows.append(_reserve_row(ops, planned, reassign, reserve, replaced, rank, checks))  # type: ignore[arg-type]
+    if reassign is not None:
+        for replaced, reserve in reassign.replacements.items():
+            rank = next((m.position for m in rostered if m.crew_id == replaced), None) or ""
+            rows.append(_reserve_row(ops, planned, reassign, reserve, replaced, rank, checks))
     return rows
 
 
@@ -102,7 +103,7 @@ def _shown(duties: list[CrewDuty]) -> list[CrewDuty]:
 
 
 def _duty_bar(
-    layer: str,
+    layer: Layer,
     duty: CrewDuty,
     moved: PlannedFlight | None,
     checks: list[ConstraintCheck] | None = None,
@@ -111,7 +112,7 @@ def _duty_bar(
 ) -> GanttBar:
     if duty.kind == "STANDBY" or duty.flight_id is None:
         return GanttBar(
-            layer=layer,  # type: ignore[arg-type]
+            layer=layer,
             change="standby" if duty.kind == "STANDBY" else "unchanged",
             label="STBY" if duty.kind == "STANDBY" else duty.kind,
             duty_key=duty.duty_key,
@@ -122,7 +123,8 @@ def _duty_bar(
         )
     start = duty.sector_departure or duty.duty_start
     end = duty.sector_arrival or duty.duty_end
-    change, destination, delay = "unchanged", duty.end_station, 0
+    change: Change = "unchanged"
+    destination, delay = duty.end_station, 0
     if moved is not None:
         start, end, change, destination, delay = (
             moved.start,
@@ -132,8 +134,8 @@ def _duty_bar(
             moved.delay_minutes,
         )
     return GanttBar(
-        layer=layer,  # type: ignore[arg-type]
-        change=change,  # type: ignore[arg-type]
+        layer=layer,
+        change=change,
         label=duty.flight_number or duty.flight_id,
         flight_id=duty.flight_id,
         origin=duty.start_station,

@@ -29,6 +29,7 @@ Change = Literal[
 ]
 BandKind = Literal["curfew", "closure", "slot", "weather", "disruption"]
 RowKind = Literal["tail", "crew"]
+Layer = Literal["original", "plan"]
 
 
 class _Frozen(BaseModel):
@@ -36,7 +37,7 @@ class _Frozen(BaseModel):
 
 
 class GanttBar(_Frozen):
-    layer: Literal["original", "plan"]
+    layer: Layer
     change: Change
     label: str  # what the bar says: the flight number, "FERRY", "STBY"
     flight_id: str | None = None  # the original flight this bar is
