@@ -108,8 +108,9 @@ def test_the_decision_panel_shows_facts_comparison_and_the_plans_gantt(browser_p
         assert divert["alternate"] in _plan_bars(page, "diverted", flight).locator("title").text_content()
         assert page.locator("[data-testid=gantt-svg] g.band[data-band=weather]").count() >= 1
     # Each bar's tooltip names the flight, its passengers and the constraints checked for the plan.
+    page.locator("#gantt-mode input[value=tail]").check()
     tooltip = page.locator(f"[data-testid=gantt-svg] g.bar.plan[data-flight='{flight}'] title").first.text_content()
-    assert flight in tooltip and "passengers" in tooltip
+    assert flight in tooltip and "passengers" in tooltip and "binding constraints checked" in tooltip
     # Another plan of the comparison redraws the chart for it.
     if rows.count() > 1:
         page.get_by_test_id("show-plan-2").click()

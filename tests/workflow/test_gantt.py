@@ -92,7 +92,7 @@ def test_a_crew_swap_takes_the_member_off_and_calls_the_reserve_out():
     view = build_gantt("r", decision(ranked(scenario("crew_swap", rot[0], 60), 1, 0.9)), snapshot(rot))
     plan = view.plans[0]
     (off,) = plan_bars(row(plan, "C1", crew=True), "replaced")
-    assert off.start == rot[0].scheduled_departure and "R1" in off.note
+    assert off.start == rot[0].scheduled_departure and off.delay_minutes == 0 and "R1" in off.note
     reserve = row(plan, "R1", crew=True)
     (call_out,) = plan_bars(reserve, "reserve_call_out")
     assert call_out.flight_id == "F1" and call_out.end == rot[0].scheduled_arrival + timedelta(minutes=60)

@@ -42,6 +42,7 @@ def crew_rows(
                 "change": "replaced",
                 "start": f.scheduled_departure,
                 "end": f.scheduled_arrival,
+                "delay_minutes": 0,
                 "note": f"replaced by reserve {replacements[member.crew_id]}",
             }
             bars = [b.model_copy(update=gone) if b.layer == "plan" and b.flight_id == f.flight_id else b for b in bars]
