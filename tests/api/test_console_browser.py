@@ -57,6 +57,7 @@ def test_a_duty_manager_approves_the_demo_from_the_browser(page, wf, restore):
     assert page.get_by_test_id("cards").locator("article").count() in (1, 2, 3)
     page.get_by_test_id("run-phase").filter(has_text="awaiting_approval").wait_for(timeout=30_000)
     page.get_by_test_id("approve-1").click()
+    page.get_by_test_id("confirm-yes").click()  # every decision is confirmed
     page.get_by_test_id("outcome").filter(has_text="Outcome: executed").wait_for(timeout=300_000)
     page.get_by_test_id("audit-verified").filter(has_text="chain verified").wait_for(timeout=60_000)
     assert page.get_by_test_id("execution-events").locator("li.completed").count() >= 1

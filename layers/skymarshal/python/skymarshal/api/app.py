@@ -28,9 +28,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
 from ..workflow.client import RunNotFound, WorkflowClient, phase_of
+from ..workflow.gantt_data import NoFlight
+from ..workflow.gantt_models import GanttView
 from ..workflow.models import ApprovalDecision
 from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
+from .plans import gantt_view, phase_spans
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 
 TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
@@ -198,6 +201,24 @@ def get_decision(disruption_id: str) -> m.DecisionView:
     return decision_view(disruption_id, output, awaiting_approval=pending is not None, attempt=attempt)
 
 
+@app.get(
+    "/disruptions/<disruption_id>/gantt",
+    middlewares=READ,
+    security=SECURITY,
+    summary="Before/after Gantt of each ranked plan (tails and crews), the constraining windows, the plans' figures",
+)
+def get_gantt(disruption_id: str) -> GanttView:
+    wf = client()
+    wf.describe(disruption_id)
+    output = wf.decision(disruption_id)
+    if output is None:
+        raise NotFoundError(f"run {disruption_id!r} has no decision yet: see GET /disruptions/{disruption_id}")
+    try:
+        return gantt_view(wf, disruption_id, output)
+    except NoFlight as exc:
+        raise NotFoundError(f"run {disruption_id!r}: {exc}") from None
+
+
 @app.post(
     "/disruptions/<disruption_id>/approve",
     middlewares=DECIDE,
@@ -298,6 +319,7 @@ def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
             for (p, a), v in sorted(progress.agents.items())
         ],
         states=[m.StateEntered(name=n, at=t) for n, t in progress.states],
+        phases=phase_spans(progress.states, described.get("stopDate")),
         outcome=(output or {}).get("outcome"),
         started_at=described["startDate"],
         stopped_at=described.get("stopDate"),
@@ -337,6 +359,8 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         top=cards,
         escalations=output.get("escalations", []),
         citations=output.get("citations", []),
+        disruption=output.get("disruption"),
+        llm_overrides=output.get("llm_overrides", []),
     )
 
 

@@ -8,8 +8,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..models.common import MAX_PROMPT_CHARS
+from ..models.disruption import Disruption
 from ..workflow.models import ActionDetails, RankedSummary
 from ..workflow.settings import RunSettings
+from .plans import PhaseSpan
 
 
 class _Body(BaseModel):
@@ -78,6 +80,9 @@ class RunProgress(BaseModel):
     prompt: str | None = None
     agents: list[AgentStatus]
     states: list[StateEntered]
+    phases: list[PhaseSpan] = Field(
+        default_factory=list, description="the run's phases by name and their seconds (no routing choice states)"
+    )
     outcome: dict[str, Any] | None = None
     started_at: datetime
     stopped_at: datetime | None = None
@@ -105,6 +110,12 @@ class DecisionView(BaseModel):
     top: list[ScenarioCard] = Field(description="the top three ranked plans, best first")
     escalations: list[dict[str, Any]]
     citations: list[dict[str, Any]]
+    disruption: Disruption | None = Field(
+        None, description="the report as understood: delay code, scope, window, each fact with its source and span"
+    )
+    llm_overrides: list[dict[str, Any]] = Field(
+        default_factory=list, description="what the model asked for (a reordering, a plan) and the rules refused"
+    )
 
 
 class DecisionRecorded(BaseModel):

@@ -2,12 +2,15 @@
 // Plain ES module, no build step. Talks to the API described by /api/openapi.json; live progress arrives as
 // server-sent events read with fetch (so the ID token travels in the Authorization header, never the URL).
 
+import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
+
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined) continue;
     if (key === "dataset") Object.assign(node.dataset, value);
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
     else node.setAttribute(key, value);
@@ -135,9 +138,15 @@ function renderProgress(progress) {
   $("#run-phase").textContent = progress.phase;
   $("#run-status").textContent = `(${progress.status})`;
   // The run's own steps; the per-agent states and the Map's routing choices are in the agents' table.
-  const steps = progress.states.filter((s) => !s.name.includes(" agent (") && !s.name.startsWith("Which agent?"));
-  $("#phases").replaceChildren(...steps.map((s) =>
-    el("li", {}, `${new Date(s.at).toLocaleTimeString()}  ${s.name}`)));
+  state.prompt = progress.prompt || "";
+  // The run's phases by name (the workflow's routing choices are not phases), each with its time.
+  const phases = progress.phases || [];
+  $("#phases").replaceChildren(...phases.map((p, i) => {
+    const running = p.seconds == null && i === phases.length - 1 && p.key !== "done";
+    return el("li", { class: running ? "current" : "", dataset: { phase: p.key }, "aria-current": running ? "step" : null },
+      `${new Date(p.started_at).toLocaleTimeString()}  ${p.label}`,
+      el("span", { class: "secs" }, p.seconds != null ? ` — ${p.seconds} s` : running ? " — in progress" : ""));
+  }));
   for (const agent of progress.agents) renderAgent(agent);
   if (progress.outcome) renderOutcome(progress.outcome);
 }
@@ -214,15 +223,27 @@ function renderDecision(view) {
   $("#cards").replaceChildren(...view.top.map(card));
   $("#override-box").hidden = !canDecide();
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
+  showFacts(state.prompt, view.disruption);
+  const runId = state.runId;
+  showPlans(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/gantt`));
+}
+
+const cardLabel = (plan) => `Plan ${plan.rank}: ${plan.title}. Delay ${plan.delay_minutes} minutes, cost `
+  + `$${Math.round(plan.cost_usd).toLocaleString("en-US")}, ${plan.passengers_impacted} passengers, confidence ${(plan.confidence * 100).toFixed(0)}%.`;
+
+async function approvePlan(plan) {
+  const ok = await confirmDecision(`Approve plan #${plan.rank}: ${plan.title}?`,
+    [planFigures(plan.scenario_id) || cardLabel(plan), "The plan is executed against the operational data once you confirm."]);
+  if (ok) decide("approve", { scenario_id: plan.scenario_id });
 }
 
 function card(plan) {
   const compliance = el("table", { class: "compliance" }, el("tr", {}, el("th", {}, "constraint"), el("th", {}, "clause"), el("th", {}, "status")),
     plan.compliance.map((c) => el("tr", { class: c.status }, el("td", {}, c.constraint), el("td", {}, c.clause), el("td", {}, c.status))));
   const approve = el("button", { class: "approve", dataset: { testid: `approve-${plan.rank}` },
-    onclick: () => decide("approve", { scenario_id: plan.scenario_id }) }, `Approve #${plan.rank}`);
+    "aria-label": `Approve plan ${plan.rank}, ${plan.title}`, onclick: () => approvePlan(plan) }, `Approve #${plan.rank}`);
   approve.hidden = !canDecide();
-  return el("article", { class: "card", dataset: { rank: plan.rank } },
+  return el("article", { class: "card", dataset: { rank: plan.rank }, "aria-label": cardLabel(plan) },
     el("h4", {}, `#${plan.rank} ${plan.title}`),
     el("p", { class: "figures" }, `score ${plan.score.toFixed(2)} · confidence ${(plan.confidence * 100).toFixed(0)}% · `
       + `delay ${plan.delay_minutes} min · cost $${Math.round(plan.cost_usd).toLocaleString()} · ${plan.passengers_impacted} pax`),
@@ -293,6 +314,7 @@ async function main() {
   $("#refresh").addEventListener("click", loadRuns);
   $("#settings").addEventListener("submit", saveSettings);
   $("#load-audit").addEventListener("click", loadAudit);
+  mountPlans();
   $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
   window.addEventListener("hashchange", () => { if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1))); });
   $("#report").addEventListener("submit", async (e) => {
@@ -310,7 +332,9 @@ async function main() {
     const body = { action: form.get("action"), reason: form.get("reason") };
     if (body.action === "select") body.scenario_id = form.get("scenario_id");
     if (body.action === "alternatives") body.instruction = form.get("instruction");
-    decide("override", body);
+    const what = { select: `select plan ${body.scenario_id} instead`, alternatives: "ask the arbitrator for alternatives", abort: "abort: reject every plan" }[body.action];
+    confirmDecision(`Override the recommendation: ${what}?`, [`Reason: ${body.reason}`, body.instruction ? `Instruction: ${body.instruction}` : null])
+      .then((ok) => { if (ok) decide("override", body); });
   });
   const saved = sessionStorage.getItem("skymarshal.token");
   if (saved && claimsOf(saved).exp * 1000 > Date.now()) {

@@ -1,0 +1,23 @@
+// DOM helpers shared by the console's modules (plain ES modules, no build step).
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function fill(node, attrs, children) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export const el = (tag, attrs = {}, ...children) => fill(document.createElement(tag), attrs, children);
+export const svg = (tag, attrs = {}, ...children) => fill(document.createElementNS(SVG_NS, tag), attrs, children);
+
+export const money = (usd) => `$${Math.round(usd).toLocaleString("en-US")}`;
+export const pct = (x) => `${Math.round(x * 100)}%`;
