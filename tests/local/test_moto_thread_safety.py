@@ -33,7 +33,10 @@ def table():
                 {
                     "IndexName": "g-index",
                     "Projection": {"ProjectionType": "ALL"},
-                    "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                    "KeySchema": [
+                        {"AttributeName": "g", "KeyType": "HASH"},
+                        {"AttributeName": "sk", "KeyType": "RANGE"},
+                    ],
                 }
             ],
         )
@@ -45,7 +48,17 @@ def _writer(client, n: int, errors: list) -> None:
         for i in range(ROUNDS):
             client.transact_write_items(
                 TransactItems=[
-                    {"Put": {"TableName": "race", "Item": {"pk": {"S": f"w{n}"}, "sk": {"S": f"{i:04d}"}, "g": {"S": "hot"}, "v": {"N": str(i)}}}},
+                    {
+                        "Put": {
+                            "TableName": "race",
+                            "Item": {
+                                "pk": {"S": f"w{n}"},
+                                "sk": {"S": f"{i:04d}"},
+                                "g": {"S": "hot"},
+                                "v": {"N": str(i)},
+                            },
+                        }
+                    },
                     {
                         "Update": {
                             "TableName": "race",
@@ -90,7 +103,10 @@ def test_reads_race_transactions_without_errors_or_lost_writes(table):
     )["Items"]
     assert sorted(int(c["v"]["N"]) for c in counters) == [ROUNDS] * THREADS  # no increment lost
     written = table.query(
-        TableName="race", IndexName="g-index", KeyConditionExpression="g = :g", ExpressionAttributeValues={":g": {"S": "hot"}}
+        TableName="race",
+        IndexName="g-index",
+        KeyConditionExpression="g = :g",
+        ExpressionAttributeValues={":g": {"S": "hot"}},
     )["Count"]
     assert written == THREADS * ROUNDS + THREADS
 

@@ -11,7 +11,9 @@ def register(commands) -> None:
     actions = local.add_subparsers(dest="action", required=True, parser_class=type(local))
     start = actions.add_parser("start", help="start and seed local AWS (kept running)")
     start.add_argument("--seed", type=int, default=2027)
-    start.add_argument("--port", type=int, default=None, help=f"default: the last one used, else {control.DEFAULT_PORT}")
+    start.add_argument(
+        "--port", type=int, default=None, help=f"default: the last one used, else {control.DEFAULT_PORT}"
+    )
     start.set_defaults(run=lambda a: control.start(seed=a.seed, port=a.port) and 0)
     actions.add_parser("stop", help="stop local AWS (its state is kept)").set_defaults(run=_stop)
     reset = actions.add_parser("reset", help="stop, forget the account's state, start again with the seeded airline")
@@ -47,6 +49,7 @@ def _status(args) -> int:
             "pid": state.pid,
             "seed": state.seed,
             "start_seconds": state.start_seconds,
+            "start_cpu_seconds": state.start_cpu_seconds,
             "rss_mb_at_ready": state.rss_mb,
             "rss_mb_now": control.rss_mb(state.pid),
             "recovered": state.recovered or None,

@@ -52,6 +52,7 @@ class LocalState:
     counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     start_seconds: float | None = None  # process start to ready, measured by the server
+    start_cpu_seconds: float | None = None  # its CPU time to ready: the figure a loaded machine does not inflate
     rss_mb: int | None = None  # its resident memory when it became ready
     recovered: str = ""  # what a start after a stop or a crash put back
 
@@ -172,7 +173,7 @@ def start(
         if state and state.status == "ready" and _responds(state.endpoint):
             echo(
                 f"local AWS ready at {state.endpoint}: {sum(state.counts.values())} rows in {len(state.counts)} tables; "
-                f"started in {state.start_seconds} s, {state.rss_mb} MB resident"
+                f"started in {state.start_seconds} s ({state.start_cpu_seconds} s CPU), {state.rss_mb} MB resident"
             )
             if state.recovered:
                 echo(state.recovered)

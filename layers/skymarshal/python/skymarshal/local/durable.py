@@ -70,7 +70,8 @@ class DurableState:
     def __init__(self, root: Path):
         self.root = root
         self.state = root / "state"
-        self.seeds = root / "seeds"
+        # SKYMARSHAL_SEED_CACHE: one cache for several homes (the reliability tests start many servers)
+        self.seeds = Path(os.environ.get("SKYMARSHAL_SEED_CACHE") or root / "seeds")
         self.recorder: Recorder | None = None
 
     # -- generations --------------------------------------------------------------------------

@@ -159,7 +159,7 @@ def replay(app, path: Path) -> tuple[int, int]:
         )
         environ = builder.get_environ()
         statuses: list[str] = []
-        result = app(environ, lambda status, headers, exc_info=None: statuses.append(status))
+        result = app(environ, lambda status, headers, exc_info=None, seen=statuses: seen.append(status))
         for _ in result:
             pass
         if statuses and statuses[0].startswith("2"):

@@ -147,6 +147,6 @@ def install() -> None:
     from moto.dynamodb.models.dynamo_type import Item
 
     _originals.update(init=Item.__init__, deepcopy=Item.__deepcopy__)
-    Item.__init__ = _item_init
-    Item.__deepcopy__ = _item_deepcopy
+    Item.__init__ = _item_init  # type: ignore[method-assign]
+    Item.__deepcopy__ = _item_deepcopy  # type: ignore[method-assign]
     Item.attrs = property(_get_attrs, _set_attrs)  # type: ignore[assignment]

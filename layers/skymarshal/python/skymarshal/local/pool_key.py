@@ -33,7 +33,9 @@ def private_jwk() -> dict:
         pass
     from joserfc.jwk import RSAKey
 
-    key = RSAKey.generate_key(2048, parameters={"kid": f"skymarshal-{secrets.token_hex(8)}", "alg": "RS256", "use": "sig"})
+    key = RSAKey.generate_key(
+        2048, parameters={"kid": f"skymarshal-{secrets.token_hex(8)}", "alg": "RS256", "use": "sig"}
+    )
     data = key.as_dict(private=True)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
@@ -75,12 +77,12 @@ def install() -> None:
         return
     if "init" not in _installed:
         _installed["init"] = models.CognitoIdpUserPool.__init__
-        models.jwt = _Signer(models.jwt)
+        models.jwt = _Signer(models.jwt)  # type: ignore[assignment]
 
     def init(self, *args: Any, **kwargs: Any) -> None:
         _installed["init"](self, *args, **kwargs)
         self.json_web_key = jwk.RSAKey.import_key(private_jwk())
 
-    models.CognitoIdpUserPool.__init__ = init
+    models.CognitoIdpUserPool.__init__ = init  # type: ignore[method-assign]
     responses.CognitoIdpJsonWebKeyResponse.json_web_key = json.dumps(public_jwks()).encode()
     _installed["kid"] = key.kid

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from ..data.loader import dynamodb_json
 from ..data.schema import TABLES
@@ -46,7 +47,7 @@ def seed_in_place(account: LocalAccount, airline, progress: Callable[[str, int],
             raw = json.dumps(attrs, separators=(",", ":"))
             if hash_attr not in attrs or (range_attr and range_attr not in attrs) or len(raw) > MAX_ITEM_BYTES:
                 raise SeedError(f"{spec.name}: a generated row moto would refuse: {raw[:160]}")
-            item = Item.__new__(Item)
+            item: Any = Item.__new__(Item)  # built as moto's __init__ would, minus the decoding
             item.hash_key = DynamoType(attrs[hash_attr])
             item.range_key = DynamoType(attrs[range_attr]) if range_attr else None
             item.__dict__["_sm_raw"] = raw

@@ -54,9 +54,7 @@ def _load_private_key(der: bytes):
 def _reduce_private_key(key: Any):
     from cryptography.hazmat.primitives import serialization
 
-    der = key.private_bytes(
-        serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
+    der = key.private_bytes(serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     return _load_private_key, (der,)
 
 
