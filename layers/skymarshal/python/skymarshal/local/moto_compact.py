@@ -1,8 +1,9 @@
 """A compact item store inside moto's DynamoDB table model: each item kept as one JSON string.
 
-moto keeps an item as a dict of `DynamoType` objects, maps and lists as nested DynamoTypes: about 6 KB of
-Python objects per item, 4 GB for the seeded airline's 630,000 rows (measured with tracemalloc: DynamoType
-instances and their `__dict__`s were the dominant cost). Here `Item.attrs` becomes a property: the item
+moto keeps an item as a dict of `DynamoType` objects, maps and lists as nested DynamoTypes. tracemalloc on
+20,000 generated bookings: 2,239 bytes of moto's objects per item (one DynamoType per attribute was the
+largest line, then the dicts), against 745 bytes for the item as one string; the seeded airline went from
+about 4 GB to about 1 GB resident. Here `Item.attrs` becomes a property: the item
 holds its attributes as the DynamoDB-JSON string it was written with (about 0.6 KB), and the DynamoType
 dict is built when moto reads it. Decoded items are remembered (`_hot`) and turned back into strings by
 `release()`, which moto_speedups calls at the end of every DynamoDB request while it holds the DynamoDB
