@@ -110,7 +110,7 @@ def local(account, monkeypatch):
     """CLI commands run against the session's seeded account (instead of starting one), offline."""
 
     @contextmanager
-    def session_account(echo=print):
+    def session_account(echo=print, allow_temporary=False):
         yield account
 
     monkeypatch.setattr(control, "account", session_account)

@@ -19,6 +19,7 @@ from skymarshal.api import app as api
 from skymarshal.api.identity import DevIdentity
 from skymarshal.api.roles import Role
 from skymarshal.api.server import proxy_event
+from skymarshal.local.pool_key import public_jwks
 
 
 @dataclass
@@ -44,7 +45,7 @@ def tokens(identity) -> dict[Role | None, str | None]:
 @pytest.fixture
 def call(wf, identity, tokens):
     """call(method, path, role=None, body=None, raw=None) -> Reply, through the API Lambda's resolver."""
-    verifier = identity.verifier()
+    verifier = identity.verifier(public_jwks())
     api.configure(lambda: wf)
 
     def send(
@@ -74,7 +75,7 @@ def server(wf, identity):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    app = create_app(client=wf, verifier=identity.verifier(), identity=identity, poll_s=0.25)
+    app = create_app(client=wf, verifier=identity.verifier(public_jwks()), identity=identity, poll_s=0.25)
     runner = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=runner.run, daemon=True)
     thread.start()

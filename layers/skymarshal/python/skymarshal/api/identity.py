@@ -3,7 +3,10 @@
 In AWS, API Gateway's Cognito authorizer verifies the token for the REST API; the streaming function and
 the local server verify it here (signature against the pool's JWKS, issuer, audience, expiry, token_use).
 Locally the user pool is moto's: `DevIdentity` creates it with one development user per role, and its
-tokens are real RS256 JWTs signed with moto's published key, verified the same way.
+tokens are real RS256 JWTs verified the same way — against the public key the caller names (the local
+installation's own, local/pool_key.py), never the one moto publishes with its package, which anyone can
+sign with. `DevVerifier` follows the pool as it is now, so a local restart or reset does not strand
+`skymarshal serve`.
 """
 
 from __future__ import annotations
@@ -109,21 +112,18 @@ class DevIdentity:
     def issuer(self) -> str:
         return f"https://cognito-idp.{self.cognito.meta.region_name}.amazonaws.com/{self.pool_id}"
 
-    def verifier(self) -> TokenVerifier:
-        from moto.utilities.utils import load_resource  # moto's published (public) key for its user pools
-
-        return TokenVerifier(
-            issuer=self.issuer, audience=self.client_id, jwks=load_resource("cognitoidp/resources/jwks-public.json")
-        )
+    def verifier(self, jwks: dict) -> DevVerifier:
+        """Verification against `jwks` (the pool's public keys) with this pool's issuer and client."""
+        return DevVerifier(self, jwks)
 
     def login(self, role: Role) -> dict[str, Any]:
         username, name = DEV_USERS[role]
-        result = self.cognito.admin_initiate_auth(
-            UserPoolId=self.pool_id,
-            ClientId=self.client_id,
-            AuthFlow="ADMIN_USER_PASSWORD_AUTH",
-            AuthParameters={"USERNAME": username, "PASSWORD": DEV_PASSWORD},
-        )["AuthenticationResult"]
+        try:
+            result = self._authenticate(username)
+        except self.cognito.exceptions.ResourceNotFoundException:
+            # local AWS was reset (or restarted without its state) under a running `serve`: make the pool again
+            self.pool_id, self.client_id = self._ensure()
+            result = self._authenticate(username)
         return {
             "id_token": result["IdToken"],
             "expires_in": result["ExpiresIn"],
@@ -131,3 +131,24 @@ class DevIdentity:
             "name": name,
             "role": role.value,
         }
+
+    def _authenticate(self, username: str) -> dict[str, Any]:
+        return self.cognito.admin_initiate_auth(
+            UserPoolId=self.pool_id,
+            ClientId=self.client_id,
+            AuthFlow="ADMIN_USER_PASSWORD_AUTH",
+            AuthParameters={"USERNAME": username, "PASSWORD": DEV_PASSWORD},
+        )["AuthenticationResult"]
+
+
+class DevVerifier(TokenVerifier):
+    """A TokenVerifier whose issuer and audience are the development pool's current ones."""
+
+    def __init__(self, identity: DevIdentity, jwks: dict):
+        super().__init__(issuer=identity.issuer, audience=identity.client_id, jwks=jwks)
+        object.__setattr__(self, "identity", identity)
+
+    def claims(self, authorization: str | None) -> dict[str, Any]:
+        identity: DevIdentity = self.__dict__["identity"]
+        current = TokenVerifier(issuer=identity.issuer, audience=identity.client_id, jwks=self.jwks)
+        return current.claims(authorization)

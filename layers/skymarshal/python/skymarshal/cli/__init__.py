@@ -55,6 +55,7 @@ def build_parser() -> Parser:
 def _reported_errors() -> tuple[type[Exception], ...]:
     """Failures a user can act on, reported on one line: the message says what was wrong and what to do."""
     from ..llm.profiles import ModelConfigError
+    from ..local.control import LocalError
     from ..local.template import SynthError
     from ..local.workflow import LocalWorkflowMissing, TemplateError
     from ..workflow.approvals import ApprovalError
@@ -65,6 +66,7 @@ def _reported_errors() -> tuple[type[Exception], ...]:
         SynthError,
         TemplateError,
         LocalWorkflowMissing,
+        LocalError,
         ApprovalError,
         RunNotFound,
         TimeoutError,

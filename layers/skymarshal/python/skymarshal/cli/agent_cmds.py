@@ -32,7 +32,7 @@ def _run(args) -> int:
             others = json.loads(args.others.read_text())
         except (OSError, json.JSONDecodeError) as exc:
             raise CliError(f"cannot read --others {args.others}: {exc}") from None
-    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+    with control.account(echo=lambda m: print(m, file=sys.stderr), allow_temporary=True) as account:
         response = run_agent(args.name, args.prompt, handle=account.handle(), phase=args.phase, others=others)
     if args.json:
         print_json(response.model_dump(mode="json"))

@@ -15,7 +15,7 @@ def register(commands) -> None:
 
 
 def _demo(args) -> int:
-    with control.account() as account:
+    with control.account(allow_temporary=True) as account:
         seeded = account.seed_info()
         config = GeneratorConfig(**seeded["config"]) if seeded else GeneratorConfig()
         counts = seeded["counts"] if seeded else {}

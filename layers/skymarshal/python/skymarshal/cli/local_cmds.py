@@ -11,17 +11,27 @@ def register(commands) -> None:
     actions = local.add_subparsers(dest="action", required=True, parser_class=type(local))
     start = actions.add_parser("start", help="start and seed local AWS (kept running)")
     start.add_argument("--seed", type=int, default=2027)
-    start.add_argument("--port", type=int, default=control.DEFAULT_PORT)
+    start.add_argument(
+        "--port", type=int, default=None, help=f"default: the last one used, else {control.DEFAULT_PORT}"
+    )
     start.set_defaults(run=lambda a: control.start(seed=a.seed, port=a.port) and 0)
-    actions.add_parser("stop", help="stop local AWS").set_defaults(run=lambda a: control.stop() and 0)
-    reset = actions.add_parser("reset", help="stop, then start again with freshly generated data")
+    actions.add_parser("stop", help="stop local AWS (its state is kept)").set_defaults(run=_stop)
+    reset = actions.add_parser("reset", help="stop, forget the account's state, start again with the seeded airline")
     reset.add_argument("--seed", type=int, default=2027)
     reset.set_defaults(run=_reset)
     actions.add_parser("status", help="is local AWS running").set_defaults(run=_status)
 
 
+def _stop(args) -> int:
+    state = control.LocalState.read()
+    stopped = control.stop()
+    # not running is not a failure of `stop`; a server that survived SIGKILL is
+    return 0 if stopped or state is None or not control.running() else 1
+
+
 def _reset(args) -> int:
     control.stop()
+    control.wipe()
     control.start(seed=args.seed)
     return 0
 
@@ -33,6 +43,17 @@ def _status(args) -> int:
         print_json({"running": False, "status": pending.status if pending else "stopped"})
         return 0
     print_json(
-        {"running": True, "endpoint": state.endpoint, "pid": state.pid, "seed": state.seed, "rows": state.counts}
+        {
+            "running": True,
+            "endpoint": state.endpoint,
+            "pid": state.pid,
+            "seed": state.seed,
+            "start_seconds": state.start_seconds,
+            "start_cpu_seconds": state.start_cpu_seconds,
+            "rss_mb_at_ready": state.rss_mb,
+            "rss_mb_now": control.rss_mb(state.pid),
+            "recovered": state.recovered or None,
+            "rows": state.counts,
+        }
     )
     return 0

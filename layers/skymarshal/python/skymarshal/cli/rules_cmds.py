@@ -127,7 +127,7 @@ def _crew_legality(args) -> int:
     from ..local import control
     from . import CliError
 
-    with control.account(echo=_stderr) as account:
+    with control.account(echo=_stderr, allow_temporary=True) as account:
         handle = account.handle()
         flight = q.find_flight(handle, args.flight, args.date)
         if flight is None:
@@ -149,7 +149,7 @@ def _mel(args) -> int:
     from ..rules.mel import aircraft_airworthiness
     from . import CliError
 
-    with control.account(echo=_stderr) as account:
+    with control.account(echo=_stderr, allow_temporary=True) as account:
         handle = account.handle()
         orders = q.work_orders_for_aircraft(handle, args.registration)
         known = orders or q.aircraft_days(handle, args.registration)

@@ -19,10 +19,13 @@ def build_app(account, echo=print):
     """The console app on an account: its workflow, its development user pool, token verification."""
     from ..api.identity import DevIdentity
     from ..api.server import create_app
+    from ..local.pool_key import public_jwks
     from ..local.workflow import local_client
 
     identity = DevIdentity(account.client("cognito-idp"))
-    return create_app(client=local_client(account, echo=echo), verifier=identity.verifier(), identity=identity)
+    # the installation's own key (local/pool_key.py), which local AWS signs with: never moto's bundled one
+    verifier = identity.verifier(public_jwks())
+    return create_app(client=local_client(account, echo=echo), verifier=verifier, identity=identity)
 
 
 def _run(args) -> int:

@@ -1,7 +1,10 @@
 """`skymarshal local start | stop | reset | status`, and the account every local command uses.
 
-State lives in $SKYMARSHAL_HOME (default ./.skymarshal): local.json names the server's pid and endpoint.
-A command run while no server is running gets a temporary in-process account of its own.
+State lives in $SKYMARSHAL_HOME (default ./.skymarshal): local.json names the server's pid and endpoint
+while it runs; local/state/ holds the account itself across restarts (durable.py). A command that works
+on the account's runs, approvals or audit (analyze, status, resume, audit, serve, ...) needs the server
+and says so on one line when it is down; only commands that read a slice of the airline for themselves
+(`agent`, `rules`, `demo`) may build a temporary in-process account instead.
 """
 
 from __future__ import annotations
@@ -20,6 +23,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 DEFAULT_PORT = 4566
+STOP_GRACE_S = 60.0  # a clean stop writes a snapshot of the account: seconds at the default scale
+
+
+class LocalError(RuntimeError):
+    """Local AWS could not be started or reached; the message says what to do (one line)."""
+
+
+class LocalNotRunning(LocalError):
+    """The command needs the running local account and there is none."""
 
 
 def home() -> Path:
@@ -39,6 +51,10 @@ class LocalState:
     started_at: float
     counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
+    start_seconds: float | None = None  # process start to ready, measured by the server
+    start_cpu_seconds: float | None = None  # its CPU time to ready: the figure a loaded machine does not inflate
+    rss_mb: int | None = None  # its resident memory when it became ready
+    recovered: str = ""  # what a start after a stop or a crash put back
 
     def write(self) -> None:
         state_file().parent.mkdir(parents=True, exist_ok=True)
@@ -60,6 +76,22 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def rss_mb(pid: int) -> int | None:
+    """Resident memory of a process in MB (Linux /proc), or None where that cannot be read."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) // 1024
+    return None
+
+
+def _last_port_file() -> Path:
+    return home() / "local" / "port"
 
 
 def _responds(endpoint: str) -> bool:
@@ -93,8 +125,9 @@ def _free_port(preferred: int) -> int:
 
 
 def start(
-    seed: int = 2027, port: int = DEFAULT_PORT, load_factor: float = 0.78, echo=print, timeout_s: float = 900
+    seed: int = 2027, port: int | None = None, load_factor: float = 0.78, echo=print, timeout_s: float = 900
 ) -> LocalState:
+    """Start the server (or wait for one starting); `port` None: the last one used, so clients reconnect."""
     current = running()
     if current:
         echo(f"local AWS already running at {current.endpoint} (pid {current.pid}, seed {current.seed})")
@@ -104,8 +137,15 @@ def start(
         echo(f"local AWS is still seeding (pid {state.pid}); waiting")
     else:
         home().mkdir(parents=True, exist_ok=True)
-        log = (home() / "local.log").open("w")
+        log = (home() / "local.log").open("a")
+        if port is None:
+            try:
+                port = int(_last_port_file().read_text())
+            except (OSError, ValueError):
+                port = DEFAULT_PORT
         port = _free_port(port)
+        _last_port_file().parent.mkdir(parents=True, exist_ok=True)
+        _last_port_file().write_text(str(port))
         subprocess.Popen(
             [
                 sys.executable,
@@ -124,40 +164,73 @@ def start(
             cwd=os.getcwd(),
             env={**os.environ},
         )
-        echo(f"starting local AWS on 127.0.0.1:{port}: generating and seeding the airline (about two minutes)")
+        echo(f"starting local AWS on 127.0.0.1:{port} (log: {home() / 'local.log'})")
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         state = LocalState.read()
         if state and state.status == "failed":
-            raise RuntimeError(f"local AWS failed to start: {state.error} (log: {home() / 'local.log'})")
+            raise LocalError(f"local AWS failed to start: {state.error} (log: {home() / 'local.log'})")
         if state and state.status == "ready" and _responds(state.endpoint):
             echo(
-                f"local AWS ready at {state.endpoint}: {sum(state.counts.values())} rows in {len(state.counts)} tables"
+                f"local AWS ready at {state.endpoint}: {sum(state.counts.values())} rows in {len(state.counts)} tables; "
+                f"started in {state.start_seconds} s ({state.start_cpu_seconds} s CPU), {state.rss_mb} MB resident"
             )
+            if state.recovered:
+                echo(state.recovered)
             return state
         time.sleep(0.5)
-    raise TimeoutError(f"local AWS not ready after {timeout_s:.0f} s (log: {home() / 'local.log'})")
+    raise LocalError(f"local AWS not ready after {timeout_s:.0f} s (log: {home() / 'local.log'})")
 
 
-def stop(echo=print) -> bool:
+def stop(echo=print, grace_s: float = STOP_GRACE_S) -> bool:
+    """SIGTERM, then SIGKILL if it has not exited after `grace_s`; says which happened."""
     state = LocalState.read()
     if state is None or not _alive(state.pid):
         state_file().unlink(missing_ok=True)
         echo("local AWS is not running")
         return False
     os.kill(state.pid, signal.SIGTERM)
-    for _ in range(50):
-        if not _alive(state.pid):
-            break
-        time.sleep(0.1)
+    if _wait_exit(state.pid, grace_s):
+        echo(f"local AWS stopped (pid {state.pid}); its state is saved in {home() / 'local' / 'state'}")
+    else:
+        os.kill(state.pid, signal.SIGKILL)
+        if not _wait_exit(state.pid, 10):
+            echo(f"local AWS (pid {state.pid}) survived SIGTERM and SIGKILL: it is still running")
+            return False
+        echo(
+            f"local AWS (pid {state.pid}) did not exit within {grace_s:.0f} s of SIGTERM and was killed (SIGKILL); "
+            "the next start recovers its state from the journal"
+        )
     state_file().unlink(missing_ok=True)
-    echo(f"local AWS stopped (pid {state.pid})")
     return True
 
 
+def _wait_exit(pid: int, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)  # our own child (tests): reap it, or it stays a zombie
+            if done == pid:
+                return True
+        except ChildProcessError:
+            pass
+        if not _alive(pid):
+            return True
+        time.sleep(0.1)
+    return not _alive(pid)
+
+
+def wipe() -> None:
+    """Forget the account's state (`local reset`); the cached seeded airline stays."""
+    from .durable import DurableState
+
+    DurableState(home() / "local").wipe()
+
+
 @contextmanager
-def account(echo=print) -> Iterator:
-    """The running local account, or a temporary in-process one seeded for this command only."""
+def account(echo=print, allow_temporary: bool = False) -> Iterator:
+    """The running local account; without one, LocalNotRunning, or with `allow_temporary` an in-process
+    account seeded for this command only."""
     from .emulator import LocalAccount, in_process_account, use_fake_credentials
 
     state = running()
@@ -165,6 +238,11 @@ def account(echo=print) -> Iterator:
         use_fake_credentials()
         yield LocalAccount(endpoint_url=state.endpoint)
         return
+    if not allow_temporary:
+        pending = LocalState.read()
+        if pending and _alive(pending.pid) and pending.status == "seeding":
+            raise LocalNotRunning("local AWS is still starting: wait for `skymarshal local start` to say ready")
+        raise LocalNotRunning("local AWS is not running: start it with `skymarshal local start`")
     from ..data.generator import generate
 
     echo("no local AWS running: using a temporary one for this command (start one with `skymarshal local start`)")

@@ -114,10 +114,12 @@ def in_process_account(airline=None, naming: Naming | None = None) -> Iterator[L
     """A fresh emulated account for the duration of the block."""
     from moto import mock_aws
 
+    from . import pool_key
     from .moto_speedups import install
 
     use_fake_credentials()
     install()
+    pool_key.install()  # the pool signs with this installation's key, not the one moto ships
     with mock_aws(config=MOTO_CONFIG):
         account = LocalAccount(naming=naming or Naming())
         account.create(airline)

@@ -8,8 +8,11 @@ query and minutes per seed. This adapter, installed on the local emulator only:
 2. for a Query with an equality on the partition key (table or GSI), lets moto's own query code run
    over just the items with that key value (from a per-attribute map rebuilt after writes);
 3. parses ImportTable's DynamoDB-JSON lines with the standard library's json;
-4. builds an item's attributes with one 400 KB size check instead of one per attribute (moto re-sums
-   the whole item on every attribute; the sums only grow, so checking the final total is the same test).
+4. keeps each item as one DynamoDB-JSON string (moto_compact.py): about a tenth of moto's memory;
+5. serialises DynamoDB requests with one lock (`LOCK`): moto's table model is not thread-safe (a Query
+   iterating a table while a transaction adds to it raised "dictionary changed size during iteration"),
+   and the caches above are filled during reads. moto answers a request in about a millisecond here, so
+   one lock costs little; the local server holds the same lock while it journals a write (durable.py).
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -25,8 +28,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .moto_compact import install as compact_install
+from .moto_compact import release, wire_attrs
+
 _state = threading.local()
+LOCK = threading.RLock()  # every DynamoDB request, ImportTable's writes, and the server's journal appends
+READS = frozenset({"GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems", "DescribeTable", "ListTables"})
 _originals: dict[str, Any] = {}
+_storage: dict[str, Any] = {}
 _CACHE = "_skymarshal_sorted"
 _MAPS = "_skymarshal_maps"
 
@@ -54,9 +63,10 @@ def _by_attribute(table: Any, attribute: str) -> dict:
         # moto sorts a GSI query's candidates itself, so their order here does not matter.
         for bucket in table.items.values():
             for item in bucket.values() if table.range_key_attr else (bucket,):
-                value = item.attrs.get(attribute)
+                value = wire_attrs(item).get(attribute)  # no DynamoTypes built for the whole table
                 if value is not None:
-                    groups[(value.type, json.dumps(value.value, sort_keys=True))].append(item)
+                    ((kind, plain),) = value.items()
+                    groups[(kind, json.dumps(plain, sort_keys=True))].append(item)
         maps[attribute] = groups
     return maps[attribute]
 
@@ -137,39 +147,46 @@ def _fast_json_parse(original: str) -> list:
 
 
 def _process_s3_files(self, *args, **kwargs):
-    _state.importing = True
-    try:
-        return _originals["process_s3_files"](self, *args, **kwargs)
-    finally:
-        _state.importing = False
+    # ImportTable writes from its own thread: under the lock, as a request would.
+    with LOCK:
+        _state.importing = True
+        try:
+            return _originals["process_s3_files"](self, *args, **kwargs)
+        finally:
+            _state.importing = False
+            release(wrote=True)
 
 
-def _item_init(self, hash_key, range_key, attrs) -> None:
-    from moto.dynamodb.exceptions import ItemSizeTooLarge
-    from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
-    from moto.dynamodb.models.utilities import bytesize
+def _call_action(self):
+    """One DynamoDB request at a time; decoded items go back to strings before the lock is let go."""
+    with LOCK:
+        try:
+            return _storage["call_action"](self)
+        finally:
+            release(wrote=self._get_action() not in READS)
 
-    self.hash_key, self.range_key = hash_key, range_key
-    values = {key: DynamoType(value) for key, value in attrs.items()}
-    if sum(bytesize(key) + value.size() for key, value in values.items()) > 405000:
-        raise ItemSizeTooLarge
-    self.attrs = LimitedSizeDict()
-    for key, value in values.items():
-        dict.__setitem__(self.attrs, key, value)
+
+def _install_storage() -> None:
+    """The compact items and the lock: once per process, never undone (stored items exist in that form)."""
+    from moto.dynamodb.responses import DynamoHandler
+
+    if DynamoHandler.call_action is _call_action:
+        return
+    compact_install()
+    _storage["call_action"] = DynamoHandler.call_action
+    DynamoHandler.call_action = _call_action
 
 
 def install() -> None:
     """Idempotent: patch moto's DynamoDB Table, backend and ImportTable."""
+    _install_storage()
     if _originals:
         return
     import py_partiql_parser
     from moto.dynamodb.models import DynamoDBBackend
-    from moto.dynamodb.models.dynamo_type import Item
     from moto.dynamodb.models.table import Table
     from moto.dynamodb.models.table_import import TableImport
 
-    _originals["item_init"] = Item.__init__
-    Item.__init__ = _item_init
     _originals.update(
         all_items=Table.all_items,
         query=Table.query,
@@ -190,15 +207,14 @@ def install() -> None:
 
 
 def uninstall() -> None:
+    """Back to moto's query code (the compact items and the lock stay)."""
     if not _originals:
         return
     import py_partiql_parser
     from moto.dynamodb.models import DynamoDBBackend
-    from moto.dynamodb.models.dynamo_type import Item
     from moto.dynamodb.models.table import Table
     from moto.dynamodb.models.table_import import TableImport
 
-    Item.__init__ = _originals["item_init"]
     Table.all_items, Table.query = _originals["all_items"], _originals["query"]
     Table.put_item, Table.delete_item = _originals["put_item"], _originals["delete_item"]
     py_partiql_parser.JsonParser.parse = _originals["json_parse"]  # the staticmethod descriptor
@@ -210,7 +226,7 @@ def uninstall() -> None:
 
 @contextmanager
 def disabled() -> Iterator[None]:
-    """Run a block on stock moto (used by the equivalence test)."""
+    """Run a block on stock moto's query code (used by the equivalence test)."""
     was_installed = bool(_originals)
     uninstall()
     try:

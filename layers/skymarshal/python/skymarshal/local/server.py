@@ -1,13 +1,16 @@
-"""The background local account: a moto server on 127.0.0.1, seeded with the synthetic airline.
+"""The background local account: a moto server on 127.0.0.1 that keeps its state on disk.
 
-Run by `skymarshal local start` as a detached process; writes its state file once the account is ready
-and serves until `skymarshal local stop` (SIGTERM). Several local commands share it, so the effects of
-one (an aircraft swapped) are seen by the next.
+Run by `skymarshal local start` as a detached process. On start it recovers the account from
+$SKYMARSHAL_HOME/local/state (durable.py: snapshot + journal + key services + runs) or, the first time,
+loads the seeded airline (cached per seed) or generates and seeds it; installs the state machine; then
+records every change while it serves. SIGTERM: stop serving, save the runs, checkpoint, exit.
+The state file (control.py) says when it is ready, how long the start took, its memory, what it recovered.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import logging
 import os
@@ -16,48 +19,115 @@ import sys
 import threading
 import time
 
-from .control import LocalState, state_file
+from .control import LocalState, home, rss_mb, state_file
 from .emulator import MOTO_CONFIG, LocalAccount, use_fake_credentials
+
+
+def _start_http(port: int, on_change):
+    """moto's WSGI application behind the journal's recorder, served as ThreadedMotoServer serves it."""
+    from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
+    from werkzeug.serving import make_server
+
+    from .journal import Recorder
+
+    app = DomainDispatcherApplication(create_backend_app)
+    recorder = Recorder(app, on_change)
+    http = make_server("127.0.0.1", port, recorder, threaded=True, request_handler=MotoRequestHandler)
+    threading.Thread(target=http.serve_forever, name="moto-http", daemon=True).start()
+    return http, recorder
 
 
 def serve(port: int, seed: int, load_factor: float) -> None:
     from moto.core.config import default_user_config
-    from moto.server import ThreadedMotoServer
 
-    from ..data.generator import GeneratorConfig, generate
+    from . import pool_key
+    from .durable import DurableState
     from .moto_speedups import install
 
+    started = time.monotonic()
     use_fake_credentials()
     install()
+    pool_key.install()
     # What mock_aws(config=MOTO_CONFIG) does in process: moto's server runs in this process too, and without
     # it Step Functions returns a canned history instead of running the definition, and Lambda wants Docker.
     default_user_config.update(MOTO_CONFIG)
     os.environ["MOTO_PORT"] = str(port)  # where moto's state machine interpreter sends its Lambda invocations
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request in local.log
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
+    durable = DurableState(home() / "local")
+    runs_store = None
+
+    def on_change(service: str, action: str) -> None:
+        if service in ("kms", "cognito-idp") and not action.startswith(("Describe", "List", "Get", "Sign", "Verify")):
+            durable.save_keys(service)
+        elif service == "states" and runs_store is not None and not action.startswith(("Describe", "List", "Get")):
+            runs_store.save()
+
+    http, recorder = _start_http(port, on_change)
     endpoint = f"http://127.0.0.1:{port}"
     state = LocalState(pid=os.getpid(), endpoint=endpoint, status="seeding", seed=seed, started_at=time.time())
     state.write()
-    print(f"moto listening on {endpoint}; generating the airline (seed {seed})", flush=True)
-    airline = generate(GeneratorConfig(seed=seed, load_factor=load_factor))
     account = LocalAccount(endpoint_url=endpoint)
-    account.create(airline, progress=lambda table, n: print(f"  {table}: {n} rows", flush=True))
+    if durable.exists():
+        print(f"moto listening on {endpoint}; recovering the account from {durable.state}", flush=True)
+        recovery = durable.recover(recorder.app)
+    else:
+        recovery = None
+        _seed(durable, account, seed, load_factor)
+    counts = {t: n for t, n in (account.seed_info() or {}).get("counts", {}).items()}
     # The workflow runs here: moto executes the state machine in this process, so the handlers must too.
+    from .runs import RunStore
     from .template import workflow_template
     from .workflow import install as install_workflow
 
     arn = install_workflow(account, workflow_template(echo=lambda m: print(m, flush=True)))
-    print(f"state machine {arn}", flush=True)
-    state.status, state.counts = "ready", airline.counts()
+    runs_store = RunStore(durable.state / "runs", arn)
+    if recovery is not None:
+        recovery.runs = runs_store.restore()
+        if recovery.replayed or recovery.refused:
+            durable.checkpoint()  # the next crash replays from here, not from the start again
+    durable.start_journal(recorder)
+    for service in ("kms", "cognito-idp"):
+        durable.save_keys(service)  # the audit key install_workflow may have just made
+    runs_store.watch()
+    gc.collect()
+    state.status, state.counts = "ready", counts
+    state.start_seconds, state.rss_mb = round(time.monotonic() - started, 1), rss_mb(os.getpid())
+    state.start_cpu_seconds = round(time.process_time(), 1)
+    state.recovered = recovery.summary() if recovery else ""
     state.write()
-    print("ready", flush=True)
+    print(f"state machine {arn}", flush=True)
+    print(
+        f"ready in {state.start_seconds} s ({state.start_cpu_seconds} s CPU), {state.rss_mb} MB; {state.recovered}",
+        flush=True,
+    )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     stop.wait()
-    server.stop()
+    http.shutdown()
+    runs_store.close()
+    durable.checkpoint()  # a clean stop leaves an empty journal: the next start loads, replays nothing
     state_file().unlink(missing_ok=True)
+    print("stopped; state saved", flush=True)
+
+
+def _seed(durable, account: LocalAccount, seed: int, load_factor: float) -> None:
+    """The first start: the cached airline for this seed, or generate, seed in place and cache it."""
+    seed_path = durable.seed_file(seed, load_factor)
+    if seed_path.exists():
+        print(f"loading the seeded airline from {seed_path}", flush=True)
+        durable.load_seed(seed_path)
+    else:
+        from ..data.generator import GeneratorConfig, generate
+        from .seeding import seed_in_place
+
+        print(f"generating the airline (seed {seed}, load factor {load_factor})", flush=True)
+        airline = generate(GeneratorConfig(seed=seed, load_factor=load_factor))
+        seed_in_place(account, airline, progress=lambda table, n: print(f"  {table}: {n} rows", flush=True))
+        del airline  # 0.9 GB of generated rows: the account holds them now
+        gc.collect()
+        durable.save_seed(seed, load_factor)
+    durable.adopt_seed(seed_path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         serve(args.port, args.seed, args.load_factor)
     except Exception as exc:  # the starter reads the state file: say what failed there
+        logging.getLogger("skymarshal.local").exception("local AWS failed")
         LocalState(
             pid=os.getpid(),
             endpoint="",

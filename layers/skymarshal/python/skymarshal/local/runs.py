@@ -1,0 +1,151 @@
+"""The state machine's executions kept across restarts of the local server.
+
+moto holds an execution as a live interpreter thread, which no file can hold. What `history`, `status`,
+`audit` and `resume` read of it is its description and its event history, so that is what is kept: one
+file per execution, written when it starts or is answered (approval, stop) and, while it runs, whenever
+its history grows (polled each second). On start each is put back into the state machine as a finished
+execution; one that was still running when the server died comes back ABORTED with a cause that says so,
+which is what `skymarshal resume` takes (its finished rounds are checkpointed in DynamoDB and reused).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import pickle
+import threading
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+log = logging.getLogger("skymarshal.local")
+RESTART_ERROR = "SkyMarshal.LocalRestart"
+
+
+def _machine(machine_arn: str):
+    from moto.stepfunctions.responses import get_backend  # the interpreter's backend (execute_state_machine)
+
+    from .emulator import REGION
+    from .seeding import ACCOUNT_ID
+
+    return get_backend(ACCOUNT_ID, REGION).describe_state_machine(machine_arn)
+
+
+def _executions(machine_arn: str) -> list:
+    return _machine(machine_arn).executions
+
+
+def _record(execution) -> dict[str, Any]:
+    events = getattr(execution, "saved_events", None)
+    if events is None:
+        events = execution.to_history_output().get("events", []) if execution.exec_worker else []
+    return {
+        "name": execution.name,
+        "input": execution.execution_input,
+        "status": execution.status,
+        "start_date": execution.start_date,
+        "stop_date": execution.stop_date,
+        "output": execution.output,
+        "error": execution.error,
+        "cause": execution.cause,
+        "events": list(events),
+    }
+
+
+class RunStore:
+    """Files under `directory`, one per execution; `save` is safe from any thread."""
+
+    def __init__(self, directory: Path, machine_arn: str):
+        self.directory, self.machine_arn = directory, machine_arn
+        directory.mkdir(parents=True, exist_ok=True)
+        self._seen: dict[str, tuple] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+
+    def _path(self, name: str) -> Path:
+        return self.directory / f"{quote(name, safe='')}.pickle"
+
+    def save(self, force: bool = False) -> int:
+        """Write each execution whose status or history length changed; returns how many were written."""
+        written = 0
+        with self._lock:
+            for execution in list(_executions(self.machine_arn)):
+                record = _record(execution)
+                signature = (record["status"], len(record["events"]), record["stop_date"])
+                if not force and self._seen.get(execution.name) == signature:
+                    continue
+                path = self._path(execution.name)
+                tmp = path.with_suffix(".tmp")
+                tmp.write_bytes(pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL))
+                tmp.replace(path)
+                self._seen[execution.name] = signature
+                written += 1
+        return written
+
+    def watch(self, interval_s: float = 1.0) -> None:
+        def loop() -> None:
+            while not self._stop.wait(interval_s):
+                try:
+                    self.save()
+                except Exception:  # a failed poll is retried next second; the next change rewrites it
+                    log.exception("saving the executions failed")
+
+        threading.Thread(target=loop, name="skymarshal-runs", daemon=True).start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.save()
+
+    def restore(self) -> dict[str, int]:
+        """Put every saved execution back; returns counts: restored, and those interrupted mid-run."""
+        from moto.stepfunctions.parser.api import ExecutionStatus
+        from moto.stepfunctions.parser.backend.execution import Execution
+
+        from .emulator import REGION
+        from .seeding import ACCOUNT_ID
+
+        class RestoredExecution(Execution):
+            saved_events: list
+
+            def to_history_output(self):
+                return {"events": self.saved_events}
+
+        machine = _machine(self.machine_arn)
+        known = {e.name for e in machine.executions}
+        counts = {"restored": 0, "interrupted": 0}
+        for path in sorted(self.directory.glob("*.pickle")):
+            record = pickle.loads(path.read_bytes())
+            if record["name"] in known:
+                continue
+            execution = RestoredExecution(
+                name=record["name"],
+                sm_type=machine.sm_type,
+                role_arn=machine.roleArn,
+                exec_arn=machine.arn.replace(":stateMachine:", ":execution:") + f":{record['name']}",
+                account_id=ACCOUNT_ID,
+                region_name=REGION,
+                state_machine=machine,
+                start_date=record["start_date"],
+                cloud_watch_logging_session=None,
+                input_data=record["input"],
+                trace_header=None,
+                activity_store={},
+            )
+            execution.saved_events = record["events"]
+            execution.output, execution.error, execution.cause = record["output"], record["error"], record["cause"]
+            execution.stop_date = record["stop_date"]
+            if record["status"] == "RUNNING":
+                counts["interrupted"] += 1
+                execution.exec_status = ExecutionStatus.ABORTED
+                execution.stop_date = datetime.datetime.now(tz=datetime.UTC)
+                execution.error = RESTART_ERROR
+                execution.cause = (
+                    "local AWS stopped while this run was in progress; `skymarshal resume "
+                    f"{record['name']}` continues it from its checkpointed rounds"
+                )
+            else:
+                execution.exec_status = ExecutionStatus(record["status"])
+            machine.executions.append(execution)
+            counts["restored"] += 1
+        self.save(force=True)  # the interrupted ones are now ABORTED on disk too
+        return counts

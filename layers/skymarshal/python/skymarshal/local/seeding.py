@@ -1,0 +1,62 @@
+"""Seeding the local server's tables in place: the generated rows straight into moto's table model.
+
+The server process *is* moto, so it needs neither the S3 staging nor ImportTable's parser that the
+loader uses against a real account: each row becomes the compact item moto_compact stores (its
+DynamoDB-JSON string) with the keys moto indexes it by. That took the seed of the default airline from
+about 150 s (ImportTable, in moto) to the cost of encoding the rows. The tables themselves are created
+through the API from the shared schema (`LocalAccount.create`), so keys, GSIs, TTL and PITR are as
+everywhere else; the rows pass the same checks the generator's tests hold them to.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..data.loader import dynamodb_json
+from ..data.schema import TABLES
+from .emulator import REGION, LocalAccount
+from .moto_compact import MAX_ITEM_BYTES
+
+ACCOUNT_ID = "123456789012"  # moto's default account
+
+
+class SeedError(RuntimeError):
+    """A generated row that moto would refuse (a missing key, an oversized item)."""
+
+
+def moto_table(name: str):
+    from moto.dynamodb.models import dynamodb_backends
+
+    return dynamodb_backends[ACCOUNT_ID][REGION].tables[name]
+
+
+def seed_in_place(account: LocalAccount, airline, progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
+    """Create every table (empty, through the API), then put the airline's rows into moto's tables."""
+    from moto.dynamodb.models.dynamo_type import DynamoType, Item
+
+    account.create(None)
+    counts: dict[str, int] = {}
+    for spec in TABLES:
+        rows = airline.tables.get(spec.name) or []
+        table = moto_table(account.naming(spec.name))
+        hash_attr, range_attr = table.hash_key_attr, table.range_key_attr
+        for row in rows:
+            attrs = {key: dynamodb_json(value) for key, value in row.to_item().items()}
+            raw = json.dumps(attrs, separators=(",", ":"))
+            if hash_attr not in attrs or (range_attr and range_attr not in attrs) or len(raw) > MAX_ITEM_BYTES:
+                raise SeedError(f"{spec.name}: a generated row moto would refuse: {raw[:160]}")
+            item: Any = Item.__new__(Item)  # built as moto's __init__ would, minus the decoding
+            item.hash_key = DynamoType(attrs[hash_attr])
+            item.range_key = DynamoType(attrs[range_attr]) if range_attr else None
+            item.__dict__["_sm_raw"] = raw
+            if range_attr:
+                table.items[item.hash_key][item.range_key] = item
+            else:
+                table.items[item.hash_key] = item
+        counts[spec.name] = len(rows)
+        if progress:
+            progress(spec.name, len(rows))
+    account.mark_seeded(airline)
+    return counts
