@@ -27,12 +27,14 @@ class ImportFailed(RuntimeError):
     """A write failed; the message says whether the tables were restored."""
 
 
-def snapshot(resource: Any, naming: Naming, table: str, rows: Sequence[Row]) -> dict[tuple, dict | None]:
+def snapshot(
+    resource: Any, naming: Naming, table: str, rows: Sequence[Row]
+) -> dict[tuple[Any, ...], dict[str, Any] | None]:
     """The current item under each row's key (None: no item yet), read by key in batches."""
     names = TABLES_BY_NAME[table].key_names
     physical = naming(table)
     keys = list(dict.fromkeys(key_of(table, item_of(row)) for row in rows))
-    before: dict[tuple, dict | None] = dict.fromkeys(keys)
+    before: dict[tuple[Any, ...], dict[str, Any] | None] = dict.fromkeys(keys)
     for start in range(0, len(keys), _GET_BATCH):
         request: dict[str, Any] = {
             physical: {"Keys": [dict(zip(names, key)) for key in keys[start : start + _GET_BATCH]]}
@@ -46,7 +48,9 @@ def snapshot(resource: Any, naming: Naming, table: str, rows: Sequence[Row]) -> 
     return before
 
 
-def _restore(resource: Any, naming: Naming, table: str, before: Mapping[tuple, dict | None]) -> None:
+def _restore(
+    resource: Any, naming: Naming, table: str, before: Mapping[tuple[Any, ...], dict[str, Any] | None]
+) -> None:
     names = TABLES_BY_NAME[table].key_names
     with resource.Table(naming(table)).batch_writer() as writer:
         for key, item in before.items():

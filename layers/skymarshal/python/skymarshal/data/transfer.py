@@ -67,7 +67,7 @@ def read_folder(folder: Path) -> tuple[dict[str, list[Row]], list[str]]:
             errors.append(str(problem))
             continue
         parsed: list[Row] = []
-        first_line: dict[tuple, int] = {}  # key → the line that holds it first
+        first_line: dict[tuple[Any, ...], int] = {}  # key → the line that holds it first
         for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may sit in a string
             if not line.strip():
                 continue
