@@ -158,7 +158,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
             self._artifacts(fn)
         self._read(arbitrate, ARBITRATOR_READS)
         self._bedrock(arbitrate)
-        for fn in (arbitrate, request_approval, execute, learn):
+        for fn in (validate, arbitrate, request_approval, execute, learn):  # validate: the flight's claim
             self._checkpoints(fn)
         self._read(execute, EXECUTE_WRITES)
         self._write(execute, EXECUTE_WRITES)

@@ -22,7 +22,7 @@ from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
 from skymarshal.data.schema import AGENTS
-from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
+from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE, TRIGGER_DLQ_ENV
 
 from .config import AppConfig
 from .data_stack import DataStack
@@ -397,4 +397,8 @@ class WorkflowStack(Stack):
                 self.fns.trigger, dead_letter_queue=dlq, retry_attempts=4, max_event_age=Duration.hours(2)
             )
         )
+        # An event the Trigger refuses (not a disruption report) is sent here by the Trigger itself, with the
+        # reason, instead of failing and being retried into the same queue without one.
+        dlq.grant_send_messages(self.fns.trigger)
+        self.fns.trigger.add_environment(TRIGGER_DLQ_ENV, dlq.queue_url)
         return bus, rule

@@ -184,6 +184,9 @@ def workflow_template(synthesized):
 def wf(account, workflow_template):
     saved = dict(os.environ)
     os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
+    # The session replays the same demo flights test after test (some leave a run waiting for approval): one
+    # run per flight is off here, and on in the tests that hold it (tests/reliability/test_one_run_per_flight.py).
+    os.environ["SKYMARSHAL_ONE_RUN_PER_FLIGHT"] = "0"
     local_workflow.install(account, workflow_template)
     yield local_workflow.local_client(account)
     os.environ.clear()

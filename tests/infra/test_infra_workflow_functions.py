@@ -133,9 +133,14 @@ def test_trigger_may_only_start_this_state_machine(workflow_template_json, funct
         ({"states:DescribeExecution"}, {executions}),
         ({"states:StartExecution"}, {f"<{machine}>"}),
     ]
-    assert {a.split(":")[0] for actions, _ in granted for a in actions} == {"logs", "xray", "states"}
+    assert {a.split(":")[0] for actions, _ in granted for a in actions} == {"logs", "xray", "states", "sqs"}
+    # sqs: a refused event goes to the rule's dead-letter queue with its reason, sent by the Trigger itself
+    queue = next(iter(resources_of(workflow_template_json, "AWS::SQS::Queue")))
+    sqs = [(actions, resources) for actions, resources in granted if any(a.startswith("sqs:") for a in actions)]
+    assert len(sqs) == 1 and "sqs:SendMessage" in sqs[0][0] and sqs[0][1] == {f"<{queue}.Arn>"}
     env = workflow_template_json["Resources"][functions["trigger"]]["Properties"]["Environment"]["Variables"]
     assert env["SKYMARSHAL_STATE_MACHINE_ARN"] == {"Ref": machine}
+    assert env["SKYMARSHAL_TRIGGER_DLQ_URL"] == {"Ref": queue}
 
 
 # ---------------------------------------------------------------------------------------------- events

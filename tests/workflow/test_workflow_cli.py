@@ -33,7 +33,7 @@ def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, accou
     assert main(["audit", run_id]) == 0
     assert json.loads(capsys.readouterr().out)["disruption_id"] == run_id
     assert main(["audit", "verify", run_id]) == 0
-    assert "verified: 8 records" in capsys.readouterr().out
+    assert "verified: 9 records" in capsys.readouterr().out
     # Editing any stored record (here the duty manager's comment) makes verification fail, naming the record.
     table = account.resource().Table(account.naming("AuditTrail"))
     item = table.get_item(Key={"PK": f"AUDIT#{run_id}", "SK": "SEQ#000006"})["Item"]

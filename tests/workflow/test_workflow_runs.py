@@ -78,6 +78,7 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
         "approval_decided",
         "execution",
         "outcome",
+        "export",  # the audit export Learn wrote, hashed like every other artifact
     ]
     assert audit["trail"][5]["actor"] == "Dana Duty" and audit["trail"][5]["body"]["comment"] == "go"
     assert audit["verification"]["ok"] and audit["verification"]["signed"]

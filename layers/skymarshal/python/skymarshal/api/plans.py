@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from ..arbitration.models import ArbitratorOutput
 from ..data.access import DataHandle
+from ..data.overlay import Overlay
 from ..workflow.client import WorkflowClient
 from ..workflow.gantt import build_gantt
 from ..workflow.gantt_data import gather
@@ -26,8 +27,12 @@ def gantt_view(wf: WorkflowClient, name: str, output: dict) -> GanttView:
     """The Gantt of run `name`'s decision `output` (the arbitrator's full output, as stored)."""
     decision = ArbitratorOutput.model_validate(output)
     request = json.loads(wf.describe(name).get("input") or "{}")
-    collation = wf.store.get(run_key(request.get("disruption_id", name), "collation-revision"))
-    handle = DataHandle(naming=wf.tables.naming, resource=wf.tables.resource)
+    disruption_id = request.get("disruption_id", name)
+    collation = wf.store.get(run_key(disruption_id, name, "collation-revision"))
+    validated = wf.store.get(run_key(disruption_id, name, "request")) or {}
+    # The plans were made on the report's what-if (a sick captain, an AOG work order): so is their chart.
+    overlay = Overlay.model_validate(validated.get("overlay") or {})
+    handle = DataHandle(naming=wf.tables.naming, resource=wf.tables.resource, overlay=overlay)
     return build_gantt(name, decision, gather(decision, handle, collation))
 
 

@@ -1,7 +1,9 @@
 """`skymarshal` command line: one parser, subcommands registered by the modules beside this one.
 
 Bad arguments exit with code 2 and one line saying what is wrong; failures exit 1 with a message, never
-a stack trace.
+a stack trace: a failure the command anticipated says what to do; local AWS not answering says so; anything
+else is reported on one line with its traceback written to `$SKYMARSHAL_HOME/cli-errors.log`
+(`SKYMARSHAL_DEBUG=1` lets it through instead).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
+from datetime import UTC, datetime
 
 from . import (
     agent_cmds,
@@ -74,6 +78,36 @@ def _reported_errors() -> tuple[type[Exception], ...]:
     )
 
 
+def one_line(exc: BaseException) -> str:
+    """The exception as one line a user reads: known failures as they are, connection loss and the rest named."""
+    from botocore.exceptions import ConnectionClosedError, EndpointConnectionError, ReadTimeoutError
+
+    text = " ".join(str(exc).split())  # a multi-line message (a Rich or pydantic one) on one line
+    if isinstance(exc, _reported_errors()):
+        return text
+    if isinstance(exc, (EndpointConnectionError, ConnectionClosedError, ReadTimeoutError, ConnectionError)):
+        return (
+            f"AWS stopped answering ({text or type(exc).__name__}); if it is local AWS, "
+            "check it with `skymarshal local status` and start it with `skymarshal local start`"
+        )
+    return f"unexpected error: {type(exc).__name__}: {text}"[:500] + f" (details in {_log_unexpected(exc)})"
+
+
+def _log_unexpected(exc: BaseException) -> str:
+    """The traceback goes to a file, not the terminal: the user gets one line and a place to look."""
+    from ..local import control
+
+    try:
+        path = control.home() / "cli-errors.log"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as log:
+            log.write(f"--- {datetime.now(UTC).isoformat()} skymarshal {' '.join(sys.argv[1:])}\n")
+            log.write("".join(traceback.format_exception(exc)))
+        return str(path)
+    except OSError:
+        return "no log: the home folder is not writable"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -85,11 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stdout for the rest of the process: never closed)
         return 0
-    except Exception as exc:
-        if not isinstance(exc, _reported_errors()):
-            raise
-        print(f"skymarshal: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print("skymarshal: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if os.environ.get("SKYMARSHAL_DEBUG") == "1" and not isinstance(exc, _reported_errors()):
+            raise
+        print(f"skymarshal: {one_line(exc)}", file=sys.stderr)
+        return 1

@@ -91,16 +91,43 @@ def _answer(args, decision: dict, interactive: bool):
         print("  please answer a, s N, m or r")
 
 
+def checked_request(prompt: str, disruption_id: str | None, requested_by: str | None):
+    """The run's request, or one line saying what is wrong with the prompt or the id — before anything starts."""
+    from pydantic import ValidationError
+
+    from ..models.common import MAX_PROMPT_CHARS
+    from ..workflow.client import new_disruption_id
+    from ..workflow.models import DisruptionRequest, field_error
+    from . import CliError
+
+    if not prompt.strip():
+        raise CliError(
+            'the prompt is empty: say what happened, e.g. "Flight EY123 on January 20th had a mechanical failure"'
+        )
+    if len(prompt) > MAX_PROMPT_CHARS:
+        raise CliError(f"the prompt is {len(prompt):,} characters: at most {MAX_PROMPT_CHARS:,}, so shorten it")
+    try:
+        return DisruptionRequest(
+            disruption_id=disruption_id or new_disruption_id(), prompt=prompt, source="cli", requested_by=requested_by
+        )
+    except ValidationError as exc:
+        message = field_error(exc, "analyze")
+        if disruption_id is not None and "disruption_id" in message:
+            raise CliError(f"--id {disruption_id!r}: {exc.errors()[0]['msg'].removeprefix('Value error, ')}") from None
+        raise CliError(message) from None
+
+
 def _run(args) -> int:
     from ..local.workflow import local_client
 
     def echo(message: str) -> None:
         print(message, file=sys.stderr)
 
+    request = checked_request(args.prompt, args.disruption_id, args.decided_by)
     interactive = sys.stdin.isatty() and not args.json
     with control.account(echo=echo) as account:
         client = local_client(account, echo=echo)
-        started = client.start(args.prompt, disruption_id=args.disruption_id, requested_by=args.decided_by)
+        started = client.start(args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by)
         name = started["execution_name"]
         progress = Progress(quiet=args.json)
         progress.header(name, args.prompt, started["started"])

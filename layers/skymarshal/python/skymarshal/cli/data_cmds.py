@@ -96,11 +96,15 @@ class _Target:
 
 
 def _import(args) -> int:
+    from ..data.import_write import ImportFailed
     from ..data.transfer import import_folder
     from . import CliError
 
     target = _Target(args)
-    report = import_folder(args.folder, target.resource(), target.naming)
+    try:
+        report = import_folder(args.folder, target.resource(), target.naming)
+    except ImportFailed as exc:
+        raise CliError(f"nothing imported: {exc}") from None
     if not report.ok:
         for problem in report.errors:
             print(problem)

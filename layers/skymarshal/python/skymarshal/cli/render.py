@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from ..local import control
 
@@ -13,7 +14,11 @@ _STATUS_STYLE = {"ok": "green", "degraded": "yellow", "error": "red", "input_err
 
 
 class Progress:
-    """Prints each state as it is entered and each agent as it finishes (on stderr, so --json stays clean)."""
+    """Prints each state as it is entered and each agent as it finishes (on stderr, so --json stays clean).
+
+    Rich reads `[...]` as markup: every text that comes from a user or the data (the prompt, names, comments,
+    messages) goes through `escape`, so "[/bold]" in a prompt prints as written instead of raising MarkupError.
+    """
 
     def __init__(self, quiet: bool = False):
         self.console = Console(stderr=True, highlight=False, quiet=quiet)
@@ -22,7 +27,7 @@ class Progress:
 
     def header(self, name: str, prompt: str, started: bool) -> None:
         verb = "started" if started else "already exists (same id): following it"
-        self.console.print(f'[bold]Run {name}[/] {verb}\n  "{prompt}"')
+        self.console.print(f'[bold]Run {escape(name)}[/] {verb}\n  "{escape(prompt)}"')
 
     def update(self, progress) -> None:
         for state, _at in progress.states[self.seen_states :]:
@@ -39,37 +44,40 @@ class Progress:
                 )
                 or "Escalate" in state
             ):
-                self.console.print(f"[bold]▶ {state}[/]")
+                self.console.print(f"[bold]▶ {escape(state)}[/]")
         self.seen_states = len(progress.states)
         for key, agent in sorted(progress.agents.items()):
             if agent.status != "running" and key not in self.done:
                 self.done.add(key)
                 style = _STATUS_STYLE.get(agent.status, "white")
                 seconds = f"{agent.seconds:5.1f} s" if agent.seconds is not None else "      "
-                self.console.print(f"    {agent.phase:8s} {agent.agent:17s} [{style}]{agent.status:11s}[/] {seconds}")
+                self.console.print(
+                    f"    {escape(agent.phase):8s} {escape(agent.agent):17s} [{style}]{escape(agent.status):11s}[/] {seconds}"
+                )
 
     def note(self, text: str) -> None:
-        self.console.print(f"  [bold]duty manager:[/] {text}")
+        self.console.print(f"  [bold]duty manager:[/] {escape(text)}")
 
     def finish(self, result: dict) -> None:
         out = Console(highlight=False)
         status = result["status"]
-        out.print(f"\n[bold]Outcome: {status.upper()}[/]  (run {result['execution']})")
+        out.print(f"\n[bold]Outcome: {escape(status.upper())}[/]  (run {escape(result['execution'])})")
         if result.get("message"):
-            out.print(f"  {result['message']}")
+            out.print(f"  {result['message']}", markup=False)
         outcome = result.get("outcome") or {}
         if outcome.get("message"):
-            out.print(f"  {outcome['message']}")
+            out.print(f"  {outcome['message']}", markup=False)
         approval = result.get("approval") or {}
         if approval:
             out.print(
                 f"  decided by {approval.get('decided_by')}: {approval.get('action')} "
                 f"{approval.get('scenario_id') or ''}"
-                + (f' — "{approval["comment"]}"' if approval.get("comment") else "")
+                + (f' — "{approval["comment"]}"' if approval.get("comment") else ""),
+                markup=False,
             )
         for line in result.get("actions") or []:
-            out.print(f"  ✓ {line}")
-        out.print(f"  audit: {result['audit_path']}")
+            out.print(f"  ✓ {line}", markup=False)
+        out.print(f"  audit: {result['audit_path']}", markup=False)
 
 
 def render_understood(disruption: dict) -> None:

@@ -151,9 +151,21 @@ def _event_put(args) -> int:
     from . import CliError
 
     try:
-        event = json.loads(args.file.read_text())
-    except (OSError, ValueError) as exc:
-        raise CliError(f"{args.file}: {exc}") from None
+        event = json.loads(args.file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise CliError(f"{args.file}: not a JSON event: {exc}") from None
+    if not isinstance(event, dict):
+        raise CliError(f"{args.file}: not an event: expected a JSON object, got {type(event).__name__}")
+    detail = event.get("Detail")
+    if isinstance(detail, str):  # PutEvents takes Detail as a string holding a JSON object
+        try:
+            parsed = json.loads(detail)
+        except ValueError as exc:
+            raise CliError(
+                f"{args.file}: Detail is not JSON ({exc}); it must be a string holding a JSON object"
+            ) from None
+        if not isinstance(parsed, dict):
+            raise CliError(f"{args.file}: Detail must hold a JSON object, got {type(parsed).__name__}")
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         client = _client(account)
         # moto's TestEventPattern API is not implemented; its rule matcher (what its PutEvents uses) is.

@@ -1,9 +1,11 @@
 """Bring your own data: JSON Lines in and out, one `<table>.jsonl` file per operational table, plus
 `DisruptionHistory.jsonl` (past disruptions and their outcomes: the generator's precedents or an airline's own).
 
-Import validates every row of every file against the table's pydantic model before writing anything;
-any bad row refuses the whole import, naming each problem as `file:line: field: problem`. Writes are
-upserts on the primary key, so importing the same folder twice changes nothing the second time.
+Import validates every row of every file before writing anything — UTF-8, JSON with finite numbers, the
+table's pydantic model, non-empty keys, each key once per file (`import_checks`); any bad row refuses the
+whole import, naming each problem as `file:line: field: problem`. The write is all or nothing
+(`import_write`: a failed write restores every row it touched). Writes are upserts on the primary key, so
+importing the same folder twice changes nothing the second time.
 Export uses ExportTableToPointInTime (point-in-time recovery is on for every table) — never a Scan.
 """
 
@@ -22,6 +24,8 @@ from boto3.dynamodb.types import TypeDeserializer
 from pydantic import ValidationError
 
 from ..models.common import Row
+from .import_checks import RowRefused, decode_utf8, describe_key, key_of, key_problems, load_line, non_finite
+from .import_write import Writer, write_all_or_nothing
 from .loader import upsert
 from .rows import parse_row
 from .schema import TRANSFER_TABLES, Naming
@@ -58,33 +62,64 @@ def read_folder(folder: Path) -> tuple[dict[str, list[Row]], list[str]]:
                 f"expected one of: {', '.join(TRANSFER_TABLES)}"
             )
             continue
+        text, problem = decode_utf8(path)
+        if text is None:
+            errors.append(str(problem))
+            continue
         parsed: list[Row] = []
-        for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not text.strip():
+        first_line: dict[tuple[Any, ...], int] = {}  # key → the line that holds it first
+        for number, line in enumerate(text.split("\n"), start=1):  # not splitlines: U+2028 may sit in a string
+            if not line.strip():
                 continue
-            try:
-                data = json.loads(text)
-            except json.JSONDecodeError as exc:
-                errors.append(f"{path.name}:{number}: (row): not valid JSON ({exc.msg})")
+            row = _parse_line(path, table, number, line, errors)
+            if row is None:
                 continue
-            if not isinstance(data, dict):
-                errors.append(f"{path.name}:{number}: (row): expected a JSON object")
+            key = key_of(table, row.to_item())
+            if key in first_line:  # DynamoDB would keep only the later row, silently
+                errors.append(
+                    f"{path.name}:{number}: (row): duplicate key {describe_key(table, key)}: "
+                    f"line {first_line[key]} holds the same key"
+                )
                 continue
-            try:
-                parsed.append(parse_row(table, data))
-            except ValidationError as exc:
-                errors.extend(_problems(path, number, exc))
+            first_line[key] = number
+            parsed.append(row)
         rows[table] = parsed
     return rows, errors
 
 
-def import_folder(folder: Path, resource: Any, naming: Naming) -> ImportReport:
+def _parse_line(path: Path, table: str, number: int, line: str, errors: list[str]) -> Row | None:
+    """One line → a validated row, or None with its problems appended."""
+    try:
+        data = load_line(line)
+    except RowRefused as exc:
+        errors.append(f"{path.name}:{number}: (row): {exc}")
+        return None
+    except json.JSONDecodeError as exc:
+        errors.append(f"{path.name}:{number}: (row): not valid JSON ({exc.msg})")
+        return None
+    if not isinstance(data, dict):
+        errors.append(f"{path.name}:{number}: (row): expected a JSON object")
+        return None
+    try:
+        row = parse_row(table, data)
+    except ValidationError as exc:
+        errors.extend(_problems(path, number, exc))
+        return None
+    item = row.to_item()
+    problems = key_problems(table, item)
+    if (where := non_finite(item)) is not None:
+        problems.append(f"{where}: not a finite number")
+    errors.extend(f"{path.name}:{number}: {problem}" for problem in problems)
+    return None if problems else row
+
+
+def import_folder(folder: Path, resource: Any, naming: Naming, *, write: Writer = upsert) -> ImportReport:
+    """Validate every row of every file, then write all of them or none (ImportFailed: restored)."""
     rows, errors = read_folder(Path(folder))
     report = ImportReport(errors=errors)
     if errors:
         return report  # nothing written: a partial import would leave the airline half-changed
-    for table, table_rows in rows.items():
-        report.written[table] = upsert(resource, naming, table, table_rows)
+    report.written = write_all_or_nothing(resource, naming, rows, write=write)
     return report
 
 

@@ -122,6 +122,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             response,
             disruption_id=request.disruption_id or request.execution_id,
             store=store if request.disruption_id else None,
+            execution_name=request.execution_id,
         )
 
     return handler

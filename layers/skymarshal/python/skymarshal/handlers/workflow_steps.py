@@ -203,19 +203,27 @@ def learn(event: dict, context: Any) -> dict:
 
 @step
 def trigger(event: dict, context: Any) -> dict:
-    """The EventBridge rule's target: one execution per event id (SKYMARSHAL_STATE_MACHINE_ARN)."""
+    """The EventBridge rule's target: one execution per event id (SKYMARSHAL_STATE_MACHINE_ARN). A malformed
+    event goes to the dead-letter queue (SKYMARSHAL_TRIGGER_DLQ_URL) with its reason and is not retried; a
+    failure to start (throttling, a service error) raises, so EventBridge retries it."""
     import boto3
 
-    from ..workflow.trigger import InvalidEvent, start_for_event
+    from ..workflow.trigger import DLQ_ENV, InvalidEvent, dead_letter, start_for_event
 
     try:
         started = start_for_event(
             event, sfn=boto3.client("stepfunctions"), state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"]
         )
-    except InvalidEvent as exc:  # EventBridge would retry an error: a malformed event is logged and dropped
-        logger.error("malformed disruption event", extra={"reason": str(exc), "event_id": event.get("id")})
+    except InvalidEvent as exc:  # retrying cannot fix it: dead-letter it with the reason, return normally
+        event_id = event.get("id") if isinstance(event, dict) else None
+        queue = os.environ.get(DLQ_ENV)
+        message_id = dead_letter(event, str(exc), sqs=boto3.client("sqs"), queue_url=queue) if queue else None
+        logger.error(
+            "malformed disruption event",
+            extra={"reason": str(exc), "event_id": event_id, "dead_letter_message": message_id},
+        )
         metrics.add_metric(name="EventMalformed", unit=MetricUnit.Count, value=1)
-        return {"started": False, "error": str(exc)}
+        return {"started": False, "error": str(exc), "dead_lettered": message_id is not None}
     logger.set_correlation_id(started["execution_name"])
     metrics.add_metric(
         name="ExecutionStarted" if started["started"] else "EventDuplicate", unit=MetricUnit.Count, value=1

@@ -8,9 +8,10 @@ and when, what was executed, the outcome — is appended here by the step that k
   PK = "AUDIT#<disruption id>"  SK = "HEAD"            seq, hash, signature, key_id: the chain head, signed with KMS
 
 `hash` is SHA-256 over the canonical JSON of the record's other fields, `prev_hash` included, so changing,
-removing or reordering any record breaks every hash after it. A record that refers to a run artifact in S3
-(a collation, the arbitrator's output) holds that object's SHA-256 too, so `verify` also detects an edited
-artifact. Records are written with a condition and never updated; the writers' IAM has no UpdateItem or
+removing or reordering any record breaks every hash after it. Every run artifact in S3 a record refers to
+(the request, a collation, the round checkpoint a resume reuses, a large agent output, the arbitrator's
+output, the execution report, the audit export) is named in its body as {bucket, key, sha256}, so `verify`
+also detects an edited artifact. Records are written with a condition and never updated; the writers' IAM has no UpdateItem or
 DeleteItem on the table. The head is signed with an asymmetric KMS key (ECC_NIST_P256), so whoever can write
 to the table still cannot forge a head the key did not sign.
 """
@@ -35,7 +36,9 @@ from .tables import WorkflowTables
 GENESIS = "0" * 64
 SIGNING_ALGORITHM = "ECDSA_SHA_256"
 _MAX_APPEND_ATTEMPTS = 8
-AuditKind = Literal["request", "round", "decision", "approval_requested", "approval_decided", "execution", "outcome"]
+AuditKind = Literal[
+    "request", "round", "decision", "approval_requested", "approval_decided", "execution", "outcome", "export"
+]
 ProblemCode = Literal[
     "EMPTY",
     "HASH_MISMATCH",
@@ -214,6 +217,10 @@ class AuditTrail:
 
     # ------------------------------------------------------------------------------------------- read
 
+    def by_key(self, disruption_id: str, key: str) -> AuditRecord | None:
+        """The record appended under `key` (e.g. "round:initial:<execution>"), or None."""
+        return self._by_key(disruption_id, key)
+
     def _by_key(self, disruption_id: str, key: str) -> AuditRecord | None:
         pointer = self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": f"KEY#{key}"}).get("Item")
         if pointer is None:
@@ -308,29 +315,34 @@ class AuditTrail:
     def _artifact_problems(self, records: list[AuditRecord]) -> list[Problem]:
         problems = []
         for record in records:
-            artifact = record.body.get("artifact")
-            if not isinstance(artifact, dict) or "sha256" not in artifact:
-                continue
-            try:
-                current = self.artifact(artifact["bucket"], artifact["key"])["sha256"]
-            except ClientError:
-                problems.append(
-                    Problem(
-                        code="ARTIFACT_MISSING",
-                        seq=record.seq,
-                        message=f"s3://{artifact['bucket']}/{artifact['key']} is gone",
-                    )
-                )
-                continue
-            if current != artifact["sha256"]:
-                problems.append(
-                    Problem(
-                        code="ARTIFACT_CHANGED",
-                        seq=record.seq,
-                        message=f"s3://{artifact['bucket']}/{artifact['key']} changed after record {record.seq}",
-                    )
-                )
+            for artifact in referenced_artifacts(record.body):
+                problem = self._artifact_problem(record, artifact)
+                if problem is not None:
+                    problems.append(problem)
         return problems
+
+    def _artifact_problem(self, record: AuditRecord, artifact: dict) -> Problem | None:
+        """One artifact: gone, changed since the record hashed it, or None when it is as hashed."""
+        where = f"s3://{artifact['bucket']}/{artifact['key']}"
+        try:
+            current = self.artifact(artifact["bucket"], artifact["key"])["sha256"]
+        except ClientError:
+            return Problem(code="ARTIFACT_MISSING", seq=record.seq, message=f"{where} is gone")
+        if current != artifact["sha256"]:
+            return Problem(
+                code="ARTIFACT_CHANGED", seq=record.seq, message=f"{where} changed after record {record.seq}"
+            )
+        return None
+
+
+def referenced_artifacts(body: dict) -> list[dict]:
+    """Every {bucket, key, sha256} a record's body names: a field's value, or an item of a list field."""
+    found = []
+    for value in body.values():
+        for candidate in value if isinstance(value, list) else [value]:
+            if isinstance(candidate, dict) and {"bucket", "key", "sha256"} <= set(candidate):
+                found.append(candidate)
+    return found
 
 
 def chain_problems(records: list[AuditRecord]) -> list[Problem]:

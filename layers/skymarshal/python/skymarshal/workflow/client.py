@@ -18,7 +18,7 @@ from typing import Any
 from ..data.schema import AGENTS
 from .deployment import STATE_MACHINE_ENV
 from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest
-from .payloads import ArtifactStore, run_key
+from .payloads import ArtifactStore
 from .tables import WorkflowTables
 
 APPROVAL_STATE = "Await duty manager approval"
@@ -235,7 +235,12 @@ class WorkflowClient:
         described = self.describe(name)
         if described["status"] not in ("FAILED", "TIMED_OUT", "ABORTED"):
             raise ValueError(f"run {name} is {described['status']}: only a failed, timed-out or aborted run resumes")
-        request = DisruptionRequest.model_validate({**json.loads(described["input"]), "resume": True})
+        from .reuse import reusable_rounds
+
+        request = DisruptionRequest.model_validate({**json.loads(described["input"]), "resume": True, "resumes": name})
+        # Refused here, on one line, before a new execution starts: a checkpoint that does not match its record
+        # (Validate checks again, for a resume started another way).
+        reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail)
         base = request.disruption_id
         taken = {e["name"] for e in self.executions(limit=1000)}
         n = next(i for i in range(1, 1000) if f"{base}{RESUME_SUFFIX}{i}" not in taken)
@@ -273,14 +278,14 @@ class WorkflowClient:
                 "trail": [r.model_dump(mode="json") for r in self.trail.records(disruption_id)],
                 "verification": self.trail.verify(disruption_id).model_dump(mode="json"),
             }
-        saved = self.store.get(run_key(disruption_id, "audit"))
-        if saved and described["status"] == "SUCCEEDED" and name == names[-1]:
-            return {**saved, "executions": executions, **trail}
-        output = json.loads(described["output"]) if described.get("output") else None
+        # Always assembled again from the artifacts, never the stored export: an edited export is not what is
+        # shown (and its hash in the chain makes the verification above fail).
+        state = json.loads(described["output"]) if described.get("output") else None
         return {
             **audit_document(
-                disruption_id, names, store=self.store, tables=self.tables, state=output, executions=executions
+                disruption_id, names, store=self.store, tables=self.tables, state=state, executions=executions
             ),
+            "derived": True,
             **trail,
         }
 

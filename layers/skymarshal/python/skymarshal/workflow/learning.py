@@ -170,7 +170,7 @@ def learn_step(
     output = ArbitratorOutput.model_validate(store.resolve(decision_state["output"])) if decision_state else None
     execution = ExecutionSummary.model_validate(state["execution"]) if state.get("execution") else None
     escalation = Escalation.model_validate(state["escalation"]) if state.get("escalation") else None
-    report = store.get(run_key(request.disruption_id, "execution")) if execution else None
+    report = store.get(run_key(request.disruption_id, request.execution_name, "execution")) if execution else None
     if registry is not None:
         close_arbitration(state, registry)
     history_id = None
@@ -208,6 +208,15 @@ def learn_step(
         f"{execution.error if execution else ''}",
     }[status]
     outcome = RunOutcome(status=status, history_id=history_id, message=message.strip())
+    from . import flight_claims
+
+    if flight_claims.enabled():  # an executed plan holds the flight; any other ending frees it
+        flight_claims.release(
+            flight_id=request.flight_id,
+            disruption_id=request.disruption_id,
+            recovered=status == "executed",
+            tables=tables,
+        )
     if trail is not None:
         trail.append(
             request.disruption_id,
@@ -227,5 +236,15 @@ def learn_step(
         tables=tables,
         state={**state, "outcome": outcome.model_dump(mode="json")},
     )
-    audit = store.save(run_key(request.disruption_id, "audit"), document, inline_limit=0)
+    export = run_key(request.disruption_id, request.execution_name, "audit")
+    audit = store.save(export, document, inline_limit=0)
+    if trail is not None:  # the export is an artifact like any other: hashed, so an edited export fails verify
+        trail.append(
+            request.disruption_id,
+            "export",
+            f"export:{request.execution_name}",
+            {"artifact": trail.artifact(store.bucket, export)},
+            actor="learn",
+            execution_name=request.execution_name,
+        )
     return outcome.model_copy(update={"audit": audit})

@@ -70,6 +70,7 @@ class DisruptionRequest(_Model):
     requested_by: str | None = Field(None, max_length=120)
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
+    resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)
 
     @field_validator("disruption_id")
     @classmethod
@@ -108,6 +109,7 @@ class PhaseResult(_Model):
     failed: list[str]  # agents whose status is not ok
     safety_failed: bool  # a safety agent did not finish: no arbitration, a human decides
     reused: bool = False  # loaded from the checkpoint of an earlier run (resume)
+    reused_from: str | None = None  # that earlier execution's name
 
 
 class RankedSummary(_Model):

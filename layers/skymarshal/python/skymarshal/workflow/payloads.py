@@ -1,8 +1,10 @@
 """Run artifacts in the artifacts bucket, and references to them small enough for the state machine.
 
 Step Functions refuses a state over 256 KB. Every run artifact (collations, the arbitrator's output, the
-audit document) is written to `runs/<disruption id>/…` — which also makes the collations checkpoints a
-resumed run reuses — and the state carries it inline only when it is under `INLINE_LIMIT`.
+audit document) is written to `runs/<disruption id>/<execution name>/…` — which also makes the collations
+checkpoints a resumed run reuses — and the state carries it inline only when it is under `INLINE_LIMIT`.
+Artifacts are per execution, never shared: a resumed run writes its own and links to the ones it reuses, so
+what an earlier execution's audit records hashed is never overwritten.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ def bucket_name() -> str:
     return name
 
 
-def run_key(disruption_id: str, name: str) -> str:
-    return f"{RUNS_PREFIX}/{disruption_id}/{name}.json"
+def run_key(disruption_id: str, execution_name: str, name: str) -> str:
+    return f"{RUNS_PREFIX}/{disruption_id}/{execution_name}/{name}.json"
 
 
 class ArtifactStore:

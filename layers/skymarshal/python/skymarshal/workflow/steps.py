@@ -26,7 +26,6 @@ from .deployment import APPROVAL_TIMEOUT_ENV
 from .models import (
     RESUME_SUFFIX,
     DisruptionRequest,
-    PhaseResult,
     ValidatedRequest,
     field_error,
 )
@@ -66,6 +65,26 @@ def environment_settings():
 
 
 # ------------------------------------------------------------------------------------------- Validate
+
+
+def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
+    """One disruption per flight at a time (workflow/flight_claims.py): a second one is refused, naming the first."""
+    from . import flight_claims
+
+    if not flight_claims.enabled():
+        return
+    try:
+        flight_claims.claim(
+            flight_id=request.flight_id,
+            flight_number=request.flight_number,
+            flight_date=request.flight_date,
+            disruption_id=request.disruption_id,
+            execution_name=request.execution_name,
+            run_seconds=request.approval_timeout_seconds,
+            tables=tables,
+        )
+    except flight_claims.FlightClaimed as exc:
+        raise InvalidDisruption(str(exc)) from None
 
 
 def validate(
@@ -136,6 +155,7 @@ def validate(
         disruption=disruption,
         overlay=overlay,
     )
+    _claim_flight(validated, tables=tables)
     return _initial_state(validated, request, store, trail)
 
 
@@ -147,7 +167,7 @@ def _initial_state(
     assert disruption is not None  # Validate always resolves the facts
     state: dict[str, Any] = dict.fromkeys(STATE_KEYS)
     state["request"] = validated.model_dump(mode="json")
-    store.put(run_key(request.disruption_id, "request"), state["request"])
+    store.put(run_key(request.disruption_id, execution_name, "request"), state["request"])
     if trail is not None:
         trail.append(
             request.disruption_id,
@@ -162,15 +182,22 @@ def _initial_state(
                 "iata_delay_code": disruption.iata_delay_code,
                 "scope": disruption.scope.kind,
                 "what_if": overlay.describe(),
-                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request")),
+                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, execution_name, "request")),
             },
             actor=request.requested_by or request.source,
             execution_name=execution_name,
         )
-    if request.resume:  # an earlier run's finished phases are not run again
-        for key, phase in (("phase1", "initial"), ("phase2", "revision")):
-            saved = store.get(run_key(request.disruption_id, f"phase-{phase}"))
-            if saved is None:
-                break
-            state[key] = PhaseResult.model_validate({**saved, "reused": True}).model_dump(mode="json")
+    if request.resume:  # an earlier run's finished phases are not run again, if they are as its trail hashed them
+        from .reuse import CheckpointRefused, record_reuse, reusable_rounds
+
+        previous = request.resumes or request.disruption_id
+        try:
+            rounds = reusable_rounds(request.disruption_id, previous, store=store, trail=trail)
+        except CheckpointRefused as exc:
+            raise InvalidDisruption(str(exc)) from None
+        for reused in rounds:
+            result = record_reuse(
+                reused, disruption_id=request.disruption_id, execution_name=execution_name, store=store, trail=trail
+            )
+            state[reused.state_key] = result.model_dump(mode="json")
     return state

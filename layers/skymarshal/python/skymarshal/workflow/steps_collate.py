@@ -19,12 +19,16 @@ from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
 # -------------------------------------------------------------------------------------------- Collate
 
 
-def agent_result(response: AgentResponse, *, disruption_id: str, store: ArtifactStore | None) -> dict[str, Any]:
-    """What an agent Lambda returns to its Map: the response, or a reference when it is large."""
+def agent_result(
+    response: AgentResponse, *, disruption_id: str, store: ArtifactStore | None, execution_name: str | None = None
+) -> dict[str, Any]:
+    """What an agent Lambda returns to its Map: the response, or a reference when it is large (stored under the
+    execution, and hashed into the round's audit record by Collate)."""
     body = response.model_dump(mode="json")
     if store is None:
         return body
-    ref = store.ref(body, run_key(disruption_id, f"agent-{response.phase}-{response.agent_name}"), AGENT_INLINE_LIMIT)
+    key = run_key(disruption_id, execution_name or disruption_id, f"agent-{response.phase}-{response.agent_name}")
+    ref = store.ref(body, key, AGENT_INLINE_LIMIT)
     if ref.key is None:
         return body
     return {"agent_name": response.agent_name, "status": response.status, "ref": ref.model_dump(mode="json")}
@@ -63,20 +67,24 @@ def collate(
     trail: AuditTrail | None = None,
 ) -> PhaseResult:
     """The Map's seven results → the collation (checkpointed in S3) and what the safety gate needs."""
+    execution = execution_name or disruption_id
     responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
+    # Large agent outputs Collate read by reference: their bytes are hashed into the round's record too.
+    agent_refs = [e["ref"] for e in results if isinstance(e, dict) and isinstance(e.get("ref"), dict)]
     for agent in AGENTS:  # a missing result is a failed agent, never silently absent
         responses.setdefault(agent, failure_response(agent, phase, {}, "no result from the Map", status="error"))
     collation = {a: responses[a].model_dump(mode="json") for a in AGENTS}
     statuses = {a: responses[a].status for a in AGENTS}
     result = PhaseResult(
         phase=phase,
-        collation=store.save(run_key(disruption_id, f"collation-{phase}"), collation),
+        collation=store.save(run_key(disruption_id, execution, f"collation-{phase}"), collation),
         statuses=statuses,
         failed=[a for a in AGENTS if statuses[a] != "ok"],
         # As the arbitrator reads it: a safety agent that did not answer "ok" cannot clear the flight.
         safety_failed=any(statuses[a] != "ok" for a in SAFETY_AGENTS),
     )
-    store.put(run_key(disruption_id, f"phase-{phase}"), result.model_dump(mode="json"))
+    checkpoint = run_key(disruption_id, execution, f"phase-{phase}")
+    store.put(checkpoint, result.model_dump(mode="json"))
     if trail is not None:
         trail.append(
             disruption_id,
@@ -86,7 +94,14 @@ def collate(
                 "phase": phase,
                 "statuses": statuses,
                 "safety_failed": result.safety_failed,
-                "artifact": trail.artifact(store.bucket, run_key(disruption_id, f"collation-{phase}")),
+                "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution, f"collation-{phase}")),
+                # the round checkpoint a resume reuses, and each large agent output, hashed like the collation
+                "checkpoint": trail.artifact(store.bucket, checkpoint),
+                "agent_outputs": [
+                    trail.artifact(ref.get("bucket") or store.bucket, ref["key"])
+                    for ref in agent_refs
+                    if ref.get("key")
+                ],
             },
             actor="collate",
             execution_name=execution_name,

@@ -59,7 +59,9 @@ def arbitrate_step(
         **arbitrate_kwargs,
     )
     ref = store.save(
-        run_key(request.disruption_id, f"decision-{attempt}"), output.model_dump(mode="json"), inline_limit=0
+        run_key(request.disruption_id, request.execution_name, f"decision-{attempt}"),
+        output.model_dump(mode="json"),
+        inline_limit=0,
     )
     ranked = [
         RankedSummary(
@@ -93,7 +95,9 @@ def arbitrate_step(
                 "ranked": [r.model_dump(mode="json") for r in ranked],
                 "excluded": excluded,
                 "instruction": instruction,
-                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, f"decision-{attempt}")),
+                "artifact": trail.artifact(
+                    store.bucket, run_key(request.disruption_id, request.execution_name, f"decision-{attempt}")
+                ),
             },
             actor="arbitrator",
             execution_name=request.execution_name,
@@ -145,7 +149,7 @@ def execute_step(
     request = ValidatedRequest.model_validate(state["request"])
     scenario = chosen_scenario(state, store)
     report = execute(scenario, execution_id=request.execution_name, tables=tables)
-    store.put(run_key(request.disruption_id, "execution"), report.model_dump(mode="json"))
+    store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
     if trail is not None:
         trail.append(
             request.disruption_id,
@@ -156,7 +160,9 @@ def execute_step(
                 "scenario_id": scenario.scenario_id,
                 "actions": report.actions,
                 "error": report.error,
-                "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "execution")),
+                "artifact": trail.artifact(
+                    store.bucket, run_key(request.disruption_id, request.execution_name, "execution")
+                ),
             },
             actor="execute",
             execution_name=request.execution_name,

@@ -3,22 +3,34 @@
 The rule matches `RULE_PATTERN`; its target is the trigger Lambda, which names the execution after the
 event id. EventBridge delivers at least once, so a redelivered or re-sent event meets an existing name and
 starts nothing new. `skymarshal event put FILE.json` does what the rule and its target do, locally.
+
+The name is the event id made safe for an execution name plus a short hash of the id as sent: two ids that
+differ only in characters an execution name cannot hold (`relsec/collide`, `relsec:collide`) get different
+names, while the same id always gets the same name (so a duplicate still starts nothing). An event that is
+not a disruption report will never become one by retrying: it goes to the dead-letter queue with the reason
+(`dead_letter`), and the Lambda succeeds so EventBridge does not retry it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ..models.common import MAX_PROMPT_CHARS
 from .deployment import DETAIL_TYPE, SOURCE
+from .deployment import TRIGGER_DLQ_ENV as DLQ_ENV  # noqa: F401  (the Trigger handler reads it from here)
 from .models import DisruptionRequest, field_error
 
 RULE_PATTERN: dict[str, list[str]] = {"source": [SOURCE], "detail-type": [DETAIL_TYPE]}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+_HASH_CHARS = 8  # 32 bits of the id: a collision needs ~65,000 distinct ids sanitized to the same text
 
 
 class DisruptionDetail(BaseModel):
@@ -26,10 +38,10 @@ class DisruptionDetail(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    prompt: str | None = Field(None, min_length=1)
-    flight_number: str | None = None
-    date: str | None = None  # the local departure date, e.g. 2026-01-20
-    description: str | None = None  # "mechanical failure"
+    prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    flight_number: str | None = Field(None, max_length=16)
+    date: str | None = Field(None, max_length=32)  # the local departure date, e.g. 2026-01-20
+    description: str | None = Field(None, max_length=1000)  # "mechanical failure"
     reported_by: str | None = Field(None, max_length=120)
 
     @model_validator(mode="after")
@@ -51,8 +63,11 @@ class InvalidEvent(ValueError):
 
 
 def disruption_id_for(event_id: str) -> str:
-    """`evt-<event id>`, reduced to the characters an execution name allows."""
-    return ("evt-" + _UNSAFE.sub("-", event_id))[:64]
+    """`evt-<event id, made safe>-<hash of the id as sent>`: at most 64 characters, deterministic, and distinct
+    for ids that only differ where the safe form replaced or cut characters."""
+    digest = hashlib.sha256(event_id.encode()).hexdigest()[:_HASH_CHARS]
+    readable = _UNSAFE.sub("-", event_id)[: 64 - len("evt-") - 1 - _HASH_CHARS]
+    return f"evt-{readable}-{digest}"
 
 
 def parse_event(event: Any) -> DisruptionEvent:
@@ -68,13 +83,28 @@ def parse_event(event: Any) -> DisruptionEvent:
 
 
 def request_for(event: DisruptionEvent) -> DisruptionRequest:
-    return DisruptionRequest(
-        disruption_id=disruption_id_for(event.id),
-        prompt=event.detail.as_prompt(),
-        source="eventbridge",
-        requested_by=event.detail.reported_by,
-        reported_at=event.time,
+    try:
+        return DisruptionRequest(
+            disruption_id=disruption_id_for(event.id),
+            prompt=event.detail.as_prompt(),
+            source="eventbridge",
+            requested_by=event.detail.reported_by,
+            reported_at=event.time,
+        )
+    except ValidationError as exc:
+        raise InvalidEvent(field_error(exc, "event")) from None
+
+
+def dead_letter(event: Any, reason: str, *, sqs: Any, queue_url: str) -> str:
+    """Send an event that is not a disruption report to the dead-letter queue with its reason; the message id."""
+    body = json.dumps(
+        {"reason": reason, "refused_at": datetime.now(UTC).isoformat(), "event": event}, default=str, ensure_ascii=False
     )
+    return sqs.send_message(
+        QueueUrl=queue_url,
+        MessageBody=body[:250_000],  # SQS takes 256 KiB; an event is at most 256 KB, so this cuts only the absurd
+        MessageAttributes={"reason": {"DataType": "String", "StringValue": reason[:1000] or "invalid"}},
+    )["MessageId"]
 
 
 def start_for_event(event: Any, *, sfn: Any, state_machine_arn: str) -> dict[str, Any]:
