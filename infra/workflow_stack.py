@@ -105,6 +105,11 @@ class WorkflowStack(Stack):
         )
         return task
 
+    @staticmethod
+    def _items(phase: str) -> str:
+        """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/retry.py)."""
+        return "$.request.agents" if phase == "initial" else "$.request.revision_agents"
+
     def _round(self, phase: str, result_path: str) -> sfn.Map:
         title = "Initial round" if phase == "initial" else "Revision round"
         selector: dict[str, Any] = {
@@ -119,7 +124,7 @@ class WorkflowStack(Stack):
         round_map = sfn.Map(
             self,
             f"{title}: seven agents",
-            items_path="$.request.agents",
+            items_path=self._items(phase),
             item_selector=selector,
             result_path=result_path,
             max_concurrency=len(AGENTS),
@@ -172,6 +177,7 @@ class WorkflowStack(Stack):
                 "results": sfn.JsonPath.list_at(path),
                 "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
                 "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
+                "ran": sfn.JsonPath.list_at(self._items(phase)),
             },
             path,
         )
@@ -192,7 +198,9 @@ class WorkflowStack(Stack):
             {"input": sfn.JsonPath.entire_payload, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")},
             None,
         )
-        learn = self._invoke("Learn and record outcome", self.fns.learn, state, "$.outcome")
+        # Learn alerts the duty managers of an escalation, with a link to this execution.
+        learn_payload = {**state, "execution_arn": sfn.JsonPath.string_at("$$.Execution.Id")}
+        learn = self._invoke("Learn and record outcome", self.fns.learn, learn_payload, "$.outcome")
         arbitrate = self._invoke("Arbitrate", self.fns.arbitrate, state, "$.decision")
         # The arbitrator has its own deadline below its Lambda timeout; if it fails anyway (a crash, a timeout),
         # the run goes to a duty manager instead of ending in a failed execution.
@@ -215,6 +223,7 @@ class WorkflowStack(Stack):
                 {
                     "task_token": sfn.JsonPath.task_token,
                     "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
+                    "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
                     "decision": sfn.JsonPath.object_at("$.decision"),
                     "timeout_seconds": sfn.JsonPath.number_at("$.request.approval_timeout_seconds"),
                 }

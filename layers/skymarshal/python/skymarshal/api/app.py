@@ -29,6 +29,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
 from ..workflow.client import RunNotFound, WorkflowClient, phase_of
 from ..workflow.models import ApprovalDecision
+from ..workflow.retry import NotRetryable
 from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
@@ -113,6 +114,11 @@ def _stale_settings(exc: SettingsConflict) -> Response:
 @app.exception_handler(RunNotFound)
 def _unknown_run(exc: RunNotFound) -> Response:
     return _error(404, str(exc))
+
+
+@app.exception_handler(NotRetryable)
+def _not_retryable(exc: NotRetryable) -> Response:
+    return _error(409, str(exc))
 
 
 @app.exception_handler(ApprovalError)
@@ -219,6 +225,22 @@ def override(disruption_id: str, body: Annotated[m.Override, Body()]) -> m.Decis
     return _decide(
         disruption_id, action=action, scenario_id=body.scenario_id, comment=body.reason, instruction=body.instruction
     )
+
+
+@app.post(
+    "/disruptions/<disruption_id>/retry",
+    middlewares=DECIDE,
+    security=SECURITY,
+    summary="Retry an escalated run: only the agents that failed run again, the others' answers are reused",
+    responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}},
+)
+def retry(disruption_id: str) -> Response[m.Started]:
+    started = client().retry(disruption_id)  # NotRetryable → 409
+    log.info("retry of %s started by %s: %s", disruption_id, signed_in().name, started["execution_name"])
+    payload = m.Started(
+        disruption_id=started["disruption_id"], execution_name=started["execution_name"], started=started["started"]
+    )
+    return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
 
 
 @app.get(

@@ -1,4 +1,5 @@
-"""`skymarshal status ID | history | audit ID | audit verify ID | resume ID | event put FILE.json` against local AWS."""
+"""`skymarshal status ID | history | audit ID | audit verify ID | resume ID | retry ID | event put FILE.json` against
+local AWS."""
 
 from __future__ import annotations
 
@@ -32,6 +33,11 @@ def register(commands) -> None:
     resume = commands.add_parser("resume", help="run a failed run again, reusing the phases it finished")
     resume.add_argument("id")
     resume.set_defaults(run=_resume)
+    retry = commands.add_parser(
+        "retry", help="an escalated run again: only the agents that failed re-run, the others' answers are reused"
+    )
+    retry.add_argument("id")
+    retry.set_defaults(run=_retry)
     event = commands.add_parser("event", help="disruption events, as EventBridge delivers them")
     actions = event.add_subparsers(dest="action", required=True, parser_class=type(event))
     put = actions.add_parser("put", help="check FILE.json against the rule's pattern and start its execution")
@@ -128,16 +134,27 @@ def _verify(run_id: str, *, as_json: bool) -> int:
 
 
 def _resume(args) -> int:
+    return _again(args.id, "resume")
+
+
+def _retry(args) -> int:
+    return _again(args.id, "retry")
+
+
+def _again(run_id: str, how: str) -> int:
+    """Start the resume or retry of a run and follow it to its approval or its end."""
     from . import CliError
 
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         client = _client(account)
-        try:
-            started = client.resume(args.id)
+        try:  # NotRetryable, and resume's refusal, are ValueErrors saying why
+            started = client.resume(run_id) if how == "resume" else client.retry(run_id)
         except ValueError as exc:
             raise CliError(str(exc)) from None
         progress = Progress()
-        progress.header(started["execution_name"], "(resumed)", True)
+        progress.header(
+            started["execution_name"], "(resumed)" if how == "resume" else "(retry of the failed agents)", True
+        )
         state = client.follow(started["execution_name"], on_progress=progress.update)
     print(
         f"{started['execution_name']}: {state.status} at {state.current}"

@@ -14,15 +14,34 @@ from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from ..data.schema import AGENTS
 from ..models.common import MAX_PROMPT_CHARS
 from ..models.disruption import Disruption
 
-# A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume
-# suffix ("--resume-N") needs room, so a disruption id keeps to 64.
+# A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume and
+# retry suffixes ("--resume-N", "--retry-N") need room, so a disruption id keeps to 64.
 DISRUPTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 RESUME_SUFFIX = "--resume-"
+RETRY_SUFFIX = "--retry-"
+RUN_SUFFIXES = (RESUME_SUFFIX, RETRY_SUFFIX)
+
+
+def base_name(execution_name: str) -> str:
+    """The disruption id a resumed or retried run's name starts with (`ID--resume-2` → `ID`)."""
+    for suffix in RUN_SUFFIXES:
+        execution_name = execution_name.split(suffix)[0]
+    return execution_name
+
+
+def is_run_of(execution_name: str, disruption_id: str) -> bool:
+    """The first run of the disruption, or one of its resumes or retries."""
+    return execution_name == disruption_id or any(execution_name.startswith(disruption_id + s) for s in RUN_SUFFIXES)
+
+
 ApprovalAction = Literal["approve", "select", "alternatives", "reject"]
 RunStatus = Literal["executed", "rejected", "escalated", "failed"]
+# The state machine's escalation codes; deployment.ESCALATION_REASONS (one metric and alarm each) lists the same.
+EscalationReason = Literal["SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED"]
 
 
 def field_error(exc: ValidationError, what: str) -> str:
@@ -69,6 +88,14 @@ class DisruptionRequest(_Model):
     requested_by: str | None = Field(None, max_length=120)
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
+    # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/retry.py).
+    retry: bool = False
+
+    @model_validator(mode="after")
+    def _resume_or_retry(self) -> DisruptionRequest:
+        if self.resume and self.retry:
+            raise ValueError("resume (reuse finished rounds) and retry (re-run failed agents) exclude each other")
+        return self
 
     @field_validator("disruption_id")
     @classmethod
@@ -91,7 +118,9 @@ class ValidatedRequest(_Model):
     flight_date: str
     flight_id: str
     description: str
-    agents: list[str]
+    agents: list[str]  # the initial round's Map items
+    # The revision round's Map items: all seven, or on a retry the agents that run again (workflow/retry.py).
+    revision_agents: list[str] = Field(default_factory=lambda: list(AGENTS))
     approval_timeout_seconds: int = Field(ge=1)
     disruption: Disruption | None = None  # the report as facts, resolved here once (None: a run saved before)
 
@@ -131,6 +160,7 @@ class DecisionSummary(_Model):
     excluded: list[str] = Field(default_factory=list)  # scenario ids shown before and set aside
     instruction: str | None = None
     output: PayloadRef  # the full ArbitratorOutput
+    llm: str = "offline"  # the arbitrator's model, or "offline (fallback: <reason>)" when it failed
 
 
 class ActionDetails(BaseModel):
@@ -159,7 +189,7 @@ class ApprovalDecision(ActionDetails, _Model):
 class Escalation(_Model):
     """`$.escalation`: why the run went to a human without an executed plan."""
 
-    reason: Literal["SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED"]
+    reason: EscalationReason
     message: str = ""
 
 
@@ -180,3 +210,4 @@ class Outcome(_Model):
     history_id: str | None
     audit: PayloadRef | None = None
     message: str
+    alert: dict[str, Any] | None = None  # an escalation's duty-manager alert (workflow/alerts.py)

@@ -23,13 +23,13 @@ from ..data.schema import AGENTS
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
 from .models import (
-    RESUME_SUFFIX,
     DisruptionRequest,
     PhaseResult,
     ValidatedRequest,
     field_error,
 )
 from .payloads import ArtifactStore, run_key
+from .retry import retry_plan
 from .tables import WorkflowTables
 
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
@@ -86,12 +86,9 @@ def validate(
         request = DisruptionRequest.model_validate(payload)
     except ValidationError as exc:
         raise InvalidDisruption(field_error(exc, "disruption request")) from None
-    base_name = execution_name.split(RESUME_SUFFIX)[0]
-    if base_name != request.disruption_id:
-        raise InvalidDisruption(
-            f"execution {execution_name!r} does not belong to disruption {request.disruption_id!r}: "
-            "start it with the disruption id as its name (a duplicate event then starts nothing new)"
-        )
+    # The execution's name is free: the disruption is the input's `disruption_id`, so "New execution" with a
+    # copied input (Step Functions console) replays that disruption. A duplicated event still starts nothing
+    # new: the Trigger names each execution after its event id (workflow/trigger.py).
 
     def flight_dates(number: str):
         return [f.flight_date for f in q.flights_by_number(handle, number)]
@@ -109,6 +106,7 @@ def validate(
         disruption = report_disruption(request.prompt, flight)
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
+    plan = retry_plan(request.disruption_id, store) if request.retry else None
     validated = ValidatedRequest(
         disruption_id=request.disruption_id,
         execution_name=execution_name,
@@ -120,7 +118,8 @@ def validate(
         flight_date=info.date.isoformat(),
         flight_id=flight.flight_id,
         description=info.disruption_description,
-        agents=list(AGENTS),
+        agents=plan.initial if plan else list(AGENTS),
+        revision_agents=plan.revision if plan else list(AGENTS),
         approval_timeout_seconds=approval_timeout_seconds(tables=tables),
         disruption=disruption,
     )
@@ -137,6 +136,7 @@ def validate(
                 "source": request.source,
                 "flight_id": flight.flight_id,
                 "resume": request.resume,
+                "retry": {"initial": plan.initial, "revision": plan.revision} if plan else None,
                 "iata_delay_code": disruption.iata_delay_code,
                 "scope": disruption.scope.kind,
                 "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, "request")),
@@ -144,7 +144,10 @@ def validate(
             actor=request.requested_by or request.source,
             execution_name=execution_name,
         )
-    if request.resume:  # an earlier run's finished phases are not run again
+    if plan is not None:  # a retry: only the agents that failed run again (workflow/retry.py)
+        for key, reused in (("phase1", plan.phase1), ("phase2", plan.phase2)):
+            state[key] = reused.model_dump(mode="json") if reused else None
+    elif request.resume:  # an earlier run's finished phases are not run again
         for key, phase in (("phase1", "initial"), ("phase2", "revision")):
             saved = store.get(run_key(request.disruption_id, f"phase-{phase}"))
             if saved is None:

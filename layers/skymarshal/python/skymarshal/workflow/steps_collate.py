@@ -61,9 +61,19 @@ def collate(
     store: ArtifactStore,
     execution_name: str | None = None,
     trail: AuditTrail | None = None,
+    ran: list[str] | None = None,
 ) -> PhaseResult:
-    """The Map's seven results → the collation (checkpointed in S3) and what the safety gate needs."""
+    """The Map's results → the collation (checkpointed in S3) and what the safety gate needs.
+
+    `ran` is the agents the round's Map ran (all seven unless a retry re-ran only the failed ones): the others
+    keep their answers from the round's saved collation."""
     responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
+    kept = [a for a in AGENTS if ran is not None and a not in ran and a not in responses]
+    if kept:
+        saved = store.get(run_key(disruption_id, f"collation-{phase}")) or {}
+        for agent in kept:
+            if agent in saved:
+                responses[agent] = AgentResponse.model_validate(saved[agent])
     for agent in AGENTS:  # a missing result is a failed agent, never silently absent
         responses.setdefault(agent, failure_response(agent, phase, {}, "no result from the Map", status="error"))
     collation = {a: responses[a].model_dump(mode="json") for a in AGENTS}
@@ -86,6 +96,7 @@ def collate(
                 "phase": phase,
                 "statuses": statuses,
                 "safety_failed": result.safety_failed,
+                **({"kept_from_earlier_run": kept} if kept else {}),
                 "artifact": trail.artifact(store.bucket, run_key(disruption_id, f"collation-{phase}")),
             },
             actor="collate",
