@@ -26,6 +26,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from ..workflow.alerts import Alert, latest_alerts
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
 from ..workflow.client import RunNotFound, WorkflowClient, phase_of
 from ..workflow.models import ApprovalDecision
@@ -261,6 +262,11 @@ def get_audit(disruption_id: str) -> dict[str, Any]:
 )
 def verify_audit(disruption_id: str) -> dict[str, Any]:
     return client().verify(disruption_id).model_dump(mode="json")
+
+
+@app.get("/alerts", middlewares=READ, security=SECURITY, summary="Duty-manager alerts of escalated runs, newest first")
+def list_alerts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[Alert]:
+    return latest_alerts(tables=client().tables, limit=limit)
 
 
 @app.get("/settings", middlewares=READ, security=SECURITY, summary="Run settings (version 0: the deployment's)")

@@ -1,5 +1,5 @@
-"""`skymarshal status ID | history | audit ID | audit verify ID | resume ID | retry ID | event put FILE.json` against
-local AWS."""
+"""`skymarshal status ID | history | alerts | audit ID | audit verify ID | resume ID | retry ID | event put FILE.json`
+against local AWS."""
 
 from __future__ import annotations
 
@@ -22,6 +22,10 @@ def register(commands) -> None:
     history.add_argument("--limit", type=int, default=20)
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_history)
+    alerts = commands.add_parser("alerts", help="the duty-manager alerts of escalated runs, newest first")
+    alerts.add_argument("--limit", type=int, default=20)
+    alerts.add_argument("--json", action="store_true")
+    alerts.set_defaults(run=_alerts)
     audit = commands.add_parser(
         "audit",
         help="a run's audit record as JSON (also written under .skymarshal/audit/); "
@@ -93,6 +97,22 @@ def _history(args) -> int:
         print('no runs yet: try `skymarshal analyze "Flight EY123 on January 20th had a mechanical failure"`')
     for r in runs:
         print(f"{r['startDate']:%Y-%m-%d %H:%M:%S}  {r['status']:9s}  {r['name']}")
+    return 0
+
+
+def _alerts(args) -> int:
+    from ..workflow.alerts import latest_alerts
+
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        alerts = latest_alerts(tables=account.tables(), limit=max(1, args.limit))
+    if args.json:
+        print_json([a.model_dump(mode="json") for a in alerts])
+        return 0
+    if not alerts:
+        print("no alerts: no run has been escalated")
+    for a in alerts:
+        print(f"{a.raised_at:%Y-%m-%d %H:%M:%S}  {a.reason:20s}  {a.execution_name}  {a.flight or ''}  [{a.delivery}]")
+        print(f"    {a.message} — {a.console_link}; `skymarshal retry {a.execution_name}` re-runs its failed agents")
     return 0
 
 
