@@ -42,7 +42,7 @@ def test_each_alert_links_to_its_run_and_says_if_it_was_delivered(tmp_path):
     ]
     shown = _render(tmp_path, alerts)
     [item] = shown["items"]
-    assert item["links"] == ["#dis-1"] and "alert failed" == item["className"]
+    assert item["links"] == ["#dis-1"] and item["className"] == "alert failed"
     assert "SAFETY_AGENT_FAILED" in item["text"] and "EY123 2027-01-20" in item["text"]
     assert "NOT delivered (AuthorizationError)" in item["text"]
     assert shown["calls"] == ["GET /alerts?limit=20", "POST /disruptions/dis%201/retry"]
