@@ -24,6 +24,7 @@ from constructs import Construct
 from skymarshal.data.schema import AGENTS
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 
+from .alerts import workflow_alerts
 from .config import AppConfig
 from .data_stack import DataStack
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
@@ -81,6 +82,11 @@ class WorkflowStack(Stack):
         self._grant_describe_own_executions(self.fns.trigger)
         self._acknowledge_state_machine_findings()
         self.bus, self.rule = self._events()
+        # The duty managers' topic (Learn publishes escalations to it) and the alarms that notify it.
+        self.alerts, self.alarms = workflow_alerts(
+            self, config=config, functions=functions, state_machine=self.state_machine, trigger_dlq=self.trigger_dlq
+        )
+        CfnOutput(self, "AlertTopicArn", value=self.alerts.topic.topic_arn)
         CfnOutput(self, "StateMachineArn", value=self.state_machine.state_machine_arn)
         CfnOutput(self, "EventBusName", value=self.bus.event_bus_name)
 
@@ -385,4 +391,5 @@ class WorkflowStack(Stack):
                 self.fns.trigger, dead_letter_queue=dlq, retry_attempts=4, max_event_age=Duration.hours(2)
             )
         )
+        self.trigger_dlq = dlq
         return bus, rule

@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import time
+import urllib.request
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -169,3 +170,21 @@ def latest_alerts(*, tables: WorkflowTables, limit: int = 50) -> list[Alert]:
         KeyConditionExpression=Key("PK").eq(LISTING_PK), ScanIndexForward=False, Limit=limit
     ).get("Items", [])
     return [Alert.model_validate(json.loads(item["alert"])) for item in items]
+
+
+def chat_message(sns_record: dict) -> dict[str, str]:
+    """A chat webhook's body for one SNS record of the alert topic: the subject in bold, then the alert."""
+    sns = sns_record.get("Sns") or {}
+    subject, message = str(sns.get("Subject") or ""), str(sns.get("Message") or "")
+    return {"text": f"*{subject}*\n{message}" if subject else message}
+
+
+def post_webhook(url: str, body: dict[str, str], timeout_s: float = 10.0) -> int:
+    """POST the body as JSON; the HTTP status (an error status raises urllib's HTTPError)."""
+    if not url.startswith("https://"):
+        raise ValueError("the chat webhook URL must start with https://")
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=timeout_s) as response:
+        return int(response.status)

@@ -27,3 +27,6 @@ ALERT_FAILED_METRIC = "AlertPublishFailed"  # an escalation's alert could not be
 def escalation_metric(reason: str) -> str:
     """One metric per escalation code: `EscalationSafetyAgentFailed` for SAFETY_AGENT_FAILED."""
     return "Escalation" + "".join(word.capitalize() for word in reason.split("_"))
+
+
+WEBHOOK_PARAMETER_ENV = "SKYMARSHAL_ALERT_WEBHOOK_PARAMETER"  # the SSM SecureString holding the chat webhook URL
