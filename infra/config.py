@@ -27,6 +27,16 @@ REMOVAL_POLICIES = {"retain": cdk.RemovalPolicy.RETAIN, "destroy": cdk.RemovalPo
 # DynamoDB table names: 3–255 characters of [A-Za-z0-9_.-]; the prefix must keep every name legal.
 _TABLE_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]*$")
 _STAGE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+# Alert subscriptions (infra/alerts.py): an address, an E.164 number, an SSM parameter name.
+_EMAIL = re.compile(r"^[^@\s,]+@[^@\s,]+\.[^@\s,]+$")
+_PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
+_PARAMETER = re.compile(r"^/?[A-Za-z0-9_.\-/]{1,1011}$")
+
+
+def _listed(value: Any) -> tuple[str, ...]:
+    """A context list: a JSON list (cdk.json) or a comma-separated string (`-c alertEmails=a@x.com,b@x.com`)."""
+    items = value if isinstance(value, list | tuple) else str(value or "").split(",")
+    return tuple(str(item).strip() for item in items if str(item).strip())
 
 
 def cdk_json_context(path: Path = CDK_JSON) -> dict[str, Any]:
@@ -47,6 +57,14 @@ class AppConfig:
     bedrock_geography: str = "regional"
     # Lambda Web Adapter (awslabs/aws-lambda-web-adapter) layer version for the streaming function, x86_64
     web_adapter_layer_version: int = 25
+    # Duty-manager alerts (infra/alerts.py): who the alert topic reaches. E-mail addresses and SMS numbers
+    # (E.164) subscribe directly; a chat webhook (Slack, Teams, Google Chat: a JSON {"text"} POST) is called by a
+    # small Lambda that reads its URL from this SSM SecureString parameter (the URL is a credential).
+    alert_emails: tuple[str, ...] = ()
+    alert_sms: tuple[str, ...] = ()
+    alert_webhook_parameter: str = ""
+    # The duty manager console's URL, for the link in an alert (unset: the execution in the Step Functions console)
+    console_url: str = ""
 
     def __post_init__(self) -> None:
         if not _STAGE.match(self.stage):
@@ -64,6 +82,16 @@ class AppConfig:
             raise ValueError("approvalTimeoutMinutes must be between 1 and 1440")
         if self.llm_provider not in ("offline", "bedrock"):
             raise ValueError(f"llmProvider {self.llm_provider!r}: expected offline or bedrock")
+        for email in self.alert_emails:
+            if not _EMAIL.match(email):
+                raise ValueError(f"alertEmails: {email!r} is not an e-mail address")
+        for phone in self.alert_sms:
+            if not _PHONE.match(phone):
+                raise ValueError(f"alertSms: {phone!r} is not an E.164 number (+ country code and number)")
+        if self.alert_webhook_parameter and not _PARAMETER.match(self.alert_webhook_parameter):
+            raise ValueError(f"alertWebhookParameter {self.alert_webhook_parameter!r} is not an SSM parameter name")
+        if self.console_url and not self.console_url.startswith("https://"):
+            raise ValueError(f"consoleUrl {self.console_url!r} must be an https:// URL")
         if self.bedrock_geography not in GEOGRAPHY_CHOICES:
             raise ValueError(
                 f"bedrockGeography {self.bedrock_geography!r}: expected one of {', '.join(GEOGRAPHY_CHOICES)}"
@@ -86,6 +114,10 @@ class AppConfig:
             llm_provider=str(get("llmProvider", cls.llm_provider)).lower(),
             bedrock_geography=str(get("bedrockGeography", cls.bedrock_geography)).lower(),
             web_adapter_layer_version=int(get("webAdapterLayerVersion", cls.web_adapter_layer_version)),
+            alert_emails=_listed(get("alertEmails", ())),
+            alert_sms=_listed(get("alertSms", ())),
+            alert_webhook_parameter=str(get("alertWebhookParameter", cls.alert_webhook_parameter)),
+            console_url=str(get("consoleUrl", cls.console_url)),
         )
 
     @property

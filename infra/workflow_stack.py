@@ -24,6 +24,7 @@ from constructs import Construct
 from skymarshal.data.schema import AGENTS
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE, TRIGGER_DLQ_ENV
 
+from .alerts import workflow_alerts
 from .config import AppConfig
 from .data_stack import DataStack
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
@@ -82,6 +83,11 @@ class WorkflowStack(Stack):
         self._grant_describe_own_executions(self.fns.trigger)
         self._acknowledge_state_machine_findings()
         self.bus, self.rule = self._events()
+        # The duty managers' topic (Learn publishes escalations to it) and the alarms that notify it.
+        self.alerts, self.alarms = workflow_alerts(
+            self, config=config, functions=functions, state_machine=self.state_machine, trigger_dlq=self.trigger_dlq
+        )
+        CfnOutput(self, "AlertTopicArn", value=self.alerts.topic.topic_arn)
         CfnOutput(self, "StateMachineArn", value=self.state_machine.state_machine_arn)
         CfnOutput(self, "EventBusName", value=self.bus.event_bus_name)
 
@@ -106,6 +112,11 @@ class WorkflowStack(Stack):
         )
         return task
 
+    @staticmethod
+    def _items(phase: str) -> str:
+        """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/retry.py)."""
+        return "$.request.agents" if phase == "initial" else "$.request.revision_agents"
+
     def _round(self, phase: str, result_path: str) -> sfn.Map:
         title = "Initial round" if phase == "initial" else "Revision round"
         selector: dict[str, Any] = {
@@ -123,7 +134,7 @@ class WorkflowStack(Stack):
         round_map = sfn.Map(
             self,
             f"{title}: seven agents",
-            items_path="$.request.agents",
+            items_path=self._items(phase),
             item_selector=selector,
             result_path=result_path,
             max_concurrency=len(AGENTS),
@@ -176,6 +187,9 @@ class WorkflowStack(Stack):
                 "results": sfn.JsonPath.list_at(path),
                 "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
                 "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
+                "ran": sfn.JsonPath.list_at(self._items(phase)),
+                # a retry keeps the answers of the agents it does not re-run from the run it retries
+                "retries": sfn.JsonPath.string_at("$.request.resumes"),
             },
             path,
         )
@@ -196,7 +210,9 @@ class WorkflowStack(Stack):
             {"input": sfn.JsonPath.entire_payload, "execution_name": sfn.JsonPath.string_at("$$.Execution.Name")},
             None,
         )
-        learn = self._invoke("Learn and record outcome", self.fns.learn, state, "$.outcome")
+        # Learn alerts the duty managers of an escalation, with a link to this execution.
+        learn_payload = {**state, "execution_arn": sfn.JsonPath.string_at("$$.Execution.Id")}
+        learn = self._invoke("Learn and record outcome", self.fns.learn, learn_payload, "$.outcome")
         arbitrate = self._invoke("Arbitrate", self.fns.arbitrate, state, "$.decision")
         # The arbitrator has its own deadline below its Lambda timeout; if it fails anyway (a crash, a timeout),
         # the run goes to a duty manager instead of ending in a failed execution.
@@ -219,6 +235,7 @@ class WorkflowStack(Stack):
                 {
                     "task_token": sfn.JsonPath.task_token,
                     "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
+                    "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
                     "decision": sfn.JsonPath.object_at("$.decision"),
                     "timeout_seconds": sfn.JsonPath.number_at("$.request.approval_timeout_seconds"),
                 }
@@ -401,4 +418,5 @@ class WorkflowStack(Stack):
         # reason, instead of failing and being retried into the same queue without one.
         dlq.grant_send_messages(self.fns.trigger)
         self.fns.trigger.add_environment(TRIGGER_DLQ_ENV, dlq.queue_url)
+        self.trigger_dlq = dlq
         return bus, rule

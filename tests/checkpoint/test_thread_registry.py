@@ -185,7 +185,7 @@ def test_create_registers_without_starting(registry):
 
 
 def test_every_transition_follows_the_table(registry, clock, kind):
-    """All 49 (from, to) pairs: allowed exactly when TRANSITIONS says so."""
+    """Every (from, to) pair of statuses: allowed exactly when TRANSITIONS says so."""
     exec_id = execution()
     for index, (source, target) in enumerate(itertools.product(THREAD_STATUSES, THREAD_STATUSES)):
         tid = thread_id(f"{exec_id}-{index}", "finance", "revision")

@@ -82,6 +82,9 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
     ]
     assert audit["trail"][5]["actor"] == "Dana Duty" and audit["trail"][5]["body"]["comment"] == "go"
     assert audit["verification"]["ok"] and audit["verification"]["signed"]
+    # The arbitration thread says what happened and who decided, not awaiting_approval.
+    thread = thread_registry_from_env().get(thread_id(name, "arbitrator", "arbitration"))
+    assert thread is not None and (thread.status, thread.status_actor) == ("executed", "Dana Duty")
 
 
 def test_reject_changes_nothing_and_marks_the_thread_rejected(wf, account, calls):

@@ -26,11 +26,13 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from ..workflow.alerts import Alert, latest_alerts
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
 from ..workflow.client import RunNotFound, WorkflowClient, phase_of
 from ..workflow.gantt_data import NoFlight
 from ..workflow.gantt_models import GanttView
 from ..workflow.models import ApprovalDecision
+from ..workflow.retry import NotRetryable
 from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
 from .plans import gantt_view, phase_spans
@@ -116,6 +118,11 @@ def _stale_settings(exc: SettingsConflict) -> Response:
 @app.exception_handler(RunNotFound)
 def _unknown_run(exc: RunNotFound) -> Response:
     return _error(404, str(exc))
+
+
+@app.exception_handler(NotRetryable)
+def _not_retryable(exc: NotRetryable) -> Response:
+    return _error(409, str(exc))
 
 
 @app.exception_handler(ApprovalError)
@@ -242,6 +249,22 @@ def override(disruption_id: str, body: Annotated[m.Override, Body()]) -> m.Decis
     )
 
 
+@app.post(
+    "/disruptions/<disruption_id>/retry",
+    middlewares=DECIDE,
+    security=SECURITY,
+    summary="Retry an escalated run: only the agents that failed run again, the others' answers are reused",
+    responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}},
+)
+def retry(disruption_id: str) -> Response[m.Started]:
+    started = client().retry(disruption_id)  # NotRetryable → 409
+    log.info("retry of %s started by %s: %s", disruption_id, signed_in().name, started["execution_name"])
+    payload = m.Started(
+        disruption_id=started["disruption_id"], execution_name=started["execution_name"], started=started["started"]
+    )
+    return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
+
+
 @app.get(
     "/disruptions/<disruption_id>/audit",
     middlewares=READ,
@@ -260,6 +283,11 @@ def get_audit(disruption_id: str) -> dict[str, Any]:
 )
 def verify_audit(disruption_id: str) -> dict[str, Any]:
     return client().verify(disruption_id).model_dump(mode="json")
+
+
+@app.get("/alerts", middlewares=READ, security=SECURITY, summary="Duty-manager alerts of escalated runs, newest first")
+def list_alerts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[Alert]:
+    return latest_alerts(tables=client().tables, limit=limit)
 
 
 @app.get("/settings", middlewares=READ, security=SECURITY, summary="Run settings (version 0: the deployment's)")

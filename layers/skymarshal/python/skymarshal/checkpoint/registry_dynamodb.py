@@ -21,6 +21,7 @@ from .config import CHECKPOINT_TTL_DAYS, CheckpointSettings
 from .registry_memory import InMemoryThreadRegistry
 from .threads import (
     EVENT_PREFIX,
+    FINAL_STATUSES,
     META_SK,
     THREAD_PREFIX,
     THREAD_STATUSES,
@@ -172,20 +173,15 @@ class ThreadRegistry(BaseThreadRegistry):
     def _append(
         self, thread_id: str, event: str, now: str, ttl: int, confidence: float | None, detail: str
     ) -> ThreadEvent:
+        final = {f":final{i}": _s(status) for i, status in enumerate(sorted(FINAL_STATUSES))}
         try:
             response = self.client.update_item(
                 TableName=self.table_name,
                 Key={"PK": self._pk(thread_id), "SK": _s(META_SK)},
                 UpdateExpression="SET updated_at = :now, #ttl = :ttl ADD event_seq :one",
-                ConditionExpression="attribute_exists(PK) AND NOT (thread_status IN (:completed, :rejected))",
+                ConditionExpression=f"attribute_exists(PK) AND NOT (thread_status IN ({', '.join(final)}))",
                 ExpressionAttributeNames={"#ttl": "ttl"},
-                ExpressionAttributeValues={
-                    ":now": _s(now),
-                    ":ttl": _n(ttl),
-                    ":one": _n(1),
-                    ":completed": _s("completed"),
-                    ":rejected": _s("rejected"),
-                },
+                ExpressionAttributeValues={":now": _s(now), ":ttl": _n(ttl), ":one": _n(1), **final},
                 ReturnValues="ALL_NEW",
             )
         except ClientError as err:

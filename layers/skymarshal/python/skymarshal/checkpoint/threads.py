@@ -79,24 +79,32 @@ def parse_thread_id(value: str) -> ThreadKey:
 
 # ----------------------------------------------------------------------------- statuses and events
 
-ThreadStatus = Literal["created", "running", "awaiting_approval", "completed", "failed", "rejected", "escalated"]
+ThreadStatus = Literal[
+    "created", "running", "awaiting_approval", "approved", "executed", "completed", "failed", "rejected", "escalated"
+]
 THREAD_STATUSES: tuple[str, ...] = (
     "created",
     "running",
     "awaiting_approval",
+    "approved",
+    "executed",
     "completed",
     "failed",
     "rejected",
     "escalated",
 )
-# Allowed status changes. completed and rejected are final. A rejected thread is halted for good
-# (human-in-the-loop rejection). A failed thread may run again (resume from its last checkpoint).
+# Allowed status changes. completed, executed and rejected are final. A rejected thread is halted for good
+# (human-in-the-loop rejection). A failed thread may run again (resume from its last checkpoint). The
+# arbitration thread records the duty manager's answer: approved (the approver as the status actor), then
+# executed, or failed when the plan was rolled back; "alternatives" sends it back to running.
 TRANSITIONS: Mapping[str, frozenset[str]] = {
     "created": frozenset({"running", "failed"}),
     "running": frozenset({"awaiting_approval", "completed", "failed", "escalated"}),
-    "awaiting_approval": frozenset({"running", "rejected", "escalated", "failed"}),
+    "awaiting_approval": frozenset({"running", "approved", "rejected", "escalated", "failed"}),
+    "approved": frozenset({"executed", "failed"}),
     "escalated": frozenset({"running", "awaiting_approval", "completed", "rejected", "failed"}),
     "failed": frozenset({"running", "escalated"}),
+    "executed": frozenset(),
     "completed": frozenset(),
     "rejected": frozenset(),
 }

@@ -1,4 +1,5 @@
-"""`skymarshal status ID | history | audit ID | audit verify ID | resume ID | event put FILE.json` against local AWS."""
+"""`skymarshal status ID | history | alerts | audit ID | audit verify ID | resume ID | retry ID | event put FILE.json`
+against local AWS."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ def register(commands) -> None:
     history.add_argument("--limit", type=int, default=20)
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_history)
+    alerts = commands.add_parser("alerts", help="the duty-manager alerts of escalated runs, newest first")
+    alerts.add_argument("--limit", type=int, default=20)
+    alerts.add_argument("--json", action="store_true")
+    alerts.set_defaults(run=_alerts)
     audit = commands.add_parser(
         "audit",
         help="a run's audit record as JSON (also written under .skymarshal/audit/); "
@@ -32,6 +37,11 @@ def register(commands) -> None:
     resume = commands.add_parser("resume", help="run a failed run again, reusing the phases it finished")
     resume.add_argument("id")
     resume.set_defaults(run=_resume)
+    retry = commands.add_parser(
+        "retry", help="an escalated run again: only the agents that failed re-run, the others' answers are reused"
+    )
+    retry.add_argument("id")
+    retry.set_defaults(run=_retry)
     event = commands.add_parser("event", help="disruption events, as EventBridge delivers them")
     actions = event.add_subparsers(dest="action", required=True, parser_class=type(event))
     put = actions.add_parser("put", help="check FILE.json against the rule's pattern and start its execution")
@@ -90,6 +100,22 @@ def _history(args) -> int:
     return 0
 
 
+def _alerts(args) -> int:
+    from ..workflow.alerts import latest_alerts
+
+    with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
+        alerts = latest_alerts(tables=account.tables(), limit=max(1, args.limit))
+    if args.json:
+        print_json([a.model_dump(mode="json") for a in alerts])
+        return 0
+    if not alerts:
+        print("no alerts: no run has been escalated")
+    for a in alerts:
+        print(f"{a.raised_at:%Y-%m-%d %H:%M:%S}  {a.reason:20s}  {a.execution_name}  {a.flight or ''}  [{a.delivery}]")
+        print(f"    {a.message} — {a.console_link}; `skymarshal retry {a.execution_name}` re-runs its failed agents")
+    return 0
+
+
 def _audit(args) -> int:
     from . import CliError
 
@@ -128,16 +154,27 @@ def _verify(run_id: str, *, as_json: bool) -> int:
 
 
 def _resume(args) -> int:
+    return _again(args.id, "resume")
+
+
+def _retry(args) -> int:
+    return _again(args.id, "retry")
+
+
+def _again(run_id: str, how: str) -> int:
+    """Start the resume or retry of a run and follow it to its approval or its end."""
     from . import CliError
 
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         client = _client(account)
-        try:
-            started = client.resume(args.id)
+        try:  # NotRetryable, and resume's refusal, are ValueErrors saying why
+            started = client.resume(run_id) if how == "resume" else client.retry(run_id)
         except ValueError as exc:
             raise CliError(str(exc)) from None
         progress = Progress()
-        progress.header(started["execution_name"], "(resumed)", True)
+        progress.header(
+            started["execution_name"], "(resumed)" if how == "resume" else "(retry of the failed agents)", True
+        )
         state = client.follow(started["execution_name"], on_progress=progress.update)
     print(
         f"{started['execution_name']}: {state.status} at {state.current}"

@@ -22,9 +22,11 @@ from ..checkpoint.registry_dynamodb import thread_registry_from_env
 from ..checkpoint.saver import checkpointer_from_env
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..llm.failures import is_fallback
 from ..llm.provider import AGENT_DEADLINE_ENV
 from ..llm.startup import startup_check
 from ..models.disruption import Disruption
+from ..workflow.deployment import BEDROCK_FALLBACK_METRIC
 from ..workflow.payloads import ArtifactStore
 from ..workflow.steps_collate import agent_result, resolve_others
 
@@ -110,6 +112,8 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
         )
         metrics.add_metric(name=f"Agent{response.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
         metrics.add_metric(name="AgentDuration", unit=MetricUnit.Milliseconds, value=response.duration_ms or 0)
+        if is_fallback(response.llm):  # the model failed and the rules' text stood in: alarmed (infra/alarms.py)
+            metrics.add_metric(name=BEDROCK_FALLBACK_METRIC, unit=MetricUnit.Count, value=1)
         logger.info(
             "agent answered",
             extra={

@@ -19,8 +19,11 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from ..checkpoint.threads import BaseThreadRegistry
 from ..data.access import DataHandle
+from ..llm.failures import is_fallback
 from ..llm.startup import startup_check
+from ..workflow.alerts import AlertChannel
 from ..workflow.audit_trail import AuditTrail
+from ..workflow.deployment import BEDROCK_FALLBACK_METRIC
 from ..workflow.models import DecisionSummary
 from ..workflow.payloads import ArtifactStore
 from ..workflow.tables import WorkflowTables
@@ -42,6 +45,7 @@ class StepClients:
     tables: WorkflowTables
     registry: BaseThreadRegistry
     trail: AuditTrail
+    alerts: AlertChannel  # Learn's: the duty managers' topic, the console link
 
 
 @lru_cache(maxsize=1)
@@ -54,8 +58,9 @@ def clients() -> StepClients:
         handle=DataHandle(naming=tables.naming, resource=tables.resource),
         tables=tables,
         registry=thread_registry_from_env(),
-        trail=AuditTrail(tables=tables, s3=store.client),
-    )  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
+        trail=AuditTrail(tables=tables, s3=store.client),  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
+        alerts=AlertChannel.from_env(),
+    )
 
 
 def reset_clients() -> None:
@@ -106,7 +111,8 @@ def validate(event: dict, context: Any) -> dict:
 
 @step
 def collate(event: dict, context: Any) -> dict:
-    """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>}."""
+    """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>, "ran": <its items>,
+    "retries": <the run a retry keeps the others' answers from, or null>}."""
     from ..workflow.steps_collate import collate as run
 
     c = clients()
@@ -117,6 +123,8 @@ def collate(event: dict, context: Any) -> dict:
         store=c.store,
         execution_name=event.get("execution_name"),
         trail=c.trail,
+        ran=event.get("ran"),
+        retries=event.get("retries"),
     )
     metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
     logger.info(
@@ -147,13 +155,15 @@ def arbitrate(event: dict, context: Any) -> dict:
         deadline_s=deadline,
     )
     metrics.add_metric(name=f"Decision{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
+    if is_fallback(summary.llm):  # the arbitrator's model failed; the rules' ranking and text stood
+        metrics.add_metric(name=BEDROCK_FALLBACK_METRIC, unit=MetricUnit.Count, value=1)
     logger.info("arbitrated", extra={"status": summary.status, "top": [r.scenario_id for r in summary.ranked]})
     return summary.model_dump(mode="json")
 
 
 @step
 def request_approval(event: dict, context: Any) -> dict:
-    """Payload: {"task_token": $$.Task.Token, "execution_name", "decision", "timeout_seconds"}."""
+    """Payload: {"task_token": $$.Task.Token, "execution_name", "disruption_id", "decision", "timeout_seconds"}."""
     from ..workflow.approvals import request_approval as run
 
     c = clients()
@@ -163,6 +173,7 @@ def request_approval(event: dict, context: Any) -> dict:
         decision=DecisionSummary.model_validate(event["decision"]),
         timeout_seconds=int(event["timeout_seconds"]),
         tables=c.tables,
+        disruption_id=event.get("disruption_id"),
         registry=c.registry,
         trail=c.trail,
     )
@@ -184,7 +195,8 @@ def execute(event: dict, context: Any) -> dict:
 
 @step
 def learn(event: dict, context: Any) -> dict:
-    """Payload: {"state": $}: the history record, acceptance/override metrics and the audit document."""
+    """Payload: {"state": $, "execution_arn": $$.Execution.Id}: the history record, acceptance/override and
+    escalation metrics, an escalation's alert (SKYMARSHAL_ALERT_TOPIC_ARN) and the audit document."""
     from ..workflow.learning import learn_step
 
     c = clients()
@@ -196,8 +208,17 @@ def learn(event: dict, context: Any) -> dict:
         registry=c.registry,
         metrics=metrics,
         trail=c.trail,
+        alerts=c.alerts,
+        execution_arn=event.get("execution_arn"),
     )
-    logger.info("run finished", extra={"status": outcome.status, "history_id": outcome.history_id})
+    logger.info(
+        "run finished",
+        extra={
+            "status": outcome.status,
+            "history_id": outcome.history_id,
+            "alert": (outcome.alert or {}).get("delivery"),
+        },
+    )
     return outcome.model_dump(mode="json")
 
 

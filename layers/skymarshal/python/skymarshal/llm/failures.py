@@ -85,6 +85,11 @@ def record(exc: BaseException, *, model: str, agent: str, stage: str) -> Reason:
     return reason
 
 
+def is_fallback(llm: str | None) -> bool:
+    """An output's `llm` field saying a model failed and the rules' own text stands."""
+    return bool(llm) and "(fallback" in str(llm) and str(llm).startswith("offline")
+
+
 def model_name(llm) -> str:
     return str(getattr(llm, "model_id", None) or type(llm).__name__)
 

@@ -29,12 +29,14 @@ from typing import Any
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from ..handlers.workflow_steps import reset_clients
-from ..workflow.deployment import AUDIT_KEY_ENV
+from ..workflow.deployment import ALERT_TOPIC_ENV, AUDIT_KEY_ENV, CONSOLE_URL_ENV
 from .emulator import BUCKET, REGION, LocalAccount
 
 ACCOUNT_ID = "123456789012"  # moto's default account
 STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
 AUDIT_KEY_ALIAS = "alias/skymarshal-local-audit"
+ALERT_TOPIC_NAME = "skymarshal-local-alerts"
+LOCAL_CONSOLE_URL = "http://127.0.0.1:8000"  # `skymarshal serve`'s default
 log = logging.getLogger("skymarshal.local")
 
 
@@ -206,6 +208,9 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
             "SKYMARSHAL_AGENT_DEADLINE_SECONDS", str(int(LOCAL_DEADLINE_SECONDS))
         ),
     }
+    # Escalations are published to a local topic (moto keeps what it was sent) and linked to the local console.
+    env[ALERT_TOPIC_ENV] = account.client("sns").create_topic(Name=ALERT_TOPIC_NAME)["TopicArn"]
+    env[CONSOLE_URL_ENV] = os.environ.get(CONSOLE_URL_ENV, LOCAL_CONSOLE_URL)
     if account.endpoint_url:  # server mode: the handlers run inside the server and call it over HTTP
         env["AWS_ENDPOINT_URL"] = account.endpoint_url
     return env

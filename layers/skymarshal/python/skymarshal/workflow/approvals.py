@@ -51,7 +51,11 @@ class ApprovalExpired(ApprovalError):
     code = "CONFLICT"
 
 
-def disruption_of(execution_name: str) -> str:
+def disruption_of(execution_name: str, item: dict | None = None) -> str:
+    """The disruption an execution is about: stored with its approval request (the execution's name is free,
+    e.g. a "New execution" from the Step Functions console), else read from a resumed run's name."""
+    if item and item.get("disruption_id"):
+        return str(item["disruption_id"])
     return execution_name.split(RESUME_SUFFIX)[0]
 
 
@@ -62,18 +66,21 @@ def request_approval(
     decision: DecisionSummary,
     timeout_seconds: int,
     tables: WorkflowTables,
+    disruption_id: str | None = None,
     registry: BaseThreadRegistry | None = None,
     now: datetime | None = None,
     trail: AuditTrail | None = None,
 ) -> dict:
     """Store the pending request (idempotent: a retried step keeps the first token's item)."""
     now = now or datetime.now(UTC)
+    disruption_id = disruption_id or disruption_of(execution_name)
     item = {
         "PK": f"{PREFIX}{execution_name}",
         "SK": f"ATTEMPT#{decision.attempt:03d}",
         "status": "pending",
         "task_token": task_token,
         "execution_name": execution_name,
+        "disruption_id": disruption_id,
         "requested_at": now.isoformat(),
         "expires_at": (now + timedelta(seconds=timeout_seconds)).isoformat(),
         "decision": decision.model_dump_json(),
@@ -88,7 +95,7 @@ def request_approval(
         _set_thread(registry, execution_name, "awaiting_approval", None, {"attempt": decision.attempt})
     if trail is not None:
         trail.append(
-            disruption_of(execution_name),
+            disruption_id,
             "approval_requested",
             f"approval_requested:{execution_name}:{decision.attempt}",
             {
@@ -159,7 +166,7 @@ def decide(
         raise
     if trail is not None:  # the claim is the decision: recorded before the execution is told
         trail.append(
-            disruption_of(execution_name),
+            disruption_of(execution_name, item),
             "approval_decided",
             f"approval_decided:{execution_name}:{decision.attempt}",
             {"attempt": decision.attempt, **answer.model_dump(mode="json")},
@@ -179,7 +186,7 @@ def decide(
             ) from None
         raise
     if registry is not None:
-        status = "rejected" if answer.action == "reject" else "running"
+        status = {"reject": "rejected", "alternatives": "running"}.get(answer.action, "approved")
         _set_thread(
             registry,
             execution_name,

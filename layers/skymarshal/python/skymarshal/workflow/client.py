@@ -17,7 +17,7 @@ from typing import Any
 
 from ..data.schema import AGENTS
 from .deployment import STATE_MACHINE_ENV
-from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest
+from .models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest, base_name, is_run_of
 from .payloads import ArtifactStore
 from .tables import WorkflowTables
 
@@ -246,21 +246,26 @@ class WorkflowClient:
         n = next(i for i in range(1, 1000) if f"{base}{RESUME_SUFFIX}{i}" not in taken)
         return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=f"{base}{RESUME_SUFFIX}{n}")
 
+    def retry(self, name: str) -> dict:
+        """A new execution of an escalated run's disruption that re-runs only the agents that failed, reusing the
+        others' checkpointed answers (workflow/retry.py); NotRetryable for a run that did not end escalated."""
+        from .retry import retry_request
+        from .trigger import start
+
+        described = self.describe(name)
+        request, retry_name = retry_request(described, {e["name"] for e in self.executions(limit=1000)})
+        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=retry_name)
+
     def audit(self, name: str) -> dict:
         """The run's audit document: written by Learn, or assembled now for a run that did not reach it."""
         from .audit import audit_document
 
         described = self.describe(name)
         request = json.loads(described["input"])
-        disruption_id = request.get("disruption_id", name.split(RESUME_SUFFIX)[0])
-        names = sorted(
-            {
-                e["name"]
-                for e in self.executions(limit=1000)
-                if e["name"] == disruption_id or e["name"].startswith(disruption_id + RESUME_SUFFIX)
-            }
-        )
-        runs = [self.describe(n) for n in names]
+        disruption_id = request.get("disruption_id", base_name(name))
+        related = {e["name"] for e in self.executions(limit=1000) if is_run_of(e["name"], disruption_id)} | {name}
+        runs = sorted((self.describe(n) for n in related), key=lambda r: r["startDate"])  # in the order they ran
+        names = [r["name"] for r in runs]
         executions = [
             {
                 "name": r["name"],
@@ -293,5 +298,9 @@ class WorkflowClient:
         """Check the disruption's audit chain (hashes, links, the signed head, the artifacts it names)."""
         if self.trail is None:
             raise ValueError("this client has no audit trail configured")
-        self.describe(name)  # an unknown id is RunNotFound, not an empty chain
-        return self.trail.verify(name.split(RESUME_SUFFIX)[0])
+        return self.trail.verify(self.disruption_id(name))  # an unknown id is RunNotFound, not an empty chain
+
+    def disruption_id(self, name: str) -> str:
+        """The disruption a run is about: its input's, whatever the execution is called."""
+        request = json.loads(self.describe(name).get("input") or "{}")
+        return str(request.get("disruption_id") or base_name(name))

@@ -12,3 +12,23 @@ FLIGHT_HOLD_ENV = "SKYMARSHAL_FLIGHT_HOLD_MINUTES"  # a recovered flight refuses
 # The EventBridge rule's pattern and what the Trigger accepts.
 SOURCE = "skymarshal.disruptions"
 DETAIL_TYPE = "Flight Disruption Reported"
+
+# Duty-manager alerts (workflow/alerts.py): the SNS topic an escalation is published to, and the console a
+# run's link points at (unset: the link is the Step Functions console's).
+ALERT_TOPIC_ENV = "SKYMARSHAL_ALERT_TOPIC_ARN"
+CONSOLE_URL_ENV = "SKYMARSHAL_CONSOLE_URL"
+
+# Metrics (Powertools, EMF) the CloudWatch alarms of infra/alarms.py watch: one name, read by both sides.
+METRICS_NAMESPACE = "SkyMarshal"
+WORKFLOW_SERVICE = "skymarshal-workflow"  # the step Lambdas' Powertools service (its metrics' dimension)
+ESCALATION_REASONS = ("SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED")
+BEDROCK_FALLBACK_METRIC = "BedrockFallback"  # a model call failed and the rules' text stood in
+ALERT_FAILED_METRIC = "AlertPublishFailed"  # an escalation's alert could not be published
+
+
+def escalation_metric(reason: str) -> str:
+    """One metric per escalation code: `EscalationSafetyAgentFailed` for SAFETY_AGENT_FAILED."""
+    return "Escalation" + "".join(word.capitalize() for word in reason.split("_"))
+
+
+WEBHOOK_PARAMETER_ENV = "SKYMARSHAL_ALERT_WEBHOOK_PARAMETER"  # the SSM SecureString holding the chat webhook URL

@@ -28,7 +28,9 @@ from ..data import queries as q
 from ..data.loader import item_of
 from ..models.history import DisruptionRecord, DisruptionType, Outcome
 from ..models.operational import Flight
+from .alerts import AlertChannel, raise_alert
 from .audit import audit_document, run_status
+from .deployment import ALERT_FAILED_METRIC, escalation_metric
 from .execution_records import ExecutionReport
 from .models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
 from .models import Outcome as RunOutcome
@@ -158,9 +160,19 @@ def record_learning(record: DisruptionRecord, *, tables: WorkflowTables) -> bool
 
 
 def learn_step(
-    state: dict, *, store: ArtifactStore, handle, tables: WorkflowTables, registry=None, metrics=None, trail=None
+    state: dict,
+    *,
+    store: ArtifactStore,
+    handle,
+    tables: WorkflowTables,
+    registry=None,
+    metrics=None,
+    trail=None,
+    alerts: AlertChannel | None = None,
+    execution_arn: str | None = None,
 ) -> RunOutcome:
-    """Record the run in DisruptionHistory (once), count acceptance and overrides, write the audit document."""
+    """Record the run in DisruptionHistory (once), count acceptance and overrides, alert the duty manager of an
+    escalation (`alerts`: the topic and console link; None: no alert), write the audit document."""
     from .steps_decision import close_arbitration
 
     request = ValidatedRequest.model_validate(state["request"])
@@ -200,6 +212,13 @@ def learn_step(
         from aws_lambda_powertools.metrics import MetricUnit
 
         metrics.add_metric(name=f"Run{status.title()}", unit=MetricUnit.Count, value=1)
+        if escalation is not None:  # one metric per escalation code, each with its alarm (infra/alarms.py)
+            metrics.add_metric(name=escalation_metric(escalation.reason), unit=MetricUnit.Count, value=1)
+    alert = raise_alert(state, tables=tables, channel=alerts, execution_arn=execution_arn) if alerts else None
+    if alert is not None and alert.delivery == "failed" and metrics is not None:
+        from aws_lambda_powertools.metrics import MetricUnit
+
+        metrics.add_metric(name=ALERT_FAILED_METRIC, unit=MetricUnit.Count, value=1)
     message = {
         "executed": f"executed {execution.scenario_id}: {len(execution.actions)} action(s)" if execution else "",
         "rejected": f"rejected by {approval.decided_by if approval else '?'}; nothing changed",
@@ -207,10 +226,15 @@ def learn_step(
         "failed": f"execution of {execution.scenario_id if execution else '?'} failed and was rolled back: "
         f"{execution.error if execution else ''}",
     }[status]
-    outcome = RunOutcome(status=status, history_id=history_id, message=message.strip())
+    outcome = RunOutcome(
+        status=status,
+        history_id=history_id,
+        message=message.strip(),
+        alert=alert.model_dump(mode="json") if alert else None,
+    )
     from . import flight_claims
 
-    if flight_claims.enabled():  # an executed plan holds the flight; any other ending frees it
+    if flight_claims.enabled() and request.flight_id:  # an executed plan holds the flight; any other ending frees it
         flight_claims.release(
             flight_id=request.flight_id,
             disruption_id=request.disruption_id,

@@ -15,15 +15,36 @@ from typing import Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..data.overlay import Overlay
+from ..data.schema import AGENTS
 from ..models.common import MAX_PROMPT_CHARS
 from ..models.disruption import Disruption
 
-# A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume
-# suffix ("--resume-N") needs room, so a disruption id keeps to 64.
+# A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume and
+# retry suffixes ("--resume-N", "--retry-N") need room, so a disruption id keeps to 64.
 DISRUPTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 RESUME_SUFFIX = "--resume-"
+RETRY_SUFFIX = "--retry-"
+RUN_SUFFIXES = (RESUME_SUFFIX, RETRY_SUFFIX)
+
+
+def base_name(execution_name: str) -> str:
+    """The disruption id a resumed or retried run's name starts with (`ID--resume-2` → `ID`)."""
+    for suffix in RUN_SUFFIXES:
+        execution_name = execution_name.split(suffix)[0]
+    return execution_name
+
+
+def is_run_of(execution_name: str, disruption_id: str) -> bool:
+    """The first run of the disruption, or one of its resumes or retries."""
+    return execution_name == disruption_id or any(execution_name.startswith(disruption_id + s) for s in RUN_SUFFIXES)
+
+
 ApprovalAction = Literal["approve", "select", "alternatives", "reject"]
 RunStatus = Literal["executed", "rejected", "escalated", "failed"]
+# The state machine's escalation codes; deployment.ESCALATION_REASONS (one metric and alarm each) lists the same.
+EscalationReason = Literal[
+    "SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED", "NETWORK_DISRUPTION"
+]
 
 
 def field_error(exc: ValidationError, what: str) -> str:
@@ -71,6 +92,14 @@ class DisruptionRequest(_Model):
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
     resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)
+    # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/retry.py).
+    retry: bool = False
+
+    @model_validator(mode="after")
+    def _resume_or_retry(self) -> DisruptionRequest:
+        if self.resume and self.retry:
+            raise ValueError("resume (reuse finished rounds) and retry (re-run failed agents) exclude each other")
+        return self
 
     @field_validator("disruption_id")
     @classmethod
@@ -94,8 +123,11 @@ class ValidatedRequest(_Model):
     flight_date: str | None = None
     flight_id: str | None = None
     description: str
-    agents: list[str]
+    agents: list[str]  # the initial round's Map items
+    # The revision round's Map items: all seven, or on a retry the agents that run again (workflow/retry.py).
+    revision_agents: list[str] = Field(default_factory=lambda: list(AGENTS))
     approval_timeout_seconds: int = Field(ge=1)
+    resumes: str | None = None  # the earlier execution a resume or a retry reuses (its checkpoints, its answers)
     disruption: Disruption | None = None  # the report as facts, resolved here once (None: a run saved before)
     overlay: Overlay = Field(default_factory=Overlay)  # what the facts change in the data, for every reader
 
@@ -137,6 +169,7 @@ class DecisionSummary(_Model):
     excluded: list[str] = Field(default_factory=list)  # scenario ids shown before and set aside
     instruction: str | None = None
     output: PayloadRef  # the full ArbitratorOutput
+    llm: str = "offline"  # the arbitrator's model, or "offline (fallback: <reason>)" when it failed
 
 
 class ActionDetails(BaseModel):
@@ -165,9 +198,7 @@ class ApprovalDecision(ActionDetails, _Model):
 class Escalation(_Model):
     """`$.escalation`: why the run went to a human without an executed plan."""
 
-    reason: Literal[
-        "SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED", "NETWORK_DISRUPTION"
-    ]
+    reason: EscalationReason
     message: str = ""
 
 
@@ -188,3 +219,4 @@ class Outcome(_Model):
     history_id: str | None
     audit: PayloadRef | None = None
     message: str
+    alert: dict[str, Any] | None = None  # an escalation's duty-manager alert (workflow/alerts.py)

@@ -24,12 +24,12 @@ from ..data.schema import AGENTS
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
 from .models import (
-    RESUME_SUFFIX,
     DisruptionRequest,
     ValidatedRequest,
     field_error,
 )
 from .payloads import ArtifactStore, run_key
+from .retry import RetryPlan, retry_plan
 from .tables import WorkflowTables
 
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
@@ -71,8 +71,9 @@ def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
     """One disruption per flight at a time (workflow/flight_claims.py): a second one is refused, naming the first."""
     from . import flight_claims
 
-    if not flight_claims.enabled():
-        return
+    if not flight_claims.enabled() or request.flight_id is None or request.flight_number is None:
+        return  # an airport or airspace run claims no single flight
+    assert request.flight_date is not None
     try:
         flight_claims.claim(
             flight_id=request.flight_id,
@@ -106,18 +107,17 @@ def validate(
         request = DisruptionRequest.model_validate(payload)
     except ValidationError as exc:
         raise InvalidDisruption(field_error(exc, "disruption request")) from None
-    base_name = execution_name.split(RESUME_SUFFIX)[0]
-    if base_name != request.disruption_id:
-        raise InvalidDisruption(
-            f"execution {execution_name!r} does not belong to disruption {request.disruption_id!r}: "
-            "start it with the disruption id as its name (a duplicate event then starts nothing new)"
-        )
+    # The execution's name is free: the disruption is the input's `disruption_id`, so "New execution" with a
+    # copied input (Step Functions console) replays that disruption. A duplicated event still starts nothing
+    # new: the Trigger names each execution after its event id (workflow/trigger.py).
 
     def flight_dates(number: str):
         return [f.flight_date for f in q.flights_by_number(handle, number)]
 
     extraction = extract_offline(request.prompt, now=now or request.reported_at, flight_dates=flight_dates)
     info = extraction.flight_info
+    previous = request.resumes or request.disruption_id  # the run a resume or a retry reuses
+    plan = retry_plan(request.disruption_id, previous, store) if request.retry else None
     common = {
         "disruption_id": request.disruption_id,
         "execution_name": execution_name,
@@ -125,7 +125,9 @@ def validate(
         "source": request.source,
         "requested_by": request.requested_by,
         "reported_at": request.reported_at,
-        "agents": list(AGENTS),
+        "agents": plan.initial if plan else list(AGENTS),
+        "revision_agents": plan.revision if plan else list(AGENTS),
+        "resumes": previous if request.resume or request.retry else None,
         "approval_timeout_seconds": approval_timeout_seconds(tables=tables),
     }
     if not extraction.ok or info is None:
@@ -136,7 +138,7 @@ def validate(
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
         validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
-        return _initial_state(validated, request, store, trail)
+        return _initial_state(validated, request, store, trail, plan)
     flight = q.find_flight(handle, info.flight_number, info.date)
     if flight is None:
         raise InvalidDisruption(
@@ -156,11 +158,15 @@ def validate(
         overlay=overlay,
     )
     _claim_flight(validated, tables=tables)
-    return _initial_state(validated, request, store, trail)
+    return _initial_state(validated, request, store, trail, plan)
 
 
 def _initial_state(
-    validated: ValidatedRequest, request: DisruptionRequest, store: ArtifactStore, trail: AuditTrail | None
+    validated: ValidatedRequest,
+    request: DisruptionRequest,
+    store: ArtifactStore,
+    trail: AuditTrail | None,
+    plan: RetryPlan | None,
 ) -> dict[str, Any]:
     """The run's state after Validate, its request artifact and audit record, and the rounds a resume reuses."""
     disruption, overlay, execution_name = validated.disruption, validated.overlay, validated.execution_name
@@ -179,6 +185,7 @@ def _initial_state(
                 "flight_id": validated.flight_id,
                 "flights": disruption.scope.flights,
                 "resume": request.resume,
+                "retry": {"initial": plan.initial, "revision": plan.revision} if plan else None,
                 "iata_delay_code": disruption.iata_delay_code,
                 "scope": disruption.scope.kind,
                 "what_if": overlay.describe(),
@@ -187,12 +194,16 @@ def _initial_state(
             actor=request.requested_by or request.source,
             execution_name=execution_name,
         )
-    if request.resume:  # an earlier run's finished phases are not run again, if they are as its trail hashed them
+    if plan is not None:  # a retry: only the agents that failed run again (workflow/retry.py)
+        for key, kept in (("phase1", plan.phase1), ("phase2", plan.phase2)):
+            state[key] = kept.model_dump(mode="json") if kept else None
+    elif request.resume:  # an earlier run's finished phases are not run again, if they are as its trail hashed them
         from .reuse import CheckpointRefused, record_reuse, reusable_rounds
 
-        previous = request.resumes or request.disruption_id
         try:
-            rounds = reusable_rounds(request.disruption_id, previous, store=store, trail=trail)
+            rounds = reusable_rounds(
+                request.disruption_id, validated.resumes or request.disruption_id, store=store, trail=trail
+            )
         except CheckpointRefused as exc:
             raise InvalidDisruption(str(exc)) from None
         for reused in rounds:

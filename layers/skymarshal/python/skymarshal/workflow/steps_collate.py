@@ -65,12 +65,23 @@ def collate(
     store: ArtifactStore,
     execution_name: str | None = None,
     trail: AuditTrail | None = None,
+    ran: list[str] | None = None,
+    retries: str | None = None,
 ) -> PhaseResult:
-    """The Map's seven results → the collation (checkpointed in S3) and what the safety gate needs."""
+    """The Map's results → the collation (checkpointed in S3) and what the safety gate needs.
+
+    `ran` is the agents the round's Map ran (all seven unless a retry re-ran only the failed ones): the others
+    keep their answers from the saved collation of the run it retries (`retries`, an execution name)."""
     execution = execution_name or disruption_id
     responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
     # Large agent outputs Collate read by reference: their bytes are hashed into the round's record too.
     agent_refs = [e["ref"] for e in results if isinstance(e, dict) and isinstance(e.get("ref"), dict)]
+    kept = [a for a in AGENTS if ran is not None and a not in ran and a not in responses]
+    if kept:
+        saved = store.get(run_key(disruption_id, retries or disruption_id, f"collation-{phase}")) or {}
+        for agent in kept:
+            if agent in saved:
+                responses[agent] = AgentResponse.model_validate(saved[agent])
     for agent in AGENTS:  # a missing result is a failed agent, never silently absent
         responses.setdefault(agent, failure_response(agent, phase, {}, "no result from the Map", status="error"))
     collation = {a: responses[a].model_dump(mode="json") for a in AGENTS}
@@ -102,6 +113,7 @@ def collate(
                     for ref in agent_refs
                     if ref.get("key")
                 ],
+                **({"kept_from_earlier_run": kept} if kept else {}),
             },
             actor="collate",
             execution_name=execution_name,

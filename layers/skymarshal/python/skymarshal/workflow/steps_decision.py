@@ -113,6 +113,7 @@ def arbitrate_step(
         excluded=excluded,
         instruction=instruction,
         output=ref,
+        llm=output.llm,
     )
 
 
@@ -168,11 +169,21 @@ def execute_step(
             execution_name=request.execution_name,
         )
     if registry is not None:
+        approval = ApprovalDecision.model_validate(state["approval"])
+        answer = {
+            "action": approval.action,
+            "scenario_id": scenario.scenario_id,
+            "decided_by": approval.decided_by,
+            "comment": approval.comment,
+        }
+        # The answer may have come through a client that has no registry (the API, the CLI): the thread
+        # records it here, with the approver, before what the execution did.
+        _close_arbitration(registry, request.execution_name, "approved", answer)
         _close_arbitration(
             registry,
             request.execution_name,
-            "completed" if report.status == "executed" else "failed",
-            {"scenario_id": scenario.scenario_id, "execution": report.status},
+            "executed" if report.status == "executed" else "failed",
+            {**answer, "execution": report.status},
         )
     return ExecutionSummary(
         status=report.status,
@@ -184,17 +195,18 @@ def execute_step(
 
 
 def _close_arbitration(registry: BaseThreadRegistry, execution_name: str, status: str, detail: dict) -> None:
-    """Mark the arbitration thread with the run's human outcome (rejected, escalated, completed, failed)."""
+    """Mark the arbitration thread with the run's human outcome (approved, executed, rejected, escalated,
+    failed), the approver as the status's actor."""
     tid = thread_id(execution_name, *ARBITRATOR_THREAD)
     if registry.get(tid) is None:  # escalated before arbitration: the thread never started
         registry.start(execution_name, *ARBITRATOR_THREAD, detail={"escalated_before_arbitration": True})
     try:
         current = registry.status(tid)
-        if status == "completed" and current == "running":
-            registry.complete(tid, detail=detail)
-        elif status == "failed":
+        if status == current:
+            return  # a retried step, or decide() already recorded it
+        if status == "failed":
             registry.fail(tid, detail.get("execution", "failed"), detail=detail)
-        elif status != current:
+        else:
             registry.set_status(tid, status, actor=detail.get("decided_by"), detail=detail)
     except IllegalTransition as exc:  # a retried step finds the thread already closed
         log.info("arbitration thread already closed: %s", exc)

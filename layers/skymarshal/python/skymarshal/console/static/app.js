@@ -3,6 +3,7 @@
 // server-sent events read with fetch (so the ID token travels in the Authorization header, never the URL).
 
 import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
+import { loadAlerts, retryRun } from "./alerts.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -114,6 +115,7 @@ async function loadRuns() {
   $("#runs").replaceChildren(...runs.map((run) => el("li", {},
     el("a", { href: `#${run.disruption_id}`, dataset: { run: run.disruption_id } }, run.disruption_id),
     " ", el("span", { class: `status ${run.status}` }, run.status))));
+  loadAlerts($("#alerts"), api).catch((error) => console.warn("alerts unavailable", error));
 }
 
 async function openRun(runId) {
@@ -127,6 +129,8 @@ async function openRun(runId) {
   $("#timeline").replaceChildren();
   $("#audit-verified").textContent = "";
   $("#outcome").textContent = "";
+  $("#retry").hidden = true;
+  $("#retry-error").textContent = "";
   $("#run-title").textContent = runId;
   const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
   renderProgress(progress);
@@ -209,6 +213,7 @@ function onEvent(name, data) {
 function renderOutcome(outcome) {
   $("#execution").hidden = false;
   $("#outcome").textContent = `Outcome: ${outcome.status}${outcome.message ? ` — ${outcome.message}` : ""}`;
+  $("#retry").hidden = !(outcome.status === "escalated" && canDecide());
 }
 
 // ------------------------------------------------------------------------------------------- decision
@@ -316,6 +321,9 @@ async function main() {
   $("#load-audit").addEventListener("click", loadAudit);
   mountPlans();
   $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
+  $("#retry").addEventListener("click", () => retryRun(state.runId, api)
+    .then((name) => { loadRuns(); location.hash = name; })
+    .catch((error) => { $("#retry-error").textContent = error.message; }));
   window.addEventListener("hashchange", () => { if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1))); });
   $("#report").addEventListener("submit", async (e) => {
     e.preventDefault();
