@@ -31,6 +31,7 @@ from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from ..handlers.workflow_steps import reset_clients
 from ..workflow.deployment import AUDIT_KEY_ENV
 from .emulator import BUCKET, REGION, LocalAccount
+from .iam_calls import acting_as
 
 ACCOUNT_ID = "123456789012"  # moto's default account
 STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
@@ -155,7 +156,8 @@ def _dispatch(self, function_name: str, qualifier, body, headers, response_heade
         _registry.calls[name] = _registry.calls.get(name, 0) + 1
     event = json.loads(body) if body else {}
     try:
-        result = _registry.wrap(name, handler, event) if _registry.wrap else handler(event, _Context(name))
+        with acting_as(name):  # the calls the handler makes are this function's (iam_calls.py)
+            result = _registry.wrap(name, handler, event) if _registry.wrap else handler(event, _Context(name))
     except Exception as exc:  # as Lambda reports an unhandled error: the state machine's Catch/Retry decide
         log.info("local function %s raised %s: %s", name, type(exc).__name__, exc)
         response_headers["x-amz-function-error"] = "Unhandled"
