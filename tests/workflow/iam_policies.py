@@ -138,6 +138,27 @@ def function_policies(outdir: Path, names: LocalNames) -> dict[str, list[dict]]:
     return policies
 
 
+def resource_policies(outdir: Path, names: LocalNames) -> dict[str, dict]:
+    """The resource policies a call is also evaluated against: each KMS key's key policy (KMS honours an
+    identity policy only where the key policy lets it) and each bucket policy, by the ARN they govern."""
+    resolver = Resolver(outdir, names)
+    out: dict[str, dict] = {}
+    for stack, template in resolver.templates.items():
+        for logical, resource in template["Resources"].items():
+            if resource["Type"] == "AWS::KMS::Key":
+                out[resolver._key(logical)] = resolver.resolve(resource["Properties"]["KeyPolicy"], stack)
+            elif resource["Type"] == "AWS::S3::BucketPolicy":
+                bucket = resolver.resolve(resource["Properties"]["Bucket"], stack)
+                out[f"arn:aws:s3:::{bucket}"] = resolver.resolve(resource["Properties"]["PolicyDocument"], stack)
+    return out
+
+
+def _resource_policy(resource: str, governed: dict[str, dict]) -> dict | None:
+    if resource.startswith("arn:aws:s3:::"):
+        return governed.get("arn:aws:s3:::" + resource.removeprefix("arn:aws:s3:::").split("/", 1)[0])
+    return governed.get(resource)
+
+
 def without(policies: list[dict], action: str) -> list[dict]:
     """The same policies less every statement granting `action` (a test's proof that a missing grant is caught)."""
     out = []
@@ -151,8 +172,19 @@ def without(policies: list[dict], action: str) -> list[dict]:
     return out
 
 
-def evaluate(calls: set[Call] | list[Call], policies: dict[str, list[dict]]) -> list[tuple[Call, str, str]]:
-    """Each call with iam-simulate's verdict ("Allowed", "ImplicitlyDenied", "ExplicitlyDenied", "Error")."""
+# What every call from a Lambda carries: the SDK speaks HTTPS with TLS 1.2 or later (the bucket policies ask).
+CONTEXT = {"aws:SecureTransport": "true"}
+S3_CONTEXT = {**CONTEXT, "s3:TlsVersion": "1.3"}
+# Actions AWS authorizes on the state machine the task token belongs to, though the Service Authorization
+# Reference lists no resource type for them (AWS's own AccessDenied names the state machine).
+TASK_RESPONSES = {"states:SendTaskSuccess", "states:SendTaskFailure", "states:SendTaskHeartbeat"}
+
+
+def evaluate(
+    calls: set[Call] | list[Call], policies: dict[str, list[dict]], governed: dict[str, dict] | None = None
+) -> list[tuple[Call, str, str]]:
+    """Each call with iam-simulate's verdict ("Allowed", "ImplicitlyDenied", "ExplicitlyDenied", "Error"),
+    against the function's identity policies and the resource policy of what it calls (`governed`)."""
     node = shutil.which("node")
     if node is None:
         raise RuntimeError("node is not on PATH: the IAM evaluation needs it (and `npm install`)")
@@ -160,7 +192,17 @@ def evaluate(calls: set[Call] | list[Call], policies: dict[str, list[dict]]) -> 
     payload = {
         "account": ACCOUNT,
         "policies": policies,
-        "calls": [{"function": c.function, "action": c.action, "resource": c.resource} for c in ordered],
+        "calls": [
+            {
+                "function": c.function,
+                "action": c.action,
+                "resource": c.resource,
+                "resourcePolicy": _resource_policy(c.resource, governed or {}),
+                "context": S3_CONTEXT if c.action.startswith("s3:") else CONTEXT,
+                "unchecked": c.action in TASK_RESPONSES and c.resource != "*",
+            }
+            for c in ordered
+        ],
     }
     done = subprocess.run(
         [node, str(SIMULATOR)], input=json.dumps(payload), capture_output=True, text=True, cwd=ROOT, timeout=120

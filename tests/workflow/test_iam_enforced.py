@@ -15,7 +15,7 @@ import os
 import uuid
 
 import pytest
-from iam_policies import LocalNames, evaluate, function_policies, without
+from iam_policies import LocalNames, evaluate, function_policies, resource_policies, without
 from workflow_helpers import DEMO
 
 from skymarshal.local import workflow as local_workflow
@@ -36,14 +36,20 @@ def _logical(template: dict, handler: str) -> tuple[str, local_workflow.LocalFun
 
 
 @pytest.fixture(scope="module")
-def policies(synthesized, account, wf):
-    names = LocalNames(
-        naming=account.naming,
-        bucket=BUCKET,
-        audit_key_arn=local_workflow.audit_key(account),
-        state_machine_arn=wf.arn,
+def names(account, wf) -> LocalNames:
+    return LocalNames(
+        naming=account.naming, bucket=BUCKET, audit_key_arn=local_workflow.audit_key(account), state_machine_arn=wf.arn
     )
+
+
+@pytest.fixture(scope="module")
+def policies(synthesized, names):
     return function_policies(synthesized.outdir, names)
+
+
+@pytest.fixture(scope="module")
+def governed(synthesized, names):
+    return resource_policies(synthesized.outdir, names)
 
 
 def _event(prompt: str) -> dict:
@@ -73,7 +79,7 @@ def recorded(synthesized, account, wf):
     os.environ["SKYMARSHAL_STATE_MACHINE_ARN"] = wf.arn
     names = []
     try:
-        with recording() as log:
+        with recording(task_token_resource=wf.arn) as log:
             event = _event(DEMO)
             with acting_as(trigger_name):
                 started = trigger(event, local_workflow._Context(trigger_name))
@@ -109,30 +115,32 @@ def _denials(results) -> list[str]:
     return [f"{c.function}: {c.action} on {c.resource} → {verdict} {detail}" for c, verdict, detail in results if verdict != "Allowed"]
 
 
-def test_every_call_of_every_function_is_granted_by_its_synthesized_role(recorded, policies, workflow_template):
+def test_every_call_of_every_function_is_granted_by_its_synthesized_role(recorded, policies, governed, workflow_template):
     calls, trigger, api = recorded
     functions = {c.function for c in calls}
     # Every function of the run made calls: the recording saw each container, not just some.
     state_machine_functions = {fn.logical_id for fn in local_workflow.read_template(workflow_template)[1]}
     assert state_machine_functions | {trigger, api} <= functions, sorted(state_machine_functions - functions)
     assert {c.function for c in calls} <= set(policies), "a recorded function has no role in the templates"
-    denied = _denials(evaluate(calls, policies))
+    denied = _denials(evaluate(calls, policies, governed))
     assert not denied, "calls the synthesized roles do not grant:\n" + "\n".join(denied)
 
 
-def test_a_grant_removed_from_the_trigger_is_caught(recorded, policies):
+def test_a_grant_removed_from_the_trigger_is_caught(recorded, policies, governed):
     """The DescribeExecution bug (issue 18): without that one statement the Trigger's own calls are denied."""
     calls, trigger, _ = recorded
     trimmed = {**policies, trigger: without(policies[trigger], "states:DescribeExecution")}
-    denied = _denials(evaluate({c for c in calls if c.function == trigger}, trimmed))
+    mine = {c for c in calls if c.function == trigger}
+    assert not _denials(evaluate(mine, policies, governed))  # with the grant, the same calls pass
+    denied = _denials(evaluate(mine, trimmed, governed))
     assert denied and all("states:DescribeExecution" in d for d in denied), denied
 
 
-def test_an_agent_reading_a_table_outside_its_row_of_the_matrix_is_denied(recorded, policies):
+def test_an_agent_reading_a_table_outside_its_row_of_the_matrix_is_denied(recorded, policies, governed, account):
     """The evaluation is by resource, not by action alone: the cargo agent's role does not reach crew data."""
     calls, _, _ = recorded
     cargo = next(c for c in calls if "cargo" in c.function.lower() and c.action == "dynamodb:Query")
-    crew_table = cargo.resource.split(":table/")[0] + ":table/CrewRoster"
+    crew_table = cargo.resource.split(":table/")[0] + ":table/" + account.naming("CrewRoster")
     probe = type(cargo)(cargo.function, "dynamodb:Query", crew_table)
-    (_, verdict, _), = evaluate([probe], policies)
+    (_, verdict, _), = evaluate([probe], policies, governed)
     assert verdict == "ImplicitlyDenied", json.dumps(policies[cargo.function])[:400]

@@ -54,6 +54,8 @@ class CallLog:
         self.calls: set[Call] = set()
         self.lock = threading.Lock()
         self.recording = False
+        # A task token is opaque here; every local token comes from the one state machine the caller names.
+        self.task_token_resource: str | None = None
 
     def add(self, calls: list[Call]) -> None:
         with self.lock:
@@ -84,11 +86,11 @@ def current_function() -> str | None:
 
 
 @contextmanager
-def recording() -> Iterator[CallLog]:
+def recording(task_token_resource: str | None = None) -> Iterator[CallLog]:
     """Record the calls of every local function for the duration of the block."""
     install()
     _log.take()
-    _log.recording = True
+    _log.recording, _log.task_token_resource = True, task_token_resource
     try:
         yield _log
     finally:
@@ -155,7 +157,9 @@ def _resource(service: str, operation: str, params: dict, region: str) -> str:
         key_id = params.get("KeyId", "*")
         return key_id if key_id.startswith("arn:") or key_id == "*" else f"arn:aws:kms:{region}:{ACCOUNT}:key/{key_id}"
     if service == "states":
-        return params.get("executionArn") or params.get("stateMachineArn") or "*"  # task tokens name no resource
+        if "taskToken" in params:  # AWS authorizes a task response on the state machine the token came from
+            return _log.task_token_resource or "*"
+        return params.get("executionArn") or params.get("stateMachineArn") or "*"
     if service == "bedrock":
         if "modelId" in params:
             model = params["modelId"]
