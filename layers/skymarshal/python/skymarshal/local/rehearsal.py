@@ -201,3 +201,60 @@ def emulator() -> Iterator[None]:
     install()
     with mock_aws(config=MOTO_CONFIG):
         yield
+
+
+def synthesize_bundled(outdir: Path, echo: Echo) -> None:
+    """`python app.py` as `cdk deploy` runs it: assets bundled (the deps layer pip-installed for Lambda)."""
+    import os
+    import subprocess
+    import sys
+
+    from .template import REPO_ROOT
+
+    echo(f"synthesizing with bundled assets into {outdir} (the deps layer is pip-installed: minutes the first time)")
+    env = {
+        **os.environ,
+        "CDK_OUTDIR": str(outdir),
+        "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20",
+        "CDK_CONTEXT_JSON": json.dumps({"aws:cdk:enable-asset-metadata": True}),
+    }
+    done = subprocess.run([sys.executable, "app.py"], cwd=REPO_ROOT, env=env, capture_output=True, text=True)
+    if not (outdir / "manifest.json").exists():
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        raise RehearsalError("`python app.py` wrote no cloud assembly: " + " | ".join(tail))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`make deploy-rehearsal`: synthesize (bundled), deploy every stack into moto, run the demo."""
+    import argparse
+    import logging
+
+    from .rehearsal_demo import run_demo
+
+    parser = argparse.ArgumentParser(prog="python -m skymarshal.local.rehearsal", description=main.__doc__)
+    parser.add_argument("--outdir", type=Path, help="a cloud assembly already synthesized (skips the synthesis)")
+    parser.add_argument("--load-factor", type=float, default=0.1, help="passenger load of the seeded airline")
+    parser.add_argument("--deploy-only", action="store_true", help="deploy, then stop (no demo)")
+    args = parser.parse_args(argv)
+    logging.getLogger("moto").setLevel(logging.ERROR)  # "No Moto CloudFormation support": printed by prepare()
+    started = time.monotonic()
+    try:
+        outdir = args.outdir
+        if outdir is None:
+            from .control import home
+
+            outdir = home() / "rehearsal" / "cdk.out"
+            synthesize_bundled(outdir, print)
+        with emulator():
+            outputs = deploy(outdir, print)
+            if not args.deploy_only:
+                run_demo(outputs, print, load_factor=args.load_factor)
+    except (RehearsalError, OSError) as exc:
+        print(f"deploy rehearsal failed: {exc}")
+        return 1
+    print(f"deploy rehearsal done in {time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

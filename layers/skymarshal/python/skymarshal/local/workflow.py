@@ -216,7 +216,6 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
 def install(account: LocalAccount, template: Path) -> str:
     """Create the functions and the state machine in the account, route invocations to the handlers;
     returns the state machine's ARN. Idempotent: a second install updates the definition."""
-    import moto.awslambda_simple.models as simple
     from botocore.exceptions import ClientError
 
     logging.getLogger("moto.stepfunctions.parser").setLevel(logging.CRITICAL)  # it dumps whole states on failure
@@ -226,8 +225,7 @@ def install(account: LocalAccount, template: Path) -> str:
     os.environ.update(handler_environment(account))
     definition, functions = read_template(template)
     reset_clients()  # the steps' clients follow the environment just set
-    _registry.functions = {fn.logical_id: load_handler(fn) for fn in functions}
-    simple.LambdaSimpleBackend.invoke = _dispatch
+    route({fn.logical_id: load_handler(fn) for fn in functions})
     role = _role(account)
     lam = account.client("lambda")
     code = io.BytesIO()
@@ -256,6 +254,14 @@ def install(account: LocalAccount, template: Path) -> str:
     return sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role, type="STANDARD")[
         "stateMachineArn"
     ]
+
+
+def route(functions: dict[str, Callable]) -> None:
+    """moto's invocations of these function names run these handlers (the deploy rehearsal routes its own)."""
+    import moto.awslambda_simple.models as simple
+
+    _registry.functions = dict(functions)
+    simple.LambdaSimpleBackend.invoke = _dispatch
 
 
 def _role(account: LocalAccount) -> str:
