@@ -184,9 +184,42 @@ def deploy(outdir: Path, echo: Echo = print) -> dict[str, dict[str, str]]:
         if described["StackStatus"] != "CREATE_COMPLETE":
             raise RehearsalError(f"{stack}: {described['StackStatus']} {described.get('StackStatusReason', '')}")
         deployed[stack] = {o["OutputKey"]: o["OutputValue"] for o in described.get("Outputs", [])}
+        _register_state_machines(cfn, stack, echo)
+        _apply_key_specs(cfn, stack, template, echo)
         count = len(cfn.list_stack_resources(StackName=stack)["StackResourceSummaries"])
         echo(f"{stack}: CREATE_COMPLETE, {count} resources in {time.monotonic() - started:.1f} s")
     return deployed
+
+
+def _register_state_machines(cfn: Any, stack: str, echo: Echo) -> None:
+    """moto's CloudFormation creates a state machine in its plain Step Functions backend, which does not
+    execute; the same machine (name, definition, role: one ARN) is registered with the executing one."""
+    import boto3
+    from moto.stepfunctions.models import stepfunctions_backends
+
+    sfn = boto3.client("stepfunctions", region_name=REGION)
+    for summary in cfn.list_stack_resources(StackName=stack)["StackResourceSummaries"]:
+        if summary["ResourceType"] != "AWS::StepFunctions::StateMachine":
+            continue
+        machine = stepfunctions_backends[ACCOUNT][REGION].describe_state_machine(summary["PhysicalResourceId"])
+        sfn.create_state_machine(name=machine.name, definition=machine.definition, roleArn=machine.roleArn)
+        echo(f"  adapted {stack}/{summary['LogicalResourceId']}: registered with moto's executing interpreter")
+
+
+def _apply_key_specs(cfn: Any, stack: str, template: dict, echo: Echo) -> None:
+    """moto's CloudFormation creates every KMS key as a symmetric encryption key; a signing key (the audit
+    chain's) gets the usage and spec its template declares, with key material of that spec."""
+    from moto.kms.models import kms_backends
+    from moto.kms.utils import generate_private_key
+
+    for summary in cfn.list_stack_resources(StackName=stack)["StackResourceSummaries"]:
+        properties = template["Resources"][summary["LogicalResourceId"]].get("Properties", {})
+        if summary["ResourceType"] != "AWS::KMS::Key" or "KeySpec" not in properties:
+            continue
+        key = kms_backends[ACCOUNT][REGION].describe_key(summary["PhysicalResourceId"])
+        key.key_usage, key.key_spec = properties.get("KeyUsage", key.key_usage), properties["KeySpec"]
+        key.private_key = generate_private_key(key.key_spec)
+        echo(f"  adapted {stack}/{summary['LogicalResourceId']}: {key.key_usage} {key.key_spec} as declared")
 
 
 @contextmanager
@@ -256,5 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
+if __name__ == "__main__":  # run as the package's module, so its exceptions are the ones the demo raises
+    from skymarshal.local.rehearsal import main as package_main
+
+    raise SystemExit(package_main())

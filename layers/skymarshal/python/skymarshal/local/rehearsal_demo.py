@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from .workflow import LocalFunction
 from .rehearsal import ASSET_BUCKET, DEMO_PROMPT, REGION, SKIPPED, Echo, RehearsalError
 
 LOCAL_OVERRIDES = {
@@ -31,15 +32,13 @@ LOCAL_OVERRIDES = {
 }
 
 
-def deployed_functions(stacks: list[str], echo: Echo) -> tuple[dict[str, Callable], dict[str, dict[str, str]]]:
-    """Physical function name → its handler (from its deployed code) and its deployed environment."""
+def deployed_functions(stacks: list[str], echo: Echo) -> tuple[dict[str, LocalFunction], dict[str, dict[str, str]]]:
+    """Physical function name → its deployed code (unzipped) and its deployed environment."""
     import boto3
-
-    from .workflow import LocalFunction, TemplateError, load_handler
 
     cfn, lam = boto3.client("cloudformation", region_name=REGION), boto3.client("lambda", region_name=REGION)
     s3 = boto3.client("s3", region_name=REGION)
-    handlers: dict[str, Callable] = {}
+    functions: dict[str, LocalFunction] = {}
     environments: dict[str, dict[str, str]] = {}
     root = Path(tempfile.mkdtemp(prefix="skymarshal-rehearsal-"))
     for stack in stacks:
@@ -58,13 +57,13 @@ def deployed_functions(stacks: list[str], echo: Echo) -> tuple[dict[str, Callabl
             body = s3.get_object(Bucket=bucket, Key=code["S3Key"])["Body"].read()
             folder = root / name
             zipfile.ZipFile(io.BytesIO(body)).extractall(folder)
-            try:
-                handlers[name] = load_handler(LocalFunction(name, config["Handler"], folder))
-            except TemplateError as exc:
-                echo(f"  function {stack}/{logical}: not a Python handler file ({exc}), not run by the rehearsal")
+            module = config["Handler"].rsplit(".", 1)[0].replace(".", "/")
+            if not (folder / f"{module}.py").exists():
+                echo(f"  function {stack}/{logical}: handler {config['Handler']} is no Python file, not run")
                 continue
+            functions[name] = LocalFunction(name, config["Handler"], folder)
             environments[name] = config.get("Environment", {}).get("Variables", {})
-    return handlers, environments
+    return functions, environments
 
 
 def apply_environment(environments: dict[str, dict[str, str]], echo: Echo) -> None:
@@ -85,19 +84,34 @@ def apply_environment(environments: dict[str, dict[str, str]], echo: Echo) -> No
 
 
 def seed(load_factor: float, echo: Echo) -> None:
-    """The synthetic airline into the deployed (empty) tables, as an operator loads data into a stack."""
-    import boto3
+    """The synthetic airline into the deployed (empty) tables. Straight into the emulator's store: loading
+    is not what is rehearsed, and moto takes about nine minutes for the same rows through BatchWriteItem."""
+    from moto.dynamodb.models import dynamodb_backends
 
     from ..data.generator import GeneratorConfig, generate
-    from ..data.loader import upsert
+    from ..data.loader import dynamodb_json
     from ..data.schema import Naming
+    from .rehearsal import ACCOUNT
 
     started = time.monotonic()
     airline = generate(GeneratorConfig(load_factor=load_factor))
-    dynamodb, naming = boto3.resource("dynamodb", region_name=REGION), Naming.from_env()
+    backend, naming = dynamodb_backends[ACCOUNT][REGION], Naming.from_env()
     for table, rows in airline.tables.items():
-        upsert(dynamodb, naming, table, rows)  # what `skymarshal data import` does against a stack
-    echo(f"seeded the deployed tables: {sum(airline.counts().values())} rows in {time.monotonic() - started:.0f} s")
+        deployed = backend.get_table(naming(table))
+        for row in rows:
+            deployed.put_item({k: dynamodb_json(v) for k, v in row.to_item().items()})
+    count = sum(airline.counts().values())
+    echo(f"loaded the airline into the deployed tables: {count} rows in {time.monotonic() - started:.0f} s")
+
+
+def _first_failure(wf: Any, name: str) -> str:
+    """The first failed task of the run, as its history tells (what a caught failure hides)."""
+    events = wf.sfn.get_execution_history(executionArn=wf.execution_arn(name), maxResults=1000)["events"]
+    for event in events:
+        details = next((v for k, v in event.items() if k.endswith("FailedEventDetails")), None)
+        if details:
+            return f"; first failure: {details.get('error')} {str(details.get('cause', ''))[:300]}"
+    return ""
 
 
 def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_PROMPT, load_factor: float = 0.1):
@@ -111,12 +125,12 @@ def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_
     from ..workflow.models import ApprovalDecision
     from ..workflow.payloads import ArtifactStore
     from ..workflow.tables import WorkflowTables
-    from .workflow import route
+    from .workflow import load_handler, route
 
-    handlers, environments = deployed_functions(list(outputs), echo)
-    apply_environment(environments, echo)
+    functions, environments = deployed_functions(list(outputs), echo)
+    apply_environment(environments, echo)  # before the imports: handlers build their clients when imported
     reset_clients()
-    route(handlers)
+    route({name: load_handler(fn) for name, fn in functions.items()})
     seed(load_factor, echo)
     trigger = next((n for n, env in environments.items() if "SKYMARSHAL_STATE_MACHINE_ARN" in env), None)
     machine = next((o["StateMachineArn"] for o in outputs.values() if "StateMachineArn" in o), None)
@@ -151,7 +165,9 @@ def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_
     )
     progress = wf.follow(name, timeout_s=600)
     if not progress.awaiting_approval:
-        raise RehearsalError(f"the run did not reach approval: {progress.status} {wf.describe(name).get('cause', '')}")
+        output = wf.output(name) or {}
+        ended = (output.get("outcome") or {}).get("message") or wf.describe(name).get("cause", "")
+        raise RehearsalError(f"the run did not reach approval: {progress.status} {ended}{_first_failure(wf, name)}")
     decision = wf.decision(name) or {}
     top = decision["ranked"][0]["scenario"]
     echo(f"awaiting approval; rank 1: {top['scenario_id']} ({decision.get('status')})")
