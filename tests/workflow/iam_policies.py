@@ -65,7 +65,7 @@ class Resolver:
             return [self.resolve(n, stack) for n in node]
         if not isinstance(node, dict) or len(node) != 1:
             return {k: self.resolve(v, stack) for k, v in node.items()} if isinstance(node, dict) else node
-        (fn, arg), = node.items()
+        ((fn, arg),) = node.items()
         if fn == "Ref":
             return PSEUDO.get(arg) or self._ref(stack, arg)
         if fn == "Fn::GetAtt":
@@ -98,7 +98,11 @@ class Resolver:
         return f"unresolved-{logical}"
 
     def _key(self, logical: str) -> str:
-        return self.names.audit_key_arn if logical.startswith("FunctionsAuditSigningKey") else f"arn:aws:unresolved:{REGION}:{ACCOUNT}:{logical}"
+        return (
+            self.names.audit_key_arn
+            if logical.startswith("FunctionsAuditSigningKey")
+            else f"arn:aws:unresolved:{REGION}:{ACCOUNT}:{logical}"
+        )
 
     def _get_att(self, stack: str, logical: str, attribute: str) -> str:
         kind = self.templates[stack]["Resources"][logical]["Type"]

@@ -112,10 +112,16 @@ def recorded(synthesized, account, wf):
 
 
 def _denials(results) -> list[str]:
-    return [f"{c.function}: {c.action} on {c.resource} → {verdict} {detail}" for c, verdict, detail in results if verdict != "Allowed"]
+    return [
+        f"{c.function}: {c.action} on {c.resource} → {verdict} {detail}"
+        for c, verdict, detail in results
+        if verdict != "Allowed"
+    ]
 
 
-def test_every_call_of_every_function_is_granted_by_its_synthesized_role(recorded, policies, governed, workflow_template):
+def test_every_call_of_every_function_is_granted_by_its_synthesized_role(
+    recorded, policies, governed, workflow_template
+):
     calls, trigger, api = recorded
     functions = {c.function for c in calls}
     # Every function of the run made calls: the recording saw each container, not just some.
@@ -142,5 +148,5 @@ def test_an_agent_reading_a_table_outside_its_row_of_the_matrix_is_denied(record
     cargo = next(c for c in calls if "cargo" in c.function.lower() and c.action == "dynamodb:Query")
     crew_table = cargo.resource.split(":table/")[0] + ":table/" + account.naming("CrewRoster")
     probe = type(cargo)(cargo.function, "dynamodb:Query", crew_table)
-    (_, verdict, _), = evaluate([probe], policies, governed)
+    ((_, verdict, _),) = evaluate([probe], policies, governed)
     assert verdict == "ImplicitlyDenied", json.dumps(policies[cargo.function])[:400]

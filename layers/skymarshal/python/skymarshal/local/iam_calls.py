@@ -37,7 +37,12 @@ _ACTION_NAMES = {
     ("bedrock", "ConverseStream"): "InvokeModelWithResponseStream",
 }
 # A transaction is authorized item by item, each item's action on its own table.
-_TRANSACT_ITEMS = {"Put": "PutItem", "Update": "UpdateItem", "Delete": "DeleteItem", "ConditionCheck": "ConditionCheckItem"}
+_TRANSACT_ITEMS = {
+    "Put": "PutItem",
+    "Update": "UpdateItem",
+    "Delete": "DeleteItem",
+    "ConditionCheck": "ConditionCheckItem",
+}
 
 
 @dataclass(frozen=True, order=True)
@@ -112,7 +117,7 @@ def install() -> None:
             _log.add(calls_for(function, self.meta, operation_name, api_params))
         return original(self, operation_name, api_params)
 
-    BaseClient._make_api_call = _make_api_call  # type: ignore[method-assign]
+    BaseClient._make_api_call = _make_api_call
     _installed = True
 
 

@@ -17,12 +17,11 @@ import tempfile
 import time
 import uuid
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .workflow import LocalFunction
 from .rehearsal import ASSET_BUCKET, DEMO_PROMPT, REGION, SKIPPED, Echo, RehearsalError
+from .workflow import LocalFunction
 
 LOCAL_OVERRIDES = {
     "SKYMARSHAL_LLM_PROVIDER": ("offline", "no Bedrock in the emulator: offline extraction and narratives"),
@@ -171,7 +170,9 @@ def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_
     decision = wf.decision(name) or {}
     top = decision["ranked"][0]["scenario"]
     echo(f"awaiting approval; rank 1: {top['scenario_id']} ({decision.get('status')})")
-    wf.decide(name, ApprovalDecision(action="approve", decided_by="Rehearsal Duty Manager", comment="make deploy-rehearsal"))
+    wf.decide(
+        name, ApprovalDecision(action="approve", decided_by="Rehearsal Duty Manager", comment="make deploy-rehearsal")
+    )
     final = wf.follow(name, timeout_s=600)
     output = wf.output(name) or {}
     if final.status != "SUCCEEDED":
