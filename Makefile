@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions venv clean local-stop browser serve
+.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions venv clean local-stop browser serve deploy-rehearsal
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -27,13 +27,13 @@ demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to en
 PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 
-test: $(STAMP) browser lint  ## lint and types, then every tier (what CI runs), slowest 15 tests at the end
+test: $(STAMP) node_modules browser lint  ## lint and types, then every tier (what CI runs), slowest 15 tests at the end
 	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the unit tier alone: the fast loop
 	$(BIN)/pytest -q -m unit -n $(PYTEST_WORKERS) --durations=10 $(PYTEST_ARGS)
 
-test-full: $(STAMP) browser lint  ## every tier on the airline at its production passenger volume (slower)
+test-full: $(STAMP) node_modules browser lint  ## every tier on the airline at its production passenger volume (slower)
 	SKYMARSHAL_TEST_LOAD_FACTOR=0.78 $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
 
 lint: $(STAMP)  ## ruff (lint and format check) and mypy, as configured in pyproject.toml
@@ -59,6 +59,11 @@ $(STAMP): requirements.txt layers/deps/requirements.txt constraints.txt pyprojec
 	$(BIN)/pip install --quiet -r requirements.txt -c constraints.txt
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+REHEARSAL_ARGS ?=
+
+deploy-rehearsal: $(STAMP)  ## the app synthesized with built assets, deployed into moto's CloudFormation as cdk deploy would (Data → Knowledge → Workflow → Api), then the EY123 demo against it (REHEARSAL_ARGS="--outdir cdk.out --deploy-only")
+	$(BIN)/python -m skymarshal.local.rehearsal $(REHEARSAL_ARGS)
 
 layer: $(STAMP)  ## the two Lambda layers (deps for Python 3.12 x86_64, and the library) in .build/layers, no Docker
 	$(BIN)/python -m infra.layers --out .build/layers

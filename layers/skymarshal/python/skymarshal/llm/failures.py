@@ -7,6 +7,7 @@ model, the agent and the stage, so an operator can tell a throttled account from
 
 from __future__ import annotations
 
+import contextvars
 import sys
 import threading
 from logging import StreamHandler
@@ -106,7 +107,8 @@ def call_with_deadline(call, seconds: float, name: str = "model-call"):
         except BaseException as exc:
             box["error"] = exc
 
-    worker = threading.Thread(target=run, daemon=True, name=name)
+    # The caller's context goes along (the local runner's record of which function makes each AWS call).
+    worker = threading.Thread(target=contextvars.copy_context().run, args=(run,), daemon=True, name=name)
     worker.start()
     worker.join(max(0.0, seconds))
     if worker.is_alive():

@@ -31,6 +31,7 @@ from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from ..handlers.workflow_steps import reset_clients
 from ..workflow.deployment import ALERT_TOPIC_ENV, AUDIT_KEY_ENV, CONSOLE_URL_ENV
 from .emulator import BUCKET, REGION, LocalAccount
+from .iam_calls import acting_as
 
 ACCOUNT_ID = "123456789012"  # moto's default account
 STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
@@ -157,7 +158,8 @@ def _dispatch(self, function_name: str, qualifier, body, headers, response_heade
         _registry.calls[name] = _registry.calls.get(name, 0) + 1
     event = json.loads(body) if body else {}
     try:
-        result = _registry.wrap(name, handler, event) if _registry.wrap else handler(event, _Context(name))
+        with acting_as(name):  # the calls the handler makes are this function's (iam_calls.py)
+            result = _registry.wrap(name, handler, event) if _registry.wrap else handler(event, _Context(name))
     except Exception as exc:  # as Lambda reports an unhandled error: the state machine's Catch/Retry decide
         log.info("local function %s raised %s: %s", name, type(exc).__name__, exc)
         response_headers["x-amz-function-error"] = "Unhandled"
@@ -219,7 +221,6 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
 def install(account: LocalAccount, template: Path) -> str:
     """Create the functions and the state machine in the account, route invocations to the handlers;
     returns the state machine's ARN. Idempotent: a second install updates the definition."""
-    import moto.awslambda_simple.models as simple
     from botocore.exceptions import ClientError
 
     logging.getLogger("moto.stepfunctions.parser").setLevel(logging.CRITICAL)  # it dumps whole states on failure
@@ -229,8 +230,7 @@ def install(account: LocalAccount, template: Path) -> str:
     os.environ.update(handler_environment(account))
     definition, functions = read_template(template)
     reset_clients()  # the steps' clients follow the environment just set
-    _registry.functions = {fn.logical_id: load_handler(fn) for fn in functions}
-    simple.LambdaSimpleBackend.invoke = _dispatch
+    route({fn.logical_id: load_handler(fn) for fn in functions})
     role = _role(account)
     lam = account.client("lambda")
     code = io.BytesIO()
@@ -259,6 +259,14 @@ def install(account: LocalAccount, template: Path) -> str:
     return sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role, type="STANDARD")[
         "stateMachineArn"
     ]
+
+
+def route(functions: dict[str, Callable]) -> None:
+    """moto's invocations of these function names run these handlers (the deploy rehearsal routes its own)."""
+    import moto.awslambda_simple.models as simple
+
+    _registry.functions = dict(functions)
+    simple.LambdaSimpleBackend.invoke = _dispatch
 
 
 def _role(account: LocalAccount) -> str:
