@@ -45,6 +45,9 @@ def store() -> ArtifactStore:
     return ArtifactStore("artifacts", FakeS3())
 
 
+RETRY = f"{ID}--retry-1"  # the retry's execution: its own checkpoints, the retried run's kept answers
+
+
 def _answer(agent: str, phase: str, status: str = "ok", note: str = "first run") -> dict:
     return failure_response(agent, phase, {}, note, status=status).model_dump(mode="json")
 
@@ -56,7 +59,7 @@ def _saved_round(store: ArtifactStore, phase: str, failed: list[str]) -> None:
 
 
 def test_nothing_saved_runs_every_agent_in_both_rounds(store):
-    plan = retry_plan(ID, store)
+    plan = retry_plan(ID, ID, store)
     assert (plan.phase1, plan.phase2) == (None, None)
     assert plan.initial == list(AGENTS) and plan.revision == list(AGENTS)
 
@@ -64,7 +67,7 @@ def test_nothing_saved_runs_every_agent_in_both_rounds(store):
 def test_only_the_failed_agents_run_again(store):
     _saved_round(store, "initial", ["crew_compliance"])
     _saved_round(store, "revision", ["crew_compliance", "cargo"])
-    plan = retry_plan(ID, store)
+    plan = retry_plan(ID, ID, store)
     assert plan.phase1 is None and plan.initial == ["crew_compliance"]
     assert plan.phase2 is None and plan.revision == ["crew_compliance", "cargo"]
 
@@ -72,7 +75,7 @@ def test_only_the_failed_agents_run_again(store):
 def test_an_initial_round_all_ok_is_reused_and_a_revision_failure_alone_runs_again(store):
     _saved_round(store, "initial", [])
     _saved_round(store, "revision", ["maintenance"])
-    plan = retry_plan(ID, store)
+    plan = retry_plan(ID, ID, store)
     assert plan.phase1 is not None and plan.phase1.reused and plan.initial == []
     assert plan.phase2 is None and plan.revision == ["maintenance"]
 
@@ -80,7 +83,7 @@ def test_an_initial_round_all_ok_is_reused_and_a_revision_failure_alone_runs_aga
 def test_an_agent_rerun_in_the_initial_round_runs_its_revision_again(store):
     _saved_round(store, "initial", ["network"])
     _saved_round(store, "revision", [])
-    plan = retry_plan(ID, store)
+    plan = retry_plan(ID, ID, store)
     assert plan.initial == ["network"] and plan.revision == ["network"] and plan.phase2 is None
 
 
@@ -88,20 +91,28 @@ def test_no_failed_agent_reuses_both_rounds(store):
     """An approval that timed out: the retry goes straight to a new arbitration and approval window."""
     _saved_round(store, "initial", [])
     _saved_round(store, "revision", [])
-    plan = retry_plan(ID, store)
+    plan = retry_plan(ID, ID, store)
     assert plan.phase1 is not None and plan.phase2 is not None and plan.initial == plan.revision == []
 
 
 def test_collate_keeps_the_saved_answers_of_the_agents_that_did_not_run(store):
     _saved_round(store, "revision", ["crew_compliance", "cargo"])
     rerun = [_answer("crew_compliance", "revision", "ok", note="second run")]
-    result = collate("revision", rerun, disruption_id=ID, store=store, ran=["crew_compliance", "cargo"])
+    result = collate(
+        "revision",
+        rerun,
+        disruption_id=ID,
+        store=store,
+        execution_name=RETRY,
+        ran=["crew_compliance", "cargo"],
+        retries=ID,
+    )
     collation = store.resolve(result.collation)
     assert collation["crew_compliance"]["message"] == "second run"
     assert collation["maintenance"]["message"] == "first run" and result.statuses["maintenance"] == "ok"
     # cargo was to run again and gave no answer: failed, never its old answer silently kept
     assert result.failed == ["cargo"] and not result.safety_failed
-    assert PhaseResult.model_validate(store.get(run_key(ID, "phase-revision"))).failed == ["cargo"]
+    assert PhaseResult.model_validate(store.get(run_key(ID, RETRY, "phase-revision"))).failed == ["cargo"]
 
 
 def test_collate_without_ran_marks_every_missing_agent_failed(store):

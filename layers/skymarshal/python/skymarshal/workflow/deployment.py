@@ -21,7 +21,13 @@ CONSOLE_URL_ENV = "SKYMARSHAL_CONSOLE_URL"
 # Metrics (Powertools, EMF) the CloudWatch alarms of infra/alarms.py watch: one name, read by both sides.
 METRICS_NAMESPACE = "SkyMarshal"
 WORKFLOW_SERVICE = "skymarshal-workflow"  # the step Lambdas' Powertools service (its metrics' dimension)
-ESCALATION_REASONS = ("SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED")
+ESCALATION_REASONS = (
+    "SAFETY_AGENT_FAILED",
+    "NO_VALID_PLAN",
+    "APPROVAL_TIMEOUT",
+    "ARBITRATION_FAILED",
+    "NETWORK_DISRUPTION",
+)
 BEDROCK_FALLBACK_METRIC = "BedrockFallback"  # a model call failed and the rules' text stood in
 ALERT_FAILED_METRIC = "AlertPublishFailed"  # an escalation's alert could not be published
 
