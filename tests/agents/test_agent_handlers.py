@@ -36,9 +36,10 @@ def lambda_env(monkeypatch, account):
     monkeypatch.setenv("SKYMARSHAL_CHECKPOINTER", "memory")
 
 
-def test_there_is_one_handler_per_agent_besides_the_workflow_steps_and_the_api():
+def test_there_is_one_handler_per_agent_besides_the_workflow_steps_the_api_and_the_alert_webhook():
     handlers = sorted(p.name for p in FUNCTIONS.iterdir() if (p / "handler.py").exists())
-    assert handlers == sorted([*AGENTS, "workflow", "api"])  # functions/stream starts uvicorn (run.sh)
+    # functions/stream starts uvicorn (run.sh); functions/alerts posts an alert to a chat webhook
+    assert handlers == sorted([*AGENTS, "workflow", "api", "alerts"])
 
 
 @pytest.mark.parametrize("agent", ["maintenance", "cargo"])

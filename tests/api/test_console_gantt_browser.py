@@ -7,6 +7,7 @@ by the keyboard and asks for a confirmation before anything is decided."""
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 from test_console_browser import CHROMIUM, CHROMIUM_ARGS
@@ -24,8 +25,9 @@ SCREENSHOT_BYTES = (30_000, 3_000_000)
 
 
 @pytest.fixture(scope="module")
-def runs(wf):
-    """The three demos, each started once and left waiting for the duty manager; rejected at the end."""
+def runs(wf, account):
+    """The three demos, each started once and left waiting for the duty manager; rejected at the end, and
+    their learning records removed (other tests count the seeded history)."""
     names = {}
     for situation, prompt in PROMPTS.items():
         name = wf.start(prompt, disruption_id=f"gantt-{situation}")["execution_name"]
@@ -34,9 +36,14 @@ def runs(wf):
         progress = wf.follow(name, timeout_s=900)
         assert progress.awaiting_approval, (name, progress.status, progress.current)
     yield names
+    history = account.resource().Table(account.naming("DisruptionHistory"))
     for name in names.values():
         if wf.pending(name):
             wf.decide(name, ApprovalDecision(action="reject", decided_by="test", comment="browser test done"))
+        deadline = time.monotonic() + 300
+        while wf.describe(name)["status"] == "RUNNING" and time.monotonic() < deadline:  # Learn writes it last
+            time.sleep(0.5)
+        history.delete_item(Key={"disruption_id": f"SM-{name}"})
 
 
 @pytest.fixture

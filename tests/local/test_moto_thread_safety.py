@@ -41,6 +41,8 @@ def table():
             ],
         )
         yield client
+        # Under a worker's session-wide mock (the seeded account) this mock shares its backend: leave no table.
+        client.delete_table(TableName="race")
 
 
 def _writer(client, n: int, errors: list) -> None:
