@@ -43,8 +43,10 @@ from .functions import FUNCTIONS_DIR, FunctionsBase
 BEHAVIOUR = REPO_ROOT / "layers/skymarshal/python/skymarshal/llm/behaviour.json"
 
 # What each step reads (GetItem/Query/BatchGetItem) and writes, from its code: Validate resolves the
-# flight; Arbitrate re-runs the rules over everything the safety agents read plus history; Execute
+# flight (or the airport's flights) and the report's what-if (analysis/what_if.py: the tail's work orders, the
+# flight's crew, the destination's weather, airport profiles and NOTAMs) plus the Admin's run settings; Arbitrate re-runs the rules over everything the safety agents read plus history; Execute
 # changes the operational rows a plan touches (transactions with condition checks); Learn writes history.
+VALIDATE_READS = (FLIGHTS, CHECKPOINTS, AIRPORTS, CREW_ROSTER, CREW_MEMBERS, MAINTENANCE_WORK_ORDERS, WEATHER)
 ARBITRATOR_READS = (
     FLIGHTS,
     BOOKINGS,
@@ -152,7 +154,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         learn = self.function("Learn", steps, "handler.learn", "skymarshal-learning", timeout_s=60)
         trigger = self.function("Trigger", steps, "handler.trigger", "skymarshal-trigger")
 
-        self._read(validate, (FLIGHTS, CHECKPOINTS))  # the flight; the Admin's run settings
+        self._read(validate, VALIDATE_READS)
         self._artifacts(validate, collate, arbitrate, execute, learn)
         for fn in agents.values():
             self._artifacts(fn)
