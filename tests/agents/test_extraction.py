@@ -332,3 +332,32 @@ def test_today_is_the_date_in_the_callers_zone_when_one_is_given():
     late_evening = datetime(2027, 1, 19, 22, 0, tzinfo=UTC)  # already the 20th in Abu Dhabi
     assert ok(extract("EY123 today", now=late_evening)).date == date(2027, 1, 19)
     assert ok(extract("EY123 today", now=late_evening, tz=ZoneInfo("Asia/Dubai"))).date == date(2027, 1, 20)
+
+
+OPS = schedule(**{n: WEEK for n in ("EY3", "EY4", "EY16", "EY19", "EY123", "EY212")})
+
+
+@pytest.mark.parametrize(
+    ("prompt", "day"),
+    [
+        ("Cabin pressure controller failed on EY19 to Heathrow, 21/01. No dispatch relief.", date(2027, 1, 21)),
+        ("EY16 at Manchester (20/01) - disruptive passenger offloaded", date(2027, 1, 20)),
+        ("EY212 to Delhi on the 20th - ambulift late", date(2027, 1, 20)),
+        ("EY212 on the 17th", date(2027, 1, 17)),  # the nearest 17th the flight operates, looking back too
+    ],
+)
+def test_an_ops_date_a_bare_day_month_or_a_day_alone_is_read(prompt, day):
+    assert ok(extract(prompt, flight_dates=OPS)).date == day
+
+
+def test_a_bare_day_month_needs_a_two_digit_month_so_24_7_is_no_date():
+    result = extract("EY123 open 24/7", flight_dates=OPS)
+    assert result.status == "input_error" and "no date" in result.message
+
+
+def test_an_inbound_flight_is_context_for_the_flight_the_report_is_about():
+    report = "EY4 out of Frankfurt on 20 January will be late, the aircraft arrived 2h20 behind on the inbound EY3"
+    info = ok(extract(report, flight_dates=OPS))
+    assert info.flight_number == "EY4"
+    result = extract("EY3 and EY4 on 20 January are late", flight_dates=OPS)  # two subjects stay two
+    assert result.status == "input_error" and "Two flights" in result.message

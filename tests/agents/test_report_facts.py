@@ -35,6 +35,9 @@ CITIES = {"abu dhabi": "AUH", "frankfurt": "FRA", "london heathrow": "LHR", "hea
         ("Pilots' strike at the handling agent in MAN tomorrow", 98, "airport"),
         ("EY101 on 21 Jan 2027 is delayed over four hours and the crew will run out of duty time", 64, "flight"),
         ("Storm at London Heathrow: EY11 on 22/01/2027 may not be able to land", 72, "flight"),
+        ("Dublin runway works - EY45 on 21 Jan got an arrival slot two hours later than schedule", 83, "flight"),
+        ("EY4 (19 Jan) grounded at FRA: weather radar transceiver failed, no-go item", 41, "flight"),
+        ("Cabin pressure controller failed during pre-flight on EY19, 21/01", 41, "flight"),
     ],
 )
 def test_each_family_of_report_is_read(report, code, scope):
@@ -66,7 +69,14 @@ def test_a_window_across_midnight_ends_the_next_day_and_a_missing_zone_is_noted(
 
 @pytest.mark.parametrize(
     ("text", "minutes"),
-    [("a 90-minute slot delay", 90), ("closed for 3 hours", 180), ("delay of 45 min", 45), ("2h inspection", 120)],
+    [
+        ("a 90-minute slot delay", 90),
+        ("closed for 3 hours", 180),
+        ("delay of 45 min", 45),
+        ("2h inspection", 120),
+        ("a slot two hours later", 120),
+        ("ready in twelve minutes", 12),
+    ],
 )
 def test_a_stated_duration_in_minutes(text, minutes):
     reading = read_report(text)

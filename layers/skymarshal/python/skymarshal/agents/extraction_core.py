@@ -209,8 +209,9 @@ def decide(
             assert r.date is not None  # a weekday mismatch keeps the date that was checked
             return error(f"'{d.text}' does not add up ({r.date.isoformat()} is a {r.date:%A}): say which day is meant")
         if r.problem == "not_operating":
-            assert d.month is not None and d.day is not None  # only year-less mentions are "not_operating"
-            asked = month_day(d.month, d.day) + (f" ({d.text})" if d.text != month_day(d.month, d.day) else "")
+            assert d.day is not None  # only year-less mentions are "not_operating"
+            written = month_day(d.month, d.day) if d.month else d.text
+            asked = written + (f" ({d.text})" if d.text != written else "")
             return error(_not_operating(flight, f"{asked} in any year of the schedule", operating, today))
     days = _unique(r.date for _, r in resolved)
     if len(days) > 1:
@@ -250,6 +251,17 @@ def _dates_phrase(resolved: Sequence[tuple[DateMention, Resolved]]) -> str:
     return ", ".join(_unique(parts))
 
 
+# Words right before a flight number that make it context for another flight, not the report's subject.
+_CONTEXT_BEFORE = re.compile(
+    r"\b(?:inbound|in-bound|incoming|previous (?:sector|leg|flight)|operating as|arriving as)\s*(?:flight\s*)?$",
+    re.I,
+)
+
+
+def _context_flight(prompt: str, flight: FlightMention) -> bool:
+    return _CONTEXT_BEFORE.search(prompt[max(0, flight.start - 40) : flight.start]) is not None
+
+
 def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[FlightMention], list[DateMention], str]:
     """The deterministic reading: flight mentions, date mentions, the disruption's own words. Date phrases
     are found first and blanked, so "20 Jan" is never read as part of a flight number."""
@@ -258,6 +270,8 @@ def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[Fli
     for d in dates:
         masked = masked[: d.start] + " " * (d.end - d.start) + masked[d.end :]
     flights = find_flights(masked, default_carrier)
+    subjects = [f for f in flights if not _context_flight(prompt, f)]
+    flights = subjects or flights  # "EY4 … late, arrived behind on the inbound EY3": EY3 is context
     description = describe(prompt, [(f.start, f.end) for f in flights] + [(d.start, d.end) for d in dates])
     return flights, dates, description
 

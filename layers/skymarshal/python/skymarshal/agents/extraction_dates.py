@@ -3,7 +3,9 @@
 Phrases understood (case-insensitive):
 - explicit:  "2027-01-20", "2027/01/20", "20/01/2027", "20.01.2027", "20-01-2027", "20/01/27" (numbers are
              read DAY FIRST), "20 January 2027", "January 20th, 2027", "Wednesday 20 Jan 2027";
-- year-less: "January 20th", "Jan 20", "20 Jan", "20th of January", "20-Jan", "20JAN", "on 20/01";
+- year-less: "January 20th", "Jan 20", "20 Jan", "20th of January", "20-Jan", "20JAN", "on 20/01", "21/01"
+             (a bare day/month needs "on"/"for" in front or a two-digit month: "24/7" is no date);
+- day only:  "the 20th", "on the 21st" (the ordinal and "the" are needed: "20" alone is no date);
 - relative:  "yesterday", "today", "tonight", "tomorrow", "the day before yesterday", "the day after tomorrow";
 - weekday:   "Wednesday", "on Wed", "last Wednesday", "next Wednesday", "this Wednesday".
 
@@ -14,7 +16,8 @@ Resolution rules (``resolve``):
              today included (within ±3 days, so it is unique); "last Wednesday" = the latest one strictly before
              today; "next Wednesday" / "coming Wednesday" = the first one strictly after today;
 - year-less → the occurrence of that day and month NEAREST to today (either direction) among the dates the
-             flight operates; on a tie the future one. A stated weekday ("Wednesday 20 Jan") narrows the
+             flight operates; on a tie the future one. A day alone: the nearest operating date on that day of
+             any month. A stated weekday ("Wednesday 20 Jan") narrows the
              candidates to dates that fall on it.
 A stated weekday that contradicts an explicit date is a problem, as is a day or month that does not exist.
 """
@@ -127,6 +130,12 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         rf"(?P<day>\d{{1,2}})(?!\d)(?!:\d){_ORDINAL}(?:(?:,\s*|\s+){_YEAR})?)",
         re.I,
     ),
+    # the 20th, on the 21st: a day of the month alone, after the patterns that name its month
+    "day_only": re.compile(
+        r"(?:(?<![\w])(?P<prep>on|for)\s+)?(?P<core>(?<![\w])the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)(?![\w])"
+        r"(?!\s+of\b))",
+        re.I,
+    ),
     "relative": re.compile(
         r"(?:(?<![\w])(?:on|for)\s+)?(?P<core>(?<![\w])(?:the\s+)?"
         r"(?P<rel>day\s+before\s+yesterday|day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|tmrw))(?![\w])",
@@ -206,8 +215,8 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
     if name == "iso":
         return _dated(m, int(m["mon"]), int(m["day"]), int(m["year"]))
     if name == "numeric":
-        if m["year"] is None and (m["sep"] != "/" or not m["prep"]):
-            return None  # "24/7", "1.5", "10-12": a bare d/m needs "on"/"for" in front and a slash
+        if m["year"] is None and (m["sep"] != "/" or not (m["prep"] or len(m["mon"]) == 2)):
+            return None  # "24/7", "1.5", "10-12": a bare d/m needs a slash, and "on"/"for" or a month as "01"
         year = int(m["year"]) if m["year"] else None
         if year is not None and year < 100:
             year += 2000
@@ -217,6 +226,14 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
     if name in ("day_month", "month_day"):
         year = int(m["year"]) if m["year"] else None
         return _dated(m, MONTHS[m["month"].lower()], int(m["day"]), year)
+    if name == "day_only":
+        day = int(m["day"])
+        text = m["core"].strip()
+        if not 1 <= day <= 31:
+            return DateMention(
+                text, m.start(), m.end(), "invalid", day=day, problem=f"'{text}' is not a day of a month"
+            )
+        return DateMention(text, m.start(), m.end(), "yearless", day=day)
     if name == "relative":
         word = " ".join(m["rel"].lower().split())
         word = "tomorrow" if word == "tmrw" else word
@@ -283,14 +300,16 @@ def resolve(mention: DateMention, today: date, operating: Sequence[date] | None)
         name = calendar.day_name[mention.weekday]
         return Resolved(weekday_date(today, mention.weekday, mention.word), f"weekday:{mention.word} {name}")
     elif mention.kind == "yearless":
-        assert mention.month is not None and mention.day is not None  # see _dated
-        rule = f"nearest occurrence of {month_day(mention.month, mention.day)}"
+        assert mention.day is not None  # see _dated and day_only
+        month = mention.month
+        rule = f"nearest occurrence of {month_day(month, mention.day) if month else mention.text}"
         if operating is None:
             return Resolved(None, rule, "no_flight")
         candidates = [
             d
             for d in operating
-            if (d.month, d.day) == (mention.month, mention.day)
+            if d.day == mention.day
+            and (month is None or d.month == month)
             and (mention.weekday is None or d.weekday() == mention.weekday)
         ]
         found = nearest(candidates, today)

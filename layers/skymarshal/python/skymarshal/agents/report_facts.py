@@ -27,12 +27,13 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
     (r"de-?icing", 75, "de_icing"),
     (
         r"(?:atc|atfm|air traffic)\b.{0,40}\b(?:destination|arrival)|(?:destination|arrival)\b.{0,40}\b(?:atc|atfm)"
-        r"|flow control\b.{0,30}\bdestination",
+        r"|flow control\b.{0,30}\bdestination|(?:arrival|landing) slot",
         83,
         "atfm_regulation",
     ),
     (
-        r"atc|atfm|air traffic control|flow control|flow regulation|slot (?:delay|restriction|regulation)|ctot",
+        r"atc|atfm|air traffic control|flow control|flow regulation|slot (?:delay|restriction|regulation)|ctot"
+        r"|(?:departure|take-?off) slot",
         81,
         "atfm_regulation",
     ),
@@ -63,14 +64,15 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
         "weather",
     ),
     (
-        r"runway (?:closure|closed)|airport (?:is |was )?closed|closure of|capacity (?:cut|reduction|reduced)"
+        r"runway (?:closure|closed|works)|airport (?:is |was )?closed|closure of|capacity (?:cut|reduction|reduced)"
         r"|closed",
         87,
         "airport_restriction",
     ),
     (
         r"mechanical|technical (?:fault|problem|issue|failure)|fault|failure|defect|aog|inoperative|inop|"
-        r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection",
+        r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection|failed|no[- ]go item"
+        r"|unserviceable|u/s|cracked|windshield|windscreen|weather radar|transceiver|pressure controller|bleed",
         41,
         "aircraft_defect",
     ),
@@ -96,7 +98,13 @@ REGISTRATION = re.compile(r"\b([A-Z0-9]{1,2}-[A-Z0-9]{3,5})\b")
 IATA_WORD = re.compile(r"\b([A-Z]{3})\b")
 TIME = r"(\d{1,2})[:h.]?(\d{2})"
 WINDOW = re.compile(rf"\b(?:from|between)\s+{TIME}\s*(?:z|utc)?\s*(?:to|until|till|and|-|–)\s*{TIME}\s*(z|utc)?", re.I)
-DURATION = re.compile(r"\b(\d{1,4})[- ]?(minutes?|mins?|min|hours?|hrs?|h)\b", re.I)
+NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], start=1
+    )
+}
+DURATION = re.compile(rf"\b(\d{{1,4}}|{'|'.join(NUMBER_WORDS)})[- ]?(minutes?|mins?|min|hours?|hrs?|h)\b", re.I)
 NOT_AIRPORTS = {"ATC", "UTC", "AOG", "MEL", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR"}
 
 
@@ -249,6 +257,7 @@ def read_report(
         if not m.group(5):
             reading.notes.append("window times read as UTC (no time zone stated)")
     if (m := DURATION.search(text)) is not None:
-        amount, unit = int(m.group(1)), m.group(2).lower()
+        word, unit = m.group(1).lower(), m.group(2).lower()
+        amount = NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
         reading.duration_minutes = _reading(m, amount * 60 if unit.startswith("h") else amount)
     return reading
