@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from ..agents.disruption_facts import ReportContradictsData, resolve_flight_report
 from ..agents.extraction import extract_offline
 from ..agents.network_facts import InvalidReport, network_report
+from ..agents.tail_facts import tail_flight
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
@@ -133,17 +134,23 @@ def validate(
     if not extraction.ok or info is None:
         if extraction.understood.get("flight_numbers"):
             raise InvalidDisruption(extraction.message)
-        try:  # no flight named: an airport over a window, checked against the data
-            disruption, overlay = network_report(request.prompt, handle, now or request.reported_at)
+        try:  # no flight named: an aircraft by its registration, or an airport over a window, checked
+            flight = tail_flight(request.prompt, handle, now or request.reported_at)
+            if flight is None:
+                disruption, overlay = network_report(request.prompt, handle, now or request.reported_at)
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
-        validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
-        return _initial_state(validated, request, store, trail, plan)
-    flight = q.find_flight(handle, info.flight_number, info.date)
-    if flight is None:
-        raise InvalidDisruption(
-            f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
-        )
+        if flight is None:
+            validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
+            return _initial_state(validated, request, store, trail, plan)
+        description = ""
+    else:
+        flight = q.find_flight(handle, info.flight_number, info.date)
+        if flight is None:
+            raise InvalidDisruption(
+                f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
+            )
+        description = info.disruption_description
     try:
         disruption, overlay = resolve_flight_report(request.prompt, flight, handle, now or request.reported_at)
     except ReportContradictsData as exc:
@@ -151,9 +158,9 @@ def validate(
     validated = ValidatedRequest(
         **common,
         flight_number=flight.flight_number,
-        flight_date=info.date.isoformat(),
+        flight_date=flight.flight_date.isoformat(),
         flight_id=flight.flight_id,
-        description=info.disruption_description,
+        description=description or disruption.cause,
         disruption=disruption,
         overlay=overlay,
     )

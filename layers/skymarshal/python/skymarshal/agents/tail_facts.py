@@ -1,0 +1,51 @@
+"""A report about an aircraft by its registration and no flight number ("A6-XWA grounded in Abu Dhabi on January
+21st with a cracked windshield"): the disruption is the tail's, and the flight it touches first is the tail's
+first departure that day — from the airport the report names, when it names one the airline serves.
+
+Found through the flights' aircraft-registration GSI (no Scan). Nothing is guessed: no day, a tail with no
+flight that day, or no departure from the named airport is one line saying what was understood.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, time, timedelta
+
+from ..data import queries as q
+from ..data.access import DataHandle
+from ..models.operational import Flight
+from .network_facts import InvalidReport, report_day, served_airports
+from .report_facts import REGISTRATION, airport_names, read_report
+
+
+def tail_flight(report: str, handle: DataHandle, now: datetime) -> Flight | None:
+    """The flight a tail-scope report is about; None when the report names no registration.
+    Raises InvalidReport with one line."""
+    found = REGISTRATION.search(report)
+    if found is None:
+        return None
+    registration = found.group(1)
+    day = report_day(report, now.date())
+    if day is None:
+        raise InvalidReport(
+            f"understood aircraft {registration} but no day: say which, e.g. '{registration} on 21 January'"
+        )
+    start = datetime.combine(day, time(), UTC)
+    # The local day's flights can leave the evening before in UTC or after midnight: a day either side.
+    flights = [
+        f
+        for f in q.rotation(handle, registration, start - timedelta(days=1), start + timedelta(days=2))
+        if f.flight_date == day
+    ]
+    if not flights:
+        raise InvalidReport(f"{registration} has no flight on {day.isoformat()}: check the registration and the day")
+    served = served_airports(report, handle)
+    airport = read_report(report, known_airports=served, city_codes=airport_names(served)).airport
+    if airport is not None:
+        leaving = [f for f in flights if f.origin == airport.value]
+        if not leaving:
+            route = ", ".join(f"{f.flight_number} {f.origin}-{f.destination}" for f in flights)
+            raise InvalidReport(
+                f"{registration} does not depart {airport.value} on {day.isoformat()} (its flights: {route})"
+            )
+        flights = leaving
+    return min(flights, key=lambda f: f.scheduled_departure)
