@@ -58,3 +58,28 @@ def test_a_report_that_cannot_be_placed_says_what_was_understood(handle, report,
 def test_a_day_without_a_year_is_its_nearest_occurrence():
     assert report_day("on January 22nd", NOW.date()).isoformat() == "2027-01-22"
     assert report_day("on 20 November", NOW.date()).isoformat() == "2026-11-20"
+
+
+def test_an_airport_the_airline_does_not_serve_is_named():
+    from skymarshal.agents.network_facts import unserved_airport
+
+    report = "Kabul (KBL) airport closed from 10:00 to 13:00 UTC on January 21st for a security incident"
+    assert unserved_airport(report, {"AUH", "LHR"}) == "KBL (Kabul)"
+    assert unserved_airport("AUH closed by fog", {"AUH"}) is None
+
+
+@pytest.mark.parametrize(
+    ("start", "hours", "overnight"),
+    [("23:30", 2.5, True), ("18:00", 12, True), ("09:00", 22, False), ("13:00", 13, False), ("11:59", 1, False)],
+)
+def test_a_window_ending_before_it_starts_is_overnight_only_from_noon_and_within_12_hours(start, hours, overnight):
+    from datetime import time, timedelta
+
+    from skymarshal.agents.network_facts import overnight as is_overnight
+
+    assert is_overnight(time.fromisoformat(start), timedelta(hours=hours)) is overnight
+
+
+def test_a_reversed_window_is_refused_not_reinterpreted(handle):
+    with pytest.raises(InvalidReport, match="ends before it starts"):
+        network_report("Abu Dhabi airport is closed by fog from 09:00 to 07:00 UTC on January 22nd", handle, NOW)

@@ -38,6 +38,8 @@ CITIES = {"abu dhabi": "AUH", "frankfurt": "FRA", "london heathrow": "LHR", "hea
         ("Dublin runway works - EY45 on 21 Jan got an arrival slot two hours later than schedule", 83, "flight"),
         ("EY4 (19 Jan) grounded at FRA: weather radar transceiver failed, no-go item", 41, "flight"),
         ("Cabin pressure controller failed during pre-flight on EY19, 21/01", 41, "flight"),
+        ("Flight EY301 on January 22nd is missing its second officer", 64, "crew_member"),
+        ("We are two cabin crew short on EY17 to Heathrow 19/01", 67, "crew_member"),
     ],
 )
 def test_each_family_of_report_is_read(report, code, scope):

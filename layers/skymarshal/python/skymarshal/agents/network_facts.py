@@ -10,13 +10,13 @@ line saying what was understood and what is missing.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.overlay import Overlay, RowAddition
-from ..models.airports import codes_named_in
+from ..models.airports import UnknownAirport, airport, codes_named_in
 from ..models.common import iso_z
 from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Notam
@@ -57,6 +57,26 @@ def report_day(text: str, today: date) -> date | None:
     return None
 
 
+def overnight(start: time, length: timedelta) -> bool:
+    """Is a window whose end is before its start a window past midnight ("23:30 to 02:00")? Only when it starts
+    at noon or later and lasts at most 12 hours: "09:00 to 07:00" is a slip of the pen, not a 22-hour closure."""
+    return start >= time(12) and length <= timedelta(hours=12)
+
+
+def unserved_airport(report: str, served: set[str]) -> str | None:
+    """An airport the report names by IATA code that the airline does not serve ("Kabul (KBL)"), as "KBL (Kabul)"."""
+    for m in IATA_WORD.finditer(report):
+        code = m.group(1)
+        if code in NOT_AIRPORTS or code in served:
+            continue
+        try:
+            info = airport(code)
+        except UnknownAirport:
+            continue
+        return f"{code} ({info.city})"
+    return None
+
+
 def _valid(year: int, month: int, day: int) -> bool:
     try:
         date(year, month, day)
@@ -71,9 +91,14 @@ def network_report(report: str, handle: DataHandle, now: datetime | None = None)
     reading = read_report(report, known_airports=served, city_codes=airport_names(served))
     understood = [f"cause: {DELAY_CODES[reading.cause_code]}" if reading.cause_code else "no cause"]
     if reading.airport is None:
+        elsewhere = unserved_airport(report, served)
         raise InvalidReport(
-            "no flight number and no airport the airline serves: name the flight, or the airport and the window "
-            f"(understood: {', '.join(understood)})"
+            (
+                f"{elsewhere} is not an airport the airline serves"
+                if elsewhere
+                else "no flight number and no airport the airline serves"
+            )
+            + f": name the flight, or a served airport and the window (understood: {', '.join(understood)})"
         )
     iata = str(reading.airport.value)
     understood.append(f"airport {iata}")
@@ -91,6 +116,11 @@ def network_report(report: str, handle: DataHandle, now: datetime | None = None)
     window_at = reading.window_on(day)
     assert window_at is not None and reading.window_words is not None  # a read window gives both
     start, end = window_at
+    if reading.window[1] < reading.window[0] and not overnight(reading.window[0], end - start):
+        raise InvalidReport(
+            f"the window {reading.window_words.words!r} ends before it starts: say the times again "
+            "(a window past midnight starts in the afternoon or evening and lasts at most 12 hours)"
+        )
     flights = q.flights_at_airport(handle, iata, start, end)
     if not flights:
         raise InvalidReport(

@@ -40,9 +40,9 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
     (r"crew rotation|awaiting (?:the )?(?:inbound )?crew", 95, "crew_rotation"),
     (r"late inbound|late arrival of the inbound|aircraft rotation|knock-on", 93, "aircraft_rotation"),
     (
-        r"(?:captain|first officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
+        r"(?:captain|first officer|second officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
         r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
-        r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|pilot)",
+        r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|second officer|pilot)",
         64,
         "crew_unavailable",
     ),
@@ -53,7 +53,7 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
     ),
     (
         r"(?:cabin crew|flight attendant|purser|cabin manager|steward(?:ess)?)\b.{0,60}\b"
-        r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured)",
+        r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|short)",
         67,
         "crew_unavailable",
     ),
@@ -91,6 +91,7 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
 POSITIONS: tuple[tuple[str, str], ...] = (
     (r"captain|commander", "CAPTAIN"),
     (r"first officer|co-?pilot", "FIRST_OFFICER"),
+    (r"second officer|cruise relief pilot|relief pilot", "SECOND_OFFICER"),
     (r"purser|cabin manager", "PURSER"),
     (r"cabin crew|flight attendant|steward(?:ess)?", "CABIN"),
 )

@@ -157,7 +157,7 @@ def _crew_unavailable(
     if not rostered:
         raise ReportContradictsData(
             f"no {position.replace('_', ' ').lower()} ({rank}) is rostered on {flight.flight_number} "
-            f"{flight.flight_date}: check the flight or the position"
+            f"{flight.flight_date}: check the flight or the crew position"
         )
     # "The captain" of an augmented crew names one of them: the first, so the report makes one member absent
     member = rostered[0]

@@ -35,7 +35,15 @@ DelayFamily = Literal[
 ScopeKind = Literal["flight", "tail", "crew_member", "airport", "airspace"]
 FactSource = Literal["stated", "data", "policy"]
 # A reported crew position → the roster's rank (models.operational.CrewRank).
-POSITION_RANKS: dict[str, str] = {"CAPTAIN": "CPT", "FIRST_OFFICER": "FO", "PURSER": "CD", "CABIN": "CA"}
+# A position the report names → the rostered rank. SO (second officer, cruise relief) is a rank this airline does
+# not roster: a report naming one is checked against the crew like any other and refused as a contradiction.
+POSITION_RANKS: dict[str, str] = {
+    "CAPTAIN": "CPT",
+    "FIRST_OFFICER": "FO",
+    "SECOND_OFFICER": "SO",
+    "PURSER": "CD",
+    "CABIN": "CA",
+}
 
 # AHM 730 families by code range (inclusive).
 FAMILY_RANGES: tuple[tuple[int, int, DelayFamily], ...] = (
