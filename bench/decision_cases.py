@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no types; stubs are not installed
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 WHATIF = SCENARIOS / "whatif"
@@ -132,6 +132,8 @@ class Case(Strict):
     report: str = Field(min_length=10)
     whatif: str | None = None  # a folder under bench/scenarios/whatif/
     origin: str | None = None  # e.g. "issue 16", "demo": a report kept word for word
+    # When the report was written, for a report that says "today" or "tonight" (the bench runs on another day)
+    reported_at: AwareDatetime | None = None
     why: str = Field(min_length=10)  # what an OCC would do, and why: the expectation's reasoning
     expect: Expect
 

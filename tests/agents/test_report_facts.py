@@ -40,6 +40,14 @@ CITIES = {"abu dhabi": "AUH", "frankfurt": "FRA", "london heathrow": "LHR", "hea
         ("Cabin pressure controller failed during pre-flight on EY19, 21/01", 41, "flight"),
         ("Flight EY301 on January 22nd is missing its second officer", 64, "crew_member"),
         ("We are two cabin crew short on EY17 to Heathrow 19/01", 67, "crew_member"),
+        ("Dangerous goods on EY835 found incorrectly packed, has to come off", 24, "flight"),
+        ("EY16: disruptive passenger offloaded before pushback, hold bag search", 15, "flight"),
+        ("EY212: ambulift late for three wheelchair passengers", 19, "flight"),
+        ("High loader broke down at BKK, loading of EY407 running late", 33, "flight"),
+        ("The scheduled check on EY389's aircraft is overrunning", 42, "flight"),
+        ("EY4 will be late, the aircraft arrived 2h20 behind on the inbound EY3", 93, "flight"),
+        ("Catering truck struck door 2L on EY3's aircraft at AUH", 52, "flight"),
+        ("LHR suspended all movements after a drone sighting", 85, "airport"),
     ],
 )
 def test_each_family_of_report_is_read(report, code, scope):

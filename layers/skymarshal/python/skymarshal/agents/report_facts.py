@@ -24,6 +24,12 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
         51,
         "aircraft_damage",
     ),
+    (
+        r"(?:truck|vehicle|tug|stairs|jet ?bridge|air ?bridge|ground equipment)\b.{0,20}\b(?:struck|hit|collided with"
+        r"|damaged)|struck by (?:a |the )?(?:truck|vehicle|tug)|ground damage",
+        52,
+        "aircraft_damage",
+    ),
     (r"de-?icing", 75, "de_icing"),
     (
         r"(?:atc|atfm|air traffic)\b.{0,40}\b(?:destination|arrival)|(?:destination|arrival)\b.{0,40}\b(?:atc|atfm)"
@@ -38,7 +44,12 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
         "atfm_regulation",
     ),
     (r"crew rotation|awaiting (?:the )?(?:inbound )?crew", 95, "crew_rotation"),
-    (r"late inbound|late arrival of the inbound|aircraft rotation|knock-on", 93, "aircraft_rotation"),
+    (
+        r"late inbound|late arrival of the inbound|aircraft rotation|knock-on|behind on the inbound"
+        r"|inbound (?:aircraft|flight) (?:is |was )?(?:late|delayed)",
+        93,
+        "aircraft_rotation",
+    ),
     (
         r"(?:captain|first officer|second officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
         r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
@@ -70,6 +81,32 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
         "airport_restriction",
     ),
     (
+        r"(?:high|hi|main deck|container|pallet)[- ]loader|loader\b.{0,30}\b(?:broke|broken|failed|u/s)"
+        r"|loading equipment",
+        33,
+        "loading_equipment",
+    ),
+    (
+        r"(?:dangerous goods|hazmat|consignment|cargo)\b.{0,60}\b(?:incorrectly|improperly|badly) packed"
+        r"|inadequate(?:ly)? packed|packing of (?:the )?cargo",
+        24,
+        "cargo_packing",
+    ),
+    (r"dangerous goods|hazmat", 21, "cargo_documentation"),
+    (r"ambulift|wheelchairs?|reduced mobility|prm", 19, "reduced_mobility"),
+    (
+        r"disruptive passengers?|unruly passengers?|passengers? (?:was |were )?offloaded|offload(?:ed|ing)? "
+        r"(?:a |the )?passengers?|missing passengers?|boarding (?:will run|is running|running|delayed|late)",
+        15,
+        "boarding",
+    ),
+    (
+        r"(?:scheduled |maintenance )?check\b.{0,40}\boverrun(?:ning|s)?|maintenance overrun"
+        r"|late release from (?:the )?(?:hangar|maintenance)",
+        42,
+        "scheduled_maintenance",
+    ),
+    (
         r"mechanical|technical (?:fault|problem|issue|failure)|fault|failure|defect|aog|inoperative|inop|"
         r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection|failed|no[- ]go item"
         r"|unserviceable|u/s|cracked|windshield|windscreen|weather radar|transceiver|pressure controller|bleed",
@@ -81,7 +118,11 @@ CAUSES: tuple[tuple[str, int, str], ...] = (
         98,
         "industrial_action",
     ),
-    (r"security (?:alert|check|threat|incident|search)|bomb threat", 85, "security"),
+    (
+        r"security (?:alert|check|threat|incident|search)|bomb threat|drone sighting|drones? (?:seen|sighted)",
+        85,
+        "security",
+    ),
     (r"baggage|luggage", 18, "baggage"),
     (r"catering", 37, "catering"),
     (r"fuel(?:ling)?|refuel", 36, "fuelling"),

@@ -153,12 +153,23 @@ class WorkflowClient:
         return self.arn.replace(":stateMachine:", ":execution:") + f":{name}"
 
     def start(
-        self, prompt: str, *, disruption_id: str | None = None, requested_by: str | None = None, source: str = "cli"
+        self,
+        prompt: str,
+        *,
+        disruption_id: str | None = None,
+        requested_by: str | None = None,
+        source: str = "cli",
+        reported_at: datetime | None = None,
     ) -> dict:
+        """Start a run; `reported_at` (default now) is the day the report's "today" and "tonight" mean."""
         from .trigger import start
 
         request = DisruptionRequest(
-            disruption_id=disruption_id or new_disruption_id(), prompt=prompt, source=source, requested_by=requested_by
+            disruption_id=disruption_id or new_disruption_id(),
+            prompt=prompt,
+            source=source,
+            requested_by=requested_by,
+            **({"reported_at": reported_at} if reported_at else {}),
         )
         return start(request, sfn=self.sfn, state_machine_arn=self.arn)
 
