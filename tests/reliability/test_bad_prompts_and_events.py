@@ -65,6 +65,10 @@ def _one_line(capsys) -> str:
             "skymarshal: --id 'relsec/collide': 1 to 64 letters, digits, '-' or '_' (it names the Step Functions "
             "execution)",
         ),
+        (  # no terminal and no answer flag: said before a run starts that would wait for an answer
+            ["analyze", PROMPT],
+            "skymarshal: no terminal to ask the duty manager: pass --approve, --select N or --reject",
+        ),
         (
             ["analyze", PROMPT, "--id", "x" * 65],
             f"skymarshal: --id '{'x' * 65}': 1 to 64 letters, digits, '-' or '_' (it names the Step Functions "

@@ -125,6 +125,11 @@ def _run(args) -> int:
 
     request = checked_request(args.prompt, args.disruption_id, args.decided_by)
     interactive = sys.stdin.isatty() and not args.json
+    if not interactive and not (args.approve or args.reject or args.select or args.alternatives):
+        # Said before the run starts: otherwise it would wait for an answer this command cannot give.
+        from . import CliError
+
+        raise CliError("no terminal to ask the duty manager: pass --approve, --select N or --reject")
     with control.account(echo=echo) as account:
         client = local_client(account, echo=echo)
         started = client.start(args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by)
