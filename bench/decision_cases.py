@@ -20,24 +20,14 @@ from typing import Literal, get_args
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no types; stubs are not installed
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from skymarshal.models.disruption import DelayFamily, ScopeKind
+
 SCENARIOS = Path(__file__).parent / "scenarios"
 WHATIF = SCENARIOS / "whatif"
 
 PlanKind = Literal["tail_swap", "crew_swap", "delay", "divert", "cancel", "rescue_aircraft", "network_plan"]
 PLAN_KINDS: frozenset[str] = frozenset(get_args(PlanKind))
-Family = Literal[
-    "passengers_baggage",
-    "cargo_mail",
-    "aircraft_ramp_handling",
-    "technical",
-    "damage_automation",
-    "flight_operations_crew",
-    "weather",
-    "atfm_airport_government",
-    "reactionary",
-    "miscellaneous",
-]
-ScopeKind = Literal["flight", "tail", "crew_member", "airport", "airspace"]
+Family = DelayFamily  # the AHM 730 families, as the disruption model names them
 FLIGHT_ID = re.compile(r"^EY\d{1,4}-20\d{6}$")
 
 
