@@ -9,7 +9,7 @@ import pytest
 
 from skymarshal.agents.disruption_facts import resolve_flight_report
 from skymarshal.agents.network_facts import InvalidReport
-from skymarshal.agents.tail_facts import tail_flight
+from skymarshal.agents.tail_facts import tail_flight, tail_scope
 from skymarshal.data import queries as q
 from skymarshal.models.airports import airport
 
@@ -42,6 +42,7 @@ def test_the_tail_s_first_departure_that_day_is_the_flight(handle, rotation):
     disruption, _ = resolve_flight_report(f"{tail} has a cracked windshield on January 21st", flight, handle, NOW)
     assert disruption.iata_delay_code == 41 and disruption.scope.registration == tail
     assert disruption.scope.flights == [flight.flight_id]
+    assert tail_scope(disruption).scope.kind == "tail" and tail_scope(disruption).summary().startswith("cracked")
 
 
 def test_a_named_airport_picks_the_tail_s_departure_from_it(handle, rotation):

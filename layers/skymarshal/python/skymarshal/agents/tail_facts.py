@@ -12,6 +12,7 @@ from datetime import UTC, datetime, time, timedelta
 
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..models.disruption import Disruption
 from ..models.operational import Flight
 from .network_facts import InvalidReport, report_day, served_airports
 from .report_facts import REGISTRATION, airport_names, read_report
@@ -49,3 +50,8 @@ def tail_flight(report: str, handle: DataHandle, now: datetime) -> Flight | None
             )
         flights = leaving
     return min(flights, key=lambda f: f.scheduled_departure)
+
+
+def tail_scope(disruption: Disruption) -> Disruption:
+    """The report was about the aircraft: its scope is the tail (the flight it touches first is in `flights`)."""
+    return disruption.model_copy(update={"scope": disruption.scope.model_copy(update={"kind": "tail"})})

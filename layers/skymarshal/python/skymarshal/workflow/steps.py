@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from ..agents.disruption_facts import ReportContradictsData, resolve_flight_report
 from ..agents.extraction import extract_offline
 from ..agents.network_facts import InvalidReport, network_report
-from ..agents.tail_facts import tail_flight
+from ..agents.tail_facts import tail_flight, tail_scope
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
@@ -143,18 +143,20 @@ def validate(
         if flight is None:
             validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
             return _initial_state(validated, request, store, trail, plan)
-        description = ""
+        description, by_registration = "", True
     else:
         flight = q.find_flight(handle, info.flight_number, info.date)
         if flight is None:
             raise InvalidDisruption(
                 f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
             )
-        description = info.disruption_description
+        description, by_registration = info.disruption_description, False
     try:
         disruption, overlay = resolve_flight_report(request.prompt, flight, handle, now or request.reported_at)
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
+    if by_registration:  # the aircraft is the scope
+        disruption = tail_scope(disruption)
     validated = ValidatedRequest(
         **common,
         flight_number=flight.flight_number,
