@@ -82,3 +82,13 @@ def test_a_report_that_contradicts_the_flight_is_refused(text, message):
 def test_a_stated_window_and_duration_are_kept():
     d = flight_disruption(read_report("A 90 minute ATC slot delay for EY124 from 12:00 to 13:30Z", KNOWN), flight())
     assert d.severity_minutes == 90 and d.window and d.window.start.hour == 12 and d.window.end.minute == 30
+
+
+def test_weather_named_by_the_origin_s_code_is_71_though_the_destination_is_named_by_its_city():
+    """'Sandstorm over AUH … EY131 to Dulles': AUH, the origin, is where the weather is; Dulles is the route."""
+    from skymarshal.agents.disruption_facts import report_disruption
+
+    d = report_disruption(
+        "Sandstorm over AUH, vis down to 400m. EY131 to Dulles can't get away", flight("EY131", "AUH", "IAD")
+    )
+    assert (d.iata_delay_code, d.scope.airport) == (71, "AUH")

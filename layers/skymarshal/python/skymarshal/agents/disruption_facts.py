@@ -110,7 +110,8 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
 def report_disruption(report: str, flight: Flight) -> Disruption:
     """The report about `flight` as facts (airports named by code or by the flight's own cities).
     Raises ReportContradictsData."""
-    return flight_disruption(read_report(report, city_codes=airport_names({flight.origin, flight.destination})), flight)
+    ends = {flight.origin, flight.destination}
+    return flight_disruption(read_report(report, known_airports=ends, city_codes=airport_names(ends)), flight)
 
 
 def resolve_flight_report(
