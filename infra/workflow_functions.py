@@ -70,6 +70,7 @@ EXECUTE_WRITES = (FLIGHTS, BOOKINGS, CREW_ROSTER, AIRCRAFT_AVAILABILITY)
 # keeps 5 s of the remaining time.
 AGENT_DEADLINE_S = 75
 ARBITRATOR_DEADLINE_S = 150
+VALIDATE_MODEL_DEADLINE_S = 40  # Validate's timeout is 60 s
 
 
 def model_ids() -> list[str]:
@@ -134,7 +135,12 @@ class WorkflowFunctionsConstruct(FunctionsBase):
             steps,
             "handler.validate",
             "skymarshal-validate",
-            extra_env={"SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS": str(config.approval_timeout_minutes * 60)},
+            timeout_s=60,
+            # the model completing the report's reading ends by then (llm/provider.py bounds each call)
+            extra_env={
+                "SKYMARSHAL_APPROVAL_TIMEOUT_SECONDS": str(config.approval_timeout_minutes * 60),
+                AGENT_DEADLINE_ENV: str(VALIDATE_MODEL_DEADLINE_S),
+            },
         )
         collate = self.function("Collate", steps, "handler.collate", "skymarshal-collate")
         arbitrate = self.function(
@@ -155,6 +161,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         trigger = self.function("Trigger", steps, "handler.trigger", "skymarshal-trigger")
 
         self._read(validate, VALIDATE_READS)
+        self._bedrock(validate)  # the model that completes the parser's reading (agents/report_facts_llm.py)
         self._artifacts(validate, collate, arbitrate, execute, learn)
         for fn in agents.values():
             self._artifacts(fn)

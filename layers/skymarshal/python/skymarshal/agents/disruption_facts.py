@@ -9,6 +9,7 @@ not touch) is refused with the reason, never guessed around.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from ..analysis.what_if import what_if
 from ..data.access import DataHandle
@@ -16,6 +17,10 @@ from ..data.overlay import Overlay
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
 from .report_facts import Reading, ReportReading, airport_names, described, read_report
+from .report_facts_llm import read_report_with_model
+
+if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported offline
+    from langchain_core.language_models import BaseChatModel
 
 # When the report names no cause: the code the flight row's delay reason implies (AHM 730), else 99 (other).
 DELAY_REASON_CODES: tuple[tuple[str, int], ...] = (
@@ -107,19 +112,23 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
     )
 
 
-def report_disruption(report: str, flight: Flight) -> Disruption:
-    """The report about `flight` as facts (airports named by code or by the flight's own cities).
-    Raises ReportContradictsData."""
+def report_disruption(report: str, flight: Flight, llm: BaseChatModel | None = None) -> Disruption:
+    """The report about `flight` as facts (airports named by code or by the flight's own cities), read by the
+    parser and, with a model, completed by it (report_facts_llm.py). Raises ReportContradictsData."""
     ends = {flight.origin, flight.destination}
-    return flight_disruption(read_report(report, known_airports=ends, city_codes=airport_names(ends)), flight)
+    if llm is not None:
+        reading = read_report_with_model(report, llm, known_airports=ends, city_codes=airport_names(ends))
+    else:
+        reading = read_report(report, known_airports=ends, city_codes=airport_names(ends))
+    return flight_disruption(reading, flight)
 
 
 def resolve_flight_report(
-    report: str, flight: Flight, handle: DataHandle, now: datetime | None
+    report: str, flight: Flight, handle: DataHandle, now: datetime | None, llm: BaseChatModel | None = None
 ) -> tuple[Disruption, Overlay]:
     """The report about `flight` as facts checked against the data, and the what-if overlay they imply (every
     agent and the arbitrator read through it). Raises ReportContradictsData."""
-    disruption = report_disruption(report, flight)
+    disruption = report_disruption(report, flight, llm)
     overlay, found = what_if(disruption, flight, handle, now, words=described(report))
     known = {(f.name, f.source, str(f.value)) for f in disruption.facts}
     facts = [*disruption.facts, *(f for f in found if (f.name, f.source, str(f.value)) not in known)]

@@ -11,6 +11,7 @@ line saying what was understood and what is missing.
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 
 from ..data import queries as q
 from ..data import schema as s
@@ -22,6 +23,10 @@ from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Notam
 from .extraction_dates import find_dates, nearest, resolve
 from .report_facts import IATA_WORD, NOT_AIRPORTS, Reading, airport_names, read_report
+from .report_facts_llm import read_report_with_model
+
+if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported offline
+    from langchain_core.language_models import BaseChatModel
 
 MAX_FLIGHTS = 300  # a report touching more is narrowed by the duty manager, not run for an hour
 CLOSURE_WORDS = ("closed", "closure", "shut")
@@ -85,10 +90,16 @@ def _valid(year: int, month: int, day: int) -> bool:
     return True
 
 
-def network_report(report: str, handle: DataHandle, now: datetime | None = None) -> tuple[Disruption, Overlay]:
-    """The airport-scope disruption a report describes and its overlay. Raises InvalidReport with one line."""
+def network_report(
+    report: str, handle: DataHandle, now: datetime | None = None, llm: BaseChatModel | None = None
+) -> tuple[Disruption, Overlay]:
+    """The airport-scope disruption a report describes and its overlay (read by the parser and, with a model,
+    completed by it). Raises InvalidReport with one line."""
     served = served_airports(report, handle)
-    reading = read_report(report, known_airports=served, city_codes=airport_names(served))
+    if llm is not None:
+        reading = read_report_with_model(report, llm, known_airports=served, city_codes=airport_names(served))
+    else:
+        reading = read_report(report, known_airports=served, city_codes=airport_names(served))
     understood = [f"cause: {DELAY_CODES[reading.cause_code]}" if reading.cause_code else "no cause"]
     if reading.airport is None:
         elsewhere = unserved_airport(report, served)

@@ -89,6 +89,22 @@ def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
         raise InvalidDisruption(str(exc)) from None
 
 
+def report_model(llm: Any = None) -> Any:
+    """The model that completes the parser's reading of a report (None offline). A model that cannot be
+    configured is logged with its reason and the parser's reading stands, as for any model failure."""
+    if llm is not None:
+        return llm
+    from ..llm import failures
+    from ..llm.profiles import ModelConfigError
+    from ..llm.provider import chat_model
+
+    try:
+        return chat_model("agent", "validate")
+    except ModelConfigError as exc:
+        failures.record(exc, model="(configuration)", agent="validate", stage="configure")
+        return None
+
+
 def validate(
     payload: Any,
     *,
@@ -98,8 +114,10 @@ def validate(
     store: ArtifactStore,
     now: datetime | None = None,
     trail: AuditTrail | None = None,
+    llm: Any = None,
 ) -> dict[str, Any]:
-    """The execution input → the run's initial state, or InvalidDisruption before any agent runs."""
+    """The execution input → the run's initial state, or InvalidDisruption before any agent runs. `llm`: the
+    model that completes the report's reading (default: the configured one, none offline)."""
     if not isinstance(payload, dict):
         raise InvalidDisruption(
             f"the execution input must be a JSON object with disruption_id and prompt, got {type(payload).__name__}"
@@ -137,7 +155,9 @@ def validate(
         try:  # no flight named: an aircraft by its registration, or an airport over a window, checked
             flight = tail_flight(request.prompt, handle, now or request.reported_at)
             if flight is None:
-                disruption, overlay = network_report(request.prompt, handle, now or request.reported_at)
+                disruption, overlay = network_report(
+                    request.prompt, handle, now or request.reported_at, report_model(llm)
+                )
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
         if flight is None:
@@ -152,7 +172,9 @@ def validate(
             )
         description, by_registration = info.disruption_description, False
     try:
-        disruption, overlay = resolve_flight_report(request.prompt, flight, handle, now or request.reported_at)
+        disruption, overlay = resolve_flight_report(
+            request.prompt, flight, handle, now or request.reported_at, report_model(llm)
+        )
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None
     if by_registration:  # the aircraft is the scope
