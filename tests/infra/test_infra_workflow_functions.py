@@ -107,7 +107,8 @@ def test_bedrock_only_the_configured_profiles_and_their_models_through_them(
         env = workflow_template_json["Resources"][logical]["Properties"]["Environment"]["Variables"]
         if name in invokers:  # the runtime resolves the same profile its role names
             assert resolve(env["SKYMARSHAL_BEDROCK_GEOGRAPHY"]) == "<BedrockGeography:geography>", name
-    assert invokers == set(AGENTS) | {"arbitrator"}
+    # Validate reads a report with the model where the parser found nothing
+    assert invokers == set(AGENTS) | {"arbitrator", "validate"}
 
 
 def test_the_geography_mapping_is_the_runtime_table(workflow_template_json) -> None:
