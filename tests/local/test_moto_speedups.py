@@ -18,6 +18,7 @@ operation = st.one_of(
     st.tuples(st.just("put"), st.integers(0, 30), KEYS, st.integers(0, 9)),
     st.tuples(st.just("delete"), st.integers(0, 30)),
     st.tuples(st.just("update"), st.integers(0, 30), KEYS),
+    st.tuples(st.just("transact"), st.integers(0, 30), KEYS),
     st.tuples(st.just("query_base"), st.integers(0, 30)),
     st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans()),
 )
@@ -75,8 +76,32 @@ def test_answers_match_stock_moto(table, ops):
                     ConditionExpression="attribute_exists(pk)",
                     ExpressionAttributeValues={":g": op[2]},
                 )
+        elif kind == "transact":  # a transaction names its tables: theirs are the caches it must drop
+            with contextlib.suppress(ClientError):
+                table.meta.client.transact_write_items(
+                    TransactItems=[
+                        {
+                            "Update": {
+                                "TableName": table.name,
+                                "Key": {"pk": {"S": f"p{op[1] % 5}"}, "sk": {"N": str(op[1])}},
+                                "UpdateExpression": "SET g = :g",
+                                "ConditionExpression": "attribute_exists(pk)",
+                                "ExpressionAttributeValues": {":g": {"S": op[2]}},
+                            }
+                        }
+                    ]
+                )
         else:
             fast = _read(table, op)
             with moto_speedups.disabled():
                 stock = _read(table, op)
             assert fast == stock
+
+
+def test_a_write_drops_the_caches_of_the_tables_it_names_only():
+    assert moto_speedups._written("backend.update_item", ("Checkpoints", {}), {}) == {"Checkpoints"}
+    assert moto_speedups._written("backend.update_item", (), {"table_name": "flights"}) == {"flights"}
+    transaction = [{"Put": {"TableName": "a"}}, {"Update": {"TableName": "b"}}, {"ConditionCheck": {"TableName": "a"}}]
+    assert moto_speedups._written("backend.transact_write_items", (transaction,), {}) == {"a", "b"}
+    assert moto_speedups._written("backend.transact_write_items", ([{"Put": {}}],), {}) is None  # unsure: all
+    assert moto_speedups._written("backend.execute_statement", ("UPDATE x",), {}) is None  # PartiQL: all
