@@ -105,3 +105,44 @@ def test_a_write_drops_the_caches_of_the_tables_it_names_only():
     assert moto_speedups._written("backend.transact_write_items", (transaction,), {}) == {"a", "b"}
     assert moto_speedups._written("backend.transact_write_items", ([{"Put": {}}],), {}) is None  # unsure: all
     assert moto_speedups._written("backend.execute_statement", ("UPDATE x",), {}) is None  # PartiQL: all
+
+
+def _serialized(operation: str, result: dict) -> str:
+    from moto.core.responses import get_service_model
+    from moto.core.serialize import XFormedAttributePicker, get_serializer_class
+
+    model = get_service_model("dynamodb")
+    serializer = get_serializer_class("dynamodb", "json")(
+        operation_model=model.operation_model(operation), pretty_print=False, value_picker=XFormedAttributePicker()
+    )
+    return serializer.serialize(result)["body"]
+
+
+WIRE_ITEMS = [
+    {"pk": {"S": "p"}, "n": {"N": "1.50"}, "t": {"BOOL": False}, "z": {"NULL": True}, "e": {"S": ""}},
+    {"m": {"M": {"a": {"L": [{"S": "x"}, {"N": "2"}, {"M": {}}]}, "b": {"SS": ["u", "v"]}}}, "l": {"L": []}},
+    {"ns": {"NS": ["1", "2"]}, "b": {"B": "aGk="}, "odd": {"N": 3}},  # binary and a number not as text: moto's way
+]
+
+
+@pytest.mark.parametrize("operation", ["Query", "GetItem", "BatchGetItem"])
+def test_items_are_written_into_responses_as_moto_writes_them(operation):
+    from moto.core.serialize import BaseJSONSerializer
+
+    from skymarshal.local import moto_wire
+
+    result = {
+        "Query": {"Items": WIRE_ITEMS, "Count": 3, "ScannedCount": 3},
+        "GetItem": {"Item": WIRE_ITEMS[1]},
+        "BatchGetItem": {"Responses": {"t": WIRE_ITEMS}, "UnprocessedKeys": {}},
+    }[operation]
+    moto_wire.install()
+    fast = _serialized(operation, result)
+    patched = BaseJSONSerializer._serialize_type_structure
+    BaseJSONSerializer._serialize_type_structure = moto_wire._original["structure"]
+    try:
+        stock = _serialized(operation, result)
+    finally:
+        BaseJSONSerializer._serialize_type_structure = patched
+    assert fast == stock
+    assert moto_wire.is_wire(WIRE_ITEMS[1]["m"]) and not moto_wire.is_wire(WIRE_ITEMS[2]["b"])

@@ -40,6 +40,7 @@ class DataHandle:
         region_name: str | None = None,
         overlay: Overlay | None = None,
         cache: ReadCache | None = None,
+        _tables: dict[str, Any] | None = None,
     ):
         if agent is not None and agent not in AGENT_TABLE_ACCESS:
             raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENT_TABLE_ACCESS)}")
@@ -49,19 +50,25 @@ class DataHandle:
         self.calls: dict[str, int] = {}
         self.overlay = overlay or Overlay()
         self.cache = cache  # None: every read is a request (read_cache.py says when a cache is right)
+        # boto3 builds a Table's class from its JSON model each time (about a millisecond): once per name,
+        # shared with the handles derived from this one (an agent Lambda builds its handle once per container)
+        self._tables: dict[str, Any] = _tables if _tables is not None else {}
 
     def for_agent(self, agent: str) -> DataHandle:
         """The same connection, what-if overlay and read cache, restricted to one agent's tables."""
-        return DataHandle(agent, naming=self.naming, resource=self.resource, overlay=self.overlay, cache=self.cache)
+        return self._derived(agent, self.overlay, self.cache)
 
     def with_overlay(self, overlay: Overlay | None) -> DataHandle:
         """The same connection, agent and read cache, reading through a report's what-if overlay (data/overlay.py)."""
-        return DataHandle(self.agent, naming=self.naming, resource=self.resource, overlay=overlay, cache=self.cache)
+        return self._derived(self.agent, overlay, self.cache)
 
     def with_read_cache(self) -> DataHandle:
         """The same handle with a fresh read cache: for one invocation only (data/read_cache.py)."""
+        return self._derived(self.agent, self.overlay, ReadCache())
+
+    def _derived(self, agent: str | None, overlay: Overlay | None, cache: ReadCache | None) -> DataHandle:
         return DataHandle(
-            self.agent, naming=self.naming, resource=self.resource, overlay=self.overlay, cache=ReadCache()
+            agent, naming=self.naming, resource=self.resource, overlay=overlay, cache=cache, _tables=self._tables
         )
 
     def allowed(self, table: str) -> bool:
@@ -72,7 +79,11 @@ class DataHandle:
             raise KeyError(f"unknown table {table!r}")
         if self.agent is not None and not self.allowed(table):
             raise AccessDenied(self.agent, table)
-        return self.resource.Table(self.naming(table))
+        name = self.naming(table)
+        found = self._tables.get(name)
+        if found is None:
+            found = self._tables[name] = self.resource.Table(name)
+        return found
 
     def _count(self, operation: str, table: str) -> None:
         key = f"{operation}:{table}"

@@ -12,7 +12,8 @@ query and minutes per seed. This adapter, installed on the local emulator only:
 5. serialises DynamoDB requests with one lock (`LOCK`): moto's table model is not thread-safe (a Query
    iterating a table while a transaction adds to it raised "dictionary changed size during iteration"),
    and the caches above are filled during reads. moto answers a request in about a millisecond here, so
-   one lock costs little; the local server holds the same lock while it journals a write (durable.py).
+   one lock costs little; the local server holds the same lock while it journals a write (durable.py);
+6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py).
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -30,6 +31,7 @@ from typing import Any
 
 from .moto_compact import install as compact_install
 from .moto_compact import release, wire_attrs
+from .moto_wire import install as wire_install
 
 _state = threading.local()
 LOCK = threading.RLock()  # every DynamoDB request, ImportTable's writes, and the server's journal appends
@@ -189,6 +191,7 @@ def _install_storage() -> None:
     if DynamoHandler.call_action is _call_action:
         return
     compact_install()
+    wire_install()
     _storage["call_action"] = DynamoHandler.call_action
     DynamoHandler.call_action = _call_action
 
