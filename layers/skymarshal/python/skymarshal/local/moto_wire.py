@@ -47,4 +47,4 @@ def install() -> None:
     if _original:
         return
     _original["structure"] = BaseJSONSerializer._serialize_type_structure
-    BaseJSONSerializer._serialize_type_structure = _serialize_type_structure
+    BaseJSONSerializer._serialize_type_structure = _serialize_type_structure  # type: ignore[method-assign]
