@@ -31,3 +31,13 @@ def test_a_path_is_parsed_once_and_answers_the_same():
         json_path.parse = patched
     assert cached == stock
     assert json_path.parse("$.state.agents[*].n") is json_path.parse("$.state.agents[*].n")
+
+
+def test_one_client_per_region_and_service():
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task import lambda_eval_utils
+
+    moto_sfn.install()
+    first = lambda_eval_utils.boto_client_for("us-east-1", "lambda")
+    assert lambda_eval_utils.boto_client_for("us-east-1", "lambda", {"any": "credentials"}) is first
+    assert lambda_eval_utils.boto_client_for("eu-west-1", "lambda") is not first
+    assert first.meta.region_name == "us-east-1" and first.meta.service_model.service_name == "lambda"
