@@ -77,16 +77,16 @@ def test_answers_match_stock_moto(table, ops):
                     ExpressionAttributeValues={":g": op[2]},
                 )
         elif kind == "transact":  # a transaction names its tables: theirs are the caches it must drop
-            with contextlib.suppress(ClientError):
+            with contextlib.suppress(ClientError):  # the resource's client takes plain values
                 table.meta.client.transact_write_items(
                     TransactItems=[
                         {
                             "Update": {
                                 "TableName": table.name,
-                                "Key": {"pk": {"S": f"p{op[1] % 5}"}, "sk": {"N": str(op[1])}},
+                                "Key": {"pk": f"p{op[1] % 5}", "sk": op[1]},
                                 "UpdateExpression": "SET g = :g",
                                 "ConditionExpression": "attribute_exists(pk)",
-                                "ExpressionAttributeValues": {":g": {"S": op[2]}},
+                                "ExpressionAttributeValues": {":g": op[2]},
                             }
                         }
                     ]
@@ -146,3 +146,44 @@ def test_items_are_written_into_responses_as_moto_writes_them(operation):
         BaseJSONSerializer._serialize_type_structure = patched
     assert fast == stock
     assert moto_wire.is_wire(WIRE_ITEMS[1]["m"]) and not moto_wire.is_wire(WIRE_ITEMS[2]["b"])
+
+
+def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
+    """moto applies a transaction's writes one by one and restores its backup when a later part fails: the
+    backup (moto_transact.py) holds only the items the transaction names, and restores them all."""
+    moto_speedups.install()
+    pk = f"t{uuid.uuid4().hex[:6]}"
+    table.put_item(Item={"pk": pk, "sk": 1, "g": "a", "r": 1, "v": 1})
+    table.put_item(Item={"pk": pk, "sk": 2, "g": "b", "r": 2, "v": 2})
+    before = sorted(table.query(KeyConditionExpression=Key("pk").eq(pk))["Items"], key=lambda i: i["sk"])
+    client = table.meta.client  # the resource's client: plain values, serialised for us
+    with pytest.raises(ClientError, match="TransactionCanceled"):
+        client.transact_write_items(
+            TransactItems=[
+                {  # applied first, in place...
+                    "Update": {
+                        "TableName": table.name,
+                        "Key": {"pk": pk, "sk": 1},
+                        "UpdateExpression": "SET g = :g, v = :v",
+                        "ExpressionAttributeValues": {":g": "c", ":v": 9},
+                    }
+                },
+                {"Put": {"TableName": table.name, "Item": {"pk": pk, "sk": 3, "g": "a", "r": 3}}},
+                {"Delete": {"TableName": table.name, "Key": {"pk": pk, "sk": 2}}},
+                {  # ...then this fails: everything above is undone
+                    "ConditionCheck": {
+                        "TableName": table.name,
+                        "Key": {"pk": pk, "sk": 4},
+                        "ConditionExpression": "attribute_exists(pk)",
+                    }
+                },
+            ]
+        )
+    after = sorted(table.query(KeyConditionExpression=Key("pk").eq(pk))["Items"], key=lambda i: i["sk"])
+    assert after == before
+    gsi = table.query(IndexName="g-index", KeyConditionExpression=Key("g").eq("c"))["Items"]
+    assert not [i for i in gsi if i["pk"] == pk]
+    # a transaction that succeeds is kept
+    update = {"TableName": table.name, "Key": {"pk": pk, "sk": 1}, "UpdateExpression": "SET v = :v"}
+    client.transact_write_items(TransactItems=[{"Update": {**update, "ExpressionAttributeValues": {":v": 5}}}])
+    assert table.get_item(Key={"pk": pk, "sk": 1})["Item"]["v"] == 5

@@ -13,7 +13,8 @@ query and minutes per seed. This adapter, installed on the local emulator only:
    iterating a table while a transaction adds to it raised "dictionary changed size during iteration"),
    and the caches above are filled during reads. moto answers a request in about a millisecond here, so
    one lock costs little; the local server holds the same lock while it journals a write (durable.py);
-6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py).
+6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py);
+7. backs up only the items a transaction names, not whole tables (moto_transact.py).
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -29,6 +30,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from . import moto_transact
 from .moto_compact import install as compact_install
 from .moto_compact import release, wire_attrs
 from .moto_wire import install as wire_install
@@ -148,7 +150,8 @@ def _backend_writer(name: str):
 
     def wrapped(self, *args, **kwargs):
         try:
-            return _originals[name](self, *args, **kwargs)
+            call = _originals.get(name.replace("backend.", "narrow."), _originals[name])
+            return call(self, *args, **kwargs)
         finally:
             named = _written(name, args, kwargs)
             for table_name, table in self.tables.items():
@@ -217,6 +220,9 @@ def install() -> None:
     for name in ("update_item", "transact_write_items", "execute_statement", "batch_execute_statement"):
         _originals[f"backend.{name}"] = getattr(DynamoDBBackend, name)
         setattr(DynamoDBBackend, name, _backend_writer(f"backend.{name}"))
+    # a transaction's backup copies only the items it names (moto_transact.py), inside the cache dropping above
+    _originals["narrow.transact_write_items"] = moto_transact.transact(_originals["backend.transact_write_items"])
+    moto_transact.install()
     Table.all_items = _all_items
     Table.query = _query
     Table.put_item = _writer("put_item")
