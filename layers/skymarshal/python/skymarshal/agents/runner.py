@@ -64,7 +64,9 @@ def run_agent(
     thread = thread_id(execution_id, agent, phase)
     registry = registry or InMemoryThreadRegistry()
     registry.start(execution_id, agent, phase, detail={"prompt_chars": len(prompt or "")})
-    graph = build_graph(agent, handle.for_agent(agent).with_overlay(overlay), llm, checkpointer, disruption)
+    # One read cache per invocation: the analysis re-reads rows (a crew member's duties, a tail's work orders).
+    reader = handle.for_agent(agent).with_overlay(overlay).with_read_cache()
+    graph = build_graph(agent, reader, llm, checkpointer, disruption)
     state = {
         "agent": agent,
         "phase": phase,

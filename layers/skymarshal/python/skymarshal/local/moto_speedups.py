@@ -12,7 +12,9 @@ query and minutes per seed. This adapter, installed on the local emulator only:
 5. serialises DynamoDB requests with one lock (`LOCK`): moto's table model is not thread-safe (a Query
    iterating a table while a transaction adds to it raised "dictionary changed size during iteration"),
    and the caches above are filled during reads. moto answers a request in about a millisecond here, so
-   one lock costs little; the local server holds the same lock while it journals a write (durable.py).
+   one lock costs little; the local server holds the same lock while it journals a write (durable.py);
+6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py);
+7. backs up only the items a transaction names, not whole tables (moto_transact.py).
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -28,8 +30,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from . import moto_transact
 from .moto_compact import install as compact_install
 from .moto_compact import release, wire_attrs
+from .moto_wire import install as wire_install
 
 _state = threading.local()
 LOCK = threading.RLock()  # every DynamoDB request, ImportTable's writes, and the server's journal appends
@@ -127,15 +131,32 @@ def _writer(name: str):
     return wrapped
 
 
+def _written(name: str, args: tuple, kwargs: dict) -> set[str] | None:
+    """The tables a backend write names, or None when it may write anywhere (PartiQL)."""
+    if name == "backend.update_item":
+        return {kwargs["table_name"] if "table_name" in kwargs else args[0]}
+    if name == "backend.transact_write_items":
+        items = kwargs["transact_items"] if "transact_items" in kwargs else args[0]
+        named = {op.get("TableName") for item in items for op in item.values() if isinstance(op, dict)}
+        return None if None in named else {str(n) for n in named}
+    return None
+
+
 def _backend_writer(name: str):
-    """Backend operations that may change items in place: drop every table's caches afterwards."""
+    """Backend operations that may change items in place: drop the caches of the tables they write.
+
+    Only those: a checkpoint's UpdateItem used to drop every table's maps, and the next Query on bookings
+    rebuilt the map of the whole table (about a tenth of a run's CPU)."""
 
     def wrapped(self, *args, **kwargs):
         try:
-            return _originals[name](self, *args, **kwargs)
+            call = _originals.get(name.replace("backend.", "narrow."), _originals[name])
+            return call(self, *args, **kwargs)
         finally:
-            for table in self.tables.values():
-                _invalidate(table)
+            named = _written(name, args, kwargs)
+            for table_name, table in self.tables.items():
+                if named is None or table_name in named:
+                    _invalidate(table)
 
     return wrapped
 
@@ -173,6 +194,7 @@ def _install_storage() -> None:
     if DynamoHandler.call_action is _call_action:
         return
     compact_install()
+    wire_install()
     _storage["call_action"] = DynamoHandler.call_action
     DynamoHandler.call_action = _call_action
 
@@ -198,6 +220,9 @@ def install() -> None:
     for name in ("update_item", "transact_write_items", "execute_statement", "batch_execute_statement"):
         _originals[f"backend.{name}"] = getattr(DynamoDBBackend, name)
         setattr(DynamoDBBackend, name, _backend_writer(f"backend.{name}"))
+    # a transaction's backup copies only the items it names (moto_transact.py), inside the cache dropping above
+    _originals["narrow.transact_write_items"] = moto_transact.transact(_originals["backend.transact_write_items"])
+    moto_transact.install()
     Table.all_items = _all_items
     Table.query = _query
     Table.put_item = _writer("put_item")

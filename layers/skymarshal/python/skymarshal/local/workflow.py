@@ -30,6 +30,7 @@ from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from ..handlers.workflow_steps import reset_clients
 from ..workflow.deployment import ALERT_TOPIC_ENV, AUDIT_KEY_ENV, CONSOLE_URL_ENV
+from . import moto_sfn
 from .emulator import BUCKET, REGION, LocalAccount
 from .iam_calls import acting_as
 
@@ -224,6 +225,7 @@ def install(account: LocalAccount, template: Path) -> str:
     from botocore.exceptions import ClientError
 
     logging.getLogger("moto.stepfunctions.parser").setLevel(logging.CRITICAL)  # it dumps whole states on failure
+    moto_sfn.install()  # each JSONPath parsed once, not once per state entered
     # Metrics are dropped locally (_discard_disabled_metrics), so "nothing to publish" is expected, not news.
     warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
     os.environ.setdefault("SKYMARSHAL_LLM_PROVIDER", "offline")

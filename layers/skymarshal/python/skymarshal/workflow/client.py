@@ -195,16 +195,29 @@ class WorkflowClient:
         """Poll until the run waits for approval or ends."""
         deadline = time.monotonic() + timeout_s
         while True:
-            progress = self.progress(name)
-            if on_progress:
+            progress = self._poll(name, watched=on_progress is not None)
+            if progress is not None and on_progress:
                 on_progress(progress)
-            if progress.status in TERMINAL:
+            if progress is not None and progress.status in TERMINAL:
                 return progress
-            if progress.awaiting_approval and self.pending(name):
+            if progress is not None and progress.awaiting_approval and self.pending(name):
                 return progress
             if time.monotonic() > deadline:
-                raise TimeoutError(f"run {name} still {progress.current} after {timeout_s:.0f} s")
+                current = (progress or self.progress(name)).current
+                raise TimeoutError(f"run {name} still {current} after {timeout_s:.0f} s")
             time.sleep(poll_s)
+
+    def _poll(self, name: str, *, watched: bool) -> Progress | None:
+        """The run's progress, or None while nobody watches it and it neither ended nor waits for approval.
+
+        The history is the whole run every time (moto does not page it): re-reading it each tick makes the
+        local emulator serialise every state's input and output again, on the cores the run itself needs.
+        Unwatched, the execution's status and the approvals table say when the history is worth reading."""
+        if watched:
+            return self.progress(name)
+        if self.describe(name)["status"] in TERMINAL or self.pending(name):
+            return self.progress(name)
+        return None
 
     def pending(self, name: str) -> dict | None:
         from .approvals import latest

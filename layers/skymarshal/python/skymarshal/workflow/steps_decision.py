@@ -51,7 +51,8 @@ def arbitrate_step(
     output = arbitrate(
         collation,
         request.prompt,
-        handle=handle.with_overlay(request.overlay),
+        # one read cache for this arbitration: every scenario's validation re-reads the same rosters
+        handle=handle.with_overlay(request.overlay).with_read_cache(),
         now=now,
         exclude=frozenset(excluded),
         disruption=request.disruption,

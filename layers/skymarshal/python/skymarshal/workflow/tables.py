@@ -7,7 +7,7 @@ AuditTrail the hash chain. Execution also changes the operational tables named b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
@@ -19,6 +19,8 @@ from ..data.schema import AUDIT_TRAIL, CHECKPOINTS, DISRUPTION_HISTORY, Naming
 class WorkflowTables:
     resource: Any  # a boto3 DynamoDB ServiceResource (moto's locally)
     naming: Naming
+    # boto3 builds a Table's class from its JSON model on every Table() call: once per name is enough
+    _built: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def from_env(cls, endpoint_url: str | None = None) -> WorkflowTables:
@@ -27,7 +29,11 @@ class WorkflowTables:
 
     def table(self, logical_name: str) -> Any:
         """A boto3 Table of this deployment by its logical name (e.g. `flights`, `Checkpoints`)."""
-        return self.resource.Table(self.naming(logical_name))
+        name = self.naming(logical_name)
+        found = self._built.get(name)
+        if found is None:
+            found = self._built[name] = self.resource.Table(name)
+        return found
 
     @property
     def checkpoints(self) -> Any:

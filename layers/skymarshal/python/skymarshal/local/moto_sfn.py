@@ -1,0 +1,54 @@
+"""moto's Step Functions interpreter, made to parse each JSONPath and build each AWS client once per process.
+
+1. moto 5.2.5 evaluates every InputPath, OutputPath, ItemsPath and Parameters path with
+`jsonpath_ng.ext.parse(path)`, and that function builds a new PLY parser, grammar tables included, on
+every call: about 5 ms each, hundreds per disruption run (a quarter of the interpreter's own CPU). A parsed
+path holds no state of its own (`find` reads the data it is given), so one parse per distinct path string
+answers the same. The state machine has a few dozen distinct paths; the cache is bounded all the same.
+2. Every Task state that invokes a Lambda builds a new boto3 client (`boto_client_for`), SSL context and
+endpoint resolution included: about 0.1 s each, 21 per run. Clients are thread-safe and moto's are all
+alike (fixed fake keys and config), so one per region, service and target (in-process or server port).
+moto is pinned (requirements.txt): this relies on where it imports `parse` and `boto_client_for`.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import threading
+from typing import Any
+
+_original: dict[str, Any] = {}
+_clients: dict[tuple[Any, ...], Any] = {}
+_lock = threading.Lock()
+
+
+def _client_for(region: str, service: str, state_credentials: Any = None) -> Any:  # moto's signature
+    from moto.core.models import botocore_stubber
+    from moto.settings import moto_server_port
+
+    # the original ignores the credentials too: its clients differ only by these
+    key = (region, service, botocore_stubber.enabled, moto_server_port())
+    with _lock:  # boto3's default session is not safe to build clients from in parallel
+        if key not in _clients:
+            _clients[key] = _original["client"](region, service, state_credentials)
+        return _clients[key]
+
+
+def install() -> None:
+    """Idempotent; never undone (the answers are the same either way)."""
+    from jsonpath_ng.ext import parse
+    from moto.stepfunctions.parser.asl.utils import json_path
+
+    if _original:
+        return
+    _original["parse"] = json_path.parse
+    json_path.parse = functools.lru_cache(maxsize=1024)(parse)
+    from moto.stepfunctions.parser.asl.component.state.exec.state_task import lambda_eval_utils  # noqa: F401
+    from moto.stepfunctions.parser.asl.utils import boto_client
+
+    _original["client"] = boto_client.boto_client_for
+    # each module imported the function by name: replace it where it was imported
+    for name, module in list(sys.modules.items()):
+        if name.startswith("moto.stepfunctions") and getattr(module, "boto_client_for", None) is _original["client"]:
+            module.boto_client_for = _client_for  # type: ignore[attr-defined]
