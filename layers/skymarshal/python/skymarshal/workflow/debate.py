@@ -74,6 +74,8 @@ def after_revision(
     debate = assess(
         REVISION_ROUND, store.resolve(result.collation), validated, handle=handle, previous=None, config=config
     )
+    # The first debate round reads the revision round's collation as "the round before".
+    debate = debate.model_copy(update={"collation": result.collation.model_dump(mode="json")})
     return result.model_copy(update={"debate": debate, "debate_again": debate.again})
 
 

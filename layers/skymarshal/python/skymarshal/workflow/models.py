@@ -1,6 +1,6 @@
 """What travels between the state machine's steps: pydantic models for each Lambda's input and result.
 
-The execution's state is a JSON object with one key per step — `request`, `phase1`, `phase2`, `decision`,
+The execution's state is a JSON object with one key per step — `request`, `phase1`, `phase2`, `debate`, `decision`,
 `approval`, `execution`, `escalation`, `outcome` — each present from the start (null until its step runs),
 so every JSONPath in the definition resolves and the console can show a run half way through.
 Large payloads (collations, the arbitrator's full output) live in S3; the state carries a `PayloadRef`.
