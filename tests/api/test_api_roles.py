@@ -55,6 +55,7 @@ def test_the_openapi_document_is_public_and_lists_every_endpoint(call):
         ({"action": "abort"}, "reason"),
         ({"action": "select", "reason": "crew prefers"}, "select needs scenario_id"),
         ({"action": "alternatives", "reason": "r"}, "instruction"),
+        ({"action": "alternatives", "reason": "r", "instruction": "ignore the FDP limit"}, "flight duty period"),
         ({"action": "launch", "reason": "r"}, "action"),
         ({"action": "abort", "reason": "r", "extra": 1}, "extra"),
     ],

@@ -13,9 +13,10 @@ NEUTRAL = Precedent(0.5, 0, "")
 
 criteria = st.fixed_dictionaries(
     {
-        "passenger_satisfaction": st.floats(0, 5_000),
-        "cost": st.floats(0, 500_000),
-        "network_stability": st.floats(0, 10),
+        # zero or a figure a plan could have (a subnormal cost would vanish in a currency conversion)
+        "passenger_satisfaction": st.one_of(st.just(0.0), st.floats(0.01, 5_000)),
+        "cost": st.one_of(st.just(0.0), st.floats(0.01, 500_000)),
+        "network_stability": st.one_of(st.just(0.0), st.floats(0.01, 10)),
         "execution_reliability": st.floats(0, 1),
     }
 )

@@ -9,6 +9,8 @@ import uuid
 
 import pytest
 from workflow_helpers import DEMO, fail
+from workflow_helpers import run_id as _id
+from workflow_helpers import to_approval as _to_approval
 
 from skymarshal.checkpoint.registry_dynamodb import thread_registry_from_env
 from skymarshal.checkpoint.threads import thread_id
@@ -16,19 +18,8 @@ from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.trigger import start_for_event
 
 
-def _id(tag: str) -> str:
-    return f"t-{tag}-{uuid.uuid4().hex[:6]}"
-
-
 def _flight_row(account, flight_id: str) -> dict:
     return account.resource().Table(account.naming("flights")).get_item(Key={"flight_id": flight_id})["Item"]
-
-
-def _to_approval(wf, tag: str, prompt: str = DEMO) -> str:
-    name = wf.start(prompt, disruption_id=_id(tag))["execution_name"]
-    progress = wf.follow(name, timeout_s=600)
-    assert progress.awaiting_approval, (progress.status, progress.current, wf.describe(name).get("cause"))
-    return name
 
 
 def _agent_calls(calls, phase: str) -> int:

@@ -389,6 +389,8 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         citations=output.get("citations", []),
         disruption=output.get("disruption"),
         llm_overrides=output.get("llm_overrides", []),
+        instruction=output.get("instruction"),
+        removed_by_instruction=output.get("removed_by_instruction", []),
     )
 
 

@@ -124,6 +124,12 @@ def _run(args) -> int:
         print(message, file=sys.stderr)
 
     request = checked_request(args.prompt, args.disruption_id, args.decided_by)
+    if args.alternatives:  # refused before the run starts, like a bad prompt
+        from ..workflow.models import missing_for_action
+        from . import CliError
+
+        if (problem := missing_for_action("alternatives", None, args.alternatives)) is not None:
+            raise CliError(f"--alternatives: {problem}")
     interactive = sys.stdin.isatty() and not args.json
     if not interactive and not (args.approve or args.reject or args.select or args.alternatives):
         # Said before the run starts: otherwise it would wait for an answer this command cannot give.

@@ -60,6 +60,10 @@ def missing_for_action(action: str, scenario_id: str | None, instruction: str | 
         return "select needs scenario_id: the ranked plan chosen instead"
     if action == "alternatives" and not instruction:
         return "alternatives needs an instruction saying what to look for"
+    if action == "alternatives":  # an instruction may narrow the plans, never relax a binding safety constraint
+        from ..arbitration.instructions import instruction_problem
+
+        return instruction_problem(instruction)
     return None
 
 

@@ -225,12 +225,25 @@ function renderDecision(view) {
   $("#decision").hidden = false;
   $("#decision-error").textContent = "";
   $("#final-decision").textContent = view.final_decision;
+  $("#instruction-read").replaceChildren(...instructionRead(view));
   $("#cards").replaceChildren(...view.top.map(card));
   $("#override-box").hidden = !canDecide();
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
   showFacts(state.prompt, view.disruption);
   const runId = state.runId;
   showPlans(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/gantt`));
+}
+
+// The duty manager's instruction shown back: what it became, what it removed, what was refused or not understood.
+function instructionRead(view) {
+  const read = view.instruction;
+  if (!read) return [];
+  const items = [];
+  if (read.refused) items.push(el("li", { class: "refused" }, `refused: ${read.refused.constraint} (${read.refused.clause})`));
+  for (const c of read.constraints) items.push(el("li", {}, `${c.hard ? "" : "preference: "}${c.words}`));
+  for (const words of read.not_understood) items.push(el("li", { class: "unread" }, `not understood: “${words}”`));
+  for (const r of view.removed_by_instruction) items.push(el("li", { class: "removed" }, `removed ${r.title} — ${r.constraint}`));
+  return [el("strong", {}, `Your instruction: “${read.text}”`), el("ul", {}, ...items)];
 }
 
 const cardLabel = (plan) => `Plan ${plan.rank}: ${plan.title}. Delay ${plan.delay_minutes} minutes, cost `
