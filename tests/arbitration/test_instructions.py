@@ -64,7 +64,7 @@ def test_an_instruction_relaxing_a_binding_safety_constraint_is_refused_naming_i
     assert read.refused is not None and not read.constraints
     assert constraint in read.refused.message and read.refused.code == "RELAXES_SAFETY_CONSTRAINT"
     with pytest.raises(ValidationError, match=constraint):
-        ApprovalDecision(action="alternatives", instruction=text, decided_by="Dana Duty")
+        ApprovalDecision(action="alternatives", instruction=text, decided_by="Dana Duty", comment="why")
 
 
 def test_what_the_grammar_cannot_read_is_said_not_guessed():

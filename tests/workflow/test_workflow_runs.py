@@ -98,7 +98,7 @@ def test_a_business_agent_raising_completes_degraded(wf, calls):
     assert state.agents[("initial", "cargo")].status == "error"
     decision = wf.store.resolve(json.loads(wf.pending(name)["decision"])["output"])
     assert decision["status"] in ("decided", "escalated") and decision["ranked"]
-    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
     assert wf.follow(name).status == "SUCCEEDED"
 
 
@@ -168,7 +168,7 @@ def test_a_run_that_failed_in_phase_two_resumes_without_rerunning_phase_one(wf, 
     assert resumed == f"{name}--resume-1"
     assert wf.follow(resumed, timeout_s=600).awaiting_approval
     assert _agent_calls(calls, "initial") == 0 and _agent_calls(calls, "revision") == 7
-    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
     assert wf.follow(resumed).status == "SUCCEEDED"
     audit = wf.audit(resumed)
     assert [e["name"] for e in audit["executions"]] == [name, resumed]
@@ -202,7 +202,12 @@ def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monk
         return real(self, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", refuse_second)
-    wf.decide(name, ApprovalDecision(action="select", scenario_id=cancel["scenario_id"], decided_by="Dana Duty"))
+    wf.decide(
+        name,
+        ApprovalDecision(
+            action="select", scenario_id=cancel["scenario_id"], decided_by="Dana Duty", comment="cancel instead"
+        ),
+    )
     final = wf.follow(name)
     monkeypatch.setattr(BaseClient, "_make_api_call", real)
     assert final.status == "FAILED" and wf.describe(name)["error"] == "ExecutionRolledBack"
