@@ -104,6 +104,8 @@ class DisruptionRequest(_Model):
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
     resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)
+    # Continue from a checkpoint: reuse the rounds up to and including this one, run the rest again.
+    reuse_through: Literal["initial", "revision"] | None = None
     # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/retry.py).
     retry: bool = False
 

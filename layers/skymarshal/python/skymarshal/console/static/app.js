@@ -4,6 +4,7 @@
 
 import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
 import { loadAlerts, retryRun } from "./alerts.js";
+import { showHistory } from "./history.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -131,6 +132,7 @@ async function openRun(runId) {
   $("#outcome").textContent = "";
   $("#retry").hidden = true;
   $("#retry-error").textContent = "";
+  $("#history-panel").replaceChildren();
   $("#run-title").textContent = runId;
   const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
   renderProgress(progress);
@@ -300,6 +302,15 @@ async function loadAudit() {
     : "";
 }
 
+async function loadHistory() {
+  if (!state.runId) return;
+  $("#history-error").textContent = "";
+  const onStarted = (name) => { loadRuns(); location.hash = name; };
+  try {
+    await showHistory($("#history-panel"), state.runId, api, { canDecide: canDecide(), onStarted });
+  } catch (error) { $("#history-error").textContent = error.message; }
+}
+
 // ------------------------------------------------------------------------------------------ assistant
 
 async function mountAssistantPanel() {
@@ -332,6 +343,7 @@ async function main() {
   $("#refresh").addEventListener("click", loadRuns);
   $("#settings").addEventListener("submit", saveSettings);
   $("#load-audit").addEventListener("click", loadAudit);
+  $("#load-history").addEventListener("click", loadHistory);
   mountPlans();
   $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
   $("#retry").addEventListener("click", () => retryRun(state.runId, api)
