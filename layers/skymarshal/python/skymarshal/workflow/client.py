@@ -295,12 +295,12 @@ class WorkflowClient:
 
     def run_history(self, name: str):
         """The run's checkpointed rounds and its threads' ordered records (workflow/run_history.py)."""
+        # A plain client: the resource's own one serialises values itself, and the registry writes DynamoDB JSON.
+        import boto3
+
         from ..checkpoint.registry_dynamodb import ThreadRegistry
         from ..data.schema import CHECKPOINTS
         from .run_history import run_history
-
-        # A plain client: the resource's own one serialises values itself, and the registry writes DynamoDB JSON.
-        import boto3
 
         resource_client = self.tables.resource.meta.client
         plain = boto3.client(
