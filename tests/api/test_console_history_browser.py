@@ -33,19 +33,29 @@ def _open(page, role: str, name: str) -> None:  # noqa: F811 (the fixture, passe
     page.get_by_test_id("cards").locator("article").first.wait_for(timeout=60_000)
 
 
-def _override(page, action: str, reason: str, plan: int | None = None) -> None:  # noqa: F811
+def _override(page, action: str, reason: str, plan: int | None = None, instruction: str | None = None) -> None:  # noqa: F811
     if not page.locator("#override-box").evaluate("box => box.open"):
         page.locator("#override-box summary").click()
     page.locator("#override [name=action]").select_option(action)
     if plan is not None:
         page.locator("#override [name=scenario_id]").select_option(index=plan - 1)
+    if instruction is not None:
+        page.locator("#override [name=instruction]").fill(instruction)
     page.locator("#override [name=reason]").fill(reason)
     page.locator("#override button[type=submit]").click()
     page.get_by_test_id("confirm-yes").click()
 
 
-def test_abort_then_continue_from_the_revision_round_then_select_rank_2(page, wf, waiting, restore):  # noqa: F811
+def test_alternatives_abort_continue_from_the_revision_round_and_select_rank_2(page, wf, waiting, restore):  # noqa: F811
     _open(page, "DutyManager", waiting)
+    # Alternatives with an instruction that changes the plans: shown back with what it removed.
+    _override(page, "alternatives", "the spare is promised to maintenance", instruction="no tail swap")
+    read = page.get_by_test_id("instruction-read")
+    read.filter(has_text="removed").wait_for(timeout=120_000)
+    assert "no tail swap" in read.inner_text()
+    titles = page.get_by_test_id("cards").locator("h4").all_inner_texts()
+    assert titles and not [t for t in titles if "Swap" in t], titles
+
     _override(page, "abort", "the aircraft came back serviceable")
     page.get_by_test_id("outcome").filter(has_text="rejected").wait_for(timeout=120_000)
     assert wf.output(waiting)["approval"]["comment"] == "the aircraft came back serviceable"
