@@ -154,7 +154,7 @@ def arbitrate(
     ]
     ctx = load_context(prompt, flight, responses, handle, now, disruption)
     validated = [validate(ctx, s) for s in generate(ctx) if s.scenario_id not in exclude]
-    read = read_instruction(instruction) if instruction else None
+    read, instruction_notes = _read_instruction(instruction, llm)
     valid, removed = apply_constraints(read, [v for v in validated if v.valid], flight.flight_number)
     rejected = [v for v in validated if not v.valid]
     history = (
@@ -192,7 +192,7 @@ def arbitrate(
     # Sensitivity for whatever ends in the top three, after any reorder the model was allowed.
     ranked = _assess(ctx, ranked, valid, rejected, config.top_n)
     if exclude or read is not None:
-        reasoning += _alternatives_text(read, exclude, removed)
+        reasoning += _alternatives_text(read, exclude, removed) + "".join(f" {n}." for n in instruction_notes)
     if not valid and removed:  # the instruction, not a safety constraint, left nothing
         escalations.append(
             Escalation(
@@ -241,6 +241,17 @@ def arbitrate(
         instruction=read,
         removed_by_instruction=removed,
     )
+
+
+def _read_instruction(instruction: str | None, llm: Any) -> tuple[ReadInstruction | None, list[str]]:
+    """The grammar's reading of the duty manager's instruction; with a model, completed where the grammar failed."""
+    if not instruction:
+        return None, []
+    if llm is None:
+        return read_instruction(instruction), []
+    from .instructions_llm import read_instruction_with_model
+
+    return read_instruction_with_model(instruction, llm)
 
 
 def _alternatives_text(read: ReadInstruction | None, exclude: frozenset[str], removed: list[InstructionRemoval]) -> str:
