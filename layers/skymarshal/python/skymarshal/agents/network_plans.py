@@ -35,6 +35,7 @@ from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, 
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
 from ..recovery.solver import NoFeasibleSolution, solve
+from ..rules.mel import aircraft_airworthiness
 from .network_facts import MAX_FLIGHTS
 from .network_scope import RECOVERY_HOURS, NetworkScope
 from .network_tails import baseline_cancellations
@@ -175,7 +176,7 @@ def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
     out = []
     for group in groups:
         types = [t for t, spec in AIRCRAFT_TYPES.items() if spec.rating_group == group]
-        fleet = [d for t in types for d in q.fleet_of_type(handle, t, day)]
+        fleet = [grounded(handle, d, scope) for t in types for d in q.fleet_of_type(handle, t, day)]
         rotations = {
             d.aircraft_registration: q.rotation(handle, d.aircraft_registration, day_start, scope.horizon_end)
             for d in fleet
@@ -186,6 +187,19 @@ def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
         bookings = [b for fid in free for b in q.bookings(handle, fid)] if handle.allowed(s.BOOKINGS) else []
         out.append(GroupData(group=group, fleet=fleet, rotations=rotations, bookings=bookings))
     return out
+
+
+def grounded(handle: DataHandle, day: AircraftDay, scope: NetworkScope) -> AircraftDay:
+    """The tail as the optimizer may use it: one its work orders ground (an AOG defect, an expired MEL item) at the
+    decision or by the horizon's end is unavailable over the window (Part-M M.A.403), like an AOG tail. Read only
+    when the handle may read maintenance; the validation re-checks every flight's tail anyway."""
+    if day.status in ("AOG", "MAINTENANCE") or not handle.allowed(s.MAINTENANCE_WORK_ORDERS):
+        return day
+    orders = q.work_orders_for_aircraft(handle, day.aircraft_registration)
+    for at in (scope.decision, scope.horizon_end):
+        if not aircraft_airworthiness(orders, at, registration=day.aircraft_registration).airworthy:
+            return day.model_copy(update={"status": "AOG", "note": f"not airworthy at {at:%Y-%m-%d %H:%MZ}"})
+    return day
 
 
 def adapt(group: GroupData, scope: NetworkScope, used: Usage) -> AdaptedInstance:

@@ -152,3 +152,19 @@ class ValidatedNetworkPlan(Frozen):
     @property
     def valid(self) -> bool:
         return not self.rejections
+
+
+class NetworkDecision(Frozen):
+    """The network planner's answer for one disruption: the restriction, the flights touched, every plan validated
+    (valid ones first, by cost), and the seconds each step took."""
+
+    restriction: NetworkRestriction
+    flights_affected: int
+    flights_inheriting: int
+    decision_at: UtcDatetime
+    plans: list[ValidatedNetworkPlan]
+    seconds: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def valid(self) -> list[ValidatedNetworkPlan]:
+        return [p for p in self.plans if p.valid]
