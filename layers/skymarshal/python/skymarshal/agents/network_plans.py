@@ -38,7 +38,7 @@ from ..recovery.solver import NoFeasibleSolution, solve
 from ..rules.mel import aircraft_airworthiness
 from .network_facts import MAX_FLIGHTS
 from .network_scope import RECOVERY_HOURS, NetworkScope
-from .network_tails import baseline_cancellations
+from .network_tails import baseline_actions, scheduled_row
 from .network_totals import PlanData, measure
 
 WINDOW_AFTER_LAST_ARRIVAL = timedelta(hours=6)  # room to delay the last flights of the horizon
@@ -248,7 +248,7 @@ def optimizer_actions(
                 flight_number=f.flight_number,
                 origin=f.origin,
                 destination=f.destination,
-                action=kind,  # type: ignore[arg-type]  # the map's values are FlightActionKind
+                action=kind,
                 scheduled_departure=f.scheduled_departure,
                 scheduled_arrival=f.scheduled_arrival,
                 new_departure=_at(adapted.instance, row.departure) if operated else None,
@@ -282,24 +282,6 @@ def optimizer_actions(
     return actions
 
 
-def scheduled_row(f: Flight) -> FlightAction:
-    """A flight as the schedule has it (for counting the hours it uses)."""
-    return FlightAction(
-        flight_id=f.flight_id,
-        flight_number=f.flight_number,
-        origin=f.origin,
-        destination=f.destination,
-        action="operate",
-        scheduled_departure=f.scheduled_departure,
-        scheduled_arrival=f.scheduled_arrival,
-        new_departure=f.scheduled_departure,
-        new_arrival=f.scheduled_arrival,
-        registration=f.aircraft_registration,
-        new_registration=f.aircraft_registration,
-        aircraft_type=f.aircraft_type,
-    )
-
-
 def scope_reasons(scope: NetworkScope) -> dict[str, str]:
     r = scope.restriction
     what = {"closure": "closed", "capacity": "capacity-limited", "regulation": "under ATC regulation"}[r.kind]
@@ -315,38 +297,6 @@ def scope_reasons(scope: NetworkScope) -> dict[str, str]:
     for f in scope.inherited:
         reasons[f.flight_id] = f"inherits the delay of its tail {f.aircraft_registration}'s earlier flight"
     return reasons
-
-
-def baseline_actions(groups: list[GroupData], scope: NetworkScope, reasons: dict[str, str]) -> list[FlightAction]:
-    """Cancel the affected flights and every later flight of their tails the cancellations strand (the tail is no
-    longer where the flight leaves from); the rest fly as scheduled. No retime, no swap: nothing to go wrong."""
-    rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
-    cancelled = baseline_cancellations(scope, rotations)
-    in_scope = {f.flight_id for f in scope.flights}
-    actions = []
-    for rows in rotations.values():
-        for f in rows:
-            if f.flight_id not in cancelled and f.flight_id not in in_scope:
-                continue
-            cancel = f.flight_id in cancelled
-            actions.append(
-                FlightAction(
-                    flight_id=f.flight_id,
-                    flight_number=f.flight_number,
-                    origin=f.origin,
-                    destination=f.destination,
-                    action="cancel" if cancel else "operate",
-                    scheduled_departure=f.scheduled_departure,
-                    scheduled_arrival=f.scheduled_arrival,
-                    new_departure=None if cancel else f.scheduled_departure,
-                    new_arrival=None if cancel else f.scheduled_arrival,
-                    registration=f.aircraft_registration,
-                    new_registration=None if cancel else f.aircraft_registration,
-                    aircraft_type=f.aircraft_type,
-                    reason=reasons.get(f.flight_id, "its tail is stranded by an earlier cancellation"),
-                )
-            )
-    return sorted(actions, key=lambda a: (a.scheduled_departure, a.flight_id))
 
 
 def generate_plans(
@@ -409,7 +359,8 @@ def generate_plans(
                 notes=notes,
             )
         )
-    rows, totals = measure(baseline_actions(groups, scope, reasons), data)
+    rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
+    rows, totals = measure(baseline_actions(rotations, scope, reasons), data)
     plans.append(
         NetworkPlan(
             plan_id="network:baseline", objective="baseline", title=TITLES["baseline"], actions=rows, totals=totals

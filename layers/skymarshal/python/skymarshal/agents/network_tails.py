@@ -137,3 +137,54 @@ def baseline_cancellations(scope: NetworkScope, rotations: Mapping[str, list[Fli
         if over is None:
             return cancelled
         cancelled = cascade(legs, cancelled | {over})
+
+
+def scheduled_row(f: Flight) -> FlightAction:
+    """A flight as the schedule has it (for counting the hours it uses)."""
+    return FlightAction(
+        flight_id=f.flight_id,
+        flight_number=f.flight_number,
+        origin=f.origin,
+        destination=f.destination,
+        action="operate",
+        scheduled_departure=f.scheduled_departure,
+        scheduled_arrival=f.scheduled_arrival,
+        new_departure=f.scheduled_departure,
+        new_arrival=f.scheduled_arrival,
+        registration=f.aircraft_registration,
+        new_registration=f.aircraft_registration,
+        aircraft_type=f.aircraft_type,
+    )
+
+
+def baseline_actions(
+    rotations: Mapping[str, list[Flight]], scope: NetworkScope, reasons: dict[str, str]
+) -> list[FlightAction]:
+    """Cancel the affected flights and every later flight of their tails the cancellations strand (the tail is no
+    longer where the flight leaves from); the rest fly as scheduled. No retime, no swap: nothing to go wrong."""
+    cancelled = baseline_cancellations(scope, rotations)
+    in_scope = {f.flight_id for f in scope.flights}
+    actions = []
+    for rows in rotations.values():
+        for f in rows:
+            if f.flight_id not in cancelled and f.flight_id not in in_scope:
+                continue
+            cancel = f.flight_id in cancelled
+            actions.append(
+                FlightAction(
+                    flight_id=f.flight_id,
+                    flight_number=f.flight_number,
+                    origin=f.origin,
+                    destination=f.destination,
+                    action="cancel" if cancel else "operate",
+                    scheduled_departure=f.scheduled_departure,
+                    scheduled_arrival=f.scheduled_arrival,
+                    new_departure=None if cancel else f.scheduled_departure,
+                    new_arrival=None if cancel else f.scheduled_arrival,
+                    registration=f.aircraft_registration,
+                    new_registration=None if cancel else f.aircraft_registration,
+                    aircraft_type=f.aircraft_type,
+                    reason=reasons.get(f.flight_id, "its tail is stranded by an earlier cancellation"),
+                )
+            )
+    return sorted(actions, key=lambda a: (a.scheduled_departure, a.flight_id))

@@ -222,7 +222,7 @@ def measure(
         finance.ferry_cost(ferry_minutes),
         finance.crew_overtime_cost(reserves * RESERVE_CALL_OUT_HOURS),
     ]
-    by_component = {line.component: line.amount_usd for line in lines}
+    by_component: dict[str, float] = {line.component: line.amount_usd for line in lines}
     by_component["reaccommodation"] = (
         misconnected + unbooked
     ) * finance.DEFAULT_FINANCE.reaccommodation_per_passenger_usd

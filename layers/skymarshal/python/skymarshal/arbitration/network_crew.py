@@ -144,8 +144,9 @@ def duty_verdict(
     for row in legs:
         assert row.flight_id is not None  # filtered above
         flight = crew.flight(row.flight_id)
-        when = times.get(row.flight_id, (row.sector_departure, row.sector_arrival))
-        if when is None or flight is None or when[0] is None or when[1] is None:
+        scheduled = (row.sector_departure, row.sector_arrival) if row.sector_departure and row.sector_arrival else None
+        when = times.get(row.flight_id, scheduled)
+        if when is None or flight is None:
             continue
         departure, arrival = when
         if problem is None and operated:
