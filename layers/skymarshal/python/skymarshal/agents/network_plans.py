@@ -360,7 +360,10 @@ def generate_plans(
             )
         )
     rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
-    rows, totals = measure(baseline_actions(rotations, scope, reasons), data)
+    unavailable = frozenset(
+        d.aircraft_registration for g in groups for d in g.fleet if d.status in ("AOG", "MAINTENANCE")
+    )
+    rows, totals = measure(baseline_actions(rotations, scope, reasons, unavailable), data)
     plans.append(
         NetworkPlan(
             plan_id="network:baseline", objective="baseline", title=TITLES["baseline"], actions=rows, totals=totals

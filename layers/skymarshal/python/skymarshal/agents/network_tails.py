@@ -158,11 +158,18 @@ def scheduled_row(f: Flight) -> FlightAction:
 
 
 def baseline_actions(
-    rotations: Mapping[str, list[Flight]], scope: NetworkScope, reasons: dict[str, str]
+    rotations: Mapping[str, list[Flight]],
+    scope: NetworkScope,
+    reasons: dict[str, str],
+    unavailable: frozenset[str] = frozenset(),
 ) -> list[FlightAction]:
     """Cancel the affected flights and every later flight of their tails the cancellations strand (the tail is no
     longer where the flight leaves from); the rest fly as scheduled. No retime, no swap: nothing to go wrong."""
     cancelled = baseline_cancellations(scope, rotations)
+    # a tail its work orders ground flies none of the plan's flights (the validation would refuse them)
+    grounded = {f.flight_id for f in scope.flights if f.aircraft_registration in unavailable}
+    if grounded:
+        cancelled = cascade(scheduled_legs(rotations), cancelled | grounded)
     in_scope = {f.flight_id for f in scope.flights}
     actions = []
     for rows in rotations.values():

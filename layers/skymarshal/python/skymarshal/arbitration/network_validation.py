@@ -36,9 +36,10 @@ from ..models.network_plan import (
     FlightRejectionCode,
     NetworkDecision,
     NetworkPlan,
+    NetworkRestriction,
     ValidatedNetworkPlan,
 )
-from ..models.operational import AirportProfile
+from ..models.operational import AirportProfile, Notam
 from ..rules.crew import is_legal
 from ..rules.curfew import check_movement_at
 from ..rules.mel import aircraft_airworthiness
@@ -50,6 +51,23 @@ NOT_CANCELLABLE = ("DEPARTED", "ARRIVED")
 Found = tuple[FlightRejectionCode, str, str]  # code, flight id, message
 
 
+def closed_movements(r: NetworkRestriction, closures: dict[str, list[Notam]], a: FlightAction) -> Iterator[Found]:
+    """An operated flight that departs or lands at a closed airport: inside the restriction's closure window
+    ([start, end): it may land at the reopening minute) or inside an AIRPORT_CLOSED NOTAM of either end."""
+    if a.new_departure is None or a.new_arrival is None:
+        return
+    for iata, at, movement in ((a.origin, a.new_departure, "departs"), (a.destination, a.new_arrival, "lands")):
+        shut = r.kind == "closure" and iata == r.airport and r.window.start <= at < r.window.end
+        notam = next((n for n in closures.get(iata, []) if n.starts_at <= at < n.ends_at), None)
+        if shut or notam is not None:
+            until = notam.ends_at if notam is not None else r.window.end
+            yield (
+                "CLOSED_AIRPORT",
+                a.flight_id,
+                f"{a.flight_number} {movement} at {iata} at {at:%H:%MZ}, closed until {until:%H:%MZ}",
+            )
+
+
 class Checker:
     """The reads the checks need, once per run (a Query or GetItem on a key or GSI each, memoised)."""
 
@@ -58,7 +76,7 @@ class Checker:
         self._profiles: dict[str, AirportProfile | None] = {}
         self._orders: dict[str, list] = {}
         self._wx: dict[tuple[str, str], list] = {}
-        self._closures: dict[str, list] = {}
+        self._closures: dict[str, list[Notam]] = {}
         self.checks = 0
 
     def profile(self, iata: str) -> AirportProfile | None:
@@ -66,7 +84,7 @@ class Checker:
             self._profiles[iata] = q.airport_profile(self.handle, iata)
         return self._profiles[iata]
 
-    def closures(self, iata: str) -> list:
+    def closures(self, iata: str) -> list[Notam]:
         if iata not in self._closures:
             start = self.scope.decision - timedelta(days=1)
             found = q.notams(self.handle, iata, start, self.scope.horizon_end + timedelta(days=2))
@@ -106,19 +124,9 @@ class Checker:
         yield from self._weather(a)
 
     def _closed(self, a: FlightAction) -> Iterator[Found]:
-        r = self.scope.restriction
-        assert a.new_departure is not None and a.new_arrival is not None
-        for iata, at, movement in ((a.origin, a.new_departure, "departs"), (a.destination, a.new_arrival, "lands")):
-            self.checks += 1
-            shut = r.kind == "closure" and iata == r.airport and r.window.start <= at < r.window.end
-            notam = next((n for n in self.closures(iata) if n.starts_at <= at < n.ends_at), None)
-            if shut or notam is not None:
-                until = notam.ends_at if notam is not None else r.window.end
-                yield (
-                    "CLOSED_AIRPORT",
-                    a.flight_id,
-                    f"{a.flight_number} {movement} at {iata} at {at:%H:%MZ}, closed until {until:%H:%MZ}",
-                )
+        self.checks += 2
+        notams = {iata: self.closures(iata) for iata in (a.origin, a.destination)}
+        yield from closed_movements(self.scope.restriction, notams, a)
 
     def _slot(self, a: FlightAction) -> Iterator[Found]:
         r = self.scope.restriction
