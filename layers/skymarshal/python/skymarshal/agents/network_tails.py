@@ -84,16 +84,22 @@ def broken_turn(previous: Leg, leg: Leg) -> str | None:
     return None
 
 
-def cascade(legs: Mapping[str, list[Leg]], cancelled: set[str]) -> set[str]:
+def tail_starts(rotations: Mapping[str, list[Flight]]) -> dict[str, str]:
+    """Where each tail is before its first flight of the rotations (that flight's origin: the day's station)."""
+    return {reg: min(rows, key=lambda f: f.scheduled_departure).origin for reg, rows in rotations.items() if rows}
+
+
+def cascade(legs: Mapping[str, list[Leg]], cancelled: set[str], starts: Mapping[str, str] | None = None) -> set[str]:
     """`cancelled` and every leg it strands: walking each tail in time order, a leg whose tail is not at its origin
-    (or not turned round in time) is cancelled too. A tail starts where its first leg leaves from."""
+    (or not turned round in time) is cancelled too. A tail starts at `starts` (else where its first leg leaves)."""
     out = set(cancelled)
-    for rows in legs.values():
+    for registration, rows in legs.items():
         previous: Leg | None = None
+        at = (starts or {}).get(registration, rows[0].origin if rows else "")
         for leg in rows:
             if leg.flight_id in out:
                 continue
-            if previous is not None and broken_turn(previous, leg) is not None:
+            if (previous is None and leg.origin != at) or (previous is not None and broken_turn(previous, leg)):
                 out.add(leg.flight_id)
                 continue
             previous = leg
@@ -121,7 +127,7 @@ def baseline_cancellations(scope: NetworkScope, rotations: Mapping[str, list[Fli
     r = scope.restriction
     legs = scheduled_legs(rotations)
     if r.kind == "closure" or r.slot_delay_minutes is not None or r.departures_per_hour is None:
-        return cascade(legs, {f.flight_id for f in scope.affected})
+        return cascade(legs, {f.flight_id for f in scope.affected}, tail_starts(rotations))
     allowed = {"D": r.departures_per_hour, "A": r.arrivals_per_hour or 0}
     cancelled: set[str] = set()
     while True:
@@ -136,7 +142,7 @@ def baseline_cancellations(scope: NetworkScope, rotations: Mapping[str, list[Fli
                     over = f.flight_id
         if over is None:
             return cancelled
-        cancelled = cascade(legs, cancelled | {over})
+        cancelled = cascade(legs, cancelled | {over}, tail_starts(rotations))
 
 
 def scheduled_row(f: Flight) -> FlightAction:
@@ -169,7 +175,7 @@ def baseline_actions(
     # a tail its work orders ground flies none of the plan's flights (the validation would refuse them)
     grounded = {f.flight_id for f in scope.flights if f.aircraft_registration in unavailable}
     if grounded:
-        cancelled = cascade(scheduled_legs(rotations), cancelled | grounded)
+        cancelled = cascade(scheduled_legs(rotations), cancelled | grounded, tail_starts(rotations))
     in_scope = {f.flight_id for f in scope.flights}
     actions = []
     for rows in rotations.values():

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..agents.network_tails import cascade, plan_legs
+from ..agents.network_tails import cascade, plan_legs, tail_starts
 from ..agents.network_totals import PlanData
 from ..analysis.crew import CALL_OUT, FERRY_RANKS, HISTORY_DAYS, REPORT_BEFORE_DEPARTURE, ferry_duty
 from ..data import queries as q
@@ -302,7 +302,8 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
                     )
         if not uncrewable:
             return [a.model_copy(update={"crew_changes": changes.get(a.flight_id, [])}) for a in rows], replanned
-        stranded = cascade(plan_legs(rows, crew.data.rotations), set(uncrewable)) - set(uncrewable)
+        rotations = crew.data.rotations
+        stranded = cascade(plan_legs(rows, rotations), set(uncrewable), tail_starts(rotations)) - set(uncrewable)
         for flight_id, reason in sorted(uncrewable.items()):
             if flight_id in by_id:
                 replanned.append(Replanning(flight_id=flight_id, change="cancelled", reason=reason))

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from ..agents.network_plans import NetworkPlanConfig, generate_plans, regulated
 from ..agents.network_scope import NetworkScope, network_scope
-from ..agents.network_tails import broken_turn, plan_legs
+from ..agents.network_tails import broken_turn, plan_legs, tail_starts
 from ..agents.network_totals import measure
 from ..data import queries as q
 from ..data.access import DataHandle
@@ -242,7 +242,19 @@ class Checker:
 
     def rotations(self, actions: list[FlightAction]) -> Iterator[Found]:
         listed = {a.flight_id for a in actions}
-        for legs in plan_legs(actions, self.crew.data.rotations).values():
+        starts = tail_starts(self.crew.data.rotations)
+        for registration, legs in plan_legs(actions, self.crew.data.rotations).items():
+            first = legs[0] if legs else None
+            if (
+                first is not None
+                and first.flight_id in listed
+                and starts.get(registration, first.origin) != first.origin
+            ):
+                yield (
+                    "ROTATION_BROKEN",
+                    first.flight_id,
+                    f"{registration} is at {starts[registration]}, not at {first.origin}",
+                )
             for previous, leg in itertools.pairwise(legs):
                 if leg.flight_id in listed or previous.flight_id in listed:
                     self.checks += 1
