@@ -12,7 +12,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..rules._reasons import Reason
 from .common import UtcDatetime
 from .disruption import Window
 
@@ -41,6 +40,13 @@ FlightRejectionCode = Literal[
 
 class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Reason(Frozen):
+    """A typed reason (the shape of rules._reasons.Reason; models import nothing above them)."""
+
+    code: str
+    message: str
 
 
 class NetworkInputError(Reason):
