@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..agents.network_plans import NetworkPlanConfig
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS
@@ -55,6 +56,8 @@ class ArbitratorConfig(BaseModel):
     # How far below the best valid plan's score the model may promote a plan; None: behaviour.json's
     # limits.reorder_margin.
     reorder_margin: float | None = Field(None, ge=0, le=1)
+    # network disruptions (an airport or airspace over a window): the objectives' weights, optimizer time, horizon
+    network: NetworkPlanConfig = Field(default_factory=NetworkPlanConfig)
 
 
 def arbitrator_deadline_s() -> float:
