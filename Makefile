@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions venv clean local-stop browser serve deploy-rehearsal
+.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions bench-network venv clean local-stop browser serve deploy-rehearsal
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -93,6 +93,9 @@ bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10: strict, lenient and k
 
 
 DECISIONS_ARGS ?=
+
+bench-network: $(STAMP)  ## figures, not assertions: AUH closure 1/3/6 h and a 50 % capacity afternoon through the network planner, offline (NETWORK_ARGS="--only closure-3h --seconds 1 --json")
+	$(BIN)/python -m bench.network $(NETWORK_ARGS)
 
 bench-decisions: $(STAMP)  ## figures, not assertions: every bench/scenarios case to its decision, judged as a duty manager would (DECISIONS_ARGS="--only ey20 --json")
 	$(BIN)/python -m bench.decisions $(DECISIONS_ARGS)

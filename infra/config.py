@@ -49,7 +49,9 @@ class AppConfig:
     stage: str = "dev"
     table_prefix: str = ""
     removal_policy: str = "retain"
-    checkpoint_expiry_days: int = 30  # S3 offload objects; the saver's ttl_seconds should match
+    checkpoint_expiry_days: int = (
+        90  # seed 001: checkpoints kept 90 days (S3 offload objects and the saver's ttl_seconds)
+    )
     approval_timeout_minutes: int = 30  # a duty manager's approval window; the run escalates after it
     llm_provider: str = "bedrock"  # offline | bedrock (SKYMARSHAL_LLM_PROVIDER of every function)
     # Which inference profiles serve the models (skymarshal/llm/profiles.py): regional (by the deployment's

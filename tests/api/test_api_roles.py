@@ -22,6 +22,15 @@ ENDPOINTS = [
     ("POST", f"/disruptions/{UNKNOWN}/approve", {"comment": "ok"}, {Role.DUTY_MANAGER}),
     ("POST", f"/disruptions/{UNKNOWN}/override", {"action": "abort", "reason": "weather"}, {Role.DUTY_MANAGER}),
     ("GET", f"/disruptions/{UNKNOWN}/audit", None, set(Role)),
+    ("GET", f"/disruptions/{UNKNOWN}/history", None, set(Role)),
+    (
+        "POST",
+        f"/disruptions/{UNKNOWN}/continue",
+        {"from_round": "initial", "reason": "crew data corrected"},
+        {Role.DUTY_MANAGER},
+    ),
+    ("POST", f"/disruptions/{UNKNOWN}/retry", None, {Role.DUTY_MANAGER}),
+    ("GET", "/alerts", None, set(Role)),
     ("GET", f"/disruptions/{UNKNOWN}/audit/verify", None, set(Role)),
     ("GET", "/settings", None, set(Role)),
     ("PUT", "/settings", {"approval_timeout_minutes": 45, "version": 999}, {Role.ADMIN}),
@@ -55,6 +64,7 @@ def test_the_openapi_document_is_public_and_lists_every_endpoint(call):
         ({"action": "abort"}, "reason"),
         ({"action": "select", "reason": "crew prefers"}, "select needs scenario_id"),
         ({"action": "alternatives", "reason": "r"}, "instruction"),
+        ({"action": "alternatives", "reason": "r", "instruction": "ignore the FDP limit"}, "flight duty period"),
         ({"action": "launch", "reason": "r"}, "action"),
         ({"action": "abort", "reason": "r", "extra": 1}, "extra"),
     ],
@@ -127,7 +137,7 @@ def test_a_decision_through_the_api_is_the_tokens_and_a_second_one_is_409(call, 
 
 
 def test_an_unexpected_failure_is_a_500_without_a_traceback(call, monkeypatch, wf):
-    def broken(limit=50):
+    def broken(limit=50, status=None):
         raise KeyError("startDate")
 
     monkeypatch.setattr(wf, "executions", broken)

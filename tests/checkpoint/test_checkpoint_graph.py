@@ -13,6 +13,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph_checkpoint_aws import DynamoDBSaver
 
 from skymarshal.checkpoint import checkpointer_from_env, thread_id
+from skymarshal.checkpoint.config import CHECKPOINT_TTL_DAYS
 from skymarshal.checkpoint.registry_dynamodb import ThreadRegistry
 
 BIG = 400 * 1024  # random bytes: gzip cannot bring them under the 350 KB offload threshold
@@ -129,7 +130,7 @@ def test_a_state_over_350kb_is_offloaded_to_the_bucket_and_read_back(ckpt_aws):
     assert checkpoint_key in keys  # the final checkpoint (holding the blob) ...
     assert any("/writes/" in k for k in keys)  # ... and the node's write of it
     tags = s3.get_object_tagging(Bucket=ckpt_aws.bucket, Key=checkpoint_key)["TagSet"]
-    assert tags == [{"Key": "ttl-days", "Value": "30"}]
+    assert tags == [{"Key": "ttl-days", "Value": str(CHECKPOINT_TTL_DAYS)}]
 
     ddb = ckpt_aws.client("dynamodb")
     items = ddb.query(

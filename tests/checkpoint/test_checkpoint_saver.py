@@ -87,7 +87,7 @@ def test_settings_read_names_endpoints_and_region():
     assert settings.dynamodb_endpoint_url == "http://127.0.0.1:5000"  # generic fallback
     assert settings.s3_endpoint_url == "http://127.0.0.1:5001"  # service-specific wins
     assert settings.region_name == "eu-west-1"
-    assert settings.ttl_seconds == CHECKPOINT_TTL_DAYS * 86400 == 30 * 86400
+    assert settings.ttl_seconds == CHECKPOINT_TTL_DAYS * 86400 == 90 * 86400
 
 
 def test_lambda_gets_a_dynamodb_saver_on_the_checkpoints_table(ckpt_aws, caplog):
@@ -96,7 +96,7 @@ def test_lambda_gets_a_dynamodb_saver_on_the_checkpoints_table(ckpt_aws, caplog)
     assert isinstance(saver, DynamoDBSaver)
     assert saver.table_name == ckpt_aws.table_name
     assert (saver.storage.s3_bucket, saver.storage.s3_key_prefix) == (ckpt_aws.bucket, CHECKPOINT_S3_PREFIX)
-    assert saver.storage.ttl_seconds == saver.repo.ttl_seconds == 30 * 86400
+    assert saver.storage.ttl_seconds == saver.repo.ttl_seconds == 90 * 86400
     assert saver.serializer.enable_compression is True
     [line] = backend_lines(caplog)
     assert "DynamoDBSaver" in line and ckpt_aws.table_name in line and "AWS_LAMBDA_FUNCTION_NAME" in line
@@ -124,8 +124,8 @@ def test_on_a_bare_bucket_the_saver_writes_the_rule_id_we_predict(ckpt_aws):
     _, calls = _lifecycle_calls(ckpt_aws, ckpt_aws.dynamodb_env(SKYMARSHAL_ARTIFACTS_BUCKET=bucket))
     assert calls == ["GetBucketLifecycleConfiguration", "PutBucketLifecycleConfiguration"]
     [rule] = ckpt_aws.client("s3").get_bucket_lifecycle_configuration(Bucket=bucket)["Rules"]
-    assert rule["ID"] == CHECKPOINT_LIFECYCLE_RULE_ID == "checkpoints-ttl-expiration-30d"
-    assert rule["Expiration"] == {"Days": 30}
+    assert rule["ID"] == CHECKPOINT_LIFECYCLE_RULE_ID == "checkpoints-ttl-expiration-90d"
+    assert rule["Expiration"] == {"Days": 90}
     assert rule["Filter"]["And"]["Prefix"] == "checkpoints/"
 
 

@@ -102,7 +102,7 @@ def test_lifecycle_events_come_back_in_time_order(registry, clock):
     assert events[3].confidence == 0.9
     assert done.status == registry.status(tid) == "completed"
     assert done.event_count == registry.get(tid).event_count == 4
-    expected_ttl = int(T0.timestamp()) + 30 * 86400
+    expected_ttl = int(T0.timestamp()) + 90 * 86400
     assert all(expected_ttl <= e.ttl <= expected_ttl + 2 for e in events)
 
 
@@ -272,7 +272,7 @@ def test_every_registry_item_has_the_ttl(dynamo_registry, ckpt_aws):
         ExpressionAttributeValues={":pk": {"S": f"THREAD#{tid}"}},
     )["Items"]
     assert sorted(i["SK"]["S"].split("#")[0] for i in items) == ["EVENT"] * 3 + ["META"]
-    expected = int(T0.timestamp()) + 30 * 86400
+    expected = int(T0.timestamp()) + 90 * 86400
     assert all(int(i["ttl"]["N"]) == expected for i in items)
     assert [i for i in items if "thread_status" in i] == [i for i in items if i["SK"]["S"] == "META"]
 

@@ -99,6 +99,22 @@ def test_rotation_fleet_standby_weather_and_notams(handle, airline, ey123):
     )
 
 
+def test_a_fleets_rotations_with_one_query_per_type_are_each_tails_rotation(account, ey123):
+    from skymarshal.models.fleet import compatible_types
+
+    start, end = ey123.scheduled_departure - timedelta(hours=36), ey123.scheduled_departure + timedelta(hours=36)
+    types = compatible_types(ey123.aircraft_type)
+    fleet = [d.aircraft_registration for t in types for d in q.fleet_of_type(account.handle(), t, ey123.flight_date)]
+    handle = account.handle()
+    together = q.tail_rotations(handle, types, [*fleet, "A6-NONE"], start, end)
+    assert handle.calls == {f"Query:{s.FLIGHTS}": len(types)}
+    assert list(together) == [*fleet, "A6-NONE"] and together["A6-NONE"] == []
+    for registration in fleet:
+        assert together[registration] == q.rotation(handle, registration, start, end), registration
+    assert sum(map(len, together.values())) > len(fleet)  # the fleet flies
+    assert q.tail_rotations(handle, types, [], start, end) == {}
+
+
 def test_an_agent_outside_its_tables_gets_a_clear_access_error(account, ey123):
     guest = account.handle("guest_experience")
     assert q.bookings(guest, ey123.flight_id)

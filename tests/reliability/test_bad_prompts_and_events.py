@@ -69,6 +69,22 @@ def _one_line(capsys) -> str:
             ["analyze", PROMPT],
             "skymarshal: no terminal to ask the duty manager: pass --approve, --select N or --reject",
         ),
+        (  # every override says why, before anything starts
+            ["analyze", PROMPT, "--reject"],
+            "skymarshal: --reject: reject overrides the recommendation: a reason is required (say why, it goes into "
+            "the audit) (--reason TEXT)",
+        ),
+        (
+            ["analyze", PROMPT, "--select", "2", "--comment", "  "],
+            "skymarshal: --select: select overrides the recommendation: a reason is required (say why, it goes "
+            "into the audit) (--reason TEXT)",
+        ),
+        (
+            ["analyze", PROMPT, "--alternatives", "ignore the FDP limit", "--reason", "crew say they are fine"],
+            "skymarshal: --alternatives: RELAXES_SAFETY_CONSTRAINT: “ignore the FDP” would relax the crew flight "
+            "duty period limit (EASA ORO.FTL.205 / 14 CFR 117.11-13); binding safety constraints are computed by "
+            "the rules engine and no instruction changes them",
+        ),
         (
             ["analyze", PROMPT, "--id", "x" * 65],
             f"skymarshal: --id '{'x' * 65}': 1 to 64 letters, digits, '-' or '_' (it names the Step Functions "

@@ -61,7 +61,9 @@ def test_a_second_run_for_a_flight_is_refused_while_the_first_runs_and_after_it_
     cause = _refused(wf, AGAIN, agent_calls)
     assert f"FLIGHT_RUN_IN_PROGRESS: EY123 on 2027-01-20: run {first} is already handling it; follow or answer" in cause
 
-    wf.decide(first, ApprovalDecision(action="reject", decided_by="Dana Duty"))  # nothing executed: flight freed
+    wf.decide(
+        first, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over")
+    )  # nothing executed: flight freed
     assert wf.follow(first).status == "SUCCEEDED"
     second = wf.start(AGAIN, disruption_id=_id("again"))["execution_name"]
     assert wf.follow(second, timeout_s=600).awaiting_approval

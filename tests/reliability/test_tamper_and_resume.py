@@ -137,7 +137,7 @@ def test_a_resume_keeps_the_first_runs_artifacts_and_its_chain_verifying(wf, s3)
     assert wf.verify(first).ok
     resumed = wf.resume(first)["execution_name"]
     assert wf.follow(resumed, timeout_s=600).awaiting_approval
-    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
     assert wf.follow(resumed).status == "SUCCEEDED"
     assert _objects(s3, f"runs/{first}/{first}/") == before  # nothing of the first run rewritten
     assert f"runs/{first}/{resumed}/phase-initial.json" in _objects(s3, f"runs/{first}/{resumed}/")

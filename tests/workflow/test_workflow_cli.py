@@ -44,7 +44,7 @@ def test_analyze_approves_executes_and_writes_the_audit(capsys, wf, local, accou
 
 def test_analyze_an_unknown_flight_exits_1_with_the_message(capsys, wf, local, tmp_path, monkeypatch):
     monkeypatch.setenv("SKYMARSHAL_HOME", str(tmp_path))
-    code = main(["analyze", "EY999 on 20 January 2027 had a bird strike", "--reject", "--json"])
+    code = main(["analyze", "EY999 on 20 January 2027 had a bird strike", "--reject", "--reason", "test", "--json"])
     captured = capsys.readouterr()
     result = json.loads(captured.out)
     assert code == 1 and result["status"] == "input_error" and "EY999" in result["message"]

@@ -70,6 +70,6 @@ def test_an_escalated_run_alerts_and_its_retry_reruns_only_the_failed_agent(wf, 
     assert [n[: len(only[0])] for n in _agent_calls(calls, "initial")] == only
     assert [n[: len(only[0])] for n in _agent_calls(calls, "revision")] == only
     assert wf.progress(retried).agents[("revision", "crew_compliance")].status == "ok"
-    wf.decide(retried, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    wf.decide(retried, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
     assert wf.follow(retried).status == "SUCCEEDED"
     assert [e["name"] for e in wf.audit(retried)["executions"]] == [name, retried]

@@ -9,6 +9,8 @@ import uuid
 
 import pytest
 from workflow_helpers import DEMO, fail
+from workflow_helpers import run_id as _id
+from workflow_helpers import to_approval as _to_approval
 
 from skymarshal.checkpoint.registry_dynamodb import thread_registry_from_env
 from skymarshal.checkpoint.threads import thread_id
@@ -16,19 +18,8 @@ from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.trigger import start_for_event
 
 
-def _id(tag: str) -> str:
-    return f"t-{tag}-{uuid.uuid4().hex[:6]}"
-
-
 def _flight_row(account, flight_id: str) -> dict:
     return account.resource().Table(account.naming("flights")).get_item(Key={"flight_id": flight_id})["Item"]
-
-
-def _to_approval(wf, tag: str, prompt: str = DEMO) -> str:
-    name = wf.start(prompt, disruption_id=_id(tag))["execution_name"]
-    progress = wf.follow(name, timeout_s=600)
-    assert progress.awaiting_approval, (progress.status, progress.current, wf.describe(name).get("cause"))
-    return name
 
 
 def _agent_calls(calls, phase: str) -> int:
@@ -107,7 +98,7 @@ def test_a_business_agent_raising_completes_degraded(wf, calls):
     assert state.agents[("initial", "cargo")].status == "error"
     decision = wf.store.resolve(json.loads(wf.pending(name)["decision"])["output"])
     assert decision["status"] in ("decided", "escalated") and decision["ranked"]
-    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
     assert wf.follow(name).status == "SUCCEEDED"
 
 
@@ -177,7 +168,7 @@ def test_a_run_that_failed_in_phase_two_resumes_without_rerunning_phase_one(wf, 
     assert resumed == f"{name}--resume-1"
     assert wf.follow(resumed, timeout_s=600).awaiting_approval
     assert _agent_calls(calls, "initial") == 0 and _agent_calls(calls, "revision") == 7
-    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty"))
+    wf.decide(resumed, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
     assert wf.follow(resumed).status == "SUCCEEDED"
     audit = wf.audit(resumed)
     assert [e["name"] for e in audit["executions"]] == [name, resumed]
@@ -211,7 +202,12 @@ def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monk
         return real(self, operation, params)
 
     monkeypatch.setattr(BaseClient, "_make_api_call", refuse_second)
-    wf.decide(name, ApprovalDecision(action="select", scenario_id=cancel["scenario_id"], decided_by="Dana Duty"))
+    wf.decide(
+        name,
+        ApprovalDecision(
+            action="select", scenario_id=cancel["scenario_id"], decided_by="Dana Duty", comment="cancel instead"
+        ),
+    )
     final = wf.follow(name)
     monkeypatch.setattr(BaseClient, "_make_api_call", real)
     assert final.status == "FAILED" and wf.describe(name)["error"] == "ExecutionRolledBack"

@@ -22,6 +22,7 @@ from ..models.common import iso_z
 from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Notam
 from .extraction_dates import find_dates, nearest, resolve
+from .network_rates import rate_facts
 from .report_facts import IATA_WORD, NOT_AIRPORTS, Reading, airport_names, read_report
 from .report_facts_llm import read_report_with_model
 
@@ -141,7 +142,8 @@ def network_report(
         raise InvalidReport(
             f"{len(flights)} flights touch {iata} in that window (more than {MAX_FLIGHTS}): name a narrower window"
         )
-    closed = reading.fact == "airport_restriction" or any(w in report.lower() for w in CLOSURE_WORDS)
+    rates = rate_facts(report)  # a capacity share, a rate or a slot delay: the airport stays open
+    closed = not rates and (reading.fact == "airport_restriction" or any(w in report.lower() for w in CLOSURE_WORDS))
     code = reading.cause_code or 87
     facts = [
         _stated("airport", reading.airport),
@@ -156,6 +158,7 @@ def network_report(
     ]
     if reading.cause is not None and reading.fact is not None:
         facts.insert(0, _stated(reading.fact, reading.cause, code))
+    facts += rates
     disruption = Disruption.of_code(
         code,
         cause=reading.cause.words if reading.cause else DELAY_CODES[code],

@@ -48,13 +48,12 @@ def analyse_network_with_optimizer(
         for t in compatible_types(flight.aircraft_type)
         for d in q.fleet_of_type(handle, t, flight.scheduled_departure.date())
     ]
-    rotations = {
-        d.aircraft_registration: q.rotation(handle, d.aircraft_registration, day_start, day_start + timedelta(days=1))
-        for d in fleet
-    }
-    rotations.setdefault(
-        flight.aircraft_registration,
-        q.rotation(handle, flight.aircraft_registration, day_start, day_start + timedelta(days=1)),
+    rotations = q.tail_rotations(  # one Query per type, not one per tail
+        handle,
+        compatible_types(flight.aircraft_type),
+        [*(d.aircraft_registration for d in fleet), flight.aircraft_registration],
+        day_start,
+        day_start + timedelta(days=1),
     )
     flights = {f.flight_id: f for rows in rotations.values() for f in rows}
     # The agent reads only the tables its policy grants (the network agent: flights and fleet); with more

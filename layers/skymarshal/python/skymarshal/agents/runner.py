@@ -7,11 +7,13 @@ constraint (no dispatch) with the reason.
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
+from ..checkpoint.guarded import CheckpointStoreDown, GuardedSaver, memory_copy_of_last
 from ..checkpoint.registry_memory import InMemoryThreadRegistry
 from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.access import DataHandle
@@ -23,6 +25,7 @@ from ..models.debate import StatedConflict
 from ..models.disruption import Disruption
 from .graph import build_graph, failure_response
 
+log = logging.getLogger("skymarshal.agents")
 DEFAULT_DEADLINE_SECONDS = 30.0
 # In process (CLI, local runner, tests) the seven agents of a round share this machine's cores instead of
 # having a Lambda each, so a wall-clock deadline must leave room for an agent that is only queued.
@@ -72,7 +75,6 @@ def run_agent(
     registry.start(execution_id, agent, thread_phase, detail={"prompt_chars": len(prompt or "")})
     # One read cache per invocation: the analysis re-reads rows (a crew member's duties, a tail's work orders).
     reader = handle.for_agent(agent).with_overlay(overlay).with_read_cache()
-    graph = build_graph(agent, reader, llm, checkpointer, disruption)
     state = {
         "agent": agent,
         "phase": phase,
@@ -81,18 +83,28 @@ def run_agent(
         "others": others or {},
         "conflict": conflict.model_dump(mode="json") if conflict else None,
     }
+    config = {"configurable": {"thread_id": thread}}
+    saver = GuardedSaver(checkpointer) if checkpointer is not None else None
+    stored = "none" if checkpointer is None else "stored"
+
+    def invoke() -> dict:
+        nonlocal stored
+        try:
+            return build_graph(agent, reader, llm, saver, disruption).invoke(state, config)
+        except CheckpointStoreDown as exc:  # seed 003: continue in memory, once, from the last checkpoint
+            memory, resumed = memory_copy_of_last(checkpointer, config)
+            stored = f"memory (checkpoint store unavailable: {exc}; retried once from {'its last checkpoint' if resumed else 'the start'})"
+            registry_note(registry, thread, stored)
+            return build_graph(agent, reader, llm, memory, disruption).invoke(None if resumed else state, config)
+
     try:  # a daemon thread, never joined past the deadline: a stuck model holds neither caller nor exit
-        result = failures.call_with_deadline(
-            lambda: graph.invoke(state, {"configurable": {"thread_id": thread}}),
-            deadline_seconds,
-            name=f"agent-{agent}",
-        )
+        result = failures.call_with_deadline(invoke, deadline_seconds, name=f"agent-{agent}")
         response = AgentResponse.model_validate(result["response"])
     except failures.ModelDeadline:
         response = failure_response(agent, phase, {}, f"no answer within the {deadline_seconds:.0f} s deadline")
     except Exception as exc:  # a bug, not bad input: report it as an error response, never a traceback
         response = failure_response(agent, phase, {}, f"{type(exc).__name__}: {exc}", status="error")
-    update: dict = {"duration_ms": int((time.monotonic() - started) * 1000)}
+    update: dict = {"duration_ms": int((time.monotonic() - started) * 1000), "checkpoints": stored}
     if configuration and response.status == "ok":
         update["llm"] = f"offline (fallback: {configuration})"
     response = response.model_copy(update=update)
@@ -107,3 +119,11 @@ def run_agent(
     else:
         registry.fail(thread, response.message or "error")
     return response
+
+
+def registry_note(registry: BaseThreadRegistry, thread: str, note: str) -> None:
+    """The fallback in the thread's records when the registry can take it (it shares the store that failed)."""
+    try:
+        registry.record(thread, "checkpoint_store_down", detail={"checkpoints": note[:500]})
+    except Exception:  # the response carries the note into the round's audit record either way
+        log.warning("thread %s: %s (not recorded in the registry either)", thread, note)

@@ -3,6 +3,7 @@ legal reserves on standby for a crew swap (CrewRoster and CrewMembers through th
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -142,15 +143,18 @@ def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, dela
     standby = q.standby_crew(handle, flight.origin, local_day)
     rating = AIRCRAFT_TYPES[flight.aircraft_type].rating_group
     reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
-    reserve_ids = [m.crew_id for m in reserves]
-    reserve_rosters = _rosters(handle, reserve_ids, flight.scheduled_departure)
     departure = flight.scheduled_departure + timedelta(minutes=delay)
     report = max(at + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
     template = rostered_duty(rosters[illegal[0].crew_id], flight.flight_id).delayed(delay)
+    # Reserves are taken in order, the first legal ones of each rank: a reserve's duty history is read only
+    # while its rank still needs one (one Query per reserve checked, not per reserve on standby).
+    needed = Counter(r.rank for r in illegal)
     legal_by_rank: dict[str, list[str]] = {}
     for reserve in reserves:
-        findings = evaluate_swap_candidate(reserve, reserve_rosters[reserve.crew_id], template, report, rules)
-        if is_legal(findings):
+        if len(legal_by_rank.get(reserve.rank, [])) >= needed[reserve.rank]:
+            continue
+        history = _rosters(handle, [reserve.crew_id], flight.scheduled_departure)[reserve.crew_id]
+        if is_legal(evaluate_swap_candidate(reserve, history, template, report, rules)):
             legal_by_rank.setdefault(reserve.rank, []).append(reserve.crew_id)
     replacements, missing = {}, []
     pool = {rank: list(ids) for rank, ids in legal_by_rank.items()}
@@ -257,12 +261,13 @@ def ferry_crew(
         for m in q.crew_members(handle, sorted({r.crew_id for r in standby}))
         if m.rank in FERRY_RANKS and rating in m.type_ratings
     ]
-    histories = _rosters(handle, [m.crew_id for m in pilots], duty.report)
     report = max(at + CALL_OUT, duty.report)
     chosen: dict[str, str] = {}
-    for member in pilots:
+    for member in pilots:  # the first legal pilot of each rank: histories read only while a rank is open
         if member.rank not in chosen and is_legal(
-            evaluate_swap_candidate(member, histories[member.crew_id], duty, report, rules)
+            evaluate_swap_candidate(
+                member, _rosters(handle, [member.crew_id], duty.report)[member.crew_id], duty, report, rules
+            )
         ):
             chosen[member.rank] = member.crew_id
     missing = [rank for rank in FERRY_RANKS if rank not in chosen]

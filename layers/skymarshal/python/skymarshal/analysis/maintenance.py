@@ -9,7 +9,7 @@ from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import MaintenanceConstraint, MelItemSummary, RecoveryProposal
 from ..models.fleet import compatible_types
-from ..models.operational import Flight
+from ..models.operational import AircraftDay, Flight
 from ..rules.maintenance_release import estimate_release
 from ..rules.mel import aircraft_airworthiness, rectification_deadline
 from ..rules.tail_swap import rank_tail_swaps, tail_swap_eligibility
@@ -41,12 +41,17 @@ def analyse_maintenance(handle: DataHandle, flight: Flight, *, now: datetime | N
     departure = flight.departure
     orders = q.work_orders_for_aircraft(handle, flight.aircraft_registration)
     state = aircraft_airworthiness(orders, departure, registration=flight.aircraft_registration)
+    # A grounded tail's day is in the fleet the tail swap search reads anyway; else its own rows say it is known.
+    fleet = _fleet(handle, flight) if not state.airworthy else []
+    known = any(d.aircraft_registration == flight.aircraft_registration for d in fleet) or bool(
+        q.aircraft_days(handle, flight.aircraft_registration)
+    )
     analysis = Analysis(
         agent="maintenance",
         recommendation="",
         findings=list(state.findings),
         inputs_expected=2,
-        inputs_present=1 + int(bool(q.aircraft_days(handle, flight.aircraft_registration))),
+        inputs_present=1 + int(known),
     )
     release_at, actions = None, []
     if not state.airworthy:
@@ -101,7 +106,7 @@ def analyse_maintenance(handle: DataHandle, flight: Flight, *, now: datetime | N
             or "no open defect or expired item",
         )
     )
-    swaps = _tail_swaps(handle, flight, at, analysis) if not state.airworthy else []
+    swaps = _tail_swaps(handle, flight, at, analysis, fleet) if not state.airworthy else []
     if state.airworthy:
         analysis.recommendation = f"{flight.aircraft_registration} is airworthy for {flight.flight_number}."
     elif swaps:
@@ -119,23 +124,29 @@ def analyse_maintenance(handle: DataHandle, flight: Flight, *, now: datetime | N
     return analysis
 
 
-def _tail_swaps(handle: DataHandle, flight: Flight, at: datetime, analysis: Analysis):
-    candidates = [
-        c
-        for t in compatible_types(flight.aircraft_type)
-        for c in q.fleet_of_type(handle, t, flight.flight_date)
-        if c.aircraft_registration != flight.aircraft_registration
-    ]
+def _fleet(handle: DataHandle, flight: Flight) -> list[AircraftDay]:
+    """The day's aircraft of every type the flight's crew may operate (the tail swap candidates and its own)."""
+    return [d for t in compatible_types(flight.aircraft_type) for d in q.fleet_of_type(handle, t, flight.flight_date)]
+
+
+def _tail_swaps(handle: DataHandle, flight: Flight, at: datetime, analysis: Analysis, fleet: list[AircraftDay]):
+    candidates = [c for c in fleet if c.aircraft_registration != flight.aircraft_registration]
+    # Every candidate's rotation with one Query per type; its work orders only when nothing else refuses it
+    # (airworthiness adds a refusal and findings, and a candidate refused otherwise reports neither).
+    rotations = q.tail_rotations(
+        handle,
+        compatible_types(flight.aircraft_type),
+        [c.aircraft_registration for c in candidates],
+        flight.departure - ROTATION_LOOKAROUND,
+        flight.departure + ROTATION_LOOKAROUND,
+    )
     results = []
     for candidate in candidates:
-        orders = q.work_orders_for_aircraft(handle, candidate.aircraft_registration)
-        rotation = q.rotation(
-            handle,
-            candidate.aircraft_registration,
-            flight.departure - ROTATION_LOOKAROUND,
-            flight.departure + ROTATION_LOOKAROUND,
-        )
-        result = tail_swap_eligibility(candidate, orders, rotation, flight, at)
+        rotation = rotations[candidate.aircraft_registration]
+        result = tail_swap_eligibility(candidate, (), rotation, flight, at)
+        if result.eligible:
+            orders = q.work_orders_for_aircraft(handle, candidate.aircraft_registration)
+            result = tail_swap_eligibility(candidate, orders, rotation, flight, at)
         results.append(result)
         if result.refusals and all(r.code == "NOT_AIRWORTHY" for r in result.refusals):  # otherwise usable
             analysis.findings.extend(f for f in result.findings if f.binding)

@@ -35,6 +35,7 @@ from ..workflow.models import ApprovalDecision
 from ..workflow.retry import NotRetryable
 from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
+from .history import history_router
 from .plans import gantt_view, phase_spans
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 
@@ -176,13 +177,16 @@ def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.S
     return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
 
 
-@app.get("/disruptions", middlewares=READ, security=SECURITY, summary="The latest runs, newest first")
-def list_disruptions(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[m.RunSummary]:
+@app.get("/disruptions", middlewares=READ, security=SECURITY, summary="The latest runs, newest first; by status")
+def list_disruptions(
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    status: Annotated[str | None, Query(pattern="^(RUNNING|SUCCEEDED|FAILED|TIMED_OUT|ABORTED)$")] = None,
+) -> list[m.RunSummary]:
     return [
         m.RunSummary(
             disruption_id=r["name"], status=r["status"], started_at=r["startDate"], stopped_at=r.get("stopDate")
         )
-        for r in client().executions(limit=limit)
+        for r in client().executions(limit=limit, status=status)
     ]
 
 
@@ -389,6 +393,8 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         citations=output.get("citations", []),
         disruption=output.get("disruption"),
         llm_overrides=output.get("llm_overrides", []),
+        instruction=output.get("instruction"),
+        removed_by_instruction=output.get("removed_by_instruction", []),
     )
 
 
@@ -402,6 +408,9 @@ def openapi_document(server_url: str | None = None) -> str:
         "Observer, Admin) and send the ID token as a Bearer token.",
         security_schemes={"cognito": HTTPBearer(bearerFormat="JWT")},
     )
+
+
+app.include_router(history_router(read=READ, decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 
 
 def handle(event: dict, context: Any) -> dict:

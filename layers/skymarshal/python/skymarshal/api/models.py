@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..arbitration.instructions import InstructionRemoval, ReadInstruction
 from ..models.common import MAX_PROMPT_CHARS
 from ..models.disruption import Disruption
 from ..workflow.models import ActionDetails, RankedSummary
@@ -115,6 +116,12 @@ class DecisionView(BaseModel):
     )
     llm_overrides: list[dict[str, Any]] = Field(
         default_factory=list, description="what the model asked for (a reordering, a plan) and the rules refused"
+    )
+    instruction: ReadInstruction | None = Field(
+        None, description="alternatives: the duty manager's instruction as read — constraints, words not understood"
+    )
+    removed_by_instruction: list[InstructionRemoval] = Field(
+        default_factory=list, description="the valid plans the instruction's constraints removed, and which did"
     )
 
 

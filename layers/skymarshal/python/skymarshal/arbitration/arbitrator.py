@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..agents.network_plans import NetworkPlanConfig
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS
@@ -30,6 +31,7 @@ from .advice import advise
 from .conflicts import identify
 from .context import load_context
 from .debate import agreement
+from .instructions import InstructionRemoval, ReadInstruction, apply_constraints, apply_preferences, read_instruction
 from .models import ArbitratorOutput, Escalation, RankedScenario, Sensitivity, ValidatedScenario
 from .narrative import llm_text, offline_text
 from .scenarios import generate
@@ -60,6 +62,8 @@ class ArbitratorConfig(BaseModel):
     # How far below the best valid plan's score the model may promote a plan; None: behaviour.json's
     # limits.reorder_margin.
     reorder_margin: float | None = Field(None, ge=0, le=1)
+    # network disruptions (an airport or airspace over a window): the objectives' weights, optimizer time, horizon
+    network: NetworkPlanConfig = Field(default_factory=NetworkPlanConfig)
 
 
 def arbitrator_deadline_s() -> float:
@@ -161,12 +165,13 @@ def arbitrate(
     ]
     ctx = load_context(prompt, flight, responses, handle, now, disruption)
     validated = [validate(ctx, s) for s in generate(ctx) if s.scenario_id not in exclude]
-    valid = [v for v in validated if v.valid]
+    read, instruction_notes = _read_instruction(instruction, llm)
+    valid, removed = apply_constraints(read, [v for v in validated if v.valid], flight.flight_number)
     rejected = [v for v in validated if not v.valid]
     history = (
         q.past_disruptions(handle, ctx.disruption_type, limit=config.history_limit) if config.history_limit else []
     )
-    ranked = _rank(ctx, valid, rejected, history, responses, config)
+    ranked = apply_preferences(read, _rank(ctx, valid, rejected, history, responses, config))
     resolutions, overrides = identify(responses, validated, ctx.bounds)
     citations, mode = _sources(ctx, ranked, rejected, config, knowledge_base_id, remote_retriever)
 
@@ -197,13 +202,17 @@ def arbitrate(
         llm_name, llm_overrides = advice.llm, advice.overrides
     # Sensitivity for whatever ends in the top three, after any reorder the model was allowed.
     ranked = _assess(ctx, ranked, valid, rejected, config.top_n)
-    if exclude:
-        reasoning += (
-            f" Alternatives requested{': ' + instruction if instruction else ''}; set aside: "
-            + ", ".join(sorted(exclude))
-            + "."
+    if exclude or read is not None:
+        reasoning += _alternatives_text(read, exclude, removed) + "".join(f" {n}." for n in instruction_notes)
+    if not valid and removed:  # the instruction, not a safety constraint, left nothing
+        escalations.append(
+            Escalation(
+                code="NO_VALID_SCENARIO",
+                message="the duty manager's instruction removed every valid plan: "
+                + "; ".join(f"{r.scenario_id} ({r.constraint})" for r in removed),
+            )
         )
-    if not valid:
+    elif not valid:
         escalations.append(
             Escalation(
                 code="NO_VALID_SCENARIO",
@@ -244,7 +253,37 @@ def arbitrate(
         weights=config.weights.as_dict(),
         scenarios_considered=len(validated),
         debate=debate,
+        instruction=read,
+        removed_by_instruction=removed,
     )
+
+
+def _read_instruction(instruction: str | None, llm: Any) -> tuple[ReadInstruction | None, list[str]]:
+    """The grammar's reading of the duty manager's instruction; with a model, completed where the grammar failed."""
+    if not instruction:
+        return None, []
+    if llm is None:
+        return read_instruction(instruction), []
+    from .instructions_llm import read_instruction_with_model
+
+    return read_instruction_with_model(instruction, llm)
+
+
+def _alternatives_text(read: ReadInstruction | None, exclude: frozenset[str], removed: list[InstructionRemoval]) -> str:
+    """What the request for alternatives did, for the reasoning the duty manager reads."""
+    parts = []
+    if read is not None and read.refused is not None:
+        parts.append(f"Instruction refused: {read.refused.message}.")
+    elif read is not None:
+        understood = "; ".join(c.describe() for c in read.constraints) or "no constraint"
+        parts.append(f"Alternatives requested: {read.text} — understood as {understood}.")
+        if read.not_understood:
+            parts.append("Not understood: " + "; ".join(f"“{w}”" for w in read.not_understood) + ".")
+        if removed:
+            parts.append("Removed by it: " + "; ".join(f"{r.scenario_id} ({r.constraint})" for r in removed) + ".")
+    if exclude:
+        parts.append("Set aside: " + ", ".join(sorted(exclude)) + ".")
+    return " " + " ".join(parts)
 
 
 def _rank(

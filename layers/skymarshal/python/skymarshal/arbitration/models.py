@@ -14,6 +14,7 @@ from ..models.disruption import Disruption
 from ..models.history import ActionKind
 from ..rules._reasons import Reason
 from .actions import Action
+from .instructions import InstructionRemoval, ReadInstruction
 
 CheckStatus = Literal["legal", "at_risk", "illegal"]
 RejectionCode = Literal[
@@ -153,7 +154,7 @@ class RankedScenario(Frozen):
     rank: int
     scenario: Scenario
     score: float
-    criteria: dict[str, float]  # normalised 0..1 per criterion (1 = best among the valid scenarios)
+    criteria: dict[str, float]  # 0..1 per criterion, 1 = best (ranking.normalise)
     confidence: float = Field(ge=0, le=1)
     rationale: str
     pros: list[str]
@@ -199,3 +200,6 @@ class ArbitratorOutput(Frozen):
     weights: dict[str, float] = Field(default_factory=dict)
     scenarios_considered: int = 0
     debate: DebateRecord | None = None  # the rounds after the revision round, when a conflict stayed open
+    # alternatives: the duty manager's instruction as the grammar read it, and the plans its constraints removed
+    instruction: ReadInstruction | None = None
+    removed_by_instruction: list[InstructionRemoval] = Field(default_factory=list)

@@ -1,6 +1,6 @@
 """Ranking the valid scenarios: four weighted criteria, adjusted by how the same action worked before.
 
-Criteria (each normalised over the valid scenarios to 0..1, 1 = best):
+Criteria (each on 0..1, 1 = best; `normalise` says how):
 - passenger satisfaction: passenger-hours of delay at the final destination (a cancellation counts the
   re-accommodation wait); fewer is better;
 - cost: the rules engine's plan cost in USD;
@@ -69,17 +69,23 @@ def raw_criteria(v: ValidatedScenario) -> dict[str, float]:
 
 
 def normalise(raw: list[dict[str, float]]) -> list[dict[str, float]]:
+    """Each criterion on 0..1, 1 = best: a cost-like criterion as the share of the worst valid plan's value it
+    avoids (1 − value / worst), execution reliability as it is (already 0..1).
+
+    Not min–max over the plans: that stretched any gap to the full range, so 0.9 against 1.0 reliability
+    weighed as much as a day's delay for every passenger, and a cancellation outranked a reserve crew 75
+    minutes late. A gap here weighs in proportion to its size."""
     out: list[dict[str, float]] = [{} for _ in raw]
     for criterion in CRITERIA:
         values = [r[criterion] for r in raw]
-        low, high = min(values, default=0.0), max(values, default=0.0)
+        worst = max(values, default=0.0)
         for i, value in enumerate(values):
-            if high == low:
+            if criterion == "execution_reliability":
+                out[i][criterion] = min(1.0, max(0.0, value))
+            elif worst <= 0:
                 out[i][criterion] = 1.0
-            elif criterion == "execution_reliability":
-                out[i][criterion] = (value - low) / (high - low)
             else:
-                out[i][criterion] = (high - value) / (high - low)
+                out[i][criterion] = 1.0 - max(0.0, value) / worst
     return out
 
 

@@ -33,7 +33,7 @@ from typing import Literal
 
 from ..data.schema import CHECKPOINTS, Naming
 
-CHECKPOINT_TTL_DAYS = 30
+CHECKPOINT_TTL_DAYS = 90  # seed 001: a run's checkpoints kept 90 days (infra: checkpointExpiryDays)
 CHECKPOINT_S3_PREFIX = "checkpoints"  # key_prefix for DynamoDBSaver; objects land under "checkpoints/"
 
 CHECKPOINTER_ENV = "SKYMARSHAL_CHECKPOINTER"
@@ -56,7 +56,7 @@ def lifecycle_rule_id(days: int = CHECKPOINT_TTL_DAYS, key_prefix: str = CHECKPO
     return f"{prefix.replace('/', '-') if prefix else 'root'}-ttl-expiration-{max(1, days)}d"
 
 
-CHECKPOINT_LIFECYCLE_RULE_ID = lifecycle_rule_id()  # "checkpoints-ttl-expiration-30d"
+CHECKPOINT_LIFECYCLE_RULE_ID = lifecycle_rule_id()  # "checkpoints-ttl-expiration-90d"
 
 
 @dataclass(frozen=True)

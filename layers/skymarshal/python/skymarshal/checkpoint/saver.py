@@ -12,6 +12,7 @@ DynamoDBSaver 1.2.6 writes these items to the table (from unified_repository.py 
 Each item has `ttl` (epoch seconds). If a payload is over 350 KB (after compression) it goes to
 s3://<bucket>/checkpoints/{thread_id}/checkpoints/{ns}/{checkpoint_id}[/writes/{task_id}/{idx}],
 tagged `ttl-days=<days>`. Only the reference (`ref_loc`="S3", `ref_key`) stays in DynamoDB.
+The items of one checkpoint, or of one task's writes, go in one TransactWriteItems (batched_writes.py).
 The library sets adaptive retries (5 attempts) on its clients, which handles throttling backoff.
 """
 
@@ -41,14 +42,15 @@ logger = logging.getLogger(__name__)
 
 
 def dynamodb_saver(settings: CheckpointSettings, *, session: boto3.Session | None = None) -> BaseCheckpointSaver:
-    from langgraph_checkpoint_aws import DynamoDBSaver
+    """DynamoDBSaver writing each checkpoint and each task's writes in one request (batched_writes.py)."""
+    from .batched_writes import batched_saver
 
     if not settings.bucket_name:
         raise ValueError("DynamoDBSaver needs an artifacts bucket for payloads over 350 KB")
     offload = {"bucket_name": settings.bucket_name, "key_prefix": settings.key_prefix}
     if settings.s3_endpoint_url:
         offload["endpoint_url"] = settings.s3_endpoint_url
-    return DynamoDBSaver(
+    return batched_saver(
         table_name=settings.table_name,
         session=session,
         region_name=settings.region_name,

@@ -111,7 +111,7 @@ TRANSITIONS: Mapping[str, frozenset[str]] = {
 FINAL_STATUSES: frozenset[str] = frozenset(s for s, targets in TRANSITIONS.items() if not targets)
 
 ThreadEventKind = Literal["start", "decision", "error", "completion"]
-EVENTS: tuple[str, ...] = ("start", "decision", "error", "completion")
+EVENTS: tuple[str, ...] = ("start", "decision", "error", "completion", "checkpoint_store_down")
 MAX_DETAIL_BYTES = 256 * 1024  # an event is an audit line; state belongs in the checkpoint itself
 
 META_SK = "META"
@@ -302,7 +302,7 @@ class BaseThreadRegistry(ABC):
     def record(
         self, thread_id: str, event: str, *, confidence: float | None = None, detail: Mapping[str, Any] | None = None
     ) -> ThreadEvent:
-        """Append a lifecycle event (start | decision | error | completion).
+        """Append a lifecycle event (start | decision | error | completion | checkpoint_store_down).
 
         Decision events must have a confidence between 0 and 1. Threads with a final status take no
         more events.

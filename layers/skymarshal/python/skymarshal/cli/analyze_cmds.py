@@ -30,7 +30,13 @@ def register(commands) -> None:
     choice.add_argument("--reject", action="store_true", help="reject: nothing is executed")
     choice.add_argument("--alternatives", metavar="TEXT", help="ask for other plans (once), then approve the new top")
     cmd.add_argument("--as", dest="decided_by", default=None, help="the duty manager's name (default: your user)")
-    cmd.add_argument("--comment", default=None, help="the duty manager's comment, kept in the audit")
+    cmd.add_argument(
+        "--comment",
+        "--reason",
+        dest="comment",
+        default=None,
+        help="why (kept in the audit): required with --select, --reject and --alternatives",
+    )
     cmd.add_argument("--id", dest="disruption_id", default=None, help="the disruption id (default: generated)")
     cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     cmd.set_defaults(run=_run)
@@ -74,7 +80,7 @@ def _answer(args, decision: dict, interactive: bool):
         if reply.startswith("s"):
             number = reply[1:].strip() or input("Which rank? ").strip()
             if number.isdigit() and 1 <= int(number) <= len(ranked):
-                comment = input("Reason for choosing it (optional): ").strip() or None
+                comment = _reason("Reason for choosing it instead (required): ")
                 return ApprovalDecision(
                     action="select",
                     scenario_id=ranked[int(number) - 1]["scenario"]["scenario_id"],
@@ -84,11 +90,19 @@ def _answer(args, decision: dict, interactive: bool):
         if reply in ("m", "more"):
             text = input("What should the alternatives do differently? ").strip()
             if text:
-                return ApprovalDecision(action="alternatives", instruction=text, decided_by=who)
+                comment = _reason("Reason for asking for alternatives (required): ")
+                return ApprovalDecision(action="alternatives", instruction=text, decided_by=who, comment=comment)
         if reply in ("r", "reject"):
-            comment = input("Reason for rejecting: ").strip() or None
+            comment = _reason("Reason for rejecting (required): ")
             return ApprovalDecision(action="reject", decided_by=who, comment=comment)
         print("  please answer a, s N, m or r")
+
+
+def _reason(question: str) -> str:
+    """Asked until given: every override says why."""
+    while not (answer := input(question).strip()):
+        print("  a reason is required for an override; it goes into the audit")
+    return answer
 
 
 def checked_request(prompt: str, disruption_id: str | None, requested_by: str | None):
@@ -124,6 +138,18 @@ def _run(args) -> int:
         print(message, file=sys.stderr)
 
     request = checked_request(args.prompt, args.disruption_id, args.decided_by)
+    # An override from the flags is checked before the run starts, like a bad prompt: its reason, its instruction.
+    flags = [("alternatives", None, args.alternatives), ("select", "rank checked later", args.select)]
+    flags.append(("reject", None, args.reject))
+    for action, scenario, on in flags:
+        if not on:
+            continue
+        from ..workflow.models import missing_for_action
+        from . import CliError
+
+        if (problem := missing_for_action(action, scenario, args.alternatives, args.comment)) is not None:
+            hint = " (--reason TEXT)" if "reason is required" in problem else ""
+            raise CliError(f"--{action}: {problem}{hint}")
     interactive = sys.stdin.isatty() and not args.json
     if not interactive and not (args.approve or args.reject or args.select or args.alternatives):
         # Said before the run starts: otherwise it would wait for an answer this command cannot give.

@@ -100,6 +100,17 @@ def render_decision(decision: dict | None) -> None:
     d = ArbitratorOutput.model_validate(decision)
     if d.disruption is not None:  # what was understood, before what is proposed
         render_understood(d.disruption.model_dump(mode="json"))
+    if d.instruction is not None:  # shown back: what the duty manager's words became
+        read = d.instruction
+        print(f"\nInstruction: {read.text}")
+        if read.refused is not None:
+            print(f"   refused: {read.refused.message}")
+        for constraint in read.constraints:
+            print(f"   = {constraint.describe()}" + ("" if constraint.hard else "  (a preference: reorders only)"))
+        for words in read.not_understood:
+            print(f"   ? not understood: {words}")
+        for removed in d.removed_by_instruction:
+            print(f"   removed {removed.title} [{removed.scenario_id}]: {removed.constraint}")
     print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")

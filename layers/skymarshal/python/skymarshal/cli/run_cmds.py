@@ -20,6 +20,7 @@ def register(commands) -> None:
     status.set_defaults(run=_status)
     history = commands.add_parser("history", help="the latest runs, newest first")
     history.add_argument("--limit", type=int, default=20)
+    history.add_argument("--status", choices=("RUNNING", "SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"))
     history.add_argument("--json", action="store_true")
     history.set_defaults(run=_history)
     alerts = commands.add_parser("alerts", help="the duty-manager alerts of escalated runs, newest first")
@@ -84,7 +85,7 @@ def _status(args) -> int:
 
 def _history(args) -> int:
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
-        runs = _client(account).executions(limit=args.limit)
+        runs = _client(account).executions(limit=args.limit, status=args.status)
     if args.json:
         print_json(
             [

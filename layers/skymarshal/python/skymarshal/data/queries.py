@@ -6,6 +6,7 @@ A flight that does not exist gives an empty result, not an exception.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
 from boto3.dynamodb.conditions import Key
@@ -68,6 +69,28 @@ def rotation(handle: DataHandle, registration: str, start: datetime, end: dateti
         index=s.AIRCRAFT_REGISTRATION_INDEX,
     )
     return [Flight.model_validate(r) for r in rows]
+
+
+def tail_rotations(
+    handle: DataHandle, aircraft_types: Iterable[str], registrations: Iterable[str], start: datetime, end: datetime
+) -> dict[str, list[Flight]]:
+    """`rotation(handle, r, start, end)` for each registration `r` (in the order given), read with one Query per
+    aircraft type on type-departure-index instead of one per tail. `aircraft_types` must hold every tail's type:
+    a flight carries its tail's type (the generator writes them together; a tail swap rewrites both)."""
+    by_tail: dict[str, list[Flight]] = {r: [] for r in registrations}
+    for aircraft_type in dict.fromkeys(aircraft_types) if by_tail else ():
+        rows = handle.query(
+            s.FLIGHTS,
+            Key("aircraft_type").eq(aircraft_type) & Key("scheduled_departure").between(iso_z(start), iso_z(end)),
+            index=s.TYPE_DEPARTURE_INDEX,
+        )
+        for row in rows:
+            flight = Flight.model_validate(row)
+            if flight.aircraft_registration in by_tail:
+                by_tail[flight.aircraft_registration].append(flight)
+    for flights in by_tail.values():  # each tail's flights in departure order, as its own index sorts them
+        flights.sort(key=lambda f: iso_z(f.scheduled_departure))
+    return by_tail
 
 
 def flights_at_airport(handle: DataHandle, iata: str, start: datetime, end: datetime) -> list[Flight]:

@@ -71,6 +71,7 @@ FLIGHT_NUMBER_DATE_INDEX = "flight-number-date-index"
 AIRCRAFT_REGISTRATION_INDEX = "aircraft-registration-index"
 ORIGIN_DEPARTURE_INDEX = "origin-departure-index"
 DESTINATION_ARRIVAL_INDEX = "destination-arrival-index"
+TYPE_DEPARTURE_INDEX = "type-departure-index"
 FLIGHT_ID_INDEX = "flight-id-index"
 FLIGHT_POSITION_INDEX = "flight-position-index"
 STANDBY_INDEX = "standby-base-date-index"
@@ -96,6 +97,8 @@ TABLES: tuple[TableSpec, ...] = (
             # an airport's movements in a window (a closure, a capacity cut, an ATC regulation)
             Index(ORIGIN_DEPARTURE_INDEX, Key("origin"), Key("scheduled_departure")),
             Index(DESTINATION_ARRIVAL_INDEX, Key("destination"), Key("scheduled_arrival")),
+            # a fleet's flights in a window: every tail's rotation of a type with one Query (tail swaps, network plans)
+            Index(TYPE_DEPARTURE_INDEX, Key("aircraft_type"), Key("scheduled_departure")),
         ),
         description="One row per scheduled flight leg; times in UTC ISO 8601.",
     ),

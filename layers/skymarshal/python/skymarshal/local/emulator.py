@@ -95,6 +95,31 @@ class LocalAccount:
             self.mark_seeded(airline)
         return counts
 
+    def add_missing_indexes(self) -> list[str]:
+        """GSIs the schema declares that an existing table lacks (a local state saved by an older version),
+        added with UpdateTable; the index names added."""
+        ddb, added = self.client("dynamodb"), []
+        existing = self.existing_tables()
+        for spec in TABLES:
+            name = self.naming(spec.name)
+            if name not in existing or not spec.indexes:
+                continue
+            present = {
+                i["IndexName"] for i in ddb.describe_table(TableName=name)["Table"].get("GlobalSecondaryIndexes", [])
+            }
+            definition = table_definition(spec, self.naming)
+            for index in definition["GlobalSecondaryIndexes"]:
+                if index["IndexName"] in present:
+                    continue
+                keys = {k["AttributeName"] for k in index["KeySchema"]}
+                ddb.update_table(
+                    TableName=name,
+                    AttributeDefinitions=[a for a in definition["AttributeDefinitions"] if a["AttributeName"] in keys],
+                    GlobalSecondaryIndexUpdates=[{"Create": index}],
+                )
+                added.append(f"{name}.{index['IndexName']}")
+        return added
+
     def mark_seeded(self, airline) -> None:
         item = {**SEED_MARKER, "config": airline.config.model_dump_json(), "counts": json.dumps(airline.counts())}
         self.resource().Table(self.naming(CHECKPOINTS)).put_item(Item=item)

@@ -70,6 +70,8 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     if durable.exists():
         print(f"moto listening on {endpoint}; recovering the account from {durable.state}", flush=True)
         recovery = durable.recover(recorder.app)
+        for index in account.add_missing_indexes():  # a state saved before the schema gained an index
+            print(f"added the index {index}", flush=True)
     else:
         recovery = None
         _seed(durable, account, seed, load_factor)

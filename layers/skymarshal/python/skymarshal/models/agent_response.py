@@ -135,3 +135,5 @@ class AgentResponse(Frozen):
     message: str | None = None  # for input_error / error: what was wrong and what to do
     llm: str = "offline"  # provider and model that wrote the narrative, or "offline"
     duration_ms: int | None = None
+    # where the agent's checkpoints went: "stored", "none" (no checkpointer), or "memory (…)" when the store failed
+    checkpoints: str = "stored"

@@ -102,9 +102,12 @@ class NetworkSnapshot(BaseModel):
     aircraft: list[AircraftDay]
     flights: list[Flight]
     bookings: list[Booking]
-    disrupted_flight_id: str
+    disrupted_flight_id: str | None  # None: a network disruption (an airport's capacity), no one disrupted tail
     disrupted_release: datetime  # the disrupted tail cannot fly before this (e.g. the fix's end)
     capacity_limits: list[CapacityLimit] = []
+    imposed_delays: dict[str, int] = {}  # flight_id -> minutes it may not leave before (an ATC slot)
+    # airport -> (departures, arrivals) an hour outside the limits: a reopened airport runs at its normal rate
+    normal_rates: dict[str, tuple[int, int]] = {}
 
 
 class AdaptedInstance(BaseModel):
@@ -155,29 +158,38 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
         routes[(f.origin, f.destination)] = Route(duration=duration, haul=_haul(f.distance_km))
     day_of = {number: ref.day for ref, _ in rotations for number in (ref.number,)}
     aircraft = {a.aircraft_registration: _aircraft(a) for a in snapshot.aircraft}
-    disrupted = next(f for f in flights if f.flight_id == snapshot.disrupted_flight_id)
     start, end = _minutes(snapshot.window_start, day0), _minutes(snapshot.window_end, day0)
     outages = [
         Unavailability(aircraft=a.aircraft_registration, start=start, end=end)
         for a in snapshot.aircraft
         if a.status in ("AOG", "MAINTENANCE")
     ]
-    outages.append(
-        Unavailability(
-            aircraft=disrupted.aircraft_registration,
-            start=start,
-            end=max(start, _minutes(snapshot.disrupted_release, day0)),
+    if snapshot.disrupted_flight_id is not None:
+        disrupted = next(f for f in flights if f.flight_id == snapshot.disrupted_flight_id)
+        outages.append(
+            Unavailability(
+                aircraft=disrupted.aircraft_registration,
+                start=start,
+                end=max(start, _minutes(snapshot.disrupted_release, day0)),
+            )
         )
-    )
     airports = {
         code: Airport(
-            code=code, daily=(CapacityWindow(departures=UNLIMITED, arrivals=UNLIMITED, start=0, end=MINUTES_PER_DAY),)
+            code=code,
+            daily=(
+                CapacityWindow(
+                    departures=snapshot.normal_rates.get(code, (UNLIMITED, UNLIMITED))[0],
+                    arrivals=snapshot.normal_rates.get(code, (UNLIMITED, UNLIMITED))[1],
+                    start=0,
+                    end=MINUTES_PER_DAY,
+                ),
+            ),
         )
         for f in flights
         for code in (f.origin, f.destination)
     }
     instance = Instance(
-        name=f"skymarshal-{snapshot.disrupted_flight_id}",
+        name=f"skymarshal-{snapshot.disrupted_flight_id or 'network'}",
         day0=day0.date(),
         config=_config(start, end),
         airports=airports,
@@ -192,6 +204,11 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
         ),
         positions=tuple(_positions(flights, aircraft)),
         unavailabilities=tuple(outages),
+        imposed_delays={
+            (numbers[flight_id], day_of[numbers[flight_id]]): minutes
+            for flight_id, minutes in snapshot.imposed_delays.items()
+            if flight_id in numbers
+        },
         reduced_capacities=tuple(
             ReducedCapacity(
                 airport=c.airport,

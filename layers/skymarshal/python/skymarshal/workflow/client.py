@@ -244,9 +244,11 @@ class WorkflowClient:
         described = self.describe(name)
         return json.loads(described["output"]) if described.get("output") else None
 
-    def executions(self, limit: int = 50) -> list[dict]:
+    def executions(self, limit: int = 50, status: str | None = None) -> list[dict]:
+        """The newest runs, optionally only those in one Step Functions status (RUNNING, SUCCEEDED, FAILED, ...)."""
+        by_status = {"statusFilter": status} if status else {}
         pages = self.sfn.get_paginator("list_executions").paginate(
-            stateMachineArn=self.arn, PaginationConfig={"MaxItems": limit}
+            stateMachineArn=self.arn, PaginationConfig={"MaxItems": limit}, **by_status
         )
         runs = [run for page in pages for run in page["executions"]]
         return sorted(runs, key=lambda e: e["startDate"], reverse=True)[:limit]
@@ -265,10 +267,51 @@ class WorkflowClient:
         # Refused here, on one line, before a new execution starts: a checkpoint that does not match its record
         # (Validate checks again, for a resume started another way).
         reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail)
-        base = request.disruption_id
+        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
+
+    def continue_from(self, name: str, phase: str, *, requested_by: str | None = None) -> dict:
+        """A new execution of the run's disruption that reuses its rounds up to and including `phase` (each as the
+        audit trail hashed it) and runs everything after again: "continue from here" on a checkpoint."""
+        from .reuse import reusable_rounds
+        from .trigger import start
+
+        described = self.describe(name)
+        if described["status"] == "RUNNING":
+            raise ValueError(f"run {name} is still running: continue from one of its checkpoints once it has ended")
+        request = DisruptionRequest.model_validate(
+            {
+                **json.loads(described["input"]),
+                "resume": True,
+                "retry": False,
+                "resumes": name,
+                "reuse_through": phase,
+                "requested_by": requested_by,
+            }
+        )
+        rounds = reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail, through=phase)
+        if not rounds or rounds[-1].phase != phase:
+            raise ValueError(f"run {name} has no {phase} round checkpointed to continue from")
+        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
+
+    def run_history(self, name: str):
+        """The run's checkpointed rounds and its threads' ordered records (workflow/run_history.py)."""
+        # A plain client: the resource's own one serialises values itself, and the registry writes DynamoDB JSON.
+        import boto3
+
+        from ..checkpoint.registry_dynamodb import ThreadRegistry
+        from ..data.schema import CHECKPOINTS
+        from .run_history import run_history
+
+        resource_client = self.tables.resource.meta.client
+        plain = boto3.client(
+            "dynamodb", region_name=resource_client.meta.region_name, endpoint_url=resource_client.meta.endpoint_url
+        )
+        return run_history(self, name, ThreadRegistry(self.tables.naming(CHECKPOINTS), client=plain))
+
+    def _resume_name(self, base: str) -> str:
+        """`ID--resume-N`, the first N no execution holds."""
         taken = {e["name"] for e in self.executions(limit=1000)}
-        n = next(i for i in range(1, 1000) if f"{base}{RESUME_SUFFIX}{i}" not in taken)
-        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=f"{base}{RESUME_SUFFIX}{n}")
+        return f"{base}{RESUME_SUFFIX}{next(i for i in range(1, 1000) if f'{base}{RESUME_SUFFIX}{i}' not in taken)}"
 
     def retry(self, name: str) -> dict:
         """A new execution of an escalated run's disruption that re-runs only the agents that failed, reusing the

@@ -55,12 +55,24 @@ def field_error(exc: ValidationError, what: str) -> str:
     return f"{what}: {where}: {first['msg']}"
 
 
-def missing_for_action(action: str, scenario_id: str | None, instruction: str | None) -> str | None:
-    """What a decision of this kind lacks: select names a plan, alternatives says what to look for."""
+OVERRIDES = ("select", "alternatives", "reject", "abort")  # anything but approving the recommendation
+
+
+def missing_for_action(
+    action: str, scenario_id: str | None, instruction: str | None, reason: str | None = "given"
+) -> str | None:
+    """What a decision of this kind lacks: select names a plan, alternatives says what to look for, and every
+    override says why (the CLI, the API and the console alike; the audit records it)."""
+    if action in OVERRIDES and not (reason or "").strip():
+        return f"{action} overrides the recommendation: a reason is required (say why, it goes into the audit)"
     if action == "select" and not scenario_id:
         return "select needs scenario_id: the ranked plan chosen instead"
     if action == "alternatives" and not instruction:
         return "alternatives needs an instruction saying what to look for"
+    if action == "alternatives":  # an instruction may narrow the plans, never relax a binding safety constraint
+        from ..arbitration.instructions import instruction_problem
+
+        return instruction_problem(instruction)
     return None
 
 
@@ -93,6 +105,8 @@ class DisruptionRequest(_Model):
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
     resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)
+    # Continue from a checkpoint: reuse the rounds up to and including this one, run the rest again.
+    reuse_through: Literal["initial", "revision"] | None = None
     # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/retry.py).
     retry: bool = False
 
@@ -180,12 +194,13 @@ class DecisionSummary(_Model):
 
 
 class ActionDetails(BaseModel):
-    """Mixin for a decision (`action`, `scenario_id`, `instruction`): select names a plan, alternatives
-    says what to look for."""
+    """Mixin for a decision (`action`, `scenario_id`, `instruction`, and `reason` or `comment`): select names a
+    plan, alternatives says what to look for, every override says why."""
 
     @model_validator(mode="after")
     def _complete(self):
-        missing = missing_for_action(self.action, self.scenario_id, self.instruction)
+        reason = getattr(self, "reason", None) or getattr(self, "comment", None)  # the API's reason, the comment
+        missing = missing_for_action(self.action, self.scenario_id, self.instruction, reason)
         if missing:
             raise ValueError(missing)
         return self

@@ -41,11 +41,19 @@ class ReusableRound(BaseModel):
 
 
 def reusable_rounds(
-    disruption_id: str, previous: str, *, store: ArtifactStore, trail: AuditTrail | None
+    disruption_id: str,
+    previous: str,
+    *,
+    store: ArtifactStore,
+    trail: AuditTrail | None,
+    through: str | None = None,
 ) -> list[ReusableRound]:
-    """The rounds `previous` finished, in order, each checked against its audit record (CheckpointRefused)."""
-    rounds = []
+    """The rounds `previous` finished, in order, each checked against its audit record (CheckpointRefused);
+    `through`: stop after that round (a run continued from it runs the later ones again)."""
+    rounds: list[ReusableRound] = []
     for state_key, phase in PHASES:
+        if rounds and rounds[-1].phase == through:
+            break
         key = run_key(disruption_id, previous, f"phase-{phase}")
         saved = store.get(key)
         if saved is None:

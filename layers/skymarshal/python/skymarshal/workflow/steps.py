@@ -234,7 +234,11 @@ def _initial_state(
 
         try:
             rounds = reusable_rounds(
-                request.disruption_id, validated.resumes or request.disruption_id, store=store, trail=trail
+                request.disruption_id,
+                validated.resumes or request.disruption_id,
+                store=store,
+                trail=trail,
+                through=request.reuse_through,
             )
         except CheckpointRefused as exc:
             raise InvalidDisruption(str(exc)) from None

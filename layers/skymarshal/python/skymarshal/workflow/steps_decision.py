@@ -28,6 +28,20 @@ ARBITRATOR_THREAD = ("arbitrator", "arbitration")
 # ------------------------------------------------------------------------------------------ Arbitrate
 
 
+def alternatives_request(previous: DecisionSummary, approval: ApprovalDecision) -> tuple[list[str], str | None]:
+    """What a request for alternatives sets aside, and the instruction the arbitrator reads (every earlier one too).
+
+    An instruction the grammar reads as constraints says what to remove: nothing more is set aside. Without
+    one ("something else"), the plans shown are set aside — except the cancellation baseline, which is always
+    kept unless an instruction forbids it, so "no valid plan" is never the request's own doing."""
+    from ..arbitration.instructions import read_instruction
+
+    instruction = "; ".join(t for t in (previous.instruction, approval.instruction) if t) or None
+    read = read_instruction(approval.instruction or "")
+    shown = [r.scenario_id for r in previous.ranked if r.kind != "cancel"]
+    return previous.excluded + ([] if read.constraints else shown), instruction
+
+
 def arbitrate_step(
     state: dict,
     *,
@@ -47,10 +61,12 @@ def arbitrate_step(
     collation = store.resolve(last)
     previous = DecisionSummary.model_validate(state["decision"]) if state.get("decision") else None
     approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
-    excluded, instruction, attempt = [], None, 1
+    excluded: list[str] = []
+    instruction: str | None = None
+    attempt = 1
     if previous and approval and approval.action == "alternatives":
-        excluded = previous.excluded + [r.scenario_id for r in previous.ranked]
-        instruction, attempt = approval.instruction, previous.attempt + 1
+        excluded, instruction = alternatives_request(previous, approval)
+        attempt = previous.attempt + 1
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
     output = arbitrate(
         collation,

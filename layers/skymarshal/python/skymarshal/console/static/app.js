@@ -4,6 +4,7 @@
 
 import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
 import { loadAlerts, retryRun } from "./alerts.js";
+import { showHistory } from "./history.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -131,6 +132,7 @@ async function openRun(runId) {
   $("#outcome").textContent = "";
   $("#retry").hidden = true;
   $("#retry-error").textContent = "";
+  $("#history-panel").replaceChildren();
   $("#run-title").textContent = runId;
   const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
   renderProgress(progress);
@@ -225,12 +227,25 @@ function renderDecision(view) {
   $("#decision").hidden = false;
   $("#decision-error").textContent = "";
   $("#final-decision").textContent = view.final_decision;
+  $("#instruction-read").replaceChildren(...instructionRead(view));
   $("#cards").replaceChildren(...view.top.map(card));
   $("#override-box").hidden = !canDecide();
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
   showFacts(state.prompt, view.disruption);
   const runId = state.runId;
   showPlans(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/gantt`));
+}
+
+// The duty manager's instruction shown back: what it became, what it removed, what was refused or not understood.
+function instructionRead(view) {
+  const read = view.instruction;
+  if (!read) return [];
+  const items = [];
+  if (read.refused) items.push(el("li", { class: "refused" }, `refused: ${read.refused.constraint} (${read.refused.clause})`));
+  for (const c of read.constraints) items.push(el("li", {}, `${c.hard ? "" : "preference: "}${c.words}`));
+  for (const words of read.not_understood) items.push(el("li", { class: "unread" }, `not understood: “${words}”`));
+  for (const r of view.removed_by_instruction) items.push(el("li", { class: "removed" }, `removed ${r.title} — ${r.constraint}`));
+  return [el("strong", {}, `Your instruction: “${read.text}”`), el("ul", {}, ...items)];
 }
 
 const cardLabel = (plan) => `Plan ${plan.rank}: ${plan.title}. Delay ${plan.delay_minutes} minutes, cost `
@@ -287,6 +302,15 @@ async function loadAudit() {
     : "";
 }
 
+async function loadHistory() {
+  if (!state.runId) return;
+  $("#history-error").textContent = "";
+  const onStarted = (name) => { loadRuns(); location.hash = name; };
+  try {
+    await showHistory($("#history-panel"), state.runId, api, { canDecide: canDecide(), onStarted });
+  } catch (error) { $("#history-error").textContent = error.message; }
+}
+
 // ------------------------------------------------------------------------------------------ assistant
 
 async function mountAssistantPanel() {
@@ -319,6 +343,7 @@ async function main() {
   $("#refresh").addEventListener("click", loadRuns);
   $("#settings").addEventListener("submit", saveSettings);
   $("#load-audit").addEventListener("click", loadAudit);
+  $("#load-history").addEventListener("click", loadHistory);
   mountPlans();
   $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
   $("#retry").addEventListener("click", () => retryRun(state.runId, api)

@@ -1,0 +1,140 @@
+"""The network bench: airport disruptions at AUH through the network planner, offline: figures, not assertions.
+
+`python -m bench.network [--only NAME ...] [--seconds S] [--json]`. One emulated account is seeded once (small
+load factor, as the tests). Each case: the report read into a disruption and its what-if overlay
+(agents.network_facts), then scope → plans (the optimizer once per objective and rating group) → crewability →
+validation (arbitration.network_validation). Printed per case: flights affected and inheriting, seconds per step,
+optimizer seconds, and for the recommended plan (the cheapest valid one) its cost, delay minutes, cancellations,
+passengers re-accommodated, reserves called, and illegal flights (rejections of the plans kept: must be 0).
+Exit 0 whatever the figures (1 only when the bench itself cannot run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+NOW = datetime(2027, 1, 15, 12, tzinfo=UTC)  # before the synthetic airline's window: every day is ahead
+CASES: dict[str, str] = {
+    "closure-3h": "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd",
+    "capacity-50pct": "Runway works at Abu Dhabi airport cut capacity to 50 % from 12:00 to 18:00 UTC on January 22nd",
+    "closure-1h": "Abu Dhabi airport is closed by fog from 14:00 to 15:00 UTC on January 22nd",
+    "closure-6h": "Abu Dhabi airport is closed by fog from 12:00 to 18:00 UTC on January 22nd",
+}
+
+
+@dataclass
+class Result:
+    name: str
+    report: str
+    outcome: str = "?"  # planned / refused / failed
+    message: str = ""
+    flights_affected: int = 0
+    flights_inheriting: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    plans: int = 0
+    valid_plans: int = 0
+    recommended: str = ""
+    cost_usd: float = 0.0
+    delay_minutes: int = 0
+    cancellations: int = 0
+    passengers_reaccommodated: int = 0
+    passengers_stranded_overnight: int = 0
+    reserves_called: int = 0
+    illegal_flights_in_valid_plans: int = 0
+    rejected: dict[str, list[str]] = field(default_factory=dict)  # plan id -> its first reasons
+
+
+def run_case(handle, name: str, report: str, seconds: float) -> Result:
+    from skymarshal.agents.network_facts import InvalidReport, network_report
+    from skymarshal.agents.network_plans import NetworkPlanConfig
+    from skymarshal.agents.network_scope import NetworkInputRefused
+    from skymarshal.arbitration.network_validation import network_plans
+
+    result = Result(name=name, report=report)
+    started = time.monotonic()
+    try:
+        disruption, overlay = network_report(report, handle, NOW)
+        read = time.monotonic() - started
+        decision = network_plans(
+            handle.with_overlay(overlay), disruption, config=NetworkPlanConfig(seconds_per_solve=seconds)
+        )
+    except (InvalidReport, NetworkInputRefused) as exc:
+        result.outcome, result.message = "refused", str(exc)
+        return result
+    except Exception as exc:  # a bench reports, it does not stop
+        result.outcome, result.message = "failed", f"{type(exc).__name__}: {exc}"
+        return result
+    result.outcome = "planned"
+    result.flights_affected, result.flights_inheriting = decision.flights_affected, decision.flights_inheriting
+    result.seconds = {"report": round(read, 2), **decision.seconds, "total": round(time.monotonic() - started, 2)}
+    result.plans, result.valid_plans = len(decision.plans), len(decision.valid)
+    result.illegal_flights_in_valid_plans = sum(len(v.rejections) for v in decision.valid)
+    result.rejected = {v.plan.plan_id: [r.message for r in v.rejections[:3]] for v in decision.plans if not v.valid}
+    if decision.valid:
+        best = decision.valid[0].plan
+        t = best.totals
+        result.recommended = best.plan_id
+        result.cost_usd, result.delay_minutes, result.cancellations = t.cost_usd, t.delay_minutes, t.cancellations
+        result.passengers_reaccommodated = t.passengers_reaccommodated
+        result.passengers_stranded_overnight = t.passengers_stranded_overnight
+        result.reserves_called = t.reserves_called
+    return result
+
+
+def show(r: Result) -> None:
+    if r.outcome != "planned":
+        print(f"{r.name:15s} {r.outcome}: {r.message}")
+        return
+    steps = ", ".join(f"{k} {v:.1f}" for k, v in r.seconds.items())
+    print(
+        f"{r.name:15s} {r.flights_affected} flights affected (+{r.flights_inheriting} inheriting); "
+        f"{r.valid_plans}/{r.plans} plans valid; recommended {r.recommended}: cost USD {r.cost_usd:,.0f}, "
+        f"{r.delay_minutes} delay min, {r.cancellations} cancelled, {r.passengers_reaccommodated} pax re-accommodated "
+        f"({r.passengers_stranded_overnight} overnight), {r.reserves_called} reserves; "
+        f"illegal flights {r.illegal_flights_in_valid_plans}\n{'':15s} seconds: {steps}"
+    )
+    for plan, reasons in r.rejected.items():
+        print(f"{'':15s} rejected {plan}: {'; '.join(reasons)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="a case (or part of its name)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="optimizer seconds per objective and rating group")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--load-factor", type=float, default=float(os.environ.get("SKYMARSHAL_BENCH_LF", "0.1")))
+    args = parser.parse_args(argv)
+    cases = {n: r for n, r in CASES.items() if not args.only or any(part in n for part in args.only)}
+    if not cases:
+        print(f"no case matches {args.only}", file=sys.stderr)
+        return 1
+    from skymarshal.data.generator import GeneratorConfig, generate
+    from skymarshal.local.emulator import in_process_account
+
+    say = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
+    started = time.monotonic()
+    say(f"generating and seeding the airline (load factor {args.load_factor}) …")
+    airline = generate(GeneratorConfig(load_factor=args.load_factor))
+    results: list[Result] = []
+    with in_process_account(airline) as account:
+        say(f"ready in {time.monotonic() - started:.0f} s; {len(cases)} case(s), {args.seconds} s per solve\n")
+        for name, report in cases.items():
+            results.append(run_case(account.handle(), name, report, args.seconds))
+            if not args.json:
+                show(results[-1])
+    if args.json:
+        out: dict[str, Any] = {"seconds_per_solve": args.seconds, "cases": [asdict(r) for r in results]}
+        json.dump(out, sys.stdout, indent=1)
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
