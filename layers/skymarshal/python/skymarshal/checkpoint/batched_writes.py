@@ -90,7 +90,7 @@ def batched_saver(**kwargs: Any) -> Any:
     """A DynamoDBSaver (same arguments) whose put and put_writes each make one request to the table."""
     from langgraph_checkpoint_aws import DynamoDBSaver
 
-    class BatchedDynamoDBSaver(DynamoDBSaver):  # type: ignore[misc]
+    class BatchedDynamoDBSaver(DynamoDBSaver):
         def __init__(self, **arguments: Any):
             super().__init__(**arguments)
             self.collecting = CollectingClient(self.client)
