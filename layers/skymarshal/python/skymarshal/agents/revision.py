@@ -51,13 +51,14 @@ def concede(agent: str, proposals: list[RecoveryProposal], conflict: StatedConfl
     """A debate round: the agent's proposals less those the stated conflict says break a binding safety constraint,
     and a sentence for each one withdrawn. Legality is computed, not argued: an agent told its plan breaks a binding
     constraint withdraws it (a model may say why it regrets it, never keep it)."""
-    disputed = [plan for issue in (conflict.issues if conflict else []) for plan in issue.disputed.get(agent, [])]
+    if conflict is None:
+        return proposals, []
+    disputed = [plan for issue in conflict.issues for plan in issue.disputed.get(agent, [])]
     kept, notes = [], []
     for proposal in proposals:
         plan = next((p for p in disputed if proposal_matches(proposal.model_dump(mode="json"), p)), None)
         if plan is None:
             kept.append(proposal)
         else:
-            assert conflict is not None
             notes.append(f"withdrew '{proposal.title}' in debate round {conflict.round}: it breaks {plan.constraint}")
     return kept, notes
