@@ -64,6 +64,9 @@ ARBITRATOR_READS = (
     AIRPORTS,
     DISRUPTION_HISTORY,
 )
+# Collate asks the debate rule after the revision and each debate round, which validates every agent's plans as
+# Arbitrate does (arbitration/debate_assess.py): the same reads, less the history it ranks with.
+COLLATE_READS = tuple(t for t in ARBITRATOR_READS if t != DISRUPTION_HISTORY)
 EXECUTE_WRITES = (FLIGHTS, BOOKINGS, CREW_ROSTER, AIRCRAFT_AVAILABILITY)
 # Internal deadlines below each Lambda's timeout (agents 90 s, Arbitrate 180 s): a model call is bounded to
 # end inside them (llm/provider.py), and what is left covers saving the result. The agent handler also
@@ -166,6 +169,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         for fn in agents.values():
             self._artifacts(fn)
         self._read(arbitrate, ARBITRATOR_READS)
+        self._read(collate, COLLATE_READS)
         self._bedrock(arbitrate)
         for fn in (validate, arbitrate, request_approval, execute, learn):  # validate: the flight's claim
             self._checkpoints(fn)

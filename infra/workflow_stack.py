@@ -1,7 +1,7 @@
 """The workflow stack: the disruption state machine, its Lambdas, and the EventBridge bus that starts it.
 
 Validate → Initial round (Map over the seven agents) → Collate → Revision round (Map, with the full
-collation) → Collate → Safety gate → Arbitrate → Await duty manager approval (task token) → the duty
+collation) → Collate → Safety gate → (debate rounds while a conflict stays open, infra/workflow_rounds.py) → Arbitrate → Await duty manager approval (task token) → the duty
 manager's decision → Execute plan → Learn and record outcome. Written in JSONPath (moto's interpreter,
 which runs this same definition locally, cannot evaluate JSONata). State names are what the console shows.
 """
@@ -21,7 +21,6 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
-from skymarshal.data.schema import AGENTS
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE, TRIGGER_DLQ_ENV
 
 from .alerts import workflow_alerts
@@ -29,18 +28,7 @@ from .config import AppConfig
 from .data_stack import DataStack
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 from .workflow_functions import WorkflowFunctionsConstruct
-
-AGENT_TITLES = {agent: agent.replace("_", " ").capitalize() for agent in AGENTS}
-OBJECT_FIELDS = frozenset({"others", "disruption", "overlay"})  # passed to the agents as JSON, not strings
-# Transient Lambda errors (throttling, service faults) are retried with backoff; a handler's own
-# exception is not — it is a bug or bad input, and a retry would only repeat it.
-TRANSIENT = [
-    "Lambda.ServiceException",
-    "Lambda.AWSLambdaException",
-    "Lambda.SdkClientException",
-    "Lambda.TooManyRequestsException",
-    "Lambda.ClientExecutionTimeoutException",
-]
+from .workflow_rounds import TRANSIENT, agent_round, debate_loop
 
 
 class WorkflowStack(Stack):
@@ -117,11 +105,10 @@ class WorkflowStack(Stack):
         """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/retry.py)."""
         return "$.request.agents" if phase == "initial" else "$.request.revision_agents"
 
-    def _round(self, phase: str, result_path: str) -> sfn.Map:
-        title = "Initial round" if phase == "initial" else "Revision round"
-        selector: dict[str, Any] = {
+    def _common(self) -> dict[str, Any]:
+        """The agent item's keys every round shares."""
+        return {
             "agent": sfn.JsonPath.string_at("$$.Map.Item.Value"),
-            "phase": phase,
             "prompt": sfn.JsonPath.string_at("$.request.prompt"),
             "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
             "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
@@ -129,53 +116,20 @@ class WorkflowStack(Stack):
             "disruption": sfn.JsonPath.object_at("$.request.disruption"),
             "overlay": sfn.JsonPath.object_at("$.request.overlay"),
         }
+
+    def _round(self, phase: str, result_path: str) -> sfn.Map:
+        selector: dict[str, Any] = {**self._common(), "phase": phase}
         if phase == "revision":
             selector["others"] = sfn.JsonPath.object_at("$.phase1.collation")
-        round_map = sfn.Map(
+        return agent_round(
             self,
-            f"{title}: seven agents",
+            self.fns.agents,
+            phase=phase,
+            title="Initial round" if phase == "initial" else "Revision round",
             items_path=self._items(phase),
-            item_selector=selector,
+            selector=selector,
             result_path=result_path,
-            max_concurrency=len(AGENTS),
         )
-        # One Catch per agent task turns any failure into a degraded entry the collation marks failed.
-        failed = sfn.Pass(
-            self,
-            f"Agent failed ({phase})",
-            parameters={
-                "agent_name": sfn.JsonPath.string_at("$.agent"),
-                "status": "error",
-                "error": sfn.JsonPath.string_at("$.failure.Error"),
-                "cause": sfn.JsonPath.string_at("$.failure.Cause"),
-            },
-        )
-        which = sfn.Choice(self, f"Which agent? ({phase})")
-        item = {
-            key: sfn.JsonPath.object_at(f"$.{key}") if key in OBJECT_FIELDS else sfn.JsonPath.string_at(f"$.{key}")
-            for key in selector
-        }
-        for agent in AGENTS:
-            task = tasks.LambdaInvoke(
-                self,
-                f"{AGENT_TITLES[agent]} agent ({phase})",
-                lambda_function=self.fns.agents[agent],
-                payload=sfn.TaskInput.from_object(item),
-                payload_response_only=True,
-                retry_on_service_exceptions=False,
-            )
-            task.add_retry(
-                errors=TRANSIENT,
-                interval=Duration.seconds(2),
-                max_attempts=3,
-                backoff_rate=2.0,
-                jitter_strategy=sfn.JitterType.FULL,
-            )
-            task.add_catch(failed, errors=["States.ALL"], result_path="$.failure")
-            which.when(sfn.Condition.string_equals("$.agent", agent), task)
-        which.otherwise(failed)
-        round_map.item_processor(which)
-        return round_map
 
     def _collate(self, phase: str, path: str) -> tasks.LambdaInvoke:
         title = "initial" if phase == "initial" else "revision"
@@ -190,6 +144,8 @@ class WorkflowStack(Stack):
                 "ran": sfn.JsonPath.list_at(self._items(phase)),
                 # a retry keeps the answers of the agents it does not re-run from the run it retries
                 "retries": sfn.JsonPath.string_at("$.request.resumes"),
+                # the revision round's Collate asks the debate rule (workflow/debate.py), which reads the report
+                **({"request": sfn.JsonPath.object_at("$.request")} if phase == "revision" else {}),
             },
             path,
         )
@@ -297,17 +253,25 @@ class WorkflowStack(Stack):
             .otherwise(approval)
         )
         arbitrate.next(plan)
+        safety_failed = self._escalate(
+            "Escalate: safety agent failed",
+            "SAFETY_AGENT_FAILED",
+            "a safety agent did not complete; a duty manager decides",
+        ).next(learn)
+        # After the safety gate, a conflict the arbitrator cannot settle goes to debate rounds (infra/workflow_rounds.py).
+        debate = debate_loop(
+            self,
+            self.fns.agents,
+            self.fns.collate,
+            self._invoke,
+            common=self._common(),
+            safety_escalation=safety_failed,
+            arbitrate=arbitrate,
+        )
         gate = (
             sfn.Choice(self, "Safety gate")
-            .when(
-                sfn.Condition.boolean_equals("$.phase2.safety_failed", True),
-                self._escalate(
-                    "Escalate: safety agent failed",
-                    "SAFETY_AGENT_FAILED",
-                    "a safety agent did not complete; a duty manager decides",
-                ).next(learn),
-            )
-            .otherwise(arbitrate)
+            .when(sfn.Condition.boolean_equals("$.phase2.safety_failed", True), safety_failed)
+            .otherwise(debate)
         )
         revision = self._round("revision", "$.phase2").next(self._collate("revision", "$.phase2")).next(gate)
         initial = self._round("initial", "$.phase1").next(self._collate("initial", "$.phase1"))

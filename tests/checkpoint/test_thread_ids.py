@@ -43,5 +43,5 @@ def test_parse_refuses_what_thread_id_would_not_build(value):
 
 
 def test_phase_must_be_known():
-    with pytest.raises(ValueError, match="initial, revision, arbitration"):
+    with pytest.raises(ValueError, match="initial, revision, debate-3, debate-4, debate-5, arbitration"):
         thread_id("exec-1", "crew_compliance", "phase1")

@@ -1,5 +1,5 @@
 """CDK assertions on the synthesized workflow stack's state machine: logging and tracing, the two Map rounds over
-the agents, retries and catches, the approval wait, the escalations, the safety gate and the duty manager's
+the agents and the debate loop, retries and catches, the approval wait, the escalations, the safety gate and the duty manager's
 decision, and deadlines below the Lambda timeouts. The fixtures are in tests/infra/conftest.py.
 """
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from aws_cdk.assertions import Match, Template
-from workflow_stack_helpers import AGENT_TASK, ROUND_MAPS, TRANSIENT, task_states
+from workflow_stack_helpers import AGENT_TASK, DEBATE_MAP, ROUND_MAPS, TRANSIENT, task_states
 
 from skymarshal.data.schema import AGENTS
 
@@ -34,9 +34,9 @@ def test_one_standard_state_machine_with_full_logging_and_tracing(workflow_templ
     )
 
 
-def test_exactly_two_rounds_each_a_map_over_the_agents(definition) -> None:
+def test_two_rounds_and_the_debate_round_each_a_map_over_the_agents(definition) -> None:
     maps = {name for name, state in definition["States"].items() if state["Type"] == "Map"}
-    assert maps == set(ROUND_MAPS.values())
+    assert maps == {*ROUND_MAPS.values(), DEBATE_MAP}
     for phase, name in ROUND_MAPS.items():
         state = definition["States"][name]
         # all seven agents; a retry lists only the ones that run again (workflow/retry.py)
@@ -49,16 +49,41 @@ def test_exactly_two_rounds_each_a_map_over_the_agents(definition) -> None:
     assert definition["States"][ROUND_MAPS["revision"]]["ItemSelector"]["others.$"] == "$.phase1.collation"
 
 
-@pytest.mark.parametrize("phase", ROUND_MAPS)
+def test_the_debate_loops_over_the_agents_with_the_conflict_stated_and_always_ends_in_arbitration(definition) -> None:
+    """After the revision round: debate only when the rule said so; each debate round gets the round before's
+    collation and the conflict; after it, the safety gate first, then another round or Arbitrate (the rule's
+    maximum bounds the loop: tests/arbitration/test_debate_rule.py)."""
+    states = definition["States"]
+    gate = states["Debate or arbitrate?"]
+    (opens,) = gate["Choices"]
+    assert opens["Variable"] == "$.phase2.debate_again" and opens["BooleanEquals"] is True
+    assert gate["Default"] == "Arbitrate"
+    selector = states[DEBATE_MAP]["ItemSelector"]
+    assert selector["phase"] == "debate" and selector["agent.$"] == "$$.Map.Item.Value"
+    assert (selector["others.$"], selector["conflict.$"], selector["round.$"]) == (
+        "$.debate.collation",
+        "$.debate.conflict",
+        "$.debate.next_round",
+    )
+    assert states[DEBATE_MAP]["Next"] == "Collate debate round"
+    assert states["Collate debate round"]["Next"] == "Debate again?"
+    again = states["Debate again?"]
+    safety, loop = again["Choices"]
+    assert safety["Variable"] == "$.debate.safety_failed" and safety["Next"] != DEBATE_MAP
+    assert (loop["Variable"], loop["Next"]) == ("$.debate.again", DEBATE_MAP)
+    assert again["Default"] == "Arbitrate"
+
+
+@pytest.mark.parametrize("phase", [*ROUND_MAPS, "debate"])
 def test_each_agent_task_catches_everything_and_retries_transient_errors(definition, functions, phase) -> None:
-    processor = definition["States"][ROUND_MAPS[phase]]["ItemProcessor"]["States"]
+    processor = definition["States"][ROUND_MAPS.get(phase, DEBATE_MAP)]["ItemProcessor"]["States"]
     tasks = dict(task_states(processor))
     assert set(tasks) == {f"{AGENT_TASK[agent]} ({phase})" for agent in AGENTS}
     for agent in AGENTS:
         task = tasks[f"{AGENT_TASK[agent]} ({phase})"]
         # Wired to this agent's own function, and given every key of the Map item.
         assert task["Resource"] == f"<{functions[agent]}.Arn>"
-        assert "agent.$" in task["Parameters"] and ("others.$" in task["Parameters"]) == (phase == "revision")
+        assert "agent.$" in task["Parameters"] and ("others.$" in task["Parameters"]) == (phase != "initial")
         assert task["Catch"] == [
             {"ErrorEquals": ["States.ALL"], "ResultPath": "$.failure", "Next": f"Agent failed ({phase})"}
         ]
@@ -68,7 +93,8 @@ def test_each_agent_task_catches_everything_and_retries_transient_errors(definit
 
 def test_every_task_state_retries(definition) -> None:
     tasks = dict(task_states(definition["States"]))
-    assert len(tasks) == 2 * len(AGENTS) + 7  # Validate, two Collates, Arbitrate, Await approval, Execute, Learn
+    # three agent rounds (initial, revision, debate); Validate, three Collates, Arbitrate, Await approval, Execute, Learn
+    assert len(tasks) == 3 * len(AGENTS) + 8
     for name, task in tasks.items():
         assert task.get("Retry"), f"{name} has no Retry"
         assert all(r["BackoffRate"] == 2 and "States.ALL" not in r["ErrorEquals"] for r in task["Retry"]), name
@@ -116,8 +142,11 @@ def test_safety_gate_escalates_when_a_safety_agent_failed(definition) -> None:
     gate = definition["States"]["Safety gate"]
     assert gate["Type"] == "Choice"
     assert _choices(gate) == {("$.phase2.safety_failed", "True"): "Escalate: safety agent failed"}
-    assert gate["Default"] == "Arbitrate"
+    assert gate["Default"] == "Debate or arbitrate?"  # no debate before the safety gate has passed
     assert definition["States"]["Collate revision round"]["Next"] == "Safety gate"
+    # a debate round has the same gate: a safety agent failing in it escalates rather than arbitrates
+    debate_gate = _choices(definition["States"]["Debate again?"])
+    assert debate_gate[("$.debate.safety_failed", "True")] == "Escalate: safety agent failed"
 
 
 def test_duty_manager_decision_rejects_asks_for_alternatives_or_executes(definition) -> None:

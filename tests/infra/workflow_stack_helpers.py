@@ -43,6 +43,7 @@ STEPS = {
     "trigger": "handler.trigger",
 }  # POWERTOOLS_SERVICE_NAME suffix -> handler
 ROUND_MAPS = {"initial": "Initial round: seven agents", "revision": "Revision round: seven agents"}
+DEBATE_MAP = "Debate round: seven agents"  # the debate rounds (3 to 5) after the revision round, one Map looped
 AGENT_TASK = {agent: f"{agent.replace('_', ' ').capitalize()} agent" for agent in AGENTS}
 
 

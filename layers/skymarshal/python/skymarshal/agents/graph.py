@@ -21,6 +21,7 @@ from ..data import queries as q
 from ..data.access import DataHandle
 from ..llm import failures
 from ..models.agent_response import AgentResponse
+from ..models.debate import StatedConflict
 from ..models.disruption import Disruption
 from ..models.operational import Flight
 from .confidence import agent_confidence
@@ -28,8 +29,10 @@ from .extraction import extract_offline, extract_with_llm
 from .extraction_core import FlightInfo
 from .narrative import guard_narrative, llm_narrative, offline_narrative
 from .registry import AGENT_SPECS
-from .revision import delay_from_collation, describe_revision
+from .revision import concede, delay_from_collation, describe_revision
 from .tools import agent_tools
+
+REVISING = ("revision", "debate")  # the rounds that read the others' collation and may revise
 
 
 class AgentState(TypedDict, total=False):
@@ -37,7 +40,8 @@ class AgentState(TypedDict, total=False):
     phase: str
     prompt: str
     now: str  # ISO instant the prompt's relative dates are read against
-    others: dict  # the full initial collation (revision round)
+    others: dict  # the full initial collation (revision round), the previous round's (debate round)
+    conflict: dict | None  # a debate round: the conflict stated (models/debate.py StatedConflict)
     extraction: dict
     flight: dict
     analysis: dict
@@ -82,7 +86,7 @@ def build_graph(
     def analyse(state: AgentState) -> AgentState:
         flight = Flight.model_validate(state["flight"])
         delay, basis = (None, None)
-        if state["phase"] == "revision":
+        if state["phase"] in REVISING:
             delay, basis = delay_from_collation(flight, state.get("others") or {})
         kwargs = {"delay_minutes": delay} if spec.takes_delay and delay is not None else {}
         try:
@@ -99,7 +103,9 @@ def build_graph(
         model = failures.model_name(llm)
         try:
             tools = agent_tools(agent, handle, Flight.model_validate(state["flight"]))
-            text = llm_narrative(llm, agent, state["phase"], state["prompt"], analysis, state.get("others"), tools)
+            conflict = _conflict(state)
+            asked = state["prompt"] + (f"\n\n{conflict.text()}" if conflict else "")  # the debate, stated
+            text = llm_narrative(llm, agent, state["phase"], asked, analysis, state.get("others"), tools)
         except Exception as exc:  # the rules' own account stands; say the model failed, and why
             reason = failures.record(exc, model=model, agent=agent, stage="narrative")
             narrative = offline_narrative(analysis)
@@ -164,17 +170,21 @@ def _response(agent: str, state: AgentState) -> AgentResponse:
     ]
     binding += [limit for limit in analysis.limits if limit not in binding]
     revision = None
+    proposals = analysis.proposals
     own = (state.get("others") or {}).get(agent)
-    if state["phase"] == "revision" and own:
+    if state["phase"] in REVISING and own:
         if AGENT_SPECS[agent].safety:  # a revision may add constraints, never relax one
             binding += [c for c in own.get("binding_constraints", []) if c not in binding]
         impact = analysis.impact.model_dump(mode="json") if analysis.impact else None
+        proposals, withdrawn = concede(agent, proposals, _conflict(state))
         revision = describe_revision(
             own,
             {"recommendation": narrative["recommendation"], "binding_constraints": binding, "impact": impact},
             sorted(a for a in state["others"] if a != agent),
             state.get("basis"),
         )
+        if withdrawn:
+            revision = revision.model_copy(update={"revised": True, "changes": [*revision.changes, *withdrawn]})
     return AgentResponse(
         **{**base, "data_sources": analysis.data_sources},
         status="ok",
@@ -185,10 +195,15 @@ def _response(agent: str, state: AgentState) -> AgentResponse:
         findings=analysis.findings,
         constraints=analysis.constraints,
         impact=analysis.impact,
-        proposals=analysis.proposals,
+        proposals=proposals,
         revision=revision,
         llm=state.get("llm", "offline"),
     )
+
+
+def _conflict(state: AgentState) -> StatedConflict | None:
+    raw = state.get("conflict") if state["phase"] == "debate" else None
+    return StatedConflict.model_validate(raw) if raw else None
 
 
 def failure_response(agent: str, phase: str, info: dict, reason: str, status: str = "degraded") -> AgentResponse:

@@ -1,4 +1,6 @@
-"""The revision round: an agent reads the full initial collation of the others and may revise.
+"""The revision round: an agent reads the full initial collation of the others and may revise; a debate round
+(3 to 5) reads the previous round's collation and the conflict stated to it, and withdraws what that conflict
+shows breaks a binding constraint.
 
 What can change an analysis is the delay it prices: a grounded aircraft's estimated release (maintenance),
 the time the weather at the destination clears (regulatory), or a crew that must be replaced (crew
@@ -8,7 +10,8 @@ binding constraints from the first round are kept: a revision can add constraint
 
 from __future__ import annotations
 
-from ..models.agent_response import Revision
+from ..models.agent_response import RecoveryProposal, Revision
+from ..models.debate import StatedConflict, proposal_matches
 from ..models.operational import Flight
 
 
@@ -42,3 +45,20 @@ def describe_revision(before: dict, after: dict, considered: list[str], basis: s
     if added:
         changes.append(f"{len(added)} binding constraint(s) added ({basis})")
     return Revision(revised=bool(changes), changes=changes, considered=considered)
+
+
+def concede(agent: str, proposals: list[RecoveryProposal], conflict: StatedConflict | None) -> tuple[list, list[str]]:
+    """A debate round: the agent's proposals less those the stated conflict says break a binding safety constraint,
+    and a sentence for each one withdrawn. Legality is computed, not argued: an agent told its plan breaks a binding
+    constraint withdraws it (a model may say why it regrets it, never keep it)."""
+    if conflict is None:
+        return proposals, []
+    disputed = [plan for issue in conflict.issues for plan in issue.disputed.get(agent, [])]
+    kept, notes = [], []
+    for proposal in proposals:
+        plan = next((p for p in disputed if proposal_matches(proposal.model_dump(mode="json"), p)), None)
+        if plan is None:
+            kept.append(proposal)
+        else:
+            notes.append(f"withdrew '{proposal.title}' in debate round {conflict.round}: it breaks {plan.constraint}")
+    return kept, notes

@@ -21,6 +21,7 @@ from ..data.overlay import Overlay
 from ..data.schema import AGENTS
 from ..llm import failures
 from ..models.agent_response import AgentResponse, Phase
+from ..models.debate import StatedConflict
 from ..models.disruption import Disruption
 from .graph import build_graph, failure_response
 
@@ -47,9 +48,13 @@ def run_agent(
     deadline_seconds: float = DEFAULT_DEADLINE_SECONDS,
     disruption: Disruption | None = None,
     overlay: Overlay | None = None,
+    conflict: StatedConflict | None = None,
 ) -> AgentResponse:
     """One agent's response. `disruption` and `overlay`: the report's facts as Validate resolved them; the agent
-    then analyses that flight through the what-if overlay instead of reading the prompt again."""
+    then analyses that flight through the what-if overlay instead of reading the prompt again. `conflict`: a
+    debate round's stated conflict (phase "debate"; its round names the agent's thread)."""
+    if phase == "debate" and conflict is None:
+        raise ValueError("a debate round needs the conflict it is told (its round number names the thread)")
     if agent not in AGENTS:
         raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENTS)}")
     configuration = None
@@ -64,9 +69,10 @@ def run_agent(
             llm = None
     started = time.monotonic()
     execution_id = execution_id or f"local-{uuid.uuid4().hex[:12]}"
-    thread = thread_id(execution_id, agent, phase)
+    thread_phase = f"debate-{conflict.round}" if phase == "debate" and conflict else phase
+    thread = thread_id(execution_id, agent, thread_phase)
     registry = registry or InMemoryThreadRegistry()
-    registry.start(execution_id, agent, phase, detail={"prompt_chars": len(prompt or "")})
+    registry.start(execution_id, agent, thread_phase, detail={"prompt_chars": len(prompt or "")})
     # One read cache per invocation: the analysis re-reads rows (a crew member's duties, a tail's work orders).
     reader = handle.for_agent(agent).with_overlay(overlay).with_read_cache()
     state = {
@@ -75,6 +81,7 @@ def run_agent(
         "prompt": prompt if isinstance(prompt, str) else "",
         "now": (now or datetime.now(UTC)).isoformat(),
         "others": others or {},
+        "conflict": conflict.model_dump(mode="json") if conflict else None,
     }
     config = {"configurable": {"thread_id": thread}}
     saver = GuardedSaver(checkpointer) if checkpointer is not None else None

@@ -395,6 +395,7 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         llm_overrides=output.get("llm_overrides", []),
         instruction=output.get("instruction"),
         removed_by_instruction=output.get("removed_by_instruction", []),
+        debate=output.get("debate"),
     )
 
 

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..arbitration.instructions import InstructionRemoval, ReadInstruction
 from ..models.common import MAX_PROMPT_CHARS
+from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
 from ..workflow.models import ActionDetails, RankedSummary
 from ..workflow.settings import RunSettings
@@ -58,7 +59,7 @@ class RunSummary(BaseModel):
 
 
 class AgentStatus(BaseModel):
-    phase: Literal["initial", "revision"]
+    phase: Literal["initial", "revision", "debate"]
     agent: str
     status: str
     seconds: float | None = None
@@ -122,6 +123,9 @@ class DecisionView(BaseModel):
     )
     removed_by_instruction: list[InstructionRemoval] = Field(
         default_factory=list, description="the valid plans the instruction's constraints removed, and which did"
+    )
+    debate: DebateRecord | None = Field(
+        None, description="the debate rounds after the revision round, when a conflict stayed open, and the agreement"
     )
 
 

@@ -23,11 +23,14 @@ from ..llm.profiles import ModelConfigError
 from ..llm.provider import deadline_s as role_deadline_s
 from ..llm.provider import load_behaviour
 from ..models.agent_response import AgentResponse
+from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
 from . import knowledge, ranking, sensitivity
+from .actions import describe
 from .advice import advise
 from .conflicts import identify
 from .context import load_context
+from .debate import agreement
 from .instructions import InstructionRemoval, ReadInstruction, apply_constraints, apply_preferences, read_instruction
 from .models import ArbitratorOutput, Escalation, RankedScenario, Sensitivity, ValidatedScenario
 from .narrative import llm_text, offline_text
@@ -50,7 +53,10 @@ class ArbitratorConfig(BaseModel):
     weights: ranking.RankingWeights = Field(default_factory=ranking.RankingWeights)
     top_n: int = Field(3, ge=1)
     low_confidence: float = Field(0.5, ge=0, le=1)  # below this the decision goes to a human
-    agent_confidence_gap: float = Field(0.5, ge=0, le=1)  # max − min agent confidence that escalates
+    agent_confidence_gap: float = Field(0.5, ge=0, le=1)  # max − min agent confidence that escalates (and debates)
+    # All rounds a run may have, the initial and the revision round included: 3 to 5 lets one to three debate
+    # rounds run when a conflict is open after the revision round (arbitration/debate.py); 2 turns debate off.
+    debate_max_rounds: int = Field(5, ge=2, le=5)
     history_limit: int = Field(500, ge=0)
     citations: int = Field(5, ge=0)
     # How far below the best valid plan's score the model may promote a plan; None: behaviour.json's
@@ -120,12 +126,14 @@ def arbitrate(
     instruction: str | None = None,
     deadline_s: float | None = None,
     disruption: Disruption | None = None,
+    debate: DebateRecord | None = None,
 ) -> ArbitratorOutput:
     """`exclude`: scenario ids the duty manager has seen and set aside (they asked for alternatives);
     `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning);
     `deadline_s`: the whole arbitration's deadline (default SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS); the model
     gets what is left of it, and past it the rules' ranking and text stand; `disruption`: the report's facts
-    (Validate's), carried into the decision."""
+    (Validate's), carried into the decision; `debate`: the debate the agents had after the revision round, recorded
+    in the decision with what they agreed on the recommended plan."""
     started = time.monotonic()
     deadline = deadline_s if deadline_s is not None else arbitrator_deadline_s()
     try:
@@ -214,6 +222,9 @@ def arbitrate(
         )
     escalations += _confidence_escalations(responses, ranked, config)
     top = ranked[: config.top_n]
+    if debate is not None:
+        actions: list[tuple[str, str]] = [(a.kind, describe(a)) for a in top[0].scenario.actions] if top else []
+        debate = debate.model_copy(update={"agreement": agreement(actions, debate.open_issues)})
     decision = (
         f"{top[0].scenario.title} ({top[0].scenario.scenario_id})"
         if top
@@ -241,6 +252,7 @@ def arbitrate(
         llm_overrides=llm_overrides,
         weights=config.weights.as_dict(),
         scenarios_considered=len(validated),
+        debate=debate,
         instruction=read,
         removed_by_instruction=removed,
     )

@@ -26,7 +26,7 @@ OWNER = {
 }
 
 
-def _owners(v: ValidatedScenario) -> dict[str, str]:
+def constraint_owners(v: ValidatedScenario) -> dict[str, str]:
     """Safety agent → the first constraint of theirs this scenario breaks."""
     owners: dict[str, str] = {}
     for rejection in v.rejections:
@@ -47,7 +47,7 @@ def identify(
     for v in validated:
         if v.valid:
             continue
-        owners = _owners(v)
+        owners = constraint_owners(v)
         proposers = [a for a in v.scenario.sources if a in collation]
         business = [a for a in proposers if a in BUSINESS_AGENTS]
         safety = [a for a in proposers if a in SAFETY_AGENTS]

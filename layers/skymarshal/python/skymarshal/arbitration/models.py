@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..models.common import UtcDatetime
+from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
 from ..models.history import ActionKind
 from ..rules._reasons import Reason
@@ -198,6 +199,7 @@ class ArbitratorOutput(Frozen):
     llm_overrides: list[LlmOverride] = Field(default_factory=list)
     weights: dict[str, float] = Field(default_factory=dict)
     scenarios_considered: int = 0
+    debate: DebateRecord | None = None  # the rounds after the revision round, when a conflict stayed open
     # alternatives: the duty manager's instruction as the grammar read it, and the plans its constraints removed
     instruction: ReadInstruction | None = None
     removed_by_instruction: list[InstructionRemoval] = Field(default_factory=list)

@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------------------- thread ids
 
-PHASES: tuple[str, ...] = ("initial", "revision", "arbitration")
+PHASES: tuple[str, ...] = ("initial", "revision", "debate-3", "debate-4", "debate-5", "arbitration")
 SEPARATOR = "#"
 MAX_PART_LENGTH = 200
 

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
 
 from ..local import control
+
+if TYPE_CHECKING:
+    from ..models.debate import DebateRecord
 
 _STATUS_STYLE = {"ok": "green", "degraded": "yellow", "error": "red", "input_error": "red", "running": "cyan"}
 
@@ -111,6 +115,8 @@ def render_decision(decision: dict | None) -> None:
             print(f"   ? not understood: {words}")
         for removed in d.removed_by_instruction:
             print(f"   removed {removed.title} [{removed.scenario_id}]: {removed.constraint}")
+    if d.debate is not None:
+        render_debate(d.debate)
     print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")
@@ -145,3 +151,20 @@ def write_audit(name: str, document: dict) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(document, indent=2, sort_keys=True, default=str))
     return path.resolve()
+
+
+def render_debate(debate: DebateRecord) -> None:
+    """The rounds after the revision round: what each was told, who moved, how it ended, what was agreed."""
+    print(f"\nDebate: {debate.rounds_run} rounds, {debate.outcome.replace('_', ' ')} — {debate.reason}")
+    for r in debate.rounds:
+        print(f"   round {r.round}: " + " ".join(i.text for i in r.conflict.issues))
+        for change in r.changed:
+            print(f"      {change.agent}: {change.before} -> {change.after}")
+        if not r.changed:
+            print("      nobody changed position")
+    if debate.agreement is not None:
+        print(f"   agreement: {debate.agreement.status}")
+        for action in debate.agreement.agreed_actions:
+            print(f"   + agreed: {action}")
+        for item in debate.agreement.open_items:
+            print(f"   ? open: {item}")

@@ -25,6 +25,7 @@ from ..data.overlay import Overlay
 from ..llm.failures import is_fallback
 from ..llm.provider import AGENT_DEADLINE_ENV
 from ..llm.startup import startup_check
+from ..models.debate import StatedConflict
 from ..models.disruption import Disruption
 from ..workflow.deployment import BEDROCK_FALLBACK_METRIC
 from ..workflow.payloads import ArtifactStore
@@ -45,12 +46,13 @@ class AgentEvent(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     prompt: str = Field(min_length=1)
-    phase: Literal["initial", "revision"] = "initial"
+    phase: Literal["initial", "revision", "debate"] = "initial"
     execution_id: str = Field(min_length=1, max_length=200)
     agent: str | None = None  # the Map item; must name this function's agent when present
     disruption_id: str | None = None  # where a large result is stored (runs/<disruption_id>/)
-    # The full initial collation (revision round only), or a reference to it in S3 when it is large.
+    # The full initial collation (revision round), the previous round's (debate round), or a reference to it in S3.
     others: dict[str, Any] | None = None
+    conflict: StatedConflict | None = None  # a debate round: the conflict it is told (its round number inside)
     disruption: Disruption | None = None  # the report's facts, resolved once at Validate
     overlay: Overlay | None = None  # what those facts change in the data the agent reads
 
@@ -109,6 +111,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             deadline_seconds=deadline,
             disruption=request.disruption,
             overlay=request.overlay,
+            conflict=request.conflict,
         )
         metrics.add_metric(name=f"Agent{response.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
         metrics.add_metric(name="AgentDuration", unit=MetricUnit.Milliseconds, value=response.duration_ms or 0)
@@ -127,6 +130,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             disruption_id=request.disruption_id or request.execution_id,
             store=store if request.disruption_id else None,
             execution_name=request.execution_id,
+            round_=request.conflict.round if request.conflict else None,
         )
 
     return handler

@@ -112,10 +112,24 @@ def validate(event: dict, context: Any) -> dict:
 @step
 def collate(event: dict, context: Any) -> dict:
     """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>, "ran": <its items>,
-    "retries": <the run a retry keeps the others' answers from, or null>}."""
+    "retries": <the run a retry keeps the others' answers from, or null>}; the revision and debate rounds add
+    "request" ($.request) and a debate round "debate" (the debate as the round before left it)."""
+    from ..workflow.debate import after_revision, collate_debate
     from ..workflow.steps_collate import collate as run
 
     c = clients()
+    if event["phase"] == "debate":
+        debate = collate_debate(
+            event["results"],
+            event["request"],
+            event["debate"],
+            store=c.store,
+            handle=c.handle,
+            execution_name=event.get("execution_name"),
+            trail=c.trail,
+        )
+        logger.info("debate collated", extra={"round": debate.round, "again": debate.again, "reason": debate.reason})
+        return debate.model_dump(mode="json")
     result = run(
         event["phase"],
         event["results"],
@@ -126,6 +140,8 @@ def collate(event: dict, context: Any) -> dict:
         ran=event.get("ran"),
         retries=event.get("retries"),
     )
+    if event["phase"] == "revision" and event.get("request"):
+        result = after_revision(result, event["request"], store=c.store, handle=c.handle)
     metrics.add_metric(name="AgentsFailed", unit=MetricUnit.Count, value=len(result.failed))
     logger.info(
         "collated", extra={"phase": result.phase, "failed": result.failed, "safety_failed": result.safety_failed}

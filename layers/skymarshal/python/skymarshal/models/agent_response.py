@@ -15,7 +15,7 @@ from .common import UtcDatetime
 from .findings import Finding
 
 Status = Literal["ok", "degraded", "input_error", "error"]
-Phase = Literal["initial", "revision"]
+Phase = Literal["initial", "revision", "debate"]  # debate: rounds 3 to 5, when a conflict stays open
 
 
 class Frozen(BaseModel):

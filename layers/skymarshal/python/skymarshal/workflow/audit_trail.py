@@ -37,7 +37,7 @@ GENESIS = "0" * 64
 SIGNING_ALGORITHM = "ECDSA_SHA_256"
 _MAX_APPEND_ATTEMPTS = 8
 AuditKind = Literal[
-    "request", "round", "decision", "approval_requested", "approval_decided", "execution", "outcome", "export"
+    "request", "round", "debate", "decision", "approval_requested", "approval_decided", "execution", "outcome", "export"
 ]
 ProblemCode = Literal[
     "EMPTY",

@@ -1,6 +1,6 @@
 """What travels between the state machine's steps: pydantic models for each Lambda's input and result.
 
-The execution's state is a JSON object with one key per step — `request`, `phase1`, `phase2`, `decision`,
+The execution's state is a JSON object with one key per step — `request`, `phase1`, `phase2`, `debate`, `decision`,
 `approval`, `execution`, `escalation`, `outcome` — each present from the start (null until its step runs),
 so every JSONPath in the definition resolves and the console can show a run half way through.
 Large payloads (collations, the arbitrator's full output) live in S3; the state carries a `PayloadRef`.
@@ -17,6 +17,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationErro
 from ..data.overlay import Overlay
 from ..data.schema import AGENTS
 from ..models.common import MAX_PROMPT_CHARS
+from ..models.debate import Agreement, DebateState
 from ..models.disruption import Disruption
 
 # A Step Functions execution name: at most 80 characters of letters, digits, '-' and '_'. The resume and
@@ -147,15 +148,19 @@ class ValidatedRequest(_Model):
 
 
 class PhaseResult(_Model):
-    """`$.phase1` / `$.phase2` after Collate: the collation (by reference) and what the gate needs."""
+    """`$.phase1` / `$.phase2` after Collate: the collation (by reference) and what the gate needs; after the
+    revision round, whether the agents debate (workflow/debate.py)."""
 
-    phase: Literal["initial", "revision"]
+    phase: Literal["initial", "revision", "debate"]
+    round: int | None = None  # a debate round's number (3 to 5)
     collation: PayloadRef
     statuses: dict[str, str]  # agent → ok | degraded | input_error | error
     failed: list[str]  # agents whose status is not ok
     safety_failed: bool  # a safety agent did not finish: no arbitration, a human decides
     reused: bool = False  # loaded from the checkpoint of an earlier run (resume)
     reused_from: str | None = None  # that earlier execution's name
+    debate: DebateState | None = None  # the revision round's: the debate rule's first answer
+    debate_again: bool = False  # what the state machine's "Debate or arbitrate?" Choice reads
 
 
 class RankedSummary(_Model):
@@ -184,6 +189,8 @@ class DecisionSummary(_Model):
     instruction: str | None = None
     output: PayloadRef  # the full ArbitratorOutput
     llm: str = "offline"  # the arbitrator's model, or "offline (fallback: <reason>)" when it failed
+    debate_rounds: int = 2  # all rounds run before this decision (3 to 5 after a debate)
+    debate: Agreement | None = None  # after a debate: the agreed actions proposed, the open ones for the duty manager
 
 
 class ActionDetails(BaseModel):

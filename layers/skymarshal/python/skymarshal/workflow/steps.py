@@ -34,7 +34,8 @@ from .retry import RetryPlan, retry_plan
 from .tables import WorkflowTables
 
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
-STATE_KEYS = ("request", "phase1", "phase2", "decision", "approval", "execution", "escalation", "outcome")
+# `debate`: the debate rounds after the revision round (workflow/debate.py), null unless one runs.
+STATE_KEYS = ("request", "phase1", "phase2", "debate", "decision", "approval", "execution", "escalation", "outcome")
 
 
 class InvalidDisruption(Exception):

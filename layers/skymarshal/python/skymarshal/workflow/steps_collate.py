@@ -20,14 +20,21 @@ from .payloads import AGENT_INLINE_LIMIT, ArtifactStore, is_ref, run_key
 
 
 def agent_result(
-    response: AgentResponse, *, disruption_id: str, store: ArtifactStore | None, execution_name: str | None = None
+    response: AgentResponse,
+    *,
+    disruption_id: str,
+    store: ArtifactStore | None,
+    execution_name: str | None = None,
+    round_: int | None = None,
 ) -> dict[str, Any]:
     """What an agent Lambda returns to its Map: the response, or a reference when it is large (stored under the
-    execution, and hashed into the round's audit record by Collate)."""
+    execution, and hashed into the round's audit record by Collate). `round_`: a debate round's number, so each
+    debate round keeps its own copy (the audit trail hashed the earlier ones)."""
     body = response.model_dump(mode="json")
     if store is None:
         return body
-    key = run_key(disruption_id, execution_name or disruption_id, f"agent-{response.phase}-{response.agent_name}")
+    label = response.phase if round_ is None else f"{response.phase}-{round_}"
+    key = run_key(disruption_id, execution_name or disruption_id, f"agent-{label}-{response.agent_name}")
     ref = store.ref(body, key, AGENT_INLINE_LIMIT)
     if ref.key is None:
         return body
@@ -67,12 +74,15 @@ def collate(
     trail: AuditTrail | None = None,
     ran: list[str] | None = None,
     retries: str | None = None,
+    round_: int | None = None,
 ) -> PhaseResult:
     """The Map's results → the collation (checkpointed in S3) and what the safety gate needs.
 
     `ran` is the agents the round's Map ran (all seven unless a retry re-ran only the failed ones): the others
-    keep their answers from the saved collation of the run it retries (`retries`, an execution name)."""
+    keep their answers from the saved collation of the run it retries (`retries`, an execution name). `round_`:
+    a debate round's number (3 to 5), which names its artifacts (`collation-debate-3`)."""
     execution = execution_name or disruption_id
+    label = phase if round_ is None else f"{phase}-{round_}"
     responses = {r.agent_name: r for r in (_response(e, phase, store) for e in results)}
     # Large agent outputs Collate read by reference: their bytes are hashed into the round's record too.
     agent_refs = [e["ref"] for e in results if isinstance(e, dict) and isinstance(e.get("ref"), dict)]
@@ -88,24 +98,25 @@ def collate(
     statuses = {a: responses[a].status for a in AGENTS}
     result = PhaseResult(
         phase=phase,
-        collation=store.save(run_key(disruption_id, execution, f"collation-{phase}"), collation),
+        round=round_,
+        collation=store.save(run_key(disruption_id, execution, f"collation-{label}"), collation),
         statuses=statuses,
         failed=[a for a in AGENTS if statuses[a] != "ok"],
         # As the arbitrator reads it: a safety agent that did not answer "ok" cannot clear the flight.
         safety_failed=any(statuses[a] != "ok" for a in SAFETY_AGENTS),
     )
-    checkpoint = run_key(disruption_id, execution, f"phase-{phase}")
+    checkpoint = run_key(disruption_id, execution, f"phase-{label}")
     store.put(checkpoint, result.model_dump(mode="json"))
     if trail is not None:
         trail.append(
             disruption_id,
             "round",
-            f"round:{phase}:{execution_name}",
+            f"round:{label}:{execution_name}",
             {
-                "phase": phase,
+                "phase": label,
                 "statuses": statuses,
                 "safety_failed": result.safety_failed,
-                "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution, f"collation-{phase}")),
+                "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution, f"collation-{label}")),
                 # the round checkpoint a resume reuses, and each large agent output, hashed like the collation
                 "checkpoint": trail.artifact(store.bucket, checkpoint),
                 "agent_outputs": [

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from ..data.access import DataHandle
+from ..models.debate import DebateState
 from .audit_trail import AuditTrail
 from .models import (
     ApprovalDecision,
@@ -54,7 +55,10 @@ def arbitrate_step(
     from ..arbitration.arbitrator import arbitrate
 
     request = ValidatedRequest.model_validate(state["request"])
-    collation = store.resolve(state["phase2"]["collation"])
+    # After a debate, the arbitrator reads the last debate round's collation and records the debate.
+    debate = DebateState.model_validate(state["debate"]) if state.get("debate") else None
+    last = debate.collation if debate is not None and debate.collation else state["phase2"]["collation"]
+    collation = store.resolve(last)
     previous = DecisionSummary.model_validate(state["decision"]) if state.get("decision") else None
     approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
     excluded: list[str] = []
@@ -73,6 +77,7 @@ def arbitrate_step(
         exclude=frozenset(excluded),
         disruption=request.disruption,
         instruction=instruction,
+        debate=debate.record() if debate is not None else None,
         **arbitrate_kwargs,
     )
     ref = store.save(
@@ -131,6 +136,8 @@ def arbitrate_step(
         instruction=instruction,
         output=ref,
         llm=output.llm,
+        debate=output.debate.agreement if output.debate else None,
+        debate_rounds=output.debate.rounds_run if output.debate else 2,
     )
 
 

@@ -5,6 +5,7 @@
 import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
 import { loadAlerts, retryRun } from "./alerts.js";
 import { showHistory } from "./history.js";
+import { debateView } from "./debate.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -161,7 +162,7 @@ function renderAgent(agent) {
   const body = $("#agents tbody");
   let row = body.querySelector(`tr[data-agent="${agent.agent}"]`);
   if (!row) {
-    row = el("tr", { dataset: { agent: agent.agent } }, el("td", {}, agent.agent), el("td", { class: "initial" }), el("td", { class: "revision" }));
+    row = el("tr", { dataset: { agent: agent.agent } }, el("td", {}, agent.agent), el("td", { class: "initial" }), el("td", { class: "revision" }), el("td", { class: "debate" }));
     body.append(row);
   }
   const cell = row.querySelector(`.${agent.phase}`);
@@ -228,6 +229,7 @@ function renderDecision(view) {
   $("#decision-error").textContent = "";
   $("#final-decision").textContent = view.final_decision;
   $("#instruction-read").replaceChildren(...instructionRead(view));
+  $("#debate").replaceChildren(...debateView(view.debate));
   $("#cards").replaceChildren(...view.top.map(card));
   $("#override-box").hidden = !canDecide();
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
