@@ -37,6 +37,17 @@ DEBATE_TITLE = "Debate round"  # the console's phase marker (workflow/client.py,
 Invoke = Callable[[str, lambda_.IFunction, dict, "str | None"], tasks.LambdaInvoke]
 
 
+def retry_transient(task: tasks.LambdaInvoke, *, max_attempts: int) -> None:
+    """Retry the transient Lambda errors with full-jitter exponential backoff (2 s, ×2)."""
+    task.add_retry(
+        errors=TRANSIENT,
+        interval=Duration.seconds(2),
+        max_attempts=max_attempts,
+        backoff_rate=2.0,
+        jitter_strategy=sfn.JitterType.FULL,
+    )
+
+
 def _item_field(key: str) -> Any:
     if key in OBJECT_FIELDS:
         return sfn.JsonPath.object_at(f"$.{key}")
@@ -86,13 +97,7 @@ def agent_round(
             payload_response_only=True,
             retry_on_service_exceptions=False,
         )
-        task.add_retry(
-            errors=TRANSIENT,
-            interval=Duration.seconds(2),
-            max_attempts=3,
-            backoff_rate=2.0,
-            jitter_strategy=sfn.JitterType.FULL,
-        )
+        retry_transient(task, max_attempts=3)
         task.add_catch(failed, errors=["States.ALL"], result_path="$.failure")
         which.when(sfn.Condition.string_equals("$.agent", agent), task)
     which.otherwise(failed)

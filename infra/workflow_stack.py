@@ -28,7 +28,7 @@ from .config import AppConfig
 from .data_stack import DataStack
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 from .workflow_functions import WorkflowFunctionsConstruct
-from .workflow_rounds import TRANSIENT, agent_round, debate_loop
+from .workflow_rounds import TRANSIENT, agent_round, debate_loop, retry_transient
 
 
 class WorkflowStack(Stack):
@@ -91,13 +91,7 @@ class WorkflowStack(Stack):
             retry_on_service_exceptions=False,
             result_path=result_path,
         )
-        task.add_retry(
-            errors=TRANSIENT,
-            interval=Duration.seconds(2),
-            max_attempts=4,
-            backoff_rate=2.0,
-            jitter_strategy=sfn.JitterType.FULL,
-        )
+        retry_transient(task, max_attempts=4)
         return task
 
     @staticmethod
