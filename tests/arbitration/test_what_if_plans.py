@@ -10,6 +10,7 @@ from skymarshal.agents.disruption_facts import resolve_flight_report
 from skymarshal.arbitration.actions import FerryAircraft
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
+from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.workflow.rounds import run_rounds
 
 BIRD_STRIKE = (
@@ -79,3 +80,48 @@ def test_an_atc_regulation_is_a_slot_delay_never_an_on_time_tail_swap(atc_slot):
     assert overlay.patches[0].fields["delay_minutes"] == 60 > flight.delay_minutes
     assert not any(s.kind == "tail_swap" for s in considered(decision))
     assert decision.ranked[0].scenario.kind == "delay" and decision.ranked[0].scenario.delay_minutes >= 60
+
+
+HYDRAULIC_AT_LHR = "EY12 London to Abu Dhabi on 21 January has a hydraulic leak found at the gate, aircraft u/s"
+
+
+def _spare_at_lhr(rectified: bool) -> list[RowPatch]:
+    """The B787-9 spare A6-BLU positioned at Heathrow; the generated airline leaves a cat B MEL item of it
+    expired, which `rectified` closes."""
+    patches = [
+        RowPatch(
+            table="AircraftAvailability",
+            key={"aircraft_registration": "A6-BLU", "date": "2027-01-21"},
+            fields={"station": "LHR"},
+            fact="test",
+        )
+    ]
+    if rectified:
+        patches.append(
+            RowPatch(
+                table="MaintenanceWorkOrders",
+                key={"work_order_id": "WO-BLU-D0002"},
+                fields={"status": "CLOSED", "closed_at": "2027-01-17T06:00:00Z"},
+                fact="test",
+            )
+        )
+    return patches
+
+
+@pytest.mark.parametrize("rectified", [False, True])
+def test_a_spare_at_the_outstation_is_swapped_to_or_its_refusal_shown(account, rectified):
+    """A spare at the outstation is a considered plan: first when it is airworthy, and otherwise rejected with its
+    typed reason (the duty manager's "why not the spare?" answered), never ranked."""
+    handle = account.handle()
+    flight = _flight_of(handle, HYDRAULIC_AT_LHR)
+    facts, overlay = resolve_flight_report(HYDRAULIC_AT_LHR, flight, handle, None)
+    overlay = Overlay(patches=[*overlay.patches, *_spare_at_lhr(rectified)], additions=overlay.additions)
+    collation = run_rounds(HYDRAULIC_AT_LHR, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]
+    decision = arbitrate(collation, HYDRAULIC_AT_LHR, handle=handle.with_overlay(overlay), llm=None, disruption=facts)
+    rejected = {v.scenario.scenario_id: {r.code for r in v.rejections} for v in decision.rejected}
+    if rectified:
+        assert decision.ranked[0].scenario.scenario_id == "tail_swap:A6-BLU"
+    else:
+        print("REJ", {k: (v, [x.scenario.kind for x in decision.rejected if x.scenario.scenario_id == k], [x.scenario.sources for x in decision.rejected if x.scenario.scenario_id == k]) for k, v in rejected.items()})
+        assert "AIRCRAFT_NOT_AIRWORTHY" in rejected["tail_swap:A6-BLU"]
+        assert all(r.scenario.kind != "tail_swap" for r in decision.ranked)
