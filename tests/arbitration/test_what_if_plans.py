@@ -122,6 +122,5 @@ def test_a_spare_at_the_outstation_is_swapped_to_or_its_refusal_shown(account, r
     if rectified:
         assert decision.ranked[0].scenario.scenario_id == "tail_swap:A6-BLU"
     else:
-        print("REJ", {k: (v, [x.scenario.kind for x in decision.rejected if x.scenario.scenario_id == k], [x.scenario.sources for x in decision.rejected if x.scenario.scenario_id == k]) for k, v in rejected.items()})
         assert "AIRCRAFT_NOT_AIRWORTHY" in rejected["tail_swap:A6-BLU"]
         assert all(r.scenario.kind != "tail_swap" for r in decision.ranked)
