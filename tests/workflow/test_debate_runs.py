@@ -8,8 +8,8 @@ import uuid
 
 from workflow_helpers import DEMO
 
-from skymarshal.api.app import decision_view
 from skymarshal.api.plans import phase_spans
+from skymarshal.api.views import decision_view
 from skymarshal.cli.render import render_decision
 from skymarshal.workflow.models import ApprovalDecision
 

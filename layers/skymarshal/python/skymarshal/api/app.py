@@ -28,7 +28,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from ..workflow.alerts import Alert, latest_alerts
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
-from ..workflow.client import RunNotFound, WorkflowClient, phase_of
+from ..workflow.client import RunNotFound, WorkflowClient
 from ..workflow.gantt_data import NoFlight
 from ..workflow.gantt_models import GanttView
 from ..workflow.models import ApprovalDecision
@@ -36,8 +36,9 @@ from ..workflow.retry import NotRetryable
 from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
 from .history import history_router
-from .plans import gantt_view, phase_spans
+from .plans import gantt_view
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
+from .views import decision_view, run_progress
 
 TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
 API_BASE = "/api"  # on the console's origin: `skymarshal serve` locally, CloudFront in AWS
@@ -332,71 +333,6 @@ def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:
 
 
 # ------------------------------------------------------------------------------------------- views
-
-
-def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
-    described = wf.describe(disruption_id)
-    progress = wf.progress(disruption_id)
-    output = json.loads(described["output"]) if described.get("output") else None
-    request = json.loads(described.get("input") or "{}")
-    return m.RunProgress(
-        disruption_id=disruption_id,
-        status=progress.status,
-        phase=phase_of(progress),
-        current_state=progress.current,
-        awaiting_approval=progress.awaiting_approval,
-        prompt=request.get("prompt"),
-        agents=[
-            m.AgentStatus(phase=p, agent=a, status=v.status, seconds=v.seconds)
-            for (p, a), v in sorted(progress.agents.items())
-        ],
-        states=[m.StateEntered(name=n, at=t) for n, t in progress.states],
-        phases=phase_spans(progress.states, described.get("stopDate")),
-        outcome=(output or {}).get("outcome"),
-        started_at=described["startDate"],
-        stopped_at=described.get("stopDate"),
-    )
-
-
-def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, attempt: int | None) -> m.DecisionView:
-    cards = []
-    for ranked in output.get("ranked", [])[:3]:
-        scenario = ranked["scenario"]
-        cards.append(
-            m.ScenarioCard(
-                rank=ranked["rank"],
-                scenario_id=scenario["scenario_id"],
-                title=scenario["title"],
-                kind=scenario["kind"],
-                score=ranked["score"],
-                confidence=ranked["confidence"],
-                delay_minutes=scenario["delay_minutes"],
-                cost_usd=scenario["cost_usd"],
-                passengers_impacted=scenario["passengers_impacted"],
-                rationale=ranked["rationale"],
-                pros=ranked["pros"],
-                cons=ranked["cons"],
-                compliance=ranked["compliance"],
-                actions=scenario["actions"],
-            )
-        )
-    return m.DecisionView(
-        disruption_id=disruption_id,
-        status=output.get("status", "decided"),
-        final_decision=output["final_decision"],
-        confidence=output["confidence"],
-        justification=output.get("justification", ""),
-        awaiting_approval=awaiting_approval,
-        attempt=attempt,
-        top=cards,
-        escalations=output.get("escalations", []),
-        citations=output.get("citations", []),
-        disruption=output.get("disruption"),
-        llm_overrides=output.get("llm_overrides", []),
-        instruction=output.get("instruction"),
-        removed_by_instruction=output.get("removed_by_instruction", []),
-        debate=output.get("debate"),
-    )
 
 
 def openapi_document(server_url: str | None = None) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..workflow.client import TERMINAL, WorkflowClient
-from .app import decision_view, run_progress
+from .views import decision_view, run_progress
 
 Event = tuple[str, dict[str, Any]]
 
