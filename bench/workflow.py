@@ -114,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--llm-latency", type=float, default=0.0, help="seconds per fake LLM call (0: offline)")
     parser.add_argument("--load-factor", type=float, default=0.3, help="passenger volume of the generated airline")
+    parser.add_argument("--scale", type=int, default=1, help="network copies: 1 ≈ 170 flights a day, 4 ≈ 680")
     parser.add_argument("--day", type=date.fromisoformat, default=date(2027, 1, 20))
     parser.add_argument("--profile", type=Path, help="write a cProfile of every thread here (outside the repo)")
     args = parser.parse_args(argv)
@@ -132,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.llm_latency > 0:
         provider.chat_model = _sleepy_model(args.llm_latency)
     calls = _count_calls()
-    print(f"generating and seeding the airline (load factor {args.load_factor}) …", flush=True)
-    airline = generate(GeneratorConfig(load_factor=args.load_factor))
+    print(f"generating and seeding the airline (load factor {args.load_factor}, scale {args.scale}) …", flush=True)
+    airline = generate(GeneratorConfig(load_factor=args.load_factor, scale=args.scale))
+    per_day = sum(1 for f in airline.tables[FLIGHTS] if f.flight_date == args.day)
+    print(f"{per_day} flights on {args.day}, {sum(airline.counts().values()):,} rows", flush=True)
     numbers = sorted({f.flight_number for f in airline.tables[FLIGHTS] if f.flight_date == args.day})
     with in_process_account(airline) as account:
         local_workflow.install(account, workflow_template())
