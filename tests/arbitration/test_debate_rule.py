@@ -9,7 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skymarshal.agents.revision import concede
+from skymarshal.arbitration.bounds import CrewIllegalBound, CrewMaxDelayBound
 from skymarshal.arbitration.debate import ACTION_DOMAIN, agreement, confidence_gap, next_step, unheard_business_agents
+from skymarshal.arbitration.debate_assess import inside_crew_limit
+from skymarshal.arbitration.models import Scenario, ScenarioRejection, ValidatedScenario
 from skymarshal.data.schema import AGENTS, BUSINESS_AGENTS
 from skymarshal.models.agent_response import RecoveryProposal
 from skymarshal.models.debate import HARD_MAX_ROUNDS, DebateIssue, DisputedPlan, Position, StatedConflict
@@ -141,3 +144,76 @@ def test_an_agent_withdraws_what_the_stated_conflict_shows_illegal_and_keeps_the
     assert len(notes) == 1 and "debate round 3" in notes[0] and CREW_LIMIT in notes[0]
     assert concede("guest_experience", proposals, StatedConflict(round=3, issues=[issue]))[0] == proposals
     assert concede("network", proposals, None) == (proposals, [])
+
+
+def test_a_delay_past_the_crews_limit_is_proposed_again_inside_it_once():
+    proposals = [
+        RecoveryProposal(kind="delay", title="Delay 180", detail="", parameters={"delay_minutes": 180}),
+        RecoveryProposal(kind="delay", title="Delay 90", detail="", parameters={"delay_minutes": 90}),
+    ]
+    past = _plan("delay:180", minutes=180).model_copy(update={"inside_minutes": 150})
+    issue = DebateIssue(
+        kind="safety_vs_business",
+        agents=["crew_compliance", "network"],
+        holdouts=["network"],
+        text="t",
+        disputed={"network": [past]},
+    )
+    kept, notes = concede("network", proposals, StatedConflict(round=3, issues=[issue]))
+    assert [(p.kind, p.estimated_delay_minutes or p.parameters["delay_minutes"]) for p in kept] == [
+        ("delay", 90),
+        ("delay", 150),
+    ]
+    assert kept[1].parameters["delay_minutes"] == 150 and "inside the crew's duty limit" in notes[1]
+    # already proposing that delay: nothing added twice
+    again = [*proposals, kept[1]]
+    assert [p.title for p in concede("network", again, StatedConflict(round=3, issues=[issue]))[0]].count(
+        kept[1].title
+    ) == 1
+
+
+def _delay(minutes: int, *codes: str) -> ValidatedScenario:
+    scenario = Scenario(
+        scenario_id=f"delay:{minutes}",
+        kind="delay",
+        title=f"Delay {minutes} min",
+        sources=["network"],
+        actions=[],
+        operates=True,
+        registration="A6-BLE",
+        aircraft_type=None,
+        departure=None,
+        arrival=None,
+        arrival_airport="LHR",
+        delay_minutes=minutes,
+        arrival_delay_minutes=minutes,
+        passengers_impacted=100,
+        cost_usd=1000.0,
+    )
+    rejections = [ScenarioRejection(code=code, message=code) for code in codes]
+    return ValidatedScenario(scenario=scenario, checks=[], rejections=rejections)
+
+
+MAX_107 = CrewMaxDelayBound(agent="crew_compliance", text="t", crew_ids=("C1",), max_delay_minutes=107)
+ILLEGAL_FROM_96 = CrewIllegalBound(agent="crew_compliance", text="t", crew_ids=("C2",), from_delay_minutes=96)
+ILLEGAL_NOW = CrewIllegalBound(agent="crew_compliance", text="t", crew_ids=("C2",), from_delay_minutes=0)
+
+
+@pytest.mark.parametrize(
+    ("plan", "bounds", "inside"),
+    [
+        (_delay(180, "CREW_ILLEGAL"), [MAX_107], 105),  # rounded down: the arbitrator rounds a delay up to 5 min
+        (_delay(180, "CREW_ILLEGAL"), [MAX_107, ILLEGAL_FROM_96], 95),  # the stricter crew bound governs
+        (_delay(180, "CREW_ILLEGAL"), [ILLEGAL_NOW], None),  # illegal at any delay: nothing inside
+        (_delay(180, "CREW_LIMIT_EXCEEDED"), [MAX_107], 105),
+        (_delay(180, "CREW_ILLEGAL", "CURFEW"), [MAX_107], None),  # not the crew's limit alone
+        (_delay(100, "CREW_ILLEGAL"), [MAX_107], None),  # not longer than the limit: nothing to shorten
+    ],
+)
+def test_inside_the_limit_is_the_longest_delay_every_crew_bound_allows(plan, bounds, inside):
+    assert inside_crew_limit(plan, bounds) == inside
+
+
+def test_nothing_inside_the_limit_is_earlier_than_the_delay_the_flight_already_has():
+    assert inside_crew_limit(_delay(180, "CREW_ILLEGAL"), [MAX_107], at_least=100) == 105
+    assert inside_crew_limit(_delay(180, "CREW_ILLEGAL"), [MAX_107], at_least=110) is None

@@ -44,6 +44,9 @@ def test_an_open_conflict_runs_a_third_round_and_the_decision_records_it(wf, cal
     # who changed position: the network agent, which withdrew the plans the crew's limits rule out
     (change,) = third["changed"]
     assert change["agent"] == "network" and change["before"] != change["after"]
+    # EY101's crew is over its duty limit at any delay: nothing inside the limit to propose instead
+    assert all(p["inside_minutes"] is None for p in issue["disputed"]["network"])
+    assert "inside the crew's duty limit" not in change["after"] and "Delay" not in change["after"]
     # agreement: every action of the recommended plan is proposed, nothing left open
     top = decision["ranked"][0]["scenario"]
     assert debate["agreement"]["status"] == "agreed" and debate["agreement"]["open_items"] == []
@@ -74,5 +77,23 @@ def test_no_conflict_keeps_exactly_two_rounds(wf, calls):
     assert wf.decision(name)["debate"] is None
     names = [s for s, _ in wf.progress(name).states]
     assert "Debate or arbitrate?" in names and not any(n.startswith("Debate round") for n in names)
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test run"))
+    assert wf.follow(name).status == "SUCCEEDED"
+
+
+def test_a_delay_past_the_crews_limit_is_argued_again_inside_it(wf, calls):
+    """EY3's rostered crew can take a shorter delay than the network agent's: in the debate round the network agent
+    withdraws its delay and proposes the longest one inside the crew's limit, which the arbitrator ranks first."""
+    name = _to_approval(wf, "Flight EY3 on January 20 has a crew member out of duty time", "inside")
+    decision = wf.decision(name)
+    debate = decision["debate"]
+    assert debate is not None and debate["outcome"] == "agreement", debate
+    (issue,) = debate["rounds"][0]["conflict"]["issues"]
+    (inside,) = {p["inside_minutes"] for p in issue["disputed"]["network"]}
+    assert inside is not None
+    (change,) = debate["rounds"][0]["changed"]
+    assert change["agent"] == "network" and f"Delay {inside} min (inside the crew's duty limit)" in change["after"]
+    top = decision["ranked"][0]["scenario"]
+    assert (top["kind"], top["delay_minutes"]) == ("delay", inside) and "network" in top["sources"]
     wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test run"))
     assert wf.follow(name).status == "SUCCEEDED"

@@ -50,15 +50,34 @@ def describe_revision(before: dict, after: dict, considered: list[str], basis: s
 def concede(agent: str, proposals: list[RecoveryProposal], conflict: StatedConflict | None) -> tuple[list, list[str]]:
     """A debate round: the agent's proposals less those the stated conflict says break a binding safety constraint,
     and a sentence for each one withdrawn. Legality is computed, not argued: an agent told its plan breaks a binding
-    constraint withdraws it (a model may say why it regrets it, never keep it)."""
+    constraint withdraws it (a model may say why it regrets it, never keep it). A delay withdrawn for the rostered
+    crew's duty limit is proposed again at the longest delay the conflict says is inside it — the agent argues
+    within the constraint, and the arbitrator validates the new proposal like any other."""
     if conflict is None:
         return proposals, []
     disputed = [plan for issue in conflict.issues for plan in issue.disputed.get(agent, [])]
-    kept, notes = [], []
+    kept, notes, instead = [], [], []
     for proposal in proposals:
         plan = next((p for p in disputed if proposal_matches(proposal.model_dump(mode="json"), p)), None)
         if plan is None:
             kept.append(proposal)
-        else:
-            notes.append(f"withdrew '{proposal.title}' in debate round {conflict.round}: it breaks {plan.constraint}")
+            continue
+        notes.append(f"withdrew '{proposal.title}' in debate round {conflict.round}: it breaks {plan.constraint}")
+        if plan.inside_minutes is not None:
+            instead.append(_inside_the_limit(proposal, plan.inside_minutes))
+    for proposal in instead:
+        minutes = proposal.estimated_delay_minutes
+        if all(p.kind != "delay" or p.estimated_delay_minutes != minutes for p in kept):
+            kept.append(proposal)
+            notes.append(f"proposed '{proposal.title}' in debate round {conflict.round}, inside the crew's duty limit")
     return kept, notes
+
+
+def _inside_the_limit(withdrawn: RecoveryProposal, minutes: int) -> RecoveryProposal:
+    return RecoveryProposal(
+        kind="delay",
+        title=f"Delay {minutes} min (inside the crew's duty limit)",
+        detail=f"Instead of '{withdrawn.title}': the longest delay the rostered crew may legally take.",
+        parameters={**withdrawn.parameters, "delay_minutes": minutes},
+        estimated_delay_minutes=minutes,
+    )

@@ -12,14 +12,31 @@ from ..data.schema import AGENTS
 from ..models.agent_response import AgentResponse
 from ..models.debate import DisputedPlan, Position
 from ..models.disruption import Disruption
+from .bounds import CrewIllegalBound, CrewMaxDelayBound, SafetyBound
 from .conflicts import constraint_owners
 from .context import load_context
 from .models import ValidatedScenario
 from .scenarios import generate
 from .validation import validate
 
+CREW_LIMITS = frozenset({"CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED"})
 
-def _disputed(v: ValidatedScenario) -> DisputedPlan:
+
+def inside_crew_limit(v: ValidatedScenario, bounds: list[SafetyBound], *, at_least: int = 0) -> int | None:
+    """For a delay refused only on its crew's duty limits: the longest delay every crew bound allows, no shorter
+    than the delay the flight already has (`at_least`). The arbitrator validates whatever is then proposed; this
+    is what the conflict states, not a verdict."""
+    if v.scenario.kind != "delay" or not v.rejections or not {r.code for r in v.rejections} <= CREW_LIMITS:
+        return None
+    limits = [b.max_delay_minutes for b in bounds if isinstance(b, CrewMaxDelayBound)]
+    limits += [b.from_delay_minutes - 1 for b in bounds if isinstance(b, CrewIllegalBound)]
+    if not limits:
+        return None
+    inside = min(limits) - min(limits) % 5  # the arbitrator rounds a proposed delay up to five minutes
+    return inside if max(at_least, 1) <= inside < v.scenario.delay_minutes else None
+
+
+def _disputed(v: ValidatedScenario, bounds: list[SafetyBound], at_least: int) -> DisputedPlan:
     owners = constraint_owners(v)
     constraint = (
         "; ".join(f"{message} ({agent})" for agent, message in sorted(owners.items()))
@@ -36,6 +53,7 @@ def _disputed(v: ValidatedScenario) -> DisputedPlan:
         delay_minutes=s.delay_minutes,
         constraint=constraint,
         owners=sorted(owners),
+        inside_minutes=inside_crew_limit(v, bounds, at_least=at_least),
     )
 
 
@@ -53,6 +71,7 @@ def positions(
         a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()
     }
     validated: list[ValidatedScenario] = []
+    bounds: list[SafetyBound] = []
     flight = None
     for response in responses.values():
         info = response.extracted_flight_info or {}
@@ -62,6 +81,7 @@ def positions(
     if flight is not None:
         ctx = load_context(prompt, flight, responses, handle, now or datetime.now(UTC), disruption)
         validated = [validate(ctx, s) for s in generate(ctx)]
+        bounds = ctx.bounds
     out = {}
     for agent in AGENTS:
         r = responses.get(agent)
@@ -74,6 +94,6 @@ def positions(
             confidence=r.confidence,
             proposals=[p.title for p in r.proposals],
             plans=[v.scenario.scenario_id for v in own],
-            rejected=[_disputed(v) for v in own if not v.valid],
+            rejected=[_disputed(v, bounds, flight.delay_minutes if flight else 0) for v in own if not v.valid],
         )
     return out

@@ -34,6 +34,8 @@ class DisputedPlan(_Frozen):
     delay_minutes: int = 0
     constraint: str  # the binding constraint(s) it breaks, as the rules state them
     owners: list[str] = Field(default_factory=list)  # the safety agents whose constraints those are
+    # a delay past the rostered crew's limit: the longest delay inside it (what the agent may propose instead)
+    inside_minutes: int | None = None
 
 
 class DebateIssue(_Frozen):
