@@ -224,6 +224,7 @@ class WorkflowStack(Stack):
             sfn.Choice(self, "Duty manager's decision")
             .when(sfn.Condition.string_equals("$.approval.action", "reject"), learn)
             .when(sfn.Condition.string_equals("$.approval.action", "alternatives"), arbitrate)
+            .when(sfn.Condition.string_equals("$.approval.action", "exclude"), arbitrate)
             .otherwise(execute)
         )
         approval.next(decision)
@@ -237,6 +238,17 @@ class WorkflowStack(Stack):
                     error="InputError",
                     cause="the arbitrator could not identify the disrupted flight from the agents' results",
                 ),
+            )
+            .when(
+                sfn.Condition.and_(
+                    sfn.Condition.string_equals("$.decision.scope", "network"),
+                    sfn.Condition.boolean_equals("$.decision.has_plan", False),
+                ),
+                self._escalate(
+                    "Escalate: network disruption",
+                    "NETWORK_DISRUPTION",
+                    "no legal network plan, or a report the planner cannot plan: a duty manager re-plans the flights",
+                ).next(learn),
             )
             .when(
                 sfn.Condition.boolean_equals("$.decision.has_plan", False),
@@ -280,8 +292,8 @@ class WorkflowStack(Stack):
             .when(sfn.Condition.is_not_null("$.phase1"), revision_done)
             .otherwise(initial)
         )
-        # An airport or airspace over a window touches many flights: until the network planner is part of the
-        # workflow (issue 17) a duty manager re-plans them, from the flights Validate listed in the request.
+        # An airport or airspace over a window touches many flights: Arbitrate runs the network planner on them
+        # (workflow/network_step.py); the agents' rounds are about one flight's situation.
         scope = (
             sfn.Choice(self, "One flight or a network?")
             .when(
@@ -289,11 +301,7 @@ class WorkflowStack(Stack):
                     sfn.Condition.string_equals("$.request.disruption.scope.kind", "airport"),
                     sfn.Condition.string_equals("$.request.disruption.scope.kind", "airspace"),
                 ),
-                self._escalate(
-                    "Escalate: network disruption",
-                    "NETWORK_DISRUPTION",
-                    "an airport or airspace disruption: a duty manager re-plans the flights listed in the request",
-                ).next(learn),
+                arbitrate,
             )
             .otherwise(initial_done)
         )

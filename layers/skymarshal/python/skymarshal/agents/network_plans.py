@@ -304,14 +304,19 @@ def generate_plans(
     scope: NetworkScope,
     disruption: Disruption | None = None,
     config: NetworkPlanConfig | None = None,
+    budget_s: float | None = None,
 ) -> tuple[list[NetworkPlan], PlanData, dict[str, float]]:
     """One plan per objective (the optimizer, each rating group in turn) and the baseline, with their totals;
-    the data read (for crewability and validation) and seconds per step."""
+    the data read (for crewability and validation) and seconds per step. `budget_s`: the optimizer's whole time
+    (the arbitrator's deadline less what the rest needs), shared by every objective and group."""
     config = config or NetworkPlanConfig()
     seconds: dict[str, float] = defaultdict(float)
     started = time.monotonic()
     groups = load_groups(handle, scope)
     seconds["read"] = time.monotonic() - started
+    per_solve = config.seconds_per_solve
+    if budget_s is not None and groups:
+        per_solve = max(0.2, min(per_solve, budget_s / (len(config.objectives) * len(groups))))
     reasons = scope_reasons(scope)
     in_scope = {f.flight_id for f in scope.flights}
     data = PlanData.load(handle, scope, groups, disruption)
@@ -331,7 +336,7 @@ def generate_plans(
         for group in groups:
             a = adapt(group, scope, used)
             try:
-                solution, result = solve(weighted(a.instance, weights), config.seconds_per_solve, seed=config.seed)
+                solution, result = solve(weighted(a.instance, weights), per_solve, seed=config.seed)
             except NoFeasibleSolution as exc:
                 notes.append(f"{group.group}: the optimizer found no feasible plan ({exc})")
                 continue

@@ -171,10 +171,13 @@ def measure(
     misconnected = 0
     per_flight: Counter[str] = Counter()
     stranded_at: Counter[str] = Counter()
+    onto: dict[str, Counter[str]] = {a.flight_id: Counter() for a in cancelled}
     for a in cancelled:
         for _ in range(data.passengers(a.flight_id)):
             found = seats.rebook(a.origin, a.destination, a.scheduled_departure, a.flight_id)
             per_flight[a.flight_id] += 1
+            if found is not None:
+                onto[a.flight_id][found.flight_id] += 1
             late = found is None or _local_day(found.scheduled_departure, a.origin) > _local_day(
                 a.scheduled_departure, a.origin
             )
@@ -200,6 +203,7 @@ def measure(
                 "passengers": data.passengers(a.flight_id),
                 "passengers_reaccommodated": per_flight[a.flight_id],
                 "passengers_stranded_overnight": stranded_at[a.flight_id],
+                "rebooked_onto": dict(onto.get(a.flight_id, {})),
             }
         )
         for a in rows

@@ -12,6 +12,7 @@ from ..models.common import UtcDatetime
 from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
 from ..models.history import ActionKind
+from ..models.network_plan import NetworkDecision
 from ..rules._reasons import Reason
 from .actions import Action
 from .instructions import InstructionRemoval, ReadInstruction
@@ -200,6 +201,7 @@ class ArbitratorOutput(Frozen):
     weights: dict[str, float] = Field(default_factory=dict)
     scenarios_considered: int = 0
     debate: DebateRecord | None = None  # the rounds after the revision round, when a conflict stayed open
+    network: NetworkDecision | None = None  # an airport or airspace disruption: every plan's per-flight table
     # alternatives: the duty manager's instruction as the grammar read it, and the plans its constraints removed
     instruction: ReadInstruction | None = None
     removed_by_instruction: list[InstructionRemoval] = Field(default_factory=list)

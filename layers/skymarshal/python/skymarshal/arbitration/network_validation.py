@@ -310,17 +310,23 @@ def validate_plan(checker: Checker, plan: NetworkPlan) -> ValidatedNetworkPlan:
 
 
 def network_plans(
-    handle: DataHandle, disruption: Disruption, *, now: datetime | None = None, config: NetworkPlanConfig | None = None
+    handle: DataHandle,
+    disruption: Disruption,
+    *,
+    now: datetime | None = None,
+    config: NetworkPlanConfig | None = None,
+    budget_s: float | None = None,
 ) -> NetworkDecision:
     """The disruption's network plans, made crewable and validated; valid plans first by cost, the baseline kept.
-    Raises agents.network_scope.NetworkInputRefused (a typed one-line reason) for a report that cannot be planned."""
+    Raises agents.network_scope.NetworkInputRefused (a typed one-line reason) for a report that cannot be planned.
+    `budget_s`: the optimizer's share of the caller's deadline (agents.network_plans.generate_plans)."""
     config = config or NetworkPlanConfig()
     started = time.monotonic()
     scope = network_scope(
         handle, disruption, now=now, recovery_hours=config.recovery_hours, max_flights=config.max_flights
     )
     seconds = {"scope": time.monotonic() - started}
-    plans, data, more = generate_plans(handle, scope, disruption, config)
+    plans, data, more = generate_plans(handle, scope, disruption, config, budget_s)
     seconds.update(more)
     crew = CrewData(data, scope.decision)
     began = time.monotonic()

@@ -98,6 +98,7 @@ class FlightAction(Frozen):
     passengers: int = 0  # booked on the flight
     passengers_reaccommodated: int = 0  # moved to another flight (cancelled here, or a missed connection)
     passengers_stranded_overnight: int = 0  # no seat the same local day at the origin
+    rebooked_onto: dict[str, int] = Field(default_factory=dict)  # cancelled: flight id → passengers given a seat there
     reason: str = ""  # why the plan touches it (in the closure, inherits a delay, crew re-plan)
 
     @property
@@ -170,6 +171,9 @@ class NetworkDecision(Frozen):
     decision_at: UtcDatetime
     plans: list[ValidatedNetworkPlan]
     seconds: dict[str, float] = Field(default_factory=dict)
+    # the duty manager's exclusions (flight id → reason): those flights are left as scheduled in every plan
+    excluded: dict[str, str] = Field(default_factory=dict)
+    exclusion_refused: str | None = None  # an exclusion that left no valid plan: said, and the plans kept as they were
 
     @property
     def valid(self) -> list[ValidatedNetworkPlan]:

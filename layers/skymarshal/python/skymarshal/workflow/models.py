@@ -40,7 +40,8 @@ def is_run_of(execution_name: str, disruption_id: str) -> bool:
     return execution_name == disruption_id or any(execution_name.startswith(disruption_id + s) for s in RUN_SUFFIXES)
 
 
-ApprovalAction = Literal["approve", "select", "alternatives", "reject"]
+# exclude: a network plan with some flights left as scheduled (`excluded_flights`), re-validated before it is shown
+ApprovalAction = Literal["approve", "select", "alternatives", "reject", "exclude"]
 RunStatus = Literal["executed", "rejected", "escalated", "failed"]
 # The state machine's escalation codes; deployment.ESCALATION_REASONS (one metric and alarm each) lists the same.
 EscalationReason = Literal[
@@ -55,14 +56,26 @@ def field_error(exc: ValidationError, what: str) -> str:
     return f"{what}: {where}: {first['msg']}"
 
 
-OVERRIDES = ("select", "alternatives", "reject", "abort")  # anything but approving the recommendation
+OVERRIDES = ("select", "alternatives", "reject", "abort", "exclude")  # anything but approving the recommendation
 
 
 def missing_for_action(
-    action: str, scenario_id: str | None, instruction: str | None, reason: str | None = "given"
+    action: str,
+    scenario_id: str | None,
+    instruction: str | None,
+    reason: str | None = "given",
+    excluded_flights: dict[str, str] | None = None,
 ) -> str | None:
-    """What a decision of this kind lacks: select names a plan, alternatives says what to look for, and every
-    override says why (the CLI, the API and the console alike; the audit records it)."""
+    """What a decision of this kind lacks: select names a plan, alternatives says what to look for, exclude names
+    each flight with its reason, and every override says why (the CLI, the API and the console alike; the audit
+    records it)."""
+    if action == "exclude":
+        if not excluded_flights:
+            return "exclude needs excluded_flights: each flight to leave as scheduled, with the reason"
+        blank = sorted(f for f, why in excluded_flights.items() if not why.strip())
+        if blank:
+            return f"exclude needs a reason for each flight: none given for {', '.join(blank)}"
+        return None
     if action in OVERRIDES and not (reason or "").strip():
         return f"{action} overrides the recommendation: a reason is required (say why, it goes into the audit)"
     if action == "select" and not scenario_id:
@@ -191,6 +204,8 @@ class DecisionSummary(_Model):
     llm: str = "offline"  # the arbitrator's model, or "offline (fallback: <reason>)" when it failed
     debate_rounds: int = 2  # all rounds run before this decision (3 to 5 after a debate)
     debate: Agreement | None = None  # after a debate: the agreed actions proposed, the open ones for the duty manager
+    # "network": an airport or airspace disruption's plans (the per-flight tables are in `output`'s `network`)
+    scope: Literal["flight", "network"] = "flight"
 
 
 class ActionDetails(BaseModel):
@@ -200,7 +215,8 @@ class ActionDetails(BaseModel):
     @model_validator(mode="after")
     def _complete(self):
         reason = getattr(self, "reason", None) or getattr(self, "comment", None)  # the API's reason, the comment
-        missing = missing_for_action(self.action, self.scenario_id, self.instruction, reason)
+        flights = getattr(self, "excluded_flights", None) or {}
+        missing = missing_for_action(self.action, self.scenario_id, self.instruction, reason, flights)
         if missing:
             raise ValueError(missing)
         return self
@@ -214,6 +230,7 @@ class ApprovalDecision(ActionDetails, _Model):
     decided_by: str = Field(min_length=1, max_length=120)
     comment: str | None = Field(None, max_length=2000)
     instruction: str | None = Field(None, max_length=2000)  # alternatives: what to look for instead
+    excluded_flights: dict[str, str] = Field(default_factory=dict, max_length=300)  # exclude: flight id → reason
     decided_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
 
 

@@ -23,6 +23,7 @@ from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow")
 ARBITRATOR_THREAD = ("arbitrator", "arbitration")
+NETWORK_SCOPES = ("airport", "airspace")  # a disruption over a window at an airport or in an airspace: many flights
 
 
 # ------------------------------------------------------------------------------------------ Arbitrate
@@ -55,18 +56,17 @@ def arbitrate_step(
     from ..arbitration.arbitrator import arbitrate
 
     request = ValidatedRequest.model_validate(state["request"])
+    if request.disruption is not None and request.disruption.scope.kind in NETWORK_SCOPES:
+        from .network_step import arbitrate_network
+
+        return arbitrate_network(
+            state, handle=handle, store=store, registry=registry, now=now, trail=trail, **arbitrate_kwargs
+        )
     # After a debate, the arbitrator reads the last debate round's collation and records the debate.
     debate = DebateState.model_validate(state["debate"]) if state.get("debate") else None
     last = debate.collation if debate is not None and debate.collation else state["phase2"]["collation"]
     collation = store.resolve(last)
-    previous = DecisionSummary.model_validate(state["decision"]) if state.get("decision") else None
-    approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
-    excluded: list[str] = []
-    instruction: str | None = None
-    attempt = 1
-    if previous and approval and approval.action == "alternatives":
-        excluded, instruction = alternatives_request(previous, approval)
-        attempt = previous.attempt + 1
+    attempt, excluded, instruction = next_attempt(state)
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
     output = arbitrate(
         collation,
@@ -80,6 +80,44 @@ def arbitrate_step(
         debate=debate.record() if debate is not None else None,
         **arbitrate_kwargs,
     )
+    return record_decision(
+        output,
+        request,
+        attempt=attempt,
+        excluded=excluded,
+        instruction=instruction,
+        store=store,
+        registry=registry,
+        trail=trail,
+    )
+
+
+def next_attempt(state: dict) -> tuple[int, list[str], str | None]:
+    """This arbitration's attempt, the plans set aside and the instruction: after a request for alternatives (or a
+    network plan's exclusions) the next attempt, else the first."""
+    previous = DecisionSummary.model_validate(state["decision"]) if state.get("decision") else None
+    approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
+    if previous and approval and approval.action == "alternatives":
+        excluded, instruction = alternatives_request(previous, approval)
+        return previous.attempt + 1, excluded, instruction
+    if previous and approval and approval.action == "exclude":
+        return previous.attempt + 1, previous.excluded, previous.instruction
+    return 1, [], None
+
+
+def record_decision(
+    output,
+    request: ValidatedRequest,
+    *,
+    attempt: int,
+    excluded: list[str],
+    instruction: str | None,
+    store: ArtifactStore,
+    registry: BaseThreadRegistry,
+    trail: AuditTrail | None,
+) -> DecisionSummary:
+    """Save the arbitrator's output (S3, by key), record it on the thread and in the audit trail, and summarise it
+    for the state."""
     ref = store.save(
         run_key(request.disruption_id, request.execution_name, f"decision-{attempt}"),
         output.model_dump(mode="json"),
@@ -138,6 +176,7 @@ def arbitrate_step(
         llm=output.llm,
         debate=output.debate.agreement if output.debate else None,
         debate_rounds=output.debate.rounds_run if output.debate else 2,
+        scope="network" if request.disruption and request.disruption.scope.kind in NETWORK_SCOPES else "flight",
     )
 
 

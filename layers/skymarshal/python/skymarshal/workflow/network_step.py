@@ -1,0 +1,85 @@
+"""Arbitrate for an airport or airspace disruption: the network planner (arbitration/network_validation.py) makes
+and validates the plans, the arbitrator's ranking orders the valid ones (arbitration/network_scenario.py), and the
+decision goes to the duty manager like any other — its per-flight tables in the decision artifact (S3, by key).
+
+A second attempt follows the duty manager's answer on the first: alternatives set the shown plans aside; an
+exclusion leaves the named flights as scheduled and validates every plan again (arbitration/network_exclusions.py).
+A report the planner cannot plan (a window past the data, too many flights) is an escalation with its one line.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from ..agents.network_scope import NetworkInputRefused
+from ..checkpoint.threads import BaseThreadRegistry
+from ..data.access import DataHandle
+from .audit_trail import AuditTrail
+from .models import ApprovalDecision, DecisionSummary, ValidatedRequest
+from .payloads import ArtifactStore
+from .steps_decision import ARBITRATOR_THREAD, next_attempt, record_decision
+
+log = logging.getLogger("skymarshal.workflow")
+# of the arbitrator's deadline, the optimizer's share: reading, crewability and validation take about as long
+OPTIMIZER_SHARE = 0.4
+
+
+def _previous(state: dict, store: ArtifactStore):
+    from ..arbitration.models import ArbitratorOutput
+
+    summary = DecisionSummary.model_validate(state["decision"])
+    return ArbitratorOutput.model_validate(store.resolve(summary.output))
+
+
+def arbitrate_network(
+    state: dict,
+    *,
+    handle: DataHandle,
+    store: ArtifactStore,
+    registry: BaseThreadRegistry,
+    now: datetime | None = None,
+    trail: AuditTrail | None = None,
+    config=None,
+    deadline_s: float | None = None,
+    **_unused,
+) -> DecisionSummary:
+    """The network decision for this attempt (see the module's docstring), saved and summarised as Arbitrate's."""
+    from ..arbitration.arbitrator import ArbitratorConfig, arbitrator_deadline_s
+    from ..arbitration.network_exclusions import exclude_flights
+    from ..arbitration.network_scenario import network_output, refused_output
+    from ..arbitration.network_validation import network_plans
+
+    config = config or ArbitratorConfig()
+    request = ValidatedRequest.model_validate(state["request"])
+    disruption = request.disruption
+    assert disruption is not None  # Validate resolved the airport or airspace and its window
+    attempt, excluded, instruction = next_attempt(state)
+    registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
+    data = handle.with_overlay(request.overlay).with_read_cache()
+    approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
+    try:
+        if approval is not None and approval.action in ("exclude", "alternatives") and state.get("decision"):
+            decision = _previous(state, store).network
+            assert decision is not None  # a network run's every decision carries its plans
+            if approval.action == "exclude":
+                decision = exclude_flights(
+                    data, disruption, decision, approval.excluded_flights, now=now, config=config.network
+                )
+        else:
+            budget = OPTIMIZER_SHARE * (deadline_s if deadline_s is not None else arbitrator_deadline_s())
+            decision = network_plans(data, disruption, now=now, config=config.network, budget_s=budget)
+        output = network_output(decision, disruption, config.weights, frozenset(excluded))
+    except NetworkInputRefused as exc:
+        log.info("network plans refused: %s", exc)
+        output = refused_output(str(exc), disruption)
+    return record_decision(
+        output,
+        request,
+        attempt=attempt,
+        excluded=excluded,
+        instruction=instruction,
+        store=store,
+        registry=registry,
+        trail=trail,
+    )
