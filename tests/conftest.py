@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from boto3.dynamodb.conditions import Attr
 import pytest_socket
 
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
@@ -221,6 +222,9 @@ def restore(account):
     for name in names:
         undo(name, tables=WorkflowTables(account.resource(), account.naming))
         history.delete_item(Key={"disruption_id": f"SM-{name}"})  # Learn's record: other tests count history
+        per_flight = history.scan(FilterExpression=Attr("disruption_id").begins_with(f"SM-{name}#"))["Items"]
+        for item in per_flight:  # a network run's rows, one per flight
+            history.delete_item(Key={"disruption_id": item["disruption_id"]})
 
 
 @pytest.fixture

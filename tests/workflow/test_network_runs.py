@@ -45,3 +45,94 @@ def test_the_recommended_plan_keeps_every_flight_out_of_the_closure_and_legally_
         assert not (row["origin"] == "AUH" and _inside(_at(row["new_departure"]), window)), row
         assert not (row["destination"] == "AUH" and _inside(_at(row["new_arrival"]), window)), row
     print(decision["final_decision"])
+
+
+def _flights(account, ids) -> dict[str, dict]:
+    table = account.resource().Table(account.naming("flights"))
+    return {i: table.get_item(Key={"flight_id": i}).get("Item") for i in ids}
+
+
+def test_an_exclusion_is_revalidated_then_the_approved_plan_is_executed_and_learnt(wf, account, closure, restore):
+    decision = wf.decision(closure)
+    top = decision["ranked"][0]["scenario"]
+    rows = next(
+        p["plan"]["actions"] for p in decision["network"]["plans"] if p["plan"]["plan_id"] == top["scenario_id"]
+    )
+    window = decision["network"]["restriction"]["window"]
+    # leaving a flight that leaves AUH inside the closure as scheduled breaks every plan: refused, plans kept
+    closed = next(r for r in rows if r["origin"] == "AUH" and _inside(_at(r["scheduled_departure"]), window))
+    wf.decide(
+        closure,
+        ApprovalDecision(
+            action="exclude", excluded_flights={closed["flight_id"]: "crew already at the gate"}, decided_by="Dana Duty"
+        ),
+    )
+    progress = wf.follow(closure, timeout_s=600)
+    assert progress.awaiting_approval, (progress.status, progress.current)
+    second = wf.decision(closure)
+    refused = second["network"]["exclusion_refused"]
+    assert refused and closed["flight_id"] in refused and "CLOSED_AIRPORT" in refused, refused
+    assert [r["scenario"]["scenario_id"] for r in second["ranked"]] == [
+        r["scenario"]["scenario_id"] for r in decision["ranked"]
+    ]
+    # approve: every row's actions applied in one execution, a group per action
+    changed = [r for r in rows if r["action"] != "operate" or r["crew_changes"]]
+    restore.append(closure)
+    wf.decide(closure, ApprovalDecision(action="approve", decided_by="Dana Duty"))
+    assert wf.follow(closure, timeout_s=600).status == "SUCCEEDED"
+    output = wf.output(closure)
+    assert output["execution"]["status"] == "executed"
+    assert len(output["execution"]["actions"]) == len(top["actions"]) >= len(changed)
+    after = _flights(account, [r["flight_id"] for r in changed])
+    for r in changed:
+        row = after[r["flight_id"]]
+        if r["action"] == "cancel":
+            assert row["status"] == "CANCELLED", row
+        elif r["delay_minutes"]:
+            assert row["delay_minutes"] == r["delay_minutes"] and _at(row["estimated_departure"]) == _at(
+                r["new_departure"]
+            )
+        if r["new_registration"] and r["action"] != "cancel":
+            assert row["aircraft_registration"] == r["new_registration"]
+    # Learn: a history row per flight of the table, naming the event
+    history = account.resource().Table(account.naming("DisruptionHistory"))
+    for r in rows:
+        item = history.get_item(Key={"disruption_id": f"SM-{closure}#{r['flight_id']}"}).get("Item")
+        assert item and item["execution_id"] == closure and item["outcome"] == "on_plan", r["flight_id"]
+    assert output["outcome"]["status"] == "executed"
+
+
+def test_a_failed_group_rolls_the_whole_network_plan_back(wf, account, monkeypatch):
+    from botocore.client import BaseClient
+    from botocore.exceptions import ClientError
+
+    name = wf.start(CLOSURE, disruption_id=run_id("auh-rollback"))["execution_name"]
+    assert wf.follow(name, timeout_s=600).awaiting_approval
+    decision = wf.decision(name)
+    top = decision["ranked"][0]["scenario"]
+    ids = sorted({a["flight_id"] for a in top["actions"]})
+    before = _flights(account, ids)
+    real, transactions = BaseClient._make_api_call, []
+
+    def refuse_fifth(self, operation, params):
+        tables = {next(iter(i.values()))["TableName"] for i in params.get("TransactItems", [])}
+        if operation == "TransactWriteItems" and not any(t.endswith("AuditTrail") for t in tables):
+            transactions.append(params)
+            if len(transactions) == 5:
+                raise ClientError(
+                    {
+                        "Error": {"Code": "TransactionCanceledException", "Message": "injected"},
+                        "CancellationReasons": [{"Code": "ConditionalCheckFailed"}],
+                    },
+                    operation,
+                )
+        return real(self, operation, params)
+
+    monkeypatch.setattr(BaseClient, "_make_api_call", refuse_fifth)
+    wf.decide(name, ApprovalDecision(action="approve", decided_by="Dana Duty"))
+    final = wf.follow(name, timeout_s=600)
+    monkeypatch.setattr(BaseClient, "_make_api_call", real)
+    assert final.status == "FAILED" and wf.describe(name)["error"] == "ExecutionRolledBack"
+    assert _flights(account, ids) == before
+    events = [e["event"] for e in wf.audit(name)["execution_events"]]
+    assert events.count("completed") >= 4 and "failed" in events and events.count("compensated") >= 4
