@@ -5,6 +5,7 @@ decision, and deadlines below the Lambda timeouts. The fixtures are in tests/inf
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -155,9 +156,31 @@ def test_duty_manager_decision_rejects_asks_for_alternatives_or_executes(definit
     assert _choices(decision) == {
         ("$.approval.action", "reject"): "Learn and record outcome",
         ("$.approval.action", "alternatives"): "Arbitrate",
+        ("$.approval.action", "exclude"): "Arbitrate",  # a network plan with flights left as scheduled
     }
     assert decision["Default"] == "Execute plan"
     assert definition["States"]["Execute plan"]["Next"] == "Learn and record outcome"
 
 
 # ----------------------------------------------------------------------------------------- functions
+
+
+def test_a_network_disruption_goes_from_validate_to_the_network_planner(definition) -> None:
+    """An airport or airspace scope skips the agents' rounds (they analyse one flight): Arbitrate plans the
+    network; no legal network plan, or a report the planner refuses, escalates NETWORK_DISRUPTION."""
+    scope = definition["States"]["One flight or a network?"]
+    (network,) = scope["Choices"]
+    kinds = {c["StringEquals"] for c in network["Or"]}
+    assert kinds == {"airport", "airspace"} and network["Next"] == "Arbitrate"
+    assert scope["Default"] == "Initial round done before?"
+    plan = definition["States"]["Any valid plan?"]
+    (refused,) = [c for c in plan["Choices"] if "And" in c]
+    assert {(c["Variable"], str(c.get("StringEquals", c.get("BooleanEquals")))) for c in refused["And"]} == {
+        ("$.decision.scope", "network"),
+        ("$.decision.has_plan", "False"),
+    }
+    escalate = definition["States"][refused["Next"]]
+    assert refused["Next"] == "Escalate: network disruption" and "NETWORK_DISRUPTION" in json.dumps(escalate)
+    assert plan["Choices"].index(refused) < next(
+        i for i, c in enumerate(plan["Choices"]) if c.get("Variable") == "$.decision.has_plan"
+    )  # before the flight-scope NO_VALID_PLAN branch, which would catch it first
