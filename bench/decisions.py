@@ -48,7 +48,10 @@ class Result:
 
 
 def plan_kinds(scenario: dict[str, Any]) -> frozenset[str]:
-    """A scenario's kinds; a missing `kinds` (before combined plans) is [kind]."""
+    """A scenario's kinds; a missing `kinds` (before combined plans) is [kind]; a network plan (an airport or
+    airspace disruption's, every flight's actions in one) is network_plan."""
+    if str(scenario.get("scenario_id", "")).startswith("network:"):
+        return frozenset({"network_plan"})
     return frozenset(scenario.get("kinds") or [scenario["kind"]])
 
 

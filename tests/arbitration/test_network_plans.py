@@ -84,3 +84,42 @@ def test_too_many_flights_proposes_a_narrower_window(handle):
     with pytest.raises(NetworkInputRefused, match=r"narrower window, e\.g\. 14:00 to") as caught:
         network_scope(handle.with_overlay(overlay), disruption, max_flights=10)
     assert caught.value.reason.code == "TOO_MANY_FLIGHTS"
+
+
+def test_an_exclusion_that_leaves_a_flight_in_the_closure_is_refused_and_changes_nothing(fog):
+    from skymarshal.arbitration.network_exclusions import exclude_flights
+
+    handle, disruption, decision = fog
+    window = disruption.window
+    top = decision.valid[0].plan
+    closed = next(a for a in top.actions if a.origin == "AUH" and window.start <= a.scheduled_departure < window.end)
+    after = exclude_flights(handle, disruption, decision, {closed.flight_id: "crew already boarded"}, now=NOW)
+    assert after.plans == decision.plans and after.excluded == {}
+    assert after.exclusion_refused and closed.flight_id in after.exclusion_refused
+    assert "CLOSED_AIRPORT" in after.exclusion_refused
+    unknown = exclude_flights(handle, disruption, decision, {"EY0000-20270122": "not ours"}, now=NOW)
+    assert unknown.plans == decision.plans and "no plan touches EY0000-20270122" in (unknown.exclusion_refused or "")
+
+
+def test_an_excluded_flight_is_left_as_scheduled_and_every_plan_validated_again(fog):
+    """Leaving an inheriting flight as scheduled: its row reverts in every plan; each plan is validated again and
+    is valid only if the rules find nothing (its tail may now be late for it: ROTATION_BROKEN)."""
+    from skymarshal.arbitration.network_exclusions import exclude_flights
+
+    handle, disruption, decision = fog
+    top = decision.valid[0].plan
+    moved = [a for a in top.actions if a.action == "retime" and a.flight_id not in disruption.scope.flights]
+    if not moved:
+        pytest.skip("the recommended plan retimes no inheriting flight")
+    target = moved[-1]
+    after = exclude_flights(handle, disruption, decision, {target.flight_id: "slot kept"}, now=NOW)
+    if after.exclusion_refused:
+        assert target.flight_id in after.exclusion_refused or "ROTATION_BROKEN" in after.exclusion_refused
+        return
+    assert after.excluded == {target.flight_id: "slot kept"}
+    for v in after.plans:
+        row = next((a for a in v.plan.actions if a.flight_id == target.flight_id), None)
+        if row is not None:
+            assert row.action == "operate" and row.new_departure == row.scheduled_departure
+            assert "excluded by the duty manager" in row.reason
+    assert any(v.valid for v in after.plans)

@@ -62,8 +62,10 @@ def exclude_flights(
         rows, totals = measure(_as_scheduled(v.plan, data, wanted), data, optimizer_cost=v.plan.totals.optimizer_cost)
         plans.append(validate_plan(checker, v.plan.model_copy(update={"actions": rows, "totals": totals})))
     if not any(p.valid for p in plans):
-        named = [f"{r.flight_id} {r.code}: {r.message}" for p in plans for r in p.rejections if r.flight_id in wanted]
-        why = "; ".join(dict.fromkeys(named[:3]))
+        named: dict[tuple[str, str], str] = {}  # each flight's each reason once, the first plan's words
+        for r in (r for p in plans for r in p.rejections if r.flight_id in wanted):
+            named.setdefault((r.flight_id, r.code), r.message)
+        why = "; ".join(f"{f} {code}: {m}" for (f, code), m in list(named.items())[:4])
         reason = why or "; ".join(f"{p.plan.title}: {p.rejections[0].message}" for p in plans if p.rejections)
         return decision.model_copy(
             update={
