@@ -15,6 +15,7 @@ import os
 import uuid
 
 import pytest
+from boto3.dynamodb.conditions import Attr
 from iam_policies import LocalNames, evaluate, function_policies, resource_policies, without
 from workflow_helpers import DEMO
 
@@ -24,6 +25,8 @@ from skymarshal.local.iam_calls import acting_as, recording
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.tables import WorkflowTables
+
+CLOSURE = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"
 
 
 def _logical(template: dict, handler: str) -> tuple[str, local_workflow.LocalFunction]:
@@ -101,6 +104,14 @@ def recorded(synthesized, account, wf):
                 wf.decide(rejected, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="no"))
                 wf.audit(approved), wf.verify(approved)
             assert wf.follow(rejected, timeout_s=600).status in ("SUCCEEDED", "FAILED", "ABORTED")
+            # a network disruption: Arbitrate's planner reads, Execute's many-flight plan, Learn's rows per flight
+            with acting_as(api_name):
+                network = wf.start(CLOSURE, disruption_id=f"t-iam-net-{uuid.uuid4().hex[:6]}")["execution_name"]
+            names.append(network)
+            assert wf.follow(network, timeout_s=600).awaiting_approval
+            with acting_as(api_name):
+                wf.decide(network, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="iam"))
+            assert wf.follow(network, timeout_s=600).status == "SUCCEEDED", wf.describe(network).get("cause")
             calls = log.take()
     finally:
         os.environ.pop("SKYMARSHAL_STATE_MACHINE_ARN", None)
@@ -110,6 +121,8 @@ def recorded(synthesized, account, wf):
         for name in names:
             undo(name, tables=WorkflowTables(account.resource(), account.naming))
             history.delete_item(Key={"disruption_id": f"SM-{name}"})
+            for item in history.scan(FilterExpression=Attr("disruption_id").begins_with(f"SM-{name}#"))["Items"]:
+                history.delete_item(Key={"disruption_id": item["disruption_id"]})
     return calls, trigger_name, api_name
 
 

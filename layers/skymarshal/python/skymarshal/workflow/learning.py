@@ -37,7 +37,7 @@ from .models import Outcome as RunOutcome
 from .payloads import ArtifactStore, run_key
 from .tables import WorkflowTables
 
-ApprovalOutcome = Literal["approve", "select", "alternatives", "reject", "timeout", "escalated"]
+ApprovalOutcome = Literal["approve", "select", "alternatives", "reject", "exclude", "timeout", "escalated"]
 ID_PREFIX = "SM-"
 VERB = {
     "approve": "approved",
@@ -187,24 +187,41 @@ def learn_step(
         close_arbitration(state, registry)
     history_id = None
     if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
-        how = {
-            "execution_id": request.execution_name,
-            "prompt": request.prompt,
-            "chosen_scenario_id": execution.scenario_id if execution else None,
-            "decided_by": approval.decided_by if approval else None,
-            "approval_action": approval.action
+        chosen = execution.scenario_id if execution else None
+        decided_by = approval.decided_by if approval else None
+        action: ApprovalOutcome = (
+            approval.action
             if approval
-            else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
-            "report": ExecutionReport.model_validate(report) if report else None,
-            "occurred_at": request.reported_at,
-        }
+            else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated")
+        )
+        executed = ExecutionReport.model_validate(report) if report else None
         if output.network is not None:  # a row per flight of the network plan (workflow/network_learning.py)
             from .network_learning import network_records
 
-            records = network_records(output=output, **how)
+            records = network_records(
+                execution_id=request.execution_name,
+                prompt=request.prompt,
+                output=output,
+                chosen_scenario_id=chosen,
+                decided_by=decided_by,
+                approval_action=action,
+                report=executed,
+                occurred_at=request.reported_at,
+            )
         else:
-            flight = q.get_flight(handle, request.flight_id) if request.flight_id else None
-            records = [learning_record(decision=output, flight=flight, **how)]
+            records = [
+                learning_record(
+                    execution_id=request.execution_name,
+                    prompt=request.prompt,
+                    decision=output,
+                    chosen_scenario_id=chosen,
+                    decided_by=decided_by,
+                    approval_action=action,
+                    report=executed,
+                    occurred_at=request.reported_at,
+                    flight=q.get_flight(handle, request.flight_id) if request.flight_id else None,
+                )
+            ]
         for record in records:
             record_learning(record, tables=tables)
         history_id = f"{ID_PREFIX}{request.execution_name}" if output.network is not None else records[0].disruption_id
