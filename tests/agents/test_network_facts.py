@@ -83,3 +83,21 @@ def test_a_window_ending_before_it_starts_is_overnight_only_from_noon_and_within
 def test_a_reversed_window_is_refused_not_reinterpreted(handle):
     with pytest.raises(InvalidReport, match="ends before it starts"):
         network_report("Abu Dhabi airport is closed by fog from 09:00 to 07:00 UTC on January 22nd", handle, NOW)
+
+
+@pytest.mark.parametrize(
+    ("words", "closed"),
+    [
+        ("Heathrow has suspended all movements from 06:00 to 08:00", True),
+        ("all flights suspended at AUH after a security alert", True),
+        ("operations have been suspended at Zurich", True),
+        ("Abu Dhabi airport shut by fog", True),
+        ("no movements at DOH between 10:00 and 11:00", True),
+        ("AUH limited to 20 movements per hour", False),
+        ("boarding suspended on one gate", False),
+    ],
+)
+def test_a_closure_in_an_occs_words(words, closed):
+    from skymarshal.agents.network_facts import CLOSURE
+
+    assert (CLOSURE.search(words) is not None) is closed

@@ -10,6 +10,7 @@ line saying what was understood and what is missing.
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,12 @@ if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported
     from langchain_core.language_models import BaseChatModel
 
 MAX_FLIGHTS = 300  # a report touching more is narrowed by the duty manager, not run for an hour
-CLOSURE_WORDS = ("closed", "closure", "shut")
+# A closure in an OCC's words: closed, shut, or every movement suspended (a drone, a security alert, a strike).
+CLOSURE = re.compile(
+    r"\b(?:closed|closure|shut|suspend(?:s|ed|ing)?\s+(?:all\s+)?(?:movements|operations|flights)"
+    r"|(?:all\s+)?(?:movements|operations|flights)\s+(?:are\s+|were\s+|have\s+been\s+)?suspended|no\s+movements)\b",
+    re.I,
+)
 
 
 class InvalidReport(ValueError):
@@ -143,7 +149,7 @@ def network_report(
             f"{len(flights)} flights touch {iata} in that window (more than {MAX_FLIGHTS}): name a narrower window"
         )
     rates = rate_facts(report)  # a capacity share, a rate or a slot delay: the airport stays open
-    closed = not rates and (reading.fact == "airport_restriction" or any(w in report.lower() for w in CLOSURE_WORDS))
+    closed = not rates and (reading.fact == "airport_restriction" or CLOSURE.search(report) is not None)
     code = reading.cause_code or 87
     facts = [
         _stated("airport", reading.airport),

@@ -170,8 +170,9 @@ def regulated(r: NetworkRestriction, f: Flight) -> bool:
 def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
     """Each rating group the scope touches: every tail of the group that day (spares too: swaps stay in the group)
     and their flights from the UTC day's start (so a rotation starts at the tail's station) to the horizon. The day
-    is the restriction's: a closure announced days ahead is planned on its own day's fleet and flights."""
-    day = max(scope.decision.date(), scope.restriction.window.start.date())
+    is the earliest affected flight's (an arrival in the window may leave the evening before), never the report's:
+    a closure announced days ahead is planned on its own day's fleet and flights."""
+    day = min(f.scheduled_departure for f in scope.affected).date()
     day_start = datetime.combine(day, datetime.min.time(), UTC)
     groups = sorted({AIRCRAFT_TYPES[f.aircraft_type].rating_group for f in scope.flights})
     out = []
