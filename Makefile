@@ -96,8 +96,8 @@ bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10: strict, lenient and k
 
 DECISIONS_ARGS ?=
 
-bench-network: $(STAMP)  ## figures, not assertions: AUH closure 1/3/6 h and a 50 % capacity afternoon through the network planner, offline (NETWORK_ARGS="--only closure-3h --seconds 1 --json")
-	$(BIN)/python -m bench.network $(NETWORK_ARGS)
+bench-network: $(STAMP)  ## figures, not assertions: AUH closure 1/3/6 h and a 50 % capacity afternoon through the network planner, then through the state machine, offline (NETWORK_ARGS="--only closure-3h --seconds 1 --json")
+	$(BIN)/python -m bench.network --workflow $(NETWORK_ARGS)
 
 bench-decisions: $(STAMP)  ## figures, not assertions: every bench/scenarios case to its decision, judged as a duty manager would (DECISIONS_ARGS="--only ey20 --json")
 	$(BIN)/python -m bench.decisions $(DECISIONS_ARGS)

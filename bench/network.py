@@ -1,12 +1,14 @@
 """The network bench: airport disruptions at AUH through the network planner, offline: figures, not assertions.
 
-`python -m bench.network [--only NAME ...] [--seconds S] [--json]`. One emulated account is seeded once (small
+`python -m bench.network [--only NAME ...] [--seconds S] [--json] [--workflow]`. One emulated account is seeded once (small
 load factor, as the tests). Each case: the report read into a disruption and its what-if overlay
 (agents.network_facts), then scope → plans (the optimizer once per objective and rating group) → crewability →
 validation (arbitration.network_validation). Printed per case: flights affected and inheriting, seconds per step,
 optimizer seconds, and for the recommended plan (the cheapest valid one) its cost, delay minutes, cancellations,
 passengers re-accommodated, reserves called, and illegal flights (rejections of the plans kept: must be 0).
-Exit 0 whatever the figures (1 only when the bench itself cannot run).
+`--workflow`: each case also runs end to end through the synthesized state machine, offline (Validate → Arbitrate
+with the planner sized to the arbitrator's deadline → the approval request), then is rejected: the whole run's
+seconds to the approval and each state's. Exit 0 whatever the figures (1 only when the bench cannot run).
 """
 
 from __future__ import annotations
@@ -88,6 +90,32 @@ def run_case(handle, name: str, report: str, seconds: float) -> Result:
     return result
 
 
+def through_workflow(client, name: str, report: str) -> dict[str, Any]:
+    """The case through the state machine to its approval request: seconds in all and per state, the plan."""
+    from bench.workflow import _state_seconds
+    from skymarshal.workflow.models import ApprovalDecision
+
+    run = f"bench-net-{name}-{int(time.time() * 1000) % 10**8}"
+    started = time.monotonic()
+    client.start(report, disruption_id=run, source="bench")
+    progress = client.follow(run, timeout_s=900, poll_s=0.1)
+    whole = time.monotonic() - started
+    states, _ = _state_seconds(client, run)
+    decision = client.decision(run) or {}
+    if progress.awaiting_approval:
+        client.decide(run, ApprovalDecision(action="reject", decided_by="Network Bench", comment="bench: read only"))
+        client.follow(run, timeout_s=900, poll_s=0.1)
+    top = (decision.get("ranked") or [{}])[0].get("scenario", {})
+    return {
+        "awaiting_approval": progress.awaiting_approval,
+        "seconds_to_approval": round(whole, 2),
+        "states": {k: round(v, 2) for k, v in states.items() if k in ("Validate disruption", "Arbitrate")},
+        "recommended": top.get("scenario_id"),
+        "actions": len(top.get("actions", [])),
+        "final_decision": decision.get("final_decision", ""),
+    }
+
+
 def show(r: Result) -> None:
     if r.outcome != "planned":
         print(f"{r.name:15s} {r.outcome}: {r.message}")
@@ -110,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="optimizer seconds per objective and rating group")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--load-factor", type=float, default=float(os.environ.get("SKYMARSHAL_BENCH_LF", "0.1")))
+    parser.add_argument("--workflow", action="store_true", help="also run each case through the state machine")
     args = parser.parse_args(argv)
     cases = {n: r for n, r in CASES.items() if not args.only or any(part in n for part in args.only)}
     if not cases:
@@ -129,11 +158,36 @@ def main(argv: list[str] | None = None) -> int:
             results.append(run_case(account.handle(), name, report, args.seconds))
             if not args.json:
                 show(results[-1])
+        runs = workflow_runs(account, cases, say) if args.workflow else {}
     if args.json:
-        out: dict[str, Any] = {"seconds_per_solve": args.seconds, "cases": [asdict(r) for r in results]}
+        out: dict[str, Any] = {
+            "seconds_per_solve": args.seconds,
+            "cases": [asdict(r) for r in results],
+            "workflow": runs,
+        }
         json.dump(out, sys.stdout, indent=1)
         print()
     return 0
+
+
+def workflow_runs(account, cases: dict[str, str], say) -> dict[str, dict[str, Any]]:
+    os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "ERROR")  # the handlers' logs would bury the lines
+    from skymarshal.local import workflow as local_workflow
+    from skymarshal.local.template import workflow_template
+
+    local_workflow.install(account, workflow_template(say))
+    client = local_workflow.local_client(account)
+    say("\nthrough the state machine (offline, the optimizer sized to the arbitrator's deadline):")
+    runs = {}
+    for name, report in cases.items():
+        runs[name] = run = through_workflow(client, name, report)
+        say(
+            f"{name:15s} {run['seconds_to_approval']:.1f} s to the approval request "
+            f"({', '.join(f'{k} {v:.1f}' for k, v in run['states'].items())}); "
+            f"recommended {run['recommended']} ({run['actions']} actions)"
+        )
+    return runs
 
 
 if __name__ == "__main__":
