@@ -38,7 +38,7 @@ from . import models as m
 from .history import history_router
 from .plans import gantt_view
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
-from .views import decision_view, run_progress
+from .views import decision_view, exclusion_ids, run_progress
 
 TITLE, VERSION = "SkyMarshal duty manager API", "1.0.0"
 API_BASE = "/api"  # on the console's origin: `skymarshal serve` locally, CloudFront in AWS
@@ -245,12 +245,19 @@ def approve(disruption_id: str, body: Annotated[m.Approve, Body()]) -> m.Decisio
     "/disruptions/<disruption_id>/override",
     middlewares=DECIDE,
     security=SECURITY,
-    summary="Select another plan, request alternatives, or abort; a reason is mandatory",
+    summary="Select another plan, request alternatives, abort (a reason is mandatory), or exclude flights from a "
+    "network decision (a reason for each)",
 )
 def override(disruption_id: str, body: Annotated[m.Override, Body()]) -> m.DecisionRecorded:
-    action = {"select": "select", "alternatives": "alternatives", "abort": "reject"}[body.action]
+    action = {"select": "select", "alternatives": "alternatives", "abort": "reject", "exclude": "exclude"}[body.action]
+    flights = _exclusions(disruption_id, body.excluded_flights) if action == "exclude" else {}
     return _decide(
-        disruption_id, action=action, scenario_id=body.scenario_id, comment=body.reason, instruction=body.instruction
+        disruption_id,
+        action=action,
+        scenario_id=body.scenario_id,
+        comment=body.reason,
+        instruction=body.instruction,
+        **({"excluded_flights": flights} if flights else {}),
     )
 
 
@@ -317,6 +324,19 @@ def put_settings(body: Annotated[m.SettingsChange, Body()]) -> StoredSettings:
     return save(body.settings(), expected_version=body.version, actor=signed_in().name, tables=wf.tables)
 
 
+def _exclusions(disruption_id: str, wanted: dict[str, str]) -> dict[str, str]:
+    """The exclusions keyed by flight id, checked against the pending decision's tables: a flight in none of them
+    is a 400 here rather than a refusal one arbitration later."""
+    wf = client()
+    wf.describe(disruption_id)  # 404 before 400
+    if wf.pending(disruption_id) is None:
+        return wanted  # nothing waits for an answer: _decide says so (409)
+    try:
+        return exclusion_ids((wf.decision(disruption_id) or {}).get("network"), wanted)
+    except ValueError as exc:
+        raise BadRequestError(f"excluded_flights: {exc}") from None
+
+
 def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:
     who = signed_in()
     wf = client()
@@ -329,6 +349,7 @@ def _decide(disruption_id: str, **answer: Any) -> m.DecisionRecorded:
     return m.DecisionRecorded(
         disruption_id=disruption_id,
         **{k: recorded.get(k) for k in ("action", "scenario_id", "decided_by", "decided_at", "comment", "instruction")},
+        excluded_flights=recorded.get("excluded_flights") or {},
     )
 
 

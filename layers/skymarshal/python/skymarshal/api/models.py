@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from ..arbitration.instructions import InstructionRemoval, ReadInstruction
 from ..models.common import MAX_PROMPT_CHARS
 from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
+from ..models.network_plan import FlightActionKind, FlightRejection, NetworkRestriction, Objective, PlanTotals
 from ..workflow.models import ActionDetails, RankedSummary
 from ..workflow.settings import RunSettings
 from .plans import PhaseSpan
@@ -36,13 +37,33 @@ class Approve(_Body):
     comment: str | None = Field(None, max_length=2000)
 
 
+FlightKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+ExclusionReason = Annotated[str, StringConstraints(max_length=500)]
+
+
 class Override(ActionDetails, _Body):
-    action: Literal["select", "alternatives", "abort"] = Field(
-        description="select another ranked plan, ask the arbitrator for alternatives, or abort (reject all)"
+    action: Literal["select", "alternatives", "abort", "exclude"] = Field(
+        description="select another ranked plan, ask the arbitrator for alternatives, abort (reject all), or "
+        "exclude flights from a network decision (left as scheduled in every plan, which is validated again)"
     )
-    reason: str = Field(min_length=1, max_length=2000, description="why the recommendation is overridden (mandatory)")
+    # Optional in the schema, required by the validator for select, alternatives and abort: an exclusion's
+    # reasons are per flight, in excluded_flights.
+    reason: str | None = Field(
+        None, min_length=1, max_length=2000, description="why the recommendation is overridden (mandatory but exclude)"
+    )
     scenario_id: str | None = Field(None, max_length=200, description="select: the plan chosen instead")
     instruction: str | None = Field(None, max_length=2000, description="alternatives: what to look for instead")
+    excluded_flights: dict[FlightKey, ExclusionReason] = Field(
+        default_factory=dict,
+        max_length=300,
+        description="exclude: flight id (or its flight number, when one flight of the table has it) → why",
+    )
+
+    @model_validator(mode="after")
+    def _flights_only_to_exclude(self):
+        if self.excluded_flights and self.action != "exclude":
+            raise ValueError(f"excluded_flights goes with action exclude, not {self.action}")
+        return self
 
 
 class Started(BaseModel):
@@ -101,6 +122,60 @@ class ScenarioCard(RankedSummary):
     actions: list[dict[str, Any]]
 
 
+class CrewChangeRow(BaseModel):
+    rank: str
+    replaced: str
+    reserve: str = Field(description="the reserve called out from standby")
+    reason: str
+
+
+class FlightRow(BaseModel):
+    """One row of a network plan's per-flight table."""
+
+    flight_id: str = Field(description="what excluded_flights names")
+    flight_number: str
+    origin: str
+    destination: str
+    action: FlightActionKind
+    scheduled_departure: datetime
+    scheduled_arrival: datetime
+    new_departure: datetime | None = Field(description="None: cancelled")
+    new_arrival: datetime | None
+    delay_minutes: int
+    registration: str
+    new_registration: str | None = Field(description="the tail that flies it; None: cancelled")
+    aircraft_type: str
+    crew_changes: list[CrewChangeRow]
+    passengers: int
+    passengers_reaccommodated: int
+    passengers_stranded_overnight: int
+    reason: str
+    excluded: str | None = Field(None, description="the duty manager's reason, when the flight was excluded")
+
+
+class NetworkPlanView(BaseModel):
+    plan_id: str = Field(description="the ranked scenario's scenario_id, when the plan is valid")
+    title: str
+    objective: Objective
+    valid: bool
+    rank: int | None = Field(description="its rank among the ranked plans; None when rejected or set aside")
+    totals: PlanTotals
+    rejections: list[FlightRejection] = Field(description="each flight that makes the plan illegal, and why")
+    notes: list[str]
+    rows: list[FlightRow]
+
+
+class NetworkView(BaseModel):
+    summary: str = Field(description="the restriction in one line, e.g. 'closure at AUH 22 Jan 14:00–17:00Z'")
+    restriction: NetworkRestriction
+    flights_affected: int
+    flights_inheriting: int
+    recommended: str | None = Field(description="the plan_id of rank 1; None when no plan is valid")
+    excluded: dict[str, str] = Field(description="flights the duty manager excluded: flight id → reason")
+    exclusion_refused: str | None = Field(description="the last exclusion, refused: it left no valid plan")
+    plans: list[NetworkPlanView] = Field(description="valid plans first (by rank), then the rejected ones")
+
+
 class DecisionView(BaseModel):
     disruption_id: str
     status: str
@@ -127,6 +202,9 @@ class DecisionView(BaseModel):
     debate: DebateRecord | None = Field(
         None, description="the debate rounds after the revision round, when a conflict stayed open, and the agreement"
     )
+    network: NetworkView | None = Field(
+        None, description="an airport or airspace disruption: every plan's per-flight table and totals"
+    )
 
 
 class DecisionRecorded(BaseModel):
@@ -137,6 +215,7 @@ class DecisionRecorded(BaseModel):
     decided_at: datetime
     comment: str | None = None
     instruction: str | None = None
+    excluded_flights: dict[str, str] = Field(default_factory=dict, description="exclude: flight id → reason")
 
 
 class SettingsChange(RunSettings):

@@ -1,10 +1,12 @@
 """The API's read views of a run: its progress (phases, agents, states) and its decision (the top three plans and
-everything shown above them), from the execution's description and the arbitrator's stored output."""
+everything shown above them, and a network decision's per-flight tables), from the execution's description and
+the arbitrator's stored output."""
 
 from __future__ import annotations
 
 import json
 
+from ..models.network_plan import NetworkDecision, NetworkRestriction
 from ..workflow.client import WorkflowClient, phase_of
 from . import models as m
 from .plans import phase_spans
@@ -72,4 +74,87 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         instruction=output.get("instruction"),
         removed_by_instruction=output.get("removed_by_instruction", []),
         debate=output.get("debate"),
+        network=network_view(output["network"], output.get("ranked", [])) if output.get("network") else None,
     )
+
+
+def restriction_summary(r: NetworkRestriction) -> str:
+    """One line: what, where, when, and the figures a capacity cut or a regulation sets."""
+    start, end = r.window.start, r.window.end
+    ends = end.strftime("%H:%M" if end.date() == start.date() else "%d %b %H:%M")
+    line = f"{r.kind} at {r.airport} {start:%d %b %H:%M}–{ends}Z"
+    if r.kind != "closure" and (r.departures_per_hour is not None or r.arrivals_per_hour is not None):
+        line += f", {r.departures_per_hour if r.departures_per_hour is not None else '–'} departures"
+        line += f" and {r.arrivals_per_hour if r.arrivals_per_hour is not None else '–'} arrivals an hour"
+    if r.slot_delay_minutes:
+        line += f", slots {r.slot_delay_minutes} min after schedule"
+    return line
+
+
+def network_view(network: dict, ranked: list[dict]) -> m.NetworkView:
+    """Every plan's per-flight table: valid plans by rank (a valid plan set aside by alternatives has none), then
+    the rejected ones, each with its first rejection first."""
+    decision = NetworkDecision.model_validate(network)
+    ranks = {r["scenario"]["scenario_id"]: r["rank"] for r in ranked}
+    plans = []
+    for v in decision.plans:
+        p = v.plan
+        rows = [
+            m.FlightRow(
+                **a.model_dump(exclude={"crew_changes", "rebooked_onto"}),
+                crew_changes=[m.CrewChangeRow(**c.model_dump(exclude={"report_at"})) for c in a.crew_changes],
+                excluded=decision.excluded.get(a.flight_id),
+            )
+            for a in p.actions
+        ]
+        plans.append(
+            m.NetworkPlanView(
+                plan_id=p.plan_id,
+                title=p.title,
+                objective=p.objective,
+                valid=v.valid,
+                rank=ranks.get(p.plan_id) if v.valid else None,
+                totals=p.totals,
+                rejections=v.rejections,
+                notes=p.notes,
+                rows=rows,
+            )
+        )
+    # valid and ranked first by rank, then valid but set aside, then rejected (the planner's order within each)
+    plans.sort(key=lambda x: (not x.valid, x.rank is None, x.rank or 0))
+    return m.NetworkView(
+        summary=restriction_summary(decision.restriction),
+        restriction=decision.restriction,
+        flights_affected=decision.flights_affected,
+        flights_inheriting=decision.flights_inheriting,
+        recommended=next((r["scenario"]["scenario_id"] for r in ranked if r["rank"] == 1), None),
+        excluded=decision.excluded,
+        exclusion_refused=decision.exclusion_refused,
+        plans=plans,
+    )
+
+
+def exclusion_ids(network: dict | None, wanted: dict[str, str]) -> dict[str, str]:
+    """The duty manager's exclusions keyed by flight id: each key a flight id of the plans' tables, or a flight
+    number only one flight of them has. Raises ValueError, in one line, for a flight not in any table."""
+    if not network:
+        raise ValueError("exclude applies to a network decision (an airport or airspace disruption); this is not one")
+    decision = NetworkDecision.model_validate(network)
+    by_number: dict[str, set[str]] = {}
+    for v in decision.plans:
+        for a in v.plan.actions:
+            by_number.setdefault(a.flight_number.upper(), set()).add(a.flight_id)
+    ids = set().union(*by_number.values()) if by_number else set()
+    out, problems = {}, []
+    for key, reason in wanted.items():
+        name = key.strip()
+        found = {name} if name in ids else by_number.get(name.upper(), set())
+        if len(found) == 1:
+            out[found.pop()] = reason
+        elif found:
+            problems.append(f"{name} is {len(found)} flights ({', '.join(sorted(found))}): name one by its id")
+        else:
+            problems.append(f"{name} is in no plan's table")
+    if problems:
+        raise ValueError("; ".join(problems))
+    return out

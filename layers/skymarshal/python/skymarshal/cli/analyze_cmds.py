@@ -2,12 +2,14 @@
 
 Live progress (each phase, each agent with its status and seconds), the arbitrator's top three, then the
 duty manager's decision — asked on a terminal, or given with --approve | --select N | --reject |
---alternatives TEXT — then the execution, the actions applied and the audit file. Exit codes: 0 executed
-or rejected, 1 not accepted (input error) or failed, 3 escalated.
+--alternatives TEXT | --exclude FLIGHT=REASON (a network decision: those flights left as scheduled, then the new
+top approved) — then the execution, the actions applied and the audit file. Exit codes: 0 executed or rejected,
+1 not accepted (input error), failed or an --exclude refused, 3 escalated.
 """
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import json
 import sys
@@ -29,6 +31,14 @@ def register(commands) -> None:
     choice.add_argument("--select", type=int, metavar="N", help="approve the plan ranked N instead")
     choice.add_argument("--reject", action="store_true", help="reject: nothing is executed")
     choice.add_argument("--alternatives", metavar="TEXT", help="ask for other plans (once), then approve the new top")
+    choice.add_argument(
+        "--exclude",
+        type=exclusion,
+        action="append",
+        metavar="FLIGHT=REASON",
+        help="a network decision: leave FLIGHT (its number or id) as scheduled in every plan, then approve the new "
+        "top; repeat for more flights (nothing is executed if the exclusion leaves no valid plan)",
+    )
     cmd.add_argument("--as", dest="decided_by", default=None, help="the duty manager's name (default: your user)")
     cmd.add_argument(
         "--comment",
@@ -42,12 +52,52 @@ def register(commands) -> None:
     cmd.set_defaults(run=_run)
 
 
+def exclusion(text: str) -> tuple[str, str]:
+    """--exclude FLIGHT=REASON: the flight and why it stays as scheduled (both required)."""
+    flight, _, reason = text.partition("=")
+    if not flight.strip() or not reason.strip():
+        raise argparse.ArgumentTypeError(f"{text!r}: use FLIGHT=REASON, e.g. EY301='slot already filed'")
+    return flight.strip(), reason.strip()
+
+
+def _flight_ids(decision: dict, wanted: dict[str, str]) -> dict[str, str]:
+    """Flight numbers (or ids) → the network tables' flight ids; one line when a flight is in no table."""
+    from ..api.views import exclusion_ids
+
+    try:
+        return exclusion_ids(decision.get("network"), wanted)
+    except ValueError as exc:
+        raise SystemExit(f"skymarshal: --exclude: {exc}") from None
+
+
+def _ask_exclusions(network: dict) -> dict[str, str]:
+    """Flights to leave as scheduled, each with its reason, asked until an empty answer."""
+    from ..api.views import exclusion_ids
+
+    wanted: dict[str, str] = {}
+    while flight := input("Flight to leave as scheduled (number or id; empty when done): ").strip():
+        try:
+            [flight_id] = exclusion_ids(network, {flight: "-"})
+        except ValueError as exc:
+            print(f"  {exc}")
+            continue
+        wanted[flight_id] = _reason(f"Why leave {flight_id} as scheduled (required): ")
+    return wanted
+
+
 def _answer(args, decision: dict, interactive: bool):
     """The duty manager's answer from the flags, or asked on the terminal."""
     from ..workflow.models import ApprovalDecision
 
     ranked = decision.get("ranked", [])
+    network = decision.get("network")
     who = args.decided_by or getpass.getuser()
+    if args.exclude and not decision.get("_exclusion_done"):
+        flights = _flight_ids(decision, dict(args.exclude))
+        return ApprovalDecision(action="exclude", excluded_flights=flights, decided_by=who, comment=args.comment)
+    if args.exclude and (refused := (network or {}).get("exclusion_refused")):
+        # The plans stand as they were, with the flights the duty manager wanted left alone: nothing is executed.
+        return ApprovalDecision(action="reject", decided_by=who, comment=f"--exclude refused: {refused}")
     if args.reject:
         return ApprovalDecision(action="reject", decided_by=who, comment=args.comment)
     if args.select:
@@ -63,16 +113,14 @@ def _answer(args, decision: dict, interactive: bool):
         return ApprovalDecision(
             action="alternatives", instruction=args.alternatives, decided_by=who, comment=args.comment
         )
-    if args.approve or args.alternatives:
+    if args.approve or args.alternatives or args.exclude:
         return ApprovalDecision(action="approve", decided_by=who, comment=args.comment)
     if not interactive:
         raise SystemExit("skymarshal: no terminal to ask the duty manager: pass --approve, --select N or --reject")
+    choices = f"[a]pprove #1, [s]elect 1-{len(ranked)}, [m]ore alternatives, [r]eject"
+    choices += ", e[x]clude flights" if network else ""
     while True:
-        reply = (
-            input(f"\nDecision — [a]pprove #1, [s]elect 1-{len(ranked)}, [m]ore alternatives, [r]eject: ")
-            .strip()
-            .lower()
-        )
+        reply = input(f"\nDecision — {choices}: ").strip().lower()
         comment = None
         if reply in ("a", "approve"):
             comment = input("Comment (optional): ").strip() or None
@@ -95,7 +143,11 @@ def _answer(args, decision: dict, interactive: bool):
         if reply in ("r", "reject"):
             comment = _reason("Reason for rejecting (required): ")
             return ApprovalDecision(action="reject", decided_by=who, comment=comment)
-        print("  please answer a, s N, m or r")
+        if reply in ("x", "exclude") and network:
+            if flights := _ask_exclusions(network):
+                return ApprovalDecision(action="exclude", excluded_flights=flights, decided_by=who)
+            continue
+        print("  please answer a, s N, m, r" + (" or x" if network else ""))
 
 
 def _reason(question: str) -> str:
@@ -151,7 +203,7 @@ def _run(args) -> int:
             hint = " (--reason TEXT)" if "reason is required" in problem else ""
             raise CliError(f"--{action}: {problem}{hint}")
     interactive = sys.stdin.isatty() and not args.json
-    if not interactive and not (args.approve or args.reject or args.select or args.alternatives):
+    if not interactive and not (args.approve or args.reject or args.select or args.alternatives or args.exclude):
         # Said before the run starts: otherwise it would wait for an answer this command cannot give.
         from . import CliError
 
@@ -163,16 +215,20 @@ def _run(args) -> int:
         progress = Progress(quiet=args.json)
         progress.header(name, args.prompt, started["started"])
         state = client.follow(name, on_progress=progress.update)
-        decision, asked_alternatives = None, False
+        decision, asked_alternatives, asked_exclusion = None, False, False
         while state.awaiting_approval:
             decision = client.decision(name)
             if not args.json:
                 render_decision(decision)
-            answer = _answer(args, {**decision, "_alternatives_done": asked_alternatives}, interactive)
+            done = {"_alternatives_done": asked_alternatives, "_exclusion_done": asked_exclusion}
+            answer = _answer(args, {**decision, **done}, interactive)
             asked_alternatives |= answer.action == "alternatives"
+            asked_exclusion |= answer.action == "exclude"
             client.decide(name, answer)
             progress.note(
-                f"{answer.action} by {answer.decided_by}" + (f" ({answer.scenario_id})" if answer.scenario_id else "")
+                f"{answer.action} by {answer.decided_by}"
+                + (f" ({answer.scenario_id})" if answer.scenario_id else "")
+                + "".join(f"; {flight}: {why}" for flight, why in answer.excluded_flights.items())
             )
             state = client.follow(name, on_progress=progress.update)
         described = client.describe(name)
@@ -202,7 +258,8 @@ def _run(args) -> int:
         print_json(result)
     else:
         progress.finish(result)
-    return EXIT[status]
+    refused = args.exclude and ((decision or {}).get("network") or {}).get("exclusion_refused")
+    return 1 if refused and status == "rejected" else EXIT[status]
 
 
 def _status(described: dict, output: dict) -> str:

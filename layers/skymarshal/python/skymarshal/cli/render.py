@@ -1,18 +1,23 @@
-"""What the workflow commands print: live progress, the arbitrator's decision, the outcome, the audit file."""
+"""What the workflow commands print: live progress, the arbitrator's decision (with a network decision's per-flight
+table), the outcome, the audit file."""
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
 
 from ..local import control
 
 if TYPE_CHECKING:
     from ..models.debate import DebateRecord
+    from ..models.network_plan import FlightAction, NetworkDecision, NetworkPlan, ValidatedNetworkPlan
 
 _STATUS_STYLE = {"ok": "green", "degraded": "yellow", "error": "red", "input_error": "red", "running": "cyan"}
 
@@ -120,6 +125,8 @@ def render_decision(decision: dict | None) -> None:
     print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")
+    if d.network is not None:
+        render_network(d.network, {r.scenario.scenario_id: r.rank for r in d.ranked})
     for r in d.ranked:
         s = r.scenario
         print(f"\n#{r.rank} {s.title}  [{s.scenario_id}]  score {r.score:.2f}  confidence {r.confidence:.0%}")
@@ -168,3 +175,87 @@ def render_debate(debate: DebateRecord) -> None:
             print(f"   + agreed: {action}")
         for item in debate.agreement.open_items:
             print(f"   ? open: {item}")
+
+
+def _console() -> Console:
+    out = Console(highlight=False)
+    # Piped or captured, Rich assumes 80 columns and would fold every row: a log keeps each row on one line.
+    return out if out.is_terminal else Console(highlight=False, width=200)
+
+
+def render_network(network: NetworkDecision, ranks: dict[str, int]) -> None:
+    """The restriction, the duty manager's exclusions (and a refused one), the recommended plan's per-flight table
+    and a totals line per plan. Cells are Text, never markup: reasons and names come from the data and the user."""
+    from ..api.views import restriction_summary
+
+    out = _console()
+    print(
+        f"\nNetwork: {restriction_summary(network.restriction)} — {network.flights_affected} flights in the window, "
+        f"{network.flights_inheriting} inheriting a delay"
+    )
+    for flight_id, why in network.excluded.items():
+        print(f"   excluded {flight_id}: {why}")
+    if network.exclusion_refused:
+        print(f"   EXCLUSION REFUSED: {network.exclusion_refused}")
+    recommended = min(ranks, key=lambda plan_id: ranks[plan_id]) if ranks else None
+    shown = next((v.plan for v in network.plans if v.plan.plan_id == recommended), None)
+    if shown is not None:
+        out.print(flight_table(shown, network.excluded))
+    print("Plans:")
+    for v in network.plans:
+        print(f"   {totals_line(v, ranks.get(v.plan.plan_id))}")
+
+
+def _when(at: datetime, same_day_as: datetime | None = None) -> str:
+    return f"{at:%H:%M}" if same_day_as is not None and at.date() == same_day_as.date() else f"{at:%d %b %H:%M}"
+
+
+def _row(a: FlightAction, excluded: dict[str, str]) -> list[Text]:
+    departure = _when(a.scheduled_departure)
+    if a.new_departure is None:
+        departure += " → cancelled"
+    elif a.new_departure != a.scheduled_departure:
+        departure += f" → {_when(a.new_departure, a.scheduled_departure)}"
+    tail = a.registration
+    if a.new_registration != a.registration:
+        tail += f" → {a.new_registration or '—'}"
+    crew = "\n".join(f"{c.rank} {c.replaced} → {c.reserve}" for c in a.crew_changes)
+    moved = a.passengers_reaccommodated or a.passengers_stranded_overnight
+    reason = f"EXCLUDED ({excluded[a.flight_id]})" if a.flight_id in excluded else a.reason
+    cells = [
+        a.flight_number,
+        f"{a.origin}→{a.destination}",
+        a.action,
+        departure,
+        tail,
+        crew or "—",
+        str(a.passengers),
+        f"{a.passengers_reaccommodated} / {a.passengers_stranded_overnight}" if moved else "—",
+        reason,
+    ]
+    return [Text(c) for c in cells]
+
+
+def flight_table(plan: NetworkPlan, excluded: dict[str, str]) -> Table:
+    table = Table(title=Text(f"{plan.title} [{plan.plan_id}], flight by flight (UTC)"), title_justify="left")
+    for name in ("Flight", "Route", "Action", "Departure", "Tail", "Crew changes", "Pax", "Re-acc./overnight"):
+        table.add_column(name, no_wrap=name != "Crew changes")
+    table.add_column("Reason", overflow="fold")
+    for a in plan.actions:
+        table.add_row(*_row(a, excluded))
+    return table
+
+
+def totals_line(v: ValidatedNetworkPlan, rank: int | None) -> str:
+    p, t = v.plan, v.plan.totals
+    if v.rejections:
+        first = v.rejections[0]
+        more = f" and {len(v.rejections) - 1} more" if len(v.rejections) > 1 else ""
+        return f"x {p.title} [{p.plan_id}]: REJECTED — {first.flight_id} {first.code}: {first.message}{more}"
+    standing = f"rank {rank}" if rank is not None else "valid, set aside"
+    return (
+        f"{'*' if rank == 1 else '-'} {p.title} [{p.plan_id}] ({standing}): {t.flights} flights, {t.operated} operated, "
+        f"{t.delay_minutes} min of delay (at most {t.max_delay_minutes}), {t.cancellations} cancelled, "
+        f"{t.tail_swaps} tail swap(s), {t.reserves_called} reserve(s), {t.passengers_reaccommodated} re-accommodated, "
+        f"{t.passengers_stranded_overnight} overnight, USD {t.cost_usd:,.0f}"
+    )

@@ -6,6 +6,7 @@ import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "
 import { loadAlerts, retryRun } from "./alerts.js";
 import { showHistory } from "./history.js";
 import { debateView } from "./debate.js";
+import { renderNetwork } from "./network.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -230,12 +231,23 @@ function renderDecision(view) {
   $("#final-decision").textContent = view.final_decision;
   $("#instruction-read").replaceChildren(...instructionRead(view));
   $("#debate").replaceChildren(...debateView(view.debate));
+  renderNetwork($("#network"), view.network, { canDecide: canDecide(), onExclude: excludeFlights });
   $("#cards").replaceChildren(...view.top.map(card));
   $("#override-box").hidden = !canDecide();
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
   showFacts(state.prompt, view.disruption);
+  // A network decision's plans are its per-flight tables: the one-flight comparison and Gantt have nothing to draw.
+  $("#compare").hidden = $("#gantt").hidden = Boolean(view.network);
+  if (view.network) return;
   const runId = state.runId;
   showPlans(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/gantt`));
+}
+
+async function excludeFlights(body, rows) {
+  const ok = await confirmDecision(`Leave ${rows.length} flight${rows.length > 1 ? "s" : ""} as scheduled in every plan?`,
+    [...rows.map((r) => `${r.flight_number} ${r.origin}→${r.destination}: ${body.excluded_flights[r.flight_id]}`),
+      "Every plan is validated again; you are asked to decide once more."]);
+  if (ok) decide("override", body);
 }
 
 // The duty manager's instruction shown back: what it became, what it removed, what was refused or not understood.
@@ -284,7 +296,8 @@ async function decide(kind, body) {
     const recorded = await api("POST", `/disruptions/${encodeURIComponent(state.runId)}/${path}`, body);
     $("#decision").hidden = true;
     $("#execution").hidden = false;
-    $("#outcome").textContent = `${recorded.action} by ${recorded.decided_by} — executing…`;
+    const next = { exclude: "validating the plans again…", alternatives: "looking for alternatives…" }[recorded.action];
+    $("#outcome").textContent = `${recorded.action} by ${recorded.decided_by} — ${next || "executing…"}`;
   } catch (error) {
     $("#decision-error").textContent = error.message;
   }
