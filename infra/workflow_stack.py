@@ -292,20 +292,9 @@ class WorkflowStack(Stack):
             .when(sfn.Condition.is_not_null("$.phase1"), revision_done)
             .otherwise(initial)
         )
-        # An airport or airspace over a window touches many flights: Arbitrate runs the network planner on them
-        # (workflow/network_step.py); the agents' rounds are about one flight's situation.
-        scope = (
-            sfn.Choice(self, "One flight or a network?")
-            .when(
-                sfn.Condition.or_(
-                    sfn.Condition.string_equals("$.request.disruption.scope.kind", "airport"),
-                    sfn.Condition.string_equals("$.request.disruption.scope.kind", "airspace"),
-                ),
-                arbitrate,
-            )
-            .otherwise(initial_done)
-        )
-        return validate.next(scope)
+        # An airport or airspace over a window touches many flights: the agents analyse every one of them in both
+        # rounds (agents/network_set.py) and Arbitrate runs the network planner (workflow/network_step.py).
+        return validate.next(initial_done)
 
     def _acknowledge_state_machine_findings(self) -> None:
         """The state machine role's policy, as aws-cdk-lib writes it for LambdaInvoke, X-Ray and logging."""

@@ -165,14 +165,11 @@ def test_duty_manager_decision_rejects_asks_for_alternatives_or_executes(definit
 # ----------------------------------------------------------------------------------------- functions
 
 
-def test_a_network_disruption_goes_from_validate_to_the_network_planner(definition) -> None:
-    """An airport or airspace scope skips the agents' rounds (they analyse one flight): Arbitrate plans the
-    network; no legal network plan, or a report the planner refuses, escalates NETWORK_DISRUPTION."""
-    scope = definition["States"]["One flight or a network?"]
-    (network,) = scope["Choices"]
-    kinds = {c["StringEquals"] for c in network["Or"]}
-    assert kinds == {"airport", "airspace"} and network["Next"] == "Arbitrate"
-    assert scope["Default"] == "Initial round done before?"
+def test_a_network_disruption_escalates_when_no_network_plan_is_legal(definition) -> None:
+    """An airport or airspace scope runs the same rounds (the agents analyse every flight of the window) and
+    Arbitrate plans the network; no legal network plan, or a report the planner refuses, escalates
+    NETWORK_DISRUPTION — before the flight-scope NO_VALID_PLAN branch, which would catch it first."""
+    assert definition["States"]["Validate disruption"]["Next"] == "Initial round done before?"
     plan = definition["States"]["Any valid plan?"]
     (refused,) = [c for c in plan["Choices"] if "And" in c]
     assert {(c["Variable"], str(c.get("StringEquals", c.get("BooleanEquals")))) for c in refused["And"]} == {
@@ -183,4 +180,4 @@ def test_a_network_disruption_goes_from_validate_to_the_network_planner(definiti
     assert refused["Next"] == "Escalate: network disruption" and "NETWORK_DISRUPTION" in json.dumps(escalate)
     assert plan["Choices"].index(refused) < next(
         i for i, c in enumerate(plan["Choices"]) if c.get("Variable") == "$.decision.has_plan"
-    )  # before the flight-scope NO_VALID_PLAN branch, which would catch it first
+    )

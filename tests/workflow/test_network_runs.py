@@ -10,6 +10,7 @@ from datetime import datetime
 import pytest
 from workflow_helpers import run_id
 
+from skymarshal.data.schema import AGENTS
 from skymarshal.workflow.models import ApprovalDecision
 
 CLOSURE = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"
@@ -100,6 +101,15 @@ def test_an_exclusion_is_revalidated_then_the_approved_plan_is_executed_and_lear
         item = history.get_item(Key={"disruption_id": f"SM-{closure}#{r['flight_id']}"}).get("Item")
         assert item and item["execution_id"] == closure and item["outcome"] == "on_plan", r["flight_id"]
     assert output["outcome"]["status"] == "executed"
+    # both rounds: every agent analysed every flight of the window, each binding finding naming its flight
+    numbers = {r["flight_number"] for r in rows}
+    for key in ("phase1", "phase2"):
+        collation = wf.store.resolve(output[key]["collation"])
+        assert {a: r["status"] for a, r in collation.items()} == dict.fromkeys(AGENTS, "ok"), key
+        assert all("flights at AUH" in r["recommendation"] for r in collation.values()), key
+        crew = collation["crew_compliance"]["binding_constraints"]
+        assert crew and all(any(f"{n}:" in c or f"{n} (held" in c for n in numbers) for c in crew), crew[:3]
+    assert "crew_compliance" in second["justification"] and "guest_experience" in second["reasoning"]
 
 
 def test_a_failed_group_rolls_the_whole_network_plan_back(wf, account, monkeypatch):
@@ -134,5 +144,8 @@ def test_a_failed_group_rolls_the_whole_network_plan_back(wf, account, monkeypat
     monkeypatch.setattr(BaseClient, "_make_api_call", real)
     assert final.status == "FAILED" and wf.describe(name)["error"] == "ExecutionRolledBack"
     assert _flights(account, ids) == before
-    events = [e["event"] for e in wf.audit(name)["execution_events"]]
+    recorded = wf.audit(name)["execution_events"]
+    events = [e["event"] for e in recorded]
+    # progress per flight: each event names the flight its group changes
+    assert {e["flight_id"] for e in recorded} <= set(ids) and len({e["flight_id"] for e in recorded}) >= 2
     assert events.count("completed") >= 4 and "failed" in events and events.count("compensated") >= 4

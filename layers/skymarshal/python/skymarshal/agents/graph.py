@@ -28,6 +28,7 @@ from .confidence import agent_confidence
 from .extraction import extract_offline, extract_with_llm
 from .extraction_core import FlightInfo
 from .narrative import guard_narrative, llm_narrative, offline_narrative
+from .network_set import analyse_set, is_network
 from .registry import AGENT_SPECS
 from .revision import concede, delay_from_collation, describe_revision
 from .tools import agent_tools
@@ -84,6 +85,15 @@ def build_graph(
         return update
 
     def analyse(state: AgentState) -> AgentState:
+        if is_network(disruption):  # an airport or airspace over a window: every flight in it (agents/network_set.py)
+            assert disruption is not None
+            try:
+                analysis = analyse_set(
+                    agent, spec.analyse, spec.takes_delay, handle, disruption, datetime.fromisoformat(state["now"])
+                )
+            except Exception as exc:  # as for one flight: an error response, and "no dispatch" from a safety agent
+                return {"error": f"{type(exc).__name__}: {exc}", "basis": None}
+            return {"analysis": analysis.model_dump(mode="json"), "probed": False, "basis": None}
         flight = Flight.model_validate(state["flight"])
         delay, basis = (None, None)
         if state["phase"] in REVISING:

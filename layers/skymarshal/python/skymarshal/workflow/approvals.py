@@ -186,7 +186,7 @@ def decide(
             ) from None
         raise
     if registry is not None:
-        status = {"reject": "rejected", "alternatives": "running"}.get(answer.action, "approved")
+        status = {"reject": "rejected", "alternatives": "running", "exclude": "running"}.get(answer.action, "approved")
         _set_thread(
             registry,
             execution_name,

@@ -37,6 +37,7 @@ class ExecutionEvent(_Model):
     group: int
     action_kinds: list[str]
     description: str
+    flight_id: str | None = None  # the flight the group changes: a network plan's progress, flight by flight
     reason_code: ReasonCode | None = None
     message: str | None = None
 
@@ -96,6 +97,7 @@ class ExecutionRun:
             group=group,
             action_kinds=[action.kind],
             description=describe(action),
+            flight_id=getattr(action, "flight_id", None),
             reason_code=reason,
             message=message,
         )

@@ -32,6 +32,29 @@ def _previous(state: dict, store: ArtifactStore):
     return ArbitratorOutput.model_validate(store.resolve(summary.output))
 
 
+def with_agents(output, collation: dict | None):
+    """The agents' view of the set beside the plans: how many binding findings each safety agent has at the delays
+    the restriction imposes (the plans' own times are validated by the same rules), and the business agents' totals."""
+    from ..data.schema import SAFETY_AGENTS
+
+    if not collation:
+        return output
+    safety = {a: len(collation[a].get("binding_constraints", [])) for a in SAFETY_AGENTS if a in collation}
+    business = [
+        f"{a}: {r['recommendation']}"
+        for a, r in collation.items()
+        if a not in SAFETY_AGENTS and r.get("recommendation")
+    ]
+    said = ", ".join(f"{a} {n}" for a, n in safety.items())
+    return output.model_copy(
+        update={
+            "justification": f"{output.justification}; the safety agents' binding findings if every flight waits "
+            f"the restriction out: {said}, each re-checked at the plans' own times by the same rules",
+            "reasoning": "; ".join([output.reasoning, *business]),
+        }
+    )
+
+
 def arbitrate_network(
     state: dict,
     *,
@@ -73,6 +96,7 @@ def arbitrate_network(
     except NetworkInputRefused as exc:
         log.info("network plans refused: %s", exc)
         output = refused_output(str(exc), disruption)
+    output = with_agents(output, store.resolve(state["phase2"]["collation"]) if state.get("phase2") else None)
     return record_decision(
         output,
         request,
