@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+PHASES = ("Validate", "Initial round", "Revision round", "Debate round", "Arbitrate")  # the states timed
 NOW = datetime(2027, 1, 15, 12, tzinfo=UTC)  # before the synthetic airline's window: every day is ahead
 CASES: dict[str, str] = {
     "closure-3h": "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd",
@@ -109,7 +110,7 @@ def through_workflow(client, name: str, report: str) -> dict[str, Any]:
     return {
         "awaiting_approval": progress.awaiting_approval,
         "seconds_to_approval": round(whole, 2),
-        "states": {k: round(v, 2) for k, v in states.items() if k in ("Validate disruption", "Arbitrate")},
+        "states": {k.split(":")[0]: round(v, 2) for k, v in states.items() if k.startswith(PHASES)},
         "recommended": top.get("scenario_id"),
         "actions": len(top.get("actions", [])),
         "final_decision": decision.get("final_decision", ""),

@@ -109,6 +109,11 @@ def test_an_exclusion_is_revalidated_then_the_approved_plan_is_executed_and_lear
         assert all("flights at AUH" in r["recommendation"] for r in collation.values()), key
         crew = collation["crew_compliance"]["binding_constraints"]
         assert crew and all(any(f"{n}:" in c or f"{n} (held" in c for n in numbers) for c in crew), crew[:3]
+        if key == "phase2":  # the revision read the others' answers and kept every binding constraint of the first
+            first = wf.store.resolve(output["phase1"]["collation"])
+            for agent, r in collation.items():
+                assert r["revision"]["considered"] == sorted(a for a in AGENTS if a != agent)
+                assert set(first[agent]["binding_constraints"]) <= set(r["binding_constraints"])
     assert "crew_compliance" in second["justification"] and "guest_experience" in second["reasoning"]
 
 

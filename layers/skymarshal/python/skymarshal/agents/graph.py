@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from langgraph.graph import END, START, StateGraph
 
@@ -28,7 +28,7 @@ from .confidence import agent_confidence
 from .extraction import extract_offline, extract_with_llm
 from .extraction_core import FlightInfo
 from .narrative import guard_narrative, llm_narrative, offline_narrative
-from .network_set import analyse_set, is_network
+from .network_set import analyse_set, is_network, reused_set_analysis
 from .registry import AGENT_SPECS
 from .revision import concede, delay_from_collation, describe_revision
 from .tools import agent_tools
@@ -49,6 +49,7 @@ class AgentState(TypedDict, total=False):
     probed: bool
     basis: str | None
     narrative: dict
+    confidence: float  # kept from the first round when its analysis is (a network set's revision)
     llm: str
     error: str
     response: dict
@@ -87,6 +88,9 @@ def build_graph(
     def analyse(state: AgentState) -> AgentState:
         if is_network(disruption):  # an airport or airspace over a window: every flight in it (agents/network_set.py)
             assert disruption is not None
+            own = (state.get("others") or {}).get(agent) if state["phase"] in REVISING else None
+            if own and own.get("status") == "ok":
+                return cast(AgentState, reused_set_analysis(agent, own))
             try:
                 analysis = analyse_set(
                     agent, spec.analyse, spec.takes_delay, handle, disruption, datetime.fromisoformat(state["now"])
@@ -132,7 +136,8 @@ def build_graph(
         graph.add_node(name, node)
     graph.add_edge(START, "extract")
     graph.add_conditional_edges("extract", lambda s: "analyse" if s.get("flight") else "finalize")
-    graph.add_conditional_edges("analyse", lambda s: "finalize" if s.get("error") else "explain")
+    # a narrative already written (a network set's revision keeps the first round's) goes straight to the response
+    graph.add_conditional_edges("analyse", lambda s: "finalize" if s.get("error") or s.get("narrative") else "explain")
     graph.add_edge("explain", "finalize")
     graph.add_edge("finalize", END)
     return graph.compile(checkpointer=checkpointer)
@@ -199,7 +204,7 @@ def _response(agent: str, state: AgentState) -> AgentResponse:
         **{**base, "data_sources": analysis.data_sources},
         status="ok",
         recommendation=narrative["recommendation"],
-        confidence=agent_confidence(analysis, state.get("probed", False)),
+        confidence=state.get("confidence") or agent_confidence(analysis, state.get("probed", False)),
         binding_constraints=binding,
         reasoning=narrative["reasoning"],
         findings=analysis.findings,

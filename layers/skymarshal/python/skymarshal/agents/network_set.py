@@ -159,3 +159,29 @@ def analyse_set(
         parts.append((flight, delay, analyse(handle, flight, now=now, **kwargs)))
     airport = disruption.scope.airport or disruption.scope.airspace or "the airport"
     return merge(agent, airport, parts)
+
+
+def reused_set_analysis(agent: str, own: dict) -> dict[str, Any]:
+    """A revision round's analysis of the set: the first round's, as it answered. Each flight was analysed at the
+    delay the restriction imposes, which no other agent's answer changes, and the data has not changed (nothing is
+    executed before approval), so analysing again would find the same; the revision still reads the others'
+    answers and keeps every binding constraint (agents/graph.py `_response`)."""
+    from ..models.agent_response import AgentResponse
+
+    before = AgentResponse.model_validate(own)
+    analysis = Analysis(
+        agent=agent,
+        recommendation=before.recommendation,
+        findings=before.findings,
+        constraints=before.constraints,
+        impact=before.impact,
+        data_sources=before.data_sources,
+    )
+    return {
+        "analysis": analysis.model_dump(mode="json"),
+        "narrative": {"recommendation": before.recommendation, "reasoning": before.reasoning},
+        "confidence": before.confidence,
+        "llm": before.llm,
+        "probed": False,
+        "basis": "the first round's analysis of every flight, at the delays the restriction imposes",
+    }
