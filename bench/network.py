@@ -110,7 +110,9 @@ def through_workflow(client, name: str, report: str) -> dict[str, Any]:
     return {
         "awaiting_approval": progress.awaiting_approval,
         "seconds_to_approval": round(whole, 2),
-        "states": {k.split(":")[0]: round(v, 2) for k, v in states.items() if k.startswith(PHASES)},
+        "states": {
+            k.split(":")[0]: round(v, 2) for k, v in states.items() if k.startswith(PHASES) and not k.endswith("?")
+        },
         "recommended": top.get("scenario_id"),
         "actions": len(top.get("actions", [])),
         "final_decision": decision.get("final_decision", ""),
