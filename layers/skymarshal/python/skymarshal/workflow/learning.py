@@ -225,12 +225,12 @@ def learn_step(
         for record in records:
             record_learning(record, tables=tables)
         history_id = f"{ID_PREFIX}{request.execution_name}" if output.network is not None else records[0].disruption_id
-        record = records[0]
+        overridden = any(r.overridden for r in records)
         if metrics is not None:
             from aws_lambda_powertools.metrics import MetricUnit
 
             metrics.add_metric(
-                name="PlanAccepted" if not record.overridden else "PlanOverridden", unit=MetricUnit.Count, value=1
+                name="PlanAccepted" if not overridden else "PlanOverridden", unit=MetricUnit.Count, value=1
             )
     if metrics is not None:
         from aws_lambda_powertools.metrics import MetricUnit

@@ -6,6 +6,8 @@ delays a flight, so a flight's initial delay is what it carried before the event
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from ..arbitration.models import ArbitratorOutput, RankedScenario
 from ..models.history import ActionKind, DisruptionRecord
 from ..models.network_plan import FlightAction
@@ -35,7 +37,7 @@ def network_records(
     decided_by: str | None,
     approval_action: str,
     report: ExecutionReport | None,
-    occurred_at,
+    occurred_at: datetime,
 ) -> list[DisruptionRecord]:
     """A row per flight of the chosen plan (rank 1 when nothing was chosen): what the plan did to it and how the
     run ended."""
