@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from boto3.dynamodb.conditions import Attr
 import pytest_socket
+from boto3.dynamodb.conditions import Attr
 
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
