@@ -138,7 +138,7 @@ def show(r: Result) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], metavar="NAME", help="a case (or part of its name)")
-    parser.add_argument("--seconds", type=float, default=2.0, help="optimizer seconds per objective and rating group")
+    parser.add_argument("--seconds", type=float, default=1.0, help="optimizer seconds per objective and rating group")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--load-factor", type=float, default=float(os.environ.get("SKYMARSHAL_BENCH_LF", "0.1")))
     parser.add_argument("--workflow", action="store_true", help="also run each case through the state machine")
