@@ -75,8 +75,9 @@ class NetworkPlanConfig(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     objectives: dict[OptimizedObjective, ObjectiveWeights] = Field(default_factory=lambda: dict(DEFAULT_OBJECTIVES))
-    # per objective and rating group (anytime search); 1 s found the same or cheaper plans than 2 s on the AUH
-    # closures and the 50 % afternoon (make bench-network), and keeps a 46-flight run near a minute
+    # per objective and rating group (anytime search); against 2 s, 1 s moved the recommended plans' costs on the
+    # AUH closures and the 50 % afternoon by a few percent either way (make bench-network) and keeps a 46-flight run
+    # under a minute end to end
     seconds_per_solve: float = Field(1.0, gt=0)
     recovery_hours: int = Field(RECOVERY_HOURS, ge=1, le=24)
     max_flights: int = Field(MAX_FLIGHTS, ge=1)
