@@ -23,10 +23,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .moto_speedups import LOCK
+from .moto_speedups import LOCK, WRITES
 
 _SCOPE = re.compile(r"Credential=[^/]+/\d+/[^/]+/([^/]+)/aws4_request")
-_DYNAMODB_READS = ("Get", "BatchGet", "Query", "Scan", "Describe", "List", "TransactGet")
 _HEADER = struct.Struct(">I")
 
 
@@ -48,7 +47,7 @@ def service_and_action(environ: dict) -> tuple[str, str]:
 
 def journaled(service: str, action: str, method: str) -> bool:
     if service == "dynamodb":
-        return not action.startswith(_DYNAMODB_READS)
+        return action in WRITES
     return service == "s3" and method in ("PUT", "POST", "DELETE")
 
 

@@ -37,7 +37,32 @@ from .moto_wire import install as wire_install
 
 _state = threading.local()
 LOCK = threading.RLock()  # every DynamoDB request, ImportTable's writes, and the server's journal appends
-READS = frozenset({"GetItem", "BatchGetItem", "Query", "Scan", "TransactGetItems", "DescribeTable", "ListTables"})
+# The DynamoDB operations that change a table or its items (PartiQL statements counted as writes: they may be).
+# Named, not inferred from a list of reads, so an operation added to moto later is a read only once it is named.
+WRITES = frozenset(
+    {
+        "PutItem",
+        "UpdateItem",
+        "DeleteItem",
+        "BatchWriteItem",
+        "TransactWriteItems",
+        "ExecuteStatement",
+        "BatchExecuteStatement",
+        "ExecuteTransaction",
+        "CreateTable",
+        "UpdateTable",
+        "DeleteTable",
+        "UpdateTimeToLive",
+        "UpdateContinuousBackups",
+        "RestoreTableFromBackup",
+        "RestoreTableToPointInTime",
+        "ImportTable",
+        "TagResource",
+        "UntagResource",
+        "PutResourcePolicy",
+        "DeleteResourcePolicy",
+    }
+)
 _originals: dict[str, Any] = {}
 _storage: dict[str, Any] = {}
 _CACHE = "_skymarshal_sorted"
@@ -184,7 +209,7 @@ def _call_action(self):
         try:
             return _storage["call_action"](self)
         finally:
-            release(wrote=self._get_action() not in READS)
+            release(wrote=self._get_action() in WRITES)
 
 
 def _install_storage() -> None:
