@@ -5,7 +5,7 @@ and Execute applies the plan as one grouped, compensated execution; Learn writes
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 import pytest
 from workflow_helpers import run_id
@@ -154,3 +154,36 @@ def test_a_failed_group_rolls_the_whole_network_plan_back(wf, account, monkeypat
     # progress per flight: each event names the flight its group changes
     assert {e["flight_id"] for e in recorded} <= set(ids) and len({e["flight_id"] for e in recorded}) >= 2
     assert events.count("completed") >= 4 and "failed" in events and events.count("compensated") >= 4
+
+
+def test_a_report_the_planner_refuses_at_arbitrate_is_a_network_decision_without_a_plan(wf, account):
+    """Validate refuses such a report before any agent (test_workflow_runs.py); should the data change between
+    Validate and Arbitrate, Arbitrate refuses it too: a network decision with no plan and the reason as its final
+    decision, which the state machine escalates as NETWORK_DISRUPTION (tests/infra: that branch)."""
+    from skymarshal.agents.network_facts import network_report
+    from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
+    from skymarshal.workflow.models import ValidatedRequest
+    from skymarshal.workflow.network_step import arbitrate_network
+
+    handle = account.handle()
+    report = "Abu Dhabi airport is limited to 60 movements per hour from 14:00 to 17:00 UTC on January 22nd"
+    disruption, overlay = network_report(report, handle, None)
+    name = run_id("auh-refused")
+    request = ValidatedRequest(
+        disruption_id=name,
+        execution_name=name,
+        prompt=report,
+        source="cli",
+        requested_by=None,
+        reported_at=datetime(2027, 1, 22, 12, tzinfo=UTC),
+        description=disruption.cause,
+        agents=[],
+        approval_timeout_seconds=60,
+        disruption=disruption,
+        overlay=overlay,
+    )
+    state = {"request": request.model_dump(mode="json"), "phase2": None, "decision": None, "approval": None}
+    summary = arbitrate_network(state, handle=handle, store=wf.store, registry=InMemoryThreadRegistry())
+    assert summary.scope == "network" and not summary.has_plan and summary.status == "escalated"
+    assert "normal" in summary.final_decision, summary.final_decision
+    assert summary.escalations == ["INPUT_ERROR"]

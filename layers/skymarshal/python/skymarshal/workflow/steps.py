@@ -90,6 +90,20 @@ def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
         raise InvalidDisruption(str(exc)) from None
 
 
+def _check_network_scope(disruption, handle: DataHandle, now: datetime) -> None:
+    """An airport or airspace report the network planner would refuse (a window past the data, a capacity at or
+    above the normal rate, a rate that limits no flight, too many flights) is refused here, in its one line,
+    before seven agents analyse every flight of it; Arbitrate checks again on the data it then reads."""
+    from ..agents.network_scope import NetworkInputRefused, network_scope
+    from ..arbitration.arbitrator import ArbitratorConfig
+
+    config = ArbitratorConfig().network
+    try:
+        network_scope(handle, disruption, now=now, recovery_hours=config.recovery_hours, max_flights=config.max_flights)
+    except NetworkInputRefused as exc:
+        raise InvalidDisruption(str(exc)) from None
+
+
 def report_model(llm: Any = None) -> Any:
     """The model that completes the parser's reading of a report (None offline). A model that cannot be
     configured is logged with its reason and the parser's reading stands, as for any model failure."""
@@ -162,6 +176,7 @@ def validate(
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
         if flight is None:
+            _check_network_scope(disruption, handle.with_overlay(overlay), now or request.reported_at)
             validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
             return _initial_state(validated, request, store, trail, plan)
         description, by_registration = "", True
