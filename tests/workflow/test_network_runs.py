@@ -163,7 +163,7 @@ def test_a_report_the_planner_refuses_at_arbitrate_is_a_network_decision_without
     from skymarshal.agents.network_facts import network_report
     from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
     from skymarshal.workflow.models import ValidatedRequest
-    from skymarshal.workflow.network_step import arbitrate_network
+    from skymarshal.workflow.steps_decision import arbitrate_step
 
     handle = account.handle()
     report = "Abu Dhabi airport is limited to 60 movements per hour from 14:00 to 17:00 UTC on January 22nd"
@@ -183,7 +183,7 @@ def test_a_report_the_planner_refuses_at_arbitrate_is_a_network_decision_without
         overlay=overlay,
     )
     state = {"request": request.model_dump(mode="json"), "phase2": None, "decision": None, "approval": None}
-    summary = arbitrate_network(state, handle=handle, store=wf.store, registry=InMemoryThreadRegistry())
+    summary = arbitrate_step(state, handle=handle, store=wf.store, registry=InMemoryThreadRegistry())
     assert summary.scope == "network" and not summary.has_plan and summary.status == "escalated"
     assert "normal" in summary.final_decision, summary.final_decision
     assert summary.escalations == ["INPUT_ERROR"]

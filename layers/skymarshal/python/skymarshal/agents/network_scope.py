@@ -69,7 +69,8 @@ def movements_per_hour(flights: Iterable[Flight], airport: str) -> tuple[Counter
     return departures, arrivals
 
 
-def _fact(disruption: Disruption, name: str) -> float | None:
+def stated_figure(disruption: Disruption, name: str) -> float | None:
+    """A number the report states (a capacity share, a rate, a slot delay), or None."""
     value = next((f.value for f in disruption.facts if f.name == name), None)
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
@@ -84,7 +85,9 @@ def restriction_of(disruption: Disruption, day_flights: list[Flight]) -> Network
         raise NetworkInputRefused("NO_AFFECTED_FLIGHT", "a network disruption needs an airport and a window")
     departures, arrivals = movements_per_hour(day_flights, airport)
     normal_dep, normal_arr = max(departures.values(), default=0), max(arrivals.values(), default=0)
-    share, rate, slot = (_fact(disruption, n) for n in ("capacity_share", "capacity_per_hour", "slot_delay_minutes"))
+    share, rate, slot = (
+        stated_figure(disruption, n) for n in ("capacity_share", "capacity_per_hour", "slot_delay_minutes")
+    )
     evidence = "; ".join(f.evidence or "" for f in disruption.facts if f.name.startswith(("capacity", "slot")))
     common = {
         "airport": airport,

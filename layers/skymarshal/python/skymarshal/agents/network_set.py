@@ -20,7 +20,7 @@ from ..data.access import DataHandle
 from ..models.agent_response import CargoImpact, FinanceImpact, GuestImpact, NetworkImpact
 from ..models.disruption import Disruption
 from ..models.operational import Flight
-from .network_scope import _fact
+from .network_scope import stated_figure
 
 NETWORK_SCOPES = ("airport", "airspace")
 # The measure a business agent's worst flights are ranked by (the worst cases: misconnections and
@@ -55,7 +55,7 @@ def imposed_delay(disruption: Disruption, flight: Flight) -> int | None:
             if iata == airport and window.start <= at < window.end
         ]
         return int(max(held)) if held else None
-    slot = _fact(disruption, "slot_delay_minutes")
+    slot = stated_figure(disruption, "slot_delay_minutes")
     return int(slot) if slot else None
 
 

@@ -152,13 +152,13 @@ def _sensitivity(plan: NetworkPlan) -> Sensitivity:
     )
 
 
-def _rationale(plan: NetworkPlan) -> str:
+def _summary(plan: NetworkPlan) -> str:
     t = plan.totals
     return (
-        f"{plan.title}: {t.flights} flights in the table, {t.operated} operated ({t.delay_minutes} min of delay in "
-        f"all, at most {t.max_delay_minutes}), {t.cancellations} cancelled, {t.tail_swaps} tail swap(s), "
-        f"{t.reserves_called} reserve(s); {t.passengers_reaccommodated} passengers re-accommodated, "
-        f"{t.passengers_stranded_overnight} overnight; USD {t.cost_usd:,.0f}"
+        f"{t.flights} flights in the table, {t.operated} operated ({t.delay_minutes} min of delay in all, at most "
+        f"{t.max_delay_minutes}), {t.cancellations} cancelled, {t.tail_swaps} tail swap(s), {t.reserves_called} "
+        f"reserve(s); {t.passengers_reaccommodated} passengers re-accommodated, {t.passengers_stranded_overnight} "
+        f"overnight; USD {t.cost_usd:,.0f}"
     )
 
 
@@ -186,7 +186,7 @@ def rank_network(valid: list[ValidatedNetworkPlan], weights: RankingWeights) -> 
                 score=scores[i],
                 criteria={c: round(norm[i][c], 4) for c in CRITERIA},
                 confidence=round(min(1.0, 0.5 + 0.3 * reliability + 0.2 * gap), 3),
-                rationale=_rationale(plan),
+                rationale=f"{plan.title}: {_summary(plan)}",
                 pros=[f"{valid[i].flights_checked} flights validated, none illegal ({valid[i].checks} checks)"],
                 cons=list(plan.notes),
                 compliance=[],
@@ -214,7 +214,8 @@ def network_output(
     )
     if ranked:
         top = ranked[0]
-        final = f"{top.scenario.title} for the {what}: {top.rationale.split(': ', 1)[1]}"
+        (best,) = [v.plan for v in valid if v.plan.plan_id == top.scenario.scenario_id]
+        final = f"{top.scenario.title} for the {what}: {_summary(best)}"
         status = "decided"
     else:
         final = f"No network plan for the {what} is legal: a duty manager re-plans the flights"

@@ -18,7 +18,7 @@ retried Learn step writes the record once. What the record says:
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypedDict
 
 from botocore.exceptions import ClientError
 
@@ -39,6 +39,20 @@ from .tables import WorkflowTables
 
 ApprovalOutcome = Literal["approve", "select", "alternatives", "reject", "exclude", "timeout", "escalated"]
 ID_PREFIX = "SM-"
+
+
+class RunAnswer(TypedDict):
+    """How a run ended, as every history record of it says: the same for one flight's record and a network's rows."""
+
+    execution_id: str
+    prompt: str
+    chosen_scenario_id: str | None
+    decided_by: str | None
+    approval_action: ApprovalOutcome
+    report: ExecutionReport | None
+    occurred_at: datetime
+
+
 VERB = {
     "approve": "approved",
     "select": "selected",
@@ -187,44 +201,27 @@ def learn_step(
         close_arbitration(state, registry)
     history_id = None
     if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
-        chosen = execution.scenario_id if execution else None
-        decided_by = approval.decided_by if approval else None
-        action: ApprovalOutcome = (
-            approval.action
+        answer: RunAnswer = {
+            "execution_id": request.execution_name,
+            "prompt": request.prompt,
+            "chosen_scenario_id": execution.scenario_id if execution else None,
+            "decided_by": approval.decided_by if approval else None,
+            "approval_action": approval.action
             if approval
-            else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated")
-        )
-        executed = ExecutionReport.model_validate(report) if report else None
+            else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
+            "report": ExecutionReport.model_validate(report) if report else None,
+            "occurred_at": request.reported_at,
+        }
         if output.network is not None:  # a row per flight of the network plan (workflow/network_learning.py)
             from .network_learning import network_records
 
-            records = network_records(
-                execution_id=request.execution_name,
-                prompt=request.prompt,
-                output=output,
-                chosen_scenario_id=chosen,
-                decided_by=decided_by,
-                approval_action=action,
-                report=executed,
-                occurred_at=request.reported_at,
-            )
+            records = network_records(output=output, **answer)
         else:
-            records = [
-                learning_record(
-                    execution_id=request.execution_name,
-                    prompt=request.prompt,
-                    decision=output,
-                    chosen_scenario_id=chosen,
-                    decided_by=decided_by,
-                    approval_action=action,
-                    report=executed,
-                    occurred_at=request.reported_at,
-                    flight=q.get_flight(handle, request.flight_id) if request.flight_id else None,
-                )
-            ]
+            flight = q.get_flight(handle, request.flight_id) if request.flight_id else None
+            records = [learning_record(decision=output, flight=flight, **answer)]
         for record in records:
             record_learning(record, tables=tables)
-        history_id = f"{ID_PREFIX}{request.execution_name}" if output.network is not None else records[0].disruption_id
+        history_id = records[0].disruption_id if records else None  # a network run's: its first flight's row
         overridden = any(r.overridden for r in records)
         if metrics is not None:
             from aws_lambda_powertools.metrics import MetricUnit

@@ -12,7 +12,7 @@ from ..arbitration.models import ArbitratorOutput, RankedScenario
 from ..models.history import ActionKind, DisruptionRecord
 from ..models.network_plan import FlightAction
 from .execution_records import ExecutionReport
-from .learning import ID_PREFIX, VERB, NothingToLearn, _type, outcome_of
+from .learning import ID_PREFIX, VERB, ApprovalOutcome, NothingToLearn, _type, outcome_of
 
 ROW_KIND: dict[str, ActionKind] = {
     "retime": "delay",
@@ -35,7 +35,7 @@ def network_records(
     output: ArbitratorOutput,
     chosen_scenario_id: str | None,
     decided_by: str | None,
-    approval_action: str,
+    approval_action: ApprovalOutcome,
     report: ExecutionReport | None,
     occurred_at: datetime,
 ) -> list[DisruptionRecord]:

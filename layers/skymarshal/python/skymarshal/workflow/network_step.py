@@ -13,12 +13,9 @@ import logging
 from datetime import datetime
 
 from ..agents.network_scope import NetworkInputRefused
-from ..checkpoint.threads import BaseThreadRegistry
 from ..data.access import DataHandle
-from .audit_trail import AuditTrail
 from .models import ApprovalDecision, DecisionSummary, ValidatedRequest
 from .payloads import ArtifactStore
-from .steps_decision import ARBITRATOR_THREAD, next_attempt, record_decision
 
 log = logging.getLogger("skymarshal.workflow")
 # of the arbitrator's deadline, the optimizer's share: reading, crewability and validation take about as long
@@ -55,30 +52,28 @@ def with_agents(output, collation: dict | None):
     )
 
 
-def arbitrate_network(
+def network_arbitration(
     state: dict,
+    request: ValidatedRequest,
     *,
     handle: DataHandle,
     store: ArtifactStore,
-    registry: BaseThreadRegistry,
+    excluded: list[str],
     now: datetime | None = None,
-    trail: AuditTrail | None = None,
     config=None,
     deadline_s: float | None = None,
     **_unused,
-) -> DecisionSummary:
-    """The network decision for this attempt (see the module's docstring), saved and summarised as Arbitrate's."""
+):
+    """This attempt's ArbitratorOutput for a network disruption (see the module's docstring); Arbitrate
+    (workflow/steps_decision.py) saves and summarises it as any other."""
     from ..arbitration.arbitrator import ArbitratorConfig, arbitrator_deadline_s
     from ..arbitration.network_exclusions import exclude_flights
     from ..arbitration.network_scenario import network_output, refused_output
     from ..arbitration.network_validation import network_plans
 
     config = config or ArbitratorConfig()
-    request = ValidatedRequest.model_validate(state["request"])
     disruption = request.disruption
     assert disruption is not None  # Validate resolved the airport or airspace and its window
-    attempt, excluded, instruction = next_attempt(state)
-    registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
     data = handle.with_overlay(request.overlay).with_read_cache()
     approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
     try:
@@ -96,14 +91,4 @@ def arbitrate_network(
     except NetworkInputRefused as exc:
         log.info("network plans refused: %s", exc)
         output = refused_output(str(exc), disruption)
-    output = with_agents(output, store.resolve(state["phase2"]["collation"]) if state.get("phase2") else None)
-    return record_decision(
-        output,
-        request,
-        attempt=attempt,
-        excluded=excluded,
-        instruction=instruction,
-        store=store,
-        registry=registry,
-        trail=trail,
-    )
+    return with_agents(output, store.resolve(state["phase2"]["collation"]) if state.get("phase2") else None)

@@ -56,31 +56,31 @@ def arbitrate_step(
     from ..arbitration.arbitrator import arbitrate
 
     request = ValidatedRequest.model_validate(state["request"])
-    if request.disruption is not None and request.disruption.scope.kind in NETWORK_SCOPES:
-        from .network_step import arbitrate_network
-
-        return arbitrate_network(
-            state, handle=handle, store=store, registry=registry, now=now, trail=trail, **arbitrate_kwargs
-        )
-    # After a debate, the arbitrator reads the last debate round's collation and records the debate.
-    debate = DebateState.model_validate(state["debate"]) if state.get("debate") else None
-    last = debate.collation if debate is not None and debate.collation else state["phase2"]["collation"]
-    collation = store.resolve(last)
     attempt, excluded, instruction = next_attempt(state)
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
-    output = arbitrate(
-        collation,
-        request.prompt,
-        # one read cache for this arbitration: every scenario's validation re-reads the same rosters
-        handle=handle.with_overlay(request.overlay).with_read_cache(),
-        now=now,
-        exclude=frozenset(excluded),
-        disruption=request.disruption,
-        instruction=instruction,
-        debate=debate.record() if debate is not None else None,
-        **arbitrate_kwargs,
-    )
-    return record_decision(
+    if request.disruption is not None and request.disruption.scope.kind in NETWORK_SCOPES:
+        from .network_step import network_arbitration
+
+        output = network_arbitration(
+            state, request, handle=handle, store=store, now=now, excluded=excluded, **arbitrate_kwargs
+        )
+    else:
+        # After a debate, the arbitrator reads the last debate round's collation and records the debate.
+        debate = DebateState.model_validate(state["debate"]) if state.get("debate") else None
+        last = debate.collation if debate is not None and debate.collation else state["phase2"]["collation"]
+        output = arbitrate(
+            store.resolve(last),
+            request.prompt,
+            # one read cache for this arbitration: every scenario's validation re-reads the same rosters
+            handle=handle.with_overlay(request.overlay).with_read_cache(),
+            now=now,
+            exclude=frozenset(excluded),
+            disruption=request.disruption,
+            instruction=instruction,
+            debate=debate.record() if debate is not None else None,
+            **arbitrate_kwargs,
+        )
+    return _record_decision(
         output,
         request,
         attempt=attempt,
@@ -105,7 +105,7 @@ def next_attempt(state: dict) -> tuple[int, list[str], str | None]:
     return 1, [], None
 
 
-def record_decision(
+def _record_decision(
     output,
     request: ValidatedRequest,
     *,
