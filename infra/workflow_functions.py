@@ -46,7 +46,18 @@ BEHAVIOUR = REPO_ROOT / "layers/skymarshal/python/skymarshal/llm/behaviour.json"
 # flight (or the airport's flights) and the report's what-if (analysis/what_if.py: the tail's work orders, the
 # flight's crew, the destination's weather, airport profiles and NOTAMs) plus the Admin's run settings; Arbitrate re-runs the rules over everything the safety agents read plus history; Execute
 # changes the operational rows a plan touches (transactions with condition checks); Learn writes history.
-VALIDATE_READS = (FLIGHTS, CHECKPOINTS, AIRPORTS, CREW_ROSTER, CREW_MEMBERS, MAINTENANCE_WORK_ORDERS, WEATHER)
+# Validate: the flight, its claim, the report's facts; for an airport report also the network planner's scope
+# checks (the fleet's days in AircraftAvailability: whether the window runs past the data).
+VALIDATE_READS = (
+    FLIGHTS,
+    CHECKPOINTS,
+    AIRPORTS,
+    CREW_ROSTER,
+    CREW_MEMBERS,
+    MAINTENANCE_WORK_ORDERS,
+    WEATHER,
+    AIRCRAFT_AVAILABILITY,
+)
 ARBITRATOR_READS = (
     FLIGHTS,
     BOOKINGS,
