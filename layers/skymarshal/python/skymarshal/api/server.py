@@ -13,6 +13,7 @@ An ASGI app (Starlette, run by uvicorn) that
 from __future__ import annotations
 
 import json
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,17 @@ class _Context:  # the parts of a Lambda context Powertools reads
     aws_request_id = "local"
 
 
+# The Powertools resolver keeps the request being handled on the app (`app.context`), as a Lambda instance handles
+# one event at a time; two requests at once in the thread pool overwrote each other's route (KeyError '_route',
+# a 500 to the console). One at a time here too.
+_RESOLVER = threading.Lock()
+
+
+def _handle_one_at_a_time(event: dict) -> dict:
+    with _RESOLVER:
+        return api.handle(event, _Context())
+
+
 def create_app(
     *,
     client: WorkflowClient,
@@ -104,7 +116,7 @@ def create_app(
             body=body,
             claims=claims,
         )
-        result = await run_in_threadpool(api.handle, event, _Context())
+        result = await run_in_threadpool(_handle_one_at_a_time, event)
         headers = {k: ", ".join(v) for k, v in (result.get("multiValueHeaders") or {}).items()}
         headers.update(result.get("headers") or {})
         headers.pop("Content-Length", None)
