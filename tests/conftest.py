@@ -111,7 +111,7 @@ def local(account, monkeypatch):
     """CLI commands run against the session's seeded account (instead of starting one), offline."""
 
     @contextmanager
-    def session_account(echo=print, allow_temporary=False):
+    def session_account(echo=print, allow_temporary=False, **slice_):  # the whole airline, never a slice
         yield account
 
     monkeypatch.setattr(control, "account", session_account)

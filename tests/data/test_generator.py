@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from datetime import timedelta
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -227,3 +228,21 @@ def test_no_aircraft_is_grounded_by_the_generator_except_the_demo_cases(airline)
         w.aircraft_registration for w in airline.tables[s.MAINTENANCE_WORK_ORDERS] if w.work_order_id.endswith("D0002")
     ]
     assert grounded == sorted([ey123.aircraft_registration, *expired_spare])
+
+
+@pytest.mark.integration  # a second airline generated
+def test_a_passenger_slice_books_only_its_days_and_leaves_every_other_table_as_the_whole_airline(airline):
+    first = airline.config.demo_day(3)
+    sliced = generate(airline.config.model_copy(update={"passenger_days": (first, first + timedelta(days=1))}))
+    low = datetime.combine(first, time(0), ZoneInfo("Asia/Dubai"))
+    high = low + timedelta(days=2)
+    departures = {f.flight_id: f.scheduled_departure for f in sliced.tables[s.FLIGHTS]}
+    booked_flights = {b.flight_id for b in sliced.tables[s.BOOKINGS]}
+    assert booked_flights and all(low <= departures[f] < high for f in booked_flights)
+    assert {b.flight_id for b in sliced.tables[s.BAGGAGE]} <= booked_flights
+    assert all(not f.booked for f in sliced.tables[s.FLIGHTS] if f.flight_id not in booked_flights)
+    passenger_tables = {s.PASSENGERS, s.BOOKINGS, s.BAGGAGE, s.FLIGHTS}  # flights carry their booked counts
+    for table in set(airline.tables) - passenger_tables:
+        assert [r.to_item() for r in sliced.tables[table]] == [r.to_item() for r in airline.tables[table]], table
+    whole = [f.model_copy(update={"booked": {}}).to_item() for f in airline.tables[s.FLIGHTS]]
+    assert [f.model_copy(update={"booked": {}}).to_item() for f in sliced.tables[s.FLIGHTS]] == whole

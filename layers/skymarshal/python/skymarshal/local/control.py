@@ -17,9 +17,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from pathlib import Path
 
 DEFAULT_PORT = 4566
@@ -228,9 +229,16 @@ def wipe() -> None:
 
 
 @contextmanager
-def account(echo=print, allow_temporary: bool = False) -> Iterator:
+def account(
+    echo=print,
+    allow_temporary: bool = False,
+    passenger_days: tuple[date, date] | None = None,
+    tables: Collection[str] | None = None,
+) -> Iterator:
     """The running local account; without one, LocalNotRunning, or with `allow_temporary` an in-process
-    account seeded for this command only."""
+    account seeded for this command only. It can be a slice: with `passenger_days`, passengers, bookings and
+    bags only for the flights of those days (GeneratorConfig.passenger_days); with `tables`, only those
+    tables hold rows."""
     from .emulator import LocalAccount, in_process_account, use_fake_credentials
 
     state = running()
@@ -243,8 +251,13 @@ def account(echo=print, allow_temporary: bool = False) -> Iterator:
         if pending and _alive(pending.pid) and pending.status == "seeding":
             raise LocalNotRunning("local AWS is still starting: wait for `skymarshal local start` to say ready")
         raise LocalNotRunning("local AWS is not running: start it with `skymarshal local start`")
-    from ..data.generator import generate
+    from ..data.generator import GeneratorConfig, generate
 
-    echo("no local AWS running: using a temporary one for this command (start one with `skymarshal local start`)")
-    with in_process_account(generate()) as temporary:
+    sliced = f", passengers of {passenger_days[0]} to {passenger_days[1]} only" if passenger_days else ""
+    echo(
+        f"no local AWS running: using a temporary one for this command{sliced} "
+        "(start one with `skymarshal local start`)"
+    )
+    airline = generate(GeneratorConfig(passenger_days=passenger_days))
+    with in_process_account(airline, tables=tables) as temporary:
         yield temporary

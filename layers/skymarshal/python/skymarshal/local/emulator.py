@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -135,8 +135,11 @@ class LocalAccount:
 
 
 @contextmanager
-def in_process_account(airline=None, naming: Naming | None = None) -> Iterator[LocalAccount]:
-    """A fresh emulated account for the duration of the block."""
+def in_process_account(
+    airline=None, naming: Naming | None = None, tables: Collection[str] | None = None
+) -> Iterator[LocalAccount]:
+    """A fresh emulated account for the duration of the block (with `tables`, only those hold the airline's
+    rows; every table exists)."""
     from moto import mock_aws
 
     from . import pool_key
@@ -145,7 +148,12 @@ def in_process_account(airline=None, naming: Naming | None = None) -> Iterator[L
     use_fake_credentials()
     install()
     pool_key.install()  # the pool signs with this installation's key, not the one moto ships
+    from .seeding import seed_in_place
+
     with mock_aws(config=MOTO_CONFIG):
         account = LocalAccount(naming=naming or Naming())
-        account.create(airline)
+        if airline is None:
+            account.create(None)
+        else:  # moto runs in this process: its table model takes the rows directly, as the server's seeding does
+            seed_in_place(account, airline, tables=tables)
         yield account

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 _RAW, _ATTRS, _PINNED = "_sm_raw", "_sm_attrs", "_sm_pinned"
 # Items decoded since the last release(); list.append is atomic under the GIL, so readers outside the
 # lock (an ImportTable thread) may add to it safely.
@@ -47,7 +49,7 @@ def _decode(raw: str):
     from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
 
     attrs = LimitedSizeDict()
-    for key, value in json.loads(raw).items():
+    for key, value in orjson.loads(raw).items():
         dict.__setitem__(attrs, key, DynamoType(value))  # skips the per-attribute size re-check: sizes were checked
     return attrs
 
@@ -72,7 +74,7 @@ def wire_attrs(item: Any) -> dict:
     """An item's attributes as DynamoDB-JSON without building DynamoTypes (for the speed-up index maps)."""
     raw = item.__dict__.get(_RAW)
     if raw is not None and _ATTRS not in item.__dict__:
-        return json.loads(raw)
+        return orjson.loads(raw)
     return {key: value.to_json() for key, value in item.attrs.items()}
 
 

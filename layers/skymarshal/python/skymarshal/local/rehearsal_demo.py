@@ -88,7 +88,7 @@ def seed(load_factor: float, echo: Echo) -> None:
     from moto.dynamodb.models import dynamodb_backends
 
     from ..data.generator import GeneratorConfig, generate
-    from ..data.loader import dynamodb_json
+    from ..data.loader import item_attributes
     from ..data.schema import Naming
     from .rehearsal import ACCOUNT
 
@@ -98,7 +98,7 @@ def seed(load_factor: float, echo: Echo) -> None:
     for table, rows in airline.tables.items():
         deployed = backend.get_table(naming(table))
         for row in rows:
-            deployed.put_item({k: dynamodb_json(v) for k, v in row.to_item().items()})
+            deployed.put_item(item_attributes(row))
     count = sum(airline.counts().values())
     echo(f"loaded the airline into the deployed tables: {count} rows in {time.monotonic() - started:.0f} s")
 

@@ -10,11 +10,12 @@ everywhere else; the rows pass the same checks the generator's tests hold them t
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
-from ..data.loader import dynamodb_json
+import orjson
+
+from ..data.loader import bulk_allocation, item_attributes
 from ..data.schema import TABLES
 from .emulator import REGION, LocalAccount
 from .moto_compact import MAX_ITEM_BYTES
@@ -32,20 +33,34 @@ def moto_table(name: str):
     return dynamodb_backends[ACCOUNT_ID][REGION].tables[name]
 
 
-def seed_in_place(account: LocalAccount, airline, progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
-    """Create every table (empty, through the API), then put the airline's rows into moto's tables."""
+def seed_in_place(
+    account: LocalAccount,
+    airline,
+    progress: Callable[[str, int], None] | None = None,
+    tables: Collection[str] | None = None,
+) -> dict[str, int]:
+    """Create every table (empty, through the API), then put the airline's rows into moto's tables (only
+    those of `tables`, when given: a command that reads a few tables need not pay for the rest)."""
+    account.create(None)
+    with bulk_allocation():
+        counts = _put_rows(account, airline, progress, tables)
+    account.mark_seeded(airline)
+    return counts
+
+
+def _put_rows(account: LocalAccount, airline, progress, tables: Collection[str] | None) -> dict[str, int]:
     from moto.dynamodb.models.dynamo_type import DynamoType, Item
 
-    account.create(None)
     counts: dict[str, int] = {}
     for spec in TABLES:
-        rows = airline.tables.get(spec.name) or []
+        rows = airline.tables.get(spec.name) or [] if tables is None or spec.name in tables else []
         table = moto_table(account.naming(spec.name))
         hash_attr, range_attr = table.hash_key_attr, table.range_key_attr
         for row in rows:
-            attrs = {key: dynamodb_json(value) for key, value in row.to_item().items()}
-            raw = json.dumps(attrs, separators=(",", ":"))
-            if hash_attr not in attrs or (range_attr and range_attr not in attrs) or len(raw) > MAX_ITEM_BYTES:
+            attrs = item_attributes(row)
+            encoded = orjson.dumps(attrs)  # UTF-8 bytes: their length is at least DynamoDB's size of the item
+            raw = encoded.decode()
+            if hash_attr not in attrs or (range_attr and range_attr not in attrs) or len(encoded) > MAX_ITEM_BYTES:
                 raise SeedError(f"{spec.name}: a generated row moto would refuse: {raw[:160]}")
             item: Any = Item.__new__(Item)  # built as moto's __init__ would, minus the decoding
             item.hash_key = DynamoType(attrs[hash_attr])
@@ -58,5 +73,4 @@ def seed_in_place(account: LocalAccount, airline, progress: Callable[[str, int],
         counts[spec.name] = len(rows)
         if progress:
             progress(spec.name, len(rows))
-    account.mark_seeded(airline)
     return counts

@@ -18,6 +18,7 @@ import signal
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from .control import LocalState, home, rss_mb, state_file
 from .emulator import MOTO_CONFIG, LocalAccount, use_fake_credentials
@@ -43,6 +44,7 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     from . import pool_key
     from .durable import DurableState
     from .moto_speedups import install
+    from .template import workflow_template
 
     started = time.monotonic()
     use_fake_credentials()
@@ -67,6 +69,11 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     state = LocalState(pid=os.getpid(), endpoint=endpoint, status="seeding", seed=seed, started_at=time.time())
     state.write()
     account = LocalAccount(endpoint_url=endpoint)
+    # The CDK synthesis (a first start, or the app changed) is another process: it runs on the second core
+    # while this one recovers or generates and seeds the airline.
+    template = ThreadPoolExecutor(max_workers=1, thread_name_prefix="synth").submit(
+        workflow_template, echo=lambda m: print(m, flush=True)
+    )
     if durable.exists():
         print(f"moto listening on {endpoint}; recovering the account from {durable.state}", flush=True)
         recovery = durable.recover(recorder.app)
@@ -78,10 +85,9 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     counts = {t: n for t, n in (account.seed_info() or {}).get("counts", {}).items()}
     # The workflow runs here: moto executes the state machine in this process, so the handlers must too.
     from .runs import RunStore
-    from .template import workflow_template
     from .workflow import install as install_workflow
 
-    arn = install_workflow(account, workflow_template(echo=lambda m: print(m, flush=True)))
+    arn = install_workflow(account, template.result())
     runs_store = RunStore(durable.state / "runs", arn)
     if recovery is not None:
         recovery.runs = runs_store.restore()

@@ -132,6 +132,25 @@ def load_handler(fn: LocalFunction) -> Callable:
     return getattr(module, attribute)
 
 
+class ColdStartHandler:
+    """A function's handler imported on its first invocation, as Lambda does at a cold start: a local start
+    does not pay for thirteen handler modules and their clients before anything runs. The handler file is
+    checked at once, so a template naming a missing one still fails the start."""
+
+    def __init__(self, fn: LocalFunction):
+        module_file = fn.handler.rsplit(".", 1)[0]
+        if not (fn.asset_dir / f"{module_file.replace('.', '/')}.py").exists():
+            raise TemplateError(f"{fn.logical_id}: handler file for {fn.handler} does not exist in {fn.asset_dir}")
+        self.fn, self._handler, self._lock = fn, None, threading.Lock()
+
+    def __call__(self, event: dict, context: Any) -> Any:
+        if self._handler is None:
+            with self._lock:  # a Map state's branches may invoke it at once
+                if self._handler is None:
+                    self._handler = load_handler(self.fn)
+        return self._handler(event, context)
+
+
 class _Context:
     """The parts of the Lambda context object Powertools and the handlers read."""
 
@@ -232,7 +251,7 @@ def install(account: LocalAccount, template: Path) -> str:
     os.environ.update(handler_environment(account))
     definition, functions = read_template(template)
     reset_clients()  # the steps' clients follow the environment just set
-    route({fn.logical_id: load_handler(fn) for fn in functions})
+    route({fn.logical_id: ColdStartHandler(fn) for fn in functions})
     role = _role(account)
     lam = account.client("lambda")
     code = io.BytesIO()

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from ...models.common import Row
+from ..loader import bulk_allocation
 from ..schema import (
     AIRCRAFT_AVAILABILITY,
     AIRPORTS,
@@ -59,7 +60,11 @@ class Airline:
 
 
 def generate(config: GeneratorConfig | None = None) -> Airline:
-    config = config or GeneratorConfig()
+    with bulk_allocation():
+        return _generate(config or GeneratorConfig())
+
+
+def _generate(config: GeneratorConfig) -> Airline:
     # One independent stream per concern, so adding rows to one never reshuffles another.
     rng = {name: random.Random(f"{config.seed}:{name}") for name in ("crew", "pax", "cargo", "mx", "wx", "history")}
     flights, tails = build_schedule(config)

@@ -19,6 +19,11 @@ class GeneratorConfig(BaseModel):
     days: int = Field(default=DEFAULT_DAYS, ge=7, le=31, description="window length in days (7-31)")
     scale: int = Field(default=1, ge=1, le=4, description="network copies: 1 = ~170 flights a day")
     load_factor: float = Field(default=0.78, ge=0.05, le=1.0, description="mean seat load factor")
+    passenger_days: tuple[date, date] | None = Field(
+        default=None,
+        description="a slice: only flights departing on these hub-local days (first, last) get passengers, "
+        "drawn for them alone; None: every flight of the window",
+    )
 
     @property
     def end(self) -> date:

@@ -12,10 +12,11 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from itertools import accumulate
 from typing import TypeVar
 
 from ...models.operational import Bag, Booking, Cabin, Flight, Passenger
-from .config import GeneratorConfig
+from .config import GeneratorConfig, local_to_utc
 from .names import person_name
 from .network import HUB, HUB_MIN_CONNECTION_MINUTES
 
@@ -65,8 +66,21 @@ FARE_BASE = {"F": 900, "J": 450, "Y": 90}
 _T = TypeVar("_T")
 
 
-def _weighted(rng: random.Random, table: Sequence[tuple[_T, float]]) -> _T:
-    return rng.choices([value for value, _ in table], weights=[weight for _, weight in table])[0]
+class _Weighted:
+    """`rng.choices(values, weights)[0]` with the cumulative weights summed once: the same single draw
+    (random.choices' own arithmetic), without rebuilding two lists for each of a million calls."""
+
+    def __init__(self, table: Sequence[tuple[_T, float]]):
+        self.values = [value for value, _ in table]
+        self.cumulative = list(accumulate(weight for _, weight in table))
+        self.total, self.last = self.cumulative[-1] + 0.0, len(self.cumulative) - 1
+
+    def draw(self, rng: random.Random):
+        return self.values[bisect.bisect(self.cumulative, rng.random() * self.total, 0, self.last)]
+
+
+_TIER_DRAW, _PREMIUM_TIER_DRAW, _PARTY_DRAW = _Weighted(TIERS), _Weighted(PREMIUM_TIERS), _Weighted(PARTY_SIZES)
+_BAGS_LONG_HAUL, _BAGS_SHORT_HAUL = _Weighted(((0, 15), (1, 60), (2, 25))), _Weighted(((0, 40), (1, 55), (2, 5)))
 
 
 @dataclass
@@ -106,7 +120,7 @@ class PassengerBuilder:
                 budget = round(count * CONNECTING_SHARE)
                 while budget > 0:
                     nxt = self.rng.choice(onward)
-                    size = min(budget, _weighted(self.rng, PARTY_SIZES))
+                    size = min(budget, _PARTY_DRAW.draw(self.rng))
                     if self.seats[nxt.flight_id].left.get(cabin, 0) < size:
                         break
                     self._party([inbound, nxt], cabin, size)
@@ -114,7 +128,7 @@ class PassengerBuilder:
         for f in self.flights:
             for cabin in f.capacity:
                 while self.seats[f.flight_id].left.get(cabin, 0) > 0:
-                    size = min(self.seats[f.flight_id].left[cabin], _weighted(self.rng, PARTY_SIZES))
+                    size = min(self.seats[f.flight_id].left[cabin], _PARTY_DRAW.draw(self.rng))
                     self._party([f], cabin, size)
         booked: dict[str, dict[Cabin, int]] = {}
         for b in self.bookings:
@@ -135,7 +149,7 @@ class PassengerBuilder:
         for leg in itinerary:
             self.seats[leg.flight_id].left[cabin] -= size
         for index in range(size):
-            tier = _weighted(rng, PREMIUM_TIERS if cabin != "Y" else TIERS)
+            tier = (_PREMIUM_TIER_DRAW if cabin != "Y" else _TIER_DRAW).draw(rng)
             needs = [code for code, rate in SSR_RATES if rng.random() < rate]
             if size == 1 and rng.random() < UMNR_RATE:
                 needs.append("UMNR")
@@ -175,7 +189,7 @@ class PassengerBuilder:
 
     def _bags(self, passenger: Passenger, itinerary: list[Flight], cabin: str, pnr: str, index: int) -> list[str]:
         long_haul = max(leg.block_minutes for leg in itinerary) > 300
-        count = self.rng.choices((0, 1, 2), weights=(15, 60, 25) if long_haul or cabin != "Y" else (40, 55, 5))[0]
+        count = (_BAGS_LONG_HAUL if long_haul or cabin != "Y" else _BAGS_SHORT_HAUL).draw(self.rng)
         tags = []
         for _ in range(count):
             self._bag_counter += 1
@@ -199,6 +213,13 @@ class PassengerBuilder:
 def build_passengers(
     config: GeneratorConfig, flights: list[Flight], rng: random.Random
 ) -> tuple[list[Passenger], list[Booking], list[Bag]]:
+    if config.passenger_days is not None:
+        first, last = config.passenger_days
+        low, high = (
+            local_to_utc(first, "00:00", "Asia/Dubai"),
+            local_to_utc(last + timedelta(days=1), "00:00", "Asia/Dubai"),
+        )
+        flights = [f for f in flights if low <= f.scheduled_departure < high]
     builder = PassengerBuilder(config, flights, rng)
     builder.build()
     return builder.passengers, builder.bookings, builder.bags
