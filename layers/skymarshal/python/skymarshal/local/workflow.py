@@ -141,14 +141,16 @@ class ColdStartHandler:
         module_file = fn.handler.rsplit(".", 1)[0]
         if not (fn.asset_dir / f"{module_file.replace('.', '/')}.py").exists():
             raise TemplateError(f"{fn.logical_id}: handler file for {fn.handler} does not exist in {fn.asset_dir}")
-        self.fn, self._handler, self._lock = fn, None, threading.Lock()
+        self.fn, self._lock = fn, threading.Lock()
+        self._handler: Callable | None = None
 
     def __call__(self, event: dict, context: Any) -> Any:
         if self._handler is None:
             with self._lock:  # a Map state's branches may invoke it at once
                 if self._handler is None:
                     self._handler = load_handler(self.fn)
-        return self._handler(event, context)
+        handler: Callable = self._handler
+        return handler(event, context)
 
 
 class _Context:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from itertools import accumulate
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from ...models.operational import Bag, Booking, Cabin, Flight, Passenger
 from .config import GeneratorConfig, local_to_utc
@@ -66,7 +66,7 @@ FARE_BASE = {"F": 900, "J": 450, "Y": 90}
 _T = TypeVar("_T")
 
 
-class _Weighted:
+class _Weighted(Generic[_T]):
     """`rng.choices(values, weights)[0]` with the cumulative weights summed once: the same single draw
     (random.choices' own arithmetic), without rebuilding two lists for each of a million calls."""
 
@@ -75,7 +75,7 @@ class _Weighted:
         self.cumulative = list(accumulate(weight for _, weight in table))
         self.total, self.last = self.cumulative[-1] + 0.0, len(self.cumulative) - 1
 
-    def draw(self, rng: random.Random):
+    def draw(self, rng: random.Random) -> _T:
         return self.values[bisect.bisect(self.cumulative, rng.random() * self.total, 0, self.last)]
 
 
