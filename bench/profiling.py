@@ -11,7 +11,10 @@ from __future__ import annotations
 import cProfile
 import pstats
 import threading
+from collections import Counter
 from pathlib import Path
+
+WAITS = ("acquire", "wait", "sleep", "select", "poll")  # a thread blocked, not working
 
 
 class ThreadProfiles:
@@ -46,3 +49,32 @@ class ThreadProfiles:
                 stats.add(profile)
         stats.dump_stats(str(path))
         print(f"profile of every thread written to {path} (python -m pstats {path})")
+
+
+def _package(file: str, function: str) -> str:
+    """Who spent the time: our library's subpackage, a site package, the standard library, or a wait."""
+    if file == "~" and any(w in function for w in WAITS):
+        return "(waiting: locks, sleeps, sockets)"
+    if file == "~":
+        return "(C built-ins: json, dict, str …)"
+    if "/skymarshal/" in file and "site-packages" not in file:
+        part = file.split("/skymarshal/", 1)[1].split("/")
+        return f"skymarshal.{part[0].removesuffix('.py')}" + (
+            f".{part[1].removesuffix('.py')}" if len(part) > 2 else ""
+        )
+    if "site-packages/" in file:
+        return file.split("site-packages/", 1)[1].split("/")[0].removesuffix(".py")
+    return "python standard library"
+
+
+def own_time_by_package(path: Path, runs: int, top: int = 14) -> list[str]:
+    """Lines: the profile's own (not cumulative) time per package, per run, largest first."""
+    stats = pstats.Stats(str(path))
+    totals: Counter = Counter()
+    for (file, _line, function), (_cc, _nc, tottime, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        totals[_package(file, function)] += tottime
+    whole = sum(totals.values()) or 1.0
+    return [
+        f"  {name:44s} {seconds / runs:7.2f} s per run  {100 * seconds / whole:5.1f} %"
+        for name, seconds in totals.most_common(top)
+    ]

@@ -176,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {i + 1:2d}/{args.runs} {totals[-1]:6.1f} s  {prompt}", flush=True)
         if profiles:
             profiles.stop(args.profile)
+            from .profiling import own_time_by_package
+
+            print("CPU by package (profiled, all threads; own time, about twice the unprofiled figures):")
+            print("\n".join(own_time_by_package(args.profile, args.runs)))
     print(
         f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}"
     )
