@@ -41,7 +41,7 @@ def _free_port() -> int:
 
 
 def _row(figure: str, value: str, goal: str, met: bool) -> str:
-    return f"  {figure:44s} {value:>22s}   {goal:14s} {'met' if met else 'not met'}"
+    return f"  {figure:44s} {value:>24s}   {goal:14s} {'met' if met else 'not met'}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
     print(f"local AWS and standalone commands (a fresh SKYMARSHAL_HOME; {os.cpu_count()} cores):")
-    print(f"  {'figure':44s} {'measured':>22s}   {'goal':14s}")
+    print(f"  {'figure':44s} {'measured':>24s}   {'goal':14s}")
     print("\n".join(rows))
     return 0
 
