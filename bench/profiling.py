@@ -1,9 +1,10 @@
 """`--profile PATH`: a cProfile of every thread of the bench (the Map runs the seven agents in threads).
 
 Each thread's `run` is profiled on its own and the profiles are merged into one pstats file at PATH, kept
-outside the repository (`python -m pstats PATH`, or `snakeviz`). Profiled runs are about twice as slow:
-read the profile for where the CPU goes, the unprofiled bench for the figures. Lock waits show as the
-time of `acquire` and of `moto_speedups._call_action` (the DynamoDB lock): those are not work.
+outside the repository (`python -m pstats PATH`, or `snakeviz`). The timer is each thread's own CPU time
+(`time.thread_time`): with the default wall clock, a thread waiting for a lock or for the GIL counted its
+wait as the time of whatever function it was in. Profiled runs are about twice as slow: read the profile
+for where the CPU goes, the unprofiled bench for the figures.
 """
 
 from __future__ import annotations
@@ -11,16 +12,15 @@ from __future__ import annotations
 import cProfile
 import pstats
 import threading
+import time
 from collections import Counter
 from pathlib import Path
-
-WAITS = ("acquire", "wait", "sleep", "select", "poll")  # a thread blocked, not working
 
 
 class ThreadProfiles:
     def __init__(self) -> None:
         self.profiles: list[cProfile.Profile] = []
-        self.main = cProfile.Profile()
+        self.main = cProfile.Profile(time.thread_time)
         self._lock = threading.Lock()
         self._original = threading.Thread.run
 
@@ -28,7 +28,7 @@ class ThreadProfiles:
         original, profiles, lock = self._original, self.profiles, self._lock
 
         def run(thread: threading.Thread) -> None:
-            profile = cProfile.Profile()
+            profile = cProfile.Profile(time.thread_time)
             profile.enable()
             try:
                 original(thread)
@@ -52,13 +52,11 @@ class ThreadProfiles:
 
 
 def _package(file: str, function: str) -> str:
-    """Who spent the time: our library's subpackage, a site package, the standard library, or a wait."""
-    if file == "~" and any(w in function for w in WAITS):
-        return "(waiting: locks, sleeps, sockets)"
+    """Who spent the CPU: our library's subpackage, a site package, the standard library, or C built-ins."""
     if file == "~":
-        return "(C built-ins: json, dict, str …)"
-    if "/skymarshal/" in file and "site-packages" not in file:
-        part = file.split("/skymarshal/", 1)[1].split("/")
+        return "(C built-ins: json, dict, str, zlib …)"
+    if "/python/skymarshal/" in file and "site-packages" not in file:
+        part = file.split("/python/skymarshal/", 1)[1].split("/")
         return f"skymarshal.{part[0].removesuffix('.py')}" + (
             f".{part[1].removesuffix('.py')}" if len(part) > 2 else ""
         )

@@ -1,8 +1,14 @@
-"""moto's Step Functions interpreter parses each JSONPath once (local/moto_sfn.py), answering as before."""
+"""moto's Step Functions interpreter parses each JSONPath once and copies its JSON state data directly
+(local/moto_sfn.py), answering as before."""
 
 from __future__ import annotations
 
+import copy
+from datetime import UTC, datetime
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skymarshal.local import moto_sfn
 
@@ -41,3 +47,38 @@ def test_one_client_per_region_and_service():
     assert lambda_eval_utils.boto_client_for("us-east-1", "lambda", {"any": "credentials"}) is first
     assert lambda_eval_utils.boto_client_for("eu-west-1", "lambda") is not first
     assert first.meta.region_name == "us-east-1" and first.meta.service_model.service_name == "lambda"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(JSON)
+def test_the_state_copy_equals_deepcopy_and_shares_nothing_mutable(value):
+    copied = moto_sfn.json_copy(value)
+    assert copied == copy.deepcopy(value) and type(copied) is type(value)
+    stack = [(value, copied)]
+    while stack:  # no dict or list of the copy is one of the original's
+        original, duplicate = stack.pop()
+        if isinstance(original, dict | list):
+            assert original is not duplicate
+            pairs = (
+                zip(original.values(), duplicate.values()) if isinstance(original, dict) else zip(original, duplicate)
+            )
+            stack.extend(pairs)
+
+
+def test_a_value_json_does_not_know_is_deep_copied():
+    moment = {"at": datetime(2027, 1, 20, tzinfo=UTC), "pair": (1, [2])}
+    copied = moto_sfn.json_copy(moment)
+    assert copied == moment and copied["pair"][1] is not moment["pair"][1]
+
+
+def test_the_interpreter_copies_its_state_data_with_it():
+    from moto.stepfunctions.parser.asl.eval import states
+
+    moto_sfn.install()
+    assert states.copy.deepcopy is moto_sfn.json_copy

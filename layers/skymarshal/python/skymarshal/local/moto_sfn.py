@@ -8,14 +8,21 @@ answers the same. The state machine has a few dozen distinct paths; the cache is
 2. Every Task state that invokes a Lambda builds a new boto3 client (`boto_client_for`), SSL context and
 endpoint resolution included: about 0.1 s each, 21 per run. Clients are thread-safe and moto's are all
 alike (fixed fake keys and config), so one per region, service and target (in-process or server port).
-moto is pinned (requirements.txt): this relies on where it imports `parse` and `boto_client_for`.
+3. The interpreter deep-copies the state's data (`copy.deepcopy`) each time a state reads its input, the
+context, a path or a result, and again when it resets a state's input or enters a Map: a third of a disruption run's CPU in the
+bench profile, as a run's state carries the agents' answers. That data is JSON (parsed from the execution
+input and the Lambdas' answers), and a copy that knows it is JSON walks dicts and lists directly instead
+of deepcopy's memo and dispatch per node; anything else is left to deepcopy.
+moto is pinned (requirements.txt): this relies on where it imports `parse`, `boto_client_for` and `copy`.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import sys
 import threading
+from types import SimpleNamespace
 from typing import Any
 
 _original: dict[str, Any] = {}
@@ -35,6 +42,22 @@ def _client_for(region: str, service: str, state_credentials: Any = None) -> Any
         return _clients[key]
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def json_copy(value: Any, memo: Any = None) -> Any:
+    """`copy.deepcopy` of JSON data (dicts, lists, strings, numbers, booleans, null), without the memo;
+    any other value inside is deep-copied by `copy.deepcopy`."""
+    kind = type(value)
+    if kind is dict:
+        return {key: json_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [json_copy(item) for item in value]
+    if kind in _SCALARS:
+        return value
+    return copy.deepcopy(value)
+
+
 def install() -> None:
     """Idempotent; never undone (the answers are the same either way)."""
     from jsonpath_ng.ext import parse
@@ -52,3 +75,10 @@ def install() -> None:
     for name, module in list(sys.modules.items()):
         if name.startswith("moto.stepfunctions") and getattr(module, "boto_client_for", None) is _original["client"]:
             module.boto_client_for = _client_for  # type: ignore[attr-defined]
+    from moto.stepfunctions.parser.asl.component.common.path import result_path
+    from moto.stepfunctions.parser.asl.component.common.string import string_expression
+    from moto.stepfunctions.parser.asl.component.state.exec.state_map import state_map
+    from moto.stepfunctions.parser.asl.eval import states
+
+    for module in (states, string_expression, result_path, state_map):  # each copies only the state's data
+        module.copy = SimpleNamespace(deepcopy=json_copy)  # type: ignore[attr-defined]
