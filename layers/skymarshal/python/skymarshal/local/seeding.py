@@ -53,7 +53,8 @@ def _put_rows(account: LocalAccount, airline, progress, tables: Collection[str] 
 
     counts: dict[str, int] = {}
     for spec in TABLES:
-        rows = airline.tables.get(spec.name) or [] if tables is None or spec.name in tables else []
+        wanted = tables is None or spec.name in tables
+        rows = (airline.tables.get(spec.name) or []) if wanted else []
         table = moto_table(account.naming(spec.name))
         hash_attr, range_attr = table.hash_key_attr, table.range_key_attr
         for row in rows:
