@@ -78,7 +78,9 @@ def main(argv: list[str] | None = None) -> int:
                     wall <= AGENT_GOAL_S,
                 )
             )
-    print(f"local AWS and standalone commands (a fresh SKYMARSHAL_HOME; {os.cpu_count()} cores):")
+    from .calibration import describe
+
+    print(f"local AWS and standalone commands (a fresh SKYMARSHAL_HOME; {os.cpu_count()} cores; {describe()}):")
     print(f"  {'figure':44s} {'measured':>24s}   {'goal':14s}")
     print("\n".join(rows))
     return 0

@@ -204,8 +204,11 @@ def main(argv: list[str] | None = None) -> int:
 
             print("CPU by package (profiled, every thread's own CPU time; about twice the unprofiled figures):")
             print("\n".join(own_time_by_package(args.profile, args.runs)))
+    from .calibration import describe
+
     print(
         f"\n{args.runs} disruptions end to end (llm latency {args.llm_latency:g} s per call): outcomes {dict(outcomes)}"
+        f"; {describe()}"
     )
     print(f"{'phase':32s} {'p50 s':>8s} {'p95 s':>8s}   goal (p50 / p95)")
     rows = (

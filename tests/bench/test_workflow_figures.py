@@ -68,3 +68,10 @@ def test_a_rounds_slack_is_its_time_beyond_its_slowest_agent():
 )
 def test_each_profile_line_is_charged_to_whoever_ran_it(file, function, package):
     assert _package(file, function) == package
+
+
+def test_the_speed_reference_is_a_positive_time_and_says_so():
+    from bench.calibration import describe, reference_seconds
+
+    assert 0 < reference_seconds(runs=1, n=1000) < 1
+    assert describe().startswith("this machine's speed now: the reference loop")
