@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+import moto
 import pytest
 
 from bench.profiling import _package
@@ -55,15 +58,18 @@ def test_a_rounds_slack_is_its_time_beyond_its_slowest_agent():
     assert seconds["Validate disruption"] == 1 and seconds["Debate round: seven agents"] == 4  # first entry, last exit
 
 
+LIBRARY = Path(__file__).resolve().parents[2] / "layers" / "skymarshal" / "python" / "skymarshal"
+
+
 @pytest.mark.parametrize(
     ("file", "function", "package"),
     [
-        ("/work/x/layers/skymarshal/python/skymarshal/rules/crew.py", "evaluate_duty", "skymarshal.rules"),
-        ("/work/x/layers/skymarshal/python/skymarshal/local/moto_sfn.py", "json_copy", "skymarshal.local"),
-        ("/v/lib/python3.11/site-packages/moto/dynamodb/models/table.py", "query", "moto"),
-        ("/v/lib/python3.11/site-packages/skymarshal/rules/x.py", "f", "skymarshal"),
+        (str(LIBRARY / "rules" / "crew.py"), "evaluate_duty", "skymarshal.rules"),
+        (str(LIBRARY / "local" / "moto_sfn.py"), "json_copy", "skymarshal.local"),
+        (str(Path(moto.__file__).parent / "dynamodb" / "models" / "table.py"), "query", "moto"),
+        (str(Path(moto.__file__).parents[1] / "skymarshal" / "rules" / "x.py"), "f", "skymarshal"),  # an installed copy
         ("~", "<method 'get' of 'dict' objects>", "(C built-ins: json, dict, str, zlib …)"),
-        ("/usr/lib/python3.11/copy.py", "deepcopy", "python standard library"),
+        (copy.__file__, "deepcopy", "python standard library"),
     ],
 )
 def test_each_profile_line_is_charged_to_whoever_ran_it(file, function, package):
