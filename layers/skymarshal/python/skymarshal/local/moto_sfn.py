@@ -45,7 +45,7 @@ def _client_for(region: str, service: str, state_credentials: Any = None) -> Any
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def json_copy(value: Any, memo: Any = None) -> Any:
+def json_copy(value: Any) -> Any:
     """`copy.deepcopy` of JSON data (dicts, lists, strings, numbers, booleans, null), without the memo;
     any other value inside is deep-copied by `copy.deepcopy`."""
     kind = type(value)
