@@ -38,7 +38,15 @@ def test_every_rostered_duty_in_the_window_is_legal_at_its_current_delay(airline
                 illegal.setdefault(flight.flight_number + " " + str(flight.flight_date), []).append(
                     [f.clause for f in result.findings if f.status == "illegal"]
                 )
-    assert set(illegal) == {f"{crew_day.flight_number} {crew_day.flight_date}"}, illegal
+    # EY101's planted delay carries through its tail (data.generator.scenarios.carry_delay): the next leg leaves
+    # late too, and its crew, reporting as rostered, runs past its FDP (delayed reporting, CS FTL.1.215, is not
+    # modelled) — the knock-on a recovery of EY101 has to answer
+    knock_on = {
+        f"{f.flight_number} {f.flight_date}"
+        for f in airline.tables[s.FLIGHTS]
+        if (f.delay_reason or "").startswith("REACTIONARY") and crew_day.flight_number in (f.delay_reason or "")
+    }
+    assert knock_on and set(illegal) == {f"{crew_day.flight_number} {crew_day.flight_date}"} | knock_on, illegal
 
 
 def test_ey101_crew_time_out_on_max_fdp_and_are_legal_undelayed(airline, roster):

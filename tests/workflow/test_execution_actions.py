@@ -13,28 +13,34 @@ from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 
 
-def test_tail_swap_on_ey123_changes_the_flight_tail_type_and_seats_only(decisions, account, blank_account):
+def test_tail_swap_on_ey123_moves_the_out_and_back_and_repositions_both_tails(decisions, account, blank_account):
     swap = plan(decisions, "mechanical", "tail_swap")
-    action = swap.actions[0]
+    swaps = [a for a in swap.actions if a.kind == "swap_aircraft"]
+    assert [a.kind for a in swap.actions] == ["swap_aircraft", "swap_aircraft", "reposition"]
     keys = copy_rows(account, blank_account, swap)
     before = snapshot(blank_account, keys)
     report = run(blank_account, swap)
     after = snapshot(blank_account, keys)
-    assert report.status == "executed" and events_of(report) == [("started", 0, None), ("completed", 0, None)]
-    flight_key = (s.FLIGHTS, action.flight_id)
-    assert changed_keys(report) == {flight_key}
-    assert {k for k in keys if before[k] != after[k]} == {flight_key}
-    day = before[(s.AIRCRAFT_AVAILABILITY, action.to_registration, after[flight_key]["flight_date"])]
-    assert after[flight_key] == {
-        **before[flight_key],
-        "aircraft_registration": action.to_registration,
-        "aircraft_type": action.to_aircraft_type,
-        "capacity": day["capacity"],
-        "updated_by_execution": report.execution_id,
-    }
+    assert report.status == "executed"
+    assert events_of(report) == [(e, g, None) for g in range(3) for e in ("started", "completed")]
+    flights = {(s.FLIGHTS, a.flight_id) for a in swaps}
+    changed = {k for k in keys if before[k] != after[k]}
+    assert changed == changed_keys(report)
+    assert flights <= changed and all(k[0] == s.AIRCRAFT_AVAILABILITY for k in changed - flights)
+    assert {k[1] for k in changed - flights} <= {swaps[0].from_registration, swaps[0].to_registration}
+    for action in swaps:
+        key = (s.FLIGHTS, action.flight_id)
+        day = before[(s.AIRCRAFT_AVAILABILITY, action.to_registration, after[key]["flight_date"])]
+        assert after[key] == {
+            **before[key],
+            "aircraft_registration": action.to_registration,
+            "aircraft_type": action.to_aircraft_type,
+            "capacity": day["capacity"],
+            "updated_by_execution": report.execution_id,
+        }
     handle = DataHandle(naming=blank_account.naming, resource=blank_account.resource())
-    assert q.get_flight(handle, action.flight_id).aircraft_registration == action.to_registration  # still parses
-    assert report.flight_before.aircraft_registration == action.from_registration
+    assert q.get_flight(handle, swaps[1].flight_id).aircraft_registration == swaps[0].to_registration  # parses
+    assert report.flight_before.aircraft_registration == swaps[0].from_registration
 
 
 def test_crew_swap_on_ey101_releases_the_rostered_crew_and_calls_out_the_reserves(decisions, account, blank_account):
@@ -83,7 +89,11 @@ def test_a_reserve_no_longer_on_standby_stops_the_crew_swap_with_row_missing(dec
 
 
 def test_divert_on_ey11_changes_the_flight_and_keeps_the_passengers_on_it(decisions, account, blank_account):
-    divert = plan(decisions, "weather", "divert")
+    rejected = plan(decisions, "weather", "divert")  # rejected (EY12 leaves LHR): its diversion's own row changes
+    flight_id = rejected.actions[0].flight_id
+    divert = rejected.model_copy(
+        update={"actions": [a for a in rejected.actions if a.flight_id == flight_id and a.kind != "reposition"]}
+    )
     keys = copy_rows(account, blank_account, divert)
     before = snapshot(blank_account, keys)
     report = run(blank_account, divert)

@@ -21,7 +21,7 @@ def test_executing_the_same_id_twice_applies_once_and_a_running_id_is_refused(de
     applied = snapshot(blank_account, keys)
     again = execute(swap, execution_id="x-twice", tables=WorkflowTables(resource, naming))
     assert again == first and snapshot(blank_account, keys) == applied
-    assert len(execution_events("x-twice", tables=WorkflowTables(resource, naming))) == 2
+    assert len(execution_events("x-twice", tables=WorkflowTables(resource, naming))) == 2 * len(swap.actions)
     with pytest.raises(ExecutionRefused) as refused:
         execute(
             plan(decisions, "mechanical", "cancel"), execution_id="x-twice", tables=WorkflowTables(resource, naming)

@@ -6,7 +6,7 @@ is the plan that is executed, and the audit trail can say what each step did.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
 
@@ -73,8 +73,33 @@ class FerryAircraft(_Action):
     crew_report_at: UtcDatetime
 
 
+class GroundAircraft(_Action):
+    """The grounding the report stated, recorded as the maintenance work order the analysis assumed, so the next
+    disruption plans from it (the tail is not airworthy until maintenance closes the order)."""
+
+    kind: Literal["ground_aircraft"] = "ground_aircraft"
+    registration: str
+    work_order: dict[str, Any]  # a MaintenanceWorkOrders row (models.operational.WorkOrder, JSON)
+
+
+class RepositionFleet(_Action):
+    """Each touched tail's AircraftAvailability rows rewritten from its flights after the plan: where it is at
+    00:00Z of each day, its first departure and last arrival, and a spare that now flies in service."""
+
+    kind: Literal["reposition"] = "reposition"
+    registrations: list[str]
+
+
 Action = Annotated[
-    SwapAircraft | ReassignCrew | DelayFlight | CancelFlight | RebookPassengers | DivertFlight | FerryAircraft,
+    SwapAircraft
+    | ReassignCrew
+    | DelayFlight
+    | CancelFlight
+    | RebookPassengers
+    | DivertFlight
+    | FerryAircraft
+    | GroundAircraft
+    | RepositionFleet,
     Field(discriminator="kind"),
 ]
 
@@ -110,4 +135,12 @@ def describe(action: BaseModel) -> str:
             f"Ferry {a.registration} ({a.aircraft_type}) {a.origin}-{a.destination} empty for {a.flight_id}, "
             f"off blocks {a.departure:%H:%MZ}, on blocks {a.arrival:%H:%MZ}, flown by {crew}"
         )
+    if isinstance(a, GroundAircraft):
+        order = a.work_order
+        return (
+            f"Record {a.registration} on ground at {order.get('station')}: work order {order.get('work_order_id')} "
+            f"(ATA {order.get('ata_chapter')}), open until maintenance releases it"
+        )
+    if isinstance(a, RepositionFleet):
+        return f"Update where {', '.join(a.registrations)} are and when they are free (AircraftAvailability)"
     raise TypeError(f"not an action: {type(action).__name__}")

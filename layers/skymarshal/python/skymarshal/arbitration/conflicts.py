@@ -23,6 +23,8 @@ OWNER = {
     "TAIL_SWAP_INELIGIBLE": "maintenance",
     "CURFEW": "regulatory",
     "WEATHER_BELOW_LIMITS": "regulatory",
+    "ROTATION_BROKEN": "maintenance",  # the tail assignment: which aircraft is where, airworthy, when
+    "CREW_CHAIN_BROKEN": "crew_compliance",
 }
 
 

@@ -28,6 +28,8 @@ RejectionCode = Literal[
     "NOT_CANCELLABLE",
     "DATA_MISSING",
     "SAFETY_ANALYSIS_MISSING",
+    "ROTATION_BROKEN",
+    "CREW_CHAIN_BROKEN",
 ]
 ConflictType = Literal["safety_vs_business", "safety_vs_safety", "business_vs_business"]
 EscalationCode = Literal[

@@ -21,6 +21,7 @@ from ..data import queries as q
 from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES, compatible_types
 from ..models.operational import AircraftDay
+from . import rotation_plan
 from .actions import FerryAircraft
 from .context import DisruptionContext
 from .models import Scenario
@@ -78,7 +79,7 @@ def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
             crew=crew or {},
             crew_report_at=max(at, duty.report),
         )
-        out.append(
+        plans = (
             operate(
                 ctx,
                 "rescue_aircraft",
@@ -88,6 +89,9 @@ def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
                 aircraft_type=spare.aircraft_type,
                 ferry=ferry,
                 notes=[f"ferry {spare.station}-{f.origin} {ferry_off:%H:%MZ}-{ferry_on:%H:%MZ}: {found}"],
+                carried=block[1:],
             )
+            for block in rotation_plan.blocks(ctx)
         )
+        out.append(rotation_plan.first_whole(ctx, plans, lambda s: s.actions))
     return out

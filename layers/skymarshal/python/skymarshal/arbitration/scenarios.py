@@ -11,21 +11,27 @@ Nothing here decides legality: validation does, and it may reject any of these.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
 from ..analysis.crew import reserve_swap_at
 from ..data import queries as q
+from ..data import schema
 from ..models.airports import great_circle_km
 from ..models.fleet import compatible_types
+from ..models.operational import Booking, Flight
 from ..rules import finance, guest, network
+from . import rotation_plan
 from .actions import (
     CancelFlight,
     DelayFlight,
     DivertFlight,
     FerryAircraft,
+    GroundAircraft,
     ReassignCrew,
     RebookPassengers,
+    RepositionFleet,
     SwapAircraft,
     describe,
 )
@@ -96,7 +102,23 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                 ctx, "divert", ctx.flight.delay_minutes, sources=[agent], alternate=proposal.parameters["alternate"]
             )
         )
-    return sorted(found.values(), key=lambda s: s.scenario_id)
+    return sorted((with_operation_records(ctx, s) for s in found.values()), key=lambda s: s.scenario_id)
+
+
+def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenario:
+    """The scenario with what execution records beyond its decisions: the grounding the report stated (as a
+    work order) and where every tail it touches ends up (AircraftAvailability)."""
+    f = ctx.flight
+    extra: list = [
+        GroundAircraft(flight_id=f.flight_id, registration=f.aircraft_registration, work_order=dict(a.item))
+        for a in ctx.handle.overlay.additions
+        if a.table == schema.MAINTENANCE_WORK_ORDERS and a.item.get("aircraft_registration") == f.aircraft_registration
+    ]
+    tails = {f.aircraft_registration}
+    tails |= {a.to_registration for a in scenario.actions if isinstance(a, SwapAircraft)}
+    tails |= {a.registration for a in scenario.actions if isinstance(a, FerryAircraft)}
+    extra.append(RepositionFleet(flight_id=f.flight_id, registrations=sorted(tails)))
+    return scenario.model_copy(update={"actions": [*scenario.actions, *extra]})
 
 
 def _proposals(ctx: DisruptionContext, kind: str):
@@ -177,16 +199,26 @@ def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) ->
         departure = probe.ready_at
     elif not probe.eligible and "generator" in sources and sources == ["generator"]:
         return None  # the generator proposes eligible aircraft only; an agent's proposal is always validated
-    return operate(
-        ctx,
-        "tail_swap",
-        _minutes(f.scheduled_departure, departure),
-        sources=sources,
-        registration=registration,
-        aircraft_type=probe.aircraft_type,
-        moved=probe.cabin_plan.offloaded + sum(probe.cabin_plan.downgraded.values()),
-        notes=[n.message for n in probe.notes],
-    )
+
+    def swap(block: list) -> Scenario:
+        return operate(
+            ctx,
+            "tail_swap",
+            _minutes(f.scheduled_departure, departure),
+            sources=sources,
+            registration=registration,
+            aircraft_type=probe.aircraft_type,
+            moved=probe.cabin_plan.offloaded + sum(probe.cabin_plan.downgraded.values()),
+            notes=[n.message for n in probe.notes if n.code != "CONTINUITY_BREAK"],
+            carried=block[1:],
+        )
+
+    return _whole(ctx, (swap(block) for block in rotation_plan.blocks(ctx)))
+
+
+def _whole(ctx: DisruptionContext, scenarios: Iterable[Scenario]) -> Scenario:
+    """The first scenario (fewest flights changed) that leaves every rotation it touches whole."""
+    return rotation_plan.first_whole(ctx, scenarios, lambda s: s.actions)
 
 
 def operate(
@@ -203,9 +235,12 @@ def operate(
     moved: int = 0,
     notes: list[str] | None = None,
     ferry: FerryAircraft | None = None,
+    carried: Sequence[Flight] = (),
 ) -> Scenario:
     """A scenario in which the flight operates: `delay` minutes late, on `registration` (brought by `ferry` when
-    it is elsewhere), with `replacements` for rostered crew, to `alternate` instead of the destination."""
+    it is elsewhere; it also flies the flight's tail's later flights `carried`, until the tails swap back), with
+    `replacements` for rostered crew, to `alternate` instead of the destination. On its own tail, the delay's
+    knock-on moves the tail's later flights."""
     f = ctx.flight
     departure = f.scheduled_departure + timedelta(minutes=delay)
     arrival = departure + (f.scheduled_arrival - f.scheduled_departure)
@@ -220,6 +255,15 @@ def operate(
                 to_aircraft_type=aircraft_type,
             )
         )
+        for later in carried:
+            actions.append(
+                SwapAircraft(
+                    flight_id=later.flight_id,
+                    from_registration=later.aircraft_registration,
+                    to_registration=registration,
+                    to_aircraft_type=aircraft_type or later.aircraft_type,
+                )
+            )
     if replacements:
         actions.append(ReassignCrew(flight_id=f.flight_id, replacements=replacements, report_at=report))
     if delay != f.delay_minutes or not actions:
@@ -235,6 +279,7 @@ def operate(
         actions.append(DivertFlight(flight_id=f.flight_id, alternate=alternate, new_arrival=arrival))
         actions.append(RebookPassengers(flight_id=f.flight_id, passengers=_pax(ctx), ground_transport_to=f.destination))
     same_tail = registration is None
+    actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if same_tail and ctx.rotation else None
     delays = spread.delays() if spread else {f.flight_id: delay}
     downstream = sum(1 for k, v in delays.items() if k != f.flight_id and v > 0)
@@ -264,6 +309,17 @@ def operate(
         f"{delay}" if kind == "delay" or delay != f.delay_minutes else None,
         "crew" if replacements and kind != "crew_swap" else None,
     ]
+    if carried:
+        back = carried[-1]
+        notes = [
+            *(notes or []),
+            f"{tail} also flies {', '.join(x.flight_number for x in carried)}"
+            + (
+                f" and the tails swap back at {back.destination} after {back.flight_number}"
+                if back.destination == f.origin
+                else f": the rest of {f.aircraft_registration}'s flights in the plan's horizon"
+            ),
+        ]
     scenario = Scenario(
         scenario_id=":".join(p for p in parts if p),
         kind=kind,
@@ -289,9 +345,65 @@ def operate(
 
 
 def cancellation(ctx: DisruptionContext) -> Scenario:
-    """The conservative baseline: cancel and re-accommodate everyone on the next own flights, then partners."""
+    """The conservative baseline: cancel, with the flights of the rotation the aircraft can then no longer reach
+    (the return of an out-and-back), and re-accommodate everyone on the next own flights, then partners."""
+    return _whole(ctx, (_cancel(ctx, block) for block in rotation_plan.blocks(ctx)))
+
+
+def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
     f = ctx.flight
-    pax = _pax(ctx)
+    actions: list = []
+    compensation, care = [], []
+    cancelled: list[Booking] = []
+    total = wait = 0
+    for x in block:
+        bookings = (
+            ctx.bookings
+            if x.flight_id == f.flight_id
+            else ctx.memo(("bookings", x.flight_id), lambda x=x: q.bookings(ctx.handle, x.flight_id))
+        )
+        pax = len(guest.active(bookings, x.flight_id))
+        onto, interline, waited = _reaccommodation(ctx, x, pax)
+        reason = f"{ctx.disruption_type} disruption" + (
+            f" (rotation of {f.flight_number}: its aircraft is not there)" if x.flight_id != f.flight_id else ""
+        )
+        actions += [
+            CancelFlight(flight_id=x.flight_id, reason=reason),
+            RebookPassengers(flight_id=x.flight_id, passengers=pax, onto=onto, interline=interline),
+        ]
+        compensation.append(guest.compensation_liability(x, bookings, "cancellation", cause=ctx.cause))
+        care.append(guest.duty_of_care(x, bookings, "cancellation", departure_delay_minutes=waited))
+        cancelled += bookings
+        total += pax
+        wait = waited if x.flight_id == f.flight_id else wait
+    cost = finance.plan_cost(
+        finance.PlanCostInput(compensation=tuple(compensation), care=tuple(care), cancelled_bookings=tuple(cancelled))
+    )
+    numbers = " and ".join(x.flight_number for x in block)
+    scenario = Scenario(
+        scenario_id="cancel",
+        kind="cancel",
+        title=f"Cancel {numbers} and re-accommodate all {total} passengers",
+        sources=["generator"],
+        actions=actions,
+        operates=False,
+        registration=None,
+        aircraft_type=None,
+        departure=None,
+        arrival=None,
+        arrival_airport=None,
+        delay_minutes=wait,
+        arrival_delay_minutes=wait,
+        passengers_impacted=total,
+        cost_usd=round(cost.total_usd, 2),
+        cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
+    )
+    return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
+
+
+def _reaccommodation(ctx: DisruptionContext, f: Flight, pax: int) -> tuple[dict[str, int], int, int]:
+    """Seats on the next own flights of the same number (within two days), then partners: (onto, interline, the
+    passengers' mean wait in minutes)."""
     later = sorted(
         (
             x
@@ -311,37 +423,7 @@ def cancellation(ctx: DisruptionContext) -> Scenario:
         if not left:
             break
     waits.append((left, INTERLINE_DELAY_MINUTES))
-    wait = int(sum(n * m for n, m in waits) / pax) if pax else 0
-    cost = finance.plan_cost(
-        finance.PlanCostInput(
-            compensation=(guest.compensation_liability(f, ctx.bookings, "cancellation", cause=ctx.cause),),
-            care=(guest.duty_of_care(f, ctx.bookings, "cancellation", departure_delay_minutes=wait),),
-            cancelled_bookings=tuple(ctx.bookings),
-        )
-    )
-    actions = [
-        CancelFlight(flight_id=f.flight_id, reason=f"{ctx.disruption_type} disruption"),
-        RebookPassengers(flight_id=f.flight_id, passengers=pax, onto=onto, interline=left),
-    ]
-    scenario = Scenario(
-        scenario_id="cancel",
-        kind="cancel",
-        title=f"Cancel {f.flight_number} and re-accommodate all {pax} passengers",
-        sources=["generator"],
-        actions=actions,
-        operates=False,
-        registration=None,
-        aircraft_type=None,
-        departure=None,
-        arrival=None,
-        arrival_airport=None,
-        delay_minutes=wait,
-        arrival_delay_minutes=wait,
-        passengers_impacted=pax,
-        cost_usd=round(cost.total_usd, 2),
-        cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
-    )
-    return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
+    return onto, left, int(sum(n * m for n, m in waits) / pax) if pax else 0
 
 
 def _pax(ctx: DisruptionContext) -> int:

@@ -28,6 +28,7 @@ from .bounds import SafetyBound, check_bound
 from .context import DisruptionContext
 from .ferry_checks import ferry_checks, ferry_of
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
+from .rotation_checks import rotation_checks
 
 SWAP_LOOKAROUND = timedelta(hours=36)
 NOT_CANCELLABLE = ("DEPARTED", "ARRIVED")
@@ -76,7 +77,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             ),
             "NOT_CANCELLABLE" if status in NOT_CANCELLABLE else None,
         )
-        return v.result()
+        return v.add_all(rotation_checks(ctx, scenario)).result()
     return v.add_all(
         (
             *_crew(ctx, scenario),
@@ -84,6 +85,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             *_curfews(ctx, scenario),
             *_weather(ctx, scenario),
             *ferry_checks(ctx, scenario),
+            *rotation_checks(ctx, scenario),
         )
     ).result()
 

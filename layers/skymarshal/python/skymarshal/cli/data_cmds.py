@@ -1,4 +1,5 @@
-"""`skymarshal data generate | import | export`: the synthetic airline, or an airline's own data."""
+"""`skymarshal data generate | import | export | check`: the synthetic airline, or an airline's own data, and
+whether every aircraft can still fly its rotation in sequence."""
 
 from __future__ import annotations
 
@@ -38,6 +39,16 @@ def register(commands) -> None:
         if name == "export":
             cmd.add_argument("--bucket", help="S3 bucket for the export (in AWS: the stack's artifact bucket)")
         cmd.set_defaults(run=run)
+
+    check = actions.add_parser(
+        "check", help="every tail's rotation in sequence and AircraftAvailability where the flights leave it"
+    )
+    target = check.add_mutually_exclusive_group()
+    target.add_argument("--endpoint", help="DynamoDB endpoint URL (default: the running local AWS)")
+    target.add_argument("--aws", action="store_true", help="the deployed tables, with your AWS credentials")
+    check.add_argument("--table-prefix", default=os.environ.get("SKYMARSHAL_TABLE_PREFIX", ""))
+    check.add_argument("--json", action="store_true", help="every break as JSON")
+    check.set_defaults(run=_check)
 
 
 def _generate(args) -> int:
@@ -120,3 +131,24 @@ def _export(args) -> int:
     counts = export_folder(args.folder, target.client("dynamodb"), target.client("s3"), target.bucket, target.naming)
     print_json({"folder": str(args.folder), "rows": counts})
     return 0
+
+
+def _check(args) -> int:
+    """Exit 1 when a rotation or an availability row is broken; flights still planned on a grounded aircraft are
+    listed (a disruption waiting for a decision) but do not fail the check."""
+    from ..data.access import DataHandle
+    from ..data.integrity import check_operation
+
+    if args.endpoint or args.aws:
+        target = _Target(args)
+        result = check_operation(DataHandle(naming=target.naming, resource=target.resource()))
+    else:
+        with control.account() as account:  # the running local AWS
+            result = check_operation(account.handle())
+    if args.json:
+        print_json({"summary": result.summary(), "breaks": [b.model_dump(mode="json") for b in result.breaks]})
+    else:
+        print(result.summary())
+        for b in result.breaks:
+            print(f"{'BROKEN' if b.continuity else 'open  '} {b.code}: {b.message}")
+    return 1 if result.continuity else 0

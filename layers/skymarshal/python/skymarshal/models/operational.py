@@ -165,6 +165,7 @@ class WorkOrder(Row):
     required_authorisation: str | None = None  # e.g. "B1-B787": the licence an engineer needs
     parts_available_at: UtcDatetime | None = None
     closed_at: UtcDatetime | None = None
+    updated_by_execution: str | None = None  # a grounding a report stated, recorded by a recovery's execution
 
 
 class MaintenanceEngineer(Row):
@@ -192,6 +193,7 @@ class AircraftDay(Row):
     first_departure: UtcDatetime | None = None
     last_arrival: UtcDatetime | None = None
     note: str | None = None
+    updated_by_execution: str | None = None  # the recovery that last moved the tail (its station, its day)
 
 
 class CargoShipment(Row):

@@ -28,8 +28,10 @@ from ..arbitration.actions import (
     DelayFlight,
     DivertFlight,
     FerryAircraft,
+    GroundAircraft,
     ReassignCrew,
     RebookPassengers,
+    RepositionFleet,
     SwapAircraft,
 )
 from ..arbitration.models import Scenario
@@ -41,6 +43,7 @@ from ..rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
 from .execution_changes import Change, PlanError, all_of, row_key
 from .execution_ferry import ferry_changes
+from .execution_positions import grounding_changes, position_changes
 from .tables import WorkflowTables
 
 OPERABLE = ("SCHEDULED", "DELAYED")  # a flight that has not left, been cancelled or diverted
@@ -138,6 +141,10 @@ class Planner:
             return self._rebook(action)
         if isinstance(action, FerryAircraft):
             return ferry_changes(self, action)
+        if isinstance(action, GroundAircraft):
+            return grounding_changes(self, action)
+        if isinstance(action, RepositionFleet):
+            return position_changes(self, action)
         raise TypeError(f"no execution for {type(action).__name__}")
 
     def _swap(self, a: SwapAircraft) -> list[Change]:

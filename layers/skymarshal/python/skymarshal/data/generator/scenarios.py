@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ...models.operational import CrewDuty, CrewMember, Flight, LandingRecord, MelItem, WeatherObservation, WorkOrder
+from ...rules.network import propagate_delay
 from .config import GeneratorConfig
 from .maintenance import authorisation
 from .schedule import Tail
@@ -54,6 +55,21 @@ def demo_situations(config: GeneratorConfig) -> list[DemoSituation]:
             "delay or divert to an alternate in range (MAN, BHX)",
         ),
     ]
+
+
+def carry_delay(flights: list[Flight], flight: Flight) -> None:
+    """The knock-on of `flight`'s delay through its tail's later flights (``rules.network.propagate_delay``), so
+    the planted situation keeps every rotation flyable in sequence."""
+    rotation = [f for f in flights if f.aircraft_registration == flight.aircraft_registration]
+    by_id = {f.flight_id: f for f in rotation}
+    for later in propagate_delay(rotation, flight.flight_id, flight.delay_minutes).flights[1:]:
+        minutes = later.departure_delay_minutes
+        if minutes:
+            f = by_id[later.flight_id]
+            f.status, f.delay_minutes = "DELAYED", minutes
+            f.delay_reason = f"REACTIONARY: late inbound aircraft ({flight.flight_number})"
+            f.estimated_departure = f.scheduled_departure + timedelta(minutes=minutes)
+            f.estimated_arrival = f.scheduled_arrival + timedelta(minutes=minutes)
 
 
 def _find(flights: list[Flight], number: str, day: date) -> Flight:
@@ -118,6 +134,7 @@ def apply_crew_timeout(
     flight.delay_reason = "ATC: flow restriction en route and late inbound aircraft"
     flight.estimated_departure = flight.scheduled_departure + delay
     flight.estimated_arrival = flight.scheduled_arrival + delay
+    carry_delay(flights, flight)
     standby_key = f"{flight.origin}#{flight.flight_date.isoformat()}"
     morning = sorted(
         {

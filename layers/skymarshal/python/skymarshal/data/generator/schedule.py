@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from ...models.airports import airport, great_circle_km
 from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import AircraftDay, Flight
+from ...rules.rotation import expected_day
 from .config import GeneratorConfig, local_date, local_to_utc, round_up
 from .network import CARRIER, HUB, SPARES_PER_TYPE, frequencies
 
@@ -124,30 +125,21 @@ def build_schedule(config: GeneratorConfig) -> tuple[list[Flight], list[Tail]]:
 
 
 def aircraft_days(config: GeneratorConfig, tails: list[Tail]) -> list[AircraftDay]:
-    """AircraftAvailability: each tail's station at 00:00 UTC of every window day, and its flying that day."""
+    """AircraftAvailability: each tail's station at 00:00 UTC of every window day, and its flying that day, as the
+    flights (with the planted delays) imply them (``rules.rotation.expected_day``: what execution writes back)."""
     rows: list[AircraftDay] = []
     for tail in tails:
         capacity = dict(AIRCRAFT_TYPES[tail.aircraft_type].capacity)
         for offset in range(config.days):
             day = config.start + timedelta(days=offset)
-            midnight = local_to_utc(day, "00:00", "UTC")
-            before = [f for f in tail.flights if f.scheduled_arrival <= midnight]
-            airborne = [f for f in tail.flights if f.scheduled_departure < midnight < f.scheduled_arrival]
-            station = before[-1].destination if before else HUB
-            if airborne:
-                station = airborne[0].destination  # en route: counts at its destination
-            today = [f for f in tail.flights if midnight <= f.scheduled_departure < midnight + timedelta(days=1)]
-            rows.append(
-                AircraftDay(
-                    aircraft_registration=tail.registration,
-                    date=day,
-                    aircraft_type=tail.aircraft_type,
-                    status="SPARE" if tail.spare else "IN_SERVICE",
-                    station=station,
-                    capacity=capacity,
-                    first_departure=today[0].scheduled_departure if today else None,
-                    last_arrival=today[-1].scheduled_arrival if today else None,
-                    note="operational spare held at the hub" if tail.spare else None,
-                )
+            row = AircraftDay(
+                aircraft_registration=tail.registration,
+                date=day,
+                aircraft_type=tail.aircraft_type,
+                status="SPARE" if tail.spare else "IN_SERVICE",
+                station=HUB,
+                capacity=capacity,
+                note="operational spare held at the hub" if tail.spare else None,
             )
+            rows.append(expected_day(row, tail.flights, HUB))
     return rows
