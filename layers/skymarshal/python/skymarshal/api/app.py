@@ -35,6 +35,7 @@ from ..workflow.models import ApprovalDecision
 from ..workflow.retry import NotRetryable
 from ..workflow.settings import SettingsConflict, StoredSettings
 from . import models as m
+from .body_limit import max_body_bytes, too_large_message
 from .history import history_router
 from .plans import gantt_view
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
@@ -372,4 +373,14 @@ app.include_router(history_router(read=READ, decide=DECIDE, security=SECURITY, c
 
 
 def handle(event: dict, context: Any) -> dict:
+    body = event.get("body") or ""
+    limit = max_body_bytes()
+    # API Gateway's own 413 at its 10 MB; a lower configured limit holds here (a character is at most 4 bytes)
+    if len(body) * 4 > limit and len(body.encode("utf-8", errors="replace")) > limit:
+        return {
+            "statusCode": 413,
+            "headers": {"Content-Type": content_types.APPLICATION_JSON},
+            "body": json.dumps({"statusCode": 413, "message": too_large_message(limit)}),
+            "isBase64Encoded": False,
+        }
     return app.resolve(event, context)

@@ -6,6 +6,8 @@ An ASGI app (Starlette, run by uvicorn) that
   `requestContext.authorizer.claims` (what the Cognito authorizer does there);
 - streams a run's live progress (`/api/disruptions/{id}/events`) and the operations assistant
   (`/api/assistant/...`) as server-sent events (api/streams.py, the AWS streaming function's routes);
+- refuses a body over SKYMARSHAL_MAX_BODY_BYTES (10 MB, API Gateway's limit) with 413, and reads no body of a
+  caller who is not signed in (api/body_limit.py);
 - serves the console's static files, with a clearly marked development login (one user per role in
   moto's user pool) that exists only here.
 """
@@ -20,6 +22,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -28,10 +31,13 @@ from starlette.staticfiles import StaticFiles
 from ..console import STATIC_DIR as CONSOLE_DIR
 from ..workflow.client import WorkflowClient
 from . import app as api
+from .body_limit import BodyLimit
 from .identity import DevIdentity, InvalidToken, TokenVerifier
 from .roles import Role
 from .streams import claims_reader, stream_routes
 
+PUBLIC_PATHS = frozenset({"/openapi.json"})  # the API's routes that need no caller (and read no body)
+SIGN_IN = "sign in: the request carries no valid identity token"
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 
@@ -107,10 +113,15 @@ def create_app(
             claims = claims_of(request)
         except InvalidToken as exc:
             return JSONResponse({"statusCode": 401, "message": str(exc)}, status_code=401)
-        body = (await request.body()).decode("utf-8", errors="replace") or None
+        path = "/" + request.path_params["path"]
+        # Authenticated before the body is read, as API Gateway's authorizer does: no token, 401 (the resolver
+        # would validate the body first and say 400). BodyLimit has already refused an oversized body with 413.
+        if claims is None and path not in PUBLIC_PATHS:
+            return JSONResponse({"statusCode": 401, "message": SIGN_IN}, status_code=401)
+        body = (await request.body()).decode("utf-8", errors="replace") or None if claims is not None else None
         event = proxy_event(
             request.method,
-            "/" + request.path_params["path"],
+            path,
             query=dict(request.query_params),
             headers={k.lower(): v for k, v in request.headers.items()},
             body=body,
@@ -150,9 +161,10 @@ def create_app(
     if identity is not None:
         api_routes.insert(0, Route("/dev/login", dev_login, methods=["POST"]))
     return Starlette(
+        middleware=[Middleware(BodyLimit)],
         routes=[
             Route("/config.json", config),
             Mount("/api", routes=api_routes),
             Mount("/", app=StaticFiles(directory=str(console_dir), html=True)),
-        ]
+        ],
     )

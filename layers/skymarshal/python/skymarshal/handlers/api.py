@@ -11,7 +11,7 @@ from typing import Any
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.logging import correlation_paths
 
-from ..api.app import app
+from ..api.app import handle
 
 SERVICE = "skymarshal-api"
 logger = Logger(service=SERVICE)
@@ -21,4 +21,4 @@ tracer = Tracer(service=SERVICE)
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False)
 @tracer.capture_lambda_handler
 def handler(event: dict, context: Any) -> dict:
-    return app.resolve(event, context)
+    return handle(event, context)
