@@ -170,10 +170,23 @@ def test_swap_candidate_from_standby():
     assert by_rule(findings)["crew.roster_conflict"].status == "legal"
 
 
+def test_a_reserve_is_called_out_only_inside_their_standby():
+    """The EY45 case of issue 30: a reserve standing by 13:00Z-01:00Z cannot report at 04:10Z."""
+    reserve = member(crew_id="R1", landings_at=recent(REPORT))
+    standby = duty_row("R1", "SB1", utc(2027, 1, 20, 13), 12 * 60, kind="STANDBY")
+    early = by_rule(evaluate_swap_candidate(reserve, [standby], proposed(), report=utc(2027, 1, 20, 4, 10)))
+    assert early["crew.standby_callout"].status == "illegal" and early["crew.standby_callout"].binding
+    assert "20 Jan 13:00Z-21 Jan 01:00Z" in early["crew.standby_callout"].message
+    inside = evaluate_swap_candidate(reserve, [standby], proposed(), report=utc(2027, 1, 20, 13, 30))
+    assert by_rule(inside)["crew.standby_callout"].status == "legal"
+    assert by_rule(evaluate_swap_candidate(reserve, [], proposed(), report=REPORT))["crew.standby_callout"].binding
+
+
 def test_swap_candidate_needs_rest():
     reserve = member(crew_id="R1", landings_at=recent(REPORT))
     late_duty = duty_row("R1", "X", utc(2027, 1, 19, 14), 9 * 60)  # released 23:00Z
-    findings = evaluate_swap_candidate(reserve, [late_duty], proposed(), report=utc(2027, 1, 20, 8))
+    standby = duty_row("R1", "SB1", utc(2027, 1, 20, 0), 12 * 60, kind="STANDBY")
+    findings = evaluate_swap_candidate(reserve, [late_duty, standby], proposed(), report=utc(2027, 1, 20, 8))
     assert by_rule(findings)["crew.rest_before"].status == "illegal"
     assert binding_constraints(findings)
 
