@@ -83,6 +83,7 @@ BENCH_ARGS ?=
 
 bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 disruptions end to end, and 5 on the airline at 4x scale (BENCH_ARGS="--llm-latency 2"); the assistant; handler import times; local start and a standalone agent
 	$(BIN)/python -m bench.rules_day
+	$(BIN)/python -m bench.integrity
 	$(BIN)/python -m bench.workflow --runs 20 $(BENCH_ARGS)
 	$(BIN)/python -m bench.workflow --runs 5 --scale 4 $(BENCH_ARGS)
 	$(BIN)/python -m bench.assistant
