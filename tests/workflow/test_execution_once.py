@@ -1,15 +1,20 @@
-"""Execute on emulated DynamoDB applies a plan once per execution id: a second call applies nothing, a running id
-is refused, and `undo` puts an executed plan back once.
+"""Execute on emulated DynamoDB applies a plan once per run: a second call — the same execution id, or another
+execution of the run (a resume) — applies nothing, a running one is refused, and `undo` puts an executed plan
+back once. The run's record is written in the same transaction as its first change: killed before, during or after
+the transactions, the record exists exactly when a change does, and after recovery the plan is applied once.
 """
 
 from __future__ import annotations
+
+from contextlib import contextmanager
 
 import pytest
 from execution_helpers import copy_rows, plan, snapshot
 
 from skymarshal.data import schema as s
 from skymarshal.workflow.execution import execute, undo
-from skymarshal.workflow.execution_records import ExecutionRefused, execution_events
+from skymarshal.workflow.execution_records import ExecutionRefused, execution_events, run_record
+from skymarshal.workflow.recovery import settle
 from skymarshal.workflow.tables import WorkflowTables
 
 
@@ -54,3 +59,77 @@ def test_undo_puts_an_executed_plan_back_once_and_reads_never_scan(decisions, ac
     assert undo("x-undo", tables=WorkflowTables(resource, blank_account.naming)) == len(report.changed)
     assert snapshot(blank_account, keys) == before
     assert undo("x-undo", tables=WorkflowTables(resource, blank_account.naming)) == 0
+
+
+class Crash(BaseException):
+    """The process ends here (a kill): nothing after it runs, no `except Exception` sees it."""
+
+
+@contextmanager
+def crash_at(resource, event: str, number: int = 0):
+    """Raise Crash at the `number`-th (0-based) botocore `event`, e.g. after-call.dynamodb.TransactWriteItems."""
+    seen = []
+
+    def hook(**_):
+        seen.append(1)
+        if len(seen) == number + 1:
+            raise Crash(event)
+
+    resource.meta.client.meta.events.register(event, hook)
+    try:
+        yield
+    finally:
+        resource.meta.client.meta.events.unregister(event, hook)
+
+
+def test_a_resumed_execution_of_an_executed_run_applies_nothing_and_returns_its_report(
+    decisions, account, blank_account
+):
+    swap = plan(decisions, "mechanical", "tail_swap")
+    keys = copy_rows(account, blank_account, swap)
+    tables = WorkflowTables(blank_account.resource(), blank_account.naming)
+    first = execute(swap, execution_id="run-a", tables=tables, run_id="run-a")
+    applied = snapshot(blank_account, keys)
+    record = run_record("run-a", tables=tables)
+    assert record["status"] == "executed" and record["execution_name"] == "run-a"
+    again = execute(swap, execution_id="run-a--resume-1", tables=tables, run_id="run-a")
+    assert again == first and again.execution_id == "run-a" and snapshot(blank_account, keys) == applied
+    assert execution_events("run-a--resume-1", tables=tables) == []  # not even a "started"
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        ("before-call.dynamodb.TransactWriteItems", 0),  # killed before the first change
+        ("after-call.dynamodb.TransactWriteItems", 0),  # killed just after it committed (with the record)
+        ("before-call.dynamodb.UpdateItem", 0),  # killed after the last change, before the record says executed
+    ],
+    ids=["before-first-transaction", "after-first-transaction", "before-the-record-is-final"],
+)
+def test_a_kill_at_each_point_of_execute_leaves_the_record_exactly_when_a_change_and_the_run_applies_once(
+    decisions, account, blank_account, point
+):
+    swap = plan(decisions, "mechanical", "tail_swap")
+    keys = copy_rows(account, blank_account, swap)
+    resource = blank_account.resource()
+    tables = WorkflowTables(resource, blank_account.naming)
+    before = snapshot(blank_account, keys)
+    with crash_at(resource, *point), pytest.raises(Crash):
+        execute(swap, execution_id="run-k", tables=tables, run_id="run-k")
+    record = run_record("run-k", tables=tables)
+    assert (record is not None) == (snapshot(blank_account, keys) != before), record  # the record ⇔ a change
+    if record is not None:  # the dead attempt holds the run: a resume is refused, nothing applied again
+        with pytest.raises(ExecutionRefused) as busy:
+            execute(swap, execution_id="run-k--resume-1", tables=tables, run_id="run-k")
+        assert busy.value.code == "IN_PROGRESS" and "run-k" in str(busy.value)
+        settled = settle("run-k", '{"disruption_id": "run-k"}', tables=tables, store=None)
+        assert settled.verdict == "interrupted" and "put back" in settled.message
+        assert snapshot(blank_account, keys) == before and run_record("run-k", tables=tables)["status"] == "rolled_back"
+    report = execute(swap, execution_id="run-k--resume-2", tables=tables, run_id="run-k")
+    assert report.status == "executed" and report.execution_id == "run-k--resume-2"
+    once = snapshot(blank_account, keys)
+    assert execute(swap, execution_id="run-k--resume-3", tables=tables, run_id="run-k") == report
+    assert snapshot(blank_account, keys) == once
+    # applied once: the rows hold exactly what one clean execution of the plan writes
+    assert undo("run-k--resume-2", tables=tables, run_id="run-k") == len(report.changed)
+    assert snapshot(blank_account, keys) == before

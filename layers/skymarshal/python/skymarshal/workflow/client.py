@@ -261,12 +261,18 @@ class WorkflowClient:
         described = self.describe(name)
         if described["status"] not in ("FAILED", "TIMED_OUT", "ABORTED"):
             raise ValueError(f"run {name} is {described['status']}: only a failed, timed-out or aborted run resumes")
-        from .reuse import reusable_rounds
+        from .recovery import check_resumable, release_flight
+        from .reuse import CheckpointRefused, reusable_rounds
 
         request = DisruptionRequest.model_validate({**json.loads(described["input"]), "resume": True, "resumes": name})
+        check_resumable(name, request.disruption_id, tables=self.tables)  # its plan was applied: nothing to do
         # Refused here, on one line, before a new execution starts: a checkpoint that does not match its record
-        # (Validate checks again, for a resume started another way).
-        reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail)
+        # (Validate checks again, for a resume started another way). Such a run never resumes: its flight is freed.
+        try:
+            reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail)
+        except CheckpointRefused as exc:
+            released = release_flight(name, request.disruption_id, tables=self.tables, store=self.store)
+            raise CheckpointRefused(exc.code, f"{str(exc).removeprefix(exc.code + ': ')}; {released}") from None
         return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
 
     def continue_from(self, name: str, phase: str, *, requested_by: str | None = None) -> dict:

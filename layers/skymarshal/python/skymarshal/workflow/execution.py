@@ -10,8 +10,16 @@ When any group fails, every chunk already committed is compensated in reverse or
 never left half changed; a compensation that fails stops there and is reported (`compensation_failed`),
 leaving a prefix of the plan applied and the rows named, for a human to reconcile.
 
+Exactly once per run: a run (a disruption: its first execution, its resumes and retries) has one execution record,
+  PK = "EXECUTION#<run id>"  SK = "STATE"   status, scenario_id, execution_name, started_at, report (once finished)
+which is read before anything is changed and written in the same transaction as the run's first row change
+(`ExecutionRun.transact`, conditional on its absence). So the record exists exactly when a change of the run
+does: a second attempt — a retried step, a resumed run after a crash, a concurrent duplicate — finds it and
+returns the recorded report (applying nothing), or is refused while it says `running` (IN_PROGRESS: that attempt
+died mid-plan or is still going; local recovery puts back what it committed). Only a record that says
+`rolled_back` lets a later execution of the run try again.
+
 Checkpoints-table items of one execution (all with a `ttl`):
-  PK = "EXECUTION#<id>"  SK = "STATE"                       claimed at start (conditional put), final report
   PK = "EXECUTION#<id>"  SK = "CHANGES#<group>#<chunk>"      before/after images, written before the chunk commits
   PK = "EXECUTION#<id>"  SK = "EVENT#<timestamp>#<seq:04d>"  started / completed / failed / compensated
 The CHANGES items are a write-ahead log: `undo` can put back an executed plan, or what a dead attempt
@@ -38,13 +46,14 @@ from .execution_plan import Planner
 from .execution_reasons import failure_reason
 from .execution_records import (
     ChangedRow,
+    ClaimLost,
     ExecutionRefused,
     ExecutionReport,
     ExecutionRun,
     TransactionFailed,
     execution_items,
-    execution_pk,
-    item_ttl,
+    record_key,
+    run_record,
 )
 from .tables import WorkflowTables
 
@@ -62,59 +71,70 @@ def _rows(chunks: list[list[Change]]) -> list[ChangedRow]:
 
 
 def execute(
-    scenario: Scenario, *, execution_id: str, tables: WorkflowTables, now: datetime | None = None
+    scenario: Scenario,
+    *,
+    execution_id: str,
+    tables: WorkflowTables,
+    now: datetime | None = None,
+    run_id: str | None = None,
 ) -> ExecutionReport:
-    """Apply `scenario` once per `execution_id`: a repeated call returns the recorded report and applies
-    nothing; a call while another is running raises ExecutionRefused("IN_PROGRESS")."""
-    run = ExecutionRun(execution_id, tables, now)
-    recorded = _claim(run, scenario)
+    """Apply `scenario` once per run (`run_id`, by default `execution_id`): a repeated call, by any execution of
+    the run, returns the recorded report and applies nothing; while an attempt's record says running,
+    ExecutionRefused("IN_PROGRESS")."""
+    run = ExecutionRun(execution_id, tables, now, run_id=run_id, scenario_id=scenario.scenario_id)
+    recorded = _recorded(run, scenario)
     if recorded is not None:
         return recorded
     try:
         report = _apply(run, scenario)
-    except Exception:  # only before the first group: _apply compensates anything later. Free the id for a retry.
-        run.table.delete_item(
-            Key={"PK": execution_pk(execution_id), "SK": "STATE"}, ConditionExpression=Attr("status").eq("running")
-        )
-        raise
-    run.table.update_item(
-        Key={"PK": execution_pk(execution_id), "SK": "STATE"},
-        UpdateExpression="SET #s = :s, finished_at = :f, report = :r",
-        ConditionExpression=Attr("status").eq("running"),
-        ExpressionAttributeNames={"#s": "status"},
-        ExpressionAttributeValues={":s": report.status, ":f": run.clock().isoformat(), ":r": report.model_dump_json()},
-    )
+        if run.claimed:  # the record went in with the first change: it is ours to finish
+            run.table.update_item(
+                Key=record_key(run.run_id),
+                UpdateExpression="SET #s = :s, finished_at = :f, report = :r",
+                ConditionExpression=Attr("status").eq("running") & Attr("execution_name").eq(run.id),
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues={
+                    ":s": report.status,
+                    ":f": run.clock().isoformat(),
+                    ":r": report.model_dump_json(),
+                },
+            )
+        else:  # nothing was written (a plan with no row to change, or its first group failed): recorded now
+            run.tables.resource.meta.client.transact_write_items(
+                TransactItems=[run.claim_item(report.status, report.model_dump_json())]
+            )
+    except ClaimLost:
+        recorded = _recorded(run, scenario)
+        if recorded is None:  # it rolled back in the meantime: another attempt, not this one, may try again
+            raise ExecutionRefused("IN_PROGRESS", f"run {run.run_id} was executed concurrently; retry") from None
+        return recorded
+    except ClientError as exc:  # the end-of-plan record lost its condition to another attempt
+        if exc.response["Error"]["Code"] != "TransactionCanceledException":
+            raise
+        recorded = _recorded(run, scenario)
+        if recorded is None:
+            raise
+        return recorded
     return report
 
 
-def _claim(run: ExecutionRun, scenario: Scenario) -> ExecutionReport | None:
-    key = {"PK": execution_pk(run.id), "SK": "STATE"}
-    try:
-        run.table.put_item(
-            Item={
-                **key,
-                "status": "running",
-                "scenario_id": scenario.scenario_id,
-                "started_at": run.clock().isoformat(),
-                "ttl": item_ttl(),
-            },
-            ConditionExpression=Attr("PK").not_exists(),
-        )
+def _recorded(run: ExecutionRun, scenario: Scenario) -> ExecutionReport | None:
+    """The run's recorded report, checked before any change: None when the run may execute (no record, or an
+    earlier execution of the run rolled back); ExecutionRefused for another plan or an attempt still running."""
+    state = run_record(run.run_id, tables=run.tables)
+    if state is None or (state["status"] == "rolled_back" and state.get("execution_name", run.id) != run.id):
         return None
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
-            raise
-    state = run.table.get_item(Key=key, ConsistentRead=True)["Item"]
+    by = state.get("execution_name", run.id)
     if state["scenario_id"] != scenario.scenario_id:
         raise ExecutionRefused(
             "SCENARIO_MISMATCH",
-            f"execution {run.id} was claimed for {state['scenario_id']}, not {scenario.scenario_id}",
+            f"run {run.run_id} was executed by {by} for {state['scenario_id']}, not {scenario.scenario_id}",
         )
     if state["status"] == "running":
         raise ExecutionRefused(
             "IN_PROGRESS",
-            f"execution {run.id} started at {state['started_at']} and has not "
-            f"finished; if that attempt died, undo('{run.id}') puts back what it committed",
+            f"execution {by} of run {run.run_id} started at {state['started_at']} and has not "
+            f"finished; if that attempt died, undo('{by}') puts back what it committed",
         )
     return ExecutionReport.model_validate_json(state["report"])
 
@@ -138,11 +158,16 @@ def _apply(run: ExecutionRun, scenario: Scenario) -> ExecutionReport:
         try:
             run.event("started", index, action)
             changes = planner.changes(action)
-            for n, start in enumerate(range(0, len(changes), TRANSACTION_LIMIT)):
-                chunk = changes[start : start + TRANSACTION_LIMIT]
-                run.log_changes(index, n, chunk)
+            start = 0
+            while start < len(changes):
+                size = TRANSACTION_LIMIT - (0 if run.claimed else 1)  # room for the record the first change carries
+                chunk = changes[start : start + size]
+                run.log_changes(index, len(done), chunk)
                 run.transact(chunk)
                 done.append(chunk)
+                start += size
+        except ClaimLost:  # another attempt holds the run: nothing of this one was committed
+            raise
         except Exception as exc:  # a condition failed, a row is gone, or the transaction could not run
             code, message = failure_reason(exc)
             run.event("failed", index, action, code, message)
@@ -197,7 +222,7 @@ def _compensate(run: ExecutionRun, applied: list) -> tuple[str, list[ChangedRow]
     return "rolled_back", []
 
 
-def undo(execution_id: str, *, tables: WorkflowTables) -> int:
+def undo(execution_id: str, *, tables: WorkflowTables, run_id: str | None = None) -> int:
     """Put back every row an execution still holds changed (tests, drills, a dead attempt): each logged chunk,
     newest first, is inverted only if its after-image is still there. Returns the rows restored."""
     run = ExecutionRun(execution_id, tables, None)
@@ -211,10 +236,16 @@ def undo(execution_id: str, *, tables: WorkflowTables) -> int:
             TransactionFailed
         ) as exc:  # already restored (rolled back), never committed, or changed since: left alone
             log.info("undo %s %s skipped: %s", execution_id, item["SK"], failure_reason(exc)[1])
-    if restored:
-        run.table.update_item(
-            Key={"PK": execution_pk(execution_id), "SK": "STATE"},
-            UpdateExpression="SET undone_at = :t",
-            ExpressionAttributeValues={":t": datetime.now(UTC).isoformat()},
-        )
+    if restored:  # noted on the run's record, when this execution wrote it
+        try:
+            run.table.update_item(
+                Key=record_key(run_id or execution_id),
+                UpdateExpression="SET undone_at = :t",
+                ConditionExpression=Attr("PK").exists()
+                & (Attr("execution_name").eq(execution_id) | Attr("execution_name").not_exists()),
+                ExpressionAttributeValues={":t": datetime.now(UTC).isoformat()},
+            )
+        except ClientError as exc:
+            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
     return restored

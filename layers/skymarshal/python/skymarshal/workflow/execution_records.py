@@ -23,6 +23,7 @@ RETRYABLE = {"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExc
 ATTEMPTS = 4
 EventKind = Literal["started", "completed", "failed", "compensated"]
 RefusalCode = Literal["IN_PROGRESS", "SCENARIO_MISMATCH"]
+RunStatus = Literal["running", "executed", "rolled_back", "compensation_failed"]
 
 
 class _Model(BaseModel):
@@ -69,8 +70,22 @@ class ExecutionRefused(Exception):
         self.code = code
 
 
+class ClaimLost(Exception):
+    """The run's execution record was written by another attempt between the check and the first transaction."""
+
+
 def execution_pk(execution_id: str) -> str:
     return f"EXECUTION#{execution_id}"
+
+
+def record_key(run_id: str) -> dict[str, str]:
+    """The run's execution record: one per run (a disruption, whichever of its executions carries it out)."""
+    return {"PK": execution_pk(run_id), "SK": "STATE"}
+
+
+def run_record(run_id: str, *, tables: WorkflowTables) -> dict | None:
+    """The run's execution record as stored (strongly consistent), or None when nothing of it was executed."""
+    return tables.checkpoints.get_item(Key=record_key(run_id), ConsistentRead=True).get("Item")
 
 
 def item_ttl() -> int:
@@ -80,11 +95,44 @@ def item_ttl() -> int:
 class ExecutionRun:
     """One execution's writes to the checkpoints table (events, change logs) and its transactions."""
 
-    def __init__(self, execution_id: str, tables: WorkflowTables, now: datetime | None):
+    def __init__(
+        self,
+        execution_id: str,
+        tables: WorkflowTables,
+        now: datetime | None,
+        *,
+        run_id: str | None = None,
+        scenario_id: str | None = None,
+    ):
         self.id, self.tables = execution_id, tables
         self.table = tables.checkpoints
         self.clock = (lambda: now) if now else (lambda: datetime.now(UTC))
         self.events: list[ExecutionEvent] = []
+        # The run's record goes into the first transaction that changes a row (`transact`): with it, or not at all.
+        self.run_id, self.scenario_id = run_id or execution_id, scenario_id
+        self.claimed = scenario_id is None  # undo: no record to write
+
+    def claim_item(self, status: RunStatus = "running", report: str | None = None) -> dict:
+        """The Put of the run's record: it must not exist, unless an earlier execution of the run rolled back."""
+        item = {
+            **record_key(self.run_id),
+            "status": status,
+            "scenario_id": self.scenario_id,
+            "execution_name": self.id,
+            "started_at": self.clock().isoformat(),
+            "ttl": item_ttl(),
+        }
+        if report is not None:
+            item |= {"finished_at": self.clock().isoformat(), "report": report}
+        return {
+            "Put": {
+                "TableName": self.table.name,
+                "Item": item,
+                "ConditionExpression": "attribute_not_exists(PK) OR (#s = :rolled_back AND execution_name <> :me)",
+                "ExpressionAttributeNames": {"#s": "status"},
+                "ExpressionAttributeValues": {":rolled_back": "rolled_back", ":me": self.id},
+            }
+        }
 
     def event(
         self, kind: EventKind, group: int, action, reason: ReasonCode | None = None, message: str | None = None
@@ -129,17 +177,26 @@ class ExecutionRun:
             }
         )
 
-    def transact(self, changes: list[Change]) -> None:
-        """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition)."""
+    def transact(self, changes: list[Change], *, claim: bool = False) -> None:
+        """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition).
+        The first one that writes a row (or `claim`: the plan's end, when none did) carries the run's record, last,
+        so the record exists exactly when a change of the run does; ClaimLost when another attempt wrote it."""
         items = [c.transact_item(self.tables.naming) for c in changes]
+        carries = not self.claimed and (claim or any(not c.check_only for c in changes))
+        if carries:
+            items.append(self.claim_item())
         if not items:  # e.g. undoing a group whose rows already held the plan's values: nothing was written
             return
         for attempt in range(ATTEMPTS):
             try:
                 self.tables.resource.meta.client.transact_write_items(TransactItems=items)
+                self.claimed = self.claimed or carries
                 return
             except ClientError as exc:
-                codes = {r.get("Code") for r in exc.response.get("CancellationReasons", [])} - {"None", None}
+                reasons = exc.response.get("CancellationReasons", [])
+                if carries and len(reasons) == len(items) and reasons[-1].get("Code") == "ConditionalCheckFailed":
+                    raise ClaimLost(f"execution {self.id}: run {self.run_id} already has an execution record") from exc
+                codes = {r.get("Code") for r in reasons} - {"None", None}
                 transient = exc.response["Error"]["Code"] in RETRYABLE or (codes and codes <= RETRYABLE)
                 if not transient or attempt == ATTEMPTS - 1:
                     raise TransactionFailed(exc, changes) from exc

@@ -200,16 +200,18 @@ def learn_step(
     if registry is not None:
         close_arbitration(state, registry)
     history_id = None
+    executed = ExecutionReport.model_validate(report) if report else None
     if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
         answer: RunAnswer = {
-            "execution_id": request.execution_name,
+            # the execution that applied the plan names the record: a resumed run that found it applied adds none
+            "execution_id": executed.execution_id if executed else request.execution_name,
             "prompt": request.prompt,
             "chosen_scenario_id": execution.scenario_id if execution else None,
             "decided_by": approval.decided_by if approval else None,
             "approval_action": approval.action
             if approval
             else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
-            "report": ExecutionReport.model_validate(report) if report else None,
+            "report": executed,
             "occurred_at": request.reported_at,
         }
         if output.network is not None:  # a row per flight of the network plan (workflow/network_learning.py)

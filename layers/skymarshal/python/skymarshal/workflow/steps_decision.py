@@ -212,25 +212,11 @@ def execute_step(
 
     request = ValidatedRequest.model_validate(state["request"])
     scenario = chosen_scenario(state, store)
-    report = execute(scenario, execution_id=request.execution_name, tables=tables)
+    # Once per run: a resumed run whose execution already happened gets that execution's report, and applies nothing.
+    report = execute(scenario, execution_id=request.execution_name, tables=tables, run_id=request.disruption_id)
     store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
     if trail is not None:
-        trail.append(
-            request.disruption_id,
-            "execution",
-            f"execution:{request.execution_name}",
-            {
-                "status": report.status,
-                "scenario_id": scenario.scenario_id,
-                "actions": report.actions,
-                "error": report.error,
-                "artifact": trail.artifact(
-                    store.bucket, run_key(request.disruption_id, request.execution_name, "execution")
-                ),
-            },
-            actor="execute",
-            execution_name=request.execution_name,
-        )
+        record_execution(trail, store, request.disruption_id, request.execution_name, report)
     if registry is not None:
         approval = ApprovalDecision.model_validate(state["approval"])
         answer = {
@@ -254,6 +240,24 @@ def execute_step(
         actions=report.actions,
         error=report.error,
         reason_code=report.reason_code,
+    )
+
+
+def record_execution(trail: AuditTrail, store: ArtifactStore, disruption_id: str, execution_name: str, report) -> None:
+    """The audit record of what Execute did (once: keyed by the execution that applied the plan, whoever asks again)."""
+    trail.append(
+        disruption_id,
+        "execution",
+        f"execution:{report.execution_id}",
+        {
+            "status": report.status,
+            "scenario_id": report.scenario_id,
+            "actions": report.actions,
+            "error": report.error,
+            "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution_name, "execution")),
+        },
+        actor="execute",
+        execution_name=execution_name,
     )
 
 
