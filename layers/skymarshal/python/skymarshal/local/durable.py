@@ -63,6 +63,8 @@ class Recovery:
         parts.append(f"{restored} runs")
         if interrupted:
             parts.append(f"{interrupted} interrupted mid-run (now ABORTED: `skymarshal resume ID` continues each)")
+        if self.runs.get("executed"):
+            parts.append(f"{self.runs['executed']} interrupted after executing its plan (recorded as executed)")
         return "recovered " + ", ".join(p for p in parts if p) + f" in {self.seconds:.1f} s"
 
 

@@ -4,16 +4,20 @@ moto holds an execution as a live interpreter thread, which no file can hold. Wh
 `audit` and `resume` read of it is its description and its event history, so that is what is kept: one
 file per execution, written when it starts or is answered (approval, stop) and, while it runs, whenever
 its history grows (polled each second). On start each is put back into the state machine as a finished
-execution; one that was still running when the server died comes back ABORTED with a cause that says so,
-which is what `skymarshal resume` takes (its finished rounds are checkpointed in DynamoDB and reused).
+execution; one that was still running when the server died is settled from the tables first
+(workflow/recovery.py): if its plan was executed it comes back SUCCEEDED as executed (Learn completed, its
+output the run's final state), else ABORTED with a cause that says so, which is what `skymarshal resume` takes
+(its finished rounds are checkpointed in DynamoDB and reused; a plan interrupted mid-way was put back first).
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 import logging
 import pickle
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -96,8 +100,9 @@ class RunStore:
         self._stop.set()
         self.save()
 
-    def restore(self) -> dict[str, int]:
-        """Put every saved execution back; returns counts: restored, and those interrupted mid-run."""
+    def restore(self, settle: Callable[[str, str], Any] | None = None) -> dict[str, int]:
+        """Put every saved execution back; returns counts: restored, those interrupted mid-run (ABORTED) and those
+        whose plan had been executed (SUCCEEDED). `settle(name, input)` -> workflow.recovery.Settled."""
         from moto.stepfunctions.parser.api import ExecutionStatus
         from moto.stepfunctions.parser.backend.execution import Execution
 
@@ -112,7 +117,7 @@ class RunStore:
 
         machine = _machine(self.machine_arn)
         known = {e.name for e in machine.executions}
-        counts = {"restored": 0, "interrupted": 0}
+        counts = {"restored": 0, "interrupted": 0, "executed": 0}
         for path in sorted(self.directory.glob("*.pickle")):
             record = pickle.loads(path.read_bytes())
             if record["name"] in known:
@@ -134,7 +139,15 @@ class RunStore:
             execution.saved_events = record["events"]
             execution.output, execution.error, execution.cause = record["output"], record["error"], record["cause"]
             execution.stop_date = record["stop_date"]
-            if record["status"] == "RUNNING":
+            settled = _settled(settle, record) if record["status"] == "RUNNING" else None
+            if settled is not None and settled.output is not None:  # its plan was executed: so it is recorded
+                counts["executed"] += 1
+                execution.exec_status = ExecutionStatus.SUCCEEDED
+                execution.stop_date = datetime.datetime.now(tz=datetime.UTC)
+                execution.output = json.dumps(settled.output, default=str)  # type: ignore[assignment]
+                execution.error, execution.cause = None, None
+                log.warning("recovered %s", settled.message)
+            elif record["status"] == "RUNNING":
                 counts["interrupted"] += 1
                 execution.exec_status = ExecutionStatus.ABORTED
                 execution.stop_date = datetime.datetime.now(tz=datetime.UTC)
@@ -142,6 +155,7 @@ class RunStore:
                 execution.cause = (
                     "local AWS stopped while this run was in progress; `skymarshal resume "
                     f"{record['name']}` continues it from its checkpointed rounds"
+                    + (f" ({settled.message})" if settled is not None and settled.verdict == "interrupted" else "")
                 )
             else:
                 execution.exec_status = ExecutionStatus(record["status"])
@@ -149,3 +163,29 @@ class RunStore:
             counts["restored"] += 1
         self.save(force=True)  # the interrupted ones are now ABORTED on disk too
         return counts
+
+
+def _settled(settle: Callable[[str, str], Any] | None, record: dict) -> Any:
+    """What the tables say the interrupted execution did; None (left ABORTED) if they cannot be read."""
+    if settle is None:
+        return None
+    try:
+        return settle(record["name"], record["input"])
+    except Exception:  # never stop the server coming back over one run: it stays ABORTED, resumable
+        log.exception("settling %s after the restart failed", record["name"])
+        return None
+
+
+def settler(account) -> Callable[[str, str], Any]:
+    """`settle` for RunStore.restore on the local account: its tables, artifacts, audit trail and data."""
+    from ..workflow.payloads import ArtifactStore
+    from ..workflow.recovery import settle
+    from .emulator import BUCKET
+    from .workflow import local_trail
+
+    tables, store, trail = account.tables(), ArtifactStore(BUCKET, account.client("s3")), local_trail(account)
+
+    def run(name: str, execution_input: str) -> Any:
+        return settle(name, execution_input, tables=tables, store=store, handle=account.handle(), trail=trail)
+
+    return run

@@ -84,13 +84,13 @@ def serve(port: int, seed: int, load_factor: float) -> None:
         _seed(durable, account, seed, load_factor)
     counts = {t: n for t, n in (account.seed_info() or {}).get("counts", {}).items()}
     # The workflow runs here: moto executes the state machine in this process, so the handlers must too.
-    from .runs import RunStore
+    from .runs import RunStore, settler
     from .workflow import install as install_workflow
 
     arn = install_workflow(account, template.result())
     runs_store = RunStore(durable.state / "runs", arn)
     if recovery is not None:
-        recovery.runs = runs_store.restore()
+        recovery.runs = runs_store.restore(settle=settler(account))  # an executed run is recorded as executed
         if recovery.replayed or recovery.refused:
             durable.checkpoint()  # the next crash replays from here, not from the start again
     durable.start_journal(recorder)

@@ -5,7 +5,7 @@ and when, what was executed, the outcome — is appended here by the step that k
 
   PK = "AUDIT#<disruption id>"  SK = "SEQ#000001" …   seq, kind, key, at, actor, execution_name, body, prev_hash, hash
   PK = "AUDIT#<disruption id>"  SK = "KEY#<key>"       the record a retried step already appended (idempotency)
-  PK = "AUDIT#<disruption id>"  SK = "HEAD"            seq, hash, signature, key_id: the chain head, signed with KMS
+  PK = "AUDIT#<disruption id>"  SK = "HEAD"            seq, count, state, hash, signature, key_id: signed with KMS
 
 `hash` is SHA-256 over the canonical JSON of the record's other fields, `prev_hash` included, so changing,
 removing or reordering any record breaks every hash after it. Every run artifact in S3 a record refers to
@@ -13,7 +13,11 @@ removing or reordering any record breaks every hash after it. Every run artifact
 output, the execution report, the audit export) is named in its body as {bucket, key, sha256}, so `verify`
 also detects an edited artifact. Records are written with a condition and never updated; the writers' IAM has no UpdateItem or
 DeleteItem on the table. The head is signed with an asymmetric KMS key (ECC_NIST_P256), so whoever can write
-to the table still cannot forge a head the key did not sign.
+to the table still cannot forge a head the key did not sign. The head carries the record count and the run's state
+(`head_state`: open, or the outcome's status once Learn recorded it), signed with them; but a head the key once
+signed can be put back with the records after it deleted — a rolled-back chain verifies on its own. What catches
+that is an anchor outside the table (workflow/audit_anchor.py): the Step Functions execution's output, and in AWS
+an S3 object under Object Lock, each naming the head Learn left.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ ProblemCode = Literal[
     "BAD_SIGNATURE",
     "ARTIFACT_CHANGED",
     "ARTIFACT_MISSING",
+    "ROLLED_BACK",
+    "ANCHOR_UNREADABLE",
 ]
 
 
@@ -150,7 +156,7 @@ class AuditTrail:
             )
             record = record.model_copy(update={"hash": record.digest()})
             if self._put(record):
-                self._sign_head(record)
+                self._sign_head(record, head_state(record, last))
                 return record
         raise RuntimeError(
             f"audit trail of {disruption_id}: could not append {kind} after "
@@ -192,15 +198,25 @@ class AuditTrail:
             raise
         return True
 
-    def _statement(self, disruption_id: str, seq: int, digest: str) -> bytes:
-        return f"skymarshal-audit:{disruption_id}:{seq}:{digest}".encode()
+    def _statement(self, disruption_id: str, head: dict) -> bytes:
+        seq, digest = int(head["seq"]), head["hash"]
+        if "count" not in head:  # a head signed before it carried the count and the state
+            return f"skymarshal-audit:{disruption_id}:{seq}:{digest}".encode()
+        return f"skymarshal-audit:v2:{disruption_id}:{seq}:{int(head['count'])}:{head['state']}:{digest}".encode()
 
-    def _sign_head(self, record: AuditRecord) -> None:
-        head = {"PK": f"AUDIT#{record.disruption_id}", "SK": "HEAD", "seq": record.seq, "hash": record.hash}
+    def _sign_head(self, record: AuditRecord, state: str) -> None:
+        head = {
+            "PK": f"AUDIT#{record.disruption_id}",
+            "SK": "HEAD",
+            "seq": record.seq,
+            "count": record.seq,  # records are numbered from 1 without gaps: the chain holds this many
+            "state": state,
+            "hash": record.hash,
+        }
         if self.key_id:
             signed = self.kms.sign(
                 KeyId=self.key_id,
-                Message=self._statement(record.disruption_id, record.seq, record.hash),
+                Message=self._statement(record.disruption_id, head),
                 MessageType="RAW",
                 SigningAlgorithm=SIGNING_ALGORITHM,
             )
@@ -263,7 +279,8 @@ class AuditTrail:
         last = records[-1] if records else None
         signed = bool(head and head.get("signature"))
         if last is not None:
-            if head is None or int(head["seq"]) != last.seq or head["hash"] != last.hash:
+            named = (last.seq, last.hash, len(records), head_state(last, records[-2] if len(records) > 1 else None))
+            if head is None or _named(head, named[2], named[3]) != named:
                 problems.append(
                     Problem(
                         code="HEAD_MISMATCH",
@@ -301,7 +318,7 @@ class AuditTrail:
             return bool(
                 self.kms.verify(
                     KeyId=head["key_id"],
-                    Message=self._statement(disruption_id, int(head["seq"]), head["hash"]),
+                    Message=self._statement(disruption_id, head),
                     MessageType="RAW",
                     Signature=base64.b64decode(head["signature"]),
                     SigningAlgorithm=SIGNING_ALGORITHM,
@@ -333,6 +350,20 @@ class AuditTrail:
                 code="ARTIFACT_CHANGED", seq=record.seq, message=f"{where} changed after record {record.seq}"
             )
         return None
+
+
+def _named(head: dict, count: int, state: str) -> tuple:
+    """What a head names: (seq, hash, count, state); an older head without count or state is read as agreeing."""
+    return int(head["seq"]), head["hash"], int(head.get("count", count)), head.get("state", state)
+
+
+def head_state(record: AuditRecord, previous: AuditRecord | None) -> str:
+    """The run's state a head names: the outcome's status once Learn recorded it (its export keeps it), else open."""
+    if record.kind == "outcome":
+        return str(record.body.get("status") or "ended")
+    if record.kind == "export" and previous is not None and previous.kind == "outcome":
+        return str(previous.body.get("status") or "ended")
+    return "open"
 
 
 def referenced_artifacts(body: dict) -> list[dict]:

@@ -368,10 +368,15 @@ class WorkflowClient:
         }
 
     def verify(self, name: str):
-        """Check the disruption's audit chain (hashes, links, the signed head, the artifacts it names)."""
+        """Check the disruption's audit chain (hashes, links, the signed head, the artifacts it names) and the anchors
+        outside it: each finished execution's output, the Object Lock bucket (workflow/audit_anchor.py)."""
+        from .audit_anchor import verify_anchored
+
         if self.trail is None:
             raise ValueError("this client has no audit trail configured")
-        return self.trail.verify(self.disruption_id(name))  # an unknown id is RunNotFound, not an empty chain
+        disruption_id = self.disruption_id(name)  # an unknown id is RunNotFound, not an empty chain
+        runs = [self.describe(e["name"]) for e in self.executions(limit=1000) if is_run_of(e["name"], disruption_id)]
+        return verify_anchored(self.trail, disruption_id, runs, s3=self.store.client)
 
     def disruption_id(self, name: str) -> str:
         """The disruption a run is about: its input's, whatever the execution is called."""

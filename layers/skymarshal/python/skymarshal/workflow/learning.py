@@ -285,6 +285,7 @@ def learn_step(
     )
     export = run_key(request.disruption_id, request.execution_name, "audit")
     audit = store.save(export, document, inline_limit=0)
+    anchor = None
     if trail is not None:  # the export is an artifact like any other: hashed, so an edited export fails verify
         trail.append(
             request.disruption_id,
@@ -294,4 +295,17 @@ def learn_step(
             actor="learn",
             execution_name=request.execution_name,
         )
-    return outcome.model_copy(update={"audit": audit})
+        anchor = _anchor(trail, request.disruption_id, store)
+    return outcome.model_copy(update={"audit": audit, "anchor": anchor})
+
+
+def _anchor(trail, disruption_id: str, store: ArtifactStore) -> dict | None:
+    """The head this run leaves, anchored outside the chain: returned into the execution's output, and written to
+    the Object Lock bucket where one is configured (workflow/audit_anchor.py)."""
+    from .audit_anchor import head_anchor, write_locked
+
+    anchor = head_anchor(trail, disruption_id)
+    if anchor is None:
+        return None
+    write_locked(anchor, disruption_id, s3=store.client)
+    return anchor.model_dump(mode="json", exclude={"source"})

@@ -259,3 +259,4 @@ class Outcome(_Model):
     audit: PayloadRef | None = None
     message: str
     alert: dict[str, Any] | None = None  # an escalation's duty-manager alert (workflow/alerts.py)
+    anchor: dict[str, Any] | None = None  # the audit head Learn left (workflow/audit_anchor.py): outside the chain
