@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions bench-network venv clean local-stop browser serve deploy-rehearsal
+.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery bench-decisions bench-network bench-reading venv clean local-stop browser serve deploy-rehearsal
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -103,3 +103,8 @@ bench-network: $(STAMP)  ## figures, not assertions: AUH closure 1/3/6 h and a 5
 
 bench-decisions: $(STAMP)  ## figures, not assertions: every bench/scenarios case to its decision, judged as a duty manager would (DECISIONS_ARGS="--only ey20 --json")
 	$(BIN)/python -m bench.decisions $(DECISIONS_ARGS)
+
+READING_ARGS ?=
+
+bench-reading: $(STAMP)  ## figures, not assertions: 2,400 reports composed from the airline's rows (seeded, with their truth) read as Validate reads them, per family, style and scope (READING_ARGS="--count 5000 --seed 7 --examples 3 --json")
+	$(BIN)/python -m bench.reading $(READING_ARGS)

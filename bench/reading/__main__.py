@@ -80,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--examples", type=int, default=1, metavar="K", help="misread reports shown per outcome and family"
     )
+    parser.add_argument(
+        "--moto-airports", action="store_true", help="airport queries through moto too (slow; the same answers)"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object: totals, tallies and every verdict")
     args = parser.parse_args(argv)
     say = (lambda *a: print(*a, file=sys.stderr, flush=True)) if args.json else print
@@ -97,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     composed = time.monotonic()
     say(f"airline generated and {len(reports)} reports composed in {composed - started:.1f} s (seed {args.seed})")
     verdicts: list[Verdict] = []
-    with validate_reader(airline) as reader:
+    with validate_reader(airline, in_memory_airports=not args.moto_airports) as reader:
         seeded = time.monotonic()
         say(f"emulated account seeded in {seeded - composed:.1f} s; reading …")
         for report in reports:

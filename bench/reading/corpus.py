@@ -23,6 +23,8 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     "position_not_rostered",
     "tail_not_at_airport",
 )
+# Crew reports have two causes (64, 67) and one scope: drawn three times a round so the family weighs like others.
+SCOPE_WEIGHTS: dict[str, int] = {"crew_member": 3}
 ATTEMPTS = 50  # draws of a subject before a combination is skipped for this round (never seen at 0.05 load)
 
 
@@ -40,6 +42,7 @@ def combinations() -> list[tuple[CauseWords, ScopeLabel, Style]]:
         for scope in SCOPE_LABELS
         if scope in cause.scopes
         for style in styles_for(cause, scope)
+        for _ in range(SCOPE_WEIGHTS.get(scope, 1))
     ]
 
 

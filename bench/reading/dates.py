@@ -46,9 +46,9 @@ def day_forms(d: date) -> list[str]:
 
 
 def short_day_forms(d: date) -> list[str]:
-    """The day as logs and telexes write it: 20JAN, 20JAN27, 20.01."""
+    """The day as logs and telexes write it: 20JAN, 20JAN27, 2027-01-20."""
     mon = MONTH_NAMES[d.month - 1][:3].upper()
-    return [f"{d.day:02d}{mon}", f"{d.day:02d}{mon}{d.year % 100:02d}", f"{d:%Y-%m-%d}", f"{d.day:02d}/{d.month:02d}"]
+    return [f"{d.day:02d}{mon}", f"{d.day:02d}{mon}{d.year % 100:02d}", f"{d:%Y-%m-%d}"]
 
 
 def written_day(rng: random.Random, d: date, short: bool = False) -> str:

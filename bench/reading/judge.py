@@ -52,7 +52,7 @@ def judge(report: Report, read: Read) -> Verdict:
         style=report.style,
         family=truth.family,
         scope=truth.scope,
-        outcome=outcome,  # type: ignore[arg-type]
+        outcome=outcome,
         read_family=read.family,
         code_right=code_right,
         detail=read.message or "",

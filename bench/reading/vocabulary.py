@@ -90,7 +90,7 @@ SLOT_WORDS: tuple[str, ...] = (
 # Which end of a flight a station-bearing cause is at: the destination for these codes, else the origin.
 AT_DESTINATION: frozenset[int] = frozenset({72, 83})
 # How a report places a cause at an airport the clause itself does not name.
-AT_STATION: tuple[str, ...] = ("at {station}", "while on the ground in {station}", "during the turn at {station}")
+AT_STATION: tuple[str, ...] = ("at {station}", "while parked in {station}", "during the turn at {station}")
 # Leads of the narrative style and the ways a report refers to a flight, a tail or an airport.
 FLIGHT_REFS: tuple[str, ...] = (
     "{number}",
