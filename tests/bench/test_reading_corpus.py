@@ -17,6 +17,7 @@ from bench.reading.truth import FAMILIES, SCOPE_LABELS, STYLES, Read, Report, Tr
 from skymarshal.data.generator import GeneratorConfig, generate
 
 COUNT = 800
+pytestmark = pytest.mark.integration  # the whole airline is generated (about 5 s): not the unit tier's fast loop
 
 
 @pytest.fixture(scope="module")
