@@ -14,7 +14,9 @@ query and minutes per seed. This adapter, installed on the local emulator only:
    and the caches above are filled during reads. moto answers a request in about a millisecond here, so
    one lock costs little; the local server holds the same lock while it journals a write (durable.py);
 6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py);
-7. backs up only the items a transaction names, not whole tables (moto_transact.py).
+7. backs up only the items a transaction names, not whole tables (moto_transact.py);
+8. keeps no list of every model object moto ever made (moto_instances.py): a replaced item, a transaction's
+   backup, an overwritten S3 object is freed as Python frees it.
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -30,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import moto_transact
+from . import moto_instances, moto_transact
 from .moto_compact import install as compact_install
 from .moto_compact import release, wire_attrs
 from .moto_wire import install as wire_install
@@ -218,6 +220,7 @@ def _install_storage() -> None:
 
     if DynamoHandler.call_action is _call_action:
         return
+    moto_instances.install()  # every model object moto made stayed alive for its dashboard
     compact_install()
     wire_install()
     _storage["call_action"] = DynamoHandler.call_action
