@@ -87,12 +87,19 @@ def one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split())  # a multi-line message (a Rich or pydantic one) on one line
     if isinstance(exc, _reported_errors()):
         return text
+    if _error_code(exc) == "ExecutionLimitExceeded":  # no new run now (local AWS short of memory): its line
+        return str(exc.response["Error"].get("Message") or text)  # type: ignore[attr-defined]
     if isinstance(exc, (EndpointConnectionError, ConnectionClosedError, ReadTimeoutError, ConnectionError)):
         return (
             f"AWS stopped answering ({text or type(exc).__name__}); if it is local AWS, "
             "check it with `skymarshal local status` and start it with `skymarshal local start`"
         )
     return f"unexpected error: {type(exc).__name__}: {text}"[:500] + f" (details in {_log_unexpected(exc)})"
+
+
+def _error_code(exc: BaseException) -> str | None:
+    response = getattr(exc, "response", None)
+    return response.get("Error", {}).get("Code") if isinstance(response, dict) else None
 
 
 def _log_unexpected(exc: BaseException) -> str:

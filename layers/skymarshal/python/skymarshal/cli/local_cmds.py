@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..local import control
+from ..local import control, memory_guard
 from .common import print_json
 
 
@@ -12,9 +12,15 @@ def register(commands) -> None:
     start = actions.add_parser("start", help="start and seed local AWS (kept running)")
     start.add_argument("--seed", type=int, default=2027)
     start.add_argument(
+        "--load-factor",
+        type=float,
+        default=0.78,
+        help="passenger volume of a first start (0.78: production; 0.1: the tests' airline)",
+    )
+    start.add_argument(
         "--port", type=int, default=None, help=f"default: the last one used, else {control.DEFAULT_PORT}"
     )
-    start.set_defaults(run=lambda a: control.start(seed=a.seed, port=a.port) and 0)
+    start.set_defaults(run=lambda a: control.start(seed=a.seed, port=a.port, load_factor=a.load_factor) and 0)
     actions.add_parser("stop", help="stop local AWS (its state is kept)").set_defaults(run=_stop)
     reset = actions.add_parser("reset", help="stop, forget the account's state, start again with the seeded airline")
     reset.add_argument("--seed", type=int, default=2027)
@@ -42,6 +48,7 @@ def _status(args) -> int:
         pending = control.LocalState.read()
         print_json({"running": False, "status": pending.status if pending else "stopped"})
         return 0
+    memory = memory_guard.memory(state.pid, state.memory_limit_mb, state.memory_reserve_mb)
     print_json(
         {
             "running": True,
@@ -51,7 +58,8 @@ def _status(args) -> int:
             "start_seconds": state.start_seconds,
             "start_cpu_seconds": state.start_cpu_seconds,
             "rss_mb_at_ready": state.rss_mb,
-            "rss_mb_now": control.rss_mb(state.pid),
+            **memory.as_dict(),
+            "refusing_new_runs": memory.refusal(),  # None while there is room
             "recovered": state.recovered or None,
             "rows": state.counts,
         }

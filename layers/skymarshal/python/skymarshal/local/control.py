@@ -56,6 +56,8 @@ class LocalState:
     start_cpu_seconds: float | None = None  # its CPU time to ready: the figure a loaded machine does not inflate
     rss_mb: int | None = None  # its resident memory when it became ready
     recovered: str = ""  # what a start after a stop or a crash put back
+    memory_limit_mb: int | None = None  # above it, or with the machine short, new runs are refused (memory_guard)
+    memory_reserve_mb: int | None = None
 
     def write(self) -> None:
         state_file().parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,8 @@ requests that succeeded are recorded (a refused transaction changed nothing).
 Each record is a length-prefixed pickle written with one write() and flushed to the OS, so a killed
 server (SIGKILL) loses nothing it answered: the kernel keeps the page cache. A record torn by a power
 cut is the last one, and is skipped on replay. Requests to KMS, Cognito and Step Functions are handed
-to callbacks (snapshot the keys, record the run) after they succeed.
+to callbacks (snapshot the keys, record the run) after they succeed. A new run is refused here while the
+server's memory is short (memory_guard.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import memory_guard
 from .moto_speedups import LOCK, WRITES
 
 _SCOPE = re.compile(r"Credential=[^/]+/\d+/[^/]+/([^/]+)/aws4_request")
@@ -95,6 +97,11 @@ class Recorder:
     def __call__(self, environ, start_response):
         service, action = service_and_action(environ)
         method = environ.get("REQUEST_METHOD", "GET")
+        if service == "states" and action in memory_guard.NEW_WORK:
+            refusal = memory_guard.refused(start_response)  # no new run while memory is short
+            if refusal is not None:
+                print(refusal[0].decode(), flush=True)  # local.log says why runs were refused
+                return refusal
         if self.journal is not None and journaled(service, action, method):
             return self._journaled(environ, start_response, method)
         if self.journal is not None and service in ("kms", "cognito-idp", "states") and action:

@@ -20,6 +20,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from . import memory_guard
 from .control import LocalState, home, rss_mb, state_file
 from .emulator import MOTO_CONFIG, LocalAccount, use_fake_credentials
 
@@ -102,6 +103,8 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     state.start_seconds, state.rss_mb = round(time.monotonic() - started, 1), rss_mb(os.getpid())
     state.start_cpu_seconds = round(time.process_time(), 1)
     state.recovered = recovery.summary() if recovery else ""
+    guard = memory_guard.memory()
+    state.memory_limit_mb, state.memory_reserve_mb = guard.limit_mb, guard.reserve_mb
     state.write()
     print(f"state machine {arn}", flush=True)
     print(

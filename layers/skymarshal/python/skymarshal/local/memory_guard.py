@@ -1,0 +1,113 @@
+"""The local server refuses new runs before the machine runs out of memory, and says so on one line.
+
+moto holds the whole account in the server's memory, and the kernel's OOM killer ends the process that uses
+the most when the machine runs out: the server, every run on it with it. So a StartExecution (a new run) is
+refused while the server's resident memory is above its limit, or while the machine has less than a reserve
+left, whichever comes first — "local AWS is using N GB; finish or stop runs" — and runs already started go on
+to their end (an approval, an execution, a resume of a checkpointed round are not new work).
+
+The limit is SKYMARSHAL_LOCAL_MEMORY_LIMIT_MB (default: half the machine's memory); the reserve is
+SKYMARSHAL_LOCAL_MEMORY_RESERVE_MB (default: a tenth of it). `skymarshal local status` shows both beside the
+server's memory now and at its peak.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+LIMIT_ENV = "SKYMARSHAL_LOCAL_MEMORY_LIMIT_MB"
+RESERVE_ENV = "SKYMARSHAL_LOCAL_MEMORY_RESERVE_MB"
+NEW_WORK = frozenset({"StartExecution", "StartSyncExecution"})  # Step Functions actions that start a run
+REFUSAL_CODE = "ExecutionLimitExceeded"  # what Step Functions answers when no more runs may start
+
+
+def _meminfo() -> dict[str, int]:
+    """/proc/meminfo in MB (empty where it cannot be read)."""
+    try:
+        lines = Path("/proc/meminfo").read_text().splitlines()
+    except OSError:
+        return {}
+    out: dict[str, int] = {}
+    for line in lines:
+        name, _, rest = line.partition(":")
+        parts = rest.split()
+        if parts and parts[0].isdigit():
+            out[name] = int(parts[0]) // 1024
+    return out
+
+
+def _proc_status(pid: int, field: str) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) // 1024
+    return None
+
+
+@dataclass(frozen=True)
+class Memory:
+    rss_mb: int | None
+    peak_mb: int | None  # the most it has been resident (VmHWM)
+    limit_mb: int
+    reserve_mb: int
+    available_mb: int | None  # the machine's, all processes counted
+
+    def refusal(self) -> str | None:
+        """The line a new run is refused with, or None while there is room."""
+        over = self.rss_mb is not None and self.rss_mb > self.limit_mb
+        short = self.available_mb is not None and self.available_mb < self.reserve_mb
+        if not (over or short):
+            return None
+        return f"local AWS is using {(self.rss_mb or 0) / 1024:.1f} GB; finish or stop runs"
+
+    def as_dict(self) -> dict[str, int | None]:
+        return {
+            "rss_mb_now": self.rss_mb,
+            "rss_mb_peak": self.peak_mb,
+            "memory_limit_mb": self.limit_mb,
+            "machine_available_mb": self.available_mb,
+            "machine_reserve_mb": self.reserve_mb,
+        }
+
+
+def _setting(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value.isdigit() else default
+
+
+def memory(pid: int | None = None, limit_mb: int | None = None, reserve_mb: int | None = None) -> Memory:
+    """The server's memory (this process by default) against its limit and the machine's reserve (the server's
+    own settings, from the environment, unless given: `local status` passes those the server recorded)."""
+    pid = os.getpid() if pid is None else pid
+    info = _meminfo()
+    total = info.get("MemTotal", 0)
+    return Memory(
+        rss_mb=_proc_status(pid, "VmRSS"),
+        peak_mb=_proc_status(pid, "VmHWM"),
+        limit_mb=limit_mb if limit_mb is not None else _setting(LIMIT_ENV, total // 2 if total else 8192),
+        reserve_mb=reserve_mb if reserve_mb is not None else _setting(RESERVE_ENV, total // 10),
+        available_mb=info.get("MemAvailable"),
+    )
+
+
+def refused(start_response) -> list[bytes] | None:
+    """For the server's middleware: the refusal of a new run as Step Functions' JSON error, or None."""
+    line = memory().refusal()
+    if line is None:
+        return None
+    body = json.dumps({"__type": REFUSAL_CODE, "message": line}).encode()
+    start_response(
+        "400 Bad Request",
+        [
+            ("Content-Type", "application/x-amz-json-1.0"),
+            ("Content-Length", str(len(body))),
+            ("X-Skymarshal", "memory"),
+        ],
+    )
+    return [body]

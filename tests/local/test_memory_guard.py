@@ -1,0 +1,70 @@
+"""The local server refuses a new run on one line while its memory is short; everything else goes through."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from botocore.exceptions import ClientError
+
+from skymarshal.cli import one_line
+from skymarshal.local import memory_guard
+from skymarshal.local.journal import Recorder
+
+LINE = "local AWS is using 9.5 GB; finish or stop runs"
+
+
+def _memory(rss: int, available: int = 20_000) -> memory_guard.Memory:
+    return memory_guard.Memory(rss_mb=rss, peak_mb=rss, limit_mb=8_192, reserve_mb=2_048, available_mb=available)
+
+
+def test_a_new_run_is_refused_above_the_limit_or_with_the_machine_short():
+    assert _memory(4_000).refusal() is None
+    assert _memory(9_728).refusal() == LINE
+    assert _memory(4_096, available=1_000).refusal() == "local AWS is using 4.0 GB; finish or stop runs"
+
+
+def test_the_limit_and_reserve_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv(memory_guard.LIMIT_ENV, "1234")
+    monkeypatch.setenv(memory_guard.RESERVE_ENV, "56")
+    memory = memory_guard.memory()
+    assert (memory.limit_mb, memory.reserve_mb) == (1234, 56)
+    assert memory.rss_mb and memory.rss_mb > 0 and memory.peak_mb and memory.peak_mb >= memory.rss_mb
+    assert memory_guard.memory(limit_mb=7, reserve_mb=0).refusal() is not None  # this process is above 7 MB
+
+
+def _request(action: str) -> dict:
+    return {
+        "REQUEST_METHOD": "POST",
+        "HTTP_AUTHORIZATION": "AWS4-HMAC-SHA256 Credential=testing/20270120/us-east-1/states/aws4_request",
+        "HTTP_X_AMZ_TARGET": f"AWSStepFunctions.{action}",
+    }
+
+
+@pytest.mark.parametrize("short", [True, False])
+def test_the_server_refuses_start_execution_only_while_short(monkeypatch, short):
+    served: list[str] = []
+
+    def app(environ, start_response):
+        served.append(environ["HTTP_X_AMZ_TARGET"])
+        start_response("200 OK", [])
+        return [b"{}"]
+
+    monkeypatch.setattr(memory_guard, "memory", lambda: _memory(9_728 if short else 1_000))
+    recorder = Recorder(app, on_change=lambda service, action: None)
+    statuses: list[str] = []
+    body = b"".join(
+        recorder(_request("StartExecution"), lambda status, headers, exc_info=None: statuses.append(status))
+    )
+    recorder(_request("SendTaskSuccess"), lambda status, headers, exc_info=None: statuses.append(status))
+    if short:
+        assert statuses[0].startswith("400")
+        assert json.loads(body) == {"__type": "ExecutionLimitExceeded", "message": LINE}
+        assert served == ["AWSStepFunctions.SendTaskSuccess"]  # a run already going goes on
+    else:
+        assert served == ["AWSStepFunctions.StartExecution", "AWSStepFunctions.SendTaskSuccess"]
+
+
+def test_the_cli_prints_the_refusal_as_it_is():
+    error = ClientError({"Error": {"Code": "ExecutionLimitExceeded", "Message": LINE}}, "StartExecution")
+    assert one_line(error) == LINE
