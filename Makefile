@@ -80,8 +80,10 @@ clean:
 	rm -rf $(VENV) node_modules cdk.out .build .skymarshal .pytest_cache .hypothesis
 
 BENCH_ARGS ?=
+# local AWS's memory (issue 32): one run, eight at once, runs in sequence, the AUH fog closure, the handlers' allocations
+MEMORY_ARGS ?= --load-factor 0.78 --runs 50
 
-bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 disruptions end to end, and 5 on the airline at 4x scale (BENCH_ARGS="--llm-latency 2"); the assistant; handler import times; local start and a standalone agent
+bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 disruptions end to end, and 5 on the airline at 4x scale (BENCH_ARGS="--llm-latency 2"); the assistant; handler import times; local start and a standalone agent; local AWS's memory (MEMORY_ARGS="--load-factor 0.1 --runs 10 --only fog")
 	$(BIN)/python -m bench.rules_day
 	$(BIN)/python -m bench.integrity
 	$(BIN)/python -m bench.workflow --runs 20 $(BENCH_ARGS)
@@ -89,6 +91,7 @@ bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 dis
 	$(BIN)/python -m bench.assistant
 	$(BIN)/python -m bench.cold_start
 	$(BIN)/python -m bench.local_start
+	$(BIN)/python -m bench.memory $(MEMORY_ARGS)
 
 RECOVERY_ARGS ?=
 
