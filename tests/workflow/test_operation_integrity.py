@@ -40,3 +40,39 @@ def test_data_check_prints_the_summary_and_fails_only_on_a_broken_rotation(local
     assert main(["data", "check"]) == 0
     out = capsys.readouterr().out
     assert "0 continuity break(s)" in out and "open   GROUNDED: EY123-20270120" in out
+
+
+def test_a_reported_grounding_becomes_a_work_order_that_grounds_the_tail(decisions, blank_account):
+    """The overlay's what-if AOG (labour hours a float, as the policy estimate gives them) is written once."""
+    from datetime import UTC, datetime
+
+    from skymarshal.arbitration.actions import GroundAircraft
+    from skymarshal.data.access import DataHandle
+    from skymarshal.models.operational import WorkOrder
+    from skymarshal.rules.mel import aircraft_airworthiness
+
+    opened = datetime(2027, 1, 20, 8, 40, tzinfo=UTC)
+    order = WorkOrder(
+        work_order_id="WHATIF-EY132-20270120",
+        aircraft_registration="A6-AAA",
+        opened_at=opened,
+        kind="DEFECT",
+        status="OPEN",
+        ata_chapter="29",
+        description="Reported: hydraulic fault. Troubleshoot (what-if, not yet in the maintenance system)",
+        station="AUH",
+        aog=True,
+        estimated_labour_hours=5.5,
+    )
+    action = GroundAircraft(flight_id="EY132-20270120", registration="A6-AAA", work_order=order.model_dump(mode="json"))
+    scenario = plan(decisions, "mechanical", "cancel").model_copy(update={"actions": [action]})
+    tables = WorkflowTables(blank_account.resource(), blank_account.naming)
+    report = execute(scenario, execution_id="ground-once", tables=tables)
+    assert report.status == "executed", report.error
+    handle = DataHandle(naming=blank_account.naming, resource=blank_account.resource())
+    orders = q.work_orders_for_aircraft(handle, "A6-AAA")
+    assert [o.work_order_id for o in orders] == ["RPT-EY132-20270120"]
+    assert orders[0].estimated_labour_hours == 5.5 and "recorded by ground-once" in orders[0].description
+    assert not aircraft_airworthiness(orders, opened.replace(hour=12), registration="A6-AAA").airworthy
+    again = execute(scenario, execution_id="ground-twice", tables=tables)
+    assert again.status == "executed" and len(q.work_orders_for_aircraft(handle, "A6-AAA")) == 1

@@ -4,7 +4,9 @@ disruption plans from the truth (``data.integrity`` checks the same rows against
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from boto3.dynamodb.conditions import Key
@@ -34,7 +36,9 @@ def grounding_changes(planner: Planner, a: GroundAircraft) -> list[Change]:
     )
     if planner._get(s.MAINTENANCE_WORK_ORDERS, {"work_order_id": order.work_order_id}) is not None:
         return []
-    return [planner._change(s.MAINTENANCE_WORK_ORDERS, None, order.model_dump(mode="json", exclude_none=True))]
+    # DynamoDB takes no float: numbers as Decimal, the way boto3's resource reads them back
+    item = json.loads(order.model_dump_json(exclude_none=True), parse_float=Decimal)
+    return [planner._change(s.MAINTENANCE_WORK_ORDERS, None, item)]
 
 
 def position_changes(planner: Planner, a: RepositionFleet) -> list[Change]:
