@@ -11,7 +11,7 @@ Nothing here decides legality: validation does, and it may reject any of these.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
@@ -20,11 +20,10 @@ from ..data import queries as q
 from ..data import schema
 from ..models.airports import great_circle_km
 from ..models.fleet import compatible_types
-from ..models.operational import Booking, Flight
+from ..models.operational import Flight
 from ..rules import finance, guest, network
 from . import rotation_plan
 from .actions import (
-    CancelFlight,
     DelayFlight,
     DivertFlight,
     FerryAircraft,
@@ -36,6 +35,7 @@ from .actions import (
     describe,
 )
 from .bounds import CrewIllegalBound, CrewMaxDelayBound
+from .cancellation import cancellation, minutes_after
 from .context import DisruptionContext
 from .models import Scenario
 from .scenario_text import pros_cons, title
@@ -45,7 +45,6 @@ SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bag
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve crew member
 COACH_KMH, COACH_HANDLING_MINUTES = 70, 60  # after a diversion: coach to the destination
 FERRY_TAXI_MINUTES, FERRY_KM_PER_MINUTE = 30, 12.0
-INTERLINE_DELAY_MINUTES = 24 * 60  # a passenger nobody can seat on an own flight: next day on a partner
 MAX_CREW_SWAP_DELAYS = 2  # reserve searches are the slow part (~1.5 s each)
 
 
@@ -147,9 +146,9 @@ def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
     if floor:
         name(floor, "generator")
     if ctx.release_at:
-        name(_minutes(f.scheduled_departure, ctx.release_at), "generator")
+        name(minutes_after(f.scheduled_departure, ctx.release_at), "generator")
     if ctx.weather_window and ctx.weather_window[0] == f.destination:
-        name(_minutes(f.scheduled_arrival, ctx.weather_window[2]), "generator")
+        name(minutes_after(f.scheduled_arrival, ctx.weather_window[2]), "generator")
     for bound in ctx.bounds:
         if isinstance(bound, CrewMaxDelayBound):
             name(bound.max_delay_minutes, "generator", earliest=False)
@@ -204,7 +203,7 @@ def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) ->
         return operate(
             ctx,
             "tail_swap",
-            _minutes(f.scheduled_departure, departure),
+            minutes_after(f.scheduled_departure, departure),
             sources=sources,
             registration=registration,
             aircraft_type=probe.aircraft_type,
@@ -213,12 +212,7 @@ def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) ->
             carried=block[1:],
         )
 
-    return _whole(ctx, (swap(block) for block in rotation_plan.blocks(ctx)))
-
-
-def _whole(ctx: DisruptionContext, scenarios: Iterable[Scenario]) -> Scenario:
-    """The first scenario (fewest flights changed) that leaves every rotation it touches whole."""
-    return rotation_plan.first_whole(ctx, scenarios, lambda s: s.actions)
+    return rotation_plan.first_whole(ctx, (swap(block) for block in rotation_plan.blocks(ctx)), lambda s: s.actions)
 
 
 def operate(
@@ -344,94 +338,8 @@ def operate(
     return scenario.model_copy(update=pros_cons(ctx, scenario, moved))
 
 
-def cancellation(ctx: DisruptionContext) -> Scenario:
-    """The conservative baseline: cancel, with the flights of the rotation the aircraft can then no longer reach
-    (the return of an out-and-back), and re-accommodate everyone on the next own flights, then partners."""
-    return _whole(ctx, (_cancel(ctx, block) for block in rotation_plan.blocks(ctx)))
-
-
-def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
-    f = ctx.flight
-    actions: list = []
-    compensation, care = [], []
-    cancelled: list[Booking] = []
-    total = wait = 0
-    for x in block:
-        bookings = (
-            ctx.bookings
-            if x.flight_id == f.flight_id
-            else ctx.memo(("bookings", x.flight_id), lambda x=x: q.bookings(ctx.handle, x.flight_id))
-        )
-        pax = len(guest.active(bookings, x.flight_id))
-        onto, interline, waited = _reaccommodation(ctx, x, pax)
-        reason = f"{ctx.disruption_type} disruption" + (
-            f" (rotation of {f.flight_number}: its aircraft is not there)" if x.flight_id != f.flight_id else ""
-        )
-        actions += [
-            CancelFlight(flight_id=x.flight_id, reason=reason),
-            RebookPassengers(flight_id=x.flight_id, passengers=pax, onto=onto, interline=interline),
-        ]
-        compensation.append(guest.compensation_liability(x, bookings, "cancellation", cause=ctx.cause))
-        care.append(guest.duty_of_care(x, bookings, "cancellation", departure_delay_minutes=waited))
-        cancelled += bookings
-        total += pax
-        wait = waited if x.flight_id == f.flight_id else wait
-    cost = finance.plan_cost(
-        finance.PlanCostInput(compensation=tuple(compensation), care=tuple(care), cancelled_bookings=tuple(cancelled))
-    )
-    numbers = " and ".join(x.flight_number for x in block)
-    scenario = Scenario(
-        scenario_id="cancel",
-        kind="cancel",
-        title=f"Cancel {numbers} and re-accommodate all {total} passengers",
-        sources=["generator"],
-        actions=actions,
-        operates=False,
-        registration=None,
-        aircraft_type=None,
-        departure=None,
-        arrival=None,
-        arrival_airport=None,
-        delay_minutes=wait,
-        arrival_delay_minutes=wait,
-        passengers_impacted=total,
-        cost_usd=round(cost.total_usd, 2),
-        cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
-    )
-    return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
-
-
-def _reaccommodation(ctx: DisruptionContext, f: Flight, pax: int) -> tuple[dict[str, int], int, int]:
-    """Seats on the next own flights of the same number (within two days), then partners: (onto, interline, the
-    passengers' mean wait in minutes)."""
-    later = sorted(
-        (
-            x
-            for x in q.flights_by_number(ctx.handle, f.flight_number, f.flight_date, days=2)
-            if x.scheduled_departure > f.scheduled_departure and x.status != "CANCELLED"
-        ),
-        key=lambda x: x.scheduled_departure,
-    )
-    onto, left, waits = {}, pax, []
-    for other in later:
-        free = max(0, sum(other.capacity.values()) - sum(other.booked.values()))
-        take = min(free, left)
-        if take:
-            onto[other.flight_id] = take
-            waits.append((take, _minutes(f.scheduled_arrival, other.scheduled_arrival)))
-            left -= take
-        if not left:
-            break
-    waits.append((left, INTERLINE_DELAY_MINUTES))
-    return onto, left, int(sum(n * m for n, m in waits) / pax) if pax else 0
-
-
 def _pax(ctx: DisruptionContext) -> int:
     return len(guest.active(ctx.bookings, ctx.flight.flight_id))
-
-
-def _minutes(start: datetime, end: datetime) -> int:
-    return max(0, math.ceil((end - start).total_seconds() / 60))
 
 
 __all__ = ["cancellation", "describe", "generate", "operate"]
