@@ -26,7 +26,12 @@ from ..models.findings import DEFAULT_AT_RISK_MINUTES, Finding, status_for_margi
 from ..models.operational import CrewDuty, CrewMember
 from . import ftl_easa, ftl_easa_limits, ftl_faa
 from ._clock import fmt_hm, local_time, minutes_between
-from .crew_qualification import availability_finding, recency_finding, type_qualification_finding
+from .crew_qualification import (
+    availability_finding,
+    recency_finding,
+    standby_callout_finding,
+    type_qualification_finding,
+)
 from .duties import DutyRecord, group_crew_duties
 
 # CS FTL.1.225(b)(7)/(8): called from standby (other than airport standby) after this long, the maximum FDP is
@@ -381,32 +386,3 @@ def evaluate_swap_candidate(
         }
     )
     return [standby_callout_finding(member, history, report), *evaluate_duty(member, history, swapped, rules)]
-
-
-STANDBY_CLAUSE = "ORO.FTL.225 / CS FTL.1.225: a reserve is called out from a standby period that covers the report"
-
-
-def standby_callout_finding(member: CrewMember, history: Sequence[CrewDuty], report: datetime) -> Finding:
-    """A reserve reports for a duty only from a standby period running at the report (its start < report ≤ its end,
-    as the FDP rules count it): called out before the standby begins or after it ended, they are off duty."""
-    periods = sorted((r for r in history if r.kind == "STANDBY"), key=lambda r: r.duty_start)
-    covering = next((r for r in periods if r.duty_start < report <= r.duty_end), None)
-    nearest = min(periods, key=lambda r: abs((r.duty_start - report).total_seconds()), default=None)
-    return Finding(
-        rule="crew.standby_callout",
-        clause=STANDBY_CLAUSE,
-        status="legal" if covering else "illegal",
-        binding=covering is None,
-        subject=member.crew_id,
-        message=(
-            f"{member.name} is on standby {covering.duty_start:%d %b %H:%MZ}-{covering.duty_end:%d %b %H:%MZ}, "
-            f"covering the report at {report:%H:%MZ}."
-            if covering
-            else f"{member.name} is not on standby at the report {report:%Y-%m-%d %H:%MZ}"
-            + (
-                f" (nearest standby {nearest.duty_start:%d %b %H:%MZ}-{nearest.duty_end:%d %b %H:%MZ})."
-                if nearest
-                else " (no standby rostered)."
-            )
-        ),
-    )

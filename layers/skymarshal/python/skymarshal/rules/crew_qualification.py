@@ -6,16 +6,18 @@
 - ``recency_finding``             pilots only: 3 take-offs and landings in the rating group within the
                                   preceding 90 days — FCL.060(b)(1) (EASA) / 14 CFR 121.439(a), 61.57(a) (FAA).
 - ``availability_finding``        a member marked SICK or on LEAVE cannot be rostered.
+- ``standby_callout_finding``     a reserve reports only from a standby period running at the report (ORO.FTL.225).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
-from ..models.operational import PILOT_RANKS, CrewMember
+from ..models.operational import PILOT_RANKS, CrewDuty, CrewMember
 
 Regime = Literal["EASA", "FAA"]
 
@@ -149,4 +151,33 @@ def recency_finding(
             f"(until {expires:%Y-%m-%d %H:%M}Z)."
         ),
         details=details,
+    )
+
+
+STANDBY_CLAUSE = "ORO.FTL.225 / CS FTL.1.225: a reserve is called out from a standby period that covers the report"
+
+
+def standby_callout_finding(member: CrewMember, history: Sequence[CrewDuty], report: datetime) -> Finding:
+    """A reserve reports for a duty only from a standby period running at the report (its start < report ≤ its end,
+    as the FDP rules count it): called out before the standby begins or after it ended, they are off duty."""
+    periods = sorted((r for r in history if r.kind == "STANDBY"), key=lambda r: r.duty_start)
+    covering = next((r for r in periods if r.duty_start < report <= r.duty_end), None)
+    nearest = min(periods, key=lambda r: abs((r.duty_start - report).total_seconds()), default=None)
+    return Finding(
+        rule="crew.standby_callout",
+        clause=STANDBY_CLAUSE,
+        status="legal" if covering else "illegal",
+        binding=covering is None,
+        subject=member.crew_id,
+        message=(
+            f"{member.name} is on standby {covering.duty_start:%d %b %H:%MZ}-{covering.duty_end:%d %b %H:%MZ}, "
+            f"covering the report at {report:%H:%MZ}."
+            if covering
+            else f"{member.name} is not on standby at the report {report:%Y-%m-%d %H:%MZ}"
+            + (
+                f" (nearest standby {nearest.duty_start:%d %b %H:%MZ}-{nearest.duty_end:%d %b %H:%MZ})."
+                if nearest
+                else " (no standby rostered)."
+            )
+        ),
     )
