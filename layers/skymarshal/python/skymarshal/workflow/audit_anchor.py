@@ -25,7 +25,8 @@ from typing import Any
 from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict
 
-from .audit_trail import AuditRecord, AuditTrail, Problem, Verification
+from .audit_records import AuditRecord, Problem, Verification
+from .audit_trail import AuditTrail
 
 ANCHOR_BUCKET_ENV = "SKYMARSHAL_AUDIT_ANCHOR_BUCKET"
 PREFIX = "anchors/"
