@@ -27,9 +27,7 @@ def _check(constraint: str, clause: str, subject: str, status: str, message: str
 
 
 def rotation_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
-    breaks = ctx.memo(
-        ("rotation", s.scenario_id, tuple(a.model_dump_json() for a in s.actions)), lambda: plan_breaks(ctx, s.actions)
-    )
+    breaks = plan_breaks(ctx, s.actions)
     for b in breaks:
         yield (
             _check(f"rotation {b.registration}", b.clause, b.flight_id or b.registration, "illegal", b.message),

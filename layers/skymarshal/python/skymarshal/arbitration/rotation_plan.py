@@ -48,10 +48,11 @@ def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | N
     if not any(f.flight_id == ctx.flight.flight_id for f in rotation) or delay_minutes <= 0:
         return []
     by_id = {f.flight_id: f for f in rotation}
+    wanted = None if only is None else set(only)
     out = []
     for later in propagate_delay(rotation, ctx.flight.flight_id, delay_minutes).flights[1:]:
         f, minutes = by_id[later.flight_id], later.departure_delay_minutes
-        if minutes > f.delay_minutes and f.status in OPERABLE and (only is None or f.flight_id in set(only)):
+        if minutes > f.delay_minutes and f.status in OPERABLE and (wanted is None or f.flight_id in wanted):
             out.append(
                 DelayFlight(
                     flight_id=f.flight_id,
@@ -70,6 +71,7 @@ def blocks(ctx: DisruptionContext) -> list[list[Flight]]:
     rest = [x for x in flying(tail_flights(ctx, f.aircraft_registration)) if x.departure >= f.departure]
     rest = [x for x in rest if x.flight_id != f.flight_id and x.status in OPERABLE]
     sequence = [f, *rest]
+    # the last flight is never a swap-back point (nothing follows it): "everything left" is a candidate of its own
     out = [sequence[: i + 1] for i, x in enumerate(sequence[:-1]) if x.destination == f.origin]
     return [*out, sequence]
 
@@ -145,7 +147,13 @@ def grounding(ctx: DisruptionContext) -> tuple[datetime, datetime | None] | None
 
 
 def plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBreak]:
-    """What the plan leaves broken on the tails it touches, from the disrupted flight's departure on."""
+    """What the plan leaves broken on the tails it touches, from the disrupted flight's departure on (once per set
+    of actions: the builder's choice and the validation ask for the same plan)."""
+    key = ("rotation", tuple(a.model_dump_json() for a in actions))
+    return ctx.memo(key, lambda: _plan_breaks(ctx, actions))
+
+
+def _plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBreak]:
     f = ctx.flight
     since = min(f.scheduled_departure, f.departure)
     horizon = since + GROUNDED_HORIZON

@@ -81,57 +81,46 @@ def rotation_breaks(
     grounding known otherwise (a reported AOG until maintenance's estimated release; None: open-ended);
     ``turn_minutes``: the minimum turn-round (default: the type's)."""
     out: list[RotationBreak] = []
-    sequence = flying(flights)
     previous: Flight | None = None
-    for flight in sequence:
+    for flight in flying(flights):
+
+        def broken(code: BreakCode, clause: str, message: str, flight_id: str = flight.flight_id) -> None:
+            out.append(
+                RotationBreak(code=code, registration=registration, flight_id=flight_id, clause=clause, message=message)
+            )
+
         turn = turn_minutes if turn_minutes is not None else _turn(flight.aircraft_type)
         where = arrival_airport(previous) if previous is not None else start_station
         if where is not None and flight.origin != where:
-            out.append(
-                RotationBreak(
-                    code="WRONG_STATION",
-                    registration=registration,
-                    flight_id=flight.flight_id,
-                    clause=CONTINUITY_CLAUSE,
-                    message=f"{flight.flight_id} leaves {flight.origin} on {registration}, which is at {where}"
-                    + (f" after {previous.flight_id}." if previous is not None else " at the start of the data."),
-                )
+            after = f" after {previous.flight_id}." if previous is not None else " at the start of the data."
+            broken(
+                "WRONG_STATION",
+                CONTINUITY_CLAUSE,
+                f"{flight.flight_id} leaves {flight.origin} on {registration}, which is at {where}{after}",
             )
         if previous is not None:
             gap = (as_utc(flight.departure) - as_utc(previous.arrival)).total_seconds() / 60
             if gap < 0:
-                out.append(
-                    RotationBreak(
-                        code="OVERLAP",
-                        registration=registration,
-                        flight_id=flight.flight_id,
-                        clause=CONTINUITY_CLAUSE,
-                        message=f"{registration} is on {previous.flight_id} until {previous.arrival:%Y-%m-%d %H:%MZ} "
-                        f"and on {flight.flight_id} from {flight.departure:%H:%MZ}: two flights at once.",
-                    )
+                broken(
+                    "OVERLAP",
+                    CONTINUITY_CLAUSE,
+                    f"{registration} is on {previous.flight_id} until {previous.arrival:%Y-%m-%d %H:%MZ} and on "
+                    f"{flight.flight_id} from {flight.departure:%H:%MZ}: two flights at once.",
                 )
             elif gap < turn:
-                out.append(
-                    RotationBreak(
-                        code="SHORT_TURN",
-                        registration=registration,
-                        flight_id=flight.flight_id,
-                        clause=TURN_CLAUSE,
-                        message=f"{flight.flight_id} leaves {gap:.0f} min after {previous.flight_id} arrives on "
-                        f"{registration}; the {flight.aircraft_type} needs {turn} min.",
-                    )
+                broken(
+                    "SHORT_TURN",
+                    TURN_CLAUSE,
+                    f"{flight.flight_id} leaves {gap:.0f} min after {previous.flight_id} arrives on {registration}; "
+                    f"the {flight.aircraft_type} needs {turn} min.",
                 )
         why = _grounded(flight, registration, work_orders, grounded_between)
         if why is not None:
-            out.append(
-                RotationBreak(
-                    code="GROUNDED",
-                    registration=registration,
-                    flight_id=flight.flight_id,
-                    clause=AIRWORTHY_CLAUSE,
-                    message=f"{flight.flight_id} leaves {flight.departure:%Y-%m-%d %H:%MZ} on {registration}, "
-                    f"which is grounded then: {why}",
-                )
+            broken(
+                "GROUNDED",
+                AIRWORTHY_CLAUSE,
+                f"{flight.flight_id} leaves {flight.departure:%Y-%m-%d %H:%MZ} on {registration}, which is grounded "
+                f"then: {why}",
             )
         previous = flight
     return out
