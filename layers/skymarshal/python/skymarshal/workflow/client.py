@@ -272,6 +272,8 @@ class WorkflowClient:
             reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail)
         except CheckpointRefused as exc:
             released = release_flight(name, request.disruption_id, tables=self.tables, store=self.store)
+            if released is None:
+                raise
             raise CheckpointRefused(exc.code, f"{str(exc).removeprefix(exc.code + ': ')}; {released}") from None
         return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
 

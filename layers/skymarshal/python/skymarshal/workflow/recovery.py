@@ -187,14 +187,16 @@ def check_resumable(execution_name: str, disruption_id: str, *, tables: Workflow
     )
 
 
-def release_flight(execution_name: str, disruption_id: str, *, tables: WorkflowTables, store: ArtifactStore) -> str:
+def release_flight(
+    execution_name: str, disruption_id: str, *, tables: WorkflowTables, store: ArtifactStore
+) -> str | None:
     """Free the flight claim of a run that cannot be resumed (a new report of the flight is accepted at once);
-    the line that says so."""
+    the words that say so, or None when there was no claim to free (no flight, or claims switched off)."""
     from . import flight_claims
 
     request = store.get(run_key(disruption_id, execution_name, "request")) or {}
     flight_id = request.get("flight_id")
     if not flight_id or not flight_claims.enabled():
-        return "it held no flight"
+        return None
     flight_claims.release(flight_id=flight_id, disruption_id=disruption_id, recovered=False, tables=tables)
     return f"its claim on {request.get('flight_number') or flight_id} is released: a new report of it is accepted"
