@@ -108,11 +108,9 @@ def test_the_decision_panel_shows_facts_comparison_and_the_plans_gantt(browser_p
         reserves = len(next(a for a in top["actions"] if a["kind"] == "reassign_crew")["replacements"])
         assert _plan_bars(page, "reserve_call_out", flight).count() == reserves
         assert _plan_bars(page, "replaced", flight).count() == reserves
-    else:
-        divert = next(a for a in top["actions"] if a["kind"] == "divert")
-        assert _plan_bars(page, "diverted", flight).count() == 1
-        assert _plan_bars(page, "ferry").count() == 1
-        assert divert["alternate"] in _plan_bars(page, "diverted", flight).locator("title").text_content()
+    else:  # the storm is waited out (a diversion breaks EY12's rotation): delayed, with reserves where needed
+        assert not any(a["kind"] == "divert" for a in top["actions"])
+        assert _plan_bars(page, "delayed", flight).count() == 1
         assert page.locator("[data-testid=gantt-svg] g.band[data-band=weather]").count() >= 1
     # Each bar's tooltip names the flight, its passengers and the constraints checked for the plan.
     page.locator("#gantt-mode input[value=tail]").check()

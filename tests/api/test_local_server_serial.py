@@ -8,8 +8,10 @@ import threading
 import time
 import urllib.request
 
+from skymarshal.api.roles import Role
 
-def test_concurrent_api_requests_reach_the_resolver_one_at_a_time(server, monkeypatch):
+
+def test_concurrent_api_requests_reach_the_resolver_one_at_a_time(server, tokens, monkeypatch):
     from skymarshal.api import server as local
 
     inside, most, guard = 0, 0, threading.Lock()
@@ -27,8 +29,11 @@ def test_concurrent_api_requests_reach_the_resolver_one_at_a_time(server, monkey
     monkeypatch.setattr(local.api, "handle", slow)
     statuses: list[int] = []
 
-    def get() -> None:
-        with urllib.request.urlopen(f"{server}/api/disruptions", timeout=30) as reply:
+    def get() -> None:  # signed in: an anonymous request is refused before it reaches the resolver
+        request = urllib.request.Request(
+            f"{server}/api/disruptions", headers={"Authorization": f"Bearer {tokens[Role.OBSERVER]}"}
+        )
+        with urllib.request.urlopen(request, timeout=30) as reply:
             statuses.append(reply.status)
 
     threads = [threading.Thread(target=get) for _ in range(8)]
