@@ -114,3 +114,11 @@ def test_the_default_limit_is_api_gateways_and_the_lambda_keeps_a_configured_one
     event = proxy_event("POST", "/disruptions", body=json.dumps({"prompt": "é" * 60}), claims=CLAIMS)
     reply = api.handle(event, None)
     assert reply["statusCode"] == 413 and MAX_BODY_ENV in json.loads(reply["body"])["message"]
+
+
+def test_a_bad_limit_stops_serve_at_start_with_its_line(monkeypatch):
+    from skymarshal.api import server
+
+    monkeypatch.setenv("SKYMARSHAL_MAX_BODY_BYTES", "ten megabytes")
+    with pytest.raises(ValueError, match="SKYMARSHAL_MAX_BODY_BYTES='ten megabytes' is not a whole number of bytes"):
+        server.create_app(client=_Client(), verifier=_Verifier())  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from aws_lambda_powertools.event_handler.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from botocore.exceptions import ClientError
 
 from ..workflow.alerts import Alert, latest_alerts
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
@@ -139,6 +140,16 @@ def _refused(exc: ApprovalError) -> Response:
 @app.exception_handler(ServiceError)
 def _refusal(exc: ServiceError) -> Response:  # 400/401/403/404 raised by the routes and the role check
     return _error(exc.status_code, exc.msg)
+
+
+@app.exception_handler(ClientError)
+def _aws_refused(exc: ClientError) -> Response:
+    """Step Functions refusing a new run (its execution limit in AWS, the local AWS short of memory): 503 with its
+    line, the caller may retry later. Any other AWS error is ours to fix."""
+    error = exc.response.get("Error", {})
+    if error.get("Code") == "ExecutionLimitExceeded":
+        return _error(503, error.get("Message") or "no new run can start now: retry later")
+    return _unexpected(exc)
 
 
 @app.exception_handler(Exception)

@@ -31,7 +31,7 @@ from starlette.staticfiles import StaticFiles
 from ..console import STATIC_DIR as CONSOLE_DIR
 from ..workflow.client import WorkflowClient
 from . import app as api
-from .body_limit import BodyLimit
+from .body_limit import BodyLimit, max_body_bytes
 from .identity import DevIdentity, InvalidToken, TokenVerifier
 from .roles import Role
 from .streams import claims_reader, stream_routes
@@ -105,6 +105,7 @@ def create_app(
     console_dir: Path = CONSOLE_DIR,
     poll_s: float = 0.5,
 ) -> Starlette:
+    max_body_bytes()  # a bad SKYMARSHAL_MAX_BODY_BYTES stops `serve` at start with its one line, not every request
     api.configure(lambda: client)
     claims_of = claims_reader(verifier)
 

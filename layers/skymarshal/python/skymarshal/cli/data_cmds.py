@@ -139,7 +139,7 @@ def _check(args) -> int:
     from ..data.access import DataHandle
     from ..data.integrity import check_operation
 
-    if args.endpoint or args.aws:
+    if args.endpoint or args.aws or args.table_prefix:  # a named endpoint, AWS, or one prefix's tables
         target = _Target(args)
         result = check_operation(DataHandle(naming=target.naming, resource=target.resource()))
     else:

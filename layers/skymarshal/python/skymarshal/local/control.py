@@ -83,14 +83,9 @@ def _alive(pid: int) -> bool:
 
 def rss_mb(pid: int) -> int | None:
     """Resident memory of a process in MB (Linux /proc), or None where that cannot be read."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) // 1024
-    return None
+    from .memory_guard import proc_status_mb
+
+    return proc_status_mb(pid, "VmRSS")
 
 
 def _last_port_file() -> Path:

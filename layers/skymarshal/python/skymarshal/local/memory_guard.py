@@ -39,7 +39,8 @@ def _meminfo() -> dict[str, int]:
     return out
 
 
-def _proc_status(pid: int, field: str) -> int | None:
+def proc_status_mb(pid: int, field: str) -> int | None:
+    """A memory field of /proc/<pid>/status (VmRSS, VmHWM) in MB, or None where it cannot be read (not Linux)."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
@@ -88,8 +89,8 @@ def memory(pid: int | None = None, limit_mb: int | None = None, reserve_mb: int 
     info = _meminfo()
     total = info.get("MemTotal", 0)
     return Memory(
-        rss_mb=_proc_status(pid, "VmRSS"),
-        peak_mb=_proc_status(pid, "VmHWM"),
+        rss_mb=proc_status_mb(pid, "VmRSS"),
+        peak_mb=proc_status_mb(pid, "VmHWM"),
         limit_mb=limit_mb if limit_mb is not None else _setting(LIMIT_ENV, total // 2 if total else 8192),
         reserve_mb=reserve_mb if reserve_mb is not None else _setting(RESERVE_ENV, total // 10),
         available_mb=info.get("MemAvailable"),

@@ -219,7 +219,7 @@ class AuditTrail:
                 return [_record(disruption_id, item) for item in items]
 
     def head(self, disruption_id: str) -> dict | None:
-        return self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": "HEAD"}).get("Item")
+        return self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": "HEAD"}, ConsistentRead=True).get("Item")
 
     # ----------------------------------------------------------------------------------------- verify
 
