@@ -8,10 +8,12 @@ import threading
 import time
 import urllib.request
 
+import httpx
+
 from skymarshal.api.roles import Role
 
 
-def test_concurrent_api_requests_reach_the_resolver_one_at_a_time(server, tokens, monkeypatch):
+def test_concurrent_api_requests_reach_the_resolver_one_at_a_time(server, monkeypatch):
     from skymarshal.api import server as local
 
     inside, most, guard = 0, 0, threading.Lock()
@@ -26,13 +28,12 @@ def test_concurrent_api_requests_reach_the_resolver_one_at_a_time(server, tokens
             inside -= 1
         return {"statusCode": 200, "body": "{}", "headers": {"Content-Type": "application/json"}}
 
+    token = httpx.post(f"{server}/api/dev/login", json={"role": Role.OBSERVER.value}).json()["id_token"]
     monkeypatch.setattr(local.api, "handle", slow)
     statuses: list[int] = []
 
     def get() -> None:  # signed in: an anonymous request is refused before it reaches the resolver
-        request = urllib.request.Request(
-            f"{server}/api/disruptions", headers={"Authorization": f"Bearer {tokens[Role.OBSERVER]}"}
-        )
+        request = urllib.request.Request(f"{server}/api/disruptions", headers={"Authorization": f"Bearer {token}"})
         with urllib.request.urlopen(request, timeout=30) as reply:
             statuses.append(reply.status)
 
