@@ -48,7 +48,9 @@ class Watch(threading.Thread):
 def test_the_auh_fog_closure_executes_within_a_memory_bound(local_home, capsys):
     state = control.start(port=local_home, load_factor=LOAD_FACTOR, echo=lambda m: None, timeout_s=900)
     ready = control.rss_mb(state.pid)
-    assert ready is not None, "the server's resident memory must be readable (Linux /proc) for this bound to mean anything"
+    assert ready is not None, (
+        "the server's resident memory must be readable (Linux /proc) for this bound to mean anything"
+    )
     watch = Watch(state.pid, ready + GROWTH_BOUND_MB)
     watch.start()
     try:
