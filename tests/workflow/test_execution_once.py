@@ -46,6 +46,26 @@ def test_executing_the_same_id_twice_applies_once_and_a_running_id_is_refused(de
     assert busy.value.code == "IN_PROGRESS" and snapshot(blank_account, keys) == applied
 
 
+def test_a_report_too_large_for_the_record_is_kept_in_parts_and_read_back_whole(
+    decisions, account, blank_account, monkeypatch
+):
+    """A network plan's report lists thousands of changed rows, past DynamoDB's 400 KB item: the record names
+    compressed parts instead, and a second call returns the same report from them, applying nothing."""
+    import skymarshal.workflow.execution_records as records
+
+    monkeypatch.setattr(records, "REPORT_INLINE_BYTES", 10)
+    monkeypatch.setattr(records, "REPORT_PART_BYTES", 64)
+    swap = plan(decisions, "mechanical", "tail_swap")
+    keys = copy_rows(account, blank_account, swap)
+    tables = WorkflowTables(blank_account.resource(), blank_account.naming)
+    first = execute(swap, execution_id="x-parts", tables=tables)
+    applied = snapshot(blank_account, keys)
+    record = run_record("x-parts", tables=tables)
+    assert record is not None and "report" not in record and record["report_parts"] > 1
+    assert execute(swap, execution_id="x-parts", tables=tables) == first and first.changed
+    assert snapshot(blank_account, keys) == applied
+
+
 def test_undo_puts_an_executed_plan_back_once_and_reads_never_scan(decisions, account, blank_account):
     cancel = plan(decisions, "mechanical", "cancel")
     keys = copy_rows(account, blank_account, cancel)

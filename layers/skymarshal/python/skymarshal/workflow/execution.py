@@ -12,6 +12,7 @@ leaving a prefix of the plan applied and the rows named, for a human to reconcil
 
 Exactly once per run: a run (a disruption: its first execution, its resumes and retries) has one execution record,
   PK = "EXECUTION#<run id>"  SK = "STATE"   status, scenario_id, execution_name, started_at, report (once finished)
+  PK = "EXECUTION#<run id>"  SK = "REPORT#<execution>#<n>"  a report too large for the record, compressed, in parts
 which is read before anything is changed and written in the same transaction as the run's first row change
 (`ExecutionRun.transact`, conditional on its absence). So the record exists exactly when a change of the run
 does: a second attempt — a retried step, a resumed run after a crash, a concurrent duplicate — finds it and
@@ -53,6 +54,8 @@ from .execution_records import (
     TransactionFailed,
     execution_items,
     record_key,
+    recorded_report,
+    report_attributes,
     run_record,
 )
 from .tables import WorkflowTables
@@ -87,22 +90,18 @@ def execute(
         return recorded
     try:
         report = _apply(run, scenario)
+        stored = report_attributes(run.table, run.run_id, run.id, report)
         if run.claimed:  # the record went in with the first change: it is ours to finish
+            ((name, value),) = stored.items()
             run.table.update_item(
                 Key=record_key(run.run_id),
-                UpdateExpression="SET #s = :s, finished_at = :f, report = :r",
+                UpdateExpression="SET #s = :s, finished_at = :f, #r = :r",
                 ConditionExpression=Attr("status").eq("running") & Attr("execution_name").eq(run.id),
-                ExpressionAttributeNames={"#s": "status"},
-                ExpressionAttributeValues={
-                    ":s": report.status,
-                    ":f": run.clock().isoformat(),
-                    ":r": report.model_dump_json(),
-                },
+                ExpressionAttributeNames={"#s": "status", "#r": name},
+                ExpressionAttributeValues={":s": report.status, ":f": run.clock().isoformat(), ":r": value},
             )
         else:  # nothing was written (a plan with no row to change, or its first group failed): recorded now
-            run.tables.resource.meta.client.transact_write_items(
-                TransactItems=[run.claim_item(report.status, report.model_dump_json())]
-            )
+            run.tables.resource.meta.client.transact_write_items(TransactItems=[run.claim_item(report.status, stored)])
     except ClaimLost:
         recorded = _recorded(run, scenario)
         if recorded is None:  # it rolled back in the meantime: another attempt, not this one, may try again
@@ -136,7 +135,7 @@ def _recorded(run: ExecutionRun, scenario: Scenario) -> ExecutionReport | None:
             f"execution {by} of run {run.run_id} started at {state['started_at']} and has not "
             f"finished; if that attempt died, undo('{by}') puts back what it committed",
         )
-    return ExecutionReport.model_validate_json(state["report"])
+    return recorded_report(run.table, state)
 
 
 def _apply(run: ExecutionRun, scenario: Scenario) -> ExecutionReport:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import zlib
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -24,6 +25,10 @@ ATTEMPTS = 4
 EventKind = Literal["started", "completed", "failed", "compensated"]
 RefusalCode = Literal["IN_PROGRESS", "SCENARIO_MISMATCH"]
 RunStatus = Literal["running", "executed", "rolled_back", "compensation_failed"]
+# A DynamoDB item holds 400 KB: a report larger than this (a network plan lists thousands of changed rows) is
+# kept compressed in parts beside the run's record, which names how many.
+REPORT_INLINE_BYTES = 300_000
+REPORT_PART_BYTES = 350_000
 
 
 class _Model(BaseModel):
@@ -112,7 +117,7 @@ class ExecutionRun:
         self.run_id, self.scenario_id = run_id or execution_id, scenario_id
         self.claimed = scenario_id is None  # undo: no record to write
 
-    def claim_item(self, status: RunStatus = "running", report: str | None = None) -> dict:
+    def claim_item(self, status: RunStatus = "running", report: dict[str, Any] | None = None) -> dict:
         """The Put of the run's record: it must not exist, unless an earlier execution of the run rolled back."""
         item = {
             **record_key(self.run_id),
@@ -123,7 +128,7 @@ class ExecutionRun:
             "ttl": item_ttl(),
         }
         if report is not None:
-            item |= {"finished_at": self.clock().isoformat(), "report": report}
+            item |= {"finished_at": self.clock().isoformat(), **report}
         return {
             "Put": {
                 "TableName": self.table.name,
@@ -224,6 +229,34 @@ def execution_items(table, execution_id: str, prefix: str) -> list[dict]:
         if "LastEvaluatedKey" not in page:
             return items
         kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def report_attributes(table, run_id: str, execution_id: str, report: ExecutionReport) -> dict[str, Any]:
+    """The report as the run's record holds it: inline when it fits the item, else its compressed parts written
+    here (before the record names them, so a record never names a missing part) and their count."""
+    text = report.model_dump_json()
+    if len(text.encode()) <= REPORT_INLINE_BYTES:
+        return {"report": text}
+    packed = zlib.compress(text.encode(), 6)
+    parts = [packed[at : at + REPORT_PART_BYTES] for at in range(0, len(packed), REPORT_PART_BYTES)]
+    with table.batch_writer() as batch:
+        for n, part in enumerate(parts):
+            batch.put_item(Item={**_part_key(run_id, execution_id, n), "ttl": item_ttl(), "part": part})
+    return {"report_parts": len(parts)}
+
+
+def recorded_report(table, record: dict) -> ExecutionReport:
+    """The report a finished run's record holds (inline, or reassembled from its parts)."""
+    if "report" in record:
+        return ExecutionReport.model_validate_json(record["report"])
+    run_id = record["PK"].removeprefix(execution_pk(""))
+    keys = [_part_key(run_id, record["execution_name"], n) for n in range(int(record["report_parts"]))]
+    packed = b"".join(bytes(table.get_item(Key=key, ConsistentRead=True)["Item"]["part"]) for key in keys)
+    return ExecutionReport.model_validate_json(zlib.decompress(packed))
+
+
+def _part_key(run_id: str, execution_id: str, n: int) -> dict[str, str]:
+    return {"PK": execution_pk(run_id), "SK": f"REPORT#{execution_id}#{n:04d}"}
 
 
 def execution_events(execution_id: str, *, tables: WorkflowTables) -> list[ExecutionEvent]:

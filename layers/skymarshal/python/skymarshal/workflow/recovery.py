@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from .approvals import latest
 from .execution import undo
-from .execution_records import ExecutionReport, record_key, run_record
+from .execution_records import ExecutionReport, record_key, recorded_report, run_record
 from .models import ExecutionSummary, Outcome, base_name
 from .payloads import ArtifactStore, run_key
 from .steps import STATE_KEYS
@@ -104,7 +104,7 @@ def settle(
             f"{execution_name}: interrupted mid-execution; {restored} row(s) put back — "
             "`skymarshal resume` executes it again",
         )
-    report = ExecutionReport.model_validate_json(record["report"])
+    report = recorded_report(tables.checkpoints, record)
     state = _state_at_execute(execution_name, disruption_id, report, tables=tables, store=store)
     if state is not None and trail is not None:  # Execute may have died before its audit record
         from .steps_decision import record_execution
