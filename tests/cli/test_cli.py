@@ -55,3 +55,15 @@ def test_generate_writes_one_jsonl_file_per_table(tmp_path):
     summary = json.loads(result.stdout)
     assert summary["rows"]["flights"] > 1000
     assert (tmp_path / "flights.jsonl").exists() and (tmp_path / "CrewRoster.jsonl").exists()
+
+
+@pytest.mark.parametrize("value", ["7", "0", "nan", "many"])
+def test_local_start_refuses_a_load_factor_out_of_range_on_one_line_and_starts_nothing(tmp_path, value):
+    result = run("local", "start", "--load-factor", value, env={"SKYMARSHAL_HOME": str(tmp_path)})
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert (
+        result.stderr.strip()
+        .splitlines()[-1]
+        .endswith(f"invalid load factor {value!r}: a number from 0.05 to 1, e.g. 0.78")
+    )
+    assert not list(tmp_path.iterdir())

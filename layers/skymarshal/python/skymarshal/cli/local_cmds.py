@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..local import control, memory_guard
-from .common import print_json
+from .common import load_factor, print_json
 
 
 def register(commands) -> None:
@@ -13,7 +13,7 @@ def register(commands) -> None:
     start.add_argument("--seed", type=int, default=2027)
     start.add_argument(
         "--load-factor",
-        type=float,
+        type=load_factor,
         default=0.78,
         help="passenger volume of a first start (0.78: production; 0.1: the tests' airline)",
     )

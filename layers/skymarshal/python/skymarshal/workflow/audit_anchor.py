@@ -54,6 +54,16 @@ def head_anchor(trail: AuditTrail, disruption_id: str) -> Anchor | None:
     return Anchor(seq=seq, hash=head["hash"], count=int(head.get("count", seq)), state=str(head.get("state", "open")))
 
 
+def anchor_head(trail: AuditTrail, disruption_id: str, *, s3: Any) -> dict[str, Any] | None:
+    """The head a finished run leaves, anchored outside the chain: returned for the execution's output, and
+    written to the Object Lock bucket where one is configured."""
+    anchor = head_anchor(trail, disruption_id)
+    if anchor is None:
+        return None
+    write_locked(anchor, disruption_id, s3=s3)
+    return anchor.model_dump(mode="json", exclude={"source"})
+
+
 def anchor_key(disruption_id: str, seq: int) -> str:
     return f"{PREFIX}{disruption_id}/{seq:06d}.json"
 
@@ -119,7 +129,8 @@ def verify_anchored(
     trail: AuditTrail, disruption_id: str, executions: list[dict], *, s3: Any = None, bucket: str | None = None
 ) -> Verification:
     """The chain's own verification, and the anchors outside it (executions' outputs, the Object Lock bucket)."""
-    verification = trail.verify(disruption_id)
+    records = trail.records(disruption_id)
+    verification = trail.verify(disruption_id, records=records)
     anchors = output_anchors(executions)
     if bucket or os.environ.get(ANCHOR_BUCKET_ENV):
         try:
@@ -128,7 +139,7 @@ def verify_anchored(
             verification.problems.append(
                 Problem(code="ANCHOR_UNREADABLE", message=f"the Object Lock anchors could not be read: {exc}")
             )
-    problems = anchor_problems(trail.records(disruption_id), anchors)
+    problems = anchor_problems(records, anchors)
     if not problems and verification.ok:
         return verification
     return verification.model_copy(update={"ok": False, "problems": verification.problems + problems})

@@ -223,9 +223,12 @@ class AuditTrail:
 
     # ----------------------------------------------------------------------------------------- verify
 
-    def verify(self, disruption_id: str, *, check_artifacts: bool = True) -> Verification:
-        """Recompute every hash and link, check the signed head, and re-hash the artifacts records name."""
-        records = self.records(disruption_id)
+    def verify(
+        self, disruption_id: str, *, check_artifacts: bool = True, records: list[AuditRecord] | None = None
+    ) -> Verification:
+        """Recompute every hash and link, check the signed head, and re-hash the artifacts records name
+        (`records`: the chain as the caller already read it)."""
+        records = self.records(disruption_id) if records is None else records
         problems = chain_problems(records)
         head = self.head(disruption_id)
         last = records[-1] if records else None

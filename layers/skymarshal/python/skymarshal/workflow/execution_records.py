@@ -182,12 +182,12 @@ class ExecutionRun:
             }
         )
 
-    def transact(self, changes: list[Change], *, claim: bool = False) -> None:
+    def transact(self, changes: list[Change]) -> None:
         """One transaction; retried only when DynamoDB says it collided or throttled (never a failed condition).
-        The first one that writes a row (or `claim`: the plan's end, when none did) carries the run's record, last,
+        The first one that writes a row carries the run's record, last,
         so the record exists exactly when a change of the run does; ClaimLost when another attempt wrote it."""
         items = [c.transact_item(self.tables.naming) for c in changes]
-        carries = not self.claimed and (claim or any(not c.check_only for c in changes))
+        carries = not self.claimed and any(not c.check_only for c in changes)
         if carries:
             items.append(self.claim_item())
         if not items:  # e.g. undoing a group whose rows already held the plan's values: nothing was written

@@ -295,17 +295,7 @@ def learn_step(
             actor="learn",
             execution_name=request.execution_name,
         )
-        anchor = _anchor(trail, request.disruption_id, store)
+        from .audit_anchor import anchor_head
+
+        anchor = anchor_head(trail, request.disruption_id, s3=store.client)
     return outcome.model_copy(update={"audit": audit, "anchor": anchor})
-
-
-def _anchor(trail, disruption_id: str, store: ArtifactStore) -> dict | None:
-    """The head this run leaves, anchored outside the chain: returned into the execution's output, and written to
-    the Object Lock bucket where one is configured (workflow/audit_anchor.py)."""
-    from .audit_anchor import head_anchor, write_locked
-
-    anchor = head_anchor(trail, disruption_id)
-    if anchor is None:
-        return None
-    write_locked(anchor, disruption_id, s3=store.client)
-    return anchor.model_dump(mode="json", exclude={"source"})

@@ -116,10 +116,9 @@ def settle(
 
         outcome = learn_step(state, store=store, handle=handle, tables=tables, trail=trail)
     if outcome is not None and outcome.anchor is None and trail is not None:  # Learn had finished: its head
-        from .audit_anchor import head_anchor
+        from .audit_anchor import anchor_head
 
-        anchor = head_anchor(trail, disruption_id)
-        outcome = outcome.model_copy(update={"anchor": anchor.model_dump(exclude={"source"}) if anchor else None})
+        outcome = outcome.model_copy(update={"anchor": anchor_head(trail, disruption_id, s3=store.client)})
     output = {**(state or {}), "outcome": outcome.model_dump(mode="json") if outcome else None}
     return settled(
         "executed",
