@@ -114,6 +114,23 @@ def test_the_default_limit_is_api_gateways_and_the_lambda_keeps_a_configured_one
     event = proxy_event("POST", "/disruptions", body=json.dumps({"prompt": "é" * 60}), claims=CLAIMS)
     reply = api.handle(event, None)
     assert reply["statusCode"] == 413 and MAX_BODY_ENV in json.loads(reply["body"])["message"]
+    # counted in bytes, not characters: 30 two-byte letters (4 × 45 characters > 100, 75 bytes ≤ 100) pass
+    within = json.dumps({"prompt": "é" * 30}, ensure_ascii=False)
+    assert len(within) * 4 > 100 >= len(within.encode())
+    reply = api.handle(proxy_event("POST", "/disruptions", body=within, claims=CLAIMS), None)
+    assert reply["statusCode"] != 413, reply
+
+
+def test_a_bad_limit_fails_the_api_lambdas_start_with_its_line(monkeypatch):
+    import importlib
+
+    import skymarshal.handlers.api as handler_module
+
+    monkeypatch.setenv(MAX_BODY_ENV, "-5")
+    with pytest.raises(ValueError, match="SKYMARSHAL_MAX_BODY_BYTES='-5' must be positive"):
+        importlib.reload(handler_module)
+    monkeypatch.delenv(MAX_BODY_ENV)
+    importlib.reload(handler_module)
 
 
 def test_a_bad_limit_stops_serve_at_start_with_its_line(monkeypatch):

@@ -21,7 +21,10 @@ def _memory(rss: int, available: int = 20_000) -> memory_guard.Memory:
 def test_a_new_run_is_refused_above_the_limit_or_with_the_machine_short():
     assert _memory(4_000).refusal() is None
     assert _memory(9_728).refusal() == LINE
-    assert _memory(4_096, available=1_000).refusal() == "local AWS is using 4.0 GB; finish or stop runs"
+    assert _memory(4_096, available=1_000).refusal() == (
+        "local AWS is using 4.0 GB and the machine has 1.0 GB left (reserve 2.0 GB, "
+        "SKYMARSHAL_LOCAL_MEMORY_RESERVE_MB); finish or stop runs, or free memory elsewhere"
+    )
 
 
 def test_the_limit_and_reserve_come_from_the_environment(monkeypatch):

@@ -86,3 +86,20 @@ def test_zero_hold_frees_a_recovered_flight_at_once(tables, monkeypatch):
     _claim(tables, "first")
     fc.release(flight_id=FLIGHT["flight_id"], disruption_id="first", recovered=True, tables=tables, now=T0)
     _claim(tables, "second", T0)
+
+
+def test_a_run_that_cannot_be_resumed_frees_its_flight_and_says_so(tables, monkeypatch):
+    from skymarshal.workflow.payloads import run_key
+    from skymarshal.workflow.recovery import release_flight
+
+    class Store:  # the run's request artifact, as Validate saved it
+        def get(self, key: str):
+            return {**FLIGHT} if key == run_key("first", "first", "request") else None
+
+    _claim(tables, "first")
+    assert release_flight("first", "first", tables=tables, store=Store()) == (  # type: ignore[arg-type]
+        "its claim on EY123 is released: a new report of it is accepted"
+    )
+    _claim(tables, "second", T0 + timedelta(minutes=5))  # accepted at once, not after the claim lapses
+    monkeypatch.setenv(fc.CLAIMS_ENV, "off")
+    assert release_flight("second", "second", tables=tables, store=Store()) is None  # type: ignore[arg-type]

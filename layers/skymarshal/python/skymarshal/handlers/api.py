@@ -12,6 +12,11 @@ from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.logging import correlation_paths
 
 from ..api.app import handle
+from ..api.body_limit import max_body_bytes
+
+# A bad SKYMARSHAL_MAX_BODY_BYTES fails the function's start with its one line in the log (as it stops `serve`),
+# rather than every request later.
+max_body_bytes()
 
 SERVICE = "skymarshal-api"
 logger = Logger(service=SERVICE)

@@ -65,7 +65,14 @@ class Memory:
         short = self.available_mb is not None and self.available_mb < self.reserve_mb
         if not (over or short):
             return None
-        return f"local AWS is using {(self.rss_mb or 0) / 1024:.1f} GB; finish or stop runs"
+        using = f"local AWS is using {(self.rss_mb or 0) / 1024:.1f} GB"
+        if over:
+            return f"{using}; finish or stop runs"
+        # the server is within its limit: other programs took the machine's memory
+        return (
+            f"{using} and the machine has {self.available_mb / 1024:.1f} GB left (reserve "
+            f"{self.reserve_mb / 1024:.1f} GB, {RESERVE_ENV}); finish or stop runs, or free memory elsewhere"
+        )
 
     def as_dict(self) -> dict[str, int | None]:
         return {

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_original: dict[str, Any] = {}
+_installed = False
 
 
 def _new(cls: type, *args: Any, **kwargs: Any) -> Any:
@@ -46,9 +46,10 @@ def install() -> None:
     """Idempotent; never undone (objects made meanwhile were never listed)."""
     from moto.core.common_models import BaseModel
 
-    if _original:
+    global _installed
+    if _installed:
         return
-    _original["new"] = BaseModel.__dict__["__new__"]
+    _installed = True
     BaseModel.__new__ = _new  # type: ignore[method-assign]
     forget()
 

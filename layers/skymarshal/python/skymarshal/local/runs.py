@@ -63,6 +63,7 @@ class RunStore:
         self.directory, self.machine_arn = directory, machine_arn
         directory.mkdir(parents=True, exist_ok=True)
         self._seen: dict[str, tuple] = {}
+        self._final: set[str] = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
 
@@ -74,9 +75,13 @@ class RunStore:
         written = 0
         with self._lock:
             for execution in list(_executions(self.machine_arn)):
+                if not force and execution.name in self._final:
+                    continue  # ended, and saved as it ended: its history is not rebuilt each second
                 record = _record(execution)
                 signature = (record["status"], len(record["events"]), record["stop_date"])
                 if not force and self._seen.get(execution.name) == signature:
+                    if record["status"] != "RUNNING":  # unchanged for a whole poll after it ended: final
+                        self._final.add(execution.name)
                     continue
                 path = self._path(execution.name)
                 tmp = path.with_suffix(".tmp")

@@ -1,0 +1,35 @@
+"""The local server's run files (local/runs.py): a running execution is saved as its history grows, an ended one
+once it has ended — and then no more: its history is not rebuilt every second for the rest of the server's life."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from skymarshal.local import runs
+
+
+class Execution(SimpleNamespace):
+    builds = 0
+
+    def to_history_output(self):
+        Execution.builds += 1
+        return {"events": [{"id": n} for n in range(self.length)]}
+
+
+def test_an_ended_execution_is_saved_and_then_left_alone(tmp_path, monkeypatch):
+    execution = Execution(
+        name="r1", execution_input="{}", status="RUNNING", start_date=1, stop_date=None, output=None,
+        error=None, cause=None, exec_worker=True, length=3,
+    )  # fmt: skip
+    monkeypatch.setattr(runs, "_executions", lambda arn: [execution])
+    store = runs.RunStore(tmp_path, "arn")
+    assert store.save() == 1 and store.save() == 0  # unchanged: not written again
+    execution.length = 5
+    assert store.save() == 1  # its history grew
+    execution.status, execution.stop_date, execution.length = "SUCCEEDED", 2, 6
+    assert store.save() == 1 and store.save() == 0  # ended: written, then seen unchanged for a poll
+    built = Execution.builds
+    for _ in range(10):
+        assert store.save() == 0
+    assert Execution.builds == built  # never rebuilt again
+    assert store.save(force=True) == 1  # a forced save (a clean stop) still writes it
