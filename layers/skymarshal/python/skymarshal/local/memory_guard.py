@@ -69,8 +69,9 @@ class Memory:
         if over:
             return f"{using}; finish or stop runs"
         # the server is within its limit: other programs took the machine's memory
+        left = (self.available_mb or 0) / 1024
         return (
-            f"{using} and the machine has {self.available_mb / 1024:.1f} GB left (reserve "
+            f"{using} and the machine has {left:.1f} GB left (reserve "
             f"{self.reserve_mb / 1024:.1f} GB, {RESERVE_ENV}); finish or stop runs, or free memory elsewhere"
         )
 
