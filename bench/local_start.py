@@ -34,7 +34,7 @@ def _skymarshal(home: Path, *args: str, timeout: float = 900) -> tuple[float, su
     return time.monotonic() - started, done
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory(prefix="skymarshal-bench-") as tmp:
-        home, port = Path(tmp), str(_free_port())
+        home, port = Path(tmp), str(free_port())
         for label in ("first start (generate, seed, synthesize)", "start from disk"):
             wall, done = _skymarshal(home, "local", "start", "--port", port)
             if done.returncode != 0:

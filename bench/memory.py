@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 
+from .local_start import free_port
+
 SERVER_GOAL_MB = 2048
 SEQUENCE_GROWTH_GOAL = 0.20
 DAY = date(2027, 1, 20)
@@ -64,19 +66,11 @@ def server(load_factor: float, seeds: Path) -> Iterator:
 
     with tempfile.TemporaryDirectory(prefix="skymarshal-bench-memory-") as home:
         os.environ["SKYMARSHAL_HOME"], os.environ["SKYMARSHAL_SEED_CACHE"] = home, str(seeds)
-        state = control.start(port=_free_port(), load_factor=load_factor, echo=lambda m: None, timeout_s=1800)
+        state = control.start(port=free_port(), load_factor=load_factor, echo=lambda m: None, timeout_s=1800)
         try:
             yield state
         finally:
             control.stop(echo=lambda m: None)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _client(state):
