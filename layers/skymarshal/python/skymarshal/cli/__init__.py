@@ -23,6 +23,7 @@ from . import (
     history_cmds,
     local_cmds,
     recover_cmds,
+    replay_cmds,
     rules_cmds,
     run_cmds,
     serve_cmds,
@@ -53,6 +54,7 @@ def build_parser() -> Parser:
         serve_cmds,
         ask_cmds,
         recover_cmds,
+        replay_cmds,
     ):
         module.register(commands)
     return parser

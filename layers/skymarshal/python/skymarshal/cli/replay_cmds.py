@@ -1,0 +1,107 @@
+"""`skymarshal replay STREAM`: a day's disruption stream decided one event after another on one account, then
+the day's scorecard from the tables (``replay_run`` drives it; ``day`` scores it).
+
+The stream is checked whole first — a malformed line, an unknown flight, a window outside the data — and
+refused on one line naming the event before anything is decided. Accounts: the running local AWS (default),
+another local endpoint (``--endpoint URL``), or a deployed stack (``--aws``: SKYMARSHAL_STATE_MACHINE_ARN and
+the stack's table names from the environment, as the API's Lambda has them). ``--progress PATH`` (default
+beside the stream) makes an interrupted replay resume without deciding any event twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+from .replay_run import POLICIES
+
+
+def register(commands) -> None:
+    cmd = commands.add_parser("replay", help="replay a day's disruption stream through the workflow and score the day")
+    cmd.add_argument("stream", type=Path, help="a stream file (JSON Lines: a header, then one event per line)")
+    cmd.add_argument("--policy", choices=POLICIES, default="rank1", help="the duty manager's policy (default rank1)")
+    where = cmd.add_mutually_exclusive_group()
+    where.add_argument(
+        "--endpoint", metavar="URL", help="a local AWS endpoint (default: the running `skymarshal local`)"
+    )
+    where.add_argument("--aws", action="store_true", help="the deployed stack named by the environment")
+    cmd.add_argument("--progress", type=Path, help="the progress file (default: STREAM.<policy>.progress.jsonl)")
+    cmd.add_argument("--json", action="store_true", help="print the scorecard as one JSON object")
+    cmd.set_defaults(run=_run)
+
+
+@contextlib.contextmanager
+def _target(args, echo):
+    """(workflow client, data handle) of the account the replay runs on."""
+    if args.aws:
+        import os
+
+        import boto3
+
+        from ..data.access import DataHandle
+        from ..data.schema import Naming
+        from ..workflow.client import WorkflowClient
+        from . import CliError
+
+        if not os.environ.get("SKYMARSHAL_STATE_MACHINE_ARN"):
+            raise CliError(
+                "--aws: set SKYMARSHAL_STATE_MACHINE_ARN (and the stack's table names) to the deployed stack's"
+            )
+        yield WorkflowClient.from_env(), DataHandle(naming=Naming.from_env(), resource=boto3.resource("dynamodb"))
+        return
+    from ..local import control
+    from ..local.emulator import LocalAccount, use_fake_credentials
+    from ..local.workflow import local_client
+
+    if args.endpoint:
+        use_fake_credentials()
+        account = LocalAccount(endpoint_url=args.endpoint)
+        yield local_client(account, echo=echo), account.handle()
+        return
+    with control.account(echo=echo) as account:
+        yield local_client(account, echo=echo), account.handle()
+
+
+def checked_stream(path: Path, handle):
+    """The stream, or CliError on one line naming the event, before anything is decided."""
+    from ..data import queries as q
+    from ..day.stream import StreamRefused, check_against_data, data_days_of, read_stream
+    from . import CliError
+
+    try:
+        stream = read_stream(path)
+        stations = {e.station for e in stream.events if e.station}
+        known = {iata for iata in stations if q.airport_profile(handle, iata) is not None}
+        check_against_data(stream, lambda fid: q.get_flight(handle, fid), data_days_of(stream.header), known)
+    except StreamRefused as exc:
+        raise CliError(f"stream refused: {exc}") from None
+    return stream
+
+
+def _run(args) -> int:
+    from ..day.state import tails_of
+    from .replay_run import ReplayProgress, account_scorecard, replay, scorecard_table
+
+    def echo(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    progress = ReplayProgress(
+        args.progress or args.stream.with_name(f"{args.stream.name}.{args.policy}.progress.jsonl")
+    )
+    with _target(args, echo) as (client, handle):
+        stream = checked_stream(args.stream, handle)
+        echo(
+            f"replaying {len(stream.events)} event(s) of {stream.header.stream_id} under {args.policy}; progress in {progress.path}"
+        )
+        outcomes = replay(
+            stream, client, progress, lambda: tails_of(handle, stream.header.days), policy=args.policy, echo=echo
+        )
+        tails, _ = progress.load()
+        card = account_scorecard(handle, stream, outcomes, tails or {}, args.policy)
+    if args.json:
+        print(json.dumps(card.model_dump(mode="json")))
+    else:
+        print(scorecard_table([card], title=f"{stream.header.stream_id}: the day after {len(outcomes)} decision(s)"))
+    return 0

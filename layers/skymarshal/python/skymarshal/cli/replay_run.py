@@ -1,0 +1,236 @@
+"""The replay driver: a stream's events in time order through the real workflow on one account, each decision
+made under a policy and executed, so the next disruption sees the state the last one left.
+
+Policies (the duty manager's answer to each pending decision):
+- ``rank1``: approve the arbitrator's rank 1.
+- ``scripted``: a duty manager who avoids cancelling — the best-ranked plan that cancels nothing, else rank 1.
+A run that escalates (the safety gate, no valid plan, a report the reader refuses) executes nothing: it counts
+as the policy's documented fallback, **hold** — the disrupted flights wait until the cause clears, which is what
+the tables then show with the stream's facts applied (``day.realize``) — and as escalated, never as skipped.
+
+Progress: one JSON line per decided event in a progress file (the first line holds each flight's tail before
+the replay, for counting tail swaps). A replay interrupted (Ctrl-C, a crash) and started again skips the
+events already decided; an event whose run had started carries on with that run (its execution name derives
+from the stream and the event, so starting it again starts nothing new), so no event is decided twice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..day.stream import Stream, StreamEvent
+from ..workflow.models import ApprovalDecision, DisruptionRequest
+from ..workflow.trigger import start
+
+POLICIES = ("rank1", "scripted")
+DECIDED_BY = {"rank1": "Replay Duty Manager (rank 1)", "scripted": "Replay Duty Manager (scripted)"}
+RUN_TIMEOUT_S = 900
+
+
+@dataclass(frozen=True)
+class Outcome:
+    event_id: str
+    execution: str
+    status: str  # executed | escalated | rejected | input_error | failed
+    kind: str | None  # the executed plan's kind (tail_swap, delay, cancel, ...)
+    seconds: float  # wall time from the report to the executed (or escalated) end, the duty manager's answer included
+
+    @property
+    def fell_back(self) -> bool:
+        return self.status != "executed"
+
+
+class ReplayProgress:
+    """The progress file of one replay: the tails before it, then one line per decided event (appended and
+    flushed to disk before the next event starts)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def load(self) -> tuple[dict[str, str] | None, dict[str, Outcome]]:
+        if not self.path.exists():
+            return None, {}
+        tails, decided = None, {}
+        for line in self.path.read_text().splitlines():
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line torn by a crash: that event was not recorded, so it is decided (resumed) again
+            if "tails" in row:
+                tails = row["tails"]
+            elif "event_id" in row:
+                decided[row["event_id"]] = Outcome(**row)
+        return tails, decided
+
+    def _append(self, row: dict[str, Any]) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a") as out:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+    def start(self, tails: dict[str, str]) -> None:
+        self._append({"tails": tails})
+
+    def record(self, outcome: Outcome) -> None:
+        self._append(asdict(outcome))
+
+
+def execution_name(stream: Stream, event: StreamEvent) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "-", f"day-{stream.header.stream_id}-{event.event_id}")[:80]
+
+
+def answer(policy: str, decision: dict) -> ApprovalDecision:
+    """The policy's answer to a pending decision."""
+    who = DECIDED_BY[policy]
+    ranked = decision.get("ranked") or []
+    if policy == "scripted" and ranked and ranked[0]["scenario"].get("kind") == "cancel":
+        keep = next((r for r in ranked[1:] if r["scenario"].get("kind") != "cancel"), None)
+        if keep is not None:
+            return ApprovalDecision(
+                action="select",
+                scenario_id=keep["scenario"]["scenario_id"],
+                decided_by=who,
+                comment="scripted duty manager: the best-ranked plan that cancels nothing",
+            )
+    return ApprovalDecision(action="approve", decided_by=who, comment=f"replay policy {policy}")
+
+
+def _status(client, name: str) -> tuple[str, str | None]:
+    described = client.describe(name)
+    output = client.output(name) or {}
+    execution = output.get("execution") or {}
+    if described["status"] == "SUCCEEDED":
+        status = (output.get("outcome") or {}).get("status", "failed")
+    else:
+        status = "input_error" if described.get("error") in ("InvalidDisruption", "InputError") else "failed"
+    if execution.get("status") == "executed":
+        status = "executed"
+    kinds = [a.split(":")[0] for a in execution.get("actions", [])] if status == "executed" else []
+    kind = (output.get("approval") or {}).get("scenario_id") or (kinds[0] if kinds else None)
+    return status, kind
+
+
+def decide_event(client, stream: Stream, event: StreamEvent, policy: str) -> Outcome:
+    """One event through the workflow: started (or picked up where a crash left it), decided, executed."""
+    started = time.monotonic()
+    name = execution_name(stream, event)
+    day = event.flight_date or event.start.date()
+    request = DisruptionRequest(
+        disruption_id=name,
+        prompt=event.report,
+        source="cli",
+        requested_by=DECIDED_BY[policy],
+        reported_at=event.at,
+        ops_date=day,
+    )
+    start(request, sfn=client.sfn, state_machine_arn=client.arn)
+    progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
+    if progress.status == "ABORTED":  # local AWS restarted under the run: continue it from its checkpoints
+        name = client.resume(name)["execution_name"]
+        progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
+    while progress.awaiting_approval:
+        client.decide(name, answer(policy, client.decision(name) or {}))
+        progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
+    status, kind = _status(client, name)
+    return Outcome(event.event_id, name, status, kind, round(time.monotonic() - started, 1))
+
+
+def replay(
+    stream: Stream,
+    client,
+    progress: ReplayProgress,
+    tails: Callable[[], dict[str, str]],
+    *,
+    policy: str = "rank1",
+    echo: Callable[[str], None] = print,
+    after_event: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Every event not yet decided, in time order; the outcomes of the whole replay (earlier ones included)."""
+    before, decided = progress.load()
+    if before is None:
+        progress.start(tails())
+    if decided:
+        echo(f"resuming: {len(decided)} of {len(stream.events)} event(s) already decided")
+    for n, event in enumerate(stream.events, 1):
+        if event.event_id in decided:
+            continue
+        outcome = decide_event(client, stream, event, policy)
+        progress.record(outcome)
+        decided[event.event_id] = outcome
+        fallback = " → fallback: hold" if outcome.fell_back else ""
+        echo(
+            f"  {n:3d}/{len(stream.events)} {event.at:%H:%MZ} {event.event_id} {outcome.status}{fallback} ({outcome.seconds:.0f} s)  {event.report[:90]}"
+        )
+        if after_event is not None:
+            after_event(outcome)
+    return [decided[e.event_id] for e in stream.events]
+
+
+def tails_before(progress: ReplayProgress) -> dict[str, str]:
+    tails, _ = progress.load()
+    return tails or {}
+
+
+ROWS = (
+    ("D15 on-time departures", "d15", "{:.1%}"),
+    ("A15 on-time arrivals", "a15", "{:.1%}"),
+    ("cancellations", "cancellations", "{:,}"),
+    ("diversions", "diversions", "{:,}"),
+    ("passengers disrupted", "passengers_disrupted", "{:,}"),
+    ("passenger delay (min, final dest.)", "passenger_delay_minutes", "{:,}"),
+    ("misconnections", "misconnections", "{:,}"),
+    ("stranded overnight", "stranded_overnight", "{:,}"),
+    ("EU261/UK261 compensation (USD)", "compensation_usd", "{:,.0f}"),
+    ("care (USD)", "care_usd", "{:,.0f}"),
+    ("operating cost (USD)", "operating_cost_usd", "{:,.0f}"),
+    ("crew legality violations", "crew_violations", "{:,}"),
+    ("rotation breaks", "rotation_breaks", "{:,}"),
+    ("decisions / escalated", None, ""),
+    ("wall time per decision (s)", "seconds_per_decision", "{:.1f}"),
+)
+
+
+def scorecard_table(cards: list, title: str = "") -> str:
+    """The scorecards side by side, one row per KPI."""
+    width = max(14, *(len(c.policy) + 2 for c in cards))
+    lines = [title] if title else []
+    lines.append(f"{'':36s}" + "".join(f"{c.policy:>{width}s}" for c in cards))
+    for label, field, fmt in ROWS:
+        cells = []
+        for c in cards:
+            if field is None:
+                cells.append(f"{c.decisions}/{c.escalated}")
+            else:
+                value = getattr(c, field)
+                cells.append("—" if value is None else fmt.format(value))
+        lines.append(f"{label:36s}" + "".join(f"{cell:>{width}s}" for cell in cells))
+    return "\n".join(lines)
+
+
+def account_scorecard(handle, stream: Stream, outcomes: list[Outcome], tails: dict[str, str], policy: str):
+    """SkyMarshal's scorecard from the account's tables after the day (read through the GSIs); rotation breaks
+    are the larger of the flown day's and ``data.integrity.check_operation``'s continuity breaks on the tables."""
+    from ..data.integrity import check_operation
+    from ..day.scorecard import DecisionStats, score
+    from ..day.state import from_handle
+
+    days = stream.header.days
+    state = from_handle(handle, days, tails)
+    stats = DecisionStats(
+        decisions=len(outcomes),
+        escalated=sum(o.fell_back for o in outcomes),
+        seconds=tuple(o.seconds for o in outcomes),
+    )
+    card = score(f"skymarshal-{policy}", state, stream.events, days, stats)
+    tables = len(check_operation(handle).continuity)
+    return card.model_copy(update={"rotation_breaks": max(card.rotation_breaks, tables)})

@@ -1,0 +1,127 @@
+"""The day as it happens: the tables after the day's decisions, with the stream's causes applied to whatever
+they still catch. A decision changes the tables (a flight cancelled, delayed, diverted, moved to another tail,
+its crew replaced); the cause happens whatever was decided (the tail stays on the ground until its release,
+the sick crew member stays sick, the station stays shut) and holds every flight it still catches. Each tail's
+flights then go in sequence, a flight leaving no earlier than its aircraft's previous arrival plus the type's
+minimum turn — so knock-on through the tail is counted the same way for every policy.
+
+Simplifications, the same for every policy: a capacity cut (a window that does not close the station) delays
+each movement it catches by half the time left in the window; crew knock-on beyond the held flight is not
+propagated (the crew rules count a delay that breaks a duty as a violation instead); a diverted flight's
+passengers reach their destination DIVERSION_ONWARD_MINUTES after landing at the alternate.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import cast
+
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.operational import Booking, CrewDuty, CrewMember, Flight
+from .stream import Cause, StreamEvent
+
+DIVERSION_ONWARD_MINUTES = 180  # coach or a ferry flight from the alternate (company estimate)
+
+
+@dataclass
+class DayState:
+    """The tables a day is scored on: the window's flights, their bookings, their crews."""
+
+    flights: dict[str, Flight]
+    bookings: list[Booking]
+    crew_on: dict[str, list[CrewDuty]]  # flight id → FLIGHT roster rows on it
+    rosters: Mapping[str, Sequence[CrewDuty]]  # crew id → the member's rows (for the crew rules)
+    members: Mapping[str, CrewMember]
+    original_tails: dict[str, str]  # flight id → its tail before the day's decisions (tail swaps)
+    min_connection_minutes: Mapping[str, int]  # airport → MCT (others: DEFAULT_MCT)
+
+    def copy(self) -> DayState:
+        """A copy whose flights and bookings can be changed (a baseline's own tables)."""
+        return DayState(
+            flights={k: f.model_copy() for k, f in self.flights.items()},
+            bookings=[b.model_copy() for b in self.bookings],
+            crew_on={k: list(v) for k, v in self.crew_on.items()},
+            rosters=self.rosters,
+            members=self.members,
+            original_tails=dict(self.original_tails),
+            min_connection_minutes=self.min_connection_minutes,
+        )
+
+
+@dataclass(frozen=True)
+class Timing:
+    """One flight as flown: its departure and arrival, and the cause of its delay (None: on time)."""
+
+    departure: datetime
+    arrival: datetime
+    cause: Cause | None
+
+    def delay(self, flight: Flight) -> int:
+        return max(0, round((self.departure - flight.scheduled_departure).total_seconds() / 60))
+
+    def arrival_delay(self, flight: Flight) -> int:
+        return max(0, round((self.passengers_arrive(flight) - flight.scheduled_arrival).total_seconds() / 60))
+
+    def passengers_arrive(self, flight: Flight) -> datetime:
+        """At the flight's destination: after the onward journey from the alternate for a diversion."""
+        onward = DIVERSION_ONWARD_MINUTES if flight.status == "DIVERTED" else 0
+        return self.arrival + timedelta(minutes=onward)
+
+
+def _held(f: Flight, dep: datetime, arr: datetime, crew: set[str], e: StreamEvent) -> timedelta:
+    """How much later than `dep` the cause `e` lets `f` leave (zero when it does not catch it)."""
+    zero = timedelta(0)
+    if e.holds == "tail":
+        return max(zero, e.end - dep) if f.aircraft_registration == e.registration and e.start <= dep < e.end else zero
+    if e.holds == "crew":
+        return max(zero, e.end - dep) if f.flight_id == e.flight_id and crew & set(e.crew_ids) else zero
+    if e.holds == "flight":
+        return max(zero, e.end - dep) if f.flight_id == e.flight_id else zero
+    wait = zero
+    if f.origin == e.station and e.start <= dep < e.end:
+        wait = e.end - dep
+    landing = f.diverted_to if f.status == "DIVERTED" and f.diverted_to else f.destination
+    if landing == e.station and e.start <= arr < e.end:
+        wait = max(wait, e.end - arr)
+    return wait if e.closes else wait / 2
+
+
+def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]:
+    """Every operated flight of the window as flown (cancelled flights are absent)."""
+    by_tail: dict[str, list[Flight]] = defaultdict(list)
+    for f in state.flights.values():
+        if f.status != "CANCELLED":
+            by_tail[f.aircraft_registration].append(f)
+    out: dict[str, Timing] = {}
+    for legs in by_tail.values():
+        previous: tuple[Flight, Timing] | None = None
+        for f in sorted(legs, key=lambda x: (x.departure, x.flight_id)):
+            block = f.arrival - f.departure
+            dep, cause = f.departure, cast(Cause | None, None)
+            if f.departure > f.scheduled_departure:
+                cause = "other"  # a delay a decision wrote: attributed below when a cause also holds the flight
+            crew = {r.crew_id for r in state.crew_on.get(f.flight_id, ())}
+            for e in events:
+                wait = _held(f, dep, dep + block, crew, e)
+                if wait > timedelta(0):
+                    dep, cause = dep + wait, e.cause
+                elif cause == "other" and _held(f, f.scheduled_departure, f.scheduled_arrival, crew, e):
+                    cause = e.cause
+            if previous is not None:
+                turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
+                ready = previous[1].arrival + turn
+                if ready > dep:
+                    dep, cause = ready, previous[1].cause or cause
+            arrival = dep + block  # at the alternate for a diversion: where the aircraft is
+            timing = Timing(dep, arrival, cause if dep > f.scheduled_departure or f.status == "DIVERTED" else None)
+            out[f.flight_id] = timing
+            previous = (f, timing)
+    return out
+
+
+def flights_of(state: DayState, days: Iterable) -> list[Flight]:
+    wanted = set(days)
+    return sorted((f for f in state.flights.values() if f.flight_date in wanted), key=lambda f: f.scheduled_departure)

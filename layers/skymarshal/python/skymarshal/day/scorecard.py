@@ -1,0 +1,336 @@
+"""The day's scorecard, computed from the tables after the day (``realize``), never from a decision's estimates.
+
+- D15 / A15: share of the operated flights of the stream's days leaving / arriving within 15 minutes of
+  schedule (IATA/ACI on-time performance; cancelled flights are counted apart).
+- Passengers: each passenger's journey (a PNR's segments) walked with the flights as flown: a connection is
+  missed when the next segment leaves before the arrival plus the connecting airport's minimum connection
+  time; a passenger on a cancelled or missed flight takes the next flight of the same route (seats not
+  checked — the same for every policy); none in the data: stranded, arriving a day late. Delay minutes are at
+  the final destination; "stranded overnight" when the wait at a station covers part of the local night
+  (``rules.guest.overnight_necessary``, the company's Art. 9(1)(b) rule).
+- EU261/UK261 compensation and Art. 9 care: ``rules.guest.compensation_liability`` (journey basis, the cause's
+  Art. 5(3) standing) and ``rules.guest.duty_of_care`` for every flight delayed or cancelled.
+- Operating cost: ``rules.finance`` — delay minutes × the A4A rate, cancelled bookings' fares and
+  re-accommodation, tail swaps.
+- Crew legality: every crew member of every delayed flight checked by the crew rules at the delay flown;
+  rotation breaks: every tail's flights as flown through ``rules.rotation`` (continuity and turn only).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime, timedelta
+
+from pydantic import BaseModel, ConfigDict
+
+from ..models.airports import airport
+from ..models.operational import Booking, Flight
+from ..rules import finance, guest
+from ..rules.eu261 import Disruption
+from ..rules.rostered import flight_crew_legality
+from ..rules.rotation import rotation_breaks
+from .realize import DayState, Timing, flights_of, realize
+from .stream import StreamEvent
+
+OTP_MINUTES = 15
+DEFAULT_MCT = 60
+STRANDED_DELAY = timedelta(days=1)  # no later flight of the route in the data: the next day's
+INTERLINE_MINUTES = 240  # a passenger placed on another carrier (company estimate)
+ACTIVE = ("CONFIRMED", "CHECKED_IN", "BOARDED", "REBOOKED")
+
+
+class DecisionStats(BaseModel):
+    """What the policy's decisions were (from the replay, not the tables)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    decisions: int = 0
+    escalated: int = 0
+    seconds: tuple[float, ...] = ()
+
+
+NO_DECISIONS = DecisionStats()
+
+
+class Scorecard(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    policy: str
+    flights: int
+    d15: float
+    a15: float
+    cancellations: int
+    diversions: int
+    passengers: int
+    passengers_disrupted: int
+    passenger_delay_minutes: int
+    misconnections: int
+    stranded_overnight: int
+    compensation_usd: float
+    care_usd: float
+    operating_cost_usd: float
+    crew_violations: int
+    rotation_breaks: int
+    decisions: int
+    escalated: int
+    seconds_per_decision: float | None
+    otp_by_hour: tuple[tuple[float, float], ...]  # (hours after the first day's 00:00 UTC, D15 of flights gone by then)
+    pax_delay_by_hour: tuple[tuple[float, int], ...]  # (hours, cumulative passenger delay minutes arrived by then)
+
+
+class _Journey(BaseModel):
+    delay: int
+    arrived: datetime
+    misconnected: bool
+    stranded: bool
+    cancelled: bool
+
+
+def _minutes(a: datetime, b: datetime) -> int:
+    return round((b - a).total_seconds() / 60)
+
+
+class _Routes:
+    """Operated flights by route, in the order they leave: the next one a stranded passenger can take."""
+
+    def __init__(self, state: DayState, timings: dict[str, Timing]):
+        self.by_route: dict[tuple[str, str], list[tuple[datetime, str]]] = defaultdict(list)
+        for fid, t in timings.items():
+            f = state.flights[fid]
+            self.by_route[(f.origin, f.destination)].append((t.departure, fid))
+        for legs in self.by_route.values():
+            legs.sort()
+
+    def next(self, origin: str, destination: str, after: datetime) -> str | None:
+        legs = self.by_route.get((origin, destination), [])
+        i = bisect_left(legs, (after, ""))
+        return legs[i][1] if i < len(legs) else None
+
+
+def _mct(state: DayState, iata: str) -> timedelta:
+    return timedelta(minutes=state.min_connection_minutes.get(iata, DEFAULT_MCT))
+
+
+def _overnight(origin: str, since: datetime, until: datetime) -> bool:
+    return guest.overnight_necessary(airport(origin).tz, since, until)
+
+
+def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], routes: _Routes) -> _Journey | None:
+    rows = sorted(rows, key=lambda b: b.segment)
+    last = rows[-1]
+    scheduled_leg = state.flights.get(last.rebooked_from or last.flight_id)
+    if scheduled_leg is None:
+        return None
+    ready: datetime | None = None
+    arrived = scheduled_leg.scheduled_arrival
+    missed = stranded = cancelled = False
+    for row in rows:
+        if row.rebooked_to == "INTERLINE":
+            origin_leg = state.flights.get(row.rebooked_from or "")
+            if origin_leg is None:
+                return None
+            arrived, cancelled = origin_leg.scheduled_arrival + timedelta(minutes=INTERLINE_MINUTES), True
+            ready = arrived + _mct(state, origin_leg.destination)
+            continue
+        f = state.flights.get(row.flight_id)
+        if f is None:
+            return None
+        cancelled |= row.rebooked_from is not None or f.status == "CANCELLED"
+        t = timings.get(f.flight_id)
+        wait_from = max(ready or f.scheduled_departure, f.scheduled_departure)
+        if t is None or (ready is not None and t.departure < ready):
+            missed |= t is not None
+            cancelled |= t is None
+            alternative = routes.next(f.origin, f.destination, wait_from)
+            if alternative is None:
+                return _Journey(
+                    delay=_minutes(scheduled_leg.scheduled_arrival, arrived + STRANDED_DELAY),
+                    arrived=arrived + STRANDED_DELAY,
+                    misconnected=missed,
+                    stranded=True,
+                    cancelled=cancelled,
+                )
+            f, t = state.flights[alternative], timings[alternative]
+        stranded |= _overnight(f.origin, wait_from, t.departure)
+        arrived = t.passengers_arrive(f)
+        ready = arrived + _mct(state, f.destination)
+    return _Journey(
+        delay=max(0, _minutes(scheduled_leg.scheduled_arrival, arrived)),
+        arrived=arrived,
+        misconnected=missed,
+        stranded=stranded,
+        cancelled=cancelled,
+    )
+
+
+def _itineraries(state: DayState, days: set[date]) -> dict[tuple[str, str], list[Booking]]:
+    """Each passenger's rows, for the journeys with a segment (as booked) on one of `days`."""
+    groups: dict[tuple[str, str], list[Booking]] = defaultdict(list)
+    for b in state.bookings:
+        if b.status in ACTIVE:
+            groups[(b.pnr, b.passenger_id)].append(b)
+    return {
+        k: rows
+        for k, rows in groups.items()
+        if any((f := state.flights.get(b.rebooked_from or b.flight_id)) and f.flight_date in days for b in rows)
+    }
+
+
+def _as_flown(f: Flight, t: Timing) -> Flight:
+    return f.model_copy(update={"estimated_departure": t.departure, "estimated_arrival": t.arrival})
+
+
+def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> int:
+    count = 0
+    for f in flights:
+        t = timings.get(f.flight_id)
+        rows = state.crew_on.get(f.flight_id, [])
+        if t is None or not rows or t.departure <= f.scheduled_departure:
+            continue
+        planned = min((r.sector_departure or r.duty_start) for r in rows)
+        delay = max(0, _minutes(planned, t.departure))
+        if delay == 0:
+            continue
+        members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members]
+        rosters = {m.crew_id: state.rosters[m.crew_id] for m in members if m.crew_id in state.rosters}
+        members = [m for m in members if m.crew_id in rosters]
+        try:
+            checked = flight_crew_legality(f.flight_id, members, rosters, delay)
+        except LookupError:
+            continue  # a member whose roster no longer holds the flight (moved off it): not on this flight
+        count += sum(not c.legal for c in checked)
+    return count
+
+
+def _rotation_breaks(state: DayState, timings: dict[str, Timing]) -> int:
+    by_tail: dict[str, list[Flight]] = defaultdict(list)
+    for fid, t in timings.items():
+        f = state.flights[fid]
+        by_tail[f.aircraft_registration].append(_as_flown(f, t))
+    return sum(sum(b.continuity for b in rotation_breaks(tail, legs, turn_minutes=0)) for tail, legs in by_tail.items())
+
+
+def _money(
+    state: DayState, flights: Sequence[Flight], timings: dict[str, Timing], delays: dict[str, int], cause_of
+) -> tuple[float, float, float]:
+    """(compensation, care, operating cost) in USD."""
+    on_flight: dict[str, list[Booking]] = defaultdict(list)
+    for b in state.bookings:
+        if b.status in ACTIVE or b.rebooked_from:
+            home = b.rebooked_from or b.flight_id
+            on_flight[home].append(b.model_copy(update={"flight_id": home, "status": "CONFIRMED"}))
+    liabilities, cares, cancelled_rows, flight_delays = [], [], [], {}
+    for f in flights:
+        t = timings.get(f.flight_id)
+        rows = on_flight.get(f.flight_id, [])
+        if t is None:
+            cancelled_rows += rows
+            kind: Disruption = "cancellation"
+            new_departure = f.scheduled_departure + STRANDED_DELAY
+        else:
+            flight_delays[f.flight_id] = t.delay(f)
+            if t.delay(f) == 0 and t.arrival_delay(f) == 0:
+                continue
+            kind, new_departure = "delay", t.departure
+        if not rows:
+            continue
+        flown = _as_flown(f, t) if t else f
+        by_booking = {b.booking_id: delays.get(b.booking_id, 0) for b in rows}
+        liabilities.append(
+            guest.compensation_liability(
+                flown, rows, kind, cause=cause_of(f.flight_id), arrival_delay_by_booking=by_booking
+            )
+        )
+        cares.append(guest.duty_of_care(f, rows, kind, new_departure=new_departure))
+    swaps = sum(
+        1
+        for fid, tail in state.original_tails.items()
+        if fid in state.flights and state.flights[fid].aircraft_registration != tail
+    )
+    compensation = finance.compensation_cost(liabilities).amount_usd
+    care = finance.care_cost(cares).amount_usd
+    operating = (
+        finance.delay_cost(flight_delays).amount_usd
+        + finance.cancellation_cost(cancelled_rows).amount_usd
+        + finance.tail_swap_cost(swaps).amount_usd
+    )
+    return compensation, care, operating
+
+
+def score(
+    policy: str,
+    state: DayState,
+    events: Sequence[StreamEvent],
+    days: Iterable[date],
+    decisions: DecisionStats = NO_DECISIONS,
+    timings: dict[str, Timing] | None = None,
+) -> Scorecard:
+    """The scorecard of the day `state` holds after `policy`'s decisions, with `events` applied (realize)."""
+    days = set(days)
+    timings = realize(state, events) if timings is None else timings
+    flights = flights_of(state, days)
+    flown = [(f, timings[f.flight_id]) for f in flights if f.flight_id in timings]
+    origin = (
+        datetime.combine(min(days), datetime.min.time()).replace(tzinfo=flights[0].scheduled_departure.tzinfo)
+        if flights
+        else None
+    )
+    routes = _Routes(state, timings)
+    journeys, delay_of = [], {}
+    for rows in _itineraries(state, days).values():
+        j = _journey(rows, state, timings, routes)
+        if j is not None:
+            journeys.append(j)
+            delay_of.update({b.booking_id: j.delay for b in rows})
+    cause = {fid: t.cause for fid, t in timings.items()}
+    events_cause = {e.flight_id: e.cause for e in events if e.flight_id}
+    compensation, care, operating = _money(
+        state, flights, timings, delay_of, lambda fid: cause.get(fid) or events_cause.get(fid)
+    )
+    otp, pax = _series(flown, journeys, origin)
+    seconds = decisions.seconds
+    return Scorecard(
+        policy=policy,
+        flights=len(flights),
+        d15=_share(sum(t.delay(f) <= OTP_MINUTES for f, t in flown), len(flown)),
+        a15=_share(sum(t.arrival_delay(f) <= OTP_MINUTES for f, t in flown), len(flown)),
+        cancellations=len(flights) - len(flown),
+        diversions=sum(f.status == "DIVERTED" for f, _ in flown),
+        passengers=len(journeys),
+        passengers_disrupted=sum(
+            j.delay >= OTP_MINUTES or j.misconnected or j.cancelled or j.stranded for j in journeys
+        ),
+        passenger_delay_minutes=sum(j.delay for j in journeys),
+        misconnections=sum(j.misconnected for j in journeys),
+        stranded_overnight=sum(j.stranded for j in journeys),
+        compensation_usd=round(compensation, 2),
+        care_usd=round(care, 2),
+        operating_cost_usd=round(operating, 2),
+        crew_violations=_crew_violations(state, flights, timings),
+        rotation_breaks=_rotation_breaks(state, timings),
+        decisions=decisions.decisions,
+        escalated=decisions.escalated,
+        seconds_per_decision=round(sum(seconds) / len(seconds), 1) if seconds else None,
+        otp_by_hour=otp,
+        pax_delay_by_hour=pax,
+    )
+
+
+def _share(n: int, d: int) -> float:
+    return round(n / d, 4) if d else 1.0
+
+
+def _series(flown, journeys, origin: datetime | None):
+    if origin is None:
+        return (), ()
+    hours = [h / 2 for h in range(0, 60)]  # every half hour over the day and the night after
+    otp = []
+    for h in hours:
+        cut = origin + timedelta(hours=h)
+        gone = [(f, t) for f, t in flown if f.scheduled_departure < cut]
+        if gone:
+            otp.append((h, _share(sum(t.delay(f) <= OTP_MINUTES for f, t in gone), len(gone))))
+    pax = [(h, sum(j.delay for j in journeys if j.arrived < origin + timedelta(hours=h))) for h in hours]
+    return tuple(otp), tuple(pax)

@@ -1,0 +1,86 @@
+"""The day's scorecard on a small hand-built table state: an AOG holding a tail, the knock-on through its
+rotation, a connection missed at the hub, and the baselines' own tables."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from day_rows import F1, F2, state, utc
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skymarshal.day.baselines import run_baseline
+from skymarshal.day.realize import realize
+from skymarshal.day.scorecard import score
+from skymarshal.day.stream import StreamEvent
+
+DAY = date(2027, 1, 20)
+
+
+def aog(until_hour: int = 12, minute: int = 0) -> StreamEvent:
+    return StreamEvent(
+        event_id="E1",
+        at=utc(2027, 1, 20, 8),
+        holds="tail",
+        family="technical",
+        code=41,
+        cause="technical",
+        history_type="mechanical",
+        flight_id="F1",
+        flight_number="EY21",
+        flight_date=DAY,
+        registration="A6-BLA",
+        start=utc(2027, 1, 20, 8),
+        end=utc(2027, 1, 20, until_hour, minute),
+        report="EY21 AOG hydraulics",
+    )
+
+
+def test_a_quiet_day_is_all_on_time():
+    card = score("none", state(), [], [DAY])
+    assert (card.d15, card.a15, card.cancellations, card.passenger_delay_minutes, card.misconnections) == (
+        1.0,
+        1.0,
+        0,
+        0,
+        0,
+    )
+
+
+def test_the_aog_delays_its_flight_and_the_tails_next_one_and_breaks_a_connection():
+    card = score("delay", state(), [aog()], [DAY])
+    timings = realize(state(), [aog()])
+    assert timings["F1"].delay(F1) == 120  # released at 12:00
+    assert timings["F2"].delay(F2) == 105  # F1 lands 18:00, + the B789's 75-minute turn
+    assert (card.flights, card.d15, card.a15, card.cancellations) == (2, 0.0, 0.0, 0)
+    assert card.misconnections == 1  # F2 lands 01:15, F6 left at 00:45: the next AUH-BOM is F7 at 10:00
+    assert card.passenger_delay_minutes == 120 + 555
+    assert card.passengers_disrupted == 2
+    assert card.compensation_usd == 648.0  # EUR 600 (journey FRA-BOM, 9 h late, departing the EU) at 1.08
+    assert card.rotation_breaks == 0
+
+
+def test_cancel_first_cancels_the_rotation_and_strands_its_passengers():
+    card = run_baseline("cancel-first", state(), [aog()], [DAY])
+    assert card.cancellations == 2
+    assert card.rotation_breaks == 0
+    assert card.stranded_overnight == 2  # no later flight of either route in the data
+    assert card.d15 == 1.0  # no operated flight of the day left: a cancellation is not a late departure
+
+
+def test_greedy_takes_the_cheaper_of_waiting_and_cancelling():
+    greedy = run_baseline("greedy", state(), [aog()], [DAY])
+    wait, cancel = score("delay", state(), [aog()], [DAY]), run_baseline("cancel-first", state(), [aog()], [DAY])
+    cost = {c.policy: c.operating_cost_usd + c.compensation_usd + c.care_usd for c in (greedy, wait, cancel)}
+    assert cost["greedy"] == min(cost["delay"], cost["cancel-first"])
+
+
+@given(minutes=st.integers(1, 900), longer_by=st.integers(0, 300))
+@settings(max_examples=40, deadline=None)
+def test_a_longer_hold_never_improves_the_day(minutes, longer_by):
+    event = aog().model_copy(update={"end": utc(2027, 1, 20, 8) + timedelta(minutes=minutes)})
+    longer = event.model_copy(update={"end": event.end + timedelta(minutes=longer_by)})
+    a, b = score("delay", state(), [event], [DAY]), score("delay", state(), [longer], [DAY])
+    assert b.passenger_delay_minutes >= a.passenger_delay_minutes
+    assert b.d15 <= a.d15 and b.a15 <= a.a15
+    assert b.misconnections >= a.misconnections
