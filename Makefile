@@ -127,8 +127,3 @@ DAY_ARGS ?=
 
 bench-day: $(STAMP)  ## figures, not assertions: an ordinary and a bad day replayed — SkyMarshal (rank 1) beside the delay, cancel-first and greedy baselines on the same stream — scorecards and PNG plots in .build/bench-day (DAY_ARGS="--intensity meltdown --load-factor 0.3 --skip-workflow")
 	$(BIN)/python -m bench.day $(DAY_ARGS)
-
-DAY_ARGS ?=
-
-bench-day: $(STAMP)  ## figures, not assertions: an ordinary and a bad day replayed — SkyMarshal (rank 1) beside the delay, cancel-first and greedy baselines on the same stream — scorecards and PNG plots in .build/bench-day (DAY_ARGS="--intensity meltdown --load-factor 0.3 --skip-workflow")
-	$(BIN)/python -m bench.day $(DAY_ARGS)
