@@ -1,5 +1,6 @@
 """The local server's run files (local/runs.py): a running execution is saved as its history grows, an ended one
-once it has ended — and then no more: its history is not rebuilt every second for the rest of the server's life."""
+once it has ended — and then no more: its history is not rebuilt every second for the rest of the server's life,
+and the memory its run freed is handed back to the machine once (local/memory_guard.release_memory)."""
 
 from __future__ import annotations
 
@@ -22,12 +23,16 @@ def test_an_ended_execution_is_saved_and_then_left_alone(tmp_path, monkeypatch):
         error=None, cause=None, exec_worker=True, length=3,
     )  # fmt: skip
     monkeypatch.setattr(runs, "_executions", lambda arn: [execution])
+    released: list[int] = []
+    monkeypatch.setattr(runs, "release_memory", lambda: released.append(1) or True)
     store = runs.RunStore(tmp_path, "arn")
     assert store.save() == 1 and store.save() == 0  # unchanged: not written again
     execution.length = 5
     assert store.save() == 1  # its history grew
     execution.status, execution.stop_date, execution.length = "SUCCEEDED", 2, 6
+    assert not released
     assert store.save() == 1 and store.save() == 0  # ended: written, then seen unchanged for a poll
+    assert released == [1]  # its working memory handed back once, when it was final
     built = Execution.builds
     for _ in range(10):
         assert store.save() == 0

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .memory_guard import release_memory
+
 log = logging.getLogger("skymarshal.local")
 RESTART_ERROR = "SkyMarshal.LocalRestart"
 
@@ -72,7 +74,7 @@ class RunStore:
 
     def save(self, force: bool = False) -> int:
         """Write each execution whose status or history length changed; returns how many were written."""
-        written = 0
+        written = ended = 0
         with self._lock:
             for execution in list(_executions(self.machine_arn)):
                 if not force and execution.name in self._final:
@@ -82,6 +84,7 @@ class RunStore:
                 if not force and self._seen.get(execution.name) == signature:
                     if record["status"] != "RUNNING":  # unchanged for a whole poll after it ended: final
                         self._final.add(execution.name)
+                        ended += 1
                     continue
                 path = self._path(execution.name)
                 tmp = path.with_suffix(".tmp")
@@ -89,6 +92,8 @@ class RunStore:
                 tmp.replace(path)
                 self._seen[execution.name] = signature
                 written += 1
+        if ended:  # a run's working memory is garbage now: handed back before the next run grows on top of it
+            release_memory()
         return written
 
     def watch(self, interval_s: float = 1.0) -> None:
