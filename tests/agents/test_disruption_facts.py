@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from skymarshal.agents.disruption_facts import ReportContradictsData, flight_disruption
-from skymarshal.agents.report_facts import read_report
+from skymarshal.intake.report import read_report
 from skymarshal.models.operational import Flight
 
 KNOWN = {"AUH", "FRA", "LHR"}

@@ -36,7 +36,11 @@ from skymarshal.agents.extraction import current_datetime, extract_offline, make
             "Mechanical failure tomorrow",
             "Understood date 'tomorrow' = 2027-01-19 but no flight number: say which flight, e.g. 'EY123 tomorrow'",
         ),
-        ("EY123 and EY124 on 20 Jan", "Two flights mentioned (EY123, EY124): analyse one disruption per request"),
+        (
+            "EY123 on 20 Jan and EY124 on 21 Jan",
+            "the flights named are on different days (EY123 on 2027-01-20, EY124 on 2027-01-21): "
+            "report one operating day at a time",
+        ),
         (
             "EY123 tomorrow, or was it on 20 Jan?",
             "Two dates mentioned ('tomorrow' = 2027-01-19, '20 Jan' = 2027-01-20): say which day EY123 is about",

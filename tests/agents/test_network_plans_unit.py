@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skymarshal.agents.network_plans import capacity_limits
-from skymarshal.agents.network_rates import rate_facts
 from skymarshal.agents.network_scope import (
     NetworkInputRefused,
     NetworkScope,
@@ -24,6 +23,7 @@ from skymarshal.agents.network_scope import (
 )
 from skymarshal.agents.network_tails import baseline_cancellations, broken_turn, cascade, scheduled_legs
 from skymarshal.arbitration.network_validation import closed_movements
+from skymarshal.intake.capacity import rate_facts
 from skymarshal.models.disruption import Disruption, Fact, Scope, Window
 from skymarshal.models.network_plan import FlightAction, NetworkRestriction
 from skymarshal.models.operational import Flight

@@ -9,12 +9,12 @@ from fakes import ScriptedChatModel
 from test_disruption_facts import flight
 
 from skymarshal.agents.disruption_facts import report_disruption
-from skymarshal.agents.report_facts import read_report
 from skymarshal.agents.report_facts_llm import ModelReading, read_report_with_model
+from skymarshal.intake.report import read_report
 from skymarshal.models.operational import Flight
 
-# No word of the parser's cause table: a model is needed to read it as a defect.
-STEERING = "EY124 on January 20th: the nose-wheel steering would not centre at FRA, engineers called"
+# No word of the parser's lexicon: a model is needed to read it as a defect.
+STEERING = "EY124 on January 20th: an odd knocking from under the nose at FRA, someone is looking at it"
 ENDS = {"FRA", "AUH"}
 
 
@@ -27,17 +27,17 @@ def test_the_parser_cannot_place_the_cause_alone():
 
 
 def test_a_cause_the_parser_missed_is_read_with_its_words():
-    llm = ScriptedChatModel(replies=[{"delay_code": 41, "cause_words": "nose-wheel steering would not centre"}])
+    llm = ScriptedChatModel(replies=[{"delay_code": 41, "cause_words": "odd knocking from under the nose"}])
     reading = read_report_with_model(STEERING, llm, ENDS)
     assert (reading.cause_code, reading.fact) == (41, "aircraft_defect")
-    assert reading.cause and STEERING[slice(*reading.cause.span)] == "nose-wheel steering would not centre"
+    assert reading.cause and STEERING[slice(*reading.cause.span)] == "odd knocking from under the nose"
 
 
 @pytest.mark.parametrize(
     ("answer", "dropped"),
     [
         ({"delay_code": 41, "cause_words": "the APU failed"}, "is not in the report"),  # words it made up
-        ({"delay_code": 10, "cause_words": "nose-wheel steering"}, "not an AHM 730 code"),
+        ({"delay_code": 10, "cause_words": "odd knocking"}, "not an AHM 730 code"),
         ({"delay_code": 41, "cause_words": ""}, "no words quoted"),
         ({"airport_code": "JFK", "airport_words": "FRA"}, "not one the report can be about"),
     ],
@@ -63,7 +63,7 @@ def test_a_failing_model_leaves_the_parser_s_reading_and_says_so():
 
 
 def test_a_model_read_defect_becomes_the_flight_s_stated_fact():
-    llm = ScriptedChatModel(replies=[{"delay_code": 41, "cause_words": "nose-wheel steering would not centre"}])
+    llm = ScriptedChatModel(replies=[{"delay_code": 41, "cause_words": "odd knocking from under the nose"}])
     disruption = report_disruption(STEERING, _flight(), llm)
     assert disruption.iata_delay_code == 41
     assert [f.source for f in disruption.facts if f.name == "aircraft_defect"] == ["stated"]
@@ -73,8 +73,8 @@ def test_the_model_reading_through_langchain_aws_and_botocore(fake_bedrock):
     from skymarshal.llm.provider import chat_model
 
     fake_bedrock.tool_inputs["ModelReading"] = ModelReading(
-        delay_code=41, cause_words="nose-wheel steering would not centre", airport_code="FRA", airport_words="FRA"
+        delay_code=41, cause_words="odd knocking from under the nose", airport_code="FRA", airport_words="FRA"
     ).model_dump()
     reading = read_report_with_model(STEERING, chat_model("agent", "validate"), ENDS)
-    assert reading.cause_code == 41 and reading.cause and reading.cause.words == "nose-wheel steering would not centre"
+    assert reading.cause_code == 41 and reading.cause and reading.cause.words == "odd knocking from under the nose"
     assert fake_bedrock.seen[-1].model_id.startswith("eu.anthropic.")

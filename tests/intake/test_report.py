@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.agents.report_facts import airport_names, read_cause, read_report
+from skymarshal.intake.report import airport_names, read_report
 from skymarshal.models.disruption import family_of
 
 KNOWN = {"AUH", "FRA", "LHR", "JFK", "MAN"}
@@ -95,7 +95,7 @@ def test_a_stated_duration_in_minutes(text, minutes):
 
 @pytest.mark.parametrize("text", ["the galley service was slow", "a window seat complaint", "the notice arrived"])
 def test_words_inside_other_words_are_not_causes(text):
-    assert read_cause(text) is None  # "ice" in "service", "wind" in "window", "ice" in "notice"
+    assert read_report(text).cause_code is None  # "ice" in "service", "wind" in "window", "ice" in "notice"
 
 
 def test_acronyms_are_not_airports():

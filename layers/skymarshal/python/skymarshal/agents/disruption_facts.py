@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING
 from ..analysis.what_if import what_if
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..intake.mvt import read_mvt
+from ..intake.report import CREW_CAUSES, Reading, ReportReading, airport_names, described, read_report
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
-from .report_facts import Reading, ReportReading, airport_names, described, read_report
+from .network_facts import served_airports, unserved_airport
 from .report_facts_llm import read_report_with_model
 
 if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported offline
@@ -44,8 +46,55 @@ def _code_from_data(flight: Flight) -> int:
     return next((code for prefix, code in DELAY_REASON_CODES if reason.startswith(prefix)), OTHER)
 
 
-def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
-    """The disruption of one flight the report names and the schedule holds."""
+def _mvt_cause(reading: ReportReading) -> None:
+    """An MVT's delay code is the cause as the station coded it: it stands before the lexicon's reading, which is
+    kept as a further fact (facts only add)."""
+    message = read_mvt(reading.text)
+    if message is None:
+        return
+    if message.codes and message.code_span is not None:
+        code = message.codes[0]
+        words = reading.text[slice(*message.code_span)]
+        cue = Reading(DELAY_CODES[code], message.code_span, words)
+        fact = {41: "aircraft_defect", 51: "aircraft_damage", 52: "aircraft_damage"}.get(code, reading.fact or "cause")
+        if code in (64, 67) and reading.crew_position is not None:
+            fact = "crew_unavailable"
+        reading.causes.insert(0, (fact, code, cue))
+        reading.cause_code, reading.fact, reading.cause, reading.confidence = code, fact, cue, 0.99
+    if message.minutes is not None and reading.duration_minutes is None and message.code_span is not None:
+        reading.duration_minutes = Reading(message.minutes, message.code_span, reading.text[slice(*message.code_span)])
+
+
+def check_against(reading: ReportReading, flight: Flight, others: list[Flight] | None = None) -> None:
+    """The report's tail, airports and MVT station against the flight's row: a contradiction is refused. With
+    `others` (the further flights one report names), an airport is a contradiction when no flight touches it."""
+    registration = reading.registration.value if reading.registration else None
+    message = read_mvt(reading.text)
+    if registration is None and message is not None and message.registration:
+        registration = message.registration
+    if registration is not None and str(registration).replace("-", "") != flight.aircraft_registration.replace("-", ""):
+        raise ReportContradictsData(
+            f"{registration} is not {flight.flight_number}'s aircraft "
+            f"({flight.aircraft_registration}): name the flight or the tail, not both"
+        )
+    every = [flight, *(others or [])]
+    ends = {a for f in every for a in (f.origin, f.destination)}
+    stations = [str(a.value) for a in reading.airports]
+    if message is not None and message.station:
+        stations.append(message.station)
+    routes = ", ".join(f"{f.flight_number} {f.origin}-{f.destination}" for f in every)
+    for station in stations:
+        if station not in ends:
+            raise ReportContradictsData(f"{routes}: not through {station}")
+
+
+def flight_disruption(reading: ReportReading, flight: Flight, others: list[Flight] | None = None) -> Disruption:
+    """The disruption of one flight the report names and the schedule holds (with the `others` it names beside)."""
+    _mvt_cause(reading)
+    check_against(reading, flight, others)
+    if reading.crew_position is not None and reading.cause_code not in CREW_CAUSES:
+        reading.notes.append(f"{reading.crew_position.words!r} named, but the cause is not the crew's")
+        reading.crew_position = None
     facts = [
         Fact(
             name="flight",
@@ -58,6 +107,12 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
     if reading.cause is not None and reading.cause_code is not None and reading.fact is not None:
         code = reading.cause_code
         facts.append(_stated(reading.fact, reading.cause, code))
+        named = {reading.fact}
+        for fact, other, words in reading.causes:  # every cause the report states stays a fact
+            if fact not in named:
+                named.add(fact)
+                facts.append(_stated(fact, words, other))
+        facts.append(_confidence(reading))
     else:
         code = _code_from_data(flight)
         if code != OTHER:
@@ -70,18 +125,8 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
                 )
             )
     if reading.registration is not None:
-        if reading.registration.value != flight.aircraft_registration:
-            raise ReportContradictsData(
-                f"{reading.registration.value} is not {flight.flight_number}'s aircraft "
-                f"({flight.aircraft_registration}): name the flight or the tail, not both"
-            )
         facts.append(_stated("aircraft", reading.registration))
     if reading.airport is not None:
-        if reading.airport.value not in (flight.origin, flight.destination):
-            raise ReportContradictsData(
-                f"{flight.flight_number} flies {flight.origin}-{flight.destination}, "
-                f"not through {reading.airport.value}"
-            )
         facts.append(_stated("airport", reading.airport))
         if code == 71 and reading.airport.value == flight.destination:
             code = 72  # the weather is at the destination station
@@ -112,24 +157,69 @@ def flight_disruption(reading: ReportReading, flight: Flight) -> Disruption:
     )
 
 
-def report_disruption(report: str, flight: Flight, llm: BaseChatModel | None = None) -> Disruption:
-    """The report about `flight` as facts (airports named by code or by the flight's own cities), read by the
-    parser and, with a model, completed by it (report_facts_llm.py). Raises ReportContradictsData."""
-    ends = {flight.origin, flight.destination}
+def _confidence(reading: ReportReading) -> Fact:
+    others = ", ".join(f"{code}" for _, code, _ in reading.causes[1:4])
+    return Fact(
+        name="reading_confidence",
+        value=reading.confidence,
+        source="policy",
+        evidence="cause lexicon (intake/lexicon.py)" + (f"; other codes read: {others}" if others else ""),
+    )
+
+
+def report_disruption(
+    report: str,
+    flight: Flight,
+    llm: BaseChatModel | None = None,
+    served: set[str] | None = None,
+    others: list[Flight] | None = None,
+) -> Disruption:
+    """The report about `flight` as facts (airports named by code or by the names of the flight's own and the
+    `served` airports), read by the parser and, with a model, completed by it (report_facts_llm.py).
+    Raises ReportContradictsData."""
+    known = {a for f in [flight, *(others or [])] for a in (f.origin, f.destination)} | (served or set())
     if llm is not None:
-        reading = read_report_with_model(report, llm, known_airports=ends, city_codes=airport_names(ends))
+        reading = read_report_with_model(report, llm, known_airports=known, city_codes=airport_names(known))
     else:
-        reading = read_report(report, known_airports=ends, city_codes=airport_names(ends))
-    return flight_disruption(reading, flight)
+        reading = read_report(report, known_airports=known, city_codes=airport_names(known))
+    elsewhere = unserved_airport(reading.text, known, located=True)
+    if elsewhere is not None:
+        raise ReportContradictsData(
+            f"{flight.flight_number} flies {flight.origin}-{flight.destination}, not through {elsewhere}"
+        )
+    return flight_disruption(reading, flight, others)
 
 
 def resolve_flight_report(
-    report: str, flight: Flight, handle: DataHandle, now: datetime | None, llm: BaseChatModel | None = None
+    report: str,
+    flight: Flight,
+    handle: DataHandle,
+    now: datetime | None,
+    llm: BaseChatModel | None = None,
+    others: list[Flight] | None = None,
 ) -> tuple[Disruption, Overlay]:
-    """The report about `flight` as facts checked against the data, and the what-if overlay they imply (every
-    agent and the arbitrator read through it). Raises ReportContradictsData."""
-    disruption = report_disruption(report, flight, llm)
+    """The report about `flight` (and the `others` it names beside it, the same day) as facts checked against the
+    data, and the what-if overlay they imply (every agent and the arbitrator read through it): one disruption whose
+    scope is every flight named, each checked as the first is. Raises ReportContradictsData."""
+    served = served_airports(report, handle)
+    disruption = report_disruption(report, flight, llm, served, others)
     overlay, found = what_if(disruption, flight, handle, now, words=described(report))
+    for other in others or []:
+        beside = [flight, *(o for o in others or [] if o is not other)]
+        for_other = report_disruption(report, other, llm, served, beside)
+        more, also = what_if(for_other, other, handle, now, words=described(report))
+        overlay = Overlay(patches=[*overlay.patches, *more.patches], additions=[*overlay.additions, *more.additions])
+        found += also
+    if others:
+        every = [flight, *others]
+        scope = disruption.scope.model_copy(
+            update={"flight_numbers": [f.flight_number for f in every], "flights": [f.flight_id for f in every]}
+        )
+        disruption = disruption.model_copy(update={"scope": scope})
     known = {(f.name, f.source, str(f.value)) for f in disruption.facts}
-    facts = [*disruption.facts, *(f for f in found if (f.name, f.source, str(f.value)) not in known)]
+    facts = [*disruption.facts]
+    for f in found:
+        if (f.name, f.source, str(f.value)) not in known:
+            known.add((f.name, f.source, str(f.value)))
+            facts.append(f)
     return disruption.model_copy(update={"facts": facts}), overlay

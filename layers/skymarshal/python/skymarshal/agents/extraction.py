@@ -27,6 +27,8 @@ Seed 000 named the description ``disruption_event``; here the field is ``disrupt
 
 from __future__ import annotations
 
+from ..intake.dates import find_dates, resolve
+from ..intake.flights import CARRIER_NAMES, find_flights, normalise_flight_number
 from .extraction_core import (
     DEFAULT_CARRIER,
     MAX_PROMPT_CHARS,
@@ -40,8 +42,6 @@ from .extraction_core import (
     parse,
     today_of,
 )
-from .extraction_dates import find_dates, resolve
-from .extraction_flights import CARRIER_NAMES, find_flights, normalise_flight_number
 from .extraction_llm import SYSTEM_PROMPT, FlightReport, extract_with_llm
 
 __all__ = [

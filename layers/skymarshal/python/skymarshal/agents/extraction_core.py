@@ -14,10 +14,12 @@ from typing import Any, Literal
 from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
+from ..intake.dates import DateMention, Resolved, find_dates, month_day, resolve
+from ..intake.flights import FlightMention, find_flights
+from ..intake.mvt import masked, read_mvt
+from ..intake.text import describe
+from ..intake.when import operating_day, outside_instructions, relevant
 from ..models.common import MAX_PROMPT_CHARS, FlightNumber, assume_utc
-from .extraction_dates import DateMention, Resolved, find_dates, month_day, resolve
-from .extraction_flights import FlightMention, find_flights
-from .extraction_text import describe
 
 DEFAULT_CARRIER = "EY"
 SHOWN_DATES = 3  # operating dates listed when the asked one does not exist
@@ -75,6 +77,7 @@ class ExtractionResult(BaseModel):
 
     status: Literal["ok", "input_error"]
     flight_info: FlightInfo | None = None
+    flight_infos: list[FlightInfo] = Field(default_factory=list)  # every flight named, one day (the first above)
     understood: dict = Field(default_factory=dict)  # flight numbers, date phrases and how they resolved, notes
     message: str
     method: Literal["parser", "llm"]
@@ -177,9 +180,21 @@ def decide(
     invalid = [d for d in dates if d.kind == "invalid"]
     if invalid:
         return error(f"{invalid[0].problem}: say which day, e.g. '20 January' or 2027-01-20")
-    if len(numbers) > 1:
-        return error(
+    if len(numbers) > 1 and any(f.carrier_from == "llm" for f in flights):
+        return error(  # a flight only the model read is a mention, not a subject the report names
             f"{_count(len(numbers))} flights mentioned ({', '.join(numbers)}): analyse one disruption per request"
+        )
+    if len(numbers) > 1:
+        return _several(
+            numbers,
+            flights=flights,
+            dates=dates,
+            description=description,
+            today=today,
+            flight_dates=flight_dates,
+            method=method,
+            default_carrier=default_carrier,
+            understood=understood,
         )
     flight = numbers[0] if numbers else None
     operating = _operating_dates(flight_dates, flight) if flight else None
@@ -240,6 +255,52 @@ def decide(
     )
 
 
+def _several(numbers: list[str], *, flights: Sequence[FlightMention], understood: dict, **common) -> ExtractionResult:
+    """Several flights named: each resolved to its day as one flight would be; one disruption is one day, so
+    flights on different days (or one that does not operate) are an input error naming them."""
+    dates = common.pop("dates")
+    results = []
+    for number in numbers:
+        mention = next(f for f in flights if f.flight_number == number)
+        results.append(decide(flights=[mention], dates=_dates_of(mention, flights, dates), **common))
+    method = common["method"]
+    failed = [r for r in results if not r.ok or r.flight_info is None]
+    if failed:
+        return ExtractionResult(status="input_error", understood=understood, message=failed[0].message, method=method)
+    infos = [r.flight_info for r in results if r.flight_info is not None]
+    days = _unique(i.date for i in infos)
+    if len(days) > 1:
+        named = ", ".join(f"{i.flight_number} on {i.date.isoformat()}" for i in infos)
+        return ExtractionResult(
+            status="input_error",
+            understood=understood,
+            method=method,
+            message=f"the flights named are on different days ({named}): report one operating day at a time",
+        )
+    first = infos[0]
+    return ExtractionResult(
+        status="ok",
+        flight_info=first,
+        flight_infos=infos,
+        understood=understood,
+        method=method,
+        message=f"Understood {', '.join(numbers)} on {first.date.isoformat()}: {first.disruption_description}",
+    )
+
+
+def _dates_of(mention: FlightMention, flights: Sequence[FlightMention], dates: Sequence[DateMention]) -> list:
+    """The date phrases that state one flight's day where several flights are named: all of them when they agree,
+    else the first after the flight and before the next flight's ("EY1 on 20 Jan and EY5 on 21 Jan"), else the
+    nearest before it."""
+    if len({d.key for d in dates}) <= 1:
+        return list(dates)
+    later = [f.start for f in flights if f.start > mention.start]
+    until = min(later, default=10**9)
+    after = [d for d in dates if mention.end <= d.start < until]
+    before = [d for d in dates if d.end <= mention.start]
+    return after[:1] or before[-1:] or list(dates)
+
+
 def _count(n: int) -> str:
     return {2: "Two", 3: "Three"}.get(n, str(n))
 
@@ -265,13 +326,20 @@ def _context_flight(prompt: str, flight: FlightMention) -> bool:
 def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[FlightMention], list[DateMention], str]:
     """The deterministic reading: flight mentions, date mentions, the disruption's own words. Date phrases
     are found first and blanked, so "20 Jan" is never read as part of a flight number."""
-    dates = find_dates(prompt)
-    masked = prompt
+    message = read_mvt(prompt)
+    text = masked(prompt, message) if message is not None else prompt
+    dates = find_dates(text)
+    blanked = text
     for d in dates:
-        masked = masked[: d.start] + " " * (d.end - d.start) + masked[d.end :]
-    flights = find_flights(masked, default_carrier)
+        blanked = blanked[: d.start] + " " * (d.end - d.start) + blanked[d.end :]
+    flights = find_flights(blanked, default_carrier)
     subjects = [f for f in flights if not _context_flight(prompt, f)]
     flights = subjects or flights  # "EY4 … late, arrived behind on the inbound EY3": EY3 is context
+    flights = outside_instructions(prompt, flights, lambda f: f.start)  # "… analyse EY124 instead" names none
+    if message is not None:  # the message's flight line names the flight and its day of the month
+        start, end = message.flight_span
+        flights = [f for f in flights if f.start == start] or flights[:1]
+        dates = [DateMention(f"day {message.day_of_month}", end, end + 3, "yearless", day=message.day_of_month)]
     description = describe(prompt, [(f.start, f.end) for f in flights] + [(d.start, d.end) for d in dates])
     return flights, dates, description
 
@@ -284,8 +352,10 @@ def extract_offline(
     default_carrier: str = DEFAULT_CARRIER,
     tz: tzinfo | None = None,
     max_chars: int = MAX_PROMPT_CHARS,
+    ops_date: date | None = None,
 ) -> ExtractionResult:
-    """Deterministic extraction. ``now`` defaults to the ``current_datetime`` tool's clock;
+    """Deterministic extraction. ``now`` defaults to the ``current_datetime`` tool's clock; relative days resolve
+    against the operating day (stated in the report, else ``ops_date``, else today: intake/when.py);
     ``flight_dates(flight_number)`` returns every local date the flight operates."""
     default_carrier = carrier_code(default_carrier)
     problem = precheck(prompt, max_chars)
@@ -297,11 +367,13 @@ def extract_offline(
             understood={"prompt_chars": len(prompt) if isinstance(prompt, str) else None},
         )
     flights, dates, description = parse(prompt, default_carrier)
+    today, stated = operating_day(prompt, ops_date, today_of(now, tz))
+    dates = relevant(prompt, dates, [(f.start, f.end) for f in flights], stated)
     return decide(
         flights=flights,
         dates=dates,
         description=description,
-        today=today_of(now, tz),
+        today=today,
         flight_dates=flight_dates,
         method="parser",
         default_carrier=default_carrier,

@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field, field_validator
 
+from ..intake.dates import RELATIVE_DAYS, DateMention, find_dates, from_iso
+from ..intake.flights import FlightMention, normalise_flight_number, number_is_written
+from ..intake.when import operating_day, relevant
 from ..llm import failures
 from .extraction_core import (
     DEFAULT_CARRIER,
@@ -38,8 +41,6 @@ from .extraction_core import (
     precheck,
     today_of,
 )
-from .extraction_dates import RELATIVE_DAYS, DateMention, find_dates, from_iso
-from .extraction_flights import FlightMention, normalise_flight_number, number_is_written
 
 SYSTEM_PROMPT = """You read one airline operations report and say which flight it is about, on which day, \
 and what happened.
@@ -180,9 +181,11 @@ def extract_with_llm(
     tz: tzinfo | None = None,
     max_chars: int = MAX_PROMPT_CHARS,
     agent: str = "-",
+    ops_date: date | None = None,
 ) -> ExtractionResult:
     """Structured-output extraction, validated like the parser's. ``now`` defaults to the
-    ``current_datetime`` tool's clock; the system prompt gets the time from that tool."""
+    ``current_datetime`` tool's clock; the system prompt gets the time from that tool. Relative days resolve
+    against the operating day exactly as the parser's (intake/when.py)."""
     default_carrier = carrier_code(default_carrier)
     problem = precheck(prompt, max_chars)
     if problem:  # before any LLM call
@@ -207,12 +210,15 @@ def extract_with_llm(
             default_carrier=default_carrier,
             tz=tz,
             max_chars=max_chars,
+            ops_date=ops_date,
         )
         understood = {**fallback.understood, "llm_error": f"{type(exc).__name__}: {exc}"[:500]}
         return fallback.model_copy(update={"understood": understood})
 
     notes: dict = {"llm": report.model_dump()}
     flights, dates, description = parse(prompt, default_carrier)
+    today, stated = operating_day(prompt, ops_date, today_of(current if now is None else now, tz))
+    dates = relevant(prompt, dates, [(f.start, f.end) for f in flights], stated)
     flights = flights + [
         f
         for f in _llm_flights(report, prompt, default_carrier, notes)
@@ -225,7 +231,7 @@ def extract_with_llm(
         flights=flights,
         dates=dates,
         description=report.disruption_description.strip() or description,
-        today=today_of(current if now is None else now, tz),
+        today=today,
         flight_dates=flight_dates,
         method="llm",
         default_carrier=default_carrier,

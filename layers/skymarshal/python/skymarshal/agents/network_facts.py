@@ -18,13 +18,15 @@ from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.overlay import Overlay, RowAddition
+from ..intake.capacity import rate_facts
+from ..intake.dates import find_dates
+from ..intake.report import ABBREVIATED, IATA_WORD, NOT_AIRPORTS, Reading, airport_names, folded, read_report
+from ..intake.sentences import blank_instructions
+from ..intake.when import day_of, operating_day, relevant
 from ..models.airports import UnknownAirport, airport, codes_named_in
 from ..models.common import iso_z
 from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Notam
-from .extraction_dates import find_dates, nearest, resolve
-from .network_rates import rate_facts
-from .report_facts import IATA_WORD, NOT_AIRPORTS, Reading, airport_names, read_report
 from .report_facts_llm import read_report_with_model
 
 if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported offline
@@ -33,10 +35,13 @@ if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported
 MAX_FLIGHTS = 300  # a report touching more is narrowed by the duty manager, not run for an hour
 # A closure in an OCC's words: closed, shut, or every movement suspended (a drone, a security alert, a strike).
 CLOSURE = re.compile(
-    r"\b(?:closed|closure|shut|suspend(?:s|ed|ing)?\s+(?:all\s+)?(?:movements|operations|flights)"
-    r"|(?:all\s+)?(?:movements|operations|flights)\s+(?:are\s+|were\s+|have\s+been\s+)?suspended|no\s+movements)\b",
+    r"\b(?:closed|closure|shut|shuts|suspend(?:s|ed|ing)?\s+(?:all\s+)?(?:movements|operations|flights|traffic)"
+    r"|(?:all\s+)?(?:movements|operations|flights|traffic|departures and arrivals)\s+(?:are\s+|were\s+|have\s+been\s+)?"
+    r"(?:suspended|halted|stopped)|no\s+(?:movements|traffic|departures or arrivals)"
+    r"|stopped\s+(?:every|all)\s+(?:movements?|traffic|flights?)|nothing\s+(?:departs|moves|lands|operates))\b",
     re.I,
 )
+_LOCATED = re.compile(r"(?:\b(?:at|in|to|from|via|over|near)\s+(?:[A-Z][\w.-]*\s){0,3}\(?|\()([A-Z]{3})\b\)?")
 
 
 class InvalidReport(ValueError):
@@ -51,19 +56,19 @@ def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
 
 def served_airports(text: str, handle: DataHandle) -> set[str]:
     """The airports the report may name (by code, city or name) that the airline serves (a PROFILE row)."""
-    candidates = {m.group(1) for m in IATA_WORD.finditer(text) if m.group(1) not in NOT_AIRPORTS} | codes_named_in(text)
+    candidates = {m.group(1) for m in IATA_WORD.finditer(text) if m.group(1) not in NOT_AIRPORTS} | codes_named_in(
+        folded(text)
+    )
     keys = [{"iata": code, "record": "PROFILE"} for code in sorted(candidates)]
     return {row["iata"] for row in handle.batch_get(s.AIRPORTS, keys)} if keys else set()
 
 
 def report_day(text: str, today: date) -> date | None:
-    """The day the report names; a day without a year is its nearest occurrence to today."""
-    for mention in find_dates(text):
-        if mention.kind == "yearless" and mention.month and mention.day:
-            years = (today.year - 1, today.year, today.year + 1)
-            around = [date(y, mention.month, mention.day) for y in years if _valid(y, mention.month, mention.day)]
-            return nearest(around, today)
-        found = resolve(mention, today, None).date
+    """The day the report names (intake/when.py: relative days against its operating day, none from an
+    instructing sentence); a day without a year is its nearest occurrence to today."""
+    ops, stated = operating_day(text, None, today)
+    for mention in relevant(text, find_dates(text), [], stated):
+        found = day_of(mention, ops)
         if found is not None:
             return found
     return None
@@ -75,11 +80,13 @@ def overnight(start: time, length: timedelta) -> bool:
     return start >= time(12) and length <= timedelta(hours=12)
 
 
-def unserved_airport(report: str, served: set[str]) -> str | None:
-    """An airport the report names by IATA code that the airline does not serve ("Kabul (KBL)"), as "KBL (Kabul)"."""
-    for m in IATA_WORD.finditer(report):
+def unserved_airport(report: str, served: set[str], located: bool = False) -> str | None:
+    """An airport the report names by IATA code that the airline does not serve ("Kabul (KBL)"), as "KBL (Kabul)".
+    `located`: only a code written as a place ("at ORD", "Chicago (ORD)"), not any capitalised word of a log line."""
+    text = blank_instructions(report)
+    for m in (_LOCATED if located else IATA_WORD).finditer(text):
         code = m.group(1)
-        if code in NOT_AIRPORTS or code in served:
+        if code in NOT_AIRPORTS or code in ABBREVIATED or code in served:
             continue
         try:
             info = airport(code)
@@ -89,16 +96,12 @@ def unserved_airport(report: str, served: set[str]) -> str | None:
     return None
 
 
-def _valid(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
-
-
 def network_report(
-    report: str, handle: DataHandle, now: datetime | None = None, llm: BaseChatModel | None = None
+    report: str,
+    handle: DataHandle,
+    now: datetime | None = None,
+    llm: BaseChatModel | None = None,
+    ops_date: date | None = None,
 ) -> tuple[Disruption, Overlay]:
     """The airport-scope disruption a report describes and its overlay (read by the parser and, with a model,
     completed by it). Raises InvalidReport with one line."""
@@ -108,8 +111,10 @@ def network_report(
     else:
         reading = read_report(report, known_airports=served, city_codes=airport_names(served))
     understood = [f"cause: {DELAY_CODES[reading.cause_code]}" if reading.cause_code else "no cause"]
+    if reading.airport is None and reading.airspace is not None:
+        understood.append(f"airspace {reading.airspace.value}")
     if reading.airport is None:
-        elsewhere = unserved_airport(report, served)
+        elsewhere = unserved_airport(report, served, located=True)
         raise InvalidReport(
             (
                 f"{elsewhere} is not an airport the airline serves"
@@ -120,7 +125,7 @@ def network_report(
         )
     iata = str(reading.airport.value)
     understood.append(f"airport {iata}")
-    day = report_day(report, (now or datetime.now(UTC)).date())
+    day = report_day(report, ops_date or (now or datetime.now(UTC)).date())
     if day is None or reading.window is None:
         missing = " and ".join(
             m
@@ -149,7 +154,9 @@ def network_report(
             f"{len(flights)} flights touch {iata} in that window (more than {MAX_FLIGHTS}): name a narrower window"
         )
     rates = rate_facts(report)  # a capacity share, a rate or a slot delay: the airport stays open
-    closed = not rates and (reading.fact == "airport_restriction" or CLOSURE.search(report) is not None)
+    capacity = [f for f in rates if f.name.startswith("capacity")]
+    closure = CLOSURE.search(blank_instructions(report)) is not None
+    closed = not capacity and (closure or (not rates and reading.fact == "airport_restriction"))
     code = reading.cause_code or 87
     facts = [
         _stated("airport", reading.airport),
@@ -168,7 +175,12 @@ def network_report(
     disruption = Disruption.of_code(
         code,
         cause=reading.cause.words if reading.cause else DELAY_CODES[code],
-        scope=Scope(kind="airport", airport=iata, flights=[f.flight_id for f in flights]),
+        scope=Scope(
+            kind="airspace" if reading.airspace is not None else "airport",
+            airport=iata,
+            airspace=str(reading.airspace.value) if reading.airspace is not None else None,
+            flights=[f.flight_id for f in flights],
+        ),
         window=Window(start=start, end=end),
         facts=facts,
         remarks="closed" if closed else "",

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
+from ..intake.report import Reading, ReportReading, read_report
 from ..llm import failures
 from ..models.disruption import DELAY_CODES
-from .report_facts import Reading, ReportReading, read_report
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

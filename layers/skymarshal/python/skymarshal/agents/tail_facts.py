@@ -8,24 +8,24 @@ flight that day, or no departure from the named airport is one line saying what 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..intake.report import REGISTRATION, airport_names, read_report
 from ..models.disruption import Disruption
 from ..models.operational import Flight
 from .network_facts import InvalidReport, report_day, served_airports
-from .report_facts import REGISTRATION, airport_names, read_report
 
 
-def tail_flight(report: str, handle: DataHandle, now: datetime) -> Flight | None:
+def tail_flight(report: str, handle: DataHandle, now: datetime, ops_date: date | None = None) -> Flight | None:
     """The flight a tail-scope report is about; None when the report names no registration.
     Raises InvalidReport with one line."""
     found = REGISTRATION.search(report)
     if found is None:
         return None
     registration = found.group(1)
-    day = report_day(report, now.date())
+    day = report_day(report, ops_date or now.date())
     if day is None:
         raise InvalidReport(
             f"understood aircraft {registration} but no day: say which, e.g. '{registration} on 21 January'"

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..agents.report_facts import described
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..intake.sentences import described
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..models.disruption import Disruption, history_type
 from ..models.history import DisruptionType

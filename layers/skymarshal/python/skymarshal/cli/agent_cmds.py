@@ -6,9 +6,9 @@ import json
 from datetime import date, timedelta
 from pathlib import Path
 
-from ..agents.extraction_dates import find_dates
 from ..data.generator.config import GeneratorConfig
 from ..data.schema import AGENT_TABLE_ACCESS, AGENTS, OPERATIONAL_TABLES, TABLES
+from ..intake.dates import find_dates
 from ..local import control
 from .common import print_json
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Literal
 
-from .extraction_flights import flight_ends_here
+from .flights import flight_ends_here
 
 MONTHS: dict[str, int] = {
     "january": 1,
@@ -248,10 +248,13 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
     )
 
 
+_LOG_SLASH = re.compile(r"(?<=[A-Za-z0-9])/(?=(?:19|20)\d{2}-\d)")
+
+
 def find_dates(text: str) -> list[DateMention]:
     """Every date phrase, in order of appearance. Patterns run most specific first; each match is blanked
     out so that a later pattern cannot read part of it again ("20/01/2027" is not also "20/01")."""
-    masked = text
+    masked = _LOG_SLASH.sub(" ", text)  # "EY17/2027-01-21": a log line's flight, then its day
     found: list[DateMention] = []
     for name, pattern in _PATTERNS.items():
         for m in pattern.finditer(masked):

@@ -1,179 +1,82 @@
 """The offline reading of a report's cause, scope, window and severity (the disruption model's raw facts).
 
-Deterministic: a cause table of word patterns → IATA AHM 730 delay codes (most specific first: "bird
-strike" before an industrial "strike", a crew rotation before crew sickness), a registration, an airport by
-IATA code or by the city names the airline serves, a crew position, a UTC time window and a stated duration.
-Every reading keeps the span of the words it came from, so the console can show where each fact was read.
-Nothing here is checked against the data: Validate resolves the scope (the flight operates, the tail exists,
-the crew position is on that flight) and refuses a contradiction.
+The report is normalised first (normalise.py: abbreviations written out, control characters dropped), its
+instructing sentences blanked (sentences.py), and its cause read from the AHM 730 lexicon (lexicon.py, cause.py)
+with a confidence. Beside the cause: a registration, the airports it names (by IATA code, by the name or city of an
+airport the airline serves), a crew position, an airspace, a UTC time window and a stated duration. Every reading
+keeps the span of the report's words it came from, so the console can show where each fact was read.
+Nothing here is checked against the data: Validate resolves the scope (the flight operates, the tail exists, the
+crew position is on that flight) and refuses a contradiction.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 
 from ..models.airports import UnknownAirport, airport
 from ..models.disruption import DELAY_CODES, ScopeKind
+from .cause import read_cause
+from .normalise import ABBREVIATIONS, Normalised, normalise
+from .sentences import blank_instructions, described
 
-# (pattern, delay code, fact name). Patterns are whole-word, case-insensitive; the first match wins.
-CAUSES: tuple[tuple[str, int, str], ...] = (
-    (
-        r"bird[- ]?strike|lightning strike|struck by lightning|hail damage|heavy landing|tail strike",
-        51,
-        "aircraft_damage",
-    ),
-    (
-        r"(?:truck|vehicle|tug|stairs|jet ?bridge|air ?bridge|ground equipment)\b.{0,20}\b(?:struck|hit|collided with"
-        r"|damaged)|struck by (?:a |the )?(?:truck|vehicle|tug)|ground damage",
-        52,
-        "aircraft_damage",
-    ),
-    (r"de-?icing", 75, "de_icing"),
-    (
-        r"(?:atc|atfm|air traffic)\b.{0,40}\b(?:destination|arrival)|(?:destination|arrival)\b.{0,40}\b(?:atc|atfm)"
-        r"|flow control\b.{0,30}\bdestination|(?:arrival|landing) slot",
-        83,
-        "atfm_regulation",
-    ),
-    (
-        r"atc|atfm|air traffic control|flow control|flow regulation|slot (?:delay|restriction|regulation)|ctot"
-        r"|(?:departure|take-?off) slot",
-        81,
-        "atfm_regulation",
-    ),
-    (r"crew rotation|awaiting (?:the )?(?:inbound )?crew", 95, "crew_rotation"),
-    (
-        r"late inbound|late arrival of the inbound|aircraft rotation|knock-on|behind on the inbound"
-        r"|inbound (?:aircraft|flight) (?:is |was )?(?:late|delayed)",
-        93,
-        "aircraft_rotation",
-    ),
-    (
-        r"(?:captain|first officer|second officer|co-?pilot|pilot|flight deck crew|commander)\b.{0,60}\b"
-        r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|unfit)"
-        r"|(?:sick|ill|unwell|unavailable|missing|no[- ]show)\b.{0,30}\b(?:captain|first officer|second officer|pilot)",
-        64,
-        "crew_unavailable",
-    ),
-    (
-        r"duty time|duty limits?|fdp|flight time limitations?|ftl|(?:crew|pilots?)\b.{0,30}\b(?:timed? ?out|out of hours)",
-        64,
-        "crew_duty_limit",
-    ),
-    (
-        r"(?:cabin crew|flight attendant|purser|cabin manager|steward(?:ess)?)\b.{0,60}\b"
-        r"(?:sick|ill|unwell|no[- ]show|unavailable|missing|did not report|injured|short)",
-        67,
-        "crew_unavailable",
-    ),
-    (
-        r"fog|thunderstorms?|storm|snow(?:fall|storm)?|blizzard|freezing rain|sandstorm|dust ?storm|low visibility"
-        r"|crosswinds?|high winds?|gusts?|typhoon|hurricane|volcanic ash",
-        71,
-        "weather",
-    ),
-    (
-        r"runway (?:closure|closed|works)|airport (?:is |was )?closed|closure of|capacity (?:cut|reduction|reduced)"
-        r"|closed",
-        87,
-        "airport_restriction",
-    ),
-    (
-        r"(?:high|hi|main deck|container|pallet)[- ]loader|loader\b.{0,30}\b(?:broke|broken|failed|u/s)"
-        r"|loading equipment",
-        33,
-        "loading_equipment",
-    ),
-    (
-        r"(?:dangerous goods|hazmat|consignment|cargo)\b.{0,60}\b(?:incorrectly|improperly|badly) packed"
-        r"|inadequate(?:ly)? packed|packing of (?:the )?cargo",
-        24,
-        "cargo_packing",
-    ),
-    (r"dangerous goods|hazmat", 21, "cargo_documentation"),
-    (r"ambulift|wheelchairs?|reduced mobility|prm", 19, "reduced_mobility"),
-    (
-        r"disruptive passengers?|unruly passengers?|passengers? (?:was |were )?offloaded|offload(?:ed|ing)? "
-        r"(?:a |the )?passengers?|missing passengers?|boarding (?:will run|is running|running|delayed|late)",
-        15,
-        "boarding",
-    ),
-    (
-        r"(?:scheduled |maintenance )?check\b.{0,40}\boverrun(?:ning|s)?|maintenance overrun"
-        r"|late release from (?:the )?(?:hangar|maintenance)",
-        42,
-        "scheduled_maintenance",
-    ),
-    (
-        r"mechanical|technical (?:fault|problem|issue|failure)|fault|failure|defect|aog|inoperative|inop|"
-        r"engine|hydraulic|avionics|landing gear|apu|leak|warning light|inspection|failed|no[- ]go item"
-        r"|unserviceable|u/s|cracked|windshield|windscreen|weather radar|transceiver|pressure controller|bleed",
-        41,
-        "aircraft_defect",
-    ),
-    (
-        r"industrial action|walk-?out|(?:staff|pilots?'?|controllers?'?|union|general) strike|on strike",
-        98,
-        "industrial_action",
-    ),
-    (
-        r"security (?:alert|check|threat|incident|search)|bomb threat|drone sighting|drones? (?:seen|sighted)",
-        85,
-        "security",
-    ),
-    (r"baggage|luggage", 18, "baggage"),
-    (r"catering", 37, "catering"),
-    (r"fuel(?:ling)?|refuel", 36, "fuelling"),
-    (r"cargo|freight", 22, "cargo"),
-)
+__all__ = ["REGISTRATION", "Reading", "ReportReading", "airport_names", "described", "read_report"]
 
+# The rostered position a report names (normalised words), most specific first.
 POSITIONS: tuple[tuple[str, str], ...] = (
-    (r"captain|commander", "CAPTAIN"),
-    (r"first officer|co-?pilot", "FIRST_OFFICER"),
-    (r"second officer|cruise relief pilot|relief pilot", "SECOND_OFFICER"),
-    (r"purser|cabin manager", "PURSER"),
-    (r"cabin crew|flight attendant|steward(?:ess)?", "CABIN"),
+    (r"second officers?|cruise relief|relief pilots?", "SECOND_OFFICER"),
+    (r"first officers?|co-?pilots?", "FIRST_OFFICER"),
+    (r"captains?|commanders?", "CAPTAIN"),
+    (
+        r"pursers?|cabin managers?|cabin supervisors?|cabin seniors?|senior cabin|chief steward\w*"
+        r"|cabin services? directors?|csd",
+        "PURSER",
+    ),
+    (r"cabin crew|cabin attendants?|flight attendants?|stewards?|stewardess\w*|crew members?", "CABIN"),
 )
-REGISTRATION = re.compile(r"\b([A-Z0-9]{1,2}-[A-Z0-9]{3,5})\b")
+CREW_CAUSES = frozenset({63, 64, 65, 66, 67, 68})
+# ICAO nationality marks (Annex 7) a registration starts with: one letter, or two characters, then a hyphen.
+_MARKS_ONE = "BCDFGIMNZ"
+_MARKS_TWO = (
+    "A2|A3|A4|A5|A6|A7|A8|A9|AP|C2|C3|C5|C6|C9|CC|CN|CP|CS|CU|CX|D2|D4|D6|DQ|E3|E5|E7|EC|EI|EK|EP|ER|ES|"
+    "ET|EW|EX|EY|EZ|H4|HA|HB|HC|HH|HI|HK|HL|HP|HR|HS|HZ|J2|J3|J5|J6|J7|J8|JA|JU|JY|LN|LV|LX|LY|LZ|OB|OD|"
+    "OE|OH|OK|OM|OO|OY|P2|P4|PH|PJ|PK|PP|PR|PS|PT|PU|PZ|RA|RP|S2|S5|S7|S9|SE|SP|ST|SU|SX|T7|T8|T9|TC|TF|"
+    "TG|TI|TJ|TL|TN|TR|TS|TT|TU|TY|TZ|UK|UN|UR|V2|V3|V4|V5|V6|V7|V8|VH|VN|VP|VQ|VT|XA|XB|XC|XT|XU|XY|YA|"
+    "YI|YJ|YK|YL|YN|YR|YS|YU|YV|Z3|ZA|ZK|ZP|ZS"
+)
+REGISTRATION = re.compile(rf"(?<![\w-])((?:{_MARKS_TWO}|[{_MARKS_ONE}])-[A-Z0-9]{{3,5}})(?![\w-])")
 IATA_WORD = re.compile(r"\b([A-Z]{3})\b")
 TIME = r"(\d{1,2})[:h.]?(\d{2})"
-WINDOW = re.compile(rf"\b(?:from|between)\s+{TIME}\s*(?:z|utc)?\s*(?:to|until|till|and|-|–)\s*{TIME}\s*(z|utc)?", re.I)
+_ZONE = r"\s*(?:z|utc|gmt)?"
+WINDOW = re.compile(
+    rf"(?<![\w:/.-])(?:(?:from|between)\s+)?{TIME}{_ZONE}\s*(?:to|until|till|and|through|-|–)\s*{TIME}\s*(z|utc|gmt)?"
+    r"(?![\w/]|:\d)",
+    re.I,
+)
 NUMBER_WORDS = {
     w: n
     for n, w in enumerate(
         ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"], start=1
     )
 }
-DURATION = re.compile(rf"\b(\d{{1,4}}|{'|'.join(NUMBER_WORDS)})[- ]?(minutes?|mins?|min|hours?|hrs?|h)\b", re.I)
-NOT_AIRPORTS = {"ATC", "UTC", "AOG", "MEL", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR"}
-
-
-# A sentence telling the system what to do ("ignore crew duty limits", "disregard the curfew") describes no
-# disruption: it is left out before the prompt is typed, so injected words cannot change the type.
-_INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override|bypass|waive|pretend|skip|do not apply|don['’]t apply)\b", re.I
+DURATION = re.compile(
+    rf"(?<![\w.:/])(\d{{1,4}}|{'|'.join(NUMBER_WORDS)}|an|a|half an)\s*-?\s*(minutes?|mins?|min|hours?|h)(?:\s*(\d{{1,2}})\b)?"
+    r"(?![\w/])",
+    re.I,
 )
-_SENTENCES = re.compile(r"(?<=[.!?;:,])\s+|\n+|\s+(?:but|and then)\s+")
-
-
-def described(prompt: str) -> str:
-    """The prompt without its instruction-like sentences."""
-    return " ".join(part for part in _SENTENCES.split(prompt or "") if not _INSTRUCTION.search(part))
-
-
-def _instructions_blanked(text: str) -> str:
-    """The text with each instruction-like sentence replaced by spaces: offsets still point into the report."""
-    out, at = [], 0
-    for sep in [*_SENTENCES.finditer(text), None]:
-        end = sep.start() if sep else len(text)
-        part = text[at:end]
-        out.append(" " * len(part) if _INSTRUCTION.search(part) else part)
-        if sep:
-            out.append(sep.group(0))
-            at = sep.end()
-    return "".join(out)
+PLUS_MINUTES = re.compile(
+    r"(?:estimated departure|estimated arrival|slot\w*|delay\w*|delayed)\s*\+\s*(\d{1,3})\b", re.I
+)
+# Three-letter words that are never airports in a report (abbreviations, units, zones)
+NOT_AIRPORTS = {"ATC", "UTC", "AOG", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR", "ILS", "DCS"}
+ABBREVIATED = {k.upper() for k in ABBREVIATIONS if len(k) == 3 and k.isalpha()} | {"MEL"}
+_PLACE_BEFORE = re.compile(r"\b(?:at|in|over|from|to|via|near|ex|into|for)\s+$", re.I)
+_ROUTE = re.compile(r"[A-Z]{3}-[A-Z]{3}\b")
+AIRSPACE = re.compile(
+    r"\b((?:(?!the\b|The\b|THE\b)[A-Z][A-Za-z]+\s){1,2}(?:FIR|UIR|airspace|AIRSPACE|ACC|CTA)|(?:FIR|UIR)\s+[A-Z][A-Za-z]+)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -193,8 +96,12 @@ class ReportReading:
     cause_code: int | None = None
     cause: Reading | None = None
     fact: str | None = None  # the cause's fact name, e.g. "crew_unavailable"
+    causes: list[tuple[str, int, Reading]] = field(default_factory=list)  # every cause read: (fact, code, words)
+    confidence: float = 0.0  # how sure the cause is (cause.py)
     registration: Reading | None = None
-    airport: Reading | None = None
+    airport: Reading | None = None  # the first airport named among those the report can be about
+    airports: list[Reading] = field(default_factory=list)  # every airport named, in order
+    airspace: Reading | None = None
     crew_position: Reading | None = None
     window: tuple[time, time] | None = None
     window_words: Reading | None = None
@@ -210,7 +117,7 @@ class ReportReading:
         if self.registration is not None:
             return "tail"
         if self.airport is not None:
-            return "airspace" if self.fact == "atfm_regulation" else "airport"
+            return "airspace" if self.airspace is not None else "airport"
         return None
 
     def window_on(self, day: date) -> tuple[datetime, datetime] | None:
@@ -223,33 +130,16 @@ class ReportReading:
 
 
 def _search(pattern: str, text: str) -> re.Match[str] | None:
-    return re.search(rf"\b(?:{pattern})\b", text, re.I | re.S)
+    return re.search(rf"(?<![\w-])(?:{pattern})(?![\w])", text, re.I | re.S)
 
 
 def _reading(m: re.Match[str], value: str | int, group: int = 0) -> Reading:
     return Reading(value=value, span=m.span(group), words=m.group(group))
 
 
-def read_cause(text: str) -> tuple[int, str, Reading] | None:
-    """The first cause in the table the report matches: (AHM 730 code, fact name, the words). Sentences that
-    instruct ("ignore crew duty limits") describe no cause and are not read."""
-    text = _instructions_blanked(text)
-    for pattern, code, fact in CAUSES:
-        m = _search(pattern, text)
-        if m is not None:
-            if code == 71 and _search(r"destination|arrival|land|landing|approach|divert\w*", text):
-                code = 72  # weather at the destination station
-            return code, fact, _reading(m, DELAY_CODES[code])
-    return None
-
-
-def read_airport(text: str, known: set[str]) -> Reading | None:
-    """An IATA code the airline serves, or the report's city name of one (`known` maps both to codes)."""
-    for m in IATA_WORD.finditer(text):
-        code = m.group(1)
-        if code in known and code not in NOT_AIRPORTS:
-            return _reading(m, code, 1)
-    return None
+def _from_normalised(norm: Normalised, m: re.Match[str], value: str | int) -> Reading:
+    span = norm.source(*m.span())
+    return Reading(value=value, span=span, words=norm.original[span[0] : span[1]])
 
 
 def airport_names(codes: set[str]) -> dict[str, str]:
@@ -265,10 +155,68 @@ def airport_names(codes: set[str]) -> dict[str, str]:
         city = " ".join(info.city.replace("-", " ").split()).lower()
         # the full name and city, and their first and last words when long enough to be names ("Frankfurt",
         # "Heathrow"), never "New" or "Abu"
+        # the whole city or name from four letters ("Doha", "Malé"), a single word of it from five
         for alias in {name, city, city.split()[0], name.split()[-1]} if name and city else set():
-            if len(alias) >= 5:
-                candidates.setdefault(alias, set()).add(code)
+            if len(alias) >= (4 if alias in (name, city) else 5):
+                candidates.setdefault(folded(alias), set()).add(code)
     return {alias: next(iter(found)) for alias, found in candidates.items() if len(found) == 1}
+
+
+def folded(text: str) -> str:
+    """The text with accents taken off letter by letter ("Malé" → "Male"), its length and offsets kept."""
+    return "".join((unicodedata.normalize("NFKD", ch)[:1] or ch) if ord(ch) > 127 else ch for ch in text)
+
+
+def read_airports(text: str, known: set[str], city_codes: dict[str, str] | None) -> list[Reading]:
+    """Every airport the report names that `known` holds, by IATA code or by a name in `city_codes`, in order. A code
+    that is also an abbreviation ("HYD": Hyderabad, or hydraulic) is an airport only where it stands as a place: after
+    "at", "in", "over", "from", "to" or in a route ("HYD-AUH"). A registration's letters are never an airport."""
+    text = REGISTRATION.sub(lambda m: " " * len(m.group(0)), folded(text))
+    found: dict[tuple[int, int], Reading] = {}
+    for m in IATA_WORD.finditer(text):
+        code = m.group(1)
+        if code not in known or code in NOT_AIRPORTS:
+            continue
+        placed = _PLACE_BEFORE.search(text[: m.start()]) or _ROUTE.match(text, max(0, m.start() - 4))
+        if code in ABBREVIATED and not (placed or _ROUTE.match(text, m.start())):
+            continue
+        found[m.span(1)] = _reading(m, code, 1)
+    for city, code in sorted((city_codes or {}).items(), key=lambda kv: -len(kv[0])):
+        for m in re.finditer(rf"(?<![\w-]){re.escape(city)}(?![\w])", text, re.I):
+            if not any(a < m.end() and m.start() < b for a, b in found):
+                found[m.span()] = _reading(m, code)
+    return [found[span] for span in sorted(found)]
+
+
+def _window(reading: ReportReading, text: str) -> None:
+    from .dates import find_dates  # date phrases are blanked so "2027-01-19" is not a window
+
+    masked = text
+    for d in find_dates(text):
+        masked = masked[: d.start] + " " * (d.end - d.start) + masked[d.end :]
+    for m in WINDOW.finditer(masked):
+        h1, m1, h2, m2 = (int(g) for g in m.groups()[:4])
+        if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60 and (h1, m1) != (h2, m2):
+            reading.window = (time(h1, m1), time(h2, m2))
+            reading.window_words = _reading(m, f"{h1:02d}:{m1:02d}-{h2:02d}:{m2:02d}")
+            if not m.group(5) and not re.search(r"z|utc|gmt", m.group(0), re.I):
+                reading.notes.append("window times read as UTC (no time zone stated)")
+            return
+
+
+def _duration(reading: ReportReading, norm: Normalised) -> None:
+    text = blank_instructions(norm.text)
+    if (m := DURATION.search(text)) is not None:
+        word, unit = m.group(1).lower(), m.group(2).lower()
+        amount = {"an": 1, "a": 1}.get(word) or NUMBER_WORDS.get(word) or (0 if word == "half an" else int(word))
+        minutes = amount * 60 if unit.startswith("h") else amount
+        if word == "half an":
+            minutes = 30
+        if unit.startswith("h") and m.group(3):
+            minutes += int(m.group(3))
+        reading.duration_minutes = _from_normalised(norm, m, minutes)
+    elif (m := PLUS_MINUTES.search(text)) is not None:
+        reading.duration_minutes = _from_normalised(norm, m, int(m.group(1)))
 
 
 def read_report(
@@ -276,30 +224,34 @@ def read_report(
 ) -> ReportReading:
     """Everything the offline parser reads from a report; `city_codes` maps lower-case city names to IATA."""
     reading = ReportReading(text=text)
-    cause = read_cause(text)
-    if cause is not None:
-        reading.cause_code, reading.fact, reading.cause = cause
-    if (m := REGISTRATION.search(text)) is not None:
+    norm = normalise(text)
+    plain = blank_instructions(text)
+    cause = read_cause(norm)
+    reading.confidence = cause.confidence
+    for found in cause.found:
+        reading.causes.append((found.fact, found.code, Reading(DELAY_CODES[found.code], found.span, found.words)))
+    if cause.first is not None:
+        first = cause.first
+        reading.cause_code, reading.fact = first.code, first.fact
+        reading.cause = Reading(DELAY_CODES[first.code], first.span, first.words)
+    if (m := REGISTRATION.search(plain)) is not None:
         reading.registration = _reading(m, m.group(1), 1)
-    reading.airport = read_airport(text, known_airports or set())
-    if reading.airport is None and city_codes:
-        for city, code in sorted(city_codes.items(), key=lambda kv: -len(kv[0])):
-            if (m := _search(re.escape(city), text)) is not None:
-                reading.airport = _reading(m, code)
-                break
+    if (m := AIRSPACE.search(plain)) is not None:
+        reading.airspace = _reading(m, " ".join(m.group(1).split()), 1)
+    airspace = reading.airspace.span if reading.airspace else (0, 0)
+    reading.airports = [  # "Muscat FIR" names an airspace, not Muscat's airport
+        a
+        for a in read_airports(plain, known_airports or set(), city_codes)
+        if not airspace[0] <= a.span[0] < airspace[1]
+    ]
+    reading.airport = reading.airports[0] if reading.airports else None
+    normalised_plain = blank_instructions(norm.text)
     for pattern, position in POSITIONS:
-        if (m := _search(pattern, text)) is not None:
-            reading.crew_position = _reading(m, position)
+        if position == "CABIN" and not {66, 67, 68, 94} & {code for _, code, _ in reading.causes}:
+            pattern = pattern.replace(r"|crew members?", "")
+        if (m := _search(pattern, normalised_plain)) is not None:
+            reading.crew_position = _from_normalised(norm, m, position)
             break
-    if (m := WINDOW.search(text)) is not None:
-        h1, m1, h2, m2 = (int(g) for g in m.groups()[:4])
-        if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60:
-            reading.window = (time(h1, m1), time(h2, m2))
-            reading.window_words = _reading(m, f"{h1:02d}:{m1:02d}-{h2:02d}:{m2:02d}")
-        if not m.group(5):
-            reading.notes.append("window times read as UTC (no time zone stated)")
-    if (m := DURATION.search(text)) is not None:
-        word, unit = m.group(1).lower(), m.group(2).lower()
-        amount = NUMBER_WORDS[word] if word in NUMBER_WORDS else int(word)
-        reading.duration_minutes = _reading(m, amount * 60 if unit.startswith("h") else amount)
+    _window(reading, plain)
+    _duration(reading, norm)
     return reading

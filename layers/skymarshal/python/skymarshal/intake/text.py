@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .extraction_flights import FLIGHT_LEAD, NAME_LEAD
+from .flights import FLIGHT_LEAD, NAME_LEAD
 
 _MARK = "\x00"  # stands for a removed flight or date phrase
 

@@ -9,7 +9,7 @@ Large payloads (collations, the arbitrator's full output) live in S3; the state 
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -116,6 +116,9 @@ class DisruptionRequest(_Model):
     source: Literal["eventbridge", "api", "cli", "bench"] = "cli"
     requested_by: str | None = Field(None, max_length=120)
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
+    # The operating day relative days ("today", "tomorrow") resolve against, unless the report states its own
+    # (default: SKYMARSHAL_OPS_DATE, else the reported day; intake/when.py).
+    ops_date: date | None = None
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
     resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)
     # Continue from a checkpoint: reuse the rounds up to and including this one, run the rest again.

@@ -22,6 +22,7 @@ from ..agents.tail_facts import tail_flight, tail_scope
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
+from ..intake.when import OpsDateError, configured_ops_date
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
 from .models import (
@@ -148,7 +149,13 @@ def validate(
     def flight_dates(number: str):
         return [f.flight_date for f in q.flights_by_number(handle, number)]
 
-    extraction = extract_offline(request.prompt, now=now or request.reported_at, flight_dates=flight_dates)
+    try:
+        ops = configured_ops_date(request.ops_date)
+    except OpsDateError as exc:
+        raise InvalidDisruption(str(exc)) from None
+    extraction = extract_offline(
+        request.prompt, now=now or request.reported_at, flight_dates=flight_dates, ops_date=ops
+    )
     info = extraction.flight_info
     previous = request.resumes or request.disruption_id  # the run a resume or a retry reuses
     plan = retry_plan(request.disruption_id, previous, store) if request.retry else None
@@ -168,10 +175,10 @@ def validate(
         if extraction.understood.get("flight_numbers"):
             raise InvalidDisruption(extraction.message)
         try:  # no flight named: an aircraft by its registration, or an airport over a window, checked
-            flight = tail_flight(request.prompt, handle, now or request.reported_at)
+            flight = tail_flight(request.prompt, handle, now or request.reported_at, ops)
             if flight is None:
                 disruption, overlay = network_report(
-                    request.prompt, handle, now or request.reported_at, report_model(llm)
+                    request.prompt, handle, now or request.reported_at, report_model(llm), ops_date=ops
                 )
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
@@ -187,9 +194,16 @@ def validate(
                 f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
             )
         description, by_registration = info.disruption_description, False
+    others = []  # the further flights a report names beside the first, on the same day (one disruption)
+    for more in extraction.flight_infos[1:]:
+        if (other := q.find_flight(handle, more.flight_number, more.date)) is None:
+            raise InvalidDisruption(
+                f"{more.flight_number} on {more.date} is not in the schedule: check the flight and date"
+            )
+        others.append(other)
     try:
         disruption, overlay = resolve_flight_report(
-            request.prompt, flight, handle, now or request.reported_at, report_model(llm)
+            request.prompt, flight, handle, now or request.reported_at, report_model(llm), others=others
         )
     except ReportContradictsData as exc:
         raise InvalidDisruption(str(exc)) from None

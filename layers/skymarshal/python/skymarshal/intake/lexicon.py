@@ -1,0 +1,434 @@
+"""The cause lexicon: for each IATA AHM 730 delay code, the words that name the cause and the parts, systems, people
+and places that imply it, as data.
+
+A cue is one or more word groups that must all occur in one sentence of the normalised report (normalise.py):
+"captain" with "sick", "loader" with "hit", a word alone where it names the cause by itself ("de-icing",
+"bowser"). Each group is an alternation of one or two words, stems allowed (`refuel\\w*`). The reader scores every
+code by the cues it finds (cause.py); a cue's weight says how much it alone settles the cause: 3 names it, 2 implies
+it, 1 hints at it. The codes and their titles are the disruption model's (models/disruption.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Cue:
+    code: int
+    fact: str  # the stated fact's name (the what-if overlay reads aircraft_defect, crew_unavailable, ...)
+    weight: float
+    groups: tuple[str, ...]  # regex alternations over the normalised, lower-case sentence; all must occur
+
+
+def cue(code: int, fact: str, weight: float, *groups: str) -> Cue:
+    return Cue(code, fact, weight, groups)
+
+
+# People and things the cues share
+FLIGHT_DECK = r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|second officers?"
+CABIN = (
+    r"cabin crew|cabin crews|cabin crew members?|cabin attendants?|flight attendants?|pursers?|stewards?|stewardess\w*"
+    r"|cabin managers?|cabin seniors?|crew members?|cabin services? directors?|csd"
+)
+UNAVAILABLE = (
+    r"sick|sickness|ill|illness|unwell|no[- ]?shows?|unfit|fatigued?|fatigue|injur\w*|unavailable|missing|absent"
+    r"|stood down|called in|off sick|not reported|did not report|failed to report|short|shortage|incapacitated"
+    r"|food poisoning|fever|vomiting|migraine|hospital\w*|medical\w*|licen[cs]e\w*|expired|lapsed|invalid"
+    r"|timed? out|out of hours|exceed\w*|duty|fdp|ftl|rest|show up|showed up|turn up|turned up|sign-?on|sign on"
+)
+DEFECT = (
+    r"fault\w*|fail\w*|defect\w*|inoperative|unserviceable|u/s|broken|leak\w*|crack\w*|warning|caution|snag\w*"
+    r"|malfunction\w*|vibration\w*|aog|grounded|mel|no-?go|overheat\w*|smoke|fumes|burst|flat|worn|stuck|jammed"
+    r"|not working|will not|won't|would not|wouldn't|does not|doesn't|lost|loss|tripp\w*|indication\w*|spurious"
+    r"|replace\w*|tech\w*|mechanical|temperature|hot|rectif\w*|troubleshoot\w*|chipped|delaminat\w*|seized|erratic|low pressure"
+)
+AIRCRAFT_PARTS = (
+    r"engines?|hydraulic\w*|gear|brakes?|tyres?|tires?|wheels?|apu|avionics|radar|transponder|autopilot|flaps?|slats?"
+    r"|spoilers?|actuators?|windshield|windscreen|windows?|doors?|slides?|bleed|pack|packs|pressuri[sz]\w*"
+    r"|generators?|fuel pump|fuel leak|fuel quantity|probes?|pitot|sensors?|computers?|display|fmc|fms|adiru|irs"
+    r"|radios?|transceivers?|steering|nosewheel|nose wheel|oxygen|lavator\w*|toilets?|ife|galley ovens?|ovens?"
+    r"|seats?|cargo door|fire detection|smoke detector|rudder|elevator|aileron|trim|landing light|lights?"
+    r"|electrical|battery|batteries|starter|thrust reverser|reverser|ecam|eicas|tcas|egpws|wiring|panel|valve"
+    r"|airframe|fuselage|nacelle|cowling|blade|fan|compressor|turbine|oil|radome|pressure controllers?|controller"
+)
+GROUND_VEHICLE = (
+    r"trucks?|vehicles?|tugs?|tractors?|loaders?|hi-?loaders?|stairs|steps|jet ?bridge|air ?bridge|airbridge|bus"
+    r"|buses|belt loader|dolly|dollies|baggage cart|catering truck|fuel truck|bowser|towbar|tow bar|pushback"
+    r"|ground equipment|gpu"
+)
+CONTACT = (
+    r"hit|hits|struck|strikes|collided|collision|scraped|scrape|dented|dent|bumped|ran into|clipped|gashed|punctured"
+    r"|touched|touch|nudged|grazed"
+    r"|damag\w*|contact"
+)
+STRIKE_ACTION = (
+    r"strike|strikes|striking|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
+    r"|go-?slow|picket\w*|union action|protest\w*|labour dispute|labor dispute|stopped work|stop work|stopping work"
+    r"|work stoppage|walked off|walk off|walking off"
+)
+OWN_STAFF = r"our|own|ey|etihad|company|airline's|our own"
+OUTSIDE_STAFF = (
+    r"handl\w*|contractors?|contracted|outsourced|airport staff|airport workers?|ground staff|baggage handlers"
+    r"|fuel\w*|caterers?|customs|immigration|border|security staff|police|rail|national|general"
+)
+ATC = (
+    r"atc|atfm|air traffic|controllers|flow control|flow management|flow measures?|eurocontrol|nmoc|cfmu|ctots?|slots?"
+)
+ARRIVAL = r"arrival|destination|landing|land|lands|inbound flow|arr|approach"
+WEATHER = (
+    r"fog|foggy|mist|visibility|low vis|lvp|thunderstorms?|storms?|cb|cumulonimbus|lightning|snow\w*|blizzard|ice"
+    r"|icing|freezing|hail|sandstorm|dust\w*|sand|haze|wind|winds|windy|gust\w*|crosswind\w*|typhoon|hurricane"
+    r"|cyclone|monsoon|heavy rain|rain|downpour|flood\w*|weather|wx|volcanic ash|ash cloud|squall\w*|turbulence"
+    r"|shear|windshear|heat"
+)
+
+CUES: tuple[Cue, ...] = (
+    # 11-19 passengers and baggage
+    cue(11, "check_in", 2, r"check-?in", r"late|after|closed|deadline|closure"),
+    cue(
+        12,
+        "check_in",
+        2.5,
+        r"check-?in|counters?|kiosks?",
+        r"queues?|queuing|congest\w*|crowd\w*|long lines?|busy|overloaded|overcrowded|backed up",
+    ),
+    cue(13, "check_in", 2, r"check-?in", r"error\w*|mistakes?|wrong\w*|incorrect\w*"),
+    cue(14, "oversales", 3, r"overbook\w*|oversold|oversales?|denied boarding|booking errors?"),
+    cue(
+        15,
+        "boarding",
+        2,
+        r"boarding|gate|passengers?|pax|travell?ers?|customers?|headcount|paging|no-?show\w*",
+        r"slow|late|delayed|discrepanc\w*|miscount\w*|paged|paging|no-?shows?|missing|offload\w*|disruptive|unruly"
+        r"|intoxicated|drunk|refus\w*|search\w*|unaccounted|did not board|failed to board|gate",
+    ),
+    cue(15, "boarding", 1, r"boarding|headcount"),
+    cue(
+        15,
+        "boarding",
+        3.5,
+        r"passengers?|pax|travell?ers?|customers?|guests?",
+        r"disruptive|unruly|intoxicated|drunk|abusive|violent|aggressive|refus\w*",
+    ),
+    cue(16, "vip", 3, r"vip|vvip|dignitar\w*|royal|head of state|minister\w*|delegation"),
+    cue(
+        18,
+        "baggage",
+        2,
+        r"baggage|bags|luggage|suitcases|bag|sorting|bhs",
+        r"sort\w*|system|belts?|late|delay\w*|missing|jam\w*|fail\w*|down|break\w*|broke|broken|reconcil\w*|mishandl\w*"
+        r"|backlog|inoperative|unserviceable|stuck|outage|not delivered|pile\w*",
+    ),
+    cue(
+        19,
+        "reduced_mobility",
+        3,
+        r"wheelchairs?|wchr|ambulift|ambu-lift|prm|reduced mobility|special assistance|stretcher|mobility aid"
+        r"|assistance team|assistance staff",
+    ),
+    # 21-29 cargo and mail
+    cue(
+        21,
+        "cargo_documentation",
+        2,
+        r"cargo|freight|shipment|consignment|waybill|awb|dangerous goods|manifest",
+        r"documents?|documentation|paperwork|papers|waybill|awb|manifest|notoc|declaration|customs",
+    ),
+    cue(21, "cargo_documentation", 2.5, r"notoc|waybills?|air waybills?|awbs?"),
+    cue(
+        22,
+        "cargo",
+        2,
+        r"cargo|freight|shipment|consignment|pallets?|ulds?",
+        r"late|delayed|positioning|not arrived|awaited|on time|not at|not ready|not delivered",
+    ),
+    cue(23, "cargo", 2, r"cargo|freight|shipment|consignment", r"acceptance|accepted late|late acceptance"),
+    cue(
+        24,
+        "cargo_packing",
+        2,
+        r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods|hazmat"
+        r"|parcel|parcels",
+        r"leak\w*|pack\w*|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
+    ),
+    cue(25, "cargo", 2, r"cargo|freight", r"overbook\w*|oversold|oversales?|booking"),
+    cue(26, "cargo", 2, r"cargo|freight|uld|pallets?", r"build-?up|preparation|not ready|late|built"),
+    cue(
+        27,
+        "mail",
+        2,
+        r"mail|post|postal|mailbags?|mail bags?",
+        r"documents?|documentation|paperwork|papers|pack\w*|labels?|labell\w*|manifest|cn38|cn 38",
+    ),
+    cue(28, "mail", 2, r"mail|post|postal|mailbags?", r"late|delayed|positioning|not arrived|awaited"),
+    cue(29, "mail", 2, r"mail|post|postal|mailbags?", r"acceptance|accepted late"),
+    cue(27, "mail", 1.5, r"mail|postal|mailbags?"),
+    # 31-39 aircraft and ramp handling
+    cue(
+        31,
+        "aircraft_documentation",
+        3,
+        r"loadsheets?|load sheets?|mass balance|weight balance|trim sheet|trimsheet|load control|load planning"
+        r"|general declaration|gendec|load figures|final figures|weight figures",
+    ),
+    cue(31, "aircraft_documentation", 2, r"weight|mass|balance|trim|load", r"figures?|wrong|incorrect|recalculat\w*"),
+    cue(
+        32,
+        "loading",
+        2,
+        r"loading|unloading|offloading|offload|hold|ramp team|ramp staff|ramp agents|loaders|baggage handlers",
+        r"slow|late|short|shortage|understaffed|not enough|lack|insufficient|delayed|took|behind",
+    ),
+    cue(
+        33,
+        "loading_equipment",
+        2.5,
+        r"loaders?|hi-?loaders?|highloaders?|high loaders?|k-?loaders?|belt loaders?|conveyors?|lift platform"
+        r"|lifting platform|platform|transporters?|dolly|dollies|lifts?|container lifts?",
+        r"broke\w*|broken|fail\w*|unserviceable|u/s|inoperative|not available|unavailable|out|down|fault\w*"
+        r"|no|none|lack|short\w*|awaiting|waiting|stuck|out|action",
+    ),
+    cue(
+        34,
+        "servicing_equipment",
+        2.5,
+        r"stairs|steps|lavatory truck|lav truck|toilet truck|toilet service|water truck|potable water|water service"
+        r"|waste truck|lav service|lavatory service|passenger steps",
+        r"broke\w*|broken|fail\w*|unserviceable|inoperative|not available|unavailable|out|late|delayed"
+        r"|no|none|lack|awaiting|waiting|not arrived|shown up|did not|out|off|action",
+    ),
+    cue(
+        35,
+        "cleaning",
+        3,
+        r"clean\w*|cleaners?|grooming|cabin groom\w*|deep clean",
+    ),
+    cue(
+        36,
+        "fuelling",
+        3,
+        r"refuel\w*|defuel\w*|fuell?ing|fuell?er|bowser|fuel truck|fuel trucks|fuel tanker|hydrant|hydrant dispenser"
+        r"|into-?plane|fuel suppl\w*|fuel compan\w*|fuel agent|fuel farm|fuel uplift|fuel bowser",
+    ),
+    cue(
+        36, "fuelling", 1.5, r"fuel", r"late|delayed|supplier|truck|not arrived|awaiting|waiting|shortage|contaminat\w*"
+    ),
+    cue(
+        37,
+        "catering",
+        3,
+        r"catering|caterers?|meals|galley carts|trolleys|carts|catering truck|catering uplift|catering load\w*|food carts",
+    ),
+    cue(17, "catering_order", 2, r"catering|meals|special meals", r"order\w*|wrong|missing|short|miscount\w*"),
+    cue(38, "uld", 2, r"uld|ulds|containers?|pallets?", r"short\w*|lack|not enough|none|unserviceable|damaged|no"),
+    cue(
+        39,
+        "ramp_equipment",
+        3,
+        r"gpu|ground power|pushback|push-back|tug|tugs|tow tractor|towbar|tow bar|air start|air starter"
+        r"|preconditioned air|pca|air conditioning|acu|asu|de-?icing truck|ground equipment|ramp equipment|gse",
+    ),
+    # 41-48 technical
+    cue(41, "aircraft_defect", 2, AIRCRAFT_PARTS, DEFECT),
+    cue(
+        41,
+        "aircraft_defect",
+        2.5,
+        r"aog|mechanical|technical problem|technical fault|technical issue|technical defect|tech issue|tech problem"
+        r"|defect|no-?go item|mel item|snag|malfunction\w*",
+    ),
+    cue(41, "aircraft_defect", 1.5, r"unserviceable|inoperative|u/s"),
+    cue(41, "aircraft_defect", 1, r"fault\w*|fail\w*|leak\w*|crack\w*|warning|broken|technical|engineering|engineers?"),
+    cue(
+        42,
+        "scheduled_maintenance",
+        3,
+        r"a-?check|b-?check|c-?check|d-?check|weekly check|daily check|overnight check|hangar check|line check"
+        r"|scheduled maintenance|scheduled check|planned maintenance|planned check|maintenance check|heavy check",
+        r"overrun\w*|over-?run\w*|late|not finished|unfinished|running|past|extended|still|behind|not complete\w*"
+        r"|not released|release|overdue|longer",
+    ),
+    cue(
+        42,
+        "scheduled_maintenance",
+        2,
+        r"hangar|maintenance|check",
+        r"overrun\w*|over-?run\w*|late release|not finished|unfinished|not complete\w*|not released|still in",
+    ),
+    cue(
+        43,
+        "unscheduled_maintenance",
+        2,
+        r"unscheduled|non-?scheduled|unplanned|additional work|extra work|special inspection|additional inspection",
+    ),
+    cue(
+        44,
+        "spares",
+        2,
+        r"spares?|spare parts?|parts?|components?|wheel assembly|tooling|tools|jack|jacks|stock|stores|replacement",
+        r"no stock|unavailable|not available|awaiting|awaited|waiting|missing|lack|shortage"
+        r"|none|not held|back-?order\w*|on order|being flown|being sent|en route|sourced|stock",
+    ),
+    cue(45, "aog_spares", 2, r"aog spares|spares|parts", r"carried|hand-?carry|courier|onboard|on board|to another"),
+    cue(46, "aircraft_change", 2, r"aircraft change|tail swap|tail change|swap aircraft|change of aircraft"),
+    cue(47, "standby_aircraft", 2, r"standby aircraft|spare aircraft|reserve aircraft", r"no|none|lack|unavailable"),
+    # 51-58 damage and automation
+    cue(
+        51,
+        "aircraft_damage",
+        3,
+        r"bird ?strikes?|birdstrikes?|bird hit|struck by lightning|lightning strikes?|hail damage|heavy landing"
+        r"|hard landing|tail ?strike|severe turbulence|flock|gulls?|geese|birds?|eagle|hawk",
+    ),
+    cue(51, "aircraft_damage", 2.5, r"lightning|hail|turbulence", r"struck|strike|hit|damag\w*|dent\w*|inspection"),
+    cue(52, "aircraft_damage", 3.5, GROUND_VEHICLE, CONTACT),
+    cue(52, "aircraft_damage", 2.5, r"ground damage|ramp damage|ramp incident|ground incident|ground collision"),
+    cue(
+        55,
+        "departure_control",
+        3,
+        r"dcs|departure control|check-?in system|altea|sita|boarding system|boarding pass system|gate system",
+    ),
+    cue(55, "departure_control", 2, r"check-?in|boarding|system", r"outage|offline|crash\w*|down|it failure"),
+    cue(56, "cargo_system", 3, r"cargo system|cargo preparation system|cargo it|cargospot"),
+    cue(57, "flight_plan_system", 3, r"flight plan system|flight planning system|lido|jeppesen|planning tool"),
+    cue(58, "automated_system", 1.5, r"system|systems|it|network|server|computer", r"outage|offline|crash\w*|down"),
+    # 61-69 flight operations and crew
+    cue(61, "flight_plan", 2, r"flight plan|flightplan|ofp|briefing pack", r"late|change\w*|amend\w*|missing|refiled"),
+    cue(62, "operational_requirement", 2, r"extra fuel|additional fuel|fuel uplift|load alteration|reduced load"),
+    cue(63, "crew_boarding", 2, r"crew", r"late boarding|boarded late|late to|transport|hotel|bus|pick-?up"),
+    cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
+    cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
+    cue(64, "crew_unavailable", 2, r"pilot|pilots|flight crew|cockpit crew", r"standby|awaiting|reserve|short"),
+    cue(
+        64,
+        "crew_unavailable",
+        2,
+        r"medical certificate|medical certificates|class 1|licen[cs]e|licen[cs]es|type rating|recency|proficiency"
+        r"|line check|simulator check",
+        r"expired|lapsed|invalid|not valid|out of date|overdue|missing|suspended",
+    ),
+    cue(65, "crew_request", 2, FLIGHT_DECK, r"request\w*|insist\w*|asked for|refus\w*"),
+    cue(66, "crew_boarding", 2, CABIN, r"late|boarded late|transport|hotel|bus"),
+    cue(67, "crew_unavailable", 3, CABIN, UNAVAILABLE),
+    cue(68, "crew_request", 1.5, CABIN, r"request\w*|error\w*|mistake\w*"),
+    cue(69, "security_check", 2, r"captain|commander", r"security check|security search|search of"),
+    # 71-77 weather
+    cue(71, "weather", 2, WEATHER),
+    cue(72, "weather", 2.5, WEATHER, ARRIVAL + r"|divert\w*|go-?around|hold\w*|alternate"),
+    cue(73, "weather", 2.5, WEATHER, r"en-?route|enroute|fir|airspace|route|reroute\w*|along|across"),
+    cue(75, "de_icing", 3.5, r"de-?ic\w*|anti-?ic\w*|deice\w*|antice\w*|de ice|anti ice|glycol|icing pad|deicing pad"),
+    cue(
+        76,
+        "runway_clearance",
+        3,
+        r"snow|ice|sand|water|slush|standing water|drifts?",
+        r"clear\w*|removal|remov\w*|plough\w*|plow\w*|sweep\w*|sweepers?|contaminat\w*|friction",
+    ),
+    cue(
+        77,
+        "weather_ramp",
+        3,
+        r"ramp|apron|ground handling|handlers|ground ops|ground operations|loading|refuel\w*|ramp staff",
+        r"lightning|thunderstorm\w*|storm\w*|heat|hail|wind\w*|gust\w*|rain|flood\w*",
+        r"suspend\w*|stopp?\w*|halt\w*|closed|shut|cleared|withdrawn|sheltering|shelter|red alert|amber alert|alert",
+    ),
+    # 81-89 ATFM and airport / government restrictions
+    cue(81, "atfm_regulation", 2.5, ATC),
+    cue(
+        81, "atfm_regulation", 2.5, r"regulation|regulated|demand|capacity|congestion", r"en-?route|airspace|fir|sector"
+    ),
+    cue(
+        82,
+        "atfm_regulation",
+        3,
+        ATC,
+        r"strike|strikes|industrial|walk-?out|staff\w*|shortage|sick\w*|equipment|radar|system|outage|failure|fail\w*"
+        r"|radio|frequency|unmanned|understaffed|short",
+    ),
+    cue(83, "atfm_regulation", 3, ATC, ARRIVAL),
+    cue(83, "atfm_regulation", 2, r"arrival|destination|landing", r"restrict\w*|regulat\w*|slot\w*|flow|rate"),
+    cue(84, "atfm_regulation", 2, ATC, WEATHER, ARRIVAL),
+    cue(
+        85,
+        "security",
+        3,
+        r"security alert|security incident|security threat|security search|security check|security screening"
+        r"|bomb threat|suspicious|unattended|evacuat\w*|drones?|uav|police|threat|breach",
+    ),
+    cue(
+        85,
+        "security",
+        2.5,
+        r"security",
+        r"alert|incident|threat|search|check|screen\w*|rescreen\w*|queue\w*|closed|sweep|found|item|bags?",
+    ),
+    cue(
+        86,
+        "government_check",
+        3,
+        r"immigration|customs|passport control|border control|border force|health check|quarantine|health authority",
+    ),
+    cue(
+        87,
+        "airport_restriction",
+        2.5,
+        r"runways?|taxiways?|stands?|gates?|terminal|apron|ils|lighting|approach lights|fire cover|fire service"
+        r"|rescue|rff|navaid|navaids|vor|jet bridges|airbridges|parking|power outage|power failure|baggage system",
+        r"closed|closure|shut|works|repair\w*|maintenance|unavailable|out|lost|outage|fail\w*|inoperative"
+        r"|unserviceable|downgrad\w*|congest\w*|no|limited|reduced|blocked|obstruct\w*|disabled|full",
+    ),
+    cue(87, "airport_restriction", 1.5, r"airport|aerodrome", r"closed|closure|shut|capacity|restrict\w*"),
+    cue(88, "airport_restriction", 2, r"curfew|night ban|night restriction|noise restriction|noise abatement"),
+    cue(
+        89,
+        "airport_restriction",
+        2.5,
+        r"departure|departures|start-?up|startup|push|pushback clearance|taxi\w*",
+        r"restrict\w*|regulat\w*|rate|spacing|separation|queue\w*|hold\w*|clearance",
+        r"atc|tower|ground control|airport|departures|start-?up|startup",
+    ),
+    # 91-96 reactionary
+    cue(
+        91,
+        "load_connection",
+        3,
+        r"connecting|connection|transfer|transit|onward",
+        r"passengers|travell?ers|customers|guests|load|bags|baggage|cargo|awaiting|waiting|held for|hold for|holding"
+        r"|from|service|flights?",
+    ),
+    cue(92, "through_check_in", 3, r"through check-?in|through-?check\w*|interline check-?in"),
+    cue(
+        93,
+        "aircraft_rotation",
+        3,
+        r"inbound|previous sector|previous leg|previous flight|prior sector|earlier sector|rotation|knock-?on"
+        r"|reactionary|preceding sector|preceding flight|incoming|late arrival|arrived late|came in late|coming in",
+        r"late|delay\w*|behind|slipp?\w*|still|running|out|airborne|arriv\w*|rotation|knock-?on|reactionary",
+    ),
+    cue(94, "cabin_crew_rotation", 3, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
+    cue(
+        95,
+        "crew_rotation",
+        3,
+        r"crew|pilots|flight crew|operating crew",
+        r"inbound|previous|prior|connecting|other flight|another flight|rotation|preceding|earlier|late sector"
+        r"|from a|positioning|still on",
+    ),
+    cue(
+        96,
+        "operations_control",
+        2,
+        r"operations control|ops control|network control|hub control",
+        r"decision|decided|request\w*|instruct\w*|held|hold\w*|protect\w*",
+    ),
+    # 97-99 miscellaneous
+    cue(97, "industrial_action", 3, STRIKE_ACTION, OWN_STAFF + r"|pilots|cabin crew|crew|staff|engineers"),
+    cue(98, "industrial_action", 3.5, STRIKE_ACTION, OUTSIDE_STAFF),
+    cue(98, "industrial_action", 2.5, STRIKE_ACTION),
+)
+
+# Codes kept apart for the crew they name (a stated crew position completes them); for the weather and ATFM codes
+# the station (departure or destination) decides between the codes of one family (cause.py).
+CREW_CODES = frozenset({64, 67})
