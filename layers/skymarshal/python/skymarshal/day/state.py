@@ -1,6 +1,6 @@
 """The tables a day is scored on, read from the generated airline (the baselines' tables) or from an account
-after a replay (SkyMarshal's): the flights leaving from the day before the stream's first day to the day after
-its last (knock-on and re-accommodation reach that far), their bookings, and their crews.
+after a replay (SkyMarshal's): the flights leaving from the day before the stream's first day to two days after
+its last (knock-on and next-day re-accommodation reach that far), their bookings, and their crews.
 
 From an account every read is a Query on a key or GSI: flights on type-departure-index (one per type),
 bookings on flight-id-index and crew on flight-position-index (one per flight), a member's roster on its key
@@ -29,7 +29,7 @@ def window(days: Iterable[date]) -> tuple[datetime, datetime]:
     ordered = sorted(days)
     return (
         datetime.combine(ordered[0] - timedelta(days=1), time(0), UTC),
-        datetime.combine(ordered[-1] + timedelta(days=2), time(0), UTC),
+        datetime.combine(ordered[-1] + timedelta(days=3), time(0), UTC),  # re-accommodation the day after
     )
 
 

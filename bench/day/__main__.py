@@ -1,0 +1,130 @@
+"""`make bench-day`: an ordinary and a bad day of the synthetic airline replayed — SkyMarshal (rank 1 approved,
+through the synthesized state machine on an in-process emulated account) beside the baselines on the same
+stream — each day's scorecard printed as a table, saved as JSON and drawn as PNG plots.
+
+Figures, not assertions. `--intensity meltdown` adds the hub closure, the crew-sickness wave and two AOGs;
+`--skip-workflow` scores the baselines alone (seconds); `--policy scripted` replays the scripted duty manager.
+Outputs (streams, progress files, scorecards, plots) go to --out (default .build/bench-day).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from collections import defaultdict
+from datetime import date, timedelta
+from pathlib import Path
+
+from .plots import draw
+from .reports import written
+
+
+def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
+    from skymarshal.data import schema as s
+    from skymarshal.day.draw import draw_day
+    from skymarshal.day.stream import AirlineRef, Stream, StreamHeader
+
+    from ..reading.airline_view import view_of
+
+    crew_on = defaultdict(list)
+    for row in airline.tables[s.CREW_ROSTER]:
+        if row.flight_id and row.kind == "FLIGHT":
+            crew_on[row.flight_id].append(row)
+    events = draw_day(
+        airline.tables[s.DISRUPTION_HISTORY], airline.tables[s.FLIGHTS], day, intensity, seed, lambda f: crew_on[f]
+    )
+    view, rng = view_of(airline), random.Random(f"{seed}:reports")
+    events = [written(e, view, crew_on, rng) for e in events]
+    config = airline.config
+    header = StreamHeader(
+        stream_id=f"{intensity}-{day}-s{seed}",
+        seed=seed,
+        intensity=intensity,
+        days=[day],
+        airline=AirlineRef(
+            seed=config.seed, start=config.start, days=config.days, load_factor=load_factor, scale=config.scale
+        ),
+    )
+    return Stream(header=header, events=tuple(events))
+
+
+def _skymarshal(airline, stream, out: Path, policy: str):
+    from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay
+    from skymarshal.day.state import tails_of
+    from skymarshal.local import workflow as local_workflow
+    from skymarshal.local.emulator import in_process_account
+    from skymarshal.local.template import workflow_template
+
+    progress = ReplayProgress(out / f"{stream.header.stream_id}.{policy}.progress.jsonl")
+    progress.path.unlink(missing_ok=True)  # an in-process account starts fresh: so does its progress
+    with in_process_account(airline) as account:
+        local_workflow.install(account, workflow_template())
+        client = local_workflow.local_client(account)
+        handle = account.handle()
+        outcomes = replay(stream, client, progress, lambda: tails_of(handle, stream.header.days), policy=policy)
+        tails, _ = progress.load()
+        return account_scorecard(handle, stream, outcomes, tails or {}, policy), outcomes
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--intensity", action="append", choices=("ordinary", "bad", "meltdown"))
+    parser.add_argument("--day", type=date.fromisoformat, default=date(2027, 1, 20))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--load-factor", type=float, default=0.1, help="passenger volume (0.78: production)")
+    parser.add_argument("--policy", choices=("rank1", "scripted"), default="rank1")
+    parser.add_argument("--skip-workflow", action="store_true", help="the baselines only")
+    parser.add_argument("--out", type=Path, default=Path(".build/bench-day"))
+    args = parser.parse_args(argv)
+    os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")  # the handlers' INFO lines would bury the table
+
+    from skymarshal.cli.replay_run import scorecard_table
+    from skymarshal.data.generator import GeneratorConfig, generate
+    from skymarshal.day.baselines import run_baseline
+    from skymarshal.day.state import from_airline
+
+    started = time.monotonic()
+    config = GeneratorConfig(
+        load_factor=args.load_factor, passenger_days=(args.day - timedelta(days=1), args.day + timedelta(days=1))
+    )
+    airline = generate(config)
+    print(
+        f"airline generated (load factor {args.load_factor}, passengers {args.day - timedelta(days=1)}..{args.day + timedelta(days=1)}) in {time.monotonic() - started:.0f} s",
+        flush=True,
+    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    for intensity in args.intensity or ["ordinary", "bad"]:
+        stream = _stream(airline, args.day, intensity, args.seed, args.load_factor)
+        path = args.out / f"{stream.header.stream_id}.jsonl"
+        stream.write(path)
+        print(f"\n{intensity} day {args.day}: {len(stream.events)} disruptions → {path}", flush=True)
+        for e in stream.events:
+            print(f"  {e.at:%H:%MZ} {e.event_id} {e.holds:7s} {e.cause:10s} {e.minutes:4d} min  {e.report[:100]}")
+        state = from_airline(airline, [args.day])
+        cards = []
+        for name in ("delay", "cancel-first", "greedy"):
+            t = time.monotonic()
+            cards.append(run_baseline(name, state, stream.events, [args.day]))
+            print(f"  baseline {name}: {time.monotonic() - t:.1f} s", flush=True)
+        if not args.skip_workflow:
+            t = time.monotonic()
+            card, _ = _skymarshal(airline, stream, args.out, args.policy)
+            cards.insert(0, card)
+            print(f"  skymarshal ({args.policy}): {time.monotonic() - t:.0f} s", flush=True)
+        title = f"{intensity} day {args.day} (seed {args.seed}, load factor {args.load_factor}, {len(stream.events)} disruptions)"
+        print("\n" + scorecard_table(cards, title=title))
+        (args.out / f"{stream.header.stream_id}.scorecards.json").write_text(
+            json.dumps([c.model_dump(mode="json") for c in cards], indent=1)
+        )
+        plot = draw(cards, title, args.out / f"{stream.header.stream_id}.png")
+        print(f"plots: {plot}", flush=True)
+    print(f"\nbench-day: {time.monotonic() - started:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""A short replay end to end on the emulated account: two events drawn from the session's airline through the
+synthesized state machine, rank 1 approved and executed; interrupted after its first decision (before that
+decision reached the progress file) and started again, it decides each event exactly once."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from datetime import date
+
+import pytest
+
+from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay
+from skymarshal.data import schema as s
+from skymarshal.day.draw import draw_day
+from skymarshal.day.state import tails_of
+from skymarshal.day.stream import AirlineRef, Stream, StreamHeader
+
+DAY = date(2027, 1, 20)
+
+
+def two_events(airline):
+    crew_on: dict[str, list] = {}
+    for row in airline.tables[s.CREW_ROSTER]:
+        if row.flight_id and row.kind == "FLIGHT":
+            crew_on.setdefault(row.flight_id, []).append(row)
+    drawn = draw_day(
+        airline.tables[s.DISRUPTION_HISTORY],
+        airline.tables[s.FLIGHTS],
+        DAY,
+        "ordinary",
+        11,
+        lambda f: crew_on.get(f, []),
+    )
+    return tuple(e for e in drawn if e.holds in ("tail", "flight"))[:2]
+
+
+def test_an_interrupted_replay_resumes_without_deciding_any_event_twice(wf, account, airline, restore, tmp_path):
+    events = two_events(airline)
+    assert len(events) == 2
+    config = airline.config
+    header = StreamHeader(
+        stream_id=f"t{uuid.uuid4().hex[:6]}",
+        seed=11,
+        intensity="ordinary",
+        days=[DAY],
+        airline=AirlineRef(seed=config.seed, start=config.start, days=config.days, load_factor=config.load_factor),
+    )
+    stream = Stream(header=header, events=events)
+    handle = account.handle()
+    decided: Counter[str] = Counter()
+    real_decide = wf.decide
+
+    def counting(name, answer, registry=None):
+        decided[name] += 1
+        restore.append(name)
+        return real_decide(name, answer, registry)
+
+    wf.decide = counting
+    progress = ReplayProgress(tmp_path / "day.progress.jsonl")
+    real_record = progress.record
+
+    def crash_once(outcome):
+        progress.record = real_record
+        raise KeyboardInterrupt  # Ctrl-C after the first decision executed, before it was written down
+
+    progress.record = crash_once
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            replay(stream, wf, progress, lambda: tails_of(handle, [DAY]), echo=lambda _: None)
+        lines: list[str] = []
+        outcomes = replay(stream, wf, progress, lambda: pytest.fail("the tails are read once"), echo=lines.append)
+    finally:
+        wf.decide = real_decide
+    assert [o.event_id for o in outcomes] == [e.event_id for e in events]
+    assert all(n == 1 for n in decided.values()), decided
+    assert len(progress.load()[1]) == 2
+    assert not any(line.startswith("resuming") for line in lines)  # nothing was recorded before the crash
+    again = replay(stream, wf, progress, lambda: {}, echo=lines.append)
+    assert again == outcomes and lines[-1].startswith("resuming: 2 of 2")
+    card = account_scorecard(handle, stream, outcomes, progress.load()[0] or {}, "rank1")
+    assert card.decisions == 2 and card.escalated == sum(o.fell_back for o in outcomes)
+    assert card.rotation_breaks == 0
