@@ -64,20 +64,30 @@ def _target(args, echo):
         yield local_client(account, echo=echo), account.handle()
 
 
-def checked_stream(path: Path, handle):
-    """The stream, or CliError on one line naming the event, before anything is decided."""
-    from ..data import queries as q
-    from ..day.stream import StreamRefused, check_against_data, data_days_of, read_stream
+def read_checked(path: Path):
+    """The stream read whole, or CliError on one line naming the line or the event (before any account)."""
+    from ..day.stream import StreamRefused, read_stream
     from . import CliError
 
     try:
-        stream = read_stream(path)
-        stations = {e.station for e in stream.events if e.station}
-        known = {iata for iata in stations if q.airport_profile(handle, iata) is not None}
+        return read_stream(path)
+    except StreamRefused as exc:
+        raise CliError(f"stream refused: {exc}") from None
+
+
+def check_data(stream, handle) -> None:
+    """CliError on one line naming the event when the stream names a flight, a station or a day the account's
+    data does not hold — before anything is decided."""
+    from ..data import queries as q
+    from ..day.stream import StreamRefused, check_against_data, data_days_of
+    from . import CliError
+
+    stations = {e.station for e in stream.events if e.station}
+    known = {iata for iata in stations if q.airport_profile(handle, iata) is not None}
+    try:
         check_against_data(stream, lambda fid: q.get_flight(handle, fid), data_days_of(stream.header), known)
     except StreamRefused as exc:
         raise CliError(f"stream refused: {exc}") from None
-    return stream
 
 
 def _run(args) -> int:
@@ -90,8 +100,9 @@ def _run(args) -> int:
     progress = ReplayProgress(
         args.progress or args.stream.with_name(f"{args.stream.name}.{args.policy}.progress.jsonl")
     )
+    stream = read_checked(args.stream)
     with _target(args, echo) as (client, handle):
-        stream = checked_stream(args.stream, handle)
+        check_data(stream, handle)
         echo(
             f"replaying {len(stream.events)} event(s) of {stream.header.stream_id} under {args.policy}; progress in {progress.path}"
         )
