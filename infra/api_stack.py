@@ -129,6 +129,7 @@ class ApiFunctionsConstruct(FunctionsBase):
         machine.grant_start_execution(api)
         machine.grant_task_response(api)  # the duty manager's answer to the waiting approval step
         self.grant_audit(api, workflow.audit_key, "kms:Sign", "kms:Verify")
+        self.grant_anchor_read(api)  # `audit verify` reads the anchors outside the chain (GET …/audit/verify)
         self.grant_bedrock(stream, assistant_model_ids(), "assistant.json")
         # Auth is the app's: it verifies the Cognito ID token itself (CloudFront forwards Authorization).
         url = stream.add_function_url(

@@ -27,6 +27,8 @@ REMOVAL_POLICIES = {"retain": cdk.RemovalPolicy.RETAIN, "destroy": cdk.RemovalPo
 # DynamoDB table names: 3–255 characters of [A-Za-z0-9_.-]; the prefix must keep every name legal.
 _TABLE_NAME_CHARS = re.compile(r"^[A-Za-z0-9_.-]*$")
 _STAGE = re.compile(r"^[a-z][a-z0-9-]{0,19}$")
+# S3 Object Lock takes a default retention of at most 36,500 days (100 years).
+MAX_RETENTION_DAYS = 36_500
 # Alert subscriptions (infra/alerts.py): an address, an E.164 number, an SSM parameter name.
 _EMAIL = re.compile(r"^[^@\s,]+@[^@\s,]+\.[^@\s,]+$")
 _PHONE = re.compile(r"^\+[1-9][0-9]{6,14}$")
@@ -53,6 +55,11 @@ class AppConfig:
         90  # seed 001: checkpoints kept 90 days (S3 offload objects and the saver's ttl_seconds)
     )
     approval_timeout_minutes: int = 30  # a duty manager's approval window; the run escalates after it
+    # How long each audit chain's anchor (infra/storage.py, AuditAnchorStorage) is under COMPLIANCE Object Lock.
+    # Neither the README nor DESIGN names an audit retention, so 400 days: a year of runs plus a month for the
+    # yearly audit that reviews them, and longer than the S3 access logs (365 days) that show who read them.
+    # COMPLIANCE cannot be shortened by anyone once an object is written; a change applies to new anchors only.
+    audit_anchor_retention_days: int = 400
     llm_provider: str = "bedrock"  # offline | bedrock (SKYMARSHAL_LLM_PROVIDER of every function)
     # Which inference profiles serve the models (skymarshal/llm/profiles.py): regional (by the deployment's
     # region, resolved at deploy time), configured (ids as written), or global | us | eu | apac.
@@ -82,6 +89,8 @@ class AppConfig:
             raise ValueError("checkpointExpiryDays must be at least 1")
         if not 1 <= self.approval_timeout_minutes <= 24 * 60:
             raise ValueError("approvalTimeoutMinutes must be between 1 and 1440")
+        if not 1 <= self.audit_anchor_retention_days <= MAX_RETENTION_DAYS:
+            raise ValueError(f"auditAnchorRetentionDays must be between 1 and {MAX_RETENTION_DAYS}")
         if self.llm_provider not in ("offline", "bedrock"):
             raise ValueError(f"llmProvider {self.llm_provider!r}: expected offline or bedrock")
         for email in self.alert_emails:
@@ -113,6 +122,7 @@ class AppConfig:
             removal_policy=str(get("removalPolicy", cls.removal_policy)).lower(),
             checkpoint_expiry_days=int(get("checkpointExpiryDays", cls.checkpoint_expiry_days)),
             approval_timeout_minutes=int(get("approvalTimeoutMinutes", cls.approval_timeout_minutes)),
+            audit_anchor_retention_days=int(get("auditAnchorRetentionDays", cls.audit_anchor_retention_days)),
             llm_provider=str(get("llmProvider", cls.llm_provider)).lower(),
             bedrock_geography=str(get("bedrockGeography", cls.bedrock_geography)).lower(),
             web_adapter_layer_version=int(get("webAdapterLayerVersion", cls.web_adapter_layer_version)),

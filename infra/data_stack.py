@@ -1,7 +1,8 @@
-"""The data stack: operational and system tables, the artifacts bucket, and the key encrypting both.
+"""The data stack: operational and system tables, the artifacts bucket, and the key encrypting both; and the
+audit chains' anchor bucket under Object Lock (SSE-S3, infra/storage.py).
 
 Later stacks (workflow, API, knowledge base) receive this stack and grant their functions access
-through `tables`, `bucket` and `key`; agent functions get exactly their row of the access matrix with
+through `tables`, `bucket`, `anchor_bucket` and `key`; agent functions get exactly their row of the access matrix with
 `grant_agent_read`.
 """
 
@@ -19,7 +20,7 @@ from constructs import Construct
 from skymarshal.data.schema import AGENT_TABLE_ACCESS, TABLES, TABLES_BY_NAME, Naming
 
 from .config import AppConfig
-from .storage import CHECKPOINT_PREFIX, EXPORT_PREFIX, ArtifactStorage
+from .storage import CHECKPOINT_PREFIX, EXPORT_PREFIX, ArtifactStorage, AuditAnchorStorage
 from .tables import SkyMarshalTables
 
 AGENT_READ_ACTIONS = ("dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query")
@@ -64,6 +65,11 @@ class DataStack(Stack):
         )
         self.bucket: s3.IBucket = storage.bucket
         self.access_logs_bucket: s3.IBucket = storage.access_logs
+        anchors = AuditAnchorStorage(
+            self, "AuditAnchors", access_logs=storage.access_logs, retention_days=config.audit_anchor_retention_days
+        )
+        self.anchor_bucket: s3.IBucket = anchors.bucket
+        self.anchor_prefix = anchors.prefix
 
         self._outputs()
 
@@ -86,6 +92,12 @@ class DataStack(Stack):
             "ArtifactsBucketName",
             value=self.bucket.bucket_name,
             description="Checkpoint offload (checkpoints/) and audit exports (exports/)",
+        )
+        CfnOutput(
+            self,
+            "AuditAnchorBucketName",
+            value=self.anchor_bucket.bucket_name,
+            description="SKYMARSHAL_AUDIT_ANCHOR_BUCKET for `skymarshal audit verify` (anchors/, Object Lock)",
         )
         CfnOutput(self, "DataKeyArn", value=self.key.key_arn, description="KMS key of the tables and bucket")
         # No prefix is the default, and an empty string is not a safe output value (CloudFormation

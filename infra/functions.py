@@ -18,6 +18,7 @@ from constructs import Construct
 from skymarshal.checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from skymarshal.data.schema import AUDIT_TRAIL, CHECKPOINTS, TABLES_BY_NAME
 from skymarshal.llm.provider import GEOGRAPHY_ENV
+from skymarshal.workflow.audit_anchor import ANCHOR_BUCKET_ENV
 
 from .bedrock import ACTIONS as BEDROCK_ACTIONS
 from .bedrock import stack_grant
@@ -203,6 +204,42 @@ class FunctionsBase(Construct):
         self._finding(fn, "Action::s3:List*", f"the audit lists a run's decision attempts; {grant}")
         for arn in references(self.stack, cfn_resource(self.data.bucket), "Arn"):
             self._finding(fn, f"Resource::{arn}/*", f"object keys are per run, unknown at deploy time; {grant}")
+
+    def grant_anchor_put(self, fn: lambda_.Function) -> None:
+        """Leave a finished run's audit head in the Object Lock bucket (workflow/audit_anchor.py write_locked):
+        s3:PutObject on anchors/* and nothing else. Not Bucket.grantPut, whose PutObjectRetention and
+        PutObjectLegalHold would let a PUT carry its own shorter GOVERNANCE retention instead of the bucket's
+        COMPLIANCE default; no read, no delete (a version cannot be deleted before its retention ends anyway)."""
+        bucket = self.data.anchor_bucket
+        objects = bucket.arn_for_objects(f"{self.data.anchor_prefix}*")
+        iam.Grant.add_to_principal(grantee=fn, actions=["s3:PutObject"], resource_arns=[objects])
+        fn.add_environment(ANCHOR_BUCKET_ENV, bucket.bucket_name)
+        self._anchor_finding(fn, "PutObject only, so Learn can add an anchor and cannot read, retain or delete one")
+
+    def grant_anchor_read(self, fn: lambda_.Function) -> None:
+        """Read the audit anchors for `audit verify` (workflow/audit_anchor.py locked_anchors): GetObject on
+        anchors/* and ListBucket of that prefix only (the s3:prefix condition; Bucket.grantRead cannot narrow a
+        listing); no write."""
+        bucket = self.data.anchor_bucket
+        objects = bucket.arn_for_objects(f"{self.data.anchor_prefix}*")
+        iam.Grant.add_to_principal(grantee=fn, actions=["s3:GetObject"], resource_arns=[objects])
+        iam.Grant.add_to_principal(
+            grantee=fn,
+            actions=["s3:ListBucket"],
+            resource_arns=[bucket.bucket_arn],
+            conditions={"StringLike": {"s3:prefix": [f"{self.data.anchor_prefix}*"]}},
+        )
+        fn.add_environment(ANCHOR_BUCKET_ENV, bucket.bucket_name)
+        self._anchor_finding(fn, "GetObject only, so the verifier reads anchors and cannot write or delete one")
+
+    def _anchor_finding(self, fn: lambda_.Function, what_it_may: str) -> None:
+        for arn in references(self.stack, cfn_resource(self.data.anchor_bucket), "Arn"):
+            self._finding(
+                fn,
+                f"Resource::{arn}/{self.data.anchor_prefix}*",
+                "an anchor's key names its disruption and record (anchors/<disruption id>/<seq>.json), unknown at "
+                f"deploy time; the audit anchor bucket under Object Lock only, its anchors/ prefix only; {what_it_may}",
+            )
 
     def _finding(self, fn: lambda_.Function, what: str, reason: str) -> None:
         self._findings.setdefault(fn, {})[what] = reason

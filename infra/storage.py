@@ -1,5 +1,5 @@
-"""The artifacts bucket (checkpoint offload, audit exports), its server-access-log bucket, and the
-settings every SkyMarshal bucket shares."""
+"""The artifacts bucket (checkpoint offload, audit exports), its server-access-log bucket, the audit chains'
+anchor bucket under Object Lock, and the settings every SkyMarshal bucket shares."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
+
+from skymarshal.workflow.audit_anchor import PREFIX as ANCHOR_PREFIX
 
 # Key prefixes inside the artifacts bucket. The checkpoint saver must be configured with
 # s3_offload_config={"bucket_name": ..., "key_prefix": "checkpoints"} for the expiry rule to apply.
@@ -119,4 +121,39 @@ class ArtifactStorage(Construct):
                 ),
             ],
             **common,
+        )
+
+
+class AuditAnchorStorage(Construct):
+    """`bucket`: where Learn leaves each finished run's audit head (`anchors/<disruption id>/<seq>.json`,
+    workflow/audit_anchor.py), under a default Object Lock retention in COMPLIANCE mode: no one, the account's
+    root included, deletes or overwrites a version before it ends, so a rolled-back chain cannot hide its anchor.
+
+    Always retained, whatever the stage's removal policy: CloudFormation cannot empty a bucket of locked
+    versions, and the auto-delete custom resource would fail on them (and must never be given the chance).
+    SSE-S3, not the data key: an anchor is a record number, a hash, a count and a state (nothing secret), the
+    grants stay S3 actions only, and no key's deletion or disabling can make a locked anchor unreadable while
+    it must still be kept (the data key follows the stage's removal policy).
+    """
+
+    def __init__(self, scope: Construct, construct_id: str, *, access_logs: s3.IBucket, retention_days: int) -> None:
+        super().__init__(scope, construct_id)
+        self.prefix = ANCHOR_PREFIX
+        self.bucket = s3.Bucket(
+            self,
+            "Bucket",
+            encryption=s3.BucketEncryption.S3_MANAGED,
+            versioned=True,  # Object Lock protects versions; S3 requires versioning with it
+            object_lock_enabled=True,
+            object_lock_default_retention=s3.ObjectLockRetention.compliance(Duration.days(retention_days)),
+            server_access_logs_bucket=access_logs,
+            server_access_logs_prefix="audit-anchors/",
+            # No expiry: an anchor is kept as long as the chain it anchors (the AuditTrail table keeps its records).
+            lifecycle_rules=[
+                s3.LifecycleRule(
+                    id="abort-incomplete-uploads",
+                    abort_incomplete_multipart_upload_after=Duration.days(INCOMPLETE_UPLOAD_DAYS),
+                )
+            ],
+            **secure_bucket_options(removal_policy=RemovalPolicy.RETAIN, auto_delete_objects=False),
         )

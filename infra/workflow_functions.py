@@ -188,6 +188,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         self._write(execute, EXECUTE_WRITES)
         self._read(learn, (FLIGHTS, DISRUPTION_HISTORY))
         self._write(learn, (DISRUPTION_HISTORY,))
+        self.grant_anchor_put(learn)  # the finished run's audit head, outside the chain (Object Lock)
         for fn in (validate, collate, arbitrate, request_approval, execute, learn):
             self.grant_audit(fn, self.audit_key, "kms:Sign")
         self._acknowledge_findings()

@@ -47,6 +47,8 @@ def test_cdk_json_runs_the_venv_python_and_pins_no_cli_3() -> None:
         {"stage": "Prod"},
         {"stage": ""},
         {"checkpoint_expiry_days": 0},
+        {"audit_anchor_retention_days": 0},
+        {"audit_anchor_retention_days": 36_501},  # S3 Object Lock's longest default retention is 100 years
     ],
 )
 def test_invalid_settings_are_refused(kwargs) -> None:
@@ -55,9 +57,13 @@ def test_invalid_settings_are_refused(kwargs) -> None:
 
 
 def test_cli_strings_are_converted(make_app, tmp_path) -> None:
-    app = make_app(tmp_path, checkpointExpiryDays="45", removalPolicy="DESTROY")
+    app = make_app(tmp_path, checkpointExpiryDays="45", removalPolicy="DESTROY", auditAnchorRetentionDays="30")
     config = AppConfig.from_context(app.node)
-    assert (config.checkpoint_expiry_days, config.removal_policy) == (45, "destroy")
+    assert (config.checkpoint_expiry_days, config.removal_policy, config.audit_anchor_retention_days) == (
+        45,
+        "destroy",
+        30,
+    )
 
 
 def test_table_prefix_reaches_every_physical_name(make_app, tmp_path) -> None:
@@ -67,14 +73,26 @@ def test_table_prefix_reaches_every_physical_name(make_app, tmp_path) -> None:
     }
 
 
-def test_destroy_makes_everything_deletable_and_stays_nag_clean(make_app, tmp_path) -> None:
-    app = make_app(tmp_path, removalPolicy="destroy", stage="qa")
+def test_destroy_makes_everything_deletable_but_the_locked_anchors_and_stays_nag_clean(make_app, tmp_path) -> None:
+    app = make_app(tmp_path, removalPolicy="destroy", stage="qa", auditAnchorRetentionDays="30")
     stacks = build_app(app)
     for logical, table in _cfn_tables(stacks).items():
         assert table.cfn_options.deletion_policy == CfnDeletionPolicy.DELETE, logical
         assert not table.deletion_protection_enabled, logical
-    buckets = [c for c in stacks.data.node.find_all() if isinstance(c, s3.CfnBucket)]
-    assert buckets and all(b.cfn_options.deletion_policy == CfnDeletionPolicy.DELETE for b in buckets)
+    anchors = stacks.data.anchor_bucket
+    locked = anchors.node.default_child
+    assert isinstance(locked, s3.CfnBucket)
+    buckets = [
+        c for c in stacks.data.node.find_all() if isinstance(c, s3.CfnBucket) and c.node.path != locked.node.path
+    ]
+    assert len(buckets) == 2 and all(b.cfn_options.deletion_policy == CfnDeletionPolicy.DELETE for b in buckets)
+    # Locked versions cannot be deleted before their retention ends: the anchors' bucket is kept, never emptied.
+    assert locked.cfn_options.deletion_policy == CfnDeletionPolicy.RETAIN
+    assert anchors.node.try_find_child("AutoDeleteObjectsCustomResource") is None
+    assert stacks.data.resolve(locked.object_lock_configuration) == {
+        "objectLockEnabled": "Enabled",
+        "rule": {"defaultRetention": {"mode": "COMPLIANCE", "days": 30}},
+    }
     # `destroy` adds CDK's auto-delete-objects custom resource (a Lambda and a role); the pack
     # must still pass on that tree.
     report = AwsSolutionsChecks().validate_scope(app)

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Match, Template
 
+from infra import AppConfig
 from infra.storage import CHECKPOINT_PREFIX, INCOMPLETE_UPLOAD_DAYS, NONCURRENT_VERSION_DAYS, checkpoint_rule_id
 from skymarshal.data.schema import CHECKPOINTS, TABLES, Naming, TableSpec
 
@@ -38,9 +39,19 @@ def _key_id(template: dict[str, Any]) -> str:
     return next(iter(keys))
 
 
+def _anchor_bucket(template: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """(id, bucket) of the audit anchors' bucket: the one under Object Lock."""
+    locked = {
+        k: b for k, b in _resources(template, "AWS::S3::Bucket").items() if b["Properties"].get("ObjectLockEnabled")
+    }
+    assert len(locked) == 1, "one bucket under Object Lock: the audit anchors"
+    return next(iter(locked.items()))
+
+
 def _buckets(template: dict[str, Any]) -> tuple[str, dict[str, Any], str, dict[str, Any]]:
     """(artifacts id, artifacts, access-log id, access-log bucket): the KMS one is the artifacts bucket."""
-    buckets = _resources(template, "AWS::S3::Bucket")
+    anchors_id, _ = _anchor_bucket(template)
+    buckets = {k: b for k, b in _resources(template, "AWS::S3::Bucket").items() if k != anchors_id}
     assert len(buckets) == 2
     kms_ids = [
         k
@@ -188,15 +199,20 @@ def test_access_log_bucket_accepts_only_s3_logging(data_template_json: dict[str,
         if p["Properties"]["Bucket"] == {"Ref": logs_id}
     )
     allows = [s for s in policy["Properties"]["PolicyDocument"]["Statement"] if s["Effect"] == "Allow"]
-    assert len(allows) == 1
-    assert allows[0]["Principal"] == {"Service": "logging.s3.amazonaws.com"}
-    assert allows[0]["Condition"]["ArnLike"] == {"aws:SourceArn": {"Fn::GetAtt": [bucket_id, "Arn"]}}
+    assert len(allows) == 2  # the artifacts' and the audit anchors' logs
+    assert all(s["Principal"] == {"Service": "logging.s3.amazonaws.com"} for s in allows)
+    anchors_id, _ = _anchor_bucket(data_template_json)
+    assert [s["Condition"]["ArnLike"] for s in allows] == [
+        {"aws:SourceArn": {"Fn::GetAtt": [bucket_id, "Arn"]}},
+        {"aws:SourceArn": {"Fn::GetAtt": [anchors_id, "Arn"]}},
+    ]
 
 
 def test_outputs(data_template_json: dict[str, Any]) -> None:
     bucket_id, _, _, _ = _buckets(data_template_json)
     outputs = data_template_json["Outputs"]
     assert outputs["ArtifactsBucketName"]["Value"] == {"Ref": bucket_id}
+    assert outputs["AuditAnchorBucketName"]["Value"] == {"Ref": _anchor_bucket(data_template_json)[0]}
     assert json.loads(outputs["TableNames"]["Value"]) == {t.name: DEFAULT_NAMING(t.name) for t in TABLES}
     assert "TablePrefix" not in outputs  # only emitted when a prefix is configured
 
@@ -206,3 +222,53 @@ def test_stack_exposes_tables_bucket_and_key(synthesized) -> None:
     assert set(data.tables) == {t.name for t in TABLES}
     assert data.bucket is not None and data.key is not None
     assert data.stack_name == f"SkyMarshal-{synthesized.stacks.config.stage}-Data"
+
+
+def test_audit_anchor_bucket_locks_every_object_in_compliance_mode_and_is_always_retained(
+    data_template: Template, synthesized
+) -> None:
+    days = synthesized.stacks.config.audit_anchor_retention_days
+    data_template.has_resource(
+        "AWS::S3::Bucket",
+        {
+            "Properties": Match.object_like(
+                {
+                    "ObjectLockEnabled": True,
+                    "ObjectLockConfiguration": {
+                        "ObjectLockEnabled": "Enabled",
+                        "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Days": days}},
+                    },
+                    "VersioningConfiguration": {"Status": "Enabled"},
+                    # SSE-S3: no key whose deletion or disabling could make a locked anchor unreadable
+                    "BucketEncryption": {
+                        "ServerSideEncryptionConfiguration": [
+                            {"ServerSideEncryptionByDefault": {"SSEAlgorithm": "AES256"}}
+                        ]
+                    },
+                }
+            ),
+            "DeletionPolicy": "Retain",
+            "UpdateReplacePolicy": "Retain",
+        },
+    )
+    assert days == AppConfig.audit_anchor_retention_days == 400  # cdk.json sets no other
+
+
+def test_audit_anchor_bucket_logs_its_access_and_never_expires_an_anchor(data_template_json: dict[str, Any]) -> None:
+    _, anchors = _anchor_bucket(data_template_json)
+    _, _, logs_id, _ = _buckets(data_template_json)
+    props = anchors["Properties"]
+    assert props["LoggingConfiguration"] == {
+        "DestinationBucketName": {"Ref": logs_id},
+        "LogFilePrefix": "audit-anchors/",
+    }
+    for rule in props.get("LifecycleConfiguration", {}).get("Rules", []):
+        assert not {"ExpirationInDays", "ExpirationDate", "NoncurrentVersionExpiration"} & set(rule), rule
+    # no auto-delete custom resource reaches it: nothing but the TLS denials in its policy
+    policy = next(
+        p
+        for p in _resources(data_template_json, "AWS::S3::BucketPolicy").values()
+        if p["Properties"]["Bucket"] == {"Ref": _anchor_bucket(data_template_json)[0]}
+    )
+    assert {s["Effect"] for s in policy["Properties"]["PolicyDocument"]["Statement"]} == {"Deny"}
+    assert not _resources(data_template_json, "Custom::S3AutoDeleteObjects")

@@ -33,6 +33,7 @@ class LocalNames:
     bucket: str  # the artifacts bucket
     audit_key_arn: str
     state_machine_arn: str
+    anchor_bucket: str = "unset-audit-anchors"  # the audit anchors' Object Lock bucket (infra/storage.py)
 
 
 class Resolver:
@@ -90,7 +91,11 @@ class Resolver:
         if kind == "AWS::DynamoDB::Table":
             return self.names.naming(resource["Properties"]["TableName"])
         if kind == "AWS::S3::Bucket":
-            return self.names.bucket if logical.startswith("StorageArtifacts") else f"unresolved-{logical.lower()}"
+            if logical.startswith("StorageArtifacts"):
+                return self.names.bucket
+            if logical.startswith("AuditAnchorsBucket"):
+                return self.names.anchor_bucket
+            return f"unresolved-{logical.lower()}"
         if kind == "AWS::StepFunctions::StateMachine":
             return self.names.state_machine_arn
         if kind == "AWS::KMS::Key":
@@ -202,7 +207,7 @@ def evaluate(
                 "action": c.action,
                 "resource": c.resource,
                 "resourcePolicy": _resource_policy(c.resource, governed or {}),
-                "context": S3_CONTEXT if c.action.startswith("s3:") else CONTEXT,
+                "context": {**(S3_CONTEXT if c.action.startswith("s3:") else CONTEXT), **dict(c.context)},
                 "unchecked": c.action in TASK_RESPONSES and c.resource != "*",
             }
             for c in ordered

@@ -50,6 +50,8 @@ class Call:
     function: str
     action: str  # "dynamodb:Query"
     resource: str  # an ARN, or "*" where the action has no resource type
+    # The request's condition keys a policy may test beyond those of every call: (("s3:prefix", "anchors/x/"),)
+    context: tuple[tuple[str, str], ...] = ()
 
 
 class CallLog:
@@ -128,7 +130,14 @@ def calls_for(function: str, meta: Any, operation: str, params: dict) -> list[Ca
     if service == "dynamodb":
         return [Call(function, f"dynamodb:{a}", r) for a, r in _dynamodb(operation, params, region)]
     action = f"{service}:{_ACTION_NAMES.get((service, operation), operation)}"
-    return [Call(function, action, _resource(service, operation, params, region))]
+    return [Call(function, action, _resource(service, operation, params, region), _context(service, params))]
+
+
+def _context(service: str, params: dict) -> tuple[tuple[str, str], ...]:
+    """A listing's prefix (s3:prefix), which a ListBucket grant may be narrowed to."""
+    if service == "s3" and "Prefix" in params:
+        return (("s3:prefix", str(params["Prefix"])),)
+    return ()
 
 
 def _table(region: str, name: str, index: str | None = None) -> str:

@@ -7,9 +7,11 @@ So when Learn finishes a run, the head it leaves (seq, hash, record count, the r
 where the table's writers cannot reach:
 
 - the Step Functions execution's output (`$.outcome.anchor`): the execution history is immutable;
-- in AWS, an S3 object `anchors/<disruption id>/<seq>.json` in a bucket under Object Lock
-  (SKYMARSHAL_AUDIT_ANCHOR_BUCKET; infra/storage.py): no one, the account's root included, deletes or
-  overwrites it before its retention ends.
+- in AWS, an S3 object `anchors/<disruption id>/<seq>.json` in the bucket under Object Lock that
+  infra/storage.py (AuditAnchorStorage, in the data stack) creates, COMPLIANCE mode, CDK context
+  `auditAnchorRetentionDays` (SKYMARSHAL_AUDIT_ANCHOR_BUCKET, set on Learn, which may only put under
+  anchors/, and on the API, which may only list and read there): no one, the account's root included,
+  deletes or overwrites that version before its retention ends.
 
 `anchor_problems` fails verification (ROLLED_BACK) when an anchor names a record the chain no longer holds as
 anchored, which is what a truncation leaves: the chain ends before the anchor, or holds another record there.
