@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from skymarshal.agents.disruption_facts import ReportContradictsData, flight_disruption
+from skymarshal.agents.disruption_facts import NoCauseStated, ReportContradictsData, flight_disruption
 from skymarshal.intake.report import read_report
 from skymarshal.models.operational import Flight
 
@@ -64,7 +64,8 @@ def test_weather_at_the_flights_destination_is_code_72():
 def test_no_stated_cause_takes_the_rows_delay_reason_as_a_data_fact():
     d = flight_disruption(read_report("EY124 is late"), flight(delay_reason="ATC_FLOW"))
     assert d.iata_delay_code == 81 and [f.source for f in d.facts if f.name == "delay_reason"] == ["data"]
-    assert flight_disruption(read_report("EY124 is late"), flight()).iata_delay_code == 99
+    with pytest.raises(NoCauseStated, match="understood EY124 on 2027-01-20 but not what happened"):
+        flight_disruption(read_report("EY124 is late"), flight())  # neither the report nor the row gives a cause
 
 
 @pytest.mark.parametrize(

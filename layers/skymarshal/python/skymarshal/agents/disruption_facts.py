@@ -35,6 +35,10 @@ DELAY_REASON_CODES: tuple[tuple[str, int], ...] = (
 OTHER = 99
 
 
+class NoCauseStated(ReportContradictsData):
+    """The report names a flight but no cause, and the flight's row gives none: nothing to decide on."""
+
+
 def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
     return Fact(
         name=name, value=part.value if value is None else value, source="stated", evidence=part.words, span=part.span
@@ -92,7 +96,7 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
     """The disruption of one flight the report names and the schedule holds (with the `others` it names beside)."""
     _mvt_cause(reading)
     check_against(reading, flight, others)
-    if reading.crew_position is not None and reading.cause_code not in CREW_CAUSES:
+    if reading.crew_position is not None and not CREW_CAUSES & {code for _, code, _ in reading.causes}:
         reading.notes.append(f"{reading.crew_position.words!r} named, but the cause is not the crew's")
         reading.crew_position = None
     facts = [
@@ -115,6 +119,11 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
         facts.append(_confidence(reading))
     else:
         code = _code_from_data(flight)
+        if code == OTHER:
+            raise NoCauseStated(
+                f"understood {flight.flight_number} on {flight.flight_date.isoformat()} but not what happened: say the "
+                "cause (a defect, a sick crew member, the weather, a slot, a late inbound...)"
+            )
         if code != OTHER:
             facts.append(
                 Fact(

@@ -55,7 +55,9 @@ def what_if(
     facts: list[Fact] = []
     code = disruption.iata_delay_code
     stated = {f.name for f in disruption.facts if f.source == "stated"}
-    if code in DEFECT_CODES and stated & {"aircraft_defect", "aircraft_damage"}:
+    # A stated defect grounds the tail whatever the report's first cause: a fact only adds (a sick captain beside a
+    # hydraulic leak does not make the aircraft airworthy).
+    if stated & {"aircraft_defect", "aircraft_damage"}:
         _defect(disruption, flight, handle, at, words, additions, facts)
     rank = disruption.unavailable_rank()
     if rank is not None:

@@ -183,7 +183,13 @@ def openapi():
     responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}},
 )
 def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.Started]:
-    started = client().start(body.prompt, disruption_id=body.disruption_id, requested_by=signed_in().name, source="api")
+    started = client().start(
+        body.prompt,
+        disruption_id=body.disruption_id,
+        requested_by=signed_in().name,
+        source="api",
+        ops_date=body.ops_date,
+    )
     payload = m.Started(
         disruption_id=started["disruption_id"], execution_name=started["execution_name"], started=started["started"]
     )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -29,6 +29,11 @@ class StartDisruption(_Body):
     )
     disruption_id: str | None = Field(
         None, pattern=r"^[A-Za-z0-9_-]{1,64}$", description="names the run; a repeated id starts nothing new"
+    )
+    ops_date: date | None = Field(
+        None,
+        description="the operating day 'today' and 'tomorrow' mean (YYYY-MM-DD) unless the report states its own; "
+        "default SKYMARSHAL_OPS_DATE, else today",
     )
 
 

@@ -15,7 +15,7 @@ import json
 import sys
 
 from ..local import control
-from .common import print_json
+from .common import iso_date, print_json
 from .render import Progress, render_decision, render_understood, write_audit
 
 EXIT = {"executed": 0, "rejected": 0, "escalated": 3, "input_error": 1, "failed": 1}
@@ -48,6 +48,13 @@ def register(commands) -> None:
         help="why (kept in the audit): required with --select, --reject and --alternatives",
     )
     cmd.add_argument("--id", dest="disruption_id", default=None, help="the disruption id (default: generated)")
+    cmd.add_argument(
+        "--ops-date",
+        type=iso_date,
+        default=None,
+        help="the operating day the report's 'today' and 'tomorrow' mean, YYYY-MM-DD (default: SKYMARSHAL_OPS_DATE, "
+        "else the first day of the local data)",
+    )
     cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     cmd.set_defaults(run=_run)
 
@@ -210,7 +217,13 @@ def _run(args) -> int:
         raise CliError("no terminal to ask the duty manager: pass --approve, --select N or --reject")
     with control.account(echo=echo) as account:
         client = local_client(account, echo=echo)
-        started = client.start(args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by)
+        from ..data.queries import first_day
+        from ..intake.when import configured_ops_date
+
+        ops = args.ops_date or configured_ops_date() or first_day(account.handle())
+        started = client.start(
+            args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by, ops_date=ops
+        )
         name = started["execution_name"]
         progress = Progress(quiet=args.json)
         progress.header(name, args.prompt, started["started"])

@@ -244,3 +244,17 @@ def past_disruptions(
         condition &= Key("occurred_at").gte(iso_z(since))
     rows = handle.query(s.DISRUPTION_HISTORY, condition, index=s.DISRUPTION_TYPE_INDEX, forward=False, limit=limit)
     return [DisruptionRecord.model_validate(r) for r in rows]
+
+
+def first_day(handle: DataHandle) -> date | None:
+    """The first day the data holds: the earliest aircraft availability row of any type (one Query per type on
+    type-date-index, one item each) — the local default operating day."""
+    from ..models.fleet import AIRCRAFT_TYPES
+
+    days = []
+    for aircraft_type in AIRCRAFT_TYPES:
+        rows = handle.query(
+            s.AIRCRAFT_AVAILABILITY, Key("aircraft_type").eq(aircraft_type), index=s.TYPE_DATE_INDEX, limit=1
+        )
+        days += [date.fromisoformat(str(row["date"])[:10]) for row in rows]
+    return min(days, default=None)

@@ -5,12 +5,29 @@ A cue is one or more word groups that must all occur in one sentence of the norm
 "captain" with "sick", "loader" with "hit", a word alone where it names the cause by itself ("de-icing",
 "bowser"). Each group is an alternation of one or two words, stems allowed (`refuel\\w*`). The reader scores every
 code by the cues it finds (cause.py); a cue's weight says how much it alone settles the cause: 3 names it, 2 implies
-it, 1 hints at it. The codes and their titles are the disruption model's (models/disruption.py).
+it, 1 hints at it. The shared word groups are in lexicon_words.py; the codes and their titles are the disruption
+model's (models/disruption.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .lexicon_words import (
+    AIRCRAFT_PARTS,
+    ARRIVAL,
+    ATC,
+    CABIN,
+    CONTACT,
+    DEFECT,
+    FLIGHT_DECK,
+    GROUND_VEHICLE,
+    OUTSIDE_STAFF,
+    OWN_STAFF,
+    STRIKE_ACTION,
+    UNAVAILABLE,
+    WEATHER,
+)
 
 
 @dataclass(frozen=True)
@@ -24,64 +41,6 @@ class Cue:
 def cue(code: int, fact: str, weight: float, *groups: str) -> Cue:
     return Cue(code, fact, weight, groups)
 
-
-# People and things the cues share
-FLIGHT_DECK = r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|second officers?"
-CABIN = (
-    r"cabin crew|cabin crews|cabin crew members?|cabin attendants?|flight attendants?|pursers?|stewards?|stewardess\w*"
-    r"|cabin managers?|cabin seniors?|crew members?|cabin services? directors?|csd"
-)
-UNAVAILABLE = (
-    r"sick|sickness|ill|illness|unwell|no[- ]?shows?|unfit|fatigued?|fatigue|injur\w*|unavailable|missing|absent"
-    r"|stood down|called in|off sick|not reported|did not report|failed to report|short|shortage|incapacitated"
-    r"|food poisoning|fever|vomiting|migraine|hospital\w*|medical\w*|licen[cs]e\w*|expired|lapsed|invalid"
-    r"|timed? out|out of hours|exceed\w*|duty|fdp|ftl|rest|show up|showed up|turn up|turned up|sign-?on|sign on"
-)
-DEFECT = (
-    r"fault\w*|fail\w*|defect\w*|inoperative|unserviceable|u/s|broken|leak\w*|crack\w*|warning|caution|snag\w*"
-    r"|malfunction\w*|vibration\w*|aog|grounded|mel|no-?go|overheat\w*|smoke|fumes|burst|flat|worn|stuck|jammed"
-    r"|not working|will not|won't|would not|wouldn't|does not|doesn't|lost|loss|tripp\w*|indication\w*|spurious"
-    r"|replace\w*|tech\w*|mechanical|temperature|hot|rectif\w*|troubleshoot\w*|chipped|delaminat\w*|seized|erratic|low pressure"
-)
-AIRCRAFT_PARTS = (
-    r"engines?|hydraulic\w*|gear|brakes?|tyres?|tires?|wheels?|apu|avionics|radar|transponder|autopilot|flaps?|slats?"
-    r"|spoilers?|actuators?|windshield|windscreen|windows?|doors?|slides?|bleed|pack|packs|pressuri[sz]\w*"
-    r"|generators?|fuel pump|fuel leak|fuel quantity|probes?|pitot|sensors?|computers?|display|fmc|fms|adiru|irs"
-    r"|radios?|transceivers?|steering|nosewheel|nose wheel|oxygen|lavator\w*|toilets?|ife|galley ovens?|ovens?"
-    r"|seats?|cargo door|fire detection|smoke detector|rudder|elevator|aileron|trim|landing light|lights?"
-    r"|electrical|battery|batteries|starter|thrust reverser|reverser|ecam|eicas|tcas|egpws|wiring|panel|valve"
-    r"|airframe|fuselage|nacelle|cowling|blade|fan|compressor|turbine|oil|radome|pressure controllers?|controller"
-)
-GROUND_VEHICLE = (
-    r"trucks?|vehicles?|tugs?|tractors?|loaders?|hi-?loaders?|stairs|steps|jet ?bridge|air ?bridge|airbridge|bus"
-    r"|buses|belt loader|dolly|dollies|baggage cart|catering truck|fuel truck|bowser|towbar|tow bar|pushback"
-    r"|ground equipment|gpu"
-)
-CONTACT = (
-    r"hit|hits|struck|strikes|collided|collision|scraped|scrape|dented|dent|bumped|ran into|clipped|gashed|punctured"
-    r"|touched|touch|nudged|grazed"
-    r"|damag\w*|contact"
-)
-STRIKE_ACTION = (
-    r"strike|strikes|striking|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
-    r"|go-?slow|picket\w*|union action|protest\w*|labour dispute|labor dispute|stopped work|stop work|stopping work"
-    r"|work stoppage|walked off|walk off|walking off"
-)
-OWN_STAFF = r"our|own|ey|etihad|company|airline's|our own"
-OUTSIDE_STAFF = (
-    r"handl\w*|contractors?|contracted|outsourced|airport staff|airport workers?|ground staff|baggage handlers"
-    r"|fuel\w*|caterers?|customs|immigration|border|security staff|police|rail|national|general"
-)
-ATC = (
-    r"atc|atfm|air traffic|controllers|flow control|flow management|flow measures?|eurocontrol|nmoc|cfmu|ctots?|slots?"
-)
-ARRIVAL = r"arrival|destination|landing|land|lands|inbound flow|arr|approach"
-WEATHER = (
-    r"fog|foggy|mist|visibility|low vis|lvp|thunderstorms?|storms?|cb|cumulonimbus|lightning|snow\w*|blizzard|ice"
-    r"|icing|freezing|hail|sandstorm|dust\w*|sand|haze|wind|winds|windy|gust\w*|crosswind\w*|typhoon|hurricane"
-    r"|cyclone|monsoon|heavy rain|rain|downpour|flood\w*|weather|wx|volcanic ash|ash cloud|squall\w*|turbulence"
-    r"|shear|windshear|heat"
-)
 
 CUES: tuple[Cue, ...] = (
     # 11-19 passengers and baggage
@@ -407,11 +366,11 @@ CUES: tuple[Cue, ...] = (
         r"|reactionary|preceding sector|preceding flight|incoming|late arrival|arrived late|came in late|coming in",
         r"late|delay\w*|behind|slipp?\w*|still|running|out|airborne|arriv\w*|rotation|knock-?on|reactionary",
     ),
-    cue(94, "cabin_crew_rotation", 3, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
+    cue(94, "cabin_crew_rotation", 4, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
     cue(
         95,
         "crew_rotation",
-        3,
+        3.5,
         r"crew|pilots|flight crew|operating crew",
         r"inbound|previous|prior|connecting|other flight|another flight|rotation|preceding|earlier|late sector"
         r"|from a|positioning|still on",

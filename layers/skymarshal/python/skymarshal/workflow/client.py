@@ -12,7 +12,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from ..data.schema import AGENTS
@@ -160,8 +160,10 @@ class WorkflowClient:
         requested_by: str | None = None,
         source: str = "cli",
         reported_at: datetime | None = None,
+        ops_date: date | None = None,
     ) -> dict:
-        """Start a run; `reported_at` (default now) is the day the report's "today" and "tonight" mean."""
+        """Start a run; `ops_date` (default: SKYMARSHAL_OPS_DATE, else the day of `reported_at`, default now) is the
+        operating day the report's "today", "tonight" and "tomorrow" mean, unless the report states its own."""
         from .trigger import start
 
         request = DisruptionRequest(
@@ -170,6 +172,7 @@ class WorkflowClient:
             source=source,
             requested_by=requested_by,
             **({"reported_at": reported_at} if reported_at else {}),
+            ops_date=ops_date,
         )
         return start(request, sfn=self.sfn, state_machine_arn=self.arn)
 

@@ -1,0 +1,61 @@
+"""The word groups the cause lexicon's cues share (lexicon.py): people, parts and systems, states, vehicles, actions
+and places, each an alternation of one- or two-word terms over the normalised, lower-case report (stems allowed)."""
+
+from __future__ import annotations
+
+FLIGHT_DECK = r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|second officers?"
+CABIN = (
+    r"cabin crew|cabin crews|cabin crew members?|cabin attendants?|flight attendants?|pursers?|stewards?|stewardess\w*"
+    r"|cabin managers?|cabin seniors?|crew members?|cabin services? directors?|csd"
+)
+UNAVAILABLE = (
+    r"sick|sickness|ill|illness|unwell|no[- ]?shows?|unfit|fatigued?|fatigue|injur\w*|unavailable|missing|absent"
+    r"|stood down|called in|off sick|not reported|did not report|failed to report|short|shortage|incapacitated"
+    r"|food poisoning|fever|vomiting|migraine|hospital\w*|medical\w*|licen[cs]e\w*|expired|lapsed|invalid"
+    r"|timed? out|out of hours|exceed\w*|duty|fdp|ftl|rest|show up|showed up|turn up|turned up|sign-?on|sign on"
+)
+DEFECT = (
+    r"fault\w*|fail\w*|defect\w*|inoperative|unserviceable|u/s|broken|leak\w*|crack\w*|warning|caution|snag\w*"
+    r"|malfunction\w*|vibration\w*|aog|grounded|mel|no-?go|overheat\w*|smoke|fumes|burst|flat|worn|stuck|jammed"
+    r"|not working|will not|won't|would not|wouldn't|does not|doesn't|lost|loss|tripp\w*|indication\w*|spurious"
+    r"|replace\w*|tech\w*|mechanical|temperature|hot|rectif\w*|troubleshoot\w*|chipped|delaminat\w*|seized|erratic|low pressure"
+)
+AIRCRAFT_PARTS = (
+    r"engines?|hydraulic\w*|gear|brakes?|tyres?|tires?|wheels?|apu|avionics|radar|transponder|autopilot|flaps?|slats?"
+    r"|spoilers?|actuators?|windshield|windscreen|windows?|doors?|slides?|bleed|pack|packs|pressuri[sz]\w*"
+    r"|generators?|fuel pump|fuel leak|fuel quantity|probes?|pitot|sensors?|computers?|display|fmc|fms|adiru|irs"
+    r"|radios?|transceivers?|steering|nosewheel|nose wheel|oxygen|lavator\w*|toilets?|ife|galley ovens?|ovens?"
+    r"|seats?|cargo door|fire detection|smoke detector|rudder|elevator|aileron|trim|landing light|lights?"
+    r"|electrical|battery|batteries|starter|thrust reverser|reverser|ecam|eicas|tcas|egpws|wiring|panel|valve"
+    r"|airframe|fuselage|nacelle|cowling|blade|fan|compressor|turbine|oil|radome|pressure controllers?|controller"
+)
+GROUND_VEHICLE = (
+    r"trucks?|vehicles?|tugs?|tractors?|loaders?|hi-?loaders?|stairs|steps|jet ?bridge|air ?bridge|airbridge|bus"
+    r"|buses|belt loader|dolly|dollies|baggage cart|catering truck|fuel truck|bowser|towbar|tow bar|pushback"
+    r"|ground equipment|gpu"
+)
+CONTACT = (
+    r"hit|hits|struck|strikes|collided|collision|scraped|scrape|dented|dent|bumped|ran into|clipped|gashed|punctured"
+    r"|touched|touch|nudged|grazed"
+    r"|damag\w*|contact"
+)
+STRIKE_ACTION = (
+    r"strike|strikes|striking|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
+    r"|go-?slow|picket\w*|union action|protest\w*|labour dispute|labor dispute|stopped work|stop work|stopping work"
+    r"|work stoppage|walked off|walk off|walking off"
+)
+OWN_STAFF = r"our|own|ey|etihad|company|airline's|our own"
+OUTSIDE_STAFF = (
+    r"handl\w*|contractors?|contracted|outsourced|airport staff|airport workers?|ground staff|baggage handlers"
+    r"|fuel\w*|caterers?|customs|immigration|border|security staff|police|rail|national|general"
+)
+ATC = (
+    r"atc|atfm|air traffic|controllers|flow control|flow management|flow measures?|eurocontrol|nmoc|cfmu|ctots?|slots?"
+)
+ARRIVAL = r"arrival|destination|landing|land|lands|inbound flow|arr|approach"
+WEATHER = (
+    r"fog|foggy|mist|visibility|low vis|lvp|thunderstorms?|storms?|cb|cumulonimbus|lightning|snow\w*|blizzard|ice"
+    r"|icing|freezing|hail|sandstorm|dust\w*|sand|haze|wind|winds|windy|gust\w*|crosswind\w*|typhoon|hurricane"
+    r"|cyclone|monsoon|heavy rain|rain|downpour|flood\w*|weather|wx|volcanic ash|ash cloud|squall\w*|turbulence"
+    r"|shear|windshear|heat"
+)
