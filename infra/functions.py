@@ -217,20 +217,21 @@ class FunctionsBase(Construct):
         self._anchor_finding(fn, "PutObject only, so Learn can add an anchor and cannot read, retain or delete one")
 
     def grant_anchor_read(self, fn: lambda_.Function) -> None:
-        """Read the audit anchors for `audit verify` (workflow/audit_anchor.py locked_anchors): GetObject on
-        anchors/* and ListBucket of that prefix only (the s3:prefix condition; Bucket.grantRead cannot narrow a
-        listing); no write."""
+        """Read the audit anchors for `audit verify` (workflow/audit_anchor.py locked_anchors reads every version,
+        so a delete marker or a newer version cannot hide a locked one): GetObjectVersion on anchors/* and
+        ListBucketVersions of that prefix only (the s3:prefix condition; Bucket.grantRead cannot narrow a
+        listing, and brings GetBucket*/List* besides); no write."""
         bucket = self.data.anchor_bucket
         objects = bucket.arn_for_objects(f"{self.data.anchor_prefix}*")
-        iam.Grant.add_to_principal(grantee=fn, actions=["s3:GetObject"], resource_arns=[objects])
+        iam.Grant.add_to_principal(grantee=fn, actions=["s3:GetObjectVersion"], resource_arns=[objects])
         iam.Grant.add_to_principal(
             grantee=fn,
-            actions=["s3:ListBucket"],
+            actions=["s3:ListBucketVersions"],
             resource_arns=[bucket.bucket_arn],
             conditions={"StringLike": {"s3:prefix": [f"{self.data.anchor_prefix}*"]}},
         )
         fn.add_environment(ANCHOR_BUCKET_ENV, bucket.bucket_name)
-        self._anchor_finding(fn, "GetObject only, so the verifier reads anchors and cannot write or delete one")
+        self._anchor_finding(fn, "GetObjectVersion only, so the verifier reads anchors and cannot write or delete one")
 
     def _anchor_finding(self, fn: lambda_.Function, what_it_may: str) -> None:
         for arn in references(self.stack, cfn_resource(self.data.anchor_bucket), "Arn"):

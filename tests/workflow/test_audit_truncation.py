@@ -122,6 +122,18 @@ def test_a_truncated_chain_fails_against_the_object_lock_anchor(aws):
     _truncate(aws, run, saved)
     verdict = verify_anchored(trail, run, [], s3=s3, bucket=bucket)  # no execution output at all: the S3 anchor
     assert [p.code for p in verdict.problems] == ["ROLLED_BACK"] and f"s3://{bucket}/" in verdict.problems[0].message
+    # a delete marker over the anchor, or a newer version agreeing with the truncated chain, hides nothing
+    s3.delete_object(Bucket=bucket, Key=key)
+    assert "Contents" not in s3.list_objects_v2(Bucket=bucket, Prefix=key)  # gone from a plain listing
+    assert [p.code for p in verify_anchored(trail, run, [], s3=s3, bucket=bucket).problems] == ["ROLLED_BACK"]
+    rolled_back = head_anchor(trail, run)
+    assert rolled_back is not None and rolled_back.seq == 3
+    write_locked(rolled_back.model_copy(update={"seq": 7}), run, s3=s3, bucket=bucket)  # same key, newer version
+    write_locked(rolled_back, run, s3=s3, bucket=bucket)
+    write_locked(rolled_back, run, s3=s3, bucket=bucket)  # written twice: one anchor, not two
+    verdict = verify_anchored(trail, run, [], s3=s3, bucket=bucket)
+    assert [(p.code, p.seq) for p in verdict.problems] == [("ROLLED_BACK", 7), ("ROLLED_BACK", 7)]
+    assert f"(version {version})" in verdict.problems[0].message + verdict.problems[1].message
     # and a head rebuilt to claim the end is refused by its signature: the attacker cannot sign one
     forged = {**saved, "seq": 7, "count": 7, "state": "executed", "signature": base64.b64encode(b"x" * 64).decode()}
     aws.table.put_item(Item=forged)

@@ -2,7 +2,8 @@
 stack) and the bucket's policy, asked with iam-simulate about the calls that matter (iam_policies.py).
 
 Learn puts an anchor under anchors/ and can do nothing else there: not read one, delete or re-retain it, nor write
-beside the prefix. The API (which serves `audit verify`) lists and reads anchors/ and cannot write or delete. No
+beside the prefix. The API (which serves `audit verify`) lists and reads the versions under anchors/ and cannot
+write or delete. No
 other function reaches the bucket at all. The recorded run (test_iam_enforced.py) proves the calls the code
 really makes are granted; this proves what must stay refused.
 """
@@ -67,6 +68,7 @@ def test_learn_puts_an_anchor_and_can_neither_read_delete_nor_retain_one_nor_wri
         Call(learn, "s3:PutObject", BESIDE),
         Call(learn, "s3:GetObject", BESIDE),
         Call(learn, "s3:ListBucket", BUCKET, LISTING),
+        Call(learn, "s3:ListBucketVersions", BUCKET, LISTING),
         Call(learn, "s3:PutBucketObjectLockConfiguration", BUCKET),
     ]
     verdicts = _verdicts([allowed, *refused], policies, governed)
@@ -76,12 +78,12 @@ def test_learn_puts_an_anchor_and_can_neither_read_delete_nor_retain_one_nor_wri
 
 def test_the_verifier_lists_and_reads_anchors_and_can_neither_write_nor_delete_one(roles):
     policies, governed, _, api = roles
-    allowed = [Call(api, "s3:ListBucket", BUCKET, LISTING), Call(api, "s3:GetObject", ANCHOR)]
+    allowed = [Call(api, "s3:ListBucketVersions", BUCKET, LISTING), Call(api, "s3:GetObjectVersion", ANCHOR)]
     refused = [
         *(Call(api, action, ANCHOR) for action in ("s3:PutObject", *TAMPERING)),
-        Call(api, "s3:GetObject", BESIDE),
-        Call(api, "s3:ListBucket", BUCKET),  # the whole bucket: only anchors/ may be listed
-        Call(api, "s3:ListBucket", BUCKET, (("s3:prefix", "exports/"),)),
+        Call(api, "s3:GetObjectVersion", BESIDE),
+        Call(api, "s3:ListBucketVersions", BUCKET),  # the whole bucket: only anchors/ may be listed
+        Call(api, "s3:ListBucketVersions", BUCKET, (("s3:prefix", "exports/"),)),
         Call(api, "s3:PutBucketObjectLockConfiguration", BUCKET),
     ]
     verdicts = _verdicts([*allowed, *refused], policies, governed)
@@ -99,8 +101,10 @@ def test_no_other_function_reaches_the_anchor_bucket(roles):
         for action, resource, context in (
             ("s3:PutObject", ANCHOR, ()),
             ("s3:GetObject", ANCHOR, ()),
+            ("s3:GetObjectVersion", ANCHOR, ()),
             ("s3:DeleteObject", ANCHOR, ()),
             ("s3:ListBucket", BUCKET, LISTING),
+            ("s3:ListBucketVersions", BUCKET, LISTING),
         )
     ]
     verdicts = _verdicts(probes, policies, governed)
@@ -111,11 +115,15 @@ def test_the_anchor_grants_are_what_allow_it_and_plain_http_is_refused_anyway(ro
     """Each allowed call fails without its statement (the evaluation can fail), and the bucket's policy refuses
     a request that is not over TLS, whatever the role allows."""
     policies, governed, learn, api = roles
-    put, get = Call(learn, "s3:PutObject", ANCHOR), Call(api, "s3:GetObject", ANCHOR)
-    trimmed = {**policies, learn: without(policies[learn], "s3:PutObject"), api: without(policies[api], "s3:GetObject")}
+    put, get = Call(learn, "s3:PutObject", ANCHOR), Call(api, "s3:GetObjectVersion", ANCHOR)
+    trimmed = {
+        **policies,
+        learn: without(policies[learn], "s3:PutObject"),
+        api: without(policies[api], "s3:GetObjectVersion"),
+    }
     assert list(_verdicts([put, get], trimmed, governed).values()) == ["ImplicitlyDenied"] * 2
     http = (("aws:SecureTransport", "false"),)
-    over_http = [Call(learn, "s3:PutObject", ANCHOR, http), Call(api, "s3:GetObject", ANCHOR, http)]
+    over_http = [Call(learn, "s3:PutObject", ANCHOR, http), Call(api, "s3:GetObjectVersion", ANCHOR, http)]
     assert list(_verdicts(over_http, policies, governed).values()) == ["ExplicitlyDenied"] * 2
 
 

@@ -28,6 +28,7 @@ ACCOUNT = "123456789012"  # moto's default account, as in workflow.py
 # Operations whose IAM action is not "<service>:<operation>" (the Service Authorization Reference).
 _ACTION_NAMES = {
     ("s3", "ListObjectsV2"): "ListBucket",
+    ("s3", "ListObjectVersions"): "ListBucketVersions",
     ("s3", "HeadObject"): "GetObject",
     ("s3", "HeadBucket"): "ListBucket",
     ("s3", "DeleteObjects"): "DeleteObject",
@@ -130,6 +131,8 @@ def calls_for(function: str, meta: Any, operation: str, params: dict) -> list[Ca
     if service == "dynamodb":
         return [Call(function, f"dynamodb:{a}", r) for a, r in _dynamodb(operation, params, region)]
     action = f"{service}:{_ACTION_NAMES.get((service, operation), operation)}"
+    if action == "s3:GetObject" and "VersionId" in params:  # reading a version other than the current one
+        action = "s3:GetObjectVersion"
     return [Call(function, action, _resource(service, operation, params, region), _context(service, params))]
 
 

@@ -10,8 +10,9 @@ where the table's writers cannot reach:
 - in AWS, an S3 object `anchors/<disruption id>/<seq>.json` in the bucket under Object Lock that
   infra/storage.py (AuditAnchorStorage, in the data stack) creates, COMPLIANCE mode, CDK context
   `auditAnchorRetentionDays` (SKYMARSHAL_AUDIT_ANCHOR_BUCKET, set on Learn, which may only put under
-  anchors/, and on the API, which may only list and read there): no one, the account's root included,
-  deletes or overwrites that version before its retention ends.
+  anchors/, and on the API, which may only list and read versions there): no one, the account's root
+  included, deletes or overwrites that version before its retention ends, and verification reads every
+  version, so neither a newer one nor a delete marker hides it.
 
 `anchor_problems` fails verification (ROLLED_BACK) when an anchor names a record the chain no longer holds as
 anchored, which is what a truncation leaves: the chain ends before the anchor, or holds another record there.
@@ -82,16 +83,22 @@ def write_locked(anchor: Anchor, disruption_id: str, *, s3: Any, bucket: str | N
 
 
 def locked_anchors(disruption_id: str, *, s3: Any, bucket: str | None = None) -> list[Anchor]:
-    """Every anchor of the disruption in the Object Lock bucket (none when no bucket is set)."""
+    """Every version of every anchor of the disruption in the Object Lock bucket (none when no bucket is set).
+
+    Versions, not the current objects: Object Lock keeps each version, but a DELETE without a version id still
+    puts a delete marker over it and a PUT a newer version, and either would hide a locked anchor from a plain
+    listing."""
     bucket = bucket or os.environ.get(ANCHOR_BUCKET_ENV)
     if not bucket:
         return []
-    found = []
-    pages = s3.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=f"{PREFIX}{disruption_id}/")
-    for obj in (o for page in pages for o in page.get("Contents", [])):
-        body = s3.get_object(Bucket=bucket, Key=obj["Key"])["Body"].read()
-        found.append(Anchor.model_validate({**json.loads(body), "source": f"s3://{bucket}/{obj['Key']}"}))
-    return found
+    found: dict[tuple[str, bytes], Anchor] = {}  # a version written again with the same anchor is one anchor
+    pages = s3.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=f"{PREFIX}{disruption_id}/")
+    for version in (v for page in pages for v in page.get("Versions", [])):
+        key, version_id = version["Key"], version["VersionId"]
+        body = s3.get_object(Bucket=bucket, Key=key, VersionId=version_id)["Body"].read()
+        source = f"s3://{bucket}/{key} (version {version_id})"
+        found.setdefault((key, body), Anchor.model_validate({**json.loads(body), "source": source}))
+    return list(found.values())
 
 
 def output_anchors(executions: list[dict]) -> list[Anchor]:
