@@ -2,7 +2,8 @@
 the same narrative, terse and shorthand styles and decorations the reader is measured on, about the event's
 own subject (its flight, its crew member's rank, its station and window). The expected delay a report states is
 the event's own hold, so a report never says less than what happens. MVT messages are left out: they carry a
-delay of their own choosing."""
+delay of their own choosing. Weather keeps the history generator's words (fog at the hub, snow in Boston): the
+reading bench's weather words are climate-blind (snow at Abu Dhabi)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,8 @@ def written(
     event: StreamEvent, view: AirlineView, crew_on: dict[str, Sequence[CrewDuty]], rng: random.Random
 ) -> StreamEvent:
     """The event with its report in one of the reading bench's styles (unchanged where no words fit)."""
+    if event.family == "weather":
+        return event  # the history's own words for the weather suit the station's climate; the bench's do not
     scope = SCOPE[event.holds]
     cause = _cause(event, scope)
     if cause is None:

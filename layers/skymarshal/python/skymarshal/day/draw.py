@@ -110,12 +110,19 @@ def _event(
         sick = tuple(rng.sample(crew, k=min(len(crew), rng.choice((1, 1, 2)))))
         return StreamEvent(holds="crew", crew_ids=sick, **base)
     if kind == "weather" and case.station != flight.origin:
-        return station_event(n, case.station, flight.scheduled_arrival, rng, base)
+        what = case.cause.format(st=case.station, type=flight.aircraft_type)
+        return station_event(n, case.station, flight.scheduled_arrival, rng, base, what=what)
     return StreamEvent(holds="flight", **base)
 
 
 def station_event(
-    n: int, station: str, around: datetime, rng: random.Random, base: dict | None = None, closes: bool = False
+    n: int,
+    station: str,
+    around: datetime,
+    rng: random.Random,
+    base: dict | None = None,
+    closes: bool = False,
+    what: str | None = None,
 ) -> StreamEvent:
     """A weather window at a station, starting up to an hour before `around`."""
     start = around - timedelta(minutes=rng.randint(0, 60))
@@ -123,7 +130,7 @@ def station_event(
     at = start - timedelta(minutes=rng.randint(30, 120))
     fields = dict(base or {}, event_id=f"E{n:03d}", at=at, start=start, end=end, flight_id=None)
     fields.update(flight_number=None, flight_date=None, family="weather", code=None, cause="weather")
-    fields.update(history_type="weather", report=station_report(station, start, end, closes))
+    fields.update(history_type="weather", report=station_report(station, start, end, closes, what))
     return StreamEvent(holds="station", station=station, closes=closes, **fields)
 
 
@@ -139,9 +146,11 @@ def plain_report(kind: str, flight: Flight, cause: str) -> str:
     return f"Flight {flight.flight_number} on {flight.flight_date:%B} {flight.flight_date.day} {flight.origin}-{flight.destination}: {what}."
 
 
-def station_report(station: str, start: datetime, end: datetime, closes: bool) -> str:
+def station_report(station: str, start: datetime, end: datetime, closes: bool, what: str | None = None) -> str:
+    """`what`: the history generator's words for the weather (fog, sandstorm, snow as the station's climate has it)."""
     effect = "no movements" if closes else "arrival and departure rates cut by half"
-    return f"Weather at {station}: {effect} between {start:%H:%M} and {end:%H:%M} UTC on {start:%d %B %Y}."
+    cause = (what[0].upper() + what[1:]) if what else f"Weather at {station}"
+    return f"{cause}: {effect} at {station} between {start:%H:%M} and {end:%H:%M} UTC on {start:%d %B %Y}."
 
 
 def meltdown(day: date, flights: Sequence[Flight], rng: random.Random, crew_of: CrewOf, n: int) -> list[StreamEvent]:
@@ -259,7 +268,10 @@ def draw_day(
         if prone:
             station = rng.choice(prone)
             arrivals = sorted((f for f in today if f.destination == station), key=lambda f: f.scheduled_arrival)
-            events.append(station_event(len(events), station, rng.choice(arrivals).scheduled_arrival, rng))
+            arrival = rng.choice(arrivals)
+            case = disruption_case("weather", _leg(arrival), day, rng)
+            what = case.cause.format(st=station, type=arrival.aircraft_type) if case.station == station else None
+            events.append(station_event(len(events), station, arrival.scheduled_arrival, rng, what=what))
     if intensity == "meltdown":
         events += meltdown(day, today, rng, crew_of, len(events))
     ordered_events = sorted(events, key=lambda e: (e.at, e.event_id))

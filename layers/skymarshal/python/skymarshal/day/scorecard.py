@@ -77,11 +77,13 @@ class Scorecard(BaseModel):
     escalated: int
     seconds_per_decision: float | None
     otp_by_hour: tuple[tuple[float, float], ...]  # (hours after the first day's 00:00 UTC, D15 of flights gone by then)
-    pax_delay_by_hour: tuple[tuple[float, int], ...]  # (hours, cumulative passenger delay minutes arrived by then)
+    # (hours, cumulative delay minutes of the passengers due at their final destination by then): ends at the total
+    pax_delay_by_hour: tuple[tuple[float, int], ...]
 
 
 class _Journey(BaseModel):
     delay: int
+    scheduled: datetime  # the journey's scheduled arrival at its final destination
     arrived: datetime
     misconnected: bool
     stranded: bool
@@ -147,6 +149,7 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], r
             if alternative is None:
                 return _Journey(
                     delay=_minutes(scheduled_leg.scheduled_arrival, arrived + STRANDED_DELAY),
+                    scheduled=scheduled_leg.scheduled_arrival,
                     arrived=arrived + STRANDED_DELAY,
                     misconnected=missed,
                     stranded=True,
@@ -158,6 +161,7 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], r
         ready = arrived + _mct(state, f.destination)
     return _Journey(
         delay=max(0, _minutes(scheduled_leg.scheduled_arrival, arrived)),
+        scheduled=scheduled_leg.scheduled_arrival,
         arrived=arrived,
         misconnected=missed,
         stranded=stranded,
@@ -325,12 +329,12 @@ def _share(n: int, d: int) -> float:
 def _series(flown, journeys, origin: datetime | None):
     if origin is None:
         return (), ()
-    hours = [h / 2 for h in range(0, 60)]  # every half hour over the day and the night after
+    hours = [h / 2 for h in range(0, 97)]  # every half hour over the day and the day after (long-haul connections)
     otp = []
     for h in hours:
         cut = origin + timedelta(hours=h)
         gone = [(f, t) for f, t in flown if f.scheduled_departure < cut]
         if gone:
             otp.append((h, _share(sum(t.delay(f) <= OTP_MINUTES for f, t in gone), len(gone))))
-    pax = [(h, sum(j.delay for j in journeys if j.arrived < origin + timedelta(hours=h))) for h in hours]
+    pax = [(h, sum(j.delay for j in journeys if j.scheduled < origin + timedelta(hours=h))) for h in hours]
     return tuple(otp), tuple(pax)
