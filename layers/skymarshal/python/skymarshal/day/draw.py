@@ -153,6 +153,27 @@ def station_report(station: str, start: datetime, end: datetime, closes: bool, w
     return f"{cause}: {effect} at {station} between {start:%H:%M} and {end:%H:%M} UTC on {start:%d %B %Y}."
 
 
+def _on_flight(n: int, flight: Flight, at: datetime, end: datetime, kind: str, report: str, **held) -> StreamEvent:
+    """A meltdown's event on one flight: a crew member sick (kind crew) or its tail AOG (kind mechanical)."""
+    family, codes, holds = FAMILY[kind]
+    return StreamEvent(
+        event_id=f"E{n:03d}",
+        at=at,
+        holds=holds,
+        family=family,
+        code=codes[0],
+        cause=CAUSE[kind],
+        history_type=kind,
+        flight_id=flight.flight_id,
+        flight_number=flight.flight_number,
+        flight_date=flight.flight_date,
+        start=at,
+        end=end,
+        report=report,
+        **held,
+    )
+
+
 def meltdown(day: date, flights: Sequence[Flight], rng: random.Random, crew_of: CrewOf, n: int) -> list[StreamEvent]:
     """The hub closed by fog 03:00–06:00 UTC, four crew members sick at the hub within two hours, two widebody AOGs."""
     out: list[StreamEvent] = []
@@ -186,46 +207,18 @@ def meltdown(day: date, flights: Sequence[Flight], rng: random.Random, crew_of: 
         if not crew:
             continue
         at = max(flight.scheduled_departure - timedelta(minutes=rng.randint(60, 150)), _midnight(day))
-        out.append(
-            StreamEvent(
-                event_id=f"E{n + 1 + k:03d}",
-                at=at,
-                holds="crew",
-                family="flight_operations_crew",
-                code=64,
-                cause="crew",
-                history_type="crew",
-                flight_id=flight.flight_id,
-                flight_number=flight.flight_number,
-                flight_date=flight.flight_date,
-                crew_ids=(rng.choice(crew),),
-                start=at,
-                end=flight.scheduled_departure + timedelta(minutes=rng.randint(120, 240)),
-                report=plain_report("crew", flight, "a flight deck crew member reported sick"),
-            )
-        )
+        end = flight.scheduled_departure + timedelta(minutes=rng.randint(120, 240))
+        report = plain_report("crew", flight, "a flight deck crew member reported sick")
+        out.append(_on_flight(n + 1 + k, flight, at, end, "crew", report, crew_ids=(rng.choice(crew),)))
     wide = sorted(
         (f for f in flights if f.aircraft_type not in NARROWBODIES and f.origin == HUB), key=lambda f: f.flight_id
     )
     for k, flight in enumerate(rng.sample(wide, k=min(2, len(wide)))):
         at = max(flight.scheduled_departure - timedelta(minutes=rng.randint(40, 120)), _midnight(day))
+        end = flight.scheduled_departure + timedelta(minutes=rng.randint(360, 600))
+        report = plain_report("mechanical", flight, "an engine bleed fault; no release before tomorrow")
         out.append(
-            StreamEvent(
-                event_id=f"E{n + 5 + k:03d}",
-                at=at,
-                holds="tail",
-                family="technical",
-                code=41,
-                cause="technical",
-                history_type="mechanical",
-                flight_id=flight.flight_id,
-                flight_number=flight.flight_number,
-                flight_date=flight.flight_date,
-                registration=flight.aircraft_registration,
-                start=at,
-                end=flight.scheduled_departure + timedelta(minutes=rng.randint(360, 600)),
-                report=plain_report("mechanical", flight, "an engine bleed fault; no release before tomorrow"),
-            )
+            _on_flight(n + 5 + k, flight, at, end, "mechanical", report, registration=flight.aircraft_registration)
         )
     return out
 
