@@ -22,6 +22,7 @@ from workflow_helpers import DEMO
 from skymarshal.local import workflow as local_workflow
 from skymarshal.local.emulator import BUCKET
 from skymarshal.local.iam_calls import acting_as, recording
+from skymarshal.workflow.audit_anchor import ANCHOR_BUCKET_ENV
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.tables import WorkflowTables
@@ -39,9 +40,29 @@ def _logical(template: dict, handler: str) -> tuple[str, local_workflow.LocalFun
 
 
 @pytest.fixture(scope="module")
-def names(account, wf) -> LocalNames:
+def anchor_bucket(account) -> str:
+    """The audit anchors' bucket as infra/storage.py makes it (Object Lock, COMPLIANCE), in the local account."""
+    s3 = account.client("s3")
+    name = f"skymarshal-audit-anchors-{uuid.uuid4().hex[:8]}"
+    s3.create_bucket(Bucket=name, ObjectLockEnabledForBucket=True)
+    s3.put_object_lock_configuration(
+        Bucket=name,
+        ObjectLockConfiguration={
+            "ObjectLockEnabled": "Enabled",
+            "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Days": 1}},
+        },
+    )
+    return name
+
+
+@pytest.fixture(scope="module")
+def names(account, wf, anchor_bucket) -> LocalNames:
     return LocalNames(
-        naming=account.naming, bucket=BUCKET, audit_key_arn=local_workflow.audit_key(account), state_machine_arn=wf.arn
+        naming=account.naming,
+        bucket=BUCKET,
+        audit_key_arn=local_workflow.audit_key(account),
+        state_machine_arn=wf.arn,
+        anchor_bucket=anchor_bucket,
     )
 
 
@@ -70,8 +91,9 @@ def _event(prompt: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def recorded(synthesized, account, wf):
-    """The distinct calls of the two runs, and the function names of the Trigger and the API."""
+def recorded(synthesized, account, wf, anchor_bucket):
+    """The distinct calls of the runs, and the function names of the Trigger and the API. Learn anchors each
+    finished run in the Object Lock bucket and the API's verify reads the anchors, as deployed."""
     workflow = synthesized.template_json("SkyMarshal-Workflow")
     trigger_name, trigger_fn = _logical(workflow, "handler.trigger")
     trigger_fn = local_workflow.LocalFunction(
@@ -80,6 +102,7 @@ def recorded(synthesized, account, wf):
     api_name, _ = _logical(synthesized.template_json("SkyMarshal-Api"), "handler.handler")
     trigger = local_workflow.load_handler(trigger_fn)
     os.environ["SKYMARSHAL_STATE_MACHINE_ARN"] = wf.arn
+    os.environ[ANCHOR_BUCKET_ENV] = anchor_bucket
     names = []
     try:
         with recording(task_token_resource=wf.arn) as log:
@@ -115,6 +138,7 @@ def recorded(synthesized, account, wf):
             calls = log.take()
     finally:
         os.environ.pop("SKYMARSHAL_STATE_MACHINE_ARN", None)
+        os.environ.pop(ANCHOR_BUCKET_ENV, None)
         from skymarshal.workflow.execution import undo
 
         history = account.resource().Table(account.naming("DisruptionHistory"))
@@ -135,14 +159,18 @@ def _denials(results) -> list[str]:
 
 
 def test_every_call_of_every_function_is_granted_by_its_synthesized_role(
-    recorded, policies, governed, workflow_template
+    recorded, policies, governed, workflow_template, names
 ):
     calls, trigger, api = recorded
+    learn, _ = _logical(json.loads(workflow_template.read_text()), "handler.learn")
     functions = {c.function for c in calls}
     # Every function of the run made calls: the recording saw each container, not just some.
     state_machine_functions = {fn.logical_id for fn in local_workflow.read_template(workflow_template)[1]}
     assert state_machine_functions | {trigger, api} <= functions, sorted(state_machine_functions - functions)
     assert {c.function for c in calls} <= set(policies), "a recorded function has no role in the templates"
+    # the anchors' calls were made (and so evaluated below): Learn's put, the verifier's listing and read
+    anchors = {(c.function, c.action) for c in calls if f":::{names.anchor_bucket}" in c.resource}
+    assert anchors == {(learn, "s3:PutObject"), (api, "s3:ListBucketVersions"), (api, "s3:GetObjectVersion")}, anchors
     denied = _denials(evaluate(calls, policies, governed))
     assert not denied, "calls the synthesized roles do not grant:\n" + "\n".join(denied)
 
