@@ -18,7 +18,7 @@ from ..intake.mvt import read_mvt
 from ..intake.report import CREW_CAUSES, Reading, ReportReading, airport_names, described, read_report
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
-from .network_facts import served_airports, unserved_airport
+from .network_facts import places_named, served_airports, unserved_airport
 from .report_facts_llm import read_report_with_model
 
 if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported offline
@@ -191,6 +191,13 @@ def report_disruption(
         reading = read_report_with_model(report, llm, known_airports=known, city_codes=airport_names(known))
     else:
         reading = read_report(report, known_airports=known, city_codes=airport_names(known))
+    ends = {a for f in [flight, *(others or [])] for a in (f.origin, f.destination)}
+    for place, codes in places_named(report, known):  # "at London": one of its airports must be on a route
+        if not codes & ends:
+            raise ReportContradictsData(
+                f"{flight.flight_number} flies {flight.origin}-{flight.destination}, not through {place} "
+                f"({', '.join(sorted(codes))})"
+            )
     elsewhere = unserved_airport(reading.text, known, located=True)
     if elsewhere is not None:
         raise ReportContradictsData(

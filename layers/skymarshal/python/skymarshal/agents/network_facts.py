@@ -56,11 +56,28 @@ def _stated(name: str, part: Reading, value: str | int | None = None) -> Fact:
 
 def served_airports(text: str, handle: DataHandle) -> set[str]:
     """The airports the report may name (by code, city or name) that the airline serves (a PROFILE row)."""
-    candidates = {m.group(1) for m in IATA_WORD.finditer(text) if m.group(1) not in NOT_AIRPORTS} | codes_named_in(
-        folded(text)
-    )
+    words = {m.group(1) for m in IATA_WORD.finditer(text) if m.group(1) not in NOT_AIRPORTS}
+    candidates = words | codes_named_in(text) | codes_named_in(folded(text))
     keys = [{"iata": code, "record": "PROFILE"} for code in sorted(candidates)]
     return {row["iata"] for row in handle.batch_get(s.AIRPORTS, keys)} if keys else set()
+
+
+_PLACE = re.compile(r"\b(?:at|in|from|over|near|to)\s+((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,2})")
+
+
+def places_named(report: str, served: set[str]) -> list[tuple[str, set[str]]]:
+    """Each place the report puts something at ("at London", "in Frankfurt") with the served airports it may mean;
+    a city of several ("London": LHR, LGW) is kept whole, so a report can be checked against all of them."""
+    found = []
+    for m in _PLACE.finditer(blank_instructions(report)):
+        words = m.group(1).split()
+        for n in range(len(words), 0, -1):  # the longest name first: "Kuwait City", then "Kuwait"
+            place = " ".join(words[:n])
+            codes = (codes_named_in(place) | codes_named_in(folded(place))) & served
+            if codes:
+                found.append((place, codes))
+                break
+    return found
 
 
 def report_day(text: str, today: date) -> date | None:

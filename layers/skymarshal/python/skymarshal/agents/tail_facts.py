@@ -15,7 +15,7 @@ from ..data.access import DataHandle
 from ..intake.report import REGISTRATION, airport_names, read_report
 from ..models.disruption import Disruption
 from ..models.operational import Flight
-from .network_facts import InvalidReport, report_day, served_airports
+from .network_facts import InvalidReport, places_named, report_day, served_airports
 
 
 def tail_flight(report: str, handle: DataHandle, now: datetime, ops_date: date | None = None) -> Flight | None:
@@ -41,6 +41,14 @@ def tail_flight(report: str, handle: DataHandle, now: datetime, ops_date: date |
         raise InvalidReport(f"{registration} has no flight on {day.isoformat()}: check the registration and the day")
     served = served_airports(report, handle)
     airport = read_report(report, known_airports=served, city_codes=airport_names(served)).airport
+    if airport is None:  # a city of several airports ("at London"): the tail must leave one of them
+        for place, codes in places_named(report, served):
+            if not any(f.origin in codes for f in flights):
+                route = ", ".join(f"{f.flight_number} {f.origin}-{f.destination}" for f in flights)
+                where = f"{place} ({', '.join(sorted(codes))})"
+                raise InvalidReport(
+                    f"{registration} does not depart {where} on {day.isoformat()} (its flights: {route})"
+                )
     if airport is not None:
         leaving = [f for f in flights if f.origin == airport.value]
         if not leaving:
