@@ -141,7 +141,8 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], r
             return None
         cancelled |= row.rebooked_from is not None or f.status == "CANCELLED"
         t = timings.get(f.flight_id)
-        wait_from = max(ready or f.scheduled_departure, f.scheduled_departure)
+        booked = state.flights.get(row.rebooked_from or "", f)  # a rebooked passenger waits from the flight they had
+        wait_from = max(ready or booked.scheduled_departure, booked.scheduled_departure)
         if t is None or (ready is not None and t.departure < ready):
             missed |= t is not None
             cancelled |= t is None
