@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from day_rows import F1, F2, state, utc
+from day_rows import F1, F2, flight, state, utc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,3 +84,14 @@ def test_a_longer_hold_never_improves_the_day(minutes, longer_by):
     assert b.passenger_delay_minutes >= a.passenger_delay_minutes
     assert b.d15 <= a.d15 and b.a15 <= a.a15
     assert b.misconnections >= a.misconnections
+
+
+def test_a_passenger_rebooked_to_the_next_day_counts_the_day_and_the_night():
+    tables = state()
+    tables.flights["F1"] = F1.model_copy(update={"status": "CANCELLED"})
+    tables.flights["F8"] = flight("F8", "EY21", "AUH", "FRA", utc(2027, 1, 21, 10), 360, "A6-BLE")
+    tables.bookings[0] = tables.bookings[0].model_copy(update={"flight_id": "F8", "rebooked_from": "F1"})
+    card = score("rebooked", tables, [], [DAY])
+    assert card.cancellations == 1
+    assert card.passenger_delay_minutes == 24 * 60  # P-001 arrives a day late; P-002's F2 leaves on time
+    assert card.stranded_overnight == 1 and card.passengers_disrupted == 1
