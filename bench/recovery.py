@@ -7,9 +7,11 @@ Runs `solve` on each instance (one process, one core, a fixed time limit per run
            (Rules.keep_unbooked: plans ranked by how many they cancel, then by cost).
 Per instance it prints each run's total and the gap to the 2009 qualification winner (Bisaillon et al., set A
 only), how many strict violations the lenient plan has (the connections it leaves broken), each run's own
-checker verdict, and with --official-checker (or env ROADEF_COST_CHECKER) the official cost checker's total for
-the strict plan and on how many of the runs it agrees with ours to the cent. The official binary is not part of
-this repository; see README "Network recovery optimizer".
+checker verdict and, where `make roadef-checker` installed them (recovery/official.py), the official solution
+checker's verdict under Wine (feasible, or its findings per result file) and the official cost checker's total,
+with on how many runs it agrees with ours to the cent. The run fails (exit 1) on any plan the official checker
+reports, or our own checker where the official one is absent. The official binaries are not part of this
+repository; see README "Network recovery optimizer".
 """
 
 from __future__ import annotations
@@ -17,17 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from skymarshal.recovery.checker import booked_flights, check
 from skymarshal.recovery.cost import billed_hours
 from skymarshal.recovery.model import LENIENT, STRICT, Rules
-from skymarshal.recovery.parser import INSTANCE_FILES, InstanceError, read_instance
+from skymarshal.recovery.official import (
+    COST_CHECKER,
+    CheckerUnavailable,
+    checker_dir,
+    official_check,
+    official_cost,
+    unavailable_reason,
+)
+from skymarshal.recovery.parser import InstanceError, read_instance
 from skymarshal.recovery.solver import NoFeasibleSolution, solve
 from skymarshal.recovery.writer import write_solution
 
@@ -63,41 +69,32 @@ def unbooked_gain(instance, solution) -> float:
     )
 
 
-def official_total(checker: Path, instance_dir: Path, solution_dir: Path) -> float | None:
-    """Run the official cost checker on a scratch copy of the instance plus our solution files."""
-    with tempfile.TemporaryDirectory() as scratch:
-        for name in INSTANCE_FILES + ("sol_rotations.csv", "sol_itineraries.csv"):
-            source = (solution_dir if name.startswith("sol_") else instance_dir) / name
-            shutil.copyfile(source, Path(scratch) / name)
-        try:
-            report = subprocess.run(
-                [str(checker), "."], cwd=scratch, capture_output=True, text=True, timeout=120
-            ).stdout
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            print(f"official checker failed on {instance_dir.name}: {exc}", file=sys.stderr)
-            return None
-    match = re.search(r"Total Cost:\s*(-?[\d.]+)", report)
-    return float(match.group(1)) if match else None
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("instances", nargs="*", default=DEFAULT_INSTANCES)
     parser.add_argument("--root", type=Path, default=Path(os.environ.get("ROADEF_DIR") or DEFAULT_ROOT))
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per run (default 60)")
-    parser.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of strict,lenient,keep")
+    parser.add_argument(
+        "--modes", default="strict", help="comma-separated subset of strict,lenient,keep (default strict)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path(".build/recovery"), help="solutions are written here")
-    parser.add_argument("--official-checker", type=Path, default=os.environ.get("ROADEF_COST_CHECKER") or None)
+    parser.add_argument(
+        "--cost-checker", type=Path, default=os.environ.get("ROADEF_COST_CHECKER") or None, help="default: installed"
+    )
+    parser.add_argument("--no-official", action="store_true", help="skip the official solution checker")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON to this file")
     args = parser.parse_args(argv)
     args.modes = [m for m in args.modes.split(",") if m]
     if unknown := [m for m in args.modes if m not in MODES]:
         parser.error(f"unknown mode(s) {', '.join(unknown)}: choose from {', '.join(MODES)}")
-    if args.official_checker and not os.access(args.official_checker, os.X_OK):
-        parser.error(f"--official-checker {args.official_checker} is not an executable file")
-    if not args.official_checker:
-        print("official cost checker: not set (ROADEF_COST_CHECKER), official column skipped", flush=True)
+    args.cost_checker = args.cost_checker or checker_dir() / COST_CHECKER
+    if not os.access(args.cost_checker, os.X_OK):
+        print(f"official cost checker: {args.cost_checker} not found (make roadef-checker), column skipped", flush=True)
+        args.cost_checker = None
+    args.official = not args.no_official and unavailable_reason() is None
+    if not args.no_official and not args.official:
+        print(f"official solution checker skipped: {unavailable_reason()}", flush=True)
 
     print(_header(args), flush=True)
     rows = []
@@ -110,7 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(rows, indent=2))
-    return 0 if all(r["runs"].get(m, {}).get("verdict") == "feasible" for r in rows for m in args.modes) else 1
+    return 0 if all(_accepted(args, r["runs"].get(m, {})) for r in rows for m in args.modes) else 1
+
+
+def _accepted(args, run: dict) -> bool:
+    """The official checker's word where it ran, else our checker's."""
+    return run.get("official_verdict") == "feasible" if args.official else run.get("verdict") == "feasible"
 
 
 def _run_instance(args, name: str) -> dict:
@@ -142,11 +144,17 @@ def _run_instance(args, name: str) -> dict:
         }
         if mode == "lenient":  # what the strict reading finds wrong with the lenient plan
             run["strict_violations"] = len(check(instance, solution, STRICT))
-        if args.official_checker:
-            official = official_total(args.official_checker, folder, out)
+        if args.cost_checker:
+            official = official_cost(folder, out, args.cost_checker)
             run.update(
                 official=official, agree=official is not None and round(official, 2) == round(result.cost.total, 2)
             )
+        if args.official:
+            try:
+                verdict = official_check(folder, out)
+                run.update(official_verdict=verdict.summary(), official_findings=verdict.findings)
+            except CheckerUnavailable as exc:
+                run.update(official_verdict=f"checker failed: {exc}")
         row["runs"][mode] = run
     return row
 
@@ -158,8 +166,8 @@ def _header(args) -> str:
         if mode == "lenient":
             cols.append(f"{'→strict':>7}")
     cols.append(f"{'2009 winner':>14}")
-    if args.official_checker:
-        cols.append(f"{'official strict':>15} {'agree':>5}")
+    if args.cost_checker:
+        cols.append(f"{'official cost':>15} {'agree':>5}")
     cols.append("verdicts")
     return " ".join(cols)
 
@@ -182,11 +190,13 @@ def _line(args, row: dict) -> str:
         if mode == "lenient":
             cols.append(f"{run.get('strict_violations', '-'):>7}")
     cols.append(f"{_money(row['winner']):>14}")
-    if args.official_checker:
+    if args.cost_checker:
         checked = [r for r in row["runs"].values() if "agree" in r]
-        strict = row["runs"].get("strict", {}).get("official")
-        cols.append(f"{_money(strict):>15} {sum(r['agree'] for r in checked)}/{len(checked):<3}")
+        first = row["runs"][args.modes[0]].get("official")
+        cols.append(f"{_money(first):>15} {sum(r['agree'] for r in checked)}/{len(checked):<3}")
     cols.append(" ".join(f"{m}:{row['runs'][m]['verdict']}" for m in args.modes))
+    if args.official:
+        cols.append("official " + " ".join(f"{m}:{row['runs'][m].get('official_verdict', '-')}" for m in args.modes))
     cols.append(
         "unbooked cancelled/gain "
         + " ".join(
@@ -206,12 +216,18 @@ def _summary(args, rows: list[dict]) -> list[str]:
         below = sum(run["cost"] < r["winner"] for r, run in known)
         unbooked = sum(run.get("unbooked_cancelled", 0) for _, run in runs)
         gain = sum(run.get("unbooked_gain", 0.0) for _, run in runs)
+        official = (
+            f"; feasible {sum(run.get('official_verdict') == 'feasible' for _, run in runs)}/{len(rows)} by the "
+            "official solution checker"
+            if args.official
+            else ""
+        )
         lines.append(
-            f"{mode:<8} feasible {feasible}/{len(rows)} under its own rules; below the 2009 winner on "
+            f"{mode:<8} feasible {feasible}/{len(rows)} under its own rules{official}; below the 2009 winner on "
             f"{below}/{len(known)} set-A instances; unbooked flights cancelled: {unbooked} "
             f"(their operating cost taken off the totals: {gain:,.2f})"
         )
-    if args.official_checker:
+    if args.cost_checker:
         checked = [run for r in rows for run in r["runs"].values() if "agree" in run]
         lines.append(
             f"official cost checker agrees to the cent on {sum(r['agree'] for r in checked)}/{len(checked)} runs"

@@ -78,6 +78,8 @@ class Plan:
 
     def _count(self, idx: int | Ferry, departure: int, sign: int) -> None:
         f = idx if isinstance(idx, Ferry) else self.net.flights[idx]
+        if isinstance(f, DatedFlight) and f.ground_link:
+            return  # a ground transfer takes no airport slot
         table = self.net.capacity
         for airport, kind, moment in ((f.origin, "D", departure), (f.destination, "A", departure + f.duration)):
             if table.in_window(moment):
@@ -180,6 +182,8 @@ def replan(
     that hands a flight to another tail); the pool is updated in place."""
     net = plan.net
     aircraft = net.aircraft[aircraft_id]
+    if aircraft.ground_link:
+        return  # its flights are all fixed (network.fixed_prefix)
     previous: list[Step] = [
         (i, plan.departure[i]) for i in plan.rotation[aircraft_id] if i not in set(net.fixed_prefix[aircraft_id])
     ]

@@ -94,14 +94,17 @@ def check_itineraries(
             yield violation("itinerary_changed", f"Wrong type for itinerary {line.id}")
         if line.legs:
             yield from _check_itinerary_line(instance, it, line, by_key, rules)
+        elif fixed := flown_history(instance, it, rules):
+            yield _fixed_part_missing(it, fixed)
     for it in instance.itineraries:
         if carried[it.id] != it.passengers:
             yield violation("passenger_count", f"Incorrect number of passengers reaccomodated on itinerary {it.id}")
 
 
 def flown_history(instance: Instance, itinerary: Itinerary, rules: Rules = STRICT) -> list[tuple[int, int]]:
-    """The booked legs already flown when the window opens: those leaving before it, up to the first one
-    the disruption cancelled (from there on the trip is re-accommodated like any other). Under the strict
+    """The booked legs already flown when the window opens: those leaving before it (with their imposed delay:
+    the official checker asks a trip whose first leg was delayed into the window to reach its destination),
+    up to the first one the disruption cancelled (from there on the trip is re-accommodated like any other). Under the strict
     reading it also ends before a connection the imposed delays broke: the passengers missed that leg and
     wait at the connection airport for the window to open."""
     start = instance.config.window_start
@@ -109,14 +112,21 @@ def flown_history(instance: Instance, itinerary: Itinerary, rules: Rules = STRIC
     arrival: int | None = None
     for leg in itinerary.legs:
         key = (leg.number, leg.day)
-        if planned_departure(instance, *key) >= start or key in instance.imposed_cancellations:
+        departure = imposed_departure(instance, *key)  # a leg delayed into the window is not history
+        if departure >= start or key in instance.imposed_cancellations:
             break
-        departure = imposed_departure(instance, *key)
         if rules.connections == "strict" and arrival is not None and departure - arrival < MIN_CONNECTION:
             break
         history.append(key)
         arrival = departure + instance.flights[leg.number].duration
     return history
+
+
+def _fixed_part_missing(it: Itinerary, fixed: list[tuple[int, int]]) -> Violation:
+    """Passengers who flew part of their trip before the window cannot be cancelled: every line of the
+    itinerary starts with those legs (official solution checker, checkItinerary)."""
+    numbers = " ".join(str(number) for number, _ in fixed)
+    return violation("fixed_itinerary_part", f"Fixed part of itinerary {it.id} missing flight(s) {numbers}")
 
 
 def _check_itinerary_line(
@@ -153,14 +163,17 @@ def _check_itinerary_line(
         yield violation("departs_before_original", f"Itinerary {it.id} departs before its original departure date")
     fixed = flown_history(instance, it, rules)
     if fixed and [(leg.number, leg.day) for leg in line.legs[: len(fixed)]] != fixed:
-        yield violation("fixed_itinerary_part", f"Fixed part of itinerary {it.id} missing flight(s)")
+        yield _fixed_part_missing(it, fixed)
     elif any(f.departure < start for f in flights[len(fixed) :]):
         yield violation(
             "fixed_itinerary_part",
             f"Itinerary {it.id} re-accommodated on a flight that left before the recovery period",
         )
     if flights[-1].destination != facts.destination:
-        if it.kind == "A":
+        # Every line ends at the destination, outbound or inbound, except where part of the trip was flown
+        # before the window: those passengers may stop where the recovery leaves them (costed as a cancelled
+        # trip); the official checker then reports no destination.
+        if not fixed:
             yield violation("final_destination", f"Final destination problem on itinerary {it.id}")
     elif it.kind == "A" and flights[-1].arrival - facts.planned_arrival > MAX_OUTBOUND_DELAY[facts.haul]:
         yield violation("max_delay", f"Violation of max delay on itinerary {it.id}")

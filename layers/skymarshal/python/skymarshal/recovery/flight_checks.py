@@ -17,6 +17,7 @@ ViolationKind = Literal[
     "flight_changed",
     "departs_early",
     "new_flight_invalid",
+    "new_flight_linked",
     "new_flight_cancelled",
     "fixed_flight_changed",
     "disrupted_flight_changed",
@@ -74,10 +75,18 @@ def imposed_departure(instance: Instance, number: int, day: int) -> int:
     return planned_departure(instance, number, day) + instance.imposed_delays.get((number, day), 0)
 
 
+def fixed_flight(instance: Instance, number: int, day: int, aircraft: str) -> bool:
+    """A planned flight the plan may not touch: it leaves before the window (history), or a ground link flies
+    it (model.GROUND_LINK_MODEL; the official checker reports "Fixed flight N cancelled" for those)."""
+    return planned_departure(instance, number, day) < instance.config.window_start or (
+        instance.aircraft[aircraft].ground_link
+    )
+
+
 def check_flights(instance: Instance, solution: SolutionView) -> Iterator[Violation]:
     """Flight-level rules: planned flights kept as scheduled, fixed and disrupted flights, new flights."""
     planned = {(ref.number, ref.day): aircraft for ref, aircraft in instance.rotations}
-    start, end = instance.config.window_start, instance.config.window_end
+    end = instance.config.window_end
     seen = Counter((f.number, f.day) for f in solution.flights)
     for key, count in seen.items():
         if count > 1:
@@ -108,7 +117,7 @@ def check_flights(instance: Instance, solution: SolutionView) -> Iterator[Violat
                 yield violation("imposed_cancellation_ignored", f"Cancelled flight {f.number} not respected on {when}")
         elif key in instance.imposed_delays:
             yield from _check_imposed(f, planned[key], scheduled + instance.imposed_delays[key], "disrupted", when)
-        elif scheduled < start:
+        elif fixed_flight(instance, f.number, f.day, planned[key]):
             yield from _check_imposed(f, planned[key], scheduled, "fixed", when)
         elif f.aircraft is not None and f.arrival > end:
             yield violation(
@@ -121,8 +130,12 @@ def _check_new_flight(instance: Instance, f: FlightView, when: str) -> Iterator[
         yield violation("new_flight_cancelled", f"Cancellation of newly created flight {f.number} on {when}")
         return
     route = instance.routes.get((f.origin, f.destination))
-    if f.number in instance.flights or f.previous != 0 or route is None or f.arrival - f.departure != route.duration:
+    if f.number in instance.flights or route is None or f.arrival - f.departure != route.duration:
         yield violation("new_flight_invalid", f"Duration problem on newly created flight {f.number} on {when}")
+    if f.previous != 0:
+        yield violation(
+            "new_flight_linked", f"Newly created flight {f.number} on {when} possesses a non null linked flight"
+        )
     if f.arrival > instance.config.window_end or f.departure < instance.config.window_start:
         yield violation("after_recovery_end", f"Arrival flight {f.number} on {when} after the end of recovery period")
 
@@ -133,7 +146,7 @@ def _check_imposed(f: FlightView, aircraft: str, departure: int, what: str, when
         yield violation(kind, f"{what.capitalize()} flight {f.number} cancelled on {when}")
         return
     if f.departure != departure:
-        yield violation(kind, f"Departure/arrival time changed on {what} flight {f.number} on {when}")
+        yield violation(kind, f"Departure/arrival times changed on {what} flight {f.number} on {when}")
     if f.aircraft != aircraft:
         yield violation(kind, f"Operating aircraft changed on {what} flight {f.number} on {when}")
 
@@ -216,25 +229,13 @@ def _check_maintenance(aircraft: Aircraft, slot: Maintenance, flights: Sequence[
 
 
 class CapacityTable:
-    """Movements allowed per airport, direction and clock hour of the recovery window.
-
-    Inside a reduced window of alt_airports.csv the reduced figure binds. Elsewhere the daily figure of
-    airports.csv binds, except that an hour the original plan already fills beyond it keeps the plan's
-    count: the planned schedules exceed the daily figures (B01 in 60 hours), so the daily figures cannot
-    be hard limits on their own, and a plan that never adds movements to such an hour is safe under
-    either reading.
-    """
+    """Movements allowed per airport, direction and clock hour of the recovery window: the reduced figure of
+    alt_airports.csv inside its window, else the daily figure of airports.csv. Both bind as given (the official
+    solution checker exempts no hour); ground links take no slot (`movements_per_hour`), and without them
+    every instance's planned schedule fits the daily figures."""
 
     def __init__(self, instance: Instance):
         self.instance = instance
-        self.planned: Counter = Counter()
-        for ref, _ in instance.rotations:
-            if ref.day * MINUTES_PER_DAY + instance.flights[ref.number].departure >= 0:
-                template = instance.flights[ref.number]
-                departure = ref.day * MINUTES_PER_DAY + template.departure
-                self.planned[(template.origin, "D", departure - departure % 60)] += 1
-                arrival = departure + template.duration
-                self.planned[(template.destination, "A", arrival - arrival % 60)] += 1
         self._cache: dict[tuple[str, str, int], int] = {}
 
     def allowed(self, airport: str, kind: str, hour: int) -> int:
@@ -252,7 +253,7 @@ class CapacityTable:
         minute = hour % MINUTES_PER_DAY
         for window in airport_data.daily if airport_data else ():
             if window.start <= minute < window.end:
-                return max((window.departures, window.arrivals)[pick], self.planned[(airport, kind, hour)])
+                return (window.departures, window.arrivals)[pick]
         return 10**6  # an airport without a capacity line is not limited
 
     def in_window(self, moment: int) -> bool:
@@ -260,11 +261,13 @@ class CapacityTable:
 
 
 def movements_per_hour(instance: Instance, solution: SolutionView) -> Counter:
-    """(airport, 'D'|'A', hour start) -> operated movements, for hours inside the recovery window."""
+    """(airport, 'D'|'A', hour start) -> operated movements, for hours inside the recovery window; a ground
+    link's flights take no slot."""
     start, end = instance.config.window_start, instance.config.window_end
     counts: Counter = Counter()
     for f in solution.flights:
-        if f.aircraft is None:
+        aircraft = instance.aircraft.get(f.aircraft) if f.aircraft else None
+        if f.aircraft is None or (aircraft is not None and aircraft.ground_link):
             continue
         for airport, kind, moment in ((f.origin, "D", f.departure), (f.destination, "A", f.arrival)):
             if start <= moment < end:
@@ -280,5 +283,5 @@ def check_airport_capacity(instance: Instance, solution: SolutionView) -> Iterat
             yield violation(
                 "departure_capacity" if kind == "D" else "arrival_capacity",
                 f"{what} capacity violated at airport {airport} on {date_text(instance, hour // MINUTES_PER_DAY)} "
-                f"(hour {hour % MINUTES_PER_DAY // 60:02d}:00, {count} movements)",
+                f"(time window {hour % MINUTES_PER_DAY // 60}, {count} movements)",
             )

@@ -18,6 +18,9 @@ ItineraryKind = Literal["A", "R"]  # A outbound (one way or first half), R inbou
 CABINS: tuple[Cabin, ...] = ("F", "B", "E")  # highest first: a lower index is a better cabin
 HAULS: tuple[Haul, ...] = ("D", "C", "I")  # shortest first: the longest leg decides an itinerary's haul
 MINUTES_PER_DAY = 1440
+# The CDG-ORY ground transfers listed as flights (0 per hour, -1 seats). The official solution checker treats
+# their flights as fixed (never cancelled, retimed or reassigned) and leaves them out of airport capacity.
+GROUND_LINK_MODEL = "TranspCom"
 
 
 class _Frozen(BaseModel):
@@ -93,6 +96,12 @@ class Aircraft(_Frozen):
     @property
     def config(self) -> str:
         return "/".join(str(self.seats[c]) for c in CABINS)
+
+    @property
+    def ground_link(self) -> bool:
+        """A ground transfer written as an aircraft (model TranspCom): its flights are fixed, and take no
+        airport slot (official solution checker: "Fixed flight … cancelled", no capacity line for them)."""
+        return self.model == GROUND_LINK_MODEL
 
 
 class DatedFlightRef(_Frozen):

@@ -13,7 +13,7 @@ from typing import Literal
 
 from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION, flown_history
 from .cost import CANCELLATION_COMPENSATION, TripFacts, billed_hours, compensation_band, trip_facts
-from .flight_checks import CapacityTable
+from .flight_checks import CapacityTable, fixed_flight
 from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
 
 FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
@@ -37,6 +37,7 @@ class DatedFlight:
     cancel_worth: float = 0.0  # estimated passenger cost if the flight is cancelled
     delay_rate: float = 0.0  # estimated passenger cost per minute of delay
     booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked keeps the others flying)
+    ground_link: bool = False  # flown by a TranspCom "aircraft": fixed, and takes no airport slot
 
 
 def required_departure(f: DatedFlight) -> int:
@@ -88,7 +89,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
             status, required = "cancelled", None
         elif key in instance.imposed_delays:
             status, required = "disrupted", planned + instance.imposed_delays[key]
-        elif planned < start:
+        elif fixed_flight(instance, ref.number, ref.day, aircraft_id):
             status, required = "fixed", planned
         else:
             status, required = "free", None
@@ -107,6 +108,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
                 family=instance.aircraft[aircraft_id].family,
                 status=status,
                 required_departure=required,
+                ground_link=instance.aircraft[aircraft_id].ground_link,
             )
         )
     net = Network(
@@ -125,7 +127,8 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
     for aircraft_id, aircraft in instance.aircraft.items():
         rotation = sorted(rotations.get(aircraft_id, []), key=lambda i: flights[i].planned_departure)
         net.planned_rotation[aircraft_id] = rotation
-        # Flights before the window are history, delayed or not: the aircraft starts after them.
+        # Flights before the window are history, delayed or not: the aircraft starts after them (a ground link's
+        # flights are all fixed: it plans nothing).
         net.fixed_prefix[aircraft_id] = sorted(
             (
                 i

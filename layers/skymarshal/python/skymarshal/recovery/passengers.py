@@ -178,6 +178,9 @@ def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list
             break
         lines.extend(placed)
         n -= sum(line.passengers for line in placed)
+    if n > 0 and fixed:  # they flew part of their trip before the window: they stop where it left them
+        lines.extend(placed := seats.place(t, fixed, n))
+        n -= sum(line.passengers for line in placed)
     if n > 0:
         lines.append(PassengerLine(t, n, []))
     return lines
