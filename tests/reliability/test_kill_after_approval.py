@@ -83,6 +83,10 @@ def test_a_kill_just_after_approval_executes_once(local_home, monkeypatch):
             assert client.follow(resumed, timeout_s=600).status == "SUCCEEDED"
             record = run_record(name, tables=client.tables)
         assert record is not None and record["status"] == "executed", record
-        completed = [e for run in runs for e in execution_events(run, tables=client.tables) if e.event == "completed"]
+        # the execution the record names applied each group once (an attempt the kill cut short mid-plan was put
+        # back by recovery before the resume: its groups do not count)
+        executed_by = record["execution_name"]
+        completed = [e for e in execution_events(executed_by, tables=client.tables) if e.event == "completed"]
         assert len(completed) == len({e.group for e in completed}) > 0, [(e.execution_id, e.group) for e in completed]
+        assert executed_by in runs
         assert _history(account, runs) == [f"SM-{record['execution_name']}"], (delay_s, runs)

@@ -8,6 +8,10 @@ execution; one that was still running when the server died is settled from the t
 (workflow/recovery.py): if its plan was executed it comes back SUCCEEDED as executed (Learn completed, its
 output the run's final state), else ABORTED with a cause that says so, which is what `skymarshal resume` takes
 (its finished rounds are checkpointed in DynamoDB and reused; a plan interrupted mid-way was put back first).
+
+An ended execution's history stays in its file, not in memory: once saved as it ended, the execution is replaced
+by an archived one that reads its events from the file when asked (a run's history holds every state it passed,
+megabytes at production volume: in memory, fifty runs grew the server by most of a gigabyte).
 """
 
 from __future__ import annotations
@@ -58,6 +62,42 @@ def _record(execution) -> dict[str, Any]:
     }
 
 
+def _archived(machine, record: dict, path: Path):
+    """A finished execution as moto describes it, its history read from `path` when asked (never kept)."""
+    from moto.stepfunctions.parser.api import ExecutionStatus
+    from moto.stepfunctions.parser.backend.execution import Execution
+
+    from .emulator import REGION
+    from .seeding import ACCOUNT_ID
+
+    class ArchivedExecution(Execution):
+        @property
+        def saved_events(self) -> list:
+            return pickle.loads(path.read_bytes())["events"]
+
+        def to_history_output(self):
+            return {"events": self.saved_events}
+
+    execution = ArchivedExecution(
+        name=record["name"],
+        sm_type=machine.sm_type,
+        role_arn=machine.roleArn,
+        exec_arn=machine.arn.replace(":stateMachine:", ":execution:") + f":{record['name']}",
+        account_id=ACCOUNT_ID,
+        region_name=REGION,
+        state_machine=machine,
+        start_date=record["start_date"],
+        cloud_watch_logging_session=None,
+        input_data=record["input"],
+        trace_header=None,
+        activity_store={},
+    )
+    execution.output, execution.error, execution.cause = record["output"], record["error"], record["cause"]
+    execution.stop_date = record["stop_date"]
+    execution.exec_status = ExecutionStatus(record["status"])
+    return execution
+
+
 class RunStore:
     """Files under `directory`, one per execution; `save` is safe from any thread."""
 
@@ -84,6 +124,7 @@ class RunStore:
                 if not force and self._seen.get(execution.name) == signature:
                     if record["status"] != "RUNNING":  # unchanged for a whole poll after it ended: final
                         self._final.add(execution.name)
+                        self._archive(execution, record)
                         ended += 1
                     continue
                 path = self._path(execution.name)
@@ -95,6 +136,14 @@ class RunStore:
         if ended:  # a run's working memory is garbage now: handed back before the next run grows on top of it
             release_memory()
         return written
+
+    def _archive(self, execution, record: dict) -> None:
+        """Swap the ended execution for one whose history stays in its file (moto lists it the same)."""
+        executions = _executions(self.machine_arn)
+        for index, listed in enumerate(executions):
+            if listed is execution:
+                executions[index] = _archived(_machine(self.machine_arn), record, self._path(execution.name))
+                return
 
     def watch(self, interval_s: float = 1.0) -> None:
         def loop() -> None:
@@ -114,16 +163,6 @@ class RunStore:
         """Put every saved execution back; returns counts: restored, those interrupted mid-run (ABORTED) and those
         whose plan had been executed (SUCCEEDED). `settle(name, input)` -> workflow.recovery.Settled."""
         from moto.stepfunctions.parser.api import ExecutionStatus
-        from moto.stepfunctions.parser.backend.execution import Execution
-
-        from .emulator import REGION
-        from .seeding import ACCOUNT_ID
-
-        class RestoredExecution(Execution):
-            saved_events: list
-
-            def to_history_output(self):
-                return {"events": self.saved_events}
 
         machine = _machine(self.machine_arn)
         known = {e.name for e in machine.executions}
@@ -132,29 +171,14 @@ class RunStore:
             record = pickle.loads(path.read_bytes())
             if record["name"] in known:
                 continue
-            execution = RestoredExecution(
-                name=record["name"],
-                sm_type=machine.sm_type,
-                role_arn=machine.roleArn,
-                exec_arn=machine.arn.replace(":stateMachine:", ":execution:") + f":{record['name']}",
-                account_id=ACCOUNT_ID,
-                region_name=REGION,
-                state_machine=machine,
-                start_date=record["start_date"],
-                cloud_watch_logging_session=None,
-                input_data=record["input"],
-                trace_header=None,
-                activity_store={},
-            )
-            execution.saved_events = record["events"]
-            execution.output, execution.error, execution.cause = record["output"], record["error"], record["cause"]
-            execution.stop_date = record["stop_date"]
+            status = record["status"]
+            execution = _archived(machine, {**record, "status": "ABORTED" if status == "RUNNING" else status}, path)
             settled = _settled(settle, record) if record["status"] == "RUNNING" else None
             if settled is not None and settled.output is not None:  # its plan was executed: so it is recorded
                 counts["executed"] += 1
                 execution.exec_status = ExecutionStatus.SUCCEEDED
                 execution.stop_date = datetime.datetime.now(tz=datetime.UTC)
-                execution.output = json.dumps(settled.output, default=str)  # type: ignore[assignment]
+                execution.output = json.dumps(settled.output, default=str)
                 execution.error, execution.cause = None, None
                 log.warning("recovered %s", settled.message)
             elif record["status"] == "RUNNING":
@@ -167,9 +191,8 @@ class RunStore:
                     f"{record['name']}` continues it from its checkpointed rounds"
                     + (f" ({settled.message})" if settled is not None and settled.verdict == "interrupted" else "")
                 )
-            else:
-                execution.exec_status = ExecutionStatus(record["status"])
             machine.executions.append(execution)
+            self._final.add(execution.name)  # ended, its history in its file
             counts["restored"] += 1
         self.save(force=True)  # the interrupted ones are now ABORTED on disk too
         return counts
