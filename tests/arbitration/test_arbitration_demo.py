@@ -149,13 +149,14 @@ def test_an_llm_insisting_on_an_illegal_plan_is_overruled_and_recorded(demo_coll
 
 
 def test_the_llm_may_reorder_valid_scenarios_and_says_why(demo_collations, account):
+    """(A6-BMJ, a B787-10, is no longer valid: EY124's crew, after its layover, lacks the extra cabin crew member.)"""
     prompt, collation = demo_collations["mechanical"]
     llm = ScriptedChatModel(
         replies=[
             {
-                "preferred_order": ["tail_swap:A6-BMJ"],
-                "reorder_reason": "A6-BMJ has more seats",
-                "justification": "Swap to A6-BMJ [mel-policy.md § Tail swap policy].",
+                "preferred_order": ["cancel"],
+                "reorder_reason": "the passengers are protected on tomorrow's flights",
+                "justification": "Cancel EY123 and rebook [mel-policy.md § Tail swap policy].",
                 "reasoning": "safety first",
             }
         ]
@@ -163,9 +164,9 @@ def test_the_llm_may_reorder_valid_scenarios_and_says_why(demo_collations, accou
     decision = arbitrate(
         collation, prompt, handle=account.handle(), llm=llm, config=ArbitratorConfig(reorder_margin=1.0)
     )
-    assert [r.scenario.scenario_id for r in decision.ranked][:2] == ["tail_swap:A6-BMJ", "tail_swap:A6-BLT"]
-    assert decision.llm_overrides == [] and "A6-BMJ has more seats" in decision.reasoning
-    assert decision.final_decision.endswith("(tail_swap:A6-BMJ)")
+    assert [r.scenario.scenario_id for r in decision.ranked][:2] == ["cancel", "tail_swap:A6-BLT"]
+    assert decision.llm_overrides == [] and "protected on tomorrow" in decision.reasoning
+    assert decision.final_decision.endswith("(cancel)")
 
 
 def test_a_hostile_order_cannot_bury_the_best_plan_beyond_the_margin(demo_collations, account):

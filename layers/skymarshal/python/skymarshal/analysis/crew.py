@@ -15,7 +15,7 @@ from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal, latest_legal_delay
-from ..rules.rostered import CrewLegality, flight_crew_legality, rostered_duty
+from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality
 from .base import Analysis, decision_time, sources
 
 HISTORY_DAYS = 366  # ORO.FTL.210's longest look-back is 12 months of flight time
@@ -33,6 +33,11 @@ CONSTRAINT_TYPE = {
 def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:
     start, end = around - timedelta(days=HISTORY_DAYS), around + timedelta(days=3)
     return {crew_id: q.duty_history(handle, crew_id, start, end) for crew_id in crew_ids}
+
+
+def member_roster(handle: DataHandle, crew_id: str, around: datetime) -> list:
+    """One member's roster rows around `around`: the year the cumulative limits look back and the days after."""
+    return _rosters(handle, [crew_id], around)[crew_id]
 
 
 def _rostered_crew(handle: DataHandle, flight: Flight):
@@ -89,7 +94,7 @@ def analyse_crew(
             )
     legal_now = [m for m in members if m.crew_id not in {r.crew_id for r in illegal}]
     latest = [
-        latest_legal_delay(m, rosters[m.crew_id], rostered_duty(rosters[m.crew_id], flight.flight_id), rules)
+        latest_legal_delay(m, rosters[m.crew_id], duty_at_delay(rosters[m.crew_id], flight.flight_id, 0), rules)
         for m in legal_now
     ]
     known = [v for v in latest if v is not None]
@@ -145,7 +150,7 @@ def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, dela
     reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
     departure = flight.scheduled_departure + timedelta(minutes=delay)
     report = max(at + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
-    template = rostered_duty(rosters[illegal[0].crew_id], flight.flight_id).delayed(delay)
+    template = duty_at_delay(rosters[illegal[0].crew_id], flight.flight_id, delay)
     # Reserves are taken in order, the first legal ones of each rank: a reserve's duty history is read only
     # while its rank still needs one (one Query per reserve checked, not per reserve on standby).
     needed = Counter(r.rank for r in illegal)
@@ -214,9 +219,9 @@ def replacement_findings(
     rules: OperatorRules = OperatorRules(),
 ) -> list[Finding]:
     """The crew rules for reserve `reserve_id` taking `replaced_id`'s duty on `flight`, delayed and reported as given."""
-    template = rostered_duty(
-        _rosters(handle, [replaced_id], flight.scheduled_departure)[replaced_id], flight.flight_id
-    ).delayed(delay_minutes)
+    template = duty_at_delay(
+        _rosters(handle, [replaced_id], flight.scheduled_departure)[replaced_id], flight.flight_id, delay_minutes
+    )
     reserve = q.crew_members(handle, [reserve_id])
     if not reserve:
         raise LookupError(f"reserve {reserve_id} is not in CrewMembers")

@@ -32,6 +32,17 @@ class ReassignCrew(_Action):
     report_at: UtcDatetime
 
 
+class AddCabinCrew(_Action):
+    """Cabin crew called out from standby because the aircraft the plan gives the flight needs more of them (the
+    operator's complement per type, ORO.CC.100): they fly `flights` (the swap's) with the rostered crew."""
+
+    kind: Literal["add_cabin_crew"] = "add_cabin_crew"
+    crew_ids: list[str]
+    position: str = "CA"
+    report_at: UtcDatetime
+    flights: list[str]
+
+
 class DelayFlight(_Action):
     kind: Literal["delay"] = "delay"
     delay_minutes: NonNegativeInt  # from the scheduled departure
@@ -93,6 +104,7 @@ class RepositionFleet(_Action):
 Action = Annotated[
     SwapAircraft
     | ReassignCrew
+    | AddCabinCrew
     | DelayFlight
     | CancelFlight
     | RebookPassengers
@@ -111,6 +123,11 @@ def describe(action: BaseModel) -> str:
         return f"Swap {a.flight_id} from {a.from_registration} to {a.to_registration} ({a.to_aircraft_type})"
     if isinstance(a, ReassignCrew):
         return f"Replace {len(a.replacements)} crew on {a.flight_id} with reserves reporting {a.report_at:%H:%MZ}"
+    if isinstance(a, AddCabinCrew):
+        return (
+            f"Add {len(a.crew_ids)} cabin crew ({', '.join(a.crew_ids)}) from standby to {', '.join(a.flights)}, "
+            f"reporting {a.report_at:%H:%MZ}"
+        )
     if isinstance(a, DelayFlight):
         return f"Delay {a.flight_id} by {a.delay_minutes} min: off blocks {a.new_departure:%H:%MZ}, on blocks {a.new_arrival:%H:%MZ}"
     if isinstance(a, CancelFlight):

@@ -1,7 +1,8 @@
 """Validation over the rotations a plan touches: every tail still flies its flights in sequence
 (``rotation_plan.plan_breaks``: ROTATION_BROKEN, naming the flight and the tail), and every later flight the plan
 moves (a delay's knock-on) still meets the rules at its new time — its curfews, and its rostered crew's duty
-limits (CREW_CHAIN_BROKEN when the crew of a later flight would no longer be legal)."""
+limits (CREW_CHAIN_BROKEN when the crew of a later flight would no longer be legal, or would not reach their next
+rostered duty legally and the plan does not re-crew it: ``crew_chain``)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from ..data import queries as q
 from ..rules.curfew import Movement, check_movement_at
 from .actions import DelayFlight
 from .context import DisruptionContext
+from .crew_chain import chain_checks, own_illegal
 from .models import ConstraintCheck, RejectionCode, Scenario
 from .rotation_plan import plan_breaks
 
 Check = tuple[ConstraintCheck, RejectionCode | None]
-NEXT_DUTY_RULE = "crew.rest_after"  # rules.crew: the rest after this duty before the next rostered one
 
 
 def _check(constraint: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
@@ -90,11 +91,8 @@ def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
         except LookupError as exc:
             yield _check("crew chain", "ORO.FTL", later_flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
             continue
-        # The rest after the moved duty is the crew's next rostered duty's problem: flagged for crew control to
-        # re-crew that duty (not built into the plan yet), never waved through silently.
         for r in rostered:
-            own = [f for f in r.findings if f.status == "illegal" and f.rule != NEXT_DUTY_RULE]
-            next_duty = [f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE]
+            own = own_illegal(r)
             if own:
                 yield (
                     _check(
@@ -107,15 +105,4 @@ def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
                     ),
                     "CREW_CHAIN_BROKEN",
                 )
-            elif next_duty:
-                yield (
-                    _check(
-                        f"crew chain {later_flight.flight_number}",
-                        next_duty[0].clause,
-                        r.crew_id,
-                        "at_risk",
-                        f"{a.delay_minutes}-min knock-on on {later_flight.flight_id}: {r.name}'s next rostered duty "
-                        f"must be re-crewed: {next_duty[0].message}",
-                    ),
-                    None,
-                )
+        yield from chain_checks(ctx, s, later_flight, rostered)

@@ -35,8 +35,10 @@ from .actions import (
     describe,
 )
 from .bounds import CrewIllegalBound, CrewMaxDelayBound
+from .cabin_crew import add_cabin_crew, extra_cabin_crew
 from .cancellation import cancellation, minutes_after
 from .context import DisruptionContext
+from .crew_chain import chain_recrews
 from .models import Scenario
 from .scenario_text import pros_cons, title
 from .validation import swap_eligibility
@@ -260,6 +262,11 @@ def operate(
             )
     if replacements:
         actions.append(ReassignCrew(flight_id=f.flight_id, replacements=replacements, report_at=report))
+    if registration and extra_cabin_crew(f.aircraft_type, aircraft_type):
+        cabin = add_cabin_crew(
+            ctx, aircraft_type or f.aircraft_type, delay, [f.flight_id, *(x.flight_id for x in carried)]
+        )
+        actions += [cabin] if cabin else []
     if delay != f.delay_minutes or not actions:
         actions.append(
             DelayFlight(flight_id=f.flight_id, delay_minutes=delay, new_departure=departure, new_arrival=arrival)
@@ -274,6 +281,8 @@ def operate(
         actions.append(RebookPassengers(flight_id=f.flight_id, passengers=_pax(ctx), ground_transport_to=f.destination))
     same_tail = registration is None
     actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
+    if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
+        actions += _chain(ctx, actions, delay, replacements or {})
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if same_tail and ctx.rotation else None
     delays = spread.delays() if spread else {f.flight_id: delay}
     downstream = sum(1 for k, v in delays.items() if k != f.flight_id and v > 0)
@@ -336,6 +345,18 @@ def operate(
         execution_notes=list(notes or []),
     )
     return scenario.model_copy(update=pros_cons(ctx, scenario, moved))
+
+
+def _chain(ctx: DisruptionContext, actions: list, delay: int, replacements: dict) -> list:
+    """Reserves for the next rostered duties the plan's delays make illegal (the flight's and its knock-on's)."""
+    taken = set(replacements.values())
+    out = chain_recrews(ctx, ctx.flight, delay, replacements, taken)
+    for a in actions:
+        if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id:
+            later = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+            if later is not None:
+                out += chain_recrews(ctx, later, a.delay_minutes, (), taken)
+    return out
 
 
 def _pax(ctx: DisruptionContext) -> int:

@@ -25,7 +25,9 @@ from ..rules.tail_swap import tail_swap_eligibility
 from ..rules.tail_swap_models import TailSwapEligibility
 from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
+from .cabin_crew import cabin_checks
 from .context import DisruptionContext
+from .crew_chain import chain_checks, own_illegal
 from .ferry_checks import ferry_checks, ferry_of
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
 from .rotation_checks import rotation_checks
@@ -81,6 +83,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
     return v.add_all(
         (
             *_crew(ctx, scenario),
+            *cabin_checks(ctx, scenario),
             _airworthiness(ctx, scenario),
             *_curfews(ctx, scenario),
             *_weather(ctx, scenario),
@@ -107,9 +110,10 @@ def _crew(ctx: DisruptionContext, s: Scenario):
         yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
         return
     kept = [r for r in rostered if r.crew_id not in s.crew_replacements]
-    illegal = [r for r in kept if not r.legal]
+    illegal = [r for r in kept if own_illegal(r)]  # a next duty made illegal is the chain's: re-crewed or rejected
+    yield from chain_checks(ctx, s, ctx.flight, rostered)
     if illegal:
-        worst = next(f for f in illegal[0].findings if f.status == "illegal")
+        worst = own_illegal(illegal[0])[0]
         yield (
             _check(
                 "crew legality",
@@ -140,7 +144,9 @@ def _crew(ctx: DisruptionContext, s: Scenario):
             ),
             None,
         )
-    report = next((a.report_at for a in s.actions if a.kind == "reassign_crew"), None)
+    report = next(
+        (a.report_at for a in s.actions if a.kind == "reassign_crew" and a.flight_id == ctx.flight.flight_id), None
+    )
     for replaced, reserve in s.crew_replacements.items():
         assert report is not None  # operate() adds a ReassignCrew action (report_at required) with any replacement
         key = ("reserve", replaced, reserve, s.delay_minutes, report)

@@ -146,9 +146,17 @@ def _check(args) -> int:
         with control.account() as account:  # the running local AWS
             result = check_operation(account.handle())
     if args.json:
-        print_json({"summary": result.summary(), "breaks": [b.model_dump(mode="json") for b in result.breaks]})
+        print_json(
+            {
+                "summary": result.summary(),
+                "breaks": [b.model_dump(mode="json") for b in result.breaks],
+                "crew": [b.model_dump(mode="json") for b in result.crew],
+            }
+        )
     else:
         print(result.summary())
         for b in result.breaks:
             print(f"{'BROKEN' if b.continuity else 'open  '} {b.code}: {b.message}")
-    return 1 if result.continuity else 0
+        for c in result.crew:
+            print(f"BROKEN {c.code}: {c.message}")
+    return 0 if result.intact else 1

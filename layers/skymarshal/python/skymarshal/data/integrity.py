@@ -21,6 +21,7 @@ from ..rules.rotation import RotationBreak, availability_breaks, rotation_breaks
 from . import queries as q
 from . import schema as s
 from .access import DataHandle
+from .crew_integrity import CrewBreak, crew_breaks
 
 
 class OperationCheck(BaseModel):
@@ -31,11 +32,21 @@ class OperationCheck(BaseModel):
     tails: int
     flights: int
     breaks: tuple[RotationBreak, ...]
+    crew: tuple[CrewBreak, ...] = ()  # the crew chains through the flights executions changed (``crew_integrity``)
 
     @property
     def continuity(self) -> list[RotationBreak]:
         """Breaks of a sequence: never acceptable."""
         return [b for b in self.breaks if b.continuity]
+
+    @property
+    def intact(self) -> bool:
+        """Every tail flies its flights in sequence and every crew chain a recovery touched is legal."""
+        return not self.continuity and not self.crew
+
+    def lines(self) -> list[str]:
+        """Each break of a sequence or a crew chain, one line each (what a test or an operator reads)."""
+        return [f"{b.code}: {b.message}" for b in self.continuity] + [f"{c.code}: {c.message}" for c in self.crew]
 
     @property
     def grounded(self) -> list[RotationBreak]:
@@ -45,7 +56,8 @@ class OperationCheck(BaseModel):
     def summary(self) -> str:
         return (
             f"{self.tails} aircraft, {self.flights} flights ({self.first_day}..{self.last_day}): "
-            f"{len(self.continuity)} continuity break(s), {len(self.grounded)} flight(s) planned on a grounded aircraft"
+            f"{len(self.continuity)} continuity break(s), {len(self.grounded)} flight(s) planned on a grounded aircraft, "
+            f"{len(self.crew)} crew chain break(s)"
         )
 
 
@@ -78,8 +90,11 @@ def fleet_flights(handle: DataHandle, start: datetime, end: datetime) -> dict[st
     return by_tail
 
 
-def check_operation(handle: DataHandle, registrations: Iterable[str] | None = None) -> OperationCheck:
-    """Every tail's rotation and availability rows over the days the data holds (``registrations``: only those)."""
+def check_operation(
+    handle: DataHandle, registrations: Iterable[str] | None = None, crew_flights: Iterable[str] = ()
+) -> OperationCheck:
+    """Every tail's rotation and availability rows over the days the data holds (``registrations``: only those), and
+    the crew chains through every flight an execution changed plus ``crew_flights`` (flights a plan re-crewed)."""
     days = fleet_days(handle)
     wanted = set(registrations) if registrations is not None else set(days)
     all_days = [d.date for rows in days.values() for d in rows]
@@ -100,10 +115,14 @@ def check_operation(handle: DataHandle, registrations: Iterable[str] | None = No
         start = rows[0].station if rows and all(f.departure >= first_midnight for f in own) else None
         breaks += rotation_breaks(registration, own, start_station=start, work_orders=orders)
         breaks += availability_breaks(rows, own)
+    named = set(crew_flights)
+    touched = [f for r in wanted for f in flights.get(r, []) if f.updated_by_execution or f.flight_id in named]
+    touched += [f for fid in sorted(named - {f.flight_id for f in touched}) if (f := q.get_flight(handle, fid))]
     return OperationCheck(
         first_day=first,
         last_day=last,
         tails=len(wanted),
         flights=sum(len(flights.get(r, [])) for r in wanted),
         breaks=tuple(breaks),
+        crew=tuple(crew_breaks(handle, touched)),
     )

@@ -127,6 +127,7 @@ class CrewDuty(Row):
     aircraft_type: str | None = None
     pilots_on_board: PositiveInt | None = None  # 2 = unaugmented, 3/4 = augmented
     standby_base_date: str | None = None  # f"{base}#{YYYY-MM-DD}" on STANDBY rows only (sparse index)
+    moved_minutes: int = 0  # an executed delay moved this sector: its times are the schedule's plus this
     updated_by_execution: str | None = None  # set on a duty a recovery created (a reserve called out)
 
     @model_validator(mode="after")

@@ -2,7 +2,8 @@
 
 The roster (CrewRoster rows) says who flies a flight and the whole duty around it; the crew rules take a
 `ProposedDuty`. A flight's current delay moves on-blocks and release of the duty with the report
-unchanged (ORO.FTL.205: the FDP runs from report to the last on-blocks).
+unchanged (ORO.FTL.205: the FDP runs from report to the last on-blocks). An executed delay has already moved the
+roster's times (``CrewDuty.moved_minutes``): a delay from the schedule is applied net of it (``duty_at_delay``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..models.findings import Finding
 from ..models.operational import CrewDuty, CrewMember
-from .crew import OperatorRules, ProposedDuty, evaluate_delay, is_legal
+from .crew import OperatorRules, ProposedDuty, evaluate_duty, is_legal
 
 
 class CrewLegality(BaseModel):
@@ -55,6 +56,14 @@ def rostered_duty(rows: Sequence[CrewDuty], flight_id: str) -> ProposedDuty:
     )
 
 
+def duty_at_delay(rows: Sequence[CrewDuty], flight_id: str, delay_minutes: int) -> ProposedDuty:
+    """The duty containing `flight_id` with the flight `delay_minutes` late from its schedule: the roster's times
+    moved by what an executed delay has not already moved them (a smaller delay than executed moves them back)."""
+    duty = rostered_duty(rows, flight_id)
+    moved = next((r.moved_minutes for r in rows if r.flight_id == flight_id), 0)
+    return duty.delayed(delay_minutes - moved) if delay_minutes != moved else duty
+
+
 def flight_crew_legality(
     flight_id: str,
     members: Iterable[CrewMember],
@@ -66,8 +75,7 @@ def flight_crew_legality(
     results = []
     for member in members:
         rows = rosters[member.crew_id]
-        duty = rostered_duty(rows, flight_id)
-        findings = evaluate_delay(member, rows, duty, delay_minutes, rules)
+        findings = evaluate_duty(member, rows, duty_at_delay(rows, flight_id, delay_minutes), rules)
         position = next((r.position for r in rows if r.flight_id == flight_id), None)
         results.append(
             CrewLegality(
@@ -80,3 +88,17 @@ def flight_crew_legality(
             )
         )
     return results
+
+
+def next_rostered_duty(rows: Sequence[CrewDuty], flight_id: str) -> tuple[str, ProposedDuty] | None:
+    """The member's first flight duty after the one holding `flight_id` — its first flight and the duty — or None
+    (ORO.FTL.235: the rest after a duty is counted up to the report of this one)."""
+    sector = next((r for r in rows if r.flight_id == flight_id), None)
+    if sector is None:
+        return None
+    later = [r for r in rows if r.kind == "FLIGHT" and r.duty_id != sector.duty_id and r.duty_start > sector.duty_start]
+    if not later:
+        return None
+    first = min(later, key=lambda r: (r.duty_start, r.sector_departure or r.duty_start))
+    assert first.flight_id is not None  # a FLIGHT row names its flight
+    return first.flight_id, rostered_duty(rows, first.flight_id)

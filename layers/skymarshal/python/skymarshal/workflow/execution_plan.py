@@ -17,6 +17,7 @@ conditions make a stale read fail at commit rather than write stale data).
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -24,6 +25,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 from pydantic import ValidationError
 
 from ..arbitration.actions import (
+    AddCabinCrew,
     CancelFlight,
     DelayFlight,
     DivertFlight,
@@ -42,6 +44,7 @@ from ..models.common import iso_z
 from ..rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
 from .execution_changes import Change, PlanError, all_of, row_key
+from .execution_crew import cabin_crew_changes, crew_to_times, delay_crew_changes, flight_times, moved_rows
 from .execution_ferry import ferry_changes
 from .execution_positions import grounding_changes, position_changes
 from .tables import WorkflowTables
@@ -109,7 +112,7 @@ class Planner:
             return self._swap(action)
         if isinstance(action, ReassignCrew):
             return self._crew(action)
-        if isinstance(action, DelayFlight):
+        if isinstance(action, DelayFlight):  # the crew's roster rows move with the flight, in the same transaction
             return [
                 self._update_flight(
                     self._flight(action.flight_id),
@@ -119,8 +122,11 @@ class Planner:
                         "delay_minutes": action.delay_minutes,
                         "status": "DELAYED",
                     },
-                )
+                ),
+                *delay_crew_changes(self, action),
             ]
+        if isinstance(action, AddCabinCrew):
+            return cabin_crew_changes(self, action)
         if isinstance(action, CancelFlight):
             flight = self._flight(action.flight_id)
             earlier = flight.get("delay_reason")  # kept: the cause the flight was already delayed for
@@ -173,7 +179,8 @@ class Planner:
             },
             Attr("aircraft_registration").eq(a.from_registration),
         )
-        return [swap, check]
+        # the flight's crew stay with it: a roster still at the schedule of a late flight is put at its times
+        return [swap, check, *crew_to_times(self, a.flight_id, *flight_times(flight))]
 
     def _crew(self, a: ReassignCrew) -> list[Change]:
         """Each replaced member's sector row — and the later sectors of the same duty, which the reserve's
@@ -184,7 +191,8 @@ class Planner:
         flight = self._flight(a.flight_id)
         report = iso_z(a.report_at)
         local_day = a.report_at.astimezone(ZoneInfo(airport(flight["origin"]).tz)).date()
-        days = {local_day.isoformat(), str(flight["flight_date"])}  # a night call-out can fall on the next day
+        # a night call-out can fall on the next day, or inside the standby that began the day before
+        days = {(local_day - timedelta(days=1)).isoformat(), local_day.isoformat(), str(flight["flight_date"])}
         standby = self.standby(flight["origin"], days)
         seats = {
             r["crew_id"]: r
@@ -206,10 +214,12 @@ class Planner:
                 and r.get("sector_departure", "") >= seat.get("sector_departure", "")
             ]
             out.append(self.call_out(standby, reserve, report, flight["origin"], local_day))
-            for row in sorted(duty, key=lambda r: r["duty_key"]):
+            # the reserve's sector at the flight's times as it now operates (the roster may still hold the schedule)
+            taken = moved_rows(sorted(duty, key=lambda r: r["duty_key"]), a.flight_id, *flight_times(flight))
+            for row, timed in zip(sorted(duty, key=lambda r: r["duty_key"]), taken, strict=True):
                 out.append(self._change(s.CREW_ROSTER, row, None))
                 new = {
-                    **row,
+                    **timed,
                     "crew_id": reserve,
                     "duty_key": f"{report}#{row.get('sector_departure', '')}#{row['flight_id']}",
                     "duty_id": f"D-{reserve}-{report}",

@@ -1,0 +1,166 @@
+"""A crew member a plan delays still reaches the next rostered duty legally, or the plan re-crews that duty.
+
+A delay (the flight's, or its knock-on on the tail's later flights) moves each rostered member's release; when
+the rest before their next rostered duty falls below the minimum (ORO.FTL.235, the ``crew.rest_after`` finding),
+the plan either calls a reserve out for that duty — one on standby at the duty's station whose standby covers the
+duty's report, legal for it by the same crew rules (``chain_recrews``, used by the builder) — or validation
+rejects it: CREW_CHAIN_BROKEN naming the duty (``chain_checks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+from ..analysis.crew import crew_legality, member_roster, replacement_findings
+from ..data import queries as q
+from ..models.airports import airport
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.operational import Flight
+from ..rules.crew import ProposedDuty, evaluate_swap_candidate, is_legal
+from ..rules.rostered import CrewLegality, next_rostered_duty
+from .actions import ReassignCrew
+from .context import DisruptionContext
+from .models import ConstraintCheck, RejectionCode, Scenario
+
+NEXT_DUTY_RULE = "crew.rest_after"  # rules.crew: the rest after this duty before the next rostered one
+MAX_RESERVES_CHECKED = 8  # reserve histories are the slow read: the first legal one of the rank is enough
+Check = tuple[ConstraintCheck, RejectionCode | None]
+
+
+def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[CrewLegality]:
+    """The flight's rostered crew at `delay` (read once per arbitration; the keys validation uses)."""
+    key = ("crew", delay) if flight.flight_id == ctx.flight.flight_id else ("crew", flight.flight_id, delay)
+    return ctx.memo(key, lambda: crew_legality(ctx.handle, flight, delay))
+
+
+def own_illegal(r: CrewLegality) -> list:
+    """What makes the member illegal for this duty itself (the next duty's rest is the chain's question)."""
+    return [f for f in r.findings if f.status == "illegal" and f.rule != NEXT_DUTY_RULE]
+
+
+def chain_members(rostered: Iterable[CrewLegality], replaced: Iterable[str] = ()) -> list[CrewLegality]:
+    """Members legal for this duty whose next rostered duty the delay makes illegal."""
+    gone = set(replaced)
+    return [
+        r
+        for r in rostered
+        if r.crew_id not in gone
+        and not own_illegal(r)
+        and any(f.status == "illegal" and f.rule == NEXT_DUTY_RULE for f in r.findings)
+    ]
+
+
+def _next(ctx: DisruptionContext, crew_id: str, flight: Flight) -> tuple[str, ProposedDuty] | None:
+    rows = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, flight.scheduled_departure))
+    return next_rostered_duty(rows, flight.flight_id)
+
+
+def _reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken: set[str]) -> str | None:
+    """The first reserve of the member's rank and rating on standby at the duty's station, legal for it reporting
+    at its rostered report (the standby call-out finding requires a standby that covers the report)."""
+    station = duty.start_station or ""
+    member = q.crew_members(ctx.handle, [crew_id])
+    if not member or not station:
+        return None
+    local = duty.report.astimezone(ZoneInfo(airport(station).tz)).date()
+    standby = {
+        r.crew_id for day in (local - timedelta(days=1), local) for r in q.standby_crew(ctx.handle, station, day)
+    }
+    rating = AIRCRAFT_TYPES[duty.aircraft_type].rating_group if duty.aircraft_type in AIRCRAFT_TYPES else None
+    candidates = [
+        m
+        for m in q.crew_members(ctx.handle, sorted(standby - taken))
+        if m.rank == member[0].rank and (rating is None or rating in m.type_ratings)
+    ][:MAX_RESERVES_CHECKED]
+    template = duty.model_copy(update={"duty_id": None})
+    for reserve in candidates:
+        history = ctx.memo(
+            ("roster", reserve.crew_id), lambda r=reserve: member_roster(ctx.handle, r.crew_id, duty.report)
+        )
+        if is_legal(evaluate_swap_candidate(reserve, history, template, duty.report)):
+            return reserve.crew_id
+    return None
+
+
+def chain_recrews(
+    ctx: DisruptionContext, flight: Flight, delay: int, replaced: Iterable[str], taken: set[str]
+) -> list[ReassignCrew]:
+    """A reserve for each next duty the delay of `flight` makes illegal (those with none are left: validation names
+    them). `taken`: reserves this plan already calls out (added to as they are chosen)."""
+    out = []
+    try:
+        rostered = rostered_at(ctx, flight, delay)
+    except LookupError:
+        return []  # no roster: validation rejects the plan with DATA_MISSING
+    for r in chain_members(rostered, replaced):
+        found = _next(ctx, r.crew_id, flight)
+        if found is None:
+            continue
+        first_flight, duty = found
+        reserve = _reserve_for(ctx, r.crew_id, duty, taken)
+        if reserve is not None:
+            taken.add(reserve)
+            out.append(ReassignCrew(flight_id=first_flight, replacements={r.crew_id: reserve}, report_at=duty.report))
+    return out
+
+
+def _check(constraint: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
+    return ConstraintCheck(
+        constraint=constraint, source="rules", clause=clause, subject=subject, status=status, message=message
+    )
+
+
+def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: list[CrewLegality]) -> Iterator[Check]:
+    """Each member whose next duty the plan's delay of `flight` makes illegal: re-crewed in the plan by a legal
+    reserve, or CREW_CHAIN_BROKEN naming the duty."""
+    recrewed = {
+        (a.flight_id, old): (new, a.report_at)
+        for a in s.actions
+        if isinstance(a, ReassignCrew) and a.flight_id != ctx.flight.flight_id
+        for old, new in a.replacements.items()
+    }
+    replaced = s.crew_replacements if flight.flight_id == ctx.flight.flight_id else {}
+    for r in chain_members(rostered, replaced):
+        rest = next(f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE)
+        found = _next(ctx, r.crew_id, flight)
+        label = f"{found[1].label or found[0]} (from {found[0]})" if found else "their next rostered duty"
+        subject = found[0] if found else r.crew_id
+        chosen = recrewed.get((found[0], r.crew_id)) if found else None
+        bad = None
+        if found and chosen:
+            later = ctx.memo(("flight", found[0]), lambda fid=found[0]: q.get_flight(ctx.handle, fid))
+            try:
+                findings = (
+                    replacement_findings(ctx.handle, later, r.crew_id, chosen[0], later.delay_minutes, chosen[1])
+                    if later
+                    else []
+                )
+            except LookupError as exc:
+                findings, bad = [], str(exc)
+            bad = bad or next((f.message for f in findings if f.status == "illegal"), None)
+            if later is not None and bad is None:
+                yield (
+                    _check(
+                        f"crew chain {r.crew_id}",
+                        rest.clause,
+                        subject,
+                        "legal",
+                        f"{r.name} would not have the minimum rest before {label}: {chosen[0]} is called out from "
+                        f"standby for it, reporting {chosen[1]:%Y-%m-%d %H:%MZ}.",
+                    ),
+                    None,
+                )
+                continue
+        yield (
+            _check(
+                f"crew chain {r.crew_id}",
+                rest.clause,
+                subject,
+                "illegal",
+                f"{r.name} ({r.rank}) of {flight.flight_id} cannot legally operate {label}: {rest.message}"
+                + (f"; the reserve named for it is not legal: {bad}" if bad else "; no legal reserve re-crews it."),
+            ),
+            "CREW_CHAIN_BROKEN",
+        )
