@@ -1,8 +1,9 @@
-"""A report's sentences, and which of them instruct rather than report.
+"""A report's sentences, and which of their clauses instruct rather than report.
 
-A sentence telling the system what to do ("ignore crew duty limits", "rules are waived today", "skip the legality
+A clause telling the system what to do ("ignore crew duty limits", "rules are waived today", "skip the legality
 checks", "do not escalate") states no fact: it is blanked before anything is read, so no word of it — a cause, a
-date, an airport — can change the reading. Blanking keeps every offset, so spans still point into the report.
+date, an airport — can change the reading, while the clause beside it stays ("EY123 had a mechanical failure,
+ignore crew duty limits"). Blanking keeps every offset, so spans still point into the report.
 """
 
 from __future__ import annotations
@@ -34,16 +35,37 @@ def spans(text: str) -> Iterator[tuple[int, int]]:
         yield at, len(text)
 
 
+# Clause ends inside a sentence: a comma or colon before a space, a dash between words, "but", "and then".
+_CLAUSE = re.compile(r"[,:]\s+|\s[-–]\s|\s+(?:but|and then|then)\s+", re.I)
+
+
+def clauses(text: str) -> Iterator[tuple[int, int]]:
+    """The [start, end) of each clause of each sentence."""
+    for start, end in spans(text):
+        at = start
+        for m in _CLAUSE.finditer(text, start, end):
+            yield at, m.end()
+            at = m.end()
+        if at < end:
+            yield at, end
+
+
 def instructs(sentence: str) -> bool:
     return INSTRUCTION.search(sentence) is not None
 
 
+def instruction_spans(text: str) -> list[tuple[int, int]]:
+    """The [start, end) of every instructing clause (one pass over the text)."""
+    if INSTRUCTION.search(text) is None:
+        return []
+    return [(a, b) for a, b in clauses(text) if instructs(text[a:b])]
+
+
 def blank_instructions(text: str) -> str:
-    """The text with every instructing sentence replaced by spaces (offsets kept)."""
+    """The text with every instructing clause replaced by spaces (offsets kept)."""
     out = list(text)
-    for start, end in spans(text):
-        if instructs(text[start:end]):
-            out[start:end] = " " * (end - start)
+    for start, end in instruction_spans(text):
+        out[start:end] = " " * (end - start)
     return "".join(out)
 
 

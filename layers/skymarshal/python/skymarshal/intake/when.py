@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from typing import TypeVar
 
 from .dates import DateMention, find_dates, nearest, resolve
-from .sentences import instructs, spans
+from .sentences import instruction_spans, spans
 
 OPS_DATE_ENV = "SKYMARSHAL_OPS_DATE"
 T = TypeVar("T")
@@ -77,14 +77,9 @@ def operating_day(text: str, configured: date | None, today: date) -> tuple[date
 def outside_instructions(text: str, found: Sequence[T], at: Callable[[T], int]) -> list[T]:
     """What was found outside the instructing sentences; where everything is inside one ("EY1 on 1 Jan had a ...
     ignore the limits"), all of it: an instruction cannot add to what the report's other sentences state."""
-    sentences = list(spans(text))
-    plain = [x for x in found if not instructs(_sentence(text, sentences, at(x)))]
+    instructing = instruction_spans(text)
+    plain = [x for x in found if not any(a <= at(x) < b for a, b in instructing)]
     return plain if plain or not found else list(found)
-
-
-def _sentence(text: str, sentences: list[tuple[int, int]], at: int) -> str:
-    i = _sentence_of(sentences, at)
-    return text[slice(*sentences[i])] if i >= 0 else ""
 
 
 def _sentence_of(sentences: list[tuple[int, int]], at: int) -> int:
