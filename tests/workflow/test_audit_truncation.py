@@ -96,9 +96,9 @@ def test_a_truncated_chain_with_an_old_head_put_back_fails_against_the_execution
     assert output_anchors([{"name": "x", "output": "not json"}]) == []
 
 
-def test_a_truncated_chain_fails_against_the_object_lock_anchor(aws):
-    s3 = aws.account.client("s3")
-    bucket = f"anchors-{uuid.uuid4().hex[:8]}"
+def locked_bucket(s3) -> str:
+    """A new bucket as infra/storage.py makes the anchors' (Object Lock, COMPLIANCE; a day here), by name."""
+    bucket = f"skymarshal-audit-anchors-{uuid.uuid4().hex[:8]}"
     s3.create_bucket(Bucket=bucket, ObjectLockEnabledForBucket=True)
     s3.put_object_lock_configuration(
         Bucket=bucket,
@@ -107,6 +107,12 @@ def test_a_truncated_chain_fails_against_the_object_lock_anchor(aws):
             "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Days": 1}},
         },
     )
+    return bucket
+
+
+def test_a_truncated_chain_fails_against_the_object_lock_anchor(aws):
+    s3 = aws.account.client("s3")
+    bucket = locked_bucket(s3)
     trail, run = aws.trail(), f"t-{uuid.uuid4().hex[:6]}"
     _until_approval(trail, run)
     saved = trail.head(run)

@@ -17,6 +17,7 @@ import uuid
 import pytest
 from boto3.dynamodb.conditions import Attr
 from iam_policies import LocalNames, evaluate, function_policies, resource_policies, without
+from test_audit_truncation import locked_bucket
 from workflow_helpers import DEMO
 
 from skymarshal.local import workflow as local_workflow
@@ -42,17 +43,7 @@ def _logical(template: dict, handler: str) -> tuple[str, local_workflow.LocalFun
 @pytest.fixture(scope="module")
 def anchor_bucket(account) -> str:
     """The audit anchors' bucket as infra/storage.py makes it (Object Lock, COMPLIANCE), in the local account."""
-    s3 = account.client("s3")
-    name = f"skymarshal-audit-anchors-{uuid.uuid4().hex[:8]}"
-    s3.create_bucket(Bucket=name, ObjectLockEnabledForBucket=True)
-    s3.put_object_lock_configuration(
-        Bucket=name,
-        ObjectLockConfiguration={
-            "ObjectLockEnabled": "Enabled",
-            "Rule": {"DefaultRetention": {"Mode": "COMPLIANCE", "Days": 1}},
-        },
-    )
-    return name
+    return locked_bucket(account.client("s3"))
 
 
 @pytest.fixture(scope="module")
