@@ -41,6 +41,7 @@ class Outcome:
     status: str  # executed | escalated | rejected | input_error | failed
     kind: str | None  # the executed plan's kind (tail_swap, delay, cancel, ...)
     seconds: float  # wall time from the report to the executed (or escalated) end, the duty manager's answer included
+    reason: str | None = None  # why nothing was executed (the run's error or escalation), on one line
 
     @property
     def fell_back(self) -> bool:
@@ -105,7 +106,8 @@ def answer(policy: str, decision: dict) -> ApprovalDecision:
     return ApprovalDecision(action="approve", decided_by=who, comment=f"replay policy {policy}")
 
 
-def _status(client, name: str) -> tuple[str, str | None]:
+def _status(client, name: str) -> tuple[str, str | None, str | None]:
+    """(status, the approved plan's kind or id, why nothing was executed)."""
     described = client.describe(name)
     output = client.output(name) or {}
     execution = output.get("execution") or {}
@@ -114,10 +116,20 @@ def _status(client, name: str) -> tuple[str, str | None]:
     else:
         status = "input_error" if described.get("error") in ("InvalidDisruption", "InputError") else "failed"
     if execution.get("status") == "executed":
-        status = "executed"
-    kinds = [a.split(":")[0] for a in execution.get("actions", [])] if status == "executed" else []
-    kind = (output.get("approval") or {}).get("scenario_id") or (kinds[0] if kinds else None)
-    return status, kind
+        return "executed", (output.get("approval") or {}).get("scenario_id"), None
+    escalation = output.get("escalation") or {}
+    reason = escalation.get("message") or escalation.get("reason") or _cause(described.get("cause"))
+    return status, None, (reason or status)[:300]
+
+
+def _cause(cause: str | None) -> str | None:
+    """A failed run's message, not its JSON envelope (a Lambda error's cause is {"errorMessage": ...})."""
+    if not cause:
+        return None
+    try:
+        return str(json.loads(cause).get("errorMessage", cause))
+    except (ValueError, AttributeError):
+        return cause
 
 
 def decide_event(client, stream: Stream, event: StreamEvent, policy: str) -> Outcome:
@@ -141,8 +153,8 @@ def decide_event(client, stream: Stream, event: StreamEvent, policy: str) -> Out
     while progress.awaiting_approval:
         client.decide(name, answer(policy, client.decision(name) or {}))
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
-    status, kind = _status(client, name)
-    return Outcome(event.event_id, name, status, kind, round(time.monotonic() - started, 1))
+    status, kind, reason = _status(client, name)
+    return Outcome(event.event_id, name, status, kind, round(time.monotonic() - started, 1), reason)
 
 
 def replay(
@@ -167,7 +179,7 @@ def replay(
         outcome = decide_event(client, stream, event, policy)
         progress.record(outcome)
         decided[event.event_id] = outcome
-        fallback = " → fallback: hold" if outcome.fell_back else ""
+        fallback = f" → fallback: hold ({outcome.reason})" if outcome.fell_back else ""
         echo(
             f"  {n:3d}/{len(stream.events)} {event.at:%H:%MZ} {event.event_id} {outcome.status}{fallback} ({outcome.seconds:.0f} s)  {event.report[:90]}"
         )
