@@ -23,6 +23,7 @@ from .realize import DayState, Timing, realize
 from .scorecard import DecisionStats, Scorecard, score
 from .stream import StreamEvent
 
+BY = "baseline"  # a baseline's own writes, marked as an execution marks its rows
 Policy = Callable[[DayState, Sequence[StreamEvent], StreamEvent], DayState]
 
 
@@ -66,7 +67,7 @@ def cancel(state: DayState, flights: Sequence[Flight], now) -> DayState:
     for f in flights:
         rotation = _rotation(out, out.flights[f.flight_id], now)
         for leg in rotation or []:
-            out.flights[leg.flight_id] = leg.model_copy(update={"status": "CANCELLED"})
+            out.flights[leg.flight_id] = leg.model_copy(update={"status": "CANCELLED", "updated_by_execution": BY})
     return out
 
 
@@ -88,9 +89,11 @@ def swap(state: DayState, f: Flight, timings: dict[str, Timing]) -> DayState | N
             continue
         out = state.copy()
         for x in rest_a:
-            out.flights[x.flight_id] = x.model_copy(update={"aircraft_registration": tail})
+            out.flights[x.flight_id] = x.model_copy(update={"aircraft_registration": tail, "updated_by_execution": BY})
         for x in after:
-            out.flights[x.flight_id] = x.model_copy(update={"aircraft_registration": f.aircraft_registration})
+            out.flights[x.flight_id] = x.model_copy(
+                update={"aircraft_registration": f.aircraft_registration, "updated_by_execution": BY}
+            )
         return out
     return None
 

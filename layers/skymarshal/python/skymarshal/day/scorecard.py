@@ -71,7 +71,8 @@ class Scorecard(BaseModel):
     compensation_usd: float
     care_usd: float
     operating_cost_usd: float
-    crew_violations: int
+    crew_violations: int  # the day's: every late flight's crew, whatever made it late
+    crew_violations_decided: int  # on flights a decision wrote (what a policy claiming legality answers for)
     rotation_breaks: int
     decisions: int
     escalated: int
@@ -187,8 +188,9 @@ def _as_flown(f: Flight, t: Timing) -> Flight:
     return f.model_copy(update={"estimated_departure": t.departure, "estimated_arrival": t.arrival})
 
 
-def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> int:
-    count = 0
+def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> tuple[int, int]:
+    """(crew members illegal on a late flight, of them on flights a decision wrote: ``updated_by_execution``)."""
+    count = decided = 0
     for f in flights:
         t = timings.get(f.flight_id)
         rows = state.crew_on.get(f.flight_id, [])
@@ -205,8 +207,10 @@ def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[s
             checked = flight_crew_legality(f.flight_id, members, rosters, delay)
         except LookupError:
             continue  # a member whose roster no longer holds the flight (moved off it): not on this flight
-        count += sum(not c.legal for c in checked)
-    return count
+        illegal = sum(not c.legal for c in checked)
+        count += illegal
+        decided += illegal if f.updated_by_execution else 0
+    return count, decided
 
 
 def _rotation_breaks(state: DayState, timings: dict[str, Timing]) -> int:
@@ -295,6 +299,7 @@ def score(
         state, flights, timings, delay_of, lambda fid: cause.get(fid) or events_cause.get(fid)
     )
     otp, pax = _series(flown, journeys, origin)
+    crew = _crew_violations(state, flights, timings)
     seconds = decisions.seconds
     return Scorecard(
         policy=policy,
@@ -313,7 +318,8 @@ def score(
         compensation_usd=round(compensation, 2),
         care_usd=round(care, 2),
         operating_cost_usd=round(operating, 2),
-        crew_violations=_crew_violations(state, flights, timings),
+        crew_violations=crew[0],
+        crew_violations_decided=crew[1],
         rotation_breaks=_rotation_breaks(state, timings),
         decisions=decisions.decisions,
         escalated=decisions.escalated,
