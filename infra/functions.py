@@ -175,10 +175,15 @@ class FunctionsBase(Construct):
             fn.add_to_role_policy(
                 iam.PolicyStatement(actions=["s3:PutObjectTagging"], resources=[bucket.arn_for_objects("*")])
             )
+            # GetBucketLifecycleConfiguration is its own action (not in grantReadWrite's s3:GetBucket*): the saver
+            # reads the lifecycle to find the data stack's checkpoint rule, and never writes it.
+            fn.add_to_role_policy(
+                iam.PolicyStatement(actions=["s3:GetLifecycleConfiguration"], resources=[bucket.bucket_arn])
+            )
             self._key_findings(fn)  # the grant includes encrypt/decrypt on the bucket's key, the data key
             for action, why in (
                 ("s3:GetObject*", "reads of stored payloads and checkpoints"),
-                ("s3:GetBucket*", "the saver reads the bucket's lifecycle configuration"),
+                ("s3:GetBucket*", "comes with the grant (the bucket's location and versioning)"),
                 ("s3:List*", "the audit lists a run's decision attempts"),
                 ("s3:DeleteObject*", "the saver deletes the offloaded payloads of a deleted thread"),
                 (

@@ -71,6 +71,7 @@ class LocalAccount:
         existing = self.existing_tables()
         if BUCKET not in {b["Name"] for b in s3.list_buckets().get("Buckets", [])}:
             s3.create_bucket(Bucket=BUCKET)
+        _checkpoint_lifecycle(s3)
         counts: dict[str, int] = {}
         for spec in TABLES:
             if self.naming(spec.name) in existing:
@@ -157,3 +158,27 @@ def in_process_account(
         else:  # moto runs in this process: its table model takes the rows directly, as the server's seeding does
             seed_in_place(account, airline, tables=tables)
         yield account
+
+
+def _checkpoint_lifecycle(s3) -> None:
+    """The artifacts bucket's checkpoint expiry rule, as the data stack declares it (infra/storage.py): the
+    checkpoint saver finds it by id and never writes the bucket's lifecycle itself."""
+    from botocore.exceptions import ClientError
+
+    from ..checkpoint.config import CHECKPOINT_LIFECYCLE_RULE_ID, CHECKPOINT_S3_PREFIX, CHECKPOINT_TTL_DAYS
+
+    try:
+        rules = s3.get_bucket_lifecycle_configuration(Bucket=BUCKET)["Rules"]
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "NoSuchLifecycleConfiguration":
+            raise
+        rules = []
+    if any(rule.get("ID") == CHECKPOINT_LIFECYCLE_RULE_ID for rule in rules):
+        return
+    rule = {
+        "ID": CHECKPOINT_LIFECYCLE_RULE_ID,
+        "Filter": {"Prefix": f"{CHECKPOINT_S3_PREFIX}/"},
+        "Status": "Enabled",
+        "Expiration": {"Days": CHECKPOINT_TTL_DAYS},
+    }
+    s3.put_bucket_lifecycle_configuration(Bucket=BUCKET, LifecycleConfiguration={"Rules": [*rules, rule]})
