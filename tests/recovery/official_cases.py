@@ -33,6 +33,12 @@ NO_DEPARTURES_AT_NINE = {
         "AAA 10 10 00:00 00:00", "AAA 10 10 00:00 09:00 0 10 09:00 10:00 10 10 10:00 00:00"
     )
 }
+# P3 waits at AAA and flies nothing, but owes a maintenance slot at BBB from 20:00 (300 minutes' flying before it).
+IDLE_AWAY_FROM_MAINTENANCE = {
+    "aircraft.csv": FILES["aircraft.csv"].replace(
+        "#", "P3 M1 FAM 0/10/50 300 1000.0 30 20 AAA BBB-01/01/09-20:00-01/01/09-23:00-300\n#"
+    )
+}
 # The window opens at 11:45: 102 (BBB-AAA, delayed to 11:30) has flown; itinerary 2 (102 -> 103) is half done.
 HALF_FLOWN = {"config.csv": FILES["config.csv"].replace("01/01/09 08:00", "01/01/09 11:45")}
 # 103 and 104 continue 102 and 103 as one multi-leg flight each (P1's transit time 20, turn-round 30).
@@ -123,6 +129,13 @@ CASES = [
         lambda s: s,
         "departure_capacity",
         "checkAirportCapacity.txt",
+    ),
+    OfficialCase(
+        "idle tail away from its maintenance airport",
+        IDLE_AWAY_FROM_MAINTENANCE,
+        lambda s: s,
+        "maintenance_position",
+        "checkRotation.txt",
     ),
     OfficialCase(
         "half-flown trip stops where the recovery leaves it",

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.flight_checks import CapacityTable, movements_per_hour
+from skymarshal.recovery.solver import solve
 
-from .official_cases import CASES, GROUND_LINKS, OfficialCase, delay
+from .official_cases import CASES, GROUND_LINKS, IDLE_AWAY_FROM_MAINTENANCE, OfficialCase, delay
 from .tiny import planned_solution, tiny_instance
 
 
@@ -37,3 +38,12 @@ def test_a_ground_link_flight_moved_any_amount_is_reported(tmp_path, minutes):
     instance = tiny_instance(tmp_path, **GROUND_LINKS)
     moved = delay(delay(planned_solution(instance), 301, minutes), 302, minutes)
     assert "fixed_flight_changed" in {v.kind for v in check(instance, moved)}
+
+
+def test_solver_brings_an_idle_tail_to_its_maintenance_airport(tmp_path):
+    """B05: tails whose own flights could not be kept stayed where they started, away from their slot."""
+    instance = tiny_instance(tmp_path, **IDLE_AWAY_FROM_MAINTENANCE)
+    solution, result = solve(instance, 0.5, seed=0)
+    assert result.feasible, result.violations
+    last = max((f for f in solution.flights if f.aircraft == "P3"), key=lambda f: f.arrival)
+    assert last.destination == "BBB" and last.arrival <= 20 * 60

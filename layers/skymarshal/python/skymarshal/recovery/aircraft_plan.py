@@ -199,9 +199,12 @@ def replan(
         key=lambda i: net.flights[i].required_departure or net.flights[i].planned_departure,
     )
     path = _best_path(plan, aircraft, candidates, weights)
+    if path is None and not weights.ferries:  # no legal end (its maintenance airport out of reach): try a ferry
+        path = _best_path(plan, aircraft, candidates, replace(weights, ferries=True))
+    path = path or []
     mandatory = {i for i in own if net.flights[i].status == "disrupted"}
     if not mandatory <= {i for i, _ in path}:  # a disrupted flight keeps its tail: widen the search, else undo
-        path = _best_path(plan, aircraft, candidates, replace(weights, max_delay=10**6))
+        path = _best_path(plan, aircraft, candidates, replace(weights, max_delay=10**6)) or []
         if not mandatory <= {i for i, _ in path} and previous:
             path = previous
     plan.assign(aircraft_id, path)
@@ -235,7 +238,8 @@ def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Wei
     return value
 
 
-def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) -> list[Step]:
+def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) -> list[Step] | None:
+    """The most valuable legal rotation over the candidates, or None when none ends legally."""
     net = plan.net
     end = net.instance.config.window_end
     by_origin: dict[str, list[int]] = {}
@@ -259,6 +263,8 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
                 _extend(plan, aircraft, label, k, candidates[k], labels, weights, end)
             if weights.ferries and not label.ferried:
                 queue.extend(_ferries(plan, aircraft, label, end, own_origins))
+    if best is None:
+        return None
     steps = []
     while best is not None and best.step is not None:
         steps.append(best.step)

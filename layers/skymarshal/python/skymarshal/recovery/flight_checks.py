@@ -164,7 +164,11 @@ def rotations_of(solution: SolutionView) -> dict[str, list[FlightView]]:
 def check_rotations(instance: Instance, solution: SolutionView) -> Iterator[Violation]:
     """Aircraft rules: position, continuity, ground times, range, family, unavailability, maintenance."""
     planned = {(ref.number, ref.day): aircraft for ref, aircraft in instance.rotations}
-    for aircraft_id, flights in rotations_of(solution).items():
+    rotations = rotations_of(solution)
+    for aircraft in instance.aircraft.values():  # a tail that flies nothing still owes its maintenance slot
+        if aircraft.id not in rotations and aircraft.maintenance:
+            yield from _check_maintenance(aircraft, aircraft.maintenance, [])
+    for aircraft_id, flights in rotations.items():
         aircraft = instance.aircraft.get(aircraft_id)
         if aircraft is None:
             yield violation("unknown_aircraft", f"Aircraft {aircraft_id} doesnt exist in original fleet")

@@ -157,9 +157,10 @@ def cancelled_pool(plan: Plan) -> set[int]:
 
 
 def by_passenger_worth(net: Network) -> list[str]:
-    """Tails carrying the most passenger value first: they get first pick of scarce airport slots."""
+    """Tails owing a maintenance slot first (they must reach its airport: B05's reduced capacities left some
+    no slot to get there), then those carrying the most passenger value: first pick of scarce airport slots."""
     worth = {a: sum(net.flights[i].cancel_worth for i in net.planned_rotation[a]) for a in net.aircraft}
-    return sorted(net.aircraft, key=lambda a: -worth[a])
+    return sorted(net.aircraft, key=lambda a: (net.aircraft[a].maintenance is None, -worth[a]))
 
 
 def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
