@@ -165,9 +165,9 @@ def check_rotations(instance: Instance, solution: SolutionView) -> Iterator[Viol
     """Aircraft rules: position, continuity, ground times, range, family, unavailability, maintenance."""
     planned = {(ref.number, ref.day): aircraft for ref, aircraft in instance.rotations}
     rotations = rotations_of(solution)
-    for aircraft in instance.aircraft.values():  # a tail that flies nothing still owes its maintenance slot
-        if aircraft.id not in rotations and aircraft.maintenance:
-            yield from _check_maintenance(aircraft, aircraft.maintenance, [])
+    for idle in instance.aircraft.values():  # a tail that flies nothing still owes its maintenance slot
+        if idle.id not in rotations and idle.maintenance:
+            yield from _check_maintenance(idle, idle.maintenance, [])
     for aircraft_id, flights in rotations.items():
         aircraft = instance.aircraft.get(aircraft_id)
         if aircraft is None:
