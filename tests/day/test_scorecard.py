@@ -95,3 +95,21 @@ def test_a_passenger_rebooked_to_the_next_day_counts_the_day_and_the_night():
     assert card.cancellations == 1
     assert card.passenger_delay_minutes == 24 * 60  # P-001 arrives a day late; P-002's F2 leaves on time
     assert card.stranded_overnight == 1 and card.passengers_disrupted == 1
+
+
+def cut(start_hour: int, end_hour: int) -> StreamEvent:
+    return StreamEvent(
+        event_id="W1", at=utc(2027, 1, 20, 7), holds="station", family="weather", cause="weather",
+        history_type="weather", station="AUH", start=utc(2027, 1, 20, start_hour), end=utc(2027, 1, 20, end_hour),
+        report="Fog at AUH: rates cut by half",
+    )  # fmt: skip
+
+
+def test_a_capacity_cut_queues_movements_only_beyond_half_the_busiest_hour():
+    tables = state()
+    assert realize(tables, [cut(9, 12)])["F1"].delay(F1) == 0  # one departure an hour: half of it still serves it
+    for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
+        tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
+    timings = realize(tables, [cut(10, 13)])  # 3 departures in the 10:00 hour: 2 an hour in the cut
+    delays = {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2")}
+    assert delays == {"F1": 0, "X1": 30, "X2": 50}

@@ -5,14 +5,15 @@ the sick crew member stays sick, the station stays shut) and holds every flight 
 flights then go in sequence, a flight leaving no earlier than its aircraft's previous arrival plus the type's
 minimum turn — so knock-on through the tail is counted the same way for every policy.
 
-Simplifications, the same for every policy: a capacity cut (a window that does not close the station) delays
-each movement it catches by half the time left in the window; crew knock-on beyond the held flight is not
+Simplifications, the same for every policy: a capacity cut (a window that does not close the station) queues
+the departures and the arrivals it catches, each at half the station's busiest scheduled hour that day; crew knock-on beyond the held flight is not
 propagated (the crew rules count a delay that breaks a duty as a violation instead); a diverted flight's
 passengers reach their destination DIVERSION_ONWARD_MINUTES after landing at the alternate.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Booking, CrewDuty, CrewMember, Flight
 from .stream import Cause, StreamEvent
 
+CUT_SHARE = 0.5  # a capacity cut ("rates cut by half"): the share of the station's busiest hour still handled
 DIVERSION_ONWARD_MINUTES = 180  # coach or a ferry flight from the alternate (company estimate)
 
 
@@ -71,8 +73,11 @@ class Timing:
         return self.arrival + timedelta(minutes=onward)
 
 
-def _held(f: Flight, dep: datetime, arr: datetime, crew: set[str], e: StreamEvent) -> timedelta:
-    """How much later than `dep` the cause `e` lets `f` leave (zero when it does not catch it)."""
+def _held(
+    f: Flight, dep: datetime, arr: datetime, crew: set[str], e: StreamEvent, queued: Mapping[str, timedelta]
+) -> timedelta:
+    """How much later than `dep` the cause `e` lets `f` leave (zero when it does not catch it). `queued`: a
+    capacity cut's wait per flight (``capacity_queue``)."""
     zero = timedelta(0)
     if e.holds == "tail":
         return max(zero, e.end - dep) if f.aircraft_registration == e.registration and e.start <= dep < e.end else zero
@@ -80,13 +85,38 @@ def _held(f: Flight, dep: datetime, arr: datetime, crew: set[str], e: StreamEven
         return max(zero, e.end - dep) if f.flight_id == e.flight_id and crew & set(e.crew_ids) else zero
     if e.holds == "flight":
         return max(zero, e.end - dep) if f.flight_id == e.flight_id else zero
-    wait = zero
-    if f.origin == e.station and e.start <= dep < e.end:
-        wait = e.end - dep
     landing = f.diverted_to if f.status == "DIVERTED" and f.diverted_to else f.destination
-    if landing == e.station and e.start <= arr < e.end:
-        wait = max(wait, e.end - arr)
-    return wait if e.closes else wait / 2
+    leaving = f.origin == e.station and e.start <= dep < e.end
+    landing_in = landing == e.station and e.start <= arr < e.end
+    if not e.closes:
+        return queued.get(f.flight_id, zero) if leaving or landing_in else zero
+    return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
+
+
+def _peak(times: Sequence[datetime]) -> int:
+    per_hour: dict[datetime, int] = defaultdict(int)
+    for t in times:
+        per_hour[t.replace(minute=0, second=0, microsecond=0)] += 1
+    return max(per_hour.values(), default=1)
+
+
+def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
+    """A capacity cut (a station window that does not close it): departures and arrivals each queued at
+    CUT_SHARE of the station's busiest scheduled hour that day, in scheduled order; a movement waits for its slot."""
+    waits: dict[str, timedelta] = {}
+    day = e.start.date()
+    flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
+    for moves in (
+        [(f.scheduled_departure, f.flight_id) for f in flying if f.origin == e.station],
+        [(f.scheduled_arrival, f.flight_id) for f in flying if f.destination == e.station],
+    ):
+        rate = max(1, math.ceil(_peak([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
+        caught = sorted((t, fid) for t, fid in moves if e.start <= t < e.end)
+        for k, (t, fid) in enumerate(caught):
+            slot = e.start + timedelta(minutes=60 * k / rate)
+            if slot > t:
+                waits[fid] = max(waits.get(fid, timedelta(0)), slot - t)
+    return waits
 
 
 def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]:
@@ -95,6 +125,7 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
     for f in state.flights.values():
         if f.status != "CANCELLED":
             by_tail[f.aircraft_registration].append(f)
+    queues = {e.event_id: capacity_queue(state, e) for e in events if e.holds == "station" and not e.closes}
     out: dict[str, Timing] = {}
     for legs in by_tail.values():
         previous: tuple[Flight, Timing] | None = None
@@ -105,10 +136,12 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
                 cause = "other"  # a delay a decision wrote: attributed below when a cause also holds the flight
             crew = {r.crew_id for r in state.crew_on.get(f.flight_id, ())}
             for e in events:
-                wait = _held(f, dep, dep + block, crew, e)
+                wait = _held(f, dep, dep + block, crew, e, queues.get(e.event_id, {}))
                 if wait > timedelta(0):
                     dep, cause = dep + wait, e.cause
-                elif cause == "other" and _held(f, f.scheduled_departure, f.scheduled_arrival, crew, e):
+                elif cause == "other" and _held(
+                    f, f.scheduled_departure, f.scheduled_arrival, crew, e, queues.get(e.event_id, {})
+                ):
                     cause = e.cause
             if previous is not None:
                 turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
