@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from skymarshal.recovery.model import Leg, Solution, SolutionFlight, SolutionItinerary
+from skymarshal.recovery.model import Solution, SolutionFlight
 
-from .tiny import FILES, replace_flight, replace_itinerary
+from .tiny import FILES, delay, itinerary_line, replace_flight, replace_itinerary
 
 # Two ground links (model TranspCom) at AAA; T1 runs a shuttle AAA-BBB-AAA in the window, 301 in the same
 # clock hour as P1's 101 (AAA 09:00).
@@ -49,27 +49,8 @@ MULTI_LEG = {
 }
 
 
-def _flight(solution: Solution, number: int) -> SolutionFlight:
-    return next(f for f in solution.flights if f.number == number)
-
-
-def delay(solution: Solution, number: int, minutes: int) -> Solution:
-    f = _flight(solution, number)
-    return replace_flight(solution, number, departure=f.departure + minutes, arrival=f.arrival + minutes)
-
-
 def add_flight(solution: Solution, flight: SolutionFlight) -> Solution:
     return solution.model_copy(update={"flights": solution.flights + (flight,)})
-
-
-def itinerary_line(itinerary_id: int, kind, price: float, passengers: int, *legs) -> SolutionItinerary:
-    return SolutionItinerary(
-        id=itinerary_id,
-        kind=kind,
-        price=price,
-        passengers=passengers,
-        legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs),
-    )
 
 
 def _new_flight(duration: int = 60, previous: int = 0) -> SolutionFlight:

@@ -5,21 +5,12 @@ from __future__ import annotations
 import pytest
 
 from skymarshal.recovery.checker import check
-from skymarshal.recovery.model import Leg, SolutionFlight, SolutionItinerary
+from skymarshal.recovery.model import SolutionFlight
 
 from .tiny import FILES, planned_solution, replace_flight, replace_itinerary, tiny_instance
+from .tiny import itinerary_line as _itinerary
 
 CONFIG = FILES["config.csv"]
-
-
-def _itinerary(itinerary_id, kind, price, passengers, *legs):
-    return SolutionItinerary(
-        id=itinerary_id,
-        kind=kind,
-        price=price,
-        passengers=passengers,
-        legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs),
-    )
 
 
 def _new_flight(number, origin, destination, departure, duration, aircraft):

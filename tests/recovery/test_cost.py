@@ -10,19 +10,10 @@ from __future__ import annotations
 import pytest
 
 from skymarshal.recovery.cost import billed_hours, delay_compensation, evaluate, format_report
-from skymarshal.recovery.model import Leg, SolutionFlight, SolutionItinerary
+from skymarshal.recovery.model import SolutionFlight
 
 from .tiny import FILES, planned_solution, replace_flight, replace_itinerary, tiny_instance
-
-
-def _line(itinerary_id, kind, price, passengers, *legs):
-    return SolutionItinerary(
-        id=itinerary_id,
-        kind=kind,
-        price=price,
-        passengers=passengers,
-        legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs),
-    )
+from .tiny import itinerary_line as _line
 
 
 def _delay(solution, number, minutes):

@@ -12,8 +12,8 @@ from skymarshal.recovery.checker import check
 from skymarshal.recovery.flight_checks import CapacityTable, movements_per_hour
 from skymarshal.recovery.solver import solve
 
-from .official_cases import CASES, GROUND_LINKS, IDLE_AWAY_FROM_MAINTENANCE, OfficialCase, delay
-from .tiny import planned_solution, tiny_instance
+from .official_cases import CASES, GROUND_LINKS, IDLE_AWAY_FROM_MAINTENANCE, OfficialCase
+from .tiny import delay, planned_solution, tiny_instance
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skymarshal.recovery.model import Instance, Solution, SolutionFlight, SolutionItinerary
+from skymarshal.recovery.model import Instance, Leg, Solution, SolutionFlight, SolutionItinerary
 from skymarshal.recovery.parser import read_instance
 
 FILES = {
@@ -109,3 +109,19 @@ def replace_flight(solution: Solution, number: int, **changes) -> Solution:
 def replace_itinerary(solution: Solution, itinerary_id: int, *lines: SolutionItinerary) -> Solution:
     kept = tuple(i for i in solution.itineraries if i.id != itinerary_id)
     return solution.model_copy(update={"itineraries": kept + lines})
+
+
+def delay(solution: Solution, number: int, minutes: int) -> Solution:
+    f = next(f for f in solution.flights if f.number == number)
+    return replace_flight(solution, number, departure=f.departure + minutes, arrival=f.arrival + minutes)
+
+
+def itinerary_line(itinerary_id: int, kind, price: float, passengers: int, *legs) -> SolutionItinerary:
+    """One line of sol_itineraries.csv on day 0: legs as (flight number, cabin); none means cancelled."""
+    return SolutionItinerary(
+        id=itinerary_id,
+        kind=kind,
+        price=price,
+        passengers=passengers,
+        legs=tuple(Leg(number=n, day=0, cabin=c) for n, c in legs),
+    )
