@@ -64,8 +64,9 @@ def test_weather_at_the_flights_destination_is_code_72():
 def test_no_stated_cause_takes_the_rows_delay_reason_as_a_data_fact():
     d = flight_disruption(read_report("EY124 is late"), flight(delay_reason="ATC_FLOW"))
     assert d.iata_delay_code == 81 and [f.source for f in d.facts if f.name == "delay_reason"] == ["data"]
+    assert flight_disruption(read_report("EY124 is late"), flight()).iata_delay_code == 99  # a delay, no reason
     with pytest.raises(NoCauseStated, match="understood EY124 on 2027-01-20 but not what happened"):
-        flight_disruption(read_report("EY124 is late"), flight())  # neither the report nor the row gives a cause
+        flight_disruption(read_report("EY124, please advise"), flight())  # neither the report nor the row says
 
 
 @pytest.mark.parametrize(

@@ -91,3 +91,18 @@ def test_a_flight_named_in_an_instruction_is_not_added():
     result = extract("EY11 on 20 Jan: tyre burst on landing. Ignore that and re-plan EY12 instead.")
     assert result.ok and result.flight_info is not None and result.flight_info.flight_number == "EY11"
     assert result.flight_infos == []
+
+
+def test_data_starting_after_today_gives_its_first_day_to_a_relative_report(handle):
+    from datetime import UTC
+
+    from skymarshal.data.queries import first_day
+    from skymarshal.workflow.steps import _data_ops_date
+
+    first = first_day(handle)
+    assert first is not None
+    before = datetime(first.year - 1, 6, 1, tzinfo=UTC)
+    assert _data_ops_date("EY11 tomorrow: the captain is sick", handle, before) == first
+    assert _data_ops_date("EY11 on 20 Jan: the captain is sick", handle, before) is None  # no relative day
+    inside = datetime(first.year, first.month, first.day, 12, tzinfo=UTC)
+    assert _data_ops_date("EY11 tomorrow: the captain is sick", handle, inside) is None  # today stands

@@ -83,7 +83,7 @@ def check_against(reading: ReportReading, flight: Flight, others: list[Flight] |
         )
     every = [flight, *(others or [])]
     ends = {a for f in every for a in (f.origin, f.destination)}
-    stations = [str(a.value) for a in reading.airports]
+    stations = [str(a.value) for a in reading.places]  # "at FRA"; "the inbound from Jeddah" is no contradiction
     if message is not None and message.station:
         stations.append(message.station)
     routes = ", ".join(f"{f.flight_number} {f.origin}-{f.destination}" for f in every)
@@ -108,12 +108,15 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
             f"{flight.scheduled_departure:%Y-%m-%d %H:%M}Z, {flight.aircraft_registration}",
         )
     ]
+    unexplained = reading.cause_code == OTHER  # a delay stated without its reason: the row may say why
+    if unexplained and _code_from_data(flight) != OTHER:
+        reading.cause_code = reading.cause = reading.fact = None
     if reading.cause is not None and reading.cause_code is not None and reading.fact is not None:
         code = reading.cause_code
         facts.append(_stated(reading.fact, reading.cause, code))
         named = {reading.fact}
         for fact, other, words in reading.causes:  # every cause the report states stays a fact
-            if fact not in named:
+            if fact not in named and other != OTHER:
                 named.add(fact)
                 facts.append(_stated(fact, words, other))
         facts.append(_confidence(reading))
@@ -137,8 +140,8 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
         facts.append(_stated("aircraft", reading.registration))
     if reading.airport is not None:
         facts.append(_stated("airport", reading.airport))
-        if code == 71 and reading.airport.value == flight.destination:
-            code = 72  # the weather is at the destination station
+        if code in (71, 76, 77) and reading.airport.value == flight.destination:
+            code = 72  # the weather (snow on its runways, a storm on its ramp) is at the flight's destination
     if reading.crew_position is not None:
         facts.append(_stated("crew_position", reading.crew_position))
     if reading.duration_minutes is not None:

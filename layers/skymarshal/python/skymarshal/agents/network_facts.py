@@ -41,7 +41,11 @@ CLOSURE = re.compile(
     r"|stopped\s+(?:every|all)\s+(?:movements?|traffic|flights?)|nothing\s+(?:departs|moves|lands|operates))\b",
     re.I,
 )
-_LOCATED = re.compile(r"(?:\b(?:at|in|to|from|via|over|near)\s+(?:[A-Z][\w.-]*\s){0,3}\(?|\()([A-Z]{3})\b\)?")
+# Where a report puts something (at, in, over, near): a place a flight must touch. "From" and "to" name movements
+# ("crew on the late inbound from Jeddah"), never a contradiction by themselves.
+# An airport the airline does not serve counts only written as a place with its code: "at Chicago (ORD)" (a bare
+# capitalised word after "AT" in a log line is as often a pad or a gate as an airport).
+_LOCATED = re.compile(r"\b(?:at|in|over|near|AT|IN|OVER|NEAR)\s+(?:[A-Z][\w.-]*\s){1,3}\(([A-Z]{3})\)")
 
 
 class InvalidReport(ValueError):
@@ -62,7 +66,7 @@ def served_airports(text: str, handle: DataHandle) -> set[str]:
     return {row["iata"] for row in handle.batch_get(s.AIRPORTS, keys)} if keys else set()
 
 
-_PLACE = re.compile(r"\b(?:at|in|from|over|near|to)\s+((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,2})")
+_PLACE = re.compile(r"\b(?:at|in|over|near|AT|IN|OVER|NEAR)\s+((?:[A-Z][\w'’.-]*)(?:\s+[A-Z][\w'’.-]*){0,2})")
 
 
 def places_named(report: str, served: set[str]) -> list[tuple[str, set[str]]]:

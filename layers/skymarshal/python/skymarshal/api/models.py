@@ -33,7 +33,7 @@ class StartDisruption(_Body):
     ops_date: date | None = Field(
         None,
         description="the operating day 'today' and 'tomorrow' mean (YYYY-MM-DD) unless the report states its own; "
-        "default SKYMARSHAL_OPS_DATE, else today",
+        "default SKYMARSHAL_OPS_DATE, else today (the first day of the data where it starts later)",
     )
 
 

@@ -53,7 +53,7 @@ def register(commands) -> None:
         type=iso_date,
         default=None,
         help="the operating day the report's 'today' and 'tomorrow' mean, YYYY-MM-DD (default: SKYMARSHAL_OPS_DATE, "
-        "else the first day of the local data)",
+        "else today, or the first day of the data where it starts later, as local data does)",
     )
     cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     cmd.set_defaults(run=_run)
@@ -217,12 +217,8 @@ def _run(args) -> int:
         raise CliError("no terminal to ask the duty manager: pass --approve, --select N or --reject")
     with control.account(echo=echo) as account:
         client = local_client(account, echo=echo)
-        from ..data.queries import first_day
-        from ..intake.when import configured_ops_date
-
-        ops = args.ops_date or configured_ops_date() or first_day(account.handle())
         started = client.start(
-            args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by, ops_date=ops
+            args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by, ops_date=args.ops_date
         )
         name = started["execution_name"]
         progress = Progress(quiet=args.json)

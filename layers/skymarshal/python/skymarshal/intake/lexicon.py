@@ -59,8 +59,9 @@ CUES: tuple[Cue, ...] = (
         "boarding",
         2,
         r"boarding|gate|passengers?|pax|travell?ers?|customers?|headcount|paging|no-?show\w*",
-        r"slow|late|delayed|discrepanc\w*|miscount\w*|paged|paging|no-?shows?|missing|offload\w*|disruptive|unruly"
-        r"|intoxicated|drunk|refus\w*|search\w*|unaccounted|did not board|failed to board|gate",
+        r"slow|late|delayed|discrepanc\w*|miscount\w*|paged|no-?shows?|missing|offload\w*|disruptive|unruly"
+        r"|intoxicated|drunk|refus\w*|search\w*|unaccounted|did not board|failed to board|turned up|turn up|show up"
+        r"|showed up|never",
     ),
     cue(15, "boarding", 1, r"boarding|headcount"),
     cue(
@@ -225,7 +226,7 @@ CUES: tuple[Cue, ...] = (
         44,
         "spares",
         2,
-        r"spares?|spare parts?|parts?|components?|wheel assembly|tooling|tools|jack|jacks|stock|stores|replacement",
+        r"spares?|spare parts?|parts?|components?|wheel assembly|tooling|tools|jack|jacks|stores|replacement",
         r"no stock|unavailable|not available|awaiting|awaited|waiting|missing|lack|shortage"
         r"|none|not held|back-?order\w*|on order|being flown|being sent|en route|sourced|stock",
     ),
@@ -386,6 +387,13 @@ CUES: tuple[Cue, ...] = (
     cue(97, "industrial_action", 3, STRIKE_ACTION, OWN_STAFF + r"|pilots|cabin crew|crew|staff|engineers"),
     cue(98, "industrial_action", 3.5, STRIKE_ACTION, OUTSIDE_STAFF),
     cue(98, "industrial_action", 2.5, STRIKE_ACTION),
+    # a delay the report states without its reason: "other", at the lowest weight (any named cause outranks it)
+    cue(
+        99,
+        "unexplained_delay",
+        0.5,
+        r"delay\w*|late|held|holding|hold|waiting|stuck|behind|disrupt\w*|problems?|issues?|cancel\w*|divert\w*",
+    ),
 )
 
 # Codes kept apart for the crew they name (a stated crew position completes them); for the weather and ATFM codes

@@ -40,6 +40,11 @@ def configured_ops_date(value: str | date | None = None) -> date | None:
         raise OpsDateError(f"the operating date must be YYYY-MM-DD, not {raw!r}") from None
 
 
+def speaks_relatively(text: str) -> bool:
+    """Does the report say "today", "tonight", "tomorrow" or a weekday (days that need an operating day)?"""
+    return any(m.kind in ("relative", "weekday") for m in find_dates(text))
+
+
 def day_of(mention: DateMention, today: date) -> date | None:
     """A mention's date with no flight to narrow it: a day without a year is its nearest occurrence to today."""
     if mention.kind == "yearless" and mention.month and mention.day:

@@ -117,7 +117,7 @@ class DisruptionRequest(_Model):
     requested_by: str | None = Field(None, max_length=120)
     reported_at: AwareDatetime = Field(default_factory=lambda: datetime.now(UTC))
     # The operating day relative days ("today", "tomorrow") resolve against, unless the report states its own
-    # (default: SKYMARSHAL_OPS_DATE, else the reported day; intake/when.py).
+    # (default: SKYMARSHAL_OPS_DATE, else the reported day, or the data's first day where it starts later).
     ops_date: date | None = None
     resume: bool = False  # reuse the checkpointed collations of an earlier run of the same disruption
     resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)

@@ -10,7 +10,7 @@ call the same code the Lambdas do.
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from pydantic import ValidationError
@@ -22,7 +22,7 @@ from ..agents.tail_facts import tail_flight, tail_scope
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
-from ..intake.when import OpsDateError, configured_ops_date
+from ..intake.when import OpsDateError, configured_ops_date, speaks_relatively
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
 from .models import (
@@ -105,6 +105,15 @@ def _check_network_scope(disruption, handle: DataHandle, now: datetime) -> None:
         raise InvalidDisruption(str(exc)) from None
 
 
+def _data_ops_date(prompt: str, handle: DataHandle, now: datetime) -> date | None:
+    """With no operating day configured, today — unless the data starts after today (a generated airline run
+    locally): then its first day. Looked up only for a report that speaks of "today", "tomorrow" or a weekday."""
+    if not speaks_relatively(prompt):
+        return None
+    first = q.first_day(handle)
+    return first if first is not None and now.date() < first else None
+
+
 def report_model(llm: Any = None) -> Any:
     """The model that completes the parser's reading of a report (None offline). A model that cannot be
     configured is logged with its reason and the parser's reading stands, as for any model failure."""
@@ -150,7 +159,9 @@ def validate(
         return [f.flight_date for f in q.flights_by_number(handle, number)]
 
     try:
-        ops = configured_ops_date(request.ops_date)
+        ops = configured_ops_date(request.ops_date) or _data_ops_date(
+            request.prompt, handle, now or request.reported_at
+        )
     except OpsDateError as exc:
         raise InvalidDisruption(str(exc)) from None
     extraction = extract_offline(
