@@ -206,7 +206,7 @@ ROWS = (
     ("care (USD)", "care_usd", "{:,.0f}"),
     ("operating cost (USD)", "operating_cost_usd", "{:,.0f}"),
     ("crew legality violations (day)", "crew_violations", "{:,}"),
-    ("  of them on flights decisions wrote", "crew_violations_decided", "{:,}"),
+    ("crew violations in the plans executed", "crew_violations_decided", "{:,}"),
     ("rotation breaks", "rotation_breaks", "{:,}"),
     ("decisions / escalated", None, ""),
     ("wall time per decision (s)", "seconds_per_decision", "{:.1f}"),

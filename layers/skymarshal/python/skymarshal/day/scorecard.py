@@ -72,7 +72,9 @@ class Scorecard(BaseModel):
     care_usd: float
     operating_cost_usd: float
     crew_violations: int  # the day's: every late flight's crew, whatever made it late
-    crew_violations_decided: int  # on flights a decision wrote (what a policy claiming legality answers for)
+    crew_violations_decided: (
+        int  # on flights a decision wrote, at its own times (what a policy claiming legality answers for)
+    )
     rotation_breaks: int
     decisions: int
     escalated: int
@@ -188,29 +190,39 @@ def _as_flown(f: Flight, t: Timing) -> Flight:
     return f.model_copy(update={"estimated_departure": t.departure, "estimated_arrival": t.arrival})
 
 
+def _illegal_crew(state: DayState, f: Flight, departure: datetime) -> int:
+    """Crew members of `f` the crew rules find illegal when it leaves at `departure` (their duty delayed so)."""
+    rows = state.crew_on.get(f.flight_id, [])
+    if not rows:
+        return 0
+    planned = min((r.sector_departure or r.duty_start) for r in rows)
+    delay = max(0, _minutes(planned, departure))
+    if delay == 0:
+        return 0
+    members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members]
+    rosters = {m.crew_id: state.rosters[m.crew_id] for m in members if m.crew_id in state.rosters}
+    members = [m for m in members if m.crew_id in rosters]
+    try:
+        checked = flight_crew_legality(f.flight_id, members, rosters, delay)
+    except LookupError:
+        return 0  # a member whose roster no longer holds the flight (moved off it): not on this flight
+    return sum(not c.legal for c in checked)
+
+
 def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> tuple[int, int]:
-    """(crew members illegal on a late flight, of them on flights a decision wrote: ``updated_by_execution``)."""
-    count = decided = 0
-    for f in flights:
-        t = timings.get(f.flight_id)
-        rows = state.crew_on.get(f.flight_id, [])
-        if t is None or not rows or t.departure <= f.scheduled_departure:
-            continue
-        planned = min((r.sector_departure or r.duty_start) for r in rows)
-        delay = max(0, _minutes(planned, t.departure))
-        if delay == 0:
-            continue
-        members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members]
-        rosters = {m.crew_id: state.rosters[m.crew_id] for m in members if m.crew_id in state.rosters}
-        members = [m for m in members if m.crew_id in rosters]
-        try:
-            checked = flight_crew_legality(f.flight_id, members, rosters, delay)
-        except LookupError:
-            continue  # a member whose roster no longer holds the flight (moved off it): not on this flight
-        illegal = sum(not c.legal for c in checked)
-        count += illegal
-        decided += illegal if f.updated_by_execution else 0
-    return count, decided
+    """(crew members illegal on the day as flown, crew members illegal on a flight a decision wrote at the
+    departure the decision wrote — whether the plan itself was legal, not whether the cause outlasted it)."""
+    flown = sum(
+        _illegal_crew(state, f, t.departure)
+        for f in flights
+        if (t := timings.get(f.flight_id)) is not None and t.departure > f.scheduled_departure
+    )
+    decided = sum(
+        _illegal_crew(state, f, f.departure)
+        for f in flights
+        if f.updated_by_execution and f.status != "CANCELLED" and f.departure > f.scheduled_departure
+    )
+    return flown, decided
 
 
 def _rotation_breaks(state: DayState, timings: dict[str, Timing]) -> int:
