@@ -27,7 +27,7 @@ def draw(cards: list[Scorecard], title: str, out: Path) -> Path:
     otp.set(title="D15 on-time departures (flights gone so far)", xlabel="hours after 00:00 UTC", ylabel="%")
     pax.set(
         title="cumulative passenger delay at final destination",
-        xlabel="hours after 00:00 UTC",
+        xlabel="scheduled arrival at the final destination, hours after 00:00 UTC",
         ylabel="passenger-hours",
     )
     for ax in (otp, pax):
