@@ -3,9 +3,8 @@ code a duty manager expects, the crew position, the capacity, and the contradict
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from agents.test_disruption_facts import flight as agent_flight
 
 from skymarshal.agents.disruption_facts import NoCauseStated, flight_disruption
 from skymarshal.intake.capacity import rate_facts
@@ -18,23 +17,7 @@ CITIES = {"abu dhabi": "AUH", "frankfurt": "FRA", "heathrow": "LHR", "bangkok": 
 
 
 def flight(origin: str = "AUH", destination: str = "LHR", reg: str = "A6-BLA", reason: str | None = None) -> Flight:
-    dep = datetime(2027, 1, 20, 9, 0, tzinfo=UTC)
-    return Flight(
-        flight_id="EY11-20270120",
-        flight_number="EY11",
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep.replace(hour=16),
-        aircraft_registration=reg,
-        aircraft_type="B787-9",
-        delay_reason=reason,
-        block_minutes=420,
-        distance_km=5500,
-        capacity={"J": 28, "Y": 262},
-    )
+    return agent_flight("EY11", origin, destination, reg, reason)
 
 
 @pytest.mark.parametrize(
