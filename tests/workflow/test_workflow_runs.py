@@ -8,6 +8,7 @@ import time
 import uuid
 
 import pytest
+from integrity_helpers import assert_intact
 from workflow_helpers import DEMO, fail
 from workflow_helpers import run_id as _id
 from workflow_helpers import to_approval as _to_approval
@@ -47,6 +48,7 @@ def test_approve_executes_the_plan_and_records_it(wf, account, calls, restore):
     output = wf.output(name)
     assert output["outcome"]["status"] == "executed" and output["execution"]["scenario_id"] == top["scenario_id"]
     after = _flight_row(account, flight_id)
+    assert_intact(account.handle())  # every tail and crew chain still whole after the execution
     swap = next(a for a in top["actions"] if a["kind"] == "swap_aircraft")
     assert before["aircraft_registration"] == swap["from_registration"]
     assert after["aircraft_registration"] == swap["to_registration"]

@@ -42,6 +42,8 @@ def analyse_network(handle: DataHandle, flight: Flight, *, delay_minutes: int | 
         flight.scheduled_departure - timedelta(hours=1),
         flight.scheduled_departure + ROTATION_AHEAD,
     )
+    if not any(f.flight_id == flight.flight_id and f.status != "CANCELLED" for f in rotation):
+        rotation = [flight.model_copy(update={"status": "SCHEDULED"})]  # already cancelled: nothing runs down
     spread = network.propagate_delay(rotation, flight.flight_id, delay)
     downstream = [f for f in spread.flights if f.flight_id != flight.flight_id and f.departure_delay_minutes > 0]
     spares = [

@@ -30,6 +30,7 @@ class ReassignCrew(_Action):
     kind: Literal["reassign_crew"] = "reassign_crew"
     replacements: dict[str, str]  # rostered crew id → reserve crew id
     report_at: UtcDatetime
+    positioning_flight_id: str | None = None  # reserves from another station travel on this flight (FDP from report)
 
 
 class AddCabinCrew(_Action):
@@ -122,7 +123,9 @@ def describe(action: BaseModel) -> str:
     if isinstance(a, SwapAircraft):
         return f"Swap {a.flight_id} from {a.from_registration} to {a.to_registration} ({a.to_aircraft_type})"
     if isinstance(a, ReassignCrew):
-        return f"Replace {len(a.replacements)} crew on {a.flight_id} with reserves reporting {a.report_at:%H:%MZ}"
+        return f"Replace {len(a.replacements)} crew on {a.flight_id} with reserves reporting {a.report_at:%H:%MZ}" + (
+            f", positioned on {a.positioning_flight_id}" if a.positioning_flight_id else ""
+        )
     if isinstance(a, AddCabinCrew):
         return (
             f"Add {len(a.crew_ids)} cabin crew ({', '.join(a.crew_ids)}) from standby to {', '.join(a.flights)}, "

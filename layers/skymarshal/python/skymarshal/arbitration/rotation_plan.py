@@ -45,7 +45,8 @@ def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | N
     """The later flights of the flight's own tail that its delay of ``delay_minutes`` makes late (``only``: those
     of these flights, e.g. the ones a swap carries to the other tail)."""
     rotation = tail_flights(ctx, ctx.flight.aircraft_registration)
-    if not any(f.flight_id == ctx.flight.flight_id for f in rotation) or delay_minutes <= 0:
+    flies = any(f.flight_id == ctx.flight.flight_id and f.status != "CANCELLED" for f in rotation)
+    if not flies or delay_minutes <= 0:  # a flight already cancelled moves nothing after it
         return []
     by_id = {f.flight_id: f for f in rotation}
     wanted = None if only is None else set(only)

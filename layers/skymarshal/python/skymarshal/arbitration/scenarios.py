@@ -93,7 +93,10 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                 report=datetime.fromisoformat(proposal.parameters["report"]),
             )
         )
-    from .rescue import rescue_scenarios  # rescue builds on operate(): imported here, not at the top (a cycle)
+    from .crew_positioning import positioned_crew_swap  # these build on operate(): imported here (a cycle)
+    from .rescue import rescue_scenarios
+
+    keep(positioned_crew_swap(ctx))
 
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
@@ -283,7 +286,9 @@ def operate(
     actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
     if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
         actions += _chain(ctx, actions, delay, replacements or {})
-    spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if same_tail and ctx.rotation else None
+    # a flight the data already cancelled has no rotation left to run down (its report is answered on its own)
+    flies = same_tail and any(x.flight_id == f.flight_id and x.status != "CANCELLED" for x in ctx.rotation)
+    spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if flies else None
     delays = spread.delays() if spread else {f.flight_id: delay}
     downstream = sum(1 for k, v in delays.items() if k != f.flight_id and v > 0)
     cost = finance.plan_cost(

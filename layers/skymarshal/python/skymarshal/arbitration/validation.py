@@ -28,12 +28,13 @@ from .bounds import SafetyBound, check_bound
 from .cabin_crew import cabin_checks
 from .context import DisruptionContext
 from .crew_chain import chain_checks, own_illegal
+from .crew_positioning import positioning_checks
 from .ferry_checks import ferry_checks, ferry_of
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
 from .rotation_checks import rotation_checks
 
 SWAP_LOOKAROUND = timedelta(hours=36)
-NOT_CANCELLABLE = ("DEPARTED", "ARRIVED")
+NOT_CANCELLABLE = ("DEPARTED", "ARRIVED", "CANCELLED")  # flown, or an earlier plan already cancelled it
 
 
 def validate_bounds(scenario: Scenario, bounds: list[SafetyBound]) -> ValidatedScenario:
@@ -65,6 +66,18 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
     """Both layers: the bounds, then the rules re-computed under the scenario's times and resources."""
     v = _Validation(scenario).add_all(check_bound(scenario, b) for b in ctx.bounds)
     add = v.add
+    if scenario.operates and ctx.flight.status == "CANCELLED":  # a later report on a flight already cancelled
+        add(
+            _check(
+                "operational status",
+                "rules",
+                "operational status",
+                ctx.flight.flight_id,
+                "illegal",
+                f"{ctx.flight.flight_number} is already cancelled; a new plan for it starts from its rebooked passengers.",
+            ),
+            "NOT_CANCELLABLE",
+        )
     if not scenario.operates:
         status = ctx.flight.status
         add(
@@ -84,6 +97,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
         (
             *_crew(ctx, scenario),
             *cabin_checks(ctx, scenario),
+            *positioning_checks(ctx, scenario),
             _airworthiness(ctx, scenario),
             *_curfews(ctx, scenario),
             *_weather(ctx, scenario),

@@ -190,10 +190,12 @@ class Planner:
         had not begun is replaced by the duty (deleted); one already over stays as it was."""
         flight = self._flight(a.flight_id)
         report = iso_z(a.report_at)
-        local_day = a.report_at.astimezone(ZoneInfo(airport(flight["origin"]).tz)).date()
+        # reserves positioned from another station are called out there and start their duty there
+        station = self._flight(a.positioning_flight_id)["origin"] if a.positioning_flight_id else flight["origin"]
+        local_day = a.report_at.astimezone(ZoneInfo(airport(station).tz)).date()
         # a night call-out can fall on the next day, or inside the standby that began the day before
         days = {(local_day - timedelta(days=1)).isoformat(), local_day.isoformat(), str(flight["flight_date"])}
-        standby = self.standby(flight["origin"], days)
+        standby = self.standby(station, days)
         seats = {
             r["crew_id"]: r
             for r in self._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
@@ -213,7 +215,7 @@ class Planner:
                 and r["kind"] == "FLIGHT"
                 and r.get("sector_departure", "") >= seat.get("sector_departure", "")
             ]
-            out.append(self.call_out(standby, reserve, report, flight["origin"], local_day))
+            out.append(self.call_out(standby, reserve, report, station, local_day))
             # the reserve's sector at the flight's times as it now operates (the roster may still hold the schedule)
             taken = moved_rows(sorted(duty, key=lambda r: r["duty_key"]), a.flight_id, *flight_times(flight))
             for row, timed in zip(sorted(duty, key=lambda r: r["duty_key"]), taken, strict=True):
@@ -224,7 +226,7 @@ class Planner:
                     "duty_key": f"{report}#{row.get('sector_departure', '')}#{row['flight_id']}",
                     "duty_id": f"D-{reserve}-{report}",
                     "duty_start": report,
-                    "start_station": flight["origin"],
+                    "start_station": station,
                     "sectors": len(duty),
                 }
                 out.append(self._change(s.CREW_ROSTER, None, new))
