@@ -59,7 +59,7 @@ CUES: tuple[Cue, ...] = (
         "boarding",
         2,
         r"boarding|gate|passengers?|pax|travell?ers?|customers?|headcount|paging|no-?show\w*",
-        r"slow|late|delayed|discrepanc\w*|miscount\w*|paged|no-?shows?|missing|offload\w*|disruptive|unruly"
+        r"slow|late|delayed|discrepanc\w*|miscount\w*|paged|paging|no-?shows?|missing|offload\w*|disruptive|unruly"
         r"|intoxicated|drunk|refus\w*|search\w*|unaccounted|did not board|failed to board|turned up|turn up|show up"
         r"|showed up|never",
     ),

@@ -74,8 +74,9 @@ NOT_AIRPORTS = {"ATC", "UTC", "AOG", "APU", "ETA", "ETD", "STD", "STA", "FIR", "
 ABBREVIATED = {k.upper() for k in ABBREVIATIONS if len(k) == 3 and k.isalpha()} | {"MEL"}
 _PLACE_BEFORE = re.compile(r"\b(?:at|in|over|from|to|via|near|ex|into|for)\s+$", re.I)
 _ROUTE = re.compile(r"[A-Z]{3}-[A-Z]{3}\b")
-# Right before an airport: the words that put something there ("at", "in", "over", "near", "the turn at Abu Dhabi (")
-_LOCATIVE = re.compile(r"\b(?:at|in|over|near)\s+(?:[\w.'’-]+\s+){0,3}\(?$", re.I)
+# Right before an airport: words that make it a movement's end, not where something is ("the late inbound from
+# Jeddah", "to Abu Dhabi", "diverted to Muscat")
+_MOVEMENT = re.compile(r"\b(?:from|to|via|ex|towards|for|out of)\s+(?:[\w.'’-]+\s+){0,2}\(?$", re.I)
 AIRSPACE = re.compile(
     r"\b((?:(?!the\b|The\b|THE\b)[A-Z][A-Za-z]+\s){1,2}(?:FIR|UIR|airspace|AIRSPACE|ACC|CTA)|(?:FIR|UIR)\s+[A-Z][A-Za-z]+)\b"
 )
@@ -103,7 +104,7 @@ class ReportReading:
     registration: Reading | None = None
     airport: Reading | None = None  # the first airport named among those the report can be about
     airports: list[Reading] = field(default_factory=list)  # every airport named, in order
-    places: list[Reading] = field(default_factory=list)  # those the report puts something at ("at FRA", "in Malé")
+    places: list[Reading] = field(default_factory=list)  # those it names as a place, not a movement's end
     airspace: Reading | None = None
     crew_position: Reading | None = None
     window: tuple[time, time] | None = None
@@ -248,7 +249,7 @@ def read_report(
         if not airspace[0] <= a.span[0] < airspace[1]
     ]
     reading.airport = reading.airports[0] if reading.airports else None
-    reading.places = [a for a in reading.airports if _LOCATIVE.search(plain[max(0, a.span[0] - 60) : a.span[0]])]
+    reading.places = [a for a in reading.airports if not _MOVEMENT.search(plain[max(0, a.span[0] - 60) : a.span[0]])]
     normalised_plain = blank_instructions(norm.text)
     for pattern, position in POSITIONS:
         if position == "CABIN" and not {66, 67, 68, 94} & {code for _, code, _ in reading.causes}:

@@ -10,6 +10,7 @@ call the same code the Lambdas do.
 from __future__ import annotations
 
 import os
+import time
 from datetime import date, datetime
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..agents.extraction import extract_offline
 from ..agents.network_facts import InvalidReport, network_report
 from ..agents.tail_facts import tail_flight, tail_scope
 from ..data import queries as q
+from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 from ..intake.when import OpsDateError, configured_ops_date, speaks_relatively
@@ -105,12 +107,23 @@ def _check_network_scope(disruption, handle: DataHandle, now: datetime) -> None:
         raise InvalidDisruption(str(exc)) from None
 
 
+# (connection, endpoint, table) → (looked up at, first day)
+_FIRST_DAYS: dict[tuple[int, str, str], tuple[float, date | None]] = {}
+FIRST_DAY_SECONDS = 600  # the data's first day moves only when the airline is generated again
+
+
 def _data_ops_date(prompt: str, handle: DataHandle, now: datetime) -> date | None:
     """With no operating day configured, today — unless the data starts after today (a generated airline run
-    locally): then its first day. Looked up only for a report that speaks of "today", "tomorrow" or a weekday."""
+    locally): then its first day. Looked up only for a report that speaks of "today", "tomorrow" or a weekday, and
+    kept ten minutes per table (locally the lookup reads every availability row)."""
     if not speaks_relatively(prompt):
         return None
-    first = q.first_day(handle)
+    resource = handle.resource
+    key = (id(resource), str(resource.meta.client.meta.endpoint_url), handle.naming(s.AIRCRAFT_AVAILABILITY))
+    at, first = _FIRST_DAYS.get(key, (0.0, None))
+    if time.monotonic() - at > FIRST_DAY_SECONDS:
+        first = q.first_day(handle)
+        _FIRST_DAYS[key] = (time.monotonic(), first)
     return first if first is not None and now.date() < first else None
 
 
