@@ -76,3 +76,20 @@ def test_a_reported_grounding_becomes_a_work_order_that_grounds_the_tail(decisio
     assert not aircraft_airworthiness(orders, opened.replace(hour=12), registration="A6-AAA").airworthy
     again = execute(scenario, execution_id="ground-twice", tables=tables)
     assert again.status == "executed" and len(q.work_orders_for_aircraft(handle, "A6-AAA")) == 1
+
+
+def test_an_edited_plan_that_breaks_a_rotation_is_refused_naming_the_flight_and_changes_nothing(decisions, account):
+    """The duty manager's edit of the demo swap keeps EY123 on the spare but drops EY124's move: the spare would be
+    in Frankfurt with nothing to fly, EY124 on a tail that is not there. Execution refuses it before any write."""
+    swap = plan(decisions, "mechanical", "tail_swap")
+    edited = swap.model_copy(
+        update={
+            "actions": [a for a in swap.actions if not (a.kind == "swap_aircraft" and a.flight_id == "EY124-20270120")]
+        }
+    )
+    handle = account.handle()
+    before = q.get_flight(handle, "EY123-20270120")
+    report = execute(edited, execution_id="edited-ey123", tables=WorkflowTables(account.resource(), account.naming))
+    assert (report.status, report.reason_code, report.changed) == ("rolled_back", "ROTATION_BROKEN", [])
+    assert report.error is not None and "EY124-20270120" in report.error and "\n" not in report.error
+    assert q.get_flight(account.handle(), "EY123-20270120") == before

@@ -87,7 +87,7 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
     for a in actions:
         x = flights.get(a.flight_id)
         if isinstance(a, FerryAircraft):
-            flights[f"FERRY:{a.registration}:{a.flight_id}"] = _ferry_leg(a, ctx.flight.carrier)
+            flights[f"FERRY:{a.registration}:{a.flight_id}"] = ferry_leg(a, ctx.flight.carrier)
         elif x is None:
             continue
         elif isinstance(a, SwapAircraft):
@@ -115,7 +115,7 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
     return by_tail
 
 
-def _ferry_leg(a: FerryAircraft, carrier: str) -> Flight:
+def ferry_leg(a: FerryAircraft, carrier: str) -> Flight:
     """The empty ferry as a leg of the rescue tail's rotation (constructed: it has no flight number or seats)."""
     return Flight.model_construct(
         flight_id=f"FERRY:{a.registration}:{a.flight_id}",

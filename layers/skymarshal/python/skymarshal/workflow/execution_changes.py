@@ -12,7 +12,13 @@ from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBu
 from ..data import schema as s
 
 ReasonCode = Literal[
-    "CONDITION_FAILED", "ROW_MISSING", "SEATS_UNAVAILABLE", "INVALID_ROW", "TRANSACTION_ERROR", "COMPENSATION_FAILED"
+    "CONDITION_FAILED",
+    "ROW_MISSING",
+    "SEATS_UNAVAILABLE",
+    "INVALID_ROW",
+    "TRANSACTION_ERROR",
+    "COMPENSATION_FAILED",
+    "ROTATION_BROKEN",  # the plan, against the tables as they now are, would leave a tail unable to fly a flight
 ]
 
 

@@ -46,6 +46,7 @@ from ..rules.network import ACTIVE_BOOKINGS
 from .execution_changes import Change, PlanError, all_of, row_key
 from .execution_crew import cabin_crew_changes, crew_to_times, delay_crew_changes, flight_times, moved_rows
 from .execution_ferry import ferry_changes
+from .execution_integrity import rotation_refusal
 from .execution_positions import grounding_changes, position_changes
 from .tables import WorkflowTables
 
@@ -61,6 +62,7 @@ class Planner:
 
     def __init__(self, tables: WorkflowTables, execution_id: str, scenario: Scenario):
         self.tables, self.execution_id, self.scenario = tables, execution_id, scenario
+        self._checked = False  # the whole plan's rotations, checked before its first group writes anything
 
     # Reads: GetItem and Query only.
     def _get(self, table: str, key: dict) -> dict | None:
@@ -108,6 +110,11 @@ class Planner:
         )
 
     def changes(self, action) -> list[Change]:
+        if not self._checked:
+            self._checked = True
+            refused = rotation_refusal(self.tables, self.scenario)
+            if refused is not None:
+                raise PlanError("ROTATION_BROKEN", f"refused, nothing executed: {refused}")
         if isinstance(action, SwapAircraft):
             return self._swap(action)
         if isinstance(action, ReassignCrew):

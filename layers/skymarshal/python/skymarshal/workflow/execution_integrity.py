@@ -1,0 +1,91 @@
+"""The plan as it is about to be executed, checked against the tables as they are now: the tails it touches must
+still fly their flights in sequence after it (``rules.rotation``, the same check as validation and
+``data.integrity``). A plan a duty manager edited, or one the airline has moved on from since it was decided (another
+plan executed in between), that would leave a flight on a tail that is elsewhere or still flying is refused before
+anything is written: one line naming the flight (ROTATION_BROKEN), the tables unchanged.
+
+Only the breaks the plan itself introduces count: a break the tables already hold is another decision's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from boto3.dynamodb.conditions import Key
+
+from ..arbitration.actions import CancelFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
+from ..arbitration.models import Scenario
+from ..arbitration.rotation_plan import ferry_leg
+from ..data import schema as s
+from ..models.common import iso_z
+from ..models.operational import Flight
+from ..rules.rotation import rotation_breaks
+from .tables import WorkflowTables
+
+AROUND = timedelta(days=2)  # the tails' flights read around the plan's first flight
+
+
+def _tails(scenario: Scenario) -> set[str]:
+    out: set[str] = set()
+    for a in scenario.actions:
+        if isinstance(a, SwapAircraft):
+            out |= {a.from_registration, a.to_registration}
+        elif isinstance(a, FerryAircraft):
+            out.add(a.registration)
+    return out
+
+
+def applied(flights: dict[str, Flight], actions: Sequence, carrier: str) -> dict[str, Flight]:
+    """The flights as the actions leave them (swaps, delays, cancellations, diversions, a ferry's leg)."""
+    out = dict(flights)
+    for a in actions:
+        x = out.get(a.flight_id)
+        if isinstance(a, FerryAircraft):
+            leg = ferry_leg(a, carrier)
+            out[leg.flight_id] = leg
+        elif x is None:
+            continue
+        elif isinstance(a, SwapAircraft):
+            out[x.flight_id] = x.model_copy(update={"aircraft_registration": a.to_registration})
+        elif isinstance(a, DelayFlight):
+            out[x.flight_id] = x.model_copy(
+                update={"estimated_departure": a.new_departure, "estimated_arrival": a.new_arrival}
+            )
+        elif isinstance(a, CancelFlight):
+            out[x.flight_id] = x.model_copy(update={"status": "CANCELLED"})
+        elif isinstance(a, DivertFlight):
+            out[x.flight_id] = x.model_copy(update={"status": "DIVERTED", "diverted_to": a.alternate})
+    return out
+
+
+def rotation_refusal(tables: WorkflowTables, scenario: Scenario) -> str | None:
+    """One line naming the first flight the plan would leave on a tail that cannot fly it, or None."""
+    first = next(iter(scenario.actions), None)
+    row = tables.table(s.FLIGHTS).get_item(Key={"flight_id": first.flight_id}).get("Item") if first else None
+    tails = _tails(scenario)
+    if row is None or not tails:
+        return None
+    flight = Flight.model_validate(row)
+    low, high = iso_z(flight.scheduled_departure - AROUND), iso_z(flight.scheduled_departure + AROUND)
+    current: dict[str, Flight] = {}
+    for tail in sorted(tails):
+        rows = tables.table(s.FLIGHTS).query(
+            IndexName=s.AIRCRAFT_REGISTRATION_INDEX,
+            KeyConditionExpression=Key("aircraft_registration").eq(tail)
+            & Key("scheduled_departure").between(low, high),
+        )["Items"]
+        current |= {r["flight_id"]: Flight.model_validate(r) for r in rows}
+    after = applied(current, scenario.actions, flight.carrier)
+    since = flight.scheduled_departure - timedelta(hours=1)
+    for tail in sorted(tails):
+        before = {(b.code, b.flight_id) for b in _continuity(tail, current.values())}
+        for b in _continuity(tail, after.values()):
+            leaves = after[b.flight_id].departure if b.flight_id in after else None
+            if (b.code, b.flight_id) not in before and leaves is not None and leaves >= since:
+                return f"{b.flight_id}: {b.message}"
+    return None
+
+
+def _continuity(tail: str, flights) -> list:
+    return [b for b in rotation_breaks(tail, [f for f in flights if f.aircraft_registration == tail]) if b.continuity]
