@@ -34,7 +34,7 @@ class DayState:
 
     flights: dict[str, Flight]
     bookings: list[Booking]
-    crew_on: dict[str, list[CrewDuty]]  # flight id → FLIGHT roster rows on it
+    crew_on: Mapping[str, Sequence[CrewDuty]]  # flight id → FLIGHT roster rows on it (read when needed)
     rosters: Mapping[str, Sequence[CrewDuty]]  # crew id → the member's rows (for the crew rules)
     members: Mapping[str, CrewMember]
     original_tails: dict[str, str]  # flight id → its tail before the day's decisions (tail swaps)
@@ -45,7 +45,7 @@ class DayState:
         return DayState(
             flights={k: f.model_copy() for k, f in self.flights.items()},
             bookings=[b.model_copy() for b in self.bookings],
-            crew_on={k: list(v) for k, v in self.crew_on.items()},
+            crew_on=self.crew_on,  # never changed by a baseline
             rosters=self.rosters,
             members=self.members,
             original_tails=dict(self.original_tails),
@@ -126,6 +126,7 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
         if f.status != "CANCELLED":
             by_tail[f.aircraft_registration].append(f)
     queues = {e.event_id: capacity_queue(state, e) for e in events if e.holds == "station" and not e.closes}
+    crew_held = {e.flight_id for e in events if e.holds == "crew"}  # only their crews are read
     out: dict[str, Timing] = {}
     for legs in by_tail.values():
         previous: tuple[Flight, Timing] | None = None
@@ -134,7 +135,7 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
             dep, cause = f.departure, cast(Cause | None, None)
             if f.departure > f.scheduled_departure:
                 cause = "other"  # a delay a decision wrote: attributed below when a cause also holds the flight
-            crew = {r.crew_id for r in state.crew_on.get(f.flight_id, ())}
+            crew = {r.crew_id for r in state.crew_on.get(f.flight_id, ())} if f.flight_id in crew_held else set()
             for e in events:
                 wait = _held(f, dep, dep + block, crew, e, queues.get(e.event_id, {}))
                 if wait > timedelta(0):

@@ -3,8 +3,8 @@ after a replay (SkyMarshal's): the flights leaving from the day before the strea
 its last (knock-on and next-day re-accommodation reach that far), their bookings, and their crews.
 
 From an account every read is a Query on a key or GSI: flights on type-departure-index (one per type),
-bookings on flight-id-index and crew on flight-position-index (one per flight), a member's roster on its key
-and the member by GetItem, both only when the crew rules need them (a delayed flight's crew).
+bookings on flight-id-index (one per flight); a flight's crew on flight-position-index, a member's roster on its
+key and the member by GetItem only when needed (a late flight's crew, a crew member reported sick).
 """
 
 from __future__ import annotations
@@ -90,7 +90,12 @@ def from_handle(handle: DataHandle, days: Iterable[date], original_tails: Mappin
     start, end = window(days)
     flights = {f.flight_id: f for legs in fleet_flights(handle, start, end).values() for f in legs}
     bookings = [b for fid in flights for b in q.bookings(handle, fid)]
-    crew_on = {fid: [r for r in q.crew_assignments(handle, fid) if r.kind == "FLIGHT"] for fid in flights}
+
+    def crew_on(flight_id: str) -> list[CrewDuty] | None:
+        return (
+            [r for r in q.crew_assignments(handle, flight_id) if r.kind == "FLIGHT"] if flight_id in flights else None
+        )
+
     far_past = datetime(2000, 1, 1, tzinfo=UTC)
 
     def roster(crew_id: str) -> Sequence[CrewDuty] | None:
@@ -103,7 +108,7 @@ def from_handle(handle: DataHandle, days: Iterable[date], original_tails: Mappin
     return DayState(
         flights=flights,
         bookings=bookings,
-        crew_on=crew_on,
+        crew_on=_Lazy(crew_on),
         rosters=_Lazy(roster),
         members=_Lazy(member),
         original_tails={fid: original_tails.get(fid, f.aircraft_registration) for fid, f in flights.items()},
