@@ -62,6 +62,9 @@ def crew(crew_id: str, f: Flight) -> CrewDuty:
         position="CPT",
         sector_departure=f.scheduled_departure,
         sector_arrival=f.scheduled_arrival,
+        block_minutes=f.block_minutes,
+        aircraft_type=f.aircraft_type,
+        pilots_on_board=2,
     )
 
 

@@ -113,3 +113,25 @@ def test_a_capacity_cut_queues_movements_only_beyond_half_the_busiest_hour():
     timings = realize(tables, [cut(10, 13)])  # 3 departures in the 10:00 hour: 2 an hour in the cut
     delays = {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2")}
     assert delays == {"F1": 0, "X1": 30, "X2": 50}
+
+
+def test_a_plan_delaying_a_flight_beyond_its_crews_duty_counts_against_the_plan():
+    from day_rows import crew as crew_row
+
+    from skymarshal.models.operational import CrewMember
+
+    tables = state()
+    tables.members = {"C1": CrewMember(crew_id="C1", name="A Pilot", rank="CPT", base="AUH", type_ratings=["B787"])}
+    tables.rosters = {"C1": [crew_row("C1", F1)]}
+    late = F1.model_copy(
+        update={
+            "estimated_departure": utc(2027, 1, 21, 2),
+            "estimated_arrival": utc(2027, 1, 21, 8),
+            "updated_by_execution": "run-1",
+        }
+    )  # 16 h late: the duty's FDP runs far past any limit
+    tables.flights["F1"] = late
+    card = score("late plan", tables, [], [DAY])
+    assert card.crew_violations_decided == 1 and card.crew_violations >= 1
+    on_time_plan = score("on time", state(), [aog(9)], [DAY])  # the cause's 60 min, no plan written
+    assert on_time_plan.crew_violations_decided == 0
