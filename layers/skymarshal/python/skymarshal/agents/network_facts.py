@@ -20,7 +20,7 @@ from ..data.access import DataHandle
 from ..data.overlay import Overlay, RowAddition
 from ..intake.capacity import rate_facts
 from ..intake.dates import find_dates
-from ..intake.report import ABBREVIATED, IATA_WORD, NOT_AIRPORTS, Reading, airport_names, folded, read_report
+from ..intake.report import ABBREVIATED, IATA_WORD, MOVEMENT, NOT_AIRPORTS, Reading, airport_names, folded, read_report
 from ..intake.sentences import blank_instructions
 from ..intake.when import day_of, operating_day, relevant
 from ..models.airports import UnknownAirport, airport, codes_named_in
@@ -43,9 +43,9 @@ CLOSURE = re.compile(
 )
 # Where a report puts something (at, in, over, near): a place a flight must touch. "From" and "to" name movements
 # ("crew on the late inbound from Jeddah"), never a contradiction by themselves.
-# An airport the airline does not serve counts only written as a place with its code: "at Chicago (ORD)" (a bare
-# capitalised word after "AT" in a log line is as often a pad or a gate as an airport).
-_LOCATED = re.compile(r"\b(?:at|in|over|near|AT|IN|OVER|NEAR)\s+(?:[A-Z][\w.-]*\s){1,3}\(([A-Z]{3})\)")
+# An airport the airline does not serve counts only written as a name with its code, "Chicago (ORD)" (a bare
+# capitalised word in a log line is as often a pad or a gate as an airport); for a flight, not as a movement's end.
+_NAMED_CODE = re.compile(r"(?<![\w-])(?:[A-Z][\w.-]*\s){1,3}\(([A-Z]{3})\)")
 
 
 class InvalidReport(ValueError):
@@ -103,9 +103,12 @@ def overnight(start: time, length: timedelta) -> bool:
 
 def unserved_airport(report: str, served: set[str], located: bool = False) -> str | None:
     """An airport the report names by IATA code that the airline does not serve ("Kabul (KBL)"), as "KBL (Kabul)".
-    `located`: only a code written as a place ("at ORD", "Chicago (ORD)"), not any capitalised word of a log line."""
+    `located`: only a code written beside its name ("Chicago (ORD)"), not as a movement's end, not any capitalised
+    word of a log line."""
     text = blank_instructions(report)
-    for m in (_LOCATED if located else IATA_WORD).finditer(text):
+    for m in (_NAMED_CODE if located else IATA_WORD).finditer(text):
+        if located and MOVEMENT.search(text[max(0, m.start() - 60) : m.start()]):
+            continue  # "the inbound from Chicago (ORD)"
         code = m.group(1)
         if code in NOT_AIRPORTS or code in ABBREVIATED or code in served:
             continue
@@ -135,7 +138,7 @@ def network_report(
     if reading.airport is None and reading.airspace is not None:
         understood.append(f"airspace {reading.airspace.value}")
     if reading.airport is None:
-        elsewhere = unserved_airport(report, served, located=True)
+        elsewhere = unserved_airport(report, served, located=True)  # "Kabul (KBL) airport closed"
         raise InvalidReport(
             (
                 f"{elsewhere} is not an airport the airline serves"

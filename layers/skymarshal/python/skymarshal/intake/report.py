@@ -76,7 +76,7 @@ _PLACE_BEFORE = re.compile(r"\b(?:at|in|over|from|to|via|near|ex|into|for)\s+$",
 _ROUTE = re.compile(r"[A-Z]{3}-[A-Z]{3}\b")
 # Right before an airport: words that make it a movement's end, not where something is ("the late inbound from
 # Jeddah", "to Abu Dhabi", "diverted to Muscat")
-_MOVEMENT = re.compile(r"\b(?:from|to|via|ex|towards|for|out of)\s+(?:[\w.'’-]+\s+){0,2}\(?$", re.I)
+MOVEMENT = re.compile(r"\b(?:from|to|via|ex|towards|for|out of)\s+(?:[\w.'’-]+\s+){0,2}\(?$", re.I)
 AIRSPACE = re.compile(
     r"\b((?:(?!the\b|The\b|THE\b)[A-Z][A-Za-z]+\s){1,2}(?:FIR|UIR|airspace|AIRSPACE|ACC|CTA)|(?:FIR|UIR)\s+[A-Z][A-Za-z]+)\b"
 )
@@ -249,7 +249,7 @@ def read_report(
         if not airspace[0] <= a.span[0] < airspace[1]
     ]
     reading.airport = reading.airports[0] if reading.airports else None
-    reading.places = [a for a in reading.airports if not _MOVEMENT.search(plain[max(0, a.span[0] - 60) : a.span[0]])]
+    reading.places = [a for a in reading.airports if not MOVEMENT.search(plain[max(0, a.span[0] - 60) : a.span[0]])]
     normalised_plain = blank_instructions(norm.text)
     for pattern, position in POSITIONS:
         if position == "CABIN" and not {66, 67, 68, 94} & {code for _, code, _ in reading.causes}:
