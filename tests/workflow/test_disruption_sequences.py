@@ -78,3 +78,34 @@ def test_disruptions_executed_in_sequence_leave_every_rotation_and_crew_chain_in
     finally:
         for name in reversed(executed):
             undo(name, tables=tables)
+
+
+DEMOS_THEN_MORE = (
+    "Flight EY123 on January 20th 2027 had a mechanical failure",
+    "EY101 on 21 January 2027 is delayed over four hours and the crew will run out of duty time",
+    "Flight EY11 on January 22nd 2027: storm at Heathrow, crosswinds above limits",
+)
+
+
+def test_the_three_demos_then_a_sick_captain_and_an_outstation_aog_leave_the_airline_whole(wf, account):
+    """The issue's sequence on one airline (the AUH fog closure, a network plan, is left to the network runs):
+    each approved, executed, and the whole airline checked after it."""
+    candidates = _candidates(account)
+    reports = [
+        *DEMOS_THEN_MORE,
+        _report("sick", candidates["sick"][0]),
+        _report("outstation_aog", candidates["outstation_aog"][-1]),  # a flight the earlier plans left alone
+    ]
+    executed: list[str] = []
+    try:
+        for report in reports:
+            name = wf.start(report, disruption_id=run_id("seq"))["execution_name"]
+            progress = wf.follow(name, timeout_s=600)
+            assert progress.awaiting_approval, (report, progress.status, wf.describe(name).get("cause"))
+            wf.decide(name, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="sequence"))
+            executed.append(name)
+            assert wf.follow(name, timeout_s=600).status == "SUCCEEDED", report
+            assert_intact(account.handle())
+    finally:
+        for name in reversed(executed):
+            undo(name, tables=WorkflowTables(account.resource(), account.naming))
