@@ -169,3 +169,18 @@ def test_an_mvt_gives_its_delay_code_and_duration():
         flight_disruption(read_report(report.replace("A6BLA", "A6BLB"), KNOWN, CITIES), flight())
     with pytest.raises(ReportContradictsData, match="not through MCT"):
         flight_disruption(read_report(report.replace(".AUH", ".MCT"), KNOWN, CITIES), flight())
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Flight EY11 on January 20 has a crew shortage",
+        "EY11 20JAN CREW SHORT",
+        "EY11 20 Jan: not enough crew to operate",
+    ],
+)
+def test_a_crew_shortage_naming_no_position_is_a_crew_disruption_of_the_flight(report):
+    reading = read_report(report, KNOWN, CITIES)
+    assert reading.cause_code == 64, reading.causes  # AHM 730's flight crew shortage, the first crew code
+    d = flight_disruption(reading, flight())
+    assert family_of(d.iata_delay_code) == family_of(64) and d.scope.flight_numbers == ["EY11"]

@@ -261,6 +261,9 @@ CUES: tuple[Cue, ...] = (
     cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
     cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
     cue(64, "crew_unavailable", 2, r"pilot|pilots|flight crew|cockpit crew", r"standby|awaiting|reserve|short"),
+    # "a crew shortage" naming no position: flight crew shortage, the code AHM 730 gives first; a named cabin
+    # position (67, weight 3) or flight-deck position (64, weight 3) outweighs it
+    cue(64, "crew_unavailable", 1.5, r"crew|crews", r"short|shortage|shortfall|understaffed|not enough|unavailable"),
     cue(
         64,
         "crew_unavailable",
