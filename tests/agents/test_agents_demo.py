@@ -79,7 +79,7 @@ def test_weather_ey11(responses):
         ("Something broke on January 20th", "flight"),
         ("EY123 had a mechanical failure", "date"),
         ("EY123 on 31 February had a mechanical failure", "31 February"),
-        ("EY123 and EY124 on 20 Jan were delayed", "EY124"),
+        ("EY123 on 20 Jan and EY124 on 21 Jan were delayed", "EY124"),  # one day per disruption
         ("x" * 5000, "4"),
     ],
 )

@@ -96,6 +96,7 @@ def test_a_run_that_cannot_be_resumed_frees_its_flight_and_says_so(tables, monke
         def get(self, key: str):
             return {**FLIGHT} if key == run_key("first", "first", "request") else None
 
+    monkeypatch.setenv(fc.CLAIMS_ENV, "1")
     _claim(tables, "first")
     assert release_flight("first", "first", tables=tables, store=Store()) == (  # type: ignore[arg-type]
         "its claim on EY123 is released: a new report of it is accepted"
