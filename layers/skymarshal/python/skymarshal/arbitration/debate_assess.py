@@ -19,7 +19,9 @@ from .models import ValidatedScenario
 from .scenarios import generate
 from .validation import validate
 
-CREW_LIMITS = frozenset({"CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED"})
+# Refusals a shorter delay can cure: the crew's own duty limits, and the rest its knock-on would take from a crew
+# member's next rostered duty (CREW_CHAIN_BROKEN, arbitration/crew_chain.py).
+CREW_LIMITS = frozenset({"CREW_ILLEGAL", "CREW_LIMIT_EXCEEDED", "CREW_CHAIN_BROKEN"})
 
 
 def inside_crew_limit(v: ValidatedScenario, bounds: list[SafetyBound], *, at_least: int = 0) -> int | None:

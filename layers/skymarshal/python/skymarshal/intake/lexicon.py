@@ -260,6 +260,13 @@ CUES: tuple[Cue, ...] = (
     cue(63, "crew_boarding", 2, r"crew", r"late boarding|boarded late|late to|transport|hotel|bus|pick-?up"),
     cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
     cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
+    cue(
+        64,
+        "crew_duty_limit",
+        2.5,
+        FLIGHT_DECK + "|" + CABIN + r"|crew|crews",
+        r"timed? out|out of hours|over hours|exceed\w*|out of duty|short of rest|insufficient rest|no rest",
+    ),
     cue(64, "crew_unavailable", 2, r"pilot|pilots|flight crew|cockpit crew", r"standby|awaiting|reserve|short"),
     # "a crew shortage" naming no position: flight crew shortage, the code AHM 730 gives first; a named cabin
     # position (67, weight 3) or flight-deck position (64, weight 3) outweighs it

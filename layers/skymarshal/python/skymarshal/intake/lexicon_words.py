@@ -8,11 +8,13 @@ CABIN = (
     r"cabin crew|cabin crews|cabin crew members?|cabin attendants?|flight attendants?|pursers?|stewards?|stewardess\w*"
     r"|cabin managers?|cabin seniors?|crew members?|cabin services? directors?|csd"
 )
+# A crew member out of duty time or short of rest is not unavailable: the rules compute what a shorter delay or a
+# reserve allows (lexicon.py's crew_duty_limit cue reads those words), where "unavailable" would ground them.
 UNAVAILABLE = (
     r"sick|sickness|ill|illness|unwell|no[- ]?shows?|unfit|fatigued?|fatigue|injur\w*|unavailable|missing|absent"
     r"|stood down|called in|off sick|not reported|did not report|failed to report|short|shortage|incapacitated"
     r"|food poisoning|fever|vomiting|migraine|hospital\w*|medical\w*|licen[cs]e\w*|expired|lapsed|invalid"
-    r"|timed? out|out of hours|exceed\w*|duty|fdp|ftl|rest|show up|showed up|turn up|turned up|sign-?on|sign on"
+    r"|show up|showed up|turn up|turned up|sign-?on|sign on"
 )
 DEFECT = (
     r"fault\w*|fail\w*|defect\w*|inoperative|unserviceable|u/s|broken|leak\w*|crack\w*|warning|caution|snag\w*"
