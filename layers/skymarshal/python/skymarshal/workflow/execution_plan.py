@@ -112,7 +112,7 @@ class Planner:
     def changes(self, action) -> list[Change]:
         # A network plan is built whole-rotation by the network planner over the window; this check reads only the
         # tails it swaps around its first flight and disagreed with it on the AUH fog closure: single-flight plans only.
-        if not self._checked and "network" not in self.scenario.sources:
+        if not self._checked and not self.scenario.scenario_id.startswith("network:"):
             self._checked = True
             refused = rotation_refusal(self.tables, self.scenario)
             if refused is not None:
