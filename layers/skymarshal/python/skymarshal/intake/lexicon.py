@@ -5,42 +5,21 @@ A cue is one or more word groups that must all occur in one sentence of the norm
 "captain" with "sick", "loader" with "hit", a word alone where it names the cause by itself ("de-icing",
 "bowser"). Each group is an alternation of one or two words, stems allowed (`refuel\\w*`). The reader scores every
 code by the cues it finds (cause.py); a cue's weight says how much it alone settles the cause: 3 names it, 2 implies
-it, 1 hints at it. The shared word groups are in lexicon_words.py; the codes and their titles are the disruption
+it, 1 hints at it. Codes 11-58 are here, 61-99 in lexicon_operations.py, the Cue in lexicon_cue.py; the shared word
+groups are in lexicon_words.py; the codes and their titles are the disruption
 model's (models/disruption.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from .lexicon_cue import Cue, cue
+from .lexicon_operations import OPERATIONS_CUES
 from .lexicon_words import (
     AIRCRAFT_PARTS,
-    ARRIVAL,
-    ATC,
-    CABIN,
     CONTACT,
     DEFECT,
-    FLIGHT_DECK,
     GROUND_VEHICLE,
-    OUTSIDE_STAFF,
-    OWN_STAFF,
-    STRIKE_ACTION,
-    UNAVAILABLE,
-    WEATHER,
 )
-
-
-@dataclass(frozen=True)
-class Cue:
-    code: int
-    fact: str  # the stated fact's name (the what-if overlay reads aircraft_defect, crew_unavailable, ...)
-    weight: float
-    groups: tuple[str, ...]  # regex alternations over the normalised, lower-case sentence; all must occur
-
-
-def cue(code: int, fact: str, weight: float, *groups: str) -> Cue:
-    return Cue(code, fact, weight, groups)
-
 
 CUES: tuple[Cue, ...] = (
     # 11-19 passengers and baggage
@@ -254,156 +233,7 @@ CUES: tuple[Cue, ...] = (
     cue(56, "cargo_system", 3, r"cargo system|cargo preparation system|cargo it|cargospot"),
     cue(57, "flight_plan_system", 3, r"flight plan system|flight planning system|lido|jeppesen|planning tool"),
     cue(58, "automated_system", 1.5, r"system|systems|it|network|server|computer", r"outage|offline|crash\w*|down"),
-    # 61-69 flight operations and crew
-    cue(61, "flight_plan", 2, r"flight plan|flightplan|ofp|briefing pack", r"late|change\w*|amend\w*|missing|refiled"),
-    cue(62, "operational_requirement", 2, r"extra fuel|additional fuel|fuel uplift|load alteration|reduced load"),
-    cue(63, "crew_boarding", 2, r"crew", r"late boarding|boarded late|late to|transport|hotel|bus|pick-?up"),
-    cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
-    cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
-    cue(
-        64,
-        "crew_duty_limit",
-        2.5,
-        FLIGHT_DECK + "|" + CABIN + r"|crew|crews",
-        r"timed? out|out of hours|over hours|exceed\w*|out of duty|short of rest|insufficient rest|no rest",
-    ),
-    cue(64, "crew_unavailable", 2, r"pilot|pilots|flight crew|cockpit crew", r"standby|awaiting|reserve|short"),
-    # "a crew shortage" naming no position: flight crew shortage, the code AHM 730 gives first; a named cabin
-    # position (67, weight 3) or flight-deck position (64, weight 3) outweighs it
-    cue(64, "crew_unavailable", 1.5, r"crew|crews", r"short|shortage|shortfall|understaffed|not enough|unavailable"),
-    cue(
-        64,
-        "crew_unavailable",
-        2,
-        r"medical certificate|medical certificates|class 1|licen[cs]e|licen[cs]es|type rating|recency|proficiency"
-        r"|line check|simulator check",
-        r"expired|lapsed|invalid|not valid|out of date|overdue|missing|suspended",
-    ),
-    cue(65, "crew_request", 2, FLIGHT_DECK, r"request\w*|insist\w*|asked for|refus\w*"),
-    cue(66, "crew_boarding", 2, CABIN, r"late|boarded late|transport|hotel|bus"),
-    cue(67, "crew_unavailable", 3, CABIN, UNAVAILABLE),
-    cue(68, "crew_request", 1.5, CABIN, r"request\w*|error\w*|mistake\w*"),
-    cue(69, "security_check", 2, r"captain|commander", r"security check|security search|search of"),
-    # 71-77 weather
-    cue(71, "weather", 2, WEATHER),
-    cue(72, "weather", 2.5, WEATHER, ARRIVAL + r"|divert\w*|go-?around|hold\w*|alternate"),
-    cue(73, "weather", 2.5, WEATHER, r"en-?route|enroute|fir|airspace|route|reroute\w*|along|across"),
-    cue(75, "de_icing", 3.5, r"de-?ic\w*|anti-?ic\w*|deice\w*|antice\w*|de ice|anti ice|glycol|icing pad|deicing pad"),
-    cue(
-        76,
-        "runway_clearance",
-        3,
-        r"snow|ice|sand|water|slush|standing water|drifts?",
-        r"clear\w*|removal|remov\w*|plough\w*|plow\w*|sweep\w*|sweepers?|contaminat\w*|friction",
-    ),
-    cue(
-        77,
-        "weather_ramp",
-        3,
-        r"ramp|apron|ground handling|handlers|ground ops|ground operations|loading|refuel\w*|ramp staff",
-        r"lightning|thunderstorm\w*|storm\w*|heat|hail|wind\w*|gust\w*|rain|flood\w*",
-        r"suspend\w*|stopp?\w*|halt\w*|closed|shut|cleared|withdrawn|sheltering|shelter|red alert|amber alert|alert",
-    ),
-    # 81-89 ATFM and airport / government restrictions
-    cue(81, "atfm_regulation", 2.5, ATC),
-    cue(
-        81, "atfm_regulation", 2.5, r"regulation|regulated|demand|capacity|congestion", r"en-?route|airspace|fir|sector"
-    ),
-    cue(
-        82,
-        "atfm_regulation",
-        3,
-        ATC,
-        r"strike|strikes|industrial|walk-?out|staff\w*|shortage|sick\w*|equipment|radar|system|outage|failure|fail\w*"
-        r"|radio|frequency|unmanned|understaffed|short",
-    ),
-    cue(83, "atfm_regulation", 3, ATC, ARRIVAL),
-    cue(83, "atfm_regulation", 2, r"arrival|destination|landing", r"restrict\w*|regulat\w*|slot\w*|flow|rate"),
-    cue(84, "atfm_regulation", 2, ATC, WEATHER, ARRIVAL),
-    cue(
-        85,
-        "security",
-        3,
-        r"security alert|security incident|security threat|security search|security check|security screening"
-        r"|bomb threat|suspicious|unattended|evacuat\w*|drones?|uav|police|threat|breach",
-    ),
-    cue(
-        85,
-        "security",
-        2.5,
-        r"security",
-        r"alert|incident|threat|search|check|screen\w*|rescreen\w*|queue\w*|closed|sweep|found|item|bags?",
-    ),
-    cue(
-        86,
-        "government_check",
-        3,
-        r"immigration|customs|passport control|border control|border force|health check|quarantine|health authority",
-    ),
-    cue(
-        87,
-        "airport_restriction",
-        2.5,
-        r"runways?|taxiways?|stands?|gates?|terminal|apron|ils|lighting|approach lights|fire cover|fire service"
-        r"|rescue|rff|navaid|navaids|vor|jet bridges|airbridges|parking|power outage|power failure|baggage system",
-        r"closed|closure|shut|works|repair\w*|maintenance|unavailable|out|lost|outage|fail\w*|inoperative"
-        r"|unserviceable|downgrad\w*|congest\w*|no|limited|reduced|blocked|obstruct\w*|disabled|full",
-    ),
-    cue(87, "airport_restriction", 1.5, r"airport|aerodrome", r"closed|closure|shut|capacity|restrict\w*"),
-    cue(88, "airport_restriction", 2, r"curfew|night ban|night restriction|noise restriction|noise abatement"),
-    cue(
-        89,
-        "airport_restriction",
-        2.5,
-        r"departure|departures|start-?up|startup|push|pushback clearance|taxi\w*",
-        r"restrict\w*|regulat\w*|rate|spacing|separation|queue\w*|hold\w*|clearance",
-        r"atc|tower|ground control|airport|departures|start-?up|startup",
-    ),
-    # 91-96 reactionary
-    cue(
-        91,
-        "load_connection",
-        3,
-        r"connecting|connection|transfer|transit|onward",
-        r"passengers|travell?ers|customers|guests|load|bags|baggage|cargo|awaiting|waiting|held for|hold for|holding"
-        r"|from|service|flights?",
-    ),
-    cue(92, "through_check_in", 3, r"through check-?in|through-?check\w*|interline check-?in"),
-    cue(
-        93,
-        "aircraft_rotation",
-        3,
-        r"inbound|previous sector|previous leg|previous flight|prior sector|earlier sector|rotation|knock-?on"
-        r"|reactionary|preceding sector|preceding flight|incoming|late arrival|arrived late|came in late|coming in",
-        r"late|delay\w*|behind|slipp?\w*|still|running|out|airborne|arriv\w*|rotation|knock-?on|reactionary",
-    ),
-    cue(94, "cabin_crew_rotation", 4, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
-    cue(
-        95,
-        "crew_rotation",
-        3.5,
-        r"crew|pilots|flight crew|operating crew",
-        r"inbound|previous|prior|connecting|other flight|another flight|rotation|preceding|earlier|late sector"
-        r"|from a|positioning|still on",
-    ),
-    cue(
-        96,
-        "operations_control",
-        2,
-        r"operations control|ops control|network control|hub control",
-        r"decision|decided|request\w*|instruct\w*|held|hold\w*|protect\w*",
-    ),
-    # 97-99 miscellaneous
-    cue(97, "industrial_action", 3, STRIKE_ACTION, OWN_STAFF + r"|pilots|cabin crew|crew|staff|engineers"),
-    cue(98, "industrial_action", 3.5, STRIKE_ACTION, OUTSIDE_STAFF),
-    cue(98, "industrial_action", 2.5, STRIKE_ACTION),
-    # a delay the report states without its reason: "other", at the lowest weight (any named cause outranks it)
-    cue(
-        99,
-        "unexplained_delay",
-        0.5,
-        r"delay\w*|late|held|holding|hold|waiting|stuck|behind|disrupt\w*|problems?|issues?|cancel\w*|divert\w*",
-    ),
+    *OPERATIONS_CUES,
 )
 
 # Codes kept apart for the crew they name (a stated crew position completes them); for the weather and ATFM codes
