@@ -22,6 +22,7 @@ from gantt_helpers import (
 )
 
 from skymarshal.api.plans import phase_spans
+from skymarshal.arbitration.actions import SwapAircraft
 from skymarshal.workflow.gantt import build_gantt
 
 
@@ -44,6 +45,22 @@ def test_a_tail_swap_moves_the_flight_to_the_spare_and_nothing_else():
     assert out.flight_id == moved.flight_id == "F1" and moved.start == rot[0].scheduled_departure
     others = [b for r in plan.tails for b in plan_bars(r) if b.flight_id != "F1"]
     assert others and all(b.change == "unchanged" for b in others)
+
+
+def test_a_swap_that_carries_the_return_leg_draws_it_on_the_incoming_tail():
+    """Issue 30: the demo's swap also moves EY124 (the return from Frankfurt) to the spare until the tails swap back
+    at the hub; the plan layer shows it on the spare's row and off the grounded tail's, at its own times."""
+    rot = rotation([90, 90])
+    s = scenario("tail_swap", rot[0])
+    carried = SwapAircraft(
+        flight_id=rot[1].flight_id, from_registration=TAIL, to_registration=SPARE, to_aircraft_type="B789"
+    )
+    s = s.model_copy(update={"actions": [*s.actions, carried]})
+    plan = build_gantt("r", decision(ranked(s, 1, 0.9)), snapshot(rot)).plans[0]
+    assert {b.flight_id for b in plan_bars(row(plan, TAIL), "swapped_out")} == {"F1", "F2"}
+    moved = {b.flight_id: b for b in plan_bars(row(plan, SPARE), "swapped_in")}
+    assert set(moved) == {"F1", "F2"} and moved["F2"].start == rot[1].scheduled_departure
+    assert plan_bars(row(plan, TAIL), "unchanged")[0].flight_id == "F3"  # back on its own tail after the swap-back
 
 
 def test_a_delay_runs_down_the_rotation_until_a_turn_absorbs_it():

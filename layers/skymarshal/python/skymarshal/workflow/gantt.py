@@ -90,8 +90,11 @@ def _plan(ranked: RankedScenario, rules_rank: int, ops: OpsSnapshot) -> PlanGant
         p = planned.get(g.flight_id) if change is None else None
         disrupted = g.flight_id == f.flight_id
         start, end = (p.start, p.end) if p else (g.scheduled_departure, g.scheduled_arrival)
-        if change == "swapped_in":
-            start, end = planned[f.flight_id].start, planned[f.flight_id].end
+        delay = p.delay_minutes if p else 0
+        if change == "swapped_in":  # the disrupted flight at the plan's times, a leg it carries at its own
+            own = planned[f.flight_id] if disrupted else None
+            start, end = (own.start, own.end) if own else (g.departure, g.arrival)
+            delay = own.delay_minutes if own else g.delay_minutes
         return _bar(
             "plan",
             change or (p.change if p else "unchanged"),
@@ -99,7 +102,7 @@ def _plan(ranked: RankedScenario, rules_rank: int, ops: OpsSnapshot) -> PlanGant
             start,
             end,
             destination=p.destination if p else None,
-            delay=p.delay_minutes if p else planned[f.flight_id].delay_minutes if change == "swapped_in" else 0,
+            delay=delay,
             checks=checks,
             at_risk=broken if disrupted and change != "swapped_out" else None,
             note=note,
@@ -107,18 +110,26 @@ def _plan(ranked: RankedScenario, rules_rank: int, ops: OpsSnapshot) -> PlanGant
             crew=crew_ids,
         )
 
+    # every flight a swap moves (the disrupted one and the later legs it carries until the tails swap back)
+    moved = {a.flight_id: a for a in scenario.actions if isinstance(a, SwapAircraft)}
+    by_id = {g.flight_id: g for rows in ops.rotations.values() for g in rows} | {f.flight_id: f}
     tails: list[GanttRow] = []
     for registration in [f.aircraft_registration] + ([swap.to_registration] if swap else []):
         incoming = swap is not None and registration == swap.to_registration
         flights = sorted(ops.rotations.get(registration, []), key=lambda g: g.scheduled_departure)
         bars = [_bar("original", "unchanged", g, g.scheduled_departure, g.scheduled_arrival) for g in flights]
         for g in flights:
-            moved_off = swap is not None and g.flight_id == f.flight_id
+            away = moved.get(g.flight_id)
             bars.append(
-                plan_bar(g, "swapped_out", f"moved to {swap.to_registration}") if moved_off and swap else plan_bar(g)
+                plan_bar(g, "swapped_out", f"moved to {away.to_registration}")
+                if away and away.to_registration != registration
+                else plan_bar(g)
             )
-        if incoming:
-            bars.append(plan_bar(f, "swapped_in", f"from {f.aircraft_registration}"))
+        here = {g.flight_id for g in flights}
+        for flight_id, a in moved.items():  # the disrupted flight at the plan's times, a carried leg at its own
+            leg = by_id.get(flight_id)
+            if leg is not None and a.to_registration == registration and flight_id not in here:
+                bars.append(plan_bar(leg, "swapped_in", f"from {leg.aircraft_registration}"))
         if divert and registration == f.aircraft_registration:
             bars.append(ferry(f, divert.alternate, planned[f.flight_id].end, no_landing(ops)))
         aircraft_type = swap.to_aircraft_type if incoming and swap else f.aircraft_type
