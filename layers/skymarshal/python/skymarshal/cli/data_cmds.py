@@ -1,4 +1,4 @@
-"""`skymarshal data generate | import | export | check`: the synthetic airline, or an airline's own data, and
+"""`skymarshal data generate | import | export | import-ssim | export-ssim | check`: the synthetic airline, or an airline's own data, and
 whether every aircraft can still fly its rotation in sequence."""
 
 from __future__ import annotations
@@ -39,6 +39,29 @@ def register(commands) -> None:
         if name == "export":
             cmd.add_argument("--bucket", help="S3 bucket for the export (in AWS: the stack's artifact bucket)")
         cmd.set_defaults(run=run)
+
+    ssim_in = actions.add_parser(
+        "import-ssim", help="validate and upsert an IATA SSIM Chapter 7 schedule (record types 1-5) as flights"
+    )
+    ssim_in.add_argument("file", type=Path)
+    ssim_in.add_argument("--tails", type=Path, help="tail file, flight_id,registration (default: FILE.tails.csv)")
+    ssim_in.add_argument("--from", dest="start", type=iso_date, help="first local flight date to import, YYYY-MM-DD")
+    ssim_in.add_argument("--to", dest="end", type=iso_date, help="last local flight date to import, YYYY-MM-DD")
+    target = ssim_in.add_mutually_exclusive_group()
+    target.add_argument("--endpoint", help="DynamoDB endpoint URL (default: the running local AWS)")
+    target.add_argument("--aws", action="store_true", help="the deployed tables, with your AWS credentials")
+    ssim_in.add_argument("--table-prefix", default=os.environ.get("SKYMARSHAL_TABLE_PREFIX", ""))
+    ssim_in.set_defaults(run=_import_ssim)
+
+    ssim_out = actions.add_parser(
+        "export-ssim", help="write the synthetic airline's schedule as SSIM Chapter 7 (and FILE.tails.csv)"
+    )
+    ssim_out.add_argument("file", type=Path)
+    ssim_out.add_argument("--seed", type=int, default=2027)
+    ssim_out.add_argument("--start", type=iso_date, default=None, help="first day, YYYY-MM-DD (default 2027-01-17)")
+    ssim_out.add_argument("--days", type=int, default=7)
+    ssim_out.add_argument("--scale", type=int, default=1, help="network copies, 1-4")
+    ssim_out.set_defaults(run=_export_ssim)
 
     check = actions.add_parser(
         "check", help="every tail's rotation in sequence and AircraftAvailability where the flights leave it"
@@ -121,6 +144,74 @@ def _import(args) -> int:
             print(problem)
         raise CliError(f"nothing imported: {len(report.errors)} problem(s) in {args.folder}")
     print_json({"imported": report.written})
+    return 0
+
+
+def _import_ssim(args) -> int:
+    from ..data.import_write import ImportFailed
+    from ..data.ssim_import import import_ssim, tails_path
+    from . import CliError
+
+    if args.start and args.end and args.end < args.start:
+        raise CliError(f"--to {args.end} is before --from {args.start}")
+    target = _Target(args)
+    tails = args.tails or tails_path(args.file)
+    try:
+        report = import_ssim(
+            args.file,
+            target.resource(),
+            target.naming,
+            tails_path=tails if args.tails or tails.exists() else None,
+            start=args.start,
+            end=args.end,
+        )
+    except ImportFailed as exc:
+        raise CliError(f"nothing imported: {exc}") from None
+    except OSError as exc:
+        raise CliError(f"nothing imported: {exc.filename}: {exc.strerror}") from None
+    if not report.ok:
+        for problem in report.errors[:_SHOWN]:
+            print(problem)
+        if len(report.errors) > _SHOWN:
+            print(f"... and {len(report.errors) - _SHOWN} more")
+        raise CliError(f"nothing imported: {len(report.errors)} problem(s) in {args.file}")
+    print_json({"imported": report.written})
+    return 0
+
+
+_SHOWN = 50  # refusal lines printed; the count says how many more
+
+
+def _export_ssim(args) -> int:
+    from datetime import date
+
+    from ..data.generator import GeneratorConfig, generate
+    from ..data.schema import FLIGHTS
+    from ..data.ssim_import import tails_path
+    from ..data.ssim_schedule import ssim_from_flights
+    from ..models.operational import Flight
+    from . import CliError
+
+    settings = {"seed": args.seed, "days": args.days, "scale": args.scale}
+    if args.start:
+        settings["start"] = args.start
+    try:
+        config = GeneratorConfig(**settings)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise CliError(f"invalid {first['loc'][0]}: {first['msg']}") from None
+    flights = [f for f in generate(config).tables[FLIGHTS] if isinstance(f, Flight)]
+    schedule, tails = ssim_from_flights(flights, created=date.today())
+    args.file.write_text(schedule, encoding="ascii")
+    tails_path(args.file).write_text(tails, encoding="ascii")
+    print_json(
+        {
+            "file": str(args.file),
+            "tails": str(tails_path(args.file)),
+            "flights": len(flights),
+            "records": schedule.count("\n"),
+        }
+    )
     return 0
 
 
