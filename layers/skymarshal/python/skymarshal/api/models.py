@@ -15,6 +15,7 @@ from ..models.network_plan import FlightActionKind, FlightRejection, NetworkRest
 from ..workflow.models import ActionDetails, RankedSummary
 from ..workflow.settings import RunSettings
 from .plans import PhaseSpan
+from .why import EscalationBanner, FindingRow, RefusedGroup
 
 
 class _Body(BaseModel):
@@ -124,6 +125,13 @@ class ScenarioCard(RankedSummary):
     pros: list[str]
     cons: list[str]
     compliance: list[dict[str, Any]] = Field(description="each binding constraint re-checked under the plan")
+    findings: list[FindingRow] = Field(
+        default_factory=list, description="the compliance checks with identical ones made one row, broken first"
+    )
+    precedent: str = Field("", description="the precedent the ranking used (or that there was none)")
+    sensitivity: dict[str, str] = Field(
+        default_factory=dict, description="what would change its rank: delay ±30 min, a spare fewer, a reserve more"
+    )
     actions: list[dict[str, Any]]
 
 
@@ -191,6 +199,12 @@ class DecisionView(BaseModel):
     attempt: int | None = None
     top: list[ScenarioCard] = Field(description="the top three ranked plans, best first")
     escalations: list[dict[str, Any]]
+    escalation_banners: list[EscalationBanner] = Field(
+        default_factory=list, description="each escalation with what the duty manager can do about it"
+    )
+    refused: list[RefusedGroup] = Field(
+        default_factory=list, description="the plans refused, grouped by their typed reason (most plans first)"
+    )
     citations: list[dict[str, Any]]
     disruption: Disruption | None = Field(
         None, description="the report as understood: delay code, scope, window, each fact with its source and span"

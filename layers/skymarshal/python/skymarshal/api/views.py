@@ -10,6 +10,7 @@ from ..models.network_plan import NetworkDecision, NetworkRestriction
 from ..workflow.client import WorkflowClient, phase_of
 from . import models as m
 from .plans import phase_spans
+from .why import escalation_banners, finding_rows, refused_groups
 
 
 def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
@@ -55,6 +56,9 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
                 pros=ranked["pros"],
                 cons=ranked["cons"],
                 compliance=ranked["compliance"],
+                findings=finding_rows(ranked["compliance"]),
+                precedent=ranked.get("precedent", ""),
+                sensitivity=ranked.get("sensitivity") or {},
                 actions=scenario["actions"],
             )
         )
@@ -68,6 +72,8 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         attempt=attempt,
         top=cards,
         escalations=output.get("escalations", []),
+        escalation_banners=escalation_banners(output.get("escalations", [])),
+        refused=refused_groups(output.get("rejected", [])),
         citations=output.get("citations", []),
         disruption=output.get("disruption"),
         llm_overrides=output.get("llm_overrides", []),

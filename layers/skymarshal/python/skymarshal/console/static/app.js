@@ -7,6 +7,7 @@ import { loadAlerts, retryRun } from "./alerts.js";
 import { showHistory } from "./history.js";
 import { debateView } from "./debate.js";
 import { renderNetwork } from "./network.js";
+import { card, cardLabel, escalationView, refusedView } from "./cards.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -232,7 +233,10 @@ function renderDecision(view) {
   $("#instruction-read").replaceChildren(...instructionRead(view));
   $("#debate").replaceChildren(...debateView(view.debate));
   renderNetwork($("#network"), view.network, { canDecide: canDecide(), onExclude: excludeFlights });
-  $("#cards").replaceChildren(...view.top.map(card));
+  $("#escalations").replaceChildren(...escalationView(view.escalation_banners));
+  $("#justification").textContent = view.justification || "";
+  $("#cards").replaceChildren(...view.top.map((plan) => card(plan, { canDecide: canDecide(), onApprove: approvePlan })));
+  $("#refused").replaceChildren(...refusedView(view.refused));
   $("#override-box").hidden = !canDecide();
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
   showFacts(state.prompt, view.disruption);
@@ -262,31 +266,10 @@ function instructionRead(view) {
   return [el("strong", {}, `Your instruction: “${read.text}”`), el("ul", {}, ...items)];
 }
 
-const cardLabel = (plan) => `Plan ${plan.rank}: ${plan.title}. Delay ${plan.delay_minutes} minutes, cost `
-  + `$${Math.round(plan.cost_usd).toLocaleString("en-US")}, ${plan.passengers_impacted} passengers, confidence ${(plan.confidence * 100).toFixed(0)}%.`;
-
 async function approvePlan(plan) {
   const ok = await confirmDecision(`Approve plan #${plan.rank}: ${plan.title}?`,
     [planFigures(plan.scenario_id) || cardLabel(plan), "The plan is executed against the operational data once you confirm."]);
   if (ok) decide("approve", { scenario_id: plan.scenario_id });
-}
-
-function card(plan) {
-  const compliance = el("table", { class: "compliance" }, el("tr", {}, el("th", {}, "constraint"), el("th", {}, "clause"), el("th", {}, "status")),
-    plan.compliance.map((c) => el("tr", { class: c.status }, el("td", {}, c.constraint), el("td", {}, c.clause), el("td", {}, c.status))));
-  const approve = el("button", { class: "approve", dataset: { testid: `approve-${plan.rank}` },
-    "aria-label": `Approve plan ${plan.rank}, ${plan.title}`, onclick: () => approvePlan(plan) }, `Approve #${plan.rank}`);
-  approve.hidden = !canDecide();
-  return el("article", { class: "card", dataset: { rank: plan.rank }, "aria-label": cardLabel(plan) },
-    el("h4", {}, `#${plan.rank} ${plan.title}`),
-    el("p", { class: "figures" }, `score ${plan.score.toFixed(2)} · confidence ${(plan.confidence * 100).toFixed(0)}% · `
-      + `delay ${plan.delay_minutes} min · cost $${Math.round(plan.cost_usd).toLocaleString()} · ${plan.passengers_impacted} pax`),
-    el("p", {}, plan.rationale),
-    el("div", { class: "pros-cons" },
-      el("ul", { class: "pros" }, plan.pros.map((p) => el("li", {}, p))),
-      el("ul", { class: "cons" }, plan.cons.map((c) => el("li", {}, c)))),
-    el("details", {}, el("summary", {}, "constraint compliance"), compliance),
-    approve);
 }
 
 async function decide(kind, body) {
