@@ -1,0 +1,200 @@
+"""A plan's messages and contact list from its typed actions and the flights and rosters before it is carried out.
+
+One message per flight whose schedule or movement the plan changes, by what changes (SSIM Chapter 5, AHM 780):
+- cancelled: ASM CNL;
+- retimed (a swap with it or not): MVT with the estimated departure, the tail that flies it, and the delay code —
+  the disruption's own (AHM 730) on the flights it touches, 93 (aircraft rotation, reactionary) on the others;
+- another tail, same times: ASM EQT (the type, its seats, and the tail as supplementary information);
+- diverted: DIV with the estimated arrival at the alternate.
+Crew re-plans without a change of time, ferries and fleet bookkeeping change no scheduled movement: no message,
+but the crew they call out are contacts. A crew member whose duty changes is told once per flight: called out
+(a reserve, a cabin crew member added, a ferry crew), released (replaced, or the flight cancelled), or delayed
+(the flight leaves `CREW_DELAY_NOTICE_MINUTES` or more late).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..arbitration.actions import (
+    AddCabinCrew,
+    CancelFlight,
+    DivertFlight,
+    FerryAircraft,
+    ReassignCrew,
+    SwapAircraft,
+)
+from ..arbitration.models import Scenario
+from ..data.ssim_schedule import IATA_TYPE
+from ..models.disruption import Disruption
+from ..models.operational import CrewDuty, Flight
+from . import formats as fmt
+from .contacts import passenger_groups
+from .models import (
+    ContactTotals,
+    CrewChangeKind,
+    CrewContact,
+    OutboundMessage,
+    PlanMessages,
+    RefusedMessage,
+    StationContact,
+)
+
+CREW_DELAY_NOTICE_MINUTES = 30  # a later report than this is a changed duty the crew member is called about
+REACTIONARY_CODE = 93  # AHM 730: aircraft rotation, late arrival from another sector
+
+
+@dataclass(frozen=True)
+class PlanFacts:
+    """The rows a plan's messages are written from, as they are before it is carried out."""
+
+    flights: Mapping[str, Flight]  # every flight the plan acts on, and every flight it rebooks onto
+    crew: Mapping[str, Sequence[CrewDuty]] = field(default_factory=dict)  # flight id → its rostered sectors
+
+
+def delay_code_for(flight: Flight, disruption: Disruption | None) -> int:
+    """The disruption's AHM 730 code on a flight it touches (named, its tail, its airport), else reactionary."""
+    if disruption is None:
+        return REACTIONARY_CODE
+    scope = disruption.scope
+    touches = (
+        flight.flight_id in scope.flights
+        or (flight.flight_number in scope.flight_numbers and not scope.flights)
+        or (scope.registration is not None and flight.aircraft_registration == scope.registration)
+        or (scope.airport is not None and scope.airport in (flight.origin, flight.destination))
+    )
+    return disruption.iata_delay_code if touches else REACTIONARY_CODE
+
+
+def _by_flight(scenario: Scenario) -> dict[str, list]:
+    grouped: dict[str, list] = defaultdict(list)
+    for action in scenario.actions:
+        grouped[action.flight_id].append(action)
+    return grouped
+
+
+def _message(flight: Flight, actions: list, disruption: Disruption | None) -> tuple[str, str, str, str] | None:
+    """(standard, action, text, why) of the one message a flight's actions imply, or None."""
+    code = delay_code_for(flight, disruption)
+    kinds = {a.kind: a for a in actions}
+    swap: SwapAircraft | None = kinds.get("swap_aircraft")
+    tail = swap.to_registration if swap else flight.aircraft_registration
+    if "cancel" in kinds:
+        return "ASM", "CNL", fmt.asm_cancel(flight.flight_number, flight.scheduled_departure, code), "cancelled"
+    if (divert := kinds.get("divert")) is not None:
+        text = fmt.mvt_diversion(
+            flight.flight_number, flight.scheduled_departure, tail, flight.origin, divert.alternate, divert.new_arrival
+        )
+        return "MVT", "DIV", text, f"diverted to {divert.alternate}"
+    if (delay := kinds.get("delay")) is not None and delay.delay_minutes > 0:
+        text = fmt.mvt_delay(
+            flight.flight_number, flight.scheduled_departure, tail, flight.origin, delay.new_departure, code
+        )
+        return "MVT", "ED", text, f"delayed {delay.delay_minutes} min" + (f", flown by {tail}" if swap else "")
+    if swap is not None:
+        seats = "".join(f"{c}{n}" for c, n in sorted(flight.capacity.items(), key=lambda x: "FJY".index(x[0])) if n)
+        iata = IATA_TYPE.get(swap.to_aircraft_type, swap.to_aircraft_type[-3:])
+        text = fmt.asm_equipment(flight.flight_number, flight.scheduled_departure, code, iata, seats, tail)
+        return "ASM", "EQT", text, f"flown by {tail} ({swap.to_aircraft_type})"
+    return None
+
+
+def _crew(flight: Flight, actions: list, rostered: Sequence[CrewDuty]) -> Iterable[tuple[str, CrewChangeKind, str]]:
+    """(crew id, change, what they are told) for each crew member whose duty on this flight changes."""
+    name = f"{flight.flight_number} {flight.origin}-{flight.destination} {flight.scheduled_departure:%d%b %H:%MZ}"
+    replaced: set[str] = set()
+    for a in actions:
+        if isinstance(a, ReassignCrew):
+            for old, new in a.replacements.items():
+                replaced.add(old)
+                yield old, "released", f"You are released from {name}; crew scheduling will confirm your next duty."
+                yield new, "called_out", f"Called out from standby for {name}: report {a.report_at:%d%b %H:%MZ}."
+        elif isinstance(a, AddCabinCrew):
+            for crew_id in a.crew_ids:
+                yield crew_id, "called_out", f"Called out from standby for {name}: report {a.report_at:%d%b %H:%MZ}."
+        elif isinstance(a, FerryAircraft):
+            for crew_id in a.crew.values():
+                yield (
+                    crew_id,
+                    "called_out",
+                    f"Called out to ferry {a.registration} {a.origin}-{a.destination}: report {a.crew_report_at:%d%b %H:%MZ}.",
+                )
+    kinds = {a.kind: a for a in actions}
+    on_board = [d.crew_id for d in rostered if d.crew_id not in replaced]
+    if "cancel" in kinds:
+        for crew_id in on_board:
+            yield crew_id, "released", f"{name} is cancelled: you are released from the sector."
+    elif (delay := kinds.get("delay")) is not None and delay.delay_minutes >= CREW_DELAY_NOTICE_MINUTES:
+        for crew_id in on_board:
+            yield (
+                crew_id,
+                "delayed",
+                f"{name} now departs {delay.new_departure:%H:%MZ} ({delay.delay_minutes} min late): report later.",
+            )
+
+
+def plan_messages(scenario: Scenario, facts: PlanFacts, disruption: Disruption | None = None) -> PlanMessages:
+    """The plan's messages (each checked against its format; a failing one is refused, never sent) and contacts."""
+    messages: list[OutboundMessage] = []
+    refused: list[RefusedMessage] = []
+    crew: dict[tuple[str, str], CrewContact] = {}
+    stations: dict[str, list[str]] = defaultdict(list)
+    for flight_id, actions in _by_flight(scenario).items():
+        flight = facts.flights.get(flight_id)
+        if flight is None:  # a plan acts only on flights in the table; a missing one is said, not guessed
+            refused.append(RefusedMessage(flight_id=flight_id, standard="ASM", problem="flight not in the data"))
+            continue
+        for crew_id, change, text in _crew(flight, actions, facts.crew.get(flight_id, ())):
+            crew.setdefault(
+                (crew_id, flight_id),
+                CrewContact(
+                    crew_id=crew_id,
+                    flight_id=flight_id,
+                    flight_number=flight.flight_number,
+                    change=change,
+                    notification=text,
+                ),
+            )
+        found = _message(flight, actions, disruption)
+        if found is None:
+            continue
+        standard, action, text, why = found
+        problem = fmt.problems_asm(text) if standard == "ASM" else fmt.problems_mvt(text)
+        if problem is not None:
+            refused.append(RefusedMessage(flight_id=flight_id, standard=standard, problem=problem))
+            continue
+        divert = next((a for a in actions if isinstance(a, DivertFlight)), None)
+        addressed = [flight.origin, flight.destination] + ([divert.alternate] if divert else [])
+        for station in addressed:
+            stations[station].append(flight.flight_number)
+        messages.append(
+            OutboundMessage(
+                standard=standard,
+                action=action,
+                flight_id=flight_id,
+                flight_number=flight.flight_number,
+                stations=addressed,
+                text=text,
+                why=why,
+            )
+        )
+    groups = passenger_groups(
+        scenario, facts.flights, cancelled={a.flight_id for a in scenario.actions if isinstance(a, CancelFlight)}
+    )
+    station_list = [StationContact(station=s, flights=sorted(set(f))) for s, f in sorted(stations.items())]
+    return PlanMessages(
+        scenario_id=scenario.scenario_id,
+        messages=messages,
+        refused=refused,
+        crew=list(crew.values()),
+        stations=station_list,
+        passengers=groups,
+        totals=ContactTotals(
+            messages=len(messages),
+            crew=len({c.crew_id for c in crew.values()}),
+            stations=len(station_list),
+            passengers=sum(g.passengers for g in groups),
+        ),
+    )

@@ -1,0 +1,78 @@
+"""The messages and the contact list of one plan, as data (pydantic: they go to the API, the CLI and S3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Standard = Literal["ASM", "MVT"]
+# ASM action identifiers (SSIM Chapter 5) and the MVT kinds (AHM 780) a plan produces
+MessageAction = Literal["CNL", "EQT", "ED", "DIV"]
+CrewChangeKind = Literal["called_out", "released", "delayed"]
+PassengerChange = Literal["delayed", "rebooked", "interline", "diverted"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class OutboundMessage(Frozen):
+    """One message about one flight, its text exactly as it would be sent."""
+
+    standard: Standard
+    action: MessageAction
+    flight_id: str
+    flight_number: str
+    stations: list[str]  # addressed to: the stations whose movements it changes
+    text: str
+    why: str  # the plan's action it reports
+
+
+class RefusedMessage(Frozen):
+    """A message that failed its own format check: never sent, said instead."""
+
+    flight_id: str
+    standard: Standard
+    problem: str
+
+
+class CrewContact(Frozen):
+    crew_id: str
+    flight_id: str
+    flight_number: str
+    change: CrewChangeKind
+    notification: str
+
+
+class StationContact(Frozen):
+    station: str
+    flights: list[str]  # flight numbers whose movements change there
+
+
+class PassengerGroup(Frozen):
+    """The passengers of one flight to whom one thing happened, and what they are told."""
+
+    flight_id: str
+    flight_number: str
+    change: PassengerChange
+    passengers: int
+    onto: str | None = None  # the flight (or INTERLINE) they are rebooked onto
+    notification: str
+
+
+class ContactTotals(Frozen):
+    messages: int
+    crew: int  # distinct crew members to contact
+    stations: int
+    passengers: int
+
+
+class PlanMessages(Frozen):
+    scenario_id: str
+    messages: list[OutboundMessage]
+    refused: list[RefusedMessage] = Field(default_factory=list)
+    crew: list[CrewContact]
+    stations: list[StationContact]
+    passengers: list[PassengerGroup]
+    totals: ContactTotals
