@@ -34,6 +34,8 @@ DelayFamily = Literal[
 ]
 ScopeKind = Literal["flight", "tail", "crew_member", "airport", "airspace"]
 FactSource = Literal["stated", "data", "policy"]
+# The facts a duty manager may correct (models/corrections.py checks the values).
+CorrectionKey = Literal["code", "family", "flights", "date", "crew_position", "window", "duration"]
 # A reported crew position → the roster's rank (models.operational.CrewRank).
 # A position the report names → the rostered rank. SO (second officer, cruise relief) is a rank this airline does
 # not roster: a report naming one is checked against the crew like any other and refused as a contradiction.
@@ -223,6 +225,23 @@ class Scope(Frozen):
         return self
 
 
+class FactCorrection(Frozen):
+    """One fact as a duty manager corrected it: the key, its value (checked), what the reader had read, who."""
+
+    key: CorrectionKey
+    value: str = Field(max_length=200)
+    read: str | None = None  # what the reading had for this key (None: it read nothing)
+    by: str | None = Field(None, max_length=120)
+
+
+class Uncertainty(Frozen):
+    """Something the reading is unsure of, and the fact a correction would settle (models/corrections.py)."""
+
+    code: Literal["LOW_CONFIDENCE", "CAUSE_FROM_DATA", "CAUSE_NOT_STATED", "NO_CREW_POSITION"]
+    key: CorrectionKey
+    message: str
+
+
 class Disruption(Frozen):
     """The report, as facts: one object resolved at Validate and carried to every step after it."""
 
@@ -234,6 +253,8 @@ class Disruption(Frozen):
     severity_minutes: int | None = Field(default=None, ge=0)  # a stated duration or slot delay
     facts: list[Fact] = Field(default_factory=list)
     remarks: str = ""
+    corrections: list[FactCorrection] = Field(default_factory=list)  # the duty manager's, in the order given
+    unsure: list[Uncertainty] = Field(default_factory=list)  # what the reading is unsure of: ask, do not guess
 
     @model_validator(mode="after")
     def _family_matches_the_code(self) -> Disruption:

@@ -125,12 +125,23 @@ class DisruptionRequest(_Model):
     reuse_through: Literal["initial", "revision"] | None = None
     # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/retry.py).
     retry: bool = False
+    # The duty manager's corrections of what the report was read as (models/corrections.py), checked here and
+    # against the data at Validate; `corrects`: the run whose reading they correct.
+    facts: dict[str, str] = Field(default_factory=dict)
+    corrects: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")
 
     @model_validator(mode="after")
     def _resume_or_retry(self) -> DisruptionRequest:
         if self.resume and self.retry:
             raise ValueError("resume (reuse finished rounds) and retry (re-run failed agents) exclude each other")
         return self
+
+    @field_validator("facts", mode="before")
+    @classmethod
+    def _checked_facts(cls, value: Any) -> Any:
+        from ..models.corrections import checked_facts
+
+        return checked_facts(value) if isinstance(value, dict) else value
 
     @field_validator("disruption_id")
     @classmethod

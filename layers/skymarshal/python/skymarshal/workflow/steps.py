@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..agents.disruption_facts import ReportContradictsData, resolve_flight_report
+from ..agents.disruption_facts import ReportContradictsData
 from ..agents.extraction import extract_offline
 from ..agents.network_facts import InvalidReport, network_report
 from ..agents.tail_facts import tail_flight, tail_scope
@@ -25,6 +25,7 @@ from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 from ..intake.when import OpsDateError, configured_ops_date, speaks_relatively
+from ..models.operational import Flight
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
 from .models import (
@@ -35,6 +36,7 @@ from .models import (
 from .payloads import ArtifactStore, run_key
 from .retry import RetryPlan, retry_plan
 from .tables import WorkflowTables
+from .validate_facts import FactsRefused, corrected_flights, corrected_network, flight_facts
 
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
 # `debate`: the debate rounds after the revision round (workflow/debate.py), null unless one runs.
@@ -181,6 +183,11 @@ def validate(
         request.prompt, now=now or request.reported_at, flight_dates=flight_dates, ops_date=ops
     )
     info = extraction.flight_info
+    facts, by = request.facts, request.requested_by or request.source
+    try:  # the flights the duty manager named instead of the report's, checked against the schedule
+        named = corrected_flights(facts, extraction, ops, handle)
+    except FactsRefused as exc:
+        raise InvalidDisruption(str(exc)) from None
     previous = request.resumes or request.disruption_id  # the run a resume or a retry reuses
     plan = retry_plan(request.disruption_id, previous, store) if request.retry else None
     common = {
@@ -195,7 +202,12 @@ def validate(
         "resumes": previous if request.resume or request.retry else None,
         "approval_timeout_seconds": approval_timeout_seconds(tables=tables),
     }
-    if not extraction.ok or info is None:
+    reads: dict[str, str | None] | None = None
+    flight: Flight | None
+    if named is not None:
+        (flight, *others), reads = named
+        description, by_registration = info.disruption_description if info else "", False
+    elif not extraction.ok or info is None:
         if extraction.understood.get("flight_numbers"):
             raise InvalidDisruption(extraction.message)
         try:  # no flight named: an aircraft by its registration, or an airport over a window, checked
@@ -207,10 +219,14 @@ def validate(
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
         if flight is None:
+            try:
+                disruption = corrected_network(disruption, facts, by)
+            except FactsRefused as exc:
+                raise InvalidDisruption(str(exc)) from None
             _check_network_scope(disruption, handle.with_overlay(overlay), now or request.reported_at)
             validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
             return _initial_state(validated, request, store, trail, plan)
-        description, by_registration = "", True
+        description, by_registration, others = "", True, []
     else:
         flight = q.find_flight(handle, info.flight_number, info.date)
         if flight is None:
@@ -218,18 +234,19 @@ def validate(
                 f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
             )
         description, by_registration = info.disruption_description, False
-    others = []  # the further flights a report names beside the first, on the same day (one disruption)
-    for more in extraction.flight_infos[1:]:
-        if (other := q.find_flight(handle, more.flight_number, more.date)) is None:
-            raise InvalidDisruption(
-                f"{more.flight_number} on {more.date} is not in the schedule: check the flight and date"
-            )
-        others.append(other)
+        others = []  # the further flights a report names beside the first, on the same day (one disruption)
+        for more in extraction.flight_infos[1:]:
+            if (other := q.find_flight(handle, more.flight_number, more.date)) is None:
+                raise InvalidDisruption(
+                    f"{more.flight_number} on {more.date} is not in the schedule: check the flight and date"
+                )
+            others.append(other)
+    assert flight is not None  # each branch found its flight or returned
     try:
-        disruption, overlay = resolve_flight_report(
-            request.prompt, flight, handle, now or request.reported_at, report_model(llm), others=others
+        disruption, overlay = flight_facts(
+            request.prompt, flight, others, handle, now or request.reported_at, report_model(llm), facts, by, reads
         )
-    except ReportContradictsData as exc:
+    except (ReportContradictsData, FactsRefused) as exc:
         raise InvalidDisruption(str(exc)) from None
     if by_registration:  # the aircraft is the scope
         disruption = tail_scope(disruption)
@@ -273,6 +290,10 @@ def _initial_state(
                 "retry": {"initial": plan.initial, "revision": plan.revision} if plan else None,
                 "iata_delay_code": disruption.iata_delay_code,
                 "scope": disruption.scope.kind,
+                # who corrected which fact, what had been read and what it became; what the reading is unsure of
+                "corrections": [c.model_dump(mode="json") for c in disruption.corrections],
+                "corrects": request.corrects,
+                "unsure": [u.model_dump(mode="json") for u in disruption.unsure],
                 "what_if": overlay.describe(),
                 "artifact": trail.artifact(store.bucket, run_key(request.disruption_id, execution_name, "request")),
             },
