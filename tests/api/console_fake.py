@@ -3,16 +3,21 @@
 runs in seconds, with no emulated AWS and no state machine. The page's requests are recorded for the assertions.
 
 `FakeApi.answer(method, path, body)` sets an answer; a path with no answer is a 404 (the test sees it in `missed`).
-A live stream (`.../events`) answers with the events the test gave, then ends.
+The page's origin is a small server on 127.0.0.1 that answers only the live stream (`.../events`, server-sent events);
+every other request is intercepted. `push(run, name, data)` sends an event whenever the test wants, so a test can
+answer a decision and then deliver the next attempt's plans on the same connection, as the real server does.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import queue
 import shutil
+import threading
 import time
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,7 +25,6 @@ import pytest
 
 from skymarshal.api.server import CONSOLE_DIR
 
-ORIGIN = "http://console.test"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html"}
@@ -49,12 +53,23 @@ class FakeApi:
         else:
             self.answers[(method, path)] = (status, "application/json", json.dumps(body, default=str))
 
+    streams: dict[str, queue.Queue] = field(default_factory=dict)
+    origin: str = ""
+
+    def push(self, run_id: str, name: str, data: dict | None) -> None:
+        """Send one event on the run's live stream (None ends the stream)."""
+        self.streams.setdefault(run_id, queue.Queue()).put(None if data is None else (name, data))
+
     def stream(self, run_id: str, *events: tuple[str, dict]) -> None:
-        self.answer("GET", f"/api/disruptions/{run_id}/events", sse(*events))
+        for name, data in events:
+            self.push(run_id, name, data)
 
     def handle(self, route) -> None:
         request = route.request
         path = urlsplit(request.url).path
+        if path.endswith("/events"):
+            route.continue_()  # to the stream server
+            return
         if not path.startswith("/api/"):
             file = CONSOLE_DIR / (path.lstrip("/") or "index.html")
             if path == "/config.json":
@@ -81,17 +96,49 @@ class FakeApi:
         route.fulfill(status=status, content_type=content_type, body=body)
 
 
+def _stream_handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
+    class Events(BaseHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # quiet
+            pass
+
+        def do_GET(self) -> None:
+            run_id = self.path.split("/disruptions/", 1)[-1].rsplit("/events", 1)[0]
+            events = api.streams.setdefault(run_id, queue.Queue())
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            while True:
+                try:
+                    item = events.get(timeout=60)
+                except queue.Empty:
+                    return
+                if item is None:
+                    return
+                self.wfile.write(sse(item).encode())
+                self.wfile.flush()
+
+    return Events
+
+
 @pytest.fixture
-def fake_api() -> FakeApi:
+def fake_api():
     api = FakeApi()
     api.answer("GET", "/api/disruptions", [])
     api.answer("GET", "/api/alerts", [])
-    return api
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _stream_handler(api))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    api.origin = f"http://127.0.0.1:{server.server_address[1]}"
+    yield api
+    for events in api.streams.values():
+        events.put(None)
+    server.shutdown()
 
 
 @pytest.fixture
 def console(fake_api):
-    """A page on the console at ORIGIN, every request answered by `fake_api`; no page error may occur."""
+    """A page on the console (signed out) at `fake_api.origin`, every request but the live stream answered by
+    `fake_api`; no page error may occur."""
     from playwright.sync_api import sync_playwright
 
     if not shutil.which("chromium"):
@@ -101,14 +148,14 @@ def console(fake_api):
         tab = browser.new_page(viewport={"width": 1440, "height": 900})
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
-        tab.route(f"{ORIGIN}/**", fake_api.handle)
+        tab.route(f"{fake_api.origin}/**", fake_api.handle)
+        tab.goto(f"{fake_api.origin}/")
         yield tab
         browser.close()
         assert not errors, errors
 
 
 def sign_in(page, role: str = "DutyManager", run: str | None = None) -> None:
-    page.goto(f"{ORIGIN}/" + (f"#{run}" if run else ""))
     page.get_by_test_id(f"login-{role}").click()
     page.get_by_test_id("who").filter(has_text=f"({role})").wait_for()
     if run:  # signing in does not open the hash's run: going there does, as a click on the runs list would

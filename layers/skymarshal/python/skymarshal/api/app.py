@@ -29,9 +29,11 @@ from ..workflow.client import WorkflowClient
 from ..workflow.gantt_data import NoFlight
 from ..workflow.gantt_models import GanttView
 from ..workflow.models import ApprovalDecision
+from ..workflow.run_list import RunLine, run_lines
 from ..workflow.settings import StoredSettings
 from . import models as m
 from .body_limit import max_body_bytes, too_large_message
+from .corrections import StartWithFacts, corrections_router
 from .errors import install_error_handlers
 from .history import history_router
 from .plans import gantt_view
@@ -110,13 +112,14 @@ def openapi():
     summary="Report a disruption (starts a run)",
     responses={202: {"description": "started", "content": {"application/json": {"model": m.Started}}}},
 )
-def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.Started]:
+def start_disruption(body: Annotated[StartWithFacts, Body()]) -> Response[m.Started]:
     started = client().start(
         body.prompt,
         disruption_id=body.disruption_id,
         requested_by=signed_in().name,
         source="api",
         ops_date=body.ops_date,
+        facts={key: str(value) for key, value in body.facts.items()},
     )
     payload = m.Started(
         disruption_id=started["disruption_id"], execution_name=started["execution_name"], started=started["started"]
@@ -124,17 +127,17 @@ def start_disruption(body: Annotated[m.StartDisruption, Body()]) -> Response[m.S
     return Response(status_code=202, content_type=content_types.APPLICATION_JSON, body=payload)
 
 
-@app.get("/disruptions", middlewares=READ, security=SECURITY, summary="The latest runs, newest first; by status")
+@app.get(
+    "/disruptions",
+    middlewares=READ,
+    security=SECURITY,
+    summary="The latest runs by what happened (awaiting your decision first, then newest); by Step Functions status",
+)
 def list_disruptions(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
     status: Annotated[str | None, Query(pattern="^(RUNNING|SUCCEEDED|FAILED|TIMED_OUT|ABORTED)$")] = None,
-) -> list[m.RunSummary]:
-    return [
-        m.RunSummary(
-            disruption_id=r["name"], status=r["status"], started_at=r["startDate"], stopped_at=r.get("stopDate")
-        )
-        for r in client().executions(limit=limit, status=status)
-    ]
+) -> list[RunLine]:
+    return run_lines(client(), limit=limit, status=status)
 
 
 @app.get("/disruptions/<disruption_id>", middlewares=READ, security=SECURITY, summary="Status and phase progress")
@@ -156,7 +159,9 @@ def get_decision(disruption_id: str) -> m.DecisionView:
         raise NotFoundError(f"run {disruption_id!r} has no decision yet: see GET /disruptions/{disruption_id}")
     pending = wf.pending(disruption_id)
     attempt = json.loads(pending["decision"]).get("attempt") if pending else None
-    return decision_view(disruption_id, output, awaiting_approval=pending is not None, attempt=attempt)
+    view = decision_view(disruption_id, output, awaiting_approval=pending is not None, attempt=attempt)
+    # the decision stays readable once taken, marked with what was chosen and by whom
+    return view if pending else view.model_copy(update={"decided": wf.decided(disruption_id)})
 
 
 @app.get(
@@ -314,6 +319,7 @@ def openapi_document(server_url: str | None = None) -> str:
     )
 
 
+app.include_router(corrections_router(decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 app.include_router(history_router(read=READ, decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 
 

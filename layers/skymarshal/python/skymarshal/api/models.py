@@ -78,13 +78,6 @@ class Started(BaseModel):
     started: bool = Field(description="false when a run of that id already existed (nothing new started)")
 
 
-class RunSummary(BaseModel):
-    disruption_id: str
-    status: str = Field(description="the Step Functions execution status: RUNNING, SUCCEEDED, FAILED, ...")
-    started_at: datetime
-    stopped_at: datetime | None = None
-
-
 class AgentStatus(BaseModel):
     phase: Literal["initial", "revision", "debate"]
     agent: str
@@ -101,7 +94,7 @@ class RunProgress(BaseModel):
     disruption_id: str
     status: str
     phase: str = Field(
-        description="validating | initial | revision | arbitrating | awaiting_approval | executing "
+        description="validating | initial | revision | debate | arbitrating | awaiting_approval | executing "
         "| learning | done | failed"
     )
     current_state: str | None
@@ -197,6 +190,9 @@ class DecisionView(BaseModel):
     justification: str
     awaiting_approval: bool
     attempt: int | None = None
+    decided: dict[str, Any] | None = Field(
+        None, description="the duty manager's answer once given: action, scenario_id, decided_by, decided_at, comment"
+    )
     top: list[ScenarioCard] = Field(description="the top three ranked plans, best first")
     escalations: list[dict[str, Any]]
     escalation_banners: list[EscalationBanner] = Field(

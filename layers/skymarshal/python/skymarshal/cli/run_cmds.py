@@ -84,20 +84,20 @@ def _status(args) -> int:
 
 
 def _history(args) -> int:
+    from ..workflow.run_list import run_lines
+
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
-        runs = _client(account).executions(limit=args.limit, status=args.status)
+        runs = run_lines(_client(account), limit=args.limit, status=args.status)
     if args.json:
-        print_json(
-            [
-                {"id": r["name"], "status": r["status"], "started_at": r["startDate"], "stopped_at": r.get("stopDate")}
-                for r in runs
-            ]
-        )
+        print_json([{"id": r.disruption_id, **r.model_dump(mode="json")} for r in runs])
         return 0
     if not runs:
         print('no runs yet: try `skymarshal analyze "Flight EY123 on January 20th had a mechanical failure"`')
     for r in runs:
-        print(f"{r['startDate']:%Y-%m-%d %H:%M:%S}  {r['status']:9s}  {r['name']}")
+        print(
+            f"{r.started_at:%Y-%m-%d %H:%M:%S}  {r.outcome_text:22s}  {(r.subject or '?'):14s}  {r.report or ''}"
+            f"\n{'':21s}{r.disruption_id} ({r.status}){f' — {r.detail}' if r.detail else ''}"
+        )
     return 0
 
 

@@ -101,6 +101,9 @@ _PHASE_OF_STATE = (
     ("Revision round", "revision"),
     ("(revision)", "revision"),
     ("Collate revision", "revision"),
+    ("Debate", "debate"),  # "Debate round: conflict stated", "Debate again?", "Debate or arbitrate?"
+    ("(debate)", "debate"),
+    ("Collate debate", "debate"),
     ("Safety gate", "arbitrating"),
     ("Arbitrate", "arbitrating"),
     ("Any valid plan", "arbitrating"),
@@ -161,6 +164,7 @@ class WorkflowClient:
         source: str = "cli",
         reported_at: datetime | None = None,
         ops_date: date | None = None,
+        facts: dict[str, str] | None = None,
     ) -> dict:
         """Start a run; `ops_date` (default: SKYMARSHAL_OPS_DATE, else the day of `reported_at`, default now) is the
         operating day the report's "today", "tonight" and "tomorrow" mean, unless the report states its own."""
@@ -173,8 +177,15 @@ class WorkflowClient:
             requested_by=requested_by,
             **({"reported_at": reported_at} if reported_at else {}),
             ops_date=ops_date,
+            facts=facts or {},
         )
         return start(request, sfn=self.sfn, state_machine_arn=self.arn)
+
+    def correct(self, name: str, facts: dict[str, str], *, corrected_by: str) -> dict:
+        """The run's report analysed again with `facts` corrected (workflow/correction_run.py)."""
+        from .correction_run import correct_run
+
+        return correct_run(self, name, facts, corrected_by)
 
     def describe(self, name: str) -> dict:
         try:
@@ -230,13 +241,23 @@ class WorkflowClient:
 
     def decision(self, name: str) -> dict | None:
         """The arbitrator's full output of the newest attempt, or None before arbitration."""
-        item = self.pending(name)
-        if item:
+        from .approvals import latest
+
+        # the newest attempt's: waiting for a decision, or decided and still executing (no output yet)
+        item = latest(name, tables=self.tables)
+        if item and (item["status"] == "pending" or self.describe(name)["status"] == "RUNNING"):
             summary = json.loads(item["decision"])
             return self.store.resolve(summary["output"])
         output = self.output(name)
         ref = (output or {}).get("decision", {}) or {}
         return self.store.resolve(ref["output"]) if ref.get("output") else None
+
+    def decided(self, name: str) -> dict | None:
+        """The newest answer a duty manager gave the run (action, plan, by whom, when), or None."""
+        from .approvals import latest
+
+        item = latest(name, tables=self.tables)
+        return json.loads(item["answer"]) if item and item["status"] == "decided" and item.get("answer") else None
 
     def decide(self, name: str, answer: ApprovalDecision, registry=None) -> dict:
         from .approvals import decide

@@ -7,7 +7,8 @@ import { loadAlerts, retryRun } from "./alerts.js";
 import { showHistory } from "./history.js";
 import { debateView } from "./debate.js";
 import { renderNetwork } from "./network.js";
-import { card, cardLabel, escalationView, refusedView } from "./cards.js";
+import { card, cardLabel, escalationView, markDecided, refusedView } from "./cards.js";
+import { loadSettings, saveSettings } from "./settings.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -56,31 +57,9 @@ function signedIn(token) {
   $("#sign-out").hidden = false;
   $("#report").hidden = !groups.includes("DutyManager");
   $("#settings").hidden = !groups.includes("Admin");
-  if (groups.includes("Admin")) loadSettings();
+  if (groups.includes("Admin")) loadSettings(api);
   loadRuns();
   if (state.config.assistant) mountAssistantPanel();
-}
-
-// --------------------------------------------------------------------------------------- settings (Admin)
-
-async function loadSettings() {
-  const settings = await api("GET", "/settings");
-  state.settingsVersion = settings.version;
-  $("#settings [name=approval_timeout_minutes]").value = settings.approval_timeout_minutes;
-  $("#settings-status").textContent = settings.version
-    ? `version ${settings.version}, saved by ${settings.updated_by}` : "the deployment's defaults";
-}
-
-async function saveSettings(event) {
-  event.preventDefault();
-  const minutes = Number(new FormData(event.target).get("approval_timeout_minutes"));
-  try {
-    const saved = await api("PUT", "/settings", { approval_timeout_minutes: minutes, version: state.settingsVersion });
-    state.settingsVersion = saved.version;
-    $("#settings-status").textContent = `saved: version ${saved.version}`;
-  } catch (error) {
-    $("#settings-status").textContent = error.message;
-  }
 }
 
 async function devLogin(role) {
@@ -114,11 +93,19 @@ function showLogin() {
 
 // ------------------------------------------------------------------------------------------------ runs
 
+// A run by what happened: its outcome in words (and colour), what it is about, the report's first line; the
+// Step Functions status only as a detail.
+function runLine(run) {
+  return el("li", { class: "run-line", dataset: { outcome: run.outcome } },
+    el("span", { class: `outcome ${run.outcome}` }, run.outcome_text), " ",
+    el("a", { href: `#${run.disruption_id}`, dataset: { run: run.disruption_id } }, run.subject || run.disruption_id),
+    el("small", { title: `${run.disruption_id} · Step Functions ${run.status}` }, run.report || run.disruption_id),
+    run.detail ? el("small", { class: "detail" }, run.detail) : "");
+}
+
 async function loadRuns() {
   const runs = await api("GET", "/disruptions?limit=30");
-  $("#runs").replaceChildren(...runs.map((run) => el("li", {},
-    el("a", { href: `#${run.disruption_id}`, dataset: { run: run.disruption_id } }, run.disruption_id),
-    " ", el("span", { class: `status ${run.status}` }, run.status))));
+  $("#runs").replaceChildren(...runs.map(runLine));
   loadAlerts($("#alerts"), api).catch((error) => console.warn("alerts unavailable", error));
 }
 
@@ -139,6 +126,8 @@ async function openRun(runId) {
   $("#run-title").textContent = runId;
   const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
   renderProgress(progress);
+  // Waiting: the live stream brings the plans. Otherwise the decision taken (if any) stays readable.
+  if (!progress.awaiting_approval) showTakenDecision(runId);
   follow(runId);
 }
 
@@ -209,9 +198,9 @@ function onEvent(name, data) {
     $("#execution-events").append(el("li", { class: data.event }, `${data.event}: ${data.description}${data.message ? ` — ${data.message}` : ""}`));
   } else if (name === "done") {
     renderOutcome(data.outcome || { status: data.status });
-    $("#decision").hidden = true;
+    if (state.decision?.awaiting_approval) showTakenDecision(state.runId);
     loadRuns();
-    loadAudit();
+    loadAudit().catch((error) => console.warn("audit unavailable", error));
   }
 }
 
@@ -225,10 +214,27 @@ function renderOutcome(outcome) {
 
 const canDecide = () => state.who?.groups.includes("DutyManager");
 
+async function showTakenDecision(runId) {
+  try {
+    const view = await api("GET", `/disruptions/${encodeURIComponent(runId)}/decision`);
+    if (state.runId === runId && !state.decision?.awaiting_approval) renderDecision(view);
+  } catch { /* no decision yet (or none: refused at Validate) */ }
+}
+
+function showDecided(decided) {
+  markDecided(document.querySelector("#decided"), decided, state.decision);
+  if (decided) $("#override-box").hidden = true;
+}
+
 function renderDecision(view) {
   state.decision = view;
   $("#decision").hidden = false;
   $("#decision-error").textContent = "";
+  // New plans answer any earlier request: its "looking for alternatives…" is no longer true.
+  if (view.awaiting_approval) {
+    $("#outcome").textContent = "";
+    $("#execution").hidden = !$("#execution-events").children.length;
+  }
   $("#final-decision").textContent = view.final_decision;
   $("#instruction-read").replaceChildren(...instructionRead(view));
   $("#debate").replaceChildren(...debateView(view.debate));
@@ -238,6 +244,7 @@ function renderDecision(view) {
   $("#cards").replaceChildren(...view.top.map((plan) => card(plan, { canDecide: canDecide(), onApprove: approvePlan })));
   $("#refused").replaceChildren(...refusedView(view.refused));
   $("#override-box").hidden = !canDecide();
+  showDecided(view.awaiting_approval ? null : view.decided);
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
   showFacts(state.prompt, view.disruption);
   // A network decision's plans are its per-flight tables: the one-flight comparison and Gantt have nothing to draw.
@@ -277,11 +284,20 @@ async function decide(kind, body) {
   try {
     const path = kind === "approve" ? "approve" : "override";
     const recorded = await api("POST", `/disruptions/${encodeURIComponent(state.runId)}/${path}`, body);
-    $("#decision").hidden = true;
+    state.decision = { ...state.decision, awaiting_approval: false, decided: recorded };
+    showDecided(recorded);
     $("#execution").hidden = false;
     const next = { exclude: "validating the plans again…", alternatives: "looking for alternatives…" }[recorded.action];
     $("#outcome").textContent = `${recorded.action} by ${recorded.decided_by} — ${next || "executing…"}`;
   } catch (error) {
+    // Refused (decided elsewhere, timed out, moved on): one line, and the page shows what is true now.
+    const runId = state.runId;
+    const [view, progress] = await Promise.all([
+      api("GET", `/disruptions/${encodeURIComponent(runId)}/decision`).catch(() => null),
+      api("GET", `/disruptions/${encodeURIComponent(runId)}`).catch(() => null)]);
+    if (state.runId !== runId) return;
+    if (progress) renderProgress(progress);
+    if (view) renderDecision(view);
     $("#decision-error").textContent = error.message;
   }
 }
@@ -339,7 +355,7 @@ async function main() {
   });
   $("#sign-out").addEventListener("click", () => { sessionStorage.removeItem("skymarshal.token"); location.hash = ""; location.reload(); });
   $("#refresh").addEventListener("click", loadRuns);
-  $("#settings").addEventListener("submit", saveSettings);
+  $("#settings").addEventListener("submit", (e) => saveSettings(e, api));
   $("#load-audit").addEventListener("click", loadAudit);
   $("#load-history").addEventListener("click", loadHistory);
   mountPlans();

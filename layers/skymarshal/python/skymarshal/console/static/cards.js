@@ -71,3 +71,23 @@ export function escalationView(banners) {
   return (banners || []).map((b) => el("div", { class: "escalation", role: "alert", dataset: { code: b.code } },
     el("strong", {}, `Escalated: ${b.code}`), ` — ${b.message}`, el("p", {}, `What you can do: ${b.action}`)));
 }
+
+const DECIDED_WORDS = { approve: "Approved", select: "Selected instead", alternatives: "Asked for alternatives",
+  reject: "Rejected every plan", exclude: "Excluded flights and asked to validate again" };
+
+// The answer given, kept on the page: what was chosen, by whom and when; the chosen card is marked in words.
+export function markDecided(box, decided, view) {
+  box.hidden = !decided;
+  if (!decided) return;
+  const plan = view?.top.find((p) => p.scenario_id === decided.scenario_id);
+  const what = plan ? ` plan #${plan.rank} ${plan.title}` : decided.scenario_id ? ` ${decided.scenario_id}` : "";
+  const when = decided.decided_at ? ` at ${new Date(decided.decided_at).toLocaleString()}` : "";
+  box.textContent = `${DECIDED_WORDS[decided.action] || decided.action}${what} by ${decided.decided_by}${when}`
+    + `${decided.comment ? ` — “${decided.comment}”` : ""}${decided.instruction ? ` — instruction: “${decided.instruction}”` : ""}`;
+  for (const article of document.querySelectorAll("#cards article")) {
+    const chosen = plan && Number(article.dataset.rank) === plan.rank;
+    article.classList.toggle("chosen", Boolean(chosen));
+    if (chosen && !article.querySelector(".chosen-mark")) article.prepend(el("p", { class: "chosen-mark" }, "✔ chosen"));
+  }
+  document.querySelectorAll("#cards button.approve").forEach((b) => { b.hidden = true; });
+}

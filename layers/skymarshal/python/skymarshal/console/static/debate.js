@@ -4,14 +4,21 @@ import { el } from "./dom.js";
 
 export function debateView(debate) {
   if (!debate) return [];
-  const rounds = debate.rounds.map((r) => el("li", {},
-    `Round ${r.round}: ${r.conflict.issues.map((i) => i.text).join(" ")}`,
-    r.changed.length
-      ? el("ul", {}, ...r.changed.map((c) => el("li", {}, `${c.agent}: ${c.before} → ${c.after}`)))
-      : el("div", { class: "unread" }, "nobody changed position")));
+  // One line per round, its conflict and moves folded inside; a conflict stated as in the round before is said once.
+  let previous = null;
+  const rounds = debate.rounds.map((r) => {
+    const conflict = r.conflict.issues.map((i) => i.text).join(" ");
+    const same = conflict === previous;
+    previous = conflict;
+    const moved = r.changed.length ? `${r.changed.length} agent${r.changed.length > 1 ? "s" : ""} moved` : "nobody changed position";
+    return el("li", { dataset: { round: r.round } }, el("details", {},
+      el("summary", {}, `Round ${r.round}: ${moved}${same ? " (same conflict as the round before)" : ""}`),
+      same ? null : el("p", {}, conflict),
+      r.changed.length ? el("ul", {}, ...r.changed.map((c) => el("li", {}, `${c.agent}: ${c.before} → ${c.after}`))) : null));
+  });
   const parts = [
     el("strong", {}, `Debate: ${debate.rounds_run} rounds, ${debate.outcome.replace("_", " ")} — ${debate.reason}`),
-    el("ol", {}, ...rounds),
+    el("ol", { class: "debate-rounds" }, ...rounds),
   ];
   const agreement = debate.agreement;
   if (agreement) {
