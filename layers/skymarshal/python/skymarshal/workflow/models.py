@@ -25,7 +25,8 @@ from ..models.disruption import Disruption
 DISRUPTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 RESUME_SUFFIX = "--resume-"
 RETRY_SUFFIX = "--retry-"
-RUN_SUFFIXES = (RESUME_SUFFIX, RETRY_SUFFIX)
+CORRECT_SUFFIX = "--correct-"  # the run again with the duty manager's corrected facts (workflow/correction_run.py)
+RUN_SUFFIXES = (RESUME_SUFFIX, RETRY_SUFFIX, CORRECT_SUFFIX)
 
 
 def base_name(execution_name: str) -> str:
