@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from ..data.access import DataHandle
@@ -208,15 +209,23 @@ def execute_step(
     registry: BaseThreadRegistry | None = None,
     trail: AuditTrail | None = None,
 ) -> ExecutionSummary:
+    from . import outbox
     from .execution import execute
 
     request = ValidatedRequest.model_validate(state["request"])
     scenario = chosen_scenario(state, store)
+    where: dict[str, Any] = {
+        "store": store,
+        "disruption_id": request.disruption_id,
+        "execution_name": request.execution_name,
+    }
+    outgoing = outbox.prepare(scenario, request.disruption, tables=tables, **where)  # read before the plan writes
     # Once per run: a resumed run whose execution already happened gets that execution's report, and applies nothing.
     report = execute(scenario, execution_id=request.execution_name, tables=tables, run_id=request.disruption_id)
     store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
+    sent = outbox.write(outgoing if report.status == "executed" else None, **where)
     if trail is not None:
-        record_execution(trail, store, request.disruption_id, request.execution_name, report)
+        record_execution(trail, store, request.disruption_id, request.execution_name, report, sent)
     if registry is not None:
         approval = ApprovalDecision.model_validate(state["approval"])
         answer = {
@@ -243,8 +252,16 @@ def execute_step(
     )
 
 
-def record_execution(trail: AuditTrail, store: ArtifactStore, disruption_id: str, execution_name: str, report) -> None:
-    """The audit record of what Execute did (once: keyed by the execution that applied the plan, whoever asks again)."""
+def record_execution(
+    trail: AuditTrail, store: ArtifactStore, disruption_id: str, execution_name: str, report, sent: dict | None = None
+) -> None:
+    """The audit record of what Execute did (once: keyed by the execution that applied the plan, whoever asks again),
+    with the messages it sent (`sent`: their counts, and the artifact holding them)."""
+    messages = (
+        {**sent, "messages_artifact": trail.artifact(store.bucket, run_key(disruption_id, execution_name, "messages"))}
+        if sent
+        else {}
+    )
     trail.append(
         disruption_id,
         "execution",
@@ -255,6 +272,7 @@ def record_execution(trail: AuditTrail, store: ArtifactStore, disruption_id: str
             "actions": report.actions,
             "error": report.error,
             "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution_name, "execution")),
+            **messages,
         },
         actor="execute",
         execution_name=execution_name,

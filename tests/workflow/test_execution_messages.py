@@ -1,0 +1,45 @@
+"""The EY123 demo through the state machine: the approval shows what each plan would send (its ASM/MVT messages
+and its contact list), and executing the approved plan writes exactly those messages beside its report, named
+and hashed in the audit trail; a rejected plan sends nothing."""
+
+from __future__ import annotations
+
+from mvt_parser import MVTParser
+from workflow_helpers import to_approval
+
+from skymarshal.messages.models import PlanMessages
+from skymarshal.workflow.models import ApprovalDecision
+from skymarshal.workflow.outbox import ARTIFACT, preview
+from skymarshal.workflow.payloads import run_key
+
+
+def test_the_demo_shows_its_messages_at_approval_and_execution_writes_them(wf, account, restore):
+    name = to_approval(wf, "messages")
+    decision = wf.decision(name)
+    shown = preview(decision, account.handle())
+    assert [p.scenario_id for p in shown] == [r["scenario"]["scenario_id"] for r in decision["ranked"][:3]]
+    top = shown[0]
+    assert top.messages and top.refused == []
+    assert {m.flight_number for m in top.messages} >= {"EY123"}
+    for message in top.messages:
+        if message.standard == "MVT":
+            assert MVTParser().parse(message.text).flight_number == message.flight_number
+    assert {s.station for s in top.stations} >= {"AUH"} and top.totals.messages == len(top.messages)
+    cancel = next((p for p in shown if p.scenario_id == "cancel"), None)  # the baseline tells everyone on board
+    assert cancel is None or (cancel.totals.crew > 0 and cancel.totals.passengers > 0)
+    wf.decide(name, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="go"))
+    restore.append(name)
+    assert wf.follow(name).status == "SUCCEEDED"
+    disruption_id = wf.output(name)["request"]["disruption_id"]
+    written = PlanMessages.model_validate(wf.store.get(run_key(disruption_id, name, ARTIFACT)))
+    assert written == top  # what was shown is what was sent
+    record = next(r for r in wf.audit(name)["trail"] if r["kind"] == "execution")["body"]
+    assert record["messages"] == top.totals.model_dump() and record["messages_artifact"]["sha256"]
+
+
+def test_a_rejected_plan_writes_no_messages(wf):
+    name = to_approval(wf, "messages-reject")
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="not today"))
+    assert wf.follow(name).status == "SUCCEEDED"
+    disruption_id = wf.output(name)["request"]["disruption_id"]
+    assert wf.store.get(run_key(disruption_id, name, ARTIFACT)) is None
