@@ -229,6 +229,7 @@ def _run(args) -> int:
             decision = client.decision(name)
             if not args.json:
                 render_decision(decision)
+                _render_messages(decision, account)
             done = {"_alternatives_done": asked_alternatives, "_exclusion_done": asked_exclusion}
             answer = _answer(args, {**decision, **done}, interactive)
             asked_alternatives |= answer.action == "alternatives"
@@ -269,6 +270,15 @@ def _run(args) -> int:
         progress.finish(result)
     refused = args.exclude and ((decision or {}).get("network") or {}).get("exclusion_refused")
     return 1 if refused and status == "rejected" else EXIT[status]
+
+
+def _render_messages(decision: dict | None, account) -> None:
+    """What each ranked plan will send (issue 36), read from the tables as Execute will read them."""
+    from ..workflow.outbox import preview
+    from .render_messages import render_messages
+
+    if decision and decision.get("ranked"):
+        render_messages(preview(decision, account.handle()))
 
 
 def _status(described: dict, output: dict) -> str:
