@@ -55,8 +55,28 @@ def register(commands) -> None:
         help="the operating day the report's 'today' and 'tomorrow' mean, YYYY-MM-DD (default: SKYMARSHAL_OPS_DATE, "
         "else today, or the first day of the data where it starts later, as local data does)",
     )
+    cmd.add_argument(
+        "--fact",
+        dest="facts",
+        type=fact,
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="correct what the report is read as, checked against the data like the report (repeat for more): "
+        "code, family, flights, date, crew_position, window, duration — e.g. --fact code=36 --fact duration=120",
+    )
     cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     cmd.set_defaults(run=_run)
+
+
+def fact(text: str) -> tuple[str, str]:
+    """--fact KEY=VALUE: one correction, its value checked (a bad one is the one line argparse prints)."""
+    from ..models.corrections import CorrectionRefused, parse_fact
+
+    try:
+        return parse_fact(text)
+    except CorrectionRefused as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def exclusion(text: str) -> tuple[str, str]:
@@ -218,7 +238,11 @@ def _run(args) -> int:
     with control.account(echo=echo) as account:
         client = local_client(account, echo=echo)
         started = client.start(
-            args.prompt, disruption_id=request.disruption_id, requested_by=args.decided_by, ops_date=args.ops_date
+            args.prompt,
+            disruption_id=request.disruption_id,
+            requested_by=args.decided_by,
+            ops_date=args.ops_date,
+            facts=dict(args.facts),
         )
         name = started["execution_name"]
         progress = Progress(quiet=args.json)

@@ -98,6 +98,10 @@ def render_understood(disruption: dict) -> None:
     out.print(f"\nUnderstood: {d.summary()}", markup=False)
     for fact in d.facts:
         out.print(f"   {fact.name} = {fact.value}  [{fact.source}: {fact.evidence}]", markup=False)
+    for c in d.corrections:  # the duty manager's, with what had been read
+        out.print(f"   corrected {c.key}: {c.read or '(nothing read)'} -> {c.value}  by {c.by}", markup=False)
+    for u in d.unsure:  # asked, not guessed: the fact that would settle it
+        out.print(f"   UNSURE {u.message} — correct it with --fact {u.key}=...", markup=False)
 
 
 def render_decision(decision: dict | None) -> None:

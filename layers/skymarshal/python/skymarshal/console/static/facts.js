@@ -2,6 +2,7 @@
 // highlighted where each stated fact came from (the fact's [start, end) span), so a duty manager sees at once
 // what was read from the text, what was found in the data and what was assumed from policy.
 import { el } from "./dom.js";
+import { correctionForm, correctionsView, unsureView } from "./facts_edit.js";
 
 const SOURCE_TEXT = { stated: "stated in the report", data: "found in the data", policy: "estimated from policy" };
 const fmtTime = (iso) => `${iso.slice(0, 10)} ${iso.slice(11, 16)}Z`;
@@ -62,8 +63,11 @@ export function renderFacts(container, prompt, disruption) {
     el("tbody", {}, rows));
   container.replaceChildren(
     el("h3", { id: "facts-title" }, "What was understood"),
+    ...unsureView(d),
     el("p", { class: "report", "data-testid": "facts-report", "aria-label": "the report, with the words each stated fact came from highlighted" },
       highlighted(prompt || "", facts)),
     summary,
-    table);
+    ...correctionsView(d),
+    table,
+    ...correctionForm(d));
 }
