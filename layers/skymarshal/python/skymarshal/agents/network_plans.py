@@ -61,10 +61,12 @@ DEFAULT_OBJECTIVES: dict[OptimizedObjective, ObjectiveWeights] = {
     "min_cancellations": ObjectiveWeights(cancellation=4.0, delay=0.5),
     "protect_connections": ObjectiveWeights(premium=3.0, connection=4.0),
 }
+# What each plan was optimised for, not what it achieved: the console stars the best totals, so a title never
+# claims "least delay" for a plan another beats on delay.
 TITLES: dict[str, str] = {
-    "min_delay": "Least delay",
-    "min_cancellations": "Fewest cancellations",
-    "protect_connections": "Protect connections and premium passengers",
+    "min_delay": "Optimised for delay",
+    "min_cancellations": "Optimised for fewer cancellations",
+    "protect_connections": "Optimised for connections and premium passengers",
     "baseline": "Conservative baseline: cancel the affected rotations and re-accommodate",
 }
 

@@ -20,12 +20,15 @@ from ..workflow.client import WorkflowClient
 from ..workflow.gantt import build_gantt
 from ..workflow.gantt_data import gather
 from ..workflow.gantt_models import GanttView
+from ..workflow.gantt_network import build_network_gantt
 from ..workflow.payloads import run_key
 
 
 def gantt_view(wf: WorkflowClient, name: str, output: dict) -> GanttView:
     """The Gantt of run `name`'s decision `output` (the arbitrator's full output, as stored)."""
     decision = ArbitratorOutput.model_validate(output)
+    if decision.network is not None:  # the plans' own per-flight tables, as the network validation checked them
+        return build_network_gantt(name, decision)
     request = json.loads(wf.describe(name).get("input") or "{}")
     disruption_id = request.get("disruption_id", name)
     collation = wf.store.get(run_key(disruption_id, name, "collation-revision"))

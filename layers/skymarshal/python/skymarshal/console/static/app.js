@@ -247,9 +247,7 @@ function renderDecision(view) {
   showDecided(view.awaiting_approval ? null : view.decided);
   $("#override [name=scenario_id]").replaceChildren(...view.top.map((c) => el("option", { value: c.scenario_id }, `#${c.rank} ${c.title}`)));
   showFacts(state.prompt, view.disruption);
-  // A network decision's plans are its per-flight tables: the one-flight comparison and Gantt have nothing to draw.
-  $("#compare").hidden = $("#gantt").hidden = Boolean(view.network);
-  if (view.network) return;
+  // Every decision has its comparison and Gantt (a network plan's over the tails and crews its table touches).
   const runId = state.runId;
   showPlans(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/gantt`));
 }

@@ -42,7 +42,7 @@ export function card(plan, { canDecide, onApprove }) {
   return el("article", { class: "card", dataset: { rank: plan.rank }, "aria-label": cardLabel(plan) },
     el("h4", {}, `#${plan.rank} ${plan.title}`),
     el("p", { class: "figures" }, `score ${plan.score.toFixed(2)} · confidence ${pct(plan.confidence)} · `
-      + `departure delay ${plan.delay_minutes} min · cost ${money(plan.cost_usd)} · ${plan.passengers_impacted} pax`),
+      + `${plan.scenario_id.startsWith("network:") ? "longest departure delay" : "departure delay"} ${plan.delay_minutes} min · cost ${money(plan.cost_usd)} · ${plan.passengers_impacted} pax`),
     el("p", { class: "rationale" }, plan.rationale),
     el("div", { class: "pros-cons" },
       el("ul", { class: "pros" }, plan.pros.map((p) => el("li", {}, p))),

@@ -32,22 +32,36 @@ function standing(plan) {
   return plan.rank ? `rank ${plan.rank}` : "valid, set aside";
 }
 
+// The totals' columns: [heading, value, lower is better]. The best value among the valid plans is starred (a shape,
+// not a colour), so which plan has the least delay is read from its numbers, never from its name.
+const TOTALS = [
+  ["flights", (t) => t.flights, null], ["operated", (t) => t.operated, null],
+  ["total delay (min)", (t) => t.delay_minutes, true], ["longest delay (min)", (t) => t.max_delay_minutes, true],
+  ["cancelled", (t) => t.cancellations, true], ["tail swaps", (t) => t.tail_swaps, null],
+  ["reserves", (t) => t.reserves_called, null], ["re-accommodated", (t) => t.passengers_reaccommodated, true],
+  ["overnight", (t) => t.passengers_stranded_overnight, true], ["cost", (t) => t.cost_usd, true, money],
+];
+
 function totalsTable(network, state, redraw) {
-  const head = ["", "plan", "standing", "flights", "operated", "delay min (max)", "cancelled", "tail swaps", "reserves",
-    "re-accommodated", "overnight", "cost"];
+  const valid = network.plans.filter((p) => p.valid);
+  const best = TOTALS.map(([, pick, lower]) => {
+    const values = valid.map((p) => pick(p.totals));
+    return lower === null || new Set(values).size < 2 ? null : (lower ? Math.min(...values) : Math.max(...values));
+  });
   return el("table", { class: "compare network-totals", dataset: { testid: "network-totals" } },
-    el("caption", {}, "Every plan: pick one to see its flights"),
-    el("tr", {}, head.map((h) => el("th", {}, h))),
+    el("caption", {}, "Every plan: pick one to see its flights (★ best among the valid plans)"),
+    el("tr", {}, ["", "plan", "standing", ...TOTALS.map(([h]) => h)].map((h) => el("th", {}, h))),
     network.plans.map((plan) => {
       const t = plan.totals;
       const shown = plan.plan_id === state.selected;
       const pick = el("button", { class: "show-plan", "aria-pressed": String(shown), dataset: { testid: `plan-${plan.plan_id}` },
         onclick: () => { state.selected = plan.plan_id; redraw(); } }, shown ? "shown" : "show");
+      const cells = TOTALS.map(([, value, , show], i) => {
+        const star = plan.valid && best[i] !== null && value(t) === best[i];
+        return el("td", { class: star ? "best" : "" }, (show || String)(value(t)), star ? el("span", { class: "star", "aria-label": "best" }, " ★") : null);
+      });
       return el("tr", { class: `${plan.valid ? "valid" : "rejected"}${shown ? " selected" : ""}` },
-        el("td", {}, pick), el("th", {}, plan.title), el("td", { class: plan.valid ? "" : "refused" }, standing(plan)),
-        el("td", {}, t.flights), el("td", {}, t.operated), el("td", {}, `${t.delay_minutes} (${t.max_delay_minutes})`),
-        el("td", {}, t.cancellations), el("td", {}, t.tail_swaps), el("td", {}, t.reserves_called),
-        el("td", {}, t.passengers_reaccommodated), el("td", {}, t.passengers_stranded_overnight), el("td", {}, money(t.cost_usd)));
+        el("td", {}, pick), el("th", {}, plan.title), el("td", { class: plan.valid ? "" : "refused" }, standing(plan)), cells);
     }));
 }
 
@@ -55,8 +69,9 @@ function totalsTable(network, state, redraw) {
 // tick one of its flights keeps the ones already ticked.
 function exclusionCells(row, state) {
   const kept = (state.ticked[row.flight_id] ||= { row, checked: false, reason: "" });
+  // The reason box shows only once its flight is ticked: thirty empty boxes are clutter, not choices.
   const box = el("input", { type: "checkbox", "aria-label": `exclude ${row.flight_number}`, dataset: { testid: `exclude-${row.flight_id}` },
-    onchange: (e) => { kept.checked = e.target.checked; } });
+    onchange: (e) => { kept.checked = e.target.checked; reason.hidden = !kept.checked; } });
   box.checked = kept.checked;
   const reason = el("input", { class: "exclude-reason", placeholder: "why (required)", "aria-label": `why leave ${row.flight_number} as scheduled`,
     dataset: { testid: `exclude-reason-${row.flight_id}` },
@@ -65,6 +80,7 @@ function exclusionCells(row, state) {
       if (kept.reason.trim()) kept.checked = box.checked = true;  // a reason given means the flight is meant
     } });
   reason.value = kept.reason;
+  reason.hidden = !kept.checked;
   return [el("td", {}, box), el("td", {}, reason)];
 }
 
@@ -114,7 +130,8 @@ export function renderNetwork(root, network, { canDecide = false, onExclude = nu
   const deciding = Boolean(canDecide && onExclude);
   const draw = () => {
     const plan = network.plans.find((p) => p.plan_id === state.selected);
-    root.replaceChildren(
+    // replaceChildren prints a null as "null": the optional parts are filtered out first
+    root.replaceChildren(...[
       el("h3", {}, "Network plans"),
       el("p", { dataset: { testid: "network-summary" } }, `${network.summary} — ${network.flights_affected} flights in the window, `
         + `${network.flights_inheriting} inheriting a delay`),
@@ -124,7 +141,7 @@ export function renderNetwork(root, network, { canDecide = false, onExclude = nu
         Object.entries(network.excluded).map(([id, why]) => el("li", {}, `excluded ${id}: ${why}`))) : null,
       totalsTable(network, state, draw),
       plan ? flightTable(plan, network, state, deciding) : el("p", {}, "no plan to show"),
-      deciding && plan ? excludeForm(state, onExclude) : null);
+      deciding && plan ? excludeForm(state, onExclude) : null].filter(Boolean));
   };
   draw();
 }
