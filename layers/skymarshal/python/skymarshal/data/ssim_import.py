@@ -12,11 +12,13 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from boto3.dynamodb.conditions import Key
+
 from ..models.operational import Flight
 from .import_checks import decode_utf8
 from .import_write import Writer, snapshot, write_all_or_nothing
 from .loader import upsert
-from .schema import FLIGHTS, Naming
+from .schema import BOOKINGS, FLIGHT_ID_INDEX, FLIGHTS, Naming
 from .ssim_file import read_ssim
 from .ssim_schedule import flights_from_ssim, read_tails
 from .transfer import ImportReport
@@ -76,22 +78,52 @@ def import_ssim(
     flights, errors = read_schedule(Path(path), tails_path, start=start, end=end)
     report = ImportReport(errors=errors)
     if not errors:
-        flights = keep_operational_state(flights, snapshot(resource, naming, FLIGHTS, flights))
+        existing = snapshot(resource, naming, FLIGHTS, flights)
+        new = [f.flight_id for f in flights if existing.get((f.flight_id,)) is None]
+        flights = keep_operational_state(flights, existing, booked_seats(resource, naming, new))
         report.written = write_all_or_nothing(resource, naming, {FLIGHTS: flights}, write=write)
     return report
 
 
+def booked_seats(resource: Any, naming: Naming, flight_ids: list[str]) -> dict[str, dict[str, int]]:
+    """Seats held by cabin on each flight, counted from the bookings table (its flight-id index, one Query per
+    flight): a schedule loaded after the bookings starts from what they hold, not from empty flights."""
+    table = resource.Table(naming(BOOKINGS))
+    seats: dict[str, dict[str, int]] = {}
+    for flight_id in flight_ids:
+        query: dict[str, Any] = {
+            "IndexName": FLIGHT_ID_INDEX,
+            "KeyConditionExpression": Key("flight_id").eq(flight_id),
+            "ProjectionExpression": "cabin, #s",
+            "ExpressionAttributeNames": {"#s": "status"},
+        }
+        while True:
+            page = table.query(**query)
+            for item in page["Items"]:
+                if item.get("status") not in ("CANCELLED", "REBOOKED"):  # a seat given up is no seat held
+                    cabins = seats.setdefault(flight_id, {})
+                    cabins[item["cabin"]] = cabins.get(item["cabin"], 0) + 1
+            if "LastEvaluatedKey" not in page:
+                break
+            query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+    return seats
+
+
 def keep_operational_state(
-    flights: list[Flight], existing: dict[tuple[Any, ...], dict[str, Any] | None]
+    flights: list[Flight],
+    existing: dict[tuple[Any, ...], dict[str, Any] | None],
+    booked: dict[str, dict[str, int]] | None = None,
 ) -> list[Flight]:
     """A schedule says when and on what a flight operates, not how it is booked or what happened to it today: a
     flight already in the table keeps its booked seats, status, estimates and delay (a re-import changes none),
-    and one an executed recovery changed keeps the tail the recovery gave it."""
+    and one an executed recovery changed keeps the tail the recovery gave it; a new flight's seats are what the
+    bookings hold (`booked`)."""
     kept = []
     for flight in flights:
         item = existing.get((flight.flight_id,))
         if item is None:
-            kept.append(flight)
+            seats = (booked or {}).get(flight.flight_id)
+            kept.append(Flight.model_validate({**flight.model_dump(), "booked": seats}) if seats else flight)
             continue
         kept_fields = OPERATIONAL_STATE + (RECOVERED if item.get("updated_by_execution") else ())
         state = {k: item[k] for k in kept_fields if k in item}
