@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -250,7 +251,20 @@ def verify_audit(disruption_id: str) -> dict[str, Any]:
 
 @app.get("/alerts", middlewares=READ, security=SECURITY, summary="Duty-manager alerts of escalated runs, newest first")
 def list_alerts(limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[Alert]:
-    return latest_alerts(tables=client().tables, limit=limit)
+    return [served_here(a) for a in latest_alerts(tables=client().tables, limit=limit)]
+
+
+LOCAL_CONSOLE = re.compile(r"^http://(127\.0\.0\.1|localhost)(:\d+)?/")
+
+
+def served_here(alert: Alert) -> Alert:
+    """A local run's link opens the console answering now (`serve --port N`), not the default port the run was
+    raised with; a deployed console's link is left as it is."""
+    host = (app.current_event.headers or {}).get("host")
+    local = LOCAL_CONSOLE.match(alert.console_link)
+    if not host or not local or not re.fullmatch(r"(127\.0\.0\.1|localhost)(:\d+)?", host):
+        return alert
+    return alert.model_copy(update={"console_link": f"http://{host}/{alert.console_link[local.end() :]}"})
 
 
 @app.get("/settings", middlewares=READ, security=SECURITY, summary="Run settings (version 0: the deployment's)")
