@@ -101,7 +101,9 @@ def test_mechanical_ey123_rejects_the_expired_spare_and_the_wait_for_release(dec
     rejected = {v.scenario.scenario_id: {r.code for r in v.rejections} for v in decision.rejected}
     assert "AIRCRAFT_NOT_AIRWORTHY" in rejected["tail_swap:A6-BLU"]
     waits = [codes for sid, codes in rejected.items() if sid.startswith("delay:")]
-    assert waits and all(codes & {"CREW_ILLEGAL", "CURFEW"} for codes in waits)
+    assert waits and all(codes & {"CREW_ILLEGAL", "CURFEW"} for codes in waits if "CREW_CHAIN_BROKEN" not in codes)
+    # waiting for the crew's minimum rest is considered too: refused where their next rostered duties break
+    assert all(codes & {"CREW_ILLEGAL", "CURFEW", "CREW_CHAIN_BROKEN"} for codes in waits)
     assert any(o.safety_agent == "maintenance" for o in decision.safety_overrides)
     assert {c.conflict_type for c in decision.conflicts_identified} >= {"safety_vs_business", "safety_vs_safety"}
 

@@ -8,14 +8,17 @@ not touch) is refused with the reason, never guessed around.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ..analysis.what_if import what_if
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..intake.lexicon_words import FATIGUE
 from ..intake.mvt import read_mvt
 from ..intake.report import CREW_CAUSES, Reading, ReportReading, airport_names, described, read_report
+from ..intake.sentences import blank_instructions
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
 from .network_facts import places_named, served_airports, unserved_airport
@@ -144,6 +147,9 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
             code = 72  # the weather (snow on its runways, a storm on its ramp) is at the flight's destination
     if reading.crew_position is not None:
         facts.append(_stated("crew_position", reading.crew_position))
+    fatigue = _fatigue(reading.text) if code in CREW_CAUSES else None
+    if fatigue is not None:
+        facts.append(fatigue)
     if reading.duration_minutes is not None:
         facts.append(_stated("duration_minutes", reading.duration_minutes))
     window = reading.window_on(flight.scheduled_departure.date())
@@ -167,6 +173,14 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
         severity_minutes=int(reading.duration_minutes.value) if reading.duration_minutes else None,
         facts=facts,
     )
+
+
+def _fatigue(text: str) -> Fact | None:
+    """The report says the crew member is unfit through fatigue (a minimum rest cures it; sickness it does not)."""
+    found = re.search(FATIGUE, blank_instructions(text), re.I)
+    if found is None:
+        return None
+    return Fact(name="crew_fatigue", value=True, source="stated", evidence=found.group(0), span=found.span())
 
 
 def _confidence(reading: ReportReading) -> Fact:

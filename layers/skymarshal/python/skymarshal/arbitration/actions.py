@@ -51,6 +51,15 @@ class DelayFlight(_Action):
     new_arrival: UtcDatetime
 
 
+class RestCrew(_Action):
+    """The rostered crew stand down at `stood_down_at` and report again for the flight at `reports` (crew id → report)
+    after the minimum rest (ORO.FTL.235): their duty's report moves; its sectors move with the flight's DelayFlight."""
+
+    kind: Literal["rest_crew"] = "rest_crew"
+    reports: dict[str, UtcDatetime]
+    stood_down_at: UtcDatetime
+
+
 class CancelFlight(_Action):
     kind: Literal["cancel"] = "cancel"
     reason: str
@@ -107,6 +116,7 @@ Action = Annotated[
     | ReassignCrew
     | AddCabinCrew
     | DelayFlight
+    | RestCrew
     | CancelFlight
     | RebookPassengers
     | DivertFlight
@@ -133,6 +143,11 @@ def describe(action: BaseModel) -> str:
         )
     if isinstance(a, DelayFlight):
         return f"Delay {a.flight_id} by {a.delay_minutes} min: off blocks {a.new_departure:%H:%MZ}, on blocks {a.new_arrival:%H:%MZ}"
+    if isinstance(a, RestCrew):
+        return (
+            f"The crew of {a.flight_id} ({', '.join(sorted(a.reports))}) stand down at {a.stood_down_at:%H:%MZ} and "
+            f"report again from {min(a.reports.values()):%d %b %H:%MZ} after the minimum rest"
+        )
     if isinstance(a, CancelFlight):
         return f"Cancel {a.flight_id} ({a.reason})"
     if isinstance(a, RebookPassengers):

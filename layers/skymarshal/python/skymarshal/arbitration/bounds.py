@@ -145,18 +145,20 @@ def _from_constraints(agent: str, response: AgentResponse) -> list[SafetyBound]:
 def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck, RejectionCode | None]:
     """Whether `scenario` keeps `bound`; the check for the audit trail and, when broken, the rejection code."""
     violated, subject = False, bound.agent
+    # a reserve's duty, or the crew's own re-timed after a rest, is the rules' to check (validation's second layer)
+    gone = {*scenario.crew_replacements, *scenario.crew_rested}
     code: RejectionCode | None = None
     if isinstance(bound, NoDispatchBound):
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"
     elif isinstance(bound, CrewIllegalBound):
-        kept = [c for c in bound.crew_ids if c not in scenario.crew_replacements]
+        kept = [c for c in bound.crew_ids if c not in gone]
         violated, code, subject = (
             scenario.operates and bool(kept) and scenario.delay_minutes >= bound.from_delay_minutes,
             "CREW_ILLEGAL",
             ",".join(bound.crew_ids[:3]),
         )
     elif isinstance(bound, CrewMaxDelayBound):
-        kept = [c for c in bound.crew_ids if c not in scenario.crew_replacements]
+        kept = [c for c in bound.crew_ids if c not in gone]
         violated, code, subject = (
             scenario.operates and bool(kept) and scenario.delay_minutes > bound.max_delay_minutes,
             "CREW_LIMIT_EXCEEDED",

@@ -52,12 +52,12 @@ def chain_members(rostered: Iterable[CrewLegality], replaced: Iterable[str] = ()
     ]
 
 
-def _next(ctx: DisruptionContext, crew_id: str, flight: Flight) -> tuple[str, ProposedDuty] | None:
+def next_duty(ctx: DisruptionContext, crew_id: str, flight: Flight) -> tuple[str, ProposedDuty] | None:
     rows = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, flight.scheduled_departure))
     return next_rostered_duty(rows, flight.flight_id)
 
 
-def _reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken: set[str]) -> str | None:
+def reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken: set[str]) -> str | None:
     """The first reserve of the member's rank and rating on standby at the duty's station, legal for it reporting
     at its rostered report (the standby call-out finding requires a standby that covers the report)."""
     station = duty.start_station or ""
@@ -95,11 +95,11 @@ def chain_recrews(
     except LookupError:
         return []  # no roster: validation rejects the plan with DATA_MISSING
     for r in chain_members(rostered, replaced):
-        found = _next(ctx, r.crew_id, flight)
+        found = next_duty(ctx, r.crew_id, flight)
         if found is None:
             continue
         first_flight, duty = found
-        reserve = _reserve_for(ctx, r.crew_id, duty, taken)
+        reserve = reserve_for(ctx, r.crew_id, duty, taken)
         if reserve is not None:
             taken.add(reserve)
             out.append(ReassignCrew(flight_id=first_flight, replacements={r.crew_id: reserve}, report_at=duty.report))
@@ -124,7 +124,7 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
     replaced = s.crew_replacements if flight.flight_id == ctx.flight.flight_id else {}
     for r in chain_members(rostered, replaced):
         rest = next(f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE)
-        found = _next(ctx, r.crew_id, flight)
+        found = next_duty(ctx, r.crew_id, flight)
         label = f"{found[1].label or found[0]} (from {found[0]})" if found else "their next rostered duty"
         subject = found[0] if found else r.crew_id
         chosen = recrewed.get((found[0], r.crew_id)) if found else None

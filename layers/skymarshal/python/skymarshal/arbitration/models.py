@@ -65,6 +65,7 @@ class Scenario(Frozen):
     registration: str | None  # the tail that flies it
     aircraft_type: str | None
     crew_replacements: dict[str, str] = Field(default_factory=dict)
+    crew_rested: list[str] = Field(default_factory=list)  # rostered crew who report again after the minimum rest
     departure: UtcDatetime | None
     arrival: UtcDatetime | None
     arrival_airport: str | None  # the destination, or the alternate after a diversion

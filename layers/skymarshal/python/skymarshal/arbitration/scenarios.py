@@ -39,6 +39,7 @@ from .cabin_crew import add_cabin_crew, extra_cabin_crew
 from .cancellation import cancellation, minutes_after
 from .context import DisruptionContext
 from .crew_chain import chain_recrews
+from .curfew_wait import after_curfews
 from .models import Scenario
 from .scenario_text import pros_cons, title
 from .validation import swap_eligibility
@@ -94,9 +95,12 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             )
         )
     from .crew_positioning import positioned_crew_swap  # these build on operate(): imported here (a cycle)
+    from .crew_rest import rested_crew_delay
     from .rescue import rescue_scenarios
 
     keep(positioned_crew_swap(ctx))
+    for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
+        keep(rested_crew_delay(ctx, delay))
 
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
@@ -161,6 +165,10 @@ def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
         for proposal in response.proposals:
             if proposal.kind == "delay" and proposal.parameters.get("delay_minutes") is not None:
                 name(int(proposal.parameters["delay_minutes"]), agent)
+    for minutes in sorted(named):  # a wait into a curfew waits it out: the next morning, its night's care counted
+        later = after_curfews(ctx, minutes)
+        if later is not None:
+            named.setdefault(later, set()).add("generator")
     return {k: sorted(v) for k, v in sorted(named.items())}
 
 

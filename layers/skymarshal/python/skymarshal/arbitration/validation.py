@@ -29,6 +29,7 @@ from .cabin_crew import cabin_checks
 from .context import DisruptionContext
 from .crew_chain import chain_checks, own_illegal
 from .crew_positioning import positioning_checks
+from .crew_rest import rest_checks
 from .ferry_checks import ferry_checks, ferry_of
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
 from .rotation_checks import rotation_checks
@@ -98,6 +99,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             *_crew(ctx, scenario),
             *cabin_checks(ctx, scenario),
             *positioning_checks(ctx, scenario),
+            *rest_checks(ctx, scenario),
             _airworthiness(ctx, scenario),
             *_curfews(ctx, scenario),
             *_weather(ctx, scenario),
@@ -123,7 +125,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
     except LookupError as exc:
         yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
         return
-    kept = [r for r in rostered if r.crew_id not in s.crew_replacements]
+    kept = [r for r in rostered if r.crew_id not in s.crew_replacements and r.crew_id not in s.crew_rested]
     illegal = [r for r in kept if own_illegal(r)]  # a next duty made illegal is the chain's: re-crewed or rejected
     yield from chain_checks(ctx, s, ctx.flight, rostered)
     if illegal:
@@ -152,7 +154,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
                 (
                     f"{len(kept)} rostered crew legal at a {s.delay_minutes}-min delay"
                     if kept
-                    else f"all {len(rostered)} rostered crew replaced"
+                    else f"all {len(rostered)} rostered crew replaced or rested"
                 )
                 + (f"; {len(at_risk)} finding(s) within the margin" if at_risk else ""),
             ),

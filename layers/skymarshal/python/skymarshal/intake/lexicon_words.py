@@ -11,11 +11,15 @@ CABIN = (
 # A crew member out of duty time or short of rest is not unavailable: the rules compute what a shorter delay or a
 # reserve allows (lexicon.py's crew_duty_limit cue reads those words), where "unavailable" would ground them.
 UNAVAILABLE = (
-    r"sick|sickness|ill|illness|unwell|no[- ]?shows?|unfit|fatigued?|fatigue|injur\w*|unavailable|missing|absent"
+    r"sick|sickness|ill|illness|unwell|no[- ]?shows?|unfit|fatigued?|fatigue|tired|exhausted|injur\w*|unavailable"
+    r"|missing|absent"
     r"|stood down|called in|off sick|not reported|did not report|failed to report|short|shortage|incapacitated"
     r"|food poisoning|fever|vomiting|migraine|hospital\w*|medical\w*|licen[cs]e\w*|expired|lapsed|invalid"
     r"|show up|showed up|turn up|turned up|sign-?on|sign on"
 )
+# Unfit through fatigue (CAT.GEN.MPA.100(c)): unavailable now, but a minimum rest makes the member fit again, which
+# no sickness does (agents/disruption_facts.py states it as crew_fatigue; arbitration/crew_rest.py reads it)
+FATIGUE = r"\b(?:fatigu\w*|tired|exhausted|worn out|insufficient rest|not (?:fully )?rested|unrested)\b"
 DEFECT = (
     r"fault\w*|fail\w*|defect\w*|inoperative|unserviceable|u/s|broken|leak\w*|crack\w*|warning|caution|snag\w*"
     r"|malfunction\w*|vibration\w*|aog|grounded|mel|no-?go|overheat\w*|smoke|fumes|burst|flat|worn|stuck|jammed"

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from boto3.dynamodb.conditions import Attr, Key
 
-from ..arbitration.actions import AddCabinCrew, DelayFlight
+from ..arbitration.actions import AddCabinCrew, DelayFlight, RestCrew
 from ..data import schema as s
 from ..models.airports import airport
 from ..models.common import iso_z
@@ -82,6 +82,24 @@ def crew_to_times(planner: Planner, flight_id: str, departure: str, arrival: str
 def delay_crew_changes(planner: Planner, a: DelayFlight) -> list[Change]:
     """The delayed flight's crew move with it (ORO.FTL.205: their FDP runs to its new on-blocks)."""
     return crew_to_times(planner, a.flight_id, iso_z(a.new_departure), iso_z(a.new_arrival), a.delay_minutes)
+
+
+def rest_crew_changes(planner: Planner, a: RestCrew) -> list[Change]:
+    """Each rested member's rows of the duty holding the flight report at their new time (re-keyed: the duty key
+    starts with the report); the sectors were moved by the flight's DelayFlight, applied before this action."""
+    seats = planner._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
+    by_member = {r["crew_id"]: r for r in seats if r.get("kind") == "FLIGHT"}
+    out: list[Change] = []
+    for crew_id, at in sorted(a.reports.items()):
+        seat = by_member.get(crew_id)
+        if seat is None:
+            raise PlanError("ROW_MISSING", f"{crew_id} is no longer rostered on {a.flight_id}")
+        report = iso_z(at)
+        for row in _duty_rows(planner, seat):
+            key = f"{report}#{row.get('sector_departure') or row['kind']}#{row.get('flight_id') or ''}"
+            out.append(planner._change(s.CREW_ROSTER, row, None, Attr("kind").eq("FLIGHT")))
+            out.append(planner._change(s.CREW_ROSTER, None, {**row, "duty_start": report, "duty_key": key}))
+    return out
 
 
 def cabin_crew_changes(planner: Planner, a: AddCabinCrew) -> list[Change]:

@@ -34,6 +34,7 @@ from ..arbitration.actions import (
     ReassignCrew,
     RebookPassengers,
     RepositionFleet,
+    RestCrew,
     SwapAircraft,
 )
 from ..arbitration.models import Scenario
@@ -44,7 +45,14 @@ from ..models.common import iso_z
 from ..rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
 from .execution_changes import Change, PlanError, all_of, row_key
-from .execution_crew import cabin_crew_changes, crew_to_times, delay_crew_changes, flight_times, moved_rows
+from .execution_crew import (
+    cabin_crew_changes,
+    crew_to_times,
+    delay_crew_changes,
+    flight_times,
+    moved_rows,
+    rest_crew_changes,
+)
 from .execution_ferry import ferry_changes
 from .execution_integrity import rotation_refusal
 from .execution_positions import grounding_changes, position_changes
@@ -136,6 +144,8 @@ class Planner:
             ]
         if isinstance(action, AddCabinCrew):
             return cabin_crew_changes(self, action)
+        if isinstance(action, RestCrew):
+            return rest_crew_changes(self, action)
         if isinstance(action, CancelFlight):
             flight = self._flight(action.flight_id)
             earlier = flight.get("delay_reason")  # kept: the cause the flight was already delayed for

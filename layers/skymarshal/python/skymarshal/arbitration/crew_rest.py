@@ -1,0 +1,258 @@
+"""Waiting for the rostered crew's minimum rest: when the crew of a flight may not operate it now — out of duty time
+(ORO.FTL.205), short of rest before it (ORO.FTL.235), or unfit through fatigue as the report states
+(CAT.GEN.MPA.100(c)(3), a state a rest cures where sickness is not) — the whole crew stands down and reports again
+once every one of them has had the minimum rest (ORO.FTL.235: the greater of the preceding duty and 12 h at home
+base, 10 h away), and the flight leaves that much later. Often the next day: the passengers' care and hotel
+(EU261 Art. 9) are counted by the same costing as any delay.
+
+Each member is checked by the crew rules for the re-timed duty (``rest_checks``: report, FDP, rest before and after,
+cumulative limits), a member who had already reported standing down at the decision, that duty counted before the
+rest. A crew member the data marks sick stays sick: only the report's own fatigue is cured by a rest. Nothing here
+decides legality: the crew rules do, and validation may reject the plan (CREW_ILLEGAL, CREW_CHAIN_BROKEN).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+from ..analysis.base import decision_time
+from ..analysis.crew import member_roster, replacement_findings
+from ..data import queries as q
+from ..data import schema
+from ..models.operational import CrewDuty, CrewMember
+from ..rules.crew import evaluate_duty
+from ..rules.ftl_easa_limits import min_rest_minutes
+from ..rules.rostered import duty_at_delay, rostered_duty
+from .actions import ReassignCrew, RestCrew
+from .context import DisruptionContext
+from .crew_chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
+from .curfew_wait import after_curfews
+from .models import ConstraintCheck, RejectionCode, Scenario
+
+# What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
+CURED_BY_REST = ("crew.max_fdp", "crew.rest")
+Check = tuple[ConstraintCheck, RejectionCode | None]
+
+
+def fatigued(ctx: DisruptionContext) -> set[str]:
+    """The crew members the report makes unavailable when it says they are unfit through fatigue."""
+    d = ctx.disruption
+    if d is None or not any(f.name == "crew_fatigue" for f in d.facts):
+        return set()
+    return {
+        str(p.key["crew_id"])
+        for p in ctx.handle.overlay.patches
+        if p.table == schema.CREW_MEMBERS and p.fact == "crew_unavailable"
+    }
+
+
+def _rows(ctx: DisruptionContext, crew_id: str) -> list[CrewDuty]:
+    return ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, ctx.flight.scheduled_departure))
+
+
+def _cured(finding, crew_id: str, tired: set[str]) -> bool:
+    return finding.rule.startswith(CURED_BY_REST) or (finding.rule == "crew.availability" and crew_id in tired)
+
+
+def _stood_down(rows: list[CrewDuty], flight_id: str, at: datetime) -> CrewDuty | None:
+    """The part of the duty a member who has already reported works before standing down at `at`, as a record the
+    rest is counted from (None: not reported yet)."""
+    duty = rostered_duty(rows, flight_id)
+    if duty.report >= at:
+        return None
+    sector = next(r for r in rows if r.flight_id == flight_id)
+    return CrewDuty(
+        crew_id=sector.crew_id,
+        duty_key=f"{duty.report.isoformat()}#STOOD-DOWN#",
+        duty_id=f"{sector.duty_id}-stood-down",
+        kind="HISTORY",
+        duty_start=duty.report,
+        duty_end=at,
+        fdp_end=at,
+        start_station=sector.start_station,
+        end_station=sector.start_station,
+    )
+
+
+def _ready(member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetime, tired: bool) -> datetime:
+    """When the member may report again: after the minimum rest from standing down (or, unfit through fatigue,
+    from now), counted over the preceding duty; a member neither on duty nor tired may report at any time."""
+    duty = rostered_duty(rows, flight_id)
+    stood = _stood_down(rows, flight_id, at)
+    home = (duty.start_station or member.base) == member.base
+    if stood is not None:
+        minutes = min_rest_minutes(int((at - stood.duty_start).total_seconds() // 60), home)
+        return at + timedelta(minutes=minutes)
+    if not tired:
+        return duty.report
+    before = [r for r in rows if r.duty_end <= duty.report and r.duty_id != duty.duty_id]
+    last = max(before, key=lambda r: r.duty_end, default=None)
+    preceding = int((last.duty_end - last.duty_start).total_seconds() // 60) if last else 0
+    return at + timedelta(minutes=min_rest_minutes(preceding, home))
+
+
+def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
+    """The flight at least `wanted` minutes late, its whole rostered crew reporting again once every one of them has
+    had the minimum rest (a long wait re-times the crew's report, as an OCC does); None when no member is illegal at
+    `wanted` for a reason a rest cures, or one is illegal for another (a reserve or a cancellation answers), or the
+    flight is not the first sector of a member's duty (a crew mid-duty is the crew swap's question)."""
+    f = ctx.flight
+    try:
+        rostered = rostered_at(ctx, f, wanted)
+    except LookupError:
+        return None
+    tired = fatigued(ctx)
+    resting = [r for r in rostered if own_illegal(r)]
+    if not resting or any(not _cured(x, r.crew_id, tired) for r in resting for x in own_illegal(r)):
+        return None
+    at = decision_time(f, ctx.now)
+    members = {m.crew_id: m for m in q.crew_members(ctx.handle, [r.crew_id for r in rostered])}
+    shift = 0
+    for r in rostered:
+        rows = _rows(ctx, r.crew_id)
+        duty = rostered_duty(rows, f.flight_id)
+        if any(
+            x.duty_id == duty.duty_id
+            and x.flight_id != f.flight_id
+            and x.sector_departure
+            and x.sector_departure < f.scheduled_departure
+            for x in rows
+            if x.kind == "FLIGHT"
+        ):
+            return None  # mid-duty: the sectors before this one were flown in this FDP
+        ready = _ready(members[r.crew_id], rows, f.flight_id, at, r.crew_id in tired)
+        shift = max(shift, math.ceil((ready - duty.report).total_seconds() / 300) * 5)
+    delay = max(wanted, shift)
+    delay = after_curfews(ctx, delay) or delay  # a rest ending in a curfew waits it out too
+    reports = {
+        r.crew_id: rostered_duty(_rows(ctx, r.crew_id), f.flight_id).report + timedelta(minutes=delay) for r in rostered
+    }
+    from .scenarios import operate  # operate() builds every operating plan; imported here (a cycle)
+
+    scenario = operate(
+        ctx,
+        "delay",
+        delay,
+        sources=["generator"],
+        notes=[
+            f"the crew of {f.flight_number} stand down and report again from {min(reports.values()):%d %b %H:%MZ} "
+            f"after the minimum rest (ORO.FTL.235)"
+        ],
+    )
+    rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=at)
+    recrews = _next_duty_recrews(ctx, rest, delay, tired, members)
+    at_index = next(
+        (i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0
+    )
+    actions = [*scenario.actions[:at_index], rest, *recrews, *scenario.actions[at_index:]]
+    return scenario.model_copy(
+        update={
+            "scenario_id": f"delay:{delay}:rested",
+            "title": f"Wait for the crew's minimum rest: {delay} min late",
+            "actions": actions,
+            "crew_rested": sorted(reports),
+        }
+    )
+
+
+def _findings(ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str]) -> list:
+    """The crew rules for `member`'s duty re-timed to report at their new report, after standing down."""
+    crew_id = member.crew_id
+    if crew_id in tired:  # the report's fatigue is what the rest cures; a sickness in the data is not
+        member = member.model_copy(update={"status": "ACTIVE"})
+    rows = _rows(ctx, crew_id)
+    stood = _stood_down(rows, rest.flight_id, rest.stood_down_at)
+    duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
+    key = ("rested", crew_id, delay, rest.reports[crew_id], rest.stood_down_at)
+    return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
+
+
+def _next_duty_recrews(
+    ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember]
+) -> list[ReassignCrew]:
+    """A reserve for the next rostered duty of each rested member who would be short of rest before it."""
+    out: list[ReassignCrew] = []
+    taken: set[str] = set()
+    for crew_id in sorted(rest.reports):
+        findings = _findings(ctx, members[crew_id], rest, delay, tired)
+        if not any(x.status == "illegal" and x.rule == NEXT_DUTY_RULE for x in findings):
+            continue
+        found = next_duty(ctx, crew_id, ctx.flight)
+        reserve = reserve_for(ctx, crew_id, found[1], taken) if found else None
+        if found and reserve:
+            taken.add(reserve)
+            out.append(ReassignCrew(flight_id=found[0], replacements={crew_id: reserve}, report_at=found[1].report))
+    return out
+
+
+def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
+    """Each rested member by the crew rules for the duty re-timed to report at their new report: illegal for the
+    duty itself → CREW_ILLEGAL; short of rest before their next rostered duty → CREW_CHAIN_BROKEN."""
+    tired = fatigued(ctx)
+    for a in s.actions:
+        if not isinstance(a, RestCrew) or a.flight_id != ctx.flight.flight_id:
+            continue
+        members = {m.crew_id: m for m in q.crew_members(ctx.handle, sorted(a.reports))}
+        recrewed = {
+            old: r
+            for r in s.actions
+            if isinstance(r, ReassignCrew) and r.flight_id != a.flight_id
+            for old in r.replacements
+        }
+        bad = 0
+        for crew_id, report in sorted(a.reports.items()):
+            member = members.get(crew_id)
+            if member is None:
+                yield _check(crew_id, "illegal", f"{crew_id} is not in CrewMembers."), "DATA_MISSING"
+                bad += 1
+                continue
+            for finding in _findings(ctx, member, a, s.delay_minutes, tired):
+                if finding.status == "illegal" and finding.rule == NEXT_DUTY_RULE and crew_id in recrewed:
+                    # a reserve takes their next duty: legal for it by the same rules, or the chain is broken
+                    problem = _reserve_problem(ctx, crew_id, recrewed[crew_id])
+                    if problem is None:
+                        continue
+                    finding = finding.model_copy(update={"message": f"{finding.message}; its reserve: {problem}"})
+                if finding.status == "illegal":
+                    bad += 1
+                    code: RejectionCode = "CREW_CHAIN_BROKEN" if finding.rule == NEXT_DUTY_RULE else "CREW_ILLEGAL"
+                    yield (
+                        _check(
+                            crew_id,
+                            "illegal",
+                            f"{member.name} reporting {report:%d %b %H:%MZ}: {finding.message}",
+                            finding.clause,
+                        ),
+                        code,
+                    )
+        if not bad:
+            yield (
+                _check(
+                    a.flight_id,
+                    "legal",
+                    f"{len(a.reports)} rostered crew legal after the minimum rest, reporting from "
+                    f"{min(a.reports.values()):%d %b %H:%MZ}",
+                ),
+                None,
+            )
+
+
+def _reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
+    """Why the reserve a plan calls out for a rested member's next duty may not fly it (None: legal)."""
+    later = ctx.memo(("flight", recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
+    if later is None:
+        return f"{recrew.flight_id} is not in the data"
+    reserve = recrew.replacements[crew_id]
+    try:
+        findings = replacement_findings(ctx.handle, later, crew_id, reserve, later.delay_minutes, recrew.report_at)
+    except LookupError as exc:
+        return str(exc)
+    return next((f.message for f in findings if f.status == "illegal"), None)
+
+
+def _check(subject: str, status: str, message: str, clause: str = "ORO.FTL.235 / ORO.FTL.205") -> ConstraintCheck:
+    return ConstraintCheck(
+        constraint="crew rest", source="rules", clause=clause, subject=subject, status=status, message=message
+    )

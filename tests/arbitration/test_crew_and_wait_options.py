@@ -1,0 +1,88 @@
+"""Issue 30 (Done when): reports of the fatigue, fuelling and curfew kinds, in several phrasings each, get a considered
+crew or wait option — a wait for the crew's minimum rest, a delay, the next departure after a curfew — each
+validated like any plan and refused only with typed reasons."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import get_args
+
+import pytest
+from test_what_if_plans import _decide, considered
+
+from skymarshal.arbitration.actions import RestCrew
+from skymarshal.arbitration.models import RejectionCode
+from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
+
+FATIGUE = (
+    "The captain of EY124 on 21 January 2027 is unfit to fly due to fatigue",
+    "EY124 21JAN27: FO fatigued after the delayed inbound, cannot operate",
+    "EY101 on 21 January 2027: the first officer is too tired to fly",
+    "Captain of EY12 on 22 Jan 2027 reports fatigue and has declared himself unfit",
+)
+FUELLING = (
+    "EY124 on 21 January 2027 is delayed 2 hours at Frankfurt waiting for the fuel truck",
+    "EY124 21 Jan 2027: fuelling delayed, the bowser has not arrived, expect 120 minutes",
+    "Fuel supplier problem: EY124 on 21 January 2027 held 2 hours awaiting fuel",
+)
+CODES = set(get_args(RejectionCode))
+
+
+def _typed(decision) -> None:
+    """Every plan refused says why, in the typed vocabulary."""
+    assert all(v.rejections and {r.code for r in v.rejections} <= CODES for v in decision.rejected)
+
+
+@pytest.mark.parametrize("report", FATIGUE)
+def test_a_fatigued_crew_member_gets_a_wait_for_the_minimum_rest(account, report):
+    _, facts, _, decision = _decide(account.handle(), report)
+    assert any(f.name == "crew_fatigue" and f.source == "stated" for f in facts.facts)
+    (tired,) = [str(f.value) for f in facts.facts if f.name == "crew_unavailable" and f.source == "data"]
+    plans = considered(decision)
+    rested = [s for s in plans if s.scenario_id.endswith(":rested")]
+    assert rested, [s.scenario_id for s in plans]
+    for plan in rested:
+        (rest,) = [a for a in plan.actions if isinstance(a, RestCrew)]
+        assert tired in rest.reports and tired in plan.crew_rested
+        # ORO.FTL.235: never less than the shorter (away from base) minimum from the moment they stand down
+        assert rest.reports[tired] - rest.stood_down_at >= timedelta(minutes=MIN_REST_ORO_FTL_235["away"])
+        assert plan.departure is not None and plan.departure > rest.reports[tired]
+    _typed(decision)
+
+
+def test_a_sickness_is_not_cured_by_a_rest(account):
+    """The same report without fatigue: the member stays unavailable, no wait for a rest is offered for them."""
+    _, facts, _, decision = _decide(account.handle(), "The captain of EY124 on 21 January 2027 is sick")
+    assert not any(f.name == "crew_fatigue" for f in facts.facts)
+    assert not [s for s in considered(decision) if s.scenario_id.endswith(":rested")]
+
+
+@pytest.mark.parametrize("report", FUELLING)
+def test_a_fuelling_delay_gets_a_considered_wait(account, report):
+    _, facts, _, decision = _decide(account.handle(), report)
+    assert facts.iata_delay_code == 36
+    waits = [s for s in considered(decision) if s.operates and s.kind == "delay"]
+    assert waits and any(s.delay_minutes >= 120 for s in waits)
+    ranked = [r.scenario for r in decision.ranked]
+    assert any(s.operates for s in ranked) or all(
+        s.scenario_id in {v.scenario.scenario_id for v in decision.rejected} for s in waits
+    )
+    _typed(decision)
+
+
+@pytest.mark.parametrize("report", (*FATIGUE[:1], *FUELLING[:1]))
+def test_a_wait_into_a_curfew_is_also_considered_after_it(account, report):
+    """A delay whose departure or arrival falls in a curfew has a sibling leaving at the curfew's end (the next
+    morning), itself free of curfews (its night's hotel and care counted in its cost)."""
+    _, _, _, decision = _decide(account.handle(), report)
+    plans = considered(decision)
+    rejected = {v.scenario.scenario_id: {r.code for r in v.rejections} for v in decision.rejected}
+    blocked = [s for s in plans if s.kind == "delay" and "CURFEW" in rejected.get(s.scenario_id, set())]
+    assert blocked
+    for s in blocked:
+        after = [x for x in plans if x.kind == "delay" and x.delay_minutes > s.delay_minutes]
+        assert any("CURFEW" not in rejected.get(x.scenario_id, set()) for x in after), s.scenario_id
+    overnight = [x for x in plans if x.kind == "delay" and x.delay_minutes >= 8 * 60 and x.operates]
+    assert overnight and all(x.cost_by_component.get("care", 0) > 0 for x in overnight), [
+        (x.scenario_id, x.cost_by_component) for x in overnight
+    ]
