@@ -19,6 +19,7 @@ ENDPOINTS = [
     ("GET", f"/disruptions/{UNKNOWN}", None, set(Role)),
     ("GET", f"/disruptions/{UNKNOWN}/decision", None, set(Role)),
     ("GET", f"/disruptions/{UNKNOWN}/gantt", None, set(Role)),
+    ("GET", f"/disruptions/{UNKNOWN}/messages", None, set(Role)),
     ("POST", f"/disruptions/{UNKNOWN}/approve", {"comment": "ok"}, {Role.DUTY_MANAGER}),
     ("POST", f"/disruptions/{UNKNOWN}/override", {"action": "abort", "reason": "weather"}, {Role.DUTY_MANAGER}),
     ("GET", f"/disruptions/{UNKNOWN}/audit", None, set(Role)),

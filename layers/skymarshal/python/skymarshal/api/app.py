@@ -37,6 +37,7 @@ from .body_limit import max_body_bytes, too_large_message
 from .corrections import StartWithFacts, corrections_router
 from .errors import install_error_handlers
 from .history import history_router
+from .messages import messages_router
 from .plans import gantt_view
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 from .views import decision_view, exclusion_ids, run_progress
@@ -335,6 +336,7 @@ def openapi_document(server_url: str | None = None) -> str:
 
 app.include_router(corrections_router(decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 app.include_router(history_router(read=READ, decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
+app.include_router(messages_router(read=READ, security=SECURITY, client=client))
 
 
 def handle(event: dict, context: Any) -> dict:
