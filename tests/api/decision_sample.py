@@ -63,7 +63,11 @@ def _checks() -> list[ConstraintCheck]:
         status="legal",
         message="FDP 09:40 of a 13:00 maximum",
     )
-    return [rules, *repeated]
+    per_member = [
+        rules.model_copy(update={"subject": crew, "message": f"{crew}: FDP {fdp} of a 13:00 maximum"})
+        for crew, fdp in (("C0123", "09:40"), ("C0124", "10:05"))
+    ]
+    return [rules, *per_member, *repeated]
 
 
 def _ranked(rank: int, scenario: Scenario, score: float) -> RankedScenario:

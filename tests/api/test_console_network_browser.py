@@ -58,3 +58,11 @@ def test_a_reason_box_only_for_a_ticked_flight(console, fake_api):  # noqa: F811
     console.get_by_test_id(f"exclude-{RETIMED}").check()
     assert console.get_by_test_id(f"exclude-reason-{RETIMED}").is_visible()
     assert sum(reasons.nth(i).is_visible() for i in range(3)) == 1
+
+
+def test_the_rejected_network_plans_are_listed_with_their_flights_reasons(console, fake_api):  # noqa: F811
+    open_network(console, fake_api)
+    group = console.get_by_test_id("refused").locator("details.refused-group[data-code='CLOSED_AIRPORT']")
+    assert "moves at the airport while it is closed — CLOSED_AIRPORT (1)" in group.locator("summary").inner_text()
+    assert "Fly as scheduled" in (group.text_content() or "") and "inside the closure" in (group.text_content() or "")
+    assert "validated with zero tolerance" in console.get_by_test_id("findings-1").inner_text()

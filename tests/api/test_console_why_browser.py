@@ -46,12 +46,16 @@ def test_each_card_shows_its_distinct_findings_with_their_sentences(console, fak
     open_decision(console, fake_api)
     findings = console.get_by_test_id("findings-1")
     rows = findings.locator("tbody tr")
-    # 21 checks: the rules' own and twenty identical agent-constraint rows — two rows, not twenty-one
+    # 23 checks: three of the rules' FDP (one sentence per crew member) and twenty identical agent-constraint rows —
+    # one row per finding, not twenty-three
     assert rows.count() == 2
     text = findings.text_content() or ""
     assert "kept: crew of EY123 legal only up to a 180 min delay" in text and "×20" in text
     assert "ORO.FTL.205(b)(1)" in text and "C0100, C0101, C0102, C0103 +16" in text
-    assert "2 distinct, from 21 checks" in (findings.locator("caption").text_content() or "")
+    assert "2 findings, from 23 checks" in (findings.locator("caption").text_content() or "")
+    fdp = rows.filter(has_text="ORO.FTL.205(b)(1)")
+    assert "FDP 09:40 of a 13:00 maximum" in (fdp.text_content() or "") and "2 more" in (fdp.text_content() or "")
+    assert "C0124: FDP 10:05 of a 13:00 maximum" in (fdp.text_content() or "")
 
 
 def test_each_card_shows_its_precedent_and_what_would_change_its_rank(console, fake_api):  # noqa: F811

@@ -89,7 +89,12 @@ RUNS = [
         "FAILED",
         "the coffee machine is broken",
         error="InvalidDisruption",
-        cause="the report names no flight, tail, crew member or airport",
+        cause=json.dumps(
+            {
+                "errorType": "InvalidDisruption",
+                "errorMessage": "the report names no flight, tail, crew member or airport",
+            }
+        ),
     ),
     run("crashed-1", 4, "FAILED", "EY11 storm at LHR", error="States.TaskFailed", cause="boom"),
     run("waiting-1", 5, "RUNNING", "EY19 on 22 January: sick captain"),

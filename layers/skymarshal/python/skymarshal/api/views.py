@@ -10,7 +10,7 @@ from ..models.network_plan import NetworkDecision, NetworkRestriction
 from ..workflow.client import WorkflowClient, phase_of
 from . import models as m
 from .plans import phase_spans
-from .why import escalation_banners, finding_rows, refused_groups
+from .why import escalation_banners, finding_rows, network_refusals, refused_groups
 
 
 def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
@@ -73,7 +73,7 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         top=cards,
         escalations=output.get("escalations", []),
         escalation_banners=escalation_banners(output.get("escalations", [])),
-        refused=refused_groups(output.get("rejected", [])),
+        refused=refused_groups(output.get("rejected", []) + network_refusals(output.get("network"))),
         citations=output.get("citations", []),
         disruption=output.get("disruption"),
         llm_overrides=output.get("llm_overrides", []),

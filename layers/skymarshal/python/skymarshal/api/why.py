@@ -35,21 +35,28 @@ REJECTION_LABELS: dict[str, str] = {
     "SAFETY_ANALYSIS_MISSING": "no safety analysis",
     "ROTATION_BROKEN": "breaks an aircraft's rotation",
     "CREW_CHAIN_BROKEN": "breaks a crew member's next duty",
+    # a network plan's flight refusals (models.network_plan.FlightRejectionCode)
+    "CLOSED_AIRPORT": "moves at the airport while it is closed",
+    "CAPACITY_EXCEEDED": "more movements an hour than the restriction allows",
+    "BEFORE_SLOT": "leaves before its ATC slot",
+    "CREW_NOT_IN_POSITION": "crew not in position",
+    "RESERVE_REUSED": "one reserve called out twice",
 }
 
 STATUS_ORDER = {"illegal": 0, "at_risk": 1, "legal": 2}
 
 
 class FindingRow(BaseModel):
-    """One distinct check a plan was held to: what, the clause, its standing, the sentence, and whom it covers."""
+    """One binding finding a plan was held to: what, the clause, its standing, its sentences, and whom it covers."""
 
     constraint: str
     source: str = Field(description="'rules' (computed again under the plan) or the agent whose constraint it is")
     clause: str
     status: str = Field(description="legal | at_risk | illegal")
-    message: str
-    subjects: list[str] = Field(description="the crew, tails or airports the identical checks were about")
-    count: int = Field(description="how many identical checks this row stands for")
+    message: str = Field(description="the first check's sentence")
+    messages: list[str] = Field(description="every distinct sentence of the checks this row stands for, in order")
+    subjects: list[str] = Field(description="the crew, tails or airports the checks were about")
+    count: int = Field(description="how many checks this row stands for")
 
 
 class RefusedPlan(BaseModel):
@@ -71,24 +78,26 @@ class EscalationBanner(BaseModel):
 
 
 def finding_rows(compliance: list[dict[str, Any]]) -> list[FindingRow]:
-    """The plan's checks with the identical ones made one row (same constraint, clause, standing and sentence),
-    the broken and at-risk first, then the rules' own before the agents' constraints."""
-    rows: dict[tuple[str, str, str, str, str], FindingRow] = {}
+    """The plan's checks as one row per finding (same constraint, source, clause and standing), its distinct
+    sentences and subjects gathered; the broken and at-risk first, then the rules' own before the agents'."""
+    rows: dict[tuple[str, str, str, str], FindingRow] = {}
     for check in compliance:
-        key = (check["constraint"], check["source"], check["clause"], check["status"], check["message"])
+        key = (check["constraint"], check["source"], check["clause"], check["status"])
         row = rows.get(key)
         if row is None:
-            rows[key] = FindingRow(
+            row = rows[key] = FindingRow(
                 constraint=check["constraint"],
                 source=check["source"],
                 clause=check["clause"],
                 status=check["status"],
                 message=check["message"],
-                subjects=[check["subject"]] if check.get("subject") else [],
-                count=1,
+                messages=[],
+                subjects=[],
+                count=0,
             )
-            continue
         row.count += 1
+        if check["message"] not in row.messages:
+            row.messages.append(check["message"])
         if check.get("subject") and check["subject"] not in row.subjects:
             row.subjects.append(check["subject"])
     return sorted(rows.values(), key=lambda r: (STATUS_ORDER.get(r.status, 3), r.source != "rules"))
@@ -107,6 +116,21 @@ def refused_groups(rejected: list[dict[str, Any]]) -> list[RefusedGroup]:
         groups.setdefault(rejections[0]["code"], []).append(plan)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
     return [RefusedGroup(code=code, label=REJECTION_LABELS.get(code, code), plans=plans) for code, plans in ordered]
+
+
+def network_refusals(network: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """A network decision's rejected plans in the shape of the arbitrator's rejected scenarios: each flight that
+    makes the plan illegal is one typed reason, named by the flight."""
+    return [
+        {
+            "scenario": {"scenario_id": v["plan"]["plan_id"], "title": v["plan"]["title"]},
+            "rejections": [
+                {"code": r["code"], "message": f"{r['flight_id']}: {r['message']}"} for r in v["rejections"]
+            ],
+        }
+        for v in (network or {}).get("plans", [])
+        if v["rejections"]
+    ]
 
 
 def escalation_banners(escalations: list[dict[str, Any]]) -> list[EscalationBanner]:

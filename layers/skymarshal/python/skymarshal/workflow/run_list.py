@@ -62,6 +62,15 @@ def _first_line(text: str | None) -> str | None:
     return line if len(line) <= REPORT_CHARS else line[: REPORT_CHARS - 1] + "…"
 
 
+def _cause(cause: str | None) -> str | None:
+    """A failed execution's cause in words: a Lambda error's message, not its JSON envelope."""
+    try:
+        said = json.loads(cause or "")
+    except ValueError:
+        return _first_line(cause)
+    return _first_line(said.get("errorMessage") if isinstance(said, dict) else cause) or _first_line(cause)
+
+
 def _validated(wf: Any, described: dict, output: dict | None) -> dict:
     if output and isinstance(output.get("request"), dict):
         return output["request"]
@@ -89,10 +98,10 @@ def run_line(wf: Any, execution: dict) -> RunLine:
         outcome = said if said in ("executed", "rejected", "escalated", "failed") else "failed"
         detail = ended.get("message") or None
     elif described.get("error") in REFUSED_ERRORS:
-        outcome, detail = "refused", _first_line(described.get("cause"))
+        outcome, detail = "refused", _cause(described.get("cause"))
     else:
         outcome = "failed"
-        detail = _first_line(described.get("cause")) or described.get("error") or status.lower().replace("_", " ")
+        detail = _cause(described.get("cause")) or described.get("error") or status.lower().replace("_", " ")
     return RunLine(
         disruption_id=name,
         outcome=outcome,

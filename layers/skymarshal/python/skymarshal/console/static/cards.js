@@ -17,13 +17,15 @@ function findingsTable(plan) {
   const rows = plan.findings || [];
   const who = (f) => (f.subjects.length ? `${f.subjects.slice(0, 4).join(", ")}${f.subjects.length > 4 ? ` +${f.subjects.length - 4}` : ""}` : "");
   return el("table", { class: "findings", dataset: { testid: `findings-${plan.rank}` } },
-    el("caption", {}, `Binding findings it keeps (${rows.length} distinct, from ${plan.compliance.length} checks)`),
+    el("caption", {}, `Binding findings it keeps (${rows.length} findings, from ${plan.compliance.length} checks)`),
     el("thead", {}, el("tr", {}, ["status", "constraint", "clause", "finding", "about"].map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, rows.map((f) => el("tr", { class: f.status },
       el("td", {}, f.status.replace("_", " ")),
       el("td", {}, f.constraint, f.count > 1 ? el("span", { class: "count" }, ` ×${f.count}`) : null),
       el("td", {}, f.clause),
-      el("td", { class: "message" }, f.message),
+      el("td", { class: "message" }, f.message, f.messages.length > 1
+        ? el("details", {}, el("summary", {}, `${f.messages.length - 1} more`), el("ul", {}, f.messages.slice(1).map((m) => el("li", {}, m))))
+        : null),
       el("td", {}, who(f))))));
 }
 
@@ -48,8 +50,12 @@ export function card(plan, { canDecide, onApprove }) {
       el("ul", { class: "pros" }, plan.pros.map((p) => el("li", {}, p))),
       el("ul", { class: "cons" }, plan.cons.map((c) => el("li", {}, c)))),
     el("h5", {}, "Why it is legal"),
-    el("details", { open: broken ? "" : null }, el("summary", {}, `${(plan.findings || []).length} binding findings`
-      + (broken ? `, ${broken} at risk or broken` : ", all kept")), findingsTable(plan)),
+    (plan.findings || []).length
+      ? el("details", { open: broken ? "" : null }, el("summary", {}, `${plan.findings.length} binding findings`
+        + (broken ? `, ${broken} at risk or broken` : ", all kept")), findingsTable(plan))
+      : el("p", { class: "findings-none", dataset: { testid: `findings-${plan.rank}` } }, plan.scenario_id.startsWith("network:")
+        ? "every flight of the plan validated with zero tolerance: see the per-flight table"
+        : "no binding finding applies to this plan"),
     plan.precedent ? el("p", { class: "precedent", dataset: { testid: `precedent-${plan.rank}` } }, el("strong", {}, "Precedent: "), plan.precedent) : null,
     sensitivity ? [el("h5", {}, "What would change its rank"), sensitivity] : null,
     approve);

@@ -1,0 +1,161 @@
+"""The console on real runs of the state machine, in headless Chromium against `skymarshal serve`'s app: EY123's
+mechanical failure, EY101's crew running out of duty time, a sick captain, the AUH fog closure (a network
+decision) and an escalated run (a safety agent that failed), plus a report refused as input. For each, the page
+shows the why beside each plan (binding findings with their clause), the refused plans with their typed reasons,
+the Gantt, and the runs list by outcome; a full-page screenshot of each is written to $SKYMARSHAL_SCREENSHOTS
+(`make screenshots` sets docs/screenshots), else under the test's temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from boto3.dynamodb.conditions import Key
+from test_console_browser import CHROMIUM, CHROMIUM_ARGS
+
+from skymarshal.api.views import decision_view
+from skymarshal.data import schema as s
+from skymarshal.local import workflow as local_workflow
+from skymarshal.models.operational import Flight
+from skymarshal.workflow.models import ApprovalDecision
+
+REPORTS = {
+    "ey123": "Flight EY123 on January 20th 2027 had a mechanical failure",
+    "ey101": "EY101 on 21 January 2027 is delayed over four hours and the crew will run out of duty time",
+    "auh-fog": "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd 2027",
+    "refused": "the coffee machine in the crew room is broken again",
+}
+ESCALATED = "Flight EY123 on January 20th 2027 had a mechanical failure"
+
+
+def _sick_captain(account) -> str:
+    """A sick captain on the first scheduled departure from the hub on 21 January (the seeded airline's)."""
+    handle = account.handle()
+    flights = [
+        Flight.model_validate(r)
+        for r in handle.query(s.FLIGHTS, Key("aircraft_type").eq("A320"), index=s.TYPE_DEPARTURE_INDEX)
+    ]
+    hub = sorted(
+        (f for f in flights if f.origin == "AUH" and str(f.flight_date) == "2027-01-21" and f.status == "SCHEDULED"),
+        key=lambda f: f.scheduled_departure,
+    )
+    return f"The captain of {hub[0].flight_number} on January 21st 2027 called in sick two hours before departure"
+
+
+def _settle(wf, names) -> None:
+    for name in names:
+        deadline = time.monotonic() + 900
+        while wf.describe(name)["status"] == "RUNNING" and not wf.pending(name) and time.monotonic() < deadline:
+            time.sleep(1)
+
+
+@pytest.fixture(scope="module")
+def runs(wf, account):
+    """The runs, each left where a duty manager finds it; rejected at the end and their learning records removed."""
+    registry = local_workflow.registry()
+
+    def crew_agent_down(name, handler, event):
+        if name.startswith("FunctionsAgentcrewcompliance"):
+            raise RuntimeError("injected: the crew compliance agent is down")
+        return handler(event, local_workflow._Context(name))
+
+    stamp = f"{int(time.time()) % 100_000}"
+    registry.wrap = crew_agent_down  # only while the escalated run goes through its rounds
+    try:
+        escalated = wf.start(ESCALATED, disruption_id=f"shots-escalated-{stamp}")["execution_name"]
+        wf.follow(escalated, timeout_s=900)
+    finally:
+        registry.wrap = None
+    names = {"escalated": escalated}
+    for key, prompt in {**REPORTS, "sick-crew": _sick_captain(account)}.items():
+        names[key] = wf.start(prompt, disruption_id=f"shots-{key}-{stamp}")["execution_name"]
+    _settle(wf, names.values())
+    yield names
+    history = account.resource().Table(account.naming("DisruptionHistory"))
+    for name in names.values():
+        if wf.pending(name):
+            wf.decide(name, ApprovalDecision(action="reject", decided_by="test", comment="screenshots taken"))
+    for name in names.values():
+        deadline = time.monotonic() + 300
+        while wf.describe(name)["status"] == "RUNNING" and time.monotonic() < deadline:
+            time.sleep(0.5)
+        history.delete_item(Key={"disruption_id": f"SM-{name}"})
+
+
+@pytest.fixture(scope="module")
+def out_dir(tmp_path_factory) -> Path:
+    wanted = os.environ.get("SKYMARSHAL_SCREENSHOTS")
+    folder = Path(wanted) if wanted else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page(server):
+    from playwright.sync_api import sync_playwright
+
+    if not shutil.which("chromium"):
+        pytest.fail("chromium is not installed: `make browser` installs Debian's chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        tab = browser.new_page(viewport={"width": 1440, "height": 900})
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.goto(server)
+        tab.get_by_test_id("login-DutyManager").click()
+        tab.get_by_test_id("who").filter(has_text="(DutyManager)").wait_for()
+        yield tab
+        browser.close()
+        assert not errors, errors
+
+
+def _open(page, name: str) -> None:
+    page.evaluate("(run) => { location.hash = ''; location.hash = run; }", name)
+    page.locator("#run-title").filter(has_text=name).wait_for(timeout=30_000)
+
+
+@pytest.mark.parametrize("key", ["ey123", "ey101", "sick-crew", "auh-fog"])
+def test_each_decision_shows_its_why_refusals_and_gantt(page, wf, runs, out_dir, key):
+    name = runs[key]
+    output = wf.decision(name)
+    assert output is not None, (key, wf.describe(name).get("cause"))
+    view = decision_view(name, output, awaiting_approval=True, attempt=1)
+    _open(page, name)
+    if view.top:
+        page.get_by_test_id("findings-1").wait_for(state="attached", timeout=120_000)
+        clauses = page.get_by_test_id("findings-1").locator("tbody td:nth-child(3)").all_text_contents()
+        assert all(c.strip() for c in clauses)  # every finding names its clause
+        rows = page.get_by_test_id("findings-1").locator("tbody tr").count()
+        assert rows == len(view.top[0].findings) <= len(view.top[0].compliance)
+        if view.network is None:
+            assert rows, "a one-flight plan is held to binding findings"
+            page.get_by_test_id("findings-1").locator("xpath=..").locator("summary").first.click()  # shown open
+        page.locator("#gantt-chart svg").wait_for(timeout=120_000)
+    else:  # no legal plan: escalated, said at the top
+        page.get_by_test_id("escalations").locator(".escalation").first.wait_for(timeout=120_000)
+    refused = sum(len(g.plans) for g in view.refused)
+    if refused:
+        assert page.get_by_test_id("refused").locator("h3").inner_text() == f"Plans refused ({refused})"
+    page.screenshot(path=str(out_dir / f"{key}.png"), full_page=True)
+
+
+def test_the_escalated_run_and_the_runs_list_by_outcome(page, wf, runs, out_dir):
+    assert wf.output(runs["escalated"])["outcome"]["status"] == "escalated"
+    _open(page, runs["escalated"])
+    page.get_by_test_id("outcome").filter(has_text="Outcome: escalated").wait_for(timeout=60_000)
+    page.get_by_test_id("alerts").locator(f"a[data-run='{runs['escalated']}']").wait_for(timeout=30_000)
+    page.screenshot(path=str(out_dir / "escalated.png"), full_page=True)
+    page.locator("#refresh").click()
+    lines = page.get_by_test_id("runs").locator("li")
+    escalated = page.get_by_test_id("runs").locator(f"li:has(a[data-run='{runs['escalated']}'])")
+    assert escalated.locator(".outcome").inner_text() == "escalated"
+    refused = page.get_by_test_id("runs").locator(f"li:has(a[data-run='{runs['refused']}'])")
+    assert refused.locator(".outcome").inner_text() == "refused as input"
+    outcomes = [lines.nth(i).get_attribute("data-outcome") for i in range(lines.count())]
+    waiting = [o == "awaiting_decision" for o in outcomes]
+    assert any(waiting) and waiting == sorted(waiting, reverse=True)  # awaiting your decision first
+    page.get_by_test_id("runs").screenshot(path=str(out_dir / "runs.png"))
