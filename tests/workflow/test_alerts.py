@@ -103,3 +103,37 @@ def test_without_a_topic_the_alert_is_recorded_and_links_to_the_console(blank_ac
 )
 def test_console_links(arn, url, expected):
     assert console_link("run-1", arn, url) == expected
+
+
+def _decision(escalations: list[str], attempt: int = 1):
+    from skymarshal.workflow.models import DecisionSummary
+
+    return DecisionSummary(
+        status="escalated" if escalations else "decided",
+        has_plan=True,
+        final_decision="Swap EY123 to A6-BLT",
+        confidence=0.41,
+        ranked=[],
+        escalations=escalations,
+        attempt=attempt,
+        output={"key": "runs/x/y/decision.json"},
+    )
+
+
+def test_an_escalated_decision_is_alerted_while_it_waits_once_per_attempt(blank_account):
+    from skymarshal.workflow.alerts import raise_decision_alert
+
+    tables, sns = blank_account.tables(), RecordingSNS()
+    channel = AlertChannel(sns=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts", console_url="http://c")
+    assert raise_decision_alert("evt-7", "dis-7", _decision([]), tables=tables, channel=channel) is None
+    alert = raise_decision_alert("evt-7", "dis-7", _decision(["LOW_CONFIDENCE"]), tables=tables, channel=channel)
+    assert alert is not None and alert.reason == "LOW_CONFIDENCE" and alert.console_link == "http://c/#evt-7"
+    assert "waits for a duty manager" in alert.message and len(sns.sent) == 1
+    # a retried approval step: nothing twice; a new attempt (alternatives) is alerted again
+    assert raise_decision_alert("evt-7", "dis-7", _decision(["LOW_CONFIDENCE"]), tables=tables, channel=channel)
+    assert len(sns.sent) == 1
+    raise_decision_alert("evt-7", "dis-7", _decision(["AGENT_CONFIDENCE_GAP"], 2), tables=tables, channel=channel)
+    assert [a.reason for a in latest_alerts(tables=tables)] == ["AGENT_CONFIDENCE_GAP", "LOW_CONFIDENCE"]
+    # and Learn's own escalation of the same run is not taken for a retry of it
+    learnt = raise_alert(_state("evt-7"), tables=tables, channel=channel, execution_arn=ARN)
+    assert learnt is not None and learnt.reason == "SAFETY_AGENT_FAILED" and len(sns.sent) == 3

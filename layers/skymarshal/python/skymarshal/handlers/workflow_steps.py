@@ -180,20 +180,31 @@ def arbitrate(event: dict, context: Any) -> dict:
 @step
 def request_approval(event: dict, context: Any) -> dict:
     """Payload: {"task_token": $$.Task.Token, "execution_name", "disruption_id", "decision", "timeout_seconds"}."""
+    from ..workflow.alerts import raise_decision_alert
+    from ..workflow.approvals import disruption_of
     from ..workflow.approvals import request_approval as run
 
     c = clients()
+    decision = DecisionSummary.model_validate(event["decision"])
     pending = run(
         task_token=event["task_token"],
         execution_name=event["execution_name"],
-        decision=DecisionSummary.model_validate(event["decision"]),
+        decision=decision,
         timeout_seconds=int(event["timeout_seconds"]),
         tables=c.tables,
         disruption_id=event.get("disruption_id"),
         registry=c.registry,
         trail=c.trail,
     )
-    logger.info("awaiting approval", extra=pending)
+    # an escalated decision (low confidence, agents far apart) is in Alerts while it waits, not only once it ends
+    alert = raise_decision_alert(
+        event["execution_name"],
+        event.get("disruption_id") or disruption_of(event["execution_name"]),
+        decision,
+        tables=c.tables,
+        channel=c.alerts,
+    )
+    logger.info("awaiting approval", extra={**pending, "alert": alert.reason if alert else None})
     return pending
 
 

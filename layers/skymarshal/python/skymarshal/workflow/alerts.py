@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..checkpoint.config import ttl_seconds
 from .deployment import ALERT_TOPIC_ENV, CONSOLE_URL_ENV
-from .models import Escalation, ValidatedRequest
+from .models import DecisionSummary, Escalation, ValidatedRequest
 from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow.alerts")
@@ -115,8 +115,39 @@ def raise_alert(
         raised_at=now or datetime.now(UTC),
         console_link=console_link(request.execution_name, execution_arn, channel.console_url),
     )
+    return _record(alert, f"{CLAIM_PREFIX}{alert.execution_name}", tables=tables, channel=channel)
+
+
+def raise_decision_alert(
+    execution_name: str,
+    disruption_id: str,
+    decision: DecisionSummary,
+    *,
+    tables: WorkflowTables,
+    channel: AlertChannel,
+    now: datetime | None = None,
+) -> Alert | None:
+    """A decision that waits for a duty manager with escalations (low confidence, agents far apart): alerted as it
+    is asked, once per attempt, so it is in Alerts while it waits; None when the decision carries none."""
+    if not decision.escalations:
+        return None
+    alert = Alert(
+        disruption_id=disruption_id,
+        execution_name=execution_name,
+        reason=decision.escalations[0],
+        message=f"the decision waits for a duty manager with escalation {', '.join(decision.escalations)}: "
+        f"{decision.final_decision}"[:500],
+        raised_at=now or datetime.now(UTC),
+        console_link=console_link(execution_name, None, channel.console_url),
+    )
+    claim = f"{CLAIM_PREFIX}{execution_name}#attempt-{decision.attempt}"  # not the run's: Learn may still escalate
+    return _record(alert, claim, tables=tables, channel=channel)
+
+
+def _record(alert: Alert, claim_pk: str, *, tables: WorkflowTables, channel: AlertChannel) -> Alert | None:
+    """Publish once (the claim item guards a retried step) and list it where the CLI, API and console read."""
     ttl = int(time.time()) + ttl_seconds()
-    claim = {"PK": f"{CLAIM_PREFIX}{alert.execution_name}", "SK": CLAIM_SK, "ttl": ttl}
+    claim = {"PK": claim_pk, "SK": CLAIM_SK, "ttl": ttl}
     try:
         tables.checkpoints.put_item(
             Item={**claim, "alert": alert.model_dump_json()}, ConditionExpression="attribute_not_exists(PK)"
@@ -124,8 +155,9 @@ def raise_alert(
     except ClientError as exc:
         if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise
-        log.info("alert of %s already raised (a retried Learn step)", alert.execution_name)
-        return alert_of(alert.execution_name, tables=tables)
+        log.info("alert of %s already raised (a retried step)", alert.execution_name)
+        item = tables.checkpoints.get_item(Key={"PK": claim_pk, "SK": CLAIM_SK}).get("Item")
+        return Alert.model_validate_json(item["alert"]) if item else None
     alert = _publish(alert, channel)
     body = alert.model_dump_json()
     tables.checkpoints.put_item(
