@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery roadef-checker bench-decisions bench-network bench-reading bench-day venv clean local-stop browser serve deploy-rehearsal
+.PHONY: demo test test-unit test-full lint synth layer bench bench-recovery roadef-checker bench-decisions bench-network bench-reading bench-day venv clean local-stop browser serve screenshots deploy-rehearsal
 # Debian's chromium for the console's browser test (Playwright drives it; no browser download)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
@@ -44,6 +44,9 @@ lint: $(STAMP)  ## ruff (lint and format check) and mypy, as configured in pypro
 browser:  ## Debian's chromium, once (the console's headless browser test)
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+screenshots: $(STAMP) browser  ## the console on real runs (EY123, EY101, a sick captain, the AUH fog closure, an escalated run, the runs list) in headless chromium, into docs/screenshots
+	SKYMARSHAL_SCREENSHOTS=docs/screenshots $(BIN)/pytest -q -p no:randomly tests/api/test_console_screenshots.py
 
 serve: $(STAMP)  ## the duty manager console and API on http://127.0.0.1:8000 (local AWS; development login)
 	$(BIN)/skymarshal local start
