@@ -7,11 +7,45 @@ from collections.abc import Mapping
 from ..arbitration.actions import DelayFlight, DivertFlight, RebookPassengers
 from ..arbitration.models import Scenario
 from ..models.operational import Flight
-from .models import PassengerGroup
+from .models import PassengerChange, PassengerGroup
 
 
 def _name(flight: Flight) -> str:
     return f"{flight.flight_number} {flight.origin}-{flight.destination} on {flight.scheduled_departure:%d %b}"
+
+
+def _group(
+    flight: Flight, change: PassengerChange, passengers: int, text: str, onto: str | None = None
+) -> PassengerGroup:
+    return PassengerGroup(
+        flight_id=flight.flight_id,
+        flight_number=flight.flight_number,
+        change=change,
+        passengers=passengers,
+        onto=onto,
+        notification=text,
+    )
+
+
+def _rebooked(
+    flight: Flight, action: RebookPassengers, flights: Mapping[str, Flight], cancelled: bool
+) -> list[PassengerGroup]:
+    what = "cancelled" if cancelled else "changed"
+    groups = []
+    for onto, count in action.onto.items():
+        target = flights.get(onto)
+        if not count:
+            continue
+        seat = f"{_name(target)}, departing {target.scheduled_departure:%H:%MZ}" if target else onto
+        text = f"{_name(flight)} is {what}: you are rebooked on {seat}."
+        groups.append(_group(flight, "rebooked", count, text, target.flight_number if target else onto))
+    if action.interline:
+        text = (
+            f"{_name(flight)} is {what}: we are booking you on another airline and will send the new itinerary; "
+            "hotel and meals are covered if you must wait overnight."
+        )
+        groups.append(_group(flight, "interline", action.interline, text, "INTERLINE"))
+    return groups
 
 
 def passenger_groups(scenario: Scenario, flights: Mapping[str, Flight], cancelled: set[str]) -> list[PassengerGroup]:
@@ -28,58 +62,17 @@ def passenger_groups(scenario: Scenario, flights: Mapping[str, Flight], cancelle
             and action.flight_id not in cancelled
             and booked
         ):
-            groups.append(
-                PassengerGroup(
-                    flight_id=flight.flight_id,
-                    flight_number=flight.flight_number,
-                    change="delayed",
-                    passengers=booked,
-                    notification=f"{_name(flight)} now departs {action.new_departure:%H:%MZ} "
-                    f"(was {flight.scheduled_departure:%H:%MZ}). We are sorry for the delay.",
-                )
+            text = (
+                f"{_name(flight)} now departs {action.new_departure:%H:%MZ} "
+                f"(was {flight.scheduled_departure:%H:%MZ}). We are sorry for the delay."
             )
+            groups.append(_group(flight, "delayed", booked, text))
         elif isinstance(action, DivertFlight) and booked:
-            groups.append(
-                PassengerGroup(
-                    flight_id=flight.flight_id,
-                    flight_number=flight.flight_number,
-                    change="diverted",
-                    passengers=booked,
-                    notification=f"{_name(flight)} lands at {action.alternate} at {action.new_arrival:%H:%MZ}; "
-                    f"onward travel to {flight.destination} is arranged.",
-                )
+            text = (
+                f"{_name(flight)} lands at {action.alternate} at {action.new_arrival:%H:%MZ}; "
+                f"onward travel to {flight.destination} is arranged."
             )
+            groups.append(_group(flight, "diverted", booked, text))
         elif isinstance(action, RebookPassengers):
-            for onto, count in action.onto.items():
-                target = flights.get(onto)
-                if not count:
-                    continue
-                groups.append(
-                    PassengerGroup(
-                        flight_id=flight.flight_id,
-                        flight_number=flight.flight_number,
-                        change="rebooked",
-                        passengers=count,
-                        onto=target.flight_number if target else onto,
-                        notification=f"{_name(flight)} is "
-                        + ("cancelled" if flight.flight_id in cancelled else "changed")
-                        + (
-                            f": you are rebooked on {_name(target)}, departing {target.scheduled_departure:%H:%MZ}."
-                            if target
-                            else f": you are rebooked on {onto}."
-                        ),
-                    )
-                )
-            if action.interline:
-                groups.append(
-                    PassengerGroup(
-                        flight_id=flight.flight_id,
-                        flight_number=flight.flight_number,
-                        change="interline",
-                        passengers=action.interline,
-                        onto="INTERLINE",
-                        notification=f"{_name(flight)} is cancelled: we are booking you on another airline and "
-                        "will send the new itinerary; hotel and meals are covered if you must wait overnight.",
-                    )
-                )
+            groups.extend(_rebooked(flight, action, flights, flight.flight_id in cancelled))
     return groups
