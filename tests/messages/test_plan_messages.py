@@ -214,3 +214,44 @@ def test_every_delay_code_family_has_a_change_reason():
         "INDU",
         "OPER",
     ]
+
+
+CHANGES = ("none", "crew", "cancel", "delay", "swap", "swap+delay", "divert")
+
+
+@given(st.lists(st.tuples(st.sampled_from(CHANGES), st.integers(1, 600)), min_size=1, max_size=8))
+def test_one_valid_message_per_changed_flight_and_none_for_the_rest(changes):
+    flights = [flight(n + 1, (6 + n) % 24) for n in range(len(changes))]
+    actions: list = []
+    changed = set()
+    for f, (change, minutes) in zip(flights, changes):
+        if change == "crew":
+            actions.append(
+                ReassignCrew(flight_id=f.flight_id, replacements={"C1": "R1"}, report_at=f.scheduled_departure)
+            )
+        if change == "cancel":
+            actions.append(CancelFlight(flight_id=f.flight_id, reason="x"))
+        if "swap" in change:
+            actions.append(
+                SwapAircraft(
+                    flight_id=f.flight_id,
+                    from_registration=f.aircraft_registration,
+                    to_registration="A6-BLT",
+                    to_aircraft_type="B789",
+                )
+            )
+        if "delay" in change:
+            actions.append(delay(f, minutes))
+        if change == "divert":
+            actions.append(DivertFlight(flight_id=f.flight_id, alternate="MCT", new_arrival=f.scheduled_arrival))
+        if change not in ("none", "crew"):
+            changed.add(f.flight_id)
+    if not actions:
+        return
+    out = plan_messages(scenario(actions), PlanFacts({f.flight_id: f for f in flights}), CAUSE)
+    assert sorted(m.flight_id for m in out.messages) == sorted(changed) and out.refused == []
+    for message in out.messages:
+        problem = fmt.problems_mvt(message.text) if message.standard == "MVT" else fmt.problems_asm(message.text)
+        assert problem is None
+        if message.standard == "MVT":
+            assert MVTParser().parse(message.text).flight_number == message.flight_number
