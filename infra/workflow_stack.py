@@ -21,7 +21,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
-from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE, TRIGGER_DLQ_ENV
+from skymarshal.workflow.deployment import DETAIL_TYPES, SOURCE, TRIGGER_DLQ_ENV
 
 from .alerts import workflow_alerts
 from .config import AppConfig
@@ -361,8 +361,9 @@ class WorkflowStack(Stack):
             self,
             "DisruptionReported",
             event_bus=bus,
-            description="A flight disruption report starts one workflow execution per event id",
-            event_pattern=events.EventPattern(source=[SOURCE], detail_type=[DETAIL_TYPE]),
+            description="A flight disruption report or movement message starts one workflow execution per event id",
+            # a report in words, or an IATA movement message (MVT, MVA, DIV): each starts one run per event id
+            event_pattern=events.EventPattern(source=[SOURCE], detail_type=list(DETAIL_TYPES)),
         )
         rule.add_target(
             targets.LambdaFunction(

@@ -20,7 +20,7 @@ from workflow_stack_helpers import (
 )
 
 from skymarshal.data.schema import AGENT_TABLE_ACCESS, AGENTS, CHECKPOINTS, OPERATIONAL_TABLES
-from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
+from skymarshal.workflow.deployment import DETAIL_TYPES, SOURCE
 
 
 def test_fourteen_functions_one_per_agent_and_step(functions) -> None:
@@ -150,7 +150,10 @@ def test_trigger_may_only_start_this_state_machine(workflow_template_json, funct
 def test_rule_on_the_bus_starts_the_trigger_with_a_dead_letter_queue(
     workflow_template: Template, workflow_template_json, functions
 ) -> None:
-    assert (SOURCE, DETAIL_TYPE) == ("skymarshal.disruptions", "Flight Disruption Reported")
+    assert (SOURCE, DETAIL_TYPES) == (
+        "skymarshal.disruptions",
+        ("Flight Disruption Reported", "Flight Movement Message"),
+    )
     workflow_template.resource_count_is("AWS::Events::EventBus", 1)
     bus = next(iter(resources_of(workflow_template_json, "AWS::Events::EventBus")))
     queue = next(iter(resources_of(workflow_template_json, "AWS::SQS::Queue")))
@@ -158,7 +161,8 @@ def test_rule_on_the_bus_starts_the_trigger_with_a_dead_letter_queue(
         "AWS::Events::Rule",
         {
             "EventBusName": {"Ref": bus},
-            "EventPattern": {"source": [SOURCE], "detail-type": [DETAIL_TYPE]},
+            # a report in words and an IATA movement message (MVT, MVA, DIV) both start a run
+            "EventPattern": {"source": [SOURCE], "detail-type": list(DETAIL_TYPES)},
             "Targets": [
                 Match.object_like(
                     {

@@ -25,7 +25,16 @@ def register(commands) -> None:
     cmd = commands.add_parser(
         "analyze", help="analyse a disruption end to end: agents, arbitrator, approval, execution"
     )
-    cmd.add_argument("prompt", help='e.g. "Flight EY123 on January 20th had a mechanical failure"')
+    cmd.add_argument(
+        "prompt", nargs="?", help='e.g. "Flight EY123 on January 20th had a mechanical failure" (or --mvt FILE)'
+    )
+    cmd.add_argument(
+        "--mvt",
+        metavar="FILE",
+        default=None,
+        help="analyse an IATA movement message (MVT, MVA or DIV) from FILE instead of a report in words; "
+        "a malformed message is one line and starts nothing",
+    )
     choice = cmd.add_mutually_exclusive_group()
     choice.add_argument("--approve", action="store_true", help="approve the top-ranked plan")
     choice.add_argument("--select", type=int, metavar="N", help="approve the plan ranked N instead")
@@ -67,6 +76,32 @@ def register(commands) -> None:
     )
     cmd.add_argument("--json", action="store_true", help="print one JSON object instead")
     cmd.set_defaults(run=_run)
+
+
+def _report(args) -> str:
+    """The report in words, or the movement message in --mvt FILE (read by the message parser first)."""
+    from . import CliError
+
+    if args.mvt is None:
+        if args.prompt is None:
+            raise CliError(
+                'say what happened, e.g. "Flight EY123 on January 20th had a mechanical failure", or --mvt FILE'
+            )
+        return args.prompt
+    if args.prompt is not None:
+        raise CliError("give a report in words or --mvt FILE, not both")
+    from ..intake.movement import MalformedMessage, read_movement
+
+    try:
+        with open(args.mvt, encoding="utf-8") as file:
+            text = file.read(8192)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"--mvt {args.mvt}: cannot read it ({exc.__class__.__name__})") from None
+    try:
+        read_movement(text)
+    except MalformedMessage as exc:
+        raise CliError(f"--mvt {args.mvt}: {exc}") from None
+    return text.strip()
 
 
 def fact(text: str) -> tuple[str, str]:
@@ -216,6 +251,7 @@ def _run(args) -> int:
     def echo(message: str) -> None:
         print(message, file=sys.stderr)
 
+    args.prompt = _report(args)
     request = checked_request(args.prompt, args.disruption_id, args.decided_by)
     # An override from the flags is checked before the run starts, like a bad prompt: its reason, its instruction.
     flags = [("alternatives", None, args.alternatives), ("select", "rank checked later", args.select)]

@@ -12,6 +12,9 @@ FLIGHT_HOLD_ENV = "SKYMARSHAL_FLIGHT_HOLD_MINUTES"  # a recovered flight refuses
 # The EventBridge rule's pattern and what the Trigger accepts.
 SOURCE = "skymarshal.disruptions"
 DETAIL_TYPE = "Flight Disruption Reported"
+# An IATA movement message (MVT, MVA, DIV) on the same bus: detail {"message": "MVT\n..."} (intake/movement.py).
+MOVEMENT_DETAIL_TYPE = "Flight Movement Message"
+DETAIL_TYPES = (DETAIL_TYPE, MOVEMENT_DETAIL_TYPE)
 
 # Duty-manager alerts (workflow/alerts.py): the SNS topic an escalation is published to, and the console a
 # run's link points at (unset: the link is the Step Functions console's).

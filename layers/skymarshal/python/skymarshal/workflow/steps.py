@@ -23,8 +23,10 @@ from ..agents.tail_facts import tail_flight, tail_scope
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
+from ..data.overlay import Overlay
 from ..data.schema import AGENTS
 from ..intake.when import OpsDateError, configured_ops_date, speaks_relatively
+from ..models.disruption import Disruption
 from ..models.operational import Flight
 from .audit_trail import AuditTrail
 from .deployment import APPROVAL_TIMEOUT_ENV
@@ -36,7 +38,7 @@ from .models import (
 from .payloads import ArtifactStore, run_key
 from .retry import RetryPlan, retry_plan
 from .tables import WorkflowTables
-from .validate_facts import FactsRefused, corrected_flights, corrected_network, flight_facts
+from .validate_facts import FactsRefused, corrected_flights, corrected_network, flight_facts, movement_facts
 
 DEFAULT_APPROVAL_TIMEOUT_S = 1800  # 30 minutes: company policy's approval window (knowledge/recovery-policy)
 # `debate`: the debate rounds after the revision round (workflow/debate.py), null unless one runs.
@@ -179,15 +181,7 @@ def validate(
         )
     except OpsDateError as exc:
         raise InvalidDisruption(str(exc)) from None
-    extraction = extract_offline(
-        request.prompt, now=now or request.reported_at, flight_dates=flight_dates, ops_date=ops
-    )
-    info = extraction.flight_info
     facts, by = request.facts, request.requested_by or request.source
-    try:  # the flights the duty manager named instead of the report's, checked against the schedule
-        named = corrected_flights(facts, extraction, ops, handle)
-    except FactsRefused as exc:
-        raise InvalidDisruption(str(exc)) from None
     previous = request.resumes or request.disruption_id  # the run a resume or a retry reuses
     plan = retry_plan(request.disruption_id, previous, store) if request.retry else None
     common = {
@@ -202,6 +196,34 @@ def validate(
         "resumes": previous if request.resume or request.retry else None,
         "approval_timeout_seconds": approval_timeout_seconds(tables=tables),
     }
+
+    def flight_run(flight: Flight, description: str, disruption: Disruption, overlay: Overlay) -> dict[str, Any]:
+        validated = ValidatedRequest(
+            **common,
+            flight_number=flight.flight_number,
+            flight_date=flight.flight_date.isoformat(),
+            flight_id=flight.flight_id,
+            description=description or disruption.cause,
+            disruption=disruption,
+            overlay=overlay,
+        )
+        _claim_flight(validated, tables=tables)
+        return _initial_state(validated, request, store, trail, plan)
+
+    try:  # a movement message (MVT, MVA, DIV): its elements, read by the message parser, not prose
+        moved = movement_facts(request.prompt, handle, now or request.reported_at, ops, facts, by)
+    except (FactsRefused, ReportContradictsData) as exc:
+        raise InvalidDisruption(str(exc)) from None
+    if moved is not None:
+        return flight_run(*moved)
+    extraction = extract_offline(
+        request.prompt, now=now or request.reported_at, flight_dates=flight_dates, ops_date=ops
+    )
+    info = extraction.flight_info
+    try:  # the flights the duty manager named instead of the report's, checked against the schedule
+        named = corrected_flights(facts, extraction, ops, handle)
+    except FactsRefused as exc:
+        raise InvalidDisruption(str(exc)) from None
     reads: dict[str, str | None] | None = None
     flight: Flight | None
     if named is not None:
@@ -250,17 +272,7 @@ def validate(
         raise InvalidDisruption(str(exc)) from None
     if by_registration:  # the aircraft is the scope
         disruption = tail_scope(disruption)
-    validated = ValidatedRequest(
-        **common,
-        flight_number=flight.flight_number,
-        flight_date=flight.flight_date.isoformat(),
-        flight_id=flight.flight_id,
-        description=description or disruption.cause,
-        disruption=disruption,
-        overlay=overlay,
-    )
-    _claim_flight(validated, tables=tables)
-    return _initial_state(validated, request, store, trail, plan)
+    return flight_run(flight, description, disruption, overlay)
 
 
 def _initial_state(

@@ -24,11 +24,11 @@ from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..models.common import MAX_PROMPT_CHARS
-from .deployment import DETAIL_TYPE, SOURCE
+from .deployment import DETAIL_TYPES, MOVEMENT_DETAIL_TYPE, SOURCE
 from .deployment import TRIGGER_DLQ_ENV as DLQ_ENV  # noqa: F401  (the Trigger handler reads it from here)
 from .models import DisruptionRequest, field_error
 
-RULE_PATTERN: dict[str, list[str]] = {"source": [SOURCE], "detail-type": [DETAIL_TYPE]}
+RULE_PATTERN: dict[str, list[str]] = {"source": [SOURCE], "detail-type": list(DETAIL_TYPES)}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _HASH_CHARS = 8  # 32 bits of the id: a collision needs ~65,000 distinct ids sanitized to the same text
 
@@ -39,6 +39,7 @@ class DisruptionDetail(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     prompt: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    message: str | None = Field(None, min_length=1, max_length=MAX_PROMPT_CHARS)  # a movement message's text
     flight_number: str | None = Field(None, max_length=16)
     date: str | None = Field(None, max_length=32)  # the local departure date, e.g. 2026-01-20
     description: str | None = Field(None, max_length=1000)  # "mechanical failure"
@@ -46,12 +47,12 @@ class DisruptionDetail(BaseModel):
 
     @model_validator(mode="after")
     def _something_to_analyse(self) -> DisruptionDetail:
-        if not self.prompt and not (self.flight_number and self.date and self.description):
-            raise ValueError("give either prompt, or flight_number, date and description")
+        if not self.prompt and not self.message and not (self.flight_number and self.date and self.description):
+            raise ValueError("give either prompt, a movement message, or flight_number, date and description")
         return self
 
     def as_prompt(self) -> str:
-        return self.prompt or f"Flight {self.flight_number} on {self.date} had a {self.description}"
+        return self.message or self.prompt or f"Flight {self.flight_number} on {self.date} had a {self.description}"
 
 
 class DisruptionEvent(EventBridgeModel):
@@ -75,10 +76,20 @@ def parse_event(event: Any) -> DisruptionEvent:
         parsed = DisruptionEvent.model_validate(event)
     except ValidationError as exc:
         raise InvalidEvent(field_error(exc, "event")) from None
-    if parsed.source != SOURCE or parsed.detail_type != DETAIL_TYPE:
+    if parsed.source != SOURCE or parsed.detail_type not in DETAIL_TYPES:
         raise InvalidEvent(
-            f"source/detail-type must be {SOURCE!r}/{DETAIL_TYPE!r}, got {parsed.source!r}/{parsed.detail_type!r}"
+            f"source/detail-type must be {SOURCE!r}/{' or '.join(map(repr, DETAIL_TYPES))}, got "
+            f"{parsed.source!r}/{parsed.detail_type!r}"
         )
+    if parsed.detail_type == MOVEMENT_DETAIL_TYPE:  # parked with its reason when malformed: the feed goes on
+        from ..intake.movement import MalformedMessage, read_movement
+
+        if not parsed.detail.message:
+            raise InvalidEvent("event: detail.message: a movement message event carries the message text")
+        try:
+            read_movement(parsed.detail.message)
+        except MalformedMessage as exc:
+            raise InvalidEvent(f"event: detail.message: {exc}") from None
     return parsed
 
 

@@ -14,9 +14,11 @@ from typing import Any
 from ..agents.corrected_facts import bare_disruption, corrected_flight_report, with_unsure
 from ..agents.disruption_facts import NoCauseStated, ReportContradictsData, resolve_flight_report
 from ..agents.extraction_core import ExtractionResult
+from ..agents.movement_facts import resolve_movement
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..intake.movement import MalformedMessage, is_movement_message, read_movement
 from ..intake.sentences import described
 from ..models.corrections import CorrectionRefused
 from ..models.disruption import Disruption
@@ -86,6 +88,30 @@ def flight_facts(
         raise FactsRefused(str(exc)) from None
 
 
+def movement_facts(
+    text: str, handle: DataHandle, now: datetime, ops: date | None, facts: dict[str, str], by: str | None
+) -> tuple[Flight, str, Disruption, Overlay] | None:
+    """A movement message's flight, description, facts (with the duty manager's corrections) and overlay; None when
+    the text is not a movement message. Raises FactsRefused (a malformed message, a bad correction) or
+    ReportContradictsData."""
+    if not is_movement_message(text):
+        return None
+    try:
+        movement = read_movement(text)
+    except MalformedMessage as exc:
+        raise FactsRefused(str(exc)) from None
+    flight, disruption, overlay = resolve_movement(movement, text, handle, now, ops or now.date())
+    description = f"{movement.kind} {movement.flight_number}/{movement.day_of_month:02d}"
+    if not facts:
+        return flight, description, with_unsure(disruption), overlay
+    try:
+        fixed, rebuilt = corrected_flight_report(disruption, facts, [flight], handle, now, by, movement.supplementary)
+    except CorrectionRefused as exc:
+        raise FactsRefused(str(exc)) from None
+    diverted = [p for p in overlay.patches if p.fact == "diverted_to"]  # the diversion is the message's, kept
+    return flight, description, fixed, Overlay(patches=[*rebuilt.patches, *diverted], additions=rebuilt.additions)
+
+
 def corrected_network(disruption: Disruption, facts: dict[str, str], by: str | None) -> Disruption:
     """An airport or airspace disruption with its code corrected (its window and capacity are its report's)."""
     from ..agents.corrected_facts import corrected_disruption
@@ -100,4 +126,11 @@ def corrected_network(disruption: Disruption, facts: dict[str, str], by: str | N
         raise FactsRefused(str(exc)) from None
 
 
-__all__ = ["FactsRefused", "ReportContradictsData", "corrected_flights", "corrected_network", "flight_facts"]
+__all__ = [
+    "FactsRefused",
+    "ReportContradictsData",
+    "corrected_flights",
+    "corrected_network",
+    "flight_facts",
+    "movement_facts",
+]
