@@ -77,14 +77,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-factor", type=float, default=0.1, help="passenger volume (0.78: production)")
     parser.add_argument("--policy", choices=("rank1", "scripted"), default="rank1")
     parser.add_argument("--skip-workflow", action="store_true", help="the baselines only")
+    parser.add_argument(
+        "--hindsight-seconds", type=float, default=60.0, help="the hindsight bound's optimizer time (0: skip it)"
+    )
     parser.add_argument("--out", type=Path, default=Path(".build/bench-day"))
     args = parser.parse_args(argv)
     os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")  # the handlers' INFO lines would bury the table
 
     from skymarshal.cli.replay_run import scorecard_table
+    from skymarshal.data import schema as s
     from skymarshal.data.generator import GeneratorConfig, generate
     from skymarshal.day.baselines import run_baseline
+    from skymarshal.day.hindsight import HindsightUnsolved, run_hindsight
     from skymarshal.day.state import from_airline
 
     started = time.monotonic()
@@ -110,6 +115,14 @@ def main(argv: list[str] | None = None) -> int:
             t = time.monotonic()
             cards.append(run_baseline(name, state, stream.events, [args.day]))
             print(f"  baseline {name}: {time.monotonic() - t:.1f} s", flush=True)
+        if args.hindsight_seconds > 0:
+            t = time.monotonic()
+            spares = [a for a in airline.tables[s.AIRCRAFT_AVAILABILITY] if a.date == args.day]
+            try:
+                cards.append(run_hindsight(state, stream.events, args.day, args.hindsight_seconds, spares))
+                print(f"  hindsight bound: {time.monotonic() - t:.0f} s", flush=True)
+            except HindsightUnsolved as e:
+                print(f"  hindsight bound: not solved ({e})", flush=True)
         if not args.skip_workflow:
             t = time.monotonic()
             card, _ = _skymarshal(airline, stream, args.out, args.policy)

@@ -54,6 +54,16 @@ def test_connection_broken_before_the_window_is_reported_only_when_strict(tmp_pa
     assert check(instance, kept) == check(instance, kept, STRICT)  # strict is the default
 
 
+def test_the_minimum_connection_is_the_instances_own(tmp_path):
+    """Itinerary 2 connects 102 -> 103 in 30 minutes once 102's imposed delay is flown: legal at the
+    challenge's 30, reported under an airline's MCT of 31 or more."""
+    instance = tiny_instance(tmp_path)
+    kept = planned_solution(instance)
+    assert check(instance, kept) == []
+    reported = check(instance.model_copy(update={"min_connection": 31}), kept)
+    assert {v.kind for v in reported} == {"connection_time"}
+
+
 def test_history_ends_at_the_connection_airport_when_strict(tmp_path):
     instance = broken_tiny(tmp_path)
     itinerary = next(i for i in instance.itineraries if i.id == 2)
@@ -92,11 +102,14 @@ def test_solver_repairs_the_broken_connection_under_strict(tmp_path):
     delay=st.integers(0, 50),
     seed=st.integers(0, 10**6),
     moves=st.integers(0, 6),
+    min_connection=st.sampled_from([MIN_CONNECTION, 45, 60]),
 )
-def test_strict_plans_never_keep_a_short_connection(tmp_path_factory, window, delay, seed, moves):
-    """Whatever the delay and where the window opens, every plan the solver builds or moves to is strict
-    feasible, and (computed here, not by the checker) no passenger line connects in under the minimum."""
+def test_strict_plans_never_keep_a_short_connection(tmp_path_factory, window, delay, seed, moves, min_connection):
+    """Whatever the delay, where the window opens and the minimum connection (the challenge's 30 minutes or an
+    airline's MCT), every plan the solver builds or moves to is strict feasible, and (computed here, not by the
+    checker) no passenger line connects in under the minimum."""
     instance = broken_tiny(tmp_path_factory.mktemp("tiny"), window=window, delay=delay)
+    instance = instance.model_copy(update={"min_connection": min_connection})
     search = _Search(instance, seed)
     plan = construct(search.net, Weights(), list(instance.aircraft))
     search.offer(plan)
@@ -106,7 +119,7 @@ def test_strict_plans_never_keep_a_short_connection(tmp_path_factory, window, de
         times = {(f.number, f.day): (f.departure, f.arrival) for f in rows.flights if f.aircraft}
         for line in rows.itineraries:
             for a, b in zip(line.legs, line.legs[1:]):
-                assert times[(b.number, b.day)][0] - times[(a.number, a.day)][1] >= MIN_CONNECTION
+                assert times[(b.number, b.day)][0] - times[(a.number, a.day)][1] >= min_connection
         plan = search.neighbour()
         search.offer(plan)
 

@@ -93,7 +93,7 @@ def _held(
     return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
 
 
-def _peak(times: Sequence[datetime]) -> int:
+def peak_per_hour(times: Sequence[datetime]) -> int:
     per_hour: dict[datetime, int] = defaultdict(int)
     for t in times:
         per_hour[t.replace(minute=0, second=0, microsecond=0)] += 1
@@ -110,7 +110,7 @@ def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
         [(f.scheduled_departure, f.flight_id) for f in flying if f.origin == e.station],
         [(f.scheduled_arrival, f.flight_id) for f in flying if f.destination == e.station],
     ):
-        rate = max(1, math.ceil(_peak([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
+        rate = max(1, math.ceil(peak_per_hour([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
         caught = sorted((t, fid) for t, fid in moves if e.start <= t < e.end)
         for k, (t, fid) in enumerate(caught):
             slot = e.start + timedelta(minutes=60 * k / rate)

@@ -265,10 +265,13 @@ def _money(
             )
         )
         cares.append(guest.duty_of_care(f, rows, kind, new_departure=new_departure))
-    swaps = sum(
-        1
-        for fid, tail in state.original_tails.items()
-        if fid in state.flights and state.flights[fid].aircraft_registration != tail
+    # A swap is one tail exchanged for another, whatever the number of its flights the new tail then flies.
+    swaps = len(
+        {
+            (tail, state.flights[fid].aircraft_registration)
+            for fid, tail in state.original_tails.items()
+            if fid in state.flights and state.flights[fid].aircraft_registration != tail
+        }
     )
     compensation = finance.compensation_cost(liabilities).amount_usd
     care = finance.care_cost(cares).amount_usd

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Booking, Flight
+from ..rules.network import DEFAULT_NETWORK
 from .model import (
     MINUTES_PER_DAY,
     Aircraft,
@@ -92,6 +93,16 @@ class CapacityLimit(BaseModel):
     arrivals_per_hour: int
 
 
+class TailOutage(BaseModel):
+    """A tail that cannot fly from `start` to `end` (an AOG, a bird strike's inspection)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    registration: str
+    start: datetime
+    end: datetime
+
+
 class NetworkSnapshot(BaseModel):
     """The rows the adapter reads: one rating group's tails and flights in the window, and their bookings."""
 
@@ -106,8 +117,11 @@ class NetworkSnapshot(BaseModel):
     disrupted_release: datetime  # the disrupted tail cannot fly before this (e.g. the fix's end)
     capacity_limits: list[CapacityLimit] = []
     imposed_delays: dict[str, int] = {}  # flight_id -> minutes it may not leave before (an ATC slot)
+    tail_outages: list[TailOutage] = []  # further tails on the ground over a window (a day known in hindsight)
     # airport -> (departures, arrivals) an hour outside the limits: a reopened airport runs at its normal rate
     normal_rates: dict[str, tuple[int, int]] = {}
+    # the shortest connection a passenger makes: the carrier's MCT, not the 2009 challenge's 30 minutes
+    min_connection_minutes: int = DEFAULT_NETWORK.default_mct
 
 
 class AdaptedInstance(BaseModel):
@@ -173,6 +187,11 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
                 end=max(start, _minutes(snapshot.disrupted_release, day0)),
             )
         )
+    outages += [
+        Unavailability(aircraft=o.registration, start=_minutes(o.start, day0), end=_minutes(o.end, day0))
+        for o in snapshot.tail_outages
+        if o.registration in aircraft and o.end > o.start
+    ]
     airports = {
         code: Airport(
             code=code,
@@ -204,6 +223,7 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
         ),
         positions=tuple(_positions(flights, aircraft)),
         unavailabilities=tuple(outages),
+        min_connection=snapshot.min_connection_minutes,
         imposed_delays={
             (numbers[flight_id], day_of[numbers[flight_id]]): minutes
             for flight_id, minutes in snapshot.imposed_delays.items()

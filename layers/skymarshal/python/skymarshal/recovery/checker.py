@@ -17,9 +17,9 @@ from .flight_checks import (
     planned_departure,
     violation,
 )
-from .model import STRICT, FlightView, Instance, Itinerary, ItineraryView, Rules, SolutionView
+from .model import ROADEF_MIN_CONNECTION, STRICT, FlightView, Instance, Itinerary, ItineraryView, Rules, SolutionView
 
-MIN_CONNECTION = 30  # minutes; the shortest connection in every instance's planned itineraries
+MIN_CONNECTION = ROADEF_MIN_CONNECTION  # the instances' own (Instance.min_connection reads it per instance)
 MAX_OUTBOUND_DELAY = {"D": 18 * 60, "C": 18 * 60, "I": 36 * 60}
 
 FlightsByKey = Mapping[tuple[int, int], FlightView]  # (number, day) -> the solution's line
@@ -115,7 +115,7 @@ def flown_history(instance: Instance, itinerary: Itinerary, rules: Rules = STRIC
         departure = imposed_departure(instance, *key)  # a leg delayed into the window is not history
         if departure >= start or key in instance.imposed_cancellations:
             break
-        if rules.connections == "strict" and arrival is not None and departure - arrival < MIN_CONNECTION:
+        if rules.connections == "strict" and arrival is not None and departure - arrival < instance.min_connection:
             break
         history.append(key)
         arrival = departure + instance.flights[leg.number].duration
@@ -148,7 +148,7 @@ def _check_itinerary_line(
                 "itinerary_continuity",
                 f"Arrival of flight {a.number} and departure of flight {b.number} differ on itinerary {it.id}",
             )
-        elif b.departure - a.arrival < MIN_CONNECTION and b.departure >= exempt_before:
+        elif b.departure - a.arrival < instance.min_connection and b.departure >= exempt_before:
             yield violation(
                 "connection_time",
                 f"Connection time not respected between flight {a.number} and flight {b.number} on itinerary {it.id}",

@@ -141,6 +141,9 @@ class ReducedCapacity(_Frozen):
     window: CapacityWindow  # absolute minutes
 
 
+ROADEF_MIN_CONNECTION = 30  # minutes; the shortest connection in every 2009 instance's planned itineraries
+
+
 class Instance(_Frozen):
     name: str
     day0: date
@@ -156,6 +159,9 @@ class Instance(_Frozen):
     imposed_cancellations: frozenset[tuple[int, int]] = frozenset()
     unavailabilities: tuple[Unavailability, ...] = ()
     reduced_capacities: tuple[ReducedCapacity, ...] = ()
+    # The shortest connection a passenger makes (minutes): the challenge's 30 by default; an airline's own
+    # minimum connection time when SkyMarshal's tables are adapted (its hub's MCT).
+    min_connection: int = Field(ROADEF_MIN_CONNECTION, ge=0)
 
     def date_of(self, day: int) -> date:
         return self.day0 + timedelta(days=day)

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION, flown_history
+from .checker import MAX_OUTBOUND_DELAY, flown_history
 from .cost import CANCELLATION_COMPENSATION, TripFacts, billed_hours, compensation_band, trip_facts
 from .flight_checks import CapacityTable, fixed_flight
 from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
@@ -192,19 +192,21 @@ def _estimate_stranded_worth(net: Network) -> None:
         if len(flown_history(net.instance, trip.itinerary, LENIENT)) <= trip.fixed_legs:
             continue  # not stranded by a broken connection (lenient rules, or an intact history)
         last = net.flights[trip.flights[trip.fixed_legs - 1]]
-        ready = max(start, required_departure(last) + last.duration + MIN_CONNECTION)
+        ready = max(start, required_departure(last) + last.duration + net.instance.min_connection)
         deadline = net.instance.config.window_end
         if trip.itinerary.kind == "A":
             deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
         n = trip.itinerary.passengers
-        for f in _earliest_route(out, last.destination, ready, trip.facts.destination, deadline):
+        for f in _earliest_route(
+            out, last.destination, ready, trip.facts.destination, deadline, net.instance.min_connection
+        ):
             f.passengers += n
             f.cancel_worth += n * trip.cancel_cost
             f.delay_rate += n * trip.delay_rate
 
 
 def _earliest_route(
-    out: dict[str, list[DatedFlight]], origin: str, ready: int, destination: str, deadline: int
+    out: dict[str, list[DatedFlight]], origin: str, ready: int, destination: str, deadline: int, min_connection: int
 ) -> list[DatedFlight]:
     best, heap = {origin: ready}, [(ready, origin)]
     came_by: dict[str, DatedFlight] = {}
@@ -219,7 +221,7 @@ def _earliest_route(
             return route[::-1]
         if time > best[airport]:
             continue
-        leave = time if airport == origin else time + MIN_CONNECTION
+        leave = time if airport == origin else time + min_connection
         for f in out.get(airport, ()):
             departure = f.required_departure or f.planned_departure
             arrival = departure + f.duration

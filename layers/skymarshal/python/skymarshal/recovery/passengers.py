@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .aircraft_plan import Plan
-from .checker import MAX_OUTBOUND_DELAY, MIN_CONNECTION
+from .checker import MAX_OUTBOUND_DELAY
 from .model import CABINS, Cabin
 from .network import Trip
 
@@ -78,7 +78,7 @@ def _intact(plan: Plan, trip: Trip) -> bool:
         if plan.aircraft_of[idx] is None:
             return False
         departure = plan.departure[idx]
-        if arrival is not None and departure - arrival < MIN_CONNECTION and departure >= exempt_before:
+        if arrival is not None and departure - arrival < net.instance.min_connection and departure >= exempt_before:
             return False
         arrival = departure + net.flights[idx].duration
     assert arrival is not None, f"itinerary {trip.itinerary.id} has no leg (trip_facts reads its last one)"
@@ -109,7 +109,7 @@ class _Router:
                 return self._path(came_by, origin, destination)
             if time > best.get(airport, 1 << 60):
                 continue
-            leave = time if airport == origin else time + MIN_CONNECTION
+            leave = time if airport == origin else time + net.instance.min_connection
             flights = self.out.get(airport, [])
             for departure, idx in flights[bisect.bisect_left(flights, (leave, -1)) :]:
                 f = net.flights[idx]
@@ -160,7 +160,7 @@ def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list
         return [PassengerLine(t, n, [])]
     if fixed:
         last = net.flights[fixed[-1][0]]
-        origin, ready = last.destination, plan.departure[last.idx] + last.duration + MIN_CONNECTION
+        origin, ready = last.destination, plan.departure[last.idx] + last.duration + net.instance.min_connection
     else:
         first = net.flights[trip.flights[0]]
         origin, ready = first.origin, first.planned_departure

@@ -14,13 +14,13 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pydantic import BaseModel
 
 from .aircraft_plan import Plan, Weights, replan
-from .checker import MIN_CONNECTION, check, unbooked_cancellations
+from .checker import check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
 from .flight_checks import Violation
 from .model import (
@@ -161,6 +161,29 @@ def by_passenger_worth(net: Network) -> list[str]:
     no slot to get there), then those carrying the most passenger value: first pick of scarce airport slots."""
     worth = {a: sum(net.flights[i].cancel_worth for i in net.planned_rotation[a]) for a in net.aircraft}
     return sorted(net.aircraft, key=lambda a: (net.aircraft[a].maintenance is None, -worth[a]))
+
+
+# A plan to start from: aircraft → its flights as (number, day, departure in absolute minutes). An infeasible
+# one is simply not kept (the search's own checks judge it like any plan).
+WarmStart = Mapping[str, Sequence[tuple[int, int, int]]]
+
+
+def plan_from(net: Network, start: WarmStart) -> Plan:
+    """The plan flying each aircraft's listed flights at the listed times (fixed ones stay as they are)."""
+    plan = Plan(net)
+    for aircraft_id, legs in start.items():
+        if aircraft_id not in plan.rotation:
+            continue
+        fixed = set(net.fixed_prefix.get(aircraft_id, ()))
+        plan.assign(
+            aircraft_id,
+            [
+                (net.by_key[(number, day)], departure)
+                for number, day, departure in legs
+                if (number, day) in net.by_key and net.by_key[(number, day)] not in fixed
+            ],
+        )
+    return plan
 
 
 def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
@@ -307,7 +330,7 @@ class _Search:
             if any(plan.aircraft_of[i] is None for i in legs):
                 continue
             for a, b in itertools.pairwise(legs):
-                ready = plan.departure[a] + self.net.flights[a].duration + MIN_CONNECTION
+                ready = plan.departure[a] + self.net.flights[a].duration + self.instance.min_connection
                 if plan.departure[b] < ready and self.net.flights[b].status == "free":
                     missed.append((b, ready, trip.itinerary.passengers))
                     break
@@ -329,13 +352,19 @@ def solve(
     seed: int = 0,
     on_incumbent: Callable[[SolutionRows, float], None] | None = None,
     rules: Rules = STRICT,
+    warm_starts: Sequence[WarmStart] = (),
 ) -> tuple[Solution, RecoveryResult]:
     started = time.monotonic()
     search = _Search(instance, seed, rules)
+    for start in warm_starts:  # offered first: the search then only keeps what beats them
+        search.offer(plan_from(search.net, start))
     order = by_passenger_worth(search.net)
     weights = Weights()
     first = construct(search.net, weights, order)
-    if not search.offer(first) and not search.offer(construct(search.net, replace(weights, ferries=True), order)):
+    search.offer(first)
+    if search.best_plan is None:
+        search.offer(construct(search.net, replace(weights, ferries=True), order))
+    if search.best_plan is None:
         for _attempt in range(5):  # a different order and weights, ferries allowed, before giving up
             search.rng.shuffle(order)
             if search.offer(construct(search.net, replace(search.random_weights(), ferries=True), order)):

@@ -1,0 +1,239 @@
+"""The hindsight bound: the ROADEF network optimizer (``recovery``) run once over the whole day with every
+event of the stream known from the day's start — what no policy deciding each event as it is revealed can
+see. Scored like every policy (``realize`` then ``score``), it shows the gap an on-line policy leaves.
+
+Mapping the stream to the recovery model, each a stated simplification:
+- a tail event is the tail unavailable over its window; a station closure is no departure and no arrival
+  there over its window, a capacity cut each movement at CUT_SHARE of the station's busiest hour (as
+  ``realize`` queues them);
+- a held flight and a flight whose crew member is out may not leave before the hold ends (an imposed delay):
+  the recovery model has no crews, so the bound cannot call a reserve — and, for the same reason, claims no
+  crew legality (its crew violations are counted and shown, never hidden);
+- the day is the UTC day of the stream's date: its flights, each tail starting where its first flight
+  leaves, wanted back where the schedule leaves it; the passengers' own re-accommodation is the
+  scorecard's, the same for every policy.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from datetime import UTC, date, datetime, timedelta
+
+from ..models.operational import AircraftDay, Flight
+from ..recovery.adapter import (
+    WINDOW_AFTER_LAST_ARRIVAL,
+    CapacityLimit,
+    NetworkSnapshot,
+    TailOutage,
+    planned_changes,
+    to_instance,
+)
+from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
+from .realize import CUT_SHARE, DayState, peak_per_hour, realize
+from .scorecard import DecisionStats, Scorecard, score
+from .stream import StreamEvent
+
+POLICY = "hindsight"
+BY = "hindsight"  # the bound's own writes, marked as a baseline's are
+
+
+class HindsightUnsolved(RuntimeError):
+    """The optimizer found no feasible plan for the day (the message says why, in one line)."""
+
+
+def _utc_day(day: date) -> tuple[datetime, datetime]:
+    start = datetime.combine(day, datetime.min.time(), UTC)
+    return start, start + timedelta(days=1)
+
+
+def _fleet(flights: Sequence[Flight], spares: Sequence[AircraftDay], day: date) -> list[AircraftDay]:
+    """Each tail of the day, at the origin of its first flight; spares without a flight at their station."""
+    first: dict[str, Flight] = {}
+    for f in flights:
+        first.setdefault(f.aircraft_registration, f)
+    fleet = [
+        AircraftDay(
+            aircraft_registration=tail,
+            date=day,
+            aircraft_type=f.aircraft_type,
+            status="IN_SERVICE",
+            station=f.origin,
+            capacity=f.capacity,
+        )
+        for tail, f in first.items()
+    ]
+    return fleet + [a for a in spares if a.aircraft_registration not in first and a.status == "SPARE" and a.date == day]
+
+
+def _capacity(state: DayState, e: StreamEvent) -> CapacityLimit:
+    """A closure: nothing moves. A cut: each direction at CUT_SHARE of the station's busiest hour that day."""
+    if e.closes:
+        rates = (0, 0)
+    else:
+        flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
+        day = e.start.date()
+        rates = tuple(  # type: ignore[assignment]
+            max(1, math.ceil(peak_per_hour([t for t in times if t.date() == day]) * CUT_SHARE))
+            for times in (
+                [f.scheduled_departure for f in flying if f.origin == e.station],
+                [f.scheduled_arrival for f in flying if f.destination == e.station],
+            )
+        )
+    return CapacityLimit(
+        airport=e.station or "", start=e.start, end=e.end, departures_per_hour=rates[0], arrivals_per_hour=rates[1]
+    )
+
+
+def _held_minutes(f: Flight, e: StreamEvent) -> int:
+    """How long after its scheduled departure a held flight (or one whose crew member is out) may leave."""
+    if f.flight_id != e.flight_id or not e.start <= f.scheduled_departure < e.end:
+        return 0
+    return math.ceil((e.end - f.scheduled_departure).total_seconds() / 60)
+
+
+def snapshot(
+    state: DayState, events: Sequence[StreamEvent], day: date, spares: Sequence[AircraftDay] = ()
+) -> NetworkSnapshot:
+    """The day in the recovery model's terms, every event known."""
+    start, end = _utc_day(day)
+    flights = sorted(
+        (f for f in state.flights.values() if f.status != "CANCELLED" and start <= f.scheduled_departure < end),
+        key=lambda f: (f.scheduled_departure, f.flight_id),
+    )
+    if not flights:
+        raise HindsightUnsolved(f"no flight leaves on {day}: nothing to optimize")
+    delays: dict[str, int] = {}
+    for e in events:
+        if e.holds in ("flight", "crew"):
+            for f in flights:
+                if minutes := _held_minutes(f, e):
+                    delays[f.flight_id] = max(delays.get(f.flight_id, 0), minutes)
+    return NetworkSnapshot(
+        window_start=start,
+        window_end=max(f.scheduled_arrival for f in flights) + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
+        aircraft=_fleet(flights, spares, day),
+        flights=flights,
+        bookings=[b for b in state.bookings if b.flight_id in {f.flight_id for f in flights}],
+        disrupted_flight_id=None,
+        disrupted_release=start,
+        capacity_limits=[_capacity(state, e) for e in events if e.holds == "station" and e.station],
+        imposed_delays=delays,
+        tail_outages=[
+            TailOutage(registration=e.registration, start=e.start, end=e.end)
+            for e in events
+            if e.holds == "tail" and e.registration
+        ],
+    )
+
+
+def _applied(flight: Flight, action: str, registration: str | None, delay: int) -> Flight:
+    if action == "cancel":
+        return flight.model_copy(update={"status": "CANCELLED", "updated_by_execution": BY})
+    update: dict = {"updated_by_execution": BY}
+    if registration and registration != flight.aircraft_registration:
+        update["aircraft_registration"] = registration
+    if delay > 0:
+        shift = timedelta(minutes=delay)
+        update |= {
+            "estimated_departure": flight.scheduled_departure + shift,
+            "estimated_arrival": flight.scheduled_arrival + shift,
+            "delay_minutes": delay,
+            "status": "DELAYED",
+        }
+    return flight.model_copy(update=update) if len(update) > 1 else flight
+
+
+def _last_stations(flights: Sequence[Flight], tail_of) -> dict[str, tuple[str, str]]:
+    """Tail → (where its last flight of the day lands, its type): first flight's origin when none flies."""
+    out: dict[str, tuple[str, str]] = {}
+    for f in sorted(flights, key=lambda f: f.scheduled_departure):
+        tail = tail_of(f)
+        if tail is None:
+            continue
+        out.setdefault(tail, (f.origin, f.aircraft_type))
+        out[tail] = (f.destination, f.aircraft_type)
+    return out
+
+
+def hand_over(out: DayState, planned: DayState, day: date) -> None:
+    """The later days' flights follow the tails the plan left where the schedule wanted one (the recovery
+    model wants a count of each type at each station, not each tail back): a tail ending the day where
+    another of its type was to end takes that tail's next flights. Tails the plan left elsewhere keep theirs
+    (a rotation break the scorecard counts)."""
+    start, end = _utc_day(day)
+    today = [f for f in planned.flights.values() if start <= f.scheduled_departure < end]
+    wanted = _last_stations([f for f in today if f.status != "CANCELLED"], lambda f: f.aircraft_registration)
+    ending = _last_stations(
+        [out.flights[f.flight_id] for f in today],
+        lambda f: None if f.status == "CANCELLED" else f.aircraft_registration,
+    )
+    for tail in wanted.keys() - ending.keys():  # every flight of the tail cancelled: it stays where it was
+        first = min((f for f in today if f.aircraft_registration == tail), key=lambda f: f.scheduled_departure)
+        ending[tail] = (first.origin, first.aircraft_type)
+    successor: dict[str, str] = {}
+    for place in set(wanted.values()):
+        owners = sorted(t for t, p in wanted.items() if p == place)
+        takers = sorted(t for t, p in ending.items() if p == place)
+        keep = set(owners) & set(takers)
+        successor |= {t: t for t in keep}
+        successor |= dict(zip([t for t in owners if t not in keep], [t for t in takers if t not in keep], strict=False))
+    for f in list(out.flights.values()):
+        taker = successor.get(f.aircraft_registration)
+        if f.scheduled_departure >= end and taker and taker != f.aircraft_registration:
+            out.flights[f.flight_id] = f.model_copy(update={"aircraft_registration": taker, "updated_by_execution": BY})
+
+
+def _as_flown(state: DayState, events: Sequence[StreamEvent], adapted, taken: NetworkSnapshot) -> WarmStart:
+    """Doing nothing but waiting (the delay baseline's day) as the optimizer's first plan: whatever it keeps
+    is at least as good as waiting, by the recovery model's cost."""
+    timings = realize(state, events)
+    day0 = taken.window_start.replace(hour=0, minute=0, second=0, microsecond=0)
+    start: dict[str, list[tuple[int, int, int]]] = {}
+    for ref, tail in adapted.instance.rotations:
+        t = timings.get(adapted.flight_ids[ref.number])
+        if t is not None:
+            start.setdefault(tail, []).append((ref.number, ref.day, int((t.departure - day0).total_seconds() // 60)))
+    return start
+
+
+def hindsight_plan(
+    state: DayState,
+    events: Sequence[StreamEvent],
+    day: date,
+    time_limit_s: float,
+    spares: Sequence[AircraftDay] = (),
+    seed: int = 0,
+) -> DayState:
+    """A copy of `state` with the optimizer's plan for the whole day applied (cancellations, retimes, tails)."""
+    taken = snapshot(state, events, day, spares)
+    adapted = to_instance(taken)
+    try:
+        solution, _ = solve(
+            adapted.instance, time_limit_s, seed=seed, warm_starts=[_as_flown(state, events, adapted, taken)]
+        )
+    except NoFeasibleSolution as e:
+        raise HindsightUnsolved(str(e)) from None
+    out = state.copy()
+    for flight_id, change in planned_changes(adapted, solution).items():
+        if change.action != "operate":
+            out.flights[flight_id] = _applied(
+                out.flights[flight_id], change.action, change.registration, change.delay_minutes
+            )
+    hand_over(out, state, day)
+    return out
+
+
+def run_hindsight(
+    state: DayState,
+    events: Sequence[StreamEvent],
+    day: date,
+    time_limit_s: float = 60.0,
+    spares: Sequence[AircraftDay] = (),
+) -> Scorecard:
+    """The bound's scorecard: one decision over the whole day, taken with every event known."""
+    started = time.perf_counter()
+    planned = hindsight_plan(state, events, day, time_limit_s, spares)
+    stats = DecisionStats(decisions=1, seconds=(time.perf_counter() - started,))
+    return score(POLICY, planned, events, [day], stats)

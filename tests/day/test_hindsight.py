@@ -1,0 +1,80 @@
+"""The hindsight bound on the small hand-built day: the recovery optimizer over the whole day with every event
+known, its plan applied to the tables and scored like any policy."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from day_rows import F1, flight, state, utc
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skymarshal.day.hindsight import BY, hand_over, hindsight_plan, run_hindsight, snapshot
+from skymarshal.day.realize import DayState
+from skymarshal.day.stream import StreamEvent
+from skymarshal.recovery.adapter import to_instance
+
+DAY = date(2027, 1, 20)
+
+
+def aog(start_hour: int, hours: int) -> StreamEvent:
+    start = utc(2027, 1, 20, start_hour)
+    return StreamEvent(
+        event_id="E1",
+        at=start,
+        holds="tail",
+        family="technical",
+        code=41,
+        cause="technical",
+        history_type="mechanical",
+        flight_id="F1",
+        flight_number="EY21",
+        flight_date=DAY,
+        registration="A6-BLA",
+        start=start,
+        end=start + timedelta(hours=hours),
+        report="EY21 AOG hydraulics",
+    )
+
+
+def test_the_day_in_the_models_terms_grounds_the_tail_and_keeps_the_carriers_connection_time():
+    instance = to_instance(snapshot(state(), [aog(8, 4)], DAY)).instance
+    assert [(u.aircraft, u.start, u.end) for u in instance.unavailabilities] == [("A6-BLA", 8 * 60, 12 * 60)]
+    assert instance.min_connection == 60  # the carrier's MCT, not the 2009 challenge's 30 minutes
+    assert len(instance.flights) == 2  # the UTC day of the stream: F1 and F2 (F6, F7 leave on the 21st)
+
+
+@given(start_hour=st.integers(0, 16), hours=st.integers(1, 10))
+@settings(max_examples=12, deadline=None)
+def test_the_plan_keeps_every_rotation_whole_and_never_leaves_early(start_hour, hours):
+    events = [aog(start_hour, hours)]
+    planned = hindsight_plan(state(), events, DAY, time_limit_s=0.2)
+    card = run_hindsight(state(), events, DAY, time_limit_s=0.2)
+    assert card.rotation_breaks == 0
+    assert card.policy == "hindsight" and card.decisions == 1
+    for f in planned.flights.values():
+        assert f.departure >= f.scheduled_departure
+        assert f == state().flights[f.flight_id] or f.updated_by_execution == BY
+
+
+def test_a_tail_ending_the_day_where_another_was_wanted_takes_that_tails_next_flights():
+    """The plan flew A6-BLA to LHR and A6-BLB to FRA; tomorrow's FRA-AUH goes with A6-BLB, LHR-AUH with A6-BLA."""
+    fra = flight("A1", "EY21", "AUH", "FRA", utc(2027, 1, 20, 10), 360, "A6-BLA")
+    lhr = flight("B1", "EY11", "AUH", "LHR", utc(2027, 1, 20, 11), 420, "A6-BLB")
+    fra_back = flight("A2", "EY22", "FRA", "AUH", utc(2027, 1, 21, 9), 360, "A6-BLA")
+    lhr_back = flight("B2", "EY12", "LHR", "AUH", utc(2027, 1, 21, 9), 420, "A6-BLB")
+    flights = {f.flight_id: f for f in (fra, lhr, fra_back, lhr_back)}
+    planned = DayState(flights, [], {}, {}, {}, {k: f.aircraft_registration for k, f in flights.items()}, {})
+    out = planned.copy()
+    out.flights["A1"] = fra.model_copy(update={"aircraft_registration": "A6-BLB"})
+    out.flights["B1"] = lhr.model_copy(update={"aircraft_registration": "A6-BLA"})
+    hand_over(out, planned, DAY)
+    assert out.flights["A2"].aircraft_registration == "A6-BLB"
+    assert out.flights["B2"].aircraft_registration == "A6-BLA"
+
+
+def test_a_tail_kept_on_its_own_flights_keeps_its_next_ones():
+    out = state()
+    hand_over(out, state(), DAY)
+    assert {k: f.aircraft_registration for k, f in out.flights.items()} == state().original_tails
+    assert out.flights["F1"] == F1
