@@ -147,6 +147,8 @@ def test_the_escalated_run_and_the_runs_list_by_outcome(page, wf, runs, out_dir)
     assert wf.output(runs["escalated"])["outcome"]["status"] == "escalated"
     _open(page, runs["escalated"])
     page.get_by_test_id("outcome").filter(has_text="Outcome: escalated").wait_for(timeout=60_000)
+    banner = page.get_by_test_id("run-escalation").locator(".escalation[data-code='SAFETY_AGENT_FAILED']")
+    assert "What you can do" in banner.inner_text()
     page.get_by_test_id("alerts").locator(f"a[data-run='{runs['escalated']}']").wait_for(timeout=30_000)
     page.screenshot(path=str(out_dir / "escalated.png"), full_page=True)
     page.locator("#refresh").click()

@@ -178,3 +178,17 @@ def test_a_five_round_debate_is_folded_by_round(console, fake_api):  # noqa: F81
 def test_the_phase_during_a_debate_round_is_debate():
     for state in ("Debate round: conflict stated", "Network agent (debate)", "Collate debate round", "Debate again?"):
         assert phase_of(Progress(status="RUNNING", current=state)) == "debate", state
+
+
+def test_a_run_the_workflow_escalated_says_so_at_the_top_with_what_to_do(console, fake_api):  # noqa: F811
+    from skymarshal.api.why import run_escalation
+
+    banner = run_escalation({"reason": "SAFETY_AGENT_FAILED", "message": "a safety agent did not complete"})
+    assert banner is not None and run_escalation(None) is None
+    ended = progress("done", status="SUCCEEDED", awaiting_approval=False, escalation=banner.model_dump(mode="json"))
+    fake_api.answer("GET", f"/api/disruptions/{RUN}", ended)
+    sign_in(console, "DutyManager", run=RUN)
+    shown = console.get_by_test_id("run-escalation").locator(".escalation")
+    shown.wait_for(timeout=20_000)
+    assert shown.get_attribute("data-code") == "SAFETY_AGENT_FAILED"
+    assert "What you can do: a safety agent did not answer: retry the failed agents" in shown.inner_text()

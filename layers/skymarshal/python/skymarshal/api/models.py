@@ -106,6 +106,9 @@ class RunProgress(BaseModel):
         default_factory=list, description="the run's phases by name and their seconds (no routing choice states)"
     )
     outcome: dict[str, Any] | None = None
+    escalation: EscalationBanner | None = Field(
+        None, description="the run's own escalation (a failed safety agent, a timeout, no legal plan) and what to do"
+    )
     started_at: datetime
     stopped_at: datetime | None = None
 

@@ -10,7 +10,7 @@ from ..models.network_plan import NetworkDecision, NetworkRestriction
 from ..workflow.client import WorkflowClient, phase_of
 from . import models as m
 from .plans import phase_spans
-from .why import escalation_banners, finding_rows, network_refusals, refused_groups
+from .why import escalation_banners, finding_rows, network_refusals, refused_groups, run_escalation
 
 
 def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
@@ -32,6 +32,7 @@ def run_progress(wf: WorkflowClient, disruption_id: str) -> m.RunProgress:
         states=[m.StateEntered(name=n, at=t) for n, t in progress.states],
         phases=phase_spans(progress.states, described.get("stopDate")),
         outcome=(output or {}).get("outcome"),
+        escalation=run_escalation((output or {}).get("escalation")),
         started_at=described["startDate"],
         stopped_at=described.get("stopDate"),
     )

@@ -142,3 +142,10 @@ def escalation_banners(escalations: list[dict[str, Any]]) -> list[EscalationBann
         )
         for e in escalations
     ]
+
+
+def run_escalation(escalation: dict[str, Any] | None) -> EscalationBanner | None:
+    """The workflow's own escalation of a run (`$.escalation`: reason and message), as a banner."""
+    if not escalation or not escalation.get("reason"):
+        return None
+    return escalation_banners([{"code": escalation["reason"], "message": escalation.get("message", "")}])[0]

@@ -145,6 +145,7 @@ function renderProgress(progress) {
       `${new Date(p.started_at).toLocaleTimeString()}  ${p.label}`,
       el("span", { class: "secs" }, p.seconds != null ? ` — ${p.seconds} s` : running ? " — in progress" : ""));
   }));
+  $("#run-escalation").replaceChildren(...escalationView(progress.escalation ? [progress.escalation] : []));
   for (const agent of progress.agents) renderAgent(agent);
   if (progress.outcome) renderOutcome(progress.outcome);
 }
