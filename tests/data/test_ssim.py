@@ -149,7 +149,7 @@ def test_a_bad_record_refuses_the_file_naming_line_and_field(airline, tmp_path):
     path = tmp_path / "bad.ssim"
     path.write_text("\n".join(lines) + "\n")
     tails_path(path).write_text(tails)
-    flights, errors = read_schedule(path, tails_path(path))
+    flights, errors, _ = read_schedule(path, tails_path(path))
     assert flights == []
     assert f"line {legs[0] + 1}: aircraft_std: '2475' is not a time HHMM from 0000 to 2359" in errors
     assert f"line {legs[2] + 1}: (record): 150 characters; an SSIM record is 200" in errors
@@ -157,7 +157,7 @@ def test_a_bad_record_refuses_the_file_naming_line_and_field(airline, tmp_path):
     lines[legs[0]] = text.splitlines()[legs[0]]
     lines[legs[2]] = text.splitlines()[legs[2]]
     path.write_text("\n".join(lines) + "\n")
-    flights, errors = read_schedule(path, tails_path(path))
+    flights, errors, _ = read_schedule(path, tails_path(path))
     assert len(errors) == 1 and errors[0].startswith(f"line {legs[1] + 1}: aircraft_type: '744' is not a type")
 
 
@@ -170,13 +170,13 @@ def test_an_arrival_before_the_departure_and_a_missing_tail_are_refused(airline,
     path = tmp_path / "s.ssim"
     path.write_text("\n".join(lines) + "\n")
     tails_path(path).write_text(tails)
-    _, errors = read_schedule(path, tails_path(path))
+    _, errors, _ = read_schedule(path, tails_path(path))
     assert len(errors) == 1 and errors[0].startswith(f"line {leg + 1}: aircraft_sta: arrives")
     path.write_text(text)
     tails_path(path).write_text("\n".join(tails.splitlines()[:-1]) + "\n")  # the last flight has no tail
-    _, errors = read_schedule(path, tails_path(path))
+    _, errors, _ = read_schedule(path, tails_path(path))
     assert len(errors) == 1 and ": registration: no tail for 1 dated flight(s)" in errors[0]
-    _, errors = read_schedule(path, None)
+    _, errors, _ = read_schedule(path, None)
     assert errors == ["s.ssim: registration: SSIM carries no tails; pass the tail file (flight_id,registration)"]
 
 
@@ -258,3 +258,41 @@ def test_the_cli_exports_the_synthetic_airline_and_refuses_a_bad_file_line_by_li
     assert done.returncode == 1
     assert done.stdout.strip() == "line 6: period_from: '31FEB27' is not a day of the calendar"
     assert done.stderr.strip() == f"skymarshal: nothing imported: 1 problem(s) in {path}"
+
+
+def test_quarantine_parks_a_bad_leg_with_its_reason_and_imports_the_rest(blank_account, airline, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    sample = _sample(airline)
+    text, tails = ssim_from_flights(sample, created=date(2027, 1, 1))
+    lines = text.splitlines()
+    leg = next(i for i, line in enumerate(lines) if line[0] == "3")
+    lines[leg] = _replace(lines[leg], "aircraft_type", "744")
+    path = tmp_path / "s.ssim"
+    path.write_text("\n".join(lines) + "\n")
+    tails_path(path).write_text(tails)
+    flights, errors, held = read_schedule(path, tails_path(path), quarantine=True)
+    assert errors == [] and [(p.line, p.record) for p in held] == [(leg + 1, lines[leg])]
+    assert held[0].reason.startswith("aircraft_type: '744' is not a type of the fleet")
+    assert 0 < len(flights) < len(sample)
+    # a broken file is still refused whole: quarantine takes bad legs, not a bad structure
+    broken = tmp_path / "broken.ssim"
+    broken.write_text("\n".join(lines[1:]) + "\n")
+    tails_path(broken).write_text(tails)
+    _, errors, held = read_schedule(broken, tails_path(broken), quarantine=True)
+    assert errors and held == []
+    home = tmp_path / "home"
+    report = import_ssim(
+        path, blank_account.resource(), blank_account.naming, tails_path=tails_path(path), park_in=home / "quarantine"
+    )
+    assert report.ok and report.written == {s.FLIGHTS: len(flights)} and len(report.parked) == 1
+    listed = subprocess.run(
+        [sys.executable, "-m", "skymarshal.cli", "quarantine"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "SKYMARSHAL_HOME": str(home)},
+    )
+    assert listed.returncode == 0 and f"ssim {path} line {leg + 1}: aircraft_type: '744'" in listed.stdout

@@ -22,6 +22,7 @@ from . import (
     demo_cmds,
     history_cmds,
     local_cmds,
+    quarantine_cmds,
     recover_cmds,
     replay_cmds,
     rules_cmds,
@@ -55,6 +56,7 @@ def build_parser() -> Parser:
         ask_cmds,
         recover_cmds,
         replay_cmds,
+        quarantine_cmds,
     ):
         module.register(commands)
     return parser

@@ -47,6 +47,11 @@ def register(commands) -> None:
     ssim_in.add_argument("--tails", type=Path, help="tail file, flight_id,registration (default: FILE.tails.csv)")
     ssim_in.add_argument("--from", dest="start", type=iso_date, help="first local flight date to import, YYYY-MM-DD")
     ssim_in.add_argument("--to", dest="end", type=iso_date, help="last local flight date to import, YYYY-MM-DD")
+    ssim_in.add_argument(
+        "--quarantine",
+        action="store_true",
+        help="park a bad flight leg with its reason (listed by `skymarshal quarantine`) and import the rest",
+    )
     target = ssim_in.add_mutually_exclusive_group()
     target.add_argument("--endpoint", help="DynamoDB endpoint URL (default: the running local AWS)")
     target.add_argument("--aws", action="store_true", help="the deployed tables, with your AWS credentials")
@@ -164,6 +169,7 @@ def _import_ssim(args) -> int:
             tails_path=tails if args.tails or tails.exists() else None,
             start=args.start,
             end=args.end,
+            park_in=quarantine_folder() if args.quarantine else None,
         )
     except ImportFailed as exc:
         raise CliError(f"nothing imported: {exc}") from None
@@ -175,8 +181,13 @@ def _import_ssim(args) -> int:
         if len(report.errors) > _SHOWN:
             print(f"... and {len(report.errors) - _SHOWN} more")
         raise CliError(f"nothing imported: {len(report.errors)} problem(s) in {args.file}")
-    print_json({"imported": report.written})
+    print_json({"imported": report.written, "parked": [f"line {p.line}: {p.reason}" for p in report.parked]})
     return 0
+
+
+def quarantine_folder() -> Path:
+    """Where parked records are kept locally (listed by `skymarshal quarantine`)."""
+    return control.home() / "quarantine"
 
 
 _SHOWN = 50  # refusal lines printed; the count says how many more

@@ -8,6 +8,7 @@ Export writes the synthetic airline's generated schedule (`ssim_schedule.ssim_fr
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ from ..models.operational import Flight
 from .import_checks import decode_utf8
 from .import_write import Writer, snapshot, write_all_or_nothing
 from .loader import upsert
+from .quarantine import Parked, park
+from .quarantine import now as quarantine_time
 from .schema import BOOKINGS, FLIGHT_ID_INDEX, FLIGHTS, Naming
 from .ssim_file import read_ssim
 from .ssim_schedule import flights_from_ssim, read_tails
@@ -39,13 +42,25 @@ RECOVERED = ("aircraft_registration", "aircraft_type", "capacity")
 
 
 def read_schedule(
-    path: Path, tails_path: Path | None, *, start: date | None = None, end: date | None = None
-) -> tuple[list[Flight], list[str]]:
-    """The dated flights of an SSIM file with their tails, or every problem found (flights then unusable)."""
+    path: Path,
+    tails_path: Path | None,
+    *,
+    start: date | None = None,
+    end: date | None = None,
+    quarantine: bool = False,
+) -> tuple[list[Flight], list[str], list[Parked]]:
+    """The dated flights of an SSIM file with their tails, or every problem found (flights then unusable).
+
+    With `quarantine`, a flight leg that cannot be read or built (a bad time, an unknown type or station, no tail)
+    is parked with its reason and the other legs are kept; a file whose structure is broken (header, carrier,
+    trailer, order, serial numbers, record length) or an unreadable tail file is still refused whole."""
     text, problem = decode_utf8(path)
     if text is None:
-        return [], [str(problem)]
+        return [], [str(problem)], []
     parsed, errors = read_ssim(text)
+    lines = text.split("\n")
+    parked = [p for p in errors if quarantine and _leg_problem(p, lines)]
+    errors = [e for e in errors if e not in parked]
     tails: dict[str, str] = {}
     if tails_path is None:
         errors.append(f"{path.name}: registration: SSIM carries no tails; pass the tail file (flight_id,registration)")
@@ -56,12 +71,42 @@ def read_schedule(
         else:
             tails, tail_errors = read_tails(tails_text, tails_path.name)
             errors.extend(tail_errors)
-    if errors:
-        return [], errors
-    flights, errors = flights_from_ssim(parsed, tails, start=start, end=end)
-    if not errors and not flights:
-        errors.append(f"{path.name}: no flight operates between {start or 'the start'} and {end or 'the end'}")
-    return ([] if errors else flights), errors
+    if errors:  # refused whole: the legs' own problems are said too
+        return [], sorted(errors + parked, key=lambda e: (_line_of(e) if e.startswith("line ") else 10**9, e)), []
+    flights, leg_errors = flights_from_ssim(parsed, tails, start=start, end=end)
+    if quarantine:  # a refused leg gave no flight: the others stand
+        parked += leg_errors
+    else:
+        errors = leg_errors
+    if not errors and not flights:  # nothing to import: every problem is said, none parked
+        errors = parked + [f"{path.name}: no flight operates between {start or 'the start'} and {end or 'the end'}"]
+    at = quarantine_time()
+    held = [
+        Parked(
+            source="ssim",
+            file=str(path),
+            line=_line_of(p),
+            record=lines[_line_of(p) - 1].removesuffix("\r"),
+            reason=p.split(": ", 1)[1],
+            parked_at=at,
+        )
+        for p in parked
+    ]
+    return ([] if errors else flights), errors, ([] if errors else held)
+
+
+_STRUCTURE = ("serial", "record_type", "(record)", "check_serial", "title")  # a broken file, not a bad leg
+
+
+def _line_of(problem: str) -> int:
+    return int(problem.split(":", 1)[0].removeprefix("line "))
+
+
+def _leg_problem(problem: str, lines: list[str]) -> bool:
+    """A problem of one flight leg's own values (or of a segment record of that leg), which quarantine may park."""
+    number = _line_of(problem)
+    field_name = problem.split(": ", 2)[1]
+    return lines[number - 1][:1] in ("3", "4") and field_name not in _STRUCTURE
 
 
 def import_ssim(
@@ -72,17 +117,27 @@ def import_ssim(
     tails_path: Path | None = None,
     start: date | None = None,
     end: date | None = None,
+    park_in: Path | None = None,
     write: Writer = upsert,
-) -> ImportReport:
-    """Validate the whole schedule, then write every dated flight or none (ImportFailed: restored)."""
-    flights, errors = read_schedule(Path(path), tails_path, start=start, end=end)
-    report = ImportReport(errors=errors)
+) -> SsimImportReport:
+    """Validate the whole schedule, then write every dated flight or none (ImportFailed: restored). With `park_in`
+    (a quarantine folder) a bad flight leg is parked there with its reason and the rest is imported."""
+    flights, errors, held = read_schedule(Path(path), tails_path, start=start, end=end, quarantine=park_in is not None)
+    report = SsimImportReport(errors=errors)
     if not errors:
         existing = snapshot(resource, naming, FLIGHTS, flights)
         new = [f.flight_id for f in flights if existing.get((f.flight_id,)) is None]
         flights = keep_operational_state(flights, existing, booked_seats(resource, naming, new))
         report.written = write_all_or_nothing(resource, naming, {FLIGHTS: flights}, write=write)
+        if park_in is not None:
+            park(park_in, held)
+            report.parked = held
     return report
+
+
+@dataclass
+class SsimImportReport(ImportReport):
+    parked: list[Parked] = field(default_factory=list)  # legs set aside with their reasons (quarantine)
 
 
 def booked_seats(resource: Any, naming: Naming, flight_ids: list[str]) -> dict[str, dict[str, int]]:
