@@ -74,6 +74,7 @@ class FakeApi:
             file = CONSOLE_DIR / (path.lstrip("/") or "index.html")
             if path == "/config.json":
                 config = {"mode": "local-development", "api": "/api", "stream": "/api", "devLogin": True}
+                config["assistant"] = True
                 route.fulfill(status=200, content_type="application/json", body=json.dumps(config))
             elif file.is_file():
                 route.fulfill(status=200, content_type=TYPES.get(file.suffix, "text/plain"), body=file.read_bytes())

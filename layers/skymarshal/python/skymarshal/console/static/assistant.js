@@ -200,6 +200,11 @@ export function mountAssistant(container, { apiBase = "/api", authHeaders = () =
   container.classList.add("sm-assistant");
   container.replaceChildren(form, status, thinking, answer, panel, suggestions);
 
+  // The panel draws the answer's data as a table: the same table in the text would be read twice.
+  const oneTable = () => {
+    if (panel.querySelector("table")) answer.querySelectorAll("table").forEach((table) => table.remove());
+  };
+
   async function ask(message) {
     send.disabled = true;
     status.textContent = "Planning…";
@@ -226,8 +231,10 @@ export function mountAssistant(container, { apiBase = "/api", authHeaders = () =
         else if (event === "message") {
           text = data.reset ? data.delta : text + data.delta;
           answer.innerHTML = renderMarkdown(text);
+          oneTable();
         } else if (event === "ui_payload") {
           panel.replaceChildren(renderPayload(data));
+          oneTable();
           suggestions.replaceChildren(...(data.suggested_queries || []).map((q) =>
             el("button", { type: "button", onclick: () => { input.value = q; ask(q); } }, q)));
         } else if (event === "done") {
