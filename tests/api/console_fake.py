@@ -16,6 +16,8 @@ import queue
 import shutil
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -136,24 +138,31 @@ def fake_api():
     server.shutdown()
 
 
-@pytest.fixture
-def console(fake_api):
-    """A page on the console (signed out) at `fake_api.origin`, every request but the live stream answered by
-    `fake_api`; no page error may occur."""
+@contextmanager
+def chromium_page(width: int = 1440, height: int = 900) -> Iterator:
+    """A tab of Debian's headless chromium (Playwright drives it); on leaving, no page error may have occurred."""
     from playwright.sync_api import sync_playwright
 
     if not shutil.which("chromium"):
         pytest.fail("chromium is not installed: `make browser` installs Debian's chromium")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = browser.new_page(viewport={"width": 1440, "height": 900})
+        tab = browser.new_page(viewport={"width": width, "height": height})
         errors: list[str] = []
         tab.on("pageerror", lambda e: errors.append(str(e)))
-        tab.route(f"{fake_api.origin}/**", fake_api.handle)
-        tab.goto(f"{fake_api.origin}/")
         yield tab
         browser.close()
         assert not errors, errors
+
+
+@pytest.fixture
+def console(fake_api):
+    """A page on the console (signed out) at `fake_api.origin`, every request but the live stream answered by
+    `fake_api`."""
+    with chromium_page() as tab:
+        tab.route(f"{fake_api.origin}/**", fake_api.handle)
+        tab.goto(f"{fake_api.origin}/")
+        yield tab
 
 
 def sign_in(page, role: str = "DutyManager", run: str | None = None) -> None:

@@ -9,13 +9,12 @@ the Gantt, and the runs list by outcome; a full-page screenshot of each is writt
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 from boto3.dynamodb.conditions import Key
-from test_console_browser import CHROMIUM, CHROMIUM_ARGS
+from console_fake import chromium_page
 
 from skymarshal.api.views import decision_view
 from skymarshal.data import schema as s
@@ -96,21 +95,11 @@ def out_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def page(server):
-    from playwright.sync_api import sync_playwright
-
-    if not shutil.which("chromium"):
-        pytest.fail("chromium is not installed: `make browser` installs Debian's chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = browser.new_page(viewport={"width": 1440, "height": 900})
-        errors: list[str] = []
-        tab.on("pageerror", lambda e: errors.append(str(e)))
+    with chromium_page() as tab:
         tab.goto(server)
         tab.get_by_test_id("login-DutyManager").click()
         tab.get_by_test_id("who").filter(has_text="(DutyManager)").wait_for()
         yield tab
-        browser.close()
-        assert not errors, errors
 
 
 def _open(page, name: str) -> None:
