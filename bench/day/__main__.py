@@ -18,7 +18,7 @@ from collections import defaultdict
 from datetime import date, timedelta
 from pathlib import Path
 
-from .plots import draw
+from .plots import draw, draw_bank
 from .reports import written
 
 
@@ -51,9 +51,11 @@ def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
     return Stream(header=header, events=tuple(events))
 
 
-def _skymarshal(airline, stream, out: Path, policy: str):
+def _skymarshal(airline, stream, out: Path, policy: str, before):
+    """SkyMarshal's scorecard on the stream, and the before/after Gantt of the hub bank that lost most."""
     from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay
-    from skymarshal.day.state import tails_of
+    from skymarshal.data.generator.network import HUB
+    from skymarshal.day.state import from_handle, tails_of
     from skymarshal.local import workflow as local_workflow
     from skymarshal.local.emulator import in_process_account
     from skymarshal.local.template import workflow_template
@@ -66,7 +68,11 @@ def _skymarshal(airline, stream, out: Path, policy: str):
         handle = account.handle()
         outcomes = replay(stream, client, progress, lambda: tails_of(handle, stream.header.days), policy=policy)
         tails, _ = progress.load()
-        return account_scorecard(handle, stream, outcomes, tails or {}, policy), outcomes
+        card = account_scorecard(handle, stream, outcomes, tails or {}, policy)
+        after = from_handle(handle, stream.header.days, tails or {})
+        bank = out / f"{stream.header.stream_id}.bank.png"
+        draw_bank(before, after, stream.events, card.policy, HUB, stream.header.days[0], bank)
+        return card, bank
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,9 +131,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  hindsight bound: not solved ({e})", flush=True)
         if not args.skip_workflow:
             t = time.monotonic()
-            card, _ = _skymarshal(airline, stream, args.out, args.policy)
+            card, bank = _skymarshal(airline, stream, args.out, args.policy, state)
             cards.insert(0, card)
-            print(f"  skymarshal ({args.policy}): {time.monotonic() - t:.0f} s", flush=True)
+            print(
+                f"  skymarshal ({args.policy}): {time.monotonic() - t:.0f} s; hub bank before/after: {bank}", flush=True
+            )
         title = f"{intensity} day {args.day} (seed {args.seed}, load factor {args.load_factor}, {len(stream.events)} disruptions)"
         print("\n" + scorecard_table(cards, title=title))
         (args.out / f"{stream.header.stream_id}.scorecards.json").write_text(
