@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from datetime import date
 
-from .judge import GOAL_UNDERSTOOD, confusion, judge, share, tally, totals
+from .judge import GOAL_UNDERSTOOD, asking, confusion, judge, share, tally, totals
 from .truth import FAMILIES, Report, Verdict
 
 SHORT = {
@@ -118,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             "by_style": {k: dict(v) for k, v in tally(verdicts, "style").items()},
             "by_scope": {k: dict(v) for k, v in tally(verdicts, "scope").items()},
             "confusion": {k: dict(v) for k, v in confusion(verdicts).items()},
+            "asking": dict(asking(verdicts)),
             "seconds": {"total": round(total_s, 1), "reading": round(read_s, 1)},
             "verdicts": [v.model_dump() for v in verdicts],
         }
@@ -133,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
         f" sound reports refused {total['refused_wrongly']} (goal 0);"
         f" contradictions accepted {total['contradiction_accepted']}/{total['contradictions']} (goal 0);"
         f" crashes {total['crashed']}"
+    )
+    asked = asking(verdicts)
+    print(
+        f"  asked instead of guessing: {asked['asked']}/{asked['read']} reports read ({share(asked['asked'], asked['read']).strip()});"
+        f" of those read wrong (family, scope, flights or code) {asked['wrong_asked']}/{asked['wrong']}"
+        f" ({share(asked['wrong_asked'], asked['wrong']).strip()}); asked though right {asked['right_asked']}"
     )
     for title, key in (("family", "family"), ("style", "style"), ("scope", "scope")):
         print()

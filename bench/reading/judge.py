@@ -55,8 +55,25 @@ def judge(report: Report, read: Read) -> Verdict:
         outcome=outcome,
         read_family=read.family,
         code_right=code_right,
+        asked=bool(read.unsure),
         detail=read.message or "",
     )
+
+
+def asking(verdicts: Iterable[Verdict]) -> Counter[str]:
+    """How the reading's uncertainty tracks its mistakes, over sound reports read: how many it asked about, and of
+    those read wrong (family, scope, flights or code) how many it asked about."""
+    counts: Counter[str] = Counter()
+    for v in verdicts:
+        if v.outcome not in ("understood", "wrong_family", "wrong_scope", "wrong_flights"):
+            continue
+        wrong = v.outcome != "understood" or v.code_right is False
+        counts["read"] += 1
+        counts["asked"] += v.asked
+        counts["wrong"] += wrong
+        counts["wrong_asked"] += wrong and v.asked
+        counts["right_asked"] += v.asked and not wrong
+    return counts
 
 
 def tally(verdicts: Iterable[Verdict], key: str) -> dict[str, Counter[str]]:

@@ -70,6 +70,7 @@ def read_of(disruption: dict[str, Any]) -> Read:
         refused=False,
         family=disruption.get("family"),
         code=disruption.get("iata_delay_code"),
+        unsure=[u["code"] for u in disruption.get("unsure") or []],
         scope_kind=scope.get("kind"),
         flights=list(scope.get("flights") or []),
         registration=scope.get("registration"),

@@ -101,6 +101,7 @@ class Read(Frozen):
     airport: str | None = None
     window_start: datetime | None = None
     window_end: datetime | None = None
+    unsure: list[str] = Field(default_factory=list)  # what the reading asks the duty manager (Uncertainty codes)
 
 
 Outcome = Literal[
@@ -123,4 +124,5 @@ class Verdict(Frozen):
     outcome: Outcome
     read_family: str | None = None  # for the confusion between families
     code_right: bool | None = None  # None where the truth determines no code or nothing was read
+    asked: bool = False  # the reading said it was unsure (the decision asks instead of guessing)
     detail: str = ""

@@ -62,7 +62,7 @@ def _derived_crew(fact: Fact) -> bool:
 
 
 def _by(who: str | None) -> str:
-    return f"corrected by {who or 'the duty manager'}"
+    return f"corrected by {who or '(unnamed)'}"
 
 
 def bare_disruption(flight: Flight, others: list[Flight], code: int) -> Disruption:
