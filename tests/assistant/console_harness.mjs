@@ -18,6 +18,7 @@ class Node_ {
   set innerHTML(v) { this._html = v; this.children = []; }
   get innerHTML() { return this._html ?? ""; }
   querySelector(tag) { return this.all().find((n) => n.tagName === tag.toUpperCase()) || null; }
+  querySelectorAll(tag) { return this.all().filter((n) => n.tagName === tag.toUpperCase()); }
   all() { return this.children.flatMap((c) => (c instanceof Node_ ? [c, ...c.all()] : [])); }
 }
 class Text_ { constructor(t) { this.textContent = String(t); } }

@@ -176,6 +176,7 @@ def test_every_result_is_marked_with_its_tool_type(context):
         "answer_rules_question": {"country": "GB", "question": "delay compensation"},
         "browse_rules": {"tags": ["crew_duty"]},
         "compare_rules_between_countries": {"countries": ["GB", "EU"], "question": "delay"},
+        "compute_max_fdp": {"start": "06:00", "sectors": 3},
     }
     assert set(samples) == set(MANIFEST)
     for name, arguments in samples.items():

@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from . import airports as ap
 from .plan import AviationPlan
+from .rule_compute import fdp_plan
 from .rules import SYNONYMS, find_jurisdictions
 from .textsim import STOPWORDS
 
@@ -225,6 +226,9 @@ def plan_offline(question: str, previous: dict | None = None, now: datetime | No
     follow_up = _follow_up(text, codes, jurisdictions, previous, now)
     if follow_up is not None:
         return follow_up
+    computed = fdp_plan(text)  # a figure the rules engine computes (the FDP limit), never a text search
+    if computed is not None:
+        return computed
     if len(jurisdictions) >= 2 and re.search(r"\b(compar\w*|differ\w*|versus|vs\.?|between)\b", lowered):
         arguments: dict[str, Any] = {"countries": jurisdictions, "question": text}
         if tags_in(text):

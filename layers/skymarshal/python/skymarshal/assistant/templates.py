@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .rule_compute import fdp_answer
+
 MAX_ROWS = 15
 
 
@@ -199,4 +201,5 @@ TEMPLATES: dict[str, Callable[[dict], str]] = {
     "rules_answer": rules_answer,
     "rules_list": rules_list,
     "rules_comparison": rules_comparison,
+    "fdp_limit": fdp_answer,
 }

@@ -20,6 +20,7 @@ from ..models.operational import Notam
 from ..rules.curfew import check_movement
 from . import airports as ap
 from .config import AssistantBehaviour
+from .rule_compute import MaxFdpArgs, compute_max_fdp
 from .rules import RulesCorpus, UnknownJurisdiction
 
 ToolType = Literal[
@@ -30,6 +31,7 @@ ToolType = Literal[
     "rules_answer",
     "rules_list",
     "rules_comparison",
+    "fdp_limit",
 ]
 UiKind = Literal["route", "airport", "rules"]
 NotamLookup = Callable[[str, datetime, datetime], list[Notam]]
@@ -116,7 +118,7 @@ class ToolContext:
 class ToolSpec:
     name: str
     description: str
-    args: type[Args]
+    args: type[BaseModel]  # an Args (extra fields forbidden), or rule_compute's own
     tool_type: ToolType
     ui_kind: UiKind
     run: Callable[[Any, ToolContext], dict]
@@ -323,6 +325,15 @@ MANIFEST: dict[str, ToolSpec] = {
             "airport_notification",
             "airport",
             get_notification_for_airport,
+        ),
+        ToolSpec(
+            "compute_max_fdp",
+            "The maximum daily FDP computed by the rules engine (EASA ORO.FTL.205(b) or FAA 117.13) for a reference "
+            "start time (local HH:MM) and a number of sectors, with the clause.",
+            MaxFdpArgs,
+            "fdp_limit",
+            "rules",
+            compute_max_fdp,
         ),
         ToolSpec(
             "answer_rules_question",

@@ -154,6 +154,11 @@ function airportCard(a) {
 
 function rulesView(payload) {
   const raw = payload.tool_raw || {};
+  if (raw.max_fdp_minutes != null) {  // computed by the rules engine: the figure and its clause, not a text match
+    const hhmm = `${Math.floor(raw.max_fdp_minutes / 60)}:${String(raw.max_fdp_minutes % 60).padStart(2, "0")}`;
+    return el("p", { class: "sm-assistant-fdp" }, el("strong", {}, `Max FDP ${hhmm} (${raw.max_fdp_minutes} min)`),
+      ` — ${raw.regime} ${raw.clause}; start ${raw.start} local, ${raw.sectors} sector(s)`);
+  }
   if (raw.topics) {
     return el("div", { class: "sm-assistant-rules" }, raw.topics.map((topic) => el("section", {},
       el("h4", {}, `${topic.tag.replace("_", " ")} — ${topic.differs ? "differs" : "same"}`),
