@@ -76,16 +76,18 @@ def bare_disruption(flight: Flight, others: list[Flight], code: int) -> Disrupti
             flights=[f.flight_id for f in every],
             registration=flight.aircraft_registration,
         ),
-        facts=[
-            Fact(
-                name="flight",
-                value=f.flight_id,
-                source="data",
-                evidence=f"flights: {f.flight_number} {f.origin}-{f.destination} "
-                f"{f.scheduled_departure:%Y-%m-%d %H:%M}Z, {f.aircraft_registration}",
-            )
-            for f in every
-        ],
+        facts=[flight_fact(f) for f in every],
+    )
+
+
+def flight_fact(flight: Flight) -> Fact:
+    """The flight as the data holds it: a `data` fact naming its row."""
+    return Fact(
+        name="flight",
+        value=flight.flight_id,
+        source="data",
+        evidence=f"flights: {flight.flight_number} {flight.origin}-{flight.destination} "
+        f"{flight.scheduled_departure:%Y-%m-%d %H:%M}Z, {flight.aircraft_registration}",
     )
 
 

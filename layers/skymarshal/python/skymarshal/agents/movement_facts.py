@@ -25,7 +25,7 @@ from ..data.overlay import Overlay, RowPatch
 from ..intake.movement import Movement
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope
 from ..models.operational import Flight
-from .corrected_facts import CODE_FACTS
+from .corrected_facts import CODE_FACTS, flight_fact
 from .disruption_facts import DELAY_REASON_CODES, OTHER
 
 
@@ -107,15 +107,7 @@ def movement_disruption(movement: Movement, text: str, flight: Flight) -> Disrup
     """The message's facts about `flight`. Raises ReportContradictsData when it states nothing to decide on."""
     late = _minutes_late(movement, flight)
     code = movement.first_code
-    facts = [
-        Fact(
-            name="flight",
-            value=flight.flight_id,
-            source="data",
-            evidence=f"flights: {flight.flight_number} {flight.origin}-{flight.destination} "
-            f"{flight.scheduled_departure:%Y-%m-%d %H:%M}Z, {flight.aircraft_registration}",
-        )
-    ]
+    facts = [flight_fact(flight)]
     if code is not None:
         element = r"^DR\s*\d{2}" if movement.kind == "DIV" and movement.diversion_code else r"\bDL\s*\d{2}[\d/]*"
         facts.append(_stated(CODE_FACTS.get(code, "cause"), code, text, element, f"{movement.kind} code {code}"))
