@@ -20,7 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from pydantic import ValidationError
 
 from .config import AssistantBehaviour, Role, prompt_text
-from .offline_planner import fallback_plan, plan_offline
+from .offline_planner import airports_named, fallback_plan, plan_offline
 from .plan import AviationPlan, PlanRefusal, PlanRefused, validate_plan
 from .state import AssistantState
 from .templates import TEMPLATES
@@ -90,7 +90,32 @@ def _offline(question: str, previous: dict | None, notes: list[str]) -> Aviation
 
 
 def suggest_queries(plan: dict) -> list[str]:
-    """Follow-ups a duty manager typically asks next, filled in from this plan's subjects."""
+    """Follow-ups a duty manager typically asks next, filled in from this plan's subjects — only those the
+    planner reads as a question a tool answers (never "Is EASA in curfew at 23:30?")."""
+    return [q for q in _follow_ups(plan) if answerable(q)]
+
+
+def answerable(question: str) -> bool:
+    """The planner gives it a tool other than the fallback airport search, its plan validates, and an airport
+    it names is an airport."""
+    try:
+        planned = validate_plan(plan_offline(question))
+    except PlanRefused:
+        return False
+    if planned.selected_tool == "search_airports":
+        return False
+    code = planned.arguments.get("code") or planned.arguments.get("location")
+    return not code or bool(airports_named(str(code)))
+
+
+def _named(code: str) -> str:
+    """A jurisdiction by the name the planner reads ('United Kingdom', not 'GB')."""
+    from .rules import load_rules
+
+    return load_rules().rules.jurisdictions.get(code, code)
+
+
+def _follow_ups(plan: dict) -> list[str]:
     tool, args = plan.get("selected_tool"), plan.get("arguments", {})
     if tool == "find_airports_near_route":
         dep, dest = args.get("departure"), args.get("destination")
@@ -107,10 +132,13 @@ def suggest_queries(plan: dict) -> list[str]:
     ):
         code = args.get("code") or args.get("location") or args.get("query")
         return [f"Tell me about {code}", f"Is {code} in curfew at 23:30?", f"Airports near {code} within 100 nm"]
+    if tool == "compute_max_fdp":
+        more = int(args.get("sectors", 1)) + 1
+        return [f"max FDP starting at {args.get('start')} with {more} sectors under {args.get('regime', 'EASA')}"]
     if tool == "compare_rules_between_countries":
-        countries = " and ".join(args.get("countries", []))
+        countries = " and ".join(_named(c) for c in args.get("countries", []))
         return [f"Compare care and hotel rules between {countries}", f"Compare claim time limits between {countries}"]
-    country = args.get("country") or "the UK"
+    country = _named(args.get("country") or "GB")
     return [
         f"Compare passenger compensation rules between {country} and the EU",
         f"List the crew duty rules in {country}",
