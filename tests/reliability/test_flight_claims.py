@@ -104,3 +104,29 @@ def test_a_run_that_cannot_be_resumed_frees_its_flight_and_says_so(tables, monke
     _claim(tables, "second", T0 + timedelta(minutes=5))  # accepted at once, not after the claim lapses
     monkeypatch.setenv(fc.CLAIMS_ENV, "off")
     assert release_flight("second", "second", tables=tables, store=Store()) is None  # type: ignore[arg-type]
+
+
+def test_a_run_rejected_for_corrected_facts_does_not_free_the_corrected_run_of_its_flight(tables):
+    # the corrected run (ID--correct-1) claims the flight while the rejected first run is still on its way to Learn
+    _claim(tables, "first")
+    fc.claim(
+        **FLIGHT,
+        disruption_id="first",
+        execution_name="first--correct-1",
+        run_seconds=1800,
+        tables=tables,
+        now=T0 + timedelta(minutes=5),
+    )
+    fc.release(
+        flight_id=FLIGHT["flight_id"], disruption_id="first", recovered=False, tables=tables, execution_name="first"
+    )
+    with pytest.raises(fc.FlightClaimed, match="run first--correct-1 is already handling it"):
+        _claim(tables, "second", T0 + timedelta(minutes=6))
+    fc.release(
+        flight_id=FLIGHT["flight_id"],
+        disruption_id="first",
+        recovered=False,
+        tables=tables,
+        execution_name="first--correct-1",
+    )
+    _claim(tables, "second", T0 + timedelta(minutes=7))

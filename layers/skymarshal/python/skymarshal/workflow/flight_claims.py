@@ -127,24 +127,37 @@ def claim(
 
 
 def release(
-    *, flight_id: str, disruption_id: str, recovered: bool, tables: WorkflowTables, now: datetime | None = None
+    *,
+    flight_id: str,
+    disruption_id: str,
+    recovered: bool,
+    tables: WorkflowTables,
+    now: datetime | None = None,
+    execution_name: str | None = None,
 ) -> None:
     """Learn's end of the claim: hold a recovered flight for the hold period, free it otherwise. Only the
-    disruption that holds the claim moves it (a lapsed claim another run took since is left alone)."""
+    disruption that holds the claim moves it (a lapsed claim another run took since is left alone); with
+    `execution_name`, only that run of it: a run rejected because its facts were corrected ends after the corrected
+    run of the same disruption has claimed the flight, and must not free it (workflow/correction_run.py)."""
     at = now or datetime.now(UTC)
     held_for = hold() if recovered else timedelta(0)
+    values = {
+        ":s": "recovered" if recovered and held_for else "released",
+        ":u": _epoch(at + held_for),
+        ":f": at.isoformat(),
+        ":d": disruption_id,
+    }
+    condition = "disruption_id = :d"
+    if execution_name is not None:
+        condition += " AND (attribute_not_exists(execution_name) OR execution_name = :e)"
+        values[":e"] = execution_name
     try:
         tables.checkpoints.update_item(
             Key=_key(flight_id),
             UpdateExpression="SET #s = :s, #u = :u, finished_at = :f",
-            ConditionExpression="disruption_id = :d",
+            ConditionExpression=condition,
             ExpressionAttributeNames={"#s": "status", "#u": "until"},
-            ExpressionAttributeValues={
-                ":s": "recovered" if recovered and held_for else "released",
-                ":u": _epoch(at + held_for),
-                ":f": at.isoformat(),
-                ":d": disruption_id,
-            },
+            ExpressionAttributeValues=values,
         )
     except ClientError as exc:
         if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":

@@ -263,6 +263,7 @@ def learn_step(
             disruption_id=request.disruption_id,
             recovered=status == "executed",
             tables=tables,
+            execution_name=request.execution_name,
         )
     if trail is not None:
         trail.append(
