@@ -30,7 +30,7 @@ class Progress:
     """
 
     def __init__(self, quiet: bool = False):
-        self.console = Console(stderr=True, highlight=False, quiet=quiet)
+        self.console = Console(stderr=True, highlight=False, emoji=False, quiet=quiet)
         self.seen_states = 0
         self.done: set[tuple[str, str]] = set()
 
@@ -68,7 +68,7 @@ class Progress:
         self.console.print(f"  [bold]duty manager:[/] {escape(text)}")
 
     def finish(self, result: dict) -> None:
-        out = Console(highlight=False)
+        out = Console(highlight=False, emoji=False)
         status = result["status"]
         out.print(f"\n[bold]Outcome: {escape(status.upper())}[/]  (run {escape(result['execution'])})")
         if result.get("message"):
@@ -94,7 +94,7 @@ def render_understood(disruption: dict) -> None:
     from ..models.disruption import Disruption
 
     d = Disruption.model_validate(disruption)
-    out = Console(highlight=False)
+    out = Console(highlight=False, emoji=False)
     out.print(f"\nUnderstood: {d.summary()}", markup=False)
     for fact in d.facts:
         out.print(f"   {fact.name} = {fact.value}  [{fact.source}: {fact.evidence}]", markup=False)
@@ -182,9 +182,9 @@ def render_debate(debate: DebateRecord) -> None:
 
 
 def _console() -> Console:
-    out = Console(highlight=False)
+    out = Console(highlight=False, emoji=False)
     # Piped or captured, Rich assumes 80 columns and would fold every row: a log keeps each row on one line.
-    return out if out.is_terminal else Console(highlight=False, width=200)
+    return out if out.is_terminal else Console(highlight=False, emoji=False, width=200)
 
 
 def render_network(network: NetworkDecision, ranks: dict[str, int]) -> None:
