@@ -10,6 +10,7 @@ real handler. This module is the only place that knows moto's internals for that
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import json
@@ -128,7 +129,10 @@ def load_handler(fn: LocalFunction) -> Callable:
         raise TemplateError(f"{fn.logical_id}: cannot import the handler file {source}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    spec.loader.exec_module(module)
+    # In Lambda stdout is the log; here it is the CLI's own output (`analyze --json` must print JSON only). The
+    # handlers' Powertools loggers bind the stream they find when made, at this import: stderr, then.
+    with contextlib.redirect_stdout(sys.stderr):
+        spec.loader.exec_module(module)
     return getattr(module, attribute)
 
 
