@@ -32,6 +32,7 @@ ENDPOINTS = [
     ),
     ("POST", f"/disruptions/{UNKNOWN}/retry", None, {Role.DUTY_MANAGER}),
     ("GET", "/alerts", None, set(Role)),
+    ("GET", "/replays/latest", None, set(Role)),
     ("GET", f"/disruptions/{UNKNOWN}/audit/verify", None, set(Role)),
     ("GET", "/settings", None, set(Role)),
     ("PUT", "/settings", {"approval_timeout_minutes": 45, "version": 999}, {Role.ADMIN}),

@@ -39,6 +39,7 @@ from .errors import install_error_handlers
 from .history import history_router
 from .messages import messages_router
 from .plans import gantt_view
+from .replays import replays_router
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
 from .views import decision_view, exclusion_ids, run_progress
 
@@ -337,6 +338,7 @@ def openapi_document(server_url: str | None = None) -> str:
 app.include_router(corrections_router(decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 app.include_router(history_router(read=READ, decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 app.include_router(messages_router(read=READ, security=SECURITY, client=client))
+app.include_router(replays_router(read=READ, security=SECURITY, client=client))
 
 
 def handle(event: dict, context: Any) -> dict:

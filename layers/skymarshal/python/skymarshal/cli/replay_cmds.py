@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .replay_run import POLICIES
@@ -91,6 +92,7 @@ def check_data(stream, handle) -> None:
 
 
 def _run(args) -> int:
+    from ..day.published import publish, replay_key, replayed_day
     from ..day.state import tails_of
     from .replay_run import ReplayProgress, account_scorecard, replay, scorecard_table
 
@@ -111,6 +113,8 @@ def _run(args) -> int:
         )
         tails, _ = progress.load()
         card = account_scorecard(handle, stream, outcomes, tails or {}, args.policy)
+        publish(client.store, replayed_day(stream, [card], datetime.now(UTC)))
+        echo(f"kept for the console (its Day replay panel): {replay_key(stream.header.stream_id)} in the run artifacts")
     if args.json:
         print(json.dumps(card.model_dump(mode="json")))
     else:
