@@ -89,12 +89,30 @@ def test_a_correction_applies_to_a_message_too(run, ey11):
         ("MVT\nEY11/20.{reg}.{origin}", "no delay code (DL), no estimate (ED) and no diversion"),
         ("DIV\nEY11/20.{reg}.{origin}\nAD0815/0830 EA1010 {destination}\nDR72", "is its destination, not a diversion"),
         ("MVT\nEY9999/20.{reg}.{origin}\nDL41/0030", "EY9999 on 2027-01-20 is not in the schedule"),
+        ("MVT\nEY11/20.{reg}.{origin}\nDL41/0030\nSI HYD LEAK FOUND AT {elsewhere}", "not through"),  # the SI's
     ],
 )
 def test_a_message_the_data_contradicts_is_one_line(run, ey11, message, line):
+    elsewhere = next(code for code in ("BOM", "KHI", "LHR") if code not in (ey11.origin, ey11.destination))
     text = message.format(
-        reg=ey11.aircraft_registration.replace("-", ""), origin=ey11.origin, destination=ey11.destination
+        reg=ey11.aircraft_registration.replace("-", ""),
+        origin=ey11.origin,
+        destination=ey11.destination,
+        elsewhere=elsewhere,
     )
     with pytest.raises(InvalidDisruption, match=line.replace("(", r"\(").replace(")", r"\)")) as refused:
         run(text)
     assert "\n" not in str(refused.value)
+
+
+def test_the_free_text_adds_what_the_elements_do_not_carry(run, ey11):
+    reg = ey11.aircraft_registration.replace("-", "")
+    request = run(f"MVT\nEY11/20.{reg}.{ey11.origin}\nED200930\nDL64/0045\nSI CPT SICK AT BRIEFING")
+    disruption = request["disruption"]
+    assert (disruption["iata_delay_code"], disruption["scope"]["kind"], disruption["scope"]["crew_position"]) == (
+        64,
+        "crew_member",
+        "CAPTAIN",
+    )
+    assert [p["fields"] for p in request["overlay"]["patches"] if p["table"] == s.CREW_MEMBERS] == [{"status": "SICK"}]
+    assert not [u for u in disruption["unsure"] if u["code"] == "LOW_CONFIDENCE"]  # the station coded the cause

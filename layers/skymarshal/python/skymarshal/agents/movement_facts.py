@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
-from ..analysis.what_if import what_if
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
@@ -151,15 +150,58 @@ def movement_disruption(movement: Movement, text: str, flight: Flight) -> Disrup
     )
 
 
+def _masked_alternate(text: str, movement: Movement) -> str:
+    """The message with a DIV's alternate blanked (offsets kept): the airport it diverted to is no place the report
+    reader may call off the route."""
+    if not movement.diverted_to:
+        return text
+    return re.sub(rf"\bEA\d{{4,6}}\s+{movement.diverted_to}\b", lambda m: " " * len(m.group(0)), text, flags=re.I)
+
+
+def _merged(structured: Disruption, read: Disruption | None, movement: Movement) -> Disruption:
+    """The message's elements beside what the report reader found in its free text (an SI naming the sick captain,
+    a place off the route, a further cause): the station's code leads, every fact of either stays (facts only
+    add), the reader's crew position and window stand."""
+    if read is None:
+        return structured
+    code = structured.iata_delay_code if movement.first_code is not None else read.iata_delay_code
+    known = {(f.name, str(f.value)) for f in read.facts}
+    facts = [
+        *(f for f in read.facts if f.name != "reading_confidence" or movement.first_code is None),
+        *(f for f in structured.facts if (f.name, str(f.value)) not in known),
+    ]
+    scope = read.scope
+    if movement.diverted_to:
+        scope = scope.model_copy(update={"airport": movement.diverted_to})
+    return Disruption.of_code(
+        code,
+        cause=DELAY_CODES[code] if code != read.iata_delay_code else read.cause,
+        scope=scope,
+        window=read.window,
+        severity_minutes=read.severity_minutes if read.severity_minutes is not None else structured.severity_minutes,
+        facts=facts,
+        remarks=structured.remarks,
+    )
+
+
 def resolve_movement(
     movement: Movement, text: str, handle: DataHandle, now: datetime, ops: date
 ) -> tuple[Flight, Disruption, Overlay]:
-    """The flight, its disruption and the what-if overlay, as for a report. Raises ReportContradictsData."""
+    """The flight, its disruption and the what-if overlay, as for a report: the message's elements, and its free text
+    read and checked by the report reader (a place off the route there is a contradiction too).
+    Raises ReportContradictsData."""
+    from .corrected_facts import corrected_flight_report
+    from .disruption_facts import NoCauseStated, resolve_flight_report
+
     flight = movement_flight(movement, handle, ops)
-    disruption = movement_disruption(movement, text, flight)
-    overlay, found = what_if(disruption, flight, handle, now, words=movement.supplementary.lower())
-    known = {(f.name, f.source, str(f.value)) for f in disruption.facts}
-    facts = [*disruption.facts, *(f for f in found if (f.name, f.source, str(f.value)) not in known)]
+    structured = movement_disruption(movement, text, flight)
+    try:
+        read, _ = resolve_flight_report(_masked_alternate(text, movement), flight, handle, now, None)
+    except NoCauseStated:
+        read = None
+    disruption, overlay = corrected_flight_report(
+        _merged(structured, read, movement), {}, [flight], handle, now, None, movement.supplementary.lower()
+    )
     if movement.diverted_to:  # on the ground at the alternate: where its tail's day continues from
         patch = RowPatch(
             table=s.FLIGHTS,
@@ -168,4 +210,4 @@ def resolve_movement(
             fact="diverted_to",
         )
         overlay = Overlay(patches=[*overlay.patches, patch], additions=overlay.additions)
-    return flight, disruption.model_copy(update={"facts": facts}), overlay
+    return flight, disruption, overlay
