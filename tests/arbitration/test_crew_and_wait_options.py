@@ -1,6 +1,7 @@
 """Issue 30 (Done when): reports of the fatigue, fuelling and curfew kinds, in several phrasings each, get a considered
 crew or wait option — a wait for the crew's minimum rest, a delay, the next departure after a curfew — each
-validated like any plan and refused only with typed reasons."""
+validated like any plan and refused only with typed reasons; a flight on the ground at its alternate is never planned
+from its origin."""
 
 from __future__ import annotations
 
@@ -8,11 +9,17 @@ from datetime import timedelta
 from typing import get_args
 
 import pytest
+from test_arbitration_demo import _flight_of
 from test_what_if_plans import _decide, considered
 
 from skymarshal.arbitration.actions import RestCrew
+from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.arbitration.models import RejectionCode
+from skymarshal.data import schema
+from skymarshal.data.overlay import Overlay, RowPatch
+from skymarshal.models.common import iso_z
 from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
+from skymarshal.workflow.rounds import run_rounds
 
 FATIGUE = (
     "The captain of EY124 on 21 January 2027 is unfit to fly due to fatigue",
@@ -86,3 +93,34 @@ def test_a_wait_into_a_curfew_is_also_considered_after_it(account, report):
     assert overnight and all(x.cost_by_component.get("care", 0) > 0 for x in overnight), [
         (x.scenario_id, x.cost_by_component) for x in overnight
     ]
+
+
+DIVERSION = (
+    "EY12 on 21 January 2027 diverted to Manchester after a medical emergency",
+    "EY12 21JAN27 is on the ground at MAN after a diversion for a sick passenger",
+)
+
+
+@pytest.mark.parametrize("report", DIVERSION)
+def test_a_diverted_flight_is_never_planned_from_its_origin(account, report):
+    """The flight on the ground at its alternate (its row DIVERTED there, as a DIV message makes it through the
+    overlay): every plan that would fly it from its origin is refused ROTATION_BROKEN saying where it is."""
+    base = account.handle()
+    flight = _flight_of(base, report)
+    landed = flight.scheduled_departure + timedelta(minutes=70)
+    diverted = RowPatch(
+        table=schema.FLIGHTS,
+        key={"flight_id": flight.flight_id},
+        fields={"status": "DIVERTED", "diverted_to": "MAN", "estimated_arrival": iso_z(landed)},
+        fact="diverted",
+    )
+    handle = base.with_overlay(Overlay(patches=[diverted]))
+    decision = arbitrate(run_rounds(report, handle=handle, llm=None)[1], report, handle=handle, llm=None)
+    operating = [p for p in considered(decision) if p.operates]
+    assert operating
+    refused = {v.scenario.scenario_id: v.rejections for v in decision.rejected}
+    for plan in operating:
+        assert any(
+            r.code == "ROTATION_BROKEN" and "on the ground at MAN" in r.message for r in refused[plan.scenario_id]
+        )
+    _typed(decision)

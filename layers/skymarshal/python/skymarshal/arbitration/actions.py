@@ -31,6 +31,7 @@ class ReassignCrew(_Action):
     replacements: dict[str, str]  # rostered crew id → reserve crew id
     report_at: UtcDatetime
     positioning_flight_id: str | None = None  # reserves from another station travel on this flight (FDP from report)
+    positioning_ferry: Iata | None = None  # ...or on the plan's rescue ferry from this station (FDP from report)
 
 
 class AddCabinCrew(_Action):
@@ -134,7 +135,11 @@ def describe(action: BaseModel) -> str:
         return f"Swap {a.flight_id} from {a.from_registration} to {a.to_registration} ({a.to_aircraft_type})"
     if isinstance(a, ReassignCrew):
         return f"Replace {len(a.replacements)} crew on {a.flight_id} with reserves reporting {a.report_at:%H:%MZ}" + (
-            f", positioned on {a.positioning_flight_id}" if a.positioning_flight_id else ""
+            f", positioned on {a.positioning_flight_id}"
+            if a.positioning_flight_id
+            else f", positioned from {a.positioning_ferry} on the rescue ferry"
+            if a.positioning_ferry
+            else ""
         )
     if isinstance(a, AddCabinCrew):
         return (

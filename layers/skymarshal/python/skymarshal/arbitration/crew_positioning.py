@@ -24,7 +24,7 @@ from ..models.airports import airport
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules.crew import is_legal
-from .actions import ReassignCrew
+from .actions import FerryAircraft, ReassignCrew
 from .context import DisruptionContext
 from .crew_chain import own_illegal, rostered_at
 from .models import ConstraintCheck, RejectionCode, Scenario
@@ -83,7 +83,7 @@ def positioned_crew_swap(ctx: DisruptionContext) -> Scenario | None:
     delay = delay_after(f, carrier)
     illegal = [r for r in rostered_at(ctx, f, delay) if own_illegal(r)]
     report = max(decision_time(f, ctx.now) + CALL_OUT, carrier.departure - POSITIONING_REPORT)
-    replacements = _reserves(ctx, base, [(r.crew_id, r.rank) for r in illegal], delay, report)
+    replacements = reserves_at(ctx, base, [(r.crew_id, r.rank) for r in illegal], delay, report)
     if replacements is None:
         return None
     from .scenarios import operate  # operate() builds every operating plan; imported here (a cycle)
@@ -116,10 +116,16 @@ def positioned_crew_swap(ctx: DisruptionContext) -> Scenario | None:
     )
 
 
-def _reserves(
-    ctx: DisruptionContext, base: str, wanted: list[tuple[str, str]], delay: int, report: datetime
+def reserves_at(
+    ctx: DisruptionContext,
+    base: str,
+    wanted: list[tuple[str, str]],
+    delay: int,
+    report: datetime,
+    taken: frozenset[str] = frozenset(),
 ) -> dict[str, str] | None:
-    """A legal reserve on standby at `base` for each (member, rank), or None when a rank has none."""
+    """A legal reserve on standby at `base` for each (member, rank), none of `taken` (a ferry's own crew), or None
+    when a rank has none."""
     local = report.astimezone(ZoneInfo(airport(base).tz)).date()
     standby = sorted(
         {r.crew_id for d in (local - timedelta(days=1), local) for r in q.standby_crew(ctx.handle, base, d)}
@@ -128,7 +134,8 @@ def _reserves(
     pool = [m for m in q.crew_members(ctx.handle, standby) if rating in m.type_ratings]
     out: dict[str, str] = {}
     for crew_id, rank in wanted:
-        for reserve in [m for m in pool if m.rank == rank and m.crew_id not in out.values()][:MAX_CHECKED]:
+        free = [m for m in pool if m.rank == rank and m.crew_id not in out.values() and m.crew_id not in taken]
+        for reserve in free[:MAX_CHECKED]:
             findings = ctx.memo(
                 ("reserve", crew_id, reserve.crew_id, delay, report),
                 lambda r=reserve, c=crew_id: replacement_findings(ctx.handle, ctx.flight, c, r.crew_id, delay, report),
@@ -141,10 +148,43 @@ def _reserves(
     return out
 
 
+def on_the_ferry(s: Scenario, a: ReassignCrew) -> tuple[ConstraintCheck, RejectionCode | None]:
+    """Reserves positioned on the plan's rescue ferry: it leaves from their station after they report and lands a
+    connection before they report for the flight."""
+    assert s.departure is not None  # the caller checks
+    ferry = next((x for x in s.actions if isinstance(x, FerryAircraft)), None)
+    latest = s.departure - REPORT_BEFORE_DEPARTURE - CONNECTION
+    problem = (
+        "the plan has no ferry"
+        if ferry is None
+        else f"the ferry leaves {ferry.origin}, not {a.positioning_ferry}"
+        if ferry.origin != a.positioning_ferry
+        else f"the ferry leaves {ferry.departure:%H:%MZ}, before the reserves report at {a.report_at:%H:%MZ}"
+        if ferry.departure < a.report_at
+        else f"the ferry lands {ferry.arrival:%H:%MZ}, after {latest:%H:%MZ}"
+        if ferry.arrival > latest
+        else None
+    )
+    return (
+        ConstraintCheck(
+            constraint="crew positioning",
+            source="rules",
+            clause="ORO.FTL.105 positioning (counted as FDP) / company connection policy",
+            subject=a.positioning_ferry or "",
+            status="illegal" if problem else "legal",
+            message=problem
+            or f"the reserves travel on the rescue ferry from {a.positioning_ferry} and connect in time.",
+        ),
+        "CREW_ILLEGAL" if problem else None,
+    )
+
+
 def positioning_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[tuple[ConstraintCheck, RejectionCode | None]]:
     """The positioning flight of a plan's reserves still operates, has a seat and lands a connection before the
     crew report for the flight."""
     for a in s.actions:
+        if isinstance(a, ReassignCrew) and a.positioning_ferry is not None and s.departure is not None:
+            yield on_the_ferry(s, a)
         if not isinstance(a, ReassignCrew) or a.positioning_flight_id is None or s.departure is None:
             continue
         carrier = ctx.memo(

@@ -93,11 +93,10 @@ def _ready(member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetim
     return at + timedelta(minutes=min_rest_minutes(preceding, home))
 
 
-def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
-    """The flight at least `wanted` minutes late, its whole rostered crew reporting again once every one of them has
-    had the minimum rest (a long wait re-times the crew's report, as an OCC does); None when no member is illegal at
-    `wanted` for a reason a rest cures, or one is illegal for another (a reserve or a cancellation answers), or the
-    flight is not the first sector of a member's duty (a crew mid-duty is the crew swap's question)."""
+def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dict[str, CrewMember]] | None:
+    """How late (minutes after their rostered report) the whole crew can report again, every member rested; None when
+    no member is illegal at `wanted` for a reason a rest cures, or one is illegal for another (a reserve or a
+    cancellation answers), or the flight is not the first sector of a member's duty (mid-duty: the crew swap's)."""
     f = ctx.flight
     try:
         rostered = rostered_at(ctx, f, wanted)
@@ -109,6 +108,8 @@ def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
         return None
     at = decision_time(f, ctx.now)
     members = {m.crew_id: m for m in q.crew_members(ctx.handle, [r.crew_id for r in rostered])}
+    if set(members) != {r.crew_id for r in rostered}:
+        return None  # a member missing from CrewMembers: validation names it on the other plans
     shift = 0
     for r in rostered:
         rows = _rows(ctx, r.crew_id)
@@ -124,37 +125,58 @@ def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
             return None  # mid-duty: the sectors before this one were flown in this FDP
         ready = _ready(members[r.crew_id], rows, f.flight_id, at, r.crew_id in tired)
         shift = max(shift, math.ceil((ready - duty.report).total_seconds() / 300) * 5)
-    delay = max(wanted, shift)
-    delay = after_curfews(ctx, delay) or delay  # a rest ending in a curfew waits it out too
-    reports = {
-        r.crew_id: rostered_duty(_rows(ctx, r.crew_id), f.flight_id).report + timedelta(minutes=delay) for r in rostered
-    }
-    from .scenarios import operate  # operate() builds every operating plan; imported here (a cycle)
+    return shift, tired, members
 
-    scenario = operate(
-        ctx,
-        "delay",
-        delay,
-        sources=["generator"],
-        notes=[
-            f"the crew of {f.flight_number} stand down and report again from {min(reports.values()):%d %b %H:%MZ} "
-            f"after the minimum rest (ORO.FTL.235)"
-        ],
-    )
-    rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=at)
+
+def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], members: dict[str, CrewMember]) -> Scenario:
+    """`scenario` with its rostered crew reporting again `delay` after their rostered report (RestCrew, right after
+    the flight's own delay) and a reserve for each next duty that leaves short of rest."""
+    f, delay = ctx.flight, scenario.delay_minutes
+    reports = {c: rostered_duty(_rows(ctx, c), f.flight_id).report + timedelta(minutes=delay) for c in sorted(members)}
+    rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=decision_time(f, ctx.now))
     recrews = _next_duty_recrews(ctx, rest, delay, tired, members)
-    at_index = next(
-        (i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0
-    )
-    actions = [*scenario.actions[:at_index], rest, *recrews, *scenario.actions[at_index:]]
+    after = next((i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0)
     return scenario.model_copy(
         update={
-            "scenario_id": f"delay:{delay}:rested",
-            "title": f"Wait for the crew's minimum rest: {delay} min late",
-            "actions": actions,
+            "scenario_id": f"{scenario.scenario_id}:rested",
+            "actions": [*scenario.actions[:after], rest, *recrews, *scenario.actions[after:]],
             "crew_rested": sorted(reports),
+            "execution_notes": [
+                *scenario.execution_notes,
+                f"the crew of {f.flight_number} report again from {min(reports.values()):%d %b %H:%MZ}, rested "
+                "(ORO.FTL.235)",
+            ],
         }
     )
+
+
+def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
+    """The flight at least `wanted` minutes late, its whole rostered crew reporting again once every one of them has
+    had the minimum rest (a long wait re-times the crew's report, as an OCC does); None as ``_rest_shift``."""
+    found = _rest_shift(ctx, wanted)
+    if found is None:
+        return None
+    shift, tired, members = found
+    delay = max(wanted, shift)
+    delay = after_curfews(ctx, delay) or delay  # a rest ending in a curfew waits it out too
+    from .scenarios import operate  # operate() builds every operating plan; imported here (a cycle)
+
+    scenario = _with_rest(ctx, operate(ctx, "delay", delay, sources=["generator"]), tired, members)
+    return scenario.model_copy(
+        update={"scenario_id": f"delay:{delay}:rested", "title": f"Wait for the crew's minimum rest: {delay} min late"}
+    )
+
+
+def with_crew_retimed(ctx: DisruptionContext, scenario: Scenario | None) -> Scenario | None:
+    """An operating plan whose own rostered crew would be out of duty time at its delay, with their report moved as
+    late (a rescue aircraft's or a swap's wait): None when that does not cure them without a longer delay."""
+    if scenario is None or not scenario.operates or scenario.crew_replacements or scenario.crew_rested:
+        return None
+    found = _rest_shift(ctx, scenario.delay_minutes)
+    if found is None or found[0] > scenario.delay_minutes:
+        return None
+    plan = _with_rest(ctx, scenario, found[1], found[2])
+    return plan.model_copy(update={"title": f"{scenario.title}, the crew reporting later"})
 
 
 def _findings(ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str]) -> list:

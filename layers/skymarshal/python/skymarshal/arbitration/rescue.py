@@ -22,8 +22,10 @@ from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES, compatible_types
 from ..models.operational import AircraftDay
 from . import rotation_plan
-from .actions import FerryAircraft
+from .actions import FerryAircraft, ReassignCrew, SwapAircraft
 from .context import DisruptionContext
+from .crew_chain import own_illegal, rostered_at
+from .curfew_wait import after_curfews
 from .models import Scenario
 from .scenarios import operate
 
@@ -79,11 +81,13 @@ def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
             crew=crew or {},
             crew_report_at=max(at, duty.report),
         )
+        delay = max(0, math.ceil((departure - f.scheduled_departure).total_seconds() / 60))
+        delay = after_curfews(ctx, delay) or delay  # a rescue landing into the night leaves after the curfew
         plans = (
             operate(
                 ctx,
                 "rescue_aircraft",
-                max(0, math.ceil((departure - f.scheduled_departure).total_seconds() / 60)),
+                delay,
                 sources=["generator"],
                 registration=spare.aircraft_registration,
                 aircraft_type=spare.aircraft_type,
@@ -93,5 +97,50 @@ def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
             )
             for block in rotation_plan.blocks(ctx)
         )
-        out.append(rotation_plan.first_whole(ctx, plans, lambda s: s.actions))
+        rescue = rotation_plan.first_whole(ctx, plans, lambda s: s.actions)
+        out.append(rescue)
+        positioned = _reserves_on_the_ferry(ctx, rescue, ferry)
+        if positioned is not None:
+            out.append(positioned)
     return out
+
+
+def _reserves_on_the_ferry(ctx: DisruptionContext, rescue: Scenario, ferry: FerryAircraft) -> Scenario | None:
+    """The rescue with the flight's rostered crew who may not operate it at its delay replaced by reserves on standby
+    at the spare's station, travelling on the ferry (their FDP from the ferry crew's report, ORO.FTL.105 positioning);
+    None when nobody needs replacing or a rank has no legal reserve there."""
+    from .crew_positioning import reserves_at  # builds on operate() too: imported here (a cycle)
+
+    f = ctx.flight
+    try:
+        illegal = [r for r in rostered_at(ctx, f, rescue.delay_minutes) if own_illegal(r)]
+    except LookupError:
+        return None
+    if not illegal:
+        return None
+    report = ferry.crew_report_at
+    wanted = [(r.crew_id, r.rank) for r in illegal]
+    replacements = reserves_at(ctx, ferry.origin, wanted, rescue.delay_minutes, report, frozenset(ferry.crew.values()))
+    if replacements is None:
+        return None
+    carried = [a.flight_id for a in rescue.actions if isinstance(a, SwapAircraft) and a.flight_id != f.flight_id]
+    plan = operate(
+        ctx,
+        "rescue_aircraft",
+        rescue.delay_minutes,
+        sources=["generator"],
+        registration=ferry.registration,
+        aircraft_type=ferry.aircraft_type,
+        ferry=ferry,
+        replacements=replacements,
+        report=report,
+        notes=[*rescue.execution_notes, f"{len(replacements)} reserve(s) from {ferry.origin} travel on the ferry"],
+        carried=[x for x in rotation_plan.tail_flights(ctx, f.aircraft_registration) if x.flight_id in carried],
+    )
+    actions = [
+        a.model_copy(update={"positioning_ferry": ferry.origin})
+        if isinstance(a, ReassignCrew) and a.flight_id == f.flight_id
+        else a
+        for a in plan.actions
+    ]
+    return plan.model_copy(update={"scenario_id": f"{rescue.scenario_id}:reserves", "actions": actions})

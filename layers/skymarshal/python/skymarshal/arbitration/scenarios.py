@@ -95,7 +95,7 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             )
         )
     from .crew_positioning import positioned_crew_swap  # these build on operate(): imported here (a cycle)
-    from .crew_rest import rested_crew_delay
+    from .crew_rest import rested_crew_delay, with_crew_retimed
     from .rescue import rescue_scenarios
 
     keep(positioned_crew_swap(ctx))
@@ -104,6 +104,7 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
 
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
+        keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
     for agent, proposal in _proposals(ctx, "divert"):
         keep(
             operate(

@@ -79,6 +79,19 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             ),
             "NOT_CANCELLABLE",
         )
+    if scenario.operates and ctx.flight.status == "DIVERTED":  # on the ground at its alternate, not at its origin
+        add(
+            _check(
+                "operational status",
+                "rules",
+                "aircraft continuity (the flight's diversion)",
+                ctx.flight.flight_id,
+                "illegal",
+                f"{ctx.flight.flight_number} is on the ground at {ctx.flight.diverted_to or 'its alternate'}"
+                f" since {ctx.flight.arrival:%H:%MZ}: a plan flying it from {ctx.flight.origin} does not apply.",
+            ),
+            "ROTATION_BROKEN",
+        )
     if not scenario.operates:
         status = ctx.flight.status
         add(

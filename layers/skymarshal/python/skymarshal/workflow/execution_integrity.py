@@ -23,7 +23,7 @@ from ..models.operational import Flight
 from ..rules.rotation import rotation_breaks
 from .tables import WorkflowTables
 
-AROUND = timedelta(days=2)  # the tails' flights read around the plan's first flight
+AROUND = timedelta(days=2)  # the tails' flights read around the plan's flights
 
 
 def _tails(scenario: Scenario) -> set[str]:
@@ -60,31 +60,49 @@ def applied(flights: dict[str, Flight], actions: Sequence, carrier: str) -> dict
 
 
 def rotation_refusal(tables: WorkflowTables, scenario: Scenario) -> str | None:
-    """One line naming the first flight the plan would leave on a tail that cannot fly it, or None."""
-    first = next(iter(scenario.actions), None)
-    row = tables.table(s.FLIGHTS).get_item(Key={"flight_id": first.flight_id}).get("Item") if first else None
-    tails = _tails(scenario)
-    if row is None or not tails:
+    """One line naming the first flight the plan would leave on a tail that cannot fly it, or None. Every tail the plan
+    touches (moves a flight to or from, delays, cancels or diverts one of its flights) is read over the span of all the
+    plan's flights (a network plan spans a window, a single-flight plan its flight and the legs it carries), each
+    checked from the plan's first flight on it."""
+    named = list(dict.fromkeys(a.flight_id for a in scenario.actions))
+    rows = [r for fid in named if (r := tables.table(s.FLIGHTS).get_item(Key={"flight_id": fid}).get("Item"))]
+    flights = [Flight.model_validate(r) for r in rows]
+    # every tail the plan touches: those it moves flights to or from, and those of the flights it delays or cancels
+    tails = _tails(scenario) | {f.aircraft_registration for f in flights}
+    if not flights:
         return None
-    flight = Flight.model_validate(row)
-    low, high = iso_z(flight.scheduled_departure - AROUND), iso_z(flight.scheduled_departure + AROUND)
+    low = iso_z(min(f.scheduled_departure for f in flights) - AROUND)
+    high = iso_z(max(f.scheduled_departure for f in flights) + AROUND)
     current: dict[str, Flight] = {}
     for tail in sorted(tails):
-        rows = tables.table(s.FLIGHTS).query(
-            IndexName=s.AIRCRAFT_REGISTRATION_INDEX,
-            KeyConditionExpression=Key("aircraft_registration").eq(tail)
-            & Key("scheduled_departure").between(low, high),
-        )["Items"]
-        current |= {r["flight_id"]: Flight.model_validate(r) for r in rows}
-    after = applied(current, scenario.actions, flight.carrier)
-    since = flight.scheduled_departure - timedelta(hours=1)
+        current |= {r["flight_id"]: Flight.model_validate(r) for r in _tail_rows(tables, tail, low, high)}
+    after = applied(current, scenario.actions, flights[0].carrier)
+    touched = {f.flight_id for f in flights}
     for tail in sorted(tails):
+        mine = [after[f].departure for f in touched if f in after and after[f].aircraft_registration == tail]
+        mine += [current[f].departure for f in touched if f in current and current[f].aircraft_registration == tail]
+        since = min(mine, default=min(f.scheduled_departure for f in flights)) - timedelta(hours=1)
         before = {(b.code, b.flight_id) for b in _continuity(tail, current.values())}
         for b in _continuity(tail, after.values()):
             leaves = after[b.flight_id].departure if b.flight_id in after else None
             if (b.code, b.flight_id) not in before and leaves is not None and leaves >= since:
                 return f"{b.flight_id}: {b.message}"
     return None
+
+
+def _tail_rows(tables: WorkflowTables, tail: str, low: str, high: str) -> list[dict]:
+    """The tail's flights leaving (as scheduled) in [low, high], every page (aircraft-registration-index)."""
+    kwargs: dict = {
+        "IndexName": s.AIRCRAFT_REGISTRATION_INDEX,
+        "KeyConditionExpression": Key("aircraft_registration").eq(tail) & Key("scheduled_departure").between(low, high),
+    }
+    items: list[dict] = []
+    while True:
+        page = tables.table(s.FLIGHTS).query(**kwargs)
+        items += page.get("Items", [])
+        if "LastEvaluatedKey" not in page:
+            return items
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
 def _continuity(tail: str, flights) -> list:
