@@ -4,6 +4,7 @@
 
 import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
 import { loadAlerts, retryRun } from "./alerts.js";
+import { loadReplay } from "./replay.js";
 import { showHistory } from "./history.js";
 import { debateView } from "./debate.js";
 import { renderNetwork } from "./network.js";
@@ -107,6 +108,7 @@ async function loadRuns() {
   const runs = await api("GET", "/disruptions?limit=30");
   $("#runs").replaceChildren(...runs.map(runLine));
   loadAlerts($("#alerts"), api).catch((error) => console.warn("alerts unavailable", error));
+  loadReplay($("#replay"), api);
 }
 
 async function openRun(runId) {
