@@ -20,6 +20,7 @@ from iam_policies import LocalNames, evaluate, function_policies, resource_polic
 from test_audit_truncation import locked_bucket
 from workflow_helpers import DEMO
 
+from skymarshal.api.messages import messages_view
 from skymarshal.local import workflow as local_workflow
 from skymarshal.local.emulator import BUCKET
 from skymarshal.local.iam_calls import acting_as, recording
@@ -108,6 +109,7 @@ def recorded(synthesized, account, wf, anchor_bucket):
             with acting_as(api_name):
                 wf.executions(limit=10)
                 wf.describe(approved), wf.progress(approved), wf.decision(approved), wf.pending(approved)
+                messages_view(wf, approved)  # GET …/messages: what each plan would send, read from the tables
                 wf.decide(approved, ApprovalDecision(action="approve", decided_by="Dana Duty", comment="iam"))
             assert wf.follow(approved, timeout_s=600).status == "SUCCEEDED", wf.describe(approved).get("cause")
             # One run at a time: moto's transactions deep-copy a table another run's agents may be writing.
