@@ -31,3 +31,25 @@ def test_a_handlers_logs_go_to_stderr_and_stdout_stays_clean(tmp_path, capsys):
     assert out == ""
     lines = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     assert [line["message"] for line in lines if line.get("service") == service] == ["bedrock models", "handled"]
+
+
+def test_handlers_imported_at_once_leave_stdout_where_it_was(tmp_path):
+    import sys
+    import threading
+
+    before = sys.stdout
+    handlers = []
+    for i in range(8):
+        folder = tmp_path / f"fn{i}"
+        folder.mkdir()
+        slow = "import time\ntime.sleep(0.02)  # imports overlap, as a Map's agents' do\n"
+        (folder / "handler.py").write_text(slow + HANDLER.format(service=f"t-{uuid.uuid4().hex[:6]}"))
+        handlers.append(
+            ColdStartHandler(LocalFunction(f"FnAtOnce{i}{uuid.uuid4().hex[:4]}", "handler.handler", folder))
+        )
+    threads = [threading.Thread(target=h, args=({}, _Context("x"))) for h in handlers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sys.stdout is before

@@ -117,6 +117,9 @@ def read_template(path: Path) -> tuple[str, list[LocalFunction]]:
     return definition, functions
 
 
+_IMPORTING = threading.Lock()
+
+
 def load_handler(fn: LocalFunction) -> Callable:
     """Import the handler from the function's asset folder under a name of its own (assets share module names)."""
     module_file, attribute = fn.handler.rsplit(".", 1)
@@ -130,8 +133,10 @@ def load_handler(fn: LocalFunction) -> Callable:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     # In Lambda stdout is the log; here it is the CLI's own output (`analyze --json` must print JSON only). The
-    # handlers' Powertools loggers bind the stream they find when made, at this import: stderr, then.
-    with contextlib.redirect_stdout(sys.stderr):
+    # handlers' Powertools loggers bind the stream they find when made, at this import: stderr, then. One import
+    # at a time: redirect_stdout swaps the process's sys.stdout, and two overlapping swaps (a Map's agents start
+    # together) would leave it pointing at stderr.
+    with _IMPORTING, contextlib.redirect_stdout(sys.stderr):
         spec.loader.exec_module(module)
     return getattr(module, attribute)
 
