@@ -49,9 +49,11 @@ def _candidates(account) -> dict[str, list[Flight]]:
     return {"sick": hub, "outstation_aog": away, "hub_mechanical": hub, "delay": ok}
 
 
-# no shrinking: each step is a whole run of the state machine (shrinking one failure took over five minutes)
+# no shrinking: each step is a whole run of the state machine (shrinking one failure took over five minutes). One
+# random sequence a run beside the explicit one (each run draws another: the kinds are covered over runs, and the
+# fixed sequence of the test below covers every kind but the delay every time); two took 424 s on this machine.
 @settings(
-    max_examples=2,
+    max_examples=1,
     deadline=None,
     phases=(Phase.explicit, Phase.reuse, Phase.generate),
     suppress_health_check=[HealthCheck.function_scoped_fixture],
