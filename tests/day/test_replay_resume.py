@@ -81,3 +81,57 @@ def test_an_interrupted_replay_resumes_without_deciding_any_event_twice(wf, acco
     card = account_scorecard(handle, stream, outcomes, progress.load()[0] or {}, "rank1")
     assert card.decisions == 2 and card.escalated == sum(o.fell_back for o in outcomes)
     assert card.rotation_breaks == 0
+
+
+class RuleToTrigger:
+    """A bus whose rule delivers each matching entry to the Trigger, as the deployed stack's does (synchronously
+    here); counts the executions it started."""
+
+    def __init__(self, wf):
+        self.wf, self.started = wf, Counter()
+
+    def put_events(self, Entries):
+        from skymarshal.cli.run_cmds import _as_delivered
+        from skymarshal.workflow.trigger import start_for_event
+
+        for entry in Entries:
+            reply = start_for_event(_as_delivered(entry), sfn=self.wf.sfn, state_machine_arn=self.wf.arn)
+            self.started[reply["execution_name"]] += reply["started"]
+        return {"FailedEntryCount": 0, "Entries": [{"EventId": str(uuid.uuid4())} for _ in Entries]}
+
+
+def test_a_replay_through_the_bus_names_each_run_by_its_event_and_a_resend_starts_nothing(
+    wf, account, airline, restore, tmp_path
+):
+    from skymarshal.cli.replay_run import Bus, execution_name
+    from skymarshal.workflow.trigger import disruption_id_for
+
+    event = two_events(airline)[0]
+    config = airline.config
+    header = StreamHeader(
+        stream_id=f"b{uuid.uuid4().hex[:6]}",
+        seed=11,
+        intensity="ordinary",
+        days=[DAY],
+        airline=AirlineRef(seed=config.seed, start=config.start, days=config.days, load_factor=config.load_factor),
+    )
+    stream = Stream(header=header, events=(event,))
+    bus = RuleToTrigger(wf)
+    progress = ReplayProgress(tmp_path / "bus.progress.jsonl")
+    real_decide = wf.decide
+    wf.decide = lambda name, answer, registry=None: restore.append(name) or real_decide(name, answer, registry)
+    try:
+        outcomes = replay(stream, wf, progress, lambda: {}, echo=lambda _: None, bus=Bus(bus, "test-bus"))
+    finally:
+        wf.decide = real_decide
+    name = disruption_id_for(execution_name(stream, event))
+    assert [o.execution for o in outcomes] == [name]
+    request = __import__("json").loads(wf.describe(name)["input"])
+    assert request["source"] == "eventbridge" and request["ops_date"] == DAY.isoformat()
+    assert outcomes[0].status in ("executed", "escalated", "rejected", "input_error")
+    from skymarshal.cli.replay_run import send
+    from skymarshal.workflow.models import DisruptionRequest
+
+    again = DisruptionRequest(disruption_id=execution_name(stream, event), prompt=event.report, ops_date=DAY)
+    assert send(Bus(bus, "test-bus"), wf, again) == name  # a producer's retry meets the run: nothing new
+    assert bus.started == Counter({name: 1})

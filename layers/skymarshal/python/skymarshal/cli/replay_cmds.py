@@ -16,7 +16,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .replay_run import POLICIES
+from .replay_run import POLICIES, Bus
+
+BUS_ENV = "SKYMARSHAL_EVENT_BUS"
 
 
 def register(commands) -> None:
@@ -35,7 +37,8 @@ def register(commands) -> None:
 
 @contextlib.contextmanager
 def _target(args, echo):
-    """(workflow client, data handle) of the account the replay runs on."""
+    """(workflow client, data handle, bus) of the account the replay runs on: a deployed stack's reports go
+    through its bus (as any producer's), a local account's straight to its state machine."""
     if args.aws:
         import os
 
@@ -46,11 +49,13 @@ def _target(args, echo):
         from ..workflow.client import WorkflowClient
         from . import CliError
 
-        if not os.environ.get("SKYMARSHAL_STATE_MACHINE_ARN"):
+        if not os.environ.get("SKYMARSHAL_STATE_MACHINE_ARN") or not os.environ.get(BUS_ENV):
             raise CliError(
-                "--aws: set SKYMARSHAL_STATE_MACHINE_ARN (and the stack's table names) to the deployed stack's"
+                f"--aws: set SKYMARSHAL_STATE_MACHINE_ARN, {BUS_ENV} (the stack's EventBusName output) and the "
+                "stack's table names to the deployed stack's"
             )
-        yield WorkflowClient.from_env(), DataHandle(naming=Naming.from_env(), resource=boto3.resource("dynamodb"))
+        bus = Bus(events=boto3.client("events"), name=os.environ[BUS_ENV])
+        yield WorkflowClient.from_env(), DataHandle(naming=Naming.from_env(), resource=boto3.resource("dynamodb")), bus
         return
     from ..local import control
     from ..local.emulator import LocalAccount, use_fake_credentials
@@ -59,10 +64,10 @@ def _target(args, echo):
     if args.endpoint:
         use_fake_credentials()
         account = LocalAccount(endpoint_url=args.endpoint)
-        yield local_client(account, echo=echo), account.handle()
+        yield local_client(account, echo=echo), account.handle(), None
         return
     with control.account(echo=echo) as account:
-        yield local_client(account, echo=echo), account.handle()
+        yield local_client(account, echo=echo), account.handle(), None
 
 
 def read_checked(path: Path):
@@ -103,13 +108,19 @@ def _run(args) -> int:
         args.progress or args.stream.with_name(f"{args.stream.name}.{args.policy}.progress.jsonl")
     )
     stream = read_checked(args.stream)
-    with _target(args, echo) as (client, handle):
+    with _target(args, echo) as (client, handle, bus):
         check_data(stream, handle)
         echo(
             f"replaying {len(stream.events)} event(s) of {stream.header.stream_id} under {args.policy}; progress in {progress.path}"
         )
         outcomes = replay(
-            stream, client, progress, lambda: tails_of(handle, stream.header.days), policy=args.policy, echo=echo
+            stream,
+            client,
+            progress,
+            lambda: tails_of(handle, stream.header.days),
+            policy=args.policy,
+            echo=echo,
+            bus=bus,
         )
         tails, _ = progress.load()
         card = account_scorecard(handle, stream, outcomes, tails or {}, args.policy)

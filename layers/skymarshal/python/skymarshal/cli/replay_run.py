@@ -26,12 +26,24 @@ from pathlib import Path
 from typing import Any
 
 from ..day.stream import Stream, StreamEvent
+from ..workflow.client import RunNotFound
+from ..workflow.deployment import DETAIL_TYPE, SOURCE
 from ..workflow.models import ApprovalDecision, DisruptionRequest
-from ..workflow.trigger import start
+from ..workflow.trigger import disruption_id_for, start
 
 POLICIES = ("rank1", "scripted")
 DECIDED_BY = {"rank1": "Replay Duty Manager (rank 1)", "scripted": "Replay Duty Manager (scripted)"}
 RUN_TIMEOUT_S = 900
+DELIVERY_TIMEOUT_S = 120  # from PutEvents to the Trigger's execution
+
+
+@dataclass(frozen=True)
+class Bus:
+    """A deployed stack's disruption bus: a replay against it sends each report as an event the rule delivers to
+    the Trigger, as any producer would (`events`: a boto3 EventBridge client)."""
+
+    events: Any
+    name: str
 
 
 @dataclass(frozen=True)
@@ -132,7 +144,33 @@ def _cause(cause: str | None) -> str | None:
         return cause
 
 
-def decide_event(client, stream: Stream, event: StreamEvent, policy: str) -> Outcome:
+def send(bus: Bus, client, request: DisruptionRequest) -> str | None:
+    """The report on the bus, named by its disruption id (sent again after a crash, it starts nothing new); the
+    execution the Trigger starts for it, once it exists (None: none within DELIVERY_TIMEOUT_S)."""
+    detail = {
+        "prompt": request.prompt,
+        "disruption_id": request.disruption_id,
+        "ops_date": request.ops_date.isoformat() if request.ops_date else None,
+        "reported_by": request.requested_by,
+    }
+    reply = bus.events.put_events(
+        Entries=[{"Source": SOURCE, "DetailType": DETAIL_TYPE, "Detail": json.dumps(detail), "EventBusName": bus.name}]
+    )
+    if reply.get("FailedEntryCount"):
+        entry = reply["Entries"][0]
+        raise RuntimeError(f"the bus refused the report: {entry.get('ErrorCode')}: {entry.get('ErrorMessage')}")
+    name = disruption_id_for(request.disruption_id)
+    deadline = time.monotonic() + DELIVERY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        try:
+            client.describe(name)
+            return name
+        except RunNotFound:
+            time.sleep(1.0)
+    return None
+
+
+def decide_event(client, stream: Stream, event: StreamEvent, policy: str, bus: Bus | None = None) -> Outcome:
     """One event through the workflow: started (or picked up where a crash left it), decided, executed."""
     started = time.monotonic()
     name = execution_name(stream, event)
@@ -145,7 +183,20 @@ def decide_event(client, stream: Stream, event: StreamEvent, policy: str) -> Out
         reported_at=event.at,
         ops_date=day,
     )
-    start(request, sfn=client.sfn, state_machine_arn=client.arn)
+    if bus is None:
+        start(request, sfn=client.sfn, state_machine_arn=client.arn)
+    else:
+        delivered = send(bus, client, request)
+        if delivered is None:
+            return Outcome(
+                event.event_id,
+                request.disruption_id,
+                "failed",
+                None,
+                round(time.monotonic() - started, 1),
+                f"the bus delivered no run within {DELIVERY_TIMEOUT_S} s: is the rule's target the Trigger?",
+            )
+        name = delivered
     progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
     if progress.status == "ABORTED":  # local AWS restarted under the run: continue it from its checkpoints
         name = client.resume(name)["execution_name"]
@@ -166,6 +217,7 @@ def replay(
     policy: str = "rank1",
     echo: Callable[[str], None] = print,
     after_event: Callable[[Outcome], None] | None = None,
+    bus: Bus | None = None,
 ) -> list[Outcome]:
     """Every event not yet decided, in time order; the outcomes of the whole replay (earlier ones included)."""
     before, decided = progress.load()
@@ -176,7 +228,7 @@ def replay(
     for n, event in enumerate(stream.events, 1):
         if event.event_id in decided:
             continue
-        outcome = decide_event(client, stream, event, policy)
+        outcome = decide_event(client, stream, event, policy, bus)
         progress.record(outcome)
         decided[event.event_id] = outcome
         fallback = f" → fallback: hold ({outcome.reason})" if outcome.fell_back else ""

@@ -13,6 +13,7 @@ not a disruption report will never become one by retrying: it goes to the dead-l
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -44,6 +45,10 @@ class DisruptionDetail(BaseModel):
     date: str | None = Field(None, max_length=32)  # the local departure date, e.g. 2026-01-20
     description: str | None = Field(None, max_length=1000)  # "mechanical failure"
     reported_by: str | None = Field(None, max_length=120)
+    # A producer's own id for the report (a replay names each event so): the run is named after it, so sending
+    # the same report again — a producer's retry after a crash — starts nothing new, as a redelivery does.
+    disruption_id: str | None = Field(None, pattern=r"^[A-Za-z0-9._-]{1,80}$")
+    ops_date: dt.date | None = None  # the operating day a relative day in the report ("today") is read against
 
     @model_validator(mode="after")
     def _something_to_analyse(self) -> DisruptionDetail:
@@ -96,11 +101,12 @@ def parse_event(event: Any) -> DisruptionEvent:
 def request_for(event: DisruptionEvent) -> DisruptionRequest:
     try:
         return DisruptionRequest(
-            disruption_id=disruption_id_for(event.id),
+            disruption_id=disruption_id_for(event.detail.disruption_id or event.id),
             prompt=event.detail.as_prompt(),
             source="eventbridge",
             requested_by=event.detail.reported_by,
             reported_at=event.time,
+            ops_date=event.detail.ops_date,
         )
     except ValidationError as exc:
         raise InvalidEvent(field_error(exc, "event")) from None
