@@ -15,6 +15,14 @@ from .context import DisruptionContext
 MAX_WINDOWS = 4  # the departure's curfew, then the arrival's, then each again: a fifth is a schedule that never flies
 
 
+def curfew_wait(profile: AirportProfile | None, at: datetime, movement: Movement) -> int:
+    """Minutes until a movement at `at` is outside every curfew of the airport (0: it already is, or no profile)."""
+    if profile is None:
+        return 0
+    finding = check_movement_at(profile, at, movement)
+    return int(finding.details.get("minutes_until_window_end", 0)) + 1 if finding.binding else 0
+
+
 def after_curfews(ctx: DisruptionContext, delay: int) -> int | None:
     """The first delay (to 5 minutes) from `delay` on with both movements outside every curfew, when `delay` itself
     moves into one; None when it does not (or the airports are unknown: validation names that)."""
@@ -32,9 +40,7 @@ def after_curfews(ctx: DisruptionContext, delay: int) -> int | None:
             (destination, departure + block, "arrival"),
         )
         for profile, at, movement in movements:
-            finding = check_movement_at(profile, at, movement)
-            if finding.binding:
-                wait = max(wait, int(finding.details.get("minutes_until_window_end", 0)) + 1)
+            wait = max(wait, curfew_wait(profile, at, movement))
         if not wait:
             return None if minutes == delay else math.ceil(minutes / 5) * 5
         minutes += wait

@@ -25,7 +25,7 @@ from . import rotation_plan
 from .actions import FerryAircraft, ReassignCrew, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import own_illegal, rostered_at
-from .curfew_wait import after_curfews
+from .curfew_wait import MAX_WINDOWS, after_curfews, curfew_wait
 from .models import Scenario
 from .scenarios import operate
 
@@ -66,6 +66,14 @@ def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
     for spare in _spares(ctx):
         ferry_off = at + FERRY_PREPARATION
         ferry_on = ferry_off + timedelta(minutes=ferry_minutes(spare.station, f.origin, spare.aircraft_type))
+        for _ in range(MAX_WINDOWS):  # a ferry that would move inside a curfew at either end leaves after it
+            wait = max(
+                curfew_wait(ctx.profile(spare.station), ferry_off, "departure"),
+                curfew_wait(ctx.profile(f.origin), ferry_on, "arrival"),
+            )
+            if not wait:
+                break
+            ferry_off, ferry_on = ferry_off + timedelta(minutes=wait), ferry_on + timedelta(minutes=wait)
         duty = ferry_duty(spare.station, f.origin, spare.aircraft_type, ferry_off, ferry_on)
         crew, found = ferry_crew(ctx.handle, duty, at)
         turn = timedelta(minutes=AIRCRAFT_TYPES[spare.aircraft_type].min_turn_minutes)
