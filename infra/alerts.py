@@ -102,7 +102,8 @@ def workflow_alerts(
     state_machine: sfn.StateMachine,
     trigger_dlq: sqs.IQueue,
 ) -> tuple[AlertTopic, WorkflowAlarms]:
-    """The workflow stack's topic, its publisher (Learn), the chat webhook's Lambda when configured, the alarms."""
+    """The workflow stack's topic, its publishers (Learn, RequestApproval), the chat webhook's Lambda when
+    configured, the alarms."""
     fns, webhook = functions.functions, None
     if config.alert_webhook_parameter:
         webhook = functions.function(
@@ -115,7 +116,8 @@ def workflow_alerts(
             "permissions; IAM only accepts * for them",
         )
     alerts = AlertTopic(scope, "Alerts", config=config, webhook=webhook)
-    alerts.grant_publish(fns.learn)  # the only publisher: Learn raises an escalated run's alert
+    alerts.grant_publish(fns.learn)  # Learn raises an escalated run's alert
+    alerts.grant_publish(fns.request_approval)  # and a decision that waits for the duty manager with escalations
     watched = [*fns.agents.values(), fns.validate, fns.collate, fns.arbitrate, fns.request_approval, fns.execute]
     watched += [fns.learn, fns.trigger, *([webhook] if webhook else [])]
     alarms = WorkflowAlarms(

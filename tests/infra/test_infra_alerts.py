@@ -1,5 +1,5 @@
 """CDK assertions on the duty managers' alerts (infra/alerts.py, infra/alarms.py): the encrypted topic, every alarm
-and its metric, Learn as the only publisher, the subscriptions from context, and cdk-nag with all of them on; and
+and its metric, Learn and RequestApproval as the only publishers, the subscriptions from context, and cdk-nag with all of them on; and
 the state machine's payloads for replay and retry (the disruption id from the input, the revision round's items)."""
 
 from __future__ import annotations
@@ -120,18 +120,21 @@ def test_a_failed_alert_publish_is_alarmed(alarms):
     assert len(_by_metric(alarms, ALERT_FAILED_METRIC)) == 1
 
 
-def test_only_learn_publishes_and_only_to_the_topic(workflow_template_json, functions, statements, topic):
+def test_only_learn_and_approval_publish_and_only_to_the_topic(workflow_template_json, functions, statements, topic):
     [key] = [k for k, r in resources_of(workflow_template_json, "AWS::KMS::Key").items() if "Alert" in k]
     publishers = {}
     for name, logical in functions.items():
         for actions, resources in statements(role_of(workflow_template_json, logical)):
             if any(a.startswith("sns:") for a in actions):
                 publishers[name] = (actions, resources)
-    assert publishers == {"learning": ({"sns:Publish"}, {f"<{topic}>"})}
-    learn = statements(role_of(workflow_template_json, functions["learning"]))
-    assert (set(PUBLISH_KEY_ACTIONS), {f"<{key}.Arn>"}) in learn
-    env = workflow_template_json["Resources"][functions["learning"]]["Properties"]["Environment"]["Variables"]
-    assert env[ALERT_TOPIC_ENV] == {"Ref": topic}
+    # Learn: an escalated run; RequestApproval: a decision waiting for the duty manager with escalations
+    assert publishers == {name: ({"sns:Publish"}, {f"<{topic}>"}) for name in ("learning", "approval")}
+    for name in ("learning", "approval"):
+        assert (set(PUBLISH_KEY_ACTIONS), {f"<{key}.Arn>"}) in statements(
+            role_of(workflow_template_json, functions[name])
+        )
+        env = workflow_template_json["Resources"][functions[name]]["Properties"]["Environment"]["Variables"]
+        assert env[ALERT_TOPIC_ENV] == {"Ref": topic}
 
 
 def test_learn_gets_the_execution_arn_and_the_approval_the_disruption_id(definition):
