@@ -87,3 +87,15 @@ def test_released_memory_goes_back_to_the_machine():
     del chunks
     assert memory_guard.release_memory() is True
     assert (rss_mb(os.getpid()) or 0) < held - 100, "freed memory stayed resident"
+
+
+@pytest.mark.parametrize(("setting", "cap"), [(None, 2), ("4", 4), ("lots", 2), ("0", 2)])
+def test_the_server_caps_mallocs_arenas(monkeypatch, setting, cap):
+    """glibc accepts the cap (mallopt answers 1); SKYMARSHAL_MALLOC_ARENAS sets it, a bad value keeps 2."""
+    if "glibc" not in " ".join(__import__("platform").libc_ver()):
+        pytest.skip("M_ARENA_MAX is glibc's")
+    if setting is None:
+        monkeypatch.delenv(memory_guard.ARENAS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(memory_guard.ARENAS_ENV, setting)
+    assert memory_guard.limit_arenas() == cap

@@ -88,19 +88,40 @@ class Memory:
         }
 
 
+ARENAS_ENV = "SKYMARSHAL_MALLOC_ARENAS"
+DEFAULT_ARENAS = 2
+M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
+
+
+def _glibc():
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name) if name else None
+    except OSError:
+        return None
+
+
+def limit_arenas() -> int | None:
+    """Cap glibc's malloc arenas for the server's lifetime (SKYMARSHAL_MALLOC_ARENAS, default 2), before its
+    threads start: glibc gives each contending thread its own arena, up to 8 per core, and the request and
+    handler threads of successive runs each leave their arena fragmented — a ratchet malloc_trim can only
+    partly undo. The cap set, or None where there is no glibc (musl, macOS)."""
+    libc = _glibc()
+    arenas = _setting(ARENAS_ENV, DEFAULT_ARENAS) or DEFAULT_ARENAS
+    if libc is None or not hasattr(libc, "mallopt") or libc.mallopt(M_ARENA_MAX, arenas) != 1:
+        return None
+    return arenas
+
+
 def release_memory() -> bool:
     """Give back to the machine what finished runs freed: a full collection, then glibc's malloc_trim, which
     returns free heap pages (the top and the middle) that Python's allocator leaves mapped after a run's large
     reads — otherwise the server's resident memory ratchets up run by run. False where there is no glibc."""
     gc.collect()
-    name = ctypes.util.find_library("c")
-    if not name:
+    libc = _glibc()
+    if libc is None or not hasattr(libc, "malloc_trim"):  # not glibc (musl, macOS)
         return False
-    try:
-        trim = ctypes.CDLL(name).malloc_trim
-    except (OSError, AttributeError):  # not glibc (musl, macOS)
-        return False
-    trim(0)
+    libc.malloc_trim(0)
     return True
 
 

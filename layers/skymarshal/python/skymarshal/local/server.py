@@ -48,6 +48,7 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     from .template import workflow_template
 
     started = time.monotonic()
+    memory_guard.limit_arenas()  # before the HTTP server's threads exist
     use_fake_credentials()
     install()
     pool_key.install()
