@@ -10,7 +10,6 @@ The state file (control.py) says when it is ready, how long the start took, its 
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import logging
 import os
@@ -99,7 +98,7 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     for service in ("kms", "cognito-idp"):
         durable.save_keys(service)  # the audit key install_workflow may have just made
     runs_store.watch()
-    gc.collect()
+    memory_guard.release_memory()  # what seeding or recovery freed goes back before the first run
     state.status, state.counts = "ready", counts
     state.start_seconds, state.rss_mb = round(time.monotonic() - started, 1), rss_mb(os.getpid())
     state.start_cpu_seconds = round(time.process_time(), 1)
