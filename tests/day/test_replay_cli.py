@@ -70,7 +70,7 @@ def test_an_unknown_flight_is_refused_before_the_first_decision(tmp_path, capsys
 
     @contextmanager
     def target(args, echo):
-        yield object(), Handle()
+        yield object(), Handle(), None
 
     monkeypatch.setattr(replay_cmds, "_target", target)
     monkeypatch.setattr(replay_run, "replay", lambda *a, **k: pytest.fail("nothing may be decided"))
