@@ -262,7 +262,10 @@ class _Sfn:
     "event,reason",
     [
         (_delivered({"prompt": "z" * 4001}), "event: detail.prompt: String should have at most 4000 characters"),
-        (_delivered({}), "event: detail: Value error, give either prompt, a movement message, or flight_number, date and description"),
+        (
+            _delivered({}),
+            "event: detail: Value error, give either prompt, a movement message, or flight_number, date and description",
+        ),
         ({"id": "x", "detail": "not an event"}, "event: version: Field required"),
     ],
 )

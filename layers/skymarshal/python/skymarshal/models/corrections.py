@@ -151,7 +151,9 @@ def checked_facts(facts: Mapping[str, object]) -> dict[str, str]:
     for key, raw in facts.items():
         name = str(key).strip().lower()
         if name not in _CHECKS:
-            raise CorrectionRefused(f"{_said(str(key))}: not a fact that can be corrected ({', '.join(CORRECTION_KEYS)})")
+            raise CorrectionRefused(
+                f"{_said(str(key))}: not a fact that can be corrected ({', '.join(CORRECTION_KEYS)})"
+            )
         value = str(raw).strip() if raw is not None and not isinstance(raw, bool) else ""
         if not value:
             raise CorrectionRefused(f"{name}: give a value, e.g. {name}=...")
