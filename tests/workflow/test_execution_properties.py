@@ -19,6 +19,7 @@ from skymarshal.arbitration.models import Scenario
 from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.data.loader import item_of
+from skymarshal.models.common import iso_z
 from skymarshal.models.operational import AircraftDay, Booking, Flight
 from skymarshal.workflow import execution
 from skymarshal.workflow.tables import WorkflowTables
@@ -27,6 +28,7 @@ DAY = date(2027, 1, 20)
 DEP = datetime(2027, 1, 20, 10, 0, tzinfo=UTC)
 BOOKED = {"EY1-20270120": 26, "EY3-20270120": 7}  # + the flights: a rebooking of EY1 takes three transactions of 10
 TARGET, CANCELLED, DEPARTED = "EY5-20270120", "EY7-20270120", "EY9-20270120"
+DELAY_MINUTES = {"EY1-20270120": 0, "EY3-20270120": 40}
 KINDS = ("delay", "swap", "divert", "rebook")
 
 
@@ -90,12 +92,13 @@ def seed_rows() -> dict[str, list]:
 def action(kind: str, flight_id: str, stale: bool):
     """The group's action; a stale one fails its transaction's condition (the data moved on since the plan)."""
     n = flight_id[2]
-    if kind == "delay":
+    if kind == "delay":  # EY1 re-timed on time (a swap's legs keep their times), EY3 forty minutes late
+        minutes = DELAY_MINUTES[flight_id]
         return DelayFlight(
             flight_id=DEPARTED if stale else flight_id,
-            delay_minutes=40,
-            new_departure=DEP + timedelta(minutes=40),
-            new_arrival=DEP + timedelta(minutes=400),
+            delay_minutes=minutes,
+            new_departure=DEP + timedelta(minutes=minutes),
+            new_arrival=DEP + timedelta(minutes=360 + minutes),
         )
     if kind == "swap":
         return SwapAircraft(
@@ -227,7 +230,9 @@ def test_after_execute_the_rows_are_all_before_images_or_every_group_is_applied(
     for kind, flight_id, _ in plan:
         flight = after[(s.FLIGHTS, flight_id)]
         if kind == "delay":
-            assert flight["estimated_departure"] == "2027-01-20T10:40:00Z"
+            minutes = DELAY_MINUTES[flight_id]
+            assert flight["estimated_departure"] == iso_z(DEP + timedelta(minutes=minutes))
+            assert flight["status"] == ("DELAYED" if minutes else "SCHEDULED")  # on time is not DELAYED
         elif kind == "swap":
             assert flight["aircraft_registration"] == f"A6-SP{flight_id[2]}"
         elif kind == "divert":

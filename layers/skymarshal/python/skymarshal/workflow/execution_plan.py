@@ -139,7 +139,7 @@ class Planner:
                         "estimated_departure": iso_z(action.new_departure),
                         "estimated_arrival": iso_z(action.new_arrival),
                         "delay_minutes": action.delay_minutes,
-                        "status": "DELAYED",
+                        "status": "DELAYED" if action.delay_minutes > 0 else "SCHEDULED",  # re-timed, on time
                     },
                 ),
                 *delay_crew_changes(self, action),
