@@ -10,6 +10,7 @@ import { debateView } from "./debate.js";
 import { renderNetwork } from "./network.js";
 import { card, cardLabel, escalationView, markDecided, refusedView } from "./cards.js";
 import { loadSettings, saveSettings } from "./settings.js";
+import { clearMessages, sendsLine, showMessages } from "./messages.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
@@ -125,6 +126,7 @@ async function openRun(runId) {
   $("#retry").hidden = true;
   $("#retry-error").textContent = "";
   $("#history-panel").replaceChildren();
+  clearMessages();
   $("#run-title").textContent = runId;
   const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
   renderProgress(progress);
@@ -202,6 +204,7 @@ function onEvent(name, data) {
   } else if (name === "done") {
     renderOutcome(data.outcome || { status: data.status });
     if (state.decision?.awaiting_approval) showTakenDecision(state.runId);
+    if (state.decision) loadMessages();  // executed: what was sent (even when the end overtook the approval's answer)
     loadRuns();
     loadAudit().catch((error) => console.warn("audit unavailable", error));
   }
@@ -253,6 +256,14 @@ function renderDecision(view) {
   // Every decision has its comparison and Gantt (a network plan's over the tails and crews its table touches).
   const runId = state.runId;
   showPlans(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/gantt`));
+  loadMessages();
+}
+
+// Before approval what each plan will send, beside its card; once executed, what was sent.
+function loadMessages() {
+  const runId = state.runId;
+  showMessages(() => api("GET", `/disruptions/${encodeURIComponent(runId)}/messages`),
+    { awaiting: Boolean(state.decision?.awaiting_approval) });
 }
 
 async function excludeFlights(body, rows) {
@@ -276,7 +287,7 @@ function instructionRead(view) {
 
 async function approvePlan(plan) {
   const ok = await confirmDecision(`Approve plan #${plan.rank}: ${plan.title}?`,
-    [planFigures(plan.scenario_id) || cardLabel(plan), "The plan is executed against the operational data once you confirm."]);
+    [planFigures(plan.scenario_id) || cardLabel(plan), sendsLine(plan.scenario_id), "The plan is executed against the operational data once you confirm."]);
   if (ok) decide("approve", { scenario_id: plan.scenario_id });
 }
 

@@ -41,7 +41,7 @@ export function card(plan, { canDecide, onApprove }) {
   approve.hidden = !canDecide;
   const broken = (plan.findings || []).filter((f) => f.status !== "legal").length;
   const sensitivity = sensitivityList(plan);
-  return el("article", { class: "card", dataset: { rank: plan.rank }, "aria-label": cardLabel(plan) },
+  return el("article", { class: "card", dataset: { rank: plan.rank, scenario: plan.scenario_id }, "aria-label": cardLabel(plan) },
     el("h4", {}, `#${plan.rank} ${plan.title}`),
     el("p", { class: "figures" }, `score ${plan.score.toFixed(2)} · confidence ${pct(plan.confidence)} · `
       + `${plan.scenario_id.startsWith("network:") ? "longest departure delay" : "departure delay"} ${plan.delay_minutes} min · cost ${money(plan.cost_usd)} · ${plan.passengers_impacted} pax`),
