@@ -1,8 +1,8 @@
 """The console on real runs of the state machine, in headless Chromium against `skymarshal serve`'s app: EY123's
 mechanical failure, EY101's crew running out of duty time, a sick captain, the AUH fog closure (a network
 decision) and an escalated run (a safety agent that failed), plus a report refused as input. For each, the page
-shows the why beside each plan (binding findings with their clause), the refused plans with their typed reasons,
-the Gantt, and the runs list by outcome; a full-page screenshot of each is written to $SKYMARSHAL_SCREENSHOTS
+shows the why beside each plan (binding findings with their clause) and what it will send (its messages and
+contacts), the refused plans with their typed reasons, the Gantt, and the runs list by outcome; a full-page screenshot of each is written to $SKYMARSHAL_SCREENSHOTS
 (`make screenshots` sets docs/screenshots), else under the test's temporary folder.
 """
 
@@ -16,6 +16,7 @@ import pytest
 from boto3.dynamodb.conditions import Key
 from console_fake import chromium_page
 
+from skymarshal.api.messages import messages_view
 from skymarshal.api.views import decision_view
 from skymarshal.data import schema as s
 from skymarshal.local import workflow as local_workflow
@@ -107,6 +108,16 @@ def _open(page, name: str) -> None:
     page.locator("#run-title").filter(has_text=name).wait_for(timeout=30_000)
 
 
+def _check_sends(page, plan) -> None:
+    """Beside the first card, what its plan will send: its totals and its first messages, as the API answers."""
+    sends = page.get_by_test_id("sends-1")
+    sends.wait_for(timeout=60_000)
+    totals = sends.locator(".sends-totals").inner_text()
+    assert totals.startswith(f"{plan.totals.messages} message"), totals
+    shown = sends.locator(":scope > figure.outbound pre").all_inner_texts()
+    assert shown == [m.text for m in plan.messages[: len(shown)]] and len(shown) == min(4, len(plan.messages))
+
+
 @pytest.mark.parametrize("key", ["ey123", "ey101", "sick-crew", "auh-fog"])
 def test_each_decision_shows_its_why_refusals_and_gantt(page, wf, runs, out_dir, key):
     name = runs[key]
@@ -124,6 +135,7 @@ def test_each_decision_shows_its_why_refusals_and_gantt(page, wf, runs, out_dir,
             assert rows, "a one-flight plan is held to binding findings"
             page.get_by_test_id("findings-1").locator("xpath=..").locator("summary").first.click()  # shown open
         page.locator("#gantt-chart svg").wait_for(timeout=120_000)
+        _check_sends(page, messages_view(wf, name).plans[0])
     else:  # no legal plan: escalated, said at the top
         page.get_by_test_id("escalations").locator(".escalation").first.wait_for(timeout=120_000)
     refused = sum(len(g.plans) for g in view.refused)
