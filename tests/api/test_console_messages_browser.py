@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from console_fake import console, fake_api, sign_in  # noqa: F401  (fixtures)
 from decision_sample import decision_output
-from messages_sample import after_execution, before_approval
+from messages_sample import after_execution, before_approval, cancel, delay
 from test_console_why_browser import RUN, progress
 
 from skymarshal.api.views import decision_view
@@ -125,3 +125,41 @@ def test_no_answer_is_one_line_and_the_cards_stay(console, fake_api):  # noqa: F
     status.filter(has_text="What the plans will send is not available: run 'why-ey123' has no decision yet").wait_for()
     assert console.get_by_test_id("cards").locator("article").count() == 3
     assert console.locator("#cards section.sends").count() == 0
+
+
+def test_a_plan_sending_dozens_shows_the_first_few_and_folds_the_rest(console, fake_api):  # noqa: F811
+    one = delay()
+    message, group = one.messages[0], one.passengers[0]
+    numbers = [f"EY{n}" for n in range(201, 207)]
+    many = one.model_copy(
+        update={
+            "messages": [message.model_copy(update={"flight_number": n}) for n in numbers],
+            "passengers": [group.model_copy(update={"flight_number": n}) for n in numbers],
+            "totals": one.totals.model_copy(update={"messages": 6, "passengers": 6 * group.passengers}),
+        }
+    )
+    answer = before_approval(RUN)
+    answer["plans"][1] = many.model_dump(mode="json")
+    open_waiting(console, fake_api, messages=answer)
+    sends = console.get_by_test_id("sends-2")
+    sends.wait_for(timeout=20_000)
+    shown = sends.locator(":scope > figure.outbound")
+    assert [shown.nth(i).get_attribute("data-flight") for i in range(shown.count())] == numbers[:4]
+    folded = sends.locator(":scope > details")
+    assert folded.locator("summary").all_inner_texts() == ["2 more messages", "2 more passenger groups"]
+    assert folded.nth(0).get_attribute("open") is None and folded.nth(0).locator("figure.outbound").count() == 2
+    assert sends.locator(":scope > ul.passenger-groups li").count() == 4
+    assert sends.locator(".sends-totals").inner_text().startswith("6 messages (6 MVT ED)")
+
+
+def test_a_crew_member_released_from_two_sectors_is_counted_once(console, fake_api):  # noqa: F811
+    plan = cancel()
+    second = [c.model_copy(update={"flight_id": "EY124-20270120", "flight_number": "EY124"}) for c in plan.crew]
+    answer = before_approval(RUN)
+    answer["plans"][2] = plan.model_copy(update={"crew": [*plan.crew, *second]}).model_dump(mode="json")
+    open_waiting(console, fake_api, messages=answer)
+    crew = console.get_by_test_id("sends-3").locator("dd.crew")
+    crew.wait_for(timeout=20_000)
+    assert crew.inner_text().startswith("3 — 3 released")
+    crew.locator("summary").click()
+    assert crew.locator("li").count() == 6  # each sector's notification is listed

@@ -18,6 +18,13 @@ function countBy(items, key, weight = () => 1) {
   return [...counts].map(([k, n]) => `${n} ${k}`).join(", ");
 }
 
+// Distinct crew members by what happens to them: one released from two sectors is one person to call.
+function crewByChange(contacts) {
+  const people = new Map();
+  for (const c of contacts) people.set(word(c.change), (people.get(word(c.change)) || new Set()).add(c.crew_id));
+  return [...people].map(([change, ids]) => `${ids.size} ${change}`).join(", ");
+}
+
 export function totalsLine(plan) {
   const t = plan.totals;
   const kinds = countBy(plan.messages, (m) => `${m.standard} ${m.action}`);
@@ -47,7 +54,7 @@ function contactsView(plan) {
   const crew = new Set(plan.crew.map((c) => c.crew_id)).size;
   const rows = [
     el("dt", {}, "Crew"),
-    el("dd", { class: "crew" }, crew ? `${crew} — ${countBy(plan.crew, (c) => word(c.change))}` : "none",
+    el("dd", { class: "crew" }, crew ? `${crew} — ${crewByChange(plan.crew)}` : "none",
       plan.crew.length ? el("details", {}, el("summary", {}, "names"), el("ul", {}, plan.crew.map((c) =>
         el("li", {}, el("strong", {}, c.crew_id), ` ${c.flight_number} ${word(c.change)}: ${c.notification}`)))) : null),
     el("dt", {}, "Stations"),
@@ -61,8 +68,11 @@ function contactsView(plan) {
   const groups = plan.passengers.map((g) => el("li", { dataset: { change: g.change } },
     el("strong", {}, `${g.passengers} ${word(g.change)}${g.onto ? ` onto ${g.onto}` : ""}`),
     ` on ${g.flight_number}: “${g.notification}”`));
+  const rest = groups.slice(SHOWN);  // a network plan tells dozens of flights' passengers: the rest folded
   return [el("dl", { class: "contacts" }, rows),
-    groups.length ? el("ul", { class: "passenger-groups" }, groups) : null];
+    groups.length ? el("ul", { class: "passenger-groups" }, groups.slice(0, SHOWN)) : null,
+    rest.length ? el("details", {}, el("summary", {}, `${rest.length} more passenger groups`),
+      el("ul", { class: "passenger-groups" }, rest)) : null];
 }
 
 export function sendsView(plan, heading, testid) {
