@@ -27,8 +27,9 @@ def test_a_bad_fact_is_400_on_one_line_and_starts_nothing(call, wf):
     assert empty.status == 400
 
 
-def test_a_waiting_run_corrected_is_rejected_and_analysed_again_on_the_corrected_facts(call, wf):
+def test_a_waiting_run_corrected_is_rejected_and_analysed_again_on_the_corrected_facts(call, wf, restore):
     run_id = f"corr-{uuid.uuid4().hex[:6]}"
+    restore += [run_id, f"{run_id}--correct-1"]  # both end undecided: Learn's history records go (others count them)
     assert call("POST", "/disruptions", Role.DUTY_MANAGER, body={"prompt": DEMO, "disruption_id": run_id}).status == 202
     assert wf.follow(run_id, timeout_s=600).awaiting_approval
     before = call("GET", f"/disruptions/{run_id}/decision", Role.OBSERVER).body["disruption"]
