@@ -129,3 +129,36 @@ def test_items_are_stored_compactly_and_decoded_only_during_a_request(table):
     got = table.get_item(TableName="race", Key={"pk": {"S": "a"}, "sk": {"S": "1"}})["Item"]
     assert got["m"] == {"M": {"x": {"L": [{"N": "2"}]}}}
     assert not moto_compact._hot
+
+
+def test_a_long_item_is_kept_compressed_and_reads_back_whole(table):
+    """A checkpoint-sized item (100 KB of repetitive JSON) is kept as compressed bytes, a short one as its string;
+    reads, queries through the index and an update see the item as written."""
+    blob = "checkpoint " * 10_000
+    table.put_item(TableName="race", Item={"pk": {"S": "big"}, "sk": {"S": "1"}, "g": {"S": "z"}, "b": {"S": blob}})
+    table.put_item(TableName="race", Item={"pk": {"S": "small"}, "sk": {"S": "1"}, "v": {"N": "1"}})
+    from moto.dynamodb.models import dynamodb_backends
+
+    items = dynamodb_backends["123456789012"]["us-east-1"].tables["race"].items
+    big = next(iter(items[next(k for k in items if k.value == "big")].values()))
+    small = next(iter(items[next(k for k in items if k.value == "small")].values()))
+    assert isinstance(big.__dict__["_sm_raw"], bytes) and len(big.__dict__["_sm_raw"]) < len(blob) // 20
+    assert isinstance(small.__dict__["_sm_raw"], str)
+    assert table.get_item(TableName="race", Key={"pk": {"S": "big"}, "sk": {"S": "1"}})["Item"]["b"]["S"] == blob
+    found = table.query(
+        TableName="race",
+        IndexName="g-index",
+        KeyConditionExpression="g = :g",
+        ExpressionAttributeValues={":g": {"S": "z"}},
+    )["Items"]
+    assert [i["b"]["S"] for i in found] == [blob]
+    table.update_item(
+        TableName="race",
+        Key={"pk": {"S": "big"}, "sk": {"S": "1"}},
+        UpdateExpression="SET v = :v",
+        ExpressionAttributeValues={":v": {"N": "7"}},
+    )
+    assert isinstance(big.__dict__["_sm_raw"], bytes) and "_sm_attrs" not in big.__dict__
+    got = table.get_item(TableName="race", Key={"pk": {"S": "big"}, "sk": {"S": "1"}})["Item"]
+    assert got["v"] == {"N": "7"} and got["b"]["S"] == blob
+    assert not moto_compact._hot

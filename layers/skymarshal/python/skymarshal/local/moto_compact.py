@@ -10,6 +10,9 @@ dict is built when moto reads it. Decoded items are remembered (`_hot`) and turn
 lock — so no other request can be holding a decoded dict then. After a request that may write, the string
 is re-encoded from the (possibly updated) dict; after a read it is only dropped.
 
+An item's string longer than COMPRESS_ABOVE (a LangGraph checkpoint chunk, a run's record — not a booking) is
+kept zlib-compressed: the local server keeps every run's checkpoints, and moto keeps them in memory for good.
+
 Items whose values cannot be written as JSON (bytes in a binary attribute built in process) stay decoded.
 moto's own code is unchanged: it sees the same `attrs` dicts, built on demand.
 """
@@ -17,6 +20,7 @@ moto's own code is unchanged: it sees the same `attrs` dicts, built on demand.
 from __future__ import annotations
 
 import json
+import zlib
 from typing import Any
 
 import orjson
@@ -27,6 +31,17 @@ _RAW, _ATTRS, _PINNED = "_sm_raw", "_sm_attrs", "_sm_pinned"
 _hot: list = []
 _originals: dict[str, Any] = {}
 MAX_ITEM_BYTES = 405_000  # moto's own limit (400 KB plus its margin for attribute names)
+COMPRESS_ABOVE = 4096  # characters of DynamoDB-JSON; a booking is ~0.6 KB, a checkpoint chunk up to ~350 KB
+
+
+def pack(raw: str) -> str | bytes:
+    """What an item keeps: its string, compressed (fastest level) when long."""
+    return zlib.compress(raw.encode(), 1) if len(raw) > COMPRESS_ABOVE else raw
+
+
+def unpack(stored: str | bytes) -> str | bytes:
+    """The item's JSON (str or UTF-8 bytes: orjson reads either)."""
+    return zlib.decompress(stored) if isinstance(stored, bytes) else stored
 
 
 def _wire(value: Any) -> Any:
@@ -45,7 +60,7 @@ def _encode(attrs: dict) -> str | None:
         return None
 
 
-def _decode(raw: str):
+def _decode(raw: str | bytes):
     from moto.dynamodb.models.dynamo_type import DynamoType, LimitedSizeDict
 
     attrs = LimitedSizeDict()
@@ -58,7 +73,7 @@ def _get_attrs(self):
     state = self.__dict__
     attrs = state.get(_ATTRS)
     if attrs is None:
-        attrs = _decode(state[_RAW])
+        attrs = _decode(unpack(state[_RAW]))
         state[_ATTRS] = attrs
         _hot.append(self)
     return attrs
@@ -74,7 +89,7 @@ def wire_attrs(item: Any) -> dict:
     """An item's attributes as DynamoDB-JSON without building DynamoTypes (for the speed-up index maps)."""
     raw = item.__dict__.get(_RAW)
     if raw is not None and _ATTRS not in item.__dict__:
-        return orjson.loads(raw)
+        return orjson.loads(unpack(raw))
     return {key: value.to_json() for key, value in item.attrs.items()}
 
 
@@ -99,7 +114,7 @@ def _item_init(self, hash_key, range_key, attrs) -> None:
             dict.__setitem__(decoded, key, value)
         self.__dict__[_ATTRS], self.__dict__[_PINNED] = decoded, True
         return
-    self.__dict__[_RAW] = raw
+    self.__dict__[_RAW] = pack(raw)
 
 
 def _item_deepcopy(self, memo):
@@ -139,7 +154,7 @@ def release(wrote: bool) -> None:
             if raw is None:
                 state[_PINNED] = True
                 continue
-            state[_RAW] = raw
+            state[_RAW] = pack(raw)
         del state[_ATTRS]
 
 

@@ -18,7 +18,7 @@ import orjson
 from ..data.loader import bulk_allocation, item_attributes
 from ..data.schema import TABLES
 from .emulator import REGION, LocalAccount
-from .moto_compact import MAX_ITEM_BYTES
+from .moto_compact import MAX_ITEM_BYTES, pack
 
 ACCOUNT_ID = "123456789012"  # moto's default account
 
@@ -66,7 +66,7 @@ def _put_rows(account: LocalAccount, airline, progress, tables: Collection[str] 
             item: Any = Item.__new__(Item)  # built as moto's __init__ would, minus the decoding
             item.hash_key = DynamoType(attrs[hash_attr])
             item.range_key = DynamoType(attrs[range_attr]) if range_attr else None
-            item.__dict__["_sm_raw"] = raw
+            item.__dict__["_sm_raw"] = pack(raw)
             if range_attr:
                 table.items[item.hash_key][item.range_key] = item
             else:
