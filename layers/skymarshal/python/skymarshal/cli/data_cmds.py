@@ -79,19 +79,26 @@ def register(commands) -> None:
     check.set_defaults(run=_check)
 
 
-def _generate(args) -> int:
-    from ..data.generator import GeneratorConfig, generate
-    from ..data.transfer import write_generated
+def generator_config(args, **extra):
+    """The generator's settings from the command's flags; a bad one is one line naming it."""
+    from ..data.generator import GeneratorConfig
     from . import CliError
 
-    settings = {"seed": args.seed, "days": args.days, "scale": args.scale, "load_factor": args.load_factor}
+    settings = {"seed": args.seed, "days": args.days, "scale": args.scale, **extra}
     if args.start:
         settings["start"] = args.start
     try:
-        config = GeneratorConfig(**settings)
+        return GeneratorConfig(**settings)
     except ValidationError as exc:
         first = exc.errors()[0]
         raise CliError(f"invalid {first['loc'][0]}: {first['msg']}") from None
+
+
+def _generate(args) -> int:
+    from ..data.generator import generate
+    from ..data.transfer import write_generated
+
+    config = generator_config(args, load_factor=args.load_factor)
     airline = generate(config)
     counts = write_generated(args.out, airline.tables)
     print_json({"folder": str(args.out), "rows": counts, "config": config.model_dump(mode="json")})
@@ -196,22 +203,13 @@ _SHOWN = 50  # refusal lines printed; the count says how many more
 def _export_ssim(args) -> int:
     from datetime import date
 
-    from ..data.generator import GeneratorConfig, generate
+    from ..data.generator import generate
     from ..data.schema import FLIGHTS
     from ..data.ssim_import import tails_path
     from ..data.ssim_schedule import ssim_from_flights
     from ..models.operational import Flight
-    from . import CliError
 
-    settings = {"seed": args.seed, "days": args.days, "scale": args.scale}
-    if args.start:
-        settings["start"] = args.start
-    try:
-        config = GeneratorConfig(**settings)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise CliError(f"invalid {first['loc'][0]}: {first['msg']}") from None
-    flights = [f for f in generate(config).tables[FLIGHTS] if isinstance(f, Flight)]
+    flights = [f for f in generate(generator_config(args)).tables[FLIGHTS] if isinstance(f, Flight)]
     schedule, tails = ssim_from_flights(flights, created=date.today())
     args.file.write_text(schedule, encoding="ascii")
     tails_path(args.file).write_text(tails, encoding="ascii")
