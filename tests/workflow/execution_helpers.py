@@ -58,7 +58,6 @@ def copy_rows(account, target, scenario) -> set[tuple]:
         reg for a in scenario.actions if isinstance(a, SwapAircraft) for reg in (a.from_registration, a.to_registration)
     }
     tails |= {reg for a in scenario.actions if isinstance(a, RepositionFleet) for reg in a.registrations}
-    tails |= {f["aircraft_registration"] for f in flights}  # Execute re-checks every tail the plan touches
     for reg in sorted(tails):  # the tails' days and every flight that places them
         rows[s.AIRCRAFT_AVAILABILITY] += h.query(s.AIRCRAFT_AVAILABILITY, Key("aircraft_registration").eq(reg))
         rows[s.FLIGHTS] += [
