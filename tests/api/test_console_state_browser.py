@@ -14,7 +14,7 @@ from test_console_why_browser import RUN, progress
 
 from skymarshal.api.views import decision_view
 from skymarshal.models.debate import DebateRecord
-from skymarshal.workflow.client import Progress, phase_of
+from skymarshal.workflow.progress import Progress, phase_of
 from skymarshal.workflow.run_list import OUTCOME_WORDS, RunLine
 
 pytestmark = pytest.mark.enable_socket

@@ -13,7 +13,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..workflow.client import TERMINAL, WorkflowClient
+from ..workflow.client import WorkflowClient
+from ..workflow.progress import TERMINAL
 from .views import decision_view, run_progress
 
 Event = tuple[str, dict[str, Any]]
