@@ -5,6 +5,7 @@
 import { confirmDecision, mountPlans, planFigures, showFacts, showPlans } from "./plans.js";
 import { loadAlerts, retryRun } from "./alerts.js";
 import { loadReplay } from "./replay.js";
+import { runLine } from "./runs.js";
 import { showHistory } from "./history.js";
 import { debateView } from "./debate.js";
 import { renderNetwork } from "./network.js";
@@ -94,16 +95,6 @@ function showLogin() {
 }
 
 // ------------------------------------------------------------------------------------------------ runs
-
-// A run by what happened: its outcome in words (and colour), what it is about, the report's first line; the
-// Step Functions status only as a detail.
-function runLine(run) {
-  return el("li", { class: "run-line", dataset: { outcome: run.outcome } },
-    el("span", { class: `outcome ${run.outcome}` }, run.outcome_text), " ",
-    el("a", { href: `#${run.disruption_id}`, dataset: { run: run.disruption_id } }, run.subject || run.disruption_id),
-    el("small", { title: `${run.disruption_id} · Step Functions ${run.status}` }, run.report || run.disruption_id),
-    run.detail ? el("small", { class: "detail" }, run.detail) : "");
-}
 
 async function loadRuns() {
   const runs = await api("GET", "/disruptions?limit=30");

@@ -3,21 +3,7 @@
 // and the cumulative passenger delay at the final destination. Plain ES module, no build step; app.js passes its
 // API call in, so the token handling stays in one place.
 
-const SVG = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  for (const child of children.flat()) node.append(child instanceof Node ? child : document.createTextNode(String(child ?? "")));
-  return node;
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
-  for (const child of children) node.append(child);
-  return node;
-}
+import { el, svg } from "./dom.js";
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const num = (x) => Math.round(x).toLocaleString("en-GB");
