@@ -78,3 +78,21 @@ def test_an_unknown_flight_is_refused_before_the_first_decision(tmp_path, capsys
     err = capsys.readouterr().err.strip()
     assert f"event '{events[0].event_id}'" in err and "EY999-20270120 is not in the data" in err
     assert "\n" not in err
+
+
+def test_a_report_the_bus_refuses_is_one_line_and_waits_for_no_run():
+    from skymarshal.cli import CliError
+    from skymarshal.cli.replay_run import Bus, send
+    from skymarshal.workflow.models import DisruptionRequest
+
+    class Refusing:
+        def put_events(self, Entries):
+            return {"FailedEntryCount": 1, "Entries": [{"ErrorCode": "AccessDenied", "ErrorMessage": "not allowed"}]}
+
+    class NoRuns:
+        def describe(self, name):
+            pytest.fail("a refused report starts no run to wait for")
+
+    request = DisruptionRequest(disruption_id="day-x-E000", prompt="EY123 on 20 Jan had a mechanical failure")
+    with pytest.raises(CliError, match=r"^the bus refused the report: AccessDenied: not allowed$"):
+        send(Bus(Refusing(), "bus"), NoRuns(), request)

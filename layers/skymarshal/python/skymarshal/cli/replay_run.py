@@ -157,8 +157,10 @@ def send(bus: Bus, client, request: DisruptionRequest) -> str | None:
         Entries=[{"Source": SOURCE, "DetailType": DETAIL_TYPE, "Detail": json.dumps(detail), "EventBusName": bus.name}]
     )
     if reply.get("FailedEntryCount"):
+        from . import CliError
+
         entry = reply["Entries"][0]
-        raise RuntimeError(f"the bus refused the report: {entry.get('ErrorCode')}: {entry.get('ErrorMessage')}")
+        raise CliError(f"the bus refused the report: {entry.get('ErrorCode')}: {entry.get('ErrorMessage')}")
     name = disruption_id_for(request.disruption_id)
     deadline = time.monotonic() + DELIVERY_TIMEOUT_S
     while time.monotonic() < deadline:
