@@ -31,7 +31,7 @@ from ..recovery.adapter import (
     to_instance,
 )
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
-from .realize import CUT_SHARE, DayState, peak_per_hour, realize
+from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, score
 from .stream import StreamEvent
 
@@ -69,18 +69,9 @@ def _fleet(flights: Sequence[Flight], spares: Sequence[AircraftDay], day: date) 
 
 def _capacity(state: DayState, e: StreamEvent) -> CapacityLimit:
     """A closure: nothing moves. A cut: each direction at CUT_SHARE of the station's busiest hour that day."""
-    if e.closes:
-        rates = (0, 0)
-    else:
-        flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
-        day = e.start.date()
-        rates = tuple(  # type: ignore[assignment]
-            max(1, math.ceil(peak_per_hour([t for t in times if t.date() == day]) * CUT_SHARE))
-            for times in (
-                [f.scheduled_departure for f in flying if f.origin == e.station],
-                [f.scheduled_arrival for f in flying if f.destination == e.station],
-            )
-        )
+    departures, arrivals = station_moves(state, e.station)
+    day = e.start.date()
+    rates = (0, 0) if e.closes else (cut_rate(departures, day), cut_rate(arrivals, day))
     return CapacityLimit(
         airport=e.station or "", start=e.start, end=e.end, departures_per_hour=rates[0], arrivals_per_hour=rates[1]
     )

@@ -93,24 +93,35 @@ def _held(
     return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
 
 
-def peak_per_hour(times: Sequence[datetime]) -> int:
+def _peak(times: Sequence[datetime]) -> int:
     per_hour: dict[datetime, int] = defaultdict(int)
     for t in times:
         per_hour[t.replace(minute=0, second=0, microsecond=0)] += 1
     return max(per_hour.values(), default=1)
 
 
+def station_moves(
+    state: DayState, station: str | None
+) -> tuple[list[tuple[datetime, str]], list[tuple[datetime, str]]]:
+    """(departures, arrivals) at the station as (scheduled time, flight id), cancelled flights left out."""
+    flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
+    return (
+        [(f.scheduled_departure, f.flight_id) for f in flying if f.origin == station],
+        [(f.scheduled_arrival, f.flight_id) for f in flying if f.destination == station],
+    )
+
+
+def cut_rate(moves: Sequence[tuple[datetime, str]], day) -> int:
+    """Movements an hour a capacity cut leaves: CUT_SHARE of the busiest scheduled hour that day, at least one."""
+    return max(1, math.ceil(_peak([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
+
+
 def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
     """A capacity cut (a station window that does not close it): departures and arrivals each queued at
     CUT_SHARE of the station's busiest scheduled hour that day, in scheduled order; a movement waits for its slot."""
     waits: dict[str, timedelta] = {}
-    day = e.start.date()
-    flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
-    for moves in (
-        [(f.scheduled_departure, f.flight_id) for f in flying if f.origin == e.station],
-        [(f.scheduled_arrival, f.flight_id) for f in flying if f.destination == e.station],
-    ):
-        rate = max(1, math.ceil(peak_per_hour([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
+    for moves in station_moves(state, e.station):
+        rate = cut_rate(moves, e.start.date())
         caught = sorted((t, fid) for t, fid in moves if e.start <= t < e.end)
         for k, (t, fid) in enumerate(caught):
             slot = e.start + timedelta(minutes=60 * k / rate)
