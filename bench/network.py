@@ -2,8 +2,8 @@
 
 `python -m bench.network [--only NAME ...] [--seconds S] [--json] [--workflow]`. One emulated account is seeded once (small
 load factor, as the tests). Each case: the report read into a disruption and its what-if overlay
-(agents.network_facts), then scope → plans (the optimizer once per objective and rating group) → crewability →
-validation (arbitration.network_validation). Printed per case: flights affected and inheriting, seconds per step,
+(intake.airport_facts), then scope → plans (the optimizer once per objective and rating group) → crewability →
+validation (network.validation). Printed per case: flights affected and inheriting, seconds per step,
 optimizer seconds, and for the recommended plan (the cheapest valid one) its cost, delay minutes, cancellations,
 passengers re-accommodated, reserves called, and illegal flights (rejections of the plans kept: must be 0).
 `--workflow`: each case also runs end to end through the synthesized state machine, offline (Validate → Arbitrate
@@ -55,10 +55,10 @@ class Result:
 
 
 def run_case(handle, name: str, report: str, seconds: float) -> Result:
-    from skymarshal.agents.network_facts import InvalidReport, network_report
-    from skymarshal.agents.network_plans import NetworkPlanConfig
-    from skymarshal.agents.network_scope import NetworkInputRefused
-    from skymarshal.arbitration.network_validation import network_plans
+    from skymarshal.intake.airport_facts import InvalidReport, network_report
+    from skymarshal.network.plans import NetworkPlanConfig
+    from skymarshal.network.scope import NetworkInputRefused
+    from skymarshal.network.validation import network_plans
 
     result = Result(name=name, report=report)
     started = time.monotonic()

@@ -175,7 +175,7 @@ class WorkflowFunctionsConstruct(FunctionsBase):
         trigger = self.function("Trigger", steps, "handler.trigger", "skymarshal-trigger")
 
         self._read(validate, VALIDATE_READS)
-        self._bedrock(validate)  # the model that completes the parser's reading (agents/report_facts_llm.py)
+        self._bedrock(validate)  # the model that completes the parser's reading (intake/report_llm.py)
         self._artifacts(validate, collate, arbitrate, execute, learn)
         for fn in agents.values():
             self._artifacts(fn)

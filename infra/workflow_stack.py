@@ -293,7 +293,7 @@ class WorkflowStack(Stack):
             .otherwise(initial)
         )
         # An airport or airspace over a window touches many flights: the agents analyse every one of them in both
-        # rounds (agents/network_set.py) and Arbitrate runs the network planner (workflow/network_step.py).
+        # rounds (network/window_analysis.py) and Arbitrate runs the network planner (workflow/network_step.py).
         return validate.next(initial_done)
 
     def _acknowledge_state_machine_findings(self) -> None:

@@ -6,14 +6,14 @@ with who made it and what had been read. A refusal is shown on its one line; an 
 from __future__ import annotations
 
 import pytest
-from agents.test_disruption_facts import KNOWN, flight
 from console_fake import console, fake_api, sign_in  # noqa: F401  (fixtures)
 from decision_sample import decision_output
+from intake.test_disruption_facts import KNOWN, flight
 from test_console_why_browser import progress
 
-from skymarshal.agents.corrected_facts import corrected_disruption, with_unsure
-from skymarshal.agents.disruption_facts import flight_disruption
 from skymarshal.api.views import decision_view
+from skymarshal.intake.corrected_facts import corrected_disruption, with_unsure
+from skymarshal.intake.disruption_facts import flight_disruption
 from skymarshal.intake.report import read_report
 
 pytestmark = pytest.mark.enable_socket

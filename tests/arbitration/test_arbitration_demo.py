@@ -9,11 +9,11 @@ import pytest
 from fakes import ScriptedChatModel
 from langchain_core.documents import Document
 
-from skymarshal.agents.disruption_facts import report_disruption, resolve_flight_report
-from skymarshal.agents.extraction import extract_offline
 from skymarshal.agents.graph import failure_response
 from skymarshal.arbitration.arbitrator import ArbitratorConfig, _flight, arbitrate
 from skymarshal.data import queries as q
+from skymarshal.intake.disruption_facts import report_disruption, resolve_flight_report
+from skymarshal.intake.extraction import extract_offline
 from skymarshal.models.agent_response import AgentResponse
 from skymarshal.workflow.rounds import run_rounds
 

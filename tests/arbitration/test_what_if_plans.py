@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from test_arbitration_demo import _flight_of
 
-from skymarshal.agents.disruption_facts import resolve_flight_report
 from skymarshal.arbitration.actions import FerryAircraft
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
 from skymarshal.data.overlay import Overlay, RowPatch
+from skymarshal.intake.disruption_facts import resolve_flight_report
 from skymarshal.workflow.rounds import run_rounds
 
 BIRD_STRIKE = (

@@ -5,12 +5,12 @@ read; what the reading is unsure of is said, not guessed."""
 from __future__ import annotations
 
 import pytest
-from agents.test_disruption_facts import KNOWN, flight
 from hypothesis import given
 from hypothesis import strategies as st
+from intake.test_disruption_facts import KNOWN, flight
 
-from skymarshal.agents.corrected_facts import corrected_disruption, with_unsure
-from skymarshal.agents.disruption_facts import flight_disruption
+from skymarshal.intake.corrected_facts import corrected_disruption, with_unsure
+from skymarshal.intake.disruption_facts import flight_disruption
 from skymarshal.intake.report import read_report
 from skymarshal.models.corrections import (
     CORRECTION_KEYS,

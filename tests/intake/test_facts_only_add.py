@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skymarshal.agents.extraction import extract_offline
+from skymarshal.intake.extraction import extract_offline
 from skymarshal.intake.report import read_report
 
 KNOWN = {"AUH", "FRA", "LHR"}

@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta
 
 import pytest
 
-from skymarshal.agents.extraction import extract_offline
+from skymarshal.intake.extraction import extract_offline
 from skymarshal.intake.when import OPS_DATE_ENV, OpsDateError, configured_ops_date, operating_day
 
 NOW = datetime(2027, 1, 16, 6)  # the machine's clock: a day before the data

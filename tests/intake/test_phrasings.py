@@ -4,10 +4,10 @@ code a duty manager expects, the crew position, the capacity, and the contradict
 from __future__ import annotations
 
 import pytest
-from agents.test_disruption_facts import flight as agent_flight
+from intake.test_disruption_facts import flight as agent_flight
 
-from skymarshal.agents.disruption_facts import NoCauseStated, flight_disruption
 from skymarshal.intake.capacity import rate_facts
+from skymarshal.intake.disruption_facts import NoCauseStated, flight_disruption
 from skymarshal.intake.report import read_report
 from skymarshal.models.disruption import ReportContradictsData, family_of
 from skymarshal.models.operational import Flight
@@ -119,7 +119,7 @@ def test_a_contradiction_with_the_flight_is_refused_in_one_line(report, says):
     reading = read_report(report, KNOWN, CITIES)
     with pytest.raises(ReportContradictsData, match=says) as refused:
         if "ORD" in report:
-            from skymarshal.agents.disruption_facts import report_disruption
+            from skymarshal.intake.disruption_facts import report_disruption
 
             report_disruption(report, flight(), served=KNOWN)
         else:

@@ -9,13 +9,13 @@ from datetime import UTC, datetime
 import pytest
 from mvt_parser import MVTParser
 
-from skymarshal.agents.network_facts import network_report
-from skymarshal.agents.network_plans import NetworkPlanConfig
 from skymarshal.arbitration.network_scenario import network_scenario
-from skymarshal.arbitration.network_validation import network_plans
+from skymarshal.intake.airport_facts import network_report
 from skymarshal.messages import formats as fmt
 from skymarshal.messages.build import plan_messages
 from skymarshal.messages.read import plan_facts
+from skymarshal.network.plans import NetworkPlanConfig
+from skymarshal.network.validation import network_plans
 
 FOG = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"
 NOW = datetime(2026, 11, 24, 18, tzinfo=UTC)

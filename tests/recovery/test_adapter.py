@@ -6,10 +6,10 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
-from skymarshal.agents.network_recovery import analyse_network_with_optimizer, tails_touched
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.models.fleet import compatible_types
+from skymarshal.network.optimizer_proposal import analyse_network_with_optimizer, tails_touched
 from skymarshal.recovery.adapter import build_snapshot, planned_changes, to_instance
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.solver import solve

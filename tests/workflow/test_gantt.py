@@ -23,7 +23,7 @@ from gantt_helpers import (
 
 from skymarshal.api.plans import phase_spans
 from skymarshal.arbitration.actions import SwapAircraft
-from skymarshal.workflow.gantt import build_gantt
+from skymarshal.views.gantt import build_gantt
 
 
 def plan_bars(row, change=None):

@@ -1,4 +1,4 @@
-"""The network decision's Gantt (workflow.gantt_network) on the hand-built AUH fog closure: every flight of the plan's
+"""The network decision's Gantt (views.gantt_network) on the hand-built AUH fog closure: every flight of the plan's
 table drawn on the tail that flies it, at the time it flies, beside the original; the swap on both tails; the
 cancellation outlined where it was; the reserve called out and the captain taken off; the closure as a band."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 from network_sample import CANCELLED, RETIMED, SWAPPED, WINDOW, network_output_dict
 
 from skymarshal.arbitration.models import ArbitratorOutput
-from skymarshal.workflow.gantt_network import build_network_gantt
+from skymarshal.views.gantt_network import build_network_gantt
 
 
 def _chart():

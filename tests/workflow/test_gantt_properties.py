@@ -12,7 +12,7 @@ from gantt_helpers import decision as make_decision
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skymarshal.workflow.gantt import build_gantt
+from skymarshal.views.gantt import build_gantt
 
 KINDS = ("delay", "tail_swap", "cancel", "divert", "crew_swap")
 

@@ -160,8 +160,8 @@ def test_a_report_the_planner_refuses_at_arbitrate_is_a_network_decision_without
     """Validate refuses such a report before any agent (test_workflow_runs.py); should the data change between
     Validate and Arbitrate, Arbitrate refuses it too: a network decision with no plan and the reason as its final
     decision, which the state machine escalates as NETWORK_DISRUPTION (tests/infra: that branch)."""
-    from skymarshal.agents.network_facts import network_report
     from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
+    from skymarshal.intake.airport_facts import network_report
     from skymarshal.workflow.models import ValidatedRequest
     from skymarshal.workflow.steps_decision import arbitrate_step
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from workflow_helpers import to_approval
 
+from skymarshal.views.run_history import run_history
 from skymarshal.workflow.models import ApprovalDecision
 
 
@@ -15,7 +16,7 @@ def test_the_history_lists_rounds_and_threads_and_a_run_continues_from_its_revis
     wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="serviceable again"))
     assert wf.follow(name, timeout_s=600).status == "SUCCEEDED"
 
-    history = wf.run_history(name)
+    history = run_history(wf, name)
     assert [r.phase for r in history.rounds] == ["initial", "revision"] and all(r.can_continue for r in history.rounds)
     threads = {(t.agent, t.phase): t for t in history.threads}
     assert len(threads) == 15  # seven agents in two rounds, and the arbitrator
@@ -28,6 +29,6 @@ def test_the_history_lists_rounds_and_threads_and_a_run_continues_from_its_revis
     assert started["execution_name"] == f"{name}--resume-1"
     assert wf.follow(started["execution_name"], timeout_s=600).awaiting_approval
     assert not [c for c in calls if c[0].startswith("FunctionsAgent")]  # both rounds reused, only arbitration again
-    again = wf.run_history(started["execution_name"])
+    again = run_history(wf, started["execution_name"])
     assert [r.reused_from for r in again.rounds] == [name, name]
     wf.decide(started["execution_name"], ApprovalDecision(action="reject", decided_by="Dana Duty", comment="done"))

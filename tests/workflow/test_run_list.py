@@ -1,4 +1,4 @@
-"""The runs by what happened (workflow.run_list), on a stand-in client: a run waiting for a decision comes first and
+"""The runs by what happened (views.run_list), on a stand-in client: a run waiting for a decision comes first and
 says so; a rejected or escalated run says rejected or escalated, never SUCCEEDED; a report refused at Validate is
 'refused as input' with its reason, never FAILED; each run names its flight(s) or airport and its report's line."""
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skymarshal.models.disruption import Disruption, Scope, Window
-from skymarshal.workflow.run_list import OUTCOME_WORDS, run_lines, subject_of
+from skymarshal.views.run_list import OUTCOME_WORDS, run_lines, subject_of
 
 T0 = datetime(2027, 1, 20, 8, tzinfo=UTC)
 FOG = Disruption(

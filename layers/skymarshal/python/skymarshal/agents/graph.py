@@ -19,16 +19,16 @@ from langgraph.graph import END, START, StateGraph
 from ..analysis.base import Analysis
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..intake.extraction import extract_offline, extract_with_llm
+from ..intake.extraction_core import FlightInfo
 from ..llm import failures
 from ..models.agent_response import AgentResponse
 from ..models.debate import StatedConflict
 from ..models.disruption import Disruption
 from ..models.operational import Flight
+from ..network.window_analysis import analyse_set, is_network, reused_set_analysis
 from .confidence import agent_confidence
-from .extraction import extract_offline, extract_with_llm
-from .extraction_core import FlightInfo
 from .narrative import guard_narrative, llm_narrative, offline_narrative
-from .network_set import analyse_set, is_network, reused_set_analysis
 from .registry import AGENT_SPECS
 from .revision import concede, delay_from_collation, describe_revision
 from .tools import agent_tools
@@ -86,7 +86,9 @@ def build_graph(
         return update
 
     def analyse(state: AgentState) -> AgentState:
-        if is_network(disruption):  # an airport or airspace over a window: every flight in it (agents/network_set.py)
+        if is_network(
+            disruption
+        ):  # an airport or airspace over a window: every flight in it (network/window_analysis.py)
             assert disruption is not None
             own = (state.get("others") or {}).get(agent) if state["phase"] in REVISING else None
             if own and own.get("status") == "ok":

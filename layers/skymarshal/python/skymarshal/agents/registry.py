@@ -10,7 +10,7 @@ from ..analysis.crew import analyse_crew
 from ..analysis.maintenance import analyse_maintenance
 from ..analysis.regulatory import analyse_regulatory
 from ..data.schema import AGENTS, SAFETY_AGENTS
-from .network_recovery import analyse_network_with_optimizer
+from ..network.optimizer_proposal import analyse_network_with_optimizer
 
 
 @dataclass(frozen=True)

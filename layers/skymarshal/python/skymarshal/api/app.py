@@ -25,12 +25,12 @@ from aws_lambda_powertools.event_handler.exceptions import (
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from ..views.gantt_data import NoFlight
+from ..views.gantt_models import GanttView
+from ..views.run_list import RunLine, run_lines
 from ..workflow.alerts import Alert, latest_alerts
 from ..workflow.client import WorkflowClient
-from ..workflow.gantt_data import NoFlight
-from ..workflow.gantt_models import GanttView
 from ..workflow.models import ApprovalDecision
-from ..workflow.run_list import RunLine, run_lines
 from ..workflow.settings import StoredSettings
 from . import models as m
 from .body_limit import max_body_bytes, too_large_message

@@ -13,9 +13,9 @@ from aws_lambda_powertools.event_handler.exceptions import BadRequestError
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..views.run_history import RunHistory, run_history
 from ..workflow.client import WorkflowClient
 from ..workflow.reuse import CheckpointRefused
-from ..workflow.run_history import RunHistory
 from . import models as m
 from .roles import Caller
 
@@ -50,7 +50,7 @@ def history_router(
         summary="The run's checkpointed rounds and every thread's ordered records (agent, phase, confidence)",
     )
     def get_history(disruption_id: str) -> RunHistory:
-        return client().run_history(disruption_id)
+        return run_history(client(), disruption_id)
 
     @router.post(
         "/disruptions/<disruption_id>/continue",

@@ -1,7 +1,7 @@
 """What the console draws about a decision beyond the cards: the before/after Gantt of each ranked plan (with
 the compare table's figures) and the run's phases by their names.
 
-The Gantt is built in the library (workflow.gantt) from the decision's typed actions and the operational rows
+The Gantt is built in the library (views.gantt) from the decision's typed actions and the operational rows
 read through a DataHandle on the API's own tables; the regulatory agent's time windows come from the run's
 revised collation, the record the arbitrator read.
 """
@@ -16,11 +16,11 @@ from pydantic import BaseModel
 from ..arbitration.models import ArbitratorOutput
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..views.gantt import build_gantt
+from ..views.gantt_data import gather
+from ..views.gantt_models import GanttView
+from ..views.gantt_network import build_network_gantt
 from ..workflow.client import WorkflowClient
-from ..workflow.gantt import build_gantt
-from ..workflow.gantt_data import gather
-from ..workflow.gantt_models import GanttView
-from ..workflow.gantt_network import build_network_gantt
 from ..workflow.payloads import run_key
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..agents.network_plans import NetworkPlanConfig
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import SAFETY_AGENTS
@@ -25,6 +24,7 @@ from ..llm.provider import load_behaviour
 from ..models.agent_response import AgentResponse
 from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
+from ..network.plans import NetworkPlanConfig
 from . import knowledge, ranking, sensitivity
 from .actions import describe
 from .advice import advise

@@ -7,7 +7,7 @@ criterion measured on the whole plan from the per-flight table:
 - passenger satisfaction: passenger-hours of delay on operated flights, plus REACCOMMODATION_HOURS for each
   passenger moved to another flight and OVERNIGHT_HOURS for each one stranded overnight (as the policy's
   care rules count a night away, knowledge/recovery-policy);
-- cost: the plan's cost (agents.network_totals);
+- cost: the plan's cost (network.totals);
 - network stability: flights the plan changes (retimed, swapped, ferried), a cancellation counting double;
 - execution reliability: 1 less 0.02 per reserve called out and 0.01 per tail swap (moves that can go wrong).
 """

@@ -34,8 +34,10 @@ def _client(account):
 
 
 def _checkpoints(args) -> int:
+    from ..views.run_history import run_history
+
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
-        history = _client(account).run_history(args.id)
+        history = run_history(_client(account), args.id)
     if args.json:
         print_json(history.model_dump(mode="json"))
         return 0

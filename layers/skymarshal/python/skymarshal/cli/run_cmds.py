@@ -84,7 +84,7 @@ def _status(args) -> int:
 
 
 def _history(args) -> int:
-    from ..workflow.run_list import run_lines
+    from ..views.run_list import run_lines
 
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         runs = run_lines(_client(account), limit=args.limit, status=args.status)

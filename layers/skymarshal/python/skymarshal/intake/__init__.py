@@ -1,4 +1,4 @@
-"""Intake: a report in an OCC's words read into facts, before any check against the data.
+"""Intake: a report or movement message in an OCC's words read into facts, then checked against the data.
 
 - ``normalise``  one spelling (abbreviations written out, control characters dropped), spans kept;
 - ``lexicon``    the AHM 730 cause lexicon as data; ``cause`` scores it, with a confidence;
@@ -9,6 +9,10 @@
 - ``when``       the operating day and which date phrases state the disruption's day;
 - ``mvt``        an MVT-like delay message's elements.
 
-Checking against the data (the flight operates, the tail is the flight's, the airport is on its route) is the
-agents' (agents/disruption_facts.py, network_facts.py, tail_facts.py), run by Validate.
+The reading checked against the data (the flight operates, the tail is the flight's, the airport is on its route),
+run by Validate, each giving the `Disruption` and its what-if overlay:
+- ``extraction``, ``extraction_core``, ``extraction_llm``  which flight on which day (parser, then a model);
+- ``disruption_facts``  a flight's report; ``airport_facts`` an airport or airspace over a window;
+  ``tail_facts`` an aircraft by its registration; ``movement_facts`` an MVT/MVA/DIV message;
+- ``corrected_facts``  the duty manager's corrections, checked again; ``report_llm`` a model completing the reading.
 """

@@ -3,7 +3,7 @@
 A correction is `KEY=VALUE` (CLI `--fact`, the API's `facts` object, the console's facts panel). It replaces what
 the reader inferred for that key — the AHM 730 code (or its family), the flights and their day, the crew position,
 the window, the stated duration — and then goes through the same checks against the data as the report did
-(agents/corrected_facts.py). Like a report's facts it can only add to what the tables hold: the what-if overlay
+(intake/corrected_facts.py). Like a report's facts it can only add to what the tables hold: the what-if overlay
 is rebuilt from the corrected facts and never patches a row to be better than the data says. A bad value is one
 line naming the key, and nothing is run.
 

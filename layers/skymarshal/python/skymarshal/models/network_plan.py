@@ -18,7 +18,7 @@ from .disruption import Window
 RestrictionKind = Literal["closure", "capacity", "regulation"]
 Objective = Literal["min_delay", "min_cancellations", "protect_connections", "baseline"]
 FlightActionKind = Literal["operate", "retime", "tail_swap", "cancel", "ferry"]
-# Why a report about an airport cannot become network plans (one line each; network_facts refuses the rest).
+# Why a report about an airport cannot become network plans (one line each; intake/airport_facts.py refuses the rest).
 NetworkInputCode = Literal["WINDOW_BEYOND_DATA", "CAPACITY_ABOVE_NORMAL", "NO_AFFECTED_FLIGHT", "TOO_MANY_FLIGHTS"]
 # Why one flight makes a plan illegal (zero tolerance: one is enough to reject the plan).
 FlightRejectionCode = Literal[

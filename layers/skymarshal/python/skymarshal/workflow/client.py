@@ -229,21 +229,6 @@ class WorkflowClient:
             raise ValueError(f"run {name} has no {phase} round checkpointed to continue from")
         return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
 
-    def run_history(self, name: str):
-        """The run's checkpointed rounds and its threads' ordered records (workflow/run_history.py)."""
-        # A plain client: the resource's own one serialises values itself, and the registry writes DynamoDB JSON.
-        import boto3
-
-        from ..checkpoint.registry_dynamodb import ThreadRegistry
-        from ..data.schema import CHECKPOINTS
-        from .run_history import run_history
-
-        resource_client = self.tables.resource.meta.client
-        plain = boto3.client(
-            "dynamodb", region_name=resource_client.meta.region_name, endpoint_url=resource_client.meta.endpoint_url
-        )
-        return run_history(self, name, ThreadRegistry(self.tables.naming(CHECKPOINTS), client=plain))
-
     def _resume_name(self, base: str) -> str:
         """`ID--resume-N`, the first N no execution holds."""
         taken = {e["name"] for e in self.executions(limit=1000)}

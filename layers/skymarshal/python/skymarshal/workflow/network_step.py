@@ -1,9 +1,9 @@
-"""Arbitrate for an airport or airspace disruption: the network planner (arbitration/network_validation.py) makes
+"""Arbitrate for an airport or airspace disruption: the network planner (network/validation.py) makes
 and validates the plans, the arbitrator's ranking orders the valid ones (arbitration/network_scenario.py), and the
 decision goes to the duty manager like any other — its per-flight tables in the decision artifact (S3, by key).
 
 A second attempt follows the duty manager's answer on the first: alternatives set the shown plans aside; an
-exclusion leaves the named flights as scheduled and validates every plan again (arbitration/network_exclusions.py).
+exclusion leaves the named flights as scheduled and validates every plan again (network/exclusions.py).
 A report the planner cannot plan (a window past the data, too many flights) is an escalation with its one line.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from ..agents.network_scope import NetworkInputRefused
 from ..data.access import DataHandle
+from ..network.scope import NetworkInputRefused
 from .models import ApprovalDecision, DecisionSummary, ValidatedRequest
 from .payloads import ArtifactStore
 
@@ -67,9 +67,9 @@ def network_arbitration(
     """This attempt's ArbitratorOutput for a network disruption (see the module's docstring); Arbitrate
     (workflow/steps_decision.py) saves and summarises it as any other."""
     from ..arbitration.arbitrator import ArbitratorConfig, arbitrator_deadline_s
-    from ..arbitration.network_exclusions import exclude_flights
     from ..arbitration.network_scenario import network_output, refused_output
-    from ..arbitration.network_validation import network_plans
+    from ..network.exclusions import exclude_flights
+    from ..network.validation import network_plans
 
     config = config or ArbitratorConfig()
     disruption = request.disruption

@@ -16,15 +16,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..agents.disruption_facts import ReportContradictsData
-from ..agents.extraction import extract_offline
-from ..agents.network_facts import InvalidReport, network_report
-from ..agents.tail_facts import tail_flight, tail_scope
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
 from ..data.schema import AGENTS
+from ..intake.airport_facts import InvalidReport, network_report
+from ..intake.disruption_facts import ReportContradictsData
+from ..intake.extraction import extract_offline
+from ..intake.tail_facts import tail_flight, tail_scope
 from ..intake.when import OpsDateError, configured_ops_date, speaks_relatively
 from ..models.disruption import Disruption
 from ..models.operational import Flight
@@ -101,8 +101,8 @@ def _check_network_scope(disruption, handle: DataHandle, now: datetime) -> None:
     """An airport or airspace report the network planner would refuse (a window past the data, a capacity at or
     above the normal rate, a rate that limits no flight, too many flights) is refused here, in its one line,
     before seven agents analyse every flight of it; Arbitrate checks again on the data it then reads."""
-    from ..agents.network_scope import NetworkInputRefused, network_scope
     from ..arbitration.arbitrator import ArbitratorConfig
+    from ..network.scope import NetworkInputRefused, network_scope
 
     config = ArbitratorConfig().network
     try:

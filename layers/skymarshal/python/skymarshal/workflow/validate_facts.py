@@ -1,7 +1,7 @@
 """Validate's part of a duty manager's corrections: which flights the run is about, and the facts as corrected.
 
 The flights and their day are corrected before the schedule is looked up, so a flight the schedule does not hold
-is refused like a report's; the other facts after the reading (agents/corrected_facts.py), through the same checks
+is refused like a report's; the other facts after the reading (intake/corrected_facts.py), through the same checks
 against the data. A report the reader refused for naming no cause is analysed when the correction gives the code.
 Every refusal is one line (InvalidDisruption); nothing runs.
 """
@@ -11,14 +11,14 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from ..agents.corrected_facts import bare_disruption, corrected_flight_report, with_unsure
-from ..agents.disruption_facts import NoCauseStated, ReportContradictsData, resolve_flight_report
-from ..agents.extraction_core import ExtractionResult
-from ..agents.movement_facts import resolve_movement
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..intake.corrected_facts import bare_disruption, corrected_flight_report, with_unsure
+from ..intake.disruption_facts import NoCauseStated, ReportContradictsData, resolve_flight_report
+from ..intake.extraction_core import ExtractionResult
 from ..intake.movement import MalformedMessage, is_movement_message, read_movement
+from ..intake.movement_facts import resolve_movement
 from ..intake.sentences import described
 from ..models.corrections import CorrectionRefused
 from ..models.disruption import Disruption
@@ -114,7 +114,7 @@ def movement_facts(
 
 def corrected_network(disruption: Disruption, facts: dict[str, str], by: str | None) -> Disruption:
     """An airport or airspace disruption with its code corrected (its window and capacity are its report's)."""
-    from ..agents.corrected_facts import corrected_disruption
+    from ..intake.corrected_facts import corrected_disruption
 
     if not facts:
         return with_unsure(disruption)

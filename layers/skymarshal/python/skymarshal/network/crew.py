@@ -1,0 +1,357 @@
+"""Crewability of a network plan: every operated flight's rostered crew checked by the rules engine at the plan's
+times, legal standby reserves called out where a rostered member becomes illegal, and the flights no legal crew can
+fly re-planned (cancelled with whatever their tail can then no longer fly), each change recorded.
+
+A crew member is checked on the whole duty that holds the flight: the duty's operated sectors at their new times
+(ORO.FTL.205 FDP from the rostered report to the last on-blocks — the report is kept, the conservative side:
+delayed reporting under CS FTL.1.220 is not assumed), cumulative limits (ORO.FTL.210) and rest before and after
+(ORO.FTL.235) against their roster, type rating and recency. The duty's sectors must still chain: each leaves from
+where the previous one landed, CREW_CONNECT after it (a sector the plan cancelled leaves the crew where they are).
+
+A reserve (a STANDBY row at the duty's start station covering the report) takes the whole duty of the member they
+replace, reporting at max(decision + call-out, first departure − report lead), checked by the same rules from their
+own roster (CS FTL.1.225 standby call-out). No reserve is called out twice in one plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from ..analysis.crew import CALL_OUT, FERRY_RANKS, HISTORY_DAYS, REPORT_BEFORE_DEPARTURE, ferry_duty
+from ..data import queries as q
+from ..models.airports import airport
+from ..models.findings import Finding
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.network_plan import CrewChange, FlightAction, Replanning
+from ..models.operational import CrewDuty, CrewMember, Flight
+from ..rules.crew import ProposedDuty, evaluate_duty, evaluate_swap_candidate, is_legal
+from .tails import cascade, plan_legs, tail_starts
+from .totals import PlanData
+
+CREW_CONNECT = timedelta(minutes=30)  # company policy: a crew changes aircraft within a duty in 30 min (verify)
+MAX_REPLANS = 20  # each round only adds cancellations, so it ends; this bounds a pathological roster
+
+
+@dataclass(frozen=True)
+class DutyVerdict:
+    """One crew member on one duty under a plan."""
+
+    crew_id: str
+    rank: str
+    duty_id: str
+    sectors: tuple[str, ...]  # the duty's operated flights, in order
+    proposed: ProposedDuty | None  # None: every sector cancelled, the member is released
+    findings: tuple[Finding, ...]
+    out_of_position: str | None  # why the member cannot be at a sector's origin in time
+
+    @property
+    def legal(self) -> bool:
+        return self.out_of_position is None and is_legal(self.findings)
+
+    def reason(self) -> str:
+        if self.out_of_position:
+            return self.out_of_position
+        bad = next(f for f in self.findings if f.status == "illegal")
+        return f"{bad.clause}: {bad.message}"
+
+
+@dataclass
+class CrewData:
+    """The roster reads of one run, shared by every plan (each is a Query or BatchGetItem on a key or GSI)."""
+
+    data: PlanData
+    decision: datetime
+    _assignments: dict[str, list[CrewDuty]] = field(default_factory=dict)
+    _members: dict[str, CrewMember | None] = field(default_factory=dict)
+    _histories: dict[str, list[CrewDuty]] = field(default_factory=dict)
+    _standby: dict[tuple[str, str], list[CrewDuty]] = field(default_factory=dict)
+    _findings: dict[tuple, tuple[Finding, ...]] = field(default_factory=dict)
+
+    def assignments(self, flight_id: str) -> list[CrewDuty]:
+        if flight_id not in self._assignments:
+            self._assignments[flight_id] = q.crew_assignments(self.data.handle, flight_id)
+        return self._assignments[flight_id]
+
+    def members(self, crew_ids: Iterable[str]) -> dict[str, CrewMember]:
+        missing = sorted({c for c in crew_ids if c not in self._members})
+        if missing:
+            found = {m.crew_id: m for m in q.crew_members(self.data.handle, missing)}
+            self._members.update({c: found.get(c) for c in missing})
+        return {c: m for c in crew_ids if (m := self._members[c]) is not None}
+
+    def history(self, crew_id: str) -> list[CrewDuty]:
+        if crew_id not in self._histories:
+            around = self.decision
+            self._histories[crew_id] = q.duty_history(
+                self.data.handle, crew_id, around - timedelta(days=HISTORY_DAYS), around + timedelta(days=3)
+            )
+        return self._histories[crew_id]
+
+    def standby(self, station: str, day: str) -> list[CrewDuty]:
+        if (station, day) not in self._standby:
+            from datetime import date
+
+            self._standby[(station, day)] = q.standby_crew(self.data.handle, station, date.fromisoformat(day))
+        return self._standby[(station, day)]
+
+    def flight(self, flight_id: str) -> Flight | None:
+        if flight_id not in self.data.flights:
+            found = q.get_flight(self.data.handle, flight_id)
+            if found is None:
+                return None
+            self.data.flights[flight_id] = found
+        return self.data.flights[flight_id]
+
+    def findings(
+        self, member: CrewMember, proposed: ProposedDuty, report: datetime | None = None
+    ) -> tuple[Finding, ...]:
+        """The crew rules for `member` on `proposed` (as a reserve reporting at `report` when given), memoised:
+        the same duty at the same times is the same answer in every plan and in the validation."""
+        key = (member.crew_id, proposed.model_dump_json(), report)
+        if key not in self._findings:
+            history = self.history(member.crew_id)
+            found = (
+                evaluate_swap_candidate(member, history, proposed, report)
+                if report is not None
+                else evaluate_duty(member, history, proposed)
+            )
+            self._findings[key] = tuple(found)
+        return self._findings[key]
+
+
+Times = dict[str, tuple[datetime, datetime] | None]  # flight id -> new (departure, arrival); None: cancelled
+
+
+def plan_times(actions: Sequence[FlightAction]) -> Times:
+    return {
+        a.flight_id: (a.new_departure, a.new_arrival) if a.new_departure and a.new_arrival else None for a in actions
+    }
+
+
+def duty_verdict(
+    crew: CrewData, member: CrewMember, rows: list[CrewDuty], times: Times, types: dict[str, str]
+) -> DutyVerdict:
+    """`member`'s duty (`rows`, its FLIGHT sectors) under the plan's times."""
+    legs = sorted(
+        (r for r in rows if r.kind == "FLIGHT" and r.flight_id), key=lambda r: r.sector_departure or r.duty_start
+    )
+    first = legs[0]
+    operated: list[tuple[CrewDuty, Flight, datetime, datetime]] = []
+    problem = None
+    for row in legs:
+        assert row.flight_id is not None  # filtered above
+        flight = crew.flight(row.flight_id)
+        scheduled = (row.sector_departure, row.sector_arrival) if row.sector_departure and row.sector_arrival else None
+        when = times.get(row.flight_id, scheduled)
+        if when is None or flight is None:
+            continue
+        departure, arrival = when
+        if problem is None and operated:
+            prev = operated[-1]
+            moved = (prev[2], prev[3]) != (prev[0].sector_departure, prev[0].sector_arrival) or (
+                departure,
+                arrival,
+            ) != (
+                row.sector_departure,
+                row.sector_arrival,
+            )
+            if flight.origin != prev[1].destination:
+                problem = f"{member.crew_id} lands at {prev[1].destination} with {prev[1].flight_number}, not at {flight.origin} for {flight.flight_number}"
+            elif moved and departure < prev[3] + CREW_CONNECT:
+                problem = f"{member.crew_id} lands with {prev[1].flight_number} at {prev[3]:%H:%MZ}, too late for {flight.flight_number} at {departure:%H:%MZ}"
+        elif problem is None and flight.origin != first.start_station:
+            problem = (
+                f"{member.crew_id} reports at {first.start_station}, not at {flight.origin} for {flight.flight_number}"
+            )
+        operated.append((row, flight, departure, arrival))
+    sectors = tuple(f.flight_id for _, f, _, _ in operated)
+    if not operated:
+        return DutyVerdict(member.crew_id, member.rank, first.duty_id, (), None, (), None)
+    last = operated[-1]
+    tail = (first.duty_end - first.fdp_end) if first.fdp_end else timedelta(minutes=30)
+    pilots = first.pilots_on_board or 2
+    proposed = ProposedDuty(
+        report=first.duty_start,
+        fdp_end=last[3],
+        release=last[3] + tail,
+        sectors=len(operated),
+        aircraft_type=types.get(operated[0][1].flight_id, first.aircraft_type or operated[0][1].aircraft_type),
+        pilots_on_board=pilots,
+        rest_facility_class=1 if pilots > 2 else None,
+        start_station=operated[0][1].origin,
+        end_station=last[1].destination,
+        block_minutes=sum(r.block_minutes for r, _, _, _ in operated),
+        duty_id=first.duty_id,
+        label="/".join(f.flight_number for _, f, _, _ in operated),
+    )
+    return DutyVerdict(
+        member.crew_id, member.rank, first.duty_id, sectors, proposed, crew.findings(member, proposed), problem
+    )
+
+
+def verdicts(crew: CrewData, actions: Sequence[FlightAction]) -> list[DutyVerdict]:
+    """Every crew member of every operated plan flight (ferries aside), on their whole duty, under the plan."""
+    times = plan_times(actions)
+    types = {a.flight_id: a.aircraft_type for a in actions}
+    duties: dict[tuple[str, str], None] = {}
+    for a in actions:
+        if a.operates and a.action != "ferry":
+            for row in crew.assignments(a.flight_id):
+                duties[(row.crew_id, row.duty_id)] = None
+    members = crew.members(c for c, _ in duties)
+    out = []
+    for crew_id, duty_id in duties:
+        member = members.get(crew_id)
+        if member is None:
+            continue  # validation names it (DATA_MISSING)
+        rows = [r for r in crew.history(crew_id) if r.duty_id == duty_id]
+        if rows:
+            out.append(duty_verdict(crew, member, rows, times, types))
+    return out
+
+
+def reserve_report(crew: CrewData, proposed: ProposedDuty, first_departure: datetime) -> datetime:
+    return max(crew.decision + CALL_OUT, first_departure - REPORT_BEFORE_DEPARTURE)
+
+
+def find_reserve(
+    crew: CrewData, verdict: DutyVerdict, first_departure: datetime, used: set[str]
+) -> tuple[str, datetime] | None:
+    """A legal reserve of the member's rank, rated on the type, on standby at the duty's start station when called."""
+    proposed = verdict.proposed
+    assert proposed is not None and proposed.start_station is not None
+    report = reserve_report(crew, proposed, first_departure)
+    station = proposed.start_station
+    try:
+        tz = ZoneInfo(airport(station).tz)
+    except Exception:
+        return None
+    local = report.astimezone(tz).date()
+    rating = (
+        AIRCRAFT_TYPES[proposed.aircraft_type].rating_group
+        if proposed.aircraft_type in AIRCRAFT_TYPES
+        else proposed.aircraft_type
+    )
+    rows = [r for d in (local - timedelta(days=1), local) for r in crew.standby(station, d.isoformat())]
+    on_call = sorted({r.crew_id for r in rows if r.duty_start <= report <= r.duty_end} - used)
+    for member in crew.members(on_call).values():
+        if member.rank != verdict.rank or rating not in member.type_ratings or member.status != "ACTIVE":
+            continue
+        if is_legal(crew.findings(member, proposed, report)):
+            return member.crew_id, report
+    return None
+
+
+def _cancelled(a: FlightAction, reason: str) -> FlightAction:
+    return a.model_copy(
+        update={
+            "action": "cancel",
+            "new_departure": None,
+            "new_arrival": None,
+            "new_registration": None,
+            "delay_minutes": 0,
+            "crew_changes": [],
+            "reason": f"{a.reason}; cancelled: {reason}" if a.reason else f"cancelled: {reason}",
+        }
+    )
+
+
+def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list[FlightAction], list[Replanning]]:
+    """The plan with reserves where rostered crew turn illegal, and flights no legal crew can fly cancelled (with
+    the flights their tails can then no longer fly), until every operated flight is crewed."""
+    rows = list(actions)
+    replanned: list[Replanning] = []
+    for _ in range(MAX_REPLANS):
+        by_id = {a.flight_id: a for a in rows}
+        changes: dict[str, list[CrewChange]] = {}
+        used: set[str] = set()
+        uncrewable: dict[str, str] = {}
+        for v in sorted(verdicts(crew, rows), key=lambda v: (by_id_departure(by_id, v), v.crew_id)):
+            if v.legal or v.proposed is None:
+                continue
+            first = by_id_departure(by_id, v)
+            found = None if v.out_of_position else find_reserve(crew, v, first, used)
+            if found is None:
+                for sector in v.sectors:
+                    uncrewable.setdefault(
+                        sector,
+                        f"no legal crew: {v.rank} {v.crew_id} {v.reason()}; no legal {v.rank} reserve on standby",
+                    )
+                continue
+            reserve, report = found
+            used.add(reserve)
+            for sector in v.sectors:
+                changes.setdefault(sector, []).append(
+                    CrewChange(rank=v.rank, replaced=v.crew_id, reserve=reserve, report_at=report, reason=v.reason())
+                )
+        for a in rows:  # an empty ferry needs a captain and a first officer called out from standby
+            if a.action == "ferry" and a.new_departure and a.new_arrival:
+                duty = ferry_duty(a.origin, a.destination, a.aircraft_type, a.new_departure, a.new_arrival)
+                for rank in FERRY_RANKS:
+                    v = DutyVerdict("", rank, a.flight_id, (a.flight_id,), duty, (), None)
+                    found = find_reserve(crew, v, a.new_departure, used)
+                    if found is None:
+                        uncrewable[a.flight_id] = f"no legal {rank} on standby at {a.origin} for the ferry"
+                        break
+                    used.add(found[0])
+                    changes.setdefault(a.flight_id, []).append(
+                        CrewChange(rank=rank, replaced="", reserve=found[0], report_at=found[1], reason="ferry crew")
+                    )
+        if not uncrewable:
+            return [a.model_copy(update={"crew_changes": changes.get(a.flight_id, [])}) for a in rows], replanned
+        rotations = crew.data.rotations
+        stranded = cascade(plan_legs(rows, rotations), set(uncrewable), tail_starts(rotations)) - set(uncrewable)
+        for flight_id, reason in sorted(uncrewable.items()):
+            if flight_id in by_id:
+                replanned.append(Replanning(flight_id=flight_id, change="cancelled", reason=reason))
+        for flight_id in sorted(stranded):
+            replanned.append(
+                Replanning(
+                    flight_id=flight_id, change="cancelled", reason="its tail is stranded by a crew cancellation"
+                )
+            )
+        rows = _apply_cancellations(crew, rows, uncrewable, stranded)
+    raise RuntimeError("crewability did not settle: the roster keeps breaking new duties")
+
+
+def by_id_departure(by_id: dict[str, FlightAction], v: DutyVerdict) -> datetime:
+    a = by_id.get(v.sectors[0]) if v.sectors else None
+    if a is not None and a.new_departure is not None:
+        return a.new_departure
+    return v.proposed.report + REPORT_BEFORE_DEPARTURE if v.proposed else datetime.max.replace(tzinfo=UTC)
+
+
+def _apply_cancellations(
+    crew: CrewData, rows: list[FlightAction], uncrewable: dict[str, str], stranded: set[str]
+) -> list[FlightAction]:
+    """Cancel the uncrewable flights and the ones their tails can no longer fly; a flight the plan did not list yet
+    (it flew as scheduled) joins the plan as cancelled."""
+    out = [
+        _cancelled(a, uncrewable.get(a.flight_id, "its tail is stranded by a crew cancellation"))
+        if a.flight_id in uncrewable or a.flight_id in stranded
+        else a
+        for a in rows
+    ]
+    listed = {a.flight_id for a in rows}
+    for flight_id in sorted((set(uncrewable) | stranded) - listed):
+        f = crew.flight(flight_id)
+        if f is None:
+            continue
+        out.append(
+            FlightAction(
+                flight_id=f.flight_id,
+                flight_number=f.flight_number,
+                origin=f.origin,
+                destination=f.destination,
+                action="cancel",
+                scheduled_departure=f.scheduled_departure,
+                scheduled_arrival=f.scheduled_arrival,
+                registration=f.aircraft_registration,
+                aircraft_type=f.aircraft_type,
+                reason=f"cancelled: {uncrewable.get(flight_id, 'its tail is stranded by a crew cancellation')}",
+            )
+        )
+    return sorted(out, key=lambda a: (a.scheduled_departure, a.flight_id))

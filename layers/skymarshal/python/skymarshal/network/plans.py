@@ -1,0 +1,385 @@
+"""Network plans for an airport or airspace disruption: the ROADEF 2009 optimizer over each touched rating group,
+once per objective, and the conservative baseline that cancels the affected rotations.
+
+Each objective re-weights the optimizer's cost (the ROADEF 2009 coefficients) and nothing else: minimise delay
+(passenger delay dearer), minimise cancellations (cancelled trips dearer), protect connections and premium
+passengers (connecting itineraries and F/J cabins dearer). Every plan is then measured the same way
+(totals.py) and made crewable and validated (crew.py, validation.py).
+
+Modelling choices (documented assumptions, not data the tables lack):
+- the airport's restriction is applied per clock hour over the window rounded outward to whole hours (a closure
+  from 14:10 shuts the 14:00 hour: the model counts movements per clock hour; conservative);
+- after the window the airport runs at the airline's normal rate (its busiest scheduled hour that day), so the
+  recovery does not bunch every delayed flight into the reopening hour;
+- an ATC slot delay is imposed on every regulated flight: it leaves exactly at schedule + the slot delay;
+- tail swaps stay within a rating group, so the rostered crews stay qualified.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter, defaultdict
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..data import queries as q
+from ..data import schema as s
+from ..data.access import DataHandle
+from ..intake.airport_facts import MAX_FLIGHTS
+from ..models.disruption import Disruption
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.network_plan import FlightAction, NetworkPlan, NetworkRestriction
+from ..models.operational import AircraftDay, Booking, Flight
+from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, planned_changes, to_instance
+from ..recovery.cost import evaluate
+from ..recovery.model import Instance, Solution
+from ..recovery.solver import NoFeasibleSolution, solve
+from ..rules.mel import aircraft_airworthiness
+from .scope import RECOVERY_HOURS, NetworkScope
+from .tails import baseline_actions, scheduled_row
+from .totals import PlanData, measure
+
+WINDOW_AFTER_LAST_ARRIVAL = timedelta(hours=6)  # room to delay the last flights of the horizon
+OptimizedObjective = Literal["min_delay", "min_cancellations", "protect_connections"]
+
+
+class ObjectiveWeights(BaseModel):
+    """Multipliers of the ROADEF 2009 cost coefficients for one objective (1.0: the benchmark's own)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    delay: float = Field(1.0, gt=0)  # passenger delay cost per minute
+    cancellation: float = Field(1.0, gt=0)  # outbound and inbound trip cancellation cost
+    premium: float = Field(1.0, gt=0)  # every F and J coefficient, on top of the above
+    connection: float = Field(1.0, gt=0)  # the fare of a connecting itinerary (its cancellation's refund)
+
+
+DEFAULT_OBJECTIVES: dict[OptimizedObjective, ObjectiveWeights] = {
+    "min_delay": ObjectiveWeights(delay=4.0),
+    "min_cancellations": ObjectiveWeights(cancellation=4.0, delay=0.5),
+    "protect_connections": ObjectiveWeights(premium=3.0, connection=4.0),
+}
+# What each plan was optimised for, not what it achieved: the console stars the best totals, so a title never
+# claims "least delay" for a plan another beats on delay.
+TITLES: dict[str, str] = {
+    "min_delay": "Optimised for delay",
+    "min_cancellations": "Optimised for fewer cancellations",
+    "protect_connections": "Optimised for connections and premium passengers",
+    "baseline": "Conservative baseline: cancel the affected rotations and re-accommodate",
+}
+
+
+class NetworkPlanConfig(BaseModel):
+    """How network plans are made: the objectives' weights, the optimizer's time, the recovery horizon."""
+
+    model_config = ConfigDict(frozen=True)
+
+    objectives: dict[OptimizedObjective, ObjectiveWeights] = Field(default_factory=lambda: dict(DEFAULT_OBJECTIVES))
+    # per objective and rating group (anytime search); against 2 s, 1 s moved the recommended plans' costs on the
+    # AUH closures and the 50 % afternoon by a few percent either way (make bench-network) and keeps a 46-flight run
+    # under a minute end to end
+    seconds_per_solve: float = Field(1.0, gt=0)
+    recovery_hours: int = Field(RECOVERY_HOURS, ge=1, le=24)
+    max_flights: int = Field(MAX_FLIGHTS, ge=1)
+    seed: int = 0
+
+
+def _scaled(values: dict[str, float], factor: float, premium: float) -> dict[str, float]:
+    return {k: v * factor * (premium if k[0] in "FB" else 1.0) for k, v in values.items()}
+
+
+def weighted(instance: Instance, w: ObjectiveWeights) -> Instance:
+    """The instance with its cost coefficients re-weighted for one objective (same flights, same constraints)."""
+    cfg = instance.config
+    config = cfg.model_copy(
+        update={
+            "delay_per_minute": _scaled(cfg.delay_per_minute, w.delay, w.premium),
+            "outbound_cancellation": _scaled(cfg.outbound_cancellation, w.cancellation, w.premium),
+            "inbound_cancellation": _scaled(cfg.inbound_cancellation, w.cancellation, w.premium),
+        }
+    )
+    itineraries = tuple(
+        it.model_copy(update={"price": it.price * w.connection}) if len(it.legs) > 1 else it
+        for it in instance.itineraries
+    )
+    return instance.model_copy(update={"config": config, "itineraries": itineraries})
+
+
+class GroupData(BaseModel):
+    """One rating group's tails, their flights over the horizon and the bookings on the free ones."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    group: str
+    fleet: list[AircraftDay]
+    rotations: dict[str, list[Flight]]
+    bookings: list[Booking]
+
+
+def _hours(start: datetime, end: datetime) -> tuple[datetime, datetime]:
+    floor = start.replace(minute=0, second=0, microsecond=0)
+    top = end.replace(minute=0, second=0, microsecond=0)
+    return floor, top if top == end else top + timedelta(hours=1)
+
+
+Usage = Counter[tuple[str, datetime]]  # ("D"|"A", clock hour) -> movements at the restricted airport
+
+
+def capacity_limits(r: NetworkRestriction, used: Usage, until: datetime) -> list[CapacityLimit]:
+    """Per clock hour at the airport, what the rating groups planned before this one left: the restriction's rate
+    inside the window (rounded outward to whole hours), the normal rate after it. Groups are planned one after the
+    other against one airport, so they share its hours instead of each getting all of them."""
+    if r.departures_per_hour is None or r.arrivals_per_hour is None:
+        return []
+    start, end = _hours(r.window.start, r.window.end)
+    limits = []
+    hour = start
+    while hour < until:
+        inside = hour < end
+        dep = r.departures_per_hour if inside else r.normal_departures_per_hour
+        arr = r.arrivals_per_hour if inside else r.normal_arrivals_per_hour
+        if inside or used[("D", hour)] or used[("A", hour)]:
+            limits.append(
+                CapacityLimit(
+                    airport=r.airport,
+                    start=hour,
+                    end=hour + timedelta(hours=1),
+                    departures_per_hour=max(0, dep - used[("D", hour)]),
+                    arrivals_per_hour=max(0, arr - used[("A", hour)]),
+                )
+            )
+        hour += timedelta(hours=1)
+    return limits
+
+
+def usage(actions: list[FlightAction], airport: str) -> Usage:
+    used: Usage = Counter()
+    for a in actions:
+        if a.new_departure is not None and a.origin == airport:
+            used[("D", a.new_departure.replace(minute=0, second=0, microsecond=0))] += 1
+        if a.new_arrival is not None and a.destination == airport:
+            used[("A", a.new_arrival.replace(minute=0, second=0, microsecond=0))] += 1
+    return used
+
+
+def regulated(r: NetworkRestriction, f: Flight) -> bool:
+    """Does the restriction's window hold this flight's movement at the airport?"""
+    w = r.window
+    return (f.origin == r.airport and w.start <= f.scheduled_departure < w.end) or (
+        f.destination == r.airport and w.start <= f.scheduled_arrival < w.end
+    )
+
+
+def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
+    """Each rating group the scope touches: every tail of the group that day (spares too: swaps stay in the group)
+    and their flights from the UTC day's start (so a rotation starts at the tail's station) to the horizon. The day
+    is the earliest affected flight's (an arrival in the window may leave the evening before), never the report's:
+    a closure announced days ahead is planned on its own day's fleet and flights."""
+    day = min(f.scheduled_departure for f in scope.affected).date()
+    day_start = datetime.combine(day, datetime.min.time(), UTC)
+    groups = sorted({AIRCRAFT_TYPES[f.aircraft_type].rating_group for f in scope.flights})
+    out = []
+    for group in groups:
+        types = [t for t, spec in AIRCRAFT_TYPES.items() if spec.rating_group == group]
+        fleet = [grounded(handle, d, scope) for t in types for d in q.fleet_of_type(handle, t, day)]
+        rotations = {
+            d.aircraft_registration: q.rotation(handle, d.aircraft_registration, day_start, scope.horizon_end)
+            for d in fleet
+        }
+        free = sorted(
+            {f.flight_id for rows in rotations.values() for f in rows if f.scheduled_departure >= scope.decision}
+        )
+        bookings = [b for fid in free for b in q.bookings(handle, fid)] if handle.allowed(s.BOOKINGS) else []
+        out.append(GroupData(group=group, fleet=fleet, rotations=rotations, bookings=bookings))
+    return out
+
+
+def grounded(handle: DataHandle, day: AircraftDay, scope: NetworkScope) -> AircraftDay:
+    """The tail as the optimizer may use it: one its work orders ground (an AOG defect, an expired MEL item) at the
+    decision or by the horizon's end is unavailable over the window (Part-M M.A.403), like an AOG tail. Read only
+    when the handle may read maintenance; the validation re-checks every flight's tail anyway."""
+    if day.status in ("AOG", "MAINTENANCE") or not handle.allowed(s.MAINTENANCE_WORK_ORDERS):
+        return day
+    orders = q.work_orders_for_aircraft(handle, day.aircraft_registration)
+    for at in (scope.decision, scope.horizon_end):
+        if not aircraft_airworthiness(orders, at, registration=day.aircraft_registration).airworthy:
+            return day.model_copy(update={"status": "AOG", "note": f"not airworthy at {at:%Y-%m-%d %H:%MZ}"})
+    return day
+
+
+def adapt(group: GroupData, scope: NetworkScope, used: Usage) -> AdaptedInstance:
+    r = scope.restriction
+    flights = sorted(
+        {f.flight_id: f for rows in group.rotations.values() for f in rows}.values(),
+        key=lambda f: f.scheduled_departure,
+    )
+    end = max(max(f.scheduled_arrival for f in flights), scope.horizon_end) + WINDOW_AFTER_LAST_ARRIVAL
+    slot = r.slot_delay_minutes
+    snapshot = NetworkSnapshot(
+        window_start=scope.decision,
+        window_end=end,
+        aircraft=group.fleet,
+        flights=flights,
+        bookings=group.bookings,
+        disrupted_flight_id=None,
+        disrupted_release=scope.decision,
+        capacity_limits=capacity_limits(r, used, end),
+        imposed_delays={f.flight_id: slot for f in flights if slot and regulated(r, f)},
+        normal_rates={r.airport: (r.normal_departures_per_hour, r.normal_arrivals_per_hour)},
+    )
+    return to_instance(snapshot)
+
+
+def _at(instance: Instance, minutes: int) -> datetime:
+    return datetime.combine(instance.day0, datetime.min.time(), UTC) + timedelta(minutes=minutes)
+
+
+def optimizer_actions(
+    adapted: AdaptedInstance, solution: Solution, group: GroupData, reasons: dict[str, str]
+) -> list[FlightAction]:
+    """Every flight of the group as the optimizer plans it, and its ferries."""
+    by_id = {f.flight_id: f for rows in group.rotations.values() for f in rows}
+    types = {d.aircraft_registration: d.aircraft_type for d in group.fleet}
+    rows = {f.number: f for f in solution.flights}
+    actions = []
+    for flight_id, change in planned_changes(adapted, solution).items():
+        f = by_id[flight_id]
+        row = rows[adapted.numbers[flight_id]]
+        operated = change.registration is not None
+        kind = {"operate": "operate", "delay": "retime", "tail_swap": "tail_swap", "cancel": "cancel"}[change.action]
+        actions.append(
+            FlightAction(
+                flight_id=flight_id,
+                flight_number=f.flight_number,
+                origin=f.origin,
+                destination=f.destination,
+                action=kind,
+                scheduled_departure=f.scheduled_departure,
+                scheduled_arrival=f.scheduled_arrival,
+                new_departure=_at(adapted.instance, row.departure) if operated else None,
+                new_arrival=_at(adapted.instance, row.arrival) if operated else None,
+                delay_minutes=change.delay_minutes if operated else 0,
+                registration=f.aircraft_registration,
+                new_registration=change.registration,
+                aircraft_type=types.get(change.registration or "", f.aircraft_type),
+                reason=reasons.get(flight_id, "re-planned by the optimizer to absorb the disruption"),
+            )
+        )
+    for ferry in (f for f in solution.flights if f.number not in adapted.flight_ids and f.aircraft):
+        departure = _at(adapted.instance, ferry.departure)
+        actions.append(
+            FlightAction(
+                flight_id=f"FERRY-{ferry.aircraft}-{departure:%Y%m%d%H%M}",
+                flight_number="EY9999",
+                origin=ferry.origin,
+                destination=ferry.destination,
+                action="ferry",
+                scheduled_departure=departure,
+                scheduled_arrival=_at(adapted.instance, ferry.arrival),
+                new_departure=departure,
+                new_arrival=_at(adapted.instance, ferry.arrival),
+                registration=str(ferry.aircraft),
+                new_registration=ferry.aircraft,
+                aircraft_type=types.get(str(ferry.aircraft), "A320"),
+                reason="empty positioning flight: brings the tail where the plan needs it",
+            )
+        )
+    return actions
+
+
+def scope_reasons(scope: NetworkScope) -> dict[str, str]:
+    r = scope.restriction
+    what = {"closure": "closed", "capacity": "capacity-limited", "regulation": "under ATC regulation"}[r.kind]
+    window = f"{r.window.start:%H:%M}-{r.window.end:%H:%M}Z"
+    reasons = {}
+    for f in scope.affected:
+        movement = (
+            "departs"
+            if f.origin == r.airport and regulated(r, f) and f.scheduled_departure >= r.window.start
+            else "lands"
+        )
+        reasons[f.flight_id] = f"{movement} at {r.airport} while {what} ({window})"
+    for f in scope.inherited:
+        reasons[f.flight_id] = f"inherits the delay of its tail {f.aircraft_registration}'s earlier flight"
+    return reasons
+
+
+def generate_plans(
+    handle: DataHandle,
+    scope: NetworkScope,
+    disruption: Disruption | None = None,
+    config: NetworkPlanConfig | None = None,
+    budget_s: float | None = None,
+) -> tuple[list[NetworkPlan], PlanData, dict[str, float]]:
+    """One plan per objective (the optimizer, each rating group in turn) and the baseline, with their totals;
+    the data read (for crewability and validation) and seconds per step. `budget_s`: the optimizer's whole time
+    (the arbitrator's deadline less what the rest needs), shared by every objective and group."""
+    config = config or NetworkPlanConfig()
+    seconds: dict[str, float] = defaultdict(float)
+    started = time.monotonic()
+    groups = load_groups(handle, scope)
+    seconds["read"] = time.monotonic() - started
+    per_solve = config.seconds_per_solve
+    if budget_s is not None and groups:
+        per_solve = max(0.2, min(per_solve, budget_s / (len(config.objectives) * len(groups))))
+    reasons = scope_reasons(scope)
+    in_scope = {f.flight_id for f in scope.flights}
+    data = PlanData.load(handle, scope, groups, disruption)
+    plans: list[NetworkPlan] = []
+    optimized = {reg for g in groups for reg in g.rotations}
+    # movements at the airport by the groups not re-planned: they keep their hours
+    others = usage(
+        [scheduled_row(f) for f in scope.day_flights if f.aircraft_registration not in optimized],
+        scope.restriction.airport,
+    )
+    for objective, weights in config.objectives.items():
+        actions: list[FlightAction] = []
+        notes: list[str] = []
+        roadef = 0.0
+        began = time.monotonic()
+        used = Counter(others)
+        for group in groups:
+            a = adapt(group, scope, used)
+            try:
+                solution, result = solve(weighted(a.instance, weights), per_solve, seed=config.seed)
+            except NoFeasibleSolution as exc:
+                notes.append(f"{group.group}: the optimizer found no feasible plan ({exc})")
+                continue
+            if not result.feasible:
+                notes.append(f"{group.group}: the optimizer's plan failed its own checker")
+                continue
+            roadef += evaluate(a.instance, solution).total  # neutral weights: comparable across objectives
+            planned = optimizer_actions(a, solution, group, reasons)
+            used += usage(planned, scope.restriction.airport)
+            actions += [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
+        took = time.monotonic() - began
+        seconds["optimizer"] += took
+        if notes and not actions:
+            continue
+        actions.sort(key=lambda x: (x.scheduled_departure, x.flight_id))
+        rows, totals = measure(actions, data, optimizer_cost=round(roadef, 2))
+        plans.append(
+            NetworkPlan(
+                plan_id=f"network:{objective}",
+                objective=objective,
+                title=TITLES[objective],
+                actions=rows,
+                totals=totals,
+                optimizer_seconds=round(took, 2),
+                notes=notes,
+            )
+        )
+    rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
+    unavailable = frozenset(
+        d.aircraft_registration for g in groups for d in g.fleet if d.status in ("AOG", "MAINTENANCE")
+    )
+    rows, totals = measure(baseline_actions(rotations, scope, reasons, unavailable), data)
+    plans.append(
+        NetworkPlan(
+            plan_id="network:baseline", objective="baseline", title=TITLES["baseline"], actions=rows, totals=totals
+        )
+    )
+    seconds["plans"] = time.monotonic() - started - seconds["read"]
+    return plans, data, dict(seconds)

@@ -1,0 +1,239 @@
+"""An airport or airspace disruption as the network planner's input: the restriction (closure, capacity per hour,
+ATC slot delay or rate), the flights it touches, each tail's later flights that inherit its delay, and the refusals
+intake/airport_facts.py does not already make (one typed line each).
+
+airport_facts refuses an airport the airline does not serve, a missing day or window, a reversed window, a window
+no flight touches and more than MAX_FLIGHTS flights in the window. Here: a window running past the data, a
+capacity at or above the airport's normal rate, a rate that limits no flight, and a scope (the window's flights and
+the later flights inheriting their delay) above MAX_FLIGHTS, with a narrower window proposed.
+
+The airline's "normal rate" at an airport is its own schedule's busiest clock hour there that day: the tables hold
+no declared airport capacity, and a share of it ("capacity cut to 50 %") limits the airline's movements.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, time, timedelta
+
+from ..data import queries as q
+from ..data.access import DataHandle
+from ..intake.airport_facts import MAX_FLIGHTS
+from ..models.disruption import Disruption
+from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRestriction
+from ..models.operational import Flight
+from ..rules.network import propagate_delay
+
+RECOVERY_HOURS = 12  # after the window: time the plan has to bring each rotation back to schedule
+
+
+class NetworkInputRefused(ValueError):
+    """The report cannot become network plans; `reason` says why in one line."""
+
+    def __init__(self, code: NetworkInputCode, message: str):
+        super().__init__(message)
+        self.reason = NetworkInputError(code=code, message=message)
+
+
+@dataclass(frozen=True)
+class NetworkScope:
+    restriction: NetworkRestriction
+    affected: list[Flight]  # depart or arrive at the airport inside the window
+    inherited: list[Flight]  # later flights of the same tails that inherit the delay
+    decision: datetime  # the plan is made as of this instant: every affected flight is still on the ground
+    horizon_end: datetime  # the optimizer re-plans flights departing before this
+    day_flights: list[Flight]  # every flight touching the airport that UTC day (the hours they use)
+
+    @property
+    def flights(self) -> list[Flight]:
+        return [*self.affected, *self.inherited]
+
+
+def _hour(moment: datetime) -> datetime:
+    return moment.replace(minute=0, second=0, microsecond=0)
+
+
+def movements_per_hour(flights: Iterable[Flight], airport: str) -> tuple[Counter[datetime], Counter[datetime]]:
+    """Scheduled departures from and arrivals at `airport` per clock hour."""
+    departures: Counter[datetime] = Counter()
+    arrivals: Counter[datetime] = Counter()
+    for f in flights:
+        if f.status == "CANCELLED":
+            continue
+        if f.origin == airport:
+            departures[_hour(f.scheduled_departure)] += 1
+        if f.destination == airport:
+            arrivals[_hour(f.scheduled_arrival)] += 1
+    return departures, arrivals
+
+
+def stated_figure(disruption: Disruption, name: str) -> float | None:
+    """A number the report states (a capacity share, a rate, a slot delay), or None."""
+    value = next((f.value for f in disruption.facts if f.name == name), None)
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def restriction_of(disruption: Disruption, day_flights: list[Flight]) -> NetworkRestriction:
+    """The restriction the disruption's facts state, with the airline's normal rate from `day_flights` (the flights
+    touching the airport that day). A share is of the normal rate, floored, and never below one movement an hour
+    unless it is zero; a total rate is split between departures and arrivals in the schedule's proportion."""
+    airport = disruption.scope.airport or disruption.scope.airspace
+    window = disruption.window
+    if airport is None or window is None:
+        raise NetworkInputRefused("NO_AFFECTED_FLIGHT", "a network disruption needs an airport and a window")
+    departures, arrivals = movements_per_hour(day_flights, airport)
+    normal_dep, normal_arr = max(departures.values(), default=0), max(arrivals.values(), default=0)
+    share, rate, slot = (
+        stated_figure(disruption, n) for n in ("capacity_share", "capacity_per_hour", "slot_delay_minutes")
+    )
+    evidence = "; ".join(f.evidence or "" for f in disruption.facts if f.name.startswith(("capacity", "slot")))
+    common = {
+        "airport": airport,
+        "window": window,
+        "normal_departures_per_hour": normal_dep,
+        "normal_arrivals_per_hour": normal_arr,
+    }
+    if disruption.remarks == "closed":
+        return NetworkRestriction(
+            kind="closure", departures_per_hour=0, arrivals_per_hour=0, basis="closed: no movement", **common
+        )
+    dep: int | None = None
+    arr: int | None = None
+    if share is not None:
+        dep, arr = (max(int(n * share), int(share > 0)) for n in (normal_dep, normal_arr))
+    elif rate is not None:
+        total = max(1, normal_dep + normal_arr)
+        dep = round(rate * normal_dep / total)
+        arr = int(rate) - dep
+    if slot is not None or (dep is not None and disruption.iata_delay_code in range(81, 85)):
+        return NetworkRestriction(
+            kind="regulation",
+            departures_per_hour=dep,
+            arrivals_per_hour=arr,
+            slot_delay_minutes=int(slot) if slot is not None else None,
+            basis=evidence or "ATC regulation",
+            **common,
+        )
+    if dep is None:
+        raise NetworkInputRefused(
+            "NO_AFFECTED_FLIGHT",
+            f"the report says neither that {airport} is closed nor its capacity nor a slot delay: say 'closed', "
+            "'capacity cut to 50 %', 'N movements per hour' or 'N-minute ATC slot delays'",
+        )
+    return NetworkRestriction(
+        kind="capacity", departures_per_hour=dep, arrivals_per_hour=arr, basis=evidence or "capacity", **common
+    )
+
+
+def check_rate(restriction: NetworkRestriction, affected: list[Flight]) -> None:
+    """A capacity at or above the normal rate, or a rate no scheduled hour of the window exceeds, is refused."""
+    r = restriction
+    if r.kind == "closure" or r.departures_per_hour is None or r.arrivals_per_hour is None:
+        return
+    if r.departures_per_hour >= r.normal_departures_per_hour and r.arrivals_per_hour >= r.normal_arrivals_per_hour:
+        raise NetworkInputRefused(
+            "CAPACITY_ABOVE_NORMAL",
+            f"{r.departures_per_hour} departures and {r.arrivals_per_hour} arrivals an hour at {r.airport} is at or "
+            f"above the airline's normal rate there ({r.normal_departures_per_hour} and "
+            f"{r.normal_arrivals_per_hour}, its busiest hour that day): nothing to re-plan",
+        )
+    departures, arrivals = movements_per_hour(affected, r.airport)
+    inside = [h for h in {*departures, *arrivals} if _hour(r.window.start) <= h < r.window.end]
+    over = any(departures[h] > r.departures_per_hour or arrivals[h] > r.arrivals_per_hour for h in inside)
+    if not over and r.slot_delay_minutes is None:
+        raise NetworkInputRefused(
+            "NO_AFFECTED_FLIGHT",
+            f"a {r.kind} of {r.departures_per_hour} departures and {r.arrivals_per_hour} arrivals an hour at "
+            f"{r.airport} limits no flight: the window's busiest hour has {max(departures.values(), default=0)} and "
+            f"{max(arrivals.values(), default=0)}",
+        )
+
+
+def check_window_in_data(handle: DataHandle, restriction: NetworkRestriction, affected: list[Flight]) -> None:
+    """Every UTC day the window touches holds the fleet (AircraftAvailability); else the window runs past the data."""
+    types = sorted({f.aircraft_type for f in affected})
+    first, last = restriction.window.start.date(), restriction.window.end.date()
+    day = last
+    while day >= first and not any(q.fleet_of_type(handle, t, day) for t in types[:2]):
+        day -= timedelta(days=1)
+    if day < last:
+        held = f"to {day.isoformat()}" if day >= first else f"for no day of {first.isoformat()}-{last.isoformat()}"
+        raise NetworkInputRefused(
+            "WINDOW_BEYOND_DATA",
+            f"the window runs to {restriction.window.end:%Y-%m-%d %H:%M}Z but the data holds the fleet {held}: "
+            "name a window inside the data",
+        )
+
+
+def inherited_flights(handle: DataHandle, restriction: NetworkRestriction, affected: list[Flight], end: datetime):
+    """Each touched tail's later flights (departing before `end`) that inherit a delay, propagated through the turn
+    buffers from the worst the restriction imposes: waiting for the reopening, or the slot delay."""
+    ids = {f.flight_id for f in affected}
+    out: dict[str, Flight] = {}
+    first_by_tail: dict[str, Flight] = {}
+    for f in sorted(affected, key=lambda f: f.scheduled_departure):
+        first_by_tail.setdefault(f.aircraft_registration, f)
+    for registration, first in sorted(first_by_tail.items()):
+        rotation = q.rotation(handle, registration, first.scheduled_departure, end)
+        if restriction.slot_delay_minutes is not None:
+            delay = restriction.slot_delay_minutes
+        else:
+            at = first.scheduled_departure if first.origin == restriction.airport else first.scheduled_arrival
+            delay = max(0, int((restriction.window.end - at).total_seconds() // 60))
+        for step in propagate_delay(rotation, first.flight_id, delay).flights[1:]:
+            if step.departure_delay_minutes > 0 and step.flight_id not in ids:
+                out[step.flight_id] = next(f for f in rotation if f.flight_id == step.flight_id)
+    return sorted(out.values(), key=lambda f: (f.scheduled_departure, f.flight_id))
+
+
+def narrower_window(restriction: NetworkRestriction, total: int, limit: int) -> str:
+    """A window with about `limit` of `total` flights, from the same start (whole half-hours, at least 30 min)."""
+    window = restriction.window
+    minutes = max(30, int((window.end - window.start).total_seconds() // 60 * limit / total) // 30 * 30)
+    return f"{window.start:%H:%M} to {window.start + timedelta(minutes=minutes):%H:%M} UTC"
+
+
+def network_scope(
+    handle: DataHandle,
+    disruption: Disruption,
+    *,
+    now: datetime | None = None,
+    recovery_hours: int = RECOVERY_HOURS,
+    max_flights: int = MAX_FLIGHTS,
+) -> NetworkScope:
+    """The restriction, the flights it touches and those inheriting their delay; NetworkInputRefused otherwise."""
+    window = disruption.window
+    airport = disruption.scope.airport or disruption.scope.airspace
+    if window is None or airport is None:
+        raise NetworkInputRefused("NO_AFFECTED_FLIGHT", "a network disruption needs an airport and a window")
+    affected = [f for f in q.flights_at_airport(handle, airport, window.start, window.end) if f.status != "CANCELLED"]
+    if not affected:
+        raise NetworkInputRefused(
+            "NO_AFFECTED_FLIGHT", f"no flight departs from or arrives at {airport} in the window: nothing to re-plan"
+        )
+    day = datetime.combine(window.start.date(), time(0), UTC)
+    day_flights = q.flights_at_airport(handle, airport, day, day + timedelta(days=1))
+    restriction = restriction_of(disruption, day_flights)
+    check_rate(restriction, affected)
+    check_window_in_data(handle, restriction, affected)
+    horizon_end = window.end + timedelta(hours=recovery_hours)
+    inherited = inherited_flights(handle, restriction, affected, horizon_end)
+    total = len(affected) + len(inherited)
+    if total > max_flights:
+        raise NetworkInputRefused(
+            "TOO_MANY_FLIGHTS",
+            f"{total} flights are touched ({len(affected)} in the window, {len(inherited)} inheriting its delay), "
+            f"more than {max_flights}: name a narrower window, e.g. {narrower_window(restriction, total, max_flights)}",
+        )
+    earliest = min(f.scheduled_departure for f in affected)
+    decision = min(now, earliest) if now is not None else earliest
+    return NetworkScope(
+        restriction=restriction,
+        affected=affected,
+        inherited=inherited,
+        decision=decision,
+        horizon_end=horizon_end,
+        day_flights=day_flights,
+    )
