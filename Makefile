@@ -13,8 +13,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 DEMO_PROMPT := Flight EY123 on January 20th had a mechanical failure
 
-demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to end through the state machine
-	$(BIN)/skymarshal local start
+demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to end through the state machine (SCHEDULE=FILE.ssim: an airline's own flights, TAILS=its tail file)
+	$(BIN)/skymarshal local start $(if $(SCHEDULE),--schedule "$(SCHEDULE)") $(if $(TAILS),--tails "$(TAILS)")
 	$(BIN)/skymarshal demo
 	@# On a terminal the duty manager is asked; otherwise a named demo duty manager approves rank 1.
 	$(BIN)/skymarshal analyze "$(DEMO_PROMPT)" --as "Demo Duty Manager" \

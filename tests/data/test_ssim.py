@@ -146,7 +146,6 @@ def test_a_bad_record_refuses_the_file_naming_line_and_field(airline, tmp_path):
     lines[legs[0]] = _replace(lines[legs[0]], "aircraft_std", "2475")
     lines[legs[1]] = _replace(lines[legs[1]], "aircraft_type", "744")
     lines[legs[2]] = lines[legs[2]][:150]
-    lines[legs[3]] = _replace(lines[legs[3]], "passenger_std", "2599")  # the aircraft's time is the one kept
     path = tmp_path / "bad.ssim"
     path.write_text("\n".join(lines) + "\n")
     tails_path(path).write_text(tails)
@@ -154,13 +153,16 @@ def test_a_bad_record_refuses_the_file_naming_line_and_field(airline, tmp_path):
     assert flights == []
     assert f"line {legs[0] + 1}: aircraft_std: '2475' is not a time HHMM from 0000 to 2359" in errors
     assert f"line {legs[2] + 1}: (record): 150 characters; an SSIM record is 200" in errors
-    assert f"line {legs[3] + 1}: passenger_std: '2599' is not a time HHMM from 0000 to 2359" in errors
     # the type is checked once the layout is sound: fix the others and it is what remains
-    for fixed in (0, 2, 3):
-        lines[legs[fixed]] = text.splitlines()[legs[fixed]]
+    lines[legs[0]] = text.splitlines()[legs[0]]
+    lines[legs[2]] = text.splitlines()[legs[2]]
     path.write_text("\n".join(lines) + "\n")
     flights, errors, _ = read_schedule(path, tails_path(path))
     assert len(errors) == 1 and errors[0].startswith(f"line {legs[1] + 1}: aircraft_type: '744' is not a type")
+    lines[legs[0]] = _replace(lines[legs[0]], "passenger_sta", "2599")  # not kept (the aircraft's is), still checked
+    path.write_text("\n".join(lines) + "\n")
+    _, errors, _ = read_schedule(path, tails_path(path))
+    assert f"line {legs[0] + 1}: passenger_sta: '2599' is not a time HHMM from 0000 to 2359" in errors
 
 
 def test_an_arrival_before_the_departure_and_a_missing_tail_are_refused(airline, tmp_path):

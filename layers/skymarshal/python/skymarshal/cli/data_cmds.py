@@ -183,10 +183,7 @@ def _import_ssim(args) -> int:
     except OSError as exc:
         raise CliError(f"nothing imported: {exc.filename}: {exc.strerror}") from None
     if not report.ok:
-        for problem in report.errors[:_SHOWN]:
-            print(problem)
-        if len(report.errors) > _SHOWN:
-            print(f"... and {len(report.errors) - _SHOWN} more")
+        say_problems(report.errors)
         raise CliError(f"nothing imported: {len(report.errors)} problem(s) in {args.file}")
     print_json({"imported": report.written, "parked": [f"line {p.line}: {p.reason}" for p in report.parked]})
     return 0
@@ -198,6 +195,14 @@ def quarantine_folder() -> Path:
 
 
 _SHOWN = 50  # refusal lines printed; the count says how many more
+
+
+def say_problems(problems: list[str]) -> None:
+    """A refused file's problems, one line each (the first `_SHOWN`, then how many more)."""
+    for problem in problems[:_SHOWN]:
+        print(problem)
+    if len(problems) > _SHOWN:
+        print(f"... and {len(problems) - _SHOWN} more")
 
 
 def _export_ssim(args) -> int:

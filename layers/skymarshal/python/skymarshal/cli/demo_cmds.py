@@ -21,6 +21,8 @@ def _demo(args) -> int:
         counts = seeded["counts"] if seeded else {}
         handle = account.handle()
         print(f"SkyMarshal local airline (seed {config.seed}, {config.start} to {config.end})")
+        if seeded and seeded.get("schedule"):
+            print(f"  flights from the SSIM schedule {seeded['schedule']}")
         fleet: Counter[str] = Counter()
         for type_code in ("A320", "A321", "B789", "B78X", "B77W", "A35K"):
             days = q.fleet_of_type(handle, type_code, config.start)

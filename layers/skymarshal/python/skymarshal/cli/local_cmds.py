@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from ..local import control, memory_guard
 from .common import load_factor, print_json
+from .data_cmds import say_problems
+
+if TYPE_CHECKING:
+    from ..local.schedule_start import Schedule
 
 
 def register(commands) -> None:
@@ -20,12 +27,60 @@ def register(commands) -> None:
     start.add_argument(
         "--port", type=int, default=None, help=f"default: the last one used, else {control.DEFAULT_PORT}"
     )
-    start.set_defaults(run=lambda a: control.start(seed=a.seed, port=a.port, load_factor=a.load_factor) and 0)
+    _schedule_arguments(start)
+    start.set_defaults(run=_start)
     actions.add_parser("stop", help="stop local AWS (its state is kept)").set_defaults(run=_stop)
     reset = actions.add_parser("reset", help="stop, forget the account's state, start again with the seeded airline")
     reset.add_argument("--seed", type=int, default=2027)
+    _schedule_arguments(reset)
     reset.set_defaults(run=_reset)
     actions.add_parser("status", help="is local AWS running").set_defaults(run=_status)
+
+
+def _schedule_arguments(parser) -> None:
+    parser.add_argument(
+        "--schedule",
+        type=Path,
+        help="an IATA SSIM file: a first start takes its flights from it (every other table as seeded)",
+    )
+    parser.add_argument(
+        "--tails", type=Path, help="the schedule's tail file, flight_id,registration (default: FILE.tails.csv)"
+    )
+
+
+def _schedule(args, fresh: bool) -> Schedule | None:
+    """The checked schedule of `--schedule` (None without one): a file `data import-ssim` would refuse starts no
+    server (its problems, then one line); nor does one the existing account does not hold, unless `fresh`."""
+    from ..local.schedule_start import Schedule, ScheduleRefused, check_start, schedule_problems
+    from . import CliError
+
+    if args.schedule is None:
+        if args.tails is not None:
+            raise CliError("--tails is the tail file of a --schedule")
+        return None
+    problems = schedule_problems(args.schedule, args.tails)
+    if len(problems) == 1:  # the usual bad file: one line
+        where = f"{args.schedule} " if problems[0].startswith("line ") else ""
+        raise CliError(f"local AWS not started: {where}{problems[0]}")
+    if problems:
+        say_problems(problems)
+        raise CliError(f"local AWS not started: {len(problems)} problem(s) in {args.schedule}")
+    schedule = Schedule.of(args.schedule, args.tails)
+    if not fresh:
+        from ..local.durable import DurableState
+
+        durable = DurableState(control.home() / "local")
+        try:
+            check_start(schedule, durable.state, durable.exists())
+        except ScheduleRefused as exc:
+            raise CliError(str(exc)) from None
+    return schedule
+
+
+def _start(args) -> int:
+    schedule = _schedule(args, fresh=False)
+    control.start(seed=args.seed, port=args.port, load_factor=args.load_factor, schedule=schedule)
+    return 0
 
 
 def _stop(args) -> int:
@@ -36,9 +91,10 @@ def _stop(args) -> int:
 
 
 def _reset(args) -> int:
+    schedule = _schedule(args, fresh=True)  # checked before anything is forgotten
     control.stop()
     control.wipe()
-    control.start(seed=args.seed)
+    control.start(seed=args.seed, schedule=schedule)
     return 0
 
 

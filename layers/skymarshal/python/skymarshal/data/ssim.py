@@ -265,6 +265,8 @@ def parse_leg(line: str, number: int) -> Leg:
         )
     if get["frequency_rate"] not in (" ", "1", "2"):
         raise SsimProblem("frequency_rate", f"{get['frequency_rate']!r} is not blank (weekly) or 2 (fortnightly)")
+    for name in ("passenger_std", "passenger_sta"):  # not kept (the aircraft's times are), but a record's own
+        _time(get[name], name)
     if not get["aircraft_type"].strip() or not get["aircraft_type"].isalnum():
         raise SsimProblem("aircraft_type", f"{get['aircraft_type'].strip()!r} is not an IATA aircraft type code")
     return Leg(

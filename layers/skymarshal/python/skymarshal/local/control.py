@@ -22,6 +22,10 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .schedule_start import Schedule
 
 DEFAULT_PORT = 4566
 STOP_GRACE_S = 60.0  # a clean stop writes a snapshot of the account: seconds at the default scale
@@ -123,9 +127,15 @@ def _free_port(preferred: int) -> int:
 
 
 def start(
-    seed: int = 2027, port: int | None = None, load_factor: float = 0.78, echo=print, timeout_s: float = 900
+    seed: int = 2027,
+    port: int | None = None,
+    load_factor: float = 0.78,
+    echo=print,
+    timeout_s: float = 900,
+    schedule: Schedule | None = None,
 ) -> LocalState:
-    """Start the server (or wait for one starting); `port` None: the last one used, so clients reconnect."""
+    """Start the server (or wait for one starting); `port` None: the last one used, so clients reconnect. With
+    `schedule` a first start takes its flights from that SSIM file (checked first: `local_cmds`)."""
     current = running()
     if current:
         echo(f"local AWS already running at {current.endpoint} (pid {current.pid}, seed {current.seed})")
@@ -155,6 +165,8 @@ def start(
                 str(seed),
                 "--load-factor",
                 str(load_factor),
+                *(["--schedule", schedule.path] if schedule else []),
+                *(["--tails", schedule.tails] if schedule and schedule.tails else []),
             ],
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -126,13 +126,18 @@ class LocalAccount:
         self.resource().Table(self.naming(CHECKPOINTS)).put_item(Item=item)
 
     def seed_info(self) -> dict | None:
-        """The generator config and row counts the account was seeded with, or None."""
+        """The generator config and row counts the account was seeded with, and the SSIM file its flights came
+        from (`local start --schedule`; None: the generated ones), or None."""
         if self.naming(CHECKPOINTS) not in self.existing_tables():
             return None
         item = self.resource().Table(self.naming(CHECKPOINTS)).get_item(Key=SEED_MARKER).get("Item")
         if not item:
             return None
-        return {"config": json.loads(item["config"]), "counts": json.loads(item["counts"])}
+        return {
+            "config": json.loads(item["config"]),
+            "counts": json.loads(item["counts"]),
+            "schedule": item.get("schedule"),
+        }
 
 
 @contextmanager

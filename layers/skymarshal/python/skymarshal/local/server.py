@@ -18,10 +18,12 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from . import memory_guard
 from .control import LocalState, home, rss_mb, state_file
 from .emulator import MOTO_CONFIG, LocalAccount, use_fake_credentials
+from .schedule_start import Schedule, load_schedule
 
 
 def _start_http(port: int, on_change):
@@ -38,7 +40,7 @@ def _start_http(port: int, on_change):
     return http, recorder
 
 
-def serve(port: int, seed: int, load_factor: float) -> None:
+def serve(port: int, seed: int, load_factor: float, schedule: Schedule | None = None) -> None:
     from moto.core.config import default_user_config
 
     from . import pool_key
@@ -83,6 +85,8 @@ def serve(port: int, seed: int, load_factor: float) -> None:
     else:
         recovery = None
         _seed(durable, account, seed, load_factor)
+        if schedule is not None:  # every table seeded; the flights from the airline's SSIM file (schedule_start.py)
+            print(f"flights from {schedule.path}: {load_schedule(account, schedule, durable)}", flush=True)
     counts = {t: n for t, n in (account.seed_info() or {}).get("counts", {}).items()}
     # The workflow runs here: moto executes the state machine in this process, so the handlers must too.
     from .runs import RunStore, settler
@@ -145,9 +149,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--load-factor", type=float, default=0.78)
+    parser.add_argument("--schedule", type=Path, help="an SSIM file: the first start's flights")
+    parser.add_argument("--tails", type=Path, help="the schedule's tail file (flight_id,registration)")
     args = parser.parse_args(argv)
     try:
-        serve(args.port, args.seed, args.load_factor)
+        schedule = Schedule.of(args.schedule, args.tails) if args.schedule else None
+        serve(args.port, args.seed, args.load_factor, schedule)
     except Exception as exc:  # the starter reads the state file: say what failed there
         logging.getLogger("skymarshal.local").exception("local AWS failed")
         LocalState(
