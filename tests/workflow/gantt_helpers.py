@@ -16,7 +16,7 @@ from skymarshal.arbitration.actions import (
 from skymarshal.arbitration.models import ArbitratorOutput, ConstraintCheck, RankedScenario, Scenario, Sensitivity
 from skymarshal.models.agent_response import RegulatoryConstraint, TimeWindow
 from skymarshal.models.operational import AirportProfile, Booking, CrewDuty, Flight
-from skymarshal.views.gantt import OpsSnapshot
+from skymarshal.views.gantt_models import OpsSnapshot
 
 T0 = datetime(2027, 1, 20, 8, 0, tzinfo=UTC)
 TAIL, SPARE = "A6-BLA", "A6-BLT"

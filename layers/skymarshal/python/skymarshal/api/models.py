@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from ..arbitration.instructions import InstructionRemoval, ReadInstruction
+from ..arbitration.models import InstructionRemoval, ReadInstruction
 from ..models.common import MAX_PROMPT_CHARS
 from ..models.debate import DebateRecord
 from ..models.disruption import Disruption

@@ -31,8 +31,16 @@ from .advice import advise
 from .conflicts import identify
 from .context import load_context
 from .debate import agreement
-from .instructions import InstructionRemoval, ReadInstruction, apply_constraints, apply_preferences, read_instruction
-from .models import ArbitratorOutput, Escalation, RankedScenario, Sensitivity, ValidatedScenario
+from .instructions import apply_constraints, apply_preferences, read_instruction
+from .models import (
+    ArbitratorOutput,
+    Escalation,
+    InstructionRemoval,
+    RankedScenario,
+    ReadInstruction,
+    Sensitivity,
+    ValidatedScenario,
+)
 from .narrative import llm_text, offline_text
 from .scenarios import generate
 from .validation import validate

@@ -28,6 +28,7 @@ from .actions import FerryAircraft, ReassignCrew
 from .context import DisruptionContext
 from .crew_chain import own_illegal, rostered_at
 from .models import ConstraintCheck, RejectionCode, Scenario
+from .operate import operate
 
 POSITIONING_REPORT = timedelta(minutes=60)  # company policy: report before a flight travelled as a passenger
 CONNECTION = timedelta(minutes=45)  # company policy: on blocks of the positioning flight to the crew's report
@@ -86,7 +87,6 @@ def positioned_crew_swap(ctx: DisruptionContext) -> Scenario | None:
     replacements = reserves_at(ctx, base, [(r.crew_id, r.rank) for r in illegal], delay, report)
     if replacements is None:
         return None
-    from .scenarios import operate  # operate() builds every operating plan; imported here (a cycle)
 
     scenario = operate(
         ctx,

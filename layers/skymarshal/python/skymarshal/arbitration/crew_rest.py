@@ -30,6 +30,7 @@ from .context import DisruptionContext
 from .crew_chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
 from .curfew_wait import after_curfews
 from .models import ConstraintCheck, RejectionCode, Scenario
+from .operate import operate
 
 # What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
 CURED_BY_REST = ("crew.max_fdp", "crew.rest")
@@ -159,7 +160,6 @@ def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
     shift, tired, members = found
     delay = max(wanted, shift)
     delay = after_curfews(ctx, delay) or delay  # a rest ending in a curfew waits it out too
-    from .scenarios import operate  # operate() builds every operating plan; imported here (a cycle)
 
     scenario = _with_rest(ctx, operate(ctx, "delay", delay, sources=["generator"]), tired, members)
     return scenario.model_copy(

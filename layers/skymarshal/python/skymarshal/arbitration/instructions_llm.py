@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from ..llm import failures
-from .instructions import InstructionConstraint, ReadInstruction, read_instruction, refusal
+from .instructions import read_instruction, refusal
+from .models import InstructionConstraint, ReadInstruction
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel

@@ -15,7 +15,6 @@ from ..models.history import ActionKind
 from ..models.network_plan import NetworkDecision
 from ..rules._reasons import Reason
 from .actions import Action
-from .instructions import InstructionRemoval, ReadInstruction
 
 CheckStatus = Literal["legal", "at_risk", "illegal"]
 RejectionCode = Literal[
@@ -177,6 +176,110 @@ class LlmOverride(Frozen):
 
     requested: str
     reason: str
+
+
+# A duty manager's instruction as typed constraints (read by instructions.py, carried in the decision).
+ConstraintKind = Literal[
+    "forbid_kind", "max_delay", "exclude_tail", "reserve_tail", "protect_connections", "prefer_station"
+]
+HARD: frozenset[ConstraintKind] = frozenset({"forbid_kind", "max_delay", "exclude_tail", "reserve_tail"})
+
+KIND_LABELS = {
+    "tail_swap": "tail swap",
+    "crew_swap": "crew swap (reserves)",
+    "delay": "delay",
+    "divert": "diversion",
+    "cancel": "cancellation",
+    "rescue_aircraft": "rescue aircraft",
+}
+
+
+class InstructionConstraint(BaseModel):
+    """One constraint read from the instruction, with the words it came from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: ConstraintKind
+    words: str  # the instruction's own words
+    action: ActionKind | None = None  # forbid_kind
+    minutes: int | None = Field(None, ge=0)  # max_delay
+    registration: str | None = None  # exclude_tail, reserve_tail
+    flight_number: str | None = None  # reserve_tail: the flight the tail is kept for
+    airport: str | None = None  # protect_connections, prefer_station
+    hard: bool = False  # from the kind: a filter (True) or a preference that only reorders (False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hard_from_kind(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "kind" in data:
+            data = {**data, "hard": data["kind"] in HARD}
+        return data
+
+    def describe(self) -> str:
+        what = {
+            "forbid_kind": f"no {KIND_LABELS.get(str(self.action), str(self.action))}",
+            "max_delay": f"at most {self.minutes} min late at the destination",
+            "exclude_tail": f"not {self.registration}",
+            "reserve_tail": f"{self.registration} kept for {self.flight_number}",
+            "protect_connections": "protect connections" + (f" at {self.airport}" if self.airport else ""),
+            "prefer_station": f"prefer {self.airport}",
+        }[self.kind]
+        return f"{what} (“{self.words}”)"
+
+    def removes(self, scenario: Scenario, flight_number: str) -> bool:
+        """Whether this hard constraint takes the plan out (a preference never does)."""
+        if self.kind == "forbid_kind":
+            return self.action in scenario.kinds
+        if self.kind == "max_delay":  # a cancellation's passengers arrive when re-accommodated
+            return self.minutes is not None and scenario.arrival_delay_minutes > self.minutes
+        if self.kind == "exclude_tail":
+            return scenario.operates and scenario.registration == self.registration
+        if self.kind == "reserve_tail":
+            return (
+                scenario.operates
+                and scenario.registration == self.registration
+                and flight_number != (self.flight_number)
+            )
+        return False
+
+
+class InstructionRefused(BaseModel):
+    """An instruction that would relax a binding safety constraint: refused whole, nothing applied."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    code: Literal["RELAXES_SAFETY_CONSTRAINT"] = "RELAXES_SAFETY_CONSTRAINT"
+    constraint: str
+    clause: str
+    words: str
+
+    @property
+    def message(self) -> str:
+        return (
+            f"RELAXES_SAFETY_CONSTRAINT: “{self.words}” would relax the {self.constraint} ({self.clause}); "
+            "binding safety constraints are computed by the rules engine and no instruction changes them"
+        )
+
+
+class InstructionRemoval(BaseModel):
+    """A plan the instruction took out, and which of its constraints did."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    scenario_id: str
+    title: str
+    constraint: str  # InstructionConstraint.describe()
+
+
+class ReadInstruction(BaseModel):
+    """What the grammar understood of an instruction, and what it did not."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    text: str
+    constraints: list[InstructionConstraint] = Field(default_factory=list)
+    not_understood: list[str] = Field(default_factory=list)  # the instruction's clauses the grammar could not read
+    refused: InstructionRefused | None = None
 
 
 class ArbitratorOutput(Frozen):

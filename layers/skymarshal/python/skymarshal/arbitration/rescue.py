@@ -25,9 +25,10 @@ from . import rotation_plan
 from .actions import FerryAircraft, ReassignCrew, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import own_illegal, rostered_at
+from .crew_positioning import reserves_at
 from .curfew_wait import MAX_WINDOWS, after_curfews, curfew_wait
 from .models import Scenario
-from .scenarios import operate
+from .operate import operate
 
 FERRY_PREPARATION = timedelta(minutes=90)  # company policy: call out the ferry crew, fuel and prepare the spare
 FERRY_TAXI_MINUTES = 30  # taxi out and in
@@ -117,7 +118,6 @@ def _reserves_on_the_ferry(ctx: DisruptionContext, rescue: Scenario, ferry: Ferr
     """The rescue with the flight's rostered crew who may not operate it at its delay replaced by reserves on standby
     at the spare's station, travelling on the ferry (their FDP from the ferry crew's report, ORO.FTL.105 positioning);
     None when nobody needs replacing or a rank has no legal reserve there."""
-    from .crew_positioning import reserves_at  # builds on operate() too: imported here (a cycle)
 
     f = ctx.flight
     try:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .context import DisruptionContext
 from .models import Scenario, Sensitivity, ValidatedScenario
-from .scenarios import operate
+from .operate import operate
 from .validation import validate
 
 SHIFT_MINUTES = 30

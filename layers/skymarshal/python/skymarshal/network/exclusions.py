@@ -15,7 +15,8 @@ from ..data.access import DataHandle
 from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, NetworkDecision, NetworkPlan
 from .crew import CrewData
-from .plans import NetworkPlanConfig, load_groups
+from .groups import load_groups
+from .plans import NetworkPlanConfig
 from .scope import network_scope
 from .tails import scheduled_row
 from .totals import PlanData, measure

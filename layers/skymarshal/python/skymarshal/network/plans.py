@@ -24,19 +24,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..data import queries as q
-from ..data import schema as s
 from ..data.access import DataHandle
 from ..intake.airport_facts import MAX_FLIGHTS
 from ..models.disruption import Disruption
-from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import FlightAction, NetworkPlan, NetworkRestriction
-from ..models.operational import AircraftDay, Booking, Flight
+from ..models.operational import Flight
 from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, planned_changes, to_instance
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
 from ..recovery.solver import NoFeasibleSolution, solve
-from ..rules.mel import aircraft_airworthiness
+from .groups import GroupData, load_groups
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row
 from .totals import PlanData, measure
@@ -107,17 +104,6 @@ def weighted(instance: Instance, w: ObjectiveWeights) -> Instance:
     return instance.model_copy(update={"config": config, "itineraries": itineraries})
 
 
-class GroupData(BaseModel):
-    """One rating group's tails, their flights over the horizon and the bookings on the free ones."""
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
-
-    group: str
-    fleet: list[AircraftDay]
-    rotations: dict[str, list[Flight]]
-    bookings: list[Booking]
-
-
 def _hours(start: datetime, end: datetime) -> tuple[datetime, datetime]:
     floor = start.replace(minute=0, second=0, microsecond=0)
     top = end.replace(minute=0, second=0, microsecond=0)
@@ -170,43 +156,6 @@ def regulated(r: NetworkRestriction, f: Flight) -> bool:
     return (f.origin == r.airport and w.start <= f.scheduled_departure < w.end) or (
         f.destination == r.airport and w.start <= f.scheduled_arrival < w.end
     )
-
-
-def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
-    """Each rating group the scope touches: every tail of the group that day (spares too: swaps stay in the group)
-    and their flights from the UTC day's start (so a rotation starts at the tail's station) to the horizon. The day
-    is the earliest affected flight's (an arrival in the window may leave the evening before), never the report's:
-    a closure announced days ahead is planned on its own day's fleet and flights."""
-    day = min(f.scheduled_departure for f in scope.affected).date()
-    day_start = datetime.combine(day, datetime.min.time(), UTC)
-    groups = sorted({AIRCRAFT_TYPES[f.aircraft_type].rating_group for f in scope.flights})
-    out = []
-    for group in groups:
-        types = [t for t, spec in AIRCRAFT_TYPES.items() if spec.rating_group == group]
-        fleet = [grounded(handle, d, scope) for t in types for d in q.fleet_of_type(handle, t, day)]
-        rotations = {
-            d.aircraft_registration: q.rotation(handle, d.aircraft_registration, day_start, scope.horizon_end)
-            for d in fleet
-        }
-        free = sorted(
-            {f.flight_id for rows in rotations.values() for f in rows if f.scheduled_departure >= scope.decision}
-        )
-        bookings = [b for fid in free for b in q.bookings(handle, fid)] if handle.allowed(s.BOOKINGS) else []
-        out.append(GroupData(group=group, fleet=fleet, rotations=rotations, bookings=bookings))
-    return out
-
-
-def grounded(handle: DataHandle, day: AircraftDay, scope: NetworkScope) -> AircraftDay:
-    """The tail as the optimizer may use it: one its work orders ground (an AOG defect, an expired MEL item) at the
-    decision or by the horizon's end is unavailable over the window (Part-M M.A.403), like an AOG tail. Read only
-    when the handle may read maintenance; the validation re-checks every flight's tail anyway."""
-    if day.status in ("AOG", "MAINTENANCE") or not handle.allowed(s.MAINTENANCE_WORK_ORDERS):
-        return day
-    orders = q.work_orders_for_aircraft(handle, day.aircraft_registration)
-    for at in (scope.decision, scope.horizon_end):
-        if not aircraft_airworthiness(orders, at, registration=day.aircraft_registration).airworthy:
-            return day.model_copy(update={"status": "AOG", "note": f"not airworthy at {at:%Y-%m-%d %H:%MZ}"})
-    return day
 
 
 def adapt(group: GroupData, scope: NetworkScope, used: Usage) -> AdaptedInstance:

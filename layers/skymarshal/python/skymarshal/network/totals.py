@@ -37,7 +37,7 @@ from ..rules.eu261_scope import applicable_regime, intra_zone
 from ..rules.network import ACTIVE_BOOKINGS, DEFAULT_NETWORK
 
 if TYPE_CHECKING:
-    from .plans import GroupData
+    from .groups import GroupData
     from .scope import NetworkScope
 
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve (as the arbitrator's scenarios)

@@ -14,48 +14,33 @@ Nothing here decides legality: the constraints on a bar are the checks the arbit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..arbitration.actions import CancelFlight, DivertFlight, ReassignCrew, SwapAircraft
 from ..arbitration.models import ArbitratorOutput, ConstraintCheck, RankedScenario
-from ..arbitration.scenarios import FERRY_KM_PER_MINUTE, FERRY_TAXI_MINUTES
-from ..models.agent_response import RegulatoryConstraint
+from ..arbitration.operate import FERRY_KM_PER_MINUTE, FERRY_TAXI_MINUTES
 from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES
-from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
+from ..models.operational import Flight
 from ..rules import network
-from .gantt_crew import crew_rows
-from .gantt_models import BandKind, Change, GanttBand, GanttBar, GanttRow, GanttView, Layer, PlanFigures, PlanGantt
+from .gantt_crew import check_text, crew_rows
+from .gantt_models import (
+    BandKind,
+    Change,
+    GanttBand,
+    GanttBar,
+    GanttRow,
+    GanttView,
+    Layer,
+    OpsSnapshot,
+    PlanFigures,
+    PlanGantt,
+    PlannedFlight,
+)
 
 BEFORE, AFTER, LONGEST = timedelta(hours=3), timedelta(hours=3), timedelta(hours=36)
 REGULATORY_BANDS: dict[str, BandKind] = {"weather": "weather", "notam": "closure", "atc": "slot", "curfew": "curfew"}
 DEFAULT_TURN_MINUTES = 60
-
-
-@dataclass(frozen=True)
-class OpsSnapshot:
-    """The operational rows a decision's Gantt is drawn from (each read by GetItem or Query, see gantt_data)."""
-
-    flight: Flight
-    rotations: dict[str, list[Flight]]  # registration → its flights around the disruption
-    roster: list[CrewDuty]  # the disrupted flight's crew (its CrewRoster rows)
-    duties: dict[str, list[CrewDuty]]  # crew id → that member's duties around the disruption (reserves too)
-    bookings: list[Booking]  # the disrupted flight's bookings
-    onward: dict[str, Flight]  # the onward flights those bookings connect to
-    profiles: dict[str, AirportProfile]
-    regulatory: list[RegulatoryConstraint] = field(default_factory=list)  # the regulatory agent's constraints
-
-
-@dataclass(frozen=True)
-class PlannedFlight:
-    """Where a plan puts one original flight."""
-
-    start: datetime
-    end: datetime
-    change: Change
-    destination: str
-    delay_minutes: int
 
 
 def build_gantt(disruption_id: str, output: ArbitratorOutput, ops: OpsSnapshot) -> GanttView:
@@ -295,10 +280,6 @@ def constraints_for(checks: list[ConstraintCheck], g: Flight, *, disrupted: bool
     names = {g.flight_id, g.flight_number, g.aircraft_registration}
     picked = [c for c in checks if c.subject not in crew] if disrupted else [c for c in checks if c.subject in names]
     return [check_text(c) for c in picked]
-
-
-def check_text(c: ConstraintCheck) -> str:
-    return f"{c.constraint} — {c.status} ({c.clause}): {c.message}"
 
 
 def bands(output: ArbitratorOutput, ops: OpsSnapshot, start: datetime, end: datetime) -> list[GanttBand]:

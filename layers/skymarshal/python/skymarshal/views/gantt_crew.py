@@ -9,15 +9,10 @@ the reserve's standby is shown in both layers for the time before the call-out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..arbitration.actions import ReassignCrew
 from ..arbitration.models import ConstraintCheck
 from ..models.operational import CrewDuty
-from .gantt_models import Change, GanttBar, GanttRow, Layer
-
-if TYPE_CHECKING:  # the builder imports this module: types only, no cycle at run time
-    from .gantt import OpsSnapshot, PlannedFlight
+from .gantt_models import Change, GanttBar, GanttRow, Layer, OpsSnapshot, PlannedFlight
 
 RANK_ORDER = {"CPT": 0, "FO": 1, "CD": 2, "CA": 3}
 
@@ -155,9 +150,11 @@ def _crew_checks(
 ) -> list[str]:
     """The plan's checks about this member (by crew id), and on the disrupted flight the crew-wide ones made for
     it (crew and reserve legality, by flight id)."""
-    from .gantt import check_text
-
     names = {crew_id, flight_id} if disrupted else {crew_id}
     return [
         check_text(c) for c in checks if c.subject in names and ("crew" in c.constraint or "reserve" in c.constraint)
     ]
+
+
+def check_text(c: ConstraintCheck) -> str:
+    return f"{c.constraint} — {c.status} ({c.clause}): {c.message}"

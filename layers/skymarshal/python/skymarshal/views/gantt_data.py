@@ -20,7 +20,7 @@ from ..data import schema as s
 from ..data.access import DataHandle
 from ..models.agent_response import AgentResponse, RegulatoryConstraint
 from ..models.operational import Flight
-from .gantt import OpsSnapshot
+from .gantt_models import OpsSnapshot
 
 ROTATION_BEFORE, ROTATION_AFTER = timedelta(hours=12), timedelta(hours=36)
 DUTY_BEFORE, DUTY_AFTER = timedelta(hours=24), timedelta(hours=36)

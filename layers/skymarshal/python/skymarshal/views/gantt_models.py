@@ -5,15 +5,20 @@ window, each row holding the original schedule (`layer="original"`, drawn faint)
 (`layer="plan"`, drawn bold). What the plan does to a bar is its `change`, so the console can mark it by
 pattern and label, never by colour alone. Bands are the time windows that constrain every plan (curfews,
 closures, slots, weather): the rules' and the agents' binding constraints, not a guess of the console.
+The operational rows it is drawn from (`OpsSnapshot`) and where a plan puts a flight (`PlannedFlight`) are here too.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..models.agent_response import RegulatoryConstraint
 from ..models.common import UtcDatetime
+from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 
 Change = Literal[
     "unchanged",
@@ -113,3 +118,28 @@ class GanttView(_Frozen):
     bands: list[GanttBand]
     plans: list[PlanGantt] = Field(description="the top ranked plans, best first")
     llm_overrides: list[str] = Field(default_factory=list, description="what the model asked for and was refused")
+
+
+@dataclass(frozen=True)
+class OpsSnapshot:
+    """The operational rows a decision's Gantt is drawn from (each read by GetItem or Query, see gantt_data)."""
+
+    flight: Flight
+    rotations: dict[str, list[Flight]]  # registration → its flights around the disruption
+    roster: list[CrewDuty]  # the disrupted flight's crew (its CrewRoster rows)
+    duties: dict[str, list[CrewDuty]]  # crew id → that member's duties around the disruption (reserves too)
+    bookings: list[Booking]  # the disrupted flight's bookings
+    onward: dict[str, Flight]  # the onward flights those bookings connect to
+    profiles: dict[str, AirportProfile]
+    regulatory: list[RegulatoryConstraint] = field(default_factory=list)  # the regulatory agent's constraints
+
+
+@dataclass(frozen=True)
+class PlannedFlight:
+    """Where a plan puts one original flight."""
+
+    start: datetime
+    end: datetime
+    change: Change
+    destination: str
+    delay_minutes: int
