@@ -62,6 +62,26 @@ def test_a_diversion_puts_the_flight_at_the_alternate(run, ey123):
     assert request["description"] == "DIV EY123/20" and disruption["remarks"] == f"FOG AT {ey123.destination}"
 
 
+@pytest.mark.parametrize(
+    "report",
+    [
+        "EY123 on 20 January has diverted to Muscat with fog at {destination} and is on the ground there",
+        "EY123/20JAN DIV MCT WX AT {destination}",
+        "Fog at {destination}: EY123 20 Jan was diverted to MCT, passengers on board",
+    ],
+)
+def test_a_diversion_in_prose_is_the_same_state_as_a_div(run, ey123, report):
+    request = run(report.format(destination=ey123.destination))
+    diverted = next(f for f in request["disruption"]["facts"] if f["name"] == "diverted_to")
+    assert (diverted["value"], diverted["source"]) == ("MCT", "stated")
+    assert request["disruption"]["scope"]["airport"] == "MCT"
+    [patch] = [p for p in request["overlay"]["patches"] if p["table"] == s.FLIGHTS and p["fact"] == "diverted_to"]
+    assert (patch["key"], patch["fields"]) == (
+        {"flight_id": ey123.flight_id},
+        {"status": "DIVERTED", "diverted_to": "MCT"},
+    )
+
+
 def test_a_delay_code_and_its_duration_are_the_cause_and_the_hold(run, ey11):
     request = run(f"MVT\nEY0011/20.{ey11.aircraft_registration.replace('-', '')}.{ey11.origin}\nDL41/0130")
     disruption = request["disruption"]

@@ -18,6 +18,7 @@ from ..data.overlay import Overlay
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
 from .airport_facts import places_named, served_airports, unserved_airport
+from .diversion import StatedDiversion, diverted_overlay, stated_diversion
 from .lexicon_words import FATIGUE
 from .mvt import read_mvt
 from .report import CREW_CAUSES, Reading, ReportReading, airport_names, described, read_report
@@ -72,9 +73,12 @@ def _mvt_cause(reading: ReportReading) -> None:
         reading.duration_minutes = Reading(message.minutes, message.code_span, reading.text[slice(*message.code_span)])
 
 
-def check_against(reading: ReportReading, flight: Flight, others: list[Flight] | None = None) -> None:
+def check_against(
+    reading: ReportReading, flight: Flight, others: list[Flight] | None = None, alternate: str | None = None
+) -> None:
     """The report's tail, airports and MVT station against the flight's row: a contradiction is refused. With
-    `others` (the further flights one report names), an airport is a contradiction when no flight touches it."""
+    `others` (the further flights one report names), an airport is a contradiction when no flight touches it; the
+    `alternate` a stated diversion put the flight at is where it is, no contradiction."""
     registration = reading.registration.value if reading.registration else None
     message = read_mvt(reading.text)
     if registration is None and message is not None and message.registration:
@@ -91,14 +95,27 @@ def check_against(reading: ReportReading, flight: Flight, others: list[Flight] |
         stations.append(message.station)
     routes = ", ".join(f"{f.flight_number} {f.origin}-{f.destination}" for f in every)
     for station in stations:
-        if station not in ends:
+        if station not in ends and station != alternate:
             raise ReportContradictsData(f"{routes}: not through {station}")
+
+
+def diversion_of(reading: ReportReading, flight: Flight, others: list[Flight] | None) -> StatedDiversion | None:
+    """The diversion the report states for its one flight (with several named, whose it is goes unsaid: none).
+    Raises ReportContradictsData for a diversion to the flight's own destination."""
+    diversion = None if others else stated_diversion(reading.text)
+    if diversion is not None and diversion.airport == flight.destination:
+        raise ReportContradictsData(
+            f'{flight.flight_number} flies {flight.origin}-{flight.destination}: "{diversion.reading.words}" names '
+            "its destination, not a diversion"
+        )
+    return diversion
 
 
 def flight_disruption(reading: ReportReading, flight: Flight, others: list[Flight] | None = None) -> Disruption:
     """The disruption of one flight the report names and the schedule holds (with the `others` it names beside)."""
     _mvt_cause(reading)
-    check_against(reading, flight, others)
+    diversion = diversion_of(reading, flight, others)
+    check_against(reading, flight, others, diversion.airport if diversion else None)
     if reading.crew_position is not None and not CREW_CAUSES & {code for _, code, _ in reading.causes}:
         reading.notes.append(f"{reading.crew_position.words!r} named, but the cause is not the crew's")
         reading.crew_position = None
@@ -147,6 +164,8 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
             code = 72  # the weather (snow on its runways, a storm on its ramp) is at the flight's destination
     if reading.crew_position is not None:
         facts.append(_stated("crew_position", reading.crew_position))
+    if diversion is not None:  # on the ground at the alternate, as a DIV message says it
+        facts.append(_stated("diverted_to", diversion.reading))
     fatigue = _fatigue(reading.text) if code in CREW_CAUSES else None
     if fatigue is not None:
         facts.append(fatigue)
@@ -162,7 +181,7 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
         flight_numbers=[flight.flight_number],
         flights=[flight.flight_id],
         registration=flight.aircraft_registration,
-        airport=str(reading.airport.value) if reading.airport else None,
+        airport=diversion.airport if diversion else str(reading.airport.value) if reading.airport else None,
         crew_position=str(reading.crew_position.value) if reading.crew_position else None,
     )
     return Disruption.of_code(
@@ -209,6 +228,10 @@ def report_disruption(
     else:
         reading = read_report(report, known_airports=known, city_codes=airport_names(known))
     ends = {a for f in [flight, *(others or [])] for a in (f.origin, f.destination)}
+    diversion = diversion_of(reading, flight, others)
+    if diversion is not None:  # "on the ground at Muscat" after "diverted to Muscat": where the flight now is
+        ends.add(diversion.airport)
+        known = known | {diversion.airport}
     for place, codes in places_named(report, known):  # "at London": one of its airports must be on a route
         if not codes & ends:
             raise ReportContradictsData(
@@ -237,6 +260,9 @@ def resolve_flight_report(
     served = served_airports(report, handle)
     disruption = report_disruption(report, flight, llm, served, others)
     overlay, found = what_if(disruption, flight, handle, now, words=described(report))
+    alternate = next((str(f.value) for f in disruption.facts if f.name == "diverted_to"), None)
+    if alternate is not None:  # on the ground at the alternate: where its tail's day continues from
+        overlay = diverted_overlay(overlay, flight.flight_id, alternate)
     for other in others or []:
         beside = [flight, *(o for o in others or [] if o is not other)]
         for_other = report_disruption(report, other, llm, served, beside)

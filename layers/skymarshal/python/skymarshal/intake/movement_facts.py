@@ -18,13 +18,13 @@ import re
 from datetime import date, datetime, timedelta
 
 from ..data import queries as q
-from ..data import schema as s
 from ..data.access import DataHandle
-from ..data.overlay import Overlay, RowPatch
+from ..data.overlay import Overlay
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope
 from ..models.operational import Flight
 from .corrected_facts import CODE_FACTS, flight_fact
 from .disruption_facts import DELAY_REASON_CODES, OTHER
+from .diversion import diverted_overlay
 from .movement import Movement
 
 
@@ -203,11 +203,5 @@ def resolve_movement(
         _merged(structured, read, movement), {}, [flight], handle, now, None, movement.supplementary.lower()
     )
     if movement.diverted_to:  # on the ground at the alternate: where its tail's day continues from
-        patch = RowPatch(
-            table=s.FLIGHTS,
-            key={"flight_id": flight.flight_id},
-            fields={"status": "DIVERTED", "diverted_to": movement.diverted_to},
-            fact="diverted_to",
-        )
-        overlay = Overlay(patches=[*overlay.patches, patch], additions=overlay.additions)
+        overlay = diverted_overlay(overlay, flight.flight_id, movement.diverted_to)
     return flight, disruption, overlay
