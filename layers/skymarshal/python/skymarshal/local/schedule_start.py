@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -96,9 +97,10 @@ def check_start(schedule: Schedule | None, state: Path, exists: bool) -> None:
     )
 
 
-def load_schedule(account: LocalAccount, schedule: Schedule, durable: DurableState) -> int:
-    """Replace the freshly seeded account's flights by the schedule's and checkpoint it; how many flights it holds
-    now. On any failure the seeded account is forgotten before the error goes on: nothing half-seeded remains."""
+def load_schedule(account: LocalAccount, schedule: Schedule, durable: DurableState) -> str:
+    """Replace the freshly seeded account's flights by the schedule's and checkpoint it; what it did, for the log.
+    On any failure the seeded account is forgotten before the error goes on: nothing half-seeded remains."""
+    started = time.monotonic()
     try:
         ddb = account.client("dynamodb")
         ddb.delete_table(TableName=account.naming(FLIGHTS))
@@ -112,7 +114,7 @@ def load_schedule(account: LocalAccount, schedule: Schedule, durable: DurableSta
         durable.state.mkdir(parents=True, exist_ok=True)
         (durable.state / SCHEDULE_FILE).write_text(json.dumps(asdict(schedule), indent=2))
         durable.checkpoint()  # the first generation is the seed file itself: the schedule's account is the next
-        return flights
+        return f"{flights} flights in {time.monotonic() - started:.1f} s"
     except Exception:
         durable.wipe()
         raise
