@@ -7,7 +7,8 @@
 - each workflow Lambda's errors and throttles;
 - Bedrock fallbacks (agents' and arbitrator's `BedrockFallback`, summed over their services): a model that
   keeps failing, so the rules' text stands in — a few in five minutes, not one throttle;
-- an alert that could not be published (`AlertPublishFailed`).
+- an alert that could not be published (`AlertPublishFailed`);
+- an executed plan's messages not all published to the message bus (`MessagesPublishFailed`).
 
 Metric names and dimensions come from workflow/deployment.py, the module the handlers emit them with.
 """
@@ -27,6 +28,7 @@ from skymarshal.workflow.deployment import (
     ALERT_FAILED_METRIC,
     BEDROCK_FALLBACK_METRIC,
     ESCALATION_REASONS,
+    MESSAGES_FAILED_METRIC,
     METRICS_NAMESPACE,
     WORKFLOW_SERVICE,
     escalation_metric,
@@ -94,6 +96,12 @@ class WorkflowAlarms(Construct):
             "AlertPublishFailed",
             self._metric(ALERT_FAILED_METRIC, WORKFLOW_SERVICE),
             "an escalation's alert could not be published to the alert topic (it is recorded: `skymarshal alerts`)",
+        )
+        self._alarm(
+            "MessagesPublishFailed",
+            self._metric(MESSAGES_FAILED_METRIC, WORKFLOW_SERVICE),
+            "an executed plan's messages were not all published to the message bus (they are in the run's "
+            "messages artifact and its audit record, with what failed)",
         )
 
     @staticmethod

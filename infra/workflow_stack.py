@@ -26,6 +26,7 @@ from skymarshal.workflow.deployment import DETAIL_TYPES, SOURCE, TRIGGER_DLQ_ENV
 from .alerts import workflow_alerts
 from .config import AppConfig
 from .data_stack import DataStack
+from .messages import MessageBus
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 from .workflow_functions import WorkflowFunctionsConstruct
 from .workflow_rounds import TRANSIENT, agent_round, debate_loop, retry_transient
@@ -75,7 +76,11 @@ class WorkflowStack(Stack):
         self.alerts, self.alarms = workflow_alerts(
             self, config=config, functions=functions, state_machine=self.state_machine, trigger_dlq=self.trigger_dlq
         )
+        # Execute publishes the executed plan's messages for downstream systems (workflow/publish.py).
+        self.messages = MessageBus(self, "Messages", config=config)
+        self.messages.grant_publish(self.fns.execute)
         CfnOutput(self, "AlertTopicArn", value=self.alerts.topic.topic_arn)
+        CfnOutput(self, "MessageBusName", value=self.messages.bus.event_bus_name)
         CfnOutput(self, "StateMachineArn", value=self.state_machine.state_machine_arn)
         CfnOutput(self, "EventBusName", value=self.bus.event_bus_name)
 

@@ -23,9 +23,10 @@ from ..llm.failures import is_fallback
 from ..llm.startup import startup_check
 from ..workflow.alerts import AlertChannel
 from ..workflow.audit_trail import AuditTrail
-from ..workflow.deployment import BEDROCK_FALLBACK_METRIC
+from ..workflow.deployment import BEDROCK_FALLBACK_METRIC, MESSAGES_FAILED_METRIC
 from ..workflow.models import DecisionSummary
 from ..workflow.payloads import ArtifactStore
+from ..workflow.publish import MessageBus
 from ..workflow.tables import WorkflowTables
 
 SERVICE = "skymarshal-workflow"
@@ -46,6 +47,7 @@ class StepClients:
     registry: BaseThreadRegistry
     trail: AuditTrail
     alerts: AlertChannel  # Learn's: the duty managers' topic, the console link
+    bus: MessageBus  # Execute's: where the executed plan's messages are published
 
 
 @lru_cache(maxsize=1)
@@ -60,6 +62,7 @@ def clients() -> StepClients:
         registry=thread_registry_from_env(),
         trail=AuditTrail(tables=tables, s3=store.client),  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
         alerts=AlertChannel.from_env(),
+        bus=MessageBus.from_env(),
     )
 
 
@@ -214,8 +217,12 @@ def execute(event: dict, context: Any) -> dict:
     from ..workflow.steps_decision import execute_step
 
     c = clients()
-    summary = execute_step(event["state"], store=c.store, tables=c.tables, registry=c.registry, trail=c.trail)
+    summary = execute_step(
+        event["state"], store=c.store, tables=c.tables, registry=c.registry, trail=c.trail, bus=c.bus
+    )
     metrics.add_metric(name=f"Execution{summary.status.title().replace('_', '')}", unit=MetricUnit.Count, value=1)
+    if summary.messages_not_published:  # stored and audited all the same; its own alarm (infra/alarms.py)
+        metrics.add_metric(name=MESSAGES_FAILED_METRIC, unit=MetricUnit.Count, value=summary.messages_not_published)
     logger.info("executed", extra={"status": summary.status, "scenario": summary.scenario_id})
     return summary.model_dump(mode="json")
 

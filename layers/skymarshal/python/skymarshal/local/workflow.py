@@ -30,7 +30,7 @@ from typing import Any
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from ..handlers.workflow_steps import reset_clients
-from ..workflow.deployment import ALERT_TOPIC_ENV, AUDIT_KEY_ENV, CONSOLE_URL_ENV
+from ..workflow.deployment import ALERT_TOPIC_ENV, AUDIT_KEY_ENV, CONSOLE_URL_ENV, MESSAGE_BUS_ENV
 from . import moto_sfn
 from .emulator import BUCKET, REGION, LocalAccount
 from .iam_calls import acting_as
@@ -39,6 +39,7 @@ ACCOUNT_ID = "123456789012"  # moto's default account
 STATE_MACHINE_NAME = "SkyMarshal-local-workflow"
 AUDIT_KEY_ALIAS = "alias/skymarshal-local-audit"
 ALERT_TOPIC_NAME = "skymarshal-local-alerts"
+MESSAGE_BUS_NAME = "SkyMarshal-local-messages"
 LOCAL_CONSOLE_URL = "http://127.0.0.1:8000"  # `skymarshal serve`'s default
 log = logging.getLogger("skymarshal.local")
 
@@ -225,6 +226,14 @@ def audit_key(account: LocalAccount) -> str:
         return key["Arn"]
 
 
+def message_bus(account: LocalAccount) -> str:
+    """The local account's message bus (infra/messages.py's), created on first use; its name."""
+    events = account.client("events")
+    with contextlib.suppress(events.exceptions.ResourceAlreadyExistsException):
+        events.create_event_bus(Name=MESSAGE_BUS_NAME)
+    return MESSAGE_BUS_NAME
+
+
 def handler_environment(account: LocalAccount) -> dict[str, str]:
     """What the stack sets on every function, with local values."""
     env = {
@@ -244,6 +253,7 @@ def handler_environment(account: LocalAccount) -> dict[str, str]:
     # Escalations are published to a local topic (moto keeps what it was sent) and linked to the local console.
     env[ALERT_TOPIC_ENV] = account.client("sns").create_topic(Name=ALERT_TOPIC_NAME)["TopicArn"]
     env[CONSOLE_URL_ENV] = os.environ.get(CONSOLE_URL_ENV, LOCAL_CONSOLE_URL)
+    env[MESSAGE_BUS_ENV] = message_bus(account)  # Execute publishes an executed plan's messages there, as in AWS
     if account.endpoint_url:  # server mode: the handlers run inside the server and call it over HTTP
         env["AWS_ENDPOINT_URL"] = account.endpoint_url
     return env

@@ -68,6 +68,31 @@ class ContactTotals(Frozen):
     passengers: int
 
 
+class PublishFailure(Frozen):
+    """One event the bus did not take: the message (its flight) or the contact list, and why."""
+
+    what: str  # "ASM CNL EY123-20270120", "contacts"
+    error: str
+
+
+class Publication(Frozen):
+    """What became of an executed plan's messages on the downstream bus (they are in S3 and the audit whatever
+    happens here): `published` of `events` taken; `status` none when no bus is configured."""
+
+    bus: str | None
+    events: int  # one per message, and one for the contact list
+    published: int
+    failed: list[PublishFailure] = Field(default_factory=list)
+
+    @property
+    def status(self) -> Literal["published", "partly_published", "not_published", "no_bus"]:
+        if self.bus is None:
+            return "no_bus"
+        if self.published == self.events:
+            return "published"
+        return "partly_published" if self.published else "not_published"
+
+
 class PlanMessages(Frozen):
     scenario_id: str
     messages: list[OutboundMessage]
@@ -76,3 +101,4 @@ class PlanMessages(Frozen):
     stations: list[StationContact]
     passengers: list[PassengerGroup]
     totals: ContactTotals
+    publication: Publication | None = None  # once executed: what the downstream bus took

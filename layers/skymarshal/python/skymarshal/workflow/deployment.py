@@ -16,6 +16,13 @@ DETAIL_TYPE = "Flight Disruption Reported"
 MOVEMENT_DETAIL_TYPE = "Flight Movement Message"
 DETAIL_TYPES = (DETAIL_TYPE, MOVEMENT_DETAIL_TYPE)
 
+# What Execute publishes for downstream systems (workflow/publish.py): one event per ASM/MVT message of the executed
+# plan, and one with its contact list, on a bus of their own that only Execute may put events on.
+MESSAGE_BUS_ENV = "SKYMARSHAL_MESSAGE_BUS"  # the bus's name; unset: the messages stay in S3 and the audit only
+MESSAGE_SOURCE = "skymarshal.messages"
+MESSAGE_DETAIL_TYPES = {"ASM": "Schedule Change Sent", "MVT": "Movement Message Sent"}  # not the inbound types
+CONTACTS_DETAIL_TYPE = "Contact List Sent"
+
 # Duty-manager alerts (workflow/alerts.py): the SNS topic an escalation is published to, and the console a
 # run's link points at (unset: the link is the Step Functions console's).
 ALERT_TOPIC_ENV = "SKYMARSHAL_ALERT_TOPIC_ARN"
@@ -33,6 +40,7 @@ ESCALATION_REASONS = (
 )
 BEDROCK_FALLBACK_METRIC = "BedrockFallback"  # a model call failed and the rules' text stood in
 ALERT_FAILED_METRIC = "AlertPublishFailed"  # an escalation's alert could not be published
+MESSAGES_FAILED_METRIC = "MessagesPublishFailed"  # events of an executed plan the message bus did not take
 
 
 def escalation_metric(reason: str) -> str:

@@ -264,6 +264,7 @@ class ExecutionSummary(_Model):
     actions: list[str]
     error: str | None = None
     reason_code: str | None = None
+    messages_not_published: int = 0  # events of its messages the message bus did not take (they are in S3)
 
 
 class Outcome(_Model):

@@ -4,8 +4,8 @@ report as the run artifact `messages` (runs/<disruption>/<execution>/messages.js
 They are built from the tables as they are before the plan is carried out (the flights' scheduled times, their
 rosters and bookings), so they are read before Execute writes; a retried step whose artifact is already there
 builds nothing (the tables have moved on). Building them never stops an execution: a failure is logged and the
-plan is carried out without them. Downstream systems read the artifact (an S3 event, in AWS); publishing to a
-bus is left to the deployment.
+plan is carried out without them. Once stored they are published on the message bus for downstream systems
+(publish.py); what the bus took is stored with them and named in the audit record.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..messages.models import PlanMessages
 from ..messages.read import plan_facts
 from ..models.disruption import Disruption
 from .payloads import ArtifactStore, run_key
+from .publish import MessageBus, publish
 from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow")
@@ -47,13 +48,33 @@ def prepare(
 
 
 def write(
-    messages: PlanMessages | None, *, store: ArtifactStore, disruption_id: str, execution_name: str
+    messages: PlanMessages | None,
+    *,
+    store: ArtifactStore,
+    disruption_id: str,
+    execution_name: str,
+    bus: MessageBus | None = None,
 ) -> dict[str, Any]:
-    """Store the messages of an executed plan; the counts the audit record names (empty when none were built)."""
+    """Store the messages of an executed plan, then publish them on the message bus and store them again with what
+    the bus took; the counts the audit record names (empty when none were built). Stored first: a publication that
+    fails, or a crash between the two, loses no message."""
     if messages is None:
         return {}
-    store.put(run_key(disruption_id, execution_name, ARTIFACT), messages.model_dump(mode="json"))
-    return {"messages": messages.totals.model_dump(), "refused_messages": len(messages.refused)}
+    key = run_key(disruption_id, execution_name, ARTIFACT)
+    store.put(key, messages.model_dump(mode="json"))
+    published = publish(messages, to=bus or MessageBus(), disruption_id=disruption_id, execution_name=execution_name)
+    store.put(key, messages.model_copy(update={"publication": published}).model_dump(mode="json"))
+    return {
+        "messages": messages.totals.model_dump(),
+        "refused_messages": len(messages.refused),
+        "publication": {
+            "status": published.status,
+            "bus": published.bus,
+            "events": published.events,
+            "published": published.published,
+            "failed": [f.model_dump() for f in published.failed],
+        },
+    }
 
 
 def preview(decision: dict[str, Any], handle: DataHandle, limit: int = 3) -> list[PlanMessages]:

@@ -20,6 +20,7 @@ from .models import (
     ValidatedRequest,
 )
 from .payloads import ArtifactStore, run_key
+from .publish import MessageBus
 from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow")
@@ -208,6 +209,7 @@ def execute_step(
     tables: WorkflowTables,
     registry: BaseThreadRegistry | None = None,
     trail: AuditTrail | None = None,
+    bus: MessageBus | None = None,
 ) -> ExecutionSummary:
     from . import outbox
     from .execution import execute
@@ -223,7 +225,7 @@ def execute_step(
     # Once per run: a resumed run whose execution already happened gets that execution's report, and applies nothing.
     report = execute(scenario, execution_id=request.execution_name, tables=tables, run_id=request.disruption_id)
     store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
-    sent = outbox.write(outgoing if report.status == "executed" else None, **where)
+    sent = outbox.write(outgoing if report.status == "executed" else None, bus=bus, **where)
     if trail is not None:
         record_execution(trail, store, request.disruption_id, request.execution_name, report, sent)
     if registry is not None:
@@ -249,6 +251,7 @@ def execute_step(
         actions=report.actions,
         error=report.error,
         reason_code=report.reason_code,
+        messages_not_published=len(sent.get("publication", {}).get("failed", [])),
     )
 
 
