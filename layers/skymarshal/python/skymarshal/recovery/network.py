@@ -14,7 +14,7 @@ from typing import Literal
 from .checker import MAX_OUTBOUND_DELAY, flown_history
 from .cost import CANCELLATION_COMPENSATION, TripFacts, billed_hours, compensation_band, trip_facts
 from .flight_checks import CapacityTable, fixed_flight
-from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Instance, Itinerary, Rules
+from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Cabin, Instance, Itinerary, Rules
 
 FlightStatus = Literal["fixed", "disrupted", "cancelled", "free"]
 
@@ -56,6 +56,7 @@ class Trip:
     fixed_legs: int  # booked legs flown before the window opens (checker.flown_history, under the rules)
     cancel_cost: float  # per passenger, weighted (beta * cancellation + alpha * compensation)
     delay_rate: float  # per passenger and minute, weighted
+    booked: list[tuple[int, Cabin]] = field(default_factory=list)  # (flight idx, cabin) as booked
 
 
 @dataclass
@@ -69,6 +70,8 @@ class Network:
     fixed_prefix: dict[str, list[int]] = field(default_factory=dict)  # aircraft -> its fixed/disrupted flights
     planned_rotation: dict[str, list[int]] = field(default_factory=dict)
     target_airport: dict[str, str] = field(default_factory=dict)  # where the plan leaves each aircraft
+    # The greedy passenger planner seats trips in this order: partly flown ones, then by cancellation cost.
+    seating_order: list[int] = field(default_factory=list)
 
     @property
     def aircraft(self) -> dict[str, Aircraft]:
@@ -119,6 +122,9 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
         capacity=CapacityTable(instance),
         rules=rules,
     )
+    net.seating_order = sorted(
+        range(len(net.trips)), key=lambda t: (-net.trips[t].fixed_legs, -net.trips[t].cancel_cost)
+    )
     _estimate_worth(net)
     _estimate_stranded_worth(net)
     rotations: dict[str, list[int]] = defaultdict(list)
@@ -160,6 +166,7 @@ def _trips(instance: Instance, by_key, rules: Rules) -> list[Trip]:
                 fixed_legs=fixed,
                 cancel_cost=cfg.beta * cancellation + cfg.alpha * compensation,
                 delay_rate=cfg.beta * cfg.delay_per_minute[key],
+                booked=[(idx, leg.cabin) for idx, leg in zip(legs, it.legs)],
             )
         )
     return trips

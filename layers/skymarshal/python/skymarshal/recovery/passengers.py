@@ -52,6 +52,11 @@ class _Seats:
 
     def place(self, trip_idx: int, legs: Sequence[tuple[int, Cabin]], n: int) -> list[PassengerLine]:
         """Seat up to n passengers on the legs (each with a preferred cabin); lines split by cabin mix."""
+        free = self.free
+        if all(free[idx][asked] >= n for idx, asked in legs):  # the common case: everyone as asked
+            for idx, asked in legs:
+                free[idx][asked] -= n
+            return [PassengerLine(trip_idx, n, list(legs))]
         lines: list[PassengerLine] = []
         while n > 0:
             chosen: list[tuple[int, Cabin]] = []
@@ -112,6 +117,8 @@ class _Router:
             leave = time if airport == origin else time + net.instance.min_connection
             flights = self.out.get(airport, [])
             for departure, idx in flights[bisect.bisect_left(flights, (leave, -1)) :]:
+                if departure >= best.get(destination, deadline):
+                    break  # every later flight lands after the best arrival found (or the deadline)
                 f = net.flights[idx]
                 arrival = departure + f.duration
                 if arrival > deadline or arrival >= best.get(f.destination, 1 << 60) or self.seats.total(idx) == 0:
@@ -135,13 +142,11 @@ def plan_passengers(plan: Plan) -> list[PassengerLine]:
     seats = _Seats(plan)
     lines: list[PassengerLine] = []
     pending: list[tuple[int, int]] = []
-    order = sorted(range(len(net.trips)), key=lambda t: (-net.trips[t].fixed_legs, -net.trips[t].cancel_cost))
-    for t in order:
+    for t in net.seating_order:
         trip = net.trips[t]
         n = trip.itinerary.passengers
         if _intact(plan, trip):
-            booked = [(idx, leg.cabin) for idx, leg in zip(trip.flights, trip.itinerary.legs)]
-            placed = seats.place(t, booked, n)
+            placed = seats.place(t, trip.booked, n)
             lines.extend(placed)
             n -= sum(line.passengers for line in placed)
         if n:

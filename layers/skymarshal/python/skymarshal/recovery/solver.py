@@ -15,7 +15,7 @@ import itertools
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from pydantic import BaseModel
 
@@ -23,20 +23,12 @@ from .aircraft_plan import Plan, Weights, replan
 from .checker import check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
 from .flight_checks import Violation
-from .model import (
-    MINUTES_PER_DAY,
-    STRICT,
-    Cabin,
-    Instance,
-    ItineraryKind,
-    Leg,
-    Rules,
-    Solution,
-    SolutionFlight,
-    SolutionItinerary,
-)
+from .model import STRICT, Instance, Rules, Solution
 from .network import DatedFlight, Network, build_network
-from .passengers import PassengerLine, plan_passengers
+from .passengers import plan_passengers
+from .plan_cost import plan_total
+from .reseat import Reseater
+from .rows import SolutionRows, to_rows
 
 
 class RecoveryResult(BaseModel):
@@ -57,99 +49,6 @@ class RecoveryResult(BaseModel):
 
 class NoFeasibleSolution(RuntimeError):
     """The constructive phase could not build a plan the checker accepts."""
-
-
-@dataclass(slots=True, frozen=True)
-class _LegRow:
-    number: int
-    day: int
-    cabin: Cabin
-
-
-@dataclass(slots=True, frozen=True)
-class _FlightRow:
-    number: int
-    origin: str
-    destination: str
-    departure: int
-    arrival: int
-    previous: int
-    day: int
-    aircraft: str | None
-
-
-@dataclass(slots=True, frozen=True)
-class _ItineraryRow:
-    id: int
-    kind: ItineraryKind
-    price: float
-    passengers: int
-    legs: tuple[_LegRow, ...]
-
-
-@dataclass(slots=True, frozen=True)
-class SolutionRows:
-    """A solution as plain rows with the pydantic Solution's field names: the evaluator and the checker
-    read either (model.SolutionView); the search costs thousands of these, and only incumbents become
-    pydantic models."""
-
-    flights: tuple[_FlightRow, ...]
-    itineraries: tuple[_ItineraryRow, ...]
-
-    def to_model(self) -> Solution:
-        return Solution(
-            flights=tuple(
-                SolutionFlight.model_construct(**{k: getattr(f, k) for k in f.__slots__}) for f in self.flights
-            ),
-            itineraries=tuple(
-                SolutionItinerary.model_construct(
-                    id=i.id,
-                    kind=i.kind,
-                    price=i.price,
-                    passengers=i.passengers,
-                    legs=tuple(Leg.model_construct(number=leg.number, day=leg.day, cabin=leg.cabin) for leg in i.legs),
-                )
-                for i in self.itineraries
-            ),
-        )
-
-
-def to_rows(plan: Plan, lines: list[PassengerLine]) -> SolutionRows:
-    net = plan.net
-    flights = []
-    next_number = max(net.instance.flights) + 1
-    for aircraft_id in net.aircraft:
-        rows = [_flight_row(plan, idx, aircraft_id) for idx in plan.rotation[aircraft_id]]
-        for ferry in plan.ferries[aircraft_id]:  # new flights: numbers nobody uses
-            rows.append(
-                _FlightRow(
-                    next_number,
-                    ferry.origin,
-                    ferry.destination,
-                    ferry.departure,
-                    ferry.departure + ferry.duration,
-                    0,
-                    ferry.departure // MINUTES_PER_DAY,
-                    aircraft_id,
-                )
-            )
-            next_number += 1
-        flights.extend(sorted(rows, key=lambda r: r.departure))
-    flights.extend(_flight_row(plan, f.idx, None) for f in net.flights if plan.aircraft_of[f.idx] is None)
-    itineraries = []
-    for line in sorted(lines, key=lambda ln: (ln.trip, not ln.legs)):
-        it = net.trips[line.trip].itinerary
-        legs = tuple(_LegRow(net.flights[i].number, net.flights[i].day, c) for i, c in line.legs)
-        itineraries.append(_ItineraryRow(it.id, it.kind, it.price, line.passengers, legs))
-    return SolutionRows(tuple(flights), tuple(itineraries))
-
-
-def _flight_row(plan: Plan, idx: int, aircraft_id: str | None) -> _FlightRow:
-    f = plan.net.flights[idx]
-    departure = plan.departure[idx] if aircraft_id else f.planned_departure
-    return _FlightRow(
-        f.number, f.origin, f.destination, departure, departure + f.duration, f.previous, f.day, aircraft_id
-    )
 
 
 def cancelled_pool(plan: Plan) -> set[int]:
@@ -200,8 +99,10 @@ def construct(net: Network, weights: Weights, order: list[str]) -> Plan:
 class _Search:
     """State of one anytime run: the incumbent and its cost."""
 
-    def __init__(self, instance: Instance, seed: int, rules: Rules = STRICT):
+    def __init__(self, instance: Instance, seed: int, rules: Rules = STRICT, deadline: float = float("inf")):
         self.instance = instance
+        self.deadline = deadline  # time.monotonic() at which the run ends
+        self.reseater = Reseater(time.monotonic())
         self.net = build_network(instance, rules)
         # keep_unbooked ranks plans (fewest unbooked flights cancelled, then cost): some have no slot at all.
         self.unbooked = [f.idx for f in self.net.flights if rules.keep_unbooked and f.status == "free" and not f.booked]
@@ -210,6 +111,11 @@ class _Search:
         self.best_solution: SolutionRows | None = None
         self.best_cost = float("inf")
         self.best_score: tuple[int, float] = (1 << 30, float("inf"))
+        self.best_reseated = False  # whether the incumbent's passengers were re-seated by the MIP
+        # The best re-seated plan: the search compares greedy seatings (a re-seating costs 10-100 of them),
+        # so it keeps its own incumbent, and the run returns whichever of the two is cheaper.
+        self.final_solution: SolutionRows | None = None
+        self.final_score: tuple[int, float] = (1 << 30, float("inf"))
         self.iterations = self.improvements = 0
 
     @property
@@ -219,19 +125,45 @@ class _Search:
         return self.best_plan
 
     def offer(self, plan: Plan) -> bool:
-        """Cost the plan with its passengers; keep it if cheaper and feasible."""
+        """Cost the plan with its passengers seated greedily; keep it if cheaper and feasible (the search
+        compares plans by this cost), then re-seat it by the MIP where the time share allows."""
         self.iterations += 1
-        solution = to_rows(plan, plan_passengers(plan))
-        total = evaluate(self.instance, solution).total
-        score = (sum(plan.aircraft_of[i] is None for i in self.unbooked), total)
+        lines = plan_passengers(plan)
+        unbooked = sum(plan.aircraft_of[i] is None for i in self.unbooked)
+        score = (unbooked, round(plan_total(plan, lines), 2))  # rows only for a candidate that may be kept
         if score > self.best_score or (score == self.best_score and self.rng.random() < 0.8):
             return False  # an equal cost is sometimes accepted, to drift
-        if check(self.instance, solution, self.net.rules):
+        solution = to_rows(plan, lines)
+        score = (unbooked, evaluate(self.instance, solution).total)
+        if score > self.best_score or check(self.instance, solution, self.net.rules):
             return False
         improved = score < self.best_score
-        self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, total, score
+        self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, score[1], score
+        self.best_reseated = False
         self.improvements += improved
+        if self.reseater.worth(time.monotonic()):
+            improved |= self.reseat_incumbent()
         return improved
+
+    def reseat_incumbent(self) -> bool:
+        """Re-seat the incumbent's passengers by the MIP; True if that beats every plan so far."""
+        plan, self.best_reseated = self.incumbent, True
+        lines = self.reseater(plan, plan_passengers(plan), self.deadline - time.monotonic())
+        if lines is None:
+            return False
+        solution = to_rows(plan, lines)
+        score = (self.best_score[0], evaluate(self.instance, solution).total)
+        if score >= min(self.best_score, self.final_score) or check(self.instance, solution, self.net.rules):
+            return False
+        self.final_solution, self.final_score = solution, score
+        return True
+
+    def result(self) -> tuple[SolutionRows, float]:
+        """The cheapest plan found: the greedy-seated incumbent, or a re-seated one."""
+        if self.final_solution is not None and self.final_score < self.best_score:
+            return self.final_solution, self.final_score[1]
+        assert self.best_solution is not None, "solve() searches only once a plan was kept"
+        return self.best_solution, self.best_cost
 
     def random_weights(self) -> Weights:
         r = self.rng
@@ -355,7 +287,7 @@ def solve(
     warm_starts: Sequence[WarmStart] = (),
 ) -> tuple[Solution, RecoveryResult]:
     started = time.monotonic()
-    search = _Search(instance, seed, rules)
+    search = _Search(instance, seed, rules, started + time_limit)
     for start in warm_starts:  # offered first: the search then only keeps what beats them
         search.offer(plan_from(search.net, start))
     order = by_passenger_worth(search.net)
@@ -376,11 +308,14 @@ def solve(
             )
     assert search.best_solution is not None, "a construction was accepted (else NoFeasibleSolution above)"
     if on_incumbent:
-        on_incumbent(search.best_solution, search.best_cost)
-    while time.monotonic() - started < time_limit:
+        on_incumbent(*search.result())
+    # The incumbent's final re-seating is reserved as long as the latest one took.
+    while time.monotonic() - started < time_limit - (0 if search.best_reseated else search.reseater.last):
         if search.offer(search.neighbour()) and on_incumbent:
-            on_incumbent(search.best_solution, search.best_cost)
-    solution = search.best_solution.to_model()
+            on_incumbent(*search.result())
+    if not search.best_reseated and search.reseat_incumbent() and on_incumbent:
+        on_incumbent(*search.result())
+    solution = search.result()[0].to_model()
     result = RecoveryResult(
         instance=instance.name,
         cost=evaluate(instance, solution),

@@ -1,0 +1,83 @@
+"""The MIP re-seating is feasible and never worse than the greedy; the plan's own total is the official one."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skymarshal.recovery.aircraft_plan import Weights
+from skymarshal.recovery.checker import check
+from skymarshal.recovery.cost import evaluate
+from skymarshal.recovery.network import build_network
+from skymarshal.recovery.passengers import plan_passengers
+from skymarshal.recovery.plan_cost import plan_total
+from skymarshal.recovery.reseat import reseat
+from skymarshal.recovery.rows import to_rows
+from skymarshal.recovery.solver import _Search, construct, plan_from
+
+from .test_solver import _disrupted_tiny
+from .tiny import FILES, planned_solution, tiny_instance
+
+pytest.importorskip("highspy", reason="highspy is not installed (pip install -c constraints.txt highspy)")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    unavailable_from=st.one_of(st.none(), st.integers(13, 20)),
+    closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),
+    cancel_103=st.booleans(),
+    seed=st.integers(0, 10**6),
+    moves=st.integers(0, 6),
+)
+def test_plan_total_is_the_official_total_and_reseating_only_helps(
+    tmp_path_factory, unavailable_from, closed_hour, cancel_103, seed, moves
+):
+    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), unavailable_from, closed_hour, cancel_103)
+    search = _Search(instance, seed)
+    search.offer(construct(search.net, Weights(), list(instance.aircraft)))
+    plans = [search.incumbent] + [search.neighbour() for _ in range(moves)]
+    for plan in plans:
+        greedy = plan_passengers(plan)
+        assert plan_total(plan, greedy) == pytest.approx(evaluate(instance, to_rows(plan, greedy)).total, abs=0.01)
+        lines = reseat(plan, greedy)
+        assert lines is not None
+        rows = to_rows(plan, lines)
+        assert check(instance, rows) == []
+        assert evaluate(instance, rows).total <= evaluate(instance, to_rows(plan, greedy)).total + 0.01
+
+
+# 204 (AAA-BBB 15:00, 60 seats) is wanted by 110 passengers: itinerary 5 (50, dearest to cancel) could take
+# 205 three hours later, itinerary 4 (50) connects to 207 and has no other way to CCC.
+CROWDED = {
+    "flights.csv": FILES["flights.csv"].replace(
+        "#",
+        "205 AAA BBB 18:00 19:00 0\n206 BBB AAA 19:45 20:45 0\n207 BBB CCC 17:00 17:45 0\n208 CCC BBB 18:30 19:15 0\n#",
+    ),
+    "rotations.csv": FILES["rotations.csv"].replace(
+        "#", "205 01/01/09 P1\n206 01/01/09 P1\n207 01/01/09 P2\n208 01/01/09 P2\n#"
+    ),
+    "itineraries.csv": FILES["itineraries.csv"].replace(
+        "#", "4 A 50.0 50 204 01/01/09 E 207 01/01/09 E\n5 A 500.0 50 204 01/01/09 E\n#"
+    ),
+}
+
+
+def test_a_passenger_with_a_later_flight_makes_room_for_one_without(tmp_path):
+    instance = tiny_instance(tmp_path, **CROWDED)
+    flown: dict[str, list[tuple[int, int, int]]] = {}
+    for f in planned_solution(instance).flights:  # every flight as planned (102 with its imposed delay)
+        assert f.aircraft is not None
+        flown.setdefault(f.aircraft, []).append((f.number, f.day, f.departure))
+    plan = plan_from(build_network(instance), flown)
+    greedy = plan_passengers(plan)
+    lines = reseat(plan, greedy)
+    assert lines is not None
+    rows = to_rows(plan, lines)
+    assert check(instance, rows) == []
+    # the greedy seats itinerary 5 on 204 first (its cancellation costs most) and cancels 4's passengers
+    assert any(line.id == 4 and not line.legs for line in to_rows(plan, greedy).itineraries)
+    assert all(line.legs for line in rows.itineraries)  # everyone travels
+    assert {tuple(leg.number for leg in line.legs) for line in rows.itineraries if line.id == 4} == {(204, 207)}
+    assert sum(line.passengers for line in rows.itineraries if line.id == 5 and line.legs[0].number == 205) >= 40
+    assert evaluate(instance, rows).total < evaluate(instance, to_rows(plan, greedy)).total - 10_000
