@@ -47,7 +47,10 @@ def applied(flights: dict[str, Flight], actions: Sequence, carrier: str) -> dict
         elif x is None:
             continue
         elif isinstance(a, SwapAircraft):
-            out[x.flight_id] = x.model_copy(update={"aircraft_registration": a.to_registration})
+            # the swap writes the new tail's type too: its turn time is the one that applies (execution_plan._swap)
+            out[x.flight_id] = x.model_copy(
+                update={"aircraft_registration": a.to_registration, "aircraft_type": a.to_aircraft_type}
+            )
         elif isinstance(a, DelayFlight):
             out[x.flight_id] = x.model_copy(
                 update={"estimated_departure": a.new_departure, "estimated_arrival": a.new_arrival}
