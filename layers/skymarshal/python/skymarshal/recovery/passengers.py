@@ -142,6 +142,7 @@ def plan_passengers(plan: Plan) -> list[PassengerLine]:
     seats = _Seats(plan)
     lines: list[PassengerLine] = []
     pending: list[tuple[int, int]] = []
+    router = _Router(plan, seats)
     for t in net.seating_order:
         trip = net.trips[t]
         n = trip.itinerary.passengers
@@ -149,9 +150,10 @@ def plan_passengers(plan: Plan) -> list[PassengerLine]:
             placed = seats.place(t, trip.booked, n)
             lines.extend(placed)
             n -= sum(line.passengers for line in placed)
-        if n:
+        if n and trip.fixed_legs:  # partly flown: re-routed at once (stopping them costs an inbound trip)
+            lines.extend(_reroute(plan, seats, router, t, n))
+        elif n:
             pending.append((t, n))
-    router = _Router(plan, seats)
     for t, n in pending:
         lines.extend(_reroute(plan, seats, router, t, n))
     return lines

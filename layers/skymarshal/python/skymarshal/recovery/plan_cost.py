@@ -8,46 +8,99 @@ those are costed by `evaluate` again, which stays the one the search keeps and r
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .aircraft_plan import Plan
 from .cost import (
     CANCELLATION_COMPENSATION,
-    all_trip_facts,
+    DELAY_COMPENSATION,
+    DELAY_COMPENSATION_THRESHOLD,
+    HOTEL_COMPENSATION,
+    HOTEL_THRESHOLD,
     billed_hours,
     compensation_band,
-    delay_compensation,
     end_position_penalty,
     leg_downgrade,
 )
+from .network import Network
 from .passengers import PassengerLine
+
+
+@dataclass(slots=True, frozen=True)
+class _TripPrices:
+    """One trip's per-passenger prices, weighted as in the total (cost._add_line's terms, precomputed)."""
+
+    destination: str
+    planned_arrival: int
+    cancelled_outbound: float  # an explicit outbound cancellation
+    cancelled_inbound: float  # an inbound one, or a trip ending elsewhere
+    delay_per_minute: float
+    compensation_after: int  # minutes of delay beyond which the 15 EUR legal compensation is due
+    booked: frozenset[tuple[int, str]]  # (flight idx, cabin) as booked: no downgrade
+
+
+_PRICES: dict[int, tuple[Network, list[_TripPrices]]] = {}
+
+
+def _trip_prices(net: Network) -> list[_TripPrices]:
+    cached = _PRICES.get(id(net))
+    if cached is None or cached[0] is not net:
+        if len(_PRICES) > 8:
+            _PRICES.clear()
+        cfg = net.instance.config
+        prices = []
+        for trip in net.trips:
+            facts, it = trip.facts, trip.itinerary
+            key = facts.reference_cabin + facts.haul
+            band = compensation_band(facts.planned_minutes)
+            compensation = cfg.alpha * (it.price + CANCELLATION_COMPENSATION[band])
+            prices.append(
+                _TripPrices(
+                    destination=facts.destination,
+                    planned_arrival=facts.planned_arrival,
+                    cancelled_outbound=compensation + cfg.beta * cfg.outbound_cancellation[key],
+                    cancelled_inbound=compensation + cfg.beta * cfg.inbound_cancellation[key],
+                    delay_per_minute=cfg.beta * cfg.delay_per_minute[key],
+                    compensation_after=DELAY_COMPENSATION_THRESHOLD[band],
+                    booked=frozenset(trip.booked),
+                )
+            )
+        cached = _PRICES[id(net)] = (net, prices)
+    return cached[1]
 
 
 def passenger_total(plan: Plan, lines: list[PassengerLine]) -> float:
     """β × (delay, cancellations, downgrades) + α × (legal compensations) of the lines (cost.passenger_costs)."""
     net = plan.net
     instance = net.instance
-    cfg = instance.config
-    facts_of = all_trip_facts(instance)
+    alpha, beta = instance.config.alpha, instance.config.beta
+    prices = _trip_prices(net)
     flights, departure = net.flights, plan.departure
-    alpha_part = beta_part = 0.0
+    total = 0.0
     for line in lines:
-        it = net.trips[line.trip].itinerary
-        facts = facts_of[it.id]
-        key = facts.reference_cabin + facts.haul
+        p = prices[line.trip]
         n = line.passengers
-        last = flights[line.legs[-1][0]] if line.legs else None
-        if last is None or last.destination != facts.destination:
-            table = cfg.outbound_cancellation if it.kind == "A" and last is None else cfg.inbound_cancellation
-            beta_part += n * table[key]
-            alpha_part += n * (it.price + CANCELLATION_COMPENSATION[compensation_band(facts.planned_minutes)])
+        if not line.legs:
+            kind = net.trips[line.trip].itinerary.kind
+            total += n * (p.cancelled_outbound if kind == "A" else p.cancelled_inbound)
             continue
-        delay = max(0, departure[last.idx] + last.duration - facts.planned_arrival)
-        beta_part += n * cfg.delay_per_minute[key] * delay
-        alpha_part += n * delay_compensation(facts.planned_minutes, delay)
-        for idx, cabin in line.legs:
-            f = flights[idx]
-            if (f.number, f.day, cabin) not in facts.legs:
-                beta_part += n * leg_downgrade(instance, facts, f.number, f.day, cabin)
-    return cfg.alpha * alpha_part + cfg.beta * beta_part
+        last = flights[line.legs[-1][0]]
+        if last.destination != p.destination:
+            total += n * p.cancelled_inbound
+            continue
+        delay = departure[last.idx] + last.duration - p.planned_arrival
+        if delay > 0:
+            total += n * p.delay_per_minute * delay
+            if delay > p.compensation_after:
+                total += n * alpha * DELAY_COMPENSATION
+            if delay > HOTEL_THRESHOLD:
+                total += n * alpha * HOTEL_COMPENSATION
+        for leg in line.legs:
+            if leg not in p.booked:
+                f = flights[leg[0]]
+                facts = net.trips[line.trip].facts
+                total += n * beta * leg_downgrade(instance, facts, f.number, f.day, leg[1])
+    return total
 
 
 def aircraft_total(plan: Plan) -> float:
