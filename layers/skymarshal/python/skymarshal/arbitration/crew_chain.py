@@ -20,7 +20,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules.crew import ProposedDuty, evaluate_swap_candidate, is_legal
 from ..rules.rostered import CrewLegality, next_rostered_duty
-from .actions import ReassignCrew
+from .actions import ReassignCrew, RestCrew
 from .context import DisruptionContext
 from .models import ConstraintCheck, RejectionCode, Scenario
 
@@ -50,6 +50,38 @@ def chain_members(rostered: Iterable[CrewLegality], replaced: Iterable[str] = ()
         and not own_illegal(r)
         and any(f.status == "illegal" and f.rule == NEXT_DUTY_RULE for f in r.findings)
     ]
+
+
+def answered_for(ctx: DisruptionContext, s: Scenario, flight: Flight) -> set[str]:
+    """The rostered crew of `flight` whose duty holding it the plan already answers for, from this sector or an
+    earlier one of the same duty: a reserve takes the rest of the member's duty (execution gives the reserve those
+    sectors, and validation checked the reserve for the whole duty at the plan's delay), and a rested crew reports
+    again for the whole duty re-timed (``crew_rest.rest_checks``). Checking them again on a later sector by the
+    roster's report would refuse a plan for a duty nobody flies as rostered."""
+    answered: dict[str, str] = {}  # crew id → the flight the plan answers for them from
+    for a in s.actions:
+        if isinstance(a, ReassignCrew):
+            answered.update(dict.fromkeys(a.replacements, a.flight_id))
+        elif isinstance(a, RestCrew):
+            answered.update(dict.fromkeys(a.reports, a.flight_id))
+    out = set()
+    for crew_id, since in answered.items():
+        if since == flight.flight_id:
+            out.add(crew_id)
+            continue
+        rows = ctx.memo(
+            ("roster", crew_id), lambda c=crew_id: member_roster(ctx.handle, c, ctx.flight.scheduled_departure)
+        )
+        start = next((r for r in rows if r.flight_id == since), None)
+        here = next((r for r in rows if r.flight_id == flight.flight_id), None)
+        if (
+            start is not None
+            and here is not None
+            and start.duty_id == here.duty_id
+            and (start.sector_departure or start.duty_start) <= (here.sector_departure or here.duty_start)
+        ):
+            out.add(crew_id)
+    return out
 
 
 def next_duty(ctx: DisruptionContext, crew_id: str, flight: Flight) -> tuple[str, ProposedDuty] | None:
@@ -121,8 +153,7 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
         if isinstance(a, ReassignCrew) and a.flight_id != ctx.flight.flight_id
         for old, new in a.replacements.items()
     }
-    replaced = s.crew_replacements if flight.flight_id == ctx.flight.flight_id else {}
-    for r in chain_members(rostered, replaced):
+    for r in chain_members(rostered, answered_for(ctx, s, flight)):
         rest = next(f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE)
         found = next_duty(ctx, r.crew_id, flight)
         label = f"{found[1].label or found[0]} (from {found[0]})" if found else "their next rostered duty"

@@ -14,7 +14,7 @@ from ..data import queries as q
 from ..rules.curfew import Movement, check_movement_at
 from .actions import DelayFlight
 from .context import DisruptionContext
-from .crew_chain import chain_checks, own_illegal
+from .crew_chain import answered_for, chain_checks, own_illegal
 from .models import ConstraintCheck, RejectionCode, Scenario
 from .rotation_plan import plan_breaks
 
@@ -91,8 +91,9 @@ def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
         except LookupError as exc:
             yield _check("crew chain", "ORO.FTL", later_flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
             continue
+        answered = answered_for(ctx, s, later_flight)  # re-crewed or re-timed with an earlier sector of the duty
         for r in rostered:
-            own = own_illegal(r)
+            own = [] if r.crew_id in answered else own_illegal(r)
             if own:
                 yield (
                     _check(
