@@ -101,9 +101,21 @@ class _Router:
                 self.out.setdefault(plan.net.flights[idx].origin, []).append((plan.departure[idx], idx))
         for flights in self.out.values():
             flights.sort()
+        # Seats only ever fill up while a plan's passengers are placed, so an earliest route whose flights all
+        # still have a seat is still the earliest, and where none was found none will be.
+        self.known: dict[tuple[str, int, str, int], list[int] | None] = {}
 
     def route(self, origin: str, ready: int, destination: str, deadline: int) -> list[int] | None:
         """Flight indices from origin (leaving at or after ready) to destination arriving by deadline."""
+        key = (origin, ready, destination, deadline)
+        if key in self.known:
+            path = self.known[key]
+            if path is None or all(self.seats.total(idx) for idx in path):
+                return path
+        path = self.known[key] = self._earliest(origin, ready, destination, deadline)
+        return path
+
+    def _earliest(self, origin: str, ready: int, destination: str, deadline: int) -> list[int] | None:
         net = self.plan.net
         best = {origin: ready}
         came_by: dict[str, tuple[str, int]] = {}
