@@ -20,9 +20,10 @@ from skymarshal.arbitration.actions import (
     RebookPassengers,
     SwapAircraft,
 )
+from skymarshal.arbitration.contacts import CREW_DELAY_NOTICE_MINUTES
 from skymarshal.arbitration.models import Scenario
 from skymarshal.messages import formats as fmt
-from skymarshal.messages.build import CREW_DELAY_NOTICE_MINUTES, REACTIONARY_CODE, PlanFacts, plan_messages
+from skymarshal.messages.build import REACTIONARY_CODE, PlanFacts, plan_messages
 from skymarshal.models.disruption import Disruption, Scope
 from skymarshal.models.operational import CrewDuty, Flight
 

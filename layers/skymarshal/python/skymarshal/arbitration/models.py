@@ -74,6 +74,7 @@ class Scenario(Frozen):
     cost_usd: float
     cost_by_component: dict[str, float] = Field(default_factory=dict)
     downstream_flights_delayed: int = 0
+    crew_to_contact: int = 0  # distinct crew members its execution must call (contacts.py); set by the arbitrator
     execution_notes: list[str] = Field(default_factory=list)  # what makes it harder to carry out (extra crew, ...)
     pros: list[str] = Field(default_factory=list)
     cons: list[str] = Field(default_factory=list)

@@ -8,7 +8,8 @@ Criteria (each on 0..1, 1 = best; `normalise` says how):
   aircraft out of position after a diversion (1) or a hole in the rotation after a cancellation (1);
 - execution reliability: 1 minus documented risks — waiting on a maintenance release estimate (0.3, estimates
   slip), each check within its margin (0.1), calling out reserves (0.1), a diversion's coach logistics (0.15),
-  each execution note such as an extra cabin crew member on a larger type (0.05).
+  each execution note such as an extra cabin crew member on a larger type (0.05), each crew member to call
+  (0.005: called out, released, or reporting 30 min or more later; at most 0.1).
 Precedent: the smoothed share of past disruptions of the same type where the same action went to plan,
 weighted by similarity (same aircraft type, same route), moves the score by up to ±HISTORY_WEIGHT / 2.
 """
@@ -24,6 +25,10 @@ from .models import Scenario, ValidatedScenario
 
 CRITERIA = ("passenger_satisfaction", "cost", "network_stability", "execution_reliability")
 HISTORY_WEIGHT = 0.1
+# Each crew member the execution must call (contacts.py) is one more chance someone is not reached in time: small
+# beside a check at risk (0.1), so it orders plans that are otherwise alike, capped so a whole crew never outweighs one.
+CONTACT_RISK = 0.005
+CONTACT_RISK_CAP = 0.1
 
 
 class RankingWeights(BaseModel):
@@ -60,6 +65,7 @@ def raw_criteria(v: ValidatedScenario) -> dict[str, float]:
     risk += 0.1 if s.crew_replacements else 0.0
     risk += 0.15 if s.kind == "divert" else 0.0
     risk += 0.05 * len(s.execution_notes)
+    risk += min(CONTACT_RISK_CAP, CONTACT_RISK * s.crew_to_contact)
     return {
         "passenger_satisfaction": s.passengers_impacted * s.arrival_delay_minutes / 60,
         "cost": s.cost_usd,

@@ -7,9 +7,8 @@ One message per flight whose schedule or movement the plan changes, by what chan
 - another tail, same times: ASM EQT (the type, its seats, and the tail as supplementary information);
 - diverted: DIV with the estimated arrival at the alternate.
 Crew re-plans without a change of time, ferries and fleet bookkeeping change no scheduled movement: no message,
-but the crew they call out are contacts. A crew member whose duty changes is told once per flight: called out
-(a reserve, a cabin crew member added, a ferry crew), released (replaced, or the flight cancelled), or delayed
-(the flight leaves `CREW_DELAY_NOTICE_MINUTES` or more late).
+but the crew they call out are contacts. A crew member whose duty changes (arbitration/contacts.py: called out,
+released, or delayed by `CREW_DELAY_NOTICE_MINUTES` or more) is told once per flight.
 """
 
 from __future__ import annotations
@@ -21,11 +20,13 @@ from dataclasses import dataclass, field
 from ..arbitration.actions import (
     AddCabinCrew,
     CancelFlight,
+    DelayFlight,
     DivertFlight,
     FerryAircraft,
     ReassignCrew,
     SwapAircraft,
 )
+from ..arbitration.contacts import CrewChangeKind, crew_changes
 from ..arbitration.models import Scenario
 from ..data.ssim_schedule import IATA_TYPE
 from ..models.disruption import Disruption
@@ -34,7 +35,6 @@ from . import formats as fmt
 from .contacts import passenger_groups
 from .models import (
     ContactTotals,
-    CrewChangeKind,
     CrewContact,
     OutboundMessage,
     PlanMessages,
@@ -42,7 +42,6 @@ from .models import (
     StationContact,
 )
 
-CREW_DELAY_NOTICE_MINUTES = 30  # a later report than this is a changed duty the crew member is called about
 REACTIONARY_CODE = 93  # AHM 730: aircraft rotation, late arrival from another sector
 
 
@@ -102,37 +101,25 @@ def _message(flight: Flight, actions: list, disruption: Disruption | None) -> tu
 
 
 def _crew(flight: Flight, actions: list, rostered: Sequence[CrewDuty]) -> Iterable[tuple[str, CrewChangeKind, str]]:
-    """(crew id, change, what they are told) for each crew member whose duty on this flight changes."""
+    """(crew id, change, what they are told) for each crew member whose duty on this flight changes
+    (arbitration/contacts.py decides who: the arbitrator counts the same people)."""
     name = f"{flight.flight_number} {flight.origin}-{flight.destination} {flight.scheduled_departure:%d%b %H:%MZ}"
-    replaced: set[str] = set()
-    for a in actions:
-        if isinstance(a, ReassignCrew):
-            for old, new in a.replacements.items():
-                replaced.add(old)
-                yield old, "released", f"You are released from {name}; crew scheduling will confirm your next duty."
-                yield new, "called_out", f"Called out from standby for {name}: report {a.report_at:%d%b %H:%MZ}."
-        elif isinstance(a, AddCabinCrew):
-            for crew_id in a.crew_ids:
-                yield crew_id, "called_out", f"Called out from standby for {name}: report {a.report_at:%d%b %H:%MZ}."
-        elif isinstance(a, FerryAircraft):
-            for crew_id in a.crew.values():
-                yield (
-                    crew_id,
-                    "called_out",
-                    f"Called out to ferry {a.registration} {a.origin}-{a.destination}: report {a.crew_report_at:%d%b %H:%MZ}.",
-                )
-    kinds = {a.kind: a for a in actions}
-    on_board = [d.crew_id for d in rostered if d.crew_id not in replaced]
-    if "cancel" in kinds:
-        for crew_id in on_board:
-            yield crew_id, "released", f"{name} is cancelled: you are released from the sector."
-    elif (delay := kinds.get("delay")) is not None and delay.delay_minutes >= CREW_DELAY_NOTICE_MINUTES:
-        for crew_id in on_board:
-            yield (
-                crew_id,
-                "delayed",
-                f"{name} now departs {delay.new_departure:%H:%MZ} ({delay.delay_minutes} min late): report later.",
-            )
+    for crew_id, change, action in crew_changes(actions, [d.crew_id for d in rostered]):
+        yield crew_id, change, _told(name, change, action)
+
+
+def _told(name: str, change: CrewChangeKind, a: object) -> str:
+    if isinstance(a, FerryAircraft):
+        return (
+            f"Called out to ferry {a.registration} {a.origin}-{a.destination}: report {a.crew_report_at:%d%b %H:%MZ}."
+        )
+    if isinstance(a, (ReassignCrew, AddCabinCrew)) and change == "called_out":
+        return f"Called out from standby for {name}: report {a.report_at:%d%b %H:%MZ}."
+    if isinstance(a, CancelFlight):
+        return f"{name} is cancelled: you are released from the sector."
+    if isinstance(a, DelayFlight):
+        return f"{name} now departs {a.new_departure:%H:%MZ} ({a.delay_minutes} min late): report later."
+    return f"You are released from {name}; crew scheduling will confirm your next duty."
 
 
 def plan_messages(scenario: Scenario, facts: PlanFacts, disruption: Disruption | None = None) -> PlanMessages:

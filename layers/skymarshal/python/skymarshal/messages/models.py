@@ -6,10 +6,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..arbitration.contacts import CrewChangeKind
+
 Standard = Literal["ASM", "MVT"]
 # ASM action identifiers (SSIM Chapter 5) and the MVT kinds (AHM 780) a plan produces
 MessageAction = Literal["CNL", "EQT", "ED", "DIV"]
-CrewChangeKind = Literal["called_out", "released", "delayed"]
 PassengerChange = Literal["delayed", "rebooked", "interline", "diverted"]
 
 
