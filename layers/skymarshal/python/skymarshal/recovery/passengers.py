@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .aircraft_plan import Plan
 from .checker import MAX_OUTBOUND_DELAY
 from .model import CABINS, Cabin
-from .network import Trip
+from .network import Network, Trip
 
 
 @dataclass(slots=True)
@@ -90,6 +90,38 @@ def _intact(plan: Plan, trip: Trip) -> bool:
     return trip.itinerary.kind == "R" or arrival - trip.facts.planned_arrival <= MAX_OUTBOUND_DELAY[trip.facts.haul]
 
 
+_MINUTES_TO: dict[int, tuple[Network, dict[str, dict[str, int]]]] = {}
+
+
+def minutes_to(net: Network, destination: str) -> dict[str, int]:
+    """The least time from landing at each airport to landing at the destination over the instance's flights
+    (legs and minimum connections, no waits): a bound the router prunes by, computed once per destination."""
+    cached = _MINUTES_TO.get(id(net))
+    if cached is None or cached[0] is not net:
+        if len(_MINUTES_TO) > 8:
+            _MINUTES_TO.clear()
+        cached = _MINUTES_TO[id(net)] = (net, {})
+    bounds = cached[1]
+    if destination not in bounds:
+        inbound: dict[str, list[tuple[int, str]]] = {}
+        for f in net.flights:
+            inbound.setdefault(f.destination, []).append((f.duration, f.origin))
+        found = {destination: 0}
+        heap = [(0, destination)]
+        while heap:
+            minutes, airport = heapq.heappop(heap)
+            if minutes > found[airport]:
+                continue
+            for duration, origin in inbound.get(airport, ()):
+                # from landing at origin: connect, fly; the destination itself needs no connection onward
+                total = minutes + duration + net.instance.min_connection
+                if total < found.get(origin, 1 << 60):
+                    found[origin] = total
+                    heapq.heappush(heap, (total, origin))
+        bounds[destination] = found
+    return bounds[destination]
+
+
 class _Router:
     """Earliest-arrival search over the operated flights of a plan."""
 
@@ -117,6 +149,7 @@ class _Router:
 
     def _earliest(self, origin: str, ready: int, destination: str, deadline: int) -> list[int] | None:
         net = self.plan.net
+        to_go = minutes_to(net, destination)
         best = {origin: ready}
         came_by: dict[str, tuple[str, int]] = {}
         heap = [(ready, origin)]
@@ -129,11 +162,16 @@ class _Router:
             leave = time if airport == origin else time + net.instance.min_connection
             flights = self.out.get(airport, [])
             for departure, idx in flights[bisect.bisect_left(flights, (leave, -1)) :]:
-                if departure >= best.get(destination, deadline):
+                limit = min(deadline, best.get(destination, 1 << 60) - 1)  # the latest useful arrival
+                if departure > limit:
                     break  # every later flight lands after the best arrival found (or the deadline)
                 f = net.flights[idx]
                 arrival = departure + f.duration
-                if arrival > deadline or arrival >= best.get(f.destination, 1 << 60) or self.seats.total(idx) == 0:
+                if (
+                    arrival + to_go.get(f.destination, 1 << 60) > limit
+                    or arrival >= best.get(f.destination, 1 << 60)
+                    or self.seats.total(idx) == 0
+                ):
                     continue
                 best[f.destination] = arrival
                 came_by[f.destination] = (airport, idx)
