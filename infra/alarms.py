@@ -8,7 +8,8 @@
 - Bedrock fallbacks (agents' and arbitrator's `BedrockFallback`, summed over their services): a model that
   keeps failing, so the rules' text stands in — a few in five minutes, not one throttle;
 - an alert that could not be published (`AlertPublishFailed`);
-- an executed plan's messages not all published to the message bus (`MessagesPublishFailed`).
+- an executed plan's messages not all published to the message bus (`MessagesPublishFailed`);
+- an inbound message parked in the quarantine (`RecordsQuarantined`).
 
 Metric names and dimensions come from workflow/deployment.py, the module the handlers emit them with.
 """
@@ -30,6 +31,7 @@ from skymarshal.workflow.deployment import (
     ESCALATION_REASONS,
     MESSAGES_FAILED_METRIC,
     METRICS_NAMESPACE,
+    RECORDS_QUARANTINED_METRIC,
     WORKFLOW_SERVICE,
     escalation_metric,
 )
@@ -102,6 +104,12 @@ class WorkflowAlarms(Construct):
             self._metric(MESSAGES_FAILED_METRIC, WORKFLOW_SERVICE),
             "an executed plan's messages were not all published to the message bus (they are in the run's "
             "messages artifact and its audit record, with what failed)",
+        )
+        self._alarm(
+            "RecordsQuarantined",
+            self._metric(RECORDS_QUARANTINED_METRIC, WORKFLOW_SERVICE),
+            "an inbound movement message was parked in the quarantine with its reason (an unknown flight, a tail or "
+            "station not the flight's): `skymarshal quarantine` lists it",
         )
 
     @staticmethod

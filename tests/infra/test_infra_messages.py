@@ -1,11 +1,19 @@
 """CDK assertions on the message bus (infra/messages.py): a bus of its own, Execute the only function that may put
-events on it and only on it, its name in Execute's environment, and an alarm on messages not published."""
+events on it and only on it, its name in Execute's environment, an alarm on messages not published, and one on
+inbound messages parked in the quarantine (workflow/quarantine.py)."""
 
 from __future__ import annotations
 
+import pytest
 from workflow_stack_helpers import resources_of
 
-from skymarshal.workflow.deployment import MESSAGE_BUS_ENV, MESSAGES_FAILED_METRIC, METRICS_NAMESPACE, WORKFLOW_SERVICE
+from skymarshal.workflow.deployment import (
+    MESSAGE_BUS_ENV,
+    MESSAGES_FAILED_METRIC,
+    METRICS_NAMESPACE,
+    RECORDS_QUARANTINED_METRIC,
+    WORKFLOW_SERVICE,
+)
 
 
 def _bus(template) -> str:
@@ -31,8 +39,9 @@ def test_only_execute_may_put_events_and_only_on_the_message_bus(workflow_templa
     assert env[MESSAGE_BUS_ENV] == {"Ref": bus}
 
 
-def test_an_alarm_on_messages_not_published(workflow_template_json):
+@pytest.mark.parametrize("metric", [MESSAGES_FAILED_METRIC, RECORDS_QUARANTINED_METRIC])
+def test_an_alarm_on_messages_not_published_and_on_messages_parked(workflow_template_json, metric):
     alarms = [a["Properties"] for a in resources_of(workflow_template_json, "AWS::CloudWatch::Alarm").values()]
-    [alarm] = [a for a in alarms if a.get("MetricName") == MESSAGES_FAILED_METRIC]
+    [alarm] = [a for a in alarms if a.get("MetricName") == metric]
     assert alarm["Namespace"] == METRICS_NAMESPACE
     assert alarm["Dimensions"] == [{"Name": "service", "Value": WORKFLOW_SERVICE}]

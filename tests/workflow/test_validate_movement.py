@@ -1,7 +1,8 @@
 """A movement message at Validate, on the seeded airline: read by the message parser into the same facts a report
 becomes and checked against the data the same way — a DIV puts the flight on the ground at the alternate (a stated
 fact and the flight's row seen as DIVERTED), an MVT's delay code and duration are the cause and the hold; a tail or
-station that is not the flight's, or a malformed message, is one line and starts nothing."""
+station that is not the flight's, or a malformed message, is one line and starts nothing, and is parked in the
+quarantine with that line."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from test_validate_corrections import NOW, Store
 
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
+from skymarshal.workflow.quarantine import parked_items
 from skymarshal.workflow.steps import InvalidDisruption, validate
 from skymarshal.workflow.tables import WorkflowTables
 
@@ -112,7 +114,7 @@ def test_a_correction_applies_to_a_message_too(run, ey11):
         ("MVT\nEY11/20.{reg}.{origin}\nDL41/0030\nSI HYD LEAK FOUND AT {elsewhere}", "not through"),  # the SI's
     ],
 )
-def test_a_message_the_data_contradicts_is_one_line(run, ey11, message, line):
+def test_a_message_the_data_contradicts_is_one_line_and_is_parked(run, ey11, message, line, account):
     elsewhere = next(code for code in ("BOM", "KHI", "LHR") if code not in (ey11.origin, ey11.destination))
     text = message.format(
         reg=ey11.aircraft_registration.replace("-", ""),
@@ -123,6 +125,10 @@ def test_a_message_the_data_contradicts_is_one_line(run, ey11, message, line):
     with pytest.raises(InvalidDisruption, match=line.replace("(", r"\(").replace(")", r"\)")) as refused:
         run(text)
     assert "\n" not in str(refused.value)
+    # never dropped silently: parked in the account's quarantine with its reason, as `skymarshal quarantine` lists it
+    assert refused.value.parked
+    newest = parked_items(tables=WorkflowTables(account.resource(), account.naming))[-1]
+    assert (newest.source, newest.record, newest.reason) == ("mvt", text, str(refused.value))
 
 
 def test_the_free_text_adds_what_the_elements_do_not_carry(run, ey11):

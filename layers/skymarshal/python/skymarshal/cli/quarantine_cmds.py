@@ -1,4 +1,5 @@
-"""`skymarshal quarantine`: the inbound records set aside with their reasons (an SSIM leg an import could not take)."""
+"""`skymarshal quarantine`: the inbound records set aside with their reasons — an SSIM leg an import could not take
+(parked in a local folder) and a movement message a run refused (parked in the running local account's table)."""
 
 from __future__ import annotations
 
@@ -13,14 +14,24 @@ def register(commands) -> None:
 
 def _list(args) -> int:
     from ..data.quarantine import parked
+    from ..local import control
     from .data_cmds import quarantine_folder
 
     records = parked(quarantine_folder())
+    state = control.running()
+    if state is not None:  # the account's own quarantine (a feed's messages), when local AWS runs
+        from ..workflow.quarantine import parked_items
+
+        with control.account(echo=lambda _: None) as account:
+            records = sorted(records + parked_items(tables=account.tables()), key=lambda p: (p.parked_at, p.line))
     if args.json:
         print_json([r.model_dump(mode="json") for r in records])
         return 0
     if not records:
         print("nothing parked")
     for r in records:
-        print(f"{r.parked_at:%Y-%m-%d %H:%MZ} {r.source} {r.file} line {r.line}: {r.reason}")
+        first = r.record.splitlines()[0] if r.record else ""
+        print(f"{r.parked_at:%Y-%m-%d %H:%MZ} {r.source} {r.file} line {r.line}: {r.reason} [{first}]")
+    if state is None:
+        print("(local AWS is not running: a feed's parked messages are listed when it is)")
     return 0

@@ -2,8 +2,8 @@
 file row for no flight) is kept with its reason instead of stopping the rest, and listed until someone acts on it.
 
 Locally the quarantine is a folder of JSON Lines files, one per source kind (`ssim.jsonl`), appended to and never
-rewritten: nothing parked is dropped silently. (In AWS the same records belong in a DynamoDB item with an alarm:
-not built yet.)
+rewritten: nothing parked is dropped silently. A feed's message (an MVT a run refused) is parked in the account's
+Checkpoints table instead, with an alarm in AWS (workflow/quarantine.py); `skymarshal quarantine` lists both.
 """
 
 from __future__ import annotations

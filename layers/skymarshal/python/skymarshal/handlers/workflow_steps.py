@@ -23,7 +23,7 @@ from ..llm.failures import is_fallback
 from ..llm.startup import startup_check
 from ..workflow.alerts import AlertChannel
 from ..workflow.audit_trail import AuditTrail
-from ..workflow.deployment import BEDROCK_FALLBACK_METRIC, MESSAGES_FAILED_METRIC
+from ..workflow.deployment import BEDROCK_FALLBACK_METRIC, MESSAGES_FAILED_METRIC, RECORDS_QUARANTINED_METRIC
 from ..workflow.models import DecisionSummary
 from ..workflow.payloads import ArtifactStore
 from ..workflow.publish import MessageBus
@@ -105,8 +105,10 @@ def validate(event: dict, context: Any) -> dict:
             trail=c.trail,
         )
     except InvalidDisruption as exc:
-        logger.warning("invalid disruption", extra={"reason": str(exc)})
+        logger.warning("invalid disruption", extra={"reason": str(exc), "parked": exc.parked})
         metrics.add_metric(name="DisruptionInvalid", unit=MetricUnit.Count, value=1)
+        if exc.parked:  # a movement message kept in the quarantine: its own alarm (infra/alarms.py)
+            metrics.add_metric(name=RECORDS_QUARANTINED_METRIC, unit=MetricUnit.Count, value=1)
         raise
     metrics.add_metric(name="DisruptionAccepted", unit=MetricUnit.Count, value=1)
     return state

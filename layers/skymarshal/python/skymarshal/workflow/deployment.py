@@ -41,6 +41,7 @@ ESCALATION_REASONS = (
 BEDROCK_FALLBACK_METRIC = "BedrockFallback"  # a model call failed and the rules' text stood in
 ALERT_FAILED_METRIC = "AlertPublishFailed"  # an escalation's alert could not be published
 MESSAGES_FAILED_METRIC = "MessagesPublishFailed"  # events of an executed plan the message bus did not take
+RECORDS_QUARANTINED_METRIC = "RecordsQuarantined"  # an inbound message parked with its reason (workflow/quarantine.py)
 
 
 def escalation_metric(reason: str) -> str:

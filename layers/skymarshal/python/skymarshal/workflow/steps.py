@@ -46,7 +46,24 @@ STATE_KEYS = ("request", "phase1", "phase2", "debate", "decision", "approval", "
 
 
 class InvalidDisruption(Exception):
-    """The request cannot be analysed; the message says what was wrong and what to do."""
+    """The request cannot be analysed; the message says what was wrong and what to do. `parked`: the inbound
+    message was kept in the quarantine with that reason (workflow/quarantine.py)."""
+
+    parked = False
+
+
+def _parked(request: DisruptionRequest, reason: str, tables: WorkflowTables) -> InvalidDisruption:
+    """A movement message the data refuses (an unknown flight, a tail or station not the flight's): parked in the
+    quarantine with its reason, so the feed's refusal is listed, not only a failed run."""
+    from ..data.quarantine import Parked, now
+    from .quarantine import park_item
+
+    refused = InvalidDisruption(reason)
+    record = Parked(
+        source="mvt", file=f"run {request.disruption_id}", line=1, record=request.prompt, reason=reason, parked_at=now()
+    )
+    refused.parked = park_item(record, tables=tables)
+    return refused
 
 
 def approval_timeout_seconds(*, tables: WorkflowTables) -> int:
@@ -213,7 +230,7 @@ def validate(
     try:  # a movement message (MVT, MVA, DIV): its elements, read by the message parser, not prose
         moved = movement_facts(request.prompt, handle, now or request.reported_at, ops, facts, by)
     except (FactsRefused, ReportContradictsData) as exc:
-        raise InvalidDisruption(str(exc)) from None
+        raise _parked(request, str(exc), tables) from None
     if moved is not None:
         return flight_run(*moved)
     extraction = extract_offline(
