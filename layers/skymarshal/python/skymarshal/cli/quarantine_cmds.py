@@ -30,8 +30,8 @@ def _list(args) -> int:
     if not records:
         print("nothing parked")
     for r in records:
-        first = r.record.splitlines()[0] if r.record else ""
-        print(f"{r.parked_at:%Y-%m-%d %H:%MZ} {r.source} {r.file} line {r.line}: {r.reason} [{first}]")
+        shown = " / ".join(r.record.split())[:80]  # a message's lines on one
+        print(f"{r.parked_at:%Y-%m-%d %H:%MZ} {r.source} {r.file} line {r.line}: {r.reason} [{shown}]")
     if state is None:
         print("(local AWS is not running: a feed's parked messages are listed when it is)")
     return 0
