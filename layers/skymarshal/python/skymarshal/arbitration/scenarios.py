@@ -18,6 +18,7 @@ from ..analysis.crew import reserve_swap_at
 from ..data import queries as q
 from ..data import schema
 from ..models.fleet import compatible_types
+from ..rules.tail_swap_models import TailSwapEligibility
 from . import rotation_plan
 from .actions import (
     FerryAircraft,
@@ -187,6 +188,13 @@ def _tails(ctx: DisruptionContext) -> dict[str, list[str]]:
     return {k: sorted(v) for k, v in sorted(tails.items())}
 
 
+def grounded_at_origin(probe: TailSwapEligibility) -> bool:
+    """An aircraft the swap rules refuse only because it is grounded (AOG, in maintenance, or not airworthy at the
+    departure): the duty manager's first question ("what about the spare?"), answered by its refusal."""
+    codes = {r.code for r in probe.refusals}
+    return bool(codes) and codes <= {"UNAVAILABLE", "NOT_AIRWORTHY"}
+
+
 def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) -> Scenario | None:
     f = ctx.flight
     earliest = max(f.scheduled_departure, decision_time(f, ctx.now) + SWAP_PREPARATION)
@@ -196,8 +204,10 @@ def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) ->
         return None
     if probe.eligible and probe.ready_at and probe.ready_at > departure:
         departure = probe.ready_at
-    elif not probe.eligible and "generator" in sources and sources == ["generator"]:
-        return None  # the generator proposes eligible aircraft only; an agent's proposal is always validated
+    elif not probe.eligible and sources == ["generator"] and not grounded_at_origin(probe):
+        # the generator proposes eligible aircraft, and those only grounded at the origin (AOG, in a check,
+        # unairworthy): refused by validation, they say why no swap is possible; an agent's proposal is validated
+        return None
 
     def swap(block: list) -> Scenario:
         return operate(
