@@ -29,6 +29,7 @@ from . import knowledge, ranking, sensitivity
 from .actions import describe
 from .advice import advise
 from .conflicts import identify
+from .contacts import crew_to_contact, moved_flights
 from .context import load_context
 from .debate import agreement
 from .instructions import apply_constraints, apply_preferences, read_instruction
@@ -297,6 +298,7 @@ def _alternatives_text(read: ReadInstruction | None, exclude: frozenset[str], re
 def _rank(
     ctx, valid: list[ValidatedScenario], rejected, history, collation, config: ArbitratorConfig
 ) -> list[RankedScenario]:
+    valid = [_with_contacts(ctx, v) for v in valid]
     route = (ctx.flight.origin, ctx.flight.destination)
     precedents = [ranking.precedent(v.scenario, history, ctx.flight.aircraft_type, route) for v in valid]
     order = ranking.rank_order(valid, config.weights, precedents)
@@ -324,6 +326,17 @@ def _rank(
             )
         )  # assessed once the final order is known (_assess)
     return ranked
+
+
+def _with_contacts(ctx, v: ValidatedScenario) -> ValidatedScenario:
+    """The plan with the count of crew its execution must call (the execution-risk criterion counts them)."""
+
+    def rostered(flight_id: str) -> list[str]:
+        return ctx.memo(("rostered", flight_id), lambda: [d.crew_id for d in q.crew_assignments(ctx.handle, flight_id)])
+
+    crew = {fid: rostered(fid) for fid in moved_flights(v.scenario)}
+    counted = v.scenario.model_copy(update={"crew_to_contact": crew_to_contact(v.scenario, crew)})
+    return v.model_copy(update={"scenario": counted})
 
 
 def _assess(
