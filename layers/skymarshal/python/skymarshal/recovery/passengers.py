@@ -209,14 +209,13 @@ def plan_passengers(plan: Plan) -> list[PassengerLine]:
     return lines
 
 
-def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list[PassengerLine]:
+def rebooking(plan: Plan, trip: Trip) -> tuple[str, int, int]:
+    """Where and when a trip's re-booked legs may start, and by when they must land: after its fixed part
+    (and a connection) or at its first leg's origin and planned departure, once the window is open; an
+    outbound trip within its delay limit."""
     net = plan.net
-    trip = net.trips[t]
-    fixed = [(idx, leg.cabin) for idx, leg in zip(trip.flights[: trip.fixed_legs], trip.itinerary.legs)]
-    if any(plan.aircraft_of[idx] is None for idx, _ in fixed):  # history cancelled under them: no recovery
-        return [PassengerLine(t, n, [])]
-    if fixed:
-        last = net.flights[fixed[-1][0]]
+    if trip.fixed_legs:
+        last = net.flights[trip.flights[trip.fixed_legs - 1]]
         origin, ready = last.destination, plan.departure[last.idx] + last.duration + net.instance.min_connection
     else:
         first = net.flights[trip.flights[0]]
@@ -225,6 +224,16 @@ def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list
     deadline = net.instance.config.window_end
     if trip.itinerary.kind == "A":
         deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
+    return origin, ready, deadline
+
+
+def _reroute(plan: Plan, seats: _Seats, router: _Router, t: int, n: int) -> list[PassengerLine]:
+    net = plan.net
+    trip = net.trips[t]
+    fixed = trip.booked[: trip.fixed_legs]
+    if any(plan.aircraft_of[idx] is None for idx, _ in fixed):  # history cancelled under them: no recovery
+        return [PassengerLine(t, n, [])]
+    origin, ready, deadline = rebooking(plan, trip)
     lines = []
     while n > 0:
         path = router.route(origin, ready, trip.facts.destination, deadline)

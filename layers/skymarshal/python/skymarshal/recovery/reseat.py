@@ -9,7 +9,7 @@ the window, stopping where its fixed part ends. Integer passenger counts per opt
 (everyone placed once) and per flight and cabin (seats). Every option is a line the checker accepts
 (continuity, connection times, outbound delay limit, fixed part kept), so only the seats bind.
 
-highspy is optional (the agent Lambda ships pydantic only): without it `reseat` returns None.
+highspy is optional (the agent Lambda's set has pydantic only): without it `reseat` returns None.
 """
 
 from __future__ import annotations
@@ -20,15 +20,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .aircraft_plan import Plan
-from .checker import MAX_OUTBOUND_DELAY
 from .cost import _add_line, _PassengerCosts
-from .model import CABINS, Cabin, Instance, ItineraryKind
-from .passengers import PassengerLine, _intact, _Router, _Seats
+from .model import CABINS, Cabin, ItineraryKind
+from .passengers import PassengerLine, _intact, _Router, _Seats, rebooking
 from .rows import LegRow
 
 ALTERNATIVES = 6  # routes per trip besides its booked legs: enough to spread a full flight's passengers
-FIRST_FLIGHTS = 1000  # flights out of where a trip stands tried as its first leg
-FILTER = True
 MIP_SECONDS = 20.0
 
 
@@ -94,38 +91,27 @@ class _Pricer:
 
 def _options(plan: Plan, greedy: list[PassengerLine]) -> list[_Option]:
     net = plan.net
-    instance: Instance = net.instance
     price = _Pricer(plan)
     router = _Router(plan, _AnySeat(plan))
     full = _full_flights(plan, greedy)
-    cfg = instance.config
     routes: dict[tuple[str, int, str, int], list[list[int]]] = {}
     onward: dict[tuple[int, str, int], list[int] | None] = {}  # first flight, destination, deadline -> the rest
     legs_of: dict[int, set[tuple[tuple[int, Cabin], ...]]] = {t: set() for t in range(len(net.trips))}
     for line in greedy:
         legs_of[line.trip].add(tuple(line.legs))
     for t, trip in enumerate(net.trips):
-        fixed = tuple((idx, leg.cabin) for idx, leg in zip(trip.flights[: trip.fixed_legs], trip.itinerary.legs))
+        fixed = tuple(trip.booked[: trip.fixed_legs])
         if any(plan.aircraft_of[idx] is None for idx, _ in fixed):
             continue  # history cancelled under them: only the greedy's line
         legs_of[t].add(fixed)  # cancelled, or stopped where the fixed part ends
         if _intact(plan, trip):
-            booked = tuple((idx, leg.cabin) for idx, leg in zip(trip.flights, trip.itinerary.legs))
+            booked = tuple(trip.booked)
             legs_of[t].add(booked)
             for cabin in CABINS:
                 legs_of[t].add(fixed + tuple((idx, cabin) for idx, _ in booked[len(fixed) :]))
-            if FILTER and full.isdisjoint(trip.flights):
+            if full.isdisjoint(trip.flights):
                 continue  # seated as booked with room to spare: it need not move to make room
-        if fixed:
-            last = net.flights[fixed[-1][0]]
-            origin, ready = last.destination, plan.departure[last.idx] + last.duration + instance.min_connection
-        else:
-            first = net.flights[trip.flights[0]]
-            origin, ready = first.origin, first.planned_departure
-        ready = max(ready, cfg.window_start)
-        deadline = cfg.window_end
-        if trip.itinerary.kind == "A":
-            deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
+        origin, ready, deadline = rebooking(plan, trip)
         key = (origin, ready, trip.facts.destination, deadline)
         if key not in routes:
             routes[key] = _alternatives(plan, router, onward, *key)
@@ -164,7 +150,7 @@ def _alternatives(
     net = plan.net
     found: list[list[int]] = []
     flights = router.out.get(origin, [])
-    for departure, idx in flights[bisect.bisect_left(flights, (ready, -1)) :][:FIRST_FLIGHTS]:
+    for departure, idx in flights[bisect.bisect_left(flights, (ready, -1)) :]:
         if router.seats.total(idx) == 0:
             continue
         f = net.flights[idx]
