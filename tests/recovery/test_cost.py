@@ -152,3 +152,19 @@ def test_report_has_the_official_layout(tmp_path):
     report = format_report(evaluate(instance, planned_solution(instance))).splitlines()
     assert report[0] == "Passenger Delay Cost: 0.00" and report[-2] == "" and report[-1] == "Total Cost: 0.00"
     assert len(report) == 12
+
+
+def test_the_trip_facts_cache_never_keeps_an_instance_alive(tmp_path):
+    import gc
+    import weakref
+
+    from skymarshal.recovery import cost
+
+    instance = tiny_instance(tmp_path)
+    facts = cost.all_trip_facts(instance)
+    assert cost.all_trip_facts(instance) is facts  # computed once while the instance lives
+    alive = weakref.ref(instance)
+    key = id(instance)
+    del instance
+    gc.collect()
+    assert alive() is None and key not in cost._FACTS_CACHE

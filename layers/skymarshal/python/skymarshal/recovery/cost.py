@@ -7,6 +7,7 @@ the official checker's report.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 
@@ -74,19 +75,21 @@ def trip_facts(instance: Instance, itinerary: Itinerary) -> TripFacts:
     )
 
 
-_FACTS_CACHE: dict[int, tuple[Instance, dict[int, TripFacts]]] = {}
+# By the instance's id, each entry dropped when its instance is collected: the cache never keeps an instance
+# alive (it used to hold the last nine, a whole day's network each, in a long-running local server).
+_FACTS_CACHE: dict[int, tuple[weakref.ref[Instance], dict[int, TripFacts]]] = {}
 
 
 def all_trip_facts(instance: Instance) -> dict[int, TripFacts]:
     """Facts of every itinerary by id, computed once per instance (the solver costs thousands of plans)."""
-    cached = _FACTS_CACHE.get(id(instance))
-    if cached is None or cached[0] is not instance:
-        if len(_FACTS_CACHE) > 8:
-            _FACTS_CACHE.clear()
-        cached = _FACTS_CACHE[id(instance)] = (
-            instance,
+    key = id(instance)
+    cached = _FACTS_CACHE.get(key)
+    if cached is None or cached[0]() is not instance:
+        cached = _FACTS_CACHE[key] = (
+            weakref.ref(instance),
             {it.id: trip_facts(instance, it) for it in instance.itineraries},
         )
+        weakref.finalize(instance, _FACTS_CACHE.pop, key, None)
     return cached[1]
 
 
