@@ -18,6 +18,7 @@ from typing import Any
 
 from skymarshal.data.schema import Naming
 from skymarshal.local.iam_calls import ACCOUNT, Call
+from skymarshal.local.workflow import MESSAGE_BUS_NAME
 
 REGION = "us-east-1"
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,6 +35,7 @@ class LocalNames:
     audit_key_arn: str
     state_machine_arn: str
     anchor_bucket: str = "unset-audit-anchors"  # the audit anchors' Object Lock bucket (infra/storage.py)
+    message_bus: str = MESSAGE_BUS_NAME  # where Execute publishes (infra/messages.py)
 
 
 class Resolver:
@@ -121,6 +123,8 @@ class Resolver:
             return self._key(logical)
         if kind == "AWS::Lambda::Function":
             return f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{logical}"
+        if kind == "AWS::Events::EventBus" and logical.startswith("MessagesBus"):
+            return f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{self.names.message_bus}"
         return f"arn:aws:unresolved:{REGION}:{ACCOUNT}:{logical}"
 
 

@@ -23,7 +23,7 @@ from workflow_helpers import DEMO
 from skymarshal.api.messages import messages_view
 from skymarshal.local import workflow as local_workflow
 from skymarshal.local.emulator import BUCKET
-from skymarshal.local.iam_calls import acting_as, recording
+from skymarshal.local.iam_calls import ACCOUNT, acting_as, recording
 from skymarshal.workflow.audit_anchor import ANCHOR_BUCKET_ENV
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 from skymarshal.workflow.models import ApprovalDecision
@@ -164,6 +164,10 @@ def test_every_call_of_every_function_is_granted_by_its_synthesized_role(
     # the anchors' calls were made (and so evaluated below): Learn's put, the verifier's listing and read
     anchors = {(c.function, c.action) for c in calls if f":::{names.anchor_bucket}" in c.resource}
     assert anchors == {(learn, "s3:PutObject"), (api, "s3:ListBucketVersions"), (api, "s3:GetObjectVersion")}, anchors
+    # the executed plan's messages were published (and so evaluated below): on the message bus, by Execute alone
+    published = {(c.function, c.resource) for c in calls if c.action == "events:PutEvents"}
+    execute, _ = _logical(json.loads(workflow_template.read_text()), "handler.execute")
+    assert published == {(execute, f"arn:aws:events:us-east-1:{ACCOUNT}:event-bus/{names.message_bus}")}, published
     denied = _denials(evaluate(calls, policies, governed))
     assert not denied, "calls the synthesized roles do not grant:\n" + "\n".join(denied)
 

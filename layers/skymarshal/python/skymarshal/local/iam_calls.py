@@ -177,6 +177,10 @@ def _resource(service: str, operation: str, params: dict, region: str) -> str:
         if "taskToken" in params:  # AWS authorizes a task response on the state machine the token came from
             return _log.task_token_resource or "*"
         return params.get("executionArn") or params.get("stateMachineArn") or "*"
+    if service == "events" and operation == "PutEvents":  # every entry's bus (Execute's: the message bus)
+        buses = {e.get("EventBusName") or "default" for e in params.get("Entries", [])}
+        bus = buses.pop() if len(buses) == 1 else "*"
+        return bus if bus.startswith("arn:") or bus == "*" else f"arn:aws:events:{region}:{ACCOUNT}:event-bus/{bus}"
     if service == "bedrock":
         if "modelId" in params:
             model = params["modelId"]
