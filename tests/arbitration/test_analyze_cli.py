@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from reported import reported
+
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.arbitration.models import ArbitratorOutput
 from skymarshal.cli.render import render_decision
@@ -10,7 +12,9 @@ from skymarshal.models.disruption import Disruption, Fact, Scope
 
 def test_the_decision_shows_the_top_three_with_explanations_and_sources(capsys, account, demo_collations):
     prompt, revised = demo_collations["mechanical"]
-    decision = arbitrate(revised, prompt, handle=account.handle(), llm=None)
+    decision = arbitrate(
+        revised, prompt, handle=account.handle(), llm=None, disruption=reported(account.handle(), prompt)
+    )
     render_decision(decision.model_dump(mode="json"))
     out = capsys.readouterr().out
     assert "#1 Swap to A6-BLT" in out and len(decision.ranked) >= 2

@@ -8,26 +8,12 @@ import json
 import pytest
 from fakes import ScriptedChatModel
 from langchain_core.documents import Document
+from reported import flight_of, reported
 
 from skymarshal.agents.graph import failure_response
-from skymarshal.arbitration.arbitrator import ArbitratorConfig, _flight, arbitrate
-from skymarshal.data import queries as q
+from skymarshal.arbitration.arbitrator import ArbitratorConfig, arbitrate
 from skymarshal.intake.disruption_facts import report_disruption, resolve_flight_report
-from skymarshal.intake.extraction import extract_offline
-from skymarshal.models.agent_response import AgentResponse
 from skymarshal.workflow.rounds import run_rounds
-
-
-def _flight_of(handle, prompt):
-    """The flight a report names, as Validate finds it."""
-    info = extract_offline(
-        prompt, flight_dates=lambda n: [f.flight_date for f in q.flights_by_number(handle, n)]
-    ).flight_info
-    assert info is not None
-    flight = q.find_flight(handle, info.flight_number, info.date)
-    assert flight is not None
-    return flight
-
 
 # The storm: a diversion leaves the aircraft at the alternate while its return leg leaves London (rejected,
 # ROTATION_BROKEN, until a repositioning is planned), so the answer is to wait it out, with reserves where the
@@ -45,8 +31,7 @@ def decisions(demo_collations, account):
     handle = account.handle()
     out = {}
     for name, (prompt, collation) in demo_collations.items():
-        flight = _flight(handle, {a: AgentResponse.model_validate(r) for a, r in collation.items()})
-        out[name] = arbitrate(collation, prompt, handle=handle, llm=None, disruption=report_disruption(prompt, flight))
+        out[name] = arbitrate(collation, prompt, handle=handle, llm=None, disruption=reported(handle, prompt))
     return out
 
 
@@ -66,7 +51,7 @@ def test_a_reported_atc_regulation_gets_no_tail_swap(demo_collations, account, d
     assert swaps(decisions["weather"])
     handle = account.handle()
     prompt, collation = demo_collations["weather"]
-    flight = _flight(handle, {a: AgentResponse.model_validate(r) for a, r in collation.items()})
+    flight = flight_of(handle, prompt)
     atc = report_disruption(f"{flight.flight_number} is held by ATC flow control at its destination", flight)
     assert atc.iata_delay_code == 83
     decision = arbitrate(collation, prompt, handle=handle, llm=None, disruption=atc)
@@ -141,7 +126,9 @@ def test_an_llm_insisting_on_an_illegal_plan_is_overruled_and_recorded(demo_coll
             }
         ]
     )
-    decision = arbitrate(collation, injected, handle=account.handle(), llm=llm)
+    decision = arbitrate(
+        collation, injected, handle=account.handle(), llm=llm, disruption=reported(account.handle(), prompt)
+    )
     assert decision.ranked[0].scenario.kind == "crew_swap"
     refused = {o.requested: o.reason for o in decision.llm_overrides}
     assert refused["delay:255"].startswith("rejected by the rules: crew illegal")
@@ -164,7 +151,12 @@ def test_the_llm_may_reorder_valid_scenarios_and_says_why(demo_collations, accou
         ]
     )
     decision = arbitrate(
-        collation, prompt, handle=account.handle(), llm=llm, config=ArbitratorConfig(reorder_margin=1.0)
+        collation,
+        prompt,
+        handle=account.handle(),
+        llm=llm,
+        config=ArbitratorConfig(reorder_margin=1.0),
+        disruption=reported(account.handle(), prompt),
     )
     assert [r.scenario.scenario_id for r in decision.ranked][:2] == ["cancel", "tail_swap:A6-BLT"]
     assert decision.llm_overrides == [] and "protected on tomorrow" in decision.reasoning
@@ -173,7 +165,8 @@ def test_the_llm_may_reorder_valid_scenarios_and_says_why(demo_collations, accou
 
 def test_a_hostile_order_cannot_bury_the_best_plan_beyond_the_margin(demo_collations, account):
     prompt, collation = demo_collations["mechanical"]
-    rules = arbitrate(collation, prompt, handle=account.handle(), llm=None)
+    facts = reported(account.handle(), prompt)
+    rules = arbitrate(collation, prompt, handle=account.handle(), llm=None, disruption=facts)
     worst = rules.ranked[-1] if len(rules.ranked) <= 3 else None
     worst_id = (worst or max(rules.ranked, key=lambda r: r.rank)).scenario.scenario_id
     llm = ScriptedChatModel(
@@ -187,7 +180,12 @@ def test_a_hostile_order_cannot_bury_the_best_plan_beyond_the_margin(demo_collat
         ]
     )
     decision = arbitrate(
-        collation, prompt, handle=account.handle(), llm=llm, config=ArbitratorConfig(reorder_margin=0.05)
+        collation,
+        prompt,
+        handle=account.handle(),
+        llm=llm,
+        config=ArbitratorConfig(reorder_margin=0.05),
+        disruption=facts,
     )
     best = rules.ranked[0]
     assert decision.ranked[0].score >= best.score - 0.05
@@ -200,7 +198,11 @@ def test_a_hostile_order_cannot_bury_the_best_plan_beyond_the_margin(demo_collat
 def test_a_failing_llm_leaves_the_computed_decision(demo_collations, account):
     prompt, collation = demo_collations["mechanical"]
     decision = arbitrate(
-        collation, prompt, handle=account.handle(), llm=ScriptedChatModel(replies=[TimeoutError("slow")])
+        collation,
+        prompt,
+        handle=account.handle(),
+        llm=ScriptedChatModel(replies=[TimeoutError("slow")]),
+        disruption=reported(account.handle(), prompt),
     )
     assert decision.ranked[0].scenario.kind == "tail_swap" and decision.llm.startswith("offline (fallback")
 
@@ -222,14 +224,28 @@ class KnowledgeBase:
 
 def test_knowledge_base_failure_falls_back_to_the_local_corpus_and_says_so(demo_collations, account):
     prompt, collation = demo_collations["mechanical"]
-    decision = arbitrate(collation, prompt, handle=account.handle(), llm=None, remote_retriever=FailingRetriever())
+    decision = arbitrate(
+        collation,
+        prompt,
+        handle=account.handle(),
+        llm=None,
+        remote_retriever=FailingRetriever(),
+        disruption=reported(account.handle(), prompt),
+    )
     assert decision.knowledge_mode == "local (fallback: ConnectionError)"
     assert decision.citations
 
 
 def test_knowledge_base_citations_name_the_document_and_section(demo_collations, account):
     prompt, collation = demo_collations["mechanical"]
-    decision = arbitrate(collation, prompt, handle=account.handle(), llm=None, remote_retriever=KnowledgeBase())
+    decision = arbitrate(
+        collation,
+        prompt,
+        handle=account.handle(),
+        llm=None,
+        remote_retriever=KnowledgeBase(),
+        disruption=reported(account.handle(), prompt),
+    )
     assert decision.knowledge_mode == "bedrock"
     assert decision.citations[0].document == "mel-policy.md" and decision.citations[0].section == "Tail swap policy"
 
@@ -240,17 +256,23 @@ def test_a_failed_safety_agent_escalates_and_only_cancellation_survives(demo_col
         **collation,
         "crew_compliance": failure_response("crew_compliance", "revision", {}, "deadline").model_dump(mode="json"),
     }
-    decision = arbitrate(broken, prompt, handle=account.handle(), llm=None)
+    decision = arbitrate(
+        broken, prompt, handle=account.handle(), llm=None, disruption=reported(account.handle(), prompt)
+    )
     assert decision.status == "escalated"
     assert "SAFETY_AGENT_FAILED" in {e.code for e in decision.escalations}
     assert [r.scenario.kind for r in decision.ranked] == ["cancel"]
     assert all("SAFETY_ANALYSIS_MISSING" in {r.code for r in v.rejections} for v in decision.rejected)
 
 
-def test_no_flight_in_the_collation_is_an_input_error(account):
-    bad = failure_response("network", "initial", {}, "no flight number in the prompt", status="input_error")
-    decision = arbitrate({"network": bad}, "something broke", handle=account.handle(), llm=None)
-    assert decision.status == "input_error" and "no flight number" in decision.final_decision
+def test_a_disruption_whose_flight_the_data_does_not_hold_is_an_input_error(demo_collations, account):
+    """The arbitrator takes the flight from the request's disruption, never from the agents' answers."""
+    prompt, collation = demo_collations["mechanical"]
+    gone = flight_of(account.handle(), prompt).model_copy(update={"flight_id": "EY123-20270199"})
+    decision = arbitrate(
+        collation, prompt, handle=account.handle(), llm=None, disruption=report_disruption(prompt, gone)
+    )
+    assert decision.status == "input_error" and "names no flight the data holds" in decision.final_decision
     assert decision.ranked == []
 
 
@@ -260,6 +282,7 @@ def test_a_malformed_collation_is_an_input_error_not_a_traceback(account):
         "EY123",
         handle=account.handle(),
         llm=None,
+        disruption=reported(account.handle(), "Flight EY123 on January 20th 2027 had a mechanical failure"),
     )
     assert decision.status == "input_error" and decision.final_decision.startswith("The collation is malformed")
 
@@ -284,7 +307,7 @@ def test_a_captain_reported_sick_is_replaced_by_a_legal_reserve_or_the_plan_is_r
     """The report is the input: the data holds no sick captain, the report does (AHM 730 code 64). Validate's
     overlay makes that captain SICK for every agent and the arbitrator; the crew rules do the rest."""
     handle = account.handle()
-    flight = _flight_of(handle, prompt)
+    flight = flight_of(handle, prompt)
     facts, overlay = resolve_flight_report(prompt, flight, handle, None)
     assert (facts.iata_delay_code, facts.scope.kind, facts.unavailable_rank()) == (64, "crew_member", "CPT")
     captain = next(str(f.value) for f in facts.facts if f.name == "crew_unavailable" and f.source == "data")

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import get_args
 
 import pytest
-from test_arbitration_demo import _flight_of
+from reported import flight_of, reported
 from test_what_if_plans import _decide, considered
 
 from skymarshal.arbitration.actions import RestCrew
@@ -17,6 +17,8 @@ from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.arbitration.models import RejectionCode
 from skymarshal.data import schema
 from skymarshal.data.overlay import Overlay, RowPatch
+from skymarshal.intake.corrected_facts import bare_disruption
+from skymarshal.intake.disruption_facts import NoCauseStated
 from skymarshal.models.common import iso_z
 from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
 from skymarshal.workflow.rounds import run_rounds
@@ -106,7 +108,7 @@ def test_a_diverted_flight_is_never_planned_from_its_origin(account, report):
     """The flight on the ground at its alternate (its row DIVERTED there, as a DIV message makes it through the
     overlay): every plan that would fly it from its origin is refused ROTATION_BROKEN saying where it is."""
     base = account.handle()
-    flight = _flight_of(base, report)
+    flight = flight_of(base, report)
     landed = flight.scheduled_departure + timedelta(minutes=70)
     diverted = RowPatch(
         table=schema.FLIGHTS,
@@ -115,7 +117,13 @@ def test_a_diverted_flight_is_never_planned_from_its_origin(account, report):
         fact="diverted",
     )
     handle = base.with_overlay(Overlay(patches=[diverted]))
-    decision = arbitrate(run_rounds(report, handle=handle, llm=None)[1], report, handle=handle, llm=None)
+    try:
+        facts = reported(handle, report)
+    except NoCauseStated:  # "a sick passenger" states no AHM 730 cause: Validate asks, the duty manager gives 99
+        facts = bare_disruption(flight, [], 99)
+    decision = arbitrate(
+        run_rounds(report, handle=handle, llm=None)[1], report, handle=handle, llm=None, disruption=facts
+    )
     operating = [p for p in considered(decision) if p.operates]
     assert operating
     refused = {v.scenario.scenario_id: v.rejections for v in decision.rejected}

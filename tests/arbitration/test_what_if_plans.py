@@ -4,7 +4,7 @@ for what the report says (issue 16's reports), and the options answer the facts.
 from __future__ import annotations
 
 import pytest
-from test_arbitration_demo import _flight_of
+from reported import flight_of
 
 from skymarshal.arbitration.actions import FerryAircraft
 from skymarshal.arbitration.arbitrator import arbitrate
@@ -20,7 +20,7 @@ ATC = "EY45 on 18 Jan 2027 was cancelled by ATC flow control at its destination"
 
 
 def _decide(handle, prompt):
-    flight = _flight_of(handle, prompt)
+    flight = flight_of(handle, prompt)
     facts, overlay = resolve_flight_report(prompt, flight, handle, None)
     collation = run_rounds(prompt, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]
     decision = arbitrate(collation, prompt, handle=handle.with_overlay(overlay), llm=None, disruption=facts)
@@ -113,7 +113,7 @@ def test_a_spare_at_the_outstation_is_swapped_to_or_its_refusal_shown(account, r
     """A spare at the outstation is a considered plan: first when it is airworthy, and otherwise rejected with its
     typed reason (the duty manager's "why not the spare?" answered), never ranked."""
     handle = account.handle()
-    flight = _flight_of(handle, HYDRAULIC_AT_LHR)
+    flight = flight_of(handle, HYDRAULIC_AT_LHR)
     facts, overlay = resolve_flight_report(HYDRAULIC_AT_LHR, flight, handle, None)
     overlay = Overlay(patches=[*overlay.patches, *_spare_at_lhr(rectified)], additions=overlay.additions)
     collation = run_rounds(HYDRAULIC_AT_LHR, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]

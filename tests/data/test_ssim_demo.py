@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from reported import reported
 
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.cli import main
@@ -43,7 +44,7 @@ class Durable:
 
 def _decide(handle):
     revised = run_rounds(DEMO, handle=handle, llm=None)[1]
-    return arbitrate(revised, DEMO, handle=handle, llm=None)
+    return arbitrate(revised, DEMO, handle=handle, llm=None, disruption=reported(handle, DEMO))
 
 
 def _export(flights: list[Flight], path: Path) -> Schedule:

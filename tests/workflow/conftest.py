@@ -4,6 +4,7 @@ arbitrator's decisions on the three demo situations that the execution tests (te
 from __future__ import annotations
 
 import pytest
+from reported import reported
 
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.workflow.rounds import run_rounds
@@ -20,6 +21,12 @@ def decisions(account):
     """Read only: the tests take a scenario and copy it (`model_copy`) to change it."""
     handle = account.handle()
     return {
-        name: arbitrate(run_rounds(prompt, handle=handle, llm=None)[1], prompt, handle=handle, llm=None)
+        name: arbitrate(
+            run_rounds(prompt, handle=handle, llm=None)[1],
+            prompt,
+            handle=handle,
+            llm=None,
+            disruption=reported(handle, prompt),
+        )
         for name, prompt in EXECUTION_DEMO.items()
     }

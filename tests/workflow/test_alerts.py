@@ -27,6 +27,12 @@ def _state(name: str, reason: str | None = "SAFETY_AGENT_FAILED") -> dict:
         "description": "mechanical failure",
         "agents": ["crew_compliance"],
         "approval_timeout_seconds": 60,
+        "disruption": {
+            "iata_delay_code": 41,
+            "family": "technical",
+            "cause": "aircraft defect",
+            "scope": {"kind": "flight", "flight_numbers": ["EY123"], "flights": ["EY123-20270120"]},
+        },
     }
     escalation = {"reason": reason, "message": "a safety agent did not complete"} if reason else None
     return {"request": request, "escalation": escalation}

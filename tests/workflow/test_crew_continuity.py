@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from execution_helpers import plan
 from integrity_helpers import assert_intact
+from reported import reported
 
 from skymarshal.arbitration.actions import AddCabinCrew, ReassignCrew
 from skymarshal.arbitration.context import load_context
@@ -66,7 +67,7 @@ def test_the_same_delay_without_the_re_crew_is_rejected_naming_the_duty(decision
     collation = {a: AgentResponse.model_validate(r) for a, r in run_rounds(WEATHER, handle=handle, llm=None)[1].items()}
     flight = q.get_flight(handle, "EY11-20270122")
     assert flight is not None
-    ctx = load_context(WEATHER, flight, collation, handle, None)  # type: ignore[arg-type]  # as arbitrate() does
+    ctx = load_context(WEATHER, flight, collation, handle, None, reported(handle, WEATHER))  # type: ignore[arg-type]
     result = validate(ctx, stripped)
     broken = [r for r in result.rejections if r.code == "CREW_CHAIN_BROKEN"]
     assert broken and all(any(f in r.message for f in recrewed) for r in broken), result.rejections

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from boto3.dynamodb.conditions import Key
 from integrity_helpers import assert_intact
+from reported import reported
 
 from skymarshal.arbitration.actions import ReassignCrew
 from skymarshal.arbitration.arbitrator import arbitrate
@@ -46,7 +47,12 @@ def test_an_unfit_captain_at_an_outstation_gets_a_positioned_reserve(account, re
         )
         now = f.scheduled_departure - timedelta(hours=8)
         decision = arbitrate(
-            run_rounds(prompt, handle=handle, llm=None, now=now)[1], prompt, handle=handle, llm=None, now=now
+            run_rounds(prompt, handle=handle, llm=None, now=now)[1],
+            prompt,
+            handle=handle,
+            llm=None,
+            now=now,
+            disruption=reported(handle, prompt),
         )
         plans = [r.scenario for r in decision.ranked] + [v.scenario for v in decision.rejected]
         positioned = [p for p in plans if ":positioned:" in p.scenario_id]

@@ -13,10 +13,13 @@ from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.data.loader import upsert
+from skymarshal.intake.disruption_facts import report_disruption
+from skymarshal.models.disruption import history_type
 from skymarshal.models.operational import AircraftDay, Flight
 from skymarshal.workflow.execution import execute
 from skymarshal.workflow.execution_records import ExecutionReport
-from skymarshal.workflow.learning import NothingToLearn, learning_record, record_learning
+from skymarshal.workflow.learning import NothingToLearn, learning_record, record_learning, run_answer
+from skymarshal.workflow.models import ApprovalDecision, RunSavedBeforeFacts, ValidatedRequest
 from skymarshal.workflow.tables import WorkflowTables
 
 AT = datetime(2027, 1, 20, 8, 5, tzinfo=UTC)
@@ -145,7 +148,7 @@ def report(status: str | None, flight_before: Flight | None = None) -> Execution
 def record(action: str, chosen: str | None, status: str | None, **kwargs):
     args = dict(
         execution_id="run-1",
-        prompt=PROMPT,
+        disruption_type="mechanical",
         decision=decision(SWAP, DELAY, CANCEL),
         chosen_scenario_id=chosen,
         decided_by=None if action in ("timeout", "escalated") else "Dana Duty",
@@ -189,20 +192,41 @@ def test_override_flag_outcome_and_chosen_action(action, chosen, status, overrid
         assert "nothing was chosen, recorded as the recommended tail_swap" in rec.summary
 
 
-def test_disruption_type_comes_from_the_arbitrators_classifier():
-    assert record("approve", None, "executed", prompt="EY123 will run out of duty time").disruption_type == "crew"
-    quiet = FLIGHT.model_copy(update={"delay_reason": "ATC: flow restriction"})
-    assert record("approve", None, "executed", prompt="EY123 please help", flight=quiet).disruption_type == "atc"
-    assert (
-        record(
-            "approve",
-            None,
-            "executed",
-            prompt="EY123 please help",
-            flight=FLIGHT.model_copy(update={"delay_reason": None}),
-        ).disruption_type
-        == "other"
+@pytest.mark.parametrize(
+    "report, filed",
+    [
+        # the words name fog and the crew, but the cause is the sick captain (64) and the hydraulic leak (41)
+        ("Captain called in sick, fog expected", "crew"),
+        ("hydraulic leak found by the crew", "mechanical"),
+        ("EY123: storm at Abu Dhabi, crosswinds above limits", "weather"),
+    ],
+)
+def test_a_history_record_is_filed_under_the_disruption_codes_type_as_the_arbitrator_searches(report, filed):
+    disruption = report_disruption(report, FLIGHT)
+    request = ValidatedRequest(
+        disruption_id="run-1",
+        execution_name="run-1",
+        prompt=report,
+        source="test",
+        requested_by=None,
+        reported_at=AT,
+        flight_number=FLIGHT.flight_number,
+        flight_date=FLIGHT.flight_date.isoformat(),
+        flight_id=FLIGHT.flight_id,
+        description=disruption.cause,
+        agents=[],
+        approval_timeout_seconds=60,
+        disruption=disruption,
     )
+    approval = ApprovalDecision(action="approve", decided_by="Dana Duty")
+    answer = run_answer(request, approval, None, None, None)
+    rec = learning_record(decision=decision(SWAP, DELAY, CANCEL), flight=FLIGHT, **answer)
+    assert rec.disruption_type == filed == history_type(disruption.iata_delay_code)
+
+
+def test_a_run_saved_before_its_report_was_read_into_facts_is_refused_with_one_line():
+    with pytest.raises(RunSavedBeforeFacts, match=r"^run run-1 was saved before .* start it again from its report"):
+        ValidatedRequest.model_validate({"disruption_id": "run-1", "prompt": PROMPT})
 
 
 def test_the_flight_as_execution_found_it_is_recorded_not_the_changed_row():
@@ -263,7 +287,7 @@ def test_learning_from_a_real_execution_records_the_original_aircraft(blank_acco
     assert done.status == "executed" and after.aircraft_type == "B789"
     rec = learning_record(
         execution_id="run-real",
-        prompt=PROMPT,
+        disruption_type="mechanical",
         decision=decision(SWAP, DELAY),
         chosen_scenario_id=SWAP.scenario_id,
         decided_by="Dana Duty",

@@ -9,7 +9,7 @@ an LLM that may only reorder valid scenarios); decide whether a human must take 
 from __future__ import annotations
 
 import time
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -30,7 +30,7 @@ from .actions import describe
 from .advice import advise
 from .conflicts import identify
 from .contacts import crew_to_contact, moved_flights
-from .context import load_context
+from .context import load_context, request_flight
 from .debate import agreement
 from .instructions import apply_constraints, apply_preferences, read_instruction
 from .models import (
@@ -98,14 +98,6 @@ def _configured_model():
         return None
 
 
-def _flight(handle: DataHandle, collation: dict[str, AgentResponse]):
-    for response in collation.values():
-        info = response.extracted_flight_info or {}
-        if response.status in ("ok", "degraded") and info.get("flight_number") and info.get("date"):
-            return q.find_flight(handle, info["flight_number"], date.fromisoformat(str(info["date"])))
-    return None
-
-
 def _no_decision(status: str, message: str, escalations: list[Escalation], collation) -> ArbitratorOutput:
     return ArbitratorOutput(
         final_decision=message,
@@ -134,14 +126,14 @@ def arbitrate(
     exclude: frozenset[str] = frozenset(),
     instruction: str | None = None,
     deadline_s: float | None = None,
-    disruption: Disruption | None = None,
+    disruption: Disruption,
     debate: DebateRecord | None = None,
 ) -> ArbitratorOutput:
     """`exclude`: scenario ids the duty manager has seen and set aside (they asked for alternatives);
     `instruction`: what they asked for instead, passed to the LLM (offline it is recorded in the reasoning);
     `deadline_s`: the whole arbitration's deadline (default SKYMARSHAL_ARBITRATOR_DEADLINE_SECONDS); the model
     gets what is left of it, and past it the rules' ranking and text stand; `disruption`: the report's facts
-    (Validate's), carried into the decision; `debate`: the debate the agents had after the revision round, recorded
+    (Validate's), the flight and the kind of disruption taken from them and carried into the decision; `debate`: the debate the agents had after the revision round, recorded
     in the decision with what they agreed on the recommended plan."""
     started = time.monotonic()
     deadline = deadline_s if deadline_s is not None else arbitrator_deadline_s()
@@ -159,10 +151,9 @@ def arbitrate(
     if llm is _UNSET:
         llm = _configured_model()
     now = now or datetime.now(UTC)
-    flight = _flight(handle, responses)
+    flight = request_flight(handle, disruption)
     if flight is None:
-        messages = sorted({r.message for r in responses.values() if r.message})
-        text = "No agent identified the flight: " + ("; ".join(messages) or "the collation is empty") + "."
+        text = f"The disruption names no flight the data holds ({disruption.summary()}): nothing to arbitrate."
         return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], responses)
     escalations = [
         Escalation(

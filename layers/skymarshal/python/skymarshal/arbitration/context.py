@@ -3,13 +3,11 @@ collation, the data it re-reads to re-check each scenario, and what kind of disr
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..data import queries as q
 from ..data.access import DataHandle
-from ..intake.sentences import described
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..models.disruption import Disruption, history_type
 from ..models.history import DisruptionType
@@ -20,17 +18,6 @@ ROTATION_AHEAD = timedelta(hours=30)
 # AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
 # one (51-52), a late inbound aircraft (93), operations control and "other" (96, 99: the report says no more)
 SWAP_ANSWERS = frozenset({51, 52, 93, 96, 99})
-# Words in the duty manager's prompt that name the kind of disruption (checked in this order). Every
-# alternative sits inside one group between word boundaries: "ice" is not in "service", "wind" not in "window".
-PROMPT_TYPES: tuple[tuple[DisruptionType, re.Pattern], ...] = (
-    ("crew", re.compile(r"\b(?:crew|duty time|fdp|timed? ?out)\b", re.I)),
-    (
-        "weather",
-        re.compile(r"\b(?:weather|storms?|winds?|crosswinds?|fog|snow|thunder\w*|ice|icing|visibility)\b", re.I),
-    ),
-    ("mechanical", re.compile(r"\b(?:mechanical|technical|fault|aog|defect|engine|hydraulic|bird)\b", re.I)),
-    ("atc", re.compile(r"\b(?:atc|slot|flow control|air traffic)\b", re.I)),
-)
 # EU261 Art. 5(3) cause keys (rules.eu261.EXTRAORDINARY_CIRCUMSTANCES) by disruption type.
 CAUSE = {"mechanical": "technical", "crew": "crew", "weather": "weather", "atc": "atc", "other": None}
 
@@ -50,7 +37,7 @@ class DisruptionContext:
     release_at: datetime | None  # the grounded tail's estimated release, when maintenance found one
     tail_grounded: bool
     weather_window: tuple[str, datetime, datetime] | None  # airport, no landing from, until
-    disruption: Disruption | None = None  # the report's facts (Validate's), when the run has them
+    disruption: Disruption  # the report's facts (Validate's): the only reading of the report
     _cache: dict = field(default_factory=dict)
 
     @property
@@ -70,7 +57,7 @@ class DisruptionContext:
         inbound aircraft), weather (another type may have a higher crosswind limit: validation decides), or a cause
         the report leaves open — never a slot, a crew, a passenger, cargo or ramp cause, which any aircraft meets
         alike (AHM 730 11-39, 61-69, 81-92, 94-95, 97-98), unless the tail itself is grounded."""
-        if self.disruption is None or self.tail_grounded:
+        if self.tail_grounded:
             return True
         code = self.disruption.iata_delay_code
         return self.disruption.family in ("technical", "weather") or code in SWAP_ANSWERS
@@ -90,25 +77,10 @@ class DisruptionContext:
         return self._cache[key]
 
 
-def prompt_type(prompt: str) -> DisruptionType | None:
-    """The kind of disruption the prompt's own words name, instructions left out; None if they name none."""
-    text = described(prompt)
-    return next((kind for kind, pattern in PROMPT_TYPES if pattern.search(text)), None)
-
-
-def disruption_type(prompt: str, flight: Flight, collation: dict[str, AgentResponse]) -> DisruptionType:
-    """The prompt's own words first; else what the data says (a grounded tail, weather, an ATC delay)."""
-    kind = prompt_type(prompt)
-    if kind is not None:
-        return kind
-    reason = (flight.delay_reason or "").upper()
-    if reason.startswith("TECHNICAL") or _grounded(collation):
-        return "mechanical"
-    if _weather(collation):
-        return "weather"
-    if reason.startswith("ATC"):
-        return "atc"
-    return "other"
+def request_flight(handle: DataHandle, disruption: Disruption) -> Flight | None:
+    """The flight the request is about: the first of the disruption's scope, as Validate resolved it (never read
+    again from the agents' answers or the prompt)."""
+    return q.get_flight(handle, disruption.scope.flights[0]) if disruption.scope.flights else None
 
 
 def _grounded(collation) -> MaintenanceConstraint | None:
@@ -141,10 +113,10 @@ def load_context(
     collation: dict[str, AgentResponse],
     handle: DataHandle,
     now: datetime,
-    disruption: Disruption | None = None,
+    disruption: Disruption,
 ) -> DisruptionContext:
-    """`disruption`: the report's facts as Validate resolved them; without it (a direct call on a collation)
-    the kind is read from the prompt's words and the data."""
+    """`disruption`: the report's facts as Validate resolved them; its AHM 730 code's type is the kind of
+    disruption (the one Learn files the run's history under)."""
     grounded, weather = _grounded(collation), _weather(collation)
     rotation = q.rotation(
         handle,
@@ -162,9 +134,7 @@ def load_context(
         rotation=rotation,
         profiles={},
         bounds=bounds_from(collation),
-        disruption_type=history_type(disruption.iata_delay_code)
-        if disruption
-        else disruption_type(prompt, flight, collation),
+        disruption_type=history_type(disruption.iata_delay_code),
         release_at=grounded.estimated_release if grounded else None,
         tail_grounded=grounded is not None,
         disruption=disruption,

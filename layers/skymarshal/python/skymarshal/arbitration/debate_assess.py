@@ -4,9 +4,8 @@ runs, without ranking, sources or a model, so it is cheap enough to run after ev
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
-from ..data import queries as q
 from ..data.access import DataHandle
 from ..data.schema import AGENTS
 from ..models.agent_response import AgentResponse
@@ -14,7 +13,7 @@ from ..models.debate import DisputedPlan, Position
 from ..models.disruption import Disruption
 from .bounds import CrewIllegalBound, CrewMaxDelayBound, SafetyBound
 from .conflicts import constraint_owners
-from .context import load_context
+from .context import load_context, request_flight
 from .models import ValidatedScenario
 from .scenarios import generate
 from .validation import validate
@@ -64,22 +63,17 @@ def positions(
     prompt: str,
     *,
     handle: DataHandle,
-    disruption: Disruption | None = None,
+    disruption: Disruption,
     now: datetime | None = None,
 ) -> dict[str, Position]:
-    """Every agent's position; plans and verdicts only when an agent identified the flight (else no plan is
-    anyone's, and only the confidences speak)."""
+    """Every agent's position; plans and verdicts on the request's flight (the disruption's; when the data no
+    longer holds it, no plan is anyone's and only the confidences speak)."""
     responses = {
         a: r if isinstance(r, AgentResponse) else AgentResponse.model_validate(r) for a, r in collation.items()
     }
     validated: list[ValidatedScenario] = []
     bounds: list[SafetyBound] = []
-    flight = None
-    for response in responses.values():
-        info = response.extracted_flight_info or {}
-        if response.status in ("ok", "degraded") and info.get("flight_number") and info.get("date"):
-            flight = q.find_flight(handle, info["flight_number"], date.fromisoformat(str(info["date"])))
-            break
+    flight = request_flight(handle, disruption)
     if flight is not None:
         ctx = load_context(prompt, flight, responses, handle, now or datetime.now(UTC), disruption)
         validated = [validate(ctx, s) for s in generate(ctx)]

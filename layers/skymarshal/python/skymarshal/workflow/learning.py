@@ -1,5 +1,6 @@
 """The Learn step: the run's outcome, the audit document, and the learning record — one DisruptionRecord per run, which the arbitrator reads back as precedent
-(`queries.past_disruptions`, by disruption type).
+(`queries.past_disruptions`, by disruption type: the type of the disruption's AHM 730 code, `history_type`, the
+same the arbitrator searches by).
 
 Ids are `SM-<execution id>`, apart from the generator's seeded `H-YYYY-NNNN`; the put is conditional, so a
 retried Learn step writes the record once. What the record says:
@@ -18,70 +19,31 @@ retried Learn step writes the record once. What the record says:
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, TypedDict
 
 from botocore.exceptions import ClientError
 
-from ..arbitration.context import PROMPT_TYPES, disruption_type
 from ..arbitration.models import ArbitratorOutput, Scenario
 from ..data import queries as q
 from ..data.loader import item_of
-from ..models.history import DisruptionRecord, DisruptionType, Outcome
+from ..models.disruption import history_type
+from ..models.history import DisruptionRecord, DisruptionType
 from ..models.operational import Flight
 from .alerts import AlertChannel, raise_alert
 from .audit import audit_document, run_status
 from .deployment import ALERT_FAILED_METRIC, escalation_metric
 from .execution_records import ExecutionReport
+from .history_record import ID_PREFIX, VERB, ApprovalOutcome, NothingToLearn, RunAnswer, outcome_of
 from .models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
 from .models import Outcome as RunOutcome
+from .network_learning import network_records
 from .payloads import ArtifactStore, run_key
 from .tables import WorkflowTables
-
-ApprovalOutcome = Literal["approve", "select", "alternatives", "reject", "exclude", "timeout", "escalated"]
-ID_PREFIX = "SM-"
-
-
-class RunAnswer(TypedDict):
-    """How a run ended, as every history record of it says: the same for one flight's record and a network's rows."""
-
-    execution_id: str
-    prompt: str
-    chosen_scenario_id: str | None
-    decided_by: str | None
-    approval_action: ApprovalOutcome
-    report: ExecutionReport | None
-    occurred_at: datetime
-
-
-VERB = {
-    "approve": "approved",
-    "select": "selected",
-    "reject": "rejected every plan",
-    "timeout": "did not answer in time",
-    "escalated": "the run was escalated to a human",
-}
-
-
-class NothingToLearn(ValueError):
-    """The run has no ranked plan, or not the facts a history record needs."""
-
-
-def outcome_of(approval_action: str, report: ExecutionReport | None) -> Outcome:
-    if report is not None:
-        return "on_plan" if report.status == "executed" else "failed"
-    return "failed" if approval_action in ("approve", "select") else "not_executed"
-
-
-def _type(prompt: str, flight: Flight | None) -> DisruptionType:
-    if flight is not None:
-        return disruption_type(prompt, flight, {})  # the arbitrator's classifier: the prompt, else the data
-    return next((kind for kind, pattern in PROMPT_TYPES if pattern.search(prompt or "")), "other")
 
 
 def learning_record(
     *,
     execution_id: str,
-    prompt: str,
+    disruption_type: DisruptionType,
     decision: ArbitratorOutput | dict,
     chosen_scenario_id: str | None,
     decided_by: str | None,
@@ -115,7 +77,7 @@ def learning_record(
     plan = chosen or top
     return DisruptionRecord(
         disruption_id=f"{ID_PREFIX}{execution_id}",
-        disruption_type=_type(prompt, base),
+        disruption_type=disruption_type,
         occurred_at=occurred_at,
         flight_number=base.flight_number,
         origin=base.origin,
@@ -173,6 +135,29 @@ def record_learning(record: DisruptionRecord, *, tables: WorkflowTables) -> bool
         raise
 
 
+def run_answer(
+    request: ValidatedRequest,
+    approval: ApprovalDecision | None,
+    execution: ExecutionSummary | None,
+    escalation: Escalation | None,
+    executed: ExecutionReport | None,
+) -> RunAnswer:
+    """How the run ended, filed under the disruption's own type: its AHM 730 code's (`history_type`), the type the
+    arbitrator searches precedents by — never the prompt's words read again."""
+    return {
+        # the execution that applied the plan names the record: a resumed run that found it applied adds none
+        "execution_id": executed.execution_id if executed else request.execution_name,
+        "disruption_type": history_type(request.disruption.iata_delay_code),
+        "chosen_scenario_id": execution.scenario_id if execution else None,
+        "decided_by": approval.decided_by if approval else None,
+        "approval_action": approval.action
+        if approval
+        else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
+        "report": executed,
+        "occurred_at": request.reported_at,
+    }
+
+
 def learn_step(
     state: dict,
     *,
@@ -202,21 +187,8 @@ def learn_step(
     history_id = None
     executed = ExecutionReport.model_validate(report) if report else None
     if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
-        answer: RunAnswer = {
-            # the execution that applied the plan names the record: a resumed run that found it applied adds none
-            "execution_id": executed.execution_id if executed else request.execution_name,
-            "prompt": request.prompt,
-            "chosen_scenario_id": execution.scenario_id if execution else None,
-            "decided_by": approval.decided_by if approval else None,
-            "approval_action": approval.action
-            if approval
-            else ("timeout" if escalation and escalation.reason == "APPROVAL_TIMEOUT" else "escalated"),
-            "report": executed,
-            "occurred_at": request.reported_at,
-        }
+        answer = run_answer(request, approval, execution, escalation, executed)
         if output.network is not None:  # a row per flight of the network plan (workflow/network_learning.py)
-            from .network_learning import network_records
-
             records = network_records(output=output, **answer)
         else:
             flight = q.get_flight(handle, request.flight_id) if request.flight_id else None

@@ -152,6 +152,18 @@ class DisruptionRequest(_Model):
         return value
 
 
+class RunSavedBeforeFacts(Exception):
+    """A run saved before Validate read its report into facts (no `disruption`): nothing after Validate reads the
+    prompt again, so it cannot go on; it is started again from its report. Not a ValueError, so pydantic does not
+    wrap it: the step fails with this one line."""
+
+    def __init__(self, disruption_id: str | None) -> None:
+        super().__init__(
+            f"run {disruption_id or '?'} was saved before reports were read into facts and cannot go on: start it "
+            'again from its report (skymarshal analyze "<report>", or POST /disruptions)'
+        )
+
+
 class ValidatedRequest(_Model):
     """`$.request` after Validate: the request, the flight it is about, and the run's settings."""
 
@@ -171,8 +183,15 @@ class ValidatedRequest(_Model):
     revision_agents: list[str] = Field(default_factory=lambda: list(AGENTS))
     approval_timeout_seconds: int = Field(ge=1)
     resumes: str | None = None  # the earlier execution a resume or a retry reuses (its checkpoints, its answers)
-    disruption: Disruption | None = None  # the report as facts, resolved here once (None: a run saved before)
+    disruption: Disruption  # the report as facts, resolved here once: the only reading of it after Validate
     overlay: Overlay = Field(default_factory=Overlay)  # what the facts change in the data, for every reader
+
+    @model_validator(mode="before")
+    @classmethod
+    def _saved_with_facts(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("disruption") is None:
+            raise RunSavedBeforeFacts(data.get("disruption_id"))
+        return data
 
 
 class PhaseResult(_Model):

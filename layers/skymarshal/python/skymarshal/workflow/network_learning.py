@@ -9,10 +9,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..arbitration.models import ArbitratorOutput, RankedScenario
-from ..models.history import ActionKind, DisruptionRecord
+from ..models.history import ActionKind, DisruptionRecord, DisruptionType
 from ..models.network_plan import FlightAction
 from .execution_records import ExecutionReport
-from .learning import ID_PREFIX, VERB, ApprovalOutcome, NothingToLearn, _type, outcome_of
+from .history_record import ID_PREFIX, VERB, ApprovalOutcome, NothingToLearn, outcome_of
 
 ROW_KIND: dict[str, ActionKind] = {
     "retime": "delay",
@@ -31,7 +31,7 @@ def _kind(a: FlightAction) -> ActionKind:
 def network_records(
     *,
     execution_id: str,
-    prompt: str,
+    disruption_type: DisruptionType,
     output: ArbitratorOutput,
     chosen_scenario_id: str | None,
     decided_by: str | None,
@@ -55,7 +55,6 @@ def network_records(
     outcome = outcome_of(approval_action, report)
     executed = outcome == "on_plan"
     who = decided_by or "nobody"
-    kind = _type(prompt, None)
     records = []
     for a in plan.actions:
         if a.action == "ferry":
@@ -64,7 +63,7 @@ def network_records(
         records.append(
             DisruptionRecord(
                 disruption_id=f"{ID_PREFIX}{execution_id}#{a.flight_id}",
-                disruption_type=kind,
+                disruption_type=disruption_type,
                 occurred_at=occurred_at,
                 flight_number=a.flight_number,
                 origin=a.origin,

@@ -73,7 +73,6 @@ def network_arbitration(
 
     config = config or ArbitratorConfig()
     disruption = request.disruption
-    assert disruption is not None  # Validate resolved the airport or airspace and its window
     data = handle.with_overlay(request.overlay).with_read_cache()
     approval = ApprovalDecision.model_validate(state["approval"]) if state.get("approval") else None
     try:

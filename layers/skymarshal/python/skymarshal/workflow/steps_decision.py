@@ -60,7 +60,7 @@ def arbitrate_step(
     request = ValidatedRequest.model_validate(state["request"])
     attempt, excluded, instruction = next_attempt(state)
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
-    if request.disruption is not None and request.disruption.scope.kind in NETWORK_SCOPES:
+    if request.disruption.scope.kind in NETWORK_SCOPES:
         from .network_step import network_arbitration
 
         output = network_arbitration(
@@ -178,7 +178,7 @@ def _record_decision(
         llm=output.llm,
         debate=output.debate.agreement if output.debate else None,
         debate_rounds=output.debate.rounds_run if output.debate else 2,
-        scope="network" if request.disruption and request.disruption.scope.kind in NETWORK_SCOPES else "flight",
+        scope="network" if request.disruption.scope.kind in NETWORK_SCOPES else "flight",
     )
 
 
