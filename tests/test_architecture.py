@@ -1,5 +1,6 @@
 """One architecture test: the layer order and purity contracts in pyproject.toml ([tool.importlinter]) hold
-for every module of the library and infra/, and every package of the library has its place in the order."""
+for every module of the library and infra/, every package of the library has its place in the order, and no
+module of the library imports itself back through others (no circle, whatever the import's place)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,65 @@ def test_rules_and_models_import_only_the_standard_library_pydantic_and_the_laye
             if not (inside or top in sys.stdlib_module_names or top in allowed_outside):
                 found.append(f"{module} imports {imported}")
     assert not found, found
+
+
+def circles(imports: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative): each a circle of imports."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in sorted(imports):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(imports[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(imports[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_circles_finds_a_circle_and_only_a_circle():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set(), "c": {"a", "b"}}) == []
+
+
+def test_no_module_of_the_library_imports_itself_back(graph):
+    """Every import counts — at module level, inside a function, under TYPE_CHECKING (grimp records them all) —
+    with no exemption: a type two modules share lives below both. The message names each circle's imports."""
+    modules = {m for m in graph.modules if m.startswith("skymarshal")}
+    imports = {m: {i for i in graph.find_modules_directly_imported_by(m) if i in modules and i != m} for m in modules}
+    found = circles(imports)
+    lines = [
+        " ".join(component)
+        + ": "
+        + "; ".join(f"{a} -> {b}" for a in component for b in sorted(imports[a]) if b in component)
+        for component in found
+    ]
+    assert not found, "\n".join(lines)

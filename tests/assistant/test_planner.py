@@ -6,9 +6,10 @@ import pytest
 from fakes import ScriptedChatModel
 from langchain_core.messages import SystemMessage
 
+from skymarshal.assistant.aviation_plan import AviationPlan
 from skymarshal.assistant.config import AssistantSettings
 from skymarshal.assistant.graph import Assistant
-from skymarshal.assistant.plan import AviationPlan, PlanRefused, validate_plan
+from skymarshal.assistant.plan import PlanRefused, validate_plan
 
 
 def _assistant(planner_replies, formatter_replies=("The answer.",)):

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..models.corrections import CORRECTION_KEYS, CorrectionRefused, checked_facts
 from ..workflow.client import WorkflowClient
-from ..workflow.correction_run import RunStillAnalysing
+from ..workflow.correction_run import RunStillAnalysing, correct_run
 from . import models as m
 from .roles import Caller
 
@@ -79,7 +79,7 @@ def corrections_router(
     def correct(disruption_id: str, body: Annotated[CorrectFacts, Body()]) -> Response[m.Started]:
         who = signed_in()
         try:
-            started = client().correct(disruption_id, {k: str(v) for k, v in body.facts.items()}, corrected_by=who.name)
+            started = correct_run(client(), disruption_id, {k: str(v) for k, v in body.facts.items()}, who.name)
         except CorrectionRefused as exc:
             raise BadRequestError(str(exc)) from None
         except RunStillAnalysing as exc:

@@ -19,9 +19,10 @@ from typing import Any, Literal, Protocol
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
+from .aviation_plan import AviationPlan
 from .config import AssistantBehaviour, Role, prompt_text
 from .offline_planner import airports_named, fallback_plan, plan_offline
-from .plan import AviationPlan, PlanRefusal, PlanRefused, validate_plan
+from .plan import PlanRefusal, PlanRefused, validate_plan
 from .state import AssistantState
 from .templates import TEMPLATES
 from .tools import ToolContext, ToolInputError, manifest_for_prompt, run_tool

@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import airports as ap
-from .plan import AviationPlan
+from .aviation_plan import AviationPlan
 from .rule_compute import fdp_plan
 from .rules import SYNONYMS, find_jurisdictions
 from .textsim import STOPWORDS

@@ -7,24 +7,14 @@ with a typed ``PlanRefusal``; the planner node then falls back (see ``planner``)
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from .aviation_plan import AviationPlan
 from .tools import MANIFEST
 
-AnswerStyle = Literal["brief", "detailed", "table", "list", "comparison"]
-PlanSource = Literal["llm", "offline", "fallback"]
 RefusalCode = Literal["UNKNOWN_TOOL", "BAD_ARGUMENTS", "PLANNER_FAILED"]
-
-
-class AviationPlan(BaseModel):
-    """One tool call chosen for the question, with its arguments and the style the answer should take."""
-
-    selected_tool: str = Field(description="exactly one tool name from the manifest")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="the tool's arguments, filters included")
-    answer_style: AnswerStyle = "brief"
-    reasoning: str = Field("", description="one or two sentences: why this tool and these arguments")
 
 
 class PlanRefusal(BaseModel):

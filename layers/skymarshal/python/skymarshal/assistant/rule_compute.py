@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 from datetime import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..rules import ftl_easa, ftl_faa
-
-if TYPE_CHECKING:  # plan.py reads the tool manifest, which lists this module's tool
-    from .plan import AviationPlan
+from .aviation_plan import AviationPlan
 
 FDP = re.compile(
     r"\b(max(imum)?\.?\s+(daily\s+)?fdp|fdp\s+limit|max(imum)?\s+(daily\s+)?flight\s+duty(\s+period)?)\b", re.I
@@ -39,8 +37,6 @@ def fdp_plan(text: str) -> AviationPlan | None:
     start, sectors = START.search(text), SECTORS.search(text)
     if not FDP.search(text) or start is None or sectors is None:
         return None
-    from .plan import AviationPlan
-
     pilots = PILOTS.search(text)
     if pilots and int(pilots.group(1)) > 2:  # augmented: the rest facility decides, not asked here
         return None

@@ -29,10 +29,7 @@ from . import (
     run_cmds,
     serve_cmds,
 )
-
-
-class CliError(Exception):
-    """A failure to report on one line (exit 1)."""
+from .common import CliError
 
 
 class Parser(argparse.ArgumentParser):

@@ -29,7 +29,7 @@ def _run(args) -> int:
     import sys
 
     from ..agents.runner import run_agent
-    from . import CliError
+    from .common import CliError
 
     others = None
     if args.others:

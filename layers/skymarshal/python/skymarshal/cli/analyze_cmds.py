@@ -80,7 +80,7 @@ def register(commands) -> None:
 
 def _report(args) -> str:
     """The report in words, or the movement message in --mvt FILE (read by the message parser first)."""
-    from . import CliError
+    from .common import CliError
 
     if args.mvt is None:
         if args.prompt is None:
@@ -226,7 +226,7 @@ def checked_request(prompt: str, disruption_id: str | None, requested_by: str | 
     from ..models.common import MAX_PROMPT_CHARS
     from ..workflow.client import new_disruption_id
     from ..workflow.models import DisruptionRequest, field_error
-    from . import CliError
+    from .common import CliError
 
     if not prompt.strip():
         raise CliError(
@@ -260,7 +260,7 @@ def _run(args) -> int:
         if not on:
             continue
         from ..workflow.models import missing_for_action
-        from . import CliError
+        from .common import CliError
 
         if (problem := missing_for_action(action, scenario, args.alternatives, args.comment)) is not None:
             hint = " (--reason TEXT)" if "reason is required" in problem else ""
@@ -268,7 +268,7 @@ def _run(args) -> int:
     interactive = sys.stdin.isatty() and not args.json
     if not interactive and not (args.approve or args.reject or args.select or args.alternatives or args.exclude):
         # Said before the run starts: otherwise it would wait for an answer this command cannot give.
-        from . import CliError
+        from .common import CliError
 
         raise CliError("no terminal to ask the duty manager: pass --approve, --select N or --reject")
     with control.account(echo=echo) as account:

@@ -23,7 +23,7 @@ def register(commands) -> None:
 def _run(args) -> int:
     from ..assistant.config import AssistantConfigError, AssistantSettings
     from ..assistant.graph import Assistant, checkpointer_for
-    from . import CliError
+    from .common import CliError
 
     if not args.question.strip():
         raise CliError('the question is empty: ask e.g. skymarshal ask "What are the curfew rules at Frankfurt?"')

@@ -1,4 +1,4 @@
-"""Helpers shared by the subcommands: argument types and JSON output."""
+"""Helpers shared by the subcommands: the one-line failure (`CliError`), argument types and JSON output."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import argparse
 import json
 from datetime import date
 from typing import Any
+
+
+class CliError(Exception):
+    """A failure to report on one line (exit 1)."""
 
 
 def iso_date(text: str) -> date:

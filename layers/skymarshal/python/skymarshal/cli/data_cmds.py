@@ -82,7 +82,7 @@ def register(commands) -> None:
 def generator_config(args, **extra):
     """The generator's settings from the command's flags; a bad one is one line naming it."""
     from ..data.generator import GeneratorConfig
-    from . import CliError
+    from .common import CliError
 
     settings = {"seed": args.seed, "days": args.days, "scale": args.scale, **extra}
     if args.start:
@@ -108,7 +108,7 @@ def _generate(args) -> int:
 class _Target:
     def __init__(self, args):
         from ..local.emulator import BUCKET, REGION, use_fake_credentials
-        from . import CliError
+        from .common import CliError
 
         self.naming = Naming(prefix=args.table_prefix)
         self.region = os.environ.get("AWS_REGION") or os.environ.get("AWS_DEFAULT_REGION") or REGION
@@ -144,7 +144,7 @@ class _Target:
 def _import(args) -> int:
     from ..data.import_write import ImportFailed
     from ..data.transfer import import_folder
-    from . import CliError
+    from .common import CliError
 
     target = _Target(args)
     try:
@@ -162,7 +162,7 @@ def _import(args) -> int:
 def _import_ssim(args) -> int:
     from ..data.import_write import ImportFailed
     from ..data.ssim_import import import_ssim, tails_path
-    from . import CliError
+    from .common import CliError
 
     if args.start and args.end and args.end < args.start:
         raise CliError(f"--to {args.end} is before --from {args.start}")

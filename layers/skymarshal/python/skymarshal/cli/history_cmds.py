@@ -59,7 +59,7 @@ def _continue(args) -> int:
     import getpass
 
     from ..workflow.reuse import CheckpointRefused
-    from . import CliError
+    from .common import CliError
 
     if not args.reason.strip():
         raise CliError("--reason: say why the run is continued; it goes into the log")

@@ -52,7 +52,7 @@ def _schedule(args, fresh: bool) -> Schedule | None:
     """The checked schedule of `--schedule` (None without one): a file `data import-ssim` would refuse starts no
     server (its problems, then one line); nor does one the existing account does not hold, unless `fresh`."""
     from ..local.schedule_start import Schedule, ScheduleRefused, check_start, schedule_problems
-    from . import CliError
+    from .common import CliError
 
     if args.schedule is None:
         if args.tails is not None:

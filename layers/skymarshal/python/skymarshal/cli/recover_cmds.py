@@ -47,7 +47,7 @@ def _run(args) -> int:
     from ..recovery.parser import InstanceError, read_instance
     from ..recovery.solver import NoFeasibleSolution, solve
     from ..recovery.writer import write_solution
-    from . import CliError
+    from .common import CliError
 
     try:
         instance = read_instance(args.instance)

@@ -47,7 +47,7 @@ def _target(args, echo):
         from ..data.access import DataHandle
         from ..data.schema import Naming
         from ..workflow.client import WorkflowClient
-        from . import CliError
+        from .common import CliError
 
         if not os.environ.get("SKYMARSHAL_STATE_MACHINE_ARN") or not os.environ.get(BUS_ENV):
             raise CliError(
@@ -73,7 +73,7 @@ def _target(args, echo):
 def read_checked(path: Path):
     """The stream read whole, or CliError on one line naming the line or the event (before any account)."""
     from ..day.stream import StreamRefused, read_stream
-    from . import CliError
+    from .common import CliError
 
     try:
         return read_stream(path)
@@ -86,7 +86,7 @@ def check_data(stream, handle) -> None:
     data does not hold — before anything is decided."""
     from ..data import queries as q
     from ..day.stream import StreamRefused, check_against_data, data_days_of
-    from . import CliError
+    from .common import CliError
 
     stations = {e.station for e in stream.events if e.station}
     known = {iata for iata in stations if q.airport_profile(handle, iata) is not None}

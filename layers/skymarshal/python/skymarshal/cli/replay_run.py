@@ -157,7 +157,7 @@ def send(bus: Bus, client, request: DisruptionRequest) -> str | None:
         Entries=[{"Source": SOURCE, "DetailType": DETAIL_TYPE, "Detail": json.dumps(detail), "EventBusName": bus.name}]
     )
     if reply.get("FailedEntryCount"):
-        from . import CliError
+        from .common import CliError
 
         entry = reply["Entries"][0]
         raise CliError(f"the bus refused the report: {entry.get('ErrorCode')}: {entry.get('ErrorMessage')}")

@@ -94,7 +94,7 @@ def _max_fdp(args) -> int:
 
 def _eu261(args) -> int:
     from ..models.airports import UnknownAirport
-    from . import CliError
+    from .common import CliError
 
     try:
         result = eu261.assess_compensation(
@@ -125,7 +125,7 @@ def _crew_legality(args) -> int:
     from ..analysis.crew import crew_legality
     from ..data import queries as q
     from ..local import control
-    from . import CliError
+    from .common import CliError
 
     with control.account(echo=_stderr, allow_temporary=True) as account:
         handle = account.handle()
@@ -147,7 +147,7 @@ def _mel(args) -> int:
     from ..data import queries as q
     from ..local import control
     from ..rules.mel import aircraft_airworthiness
-    from . import CliError
+    from .common import CliError
 
     with control.account(echo=_stderr, allow_temporary=True) as account:
         handle = account.handle()

@@ -118,7 +118,7 @@ def _alerts(args) -> int:
 
 
 def _audit(args) -> int:
-    from . import CliError
+    from .common import CliError
 
     if args.words[0] == "verify":
         if len(args.words) != 2:
@@ -164,7 +164,7 @@ def _retry(args) -> int:
 
 def _again(run_id: str, how: str) -> int:
     """Start the resume or retry of a run and follow it to its approval or its end."""
-    from . import CliError
+    from .common import CliError
 
     with control.account(echo=lambda m: print(m, file=sys.stderr)) as account:
         client = _client(account)
@@ -186,7 +186,7 @@ def _again(run_id: str, how: str) -> int:
 
 def _event_put(args) -> int:
     from ..workflow.trigger import RULE_PATTERN, InvalidEvent, start_for_event
-    from . import CliError
+    from .common import CliError
 
     try:
         event = json.loads(args.file.read_text(encoding="utf-8"))

@@ -24,6 +24,8 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .account import home
+
 if TYPE_CHECKING:
     from .schedule_start import Schedule
 
@@ -37,10 +39,6 @@ class LocalError(RuntimeError):
 
 class LocalNotRunning(LocalError):
     """The command needs the running local account and there is none."""
-
-
-def home() -> Path:
-    return Path(os.environ.get("SKYMARSHAL_HOME", ".skymarshal"))
 
 
 def state_file() -> Path:

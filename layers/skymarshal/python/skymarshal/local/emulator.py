@@ -6,138 +6,22 @@ In-process (`in_process_account`) for tests and one-off commands; as a backgroun
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-import boto3
+from ..data.schema import Naming
+from .account import BUCKET, MOTO_CONFIG, REGION, SEED_MARKER, LocalAccount, use_fake_credentials
 
-from ..data.access import DataHandle
-from ..data.loader import import_new_table, table_definition
-from ..data.schema import CHECKPOINTS, TABLES, Naming
-from ..workflow.tables import WorkflowTables
-
-if TYPE_CHECKING:
-    from moto.core.config import DefaultConfig
-
-REGION = "us-east-1"
-BUCKET = "skymarshal-local-artifacts"
-MOTO_CONFIG: DefaultConfig = {"stepfunctions": {"execute_state_machine": True}, "lambda": {"use_docker": False}}
-SEED_MARKER = {"PK": "SYSTEM#seed", "SK": "airline"}
-
-
-def use_fake_credentials() -> None:
-    """moto accepts any credentials; make sure no real ones are picked up by accident."""
-    for name, value in (
-        ("AWS_ACCESS_KEY_ID", "testing"),
-        ("AWS_SECRET_ACCESS_KEY", "testing"),
-        ("AWS_SESSION_TOKEN", "testing"),
-        ("AWS_DEFAULT_REGION", REGION),
-    ):
-        os.environ[name] = value
-    os.environ.pop("AWS_PROFILE", None)
-
-
-@dataclass
-class LocalAccount:
-    endpoint_url: str | None = None  # None: the in-process mock
-    naming: Naming = field(default_factory=Naming)
-
-    def client(self, service: str):
-        return boto3.client(service, endpoint_url=self.endpoint_url, region_name=REGION)
-
-    def resource(self, service: str = "dynamodb"):
-        return boto3.resource(service, endpoint_url=self.endpoint_url, region_name=REGION)
-
-    def handle(self, agent: str | None = None) -> DataHandle:
-        return DataHandle(agent, naming=self.naming, resource=self.resource())
-
-    def tables(self) -> WorkflowTables:
-        """The workflow's tables in this account (what a Lambda container builds from its environment)."""
-        return WorkflowTables(self.resource(), self.naming)
-
-    def existing_tables(self) -> set[str]:
-        names: set[str] = set()
-        for page in self.client("dynamodb").get_paginator("list_tables").paginate():
-            names.update(page["TableNames"])
-        return names
-
-    def create(self, airline=None, progress: Callable[[str, int], None] | None = None) -> dict[str, int]:
-        """Create every table that is missing; tables with generated rows are created by ImportTable."""
-        ddb, s3 = self.client("dynamodb"), self.client("s3")
-        existing = self.existing_tables()
-        if BUCKET not in {b["Name"] for b in s3.list_buckets().get("Buckets", [])}:
-            s3.create_bucket(Bucket=BUCKET)
-        _checkpoint_lifecycle(s3)
-        counts: dict[str, int] = {}
-        for spec in TABLES:
-            if self.naming(spec.name) in existing:
-                continue
-            rows = airline.tables.get(spec.name) if airline else None
-            if rows:
-                counts[spec.name] = import_new_table(ddb, s3, BUCKET, spec, self.naming, rows)
-            else:
-                ddb.create_table(**table_definition(spec, self.naming))
-                counts[spec.name] = 0
-            ddb.update_continuous_backups(
-                TableName=self.naming(spec.name), PointInTimeRecoverySpecification={"PointInTimeRecoveryEnabled": True}
-            )  # as in the CDK stack; exports need it
-            if spec.ttl_attribute:
-                ddb.update_time_to_live(
-                    TableName=self.naming(spec.name),
-                    TimeToLiveSpecification={"Enabled": True, "AttributeName": spec.ttl_attribute},
-                )
-            if progress:
-                progress(spec.name, counts[spec.name])
-        if airline is not None:
-            self.mark_seeded(airline)
-        return counts
-
-    def add_missing_indexes(self) -> list[str]:
-        """GSIs the schema declares that an existing table lacks (a local state saved by an older version),
-        added with UpdateTable; the index names added."""
-        ddb, added = self.client("dynamodb"), []
-        existing = self.existing_tables()
-        for spec in TABLES:
-            name = self.naming(spec.name)
-            if name not in existing or not spec.indexes:
-                continue
-            present = {
-                i["IndexName"] for i in ddb.describe_table(TableName=name)["Table"].get("GlobalSecondaryIndexes", [])
-            }
-            definition = table_definition(spec, self.naming)
-            for index in definition["GlobalSecondaryIndexes"]:
-                if index["IndexName"] in present:
-                    continue
-                keys = {k["AttributeName"] for k in index["KeySchema"]}
-                ddb.update_table(
-                    TableName=name,
-                    AttributeDefinitions=[a for a in definition["AttributeDefinitions"] if a["AttributeName"] in keys],
-                    GlobalSecondaryIndexUpdates=[{"Create": index}],
-                )
-                added.append(f"{name}.{index['IndexName']}")
-        return added
-
-    def mark_seeded(self, airline) -> None:
-        item = {**SEED_MARKER, "config": airline.config.model_dump_json(), "counts": json.dumps(airline.counts())}
-        self.resource().Table(self.naming(CHECKPOINTS)).put_item(Item=item)
-
-    def seed_info(self) -> dict | None:
-        """The generator config and row counts the account was seeded with, and the SSIM file its flights came
-        from (`local start --schedule`; None: the generated ones), or None."""
-        if self.naming(CHECKPOINTS) not in self.existing_tables():
-            return None
-        item = self.resource().Table(self.naming(CHECKPOINTS)).get_item(Key=SEED_MARKER).get("Item")
-        if not item:
-            return None
-        return {
-            "config": json.loads(item["config"]),
-            "counts": json.loads(item["counts"]),
-            "schedule": item.get("schedule"),
-        }
+# The account's names, for the modules that read them from here (defined once in account.py).
+__all__ = [
+    "BUCKET",
+    "MOTO_CONFIG",
+    "REGION",
+    "SEED_MARKER",
+    "LocalAccount",
+    "in_process_account",
+    "use_fake_credentials",
+]
 
 
 @contextmanager
@@ -163,27 +47,3 @@ def in_process_account(
         else:  # moto runs in this process: its table model takes the rows directly, as the server's seeding does
             seed_in_place(account, airline, tables=tables)
         yield account
-
-
-def _checkpoint_lifecycle(s3) -> None:
-    """The artifacts bucket's checkpoint expiry rule, as the data stack declares it (infra/storage.py): the
-    checkpoint saver finds it by id and never writes the bucket's lifecycle itself."""
-    from botocore.exceptions import ClientError
-
-    from ..checkpoint.config import CHECKPOINT_LIFECYCLE_RULE_ID, CHECKPOINT_S3_PREFIX, CHECKPOINT_TTL_DAYS
-
-    try:
-        rules = s3.get_bucket_lifecycle_configuration(Bucket=BUCKET)["Rules"]
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] != "NoSuchLifecycleConfiguration":
-            raise
-        rules = []
-    if any(rule.get("ID") == CHECKPOINT_LIFECYCLE_RULE_ID for rule in rules):
-        return
-    rule = {
-        "ID": CHECKPOINT_LIFECYCLE_RULE_ID,
-        "Filter": {"Prefix": f"{CHECKPOINT_S3_PREFIX}/"},
-        "Status": "Enabled",
-        "Expiration": {"Days": CHECKPOINT_TTL_DAYS},
-    }
-    s3.put_bucket_lifecycle_configuration(Bucket=BUCKET, LifecycleConfiguration={"Rules": [*rules, rule]})

@@ -15,7 +15,7 @@ import secrets
 from pathlib import Path
 from typing import Any
 
-from .control import home
+from .account import home
 
 _installed: dict[str, Any] = {}
 

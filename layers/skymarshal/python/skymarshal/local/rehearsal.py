@@ -26,16 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ACCOUNT, REGION, QUALIFIER = "123456789012", "us-east-1", "hnb659fds"
-ASSET_BUCKET = f"cdk-{QUALIFIER}-assets-{ACCOUNT}-{REGION}"
-VERSION_PARAMETER = f"/cdk-bootstrap/{QUALIFIER}/version"
-DEMO_PROMPT = "Flight EY123 on January 20th had a mechanical failure"
-SKIPPED = "rehearsal-skipped"
-Echo = Callable[[str], None]
-
-
-class RehearsalError(RuntimeError):
-    """A stack did not deploy, or the demo did not finish; the message says which and why, in one line."""
+from .rehearsal_names import ACCOUNT, ASSET_BUCKET, REGION, SKIPPED, VERSION_PARAMETER, Echo, RehearsalError
 
 
 def stacks_in_order(outdir: Path) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from .rehearsal import ASSET_BUCKET, DEMO_PROMPT, REGION, SKIPPED, Echo, RehearsalError
+from .rehearsal_names import ASSET_BUCKET, DEMO_PROMPT, REGION, SKIPPED, Echo, RehearsalError
 from .workflow import LocalFunction
 
 LOCAL_OVERRIDES = {
@@ -90,7 +90,7 @@ def seed(load_factor: float, echo: Echo) -> None:
     from ..data.generator import GeneratorConfig, generate
     from ..data.loader import item_attributes
     from ..data.schema import Naming
-    from .rehearsal import ACCOUNT
+    from .rehearsal_names import ACCOUNT
 
     started = time.monotonic()
     airline = generate(GeneratorConfig(load_factor=load_factor))

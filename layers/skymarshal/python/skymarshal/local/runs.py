@@ -35,8 +35,7 @@ RESTART_ERROR = "SkyMarshal.LocalRestart"
 def _machine(machine_arn: str):
     from moto.stepfunctions.responses import get_backend  # the interpreter's backend (execute_state_machine)
 
-    from .emulator import REGION
-    from .seeding import ACCOUNT_ID
+    from .account import ACCOUNT_ID, REGION
 
     return get_backend(ACCOUNT_ID, REGION).describe_state_machine(machine_arn)
 
@@ -67,8 +66,7 @@ def _archived(machine, record: dict, path: Path):
     from moto.stepfunctions.parser.api import ExecutionStatus
     from moto.stepfunctions.parser.backend.execution import Execution
 
-    from .emulator import REGION
-    from .seeding import ACCOUNT_ID
+    from .account import ACCOUNT_ID, REGION
 
     class ArchivedExecution(Execution):
         @property

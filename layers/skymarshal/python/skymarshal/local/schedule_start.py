@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from ..data.schema import CHECKPOINTS, FLIGHTS
 from ..data.ssim_import import import_ssim, read_schedule
 from ..data.ssim_import import tails_path as default_tails_path
-from .emulator import SEED_MARKER, LocalAccount
+from .account import SEED_MARKER, LocalAccount
 
 if TYPE_CHECKING:
     from .durable import DurableState

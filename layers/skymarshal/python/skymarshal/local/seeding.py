@@ -17,10 +17,8 @@ import orjson
 
 from ..data.loader import bulk_allocation, item_attributes
 from ..data.schema import TABLES
-from .emulator import REGION, LocalAccount
+from .account import ACCOUNT_ID, REGION, LocalAccount
 from .moto_compact import MAX_ITEM_BYTES, pack
-
-ACCOUNT_ID = "123456789012"  # moto's default account
 
 
 class SeedError(RuntimeError):

@@ -18,8 +18,7 @@ import pickle
 from pathlib import Path
 from typing import Any
 
-from .emulator import REGION
-from .seeding import ACCOUNT_ID
+from .account import ACCOUNT_ID, REGION
 
 DATA_SERVICES = ("dynamodb", "s3")  # snapshotted with the journal
 KEY_SERVICES = ("kms", "cognito-idp")  # snapshotted whole after each change

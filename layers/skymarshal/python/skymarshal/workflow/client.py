@@ -85,12 +85,6 @@ class WorkflowClient:
         )
         return start(request, sfn=self.sfn, state_machine_arn=self.arn)
 
-    def correct(self, name: str, facts: dict[str, str], *, corrected_by: str) -> dict:
-        """The run's report analysed again with `facts` corrected (workflow/correction_run.py)."""
-        from .correction_run import correct_run
-
-        return correct_run(self, name, facts, corrected_by)
-
     def describe(self, name: str) -> dict:
         try:
             return self.sfn.describe_execution(executionArn=self.execution_arn(name))

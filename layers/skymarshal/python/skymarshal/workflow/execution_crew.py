@@ -1,13 +1,12 @@
 """The roster follows the plan: an executed delay moves its crew's sector rows and the end of their duty, and the
 cabin crew a larger type needs join the flights the swap gives it, each called out from a standby that covers the
-report (the same ``Planner.call_out`` a reserve swap uses). Written in the same transaction as the flight row, so
+report (the same ``call_out`` a reserve swap uses, execution_reader.py). Written in the same transaction as the flight row, so
 the next disruption reads a roster that matches the flights (``data.integrity`` checks the two against each other).
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from boto3.dynamodb.conditions import Attr, Key
@@ -17,16 +16,14 @@ from ..data import schema as s
 from ..models.airports import airport
 from ..models.common import iso_z
 from .execution_changes import Change, PlanError
-
-if TYPE_CHECKING:  # the planner calls in here; only its type is needed
-    from .execution_plan import Planner
+from .execution_reader import RowReader
 
 
 def _at(value: str) -> datetime:
     return datetime.fromisoformat(value.replace("Z", "+00:00"))
 
 
-def _duty_rows(planner: Planner, seat: dict) -> list[dict]:
+def _duty_rows(planner: RowReader, seat: dict) -> list[dict]:
     """The member's FLIGHT rows of the duty that holds `seat` (one Query on the member's rows from its report)."""
     return [
         r
@@ -64,7 +61,7 @@ def flight_times(flight: dict) -> tuple[str, str, int]:
     return departure, arrival, int(flight.get("delay_minutes", 0))
 
 
-def crew_to_times(planner: Planner, flight_id: str, departure: str, arrival: str, moved: int) -> list[Change]:
+def crew_to_times(planner: RowReader, flight_id: str, departure: str, arrival: str, moved: int) -> list[Change]:
     """Every rostered member's sector of the flight at the given times (an executed delay, or a flight the plan
     takes over whose roster still holds the schedule), with the end of their duty."""
     seats = planner._query(s.CREW_ROSTER, Key("flight_id").eq(flight_id), s.FLIGHT_POSITION_INDEX)
@@ -79,12 +76,12 @@ def crew_to_times(planner: Planner, flight_id: str, departure: str, arrival: str
     return out
 
 
-def delay_crew_changes(planner: Planner, a: DelayFlight) -> list[Change]:
+def delay_crew_changes(planner: RowReader, a: DelayFlight) -> list[Change]:
     """The delayed flight's crew move with it (ORO.FTL.205: their FDP runs to its new on-blocks)."""
     return crew_to_times(planner, a.flight_id, iso_z(a.new_departure), iso_z(a.new_arrival), a.delay_minutes)
 
 
-def rest_crew_changes(planner: Planner, a: RestCrew) -> list[Change]:
+def rest_crew_changes(planner: RowReader, a: RestCrew) -> list[Change]:
     """Each rested member's rows of the duty holding the flight report at their new time (re-keyed: the duty key
     starts with the report); the sectors were moved by the flight's DelayFlight, applied before this action."""
     seats = planner._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
@@ -102,7 +99,7 @@ def rest_crew_changes(planner: Planner, a: RestCrew) -> list[Change]:
     return out
 
 
-def cabin_crew_changes(planner: Planner, a: AddCabinCrew) -> list[Change]:
+def cabin_crew_changes(planner: RowReader, a: AddCabinCrew) -> list[Change]:
     """Each added member is called out from their standby and rostered on the swap's flights as one duty from
     `report_at`: a copy of the rostered cabin crew's rows on those flights (times, type, sectors), their own."""
     flight = planner._flight(a.flight_id)
@@ -132,7 +129,7 @@ def cabin_crew_changes(planner: Planner, a: AddCabinCrew) -> list[Change]:
     return out
 
 
-def _template(planner: Planner, a: AddCabinCrew) -> list[dict]:
+def _template(planner: RowReader, a: AddCabinCrew) -> list[dict]:
     """The rows of one rostered cabin crew member of the flight over the swap's flights, in time order."""
     seats = planner._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
     cabin = sorted((r for r in seats if r.get("position") == a.position), key=lambda r: r["crew_id"])

@@ -5,7 +5,6 @@ be SPARE (checked, not written, like a tail swap's)."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from boto3.dynamodb.conditions import Attr
@@ -15,9 +14,7 @@ from ..data import schema as s
 from ..models.airports import airport, great_circle_km
 from ..models.common import iso_z
 from .execution_changes import Change, PlanError, row_key
-
-if TYPE_CHECKING:  # the planner calls in here; only its type is needed
-    from .execution_plan import Planner
+from .execution_reader import RowReader
 
 RELEASE_AFTER_ON_BLOCKS = timedelta(minutes=30)  # post-flight duty of the ferry crew
 
@@ -27,7 +24,7 @@ def ferry_number(flight_number: str) -> str:
     return (flight_number[:-1] if flight_number[-1].isalpha() else flight_number) + "F"
 
 
-def ferry_changes(planner: Planner, a: FerryAircraft) -> list[Change]:
+def ferry_changes(planner: RowReader, a: FerryAircraft) -> list[Change]:
     flight = planner._flight(a.flight_id)
     local_day = a.departure.astimezone(ZoneInfo(airport(a.origin).tz)).date()
     day = planner._get(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from boto3.dynamodb.conditions import Key
 
@@ -17,14 +16,12 @@ from ..models.common import iso_z
 from ..models.operational import AircraftDay, Flight, WorkOrder
 from ..rules.rotation import expected_day
 from .execution_changes import Change
-
-if TYPE_CHECKING:  # the planner calls in here; only its type is needed
-    from .execution_plan import Planner
+from .execution_reader import RowReader
 
 WHATIF_NOTE = "(what-if, not yet in the maintenance system)"
 
 
-def grounding_changes(planner: Planner, a: GroundAircraft) -> list[Change]:
+def grounding_changes(planner: RowReader, a: GroundAircraft) -> list[Change]:
     """The reported defect's work order, written once: a row already there (an earlier run recorded it, or
     maintenance opened it) is left as it is."""
     order = WorkOrder.model_validate(a.work_order)
@@ -41,7 +38,7 @@ def grounding_changes(planner: Planner, a: GroundAircraft) -> list[Change]:
     return [planner._change(s.MAINTENANCE_WORK_ORDERS, None, item)]
 
 
-def position_changes(planner: Planner, a: RepositionFleet) -> list[Change]:
+def position_changes(planner: RowReader, a: RepositionFleet) -> list[Change]:
     """Each tail's availability rows rewritten where its flights (as the earlier groups left them) say otherwise."""
     touched = {x.flight_id for x in planner.scenario.actions} | {
         f"{x.flight_id}-FERRY" for x in planner.scenario.actions if x.kind == "ferry"
@@ -65,7 +62,7 @@ def position_changes(planner: Planner, a: RepositionFleet) -> list[Change]:
     return out
 
 
-def _flights(planner: Planner, registration: str, first: date, last: date, current: dict[str, dict]) -> list[Flight]:
+def _flights(planner: RowReader, registration: str, first: date, last: date, current: dict[str, dict]) -> list[Flight]:
     """The tail's flights over its availability days: the index's answer, corrected by consistent reads of the
     flights this plan changed (an index lags a write that just committed)."""
     low = iso_z(_midnight(first) - timedelta(days=1))
