@@ -117,7 +117,15 @@ def _status(args) -> int:
             **memory.as_dict(),
             "refusing_new_runs": memory.refusal(),  # None while there is room
             "recovered": state.recovered or None,
+            "schedule": _held_schedule(),  # the SSIM file its flights came from (None: the generated ones)
             "rows": state.counts,
         }
     )
     return 0
+
+
+def _held_schedule() -> str | None:
+    from ..local.schedule_start import held_schedule
+
+    held = held_schedule(control.home() / "local" / "state")
+    return held.path if held else None
