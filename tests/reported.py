@@ -1,7 +1,10 @@
 """A report's facts as Validate reads them, for tests that call the arbitrator without the workflow: the flight the
-report names (the offline extraction, then the flights table) and the report read against it."""
+report names (the offline extraction, then the flights table) and the report read against it; and EY123 as the
+mechanical demo has it (delayed 35 min by a hydraulic fault), for tests that need one flight without the tables."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
 
 from skymarshal.data import queries as q
 from skymarshal.intake.disruption_facts import report_disruption
@@ -24,3 +27,25 @@ def flight_of(handle, prompt: str) -> Flight:
 def reported(handle, prompt: str) -> Disruption:
     """The report about the flight it names, as facts (what the arbitrator takes the flight and its kind from)."""
     return report_disruption(prompt, flight_of(handle, prompt))
+
+
+_DEP = datetime(2027, 1, 20, 10, 25, tzinfo=UTC)
+EY123 = Flight(
+    flight_id="EY123-20270120",
+    flight_number="EY123",
+    carrier="EY",
+    origin="AUH",
+    destination="FRA",
+    flight_date=_DEP.date(),
+    scheduled_departure=_DEP,
+    scheduled_arrival=_DEP + timedelta(minutes=380),
+    aircraft_registration="A6-BLQ",
+    aircraft_type="B789",
+    status="DELAYED",
+    delay_minutes=35,
+    delay_reason="TECHNICAL: hydraulic system fault",
+    block_minutes=380,
+    distance_km=4864,
+    capacity={"J": 28, "Y": 271},
+    booked={"J": 8, "Y": 81},
+)

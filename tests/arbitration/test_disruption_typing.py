@@ -4,38 +4,17 @@ reading of a report about one flight."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from reported import EY123
 
 from skymarshal.intake.disruption_facts import report_disruption
 from skymarshal.models.disruption import history_type
-from skymarshal.models.operational import Flight
-
-DEP = datetime(2027, 1, 20, 10, 25, tzinfo=UTC)
-FLIGHT = Flight(
-    flight_id="EY123-20270120",
-    flight_number="EY123",
-    carrier="EY",
-    origin="AUH",
-    destination="FRA",
-    flight_date=DEP.date(),
-    scheduled_departure=DEP,
-    scheduled_arrival=DEP + timedelta(minutes=380),
-    aircraft_registration="A6-BLQ",
-    aircraft_type="B789",
-    status="SCHEDULED",
-    delay_minutes=0,
-    block_minutes=380,
-    distance_km=4864,
-    capacity={"J": 28, "Y": 271},
-)
 
 
 def kind(report: str) -> str:
-    return history_type(report_disruption(report, FLIGHT).iata_delay_code)
+    return history_type(report_disruption(report, EY123).iata_delay_code)
 
 
 @pytest.mark.parametrize(

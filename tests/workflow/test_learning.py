@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from reported import EY123
 
 from skymarshal.arbitration.actions import CancelFlight, DelayFlight, SwapAircraft
 from skymarshal.arbitration.models import ArbitratorOutput, RankedScenario, Scenario, Sensitivity
@@ -23,26 +24,8 @@ from skymarshal.workflow.models import ApprovalDecision, RunSavedBeforeFacts, Va
 from skymarshal.workflow.tables import WorkflowTables
 
 AT = datetime(2027, 1, 20, 8, 5, tzinfo=UTC)
-DEP = datetime(2027, 1, 20, 10, 25, tzinfo=UTC)
-FLIGHT = Flight(
-    flight_id="EY123-20270120",
-    flight_number="EY123",
-    carrier="EY",
-    origin="AUH",
-    destination="FRA",
-    flight_date=DEP.date(),
-    scheduled_departure=DEP,
-    scheduled_arrival=DEP + timedelta(minutes=380),
-    aircraft_registration="A6-BLQ",
-    aircraft_type="B789",
-    status="DELAYED",
-    delay_minutes=35,
-    delay_reason="TECHNICAL: hydraulic system fault",
-    block_minutes=380,
-    distance_km=4864,
-    capacity={"J": 28, "Y": 271},
-    booked={"J": 8, "Y": 81},
-)
+DEP = EY123.scheduled_departure
+FLIGHT = EY123
 PROMPT = "Flight EY123 on January 20th had a mechanical failure"
 
 
