@@ -309,8 +309,8 @@ def solve(
     assert search.best_solution is not None, "a construction was accepted (else NoFeasibleSolution above)"
     if on_incumbent:
         on_incumbent(*search.result())
-    # The incumbent's final re-seating is reserved as long as the latest one took.
-    while time.monotonic() - started < time_limit - (0 if search.best_reseated else search.reseater.last):
+    # The incumbent's final re-seating is reserved half as long again as the latest one took (a loaded machine).
+    while time.monotonic() - started < time_limit - (0 if search.best_reseated else 1.5 * search.reseater.last):
         if search.offer(search.neighbour()) and on_incumbent:
             on_incumbent(*search.result())
     if not search.best_reseated and search.reseat_incumbent() and on_incumbent:
