@@ -162,3 +162,30 @@ def test_a_long_item_is_kept_compressed_and_reads_back_whole(table):
     got = table.get_item(TableName="race", Key={"pk": {"S": "big"}, "sk": {"S": "1"}})["Item"]
     assert got["v"] == {"N": "7"} and got["b"]["S"] == blob
     assert not moto_compact._hot
+
+
+def test_a_binary_value_written_in_a_transaction_is_stored_as_text_and_reads_back_as_bytes(table):
+    """TransactWriteItems hands moto decoded bytes (the checkpoint saver's payloads): kept as base64 text, not
+    left decoded for good."""
+    payload = bytes(range(256)) * 4
+    table.transact_write_items(
+        TransactItems=[
+            {"Put": {"TableName": "race", "Item": {"pk": {"S": "bin"}, "sk": {"S": "1"}, "p": {"B": payload}}}},
+            {
+                "Put": {
+                    "TableName": "race",
+                    "Item": {"pk": {"S": "bin"}, "sk": {"S": "2"}, "s": {"BS": [b"a", b"\x00"]}},
+                }
+            },
+        ]
+    )
+    from moto.dynamodb.models import dynamodb_backends
+
+    items = dynamodb_backends["123456789012"]["us-east-1"].tables["race"].items
+    stored = list(items[next(k for k in items if k.value == "bin")].values())
+    assert all("_sm_attrs" not in item.__dict__ and "_sm_pinned" not in item.__dict__ for item in stored)
+    got = table.get_item(TableName="race", Key={"pk": {"S": "bin"}, "sk": {"S": "1"}})["Item"]
+    assert got["p"]["B"] == payload
+    got = table.get_item(TableName="race", Key={"pk": {"S": "bin"}, "sk": {"S": "2"}})["Item"]
+    assert sorted(got["s"]["BS"]) == [b"\x00", b"a"]
+    assert not moto_compact._hot

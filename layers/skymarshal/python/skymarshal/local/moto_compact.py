@@ -13,12 +13,14 @@ is re-encoded from the (possibly updated) dict; after a read it is only dropped.
 An item's string longer than COMPRESS_ABOVE (a LangGraph checkpoint chunk, a run's record — not a booking) is
 kept zlib-compressed: the local server keeps every run's checkpoints, and moto keeps them in memory for good.
 
-Items whose values cannot be written as JSON (bytes in a binary attribute built in process) stay decoded.
+A binary value is kept as its base64 text, as moto keeps one written over HTTP; items whose values cannot be
+written as JSON at all stay decoded.
 moto's own code is unchanged: it sees the same `attrs` dicts, built on demand.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import zlib
 from typing import Any
@@ -49,6 +51,10 @@ def _wire(value: Any) -> Any:
 
     if isinstance(value, DynamoType):
         return value.to_json()
+    if isinstance(value, bytes):
+        # A binary value as moto holds one written over HTTP (its base64 text): TransactWriteItems hands moto the
+        # decoded bytes, and each LangGraph checkpoint's payload came this way — left decoded, ~450 items a run.
+        return base64.b64encode(value).decode("ascii")
     raise TypeError(f"not JSON: {type(value).__name__}")
 
 
