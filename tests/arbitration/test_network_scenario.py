@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.arbitration.network_scenario import flight_actions, network_scenario, rank_network
+from skymarshal.arbitration.network_scenario import flight_actions, network_scenario, rank_network, with_contacts
 from skymarshal.arbitration.ranking import RankingWeights
 from skymarshal.models.network_plan import (
     CrewChange,
@@ -127,3 +127,29 @@ def test_a_plan_better_on_every_criterion_ranks_first(cost, delay, extra_cost, e
     ranked = rank_network([worse, better], RankingWeights())
     assert [r.scenario.scenario_id for r in ranked] == ["network:b", "network:a"]
     assert ranked[0].score > ranked[1].score and 0 <= ranked[1].confidence <= ranked[0].confidence <= 1
+
+
+def test_the_plan_calling_fewer_crew_ranks_first_when_all_else_is_equal():
+    """Its totals count the crew to call (contacts.py): those of a flight it retimes 30 min or more, once each."""
+    roster = {"EY1-20270122": [f"C{i}" for i in range(12)], "EY2-20270122": ["C1", "C2"]}
+
+    def plan(pid: str, flight: str) -> NetworkPlan:
+        p = NetworkPlan(
+            plan_id=pid,
+            objective="min_delay",
+            title=pid,
+            actions=[row(delay=45, flight_id=flight, flight_number=flight.split("-")[0])],
+            totals=totals(delay=45),
+        )
+        return with_contacts(p, lambda fid: roster.get(fid, []))
+
+    busy, quiet = plan("network:a", "EY1-20270122"), plan("network:b", "EY2-20270122")
+    assert (busy.totals.crew_to_contact, quiet.totals.crew_to_contact) == (12, 2)
+    valid = [ValidatedNetworkPlan(plan=p, flights_checked=1, checks=1, rejections=[]) for p in (busy, quiet)]
+    ranked = rank_network(valid, RankingWeights())
+    assert [r.scenario.scenario_id for r in ranked] == ["network:b", "network:a"]  # not the ids' order
+    assert ranked[0].scenario.crew_to_contact == 2 and ranked[0].score > ranked[1].score
+    on_time = NetworkPlan(
+        plan_id="network:d", objective="min_delay", title="d", actions=[row(delay=20)], totals=totals(delay=20)
+    )
+    assert with_contacts(on_time, lambda fid: roster[fid]).totals.crew_to_contact == 0  # under 30 min: no call

@@ -9,19 +9,22 @@ criterion measured on the whole plan from the per-flight table:
   care rules count a night away, knowledge/recovery-policy);
 - cost: the plan's cost (network.totals);
 - network stability: flights the plan changes (retimed, swapped, ferried), a cancellation counting double;
-- execution reliability: 1 less 0.02 per reserve called out and 0.01 per tail swap (moves that can go wrong).
+- execution reliability: 1 less 0.02 per reserve called out and 0.01 per tail swap (moves that can go wrong), and
+  0.005 per crew member its execution must call (at most 0.1, as for one flight: contacts.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from ..models.disruption import Disruption
 from ..models.history import ActionKind
 from ..models.network_plan import FlightAction, NetworkDecision, NetworkPlan, ValidatedNetworkPlan
 from .actions import Action, CancelFlight, DelayFlight, FerryAircraft, ReassignCrew, RebookPassengers, SwapAircraft
+from .contacts import crew_to_contact, moved_flights
 from .models import KIND_OF_ACTION, ArbitratorOutput, Escalation, RankedScenario, Scenario, Sensitivity
-from .ranking import CRITERIA, Precedent, RankingWeights, normalise, score
+from .ranking import CONTACT_RISK, CONTACT_RISK_CAP, CRITERIA, Precedent, RankingWeights, normalise, score
 
 REACCOMMODATION_HOURS = 4.0
 OVERNIGHT_HOURS = 12.0
@@ -124,6 +127,7 @@ def network_scenario(plan: NetworkPlan) -> Scenario:
         cost_usd=t.cost_usd,
         cost_by_component=dict(t.cost_by_component),
         downstream_flights_delayed=sum(a.delay_minutes > 0 for a in operated),
+        crew_to_contact=t.crew_to_contact,
         execution_notes=[*plan.notes, *(f"{r.flight_id}: {r.change} ({r.reason})" for r in plan.replanned)],
     )
 
@@ -131,6 +135,7 @@ def network_scenario(plan: NetworkPlan) -> Scenario:
 def raw_criteria(plan: NetworkPlan) -> dict[str, float]:
     """The four ranking criteria of a whole plan (the module's docstring says how each is measured)."""
     t = plan.totals
+    contacts = min(CONTACT_RISK_CAP, CONTACT_RISK * t.crew_to_contact)
     delay_hours = sum(a.passengers * a.delay_minutes for a in plan.actions if a.operates) / 60
     return {
         "passenger_satisfaction": delay_hours
@@ -138,7 +143,7 @@ def raw_criteria(plan: NetworkPlan) -> dict[str, float]:
         + OVERNIGHT_HOURS * t.passengers_stranded_overnight,
         "cost": t.cost_usd,
         "network_stability": sum(a.action != "operate" for a in plan.actions) + t.cancellations,
-        "execution_reliability": max(0.0, 1.0 - 0.02 * t.reserves_called - 0.01 * t.tail_swaps),
+        "execution_reliability": max(0.0, 1.0 - 0.02 * t.reserves_called - 0.01 * t.tail_swaps - contacts),
     }
 
 
@@ -160,6 +165,13 @@ def _summary(plan: NetworkPlan) -> str:
         f"reserve(s); {t.passengers_reaccommodated} passengers re-accommodated, {t.passengers_stranded_overnight} "
         f"overnight; USD {t.cost_usd:,.0f}"
     )
+
+
+def with_contacts(plan: NetworkPlan, rostered: Callable[[str], list[str]]) -> NetworkPlan:
+    """The plan with the crew its execution must call in its totals (contacts.py; `rostered`: a flight's crew)."""
+    scenario = network_scenario(plan)
+    crew = crew_to_contact(scenario, {fid: rostered(fid) for fid in moved_flights(scenario)})
+    return plan.model_copy(update={"totals": plan.totals.model_copy(update={"crew_to_contact": crew})})
 
 
 def rank_network(valid: list[ValidatedNetworkPlan], weights: RankingWeights) -> list[RankedScenario]:
@@ -198,10 +210,18 @@ def rank_network(valid: list[ValidatedNetworkPlan], weights: RankingWeights) -> 
 
 
 def network_output(
-    decision: NetworkDecision, disruption: Disruption, weights: RankingWeights, exclude: frozenset[str] = frozenset()
+    decision: NetworkDecision,
+    disruption: Disruption,
+    weights: RankingWeights,
+    exclude: frozenset[str] = frozenset(),
+    rostered: Callable[[str], list[str]] | None = None,
 ) -> ArbitratorOutput:
     """The arbitrator's output for a network disruption: the valid plans ranked (less those set aside), the
-    decision with every plan's table, and an escalation when none is valid."""
+    decision with every plan's table, and an escalation when none is valid. `rostered` (a flight's crew ids):
+    each plan's totals count the crew its execution must call, which its execution risk weighs."""
+    if rostered is not None:
+        plans = [v.model_copy(update={"plan": with_contacts(v.plan, rostered)}) for v in decision.plans]
+        decision = decision.model_copy(update={"plans": plans})
     valid = [v for v in decision.valid if v.plan.plan_id not in exclude]
     ranked = rank_network(valid, weights)
     r = decision.restriction

@@ -123,6 +123,7 @@ class PlanTotals(Frozen):
     tail_swaps: int
     ferries: int
     reserves_called: int
+    crew_to_contact: int = 0  # distinct crew members its execution must call (set when it is ranked)
     passengers_affected: int
     passengers_reaccommodated: int
     passengers_stranded_overnight: int

@@ -86,8 +86,21 @@ def network_arbitration(
         else:
             budget = OPTIMIZER_SHARE * (deadline_s if deadline_s is not None else arbitrator_deadline_s())
             decision = network_plans(data, disruption, now=now, config=config.network, budget_s=budget)
-        output = network_output(decision, disruption, config.weights, frozenset(excluded))
+        output = network_output(decision, disruption, config.weights, frozenset(excluded), rostered=_rostered(data))
     except NetworkInputRefused as exc:
         log.info("network plans refused: %s", exc)
         output = refused_output(str(exc), disruption)
     return with_agents(output, store.resolve(state["phase2"]["collation"]) if state.get("phase2") else None)
+
+
+def _rostered(handle: DataHandle):
+    """A flight's rostered crew ids, read once per flight (the plans share most of their flights)."""
+    from functools import cache
+
+    from ..data import queries as q
+
+    @cache
+    def crew(flight_id: str) -> tuple[str, ...]:
+        return tuple(d.crew_id for d in q.crew_assignments(handle, flight_id))
+
+    return lambda flight_id: list(crew(flight_id))
