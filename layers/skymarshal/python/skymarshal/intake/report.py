@@ -76,7 +76,9 @@ _PLACE_BEFORE = re.compile(r"\b(?:at|in|over|from|to|via|near|ex|into|for)\s+$",
 _ROUTE = re.compile(r"[A-Z]{3}-[A-Z]{3}\b")
 # Right before an airport: words that make it a movement's end, not where something is ("the late inbound from
 # Jeddah", "to Abu Dhabi", "diverted to Muscat")
-MOVEMENT = re.compile(r"\b(?i:from|to|into|via|ex|towards|for)\s+(?:(?!(?i:at|in|over|near)\b)[A-Z][\w.'’-]*\s+){0,2}\(?$")
+MOVEMENT = re.compile(
+    r"\b(?i:from|to|into|via|ex|towards|for)\s+(?:(?!(?i:at|in|over|near)\b)[A-Z][\w.'’-]*\s+){0,2}\(?$"
+)
 AIRSPACE = re.compile(
     r"\b((?:(?!the\b|The\b|THE\b)[A-Z][A-Za-z]+\s){1,2}(?:FIR|UIR|airspace|AIRSPACE|ACC|CTA)|(?:FIR|UIR)\s+[A-Z][A-Za-z]+)\b"
 )
