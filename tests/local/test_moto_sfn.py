@@ -82,3 +82,25 @@ def test_the_interpreter_copies_its_state_data_with_it():
 
     moto_sfn.install()
     assert states.copy.deepcopy is moto_sfn.json_copy
+
+
+def test_a_finished_interpreter_thread_is_forgotten_and_a_running_one_kept():
+    import threading
+
+    from moto.stepfunctions.parser.utils import TMP_THREADS
+
+    from skymarshal.local.moto_sfn import forget_finished_threads
+
+    release = threading.Event()
+    finished, running = threading.Thread(target=lambda: None), threading.Thread(target=release.wait, daemon=True)
+    finished.start()
+    finished.join()
+    running.start()
+    TMP_THREADS.extend([finished, running])
+    try:
+        assert forget_finished_threads() >= 1
+        assert finished not in TMP_THREADS and running in TMP_THREADS
+    finally:
+        release.set()
+        running.join()
+        forget_finished_threads()

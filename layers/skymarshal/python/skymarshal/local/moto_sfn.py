@@ -13,7 +13,11 @@ context, a path or a result, and again when it resets a state's input or enters 
 bench profile, as a run's state carries the agents' answers. That data is JSON (parsed from the execution
 input and the Lambdas' answers), and a copy that knows it is JSON walks dicts and lists directly instead
 of deepcopy's memo and dispatch per node; anything else is left to deepcopy.
-moto is pinned (requirements.txt): this relies on where it imports `parse`, `boto_client_for` and `copy`.
+4. The interpreter appends every thread it starts (each execution, state, Map iteration and timeout: about 70 a
+run) to a module-level list, `TMP_THREADS`, that nothing reads and nothing empties: `forget_finished_threads` drops
+the finished ones when a run ends (a running thread is kept alive by the interpreter, not by the list).
+moto is pinned (requirements.txt): this relies on where it imports `parse`, `boto_client_for`, `copy` and
+`TMP_THREADS`.
 """
 
 from __future__ import annotations
@@ -82,3 +86,14 @@ def install() -> None:
 
     for module in (states, string_expression, result_path, state_map):  # each copies only the state's data
         module.copy = SimpleNamespace(deepcopy=json_copy)  # type: ignore[attr-defined]
+
+
+def forget_finished_threads() -> int:
+    """Drop the finished threads from moto's `TMP_THREADS`; returns how many. A thread started while this runs
+    may be dropped from the list too, which nothing notices: nothing reads it."""
+    from moto.stepfunctions.parser.utils import TMP_THREADS
+
+    finished = [thread for thread in TMP_THREADS if not thread.is_alive()]
+    for thread in finished:
+        TMP_THREADS.remove(thread)
+    return len(finished)

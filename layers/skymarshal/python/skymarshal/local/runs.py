@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .memory_guard import release_memory
+from .moto_sfn import forget_finished_threads
 
 log = logging.getLogger("skymarshal.local")
 RESTART_ERROR = "SkyMarshal.LocalRestart"
@@ -132,6 +133,7 @@ class RunStore:
                 self._seen[execution.name] = signature
                 written += 1
         if ended:  # a run's working memory is garbage now: handed back before the next run grows on top of it
+            forget_finished_threads()
             release_memory()
         return written
 
