@@ -28,7 +28,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import CrewChange, FlightAction, Replanning
 from ..models.operational import CrewDuty, CrewMember, Flight
 from ..rules.crew import ProposedDuty, evaluate_duty, evaluate_swap_candidate, is_legal
-from .tails import cascade, plan_legs, tail_starts
+from .tails import cascade, plan_legs, scheduled_row, tail_starts
 from .totals import PlanData
 
 CREW_CONNECT = timedelta(minutes=30)  # company policy: a crew changes aircraft within a duty in 30 min (verify)
@@ -76,6 +76,7 @@ class CrewData:
         return self._assignments[flight_id]
 
     def members(self, crew_ids: Iterable[str]) -> dict[str, CrewMember]:
+        crew_ids = list(crew_ids)  # read twice: a generator passed in was spent by the first read (no verdicts)
         missing = sorted({c for c in crew_ids if c not in self._members})
         if missing:
             found = {m.crew_id: m for m in q.crew_members(self.data.handle, missing)}
@@ -83,10 +84,16 @@ class CrewData:
         return {c: m for c in crew_ids if (m := self._members[c]) is not None}
 
     def history(self, crew_id: str) -> list[CrewDuty]:
+        """The member's roster from the cumulative limits' look-back before the decision to three days after the
+        last flight the run reads (a decision made days before the disruption still sees the duties it moves:
+        reading only to the decision's next days left them out, and their crews unchecked)."""
         if crew_id not in self._histories:
-            around = self.decision
+            last = max((f.scheduled_departure for f in self.data.flights.values()), default=self.decision)
             self._histories[crew_id] = q.duty_history(
-                self.data.handle, crew_id, around - timedelta(days=HISTORY_DAYS), around + timedelta(days=3)
+                self.data.handle,
+                crew_id,
+                self.decision - timedelta(days=HISTORY_DAYS),
+                max(self.decision, last) + timedelta(days=3),
             )
         return self._histories[crew_id]
 
@@ -283,10 +290,11 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
                 continue
             reserve, report = found
             used.add(reserve)
-            for sector in v.sectors:
-                changes.setdefault(sector, []).append(
-                    CrewChange(rank=v.rank, replaced=v.crew_id, reserve=reserve, report_at=report, reason=v.reason())
-                )
+            # on the duty's first sector: the reserve takes the whole duty from there (execution releases the member's
+            # sectors from that one on; the validation looks the change up there)
+            changes.setdefault(v.sectors[0], []).append(
+                CrewChange(rank=v.rank, replaced=v.crew_id, reserve=reserve, report_at=report, reason=v.reason())
+            )
         for a in rows:  # an empty ferry needs a captain and a first officer called out from standby
             if a.action == "ferry" and a.new_departure and a.new_arrival:
                 duty = ferry_duty(a.origin, a.destination, a.aircraft_type, a.new_departure, a.new_arrival)
@@ -301,7 +309,9 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
                         CrewChange(rank=rank, replaced="", reserve=found[0], report_at=found[1], reason="ferry crew")
                     )
         if not uncrewable:
-            return [a.model_copy(update={"crew_changes": changes.get(a.flight_id, [])}) for a in rows], replanned
+            crewed = [a.model_copy(update={"crew_changes": changes.get(a.flight_id, [])}) for a in rows]
+            crewed += _recrewed_rows(crew, changes, {a.flight_id for a in rows})
+            return sorted(crewed, key=lambda a: (a.scheduled_departure, a.flight_id)), replanned
         rotations = crew.data.rotations
         stranded = cascade(plan_legs(rows, rotations), set(uncrewable), tail_starts(rotations)) - set(uncrewable)
         for flight_id, reason in sorted(uncrewable.items()):
@@ -315,6 +325,21 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
             )
         rows = _apply_cancellations(crew, rows, uncrewable, stranded)
     raise RuntimeError("crewability did not settle: the roster keeps breaking new duties")
+
+
+def _recrewed_rows(crew: CrewData, changes: dict[str, list[CrewChange]], listed: set[str]) -> list[FlightAction]:
+    """A re-crewed duty's first sector the plan did not list (it flies as scheduled) joins the plan with its crew
+    change: else the change is lost and the reserve never called."""
+    out = []
+    for flight_id in sorted(set(changes) - listed):
+        f = crew.flight(flight_id)
+        if f is not None:
+            out.append(
+                scheduled_row(f).model_copy(
+                    update={"crew_changes": changes[flight_id], "reason": "re-crewed: its crew's duty runs long"}
+                )
+            )
+    return out
 
 
 def by_id_departure(by_id: dict[str, FlightAction], v: DutyVerdict) -> datetime:
