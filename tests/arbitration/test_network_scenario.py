@@ -95,7 +95,9 @@ def test_the_scenario_carries_every_rows_actions_and_the_plans_id():
         ("delay", "EY1-20270122"),
         ("cancel", "EY2-20270122"),
         ("rebook", "EY2-20270122"),
+        ("reposition", "EY1-20270122"),  # where each touched tail ends up (AircraftAvailability), last
     ]
+    assert scenario.actions[-1].registrations == sorted({a.registration for a in plan.actions})
     assert scenario.kind == "cancel"  # as many cancellations as moved flights
 
 

@@ -21,7 +21,17 @@ from datetime import timedelta
 from ..models.disruption import Disruption
 from ..models.history import ActionKind
 from ..models.network_plan import FlightAction, NetworkDecision, NetworkPlan, ValidatedNetworkPlan
-from .actions import Action, CancelFlight, DelayFlight, FerryAircraft, ReassignCrew, RebookPassengers, SwapAircraft
+from ..network.continuity import touched_tails
+from .actions import (
+    Action,
+    CancelFlight,
+    DelayFlight,
+    FerryAircraft,
+    ReassignCrew,
+    RebookPassengers,
+    RepositionFleet,
+    SwapAircraft,
+)
 from .contacts import crew_to_contact, moved_flights
 from .models import KIND_OF_ACTION, ArbitratorOutput, Escalation, RankedScenario, Scenario, Sensitivity
 from .ranking import CONTACT_RISK, CONTACT_RISK_CAP, CRITERIA, Precedent, RankingWeights, normalise, score
@@ -103,6 +113,9 @@ def _kind(plan: NetworkPlan, kinds: list[ActionKind]) -> ActionKind:
 
 def network_scenario(plan: NetworkPlan) -> Scenario:
     actions = [x for a in plan.actions for x in flight_actions(a)]
+    tails = sorted(touched_tails(plan.actions))
+    if tails:  # where each tail it touches ends up (AircraftAvailability), as for a single-flight plan
+        actions.append(RepositionFleet(flight_id=plan.actions[0].flight_id, registrations=tails))
     kinds: list[ActionKind] = sorted({KIND_OF_ACTION[x.kind] for x in actions if x.kind in KIND_OF_ACTION})
     t = plan.totals
     operated = [a for a in plan.actions if a.operates and a.action != "ferry"]

@@ -3,7 +3,7 @@ flights to the horizon and the bookings on the flights still free to change, eac
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict
 
@@ -14,6 +14,8 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Booking, Flight
 from ..rules.mel import aircraft_airworthiness
 from .scope import NetworkScope
+
+DATA_END = timedelta(days=31)  # past the longest airline the generator writes: read to the end of the data
 
 
 class GroupData(BaseModel):
@@ -49,6 +51,14 @@ def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
         bookings = [b for fid in free for b in q.bookings(handle, fid)] if handle.allowed(s.BOOKINGS) else []
         out.append(GroupData(group=group, fleet=fleet, rotations=rotations, bookings=bookings))
     return out
+
+
+def past_horizon(handle: DataHandle, groups: list[GroupData], scope: NetworkScope) -> dict[str, list[Flight]]:
+    """Every group tail's flights after the horizon to the data's end (one Query per aircraft type): a plan must
+    leave each tail it touches able to fly them (network.continuity)."""
+    types = sorted({d.aircraft_type for g in groups for d in g.fleet})
+    tails = sorted({reg for g in groups for reg in g.rotations})
+    return q.tail_rotations(handle, types, tails, scope.horizon_end, scope.horizon_end + DATA_END)
 
 
 def grounded(handle: DataHandle, day: AircraftDay, scope: NetworkScope) -> AircraftDay:

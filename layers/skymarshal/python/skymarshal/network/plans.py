@@ -33,7 +33,8 @@ from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, 
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
 from ..recovery.solver import NoFeasibleSolution, solve
-from .groups import GroupData, load_groups
+from .continuity import keep_continuous
+from .groups import GroupData, load_groups, past_horizon
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row
 from .totals import PlanData, measure
@@ -255,6 +256,14 @@ def scope_reasons(scope: NetworkScope) -> dict[str, str]:
     return reasons
 
 
+def continuous(actions: list[FlightAction], data: PlanData, types: dict[str, str]) -> list[FlightAction]:
+    """The plan with every tail it touches flying in sequence past the horizon (network.continuity), the bookings
+    of the flights it changes there read for the totals."""
+    rows = keep_continuous(actions, data.rotations, types)
+    data.read_bookings(a.flight_id for a in rows)
+    return rows
+
+
 def generate_plans(
     handle: DataHandle,
     scope: NetworkScope,
@@ -276,6 +285,8 @@ def generate_plans(
     reasons = scope_reasons(scope)
     in_scope = {f.flight_id for f in scope.flights}
     data = PlanData.load(handle, scope, groups, disruption)
+    data.extend(past_horizon(handle, groups, scope))
+    types = {d.aircraft_registration: d.aircraft_type for g in groups for d in g.fleet}
     plans: list[NetworkPlan] = []
     optimized = {reg for g in groups for reg in g.rotations}
     # movements at the airport by the groups not re-planned: they keep their hours
@@ -307,8 +318,7 @@ def generate_plans(
         seconds["optimizer"] += took
         if notes and not actions:
             continue
-        actions.sort(key=lambda x: (x.scheduled_departure, x.flight_id))
-        rows, totals = measure(actions, data, optimizer_cost=round(roadef, 2))
+        rows, totals = measure(continuous(actions, data, types), data, optimizer_cost=round(roadef, 2))
         plans.append(
             NetworkPlan(
                 plan_id=f"network:{objective}",
@@ -324,7 +334,7 @@ def generate_plans(
     unavailable = frozenset(
         d.aircraft_registration for g in groups for d in g.fleet if d.status in ("AOG", "MAINTENANCE")
     )
-    rows, totals = measure(baseline_actions(rotations, scope, reasons, unavailable), data)
+    rows, totals = measure(continuous(baseline_actions(rotations, scope, reasons, unavailable), data, types), data)
     plans.append(
         NetworkPlan(
             plan_id="network:baseline", objective="baseline", title=TITLES["baseline"], actions=rows, totals=totals

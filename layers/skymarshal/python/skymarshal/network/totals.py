@@ -18,7 +18,7 @@ block minutes, reserves' call-out hours, and the exposure unless the cause is ex
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -71,6 +71,26 @@ class PlanData:
     rotations: dict[str, list[Flight]] = field(default_factory=dict)
     _departures: dict[str, list[Flight]] = field(default_factory=dict)
     _mct: dict[str, int] = field(default_factory=dict)
+    _unread: set[str] = field(default_factory=set)  # flights past the horizon whose bookings are not read yet
+
+    def extend(self, later: dict[str, list[Flight]]) -> None:
+        """Each tail's flights past the horizon join its rotation (their bookings are read when a plan changes
+        one: `read_bookings`)."""
+        for registration, rows in later.items():
+            known = {f.flight_id for f in self.rotations.get(registration, [])}
+            new = [f for f in rows if f.flight_id not in known]
+            joined = [*self.rotations.get(registration, []), *new]
+            self.rotations[registration] = sorted(joined, key=lambda f: f.scheduled_departure)
+            self.flights.update((f.flight_id, f) for f in new)
+            self._unread |= {f.flight_id for f in new}
+
+    def read_bookings(self, flight_ids: Iterable[str]) -> None:
+        for flight_id in sorted(set(flight_ids) & self._unread):
+            self._unread.discard(flight_id)
+            if self.handle.allowed(s.BOOKINGS):
+                active = [b for b in q.bookings(self.handle, flight_id) if b.status in ACTIVE_BOOKINGS]
+                if active:
+                    self.bookings[flight_id] = active
 
     @classmethod
     def load(

@@ -41,6 +41,7 @@ from ..rules.curfew import check_movement_at
 from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
+from .continuity import touched_tails
 from .crew import CrewData, make_crewable, verdicts
 from .plans import NetworkPlanConfig, generate_plans, regulated
 from .scope import NetworkScope, network_scope
@@ -241,26 +242,26 @@ class Checker:
                 )
 
     def rotations(self, actions: list[FlightAction]) -> Iterator[Found]:
-        listed = {a.flight_id for a in actions}
-        starts = tail_starts(self.crew.data.rotations)
-        for registration, legs in plan_legs(actions, self.crew.data.rotations).items():
-            first = legs[0] if legs else None
-            if (
-                first is not None
-                and first.flight_id in listed
-                and starts.get(registration, first.origin) != first.origin
-            ):
+        """Every turn of every tail the plan touches, over its flights to the data's end (not only the turns next
+        to the plan's rows: a cancelled flight hides the turn it breaks): ROTATION_BROKEN naming flight and tail."""
+        rotations = self.crew.data.rotations
+        starts = tail_starts(rotations)
+        touched = touched_tails(actions)
+        for registration, legs in plan_legs(actions, rotations).items():
+            if registration not in touched or not legs:
+                continue
+            self.checks += 1
+            if starts.get(registration, legs[0].origin) != legs[0].origin:
                 yield (
                     "ROTATION_BROKEN",
-                    first.flight_id,
-                    f"{registration} is at {starts[registration]}, not at {first.origin}",
+                    legs[0].flight_id,
+                    f"{registration} is at {starts[registration]}, not at {legs[0].origin} for {legs[0].flight_id}",
                 )
             for previous, leg in itertools.pairwise(legs):
-                if leg.flight_id in listed or previous.flight_id in listed:
-                    self.checks += 1
-                    why = broken_turn(previous, leg)
-                    if why:
-                        yield "ROTATION_BROKEN", leg.flight_id, why
+                self.checks += 1
+                why = broken_turn(previous, leg)
+                if why:
+                    yield "ROTATION_BROKEN", leg.flight_id, why
 
     def capacity(self, actions: list[FlightAction]) -> Iterator[Found]:
         r = self.scope.restriction

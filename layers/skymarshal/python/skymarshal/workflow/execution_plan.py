@@ -69,11 +69,7 @@ class Planner(RowReader):
         )
 
     def changes(self, action) -> list[Change]:
-        # Not yet the network planner's plans (ids network:...): re-checked over every touched tail, each of the AUH
-        # fog closure's plans leaves a later flight on a tail that is elsewhere (the 22 Jan closure: EY19-20270123 on
-        # A6-BLA, at CDG after EY31-20270123), which the network validation does not see (it checks only the turns
-        # next to the flights a plan lists): the two must agree first, the planner's side to fix (issue 30).
-        if not self._checked and not self.scenario.scenario_id.startswith("network:"):
+        if not self._checked:  # network plans too: their validation checks every turn of every touched tail
             self._checked = True
             refused = rotation_refusal(self.tables, self.scenario)
             if refused is not None:
