@@ -164,7 +164,8 @@ def test_the_trip_facts_cache_never_keeps_an_instance_alive(tmp_path):
     facts = cost.all_trip_facts(instance)
     assert cost.all_trip_facts(instance) is facts  # computed once while the instance lives
     alive = weakref.ref(instance)
-    key = id(instance)
+    assert instance in cost._FACTS
+    held = len(cost._FACTS)
     del instance
     gc.collect()
-    assert alive() is None and key not in cost._FACTS_CACHE
+    assert alive() is None and len(cost._FACTS) == held - 1

@@ -7,13 +7,13 @@ the official checker's report.
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from dataclasses import dataclass
 
 from pydantic import BaseModel
 
 from .model import CABINS, HAULS, MINUTES_PER_DAY, Cabin, Haul, Instance, Itinerary, ItineraryView, SolutionView
+from .object_cache import PerObject
 
 
 class CostBreakdown(BaseModel):
@@ -75,22 +75,12 @@ def trip_facts(instance: Instance, itinerary: Itinerary) -> TripFacts:
     )
 
 
-# By the instance's id, each entry dropped when its instance is collected: the cache never keeps an instance
-# alive (it used to hold the last nine, a whole day's network each, in a long-running local server).
-_FACTS_CACHE: dict[int, tuple[weakref.ref[Instance], dict[int, TripFacts]]] = {}
+_FACTS: PerObject[Instance, dict[int, TripFacts]] = PerObject()
 
 
 def all_trip_facts(instance: Instance) -> dict[int, TripFacts]:
     """Facts of every itinerary by id, computed once per instance (the solver costs thousands of plans)."""
-    key = id(instance)
-    cached = _FACTS_CACHE.get(key)
-    if cached is None or cached[0]() is not instance:
-        cached = _FACTS_CACHE[key] = (
-            weakref.ref(instance),
-            {it.id: trip_facts(instance, it) for it in instance.itineraries},
-        )
-        weakref.finalize(instance, _FACTS_CACHE.pop, key, None)
-    return cached[1]
+    return _FACTS.get(instance, lambda inst: {it.id: trip_facts(inst, it) for it in inst.itineraries})
 
 
 def compensation_band(planned_minutes: int) -> int:

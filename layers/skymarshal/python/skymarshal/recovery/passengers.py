@@ -17,6 +17,7 @@ from .aircraft_plan import Plan
 from .checker import MAX_OUTBOUND_DELAY
 from .model import CABINS, Cabin
 from .network import Network, Trip
+from .object_cache import PerObject
 
 
 @dataclass(slots=True)
@@ -90,18 +91,13 @@ def _intact(plan: Plan, trip: Trip) -> bool:
     return trip.itinerary.kind == "R" or arrival - trip.facts.planned_arrival <= MAX_OUTBOUND_DELAY[trip.facts.haul]
 
 
-_MINUTES_TO: dict[int, tuple[Network, dict[str, dict[str, int]]]] = {}
+_MINUTES_TO: PerObject[Network, dict[str, dict[str, int]]] = PerObject()
 
 
 def minutes_to(net: Network, destination: str) -> dict[str, int]:
     """The least time from landing at each airport to landing at the destination over the instance's flights
     (legs and minimum connections, no waits): a bound the router prunes by, computed once per destination."""
-    cached = _MINUTES_TO.get(id(net))
-    if cached is None or cached[0] is not net:
-        if len(_MINUTES_TO) > 8:
-            _MINUTES_TO.clear()
-        cached = _MINUTES_TO[id(net)] = (net, {})
-    bounds = cached[1]
+    bounds = _MINUTES_TO.get(net, lambda _: {})
     if destination not in bounds:
         inbound: dict[str, list[tuple[int, str]]] = {}
         for f in net.flights:

@@ -23,6 +23,7 @@ from .cost import (
     leg_downgrade,
 )
 from .network import Network
+from .object_cache import PerObject
 from .passengers import PassengerLine
 
 
@@ -39,34 +40,33 @@ class _TripPrices:
     booked: frozenset[tuple[int, str]]  # (flight idx, cabin) as booked: no downgrade
 
 
-_PRICES: dict[int, tuple[Network, list[_TripPrices]]] = {}
+_PRICES: PerObject[Network, list[_TripPrices]] = PerObject()
 
 
 def _trip_prices(net: Network) -> list[_TripPrices]:
-    cached = _PRICES.get(id(net))
-    if cached is None or cached[0] is not net:
-        if len(_PRICES) > 8:
-            _PRICES.clear()
-        cfg = net.instance.config
-        prices = []
-        for trip in net.trips:
-            facts, it = trip.facts, trip.itinerary
-            key = facts.reference_cabin + facts.haul
-            band = compensation_band(facts.planned_minutes)
-            compensation = cfg.alpha * (it.price + CANCELLATION_COMPENSATION[band])
-            prices.append(
-                _TripPrices(
-                    destination=facts.destination,
-                    planned_arrival=facts.planned_arrival,
-                    cancelled_outbound=compensation + cfg.beta * cfg.outbound_cancellation[key],
-                    cancelled_inbound=compensation + cfg.beta * cfg.inbound_cancellation[key],
-                    delay_per_minute=cfg.beta * cfg.delay_per_minute[key],
-                    compensation_after=DELAY_COMPENSATION_THRESHOLD[band],
-                    booked=frozenset(trip.booked),
-                )
+    return _PRICES.get(net, _prices)
+
+
+def _prices(net: Network) -> list[_TripPrices]:
+    cfg = net.instance.config
+    prices = []
+    for trip in net.trips:
+        facts, it = trip.facts, trip.itinerary
+        key = facts.reference_cabin + facts.haul
+        band = compensation_band(facts.planned_minutes)
+        compensation = cfg.alpha * (it.price + CANCELLATION_COMPENSATION[band])
+        prices.append(
+            _TripPrices(
+                destination=facts.destination,
+                planned_arrival=facts.planned_arrival,
+                cancelled_outbound=compensation + cfg.beta * cfg.outbound_cancellation[key],
+                cancelled_inbound=compensation + cfg.beta * cfg.inbound_cancellation[key],
+                delay_per_minute=cfg.beta * cfg.delay_per_minute[key],
+                compensation_after=DELAY_COMPENSATION_THRESHOLD[band],
+                booked=frozenset(trip.booked),
             )
-        cached = _PRICES[id(net)] = (net, prices)
-    return cached[1]
+        )
+    return prices
 
 
 def passenger_total(plan: Plan, lines: list[PassengerLine]) -> float:
