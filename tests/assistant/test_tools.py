@@ -59,7 +59,7 @@ def test_every_route_result_lies_within_the_corridor_of_both_ends_segment(contex
 def test_near_location_is_sorted_and_within_radius(context, code, radius):
     result = run_tool("find_airports_near_location", {"location": code, "radius_nm": radius}, context)
     distances = [a["distance_nm"] for a in result["airports"]]
-    assert distances == sorted(distances) and all(d <= radius for d in distances)
+    assert distances == sorted(distances) and all(d <= radius + 0.05 for d in distances)  # shown to 0.1 nm
     assert code not in [a["iata"] for a in result["airports"]]
 
 
