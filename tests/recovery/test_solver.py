@@ -95,7 +95,9 @@ def test_nobody_is_routed_over_a_tail_without_seats(tmp_path):
         },
     )
     search = _Search(instance, 0)
-    plan = construct(search.net, Weights(cancel_factor=1.0), list(instance.aircraft))
+    # spill_factor 0: the planner ignores seats, so 204 stays on seatless P2 (the router's case, not the planner's)
+    plan = construct(search.net, Weights(cancel_factor=1.0, spill_factor=0.0), list(instance.aircraft))
+    assert plan.aircraft_of[search.net.by_key[(204, 0)]] == "P2"
     lines = plan_passengers(plan)
     routed = [
         [search.net.flights[idx].number for idx, _ in line.legs]

@@ -46,6 +46,9 @@ class Weights:
     position_penalty: float = 1.0  # multiple of the family penalty for leaving the plan's end airport
     max_delay: int = 6 * 60
     ferries: bool = False  # empty repositioning flights: a fallback (they cost hours and airport slots)
+    # Share of the passengers a smaller aircraft leaves behind counted as lost: the expected demand on a flight
+    # (its bookings plus the stranded passengers routed over it) can exceed a swapped-in tail's seats.
+    spill_factor: float = 1.0
 
 
 class Plan:
@@ -227,11 +230,19 @@ def _start_label(plan: Plan, aircraft) -> Label:
     return Label(0.0, plan.departure[last.idx] + last.duration, last.destination, flown, last.number, -1, None, None)
 
 
+def seat_count(aircraft) -> int:
+    """Seats over all cabins (the CDG-ORY ground links list -1 a cabin: none)."""
+    return sum(max(0, n) for n in aircraft.seats.values())
+
+
 def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Weights) -> float:
     if f.status == "disrupted":
         return MANDATORY_BONUS
     value = UNBOOKED_BONUS if net.rules.keep_unbooked and not f.booked else 0.0
-    value += weights.cancel_factor * f.cancel_worth - operating_cost(net, f, f.planned_aircraft)
+    carried = 1.0
+    if f.passengers > (seats := seat_count(aircraft)):
+        carried -= weights.spill_factor * (f.passengers - seats) / f.passengers
+    value += weights.cancel_factor * f.cancel_worth * carried - operating_cost(net, f, f.planned_aircraft)
     value -= weights.delay_factor * f.delay_rate * delay
     if aircraft.id != f.planned_aircraft:
         value -= operating_cost(net, f, aircraft.id) - operating_cost(net, f, f.planned_aircraft)

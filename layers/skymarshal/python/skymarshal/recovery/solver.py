@@ -25,8 +25,9 @@ from .cost import CostBreakdown, evaluate
 from .flight_checks import Violation
 from .model import STRICT, Instance, Rules, Solution
 from .network import DatedFlight, Network, build_network
-from .passengers import plan_passengers
+from .passengers import PassengerLine, plan_passengers
 from .plan_cost import plan_total
+from .rescue import pick_rescue
 from .reseat import Reseater
 from .rows import SolutionRows, to_rows
 
@@ -109,6 +110,7 @@ class _Search:
         self.rng = random.Random(seed)
         self.best_plan: Plan | None = None
         self.best_solution: SolutionRows | None = None
+        self.best_lines: list[PassengerLine] = []  # the incumbent's greedy seating (the rescue move reads it)
         self.best_cost = float("inf")
         self.best_score: tuple[int, float] = (1 << 30, float("inf"))
         self.best_reseated = False  # whether the incumbent's passengers were re-seated by the MIP
@@ -139,6 +141,7 @@ class _Search:
             return False
         improved = score < self.best_score
         self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, score[1], score
+        self.best_lines = lines
         self.best_reseated = False
         self.improvements += improved
         if self.reseater.worth(time.monotonic()):
@@ -173,10 +176,15 @@ class _Search:
             position_penalty=r.uniform(0.2, 1.2),
             max_delay=r.choice((180, 360, 600, 900)),
             ferries=r.random() < 0.2,
+            spill_factor=r.uniform(0.3, 1.0),
         )
 
     def neighbour(self) -> Plan:
         roll = self.rng.random()
+        if roll < 0.15:
+            rescued = self.rescue()
+            if rescued is not None:
+                return rescued
         if roll < 0.35:
             held = self.hold_connection()
             if held is not None:
@@ -252,6 +260,22 @@ class _Search:
             if at_origin:
                 seen.append(aircraft_id)
         return self.rng.choice(seen) if seen else None
+
+    def rescue(self) -> Plan | None:
+        """Hold the flights that would take passengers the incumbent leaves behind home, then re-plan their
+        aircraft (rescue.py)."""
+        held = pick_rescue(self.incumbent, self.best_lines, self.rng)
+        if held is None:
+            return None
+        candidate = self.incumbent.copy()
+        owners = {candidate.aircraft_of[idx] for idx in held}
+        for idx, departure in held.items():
+            candidate.hold[idx] = max(candidate.hold.get(idx, 0), departure)
+        pool = cancelled_pool(candidate)
+        weights = self.random_weights()
+        for owner in sorted(a for a in owners if a is not None):
+            replan(candidate, owner, weights, pool)
+        return candidate
 
     def hold_connection(self) -> Plan | None:
         """Hold a flight for the passengers of a missed connection, then re-plan its aircraft."""
