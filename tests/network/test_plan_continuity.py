@@ -5,10 +5,11 @@ cancelled return of a cancelled outbound) is refused ROTATION_BROKEN naming the 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from skymarshal.data import queries as q
 from skymarshal.intake.airport_facts import network_report
+from skymarshal.models.network_plan import FlightAction
 from skymarshal.network.continuity import touched_tails
 from skymarshal.network.crew import CrewData
 from skymarshal.network.plans import NetworkPlanConfig, generate_plans
@@ -47,7 +48,7 @@ def _new_breaks(handle, plan) -> list[str]:
         out += [
             b.message
             for b in rotation_breaks(tail, list(after.values()))
-            if b.continuity and (b.code, b.flight_id) not in had and b.code != "SHORT_TURN"
+            if b.continuity and (b.code, b.flight_id) not in had
         ]
     return out
 
@@ -81,5 +82,36 @@ def test_a_plan_without_its_repair_past_the_horizon_is_refused_naming_the_flight
     rejections = validate_plan(checker, broken).rejections
     assert any(
         r.code == "ROTATION_BROKEN" and r.flight_id == dropped.flight_id and dropped.registration in r.message
+        for r in rejections
+    ), rejections
+
+
+def test_a_flight_swapped_onto_a_tail_still_flying_into_the_day_is_refused_at_its_inbound_turn(account):
+    """The 21 January fog's rotations start at each tail's flight into the day (EY170-20270120 lands A6-BLL at AUH
+    at 09:15Z, read newest-first on the tail's GSI): EY123 swapped onto A6-BLL 70 min after it is refused naming the
+    inbound, which a rotation starting at midnight never saw (Execute's re-check refused it after validation)."""
+    handle = account.handle()
+    disruption, overlay = network_report(FOGS[0], handle, NOW)
+    seen = handle.with_overlay(overlay)
+    scope = network_scope(seen, disruption, now=NOW)
+    plans, data, _ = generate_plans(seen, scope, disruption, NetworkPlanConfig(objectives={}))
+    (baseline,) = plans
+    into = q.last_flight_before(seen, "A6-BLL", datetime(2027, 1, 21, tzinfo=UTC))
+    assert into is not None and into.flight_id == "EY170-20270120"
+    assert data.rotations["A6-BLL"][0].flight_id == into.flight_id
+    ey123 = q.get_flight(seen, "EY123-20270121")
+    assert ey123 is not None
+    leaves = into.arrival + timedelta(minutes=70)
+    swap = FlightAction(
+        flight_id=ey123.flight_id, flight_number=ey123.flight_number, origin=ey123.origin,
+        destination=ey123.destination, action="tail_swap", scheduled_departure=ey123.scheduled_departure,
+        scheduled_arrival=ey123.scheduled_arrival, new_departure=leaves, new_arrival=leaves + (ey123.scheduled_arrival - ey123.scheduled_departure),
+        registration=ey123.aircraft_registration, new_registration="A6-BLL", aircraft_type="B789",
+    )  # fmt: skip
+    edited = baseline.model_copy(update={"actions": [*baseline.actions, swap]})
+    checker = Checker(CrewData(data, scope.decision), scope)
+    rejections = validate_plan(checker, edited).rejections
+    assert any(
+        r.code == "ROTATION_BROKEN" and r.flight_id == ey123.flight_id and "EY170-20270120" in r.message
         for r in rejections
     ), rejections

@@ -71,6 +71,20 @@ def rotation(handle: DataHandle, registration: str, start: datetime, end: dateti
     return [Flight.model_validate(r) for r in rows]
 
 
+def last_flight_before(handle: DataHandle, registration: str, before: datetime, look: int = 8) -> Flight | None:
+    """The tail's last flight (not cancelled) scheduled to leave before `before`: where its day starts and when it
+    is free there. One Query on aircraft-registration-index newest first (ScanIndexForward=False), the first `look`
+    rows read (a run of cancellations longer than that: None, the start unknown)."""
+    rows = handle.query(
+        s.FLIGHTS,
+        Key("aircraft_registration").eq(registration) & Key("scheduled_departure").lt(iso_z(before)),
+        index=s.AIRCRAFT_REGISTRATION_INDEX,
+        forward=False,
+        limit=look,
+    )
+    return next((f for f in map(Flight.model_validate, rows) if f.status != "CANCELLED"), None)
+
+
 def tail_rotations(
     handle: DataHandle, aircraft_types: Iterable[str], registrations: Iterable[str], start: datetime, end: datetime
 ) -> dict[str, list[Flight]]:

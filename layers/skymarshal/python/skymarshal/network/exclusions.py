@@ -16,7 +16,7 @@ from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, NetworkDecision, NetworkPlan
 from .crew import CrewData
 from .groups import load_groups
-from .plans import NetworkPlanConfig
+from .plans import NetworkPlanConfig, plan_data
 from .scope import network_scope
 from .tails import scheduled_row
 from .totals import PlanData, measure
@@ -56,7 +56,7 @@ def exclude_flights(
     scope = network_scope(
         handle, disruption, now=now, recovery_hours=config.recovery_hours, max_flights=config.max_flights
     )
-    data = PlanData.load(handle, scope, load_groups(handle, scope), disruption)
+    data = plan_data(handle, scope, load_groups(handle, scope), disruption)
     checker = Checker(CrewData(data, scope.decision), scope)
     plans = []
     for v in decision.plans:

@@ -12,6 +12,7 @@ from ..data import schema as s
 from ..data.access import DataHandle
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Booking, Flight
+from ..recovery.adapter import TailOutage
 from ..rules.mel import aircraft_airworthiness
 from .scope import NetworkScope
 
@@ -34,8 +35,8 @@ def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
     and their flights from the UTC day's start (so a rotation starts at the tail's station) to the horizon. The day
     is the earliest affected flight's (an arrival in the window may leave the evening before), never the report's:
     a closure announced days ahead is planned on its own day's fleet and flights."""
-    day = min(f.scheduled_departure for f in scope.affected).date()
-    day_start = datetime.combine(day, datetime.min.time(), UTC)
+    day_start = rotation_start(scope)
+    day = day_start.date()
     groups = sorted({AIRCRAFT_TYPES[f.aircraft_type].rating_group for f in scope.flights})
     out = []
     for group in groups:
@@ -50,6 +51,40 @@ def load_groups(handle: DataHandle, scope: NetworkScope) -> list[GroupData]:
         )
         bookings = [b for fid in free for b in q.bookings(handle, fid)] if handle.allowed(s.BOOKINGS) else []
         out.append(GroupData(group=group, fleet=fleet, rotations=rotations, bookings=bookings))
+    return out
+
+
+def rotation_start(scope: NetworkScope) -> datetime:
+    """Where the groups' rotations start: 00:00 UTC of the earliest affected flight's day."""
+    return datetime.combine(min(f.scheduled_departure for f in scope.affected).date(), datetime.min.time(), UTC)
+
+
+def inbound(handle: DataHandle, groups: list[GroupData], scope: NetworkScope) -> dict[str, list[Flight]]:
+    """Each group tail's last flight before its rotation starts (one newest-first Query per tail on
+    aircraft-registration-index): the flight that brings it into the day, arriving after midnight or not. Its
+    arrival is where and when the tail's first flight of the day (or one a plan swaps onto it) can leave."""
+    start = rotation_start(scope)
+    tails = sorted({reg for g in groups for reg in g.rotations})
+    return {reg: [f] for reg in tails if (f := q.last_flight_before(handle, reg, start)) is not None}
+
+
+def inbound_outages(group: GroupData, scope: NetworkScope, rotations: dict[str, list[Flight]]) -> list[TailOutage]:
+    """A tail still flying into the day (its last flight before the rotations arrives after the decision) cannot
+    fly before that arrival plus the type's minimum turn (IATA AHM 810 turn-round), or its own first flight's
+    scheduled departure when that is sooner and after the arrival (the schedule's own turn is the operator's)."""
+    start, out = rotation_start(scope), []
+    for reg, own in group.rotations.items():
+        before = [f for f in rotations.get(reg, []) if f.scheduled_departure < start]
+        if not before:
+            continue
+        last = before[-1]
+        spec = AIRCRAFT_TYPES.get(own[0].aircraft_type if own else last.aircraft_type)
+        ready = last.arrival + timedelta(minutes=spec.min_turn_minutes if spec else 60)
+        first = min((f.scheduled_departure for f in own), default=ready)
+        if last.arrival <= first < ready:
+            ready = first
+        if ready > scope.decision:
+            out.append(TailOutage(registration=reg, start=scope.decision, end=ready))
     return out
 
 

@@ -29,12 +29,12 @@ from ..intake.airport_facts import MAX_FLIGHTS
 from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, NetworkPlan, NetworkRestriction
 from ..models.operational import Flight
-from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, planned_changes, to_instance
+from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, TailOutage, planned_changes, to_instance
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
 from ..recovery.solver import NoFeasibleSolution, solve
 from .continuity import keep_continuous
-from .groups import GroupData, load_groups, past_horizon
+from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row
 from .totals import PlanData, measure
@@ -159,7 +159,9 @@ def regulated(r: NetworkRestriction, f: Flight) -> bool:
     )
 
 
-def adapt(group: GroupData, scope: NetworkScope, used: Usage) -> AdaptedInstance:
+def adapt(
+    group: GroupData, scope: NetworkScope, used: Usage, outages: list[TailOutage] | None = None
+) -> AdaptedInstance:
     r = scope.restriction
     flights = sorted(
         {f.flight_id: f for rows in group.rotations.values() for f in rows}.values(),
@@ -178,6 +180,7 @@ def adapt(group: GroupData, scope: NetworkScope, used: Usage) -> AdaptedInstance
         capacity_limits=capacity_limits(r, used, end),
         imposed_delays={f.flight_id: slot for f in flights if slot and regulated(r, f)},
         normal_rates={r.airport: (r.normal_departures_per_hour, r.normal_arrivals_per_hour)},
+        tail_outages=outages or [],
     )
     return to_instance(snapshot)
 
@@ -264,6 +267,18 @@ def continuous(actions: list[FlightAction], data: PlanData, types: dict[str, str
     return rows
 
 
+def plan_data(
+    handle: DataHandle, scope: NetworkScope, groups: list[GroupData], disruption: Disruption | None
+) -> PlanData:
+    """What every plan is measured, repaired and validated over: the groups' rotations, each tail's flight into
+    the day before them (groups.inbound: the turn after it is checked like any other) and its flights past the
+    horizon to the data's end."""
+    data = PlanData.load(handle, scope, groups, disruption)
+    data.extend(inbound(handle, groups, scope))
+    data.extend(past_horizon(handle, groups, scope))
+    return data
+
+
 def generate_plans(
     handle: DataHandle,
     scope: NetworkScope,
@@ -284,8 +299,7 @@ def generate_plans(
         per_solve = max(0.2, min(per_solve, budget_s / (len(config.objectives) * len(groups))))
     reasons = scope_reasons(scope)
     in_scope = {f.flight_id for f in scope.flights}
-    data = PlanData.load(handle, scope, groups, disruption)
-    data.extend(past_horizon(handle, groups, scope))
+    data = plan_data(handle, scope, groups, disruption)
     types = {d.aircraft_registration: d.aircraft_type for g in groups for d in g.fleet}
     plans: list[NetworkPlan] = []
     optimized = {reg for g in groups for reg in g.rotations}
@@ -301,7 +315,7 @@ def generate_plans(
         began = time.monotonic()
         used = Counter(others)
         for group in groups:
-            a = adapt(group, scope, used)
+            a = adapt(group, scope, used, inbound_outages(group, scope, data.rotations))
             try:
                 solution, result = solve(weighted(a.instance, weights), per_solve, seed=config.seed)
             except NoFeasibleSolution as exc:

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import FlightAction
 from ..models.operational import Flight
+from ..rules.rotation import arrival_airport
 from .scope import NetworkScope
 
 
@@ -34,7 +35,9 @@ class Leg:
 
 def plan_legs(actions: Iterable[FlightAction], rotations: Mapping[str, list[Flight]]) -> dict[str, list[Leg]]:
     """Each tail's operated legs under the plan: the plan's own rows at their new times on the tail flying them,
-    the rotations' other flights as scheduled; cancelled flights fly nowhere."""
+    the rotations' other flights at their best-known times (the estimate, else the schedule: a tail still flying
+    into the day lands when it is expected to) to where they land (a diverted flight at its alternate); cancelled
+    flights fly nowhere."""
     planned = {a.flight_id: a for a in actions}
     legs: dict[str, list[Leg]] = defaultdict(list)
     for registration, rows in rotations.items():
@@ -44,9 +47,9 @@ def plan_legs(actions: Iterable[FlightAction], rotations: Mapping[str, list[Flig
                     Leg(
                         f.flight_id,
                         f.origin,
-                        f.destination,
-                        f.scheduled_departure,
-                        f.scheduled_arrival,
+                        arrival_airport(f),
+                        f.departure,
+                        f.arrival,
                         registration,
                         f.aircraft_type,
                         True,
