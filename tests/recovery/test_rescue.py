@@ -7,12 +7,14 @@ leaves at 13:00: no later flight reaches CCC. Holding 103 for 15 minutes takes t
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skymarshal.recovery import moves
 from skymarshal.recovery.aircraft_plan import Weights, _step_value, seat_count
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.network import build_network
@@ -49,7 +51,7 @@ def test_rescue_holds_the_flight_the_stranded_passengers_just_miss(tmp_path):
     search.offer(construct(search.net, Weights(), list(instance.aircraft)))
     assert _reaches(search, search.best_lines, 2) == 0  # 103 left at 13:00 without them
     assert [search.net.trips[t].itinerary.id for t, _ in left_behind(search.incumbent, search.best_lines)] == [2]
-    rescued = search.rescue()
+    rescued = moves.rescue(search.incumbent, search.best_lines, random.Random(0), Weights())
     assert rescued is not None
     lines = plan_passengers(rescued)
     assert _reaches(search, lines, 2) == 5

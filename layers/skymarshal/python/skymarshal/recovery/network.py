@@ -186,30 +186,43 @@ def _estimate_worth(net: Network) -> None:
 
 
 def _estimate_stranded_worth(net: Network) -> None:
-    """Strict reading: passengers whose connection the imposed delays broke before the window wait at the
-    connection airport. No booking names the flights that can take them on, so without this the planner sees
-    those flights as empty and cancels them (tiny: 105 AAA-CCC, then the trip is cancelled). Their worth goes
-    to the planned schedule's earliest-arrival route from there, the way booked legs carry their passengers'."""
+    """Passengers who must be re-routed whatever the plan: those whose connection the imposed delays broke
+    before the window (strict reading: they wait at the connection airport) and those booked on a flight the
+    disruption cancels. No booking names the flights that can take them on, so without this the planner sees
+    those flights as emptier than they are: it cancels them (tiny: 105 AAA-CCC, then the trip is cancelled)
+    or gives them a smaller tail (A07: the 155 passengers of the cancelled TLS-CDG 4650 wait for the next
+    flights to Paris). Their worth moves from their booked legs to the planned schedule's earliest-arrival
+    route from where they stand, the way booked legs carry their passengers'."""
     start = net.instance.config.window_start
     out: dict[str, list[DatedFlight]] = defaultdict(list)
     for f in net.flights:
         if f.status in ("free", "disrupted") and (f.required_departure or f.planned_departure) >= start:
             out[f.origin].append(f)
     for trip in net.trips:
-        if len(flown_history(net.instance, trip.itinerary, LENIENT)) <= trip.fixed_legs:
-            continue  # not stranded by a broken connection (lenient rules, or an intact history)
-        last = net.flights[trip.flights[trip.fixed_legs - 1]]
-        ready = max(start, required_departure(last) + last.duration + net.instance.min_connection)
+        rest = trip.flights[trip.fixed_legs :]
+        displaced = any(net.flights[i].status == "cancelled" for i in rest)
+        broken = len(flown_history(net.instance, trip.itinerary, LENIENT)) > trip.fixed_legs
+        if not (broken or displaced):
+            continue  # not stranded (lenient rules, or an intact history) nor displaced
+        if any(net.flights[i].status == "cancelled" for i in trip.flights[: trip.fixed_legs]):
+            continue  # history cancelled under them: nothing carries them
+        if trip.fixed_legs:
+            last = net.flights[trip.flights[trip.fixed_legs - 1]]
+            origin, ready = last.destination, required_departure(last) + last.duration + net.instance.min_connection
+        else:
+            first = net.flights[trip.flights[0]]
+            origin, ready = first.origin, first.planned_departure
+        ready = max(start, ready)
         deadline = net.instance.config.window_end
         if trip.itinerary.kind == "A":
             deadline = min(deadline, trip.facts.planned_arrival + MAX_OUTBOUND_DELAY[trip.facts.haul])
         n = trip.itinerary.passengers
-        for f in _earliest_route(
-            out, last.destination, ready, trip.facts.destination, deadline, net.instance.min_connection
-        ):
-            f.passengers += n
-            f.cancel_worth += n * trip.cancel_cost
-            f.delay_rate += n * trip.delay_rate
+        route = _earliest_route(out, origin, ready, trip.facts.destination, deadline, net.instance.min_connection)
+        for sign, flights in ((-1, [net.flights[i] for i in rest] if displaced else []), (1, route)):
+            for f in flights:
+                f.passengers += sign * n
+                f.cancel_worth += sign * n * trip.cancel_cost
+                f.delay_rate += sign * n * trip.delay_rate
 
 
 def _earliest_route(

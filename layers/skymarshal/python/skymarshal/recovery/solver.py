@@ -11,7 +11,6 @@ the window, and the search compares plans that all carry that repair.
 
 from __future__ import annotations
 
-import itertools
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -19,15 +18,15 @@ from dataclasses import replace
 
 from pydantic import BaseModel
 
+from . import moves
 from .aircraft_plan import Plan, Weights, replan
 from .checker import check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
 from .flight_checks import Violation
 from .model import STRICT, Instance, Rules, Solution
-from .network import DatedFlight, Network, build_network
+from .network import Network, build_network
 from .passengers import PassengerLine, plan_passengers
 from .plan_cost import plan_total
-from .rescue import pick_rescue
 from .reseat import Reseater
 from .rows import SolutionRows, to_rows
 
@@ -50,10 +49,6 @@ class RecoveryResult(BaseModel):
 
 class NoFeasibleSolution(RuntimeError):
     """The constructive phase could not build a plan the checker accepts."""
-
-
-def cancelled_pool(plan: Plan) -> set[int]:
-    return {f.idx for f in plan.net.flights if f.status == "free" and plan.aircraft_of[f.idx] is None}
 
 
 def by_passenger_worth(net: Network) -> list[str]:
@@ -180,126 +175,15 @@ class _Search:
         )
 
     def neighbour(self) -> Plan:
-        roll = self.rng.random()
+        roll, rng, weights = self.rng.random(), self.rng, self.random_weights()
+        found = None
         if roll < 0.15:
-            rescued = self.rescue()
-            if rescued is not None:
-                return rescued
-        if roll < 0.35:
-            held = self.hold_connection()
-            if held is not None:
-                return held
-        if roll < 0.8:
-            chained = self.swap_chain()
-            if chained is not None:
-                return chained
-        plan = self.incumbent.copy()
-        pool = cancelled_pool(plan)
-        chosen = self.rng.sample(list(self.net.aircraft), k=min(len(self.net.aircraft), self.rng.randint(1, 4)))
-        weights = self.random_weights()
-        for aircraft_id in chosen:
-            replan(plan, aircraft_id, weights, pool)
-        return plan
-
-    def swap_chain(self) -> Plan | None:
-        """Offer a cancelled flight to an aircraft of its family that passes through its origin, then offer
-        whatever that aircraft drops to the next one: a chain of swaps ending where dropping is cheapest."""
-        plan = self.incumbent.copy()
-        pool = cancelled_pool(plan)
-        flights = self.net.flights
-        weights = self.random_weights()
-        done: set[str] = set()
-        delayed = [
-            f.idx
-            for f in flights
-            if f.status == "free"
-            and plan.aircraft_of[f.idx] is not None
-            and plan.departure[f.idx] > f.planned_departure
-        ]
-        if delayed and (not pool or self.rng.random() < 0.5):
-            # take a delayed flight off its tail so another one may fly it on time
-            target = self.rng.choices(
-                delayed,
-                weights=[
-                    (plan.departure[i] - flights[i].planned_departure) * (flights[i].passengers + 1) for i in delayed
-                ],
-            )[0]
-            owner = plan.aircraft_of[target]
-            assert owner is not None, "delayed flights are flown ones (filtered above)"
-            replan(plan, owner, weights, pool, banned=frozenset((target,)))
-            done.add(owner)
-        elif not pool:
-            return None
-        else:
-            ordered = sorted(pool)
-            target = self.rng.choices(ordered, weights=[flights[i].cancel_worth + 1.0 for i in ordered])[0]
-        for _ in range(self.rng.randint(1, 4)):
-            aircraft_id = self._visitor(plan, flights[target], done)
-            if aircraft_id is None:
-                break
-            done.add(aircraft_id)
-            before = set(pool)
-            replan(plan, aircraft_id, weights, pool)
-            dropped = sorted(pool - before)
-            if not dropped:
-                break
-            target = self.rng.choice(dropped)
-        return plan
-
-    def _visitor(self, plan: Plan, flight: DatedFlight, exclude: set[str]) -> str | None:
-        """A random aircraft of the flight's family on the ground at its origin some time before it leaves."""
-        seen = []
-        for aircraft_id, aircraft in self.net.aircraft.items():
-            if aircraft.family != flight.family or aircraft_id in exclude:
-                continue
-            rotation = plan.rotation[aircraft_id]
-            at_origin = aircraft.initial_airport == flight.origin or any(
-                self.net.flights[i].destination == flight.origin and plan.departure[i] < flight.planned_departure + 600
-                for i in rotation
-            )
-            if at_origin:
-                seen.append(aircraft_id)
-        return self.rng.choice(seen) if seen else None
-
-    def rescue(self) -> Plan | None:
-        """Hold the flights that would take passengers the incumbent leaves behind home, then re-plan their
-        aircraft (rescue.py)."""
-        held = pick_rescue(self.incumbent, self.best_lines, self.rng)
-        if held is None:
-            return None
-        candidate = self.incumbent.copy()
-        owners = {candidate.aircraft_of[idx] for idx in held}
-        for idx, departure in held.items():
-            candidate.hold[idx] = max(candidate.hold.get(idx, 0), departure)
-        pool = cancelled_pool(candidate)
-        weights = self.random_weights()
-        for owner in sorted(a for a in owners if a is not None):
-            replan(candidate, owner, weights, pool)
-        return candidate
-
-    def hold_connection(self) -> Plan | None:
-        """Hold a flight for the passengers of a missed connection, then re-plan its aircraft."""
-        plan = self.incumbent
-        missed = []
-        for trip in self.net.trips:
-            legs = trip.flights
-            if any(plan.aircraft_of[i] is None for i in legs):
-                continue
-            for a, b in itertools.pairwise(legs):
-                ready = plan.departure[a] + self.net.flights[a].duration + self.instance.min_connection
-                if plan.departure[b] < ready and self.net.flights[b].status == "free":
-                    missed.append((b, ready, trip.itinerary.passengers))
-                    break
-        if not missed:
-            return None
-        b, ready, _ = self.rng.choices(missed, weights=[m[2] for m in missed])[0]
-        candidate = plan.copy()
-        candidate.hold[b] = max(candidate.hold.get(b, 0), ready)
-        pool = cancelled_pool(candidate)
-        owner = candidate.aircraft_of[b]
-        assert owner is not None, "missed connections are between flown legs (trips with a cancelled leg skipped)"
-        replan(candidate, owner, self.random_weights(), pool)
-        return candidate
+            found = moves.rescue(self.incumbent, self.best_lines, rng, weights)
+        elif roll < 0.35:
+            found = moves.hold_connection(self.incumbent, rng, weights)
+        if found is None and roll < 0.8:
+            found = moves.swap_chain(self.incumbent, rng, weights)
+        return found or moves.replan_some(self.incumbent, rng, weights)
 
 
 def solve(
