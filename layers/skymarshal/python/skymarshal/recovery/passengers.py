@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .aircraft_plan import Plan
@@ -183,13 +183,22 @@ class _Router:
         return path[::-1]
 
 
-def plan_passengers(plan: Plan) -> list[PassengerLine]:
+def plan_passengers(
+    plan: Plan, kept: Sequence[PassengerLine] = (), only: Collection[int] | None = None
+) -> list[PassengerLine]:
+    """Every trip's passengers seated greedily; or, with `kept` lines already seated (their seats taken),
+    only the trips in `only` (incremental.py: the trips a search move touched)."""
     net = plan.net
     seats = _Seats(plan)
-    lines: list[PassengerLine] = []
+    for line in kept:
+        for idx, cabin in line.legs:
+            seats.free[idx][cabin] -= line.passengers
+    lines: list[PassengerLine] = list(kept)
     pending: list[tuple[int, int]] = []
     router = _Router(plan, seats)
     for t in net.seating_order:
+        if only is not None and t not in only:
+            continue
         trip = net.trips[t]
         n = trip.itinerary.passengers
         if _intact(plan, trip):

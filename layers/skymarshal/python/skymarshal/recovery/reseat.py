@@ -91,7 +91,9 @@ class _Pricer:
         )
 
 
-def _options(plan: Plan, greedy: list[PassengerLine]) -> list[_Option]:
+def _options(plan: Plan, greedy: list[PassengerLine], stop_at: float = float("inf")) -> list[_Option] | None:
+    """Every trip's options, or None once `stop_at` (time.monotonic()) passes: routing them takes up to 15 s
+    on set B, and the search's final re-seating must end within its time limit."""
     net = plan.net
     price = _Pricer(plan)
     router = _Router(plan, _AnySeat(plan))
@@ -102,6 +104,8 @@ def _options(plan: Plan, greedy: list[PassengerLine]) -> list[_Option]:
     for line in greedy:
         legs_of[line.trip].add(tuple(line.legs))
     for t, trip in enumerate(net.trips):
+        if t % 256 == 0 and time.monotonic() > stop_at:
+            return None
         fixed = tuple(trip.booked[: trip.fixed_legs])
         if any(plan.aircraft_of[idx] is None for idx, _ in fixed):
             continue  # history cancelled under them: only the greedy's line
@@ -175,13 +179,17 @@ def _alternatives(
 
 
 def reseat(plan: Plan, greedy: list[PassengerLine], seconds: float = MIP_SECONDS) -> list[PassengerLine] | None:
-    """The cheapest seating of every trip over its options, or None (no highspy, or no solution in time)."""
+    """The cheapest seating of every trip over its options within `seconds` (routing the options included;
+    the MIP itself at most MIP_SECONDS), or None (no highspy, or no solution in time)."""
     try:
         import highspy
     except ImportError:
         return None
+    stop_at = time.monotonic() + seconds
     net = plan.net
-    options = _options(plan, greedy)
+    options = _options(plan, greedy, stop_at)
+    if options is None:
+        return None
     capacity = _capacities(plan)
     seat_row: dict[tuple[int, str], int] = {}
     for flight, cabins in capacity.items():
@@ -205,7 +213,7 @@ def reseat(plan: Plan, greedy: list[PassengerLine], seconds: float = MIP_SECONDS
             lower[trip_row0 + t], upper[trip_row0 + t] = 0.0, 0.0
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
-    h.setOptionValue("time_limit", seconds)
+    h.setOptionValue("time_limit", max(0.1, min(MIP_SECONDS, stop_at - time.monotonic())))
     h.setOptionValue("mip_rel_gap", MIP_GAP)
     h.setOptionValue("threads", 1)
     lp = highspy.HighsLp()
@@ -247,7 +255,7 @@ class Reseater:
 
     def __call__(self, plan: Plan, greedy: list[PassengerLine], seconds: float) -> list[PassengerLine] | None:
         t0 = time.monotonic()
-        lines = reseat(plan, greedy, max(0.5, min(MIP_SECONDS, seconds)))
+        lines = reseat(plan, greedy, max(0.5, seconds))
         self.last = time.monotonic() - t0
         self.spent += self.last
         if lines is None and not _has_highspy():

@@ -23,10 +23,11 @@ from .aircraft_plan import Plan, Weights, replan
 from .checker import check, unbooked_cancellations
 from .cost import CostBreakdown, evaluate
 from .flight_checks import Violation
+from .incremental import Seating, full_seating, reseat_touched
 from .model import STRICT, Instance, Rules, Solution
 from .network import Network, build_network
 from .passengers import PassengerLine, plan_passengers
-from .plan_cost import plan_total
+from .plan_cost import aircraft_total, passenger_total
 from .reseat import Reseater
 from .rows import SolutionRows, to_rows
 
@@ -105,7 +106,7 @@ class _Search:
         self.rng = random.Random(seed)
         self.best_plan: Plan | None = None
         self.best_solution: SolutionRows | None = None
-        self.best_lines: list[PassengerLine] = []  # the incumbent's greedy seating (the rescue move reads it)
+        self.seating = Seating([], 0.0)  # the incumbent's passenger lines (moves' seatings inherit them)
         self.best_cost = float("inf")
         self.best_score: tuple[int, float] = (1 << 30, float("inf"))
         self.best_reseated = False  # whether the incumbent's passengers were re-seated by the MIP
@@ -114,6 +115,9 @@ class _Search:
         self.final_solution: SolutionRows | None = None
         self.final_score: tuple[int, float] = (1 << 30, float("inf"))
         self.iterations = self.improvements = 0
+        # The longest a kept plan's rows, cost and check took: the run's end is reserved twice that (the last
+        # re-seating's check, then the result's), so a run ends within its limit (B: ~1 s each on a quiet core).
+        self.judge_seconds = 0.0
 
     @property
     def incumbent(self) -> Plan:
@@ -122,31 +126,40 @@ class _Search:
         return self.best_plan
 
     def offer(self, plan: Plan) -> bool:
-        """Cost the plan with its passengers seated greedily; keep it if cheaper and feasible (the search
-        compares plans by this cost), then re-seat it by the MIP where the time share allows."""
+        """Cost the plan with its passengers seated greedily (only the trips the move touched, the others as
+        in the incumbent); keep it if cheaper and feasible, then re-seat it by the MIP where the time share
+        allows."""
         self.iterations += 1
-        lines = plan_passengers(plan)
+        seating = full_seating(plan) if self.best_plan is None else reseat_touched(plan, self.best_plan, self.seating)
         unbooked = sum(plan.aircraft_of[i] is None for i in self.unbooked)
-        score = (unbooked, round(plan_total(plan, lines), 2))  # rows only for a candidate that may be kept
+        score = (unbooked, round(seating.passenger_cost + aircraft_total(plan), 2))  # rows only if it may be kept
         if score > self.best_score or (score == self.best_score and self.rng.random() < 0.8):
             return False  # an equal cost is sometimes accepted, to drift
-        solution = to_rows(plan, lines)
+        judging = time.monotonic()
+        solution = to_rows(plan, seating.lines)
         score = (unbooked, evaluate(self.instance, solution).total)
-        if score > self.best_score or check(self.instance, solution, self.net.rules):
+        rejected = score > self.best_score or check(self.instance, solution, self.net.rules)
+        self.judge_seconds = max(self.judge_seconds, time.monotonic() - judging)
+        if rejected:
             return False
         improved = score < self.best_score
-        self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, score[1], score
-        self.best_lines = lines
+        self.keep(plan, seating.lines, solution, score)
         self.best_reseated = False
         self.improvements += improved
         if self.reseater.worth(time.monotonic()):
             improved |= self.reseat_incumbent()
         return improved
 
+    def keep(self, plan: Plan, lines: list[PassengerLine], solution: SolutionRows, score: tuple[int, float]) -> None:
+        """Make the plan and its seating the incumbent (its passenger cost summed afresh: no drift)."""
+        self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, score[1], score
+        self.seating = Seating(lines, passenger_total(plan, lines))
+
     def reseat_incumbent(self) -> bool:
-        """Re-seat the incumbent's passengers by the MIP; True if that beats every plan so far."""
+        """Re-seat the incumbent's passengers by the MIP; True if that beats every plan so far (the seating
+        then becomes the incumbent's: later moves inherit its lines)."""
         plan, self.best_reseated = self.incumbent, True
-        lines = self.reseater(plan, plan_passengers(plan), self.deadline - time.monotonic())
+        lines = self.reseater(plan, self.seating.lines, self.deadline - 2 * self.judge_seconds - time.monotonic())
         if lines is None:
             return False
         solution = to_rows(plan, lines)
@@ -154,6 +167,7 @@ class _Search:
         if score >= min(self.best_score, self.final_score) or check(self.instance, solution, self.net.rules):
             return False
         self.final_solution, self.final_score = solution, score
+        self.keep(plan, lines, solution, score)
         return True
 
     def result(self) -> tuple[SolutionRows, float]:
@@ -178,7 +192,7 @@ class _Search:
         roll, rng, weights = self.rng.random(), self.rng, self.random_weights()
         found = None
         if roll < 0.15:
-            found = moves.rescue(self.incumbent, self.best_lines, rng, weights)
+            found = moves.rescue(self.incumbent, self.seating.lines, rng, weights)
         elif roll < 0.35:
             found = moves.hold_connection(self.incumbent, rng, weights)
         if found is None and roll < 0.8:
@@ -217,8 +231,11 @@ def solve(
     assert search.best_solution is not None, "a construction was accepted (else NoFeasibleSolution above)"
     if on_incumbent:
         on_incumbent(*search.result())
-    # The incumbent's final re-seating is reserved half as long again as the latest one took (a loaded machine).
-    while time.monotonic() - started < time_limit - (0 if search.best_reseated else 1.5 * search.reseater.last):
+    # The incumbent's final re-seating is reserved half as long again as the latest one took (a loaded machine),
+    # and the result's cost and check as long as the longest of them took.
+    while time.monotonic() - started < time_limit - 2 * search.judge_seconds - (
+        0 if search.best_reseated else 1.5 * search.reseater.last
+    ):
         if search.offer(search.neighbour()) and on_incumbent:
             on_incumbent(*search.result())
     if not search.best_reseated and search.reseat_incumbent() and on_incumbent:
