@@ -69,6 +69,9 @@ DURATION = re.compile(
 PLUS_MINUTES = re.compile(
     r"(?:estimated departure|estimated arrival|slot\w*|delay\w*|delayed)\s*\+\s*(\d{1,3})\b", re.I
 )
+# A delay's bare count ("DLA 120", "delayed by 45."): minutes in OCC shorthand, never a date, a time or a count of
+# something else ("delayed 19/01", "delayed 20 JAN", "delayed 2 flights")
+DELAY_COUNT = re.compile(r"\bdelay(?:ed)?\s+(?:by\s+)?(\d{1,3})(?![\d/:]|\.\d|\s*(?:%|[a-z]))", re.I)
 # Three-letter words that are never airports in a report (abbreviations, units, zones)
 NOT_AIRPORTS = {"ATC", "UTC", "AOG", "APU", "ETA", "ETD", "STD", "STA", "FIR", "NOT", "THE", "AND", "FOR", "ILS", "DCS"}
 ABBREVIATED = {k.upper() for k in ABBREVIATIONS if len(k) == 3 and k.isalpha()} | {"MEL"}
@@ -104,7 +107,7 @@ class ReportReading:
     causes: list[tuple[str, int, Reading]] = field(default_factory=list)  # every cause read: (fact, code, words)
     confidence: float = 0.0  # how sure the cause is (cause.py)
     registration: Reading | None = None
-    airport: Reading | None = None  # the first airport named among those the report can be about
+    airport: Reading | None = None  # the first place named (else the first airport) among those it can be about
     airports: list[Reading] = field(default_factory=list)  # every airport named, in order
     places: list[Reading] = field(default_factory=list)  # those it names as a place, not a movement's end
     airspace: Reading | None = None
@@ -210,19 +213,25 @@ def _window(reading: ReportReading, text: str) -> None:
             return
 
 
+def _minutes(m: re.Match[str]) -> int:
+    word, unit = m.group(1).lower(), m.group(2).lower()
+    amount = {"an": 1, "a": 1}.get(word) or NUMBER_WORDS.get(word) or (0 if word == "half an" else int(word))
+    minutes = 30 if word == "half an" else amount * 60 if unit.startswith("h") else amount
+    if unit.startswith("h") and m.group(3):
+        minutes += int(m.group(3))
+    return minutes
+
+
 def _duration(reading: ReportReading, norm: Normalised) -> None:
+    """The stated duration; of several ("queues over an hour long ... 180 min late") the longest: a fact only makes
+    the situation worse, and the shorter may time something else."""
     text = blank_instructions(norm.text)
-    if (m := DURATION.search(text)) is not None:
-        word, unit = m.group(1).lower(), m.group(2).lower()
-        amount = {"an": 1, "a": 1}.get(word) or NUMBER_WORDS.get(word) or (0 if word == "half an" else int(word))
-        minutes = amount * 60 if unit.startswith("h") else amount
-        if word == "half an":
-            minutes = 30
-        if unit.startswith("h") and m.group(3):
-            minutes += int(m.group(3))
-        reading.duration_minutes = _from_normalised(norm, m, minutes)
-    elif (m := PLUS_MINUTES.search(text)) is not None:
-        reading.duration_minutes = _from_normalised(norm, m, int(m.group(1)))
+    stated = [(_minutes(m), m) for m in DURATION.finditer(text)]
+    if stated:
+        minutes, longest = max(stated, key=lambda x: x[0])
+        reading.duration_minutes = _from_normalised(norm, longest, minutes)
+    elif (plus := PLUS_MINUTES.search(text) or DELAY_COUNT.search(text)) is not None:
+        reading.duration_minutes = _from_normalised(norm, plus, int(plus.group(1)))
 
 
 def read_report(
@@ -250,8 +259,10 @@ def read_report(
         for a in read_airports(plain, known_airports or set(), city_codes)
         if not airspace[0] <= a.span[0] < airspace[1]
     ]
-    reading.airport = reading.airports[0] if reading.airports else None
     reading.places = [a for a in reading.airports if not MOVEMENT.search(plain[max(0, a.span[0] - 60) : a.span[0]])]
+    # where something is ("fog over Abu Dhabi") before where a flight goes ("EY75 to Madrid"): the cause's place
+    named = reading.places or reading.airports
+    reading.airport = named[0] if named else None
     normalised_plain = blank_instructions(norm.text)
     for pattern, position in POSITIONS:
         if position == "CABIN" and not {66, 67, 68, 94} & {code for _, code, _ in reading.causes}:
