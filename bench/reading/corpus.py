@@ -46,8 +46,13 @@ def combinations() -> list[tuple[CauseWords, ScopeLabel, Style]]:
     ]
 
 
-def contradiction_scope(kind: Contradiction) -> ScopeLabel:
-    return {"position_not_rostered": "crew_member", "tail_not_at_airport": "tail"}.get(kind, "flight")  # type: ignore[return-value]
+def contradiction_scope(kind: Contradiction, rng: random.Random) -> ScopeLabel:
+    """The scope a contradiction is written in: an airport off the route or another tail also beside several
+    flights (off every one's route, none's tail), half the time."""
+    fixed = {"position_not_rostered": "crew_member", "tail_not_at_airport": "tail"}
+    if kind in fixed:
+        return fixed[kind]  # type: ignore[return-value]
+    return "flights" if rng.random() < 0.5 else "flight"
 
 
 def truth_of(cause: CauseWords, subject: Subject, written_delay: int | None, operating_day) -> Truth:
@@ -122,6 +127,7 @@ def build_corpus(view: AirlineView, *, seed: int = 730, count: int = 2400) -> li
     kinds = cycle(CONTRADICTIONS)
     sound = combinations()
     flight_causes = [c for c in CAUSES if "flight" in c.scopes]
+    flights_causes = [c for c in CAUSES if "flights" in c.scopes]
     crew_causes = [c for c in CAUSES if c.code == 64]
     tail_causes = [c for c in CAUSES if "tail" in c.scopes]
     while len(reports) < count - wanted_contradictions:
@@ -134,8 +140,9 @@ def build_corpus(view: AirlineView, *, seed: int = 730, count: int = 2400) -> li
                 reports.append(report)
     while len(reports) < count:
         kind = next(kinds)
-        scope = contradiction_scope(kind)
-        pool = crew_causes if scope == "crew_member" else tail_causes if scope == "tail" else flight_causes
+        scope = contradiction_scope(kind, rng)
+        pools = {"crew_member": crew_causes, "tail": tail_causes, "flights": flights_causes}
+        pool = pools.get(scope, flight_causes)
         cause = rng.choice(pool)
         style = rng.choice(styles_for(cause, scope))
         report = compose(view, rng, cause, scope, style, at, f"R{len(reports):05d}", kind)

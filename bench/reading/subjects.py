@@ -47,7 +47,7 @@ def one_flight(view: AirlineView, rng: random.Random, cause: CauseWords) -> Subj
 
 
 def several_flights(view: AirlineView, rng: random.Random, cause: CauseWords) -> Subject | None:
-    """Two or three flights of one day sharing the station the cause is at (their origin, or destination)."""
+    """Two to four flights of one day sharing the station the cause is at (their origin, or destination)."""
     day, flights = _day_flights(view, rng)
     at_destination = cause.code in AT_DESTINATION
     station = rng.choice(flights).destination if at_destination else HUB if rng.random() < 0.6 else None
@@ -57,7 +57,7 @@ def several_flights(view: AirlineView, rng: random.Random, cause: CauseWords) ->
     numbers = {f.flight_number for f in sharing}
     if len(numbers) < 2:
         return None
-    picked = rng.sample(sorted(numbers), k=min(len(numbers), rng.choice((2, 2, 3))))
+    picked = rng.sample(sorted(numbers), k=min(len(numbers), rng.choice((2, 2, 3, 4))))
     chosen = [next(f for f in sharing if f.flight_number == n) for n in picked]
     return Subject("flights", day, chosen, station=station)
 
@@ -149,12 +149,12 @@ def pick(view: AirlineView, rng: random.Random, cause: CauseWords, scope: ScopeL
 def contradicted(view: AirlineView, rng: random.Random, subject: Subject, kind: Contradiction) -> Subject | None:
     """The subject with one thing the data contradicts: an airport off the route, another tail, a position
     the airline never rosters, an airport the tail does not leave that day."""
-    flight = subject.flights[0]
-    if kind == "airport_not_on_route":
-        elsewhere = [a for a in view.served if a not in (flight.origin, flight.destination)]
-        subject.station = rng.choice(elsewhere)
+    if kind == "airport_not_on_route":  # off every named flight's route
+        ends = {a for f in subject.flights for a in (f.origin, f.destination)}
+        subject.station = rng.choice([a for a in view.served if a not in ends])
     elif kind == "tail_not_the_flights":
-        others = sorted({f.aircraft_registration for f in view.by_day[subject.day]} - {flight.aircraft_registration})
+        named = {f.aircraft_registration for f in subject.flights}
+        others = sorted({f.aircraft_registration for f in view.by_day[subject.day]} - named)
         subject.registration = rng.choice(others)
     elif kind == "position_not_rostered":
         subject.rank = "SO"

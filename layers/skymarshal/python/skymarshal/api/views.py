@@ -90,6 +90,8 @@ def restriction_summary(r: NetworkRestriction) -> str:
     """One line: what, where, when, and the figures a capacity cut or a regulation sets."""
     start, end = r.window.start, r.window.end
     ends = end.strftime("%H:%M" if end.date() == start.date() else "%d %b %H:%M")
+    if r.kind == "flights":  # the flights a report names: from the first departure to the last held one
+        return f"{r.described()}, {start:%d %b %H:%M}–{ends}Z"
     line = f"{r.kind} at {r.airport} {start:%d %b %H:%M}–{ends}Z"
     if r.kind != "closure" and (r.departures_per_hour is not None or r.arrivals_per_hour is not None):
         line += f", {r.departures_per_hour if r.departures_per_hour is not None else '–'} departures"

@@ -238,7 +238,7 @@ def network_output(
     valid = [v for v in decision.valid if v.plan.plan_id not in exclude]
     ranked = rank_network(valid, weights)
     r = decision.restriction
-    what = f"{r.kind} at {r.airport} {r.window.start:%d %b %H:%M}–{r.window.end:%H:%M}Z"
+    what = r.described()
     rejected = [v for v in decision.plans if not v.valid]
     refused = "; ".join(
         f"{v.plan.title}: {v.rejections[0].flight_id} {v.rejections[0].code} ({v.rejections[0].message})"
@@ -260,7 +260,8 @@ def network_output(
         conflict_resolutions=[],
         safety_overrides=[],
         justification=(
-            f"{decision.flights_affected} flights in the window and {decision.flights_inheriting} inheriting a delay; "
+            f"{decision.flights_affected} flights {'named' if r.kind == 'flights' else 'in the window'} and "
+            f"{decision.flights_inheriting} inheriting a delay; "
             f"{len(decision.plans)} plans, each flight validated with zero tolerance"
             + (f"; rejected — {refused}" if refused else "")
         ),

@@ -15,11 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from .common import UtcDatetime
 from .disruption import Window
 
-RestrictionKind = Literal["closure", "capacity", "regulation"]
+# "flights": the flights a report names, hit by one cause (a runway closure, a regulation, a tail's defect)
+RestrictionKind = Literal["closure", "capacity", "regulation", "flights"]
 Objective = Literal["min_delay", "min_cancellations", "protect_connections", "baseline"]
 FlightActionKind = Literal["operate", "retime", "tail_swap", "cancel", "ferry"]
 # Why a report about an airport cannot become network plans (one line each; intake/airport_facts.py refuses the rest).
-NetworkInputCode = Literal["WINDOW_BEYOND_DATA", "CAPACITY_ABOVE_NORMAL", "NO_AFFECTED_FLIGHT", "TOO_MANY_FLIGHTS"]
+NetworkInputCode = Literal[
+    "WINDOW_BEYOND_DATA", "CAPACITY_ABOVE_NORMAL", "NO_AFFECTED_FLIGHT", "TOO_MANY_FLIGHTS", "FLIGHT_NOT_PLANNABLE"
+]
 # Why one flight makes a plan illegal (zero tolerance: one is enough to reject the plan).
 FlightRejectionCode = Literal[
     "CLOSED_AIRPORT",  # departs or lands at a closed airport inside the closure
@@ -54,8 +57,10 @@ class NetworkInputError(Reason):
 
 
 class NetworkRestriction(Frozen):
-    """What the disruption does to the airport: closed (no movement), a capacity per hour, or an ATC regulation
-    (a slot delay on every flight through it, or a rate)."""
+    """What the disruption does: to an airport, closed (no movement), a capacity per hour, or an ATC regulation
+    (a slot delay on every flight through it, or a rate); or to the flights a report names (`flights`), each held
+    for its minutes (`held_minutes`; none where the cause is the aircraft's or the crew's: the grounded tail or the
+    unfit member is the constraint). `airport` is then the station they share, else the first one's origin."""
 
     kind: RestrictionKind
     airport: str
@@ -66,6 +71,14 @@ class NetworkRestriction(Frozen):
     normal_departures_per_hour: int = 0  # the airline's own busiest hour there (the schedule's peak)
     normal_arrivals_per_hour: int = 0
     basis: str = ""  # the words or the rule the figures come from
+    flight_numbers: list[str] = Field(default_factory=list)  # kind "flights": the flights named, in order
+    held_minutes: dict[str, int] = Field(default_factory=dict)  # kind "flights": flight id -> earliest leave, minutes
+
+    def described(self) -> str:
+        """What it is, and where and when, in a few words (a decision's line)."""
+        if self.kind == "flights":
+            return f"named flights {', '.join(self.flight_numbers)} ({self.basis})"
+        return f"{self.kind} at {self.airport} {self.window.start:%d %b %H:%M}–{self.window.end:%H:%M}Z"
 
 
 class CrewChange(Frozen):

@@ -152,11 +152,22 @@ def usage(actions: list[FlightAction], airport: str) -> Usage:
 
 
 def regulated(r: NetworkRestriction, f: Flight) -> bool:
-    """Does the restriction's window hold this flight's movement at the airport?"""
+    """Does the restriction hold this flight: a named flight it holds, or its movement at the airport in the
+    window?"""
+    if r.kind == "flights":
+        return f.flight_id in r.held_minutes
     w = r.window
     return (f.origin == r.airport and w.start <= f.scheduled_departure < w.end) or (
         f.destination == r.airport and w.start <= f.scheduled_arrival < w.end
     )
+
+
+def imposed_minutes(r: NetworkRestriction, f: Flight) -> int | None:
+    """Minutes after its schedule the flight may leave at the earliest: a named flight's hold, or the ATC slot
+    delay of a regulated one; None: the restriction imposes none on it."""
+    if r.kind == "flights":
+        return r.held_minutes.get(f.flight_id)
+    return r.slot_delay_minutes if r.slot_delay_minutes and regulated(r, f) else None
 
 
 def adapt(
@@ -168,7 +179,6 @@ def adapt(
         key=lambda f: f.scheduled_departure,
     )
     end = max(max(f.scheduled_arrival for f in flights), scope.horizon_end) + WINDOW_AFTER_LAST_ARRIVAL
-    slot = r.slot_delay_minutes
     snapshot = NetworkSnapshot(
         window_start=scope.decision,
         window_end=end,
@@ -178,8 +188,11 @@ def adapt(
         disrupted_flight_id=None,
         disrupted_release=scope.decision,
         capacity_limits=capacity_limits(r, used, end),
-        imposed_delays={f.flight_id: slot for f in flights if slot and regulated(r, f)},
-        normal_rates={r.airport: (r.normal_departures_per_hour, r.normal_arrivals_per_hour)},
+        imposed_delays={f.flight_id: m for f in flights if (m := imposed_minutes(r, f))},
+        # named flights restrict no airport's hours: its normal rate (none read) would shut it
+        normal_rates={}
+        if r.kind == "flights"
+        else {r.airport: (r.normal_departures_per_hour, r.normal_arrivals_per_hour)},
         tail_outages=outages or [],
     )
     return to_instance(snapshot)
@@ -244,6 +257,8 @@ def optimizer_actions(
 
 def scope_reasons(scope: NetworkScope) -> dict[str, str]:
     r = scope.restriction
+    if r.kind == "flights":
+        return named_reasons(scope)
     what = {"closure": "closed", "capacity": "capacity-limited", "regulation": "under ATC regulation"}[r.kind]
     window = f"{r.window.start:%H:%M}-{r.window.end:%H:%M}Z"
     reasons = {}
@@ -254,6 +269,17 @@ def scope_reasons(scope: NetworkScope) -> dict[str, str]:
             else "lands"
         )
         reasons[f.flight_id] = f"{movement} at {r.airport} while {what} ({window})"
+    for f in scope.inherited:
+        reasons[f.flight_id] = f"inherits the delay of its tail {f.aircraft_registration}'s earlier flight"
+    return reasons
+
+
+def named_reasons(scope: NetworkScope) -> dict[str, str]:
+    r = scope.restriction
+    reasons = {}
+    for f in scope.affected:
+        held = r.held_minutes.get(f.flight_id)
+        reasons[f.flight_id] = f"named in the report: {r.basis.split('; ')[0]}" + (f", held {held} min" if held else "")
     for f in scope.inherited:
         reasons[f.flight_id] = f"inherits the delay of its tail {f.aircraft_registration}'s earlier flight"
     return reasons

@@ -1,11 +1,15 @@
-"""An airport or airspace disruption as the network planner's input: the restriction (closure, capacity per hour,
-ATC slot delay or rate), the flights it touches, each tail's later flights that inherit its delay, and the refusals
-intake/airport_facts.py does not already make (one typed line each).
+"""An airport or airspace disruption, or several flights one report names, as the network planner's input: the
+restriction (closure, capacity per hour, ATC slot delay or rate; or the named flights, each held for its minutes),
+the flights it touches, each tail's later flights that inherit its delay, and the refusals intake/airport_facts.py
+does not already make (one typed line each).
 
 airport_facts refuses an airport the airline does not serve, a missing day or window, a reversed window, a window
 no flight touches and more than MAX_FLIGHTS flights in the window. Here: a window running past the data, a
 capacity at or above the airport's normal rate, a rate that limits no flight, and a scope (the window's flights and
 the later flights inheriting their delay) above MAX_FLIGHTS, with a narrower window proposed.
+
+Several flights named by one report ("EY11 and EY15 delayed by the runway closure") are one disruption over that
+set (`named_flights_scope`): the same planner, validation and ranking as an airport's.
 
 The airline's "normal rate" at an airport is its own schedule's busiest clock hour there that day: the tables hold
 no declared airport capacity, and a share of it ("capacity cut to 50 %") limits the airline's movements.
@@ -18,15 +22,20 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 
+from ..analysis.what_if import DEFECT_CODES, DESTINATION_WEATHER_CODES
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..intake.airport_facts import MAX_FLIGHTS
-from ..models.disruption import Disruption
+from ..models.disruption import Disruption, Window, family_of
 from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRestriction
 from ..models.operational import Flight
+from ..rules import what_if_policy as policy
 from ..rules.network import propagate_delay
 
 RECOVERY_HOURS = 12  # after the window: time the plan has to bring each rotation back to schedule
+NAMED_SCOPES = ("flight", "crew_member")  # a report naming flights (or a crew member on them), not a place
+NOT_PLANNABLE = ("CANCELLED", "DEPARTED", "ARRIVED", "DIVERTED")  # a named flight in this state cannot be re-planned
+CREW_OWNED = frozenset({94, 95})  # crew rotation: the crew is the constraint, as for 61-69
 
 
 class NetworkInputRefused(ValueError):
@@ -177,7 +186,9 @@ def inherited_flights(handle: DataHandle, restriction: NetworkRestriction, affec
         first_by_tail.setdefault(f.aircraft_registration, f)
     for registration, first in sorted(first_by_tail.items()):
         rotation = q.rotation(handle, registration, first.scheduled_departure, end)
-        if restriction.slot_delay_minutes is not None:
+        if restriction.kind == "flights":
+            delay = restriction.held_minutes.get(first.flight_id, 0)
+        elif restriction.slot_delay_minutes is not None:
             delay = restriction.slot_delay_minutes
         else:
             at = first.scheduled_departure if first.origin == restriction.airport else first.scheduled_arrival
@@ -204,6 +215,8 @@ def network_scope(
     max_flights: int = MAX_FLIGHTS,
 ) -> NetworkScope:
     """The restriction, the flights it touches and those inheriting their delay; NetworkInputRefused otherwise."""
+    if is_named_set(disruption):
+        return named_flights_scope(handle, disruption, now=now, recovery_hours=recovery_hours, max_flights=max_flights)
     window = disruption.window
     airport = disruption.scope.airport or disruption.scope.airspace
     if window is None or airport is None:
@@ -236,4 +249,105 @@ def network_scope(
         decision=decision,
         horizon_end=horizon_end,
         day_flights=day_flights,
+    )
+
+
+# ------------------------------------------------------------------------------------------ named flights
+
+
+def is_named_set(disruption: Disruption | None) -> bool:
+    """Several flights one report names, hit by one cause: one network disruption over that set."""
+    return disruption is not None and disruption.scope.kind in NAMED_SCOPES and len(set(disruption.scope.flights)) > 1
+
+
+def held_for(disruption: Disruption, flight: Flight) -> tuple[int, str]:
+    """Minutes the cause holds a named flight (`flight` as the report's facts show it), and on what basis:
+    - the flight's own estimate: a stated hold or slot, the policy's slot for an ATFM regulation (the what-if
+      overlay, analysis/what_if.py), or the data's delay;
+    - none when the aircraft or the crew owns the cause (AHM 730 41-48, 51-52, 61-69, 94-95): the grounded tail or
+      the unfit member is the constraint, and a plan may swap, call a reserve, wait or cancel;
+    - weather at the destination: until the stated window ends (else the policy's WEATHER_HOURS from 30 min
+      before the arrival, as the overlay's observations);
+    - else the policy's planned hold for the code until its end is known (what_if_policy.slot_minutes)."""
+    code = disruption.iata_delay_code
+    if flight.delay_minutes > 0:
+        return flight.delay_minutes, f"{flight.flight_number} estimated {flight.delay_minutes} min late"
+    if code in DEFECT_CODES or code in CREW_OWNED or family_of(code) == "flight_operations_crew":
+        return 0, "the aircraft or the crew is the constraint"
+    if code in DESTINATION_WEATHER_CODES:
+        window = disruption.window
+        end = window.end if window else flight.scheduled_arrival + timedelta(hours=policy.WEATHER_HOURS, minutes=-30)
+        minutes = max(0, int((end - flight.scheduled_arrival).total_seconds() // 60))
+        return minutes, f"weather at {flight.destination} until {end:%H:%MZ}"
+    minutes = policy.slot_minutes(code)
+    return minutes, f"{policy.POLICY}: AHM 730 code {code} planned at {minutes} min until its end is known"
+
+
+def _shared_station(flights: list[Flight]) -> str:
+    """The station every named flight leaves from, else the one they all fly to, else the first one's origin."""
+    for ends in ({f.origin for f in flights}, {f.destination for f in flights}):
+        if len(ends) == 1:
+            return next(iter(ends))
+    return flights[0].origin
+
+
+def named_flights(handle: DataHandle, disruption: Disruption) -> list[Flight]:
+    """The named flights as the data (and the report's overlay) shows them; one that is gone or cannot be
+    re-planned any more is refused in one line."""
+    flights = []
+    for flight_id in dict.fromkeys(disruption.scope.flights):
+        flight = q.get_flight(handle, flight_id)
+        if flight is None:
+            raise NetworkInputRefused("NO_AFFECTED_FLIGHT", f"{flight_id} is not in the schedule: nothing to re-plan")
+        if flight.status in NOT_PLANNABLE:
+            raise NetworkInputRefused(
+                "FLIGHT_NOT_PLANNABLE",
+                f"{flight.flight_number} on {flight.flight_date.isoformat()} is {flight.status.lower()} in the data: "
+                "name only flights still to operate",
+            )
+        flights.append(flight)
+    return flights
+
+
+def named_flights_scope(
+    handle: DataHandle,
+    disruption: Disruption,
+    *,
+    now: datetime | None = None,
+    recovery_hours: int = RECOVERY_HOURS,
+    max_flights: int = MAX_FLIGHTS,
+) -> NetworkScope:
+    """The named flights as the restriction's set, each held for its minutes (`held_for`), and the later flights of
+    their tails inheriting the hold; NetworkInputRefused otherwise."""
+    flights = named_flights(handle, disruption)
+    held = {f.flight_id: held_for(disruption, f) for f in flights}
+    start = min(f.scheduled_departure for f in flights)
+    leaves = [f.scheduled_departure + timedelta(minutes=held[f.flight_id][0]) for f in flights]
+    bases = sorted({basis for minutes, basis in held.values() if minutes})
+    restriction = NetworkRestriction(
+        kind="flights",
+        airport=_shared_station(flights),
+        window=Window(start=start, end=max([*leaves, start + timedelta(minutes=1)])),
+        flight_numbers=[f.flight_number for f in flights],
+        held_minutes={fid: minutes for fid, (minutes, _) in held.items() if minutes},
+        basis="; ".join([disruption.cause, *bases[:2]]),
+    )
+    check_window_in_data(handle, restriction, flights)
+    landed = max(f.scheduled_arrival + timedelta(minutes=held[f.flight_id][0]) for f in flights)
+    horizon_end = max(restriction.window.end, landed) + timedelta(hours=recovery_hours)
+    inherited = inherited_flights(handle, restriction, flights, horizon_end)
+    if len(flights) + len(inherited) > max_flights:
+        raise NetworkInputRefused(
+            "TOO_MANY_FLIGHTS",
+            f"{len(flights) + len(inherited)} flights are touched ({len(flights)} named, {len(inherited)} inheriting "
+            f"their delay), more than {max_flights}: name fewer flights",
+        )
+    decision = min(now, start) if now is not None else start
+    return NetworkScope(
+        restriction=restriction,
+        affected=flights,
+        inherited=inherited,
+        decision=decision,
+        horizon_end=horizon_end,
+        day_flights=[],
     )

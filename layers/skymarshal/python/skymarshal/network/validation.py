@@ -43,7 +43,7 @@ from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
 from .continuity import touched_tails
 from .crew import CrewData, make_crewable, verdicts
-from .plans import NetworkPlanConfig, generate_plans, regulated
+from .plans import NetworkPlanConfig, generate_plans, imposed_minutes
 from .scope import NetworkScope, network_scope
 from .tails import broken_turn, plan_legs, tail_starts
 from .totals import measure
@@ -132,15 +132,17 @@ class Checker:
     def _slot(self, a: FlightAction) -> Iterator[Found]:
         r = self.scope.restriction
         f = self.crew.flight(a.flight_id)
-        if r.slot_delay_minutes is None or a.action == "ferry" or f is None or not regulated(r, f):
+        minutes = imposed_minutes(r, f) if f is not None and a.action != "ferry" else None
+        if minutes is None:
             return
         self.checks += 1
-        slot = a.scheduled_departure + timedelta(minutes=r.slot_delay_minutes)
+        slot = a.scheduled_departure + timedelta(minutes=minutes)
+        what = "the report's hold ends" if r.kind == "flights" else "its ATC slot"
         if a.new_departure is not None and a.new_departure < slot:
             yield (
                 "BEFORE_SLOT",
                 a.flight_id,
-                f"{a.flight_number} leaves {a.new_departure:%H:%MZ}, before its ATC slot {slot:%H:%MZ}",
+                f"{a.flight_number} leaves {a.new_departure:%H:%MZ}, before {what} {slot:%H:%MZ}",
             )
 
     def _tail(self, a: FlightAction) -> Iterator[Found]:

@@ -1,5 +1,5 @@
-"""An agent's analysis of an airport or airspace disruption: its own analysis of every flight in the window, each
-at the delay the restriction alone imposes on it, merged into one answer — the safety agents' binding findings
+"""An agent's analysis of an airport or airspace disruption (or of several flights one report names): its own
+analysis of every flight in the window (or named), each at the delay the restriction alone imposes on it, merged into one answer — the safety agents' binding findings
 per flight (each prefixed with the flight), the business agents' totals and their worst flights.
 
 The imposed delay is what a flight carries if it simply waits the restriction out: a closure holds a departure
@@ -20,7 +20,7 @@ from ..data.access import DataHandle
 from ..models.agent_response import CargoImpact, FinanceImpact, GuestImpact, NetworkImpact
 from ..models.disruption import Disruption
 from ..models.operational import Flight
-from .scope import stated_figure
+from .scope import held_for, is_named_set, stated_figure
 
 NETWORK_SCOPES = ("airport", "airspace")
 # The measure a business agent's worst flights are ranked by (the issue's worst cases: misconnections and
@@ -36,12 +36,15 @@ SHOWN = 3
 
 
 def is_network(disruption: Disruption | None) -> bool:
-    return disruption is not None and disruption.scope.kind in NETWORK_SCOPES
+    """An airport or airspace over a window, or several flights one report names: the network planner's."""
+    return disruption is not None and (disruption.scope.kind in NETWORK_SCOPES or is_named_set(disruption))
 
 
 def imposed_delay(disruption: Disruption, flight: Flight) -> int | None:
     """Minutes the restriction alone imposes on the flight (see the module's docstring); None: none it can be
     said to carry."""
+    if is_named_set(disruption):
+        return held_for(disruption, flight)[0] or None
     window, airport = disruption.window, disruption.scope.airport or disruption.scope.airspace
     if window is None or airport is None:
         return None
@@ -101,8 +104,12 @@ def _label(flight: Flight, delay: int | None) -> str:
     return f"{flight.flight_number}" + (f" (held {delay} min)" if delay else "")
 
 
-def merge(agent: str, airport: str, parts: list[tuple[Flight, int | None, Analysis]]) -> Analysis:
-    """One analysis of the set from each flight's (see the module's docstring)."""
+def merge(
+    agent: str, airport: str, parts: list[tuple[Flight, int | None, Analysis]], where: str | None = None
+) -> Analysis:
+    """One analysis of the set from each flight's (see the module's docstring). `where`: how the set is named
+    ("at AUH in the window" unless given)."""
+    where = where or f"at {airport} in the window"
     findings, limits, facts = [], [], []
     for flight, delay, a in parts:
         label = _label(flight, delay)
@@ -112,7 +119,7 @@ def merge(agent: str, airport: str, parts: list[tuple[Flight, int | None, Analys
     impacts = [a.impact for _, _, a in parts if a.impact is not None]
     held = [d for _, d, _ in parts if d]
     facts.append(
-        f"{len(parts)} flights at {airport} in the window"
+        f"{len(parts)} flights {where}"
         + (f", {len(held)} held by it (up to {max(held)} min)" if held else "")
         + f"; binding findings on {len(bound)} of them"
     )
@@ -127,10 +134,10 @@ def merge(agent: str, airport: str, parts: list[tuple[Flight, int | None, Analys
     facts += [f"{_label(f, d)}: {len(a.binding)} binding finding(s)" for f, d, a in bound[:SHOWN]]
     total = _total(agent, impacts)
     recommendation = (
-        f"{len(bound)} of {len(parts)} flights at {airport} carry binding findings if held: every network plan "
+        f"{len(bound)} of {len(parts)} flights {where} carry binding findings if held: every network plan "
         "must respect them at its own times"
         if bound
-        else f"{len(parts)} flights at {airport}: nothing binding at the delays the restriction imposes"
+        else f"{len(parts)} flights {where}: nothing binding at the delays the restriction imposes"
     )
     return Analysis(
         agent=agent,
@@ -158,7 +165,8 @@ def analyse_set(
         kwargs = {"delay_minutes": delay} if takes_delay and delay else {}
         parts.append((flight, delay, analyse(handle, flight, now=now, **kwargs)))
     airport = disruption.scope.airport or disruption.scope.airspace or "the airport"
-    return merge(agent, airport, parts)
+    named = ", ".join(disruption.scope.flight_numbers) if is_named_set(disruption) else None
+    return merge(agent, airport, parts, where=f"named ({named})" if named else None)
 
 
 def reused_set_analysis(agent: str, own: dict) -> dict[str, Any]:

@@ -115,9 +115,10 @@ def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
 
 
 def _check_network_scope(disruption, handle: DataHandle, now: datetime) -> None:
-    """An airport or airspace report the network planner would refuse (a window past the data, a capacity at or
-    above the normal rate, a rate that limits no flight, too many flights) is refused here, in its one line,
-    before seven agents analyse every flight of it; Arbitrate checks again on the data it then reads."""
+    """An airport or airspace report (or one naming several flights) the network planner would refuse (a window past
+    the data, a capacity at or above the normal rate, a rate that limits no flight, too many flights, a named flight
+    already flown or cancelled) is refused here, in its one line, before seven agents analyse every flight of it;
+    Arbitrate checks again on the data it then reads."""
     from ..arbitration.arbitrator import ArbitratorConfig
     from ..network.scope import NetworkInputRefused, network_scope
 
@@ -289,6 +290,8 @@ def validate(
         raise InvalidDisruption(str(exc)) from None
     if by_registration:  # the aircraft is the scope
         disruption = tail_scope(disruption)
+    if others:  # several flights named: one network disruption over the set, refused here as an airport's would be
+        _check_network_scope(disruption, handle.with_overlay(overlay), now or request.reported_at)
     return flight_run(flight, description, disruption, overlay)
 
 

@@ -25,7 +25,6 @@ from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow")
 ARBITRATOR_THREAD = ("arbitrator", "arbitration")
-NETWORK_SCOPES = ("airport", "airspace")  # a disruption over a window at an airport or in an airspace: many flights
 
 
 # ------------------------------------------------------------------------------------------ Arbitrate
@@ -45,6 +44,14 @@ def alternatives_request(previous: DecisionSummary, approval: ApprovalDecision) 
     return previous.excluded + ([] if read.constraints else shown), instruction
 
 
+def is_network(disruption) -> bool:
+    """An airport or airspace over a window, or several flights named: the network planner's (imported here:
+    the network package is read only by a run that needs it)."""
+    from ..network.window_analysis import is_network as network
+
+    return network(disruption)
+
+
 def arbitrate_step(
     state: dict,
     *,
@@ -60,7 +67,7 @@ def arbitrate_step(
     request = ValidatedRequest.model_validate(state["request"])
     attempt, excluded, instruction = next_attempt(state)
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
-    if request.disruption.scope.kind in NETWORK_SCOPES:
+    if is_network(request.disruption):  # an airport or airspace over a window, or several flights named
         from .network_step import network_arbitration
 
         output = network_arbitration(
@@ -178,7 +185,7 @@ def _record_decision(
         llm=output.llm,
         debate=output.debate.agreement if output.debate else None,
         debate_rounds=output.debate.rounds_run if output.debate else 2,
-        scope="network" if request.disruption.scope.kind in NETWORK_SCOPES else "flight",
+        scope="network" if is_network(request.disruption) else "flight",
     )
 
 
