@@ -49,9 +49,9 @@ def test_rescue_holds_the_flight_the_stranded_passengers_just_miss(tmp_path):
     instance = tiny_instance(tmp_path, **STRANDED)
     search = _Search(instance, seed=0)
     search.offer(construct(search.net, Weights(), list(instance.aircraft)))
-    assert _reaches(search, search.best_lines, 2) == 0  # 103 left at 13:00 without them
-    assert [search.net.trips[t].itinerary.id for t, _ in left_behind(search.incumbent, search.best_lines)] == [2]
-    rescued = moves.rescue(search.incumbent, search.best_lines, random.Random(0), Weights())
+    assert _reaches(search, search.seating.lines, 2) == 0  # 103 left at 13:00 without them
+    assert [search.net.trips[t].itinerary.id for t, _ in left_behind(search.incumbent, search.seating.lines)] == [2]
+    rescued = moves.rescue(search.incumbent, search.seating.lines, random.Random(0), Weights())
     assert rescued is not None
     lines = plan_passengers(rescued)
     assert _reaches(search, lines, 2) == 5
@@ -74,7 +74,7 @@ def test_holds_only_delay_free_flights_with_a_seat_within_the_limit(
     search.offer(construct(search.net, Weights(), list(instance.aircraft)))
     for _ in range(moves):
         search.offer(search.neighbour())
-    plan, lines = search.incumbent, search.best_lines
+    plan, lines = search.incumbent, search.seating.lines
     free = free_seats(plan, lines)
     for t in range(len(search.net.trips)):
         for idx, departure in (holds_for(plan, t, free) or {}).items():

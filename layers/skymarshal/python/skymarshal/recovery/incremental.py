@@ -15,16 +15,41 @@ from dataclasses import dataclass
 from .aircraft_plan import Plan
 from .network import Network
 from .object_cache import PerObject
-from .passengers import PassengerLine, plan_passengers
+from .passengers import PassengerLine, _Seats, cabin_seats, plan_passengers, seat_trips
 from .plan_cost import passenger_total
 
 
-@dataclass(slots=True, frozen=True)
 class Seating:
-    """A plan's passenger lines and their weighted cost (plan_cost.passenger_total)."""
+    """A plan's passenger lines and their weighted cost (plan_cost.passenger_total); what the moves derived
+    from it read of it (which trips ride each flight, which are left short, the seats left) is indexed once."""
 
-    lines: list[PassengerLine]
-    passenger_cost: float
+    __slots__ = ("_index", "lines", "passenger_cost")
+
+    def __init__(self, lines: list[PassengerLine], passenger_cost: float):
+        self.lines, self.passenger_cost = lines, passenger_cost
+        self._index: _Index | None = None
+
+    def index(self, plan: Plan) -> _Index:
+        """The seating's index on its own plan."""
+        if self._index is None:
+            riding: dict[int, set[int]] = {}
+            short: set[int] = set()
+            free = {idx: cabin_seats(plan, a) for idx, a in enumerate(plan.aircraft_of) if a is not None}
+            for line in self.lines:
+                if not reached(plan, line):
+                    short.add(line.trip)
+                for idx, cabin in line.legs:
+                    riding.setdefault(idx, set()).add(line.trip)
+                    free[idx][cabin] -= line.passengers
+            self._index = _Index(riding, short, free)
+        return self._index
+
+
+@dataclass(slots=True, frozen=True)
+class _Index:
+    riding: dict[int, set[int]]  # flight -> trips with a line on it
+    short: set[int]  # trips with passengers not at their destination
+    free: dict[int, dict[str, int]]  # operated flight -> cabin -> seats left
 
 
 def full_seating(plan: Plan) -> Seating:
@@ -64,14 +89,44 @@ def reached(plan: Plan, line: PassengerLine) -> bool:
 
 def reseat_touched(plan: Plan, base: Plan, seating: Seating) -> Seating:
     """The plan's seating derived from its base's: untouched lines kept, the touched trips seated again."""
+    index = seating.index(base)
     changed = changed_flights(plan, base)
     on = trips_on(plan.net)
-    touched = {t for idx in changed for t in on[idx]}
+    touched = set(index.short)
+    for idx in changed:
+        touched.update(on[idx])
+        touched.update(index.riding.get(idx, ()))
+    kept: list[PassengerLine] = []
+    removed: list[PassengerLine] = []
     for line in seating.lines:
-        if not reached(base, line) or any(idx in changed for idx, _ in line.legs):
-            touched.add(line.trip)
-    kept = [line for line in seating.lines if line.trip not in touched]
-    removed = [line for line in seating.lines if line.trip in touched]
-    lines = plan_passengers(plan, kept, touched)
-    cost = seating.passenger_cost - passenger_total(base, removed) + passenger_total(plan, lines[len(kept) :])
-    return Seating(lines, cost)
+        (removed if line.trip in touched else kept).append(line)
+    free = {idx: dict(cabins) for idx, cabins in index.free.items()}
+    for idx in changed:  # no kept line rides a changed flight: all its seats are free
+        aircraft_id = plan.aircraft_of[idx]
+        if aircraft_id is None:
+            free.pop(idx, None)
+        else:
+            free[idx] = cabin_seats(plan, aircraft_id)
+    for line in removed:
+        for idx, cabin in line.legs:
+            if idx not in changed:
+                free[idx][cabin] += line.passengers
+    rank = seating_rank(plan.net)
+    new = seat_trips(plan, _Seats(None, free), sorted(touched, key=rank.__getitem__))
+    cost = seating.passenger_cost - passenger_total(base, removed) + passenger_total(plan, new)
+    return Seating(kept + new, cost)
+
+
+_RANK: PerObject[Network, list[int]] = PerObject()
+
+
+def seating_rank(net: Network) -> list[int]:
+    """Trip → its position in the network's seating order."""
+
+    def build(net: Network) -> list[int]:
+        rank = [0] * len(net.trips)
+        for position, t in enumerate(net.seating_order):
+            rank[t] = position
+        return rank
+
+    return _RANK.get(net, build)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Collection, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .aircraft_plan import Plan
@@ -38,15 +38,20 @@ def _cabin_order(preferred: Cabin) -> list[Cabin]:
 CABIN_ORDER = {cabin: _cabin_order(cabin) for cabin in CABINS}
 
 
+def cabin_seats(plan: Plan, aircraft_id: str) -> dict[str, int]:
+    """Seats per cabin. The CDG-ORY 'TranspCom' links list -1 seats per cabin: nobody is seated there. Left
+    negative, their total (-3) passed the router's "any seat free" test and the route then failed to seat
+    anyone, so passengers whose earliest route crossed Paris were cancelled."""
+    return {cabin: max(0, n) for cabin, n in plan.net.aircraft[aircraft_id].seats.items()}
+
+
 class _Seats:
-    def __init__(self, plan: Plan):
-        self.free: dict[int, dict[str, int]] = {}
-        for idx, aircraft_id in enumerate(plan.aircraft_of):
-            if aircraft_id is not None:
-                # The CDG-ORY 'TranspCom' links list -1 seats per cabin: nobody is seated there. Left negative,
-                # their total (-3) passed the router's "any seat free" test and the route then failed to seat
-                # anyone, so passengers whose earliest route crossed Paris were cancelled.
-                self.free[idx] = {cabin: max(0, n) for cabin, n in plan.net.aircraft[aircraft_id].seats.items()}
+    def __init__(self, plan: Plan | None, free: dict[int, dict[str, int]] | None = None):
+        """Every operated flight's seats, or the given free seats (incremental.py)."""
+        if free is not None or plan is None:
+            self.free = free or {}
+            return
+        self.free = {idx: cabin_seats(plan, a) for idx, a in enumerate(plan.aircraft_of) if a is not None}
 
     def total(self, idx: int) -> int:
         return sum(self.free[idx].values())
@@ -183,22 +188,19 @@ class _Router:
         return path[::-1]
 
 
-def plan_passengers(
-    plan: Plan, kept: Sequence[PassengerLine] = (), only: Collection[int] | None = None
-) -> list[PassengerLine]:
-    """Every trip's passengers seated greedily; or, with `kept` lines already seated (their seats taken),
-    only the trips in `only` (incremental.py: the trips a search move touched)."""
+def plan_passengers(plan: Plan) -> list[PassengerLine]:
+    """Every trip's passengers seated greedily, in the network's seating order."""
+    return seat_trips(plan, _Seats(plan), plan.net.seating_order)
+
+
+def seat_trips(plan: Plan, seats: _Seats, order: Iterable[int]) -> list[PassengerLine]:
+    """The trips' passengers (in this order) seated greedily into the free seats: intact trips as booked,
+    partly flown ones re-routed at once, the others re-routed once every intact trip is seated."""
     net = plan.net
-    seats = _Seats(plan)
-    for line in kept:
-        for idx, cabin in line.legs:
-            seats.free[idx][cabin] -= line.passengers
-    lines: list[PassengerLine] = list(kept)
+    lines: list[PassengerLine] = []
     pending: list[tuple[int, int]] = []
     router = _Router(plan, seats)
-    for t in net.seating_order:
-        if only is not None and t not in only:
-            continue
+    for t in order:
         trip = net.trips[t]
         n = trip.itinerary.passengers
         if _intact(plan, trip):
