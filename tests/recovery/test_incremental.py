@@ -16,21 +16,17 @@ from skymarshal.recovery.plan_cost import aircraft_total
 from skymarshal.recovery.rows import to_rows
 from skymarshal.recovery.solver import _Search, construct
 
-from .test_solver import _disrupted_tiny
+from .test_solver import DISRUPTION, _disrupted_tiny
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    unavailable_from=st.one_of(st.none(), st.integers(13, 20)),
-    closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),
-    cancel_103=st.booleans(),
+    disruption=DISRUPTION,
     seed=st.integers(0, 10**6),
     moves=st.integers(1, 8),
 )
-def test_incremental_seating_is_feasible_and_its_cost_is_evaluates(
-    tmp_path_factory, unavailable_from, closed_hour, cancel_103, seed, moves
-):
-    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), unavailable_from, closed_hour, cancel_103)
+def test_incremental_seating_is_feasible_and_its_cost_is_evaluates(tmp_path_factory, disruption, seed, moves):
+    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     search = _Search(instance, seed)
     base = construct(search.net, Weights(), list(instance.aircraft))
     seating = full_seating(base)

@@ -22,7 +22,7 @@ from skymarshal.recovery.passengers import plan_passengers
 from skymarshal.recovery.rescue import MAX_HOLD, free_seats, holds_for, left_behind
 from skymarshal.recovery.solver import _Search, construct, to_rows
 
-from .test_solver import _disrupted_tiny
+from .test_solver import DISRUPTION, _disrupted_tiny
 from .tiny import FILES, tiny_instance
 
 STRANDED = {
@@ -60,16 +60,12 @@ def test_rescue_holds_the_flight_the_stranded_passengers_just_miss(tmp_path):
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    unavailable_from=st.one_of(st.none(), st.integers(13, 20)),
-    closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),
-    cancel_103=st.booleans(),
+    disruption=DISRUPTION,
     seed=st.integers(0, 10**6),
     moves=st.integers(0, 6),
 )
-def test_holds_only_delay_free_flights_with_a_seat_within_the_limit(
-    tmp_path_factory, unavailable_from, closed_hour, cancel_103, seed, moves
-):
-    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), unavailable_from, closed_hour, cancel_103)
+def test_holds_only_delay_free_flights_with_a_seat_within_the_limit(tmp_path_factory, disruption, seed, moves):
+    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     search = _Search(instance, seed)
     search.offer(construct(search.net, Weights(), list(instance.aircraft)))
     for _ in range(moves):

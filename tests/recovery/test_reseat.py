@@ -16,7 +16,7 @@ from skymarshal.recovery.reseat import reseat
 from skymarshal.recovery.rows import to_rows
 from skymarshal.recovery.solver import _Search, construct, plan_from
 
-from .test_solver import _disrupted_tiny
+from .test_solver import DISRUPTION, _disrupted_tiny
 from .tiny import FILES, planned_solution, tiny_instance
 
 pytest.importorskip("highspy", reason="highspy is not installed (pip install -c constraints.txt highspy)")
@@ -24,16 +24,12 @@ pytest.importorskip("highspy", reason="highspy is not installed (pip install -c 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    unavailable_from=st.one_of(st.none(), st.integers(13, 20)),
-    closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),
-    cancel_103=st.booleans(),
+    disruption=DISRUPTION,
     seed=st.integers(0, 10**6),
     moves=st.integers(0, 6),
 )
-def test_plan_total_is_the_official_total_and_reseating_only_helps(
-    tmp_path_factory, unavailable_from, closed_hour, cancel_103, seed, moves
-):
-    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), unavailable_from, closed_hour, cancel_103)
+def test_plan_total_is_the_official_total_and_reseating_only_helps(tmp_path_factory, disruption, seed, moves):
+    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     search = _Search(instance, seed)
     search.offer(construct(search.net, Weights(), list(instance.aircraft)))
     plans = [search.incumbent] + [search.neighbour() for _ in range(moves)]

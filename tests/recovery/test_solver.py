@@ -29,16 +29,25 @@ def _disrupted_tiny(folder, unavailable_from: int | None, closed_hour: int | Non
     return tiny_instance(folder, **overrides)
 
 
+# The tiny instance under random disruptions: P1 unavailable from an hour on, an hour of AAA closed (12:00 is
+# 102's imposed arrival), 103 cancelled.
+DISRUPTION = st.fixed_dictionaries(
+    {
+        "unavailable_from": st.one_of(st.none(), st.integers(13, 20)),
+        "closed_hour": st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),
+        "cancel_103": st.booleans(),
+    }
+)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    unavailable_from=st.one_of(st.none(), st.integers(13, 20)),
-    closed_hour=st.one_of(st.none(), st.sampled_from([9, 10, 11, 13, 14, 15, 16])),  # 12:00: 102's imposed arrival
-    cancel_103=st.booleans(),
+    disruption=DISRUPTION,
     seed=st.integers(0, 10**6),
     moves=st.integers(1, 12),
 )
-def test_moves_never_break_feasibility(tmp_path_factory, unavailable_from, closed_hour, cancel_103, seed, moves):
-    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), unavailable_from, closed_hour, cancel_103)
+def test_moves_never_break_feasibility(tmp_path_factory, disruption, seed, moves):
+    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     search = _Search(instance, seed)
     plan = construct(search.net, Weights(), list(instance.aircraft))
     assert check(instance, to_rows(plan, plan_passengers(plan))) == []
