@@ -21,6 +21,8 @@ class AirlineView:
     ranks_on: dict[str, set[str]]  # flight id → the roster ranks on it
     days: list[date]  # the local days reports are about (a day inside the data on both sides)
     by_day: dict[date, list[Flight]] = field(default_factory=dict)
+    # cities where the airline's reference holds several airports ("London": LHR, LGW, STN): a report names the code
+    shared_cities: set[str] = field(default_factory=set)
     by_tail_day: dict[tuple[str, date], list[Flight]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -80,4 +82,7 @@ def view_of(airline: Airline) -> AirlineView:
     # a day's margin at each end: a window or a tail's day never runs past the data
     days = [config.start + timedelta(days=n) for n in range(1, config.days - 1)]
     served = {f.origin for f in flights} | {f.destination for f in flights}
-    return AirlineView(flights, {k: v for k, v in airports.items() if k in served}, dict(ranks), days)
+    cities = Counter(a.city for a in airports.values())
+    shared = {city for city, n in cities.items() if n > 1}
+    kept = {k: v for k, v in airports.items() if k in served}
+    return AirlineView(flights, kept, dict(ranks), days, shared_cities=shared)

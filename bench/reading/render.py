@@ -47,7 +47,10 @@ class Writer:
     def station(self, iata: str) -> str:
         if self.short:
             return iata
-        return self.rng.choice(v.STATION_REFS).format(city=self.view.city(iata), iata=iata)
+        city = self.view.city(iata)
+        # a city of several airports is no airport: an OCC adds the code ("London (LHR)")
+        refs = [r for r in v.STATION_REFS if "{iata}" in r] if city in self.view.shared_cities else v.STATION_REFS
+        return self.rng.choice(refs).format(city=city, iata=iata)
 
     def position(self, rank: str) -> str:
         words = v.UNROSTERED_POSITION if rank == "SO" else v.POSITION_WORDS[rank]

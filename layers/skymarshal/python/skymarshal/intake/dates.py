@@ -98,8 +98,9 @@ def _alternation(names) -> str:
 
 _MONTH = rf"(?P<month>{_alternation(MONTHS)})\.?(?![a-z])"
 _ORDINAL = r"(?:st|nd|rd|th)?(?![a-z])"  # "Jan 20th", not "Jan 20s"
-# A four-digit year must look like one (19xx/20xx): "20 Jan 1430" is a time, not the year 1430.
-_YEAR = r"(?P<year>(?:19|20)\d{2})(?!\d)"
+# A four-digit year must look like one (19xx/20xx): "20 Jan 1430" is a time, not the year 1430; nor is one that
+# opens a window or carries a zone ("19JAN 1900-2200Z", "20 Jan 2000Z"): those are clock times.
+_YEAR = r"(?P<year>(?:19|20)\d{2})(?!\d)(?![zZ]\b)(?!\s*[-–]\s*\d{4})"
 # "on", "for", "dated" and "the" in front of a date belong to it (they are cut from the description too).
 _LEAD = r"(?:(?<![\w])(?P<prep>on|for|dated)\s+)?(?:(?<![\w])the\s+)?"
 # A weekday written in front of a date is checked against it: "Wednesday 20 January", "Wed, 20 Jan".

@@ -77,6 +77,8 @@ NOT_AIRPORTS = {"ATC", "UTC", "AOG", "APU", "ETA", "ETD", "STD", "STA", "FIR", "
 ABBREVIATED = {k.upper() for k in ABBREVIATIONS if len(k) == 3 and k.isalpha()} | {"MEL"}
 _PLACE_BEFORE = re.compile(r"\b(?:at|in|over|from|to|via|near|ex|into|for)\s+$", re.I)
 _ROUTE = re.compile(r"[A-Z]{3}-[A-Z]{3}\b")
+# Right after a code, a part of an airport makes it the airport ("HYD RUNWAYS ARE SHUT", "ISB TERMINAL")
+_FACILITY_AFTER = re.compile(r"\s+(?:runways?|rwys?|airport|terminal|apron|tower|taxiways?)\b", re.I)
 # Right before an airport: words that make it a movement's end, not where something is ("the late inbound from
 # Jeddah", "to Abu Dhabi", "diverted to Muscat")
 MOVEMENT = re.compile(
@@ -179,14 +181,18 @@ def folded(text: str) -> str:
 def read_airports(text: str, known: set[str], city_codes: dict[str, str] | None) -> list[Reading]:
     """Every airport the report names that `known` holds, by IATA code or by a name in `city_codes`, in order. A code
     that is also an abbreviation ("HYD": Hyderabad, or hydraulic) is an airport only where it stands as a place: after
-    "at", "in", "over", "from", "to" or in a route ("HYD-AUH"). A registration's letters are never an airport."""
+    "at", "in", "over", "from", "to", in a route ("HYD-AUH") or before a part of an airport ("HYD RUNWAYS"). A registration's letters are never an airport."""
     text = REGISTRATION.sub(lambda m: " " * len(m.group(0)), folded(text))
     found: dict[tuple[int, int], Reading] = {}
     for m in IATA_WORD.finditer(text):
         code = m.group(1)
         if code not in known or code in NOT_AIRPORTS:
             continue
-        placed = _PLACE_BEFORE.search(text[: m.start()]) or _ROUTE.match(text, max(0, m.start() - 4))
+        placed = (
+            _PLACE_BEFORE.search(text[: m.start()])
+            or _ROUTE.match(text, max(0, m.start() - 4))
+            or _FACILITY_AFTER.match(text, m.end())
+        )
         if code in ABBREVIATED and not (placed or _ROUTE.match(text, m.start())):
             continue
         found[m.span(1)] = _reading(m, code, 1)
