@@ -85,7 +85,7 @@ def _holds_the_flight(d: Disruption) -> bool:
     return not owned and code not in DESTINATION_WEATHER_CODES
 
 
-@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), cause=st.integers(0, 99), style=st.integers(0, 9))
 def test_a_report_naming_several_flights_is_one_network_disruption_over_exactly_them(
     view, run, handle, seed, cause, style
@@ -110,7 +110,7 @@ def test_a_report_naming_several_flights_is_one_network_disruption_over_exactly_
     assert not {f.flight_id for f in scope.inherited} & named
 
 
-@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), cause=st.integers(0, 99), style=st.integers(0, 9))
 def test_a_place_off_every_named_route_is_refused_in_one_line_and_nothing_is_written(view, run, seed, cause, style):
     report = _report(view, seed, cause, style, "airport_not_on_route")
@@ -129,7 +129,7 @@ def _two_days(view: AirlineView, rng: random.Random):
     return a, b
 
 
-@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), form=st.sampled_from(["{a} on {da} and {b} on {db}", "{a}/{da}, {b}/{db}"]))
 def test_flights_of_different_days_are_refused_naming_them(view, run, seed, form):
     a, b = _two_days(view, random.Random(seed))
@@ -164,7 +164,7 @@ def test_a_named_flight_already_cancelled_in_the_data_cannot_be_planned(view, ru
     assert refused.value.reason.code == "FLIGHT_NOT_PLANNABLE" and "cancelled" in str(refused.value)
 
 
-@settings(max_examples=3, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=2, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), cause=st.integers(0, 99))
 def test_every_ranked_plan_answers_for_every_named_flight(view, run, handle, seed, cause):
     report = _report(view, seed, cause, 0)
