@@ -1,7 +1,7 @@
 """Issue 30 (Done when): reports of the fatigue, fuelling and curfew kinds, in several phrasings each, get a considered
 crew or wait option — a wait for the crew's minimum rest, a delay, the next departure after a curfew — each
 validated like any plan and refused only with typed reasons; a flight on the ground at its alternate is never planned
-from its origin."""
+from its origin, and is flown on from there instead (tests/arbitration/test_continuation.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from test_what_if_plans import _decide, considered
 
 from skymarshal.arbitration.actions import RestCrew
 from skymarshal.arbitration.arbitrator import arbitrate
+from skymarshal.arbitration.continuation import continuation_of
 from skymarshal.arbitration.models import RejectionCode
 from skymarshal.data import schema
 from skymarshal.data.overlay import Overlay, RowPatch
@@ -124,8 +125,12 @@ def test_a_diverted_flight_is_never_planned_from_its_origin(account, report):
     decision = arbitrate(
         run_rounds(report, handle=handle, llm=None)[1], report, handle=handle, llm=None, disruption=facts
     )
-    operating = [p for p in considered(decision) if p.operates]
+    plans = considered(decision)
+    operating = [p for p in plans if p.operates and continuation_of(p) is None]
     assert operating
+    # the OCC's answer instead: flown on from the alternate to the destination on the same aircraft
+    continued = [continuation_of(p) for p in plans if continuation_of(p) is not None]
+    assert continued and all((c.origin, c.destination) == ("MAN", flight.destination) for c in continued if c)
     refused = {v.scenario.scenario_id: v.rejections for v in decision.rejected}
     for plan in operating:
         assert any(

@@ -22,7 +22,7 @@ from gantt_helpers import (
 )
 
 from skymarshal.api.plans import phase_spans
-from skymarshal.arbitration.actions import SwapAircraft
+from skymarshal.arbitration.actions import ContinueFlight, SwapAircraft
 from skymarshal.views.gantt import build_gantt
 
 
@@ -200,3 +200,25 @@ def test_phases_are_named_without_the_workflows_choice_states():
         20.0,
         None,
     ]  # a choice counts in the phase before it; the last still runs
+
+
+def test_a_continuation_draws_the_diversion_then_the_leg_from_the_alternate_and_moves_the_next_flight():
+    rot = rotation([90])
+    landed = rot[0].scheduled_departure + timedelta(hours=5)
+    there = rot[0].model_copy(update={"status": "DIVERTED", "diverted_to": "CGN", "estimated_arrival": landed})
+    leg = ContinueFlight(
+        flight_id="F1", registration=TAIL, aircraft_type="B789", origin="CGN", destination="FRA",
+        departure=landed + timedelta(hours=2), arrival=landed + timedelta(hours=3), crew={"C1": "CPT", "C2": "FO"},
+        reports={"C1": T0, "C2": T0}, in_duty=["C1", "C2"], passengers=180,
+    )  # fmt: skip
+    plan = scenario("divert", rot[0]).model_copy(
+        update={"actions": [leg], "departure": leg.departure, "arrival": leg.arrival, "arrival_airport": "FRA"}
+    )
+    view = build_gantt("r", decision(ranked(plan, 1, 0.9)), snapshot([there, *rot[1:]]))
+    tail = view.plans[0].tails[0]
+    (diverted,) = plan_bars(tail, "diverted")
+    assert (diverted.destination, diverted.end) == ("CGN", landed)  # as it flew, not re-timed from its origin
+    (onward,) = plan_bars(tail, "ferry")
+    assert (onward.origin, onward.destination, onward.start, onward.passengers) == ("CGN", "FRA", leg.departure, 180)
+    (next_leg,) = [b for b in plan_bars(tail) if b.flight_id == "F2"]
+    assert next_leg.change == "delayed" and next_leg.start >= leg.arrival

@@ -95,6 +95,27 @@ class FerryAircraft(_Action):
     crew_report_at: UtcDatetime
 
 
+class ContinueFlight(_Action):
+    """A diverted flight flown on from the alternate it is on the ground at to its destination, on the same aircraft
+    with its passengers on board: a new Flights row (`{flight_id}-CONT`, like a rescue's ferry). `crew` (crew id →
+    position) fly it, reporting at `reports`: those in `in_duty` in the duty they are on, one sector more; the
+    others report anew at the alternate (the rostered crew after the minimum rest, or reserves on standby there,
+    `called_out`)."""
+
+    kind: Literal["continue"] = "continue"
+    registration: str
+    aircraft_type: str
+    origin: Iata  # the alternate
+    destination: Iata
+    departure: UtcDatetime
+    arrival: UtcDatetime
+    crew: dict[str, str]
+    reports: dict[str, UtcDatetime]
+    in_duty: list[str] = Field(default_factory=list)
+    called_out: dict[str, str] = Field(default_factory=dict)  # reserve → the rostered member whose seat it takes
+    passengers: NonNegativeInt = 0
+
+
 class GroundAircraft(_Action):
     """The grounding the report stated, recorded as the maintenance work order the analysis assumed, so the next
     disruption plans from it (the tail is not airworthy until maintenance closes the order)."""
@@ -122,6 +143,7 @@ Action = Annotated[
     | RebookPassengers
     | DivertFlight
     | FerryAircraft
+    | ContinueFlight
     | GroundAircraft
     | RepositionFleet,
     Field(discriminator="kind"),
@@ -174,6 +196,18 @@ def describe(action: BaseModel) -> str:
         return (
             f"Ferry {a.registration} ({a.aircraft_type}) {a.origin}-{a.destination} empty for {a.flight_id}, "
             f"off blocks {a.departure:%H:%MZ}, on blocks {a.arrival:%H:%MZ}, flown by {crew}"
+        )
+    if isinstance(a, ContinueFlight):
+        how = (
+            f"{len(a.called_out)} reserve(s) called out there"
+            if a.called_out
+            else "the crew in their duty"
+            if len(a.in_duty) == len(a.crew)
+            else "the crew after their minimum rest"
+        )
+        return (
+            f"Continue {a.flight_id} from {a.origin} to {a.destination} on {a.registration} with its "
+            f"{a.passengers} passengers, off blocks {a.departure:%d %b %H:%MZ}, on blocks {a.arrival:%H:%MZ}, {how}"
         )
     if isinstance(a, GroundAircraft):
         order = a.work_order

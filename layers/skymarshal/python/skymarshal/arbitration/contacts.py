@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Literal
 
-from .actions import AddCabinCrew, CancelFlight, DelayFlight, FerryAircraft, ReassignCrew
+from .actions import AddCabinCrew, CancelFlight, ContinueFlight, DelayFlight, FerryAircraft, ReassignCrew
 from .models import Scenario
 
 CREW_DELAY_NOTICE_MINUTES = 30  # a later report than this is a changed duty the crew member is called about
@@ -39,6 +39,12 @@ def crew_changes(actions: Sequence[object], rostered: Sequence[str]) -> Iterator
         elif isinstance(a, FerryAircraft):
             for crew_id in a.crew.values():
                 yield crew_id, "called_out", a
+        elif isinstance(a, ContinueFlight):  # reserves at the alternate called, the rostered crew's duty changes
+            for crew_id in a.crew:
+                yield crew_id, "called_out" if crew_id in a.called_out else "delayed", a
+            for old in a.called_out.values():
+                replaced.add(old)
+                yield old, "released", a
     on_board = [c for c in rostered if c not in replaced]
     cancel = next((a for a in actions if isinstance(a, CancelFlight)), None)
     delay = next((a for a in actions if isinstance(a, DelayFlight)), None)

@@ -57,9 +57,9 @@ def _cured(finding, crew_id: str, tired: set[str]) -> bool:
     return finding.rule.startswith(CURED_BY_REST) or (finding.rule == "crew.availability" and crew_id in tired)
 
 
-def _stood_down(rows: list[CrewDuty], flight_id: str, at: datetime) -> CrewDuty | None:
-    """The part of the duty a member who has already reported works before standing down at `at`, as a record the
-    rest is counted from (None: not reported yet)."""
+def stood_down(rows: list[CrewDuty], flight_id: str, at: datetime, station: str | None = None) -> CrewDuty | None:
+    """The part of the duty a member who has already reported works before standing down at `at` (at `station`:
+    where the duty began unless given), as a record the rest is counted from (None: not reported yet)."""
     duty = rostered_duty(rows, flight_id)
     if duty.report >= at:
         return None
@@ -73,7 +73,7 @@ def _stood_down(rows: list[CrewDuty], flight_id: str, at: datetime) -> CrewDuty 
         duty_end=at,
         fdp_end=at,
         start_station=sector.start_station,
-        end_station=sector.start_station,
+        end_station=station or sector.start_station,
     )
 
 
@@ -81,7 +81,7 @@ def _ready(member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetim
     """When the member may report again: after the minimum rest from standing down (or, unfit through fatigue,
     from now), counted over the preceding duty; a member neither on duty nor tired may report at any time."""
     duty = rostered_duty(rows, flight_id)
-    stood = _stood_down(rows, flight_id, at)
+    stood = stood_down(rows, flight_id, at)
     home = (duty.start_station or member.base) == member.base
     if stood is not None:
         minutes = min_rest_minutes(int((at - stood.duty_start).total_seconds() // 60), home)
@@ -185,7 +185,7 @@ def _findings(ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay:
     if crew_id in tired:  # the report's fatigue is what the rest cures; a sickness in the data is not
         member = member.model_copy(update={"status": "ACTIVE"})
     rows = _rows(ctx, crew_id)
-    stood = _stood_down(rows, rest.flight_id, rest.stood_down_at)
+    stood = stood_down(rows, rest.flight_id, rest.stood_down_at)
     duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
     key = ("rested", crew_id, delay, rest.reports[crew_id], rest.stood_down_at)
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
@@ -233,7 +233,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
             for finding in _findings(ctx, member, a, s.delay_minutes, tired):
                 if finding.status == "illegal" and finding.rule == NEXT_DUTY_RULE and crew_id in recrewed:
                     # a reserve takes their next duty: legal for it by the same rules, or the chain is broken
-                    problem = _reserve_problem(ctx, crew_id, recrewed[crew_id])
+                    problem = reserve_problem(ctx, crew_id, recrewed[crew_id])
                     if problem is None:
                         continue
                     finding = finding.model_copy(update={"message": f"{finding.message}; its reserve: {problem}"})
@@ -261,7 +261,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
             )
 
 
-def _reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
+def reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
     """Why the reserve a plan calls out for a rested member's next duty may not fly it (None: legal)."""
     later = ctx.memo(("flight", recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
     if later is None:

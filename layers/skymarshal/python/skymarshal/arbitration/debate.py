@@ -28,6 +28,7 @@ from ..models.debate import (
 ACTION_DOMAIN: dict[str, tuple[str, ...]] = {
     "swap_aircraft": ("maintenance", "network"),
     "ferry": ("maintenance", "network"),
+    "continue": ("crew_compliance", "regulatory", "network"),
     "reassign_crew": ("crew_compliance",),
     "delay": ("network", "crew_compliance", "regulatory"),
     "divert": ("regulatory", "network"),

@@ -24,7 +24,7 @@ from ..data import queries as q
 from ..models.operational import Flight
 from ..rules.network import propagate_delay
 from ..rules.rotation import RotationBreak, flying, rotation_breaks
-from .actions import CancelFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
+from .actions import CancelFlight, ContinueFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
 from .context import DisruptionContext
 
 LOOK_BACK = timedelta(hours=24)  # the flight that brought the tail: where it stands
@@ -81,13 +81,16 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
     """Each tail the actions touch, with its flights as the plan leaves them."""
     tails = {ctx.flight.aircraft_registration}
     tails |= {a.to_registration for a in actions if isinstance(a, SwapAircraft)}
-    tails |= {a.registration for a in actions if isinstance(a, FerryAircraft)}
+    tails |= {a.registration for a in actions if isinstance(a, (FerryAircraft, ContinueFlight))}
     flights = {x.flight_id: x for t in sorted(tails) for x in tail_flights(ctx, t)}
     flights.setdefault(ctx.flight.flight_id, ctx.flight)
     for a in actions:
         x = flights.get(a.flight_id)
         if isinstance(a, FerryAircraft):
             flights[f"FERRY:{a.registration}:{a.flight_id}"] = ferry_leg(a, ctx.flight.carrier)
+        elif isinstance(a, ContinueFlight):
+            leg = continuation_leg(a, ctx.flight.carrier)
+            flights[leg.flight_id] = leg
         elif x is None:
             continue
         elif isinstance(a, SwapAircraft):
@@ -117,9 +120,19 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
 
 def ferry_leg(a: FerryAircraft, carrier: str) -> Flight:
     """The empty ferry as a leg of the rescue tail's rotation (constructed: it has no flight number or seats)."""
+    return _added_leg(f"FERRY:{a.registration}:{a.flight_id}", "FERRY", a, carrier)
+
+
+def continuation_leg(a: ContinueFlight, carrier: str) -> Flight:
+    """A diverted flight's continuation from its alternate as a leg of its tail's rotation (the row execution
+    writes, `{flight_id}-CONT`)."""
+    return _added_leg(f"{a.flight_id}-CONT", "CONTINUATION", a, carrier)
+
+
+def _added_leg(flight_id: str, number: str, a: FerryAircraft | ContinueFlight, carrier: str) -> Flight:
     return Flight.model_construct(
-        flight_id=f"FERRY:{a.registration}:{a.flight_id}",
-        flight_number="FERRY",
+        flight_id=flight_id,
+        flight_number=number,
         carrier=carrier,
         flight_date=a.departure.date(),
         origin=a.origin,

@@ -21,6 +21,7 @@ from ..models.fleet import compatible_types
 from ..rules.tail_swap_models import TailSwapEligibility
 from . import rotation_plan
 from .actions import (
+    ContinueFlight,
     FerryAircraft,
     GroundAircraft,
     RepositionFleet,
@@ -30,6 +31,7 @@ from .actions import (
 from .bounds import CrewIllegalBound, CrewMaxDelayBound
 from .cancellation import cancellation, minutes_after
 from .context import DisruptionContext
+from .continuation import continuation_scenarios
 from .crew_positioning import positioned_crew_swap
 from .crew_rest import rested_crew_delay, with_crew_retimed
 from .curfew_wait import after_curfews
@@ -92,6 +94,8 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
         keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
+    for continued in continuation_scenarios(ctx):  # a flight on the ground at its alternate flies on from there
+        keep(continued)
     for agent, proposal in _proposals(ctx, "divert"):
         keep(
             operate(
@@ -112,7 +116,7 @@ def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenar
     ]
     tails = {f.aircraft_registration}
     tails |= {a.to_registration for a in scenario.actions if isinstance(a, SwapAircraft)}
-    tails |= {a.registration for a in scenario.actions if isinstance(a, FerryAircraft)}
+    tails |= {a.registration for a in scenario.actions if isinstance(a, (FerryAircraft, ContinueFlight))}
     extra.append(RepositionFleet(flight_id=f.flight_id, registrations=sorted(tails)))
     return scenario.model_copy(update={"actions": [*scenario.actions, *extra]})
 

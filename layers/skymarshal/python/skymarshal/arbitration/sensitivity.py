@@ -7,6 +7,7 @@ the rules say so at the shifted times, not that it looks close enough.
 from __future__ import annotations
 
 from .context import DisruptionContext
+from .continuation import continuation_of, shifted_continuation
 from .models import Scenario, Sensitivity, ValidatedScenario
 from .operate import operate
 from .validation import validate
@@ -17,6 +18,8 @@ SHIFT_MINUTES = 30
 def shifted(ctx: DisruptionContext, s: Scenario, minutes: int) -> Scenario | None:
     """The same plan `minutes` later (or earlier); None when it cannot move (a cancellation, or earlier than
     the flight's current estimate)."""
+    if continuation_of(s) is not None:  # flown on from the alternate: the leg moves, not the flight
+        return shifted_continuation(ctx, s, minutes)
     delay = s.delay_minutes + minutes
     if not s.operates or delay < ctx.flight.delay_minutes or delay < 0:
         return None

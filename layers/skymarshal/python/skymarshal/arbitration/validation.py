@@ -27,6 +27,7 @@ from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
 from .cabin_crew import cabin_checks
 from .context import DisruptionContext
+from .continuation import continuation_checks, continuation_of
 from .crew_chain import chain_checks, own_illegal
 from .crew_positioning import positioning_checks
 from .crew_rest import rest_checks
@@ -79,6 +80,10 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             ),
             "NOT_CANCELLABLE",
         )
+    if continuation_of(scenario) is not None:  # flown on from the alternate: checked at its own ends and crew
+        return v.add_all(
+            (*continuation_checks(ctx, scenario), *_weather(ctx, scenario), *rotation_checks(ctx, scenario))
+        ).result()
     if scenario.operates and ctx.flight.status == "DIVERTED":  # on the ground at its alternate, not at its origin
         add(
             _check(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..arbitration.actions import CancelFlight, DivertFlight, ReassignCrew, SwapAircraft
+from ..arbitration.actions import CancelFlight, ContinueFlight, DivertFlight, ReassignCrew, SwapAircraft
 from ..arbitration.models import ArbitratorOutput, ConstraintCheck, RankedScenario
 from ..arbitration.operate import FERRY_KM_PER_MINUTE, FERRY_TAXI_MINUTES
 from ..models.airports import great_circle_km
@@ -117,6 +117,8 @@ def _plan(ranked: RankedScenario, rules_rank: int, ops: OpsSnapshot) -> PlanGant
                 bars.append(plan_bar(leg, "swapped_in", f"from {leg.aircraft_registration}"))
         if divert and registration == f.aircraft_registration:
             bars.append(ferry(f, divert.alternate, planned[f.flight_id].end, no_landing(ops)))
+        if (onward := _continuation(scenario)) and registration == f.aircraft_registration:
+            bars.append(continuation_bar(f, onward))
         aircraft_type = swap.to_aircraft_type if incoming and swap else f.aircraft_type
         label = f"{registration} ({aircraft_type})" + (" — swapped in" if incoming else "")
         tails.append(GanttRow(kind="tail", key=registration, label=label, bars=bars))
@@ -162,11 +164,14 @@ def planned_flights(ranked: RankedScenario, ops: OpsSnapshot) -> dict[str, Plann
             departure, arrival, change, divert.alternate if divert else f.destination, scenario.delay_minutes
         )
     }
+    onward = _continuation(scenario)
+    if onward is not None:  # on the ground at the alternate: the flight as it flew there, then the leg from there
+        out = {f.flight_id: PlannedFlight(f.departure, f.arrival, "diverted", onward.origin, f.delay_minutes)}
     rotation = ops.rotations.get(f.aircraft_registration, [])
     if swap or f.flight_id not in {g.flight_id for g in rotation}:
         return out
     # The tail is back at the destination when it lands there (after the ferry, for a diversion).
-    back = ferry(f, divert.alternate, arrival, no_landing(ops)).end if divert else arrival
+    back = onward.arrival if onward else ferry(f, divert.alternate, arrival, no_landing(ops)).end if divert else arrival
     late = max(0, int((back - f.scheduled_arrival).total_seconds() // 60))
     by_id = {g.flight_id: g for g in rotation}
     try:
@@ -212,6 +217,26 @@ def no_landing(ops: OpsSnapshot) -> list[tuple[datetime, datetime]]:
         if c.constraint_type in ("weather", "notam") and f.destination in c.affected_airports
         for w in c.time_windows
     ]
+
+
+def _continuation(scenario) -> ContinueFlight | None:
+    return next((a for a in scenario.actions if isinstance(a, ContinueFlight)), None)
+
+
+def continuation_bar(f: Flight, leg: ContinueFlight) -> GanttBar:
+    """A diverted flight's continuation from its alternate, passengers on board (the row execution adds)."""
+    return GanttBar(
+        layer="plan",
+        change="ferry",
+        label=f"{f.flight_number}C {leg.origin}-{leg.destination}",
+        new_flight=True,
+        origin=leg.origin,
+        destination=leg.destination,
+        start=leg.departure,
+        end=leg.arrival,
+        passengers=leg.passengers,
+        note="continuation from the alternate on the same aircraft, passengers on board",
+    )
 
 
 def ferry(f: Flight, alternate: str, landed: datetime, closed: list[tuple[datetime, datetime]]) -> GanttBar:

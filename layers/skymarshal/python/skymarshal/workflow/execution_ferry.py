@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from boto3.dynamodb.conditions import Attr
 
-from ..arbitration.actions import FerryAircraft
+from ..arbitration.actions import ContinueFlight, FerryAircraft
 from ..data import schema as s
 from ..models.airports import airport, great_circle_km
 from ..models.common import iso_z
@@ -24,6 +24,38 @@ def ferry_number(flight_number: str) -> str:
     return (flight_number[:-1] if flight_number[-1].isalpha() else flight_number) + "F"
 
 
+def added_flight_row(
+    flight: dict,
+    a: FerryAircraft | ContinueFlight,
+    flight_id: str,
+    number: str,
+    reason: str,
+    capacity: dict,
+    booked: dict,
+) -> dict:
+    """The Flights row of a leg a plan adds for `flight` (a rescue's ferry, a diversion's continuation): the leg's
+    stations, times and tail, its local date at the origin, the great-circle distance."""
+    local_day = a.departure.astimezone(ZoneInfo(airport(a.origin).tz)).date()
+    return {
+        "flight_id": flight_id,
+        "flight_number": number,
+        "carrier": flight["carrier"],
+        "origin": a.origin,
+        "destination": a.destination,
+        "flight_date": local_day.isoformat(),
+        "scheduled_departure": iso_z(a.departure),
+        "scheduled_arrival": iso_z(a.arrival),
+        "aircraft_registration": a.registration,
+        "aircraft_type": a.aircraft_type,
+        "status": "SCHEDULED",
+        "delay_reason": reason,
+        "block_minutes": int((a.arrival - a.departure).total_seconds() // 60),
+        "distance_km": max(1, round(great_circle_km(a.origin, a.destination))),
+        "capacity": capacity,
+        "booked": booked,
+    }
+
+
 def ferry_changes(planner: RowReader, a: FerryAircraft) -> list[Change]:
     flight = planner._flight(a.flight_id)
     local_day = a.departure.astimezone(ZoneInfo(airport(a.origin).tz)).date()
@@ -35,24 +67,8 @@ def ferry_changes(planner: RowReader, a: FerryAircraft) -> list[Change]:
     spare = Change(s.AIRCRAFT_AVAILABILITY, row_key(s.AIRCRAFT_AVAILABILITY, day), day, day, Attr("status").eq("SPARE"))
     ferry_id = f"{a.flight_id}-FERRY"
     block = int((a.arrival - a.departure).total_seconds() // 60)
-    row = {
-        "flight_id": ferry_id,
-        "flight_number": ferry_number(flight["flight_number"]),
-        "carrier": flight["carrier"],
-        "origin": a.origin,
-        "destination": a.destination,
-        "flight_date": local_day.isoformat(),
-        "scheduled_departure": iso_z(a.departure),
-        "scheduled_arrival": iso_z(a.arrival),
-        "aircraft_registration": a.registration,
-        "aircraft_type": a.aircraft_type,
-        "status": "SCHEDULED",
-        "delay_reason": f"FERRY: rescue aircraft for {a.flight_id}",
-        "block_minutes": block,
-        "distance_km": max(1, round(great_circle_km(a.origin, a.destination))),
-        "capacity": day["capacity"],
-        "booked": {},
-    }
+    reason = f"FERRY: rescue aircraft for {a.flight_id}"
+    row = added_flight_row(flight, a, ferry_id, ferry_number(flight["flight_number"]), reason, day["capacity"], {})
     out = [spare, planner._change(s.FLIGHTS, None, row)]
     report = iso_z(a.crew_report_at)
     standby = planner.standby(a.origin, {local_day.isoformat(), (local_day - timedelta(days=1)).isoformat()})

@@ -14,9 +14,9 @@ from datetime import timedelta
 
 from boto3.dynamodb.conditions import Key
 
-from ..arbitration.actions import CancelFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
+from ..arbitration.actions import CancelFlight, ContinueFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
 from ..arbitration.models import Scenario
-from ..arbitration.rotation_plan import ferry_leg
+from ..arbitration.rotation_plan import continuation_leg, ferry_leg
 from ..data import schema as s
 from ..models.common import iso_z
 from ..models.operational import Flight
@@ -31,7 +31,7 @@ def _tails(scenario: Scenario) -> set[str]:
     for a in scenario.actions:
         if isinstance(a, SwapAircraft):
             out |= {a.from_registration, a.to_registration}
-        elif isinstance(a, FerryAircraft):
+        elif isinstance(a, (FerryAircraft, ContinueFlight)):
             out.add(a.registration)
     return out
 
@@ -41,8 +41,8 @@ def applied(flights: dict[str, Flight], actions: Sequence, carrier: str) -> dict
     out = dict(flights)
     for a in actions:
         x = out.get(a.flight_id)
-        if isinstance(a, FerryAircraft):
-            leg = ferry_leg(a, carrier)
+        if isinstance(a, (FerryAircraft, ContinueFlight)):
+            leg = ferry_leg(a, carrier) if isinstance(a, FerryAircraft) else continuation_leg(a, carrier)
             out[leg.flight_id] = leg
         elif x is None:
             continue

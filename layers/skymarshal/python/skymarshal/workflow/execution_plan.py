@@ -25,6 +25,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 from ..arbitration.actions import (
     AddCabinCrew,
     CancelFlight,
+    ContinueFlight,
     DelayFlight,
     DivertFlight,
     FerryAircraft,
@@ -41,6 +42,7 @@ from ..models.common import iso_z
 from ..rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ..rules.network import ACTIVE_BOOKINGS
 from .execution_changes import Change, PlanError, all_of, row_key
+from .execution_continue import continuation_changes
 from .execution_crew import (
     cabin_crew_changes,
     crew_to_times,
@@ -115,6 +117,8 @@ class Planner(RowReader):
             return self._rebook(action)
         if isinstance(action, FerryAircraft):
             return ferry_changes(self, action)
+        if isinstance(action, ContinueFlight):
+            return continuation_changes(self, action)
         if isinstance(action, GroundAircraft):
             return grounding_changes(self, action)
         if isinstance(action, RepositionFleet):

@@ -40,9 +40,11 @@ def grounding_changes(planner: RowReader, a: GroundAircraft) -> list[Change]:
 
 def position_changes(planner: RowReader, a: RepositionFleet) -> list[Change]:
     """Each tail's availability rows rewritten where its flights (as the earlier groups left them) say otherwise."""
-    touched = {x.flight_id for x in planner.scenario.actions} | {
-        f"{x.flight_id}-FERRY" for x in planner.scenario.actions if x.kind == "ferry"
-    }
+    touched = (
+        {x.flight_id for x in planner.scenario.actions}
+        | {f"{x.flight_id}-FERRY" for x in planner.scenario.actions if x.kind == "ferry"}
+        | {f"{x.flight_id}-CONT" for x in planner.scenario.actions if x.kind == "continue"}
+    )
     current = {fid: row for fid in sorted(touched) if (row := planner._get(s.FLIGHTS, {"flight_id": fid})) is not None}
     out: list[Change] = []
     for registration in a.registrations:
