@@ -78,6 +78,12 @@ def test_an_unfit_captain_at_an_outstation_gets_a_positioned_reserve(account, re
         assert (
             captain not in seats and seats[reserve].start_station == HUB and seats[reserve].duty_start == crew.report_at
         )
+        # the deadhead is on the roster as a POSITIONING row of the duty (ORO.FTL.105), naming no flight
+        rows = q.duty_history(after, reserve, crew.report_at - timedelta(hours=1), carrier.arrival + timedelta(hours=1))
+        (deadhead,) = [r for r in rows if r.kind == "POSITIONING"]
+        assert deadhead.duty_id == seats[reserve].duty_id and deadhead.flight_id is None
+        assert (deadhead.start_station, deadhead.end_station) == (carrier.origin, carrier.destination)
+        assert deadhead.sector_arrival == carrier.arrival
         assert_intact(after, plan)
         return
     assert considered, "no outstation flight of the sample had an earlier flight a reserve could position on"

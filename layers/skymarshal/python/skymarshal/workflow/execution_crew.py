@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from boto3.dynamodb.conditions import Attr, Key
 
-from ..arbitration.actions import AddCabinCrew, DelayFlight, RestCrew
+from ..arbitration.actions import AddCabinCrew, DelayFlight, FerryAircraft, ReassignCrew, RestCrew
 from ..data import schema as s
 from ..models.airports import airport
 from ..models.common import iso_z
@@ -141,3 +141,39 @@ def _template(planner: RowReader, a: AddCabinCrew) -> list[dict]:
     )
     chosen = (r for r in rows if r.get("flight_id") in wanted and r["kind"] == "FLIGHT")
     return sorted(chosen, key=lambda r: r["duty_key"])
+
+
+def positioning_row(planner: RowReader, a: ReassignCrew, reserve: str, report: str) -> dict | None:
+    """The reserve's positioning sector (ORO.FTL.105: travelled as a passenger, counted as duty, and as FDP before
+    the sectors it then operates, ORO.FTL.220) as a POSITIONING row of the duty it takes: on the airline's flight
+    (`positioning_flight_id`) or the plan's rescue ferry (`positioning_ferry`). It names no flight: the flight's
+    index lists only the crew who operate it. None when the reserve is not positioned."""
+    if a.positioning_flight_id:
+        carrier = planner._flight(a.positioning_flight_id)
+        origin, destination = carrier["origin"], carrier["destination"]
+        departure, arrival = (
+            carrier.get("estimated_departure") or carrier["scheduled_departure"],
+            (carrier.get("estimated_arrival") or carrier["scheduled_arrival"]),
+        )
+    elif a.positioning_ferry:
+        ferry = next((x for x in planner.scenario.actions if isinstance(x, FerryAircraft)), None)
+        if ferry is None:
+            return None
+        origin, destination = ferry.origin, ferry.destination
+        departure, arrival = iso_z(ferry.departure), iso_z(ferry.arrival)
+    else:
+        return None
+    return {
+        "crew_id": reserve,
+        "duty_key": f"{report}#{departure}#",  # the roster key convention for a row naming no flight
+        "duty_id": f"D-{reserve}-{report}",
+        "kind": "POSITIONING",
+        "duty_start": report,
+        "duty_end": arrival,
+        "start_station": origin,
+        "end_station": destination,
+        "sector_departure": departure,
+        "sector_arrival": arrival,
+        "sectors": 1,
+        "block_minutes": 0,  # not flight time: positioning is duty (ORO.FTL.105)
+    }

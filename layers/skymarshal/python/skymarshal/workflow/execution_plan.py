@@ -49,6 +49,7 @@ from .execution_crew import (
     delay_crew_changes,
     flight_times,
     moved_rows,
+    positioning_row,
     rest_crew_changes,
 )
 from .execution_ferry import ferry_changes
@@ -206,6 +207,9 @@ class Planner(RowReader):
                     "sectors": len(duty),
                 }
                 out.append(self._change(s.CREW_ROSTER, None, new))
+            positioned = positioning_row(self, a, reserve, report)
+            if positioned is not None:
+                out.append(self._change(s.CREW_ROSTER, None, positioned))
         return out
 
     def _rebook(self, a: RebookPassengers) -> list[Change]:
