@@ -34,7 +34,7 @@ from typing import Any
 
 from . import moto_instances, moto_transact
 from .moto_compact import install as compact_install
-from .moto_compact import release, wire_attrs
+from .moto_compact import reading, release, wire_attrs
 from .moto_wire import install as wire_install
 
 _state = threading.local()
@@ -207,11 +207,12 @@ def _process_s3_files(self, *args, **kwargs):
 
 def _call_action(self):
     """One DynamoDB request at a time; decoded items go back to strings before the lock is let go."""
-    with LOCK:
+    writes = self._get_action() in WRITES
+    with LOCK, reading(not writes):
         try:
             return _storage["call_action"](self)
         finally:
-            release(wrote=self._get_action() in WRITES)
+            release(wrote=writes)
 
 
 def _install_storage() -> None:
