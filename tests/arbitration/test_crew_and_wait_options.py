@@ -10,16 +10,16 @@ from typing import get_args
 
 import pytest
 from reported import flight_of, reported
-from test_what_if_plans import _decide, considered
+from test_what_if_plans import BIRD_STRIKE, _decide, considered
 
-from skymarshal.arbitration.actions import RestCrew
+from skymarshal.arbitration.actions import FerryAircraft, RestCrew
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.arbitration.continuation import continuation_of
 from skymarshal.arbitration.models import RejectionCode
 from skymarshal.data import schema
 from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.intake.corrected_facts import bare_disruption
-from skymarshal.intake.disruption_facts import NoCauseStated
+from skymarshal.intake.disruption_facts import NoCauseStated, resolve_flight_report
 from skymarshal.models.common import iso_z
 from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
 from skymarshal.workflow.rounds import run_rounds
@@ -136,4 +136,31 @@ def test_a_diverted_flight_is_never_planned_from_its_origin(account, report):
         assert any(
             r.code == "ROTATION_BROKEN" and "on the ground at MAN" in r.message for r in refused[plan.scenario_id]
         )
+    _typed(decision)
+
+
+def test_an_outstation_aog_whose_crew_has_reported_gets_the_rescue_flown_after_their_rest(account):
+    """The bird strike at Frankfurt, decided after EY124's crew reported: a rescue aircraft they cannot wait for on
+    duty is also offered flown once the whole crew has had the minimum rest (ORO.FTL.235), each plan validated."""
+    handle = account.handle()
+    flight = flight_of(handle, BIRD_STRIKE)
+    now = flight.scheduled_departure - timedelta(minutes=30)  # the crew reported 75 min before
+    facts, overlay = resolve_flight_report(BIRD_STRIKE, flight, handle, now)
+    collation = run_rounds(BIRD_STRIKE, handle=handle, llm=None, disruption=facts, overlay=overlay, now=now)[1]
+    decision = arbitrate(
+        collation, BIRD_STRIKE, handle=handle.with_overlay(overlay), llm=None, disruption=facts, now=now
+    )
+    plans = considered(decision)
+    rescues = {p.registration: p for p in plans if p.kind == "rescue_aircraft" and not p.crew_rested}
+    rested = [p for p in plans if p.kind == "rescue_aircraft" and p.crew_rested]
+    assert rested, [p.scenario_id for p in plans]
+    for plan in rested:
+        (rest,) = [a for a in plan.actions if isinstance(a, RestCrew)]
+        (ferry,) = [a for a in plan.actions if isinstance(a, FerryAircraft)]
+        assert all(
+            at - rest.stood_down_at >= timedelta(minutes=MIN_REST_ORO_FTL_235["away"]) for at in rest.reports.values()
+        )
+        assert plan.departure is not None and plan.departure > max(rest.reports.values()) > ferry.arrival
+        plain = rescues.get(plan.registration)
+        assert plain is not None and plain.delay_minutes < plan.delay_minutes  # the rest is what it waits for
     _typed(decision)

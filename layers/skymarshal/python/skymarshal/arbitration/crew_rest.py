@@ -25,7 +25,8 @@ from ..models.operational import CrewDuty, CrewMember
 from ..rules.crew import evaluate_duty
 from ..rules.ftl_easa_limits import min_rest_minutes
 from ..rules.rostered import duty_at_delay, rostered_duty
-from .actions import ReassignCrew, RestCrew
+from . import rotation_plan
+from .actions import FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
 from .curfew_wait import after_curfews
@@ -177,6 +178,36 @@ def with_crew_retimed(ctx: DisruptionContext, scenario: Scenario | None) -> Scen
         return None
     plan = _with_rest(ctx, scenario, found[1], found[2])
     return plan.model_copy(update={"title": f"{scenario.title}, the crew reporting later"})
+
+
+def rescue_after_rest(ctx: DisruptionContext, rescue: Scenario | None) -> Scenario | None:
+    """A rescue aircraft's plan whose own crew, already on duty (or unfit through fatigue), cannot wait for it: the
+    rescue flown once the whole crew has had the minimum rest (ORO.FTL.235), the ferry as planned (the aircraft
+    waits at the outstation); None when the crew can wait for it as planned (``with_crew_retimed``) or a rest does
+    not cure them."""
+    if rescue is None or rescue.kind != "rescue_aircraft" or rescue.crew_replacements or rescue.crew_rested:
+        return None
+    found = _rest_shift(ctx, rescue.delay_minutes)
+    if found is None or found[0] <= rescue.delay_minutes:
+        return None
+    delay = after_curfews(ctx, found[0]) or found[0]
+    ferry = next((a for a in rescue.actions if isinstance(a, FerryAircraft)), None)
+    moved = {a.flight_id for a in rescue.actions if isinstance(a, SwapAircraft) and a.flight_id != ctx.flight.flight_id}
+    carried = [x for x in rotation_plan.tail_flights(ctx, ctx.flight.aircraft_registration) if x.flight_id in moved]
+    plan = operate(
+        ctx,
+        "rescue_aircraft",
+        delay,
+        sources=rescue.sources,
+        registration=rescue.registration,
+        aircraft_type=rescue.aircraft_type,
+        ferry=ferry,
+        notes=rescue.execution_notes,
+        carried=carried,
+    )
+    rested = _with_rest(ctx, plan, found[1], found[2])
+    name = rescue.title.split(",")[0]
+    return rested.model_copy(update={"title": f"{name}, flown after the crew's minimum rest: {delay} min late"})
 
 
 def _findings(ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str]) -> list:

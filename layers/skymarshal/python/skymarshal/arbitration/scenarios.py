@@ -33,7 +33,7 @@ from .cancellation import cancellation, minutes_after
 from .context import DisruptionContext
 from .continuation import continuation_scenarios
 from .crew_positioning import positioned_crew_swap
-from .crew_rest import rested_crew_delay, with_crew_retimed
+from .crew_rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
 from .curfew_wait import after_curfews
 from .models import Scenario
 from .operate import operate
@@ -94,6 +94,7 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
         keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
+        keep(rescue_after_rest(ctx, rescue))  # a crew already on duty rests first: the rescue flies after
     for continued in continuation_scenarios(ctx):  # a flight on the ground at its alternate flies on from there
         keep(continued)
     for agent, proposal in _proposals(ctx, "divert"):
