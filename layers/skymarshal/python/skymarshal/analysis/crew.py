@@ -40,7 +40,8 @@ def member_roster(handle: DataHandle, crew_id: str, around: datetime) -> list:
     return _rosters(handle, [crew_id], around)[crew_id]
 
 
-def _rostered_crew(handle: DataHandle, flight: Flight):
+def rostered_crew(handle: DataHandle, flight: Flight):
+    """The flight's roster rows, its members, and each member's roster around it (independent of any delay)."""
     assignments = q.crew_assignments(handle, flight.flight_id)
     members = q.crew_members(handle, sorted({a.crew_id for a in assignments}))
     return assignments, members, _rosters(handle, [m.crew_id for m in members], flight.scheduled_departure)
@@ -50,7 +51,7 @@ def crew_legality(
     handle: DataHandle, flight: Flight, delay_minutes: int | None = None, rules: OperatorRules = OperatorRules()
 ) -> list[CrewLegality]:
     """Each rostered crew member of `flight` at `delay_minutes` (default: the flight's current delay)."""
-    _, members, rosters = _rostered_crew(handle, flight)
+    _, members, rosters = rostered_crew(handle, flight)
     delay = flight.delay_minutes if delay_minutes is None else delay_minutes
     return flight_crew_legality(flight.flight_id, members, rosters, delay, rules)
 
@@ -69,7 +70,7 @@ def analyse_crew(
 ) -> Analysis:
     delay = flight.delay_minutes if delay_minutes is None else delay_minutes
     at = decision_time(flight, now)
-    assignments, members, rosters = _rostered_crew(handle, flight)
+    assignments, members, rosters = rostered_crew(handle, flight)
     results = flight_crew_legality(flight.flight_id, members, rosters, delay, rules)
     analysis = Analysis(
         agent="crew_compliance",
@@ -202,7 +203,7 @@ def reserve_swap_at(
 ) -> RecoveryProposal | None:
     """Legal standby reserves for every rostered member who is illegal at `delay_minutes` (the arbitrator's
     "delay and swap the crew" scenario); None when nobody is illegal or a rank has no legal reserve."""
-    _, members, rosters = _rostered_crew(handle, flight)
+    _, members, rosters = rostered_crew(handle, flight)
     illegal = [r for r in flight_crew_legality(flight.flight_id, members, rosters, delay_minutes, rules) if not r.legal]
     if not illegal:
         return None

@@ -13,13 +13,13 @@ from collections.abc import Iterable, Iterator
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from ..analysis.crew import crew_legality, member_roster, replacement_findings
+from ..analysis.crew import member_roster, replacement_findings, rostered_crew
 from ..data import queries as q
 from ..models.airports import airport
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
-from ..rules.crew import ProposedDuty, evaluate_swap_candidate, is_legal
-from ..rules.rostered import CrewLegality, next_rostered_duty
+from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
+from ..rules.rostered import CrewLegality, flight_crew_legality, next_rostered_duty
 from .actions import ReassignCrew, RestCrew
 from .context import DisruptionContext
 from .models import ConstraintCheck, RejectionCode, Scenario
@@ -30,9 +30,15 @@ Check = tuple[ConstraintCheck, RejectionCode | None]
 
 
 def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[CrewLegality]:
-    """The flight's rostered crew at `delay` (read once per arbitration; the keys validation uses)."""
+    """The flight's rostered crew judged at `delay`: the roster is read once per flight and arbitration (every
+    scenario asks at its own delay, and the chain at each later flight's knock-on), the rules run at each delay."""
+
+    def judged() -> list[CrewLegality]:
+        _, members, rosters = ctx.memo(("roster of", flight.flight_id), lambda: rostered_crew(ctx.handle, flight))
+        return flight_crew_legality(flight.flight_id, members, rosters, delay, OperatorRules())
+
     key = ("crew", delay) if flight.flight_id == ctx.flight.flight_id else ("crew", flight.flight_id, delay)
-    return ctx.memo(key, lambda: crew_legality(ctx.handle, flight, delay))
+    return ctx.memo(key, judged)
 
 
 def own_illegal(r: CrewLegality) -> list:

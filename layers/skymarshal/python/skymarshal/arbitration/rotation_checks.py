@@ -9,12 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from ..analysis.crew import crew_legality
 from ..data import queries as q
 from ..rules.curfew import Movement, check_movement_at
 from .actions import DelayFlight
 from .context import DisruptionContext
-from .crew_chain import answered_for, chain_checks, own_illegal
+from .crew_chain import answered_for, chain_checks, own_illegal, rostered_at
 from .models import ConstraintCheck, RejectionCode, Scenario
 from .rotation_plan import plan_breaks
 
@@ -84,10 +83,7 @@ def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
                     "CURFEW",
                 )
         try:
-            rostered = ctx.memo(
-                ("crew", a.flight_id, a.delay_minutes),
-                lambda a=a, x=later_flight: crew_legality(ctx.handle, x, a.delay_minutes),
-            )
+            rostered = rostered_at(ctx, later_flight, a.delay_minutes)
         except LookupError as exc:
             yield _check("crew chain", "ORO.FTL", later_flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
             continue

@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import crew_legality, replacement_findings
+from ..analysis.crew import replacement_findings
 from ..data import queries as q
 from ..models.findings import Finding
 from ..rules.curfew import Movement, check_movement_at
@@ -28,7 +28,7 @@ from .bounds import SafetyBound, check_bound
 from .cabin_crew import cabin_checks
 from .context import DisruptionContext
 from .continuation import continuation_checks, continuation_of
-from .crew_chain import chain_checks, own_illegal
+from .crew_chain import chain_checks, own_illegal, rostered_at
 from .crew_positioning import positioning_checks
 from .crew_rest import rest_checks
 from .ferry_checks import ferry_checks, ferry_of
@@ -139,7 +139,7 @@ def _from_finding(constraint: str, finding: Finding) -> ConstraintCheck:
 
 def _crew(ctx: DisruptionContext, s: Scenario):
     try:
-        rostered = ctx.memo(("crew", s.delay_minutes), lambda: crew_legality(ctx.handle, ctx.flight, s.delay_minutes))
+        rostered = rostered_at(ctx, ctx.flight, s.delay_minutes)
     except LookupError as exc:
         yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
         return
