@@ -12,6 +12,7 @@ from boto3.dynamodb.conditions import Key
 from diverted import diverted
 from execution_helpers import copy_rows, run
 
+from skymarshal.arbitration.actions import RestCrew
 from skymarshal.arbitration.continuation import continuation_of, continuation_scenarios
 from skymarshal.arbitration.scenarios import with_operation_records
 from skymarshal.arbitration.validation import validate
@@ -34,6 +35,13 @@ def continued(account, blank_account):
     plan = next(p for p in continuation_scenarios(ctx) if validate(ctx, p).valid)
     plan = with_operation_records(ctx, plan)
     copy_rows(account, blank_account, plan)
+    # the rosters of the crews whose later flights the plan re-times (their reports move with them)
+    source, later = account.handle(), {a.flight_id for a in plan.actions if a.kind in ("delay", "rest_crew")}
+    crews = {d.crew_id for fid in later for d in q.crew_assignments(source, fid)}
+    with blank_account.resource().Table(blank_account.naming(s.CREW_ROSTER)).batch_writer() as batch:
+        for crew_id in sorted(crews):
+            for row in source.query(s.CREW_ROSTER, Key("crew_id").eq(crew_id)):
+                batch.put_item(Item=row)
     table = blank_account.resource().Table(blank_account.naming(s.FLIGHTS))
     table.update_item(
         Key={"flight_id": flight.flight_id},
@@ -62,6 +70,9 @@ def test_the_continuation_is_flown_on_the_same_tail_with_its_crew_and_the_rotati
         seat = next(d for d in q.crew_assignments(handle, flight.flight_id) if d.crew_id == crew_id)
         assert crew[crew_id].duty_id == seat.duty_id and crew[crew_id].sectors == (seat.sectors or 1) + 1
         assert crew[crew_id].fdp_end == leg.arrival
+    for moved in (a for a in plan.actions if isinstance(a, RestCrew)):  # later crews report as much later
+        seats = {d.crew_id: d for d in q.crew_assignments(handle, moved.flight_id)}
+        assert all(seats[c].duty_start == at for c, at in moved.reports.items())
     tail = q.rotation(
         handle, flight.aircraft_registration, flight.scheduled_departure - timedelta(days=1),
         flight.scheduled_departure + timedelta(days=3),

@@ -16,20 +16,16 @@ each checked like any knock-on (rotation_checks: curfews, crews, every turn of t
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from ..data import queries as q
 from ..models.fleet import AIRCRAFT_TYPES
 from ..rules import finance, guest
-from ..rules.curfew import Movement, check_movement_at
-from ..rules.mel import aircraft_airworthiness
 from ..rules.rotation import flying
 from . import continuation_crew as crew_rules
-from .actions import ContinueFlight, DelayFlight, ReassignCrew
+from .actions import ContinueFlight, DelayFlight, RestCrew
 from .context import DisruptionContext
-from .crew_chain import NEXT_DUTY_RULE, reserve_for
-from .crew_rest import reserve_problem
+from .crew_chain import next_duty, reserve_for
 from .curfew_wait import MAX_WINDOWS, curfew_wait
 from .models import ConstraintCheck, RejectionCode, Scenario
 from .rescue import ferry_minutes
@@ -176,6 +172,31 @@ def shifted_continuation(ctx: DisruptionContext, s: Scenario, minutes: int) -> S
     return _scenario(ctx, moved, s.scenario_id.rsplit(":", 1)[0], s.title.split(": off blocks")[0], stood_at)
 
 
+def _next_reports(
+    ctx: DisruptionContext, leg: ContinueFlight, moves: crew_rules.Moves, later: list[DelayFlight]
+) -> list[RestCrew]:
+    """The duties the knock-on re-times, reporting as much later (after the DelayFlight that moves their sectors:
+    execution re-keys the duty at its new report): the continuing crew's next duty, and the duty a later flight
+    starts for a crew not yet called (their report more than the call-out notice after the decision) — a crew kept
+    waiting on duty for a long knock-on would run out of FDP, one told to report later does not."""
+    by_flight: dict[str, dict[str, datetime]] = {}
+    for crew_id, (flight_id, by) in sorted(moves.items()):
+        found = next_duty(ctx, crew_id, ctx.flight)
+        if found is not None:
+            by_flight.setdefault(flight_id, {})[crew_id] = found[1].report + by
+    notice = decided_at(ctx) + CALL_OUT
+    for a in later:
+        for seat in ctx.memo(("seats", a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id)):
+            if seat.kind != "FLIGHT" or seat.crew_id in leg.crew or seat.crew_id in moves or seat.duty_start <= notice:
+                continue
+            if crew_rules.first_sector(ctx, seat):
+                by_flight.setdefault(a.flight_id, {})[seat.crew_id] = seat.duty_start + timedelta(
+                    minutes=a.delay_minutes
+                )
+    stood = leg.arrival + crew_rules.POST_FLIGHT
+    return [RestCrew(flight_id=f, reports=r, stood_down_at=stood) for f, r in sorted(by_flight.items())]
+
+
 def rostered_report(crew: crew_rules.Onboard, crew_id: str) -> datetime:
     return crew.seats[crew_id].duty_start
 
@@ -218,7 +239,10 @@ def _scenario(
     delays = {f.flight_id: late, **{a.flight_id: a.delay_minutes for a in later}}
     crew = crew_rules.onboard(ctx)
     rest_at = stood_at or max(decided_at(ctx), on_ground_since(ctx) + crew_rules.POST_FLIGHT)
-    recrews = crew_rules.next_duty_recrews(ctx, crew, leg, rest_at, set(leg.called_out)) if crew else []
+    moves = crew_rules.next_duty_moves(ctx, crew, leg, delays) if crew else {}
+    recrews = crew_rules.next_duty_recrews(ctx, crew, leg, rest_at, set(leg.called_out), moves) if crew else []
+    kept = {c: m for c, m in moves.items() if not any(c in r.replacements for r in recrews)}
+    rests = _next_reports(ctx, leg, kept, later)
     cost = finance.plan_cost(
         finance.PlanCostInput(
             flight_delays=delays,
@@ -247,7 +271,7 @@ def _scenario(
         kind="divert",
         title=f"{title}: off blocks {leg.departure:%d %b %H:%MZ}, {late} min late",
         sources=["generator"],
-        actions=[leg, *recrews, *later],
+        actions=[leg, *recrews, *later, *rests],
         operates=True,
         registration=leg.registration,
         aircraft_type=leg.aircraft_type,
@@ -266,100 +290,3 @@ def _scenario(
         pros=pros,
         cons=cons,
     )
-
-
-# ---------------------------------------------------------------------------------------------------- validation
-
-
-def _check(constraint: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
-    return ConstraintCheck(
-        constraint=constraint, source="rules", clause=clause, subject=subject, status=status, message=message
-    )
-
-
-def continuation_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
-    """The continuation re-checked under its own times and crew: the flight is on the ground at the leg's origin,
-    the tail airworthy when it leaves, no curfew at either end, every member who flies it legal by the crew rules."""
-    leg = continuation_of(s)
-    assert leg is not None
-    f = ctx.flight
-    if f.status != "DIVERTED" or f.diverted_to != leg.origin:
-        yield (
-            _check("continuation", "Aircraft continuity (tail assignment)", f.flight_id, "illegal",
-                   f"{f.flight_number} is not on the ground at {leg.origin} ({f.status.lower()})"),
-            "ROTATION_BROKEN",
-        )  # fmt: skip
-        return
-    yield _airworthy(ctx, leg)
-    movements: tuple[tuple[str, datetime, Movement], ...] = (
-        (leg.origin, leg.departure, "departure"),
-        (leg.destination, leg.arrival, "arrival"),
-    )
-    for iata, at, movement in movements:
-        profile = ctx.profile(iata)
-        if profile is None:
-            yield (
-                _check(f"curfew {iata}", "airport reference", iata, "illegal", f"No airport reference for {iata}."),
-                "DATA_MISSING",
-            )
-            continue
-        finding = check_movement_at(profile, at, movement)
-        yield (
-            _check(f"curfew {iata} ({movement})", finding.clause, iata, finding.status, finding.message),
-            ("CURFEW" if finding.binding else None),
-        )
-    yield from _crew(ctx, s, leg)
-
-
-def _airworthy(ctx: DisruptionContext, leg: ContinueFlight) -> Check:
-    orders = ctx.memo(("orders", leg.registration), lambda: q.work_orders_for_aircraft(ctx.handle, leg.registration))
-    state = aircraft_airworthiness(orders, leg.departure, registration=leg.registration)
-    if state.airworthy:
-        return _check("airworthiness", "Part-M M.A.403 / MEL", leg.registration, "legal",
-                      f"{leg.registration} airworthy at {leg.departure:%H:%MZ}."), None  # fmt: skip
-    worst = next(x for x in state.findings if x.status == "illegal")
-    return _check("airworthiness", worst.clause, leg.registration, "illegal", worst.message), "AIRCRAFT_NOT_AIRWORTHY"
-
-
-def _crew(ctx: DisruptionContext, s: Scenario, leg: ContinueFlight) -> Iterator[Check]:
-    crew = crew_rules.onboard(ctx)
-    if crew is None:
-        yield _check("crew legality", "ORO.FTL", ctx.flight.flight_id, "illegal",
-                     f"{ctx.flight.flight_number} has no rostered crew in the data."), "DATA_MISSING"  # fmt: skip
-        return
-    seats = {leg.called_out.get(c, c) for c in leg.crew}
-    missing = sorted(set(crew.seats) - seats)
-    if missing:
-        yield _check("crew complement", "ORO.CC.100 / ORO.FC.100", ctx.flight.flight_id, "illegal",
-                     f"nobody flies the seats of {', '.join(missing)}"), "CREW_ILLEGAL"  # fmt: skip
-    stood_at = max(decided_at(ctx), on_ground_since(ctx) + crew_rules.POST_FLIGHT)
-    recrewed = {old: r for r in s.actions if isinstance(r, ReassignCrew) for old in r.replacements}
-    bad = 0
-    for crew_id in sorted(leg.crew):
-        how = "in duty" if crew_id in leg.in_duty else "reserve" if crew_id in leg.called_out else "rested"
-        try:
-            findings = crew_rules.findings_for(ctx, crew, crew_id, leg, stood_at)
-        except (LookupError, KeyError) as exc:
-            bad += 1
-            yield _check("crew legality", "ORO.FTL", crew_id, "illegal", f"{crew_id}: {exc}"), "DATA_MISSING"
-            continue
-        illegal = [x for x in findings if x.status == "illegal"]
-        if crew_id in recrewed and all(x.rule == NEXT_DUTY_RULE for x in illegal):
-            # a reserve takes their next duty: legal for it by the same rules, or the chain stays broken
-            problem = reserve_problem(ctx, crew_id, recrewed[crew_id])
-            illegal = (
-                [x.model_copy(update={"message": f"{x.message}; its reserve: {problem}"}) for x in illegal]
-                if problem
-                else []
-            )
-        if illegal:
-            bad += 1
-            worst = next((x for x in illegal if x.rule != NEXT_DUTY_RULE), illegal[0])  # the duty's own first
-            code: RejectionCode = "CREW_CHAIN_BROKEN" if worst.rule == NEXT_DUTY_RULE else "CREW_ILLEGAL"
-            why = "; ".join(f"{x.clause}: {x.message}" for x in illegal)
-            message = f"{crew_id} ({how}) on {leg.origin}-{leg.destination}: {why}"
-            yield _check("crew legality", worst.clause, crew_id, "illegal", message), code
-    if not bad:
-        yield _check("crew legality", "ORO.FTL.205/210/235", ctx.flight.flight_id, "legal",
-                     f"{len(leg.crew)} crew legal for {leg.origin}-{leg.destination} reporting from "
-                     f"{min(leg.reports.values()):%d %b %H:%MZ}"), None  # fmt: skip

@@ -25,11 +25,12 @@ from ..models.findings import Finding
 from ..models.operational import CrewDuty, CrewMember
 from ..rules.crew import ProposedDuty, evaluate_duty, evaluate_swap_candidate
 from ..rules.ftl_easa_limits import min_rest_minutes
-from ..rules.rostered import duty_at_delay
+from ..rules.rostered import duty_at_delay, rostered_duty
 from . import crew_rest
 from .actions import ContinueFlight, ReassignCrew
 from .context import DisruptionContext
-from .crew_chain import NEXT_DUTY_RULE, next_duty, reserve_for
+from .crew_chain import NEXT_DUTY_RULE, next_duty
+from .crew_rest import recrew_next_duty
 
 POST_FLIGHT = timedelta(minutes=30)  # release after on blocks (rules.crew.OperatorRules.post_flight_minutes)
 
@@ -76,10 +77,41 @@ def one_sector(leg: ContinueFlight, report: datetime, label: str, pilots: int = 
     )
 
 
-def in_duty(ctx: DisruptionContext, crew: Onboard, crew_id: str, leg: ContinueFlight) -> list[Finding]:
+Moves = dict[str, tuple[str, timedelta]]  # crew id → (first flight of their next duty, how much later it reports)
+
+
+def next_duty_moves(ctx: DisruptionContext, crew: Onboard, leg: ContinueFlight, delays: dict[str, int]) -> Moves:
+    """Each rostered member flying the leg whose next rostered duty starts on a flight the plan re-times (the tail's
+    next flight, by the knock-on): that duty reports as much later (a RestCrew on it), so the rest before it is
+    counted to where it now is (ORO.FTL.235), not to the roster's unmoved report."""
+    out: Moves = {}
+    for crew_id in sorted(c for c in leg.crew if c in crew.seats):
+        found = next_duty(ctx, crew_id, ctx.flight)
+        if found is not None and delays.get(found[0], 0) > 0:
+            out[crew_id] = (found[0], timedelta(minutes=delays[found[0]]))
+    return out
+
+
+def moved(rows: list[CrewDuty], crew_id: str, moves: Moves) -> list[CrewDuty]:
+    """The member's rows with the next duty `moves` names re-timed (report, sectors, end) by its move."""
+    if crew_id not in moves:
+        return rows
+    flight_id, by = moves[crew_id]
+    duty_id = next((r.duty_id for r in rows if r.flight_id == flight_id), None)
+    fields = ("duty_start", "duty_end", "fdp_end", "sector_departure", "sector_arrival")
+
+    def shift(r: CrewDuty) -> CrewDuty:
+        return r.model_copy(update={k: getattr(r, k) + by for k in fields if getattr(r, k) is not None})
+
+    return [shift(r) if r.duty_id == duty_id else r for r in rows]
+
+
+def in_duty(
+    ctx: DisruptionContext, crew: Onboard, crew_id: str, leg: ContinueFlight, moves: Moves | None = None
+) -> list[Finding]:
     """The member's duty holding the diverted sector with the continuation added: one sector more, on blocks (and
     the duty's later sectors) as late as the continuation lands after the flight's scheduled arrival."""
-    f, rows = ctx.flight, crew.rows[crew_id]
+    f, rows = ctx.flight, moved(crew.rows[crew_id], crew_id, moves or {})
     late = max(0, int((leg.arrival - f.scheduled_arrival).total_seconds() // 60))
     duty = duty_at_delay(rows, f.flight_id, late)
     # the diverted sector counts what it flew (off blocks to landing at the alternate), not its planned block
@@ -94,9 +126,8 @@ def in_duty(ctx: DisruptionContext, crew: Onboard, crew_id: str, leg: ContinueFl
             "label": f"{duty.label or f.flight_number} + {leg.origin}-{leg.destination}",
         }
     )
-    return ctx.memo(
-        ("continuation", "in_duty", crew_id, leg.arrival), lambda: evaluate_duty(crew.members[crew_id], rows, longer)
-    )
+    key = ("continuation", "in_duty", crew_id, leg.arrival, (moves or {}).get(crew_id))
+    return ctx.memo(key, lambda: evaluate_duty(crew.members[crew_id], rows, longer))
 
 
 def stood_down(ctx: DisruptionContext, crew: Onboard, crew_id: str, at: datetime) -> tuple[list[CrewDuty], int]:
@@ -123,13 +154,18 @@ def pilots(crew: Onboard) -> int:
 
 
 def after_rest(
-    ctx: DisruptionContext, crew: Onboard, crew_id: str, leg: ContinueFlight, stood_at: datetime
+    ctx: DisruptionContext,
+    crew: Onboard,
+    crew_id: str,
+    leg: ContinueFlight,
+    stood_at: datetime,
+    moves: Moves | None = None,
 ) -> list[Finding]:
     """The member reporting at `leg.reports[crew_id]` for the continuation, a new duty after standing down."""
-    history, _ = stood_down(ctx, crew, crew_id, stood_at)
+    history = moved(stood_down(ctx, crew, crew_id, stood_at)[0], crew_id, moves or {})
     label = f"{ctx.flight.flight_number} {leg.origin}-{leg.destination}"
     duty = one_sector(leg, leg.reports[crew_id], label, pilots(crew))
-    key = ("continuation", "rested", crew_id, leg.reports[crew_id], stood_at)
+    key = ("continuation", "rested", crew_id, leg.reports[crew_id], stood_at, (moves or {}).get(crew_id))
     return ctx.memo(key, lambda: evaluate_duty(crew.members[crew_id], history, duty))
 
 
@@ -144,17 +180,57 @@ def reserve(ctx: DisruptionContext, reserve_id: str, leg: ContinueFlight, crew: 
     return evaluate_swap_candidate(member[0], history, duty, report)
 
 
-def findings_for(ctx: DisruptionContext, crew: Onboard, crew_id: str, leg: ContinueFlight, stood_at: datetime):
+def findings_for(
+    ctx: DisruptionContext,
+    crew: Onboard,
+    crew_id: str,
+    leg: ContinueFlight,
+    stood_at: datetime,
+    moves: Moves | None = None,
+):
     """The member's findings for flying `leg` as the leg has them: in duty, after the rest, or as a reserve."""
     if crew_id in leg.in_duty:
-        return in_duty(ctx, crew, crew_id, leg)
+        return in_duty(ctx, crew, crew_id, leg, moves)
     if crew_id in leg.called_out:
         return reserve(ctx, crew_id, leg, crew)
-    return after_rest(ctx, crew, crew_id, leg, stood_at)
+    return after_rest(ctx, crew, crew_id, leg, stood_at, moves)
+
+
+def moved_duty(
+    ctx: DisruptionContext, crew: Onboard, crew_id: str, leg: ContinueFlight, stood_at: datetime, moves: Moves
+) -> list[Finding]:
+    """The member's next duty at its moved report, after the continuation they fly (in duty or rested): its FDP and
+    the rest before it by the crew rules."""
+    flight_id, _ = moves[crew_id]
+    seat = crew.seats[crew_id]
+    rows = moved(crew.rows[crew_id], crew_id, moves)
+    if crew_id in leg.in_duty:  # the duty they are on ends at the continuation's release
+        start, duty_id = seat.duty_start, seat.duty_id
+    else:
+        rows = moved(stood_down(ctx, crew, crew_id, stood_at)[0], crew_id, moves)
+        start, duty_id = leg.reports[crew_id], f"{seat.duty_id}-continued"
+    flown = CrewDuty(
+        crew_id=crew_id,
+        duty_key=f"{start.isoformat()}#CONTINUED#",
+        duty_id=duty_id,
+        kind="HISTORY",
+        duty_start=start,
+        duty_end=leg.arrival + POST_FLIGHT,
+        fdp_end=leg.arrival,
+        start_station=leg.origin,
+        end_station=leg.destination,
+    )
+    duty = rostered_duty(rows, flight_id)
+    return evaluate_duty(crew.members[crew_id], [*rows, flown], duty)
 
 
 def next_duty_recrews(
-    ctx: DisruptionContext, crew: Onboard, leg: ContinueFlight, stood_at: datetime, taken: set[str]
+    ctx: DisruptionContext,
+    crew: Onboard,
+    leg: ContinueFlight,
+    stood_at: datetime,
+    taken: set[str],
+    moves: Moves | None = None,
 ) -> list[ReassignCrew]:
     """A reserve for the next rostered duty of each rostered member the continuation leaves short of rest before it
     (ORO.FTL.235: the ``crew.rest_after`` finding), on standby at that duty's station and legal for it by the same
@@ -162,12 +238,32 @@ def next_duty_recrews(
     out = []
     for crew_id in sorted(c for c in leg.crew if c not in leg.called_out):
         if not any(
-            x.status == "illegal" and x.rule == NEXT_DUTY_RULE for x in findings_for(ctx, crew, crew_id, leg, stood_at)
+            x.status == "illegal" and x.rule == NEXT_DUTY_RULE
+            for x in findings_for(ctx, crew, crew_id, leg, stood_at, moves)
         ):
             continue
-        found = next_duty(ctx, crew_id, ctx.flight)
-        chosen = reserve_for(ctx, crew_id, found[1], taken) if found else None
-        if found and chosen:
-            taken.add(chosen)
-            out.append(ReassignCrew(flight_id=found[0], replacements={crew_id: chosen}, report_at=found[1].report))
+        recrew = recrew_next_duty(ctx, crew_id, taken)
+        out += [recrew] if recrew else []
     return out
+
+
+def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
+    """Whether `seat` is the first sector of its duty (its report can move with it; one Query on the member's rows
+    of that duty)."""
+    rows = q.duty_history(ctx.handle, seat.crew_id, seat.duty_start, seat.duty_start + timedelta(seconds=1))
+    sectors = [
+        r.sector_departure for r in rows if r.duty_id == seat.duty_id and r.kind == "FLIGHT" and r.sector_departure
+    ]
+    return seat.sector_departure is not None and seat.sector_departure <= min(sectors, default=seat.sector_departure)
+
+
+def moved_report(ctx: DisruptionContext, crew_id: str, flight_id: str, report: datetime) -> list[Finding]:
+    """A crew member of a later flight the plan re-times, their duty reporting at `report` instead of the roster's:
+    the duty's FDP and the rest before and after it by the crew rules."""
+    member = q.crew_members(ctx.handle, [crew_id])
+    if not member:
+        raise LookupError(f"{crew_id} is not in CrewMembers")
+    rows = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, report))
+    seat = next(r for r in rows if r.flight_id == flight_id)
+    shifted = moved(rows, crew_id, {crew_id: (flight_id, report - seat.duty_start)})
+    return evaluate_duty(member[0], shifted, rostered_duty(shifted, flight_id))

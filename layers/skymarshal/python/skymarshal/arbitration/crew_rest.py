@@ -222,6 +222,17 @@ def _findings(ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay:
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
 
 
+def recrew_next_duty(ctx: DisruptionContext, crew_id: str, taken: set[str]) -> ReassignCrew | None:
+    """A reserve for the member's next rostered duty after the disrupted flight's (``reserve_for``), added to `taken`;
+    None when they have no next duty or it has no legal reserve (validation then names the broken chain)."""
+    found = next_duty(ctx, crew_id, ctx.flight)
+    chosen = reserve_for(ctx, crew_id, found[1], taken) if found else None
+    if found is None or chosen is None:
+        return None
+    taken.add(chosen)
+    return ReassignCrew(flight_id=found[0], replacements={crew_id: chosen}, report_at=found[1].report)
+
+
 def _next_duty_recrews(
     ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember]
 ) -> list[ReassignCrew]:
@@ -232,11 +243,8 @@ def _next_duty_recrews(
         findings = _findings(ctx, members[crew_id], rest, delay, tired)
         if not any(x.status == "illegal" and x.rule == NEXT_DUTY_RULE for x in findings):
             continue
-        found = next_duty(ctx, crew_id, ctx.flight)
-        reserve = reserve_for(ctx, crew_id, found[1], taken) if found else None
-        if found and reserve:
-            taken.add(reserve)
-            out.append(ReassignCrew(flight_id=found[0], replacements={crew_id: reserve}, report_at=found[1].report))
+        recrew = recrew_next_duty(ctx, crew_id, taken)
+        out += [recrew] if recrew else []
     return out
 
 

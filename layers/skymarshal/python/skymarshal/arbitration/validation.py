@@ -27,7 +27,8 @@ from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
 from .cabin_crew import cabin_checks
 from .context import DisruptionContext
-from .continuation import continuation_checks, continuation_of
+from .continuation import continuation_of
+from .continuation_checks import continuation_checks
 from .crew_chain import chain_checks, own_illegal, rostered_at
 from .crew_positioning import positioning_checks
 from .crew_rest import rest_checks
