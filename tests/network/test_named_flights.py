@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -188,3 +189,29 @@ def test_every_ranked_plan_answers_for_every_named_flight(view, run, handle, see
         plan = next(v.plan for v in decision.plans if v.plan.plan_id == ranked.scenario.scenario_id)
         assert named <= {a.flight_id for a in plan.actions}
     assert ", ".join(disruption.scope.flight_numbers) in output.final_decision
+
+
+def _out_and_back(view: AirlineView, rng: random.Random):
+    day = rng.choice(view.days)
+    pairs = [
+        (a, b)
+        for (_, d), rows in view.by_tail_day.items()
+        if d == day
+        for a, b in pairwise(rows)
+        if a.destination == b.origin and b.destination == a.origin and a.flight_number != b.flight_number
+    ]
+    return rng.choice(pairs) if pairs else None
+
+
+@settings(max_examples=5, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), words=st.sampled_from(["thunderstorms over {c}, cannot land", "{c} runway closed"]))
+def test_a_tails_later_named_flight_is_held_until_its_aircraft_is_back(view, run, handle, seed, words):
+    pair = _out_and_back(view, random.Random(seed))
+    assume(pair is not None)
+    assert pair is not None
+    a, b = pair
+    text = f"{a.flight_number} and {b.flight_number} on {a.flight_date:%d %B}: " + words.format(c=a.destination)
+    disruption, overlay = run(text, reported_at_of(view))
+    held = network_scope(handle.with_overlay(overlay), disruption, now=reported_at_of(view)).restriction.held_minutes
+    landed = a.scheduled_arrival + timedelta(minutes=held.get(a.flight_id, 0))
+    assert b.scheduled_departure + timedelta(minutes=held.get(b.flight_id, 0)) >= landed, (text, held)

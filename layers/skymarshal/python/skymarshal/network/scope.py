@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
+from itertools import pairwise
 
 from ..analysis.what_if import DEFECT_CODES, DESTINATION_WEATHER_CODES
 from ..data import queries as q
@@ -31,6 +32,8 @@ from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRe
 from ..models.operational import Flight
 from ..rules import what_if_policy as policy
 from ..rules.network import propagate_delay
+from ..rules.regulatory import nearest_observation
+from ..rules.weather import assess_weather
 
 RECOVERY_HOURS = 12  # after the window: time the plan has to bring each rotation back to schedule
 NAMED_SCOPES = ("flight", "crew_member")  # a report naming flights (or a crew member on them), not a place
@@ -274,13 +277,51 @@ def held_for(disruption: Disruption, flight: Flight) -> tuple[int, str]:
         return flight.delay_minutes, f"{flight.flight_number} estimated {flight.delay_minutes} min late"
     if code in DEFECT_CODES or code in CREW_OWNED or family_of(code) == "flight_operations_crew":
         return 0, "the aircraft or the crew is the constraint"
-    if code in DESTINATION_WEATHER_CODES:
+    if code in DESTINATION_WEATHER_CODES and disruption.scope.airport in (None, flight.destination):
         window = disruption.window
         end = window.end if window else flight.scheduled_arrival + timedelta(hours=policy.WEATHER_HOURS, minutes=-30)
         minutes = max(0, int((end - flight.scheduled_arrival).total_seconds() // 60))
         return minutes, f"weather at {flight.destination} until {end:%H:%MZ}"
     minutes = policy.slot_minutes(code)
     return minutes, f"{policy.POLICY}: AHM 730 code {code} planned at {minutes} min until its end is known"
+
+
+def weather_clears(handle: DataHandle, flight: Flight, minutes: int, within_hours: int = 12) -> int:
+    """The hold (from `minutes`, in 5-minute steps) at which the flight lands in weather within its type's and the
+    airport's limits, as the data and the report's facts show it — the rules validation applies (the nearest
+    observation, OM-A 8.1.3 minima); the whole `within_hours` when it never clears."""
+    profile = q.airport_profile(handle, flight.destination)
+    if profile is None:
+        return minutes
+    first = flight.scheduled_arrival + timedelta(minutes=minutes)
+    seen = q.weather(handle, flight.destination, first - timedelta(hours=3), first + timedelta(hours=within_hours + 3))
+    for step in range(0, within_hours * 60 + 1, 5):
+        current = nearest_observation(seen, flight.destination, first + timedelta(minutes=step))
+        if current is None or not any(
+            f.binding for f in assess_weather(current, profile, flight.aircraft_type).findings
+        ):
+            return minutes + step
+    return minutes + within_hours * 60
+
+
+def chained(handle: DataHandle, flights: list[Flight], held: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """Each named flight held at least the delay its tail's earlier named flight passes on through the turns: the
+    planner keeps a held flight on its own tail at its hold (a regulated flight's slot), so the tail must be back."""
+    out = dict(held)
+    by_tail: dict[str, list[Flight]] = {}
+    for f in sorted(flights, key=lambda f: f.scheduled_departure):
+        by_tail.setdefault(f.aircraft_registration, []).append(f)
+    for registration, named in by_tail.items():
+        if len(named) < 2:
+            continue
+        end = named[-1].scheduled_departure + timedelta(minutes=1)
+        rotation = q.rotation(handle, registration, named[0].scheduled_departure, end)
+        for earlier, later in pairwise(named):
+            steps = propagate_delay(rotation, earlier.flight_id, out[earlier.flight_id][0]).flights
+            passed = next((x.departure_delay_minutes for x in steps if x.flight_id == later.flight_id), 0)
+            if passed > out[later.flight_id][0]:
+                out[later.flight_id] = (passed, f"its tail's earlier {earlier.flight_number} held")
+    return out
 
 
 def _shared_station(flights: list[Flight]) -> str:
@@ -321,6 +362,11 @@ def named_flights_scope(
     their tails inheriting the hold; NetworkInputRefused otherwise."""
     flights = named_flights(handle, disruption)
     held = {f.flight_id: held_for(disruption, f) for f in flights}
+    if disruption.iata_delay_code in DESTINATION_WEATHER_CODES:  # until it lands in weather within limits
+        for f in flights:
+            if disruption.scope.airport in (None, f.destination):
+                held[f.flight_id] = (weather_clears(handle, f, held[f.flight_id][0]), held[f.flight_id][1])
+    held = chained(handle, flights, held)
     start = min(f.scheduled_departure for f in flights)
     leaves = [f.scheduled_departure + timedelta(minutes=held[f.flight_id][0]) for f in flights]
     bases = sorted({basis for minutes, basis in held.values() if minutes})
