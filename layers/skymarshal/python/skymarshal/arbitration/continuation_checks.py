@@ -7,10 +7,8 @@ AIRCRAFT_NOT_AIRWORTHY, CURFEW, DATA_MISSING, CREW_ILLEGAL, CREW_CHAIN_BROKEN.""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import datetime
 
 from ..data import queries as q
-from ..rules.curfew import Movement, check_movement_at
 from ..rules.mel import aircraft_airworthiness
 from . import continuation_crew as crew_rules
 from .actions import ContinueFlight, ReassignCrew, RestCrew
@@ -18,6 +16,7 @@ from .context import DisruptionContext
 from .continuation import continuation_of, decided_at, on_ground_since
 from .crew_chain import NEXT_DUTY_RULE, next_duty
 from .crew_rest import reserve_problem
+from .ferry_checks import leg_curfews
 from .models import ConstraintCheck, RejectionCode, Scenario
 
 Check = tuple[ConstraintCheck, RejectionCode | None]
@@ -55,23 +54,7 @@ def continuation_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
         )  # fmt: skip
         return
     yield _airworthy(ctx, leg)
-    movements: tuple[tuple[str, datetime, Movement], ...] = (
-        (leg.origin, leg.departure, "departure"),
-        (leg.destination, leg.arrival, "arrival"),
-    )
-    for iata, at, movement in movements:
-        profile = ctx.profile(iata)
-        if profile is None:
-            yield (
-                _check(f"curfew {iata}", "airport reference", iata, "illegal", f"No airport reference for {iata}."),
-                "DATA_MISSING",
-            )
-            continue
-        finding = check_movement_at(profile, at, movement)
-        yield (
-            _check(f"curfew {iata} ({movement})", finding.clause, iata, finding.status, finding.message),
-            ("CURFEW" if finding.binding else None),
-        )
+    yield from leg_curfews(ctx, leg, "curfew")
     yield from _crew(ctx, s, leg)
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from ..analysis.crew import FERRY_RANKS, ferry_crew_findings, ferry_duty
 from ..rules.curfew import Movement, check_movement_at
-from .actions import FerryAircraft
+from .actions import ContinueFlight, FerryAircraft
 from .context import DisruptionContext
 from .models import ConstraintCheck, RejectionCode, Scenario
 
@@ -59,20 +59,22 @@ def ferry_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
             yield _check(f"ferry crew {rank} {crew_id}", bad.clause, crew_id, "illegal", bad.message), "CREW_ILLEGAL"
         else:
             yield _check(f"ferry crew {rank} {crew_id}", FTL, crew_id, "legal", "legal for the ferry duty"), None
+    yield from leg_curfews(ctx, ferry, "ferry curfew")
+
+
+def leg_curfews(ctx: DisruptionContext, leg: FerryAircraft | ContinueFlight, label: str) -> Iterator[Check]:
+    """The curfews at both ends of a leg a plan adds (a ferry, a continuation from the alternate): CURFEW when it
+    moves inside one, DATA_MISSING when an airport has no reference (its curfew cannot be checked)."""
     movements: tuple[tuple[str, datetime, Movement], ...] = (
-        (ferry.origin, ferry.departure, "departure"),
-        (ferry.destination, ferry.arrival, "arrival"),
+        (leg.origin, leg.departure, "departure"),
+        (leg.destination, leg.arrival, "arrival"),
     )
     for iata, at, movement in movements:
         profile = ctx.profile(iata)
         if profile is None:
-            yield (
-                _check(
-                    f"ferry curfew {iata}", "airport reference", iata, "illegal", f"No airport reference for {iata}."
-                ),
-                "DATA_MISSING",
-            )
+            message = f"No airport reference for {iata}."
+            yield _check(f"{label} {iata}", "airport reference", iata, "illegal", message), "DATA_MISSING"
             continue
         finding = check_movement_at(profile, at, movement)
-        check = _check(f"ferry curfew {iata} ({movement})", finding.clause, iata, finding.status, finding.message)
+        check = _check(f"{label} {iata} ({movement})", finding.clause, iata, finding.status, finding.message)
         yield check, "CURFEW" if finding.binding else None
