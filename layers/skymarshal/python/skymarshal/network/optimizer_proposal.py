@@ -13,6 +13,7 @@ no declared capacity, so the schedule's own peak stands in for it).
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from datetime import UTC, datetime, time, timedelta
 
@@ -28,8 +29,26 @@ from ..recovery.adapter import CapacityLimit, build_snapshot, planned_changes, t
 from ..recovery.solver import NoFeasibleSolution, solve
 
 OPTIMIZER_SECONDS = 5.0  # inside the agents' deadline with room for the rest of the analysis
+SECONDS_ENV = "SKYMARSHAL_NETWORK_OPTIMIZER_SECONDS"  # the search's time budget, in (0, 60]; default above
 CONNECTION_MINUTES = 30
 DISRUPTED_STATUSES = ("DELAYED", "CANCELLED")
+
+
+def optimizer_seconds() -> float:
+    """The optimizer's time budget: SKYMARSHAL_NETWORK_OPTIMIZER_SECONDS if set (the test suite runs it at 1 s: it
+    checks the path, `make bench-recovery` the quality), else 5 s."""
+    raw = os.environ.get(SECONDS_ENV, "")
+    if not raw:
+        return OPTIMIZER_SECONDS
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 60:
+        raise ValueError(
+            f"{SECONDS_ENV}={raw!r}: give the network optimizer's time budget in seconds, over 0 and at most 60"
+        )
+    return seconds
 
 
 def analyse_network_with_optimizer(
@@ -38,8 +57,10 @@ def analyse_network_with_optimizer(
     *,
     delay_minutes: int | None = None,
     now=None,
-    seconds: float = OPTIMIZER_SECONDS,
+    seconds: float | None = None,
 ) -> Analysis:
+    """The network agent's analysis plus, when the disruption reaches other tails or a limited airport, the
+    recovery optimizer's plan found within `seconds` (default: ``optimizer_seconds()``)."""
     analysis = analyse_network(handle, flight, delay_minutes=delay_minutes, now=now)
     delay, _ = delay_for(flight, delay_minutes)
     day_start = datetime.combine(flight.scheduled_departure.date(), time(0), tzinfo=UTC)
@@ -82,7 +103,7 @@ def analyse_network_with_optimizer(
             release=release,
         )
         adapted = to_instance(snapshot)
-        solution, result = solve(adapted.instance, seconds)
+        solution, result = solve(adapted.instance, optimizer_seconds() if seconds is None else seconds)
     except (LookupError, NoFeasibleSolution, ValueError, PermissionError) as exc:
         analysis.limits.append(f"Network optimizer could not plan this disruption: {exc}")
         return analysis
