@@ -27,14 +27,14 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from . import moto_gsi_maps as gsi_maps
 from . import moto_instances, moto_transact
 from .moto_compact import install as compact_install
-from .moto_compact import reading, release, wire_attrs
+from .moto_compact import reading, release
 from .moto_wire import install as wire_install
 
 _state = threading.local()
@@ -68,12 +68,11 @@ WRITES = frozenset(
 _originals: dict[str, Any] = {}
 _storage: dict[str, Any] = {}
 _CACHE = "_skymarshal_sorted"
-_MAPS = "_skymarshal_maps"
 
 
 def _invalidate(table: Any) -> None:
     table.__dict__.pop(_CACHE, None)
-    table.__dict__.pop(_MAPS, None)
+    gsi_maps.drop(table)
 
 
 def _all_items(self) -> list:
@@ -85,21 +84,6 @@ def _all_items(self) -> list:
         cached = _originals["all_items"](self)
         self.__dict__[_CACHE] = cached
     return list(cached)
-
-
-def _by_attribute(table: Any, attribute: str) -> dict:
-    maps = table.__dict__.setdefault(_MAPS, {})
-    if attribute not in maps:
-        groups: dict = defaultdict(list)
-        # moto sorts a GSI query's candidates itself, so their order here does not matter.
-        for bucket in table.items.values():
-            for item in bucket.values() if table.range_key_attr else (bucket,):
-                value = wire_attrs(item).get(attribute)  # no DynamoTypes built for the whole table
-                if value is not None:
-                    ((kind, plain),) = value.items()
-                    groups[(kind, json.dumps(plain, sort_keys=True))].append(item)
-        maps[attribute] = groups
-    return maps[attribute]
 
 
 def _query(
@@ -127,7 +111,9 @@ def _query(
             candidates = [bucket]
     elif index_name is not None and hash_key_conditions and len(hash_key_conditions) == 1:
         attribute, value = hash_key_conditions[0]
-        candidates = _by_attribute(self, attribute).get((value.type, json.dumps(value.value, sort_keys=True)), [])
+        candidates = gsi_maps.by_attribute(self, attribute).get(
+            (value.type, json.dumps(value.value, sort_keys=True)), []
+        )
     _state.narrowed = (self, candidates) if candidates is not None else None
     try:
         return _originals["query"](
@@ -148,12 +134,56 @@ def _query(
         _state.narrowed = None
 
 
+@contextmanager
+def _writing(tables: dict[Any, set[gsi_maps.Key] | None]) -> Iterator[None]:
+    """Around the outermost write of a request (a transaction's puts and updates are writes inside it): each
+    table's sorted list dropped, its GSI maps moved item by item where the keys are known (None: dropped)."""
+    if getattr(_state, "writing", False):
+        yield
+        return
+    _state.writing = True
+    before = {table: gsi_maps.before_write(table, keys) for table, keys in tables.items() if keys is not None}
+    try:
+        yield
+    except BaseException:
+        for table in tables:
+            _invalidate(table)  # a cancelled transaction restores whole tables: rebuild from what is there
+        raise
+    else:
+        for table, keys in tables.items():
+            table.__dict__.pop(_CACHE, None)
+            if keys is None:
+                gsi_maps.drop(table)
+            else:
+                gsi_maps.after_write(table, before[table])
+    finally:
+        _state.writing = False
+
+
+def _table_key(table: Any, attrs: dict) -> gsi_maps.Key | None:
+    """The (hash, range) DynamoTypes of a request's key or item, or None when it cannot be read."""
+    from moto.dynamodb.models.dynamo_type import DynamoType
+
+    try:
+        hash_value = DynamoType(attrs[table.hash_key_attr])
+        return hash_value, DynamoType(attrs[table.range_key_attr]) if table.range_key_attr else None
+    except (KeyError, TypeError, AttributeError, IndexError):
+        return None
+
+
 def _writer(name: str):
+    """Table.put_item (by its item) and Table.delete_item (by its key)."""
+
     def wrapped(self, *args, **kwargs):
-        try:
+        if name == "put_item":
+            attrs = kwargs["item_attrs"] if "item_attrs" in kwargs else args[0]
+            key = _table_key(self, attrs) if isinstance(attrs, dict) else None
+        else:
+            hash_key = kwargs["hash_key"] if "hash_key" in kwargs else args[0]
+            range_key = kwargs.get("range_key", args[1] if len(args) > 1 else None)
+            key = (hash_key, range_key if self.range_key_attr else None)
+        with _writing({self: {key} if key is not None else None}):
             return _originals[name](self, *args, **kwargs)
-        finally:
-            _invalidate(self)
 
     return wrapped
 
@@ -169,21 +199,35 @@ def _written(name: str, args: tuple, kwargs: dict) -> set[str] | None:
     return None
 
 
-def _backend_writer(name: str):
-    """Backend operations that may change items in place: drop the caches of the tables they write.
+def _written_keys(backend: Any, name: str, args: tuple, kwargs: dict) -> dict[Any, set[gsi_maps.Key] | None]:
+    """Each table a backend write may change, with the keys it names (None: not known, so every item)."""
+    named = _written(name, args, kwargs)
+    tables: dict[Any, set[gsi_maps.Key] | None] = {
+        t: None for n, t in backend.tables.items() if named is None or n in named
+    }
+    if name == "backend.update_item":
+        table = backend.tables.get(next(iter(named or ()), None))
+        key = kwargs["key"] if "key" in kwargs else (args[1] if len(args) > 1 else None)
+        found = _table_key(table, key) if table is not None and isinstance(key, dict) else None
+        if table is not None and found is not None:
+            tables[table] = {found}
+    elif name == "backend.transact_write_items":
+        items = kwargs["transact_items"] if "transact_items" in kwargs else args[0]
+        for table_name, keys in moto_transact.touched_keys(backend, items).items():
+            tables[backend.tables[table_name]] = keys
+    return tables
 
-    Only those: a checkpoint's UpdateItem used to drop every table's maps, and the next Query on bookings
+
+def _backend_writer(name: str):
+    """Backend operations that may change items in place: the caches of the tables they write follow them.
+
+    Only those tables: a checkpoint's UpdateItem used to drop every table's maps, and the next Query on bookings
     rebuilt the map of the whole table (about a tenth of a run's CPU)."""
 
     def wrapped(self, *args, **kwargs):
-        try:
-            call = _originals.get(name.replace("backend.", "narrow."), _originals[name])
+        call = _originals.get(name.replace("backend.", "narrow."), _originals[name])
+        with _writing(_written_keys(self, name, args, kwargs)):
             return call(self, *args, **kwargs)
-        finally:
-            named = _written(name, args, kwargs)
-            for table_name, table in self.tables.items():
-                if named is None or table_name in named:
-                    _invalidate(table)
 
     return wrapped
 
