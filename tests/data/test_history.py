@@ -169,3 +169,13 @@ def test_generated_history_imports_into_a_fresh_table(blank_account, history, tm
     handle = blank_account.handle()
     imported = [r for kind in TYPES for r in q.past_disruptions(handle, kind)]
     assert sorted(r.disruption_id for r in imported) == sorted(r.disruption_id for r in history[:60])
+
+
+def test_a_limited_query_asks_dynamodb_for_that_many_items_only(handle, history, monkeypatch):
+    """The limit goes to DynamoDB as Limit (a precedent search reads five items, not the type's whole history)."""
+    table = handle._table(s.DISRUPTION_HISTORY)
+    asked: list[dict] = []
+    real = table.query
+    monkeypatch.setattr(table, "query", lambda **kw: asked.append(kw) or real(**kw))
+    newest = q.past_disruptions(handle, "weather", limit=5)
+    assert len(newest) == 5 and [a.get("Limit") for a in asked] == [5]

@@ -122,6 +122,8 @@ class DataHandle:
         kwargs: dict[str, Any] = {"KeyConditionExpression": key_condition, "ScanIndexForward": forward}
         if index:
             kwargs["IndexName"] = index
+        if limit is not None and not self.overlay:  # an overlay may drop rows: it reads on to fill the limit
+            kwargs["Limit"] = limit
         items: list[Item] = []
         while True:
             self._count("Query", table)
