@@ -138,13 +138,17 @@ def build_network_gantt(name: str, decision: ArbitratorOutput) -> GanttView:
         airport=restriction.airport,
         start=restriction.window.start,
         end=restriction.window.end,
-        label=f"{restriction.kind} {restriction.airport}",
+        label=f"held: {', '.join(restriction.flight_numbers)}"
+        if restriction.kind == "flights"
+        else f"{restriction.kind} {restriction.airport}",
         source="report",
     )
     return GanttView(
         disruption_id=name,
         flight_id=restriction.airport,
-        flight_number=f"{restriction.kind.capitalize()} at {restriction.airport}",
+        flight_number=restriction.described().capitalize()
+        if restriction.kind == "flights"
+        else f"{restriction.kind.capitalize()} at {restriction.airport}",
         start=start,
         end=end,
         bands=[band],
