@@ -11,7 +11,7 @@ from datetime import datetime
 
 from ..data import queries as q
 from ..rules.curfew import Movement, check_movement_at
-from .actions import DelayFlight
+from .actions import DelayFlight, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import answered_for, chain_checks, own_illegal, rostered_at
 from .models import ConstraintCheck, RejectionCode, Scenario
@@ -47,7 +47,41 @@ def rotation_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
             ),
             None,
         )
+    yield from _later_swaps(ctx, s)
     yield from _knock_on(ctx, s)
+
+
+SWAPPABLE = ("SPARE", "IN_SERVICE")  # an AircraftDay that is neither grounded nor in the hangar
+
+
+def _later_swaps(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
+    """Each later flight the plan moves to another tail (a rotation carried over, a rescue's swaps): the new tail has
+    an availability row for that flight's day, in service or spare and of the type — what Execute checks before it
+    writes. A plan reaching past the data's last day (a rescue flown after the crew's rest) has no such row."""
+    for a in s.actions:
+        if not isinstance(a, SwapAircraft) or a.flight_id == ctx.flight.flight_id:
+            continue
+        flight = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+        days = ctx.memo(
+            ("aircraft days", a.to_registration), lambda a=a: q.aircraft_days(ctx.handle, a.to_registration)
+        )
+        if flight is not None and any(
+            d.date == flight.flight_date and d.status in SWAPPABLE and d.aircraft_type == a.to_aircraft_type
+            for d in days
+        ):
+            continue
+        day = flight.flight_date if flight is not None else "its day"
+        yield (
+            _check(
+                f"tail swap {a.flight_id}",
+                "fleet (aircraft availability)",
+                a.to_registration,
+                "illegal",
+                f"{a.to_registration} has no {a.to_aircraft_type} availability in service or spare for {day}"
+                f" (the day {a.flight_id} would fly on it).",
+            ),
+            "DATA_MISSING",
+        )
 
 
 def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:

@@ -36,6 +36,7 @@ from ..arbitration.actions import (
     RestCrew,
     SwapAircraft,
 )
+from ..arbitration.rotation_checks import SWAPPABLE
 from ..data import schema as s
 from ..models.airports import airport
 from ..models.common import iso_z
@@ -57,7 +58,6 @@ from .execution_integrity import rotation_refusal
 from .execution_positions import grounding_changes, position_changes
 from .execution_reader import OPERABLE, RowReader
 
-SWAPPABLE = ("SPARE", "IN_SERVICE")  # an AircraftDay that is neither grounded nor in the hangar
 CABINS = ("F", "J", "Y")  # best first
 TIERS = ("PLATINUM", "GOLD", "SILVER", "BRONZE", "NONE")
 INTERLINE = "INTERLINE"  # Booking.rebooked_to of a passenger placed on another carrier
