@@ -200,10 +200,12 @@ def reserve_swap_at(
     *,
     now: datetime | None = None,
     rules: OperatorRules = OperatorRules(),
+    rostered: tuple | None = None,
 ) -> RecoveryProposal | None:
     """Legal standby reserves for every rostered member who is illegal at `delay_minutes` (the arbitrator's
-    "delay and swap the crew" scenario); None when nobody is illegal or a rank has no legal reserve."""
-    _, members, rosters = rostered_crew(handle, flight)
+    "delay and swap the crew" scenario); None when nobody is illegal or a rank has no legal reserve. `rostered`:
+    ``rostered_crew(handle, flight)`` already read (the arbitrator asks at several delays)."""
+    _, members, rosters = rostered if rostered is not None else rostered_crew(handle, flight)
     illegal = [r for r in flight_crew_legality(flight.flight_id, members, rosters, delay_minutes, rules) if not r.legal]
     if not illegal:
         return None

@@ -29,12 +29,18 @@ MAX_RESERVES_CHECKED = 8  # reserve histories are the slow read: the first legal
 Check = tuple[ConstraintCheck, RejectionCode | None]
 
 
+def flight_roster(ctx: DisruptionContext, flight: Flight) -> tuple:
+    """The flight's roster rows, members and their rosters (``analysis.crew.rostered_crew``), read once per
+    arbitration whatever the delay asked about."""
+    return ctx.memo(("roster of", flight.flight_id), lambda: rostered_crew(ctx.handle, flight))
+
+
 def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[CrewLegality]:
     """The flight's rostered crew judged at `delay`: the roster is read once per flight and arbitration (every
     scenario asks at its own delay, and the chain at each later flight's knock-on), the rules run at each delay."""
 
     def judged() -> list[CrewLegality]:
-        _, members, rosters = ctx.memo(("roster of", flight.flight_id), lambda: rostered_crew(ctx.handle, flight))
+        _, members, rosters = flight_roster(ctx, flight)
         return flight_crew_legality(flight.flight_id, members, rosters, delay, OperatorRules())
 
     key = ("crew", delay) if flight.flight_id == ctx.flight.flight_id else ("crew", flight.flight_id, delay)

@@ -32,6 +32,7 @@ from .bounds import CrewIllegalBound, CrewMaxDelayBound
 from .cancellation import cancellation, minutes_after
 from .context import DisruptionContext
 from .continuation import continuation_scenarios
+from .crew_chain import flight_roster
 from .crew_positioning import positioned_crew_swap
 from .crew_rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
 from .curfew_wait import after_curfews
@@ -60,7 +61,7 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
     for delay, sources in _delays(ctx).items():
         keep(operate(ctx, "delay", delay, sources=sources))
     for delay in _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
-        proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now)
+        proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now, rostered=flight_roster(ctx, ctx.flight))
         if proposal is not None:
             keep(
                 operate(
