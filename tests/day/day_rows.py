@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
+
+import row_builders
+from row_builders import utc
 
 from skymarshal.day.realize import DayState
-from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.history import DisruptionRecord
 from skymarshal.models.operational import Booking, CrewDuty, Flight
 
 
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
-
-
 def flight(fid: str, number: str, origin: str, destination: str, dep: datetime, block: int, reg: str) -> Flight:
-    return Flight(
-        flight_id=fid,
-        flight_number=number,
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(minutes=block),
-        aircraft_registration=reg,
-        aircraft_type="B789",
-        block_minutes=block,
-        distance_km=4000,
-        capacity=dict(AIRCRAFT_TYPES["B789"].capacity),
-    )
+    return row_builders.flight(number, origin, destination, dep, block, reg, distance_km=4000, booked={}, flight_id=fid)
 
 
 def booking(bid: str, fid: str, passenger: str, final: str, segment: int = 1, **kw) -> Booking:
@@ -48,20 +32,10 @@ def booking(bid: str, fid: str, passenger: str, final: str, segment: int = 1, **
 
 
 def crew(crew_id: str, f: Flight) -> CrewDuty:
-    return CrewDuty(
-        crew_id=crew_id,
+    return row_builders.flight_duty(
+        crew_id,
+        f,
         duty_key=f"{f.scheduled_departure:%Y-%m-%dT%H:%M:%SZ}#x#{f.flight_id}",
-        duty_id=f"D-{crew_id}",
-        kind="FLIGHT",
-        duty_start=f.scheduled_departure - timedelta(minutes=75),
-        duty_end=f.scheduled_arrival + timedelta(minutes=30),
-        start_station=f.origin,
-        end_station=f.destination,
-        flight_id=f.flight_id,
-        flight_number=f.flight_number,
-        position="CPT",
-        sector_departure=f.scheduled_departure,
-        sector_arrival=f.scheduled_arrival,
         block_minutes=f.block_minutes,
         aircraft_type=f.aircraft_type,
         pilots_on_board=2,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import row_builders
 from hypothesis import given
 from hypothesis import strategies as st
 from mvt_parser import MVTParser
@@ -38,59 +39,27 @@ CAUSE = Disruption(
 
 
 def flight(n: int, hour: int = 9, origin: str = "AUH", destination: str = "LHR") -> Flight:
-    dep = DEP.replace(hour=hour)
-    return Flight(
-        flight_id=f"EY{n}-20270120",
-        flight_number=f"EY{n}",
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(hours=7),
-        aircraft_registration=f"A6-BL{chr(64 + n % 26 or 1)}",
-        aircraft_type="B789",
-        block_minutes=420,
+    return row_builders.flight(
+        f"EY{n}",
+        origin,
+        destination,
+        DEP.replace(hour=hour),
+        420,
+        f"A6-BL{chr(64 + n % 26 or 1)}",
         distance_km=5500,
         capacity={"J": 28, "Y": 262},
-        booked={"J": 20, "Y": 200},
+        flight_id=f"EY{n}-20270120",
     )
 
 
 def duty(crew_id: str, f: Flight) -> CrewDuty:
-    return CrewDuty(
-        crew_id=crew_id,
-        duty_key=f"{f.scheduled_departure:%Y%m%d}#{f.flight_id}",
-        duty_id=f"D-{crew_id}",
-        kind="FLIGHT",
-        duty_start=f.scheduled_departure - timedelta(minutes=75),
-        duty_end=f.scheduled_arrival + timedelta(minutes=30),
-        start_station=f.origin,
-        end_station=f.destination,
-        flight_id=f.flight_id,
-        flight_number=f.flight_number,
-        position="CPT",
+    return row_builders.flight_duty(
+        crew_id, f, duty_key=f"{f.scheduled_departure:%Y%m%d}#{f.flight_id}", sector_times=False
     )
 
 
 def scenario(actions) -> Scenario:
-    return Scenario(
-        scenario_id="test",
-        kind="delay",
-        title="test",
-        sources=["test"],
-        actions=actions,
-        operates=True,
-        registration=None,
-        aircraft_type=None,
-        departure=None,
-        arrival=None,
-        arrival_airport=None,
-        delay_minutes=0,
-        arrival_delay_minutes=0,
-        passengers_impacted=0,
-        cost_usd=0,
-    )
+    return row_builders.bare_scenario(actions)
 
 
 def delay(f: Flight, minutes: int) -> DelayFlight:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from datetime import UTC, datetime, timedelta
 
+import row_builders
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
@@ -23,18 +24,13 @@ TAILS = ("A6-BLA", "A6-BLB", "A6-BLC", "A6-BLD")
 
 
 def flight(n: int, origin: str, destination: str, dep: datetime, reg: str, minutes: int = 300) -> Flight:
-    return Flight(
-        flight_id=f"EY{n}-{dep:%Y%m%d}",
-        flight_number=f"EY{n}",
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(minutes=minutes),
-        aircraft_registration=reg,
-        aircraft_type="B789",
-        block_minutes=minutes,
+    return row_builders.flight(
+        f"EY{n}",
+        origin,
+        destination,
+        dep,
+        minutes,
+        reg,
         distance_km=5000,
         capacity={"J": 28, "Y": 262},
         booked={"Y": 100},

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import row_builders
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,20 +21,18 @@ DAY = datetime(2027, 1, 22, tzinfo=UTC)
 
 def _flight(i: int, outbound: bool) -> Flight:
     dep = DAY.replace(hour=8) + timedelta(hours=3 * (i // 2), minutes=90 * (i % 2))
-    return Flight(
-        flight_id=f"EY{300 + i}-20270122",
-        flight_number=f"EY{300 + i}",
-        carrier="EY",
-        origin="AUH" if outbound else "BAH",
-        destination="BAH" if outbound else "AUH",
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(minutes=60),
-        aircraft_registration=f"A6-EI{chr(65 + i // 2)}",
-        aircraft_type="A320",
-        block_minutes=60,
+    return row_builders.flight(
+        f"EY{300 + i}",
+        "AUH" if outbound else "BAH",
+        "BAH" if outbound else "AUH",
+        dep,
+        60,
+        f"A6-EI{chr(65 + i // 2)}",
+        "A320",
         distance_km=450,
         capacity={"Y": 136},
+        booked={},
+        flight_id=f"EY{300 + i}-20270122",
     )
 
 
@@ -51,21 +50,11 @@ class FakeCrew(CrewData):
 
     @staticmethod
     def _row(crew_id: str, f: Flight) -> CrewDuty:
-        return CrewDuty(
-            crew_id=crew_id,
+        return row_builders.flight_duty(
+            crew_id,
+            f,
             duty_key=f"{f.scheduled_departure:%Y%m%d%H%M}#{f.flight_id}",
-            duty_id=f"D-{crew_id}",
-            kind="FLIGHT",
-            duty_start=f.scheduled_departure - timedelta(minutes=75),
-            duty_end=f.scheduled_arrival + timedelta(minutes=30),
             fdp_end=f.scheduled_arrival,
-            start_station=f.origin,
-            end_station=f.destination,
-            flight_id=f.flight_id,
-            flight_number=f.flight_number,
-            position="CPT",
-            sector_departure=f.scheduled_departure,
-            sector_arrival=f.scheduled_arrival,
             block_minutes=60,
             aircraft_type="A320",
         )

@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import row_builders
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -33,21 +34,18 @@ WINDOW = Window(start=DAY.replace(hour=14), end=DAY.replace(hour=17))
 
 
 def flight(n: int, origin: str, destination: str, dep: datetime, minutes: int = 60, reg: str = "A6-EIA") -> Flight:
-    return Flight(
-        flight_id=f"EY{n}-20270122",
-        flight_number=f"EY{n}",
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(minutes=minutes),
-        aircraft_registration=reg,
-        aircraft_type="A320",
-        block_minutes=minutes,
+    return row_builders.flight(
+        f"EY{n}",
+        origin,
+        destination,
+        dep,
+        minutes,
+        reg,
+        "A320",
         distance_km=500,
         capacity={"J": 8, "Y": 128},
         booked={"Y": 40},
+        flight_id=f"EY{n}-20270122",
     )
 
 

@@ -9,6 +9,9 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from functools import cached_property
 
+from row_builders import flight as flight
+from row_builders import utc
+
 from skymarshal.data import schema
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.operational import (
@@ -29,41 +32,6 @@ from skymarshal.models.operational import (
 )
 
 UTC = UTC
-
-
-def utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=UTC)
-
-
-def flight(
-    number: str = "EY123",
-    origin: str = "AUH",
-    destination: str = "FRA",
-    dep: datetime = utc(2027, 1, 20, 10),
-    block: int = 360,
-    reg: str = "A6-BLA",
-    type_code: str = "B789",
-    distance_km: int = 4800,
-    booked: dict | None = None,
-    **kw,
-) -> Flight:
-    return Flight(
-        flight_id=kw.pop("flight_id", f"{number}-{dep:%Y%m%d}"),
-        flight_number=number,
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(minutes=block),
-        aircraft_registration=reg,
-        aircraft_type=type_code,
-        block_minutes=block,
-        distance_km=distance_km,
-        capacity=dict(AIRCRAFT_TYPES[type_code].capacity),
-        booked=booked if booked is not None else {"J": 20, "Y": 200},
-        **kw,
-    )
 
 
 def booking(

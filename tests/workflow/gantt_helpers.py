@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
+import row_builders
+
 from skymarshal.arbitration.actions import (
     CancelFlight,
     DelayFlight,
@@ -24,21 +26,18 @@ BLOCK = timedelta(hours=6)
 
 
 def flight(n: int, dep: datetime, origin: str, dest: str, tail: str = TAIL, number: str | None = None) -> Flight:
-    return Flight(
-        flight_id=f"F{n}",
-        flight_number=number or f"EY{100 + n}",
-        carrier="EY",
-        origin=origin,
-        destination=dest,
-        flight_date=date(2027, 1, 20),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + BLOCK,
-        aircraft_registration=tail,
-        aircraft_type="B789",
-        block_minutes=360,
+    return row_builders.flight(
+        number or f"EY{100 + n}",
+        origin,
+        dest,
+        dep,
+        360,
+        tail,
         distance_km=4600,
         capacity={"Y": 250},
         booked={"Y": 180},
+        flight_id=f"F{n}",
+        flight_date=date(2027, 1, 20),
     )
 
 
@@ -54,20 +53,8 @@ def rotation(turns: list[int], first: datetime = T0) -> list[Flight]:
 
 
 def duty(crew_id: str, f: Flight, position: str) -> CrewDuty:
-    return CrewDuty(
-        crew_id=crew_id,
-        duty_key=f"{f.scheduled_departure.isoformat()}#{f.flight_id}",
-        duty_id=f"D-{crew_id}",
-        kind="FLIGHT",
-        duty_start=f.scheduled_departure - timedelta(hours=1),
-        duty_end=f.scheduled_arrival + timedelta(minutes=30),
-        start_station=f.origin,
-        end_station=f.destination,
-        flight_id=f.flight_id,
-        flight_number=f.flight_number,
-        position=position,
-        sector_departure=f.scheduled_departure,
-        sector_arrival=f.scheduled_arrival,
+    return row_builders.flight_duty(
+        crew_id, f, position, report=timedelta(hours=1), duty_key=f"{f.scheduled_departure.isoformat()}#{f.flight_id}"
     )
 
 

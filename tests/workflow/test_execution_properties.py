@@ -11,6 +11,7 @@ import uuid
 from datetime import UTC, date, datetime, timedelta
 from unittest.mock import patch
 
+import row_builders
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -118,23 +119,7 @@ def action(kind: str, flight_id: str, stale: bool):
 
 
 def scenario(actions) -> Scenario:
-    return Scenario(
-        scenario_id="property",
-        kind="delay",
-        title="property",
-        sources=["test"],
-        actions=actions,
-        operates=True,
-        registration=None,
-        aircraft_type=None,
-        departure=None,
-        arrival=None,
-        arrival_airport=None,
-        delay_minutes=0,
-        arrival_delay_minutes=0,
-        passengers_impacted=0,
-        cost_usd=0,
-    )
+    return row_builders.bare_scenario(actions, "property")
 
 
 def _key(table: str, row: dict) -> tuple:

@@ -1,0 +1,108 @@
+"""The tests' hand-built rows: a flight, a crew member's flight duty and a bare scenario, with every field the
+models require and defaults any test may override. Each folder's helpers (ops_rows, day_rows, gantt_helpers, …)
+build their own small worlds from these, so a model gaining a required field is mended here once.
+
+Imported as a plain module (tests/ is on the path through its conftest; the name is unique across tests/).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from skymarshal.arbitration.models import Scenario
+from skymarshal.models.fleet import AIRCRAFT_TYPES
+from skymarshal.models.operational import CrewDuty, Flight
+
+
+def utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=UTC)
+
+
+def flight(
+    number: str = "EY123",
+    origin: str = "AUH",
+    destination: str = "FRA",
+    dep: datetime = utc(2027, 1, 20, 10),
+    block: int = 360,
+    reg: str = "A6-BLA",
+    type_code: str = "B789",
+    distance_km: int = 4800,
+    booked: dict | None = None,
+    capacity: dict | None = None,
+    **kw: Any,
+) -> Flight:
+    """A scheduled flight `block` minutes long; the id is number-date unless `flight_id` is given, the cabins the
+    type's unless `capacity` is, the load 20 J + 200 Y unless `booked` is."""
+    return Flight(
+        flight_id=kw.pop("flight_id", f"{number}-{dep:%Y%m%d}"),
+        flight_number=number,
+        carrier="EY",
+        origin=origin,
+        destination=destination,
+        flight_date=kw.pop("flight_date", dep.date()),
+        scheduled_departure=dep,
+        scheduled_arrival=dep + timedelta(minutes=block),
+        aircraft_registration=reg,
+        aircraft_type=type_code,
+        block_minutes=block,
+        distance_km=distance_km,
+        capacity=capacity if capacity is not None else dict(AIRCRAFT_TYPES[type_code].capacity),
+        booked=booked if booked is not None else {"J": 20, "Y": 200},
+        **kw,
+    )
+
+
+def flight_duty(
+    crew_id: str,
+    f: Flight,
+    position: str = "CPT",
+    *,
+    report: timedelta = timedelta(minutes=75),
+    release: timedelta = timedelta(minutes=30),
+    duty_key: str | None = None,
+    sector_times: bool = True,
+    **kw: Any,
+) -> CrewDuty:
+    """A one-sector flight duty on `f`: reporting `report` before departure, released `release` after arrival;
+    `sector_times=False` leaves the sector's times out, as rows written before they were kept."""
+    start = f.scheduled_departure - report
+    sector: dict[str, Any] = (
+        {"sector_departure": f.scheduled_departure, "sector_arrival": f.scheduled_arrival} if sector_times else {}
+    )
+    return CrewDuty(
+        crew_id=crew_id,
+        duty_key=duty_key or f"{start.isoformat()}#{f.scheduled_departure.isoformat()}#{f.flight_id}",
+        duty_id=kw.pop("duty_id", f"D-{crew_id}"),
+        kind="FLIGHT",
+        duty_start=start,
+        duty_end=f.scheduled_arrival + release,
+        start_station=f.origin,
+        end_station=f.destination,
+        flight_id=f.flight_id,
+        flight_number=f.flight_number,
+        position=position,
+        **sector,
+        **kw,
+    )
+
+
+def bare_scenario(actions: list, scenario_id: str = "test", kind: str = "delay") -> Scenario:
+    """A scenario that is only its actions: every derived figure zero or empty (what validation recomputes)."""
+    return Scenario(
+        scenario_id=scenario_id,
+        kind=kind,
+        title=scenario_id,
+        sources=["test"],
+        actions=actions,
+        operates=True,
+        registration=None,
+        aircraft_type=None,
+        departure=None,
+        arrival=None,
+        arrival_airport=None,
+        delay_minutes=0,
+        arrival_delay_minutes=0,
+        passengers_impacted=0,
+        cost_usd=0,
+    )
