@@ -41,8 +41,11 @@ def configured_ops_date(value: str | date | None = None) -> date | None:
 
 
 def speaks_relatively(text: str) -> bool:
-    """Does the report say "today", "tonight", "tomorrow" or a weekday (days that need an operating day)?"""
-    return any(m.kind in ("relative", "weekday") for m in find_dates(text))
+    """Does the report say "today", "tonight", "tomorrow", a weekday or a part of this day ("this evening"): days
+    that need an operating day?"""
+    from .flight_sets import parts_of_day  # (flight_sets reads the report's words, which read its dates)
+
+    return any(m.kind in ("relative", "weekday") for m in find_dates(text)) or bool(parts_of_day(text))
 
 
 def day_of(mention: DateMention, today: date) -> date | None:

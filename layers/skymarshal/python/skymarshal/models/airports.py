@@ -112,3 +112,10 @@ def codes_named_in(text: str, longest: int = 4) -> set[str]:
         for i in range(len(words) - n + 1):
             found |= places.get(" ".join(words[i : i + n]), frozenset())
     return found
+
+
+def codes_of_place(words: str) -> frozenset[str]:
+    """The IATA codes whose city or airport name is exactly `words` (any case): "London" → LHR, LGW and the rest of
+    London's; "our London" names none (codes_named_in finds a name anywhere inside)."""
+    key = " ".join("".join(c.lower() if c.isalnum() else " " for c in words).split())
+    return _by_place().get(key, frozenset())

@@ -22,6 +22,7 @@ from ..data.access import DataHandle
 from ..data.overlay import Overlay
 from ..data.schema import AGENTS
 from ..intake.airport_facts import InvalidReport, network_report
+from ..intake.described_flights import DescribedFlights, described_flights
 from ..intake.disruption_facts import ReportContradictsData
 from ..intake.extraction import extract_offline
 from ..intake.tail_facts import tail_flight, tail_scope
@@ -244,21 +245,26 @@ def validate(
         raise InvalidDisruption(str(exc)) from None
     reads: dict[str, str | None] | None = None
     flight: Flight | None
+    described: DescribedFlights | None = None
     if named is not None:
         (flight, *others), reads = named
         description, by_registration = info.disruption_description if info else "", False
     elif not extraction.ok or info is None:
         if extraction.understood.get("flight_numbers"):
             raise InvalidDisruption(extraction.message)
-        try:  # no flight named: an aircraft by its registration, or an airport over a window, checked
-            flight = tail_flight(request.prompt, handle, now or request.reported_at, ops)
-            if flight is None:
+        try:  # no flight named: flights described, an aircraft by its registration, or an airport over a window
+            described = described_flights(request.prompt, handle, now or request.reported_at, ops)
+            flight = tail_flight(request.prompt, handle, now or request.reported_at, ops) if not described else None
+            if flight is None and described is None:
                 disruption, overlay = network_report(
                     request.prompt, handle, now or request.reported_at, report_model(llm), ops_date=ops
                 )
         except InvalidReport as exc:
             raise InvalidDisruption(str(exc)) from None
-        if flight is None:
+        if described is not None:  # one disruption over the set (a tail's one flight: the tail's)
+            flight, *others = described.flights
+            description, by_registration = "", described.by_tail_only and not others
+        elif flight is None:
             try:
                 disruption = corrected_network(disruption, facts, by)
             except FactsRefused as exc:
@@ -266,7 +272,8 @@ def validate(
             _check_network_scope(disruption, handle.with_overlay(overlay), now or request.reported_at)
             validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
             return _initial_state(validated, request, store, trail, plan)
-        description, by_registration, others = "", True, []
+        else:
+            description, by_registration, others = "", True, []
     else:
         flight = q.find_flight(handle, info.flight_number, info.date)
         if flight is None:
@@ -288,6 +295,8 @@ def validate(
         )
     except (ReportContradictsData, FactsRefused) as exc:
         raise InvalidDisruption(str(exc)) from None
+    if described is not None:
+        disruption = disruption.model_copy(update={"facts": [*disruption.facts, described.fact()]})
     if by_registration:  # the aircraft is the scope
         disruption = tail_scope(disruption)
     if others:  # several flights named: one network disruption over the set, refused here as an airport's would be

@@ -1,0 +1,283 @@
+"""A set of flights a report describes instead of naming: "all our London flights this evening", "A6-BLQ's flights
+today", "every departure to Bahrain tomorrow morning", "the sectors operated by A6-EID", "arrivals from Cairo
+tonight".
+
+Read by the parts of such a phrase, not one pattern per phrasing: a noun for flights (flights, departures,
+arrivals, sectors, services, legs, rotation; FLTS, DEPS, ARRS) that is plural or quantified ("every departure"),
+bound to what picks the set — a registration ("A6-BLQ's", "operated by A6-BLQ"), a place before the noun ("our
+London flights": to or from it) or after a preposition that gives the direction ("to", "into", "bound for" → its
+destination; "from", "out of", "ex" → its origin; "at", "via", "to and from" → either end; an arrival "at" a place
+is its destination, a departure "at" one its origin) — and a part of the day ("this evening", "tomorrow morning",
+"tonight", "afternoon departures"), in the local time the flight leaves. A greeting ("Good morning team,",
+"Evening OCC,") is no part of the day. Instructing sentences are blanked first: they describe nothing.
+
+Pure: the places are matched against the airports a caller says the airline serves; the data is read elsewhere
+(intake/described_flights.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import time
+from typing import Literal
+
+from .report import REGISTRATION
+from .sentences import blank_instructions
+
+Direction = Literal["origin", "destination", "either"]
+PlaceCodes = Callable[[str], set[str]]  # words → the served airports they name (empty: no place)
+
+# Nouns for flights, singular → plural forms (any case); a quantified singular ("every departure") counts too.
+SET_NOUNS: dict[str, str] = {
+    "flight": "flights",
+    "departure": "departures",
+    "arrival": "arrivals",
+    "sector": "sectors",
+    "service": "services",
+    "leg": "legs",
+    "rotation": "rotations",
+    "flt": "flts",
+    "dep": "deps",
+    "arr": "arrs",
+}
+_PLURALS = frozenset(SET_NOUNS.values())
+_KIND = {"departure": "departures", "dep": "departures", "arrival": "arrivals", "arr": "arrivals"}
+QUANTIFIERS = frozenset({"all", "every", "each", "our", "any", "both", "remaining", "whole", "entire"})
+# Prepositions after the noun and the end of the flight they name; `None`: by the noun (an arrival "at" a place
+# arrives there, a departure "at" one leaves it; a plain flight "at" one touches it).
+DIRECTIONS: dict[str, Direction | None] = {
+    "to": "destination",
+    "into": "destination",
+    "for": "destination",
+    "towards": "destination",
+    "bound for": "destination",
+    "inbound to": "destination",
+    "from": "origin",
+    "out of": "origin",
+    "ex": "origin",
+    "leaving": "origin",
+    "outbound from": "origin",
+    "at": None,
+    "in": None,
+    "via": "either",
+    "through": "either",
+    "serving": "either",
+    "to and from": "either",
+    "from and to": "either",
+    "in and out of": "either",
+    "into and out of": "either",
+}
+BY_TAIL = frozenset({"on", "of", "for", "by", "with", "using", "operated by", "flown by"})
+TAIL_WORDS = frozenset({"aircraft", "tail", "a/c", "reg", "registration", "ship"})
+# Parts of the day, in the local time a flight leaves (start inclusive, end exclusive; midnight ends the day).
+PARTS_OF_DAY: dict[str, tuple[time, time | None]] = {
+    "morning": (time(4), time(12)),
+    "afternoon": (time(12), time(17)),
+    "evening": (time(17), None),
+}
+_PART_WORDS = {"morning": "morning", "afternoon": "afternoon", "evening": "evening", "night": "evening"}
+# Words that bind a part of the day to the report's day ("this evening", "tomorrow morning", "on Tuesday night").
+_PART_BINDERS = frozenset(
+    {"this", "tomorrow", "today", "in", "during", "late", "early", "the", "tomorrow's", "today's", "sat", "sun"}
+    | {f"{d}day" for d in ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")}
+    | {"mon", "tue", "wed", "thu", "fri", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct"}
+    | {"nov", "dec", "january", "february", "march", "april", "june", "july", "august", "september", "october"}
+    | {"november", "december"}
+)
+_STOPS = frozenset(
+    {"is", "are", "was", "were", "will", "have", "has", "had", "be", "been", "get", "gets", "because", "due", "as"}
+    | {"since", "after", "while", "but", "following", "owing", "delayed", "held", "late", "which", "that"}
+)
+_TOKEN = re.compile(r"[A-Za-z0-9][\w'’/-]*|[.,;:!?()]")
+_BREAK = frozenset(".,;:!?()")
+_DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{3}\d{0,2}")  # "21st evening", "21jan morning"
+_POSSESSIVE = frozenset({"its", "her", "his", "their"})  # "A6-BLQ is AOG, all its flights": the one tail named
+AROUND = 5  # words before the noun its quantifier, tail or place may stand in; after it, AROUND + 3
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One end of a described flight: `codes` the airports, `end` which end of the flight must be one of them."""
+
+    end: Direction
+    codes: frozenset[str]
+    words: str
+
+
+@dataclass(frozen=True)
+class FlightSet:
+    """One described set: the words and their span, the tail, the places and the parts of the day picking it."""
+
+    words: str
+    span: tuple[int, int]
+    registration: str | None = None
+    places: tuple[Constraint, ...] = ()
+    parts: tuple[str, ...] = ()  # keys of PARTS_OF_DAY; none: the whole day
+
+    @property
+    def by_place(self) -> bool:
+        return bool(self.places)
+
+
+@dataclass
+class _Tokens:
+    text: str
+    items: list[tuple[str, int, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.items = [(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(self.text)]
+
+    def word(self, i: int) -> str:
+        return self.items[i][0] if 0 <= i < len(self.items) else "."
+
+    def lower(self, i: int) -> str:
+        return self.word(i).lower().replace("’", "'")
+
+
+def _noun(word: str) -> tuple[str, bool] | None:
+    """(the noun's singular, plural?) for a flight noun, else None."""
+    w = word.lower()
+    if w in SET_NOUNS:
+        return w, False
+    for single, plural in SET_NOUNS.items():
+        if w == plural:
+            return single, True
+    return None
+
+
+def _registration(word: str) -> str | None:
+    found = REGISTRATION.match(word)
+    return found.group(1) if found else None
+
+
+def _place(tokens: _Tokens, first: int, last: int, place_codes: PlaceCodes) -> set[str]:
+    """The served airports the words first..last-1 name exactly, none across a break."""
+    if first < 0 or any(tokens.word(j) in _BREAK for j in range(first, last)):
+        return set()
+    return place_codes(" ".join(tokens.word(j) for j in range(first, last)))
+
+
+def _phrase(tokens: _Tokens, i: int, table: dict[str, Direction | None] | frozenset[str]) -> tuple[str, int] | None:
+    """The longest phrase of `table` starting at token i (up to four words) and the token after it."""
+    for n in (4, 3, 2, 1):
+        phrase = " ".join(tokens.lower(j) for j in range(i, i + n))
+        if phrase in table:
+            return phrase, i + n
+    return None
+
+
+def _end_of(phrase: str, noun: str) -> Direction:
+    end = DIRECTIONS[phrase]
+    if end is not None:
+        return end
+    kind = _KIND.get(noun)
+    return "destination" if kind == "arrivals" else "origin" if kind == "departures" else "either"
+
+
+def _after(tokens: _Tokens, i: int, noun: str, place_codes: PlaceCodes) -> tuple[str | None, list[Constraint], int]:
+    """The tail and places bound after the noun at token i ("to Bahrain", "operated by A6-BLQ", "to and from
+    London", "to Bahrain and Kuwait"), and the last token read."""
+    registration, places, last, j = None, list[Constraint](), i, i + 1
+    while j <= i + AROUND + 3 and tokens.word(j) not in _BREAK and tokens.lower(j) not in _STOPS:
+        if (tail := _phrase(tokens, j, BY_TAIL)) is not None:
+            k = tail[1] + (tokens.lower(tail[1]) in TAIL_WORDS)
+            if (reg := _registration(tokens.word(k))) is not None:
+                registration, last, j = reg, k, k + 1
+                continue
+        direction = _phrase(tokens, j, DIRECTIONS)
+        if direction is None and tokens.lower(j) == "and" and places:  # "to Bahrain and Kuwait": the same end
+            direction = (next(p for p, e in DIRECTIONS.items() if e == places[-1].end), j + 1)
+        if direction is not None:
+            phrase, start = direction
+            for n in (3, 2, 1):
+                if codes := _place(tokens, start, start + n, place_codes):
+                    words = " ".join(tokens.word(x) for x in range(start, start + n))
+                    places.append(Constraint(_end_of(phrase, noun), frozenset(codes), words))
+                    last, j = start + n - 1, start + n
+                    break
+            else:
+                j += 1
+            continue
+        j += 1
+    return registration, places, last
+
+
+def _before(
+    tokens: _Tokens, i: int, place_codes: PlaceCodes, the_tail: str | None
+) -> tuple[str | None, list[Constraint], bool, int]:
+    """The tail, the place and a quantifier bound before the noun at token i ("all our London flights", "A6-BLQ's
+    flights", "every departure"), and the first token read."""
+    registration, places, quantified, first = None, list[Constraint](), False, i
+    for j in range(i - 1, max(-1, i - AROUND - 1), -1):
+        word = tokens.lower(j)
+        if tokens.word(j) in _BREAK:
+            break
+        if word in QUANTIFIERS:
+            quantified, first = True, j
+        elif (reg := _registration(tokens.word(j))) is not None or (word in _POSSESSIVE and the_tail):
+            registration, first = reg or the_tail, j
+    end = i - 1 if tokens.lower(i - 1) in _PART_WORDS else i  # "our Bahrain evening flights"
+    for n in (3, 2, 1):
+        if registration is None and (codes := _place(tokens, end - n, end, place_codes)):
+            words = " ".join(tokens.word(x) for x in range(end - n, end))
+            places.append(Constraint("either", frozenset(codes), words))
+            first = min(first, end - n)
+            break
+    return registration, places, quantified, first
+
+
+def parts_of_day(text: str) -> tuple[str, ...]:
+    """The parts of the day the report speaks of ("this evening", "tonight", "tomorrow morning", "morning
+    flights"), in the order written; a greeting ("Good morning", "Evening OCC,") is none."""
+    tokens = _Tokens(blank_instructions(text))
+    found: list[str] = []
+    for i, (word, _, _) in enumerate(tokens.items):
+        w = word.lower()
+        bound = tokens.lower(i - 1) in _PART_BINDERS or _DAY_OF_MONTH.fullmatch(tokens.lower(i - 1)) is not None
+        if w in ("tonight", "tonight's"):
+            part = "evening"
+        elif w in _PART_WORDS and (bound or _noun(tokens.word(i + 1)) is not None):
+            part = _PART_WORDS[w]
+        else:
+            continue
+        if part not in found:
+            found.append(part)
+    return tuple(found)
+
+
+def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
+    """Every set of flights the report describes (see the module docstring), in the order written."""
+    plain = blank_instructions(text)
+    tokens = _Tokens(plain)
+    parts = parts_of_day(text)
+    tails = {m.group(1) for m in REGISTRATION.finditer(plain)}
+    the_tail = next(iter(tails)) if len(tails) == 1 else None
+    sets: list[FlightSet] = []
+    for i, (word, _, _) in enumerate(tokens.items):
+        noun = _noun(word)
+        if noun is None:
+            continue
+        single, plural = noun
+        reg_before, before, quantified, first = _before(tokens, i, place_codes, the_tail)
+        reg_after, after, last = _after(tokens, i, single, place_codes)
+        registration = reg_before or reg_after
+        if not (plural or quantified or (single == "rotation" and registration)):
+            continue
+        if registration is None and not before and not after:
+            continue  # "all flights" alone picks no set: the airport's or nobody's
+        span = (tokens.items[first][1], tokens.items[last][2])
+        sets.append(
+            FlightSet(
+                words=" ".join(plain[span[0] : span[1]].split()),
+                span=span,
+                registration=registration,
+                places=(*before, *after),
+                parts=parts,
+            )
+        )
+    return sets
+
+
+__all__ = ["PARTS_OF_DAY", "Constraint", "FlightSet", "flight_sets", "parts_of_day"]
