@@ -13,7 +13,7 @@ from itertools import cycle
 from .airline_view import AirlineView
 from .causes import CAUSES, CauseWords
 from .render import Writer
-from .subjects import Subject, contradicted, pick
+from .subjects import Subject, contradicted, described_set, pick
 from .truth import SCOPE_LABELS, STYLES, Contradiction, Report, ScopeLabel, Style, Truth
 
 CONTRADICTION_SHARE = 0.1
@@ -22,6 +22,7 @@ CONTRADICTIONS: tuple[Contradiction, ...] = (
     "tail_not_the_flights",
     "position_not_rostered",
     "tail_not_at_airport",
+    "description_matches_none",
 )
 # Crew reports have two causes (64, 67) and one scope: drawn three times a round so the family weighs like others.
 SCOPE_WEIGHTS: dict[str, int] = {"crew_member": 3}
@@ -35,12 +36,17 @@ def styles_for(cause: CauseWords, scope: ScopeLabel) -> tuple[Style, ...]:
     return tuple(s for s in STYLES if s != "mvt")
 
 
+def reportable(cause: CauseWords, scope: ScopeLabel) -> bool:
+    """A set described is reported for a cause reported for several flights or for a tail's."""
+    return scope in cause.scopes or (scope == "described" and bool(cause.scopes & {"flights", "tail"}))
+
+
 def combinations() -> list[tuple[CauseWords, ScopeLabel, Style]]:
     return [
         (cause, scope, style)
         for cause in CAUSES
         for scope in SCOPE_LABELS
-        if scope in cause.scopes
+        if reportable(cause, scope)
         for style in styles_for(cause, scope)
         for _ in range(SCOPE_WEIGHTS.get(scope, 1))
     ]
@@ -49,7 +55,11 @@ def combinations() -> list[tuple[CauseWords, ScopeLabel, Style]]:
 def contradiction_scope(kind: Contradiction, rng: random.Random) -> ScopeLabel:
     """The scope a contradiction is written in: an airport off the route or another tail also beside several
     flights (off every one's route, none's tail), half the time."""
-    fixed = {"position_not_rostered": "crew_member", "tail_not_at_airport": "tail"}
+    fixed = {
+        "position_not_rostered": "crew_member",
+        "tail_not_at_airport": "tail",
+        "description_matches_none": "described",
+    }
     if kind in fixed:
         return fixed[kind]  # type: ignore[return-value]
     return "flights" if rng.random() < 0.5 else "flight"
@@ -64,9 +74,9 @@ def truth_of(cause: CauseWords, subject: Subject, written_delay: int | None, ope
         family=cause.family,
         code=code,
         scope=s.scope,
-        scope_kind="flight" if s.scope == "flights" else s.scope,
+        scope_kind="flight" if s.scope in ("flights", "described") else s.scope,
         flights=[f.flight_id for f in s.flights],
-        flights_exact=s.scope in ("flight", "flights", "crew_member"),
+        flights_exact=s.scope in ("flight", "flights", "described", "crew_member"),
         registration=s.registration if s.scope == "tail" or s.refuse else None,
         airport=s.station if (network or s.refuse or _names_station(cause, s)) else None,
         airspace=s.airspace,
@@ -94,9 +104,12 @@ def compose(
     contradiction: Contradiction | None = None,
 ) -> Report | None:
     for _ in range(ATTEMPTS):
-        subject = pick(view, rng, cause, scope)
-        if subject is not None and contradiction is not None:
-            subject = contradicted(view, rng, subject, contradiction)
+        if contradiction == "description_matches_none":  # drawn empty, not made wrong afterwards
+            subject = described_set(view, rng, cause, empty=True)
+        else:
+            subject = pick(view, rng, cause, scope)
+            if subject is not None and contradiction is not None:
+                subject = contradicted(view, rng, subject, contradiction)
         if subject is not None:
             break
     else:
@@ -141,7 +154,12 @@ def build_corpus(view: AirlineView, *, seed: int = 730, count: int = 2400) -> li
     while len(reports) < count:
         kind = next(kinds)
         scope = contradiction_scope(kind, rng)
-        pools = {"crew_member": crew_causes, "tail": tail_causes, "flights": flights_causes}
+        pools = {
+            "crew_member": crew_causes,
+            "tail": tail_causes,
+            "flights": flights_causes,
+            "described": flights_causes,
+        }
         pool = pools.get(scope, flight_causes)
         cause = rng.choice(pool)
         style = rng.choice(styles_for(cause, scope))

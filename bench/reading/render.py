@@ -85,6 +85,8 @@ class Writer:
     def when(self) -> tuple[str, str]:
         """("on 20 Jan", "On 20 Jan"), or a relative day after a stated operating day ("today", "Today")."""
         s, rng = self.subject, self.rng
+        if s.description is not None:
+            return self.when_described()
         tonight_ok = s.scope in ("flight", "crew_member") and self.view.local_departure(s.flights[0]).hour >= 17
         if self.style != "mvt" and s.scope != "airspace" and rng.random() < 0.25:
             choices = [(w, n) for w, n in v.RELATIVE_DAYS if w != "tonight" or tonight_ok]
@@ -96,6 +98,41 @@ class Writer:
             return word, word.capitalize()
         day = written_day(rng, s.day, self.short)
         return (day, day) if self.style != "narrative" else (f"on {day}", f"On {day}")
+
+    def when_described(self) -> tuple[str, str]:
+        """The day of a described set with its part ("on the evening of 21 January", "tomorrow morning", "21JAN
+        EVENING"), or relative after a stated operating day."""
+        s, rng = self.subject, self.rng
+        assert s.description is not None
+        part = s.description.part
+        if self.style != "mvt" and rng.random() < 0.3:
+            words = v.PART_RELATIVE[part] if part else tuple(w for w, _ in v.RELATIVE_DAYS if w != "tonight")
+            word = rng.choice(words)
+            self.out.operating_day = s.day - timedelta(days=1 if word.startswith("tomorrow") else 0)
+            self.out.decorations.append("relative_day")
+            lead = rng.choice(v.OPS_DAY_LEADS).format(day=written_day(rng, self.out.operating_day, self.short))
+            self.lead_parts.append(lead)
+            word = word.upper() if self.short else word
+            return word, word[:1].upper() + word[1:]
+        day = written_day(rng, s.day, self.short)
+        if part is None:
+            return (day, day) if self.style != "narrative" else (f"on {day}", f"On {day}")
+        if self.short:
+            return f"{day} {part.upper()}", f"{day} {part.upper()}"
+        phrase = rng.choice(v.PART_WITH_DAY).format(part=part, day=day)
+        return phrase, phrase[:1].upper() + phrase[1:]
+
+    def set_ref(self) -> str:
+        """A described set in words: a tail's flights, or the flights to, from, or to or from a place."""
+        d = self.subject.description
+        assert d is not None
+        if d.registration is not None:
+            return self.rng.choice(v.SET_BY_TAIL[self.short]).format(reg=d.registration)
+        assert d.place is not None and d.end is not None
+        city = self.view.city(d.place)
+        # a city of several airports, or written "district, city" in the reference, is named by its code
+        place = d.place if self.short or city in self.view.shared_cities or "," in city else city
+        return self.rng.choice(v.SET_BY_PLACE[d.end][self.short]).format(place=place)
 
     def window(self) -> str:
         assert self.subject.window is not None
@@ -127,6 +164,8 @@ class Writer:
         if s.scope == "tail":
             assert s.registration is not None
             return rng.choice(v.TAIL_REFS).format(reg=s.registration)
+        if s.description is not None:
+            return self.set_ref()
         refs = [self.flight_ref(f) for f in s.flights]
         if len(refs) == 1:
             ref = refs[0]
@@ -147,7 +186,8 @@ class Writer:
             text = self.station_line(clause, when, when_cap, lead)
         elif self.style == "narrative":
             where = f"at {self.station(s.station)} " if s.scope == "tail" and s.station else ""
-            template = rng.choice(v.NARRATIVE_TAIL if s.scope == "tail" else v.NARRATIVE_FLIGHT)
+            templates = {"tail": v.NARRATIVE_TAIL, "described": v.NARRATIVE_SET}.get(s.scope, v.NARRATIVE_FLIGHT)
+            template = rng.choice(templates)
             text = template.format(ref=ref, when=when, when_cap=when_cap, clause=clause, lead=lead, where=where)
         elif self.style == "terse":
             where = f" at {s.station}" if s.scope == "tail" and s.station else ""

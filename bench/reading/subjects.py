@@ -15,6 +15,7 @@ from skymarshal.models.operational import Flight
 
 from .airline_view import AirlineView
 from .causes import CauseWords
+from .described import Description, draw
 from .truth import Contradiction, ScopeLabel
 from .vocabulary import AIRSPACES, AT_DESTINATION, CABIN_RANKS
 
@@ -32,6 +33,7 @@ class Subject:
     rank: str | None = None  # the crew member's roster rank
     window: tuple[datetime, datetime] | None = None
     refuse: Contradiction | None = None
+    description: Description | None = None  # a set described rather than named (described.py)
 
 
 def _day_flights(view: AirlineView, rng: random.Random) -> tuple[date, list[Flight]]:
@@ -132,7 +134,19 @@ def airspace_window(view: AirlineView, rng: random.Random) -> Subject | None:
     return Subject("airspace", day, leaving, station=HUB, airspace=rng.choice(AIRSPACES), window=(start, end))
 
 
+def described_set(view: AirlineView, rng: random.Random, cause: CauseWords, empty: bool = False) -> Subject | None:
+    """Flights described (a tail's, or to or from a place, over a part of the day); `empty`: none fits."""
+    drawn = draw(view, rng, cause, empty)
+    if drawn is None:
+        return None
+    day, flights, description, station = drawn
+    refuse: Contradiction | None = "description_matches_none" if empty else None
+    return Subject("described", day, flights, station=station, description=description, refuse=refuse)
+
+
 def pick(view: AirlineView, rng: random.Random, cause: CauseWords, scope: ScopeLabel) -> Subject | None:
+    if scope == "described":
+        return described_set(view, rng, cause)
     if scope == "flight":
         return one_flight(view, rng, cause)
     if scope == "flights":

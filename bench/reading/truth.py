@@ -13,11 +13,17 @@ from typing import Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 Style = Literal["narrative", "terse", "shorthand", "mvt"]
-ScopeLabel = Literal["flight", "flights", "tail", "crew_member", "airport", "airspace"]
+ScopeLabel = Literal["flight", "flights", "described", "tail", "crew_member", "airport", "airspace"]
 ScopeKind = Literal["flight", "tail", "crew_member", "airport", "airspace"]
-Contradiction = Literal["airport_not_on_route", "tail_not_the_flights", "position_not_rostered", "tail_not_at_airport"]
+Contradiction = Literal[
+    "airport_not_on_route",
+    "tail_not_the_flights",
+    "position_not_rostered",
+    "tail_not_at_airport",
+    "description_matches_none",
+]
 STYLES: tuple[Style, ...] = ("narrative", "terse", "shorthand", "mvt")
-SCOPE_LABELS: tuple[ScopeLabel, ...] = ("flight", "flights", "tail", "crew_member", "airport", "airspace")
+SCOPE_LABELS: tuple[ScopeLabel, ...] = ("flight", "flights", "described", "tail", "crew_member", "airport", "airspace")
 
 # AHM 730 families by code range (inclusive), named as the disruption model names them.
 FAMILY_RANGES: tuple[tuple[int, int, str], ...] = (
@@ -52,7 +58,7 @@ class Truth(Frozen):
     family: str
     code: int | None = None  # None: the words fix the family, not one code of it
     scope: ScopeLabel
-    scope_kind: ScopeKind  # the disruption model's kind ("flights" is a flight scope over several)
+    scope_kind: ScopeKind  # the disruption model's kind ("flights", "described": a flight scope over several)
     flights: list[str] = Field(default_factory=list)  # flight ids
     flights_exact: bool = True  # False: these must be among the flights read (a tail's day, an airport's window)
     registration: str | None = None

@@ -116,3 +116,43 @@ NARRATIVE_STATION: tuple[str, ...] = (
 )
 SEVERAL: tuple[str, ...] = ("{a} and {b}", "both {a} and {b}", "{a}, {b}")
 SHORT_EXTRAS: tuple[str, ...] = ("PAX INFORMED", "ETD TBA", "UPDATE TO FOLLOW", "PAX REMAIN IN LOUNGE")
+
+# A set of flights described rather than named. `{reg}` a tail, `{place}` a city or code; by the end it picks.
+SET_BY_TAIL: tuple[tuple[str, ...], tuple[str, ...]] = (
+    (
+        "all of {reg}'s flights",
+        "{reg}'s sectors",
+        "every flight operated by {reg}",
+        "the whole {reg} rotation",
+        "all legs flown by {reg}",
+        "each service on aircraft {reg}",
+    ),
+    ("ALL {reg} FLTS", "ALL SECTORS ON {reg}", "{reg} ROTATION"),
+)
+SET_BY_PLACE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "destination": (
+        ("every departure to {place}", "all our flights into {place}", "all services bound for {place}"),
+        ("ALL FLTS TO {place}", "ALL DEPS TO {place}"),
+    ),
+    "origin": (
+        ("every flight out of {place}", "all our departures from {place}", "the arrivals from {place}"),
+        ("ALL FLTS EX {place}", "ALL DEPS EX {place}"),
+    ),
+    "either": (
+        ("all our {place} flights", "the {place} services", "every {place} sector", "our flights to/from {place}"),
+        ("ALL {place} FLTS", "ALL FLTS TO/FROM {place}"),
+    ),
+}
+# A part of the day (local time at the flight's origin): with a stated day, and after an operating day.
+PART_WITH_DAY: tuple[str, ...] = ("on the {part} of {day}", "on {day} in the {part}", "{day}, {part}")
+PART_RELATIVE: dict[str, tuple[str, ...]] = {
+    "morning": ("this morning", "tomorrow morning"),
+    "afternoon": ("this afternoon", "tomorrow afternoon"),
+    "evening": ("this evening", "tonight", "tomorrow evening", "tomorrow night"),
+}
+NARRATIVE_SET: tuple[str, ...] = (
+    "{ref} {when} are held up because {clause}.",
+    "{lead} {ref} {when}: {clause}.",
+    "{when_cap}, {ref} will all go late as {clause}.",
+    "Regarding {ref} {when}, {clause}.",
+)

@@ -3,6 +3,7 @@ style, scope and contradiction present; the judge's verdicts; the reader adapter
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -10,9 +11,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bench.reading.airline_view import AirlineView, view_of
-from bench.reading.corpus import CONTRADICTIONS, build_corpus
+from bench.reading.causes import CAUSES
+from bench.reading.corpus import CONTRADICTIONS, build_corpus, reportable
+from bench.reading.described import in_band
 from bench.reading.judge import judge
 from bench.reading.reader import flights_at_airport_in_memory, read_of
+from bench.reading.subjects import described_set
 from bench.reading.truth import FAMILIES, SCOPE_LABELS, STYLES, Read, Report, Truth
 from skymarshal.data.generator import GeneratorConfig, generate
 
@@ -55,7 +59,7 @@ def test_the_truth_holds_in_the_airline_rows(view, corpus):
     for report in corpus:
         t = report.truth
         named = [flights[fid] for fid in t.flights]
-        assert named, report
+        assert named or t.refuse == "description_matches_none", report
         if t.scope in ("flight", "flights", "crew_member"):
             for f in named:  # every flight the truth holds is written in the report
                 assert re.search(rf"\b{f.flight_number}\b", report.text), report
@@ -83,8 +87,34 @@ def test_the_truth_holds_in_the_airline_rows(view, corpus):
                 times = [f.scheduled_departure] if f.origin == t.airport else []
                 times += [f.scheduled_arrival] if f.destination == t.airport else []
                 assert any(t.window_start < at < t.window_end for at in times), report
+        if t.scope == "described":
+            assert (len(named) >= 2) == (t.refuse is None) and len({f.flight_date for f in named}) <= 1, report
+            assert not any(re.search(rf"\b{f.flight_number}\b", report.text) for f in named), report
         if t.operating_day is not None:
             assert "relative_day" in report.decorations
+
+
+def test_a_described_set_is_every_flight_of_its_day_that_fits_the_description(view):
+    """The composer's sets hold every flight of the day surely fitting (its own bands), and none in between."""
+    rng = random.Random(5)
+    for cause in [c for c in CAUSES if reportable(c, "described")] * 3:
+        subject = described_set(view, rng, cause)
+        if subject is None:
+            continue
+        d = subject.description
+        assert d is not None and subject.flights
+        pool = view.tail_flights(d.registration, subject.day) if d.registration else view.by_day[subject.day]
+        for f in pool:
+            at = (
+                d.registration is not None
+                or d.place
+                in {"destination": (f.destination,), "origin": (f.origin,), "either": (f.origin, f.destination)}[
+                    d.end or "either"
+                ]
+            )
+            verdict = in_band(view, f, d.part) if d.part else True
+            assert verdict is not None or not at
+            assert (f in subject.flights) == (at and verdict is True), (d, f.flight_number)
 
 
 def test_relative_days_resolve_against_the_stated_operating_day(corpus):

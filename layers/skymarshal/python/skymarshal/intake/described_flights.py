@@ -42,6 +42,15 @@ class DescribedFlights:
     sets: list[FlightSet]
     day: date
 
+    def unworded(self, report: str) -> str:
+        """The report with the sets' flight nouns blanked (offsets kept): "the A6-BLE rotation" names the flights,
+        it states no rotation delay (AHM 93), so the cause is read without them."""
+        out = list(report)
+        for described in self.sets:
+            start, end = described.noun
+            out[start:end] = " " * (end - start)
+        return "".join(out)
+
     @property
     def by_tail_only(self) -> bool:
         """Every set is a tail's with no place: one flight found is the tail's flight (a tail scope)."""

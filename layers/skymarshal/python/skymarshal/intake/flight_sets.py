@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import time
 from typing import Literal
 
+from .dates import find_dates
 from .report import REGISTRATION
 from .sentences import blank_instructions
 
@@ -65,6 +66,8 @@ DIRECTIONS: dict[str, Direction | None] = {
     "through": "either",
     "serving": "either",
     "to and from": "either",
+    "to/from": "either",
+    "from/to": "either",
     "from and to": "either",
     "in and out of": "either",
     "into and out of": "either",
@@ -86,11 +89,10 @@ _PART_BINDERS = frozenset(
     | {"nov", "dec", "january", "february", "march", "april", "june", "july", "august", "september", "october"}
     | {"november", "december"}
 )
-_STOPS = frozenset(
-    {"is", "are", "was", "were", "will", "have", "has", "had", "be", "been", "get", "gets", "because", "due", "as"}
-    | {"since", "after", "while", "but", "following", "owing", "delayed", "held", "late", "which", "that"}
-)
-_TOKEN = re.compile(r"[A-Za-z0-9][\w'’/-]*|[.,;:!?()]")
+# Words about the day that may stand between a noun and its qualifiers ("flights to Bahrain tomorrow morning").
+_DAY_WORDS = _PART_BINDERS | set(_PART_WORDS) | {"on", "of", "tonight", "tonight's", "next"}
+# Words, with the slash abbreviations kept whole; any other slash separates ("ALL MUC FLTS/19JAN", "TO BAH/21JAN").
+_TOKEN = re.compile(r"(?i:a/c|f/o|s/o|u/s|c/a|to/from|from/to)(?![\w/])|[A-Za-z0-9][\w'’-]*|[.,;:!?()]")
 _BREAK = frozenset(".,;:!?()")
 _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{3}\d{0,2}")  # "21st evening", "21jan morning"
 _POSSESSIVE = frozenset({"its", "her", "his", "their"})  # "A6-BLQ is AOG, all its flights": the one tail named
@@ -112,6 +114,7 @@ class FlightSet:
 
     words: str
     span: tuple[int, int]
+    noun: tuple[int, int]  # the flight noun's span: it names the subject, not a cause ("rotation", "services")
     registration: str | None = None
     places: tuple[Constraint, ...] = ()
     parts: tuple[str, ...] = ()  # keys of PARTS_OF_DAY; none: the whole day
@@ -159,6 +162,14 @@ def _place(tokens: _Tokens, first: int, last: int, place_codes: PlaceCodes) -> s
     return place_codes(" ".join(tokens.word(j) for j in range(first, last)))
 
 
+def _place_at(tokens: _Tokens, start: int, place_codes: PlaceCodes) -> tuple[set[str], int] | None:
+    """The longest place (up to three words) starting at token `start`, and the token after it."""
+    for n in (3, 2, 1):
+        if codes := _place(tokens, start, start + n, place_codes):
+            return codes, start + n
+    return None
+
+
 def _phrase(tokens: _Tokens, i: int, table: dict[str, Direction | None] | frozenset[str]) -> tuple[str, int] | None:
     """The longest phrase of `table` starting at token i (up to four words) and the token after it."""
     for n in (4, 3, 2, 1):
@@ -180,7 +191,7 @@ def _after(tokens: _Tokens, i: int, noun: str, place_codes: PlaceCodes) -> tuple
     """The tail and places bound after the noun at token i ("to Bahrain", "operated by A6-BLQ", "to and from
     London", "to Bahrain and Kuwait"), and the last token read."""
     registration, places, last, j = None, list[Constraint](), i, i + 1
-    while j <= i + AROUND + 3 and tokens.word(j) not in _BREAK and tokens.lower(j) not in _STOPS:
+    while j <= i + AROUND + 3 and tokens.word(j) not in _BREAK:
         if (tail := _phrase(tokens, j, BY_TAIL)) is not None:
             k = tail[1] + (tokens.lower(tail[1]) in TAIL_WORDS)
             if (reg := _registration(tokens.word(k))) is not None:
@@ -189,17 +200,16 @@ def _after(tokens: _Tokens, i: int, noun: str, place_codes: PlaceCodes) -> tuple
         direction = _phrase(tokens, j, DIRECTIONS)
         if direction is None and tokens.lower(j) == "and" and places:  # "to Bahrain and Kuwait": the same end
             direction = (next(p for p, e in DIRECTIONS.items() if e == places[-1].end), j + 1)
-        if direction is not None:
-            phrase, start = direction
-            for n in (3, 2, 1):
-                if codes := _place(tokens, start, start + n, place_codes):
-                    words = " ".join(tokens.word(x) for x in range(start, start + n))
-                    places.append(Constraint(_end_of(phrase, noun), frozenset(codes), words))
-                    last, j = start + n - 1, start + n
-                    break
-            else:
-                j += 1
+        place = _place_at(tokens, direction[1], place_codes) if direction else None
+        if direction is not None and place is not None:
+            codes, j = place
+            words = " ".join(tokens.word(x) for x in range(direction[1], j))
+            places.append(Constraint(_end_of(direction[0], noun), frozenset(codes), words))
+            last = j - 1
             continue
+        word = tokens.lower(j)
+        if not (word in _DAY_WORDS or any(c.isdigit() for c in word)):
+            break  # the words after the set are the report's, not the set's ("ALL FLTS TO BAH 21JAN SS AT AUH")
         j += 1
     return registration, places, last
 
@@ -231,12 +241,21 @@ def _before(
 def parts_of_day(text: str) -> tuple[str, ...]:
     """The parts of the day the report speaks of ("this evening", "tonight", "tomorrow morning", "morning
     flights"), in the order written; a greeting ("Good morning", "Evening OCC,") is none."""
-    tokens = _Tokens(blank_instructions(text))
+    plain = blank_instructions(text)
+    tokens = _Tokens(plain)
+    dates = [m.end for m in find_dates(plain)]
     found: list[str] = []
-    for i, (word, _, _) in enumerate(tokens.items):
+    for i, (word, at, _) in enumerate(tokens.items):
         w = word.lower()
-        bound = tokens.lower(i - 1) in _PART_BINDERS or _DAY_OF_MONTH.fullmatch(tokens.lower(i - 1)) is not None
+        after_date = any(
+            0 <= at - end <= 3 and plain[end:at].strip() in ("", ",") for end in dates
+        )  # "21 Jan, evening"
+        bound = after_date or tokens.lower(i - 1) in _PART_BINDERS or _DAY_OF_MONTH.fullmatch(tokens.lower(i - 1))
         if w in ("tonight", "tonight's"):
+            part = "evening"
+        elif w == "night":  # "tomorrow night", never "21JAN NIGHT CHK" (a night check) nor "night stop"
+            if tokens.lower(i - 1) not in _PART_BINDERS:
+                continue
             part = "evening"
         elif w in _PART_WORDS and (bound or _noun(tokens.word(i + 1)) is not None):
             part = _PART_WORDS[w]
@@ -272,6 +291,7 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
             FlightSet(
                 words=" ".join(plain[span[0] : span[1]].split()),
                 span=span,
+                noun=tokens.items[i][1:],
                 registration=registration,
                 places=(*before, *after),
                 parts=parts,

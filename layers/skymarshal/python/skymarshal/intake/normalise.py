@@ -147,6 +147,17 @@ ABBREVIATIONS: dict[str, str] = {
     "inb": "inbound",
     "inbd": "inbound",
     "xfer": "transfer",
+    # telex has no apostrophe: "APU WONT START"
+    "wont": "won't",
+    "cant": "can't",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "couldnt": "couldn't",
+    "wouldnt": "wouldn't",
 }
 _ABBREVIATION = re.compile(
     r"(?<![\w/&])(" + "|".join(re.escape(k) for k in sorted(ABBREVIATIONS, key=len, reverse=True)) + r")(?![\w/&])",

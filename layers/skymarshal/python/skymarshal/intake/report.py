@@ -77,8 +77,13 @@ NOT_AIRPORTS = {"ATC", "UTC", "AOG", "APU", "ETA", "ETD", "STD", "STA", "FIR", "
 ABBREVIATED = {k.upper() for k in ABBREVIATIONS if len(k) == 3 and k.isalpha()} | {"MEL"}
 _PLACE_BEFORE = re.compile(r"\b(?:at|in|over|from|to|via|near|ex|into|for)\s+$", re.I)
 _ROUTE = re.compile(r"[A-Z]{3}-[A-Z]{3}\b")
-# Right after a code, a part of an airport makes it the airport ("HYD RUNWAYS ARE SHUT", "ISB TERMINAL")
-_FACILITY_AFTER = re.compile(r"\s+(?:runways?|rwys?|airport|terminal|apron|tower|taxiways?)\b", re.I)
+# Right after a code, a part of an airport makes it the airport ("HYD RUNWAYS ARE SHUT", "ISB TERMINAL"), also as
+# what it lost ("HYD HAS LOST ITS ILS")
+_FACILITY_AFTER = re.compile(
+    r"\s+(?:(?:has\s+|had\s+)?lost\s+(?:its|the)\s+)?"
+    r"(?:runways?|rwys?|airport|terminal|apron|tower|taxiways?|ils|fire\s+cover|approach\s+lights?)\b",
+    re.I,
+)
 # Right before an airport: words that make it a movement's end, not where something is ("the late inbound from
 # Jeddah", "to Abu Dhabi", "diverted to Muscat")
 MOVEMENT = re.compile(

@@ -290,8 +290,9 @@ def validate(
             others.append(other)
     assert flight is not None  # each branch found its flight or returned
     try:
+        words = described.unworded(request.prompt) if described else request.prompt
         disruption, overlay = flight_facts(
-            request.prompt, flight, others, handle, now or request.reported_at, report_model(llm), facts, by, reads
+            words, flight, others, handle, now or request.reported_at, report_model(llm), facts, by, reads
         )
     except (ReportContradictsData, FactsRefused) as exc:
         raise InvalidDisruption(str(exc)) from None
