@@ -1,7 +1,8 @@
 """The facts panel end to end, in headless Chromium on `skymarshal serve` and the synthesized state machine on the
 emulated account: a duty manager reports a flight whose cause the reader can only guess, sees the reading say so,
 corrects the code in the facts panel, confirms, and follows the run analysed again on the corrected facts — the
-first run rejected with the correction as its reason, the audit naming who corrected what from what."""
+first run rejected with the correction as its reason, the corrected run's own ranked decision awaiting approval, the
+audit naming who corrected what from what."""
 
 from __future__ import annotations
 
@@ -33,6 +34,10 @@ def test_a_misread_report_is_corrected_in_the_facts_panel(page, wf):  # noqa: F8
     try:
         assert f"corrected code: {read_code} → 36 by Dev Duty Manager" in corrected.inner_text()
         assert "code 36" in page.get_by_test_id("facts-cause").inner_text()
+        # the corrected run's own decision: ranked plans on the corrected facts, awaiting the duty manager
+        assert page.get_by_test_id("cards").locator("article").count() >= 1
+        assert page.get_by_test_id("approve-1").is_visible() and page.locator("#final-decision").inner_text()
+        page.get_by_test_id("run-phase").filter(has_text="awaiting_approval").wait_for(timeout=30_000)
         output = wf.output(first) or {}
         assert (
             output["outcome"]["status"] == "rejected" and "facts corrected (code=36)" in output["approval"]["comment"]
