@@ -25,6 +25,12 @@ def test_a_bad_fact_is_400_on_one_line_and_starts_nothing(call, wf):
     )
     empty = call("POST", f"/disruptions/{run_id}/correct", Role.DUTY_MANAGER, body={"facts": {}})
     assert empty.status == 400
+    # the operating day is a date (issue 31 item 4): anything else is the same one line, and nothing starts
+    day = call(
+        "POST", "/disruptions", Role.DUTY_MANAGER, body={"prompt": DEMO, "disruption_id": run_id, "ops_date": "21/01"}
+    )
+    assert day.status == 400 and "ops_date" in day.message and "\n" not in day.message
+    assert not [e for e in wf.executions(limit=50) if e["name"] == run_id]
 
 
 def test_a_waiting_run_corrected_is_rejected_and_analysed_again_on_the_corrected_facts(call, wf, restore):

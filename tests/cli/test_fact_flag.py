@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import date
 
 import pytest
 
@@ -36,3 +37,13 @@ def test_a_bad_fact_is_one_line_and_exit_2(flag, needle):
     )
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and needle in result.stderr
+
+
+def test_the_operating_day_is_a_date_or_one_line():
+    """`--ops-date` (issue 31 item 4): what "today" and "tomorrow" in the report mean; not a date is argparse's line."""
+    args = build_parser().parse_args(["analyze", "EY123 today: AOG", "--ops-date", "2027-01-20"])
+    assert args.ops_date == date(2027, 1, 20)
+    assert build_parser().parse_args(["analyze", "EY123 today: AOG"]).ops_date is None
+    with pytest.raises(SystemExit) as bad:
+        build_parser().parse_args(["analyze", "EY123 today: AOG", "--ops-date", "20/01/2027"])
+    assert bad.value.code == 2
