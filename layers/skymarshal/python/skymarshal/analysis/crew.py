@@ -13,7 +13,7 @@ from ..models.agent_response import CrewConstraint, RecoveryProposal
 from ..models.airports import airport
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
-from ..models.operational import Flight
+from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal, latest_legal_delay
 from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality
 from .base import Analysis, decision_time, sources
@@ -28,6 +28,19 @@ CONSTRAINT_TYPE = {
     "crew.recency": "recency",
     "crew.type_qualification": "qualification",
 }
+
+
+def standby_at(handle: DataHandle, station: str, report: datetime) -> list[CrewDuty]:
+    """The standby rows at `station` running at `report` (ORO.FTL.225: a reserve is called out from a standby that
+    covers the report). A night standby is filed under the local day it began, so the day before is read too: a
+    reserve for a report at 01:00 local stands by from the evening before."""
+    local = report.astimezone(ZoneInfo(airport(station).tz)).date()
+    return [
+        r
+        for day in (local - timedelta(days=1), local)
+        for r in q.standby_crew(handle, station, day)
+        if r.duty_start <= report <= r.duty_end
+    ]
 
 
 def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:
@@ -145,12 +158,11 @@ def analyse_crew(
 
 def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, delay, rules) -> dict:
     """Legal reserves on standby at the departure base, matched rank for rank to the illegal members."""
-    local_day = flight.scheduled_departure.astimezone(ZoneInfo(airport(flight.origin).tz)).date()
-    standby = q.standby_crew(handle, flight.origin, local_day)
-    rating = AIRCRAFT_TYPES[flight.aircraft_type].rating_group
-    reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
     departure = flight.scheduled_departure + timedelta(minutes=delay)
     report = max(at + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
+    standby = standby_at(handle, flight.origin, report)
+    rating = AIRCRAFT_TYPES[flight.aircraft_type].rating_group
+    reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
     template = duty_at_delay(rosters[illegal[0].crew_id], flight.flight_id, delay)
     # Reserves are taken in order, the first legal ones of each rank: a reserve's duty history is read only
     # while its rank still needs one (one Query per reserve checked, not per reserve on standby).
@@ -261,15 +273,14 @@ def ferry_crew(
     """A legal captain and first officer on standby at the ferry's origin for `duty` ({rank: crew id}), or None,
     and what the search found, for the audit."""
     station = duty.start_station or ""
-    local_day = duty.report.astimezone(ZoneInfo(airport(station).tz)).date()
-    standby = q.standby_crew(handle, station, local_day)
+    report = max(at + CALL_OUT, duty.report)
+    standby = standby_at(handle, station, report)
     rating = AIRCRAFT_TYPES[duty.aircraft_type].rating_group
     pilots = [
         m
         for m in q.crew_members(handle, sorted({r.crew_id for r in standby}))
         if m.rank in FERRY_RANKS and rating in m.type_ratings
     ]
-    report = max(at + CALL_OUT, duty.report)
     chosen: dict[str, str] = {}
     for member in pilots:  # the first legal pilot of each rank: histories read only while a rank is open
         if member.rank not in chosen and is_legal(

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from ..analysis.base import decision_time
-from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, member_roster
+from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, member_roster, standby_at
 from ..data import queries as q
-from ..models.airports import airport
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..rules.crew import ProposedDuty, evaluate_swap_candidate, is_legal
@@ -76,10 +74,7 @@ def add_cabin_crew(
         return None
     departure = f.scheduled_departure + timedelta(minutes=delay)
     report = max(decision_time(f, ctx.now) + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
-    local = report.astimezone(ZoneInfo(airport(f.origin).tz)).date()
-    standby = sorted(
-        {r.crew_id for d in (local - timedelta(days=1), local) for r in q.standby_crew(ctx.handle, f.origin, d)}
-    )
+    standby = sorted({r.crew_id for r in standby_at(ctx.handle, f.origin, report)})
     rating = AIRCRAFT_TYPES[aircraft_type].rating_group
     cabin = [m for m in q.crew_members(ctx.handle, standby) if m.rank == CABIN and rating in m.type_ratings]
     chosen: list[str] = []

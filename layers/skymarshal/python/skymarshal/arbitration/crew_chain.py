@@ -10,12 +10,9 @@ rejects it: CREW_CHAIN_BROKEN naming the duty (``chain_checks``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import timedelta
-from zoneinfo import ZoneInfo
 
-from ..analysis.crew import member_roster, replacement_findings, rostered_crew
+from ..analysis.crew import member_roster, replacement_findings, rostered_crew, standby_at
 from ..data import queries as q
-from ..models.airports import airport
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
@@ -108,10 +105,7 @@ def reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken:
     member = q.crew_members(ctx.handle, [crew_id])
     if not member or not station:
         return None
-    local = duty.report.astimezone(ZoneInfo(airport(station).tz)).date()
-    standby = {
-        r.crew_id for day in (local - timedelta(days=1), local) for r in q.standby_crew(ctx.handle, station, day)
-    }
+    standby = {r.crew_id for r in standby_at(ctx.handle, station, duty.report)}
     rating = AIRCRAFT_TYPES[duty.aircraft_type].rating_group if duty.aircraft_type in AIRCRAFT_TYPES else None
     candidates = [
         m

@@ -14,13 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from ..analysis.base import decision_time
-from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, replacement_findings
+from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, replacement_findings, standby_at
 from ..data import queries as q
 from ..data.integrity import fleet_flights
-from ..models.airports import airport
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules.crew import is_legal
@@ -126,10 +124,7 @@ def reserves_at(
 ) -> dict[str, str] | None:
     """A legal reserve on standby at `base` for each (member, rank), none of `taken` (a ferry's own crew), or None
     when a rank has none."""
-    local = report.astimezone(ZoneInfo(airport(base).tz)).date()
-    standby = sorted(
-        {r.crew_id for d in (local - timedelta(days=1), local) for r in q.standby_crew(ctx.handle, base, d)}
-    )
+    standby = sorted({r.crew_id for r in standby_at(ctx.handle, base, report)})
     rating = AIRCRAFT_TYPES[ctx.flight.aircraft_type].rating_group
     pool = [m for m in q.crew_members(ctx.handle, standby) if rating in m.type_ratings]
     out: dict[str, str] = {}
