@@ -45,14 +45,14 @@ def _typed(decision) -> None:
 
 @pytest.mark.parametrize("report", FATIGUE)
 def test_a_fatigued_crew_member_gets_a_wait_for_the_minimum_rest(account, report):
-    _, facts, _, decision = _decide(account.handle(), report)
+    flight, facts, _, decision = _decide(account.handle(), report)
     assert any(f.name == "crew_fatigue" and f.source == "stated" for f in facts.facts)
     (tired,) = [str(f.value) for f in facts.facts if f.name == "crew_unavailable" and f.source == "data"]
     plans = considered(decision)
     rested = [s for s in plans if s.scenario_id.endswith(":rested")]
     assert rested, [s.scenario_id for s in plans]
     for plan in rested:
-        (rest,) = [a for a in plan.actions if isinstance(a, RestCrew)]
+        (rest,) = [a for a in plan.actions if isinstance(a, RestCrew) and a.flight_id == flight.flight_id]
         assert tired in rest.reports and tired in plan.crew_rested
         # ORO.FTL.235: never less than the shorter (away from base) minimum from the moment they stand down
         assert rest.reports[tired] - rest.stood_down_at >= timedelta(minutes=MIN_REST_ORO_FTL_235["away"])
@@ -155,7 +155,7 @@ def test_an_outstation_aog_whose_crew_has_reported_gets_the_rescue_flown_after_t
     rested = [p for p in plans if p.kind == "rescue_aircraft" and p.crew_rested]
     assert rested, [p.scenario_id for p in plans]
     for plan in rested:
-        (rest,) = [a for a in plan.actions if isinstance(a, RestCrew)]
+        (rest,) = [a for a in plan.actions if isinstance(a, RestCrew) and a.flight_id == flight.flight_id]
         (ferry,) = [a for a in plan.actions if isinstance(a, FerryAircraft)]
         assert all(
             at - rest.stood_down_at >= timedelta(minutes=MIN_REST_ORO_FTL_235["away"]) for at in rest.reports.values()

@@ -3,10 +3,14 @@ for what the report says (issue 16's reports), and the options answer the facts.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from reported import flight_of
 
-from skymarshal.arbitration.actions import FerryAircraft
+from skymarshal.analysis.base import decision_time
+from skymarshal.analysis.crew import CALL_OUT
+from skymarshal.arbitration.actions import DelayFlight, FerryAircraft, RestCrew
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
 from skymarshal.data.overlay import Overlay, RowPatch
@@ -70,6 +74,29 @@ def test_an_outstation_aog_considers_waiting_for_the_release_and_a_rescue_aircra
         assert ferry.destination == flight.origin and ferry.origin != flight.origin
         assert rescue.departure >= ferry.arrival and "ferry" in rescue.cost_by_component
     assert decision.ranked and all(c.status != "illegal" for r in decision.ranked for c in r.compliance)
+
+
+def test_the_crews_of_flights_a_rescue_re_times_report_later_when_still_at_rest(bird_strike, account):
+    """The rescue's knock-on moves the tail's next flights hours late: their crews, not yet called, are told to report
+    as much later (CS FTL.1.205(d)) instead of waiting on duty from the roster's report, so a rescue is a legal plan
+    and outranks cancelling the tail's flights (it was refused CREW_CHAIN_BROKEN by FDPs counted from the roster)."""
+    flight, _, _, decision = bird_strike
+    notice = decision_time(flight, None) + CALL_OUT
+    ranked = [r.scenario for r in decision.ranked]
+    moved = [
+        (s, a)
+        for s in ranked
+        for a in s.actions
+        if isinstance(a, RestCrew) and a.flight_id != flight.flight_id and s.kind == "rescue_aircraft"
+    ]
+    assert moved, [s.scenario_id for s in ranked]
+    assert ranked[0].operates
+    for plan, told in moved:
+        (delay,) = [d for d in plan.actions if isinstance(d, DelayFlight) and d.flight_id == told.flight_id]
+        seats = {d.crew_id: d for d in q.crew_assignments(account.handle(), told.flight_id)}
+        for crew_id, at in told.reports.items():
+            assert seats[crew_id].duty_start > notice  # still at rest when the plan is decided
+            assert at == seats[crew_id].duty_start + timedelta(minutes=delay.delay_minutes)
 
 
 def test_an_atc_regulation_is_a_slot_delay_never_an_on_time_tail_swap(atc_slot):

@@ -28,6 +28,7 @@ from .context import DisruptionContext
 from .crew_chain import next_duty, reserve_for
 from .curfew_wait import MAX_WINDOWS, curfew_wait
 from .models import ConstraintCheck, RejectionCode, Scenario
+from .moved_reports import first_sector
 from .rescue import ferry_minutes
 from .rotation_plan import OPERABLE, tail_flights
 
@@ -189,7 +190,7 @@ def _next_reports(
         for seat in ctx.memo(("seats", a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id)):
             if seat.kind != "FLIGHT" or seat.crew_id in leg.crew or seat.crew_id in moves or seat.duty_start <= notice:
                 continue
-            if crew_rules.first_sector(ctx, seat):
+            if first_sector(ctx, seat):
                 by_flight.setdefault(a.flight_id, {})[seat.crew_id] = seat.duty_start + timedelta(
                     minutes=a.delay_minutes
                 )

@@ -18,6 +18,7 @@ from .crew_chain import NEXT_DUTY_RULE, next_duty
 from .crew_rest import reserve_problem
 from .ferry_checks import leg_curfews
 from .models import ConstraintCheck, RejectionCode, Scenario
+from .moved_reports import moved_report
 
 Check = tuple[ConstraintCheck, RejectionCode | None]
 
@@ -116,7 +117,7 @@ def _crew(ctx: DisruptionContext, s: Scenario, leg: ContinueFlight) -> Iterator[
             if crew_id in leg.crew:
                 continue
             try:
-                later = crew_rules.moved_report(ctx, crew_id, a.flight_id, at)
+                later = moved_report(ctx, crew_id, a.flight_id, at)
             except (LookupError, StopIteration) as exc:
                 bad += 1
                 yield _check("crew chain", "ORO.FTL", crew_id, "illegal", f"{crew_id}: {exc}"), "DATA_MISSING"

@@ -31,6 +31,7 @@ from .actions import ContinueFlight, ReassignCrew
 from .context import DisruptionContext
 from .crew_chain import NEXT_DUTY_RULE, next_duty
 from .crew_rest import recrew_next_duty
+from .moved_reports import Moves, moved
 
 POST_FLIGHT = timedelta(minutes=30)  # release after on blocks (rules.crew.OperatorRules.post_flight_minutes)
 
@@ -77,9 +78,6 @@ def one_sector(leg: ContinueFlight, report: datetime, label: str, pilots: int = 
     )
 
 
-Moves = dict[str, tuple[str, timedelta]]  # crew id → (first flight of their next duty, how much later it reports)
-
-
 def next_duty_moves(ctx: DisruptionContext, crew: Onboard, leg: ContinueFlight, delays: dict[str, int]) -> Moves:
     """Each rostered member flying the leg whose next rostered duty starts on a flight the plan re-times (the tail's
     next flight, by the knock-on): that duty reports as much later (a RestCrew on it), so the rest before it is
@@ -90,20 +88,6 @@ def next_duty_moves(ctx: DisruptionContext, crew: Onboard, leg: ContinueFlight, 
         if found is not None and delays.get(found[0], 0) > 0:
             out[crew_id] = (found[0], timedelta(minutes=delays[found[0]]))
     return out
-
-
-def moved(rows: list[CrewDuty], crew_id: str, moves: Moves) -> list[CrewDuty]:
-    """The member's rows with the next duty `moves` names re-timed (report, sectors, end) by its move."""
-    if crew_id not in moves:
-        return rows
-    flight_id, by = moves[crew_id]
-    duty_id = next((r.duty_id for r in rows if r.flight_id == flight_id), None)
-    fields = ("duty_start", "duty_end", "fdp_end", "sector_departure", "sector_arrival")
-
-    def shift(r: CrewDuty) -> CrewDuty:
-        return r.model_copy(update={k: getattr(r, k) + by for k in fields if getattr(r, k) is not None})
-
-    return [shift(r) if r.duty_id == duty_id else r for r in rows]
 
 
 def in_duty(
@@ -245,25 +229,3 @@ def next_duty_recrews(
         recrew = recrew_next_duty(ctx, crew_id, taken)
         out += [recrew] if recrew else []
     return out
-
-
-def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
-    """Whether `seat` is the first sector of its duty (its report can move with it; one Query on the member's rows
-    of that duty)."""
-    rows = q.duty_history(ctx.handle, seat.crew_id, seat.duty_start, seat.duty_start + timedelta(seconds=1))
-    sectors = [
-        r.sector_departure for r in rows if r.duty_id == seat.duty_id and r.kind == "FLIGHT" and r.sector_departure
-    ]
-    return seat.sector_departure is not None and seat.sector_departure <= min(sectors, default=seat.sector_departure)
-
-
-def moved_report(ctx: DisruptionContext, crew_id: str, flight_id: str, report: datetime) -> list[Finding]:
-    """A crew member of a later flight the plan re-times, their duty reporting at `report` instead of the roster's:
-    the duty's FDP and the rest before and after it by the crew rules."""
-    member = q.crew_members(ctx.handle, [crew_id])
-    if not member:
-        raise LookupError(f"{crew_id} is not in CrewMembers")
-    rows = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, report))
-    seat = next(r for r in rows if r.flight_id == flight_id)
-    shifted = moved(rows, crew_id, {crew_id: (flight_id, report - seat.duty_start)})
-    return evaluate_duty(member[0], shifted, rostered_duty(shifted, flight_id))

@@ -26,6 +26,7 @@ from .cabin_crew import add_cabin_crew, extra_cabin_crew
 from .context import DisruptionContext
 from .crew_chain import chain_recrews
 from .models import Scenario
+from .moved_reports import knock_on_reports
 from .scenario_text import pros_cons, title
 
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve crew member
@@ -99,6 +100,7 @@ def operate(
     actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
     if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
         actions += _chain(ctx, actions, delay, replacements or {})
+    actions += knock_on_reports(ctx, actions)  # crews of re-timed later flights, still at rest, report later
     # a flight the data already cancelled has no rotation left to run down (its report is answered on its own)
     flies = same_tail and any(x.flight_id == f.flight_id and x.status != "CANCELLED" for x in ctx.rotation)
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if flies else None

@@ -11,10 +11,11 @@ from datetime import datetime
 
 from ..data import queries as q
 from ..rules.curfew import Movement, check_movement_at
-from .actions import DelayFlight, SwapAircraft
+from .actions import ContinueFlight, DelayFlight, RestCrew, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import answered_for, chain_checks, own_illegal, rostered_at
 from .models import ConstraintCheck, RejectionCode, Scenario
+from .moved_reports import moved_report_checks
 from .rotation_plan import plan_breaks
 
 Check = tuple[ConstraintCheck, RejectionCode | None]
@@ -122,6 +123,11 @@ def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
             yield _check("crew chain", "ORO.FTL", later_flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
             continue
         answered = answered_for(ctx, s, later_flight)  # re-crewed or re-timed with an earlier sector of the duty
+        if not any(
+            isinstance(x, ContinueFlight) for x in s.actions
+        ):  # a continuation checks its own (continuation_checks)
+            for told in (x for x in s.actions if isinstance(x, RestCrew) and x.flight_id == later_flight.flight_id):
+                yield from moved_report_checks(ctx, told)
         for r in rostered:
             own = [] if r.crew_id in answered else own_illegal(r)
             if own:
