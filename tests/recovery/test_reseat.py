@@ -41,6 +41,15 @@ def test_plan_total_is_the_official_total_and_reseating_only_helps(tmp_path_fact
         rows = to_rows(plan, lines)
         assert check(instance, rows) == []
         assert evaluate(instance, rows).total <= evaluate(instance, to_rows(plan, greedy)).total + 0.01
+        # limited to some trips, the others keep their very lines (their seats off the capacity)
+        free = set(range(seed % 2, len(search.net.trips), 2))
+        some = reseat(plan, greedy, free=free)
+        assert some is not None
+        some_ids = {id(line) for line in some}
+        assert all(id(line) in some_ids for line in greedy if line.trip not in free)
+        rows = to_rows(plan, some)
+        assert check(instance, rows) == []
+        assert evaluate(instance, rows).total <= evaluate(instance, to_rows(plan, greedy)).total + 0.01
 
 
 # 204 (AAA-BBB 15:00, 60 seats) is wanted by 110 passengers: itinerary 5 (50, dearest to cancel) could take

@@ -3,9 +3,10 @@
 Seating every trip again after each move (passengers.plan_passengers) took most of a set-B step. Here a
 candidate inherits the lines of the plan it was derived from wherever they are untouched: a line whose flights
 all fly with the same aircraft at the same time keeps its seats, its connections and its cost. Seated again
-(greedily, into the seats left) are the trips with a line on a changed flight, the trips booked on one (whether
-they are intact may have changed) and the trips their base leaves short of their destination (a move may have
-opened a route). The passenger cost is the base's minus its re-seated lines' plus theirs.
+(greedily, into the seats left) are the trips with a line on a changed flight and the trips booked on one
+(whether they are intact may have changed); a trip its base leaves short of its destination is seated again
+where that is cheaper than its lines (a move may have opened a route; its lines may be the MIP's). The passenger
+cost is the base's minus its re-seated lines' plus theirs.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from .aircraft_plan import Plan
 from .network import Network
 from .object_cache import PerObject
-from .passengers import PassengerLine, _Seats, cabin_seats, plan_passengers, seat_trips
+from .passengers import PassengerLine, _Router, _Seats, cabin_seats, plan_passengers, seat_trips
 from .plan_cost import passenger_total
 
 
@@ -92,14 +93,21 @@ def reseat_touched(plan: Plan, base: Plan, seating: Seating) -> Seating:
     index = seating.index(base)
     changed = changed_flights(plan, base)
     on = trips_on(plan.net)
-    touched = set(index.short)
+    touched: set[int] = set()
     for idx in changed:
         touched.update(on[idx])
         touched.update(index.riding.get(idx, ()))
+    short = index.short - touched  # left short on unchanged flights: seated again only where that is cheaper
     kept: list[PassengerLine] = []
     removed: list[PassengerLine] = []
+    old_short: dict[int, list[PassengerLine]] = {}
     for line in seating.lines:
-        (removed if line.trip in touched else kept).append(line)
+        if line.trip in touched:
+            removed.append(line)
+        else:
+            kept.append(line)
+            if line.trip in short:
+                old_short.setdefault(line.trip, []).append(line)
     free = {idx: dict(cabins) for idx, cabins in index.free.items()}
     for idx in changed:  # no kept line rides a changed flight: all its seats are free
         aircraft_id = plan.aircraft_of[idx]
@@ -112,9 +120,35 @@ def reseat_touched(plan: Plan, base: Plan, seating: Seating) -> Seating:
             if idx not in changed:
                 free[idx][cabin] += line.passengers
     rank = seating_rank(plan.net)
-    new = seat_trips(plan, _Seats(None, free), sorted(touched, key=rank.__getitem__))
+    seats = _Seats(None, free)
+    new = seat_trips(plan, seats, sorted(touched, key=rank.__getitem__))
     cost = seating.passenger_cost - passenger_total(base, removed) + passenger_total(plan, new)
+    # A move may have opened a route for a trip left short; its lines (the MIP's, maybe) stay unless the
+    # greedy does better with the seats left: re-seating them regardless lost B07 60,000 on every move.
+    replaced: set[int] = set()
+    router = _Router(plan, seats)  # its memory of routes found none may miss one the freed seats open: kept
+    for t in sorted(short, key=rank.__getitem__):
+        old = old_short.get(t, [])
+        _shift(seats, old, +1)
+        trial = seat_trips(plan, seats, [t], router)
+        delta = passenger_total(plan, trial) - passenger_total(base, old)
+        if delta < -1e-6:
+            new.extend(trial)
+            replaced.add(t)
+            cost += delta
+        else:
+            _shift(seats, trial, +1)
+            _shift(seats, old, -1)
+    if replaced:
+        kept = [line for line in kept if line.trip not in replaced]
     return Seating(kept + new, cost)
+
+
+def _shift(seats: _Seats, lines: list[PassengerLine], sign: int) -> None:
+    """Give the lines' seats back (+1) or take them again (-1)."""
+    for line in lines:
+        for idx, cabin in line.legs:
+            seats.free[idx][cabin] += sign * line.passengers
 
 
 _RANK: PerObject[Network, list[int]] = PerObject()

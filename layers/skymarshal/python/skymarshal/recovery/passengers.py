@@ -193,13 +193,14 @@ def plan_passengers(plan: Plan) -> list[PassengerLine]:
     return seat_trips(plan, _Seats(plan), plan.net.seating_order)
 
 
-def seat_trips(plan: Plan, seats: _Seats, order: Iterable[int]) -> list[PassengerLine]:
+def seat_trips(plan: Plan, seats: _Seats, order: Iterable[int], router: _Router | None = None) -> list[PassengerLine]:
     """The trips' passengers (in this order) seated greedily into the free seats: intact trips as booked,
-    partly flown ones re-routed at once, the others re-routed once every intact trip is seated."""
+    partly flown ones re-routed at once, the others re-routed once every intact trip is seated. A caller
+    seating trip by trip passes one router over `seats` (building one reads every flight)."""
     net = plan.net
     lines: list[PassengerLine] = []
     pending: list[tuple[int, int]] = []
-    router = _Router(plan, seats)
+    router = router or _Router(plan, seats)
     for t in order:
         trip = net.trips[t]
         n = trip.itinerary.passengers

@@ -9,6 +9,11 @@ the window, stopping where its fixed part ends. Integer passenger counts per opt
 (everyone placed once) and per flight and cabin (seats). Every option is a line the checker accepts
 (continuity, connection times, outbound delay limit, fixed part kept), so only the seats bind.
 
+A re-seating may be limited to some trips (`free`): the others keep their lines, whose seats are taken off
+the flights' capacity. The search re-seats only the trips whose lines changed since its last MIP seating: a
+set-B model of every trip (~120,000 columns) takes 15-40 s, one of the trips a few hundred moves touched
+takes a second or two.
+
 highspy is optional (the agent Lambda's set has pydantic only): without it `reseat` returns None.
 """
 
@@ -16,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from .aircraft_plan import Plan
@@ -27,8 +32,13 @@ from .rows import LegRow
 
 ALTERNATIVES = 6  # routes per trip besides its booked legs: enough to spread a full flight's passengers
 MIP_SECONDS = 40.0  # set B under load: 20 s left B07 without a MIP solution at 60 s (the greedy start kept)
-# Within 0.1 % of the best bound: A10's first re-seating proves 1e-6 in 20 s and 1e-3 in 8 s, 0.015 % dearer.
+# Within 0.1 % of the best bound: A10's first re-seating proves 1e-6 in 20 s and 1e-3 in 8 s, 0.015 % dearer;
+# at 0.5 % B07 stops 15 s sooner but A10 keeps a seating 0.5 % dearer than the one 1e-3 finds.
 MIP_GAP = 1e-3
+# From this many columns the root LP is solved by interior point: B07's whole-trip model (124,000 columns)
+# 14 s by dual simplex, 5 s by IPM (its MIP 35 -> 20 s at the same gap); below it simplex is as fast or faster
+# (B01's 77,000: 1.7 s against 3.4 s, A07's 6,000: 0.1 s both).
+IPM_COLUMNS = 100_000
 
 
 @dataclass(slots=True, frozen=True)
@@ -91,20 +101,24 @@ class _Pricer:
         )
 
 
-def _options(plan: Plan, greedy: list[PassengerLine], stop_at: float = float("inf")) -> list[_Option] | None:
-    """Every trip's options, or None once `stop_at` (time.monotonic()) passes: routing them takes up to 15 s
-    on set B, and the search's final re-seating must end within its time limit."""
+def _options(
+    plan: Plan, greedy: list[PassengerLine], free: Collection[int], stop_at: float = float("inf")
+) -> list[_Option] | None:
+    """The options of the trips in `free`, or None once `stop_at` (time.monotonic()) passes: routing every
+    trip takes up to 15 s on set B, and the search's final re-seating must end within its time limit."""
     net = plan.net
     price = _Pricer(plan)
     router = _Router(plan, _AnySeat(plan))
     full = _full_flights(plan, greedy)
     routes: dict[tuple[str, int, str, int], list[list[int]]] = {}
     onward: dict[tuple[int, str, int], list[int] | None] = {}  # first flight, destination, deadline -> the rest
-    legs_of: dict[int, set[tuple[tuple[int, Cabin], ...]]] = {t: set() for t in range(len(net.trips))}
+    legs_of: dict[int, set[tuple[tuple[int, Cabin], ...]]] = {t: set() for t in free}
     for line in greedy:
-        legs_of[line.trip].add(tuple(line.legs))
-    for t, trip in enumerate(net.trips):
-        if t % 256 == 0 and time.monotonic() > stop_at:
+        if line.trip in legs_of:
+            legs_of[line.trip].add(tuple(line.legs))
+    for k, t in enumerate(sorted(free)):
+        trip = net.trips[t]
+        if k % 256 == 0 and time.monotonic() > stop_at:
             return None
         fixed = tuple(trip.booked[: trip.fixed_legs])
         if any(plan.aircraft_of[idx] is None for idx, _ in fixed):
@@ -178,44 +192,30 @@ def _alternatives(
     return found
 
 
-def reseat(plan: Plan, greedy: list[PassengerLine], seconds: float = MIP_SECONDS) -> list[PassengerLine] | None:
-    """The cheapest seating of every trip over its options within `seconds` (routing the options included;
-    the MIP itself at most MIP_SECONDS), or None (no highspy, or no solution in time)."""
+def reseat(
+    plan: Plan, greedy: list[PassengerLine], seconds: float = MIP_SECONDS, free: Collection[int] | None = None
+) -> list[PassengerLine] | None:
+    """The cheapest seating over their options of the trips in `free` (default: every trip; the others keep
+    their greedy lines) within `seconds` (routing the options included; the MIP itself at most MIP_SECONDS),
+    or None (no highspy, or no solution in time)."""
     try:
         import highspy
     except ImportError:
         return None
     stop_at = time.monotonic() + seconds
     net = plan.net
-    options = _options(plan, greedy, stop_at)
+    options = _options(plan, greedy, range(len(net.trips)) if free is None else free, stop_at)
     if options is None:
         return None
-    capacity = _capacities(plan)
-    seat_row: dict[tuple[int, str], int] = {}
-    for flight, cabins in capacity.items():
-        for cabin in cabins:
-            seat_row[(flight, cabin)] = len(seat_row)
-    trip_row0 = len(seat_row)
-    lower = [0.0] * len(seat_row) + [float(t.itinerary.passengers) for t in net.trips]
-    upper = [float(capacity[f][c]) for f, c in seat_row] + lower[trip_row0:]
-    starts, index, value = [0], [], []
-    for option in options:
-        for idx, cabin in option.legs:
-            index.append(seat_row[(idx, cabin)])
-            value.append(1.0)
-        index.append(trip_row0 + option.trip)
-        value.append(1.0)
-        starts.append(len(index))
-    # Trips without any option (their history was cancelled) keep the greedy lines: their row is dropped.
     covered = {o.trip for o in options}
-    for t in range(len(net.trips)):
-        if t not in covered:
-            lower[trip_row0 + t], upper[trip_row0 + t] = 0.0, 0.0
+    lower, upper, (starts, index, value) = _rows(plan, greedy, options, covered)
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     h.setOptionValue("time_limit", max(0.1, min(MIP_SECONDS, stop_at - time.monotonic())))
     h.setOptionValue("mip_rel_gap", MIP_GAP)
     h.setOptionValue("threads", 1)
+    if len(options) >= IPM_COLUMNS:
+        h.setOptionValue("mip_lp_solver", "ipm")
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = len(options), len(lower)
     lp.col_cost_ = [o.cost for o in options]
@@ -246,11 +246,43 @@ def reseat(plan: Plan, greedy: list[PassengerLine], seconds: float = MIP_SECONDS
     return lines
 
 
+def _rows(
+    plan: Plan, greedy: list[PassengerLine], options: list[_Option], covered: set[int]
+) -> tuple[list[float], list[float], tuple[list[int], list[int], list[float]]]:
+    """The rows' bounds (seats per flight and cabin, then passengers per covered trip) and the option columns.
+    Trips without any option (not free, or their history was cancelled) keep their greedy lines: their seats
+    are off the capacity."""
+    capacity = _capacities(plan)
+    for line in greedy:
+        if line.trip not in covered:
+            for idx, cabin in line.legs:
+                capacity[idx][cabin] -= line.passengers
+    seat_row: dict[tuple[int, str], int] = {}
+    for flight, cabins in capacity.items():
+        for name in cabins:
+            seat_row[(flight, name)] = len(seat_row)
+    trip_row = {t: len(seat_row) + k for k, t in enumerate(sorted(covered))}
+    lower = [0.0] * len(seat_row) + [float(plan.net.trips[t].itinerary.passengers) for t in sorted(covered)]
+    upper = [float(max(0, capacity[f][c])) for f, c in seat_row] + lower[len(seat_row) :]
+    starts, index, value = [0], [], []
+    for option in options:
+        for idx, cabin in option.legs:
+            index.append(seat_row[(idx, cabin)])
+            value.append(1.0)
+        index.append(trip_row[option.trip])
+        value.append(1.0)
+        starts.append(len(index))
+    return lower, upper, (starts, index, value)
+
+
 def _greedy_start(options: list[_Option], greedy: list[PassengerLine]) -> list[float] | None:
-    """Passengers per option as the greedy seated them (None if a line is not an option: no start)."""
+    """Passengers per option as the greedy seated the covered trips (None if a line is not an option: no start)."""
     column = {(o.trip, o.legs): k for k, o in enumerate(options)}
     x = [0.0] * len(options)
+    covered = {o.trip for o in options}
     for line in greedy:
+        if line.trip not in covered:
+            continue  # kept as it is: its seats are off the capacity
         k = column.get((line.trip, tuple(line.legs)))
         if k is None:
             return None
@@ -259,21 +291,44 @@ def _greedy_start(options: list[_Option], greedy: list[PassengerLine]) -> list[f
 
 
 class Reseater:
-    """When the search re-seats its incumbent by the MIP: it costs ~10 greedy seatings on set A and ~100 on
-    set B, so at most `share` of the run goes to it (plus the final incumbent's, if it was never re-seated)."""
+    """When and over which trips the search re-seats its incumbent by the MIP: at most `share` of the run goes
+    to it (plus the final incumbent's, if it was never re-seated). The first re-seating takes every trip (~10
+    greedy seatings' time on set A, ~100 on set B); later ones only the trips whose lines changed since the
+    last re-seating the search kept (the other lines are that MIP's, or untouched since)."""
 
     def __init__(self, started: float, share: float = 0.25):
         self.started, self.share = started, share
+        # Every re-seating counts, the first too: leaving it out let A10 (18-29 s for the first under load)
+        # re-seat after each of its ~50 improvements, 300 steps a minute instead of 600-900 (60 s: 6.4M, 4.8-6.0M
+        # counted), and B05, B07, B10 did as well or better counted (8.52M, 9.34M, 29.68M).
         self.spent = 0.0
         self.last = 0.0  # seconds the latest re-seating took: the final one is reserved half as long again
         self.available = True
+        self._seated: list[PassengerLine] = []  # the last kept re-seating's lines (held: their ids stay theirs)
+        self._seated_ids: set[int] = set()
+
+    @property
+    def incremental(self) -> bool:
+        """Whether a re-seating was kept: later ones seat only the trips changed since."""
+        return bool(self._seated)
 
     def worth(self, now: float) -> bool:
-        return self.available and self.spent <= self.share * (now - self.started)
+        return self.available and (not self._seated or self.spent <= self.share * (now - self.started))
+
+    def changed(self, lines: list[PassengerLine]) -> set[int] | None:
+        """The trips with a line the last kept re-seating did not give them (None: every trip, none kept yet)."""
+        if not self._seated:
+            return None
+        return {line.trip for line in lines if id(line) not in self._seated_ids}
+
+    def kept(self, lines: list[PassengerLine]) -> None:
+        """The search made this re-seating its incumbent's: later ones start from its lines."""
+        self._seated, self._seated_ids = lines, {id(line) for line in lines}
 
     def __call__(self, plan: Plan, greedy: list[PassengerLine], seconds: float) -> list[PassengerLine] | None:
         t0 = time.monotonic()
-        lines = reseat(plan, greedy, max(0.5, seconds))
+        free = self.changed(greedy)
+        lines = reseat(plan, greedy, max(0.5, seconds), free) if free is None or free else None
         self.last = time.monotonic() - t0
         self.spent += self.last
         if lines is None and not _has_highspy():
