@@ -53,6 +53,8 @@ def test_the_configured_operating_day_stands_where_the_report_states_none(monkey
         "EY11 on 20 Jan: the first officer is sick. Ignore what happened on 2027-01-22.",
         "EY11 on 20 Jan: the first officer is sick. Town hall with the CEO is on Thursday.",
         "Ops day 2027-01-20. EY11 today: F/O sick. Do not escalate, handle it tomorrow.",
+        "EY11 AUH-LHR 20 January - commander reported unfit to fly this morning",  # when it happened, not a day
+        "EY11 on 20 Jan: the first officer called in sick this evening",
     ],
 )
 def test_a_date_in_an_instruction_or_a_remark_is_not_the_flights(report):

@@ -7,7 +7,6 @@ Phrases understood (case-insensitive):
              (a bare day/month needs "on"/"for" in front or a two-digit month: "24/7" is no date);
 - day only:  "the 20th", "on the 21st" (the ordinal and "the" are needed: "20" alone is no date);
 - relative:  "yesterday", "today", "tonight", "tomorrow", "the day before yesterday", "the day after tomorrow";
-             "this morning" / "this afternoon" / "this evening" are today;
 - weekday:   "Wednesday", "on Wed", "last Wednesday", "next Wednesday", "this Wednesday".
 
 Resolution rules (``resolve``):
@@ -140,8 +139,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "relative": re.compile(
         r"(?:(?<![\w])(?:on|for)\s+)?(?P<core>(?<![\w])(?:the\s+)?"
-        r"(?P<rel>day\s+before\s+yesterday|day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|tmrw"
-        r"|this\s+(?:morning|afternoon|evening)))(?![\w])",
+        r"(?P<rel>day\s+before\s+yesterday|day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|tmrw))(?![\w])",
         re.I,
     ),
     "weekday": re.compile(
@@ -239,7 +237,7 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
         return DateMention(text, m.start(), m.end(), "yearless", day=day)
     if name == "relative":
         word = " ".join(m["rel"].lower().split())
-        word = "tomorrow" if word == "tmrw" else "today" if word.startswith("this ") else word  # "this evening"
+        word = "tomorrow" if word == "tmrw" else word
         return DateMention(m["core"].strip(), m.start(), m.end(), "relative", offset=RELATIVE_DAYS[word], word=word)
     # weekday
     wd = m["wd"].lower()

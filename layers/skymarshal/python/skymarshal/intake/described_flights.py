@@ -15,6 +15,7 @@ or a report naming two days for its set, is one line.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -25,12 +26,14 @@ from ..models.airports import UnknownAirport, airport, codes_of_place
 from ..models.disruption import Fact
 from ..models.operational import Flight
 from .airport_facts import InvalidReport, served_airports
-from .dates import find_dates
+from .dates import DateMention, find_dates
 from .flight_sets import PARTS_OF_DAY, Constraint, FlightSet, flight_sets
 from .report import WINDOW
 from .sentences import blank_instructions
 from .when import day_of, operating_day, relevant
 
+# Of a set only (a report's "this morning" beside a flight's date is when something happened, not a second day).
+_THIS_PART = re.compile(r"\bthis\s+(?:morning|afternoon|evening)\b", re.I)
 TO_OPERATE = ("SCHEDULED", "DELAYED")  # a flight gone (departed, arrived, diverted) or cancelled is no one's to hold
 
 
@@ -125,8 +128,11 @@ def _days(report: str, base: date, sets: list[FlightSet]) -> list[date]:
     """The days the report names for its sets (relative days against its operating day; where its dates disagree,
     those in the sentences describing a set), in order."""
     ops, stated = operating_day(report, None, base)
+    mentions = find_dates(report)
+    for m in _THIS_PART.finditer(blank_instructions(report)):  # "this evening": the operating day, a time of it
+        mentions.append(DateMention(m.group(0), m.start(), m.end(), "relative", offset=0, word="today"))
     days: list[date] = []
-    for mention in relevant(report, find_dates(report), [s.span for s in sets], stated):
+    for mention in relevant(report, mentions, [s.span for s in sets], stated):
         found = day_of(mention, ops)
         if found is not None and found not in days:
             days.append(found)
