@@ -17,7 +17,7 @@ from diverted import diverted
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from skymarshal.arbitration.actions import ContinueFlight, DelayFlight
+from skymarshal.arbitration.actions import CancelFlight, ContinueFlight, DelayFlight, RebookPassengers
 from skymarshal.arbitration.continuation import continuation_of, continuation_scenarios
 from skymarshal.arbitration.models import RejectionCode
 from skymarshal.arbitration.rescue import ferry_minutes
@@ -26,6 +26,7 @@ from skymarshal.arbitration.validation import validate
 from skymarshal.data import queries as q
 from skymarshal.models.airports import great_circle_km
 from skymarshal.models.fleet import AIRCRAFT_TYPES
+from skymarshal.network.continuity import MAX_KNOCK_ON
 from skymarshal.rules.curfew import check_movement_at
 from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
 from skymarshal.rules.rotation import rotation_breaks
@@ -99,6 +100,14 @@ def _holds(ctx, plan, leg: ContinueFlight) -> None:
     rested = [c for c in leg.crew if c not in leg.in_duty and c not in leg.called_out]
     for crew_id in rested:
         assert leg.reports[crew_id] - ctx.flight.arrival >= timedelta(minutes=MIN_REST_ORO_FTL_235["away"])
+    # the knock-on is capped (network.continuity's rule): no later flight leaves over MAX_KNOCK_ON later than it
+    # would have; beyond it the tail's flights are cancelled, each with its passengers re-accommodated
+    for a in plan.actions:
+        if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id:
+            later = q.get_flight(ctx.handle, a.flight_id)
+            assert later is not None and a.new_departure - later.departure <= MAX_KNOCK_ON + timedelta(minutes=1)
+    cancelled = {a.flight_id for a in plan.actions if isinstance(a, CancelFlight)}
+    assert cancelled == {a.flight_id for a in plan.actions if isinstance(a, RebookPassengers)}
 
 
 def _leaves(flights, flight_id):

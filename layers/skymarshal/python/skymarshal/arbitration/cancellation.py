@@ -5,6 +5,8 @@ the same number, then on partners. Costed by the rules engine (EU261 compensatio
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..data import queries as q
@@ -25,13 +27,24 @@ def cancellation(ctx: DisruptionContext) -> Scenario:
     return rotation_plan.first_whole(ctx, (_cancel(ctx, b) for b in rotation_plan.blocks(ctx)), lambda s: s.actions)
 
 
-def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
-    f = ctx.flight
-    actions: list = []
-    compensation, care = [], []
-    cancelled: list[Booking] = []
-    total = wait = 0
-    for x in block:
+@dataclass
+class Cancelled:
+    """Flights cancelled with their passengers re-accommodated: the actions and what the costing needs."""
+
+    actions: list = field(default_factory=list)
+    compensation: list = field(default_factory=list)
+    care: list = field(default_factory=list)
+    bookings: list[Booking] = field(default_factory=list)
+    passengers: int = 0
+    wait: int = 0  # the disrupted flight's passengers' mean wait (minutes)
+
+
+def cancelled(ctx: DisruptionContext, flights: Sequence[Flight], why: str) -> Cancelled:
+    """Each of `flights` cancelled (CancelFlight, `why` on a later flight of the rotation) and its passengers
+    re-accommodated on the next own flights, then partners (RebookPassengers), with their EU261 compensation and
+    care."""
+    f, out = ctx.flight, Cancelled()
+    for x in flights:
         bookings = (
             ctx.bookings
             if x.flight_id == f.flight_id
@@ -39,20 +52,26 @@ def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
         )
         pax = len(guest.active(bookings, x.flight_id))
         onto, interline, waited = _reaccommodation(ctx, x, pax)
-        reason = f"{ctx.disruption_type} disruption" + (
-            f" (rotation of {f.flight_number}: its aircraft is not there)" if x.flight_id != f.flight_id else ""
-        )
-        actions += [
+        reason = f"{ctx.disruption_type} disruption" + (f" ({why})" if x.flight_id != f.flight_id else "")
+        out.actions += [
             CancelFlight(flight_id=x.flight_id, reason=reason),
             RebookPassengers(flight_id=x.flight_id, passengers=pax, onto=onto, interline=interline),
         ]
-        compensation.append(guest.compensation_liability(x, bookings, "cancellation", cause=ctx.cause))
-        care.append(guest.duty_of_care(x, bookings, "cancellation", departure_delay_minutes=waited))
-        cancelled += bookings
-        total += pax
-        wait = waited if x.flight_id == f.flight_id else wait
+        out.compensation.append(guest.compensation_liability(x, bookings, "cancellation", cause=ctx.cause))
+        out.care.append(guest.duty_of_care(x, bookings, "cancellation", departure_delay_minutes=waited))
+        out.bookings += bookings
+        out.passengers += pax
+        out.wait = waited if x.flight_id == f.flight_id else out.wait
+    return out
+
+
+def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
+    gone = cancelled(ctx, block, f"rotation of {ctx.flight.flight_number}: its aircraft is not there")
+    actions, total, wait = gone.actions, gone.passengers, gone.wait
     cost = finance.plan_cost(
-        finance.PlanCostInput(compensation=tuple(compensation), care=tuple(care), cancelled_bookings=tuple(cancelled))
+        finance.PlanCostInput(
+            compensation=tuple(gone.compensation), care=tuple(gone.care), cancelled_bookings=tuple(gone.bookings)
+        )
     )
     numbers = " and ".join(x.flight_number for x in block)
     scenario = Scenario(

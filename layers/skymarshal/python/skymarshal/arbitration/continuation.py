@@ -20,10 +20,13 @@ from datetime import datetime, timedelta
 
 from ..data import queries as q
 from ..models.fleet import AIRCRAFT_TYPES
+from ..models.operational import Flight
+from ..network.continuity import MAX_KNOCK_ON
 from ..rules import finance, guest
 from ..rules.rotation import flying
 from . import continuation_crew as crew_rules
 from .actions import ContinueFlight, DelayFlight, RestCrew
+from .cancellation import cancelled
 from .context import DisruptionContext
 from .crew_chain import next_duty, reserve_for
 from .curfew_wait import MAX_WINDOWS, curfew_wait
@@ -80,16 +83,19 @@ def earliest(ctx: DisruptionContext, ready: datetime, block: timedelta) -> datet
     return at
 
 
-def knock_on(ctx: DisruptionContext, leg: ContinueFlight) -> list[DelayFlight]:
-    """The tail's later flights re-timed behind the continuation (each to the type's minimum turn after the one before
-    it lands), until the schedule's slack absorbs the delay."""
+def _later(ctx: DisruptionContext) -> list[Flight]:
     f = ctx.flight
-    later = [
+    return [
         x
         for x in flying(tail_flights(ctx, f.aircraft_registration))
         if x.scheduled_departure > f.scheduled_departure and x.status in OPERABLE
     ]
-    ready, out = leg.arrival + _turn(leg.aircraft_type), []
+
+
+def _retime(later: list[Flight], ready: datetime) -> list[DelayFlight]:
+    """`later` re-timed behind a tail ready at `ready` (each to the type's minimum turn after the one before it
+    lands), until the schedule's slack absorbs the delay."""
+    out = []
     for x in later:
         if ready <= x.departure:
             break
@@ -105,6 +111,21 @@ def knock_on(ctx: DisruptionContext, leg: ContinueFlight) -> list[DelayFlight]:
         )
         ready = x.scheduled_arrival + moved + _turn(x.aircraft_type)
     return out
+
+
+def knock_on(ctx: DisruptionContext, leg: ContinueFlight) -> tuple[list[Flight], list[DelayFlight]]:
+    """The tail's later flights behind the continuation, by network.continuity's rule: re-timed while the first is at
+    most MAX_KNOCK_ON late; beyond it (a rested continuation can land a day late) cancelled up to the first that
+    leaves from where the tail is within the cap — an out-and-back's return with its outbound — and the rest re-timed
+    behind the tail from there. (cancelled, re-timed)."""
+    later, ready = _later(ctx), leg.arrival + _turn(leg.aircraft_type)
+    if not later or ready - later[0].departure <= MAX_KNOCK_ON:
+        return [], _retime(later, ready)
+    back = next(
+        (i for i, x in enumerate(later) if i and x.origin == leg.destination and ready - x.departure <= MAX_KNOCK_ON),
+        len(later),
+    )
+    return later[:back], _retime(later[back:], ready)
 
 
 def _leg(ctx: DisruptionContext, departure: datetime, crew: dict[str, str], reports: dict, **more) -> ContinueFlight:
@@ -236,7 +257,8 @@ def _scenario(
     f = ctx.flight
     late = max(0, int((leg.arrival - f.scheduled_arrival).total_seconds() // 60))
     wait = max(0, int((leg.departure - on_ground_since(ctx)).total_seconds() // 60))
-    later = knock_on(ctx, leg)
+    dropped, later = knock_on(ctx, leg)
+    gone = cancelled(ctx, dropped, f"{leg.registration} is late behind the continuation beyond the knock-on cap")
     delays = {f.flight_id: late, **{a.flight_id: a.delay_minutes for a in later}}
     crew = crew_rules.onboard(ctx)
     rest_at = stood_at or max(decided_at(ctx), on_ground_since(ctx) + crew_rules.POST_FLIGHT)
@@ -251,8 +273,10 @@ def _scenario(
                 guest.compensation_liability(
                     f, ctx.bookings, "delay", arrival_delay_minutes=late, departure_delay_minutes=late, cause=ctx.cause
                 ),
+                *gone.compensation,
             ),
-            care=(guest.duty_of_care(f, ctx.bookings, "delay", departure_delay_minutes=wait),),
+            care=(guest.duty_of_care(f, ctx.bookings, "delay", departure_delay_minutes=wait), *gone.care),
+            cancelled_bookings=tuple(gone.bookings),
             crew_overtime_member_hours=(len(leg.called_out) + len(recrews)) * 3.0,
         )
     )
@@ -265,6 +289,11 @@ def _scenario(
         )
     pros = [f"the {leg.passengers} passengers reach {leg.destination} on their own aircraft, {late} min late"]
     cons = [*notes, f"cost USD {cost.total_usd:,.0f}"]
+    if dropped:
+        cons.append(
+            f"{' and '.join(x.flight_number for x in dropped)} cancelled: {leg.registration} would leave over "
+            f"{MAX_KNOCK_ON.total_seconds() / 3600:g} h late"
+        )
     if later:
         cons.append(f"{len(later)} later flight(s) of {leg.registration} re-timed behind it")
     return Scenario(
@@ -272,7 +301,7 @@ def _scenario(
         kind="divert",
         title=f"{title}: off blocks {leg.departure:%d %b %H:%MZ}, {late} min late",
         sources=["generator"],
-        actions=[leg, *recrews, *later, *rests],
+        actions=[leg, *recrews, *gone.actions, *later, *rests],
         operates=True,
         registration=leg.registration,
         aircraft_type=leg.aircraft_type,
@@ -283,7 +312,7 @@ def _scenario(
         arrival_airport=leg.destination,
         delay_minutes=late,
         arrival_delay_minutes=late,
-        passengers_impacted=leg.passengers,
+        passengers_impacted=leg.passengers + gone.passengers,
         cost_usd=round(cost.total_usd, 2),
         cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
         downstream_flights_delayed=len(later),
