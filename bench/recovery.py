@@ -37,7 +37,11 @@ from skymarshal.recovery.parser import InstanceError, read_instance
 from skymarshal.recovery.solver import NoFeasibleSolution, solve
 from skymarshal.recovery.writer import write_solution
 
-# Qualification results of the 2009 winner (Bisaillon, Cordeau, Laporte, Pasin), from the challenge README.
+# Qualification results of the 2009 winner (Bisaillon, Cordeau, Laporte, Pasin), from the challenge README
+# (the challenge's page of qualification results lists the same values). Set B has none here: the final
+# round's per-instance values were not found in any source we could read (2026-11-27: the challenge's pages,
+# the CIRRELT-2009-42 and Computers & OR 2016 papers as stored, and the public repositories holding ROADEF
+# 2009 material), so its rows print no gap rather than a number nobody can trace.
 WINNER_QUALIFICATION = {
     "A01": 29891.75,
     "A02": 116431.70,
