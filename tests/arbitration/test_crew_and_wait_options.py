@@ -12,10 +12,11 @@ import pytest
 from reported import flight_of, reported
 from test_what_if_plans import BIRD_STRIKE, _decide, considered
 
-from skymarshal.arbitration.actions import FerryAircraft, RestCrew
+from skymarshal.arbitration.actions import DelayFlight, FerryAircraft, RestCrew
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.arbitration.continuation import continuation_of
 from skymarshal.arbitration.models import RejectionCode
+from skymarshal.data import queries as q
 from skymarshal.data import schema
 from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.intake.corrected_facts import bare_disruption
@@ -57,6 +58,12 @@ def test_a_fatigued_crew_member_gets_a_wait_for_the_minimum_rest(account, report
         # ORO.FTL.235: never less than the shorter (away from base) minimum from the moment they stand down
         assert rest.reports[tired] - rest.stood_down_at >= timedelta(minutes=MIN_REST_ORO_FTL_235["away"])
         assert plan.departure is not None and plan.departure > rest.reports[tired]
+        # a next duty the plan re-times (the tail's knock-on) reports as much later: the rest is counted to it there
+        for told in (a for a in plan.actions if isinstance(a, RestCrew) and a.flight_id != flight.flight_id):
+            (later,) = [d for d in plan.actions if isinstance(d, DelayFlight) and d.flight_id == told.flight_id]
+            seats = {d.crew_id: d for d in q.crew_assignments(account.handle(), told.flight_id)}
+            by = timedelta(minutes=later.delay_minutes)
+            assert all(at == seats[c].duty_start + by for c, at in told.reports.items()), told
     _typed(decision)
 
 

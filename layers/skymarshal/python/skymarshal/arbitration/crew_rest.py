@@ -26,11 +26,12 @@ from ..rules.crew import evaluate_duty
 from ..rules.ftl_easa_limits import min_rest_minutes
 from ..rules.rostered import duty_at_delay, rostered_duty
 from . import rotation_plan
-from .actions import FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
+from .actions import DelayFlight, FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
 from .curfew_wait import after_curfews
 from .models import ConstraintCheck, RejectionCode, Scenario
+from .moved_reports import Moves, moved
 from .operate import operate
 
 # What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
@@ -136,12 +137,15 @@ def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], memb
     f, delay = ctx.flight, scenario.delay_minutes
     reports = {c: rostered_duty(_rows(ctx, c), f.flight_id).report + timedelta(minutes=delay) for c in sorted(members)}
     rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=decision_time(f, ctx.now))
-    recrews = _next_duty_recrews(ctx, rest, delay, tired, members)
+    told = _next_duties_told(ctx, scenario.actions, set(members))
+    moves = next_duty_moves(ctx, [*scenario.actions, *told])
+    recrews = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
+    told = [t for t in told if not any(set(t.reports) & set(r.replacements) for r in recrews)]
     after = next((i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0)
     return scenario.model_copy(
         update={
             "scenario_id": f"{scenario.scenario_id}:rested",
-            "actions": [*scenario.actions[:after], rest, *recrews, *scenario.actions[after:]],
+            "actions": [*scenario.actions[:after], rest, *recrews, *scenario.actions[after:], *told],
             "crew_rested": sorted(reports),
             "execution_notes": [
                 *scenario.execution_notes,
@@ -210,16 +214,53 @@ def rescue_after_rest(ctx: DisruptionContext, rescue: Scenario | None) -> Scenar
     return rested.model_copy(update={"title": f"{name}, flown after the crew's minimum rest: {delay} min late"})
 
 
-def _findings(ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str]) -> list:
-    """The crew rules for `member`'s duty re-timed to report at their new report, after standing down."""
+def _findings(
+    ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str], moves: Moves
+) -> list:
+    """The crew rules for `member`'s duty re-timed to report at their new report, after standing down; their next
+    duty at the report the plan moves it to (``next_duty_moves``), else the roster's."""
     crew_id = member.crew_id
     if crew_id in tired:  # the report's fatigue is what the rest cures; a sickness in the data is not
         member = member.model_copy(update={"status": "ACTIVE"})
-    rows = _rows(ctx, crew_id)
+    rows = moved(_rows(ctx, crew_id), crew_id, moves)
     stood = stood_down(rows, rest.flight_id, rest.stood_down_at)
     duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
-    key = ("rested", crew_id, delay, rest.reports[crew_id], rest.stood_down_at)
+    key = ("rested", crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id))
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
+
+
+def _next_duties_told(ctx: DisruptionContext, actions: list, crew: set[str]) -> list[RestCrew]:
+    """The next duties of the rested `crew` that start on a flight the plan re-times (its DelayFlight, the tail's
+    knock-on) and that the plan does not move already: reporting as much later (net of a delay already executed on
+    the roster), so the rest after the rested duty is counted to where the next duty now is."""
+    delays = {a.flight_id: a for a in actions if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id}
+    told = {c for a in actions if isinstance(a, RestCrew) for c in a.reports}
+    by_flight: dict[str, dict[str, datetime]] = {}
+    for crew_id in sorted(crew - told):
+        found = next_duty(ctx, crew_id, ctx.flight)
+        later = delays.get(found[0]) if found else None
+        if found is None or later is None:
+            continue
+        seat = next(r for r in _rows(ctx, crew_id) if r.flight_id == found[0])
+        by = timedelta(minutes=later.delay_minutes - seat.moved_minutes)
+        if by > timedelta(0):
+            by_flight.setdefault(found[0], {})[crew_id] = found[1].report + by
+    at = decision_time(ctx.flight, ctx.now)
+    return [RestCrew(flight_id=f, reports=r, stood_down_at=at) for f, r in sorted(by_flight.items())]
+
+
+def next_duty_moves(ctx: DisruptionContext, actions: list) -> Moves:
+    """The next duties of the disrupted flight's crew the plan tells to report later (a RestCrew on their first
+    flight): crew id → (that flight, how much later)."""
+    out: Moves = {}
+    for a in actions:
+        if not isinstance(a, RestCrew) or a.flight_id == ctx.flight.flight_id:
+            continue
+        for crew_id, at in a.reports.items():
+            found = next_duty(ctx, crew_id, ctx.flight)
+            if found is not None and found[0] == a.flight_id:
+                out[crew_id] = (a.flight_id, at - found[1].report)
+    return out
 
 
 def recrew_next_duty(ctx: DisruptionContext, crew_id: str, taken: set[str]) -> ReassignCrew | None:
@@ -234,13 +275,13 @@ def recrew_next_duty(ctx: DisruptionContext, crew_id: str, taken: set[str]) -> R
 
 
 def _next_duty_recrews(
-    ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember]
+    ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember], moves: Moves
 ) -> list[ReassignCrew]:
     """A reserve for the next rostered duty of each rested member who would be short of rest before it."""
     out: list[ReassignCrew] = []
     taken: set[str] = set()
     for crew_id in sorted(rest.reports):
-        findings = _findings(ctx, members[crew_id], rest, delay, tired)
+        findings = _findings(ctx, members[crew_id], rest, delay, tired, moves)
         if not any(x.status == "illegal" and x.rule == NEXT_DUTY_RULE for x in findings):
             continue
         recrew = recrew_next_duty(ctx, crew_id, taken)
@@ -252,6 +293,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
     """Each rested member by the crew rules for the duty re-timed to report at their new report: illegal for the
     duty itself → CREW_ILLEGAL; short of rest before their next rostered duty → CREW_CHAIN_BROKEN."""
     tired = fatigued(ctx)
+    moves = next_duty_moves(ctx, s.actions)
     for a in s.actions:
         if not isinstance(a, RestCrew) or a.flight_id != ctx.flight.flight_id:
             continue
@@ -269,7 +311,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
                 yield _check(crew_id, "illegal", f"{crew_id} is not in CrewMembers."), "DATA_MISSING"
                 bad += 1
                 continue
-            for finding in _findings(ctx, member, a, s.delay_minutes, tired):
+            for finding in _findings(ctx, member, a, s.delay_minutes, tired, moves):
                 if finding.status == "illegal" and finding.rule == NEXT_DUTY_RULE and crew_id in recrewed:
                     # a reserve takes their next duty: legal for it by the same rules, or the chain is broken
                     problem = reserve_problem(ctx, crew_id, recrewed[crew_id])
