@@ -14,25 +14,13 @@ from . import continuation_crew as crew_rules
 from .actions import ContinueFlight, ReassignCrew, RestCrew
 from .context import DisruptionContext
 from .continuation import continuation_of, decided_at, on_ground_since
-from .crew_chain import NEXT_DUTY_RULE, next_duty
-from .crew_rest import reserve_problem
+from .crew_chain import NEXT_DUTY_RULE
+from .crew_rest import next_duty_moves, reserve_problem
 from .ferry_checks import leg_curfews
 from .models import ConstraintCheck, RejectionCode, Scenario
 from .moved_reports import moved_report
 
 Check = tuple[ConstraintCheck, RejectionCode | None]
-
-
-def _moves(ctx: DisruptionContext, s: Scenario) -> crew_rules.Moves:
-    """The next duties the plan moves (its RestCrew on a later flight): crew id → (flight, how much later)."""
-    out: crew_rules.Moves = {}
-    for a in s.actions:
-        if isinstance(a, RestCrew) and a.flight_id != ctx.flight.flight_id:
-            for crew_id, at in a.reports.items():
-                found = next_duty(ctx, crew_id, ctx.flight)
-                if found is not None and found[0] == a.flight_id:
-                    out[crew_id] = (a.flight_id, at - found[1].report)
-    return out
 
 
 def _check(constraint: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
@@ -82,7 +70,7 @@ def _crew(ctx: DisruptionContext, s: Scenario, leg: ContinueFlight) -> Iterator[
                      f"nobody flies the seats of {', '.join(missing)}"), "CREW_ILLEGAL"  # fmt: skip
     stood_at = max(decided_at(ctx), on_ground_since(ctx) + crew_rules.POST_FLIGHT)
     recrewed = {old: r for r in s.actions if isinstance(r, ReassignCrew) for old in r.replacements}
-    moves = _moves(ctx, s)
+    moves = next_duty_moves(ctx, s.actions)
     bad = 0
     for crew_id in sorted(leg.crew):
         how = "in duty" if crew_id in leg.in_duty else "reserve" if crew_id in leg.called_out else "rested"
