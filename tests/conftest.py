@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 import pytest_socket
-from boto3.dynamodb.conditions import Attr
 from hypothesis import settings
 
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 import aws_cdk as cdk
+from learning_records import forget_learning
 
 from infra import SkyMarshalStacks, build_app, cdk_json_context
 from skymarshal.data.generator import GeneratorConfig, generate
@@ -227,13 +227,9 @@ def restore(account):
 
     names: list[str] = []
     yield names
-    history = account.resource().Table(account.naming("DisruptionHistory"))
     for name in names:
         undo(name, tables=WorkflowTables(account.resource(), account.naming))
-        history.delete_item(Key={"disruption_id": f"SM-{name}"})  # Learn's record: other tests count history
-        per_flight = history.scan(FilterExpression=Attr("disruption_id").begins_with(f"SM-{name}#"))["Items"]
-        for item in per_flight:  # a network run's rows, one per flight
-            history.delete_item(Key={"disruption_id": item["disruption_id"]})
+    forget_learning(account, names)  # Learn's records: other tests count the seeded history
 
 
 @pytest.fixture

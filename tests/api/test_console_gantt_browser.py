@@ -10,6 +10,7 @@ import shutil
 import time
 
 import pytest
+from learning_records import forget_learning
 from test_console_browser import CHROMIUM, CHROMIUM_ARGS
 
 from skymarshal.workflow.models import ApprovalDecision
@@ -36,14 +37,13 @@ def runs(wf, account):
         progress = wf.follow(name, timeout_s=900)
         assert progress.awaiting_approval, (name, progress.status, progress.current)
     yield names
-    history = account.resource().Table(account.naming("DisruptionHistory"))
     for name in names.values():
         if wf.pending(name):
             wf.decide(name, ApprovalDecision(action="reject", decided_by="test", comment="browser test done"))
         deadline = time.monotonic() + 300
         while wf.describe(name)["status"] == "RUNNING" and time.monotonic() < deadline:  # Learn writes it last
             time.sleep(0.5)
-        history.delete_item(Key={"disruption_id": f"SM-{name}"})
+    forget_learning(account, names.values())
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ import os
 import uuid
 
 import pytest
-from boto3.dynamodb.conditions import Attr
 from iam_policies import LocalNames, evaluate, function_policies, resource_policies, without
+from learning_records import forget_learning
 from test_audit_truncation import locked_bucket
 from workflow_helpers import DEMO
 
@@ -134,12 +134,9 @@ def recorded(synthesized, account, wf, anchor_bucket):
         os.environ.pop(ANCHOR_BUCKET_ENV, None)
         from skymarshal.workflow.execution import undo
 
-        history = account.resource().Table(account.naming("DisruptionHistory"))
         for name in names:
             undo(name, tables=WorkflowTables(account.resource(), account.naming))
-            history.delete_item(Key={"disruption_id": f"SM-{name}"})
-            for item in history.scan(FilterExpression=Attr("disruption_id").begins_with(f"SM-{name}#"))["Items"]:
-                history.delete_item(Key={"disruption_id": item["disruption_id"]})
+        forget_learning(account, names)
     return calls, trigger_name, api_name
 
 

@@ -1,0 +1,20 @@
+"""Removing what Learn wrote for a test's runs, so the tests that count the seeded history see only the seed.
+
+Imported as a plain module (tests/ is on the path through its conftest; the name is unique across tests/).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from boto3.dynamodb.conditions import Attr
+
+
+def forget_learning(account, names: Iterable[str]) -> None:
+    """Delete each run's learning record and, for a network run, its one row per flight (`SM-{run}#{flight}`)."""
+    history = account.resource().Table(account.naming("DisruptionHistory"))
+    for name in names:
+        history.delete_item(Key={"disruption_id": f"SM-{name}"})
+        per_flight = history.scan(FilterExpression=Attr("disruption_id").begins_with(f"SM-{name}#"))["Items"]
+        for item in per_flight:  # a test's read, not the app's
+            history.delete_item(Key={"disruption_id": item["disruption_id"]})
