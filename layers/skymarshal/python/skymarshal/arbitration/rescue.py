@@ -16,7 +16,7 @@ import math
 from datetime import timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import ferry_crew, ferry_duty
+from ..analysis.crew import REPORT_BEFORE_DEPARTURE, ferry_crew, ferry_duty
 from ..data import queries as q
 from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES, compatible_types
@@ -25,7 +25,7 @@ from . import rotation_plan
 from .actions import FerryAircraft, ReassignCrew, SwapAircraft
 from .context import DisruptionContext
 from .crew_chain import own_illegal, rostered_at
-from .crew_positioning import reserves_at
+from .crew_positioning import CONNECTION, reserves_at
 from .curfew_wait import MAX_WINDOWS, after_curfews, curfew_wait
 from .models import Scenario
 from .operate import operate
@@ -120,22 +120,27 @@ def _reserves_on_the_ferry(ctx: DisruptionContext, rescue: Scenario, ferry: Ferr
     None when nobody needs replacing or a rank has no legal reserve there."""
 
     f = ctx.flight
+    # the reserves land with the ferry and report a connection later (crew_positioning.on_the_ferry): the flight
+    # leaves no earlier than that report allows
+    ready = ferry.arrival + CONNECTION + REPORT_BEFORE_DEPARTURE
+    delay = max(rescue.delay_minutes, math.ceil((ready - f.scheduled_departure).total_seconds() / 60))
+    delay = after_curfews(ctx, delay) or delay
     try:
-        illegal = [r for r in rostered_at(ctx, f, rescue.delay_minutes) if own_illegal(r)]
+        illegal = [r for r in rostered_at(ctx, f, delay) if own_illegal(r)]
     except LookupError:
         return None
     if not illegal:
         return None
     report = ferry.crew_report_at
     wanted = [(r.crew_id, r.rank) for r in illegal]
-    replacements = reserves_at(ctx, ferry.origin, wanted, rescue.delay_minutes, report, frozenset(ferry.crew.values()))
+    replacements = reserves_at(ctx, ferry.origin, wanted, delay, report, frozenset(ferry.crew.values()))
     if replacements is None:
         return None
     carried = [a.flight_id for a in rescue.actions if isinstance(a, SwapAircraft) and a.flight_id != f.flight_id]
     plan = operate(
         ctx,
         "rescue_aircraft",
-        rescue.delay_minutes,
+        delay,
         sources=["generator"],
         registration=ferry.registration,
         aircraft_type=ferry.aircraft_type,
@@ -151,4 +156,5 @@ def _reserves_on_the_ferry(ctx: DisruptionContext, rescue: Scenario, ferry: Ferr
         else a
         for a in plan.actions
     ]
-    return plan.model_copy(update={"scenario_id": f"{rescue.scenario_id}:reserves", "actions": actions})
+    scenario_id = f"rescue_aircraft:{ferry.registration}:{delay}:reserves"
+    return plan.model_copy(update={"scenario_id": scenario_id, "actions": actions})
