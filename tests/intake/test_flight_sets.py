@@ -99,6 +99,7 @@ def test_parts_of_the_day(text, parts):
         "all flights this evening are delayed by fog",  # no place, no tail: the airport's, when it names one
         "the flight to Bahrain is held",  # one flight, unquantified
         "crew on the late inbound from Jeddah",
+        "A6-BLQ's captain is sick, all his flights today need a reserve",  # a crew member's flights, no tail's set
     ],
 )
 def test_no_set_is_described(text):

@@ -83,7 +83,7 @@ PARTS_OF_DAY: dict[str, tuple[time, time | None]] = {
 _PART_WORDS = {"morning": "morning", "afternoon": "afternoon", "evening": "evening", "night": "evening"}
 # Words that bind a part of the day to the report's day ("this evening", "tomorrow morning", "on Tuesday night").
 _PART_BINDERS = frozenset(
-    {"this", "tomorrow", "today", "in", "during", "late", "early", "the", "tomorrow's", "today's", "sat", "sun"}
+    {"this", "tomorrow", "today", "in", "during", "late", "early", "the", "tomorrow's", "today's", "sat"}
     | {f"{d}day" for d in ("mon", "tues", "wednes", "thurs", "fri", "satur", "sun")}
     | {"mon", "tue", "wed", "thu", "fri", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct"}
     | {"nov", "dec", "january", "february", "march", "april", "june", "july", "august", "september", "october"}
@@ -95,7 +95,8 @@ _DAY_WORDS = _PART_BINDERS | set(_PART_WORDS) | {"on", "of", "tonight", "tonight
 _TOKEN = re.compile(r"(?i:a/c|f/o|s/o|u/s|c/a|to/from|from/to)(?![\w/])|[A-Za-z0-9][\w'’-]*|[.,;:!?()]")
 _BREAK = frozenset(".,;:!?()")
 _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{3}\d{0,2}")  # "21st evening", "21jan morning"
-_POSSESSIVE = frozenset({"its", "her", "his", "their"})  # "A6-BLQ is AOG, all its flights": the one tail named
+# "A6-BLQ is AOG, all its flights": the one tail named ("his flights" are a crew member's, no tail's set)
+_POSSESSIVE = frozenset({"its"})
 AROUND = 5  # words before the noun its quantifier, tail or place may stand in; after it, AROUND + 3
 
 
