@@ -19,7 +19,10 @@ def test_unset_or_empty_is_the_default(monkeypatch):
     assert optimizer_seconds() == OPTIMIZER_SECONDS
 
 
-@given(st.floats(allow_nan=True, allow_infinity=True) | st.text(st.characters(exclude_characters="\x00"), max_size=8))
+@given(
+    st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=8)
+)
 def test_a_budget_in_range_is_taken_and_anything_else_refused_on_one_line(value):
     raw = repr(value) if isinstance(value, float) else value
     with pytest.MonkeyPatch.context() as env:
