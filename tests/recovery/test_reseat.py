@@ -6,13 +6,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skymarshal.recovery import reseat as reseat_module
 from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.cost import evaluate
 from skymarshal.recovery.network import build_network
-from skymarshal.recovery.passengers import plan_passengers
+from skymarshal.recovery.passengers import PassengerLine, plan_passengers
 from skymarshal.recovery.plan_cost import plan_total
-from skymarshal.recovery.reseat import reseat
+from skymarshal.recovery.reseat import Reseater, reseat
 from skymarshal.recovery.rows import to_rows
 from skymarshal.recovery.solver import _Search, construct, plan_from
 
@@ -86,3 +87,32 @@ def test_a_passenger_with_a_later_flight_makes_room_for_one_without(tmp_path):
     assert {tuple(leg.number for leg in line.legs) for line in rows.itineraries if line.id == 4} == {(204, 207)}
     assert sum(line.passengers for line in rows.itineraries if line.id == 5 and line.legs[0].number == 205) >= 40
     assert evaluate(instance, rows).total < evaluate(instance, to_rows(plan, greedy)).total - 10_000
+
+
+def test_re_seatings_go_incremental_only_once_a_whole_one_is_slow(tmp_path, monkeypatch):
+    """Whole while quick (set A); once a whole re-seating is slow (set B), only the trips whose lines
+    changed since the last kept one."""
+    instance = tiny_instance(tmp_path, **CROWDED)
+    search = _Search(instance, 0)
+    search.offer(construct(search.net, Weights(), list(instance.aircraft)))
+    plan, greedy = search.incumbent, plan_passengers(search.incumbent)
+    asked: list[object] = []
+
+    def fake(plan, lines, seconds, free=None):
+        asked.append(free)
+        return list(lines)
+
+    monkeypatch.setattr(reseat_module, "reseat", fake)
+    reseater = Reseater(0.0)
+    kept = reseater(plan, greedy, 10.0)
+    assert kept is not None and asked == [None]
+    reseater.kept(kept)
+    reseater(plan, greedy, 10.0)
+    assert asked == [None, None]  # the whole one was quick: whole again
+    monkeypatch.setattr(reseat_module, "WHOLE_SECONDS", -1.0)
+    moved = greedy[0]
+    changed = [PassengerLine(moved.trip, moved.passengers, list(moved.legs))] + greedy[1:]
+    reseater(plan, changed, 10.0)
+    assert asked[-1] == {moved.trip}
+    assert reseater(plan, greedy, 10.0) is None  # nothing changed: nothing to re-seat
+    assert len(asked) == 3
