@@ -11,7 +11,7 @@ from test_disruption_facts import flight
 from skymarshal.intake.disruption_facts import ReportContradictsData, flight_disruption, report_disruption
 from skymarshal.intake.diversion import stated_diversion
 from skymarshal.intake.report import read_report
-from skymarshal.models.airports import airport
+from skymarshal.models.airports import airport, haversine_km, point_along, route_distance_km
 
 KNOWN = {"AUH", "FRA", "LHR", "MCT", "BAH"}
 # Alternates by code (each in the airport reference, none of the test flight's ends)
@@ -85,3 +85,30 @@ def test_a_done_diversion_adds_its_fact_and_a_possible_one_adds_none(alternate, 
     diverted = [f.value for f in d.facts if f.name == "diverted_to"]
     assert diverted == ([] if modal else [alternate])
     assert d.iata_delay_code == 41 and "aircraft_defect" in {f.name for f in d.facts}
+
+
+# A name of airports an ocean apart: the flight's route tells which one it diverted to (none far from both).
+NAMESAKES = (
+    ("EY86 diverted to Naples after a bird strike and is on the ground there", ("AUH", "FCO"), "NAP"),
+    ("EY86 diverted to Naples after a bird strike and is on the ground there", ("JFK", "MIA"), "APF"),
+    ("EY89 has diverted into Venice with a sick passenger", ("AUH", "MXP"), "VCE"),
+    ("EY124 diverted to Rome, medical emergency", ("AUH", "FRA"), None),  # FCO and CIA: both within reach
+    ("EY124 diverted to Naples", ("SYD", "MEL"), None),  # neither near the route
+)
+
+
+@pytest.mark.parametrize(("report", "route", "alternate"), NAMESAKES)
+def test_a_name_of_several_airports_is_the_one_near_the_route(report, route, alternate):
+    found = stated_diversion(report, route)
+    assert (found.airport if found else None) == alternate
+
+
+@given(st.sampled_from(ALTERNATES), st.sampled_from(ALTERNATES), st.floats(0, 1))
+def test_a_route_passes_through_its_ends_and_every_point_along_it(origin, destination, fraction):
+    assert (
+        route_distance_km(origin, origin, destination) < 1 and route_distance_km(destination, origin, destination) < 1
+    )
+    a, b = airport(origin), airport(destination)
+    length = haversine_km(a.lat, a.lon, b.lat, b.lon)
+    lat, lon = point_along(a, b, fraction, length)
+    assert haversine_km(a.lat, a.lon, lat, lon) == pytest.approx(fraction * length, abs=1)

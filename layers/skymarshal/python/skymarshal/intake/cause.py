@@ -19,6 +19,10 @@ from .sentences import blank_instructions, spans
 
 SETTLED = 3.0  # a cue this strong names the cause by itself
 OTHERS = 0.25  # what each further cue of the same code adds
+IMPLIES = 2.0  # a cue this strong implies its cause; below it, a hint
+# What may stand between a defect hint and the thing it qualifies: "hydrant failure", "GPU - failed", "the bowser
+# has broken down", "tug is u/s".
+BETWEEN = re.compile(r"[\s:–-]*(?:(?:has|have|had|is|are|was|were|been|got|gone|now)\s+)*")
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,27 @@ def _match(cue: Cue, sentence: str) -> tuple[int, int] | None:
     return (start, end) if end - start <= NEAR else spans[0]
 
 
+def _explained(hit: tuple[int, int], cue: Cue, hits: list[Cue], sentence: str) -> bool:
+    """A defect hint ("failure", "broken", "U/S") right beside the words of a cue that implies another cause
+    qualifies that cue's thing, not the aircraft: "hydrant failure" is fuelling, "GPU failure" and "tug broken down"
+    ramp equipment — no defect of the aircraft is stated."""
+    if cue.fact != "aircraft_defect" or cue.weight >= IMPLIES:
+        return False
+    return any(
+        _beside(sentence, hit, m.span())
+        for other in hits
+        if other.code != cue.code and other.weight >= IMPLIES
+        for group in other.groups
+        for m in _compiled(group).finditer(sentence)
+    )
+
+
+def _beside(sentence: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Nothing but spacing, a dash or colon, or an auxiliary ("has", "is") between the two spans."""
+    first, second = sorted((a, b))
+    return first[1] <= second[0] and BETWEEN.fullmatch(sentence[first[1] : second[0]]) is not None
+
+
 def read_cause(norm: Normalised) -> CauseReading:
     """Every code the report gives cues for, strongest first, and the confidence in the first."""
     text = blank_instructions(norm.text).lower()
@@ -70,9 +95,10 @@ def read_cause(norm: Normalised) -> CauseReading:
     order: dict[int, int] = {}
     for start, end in spans(text):
         sentence = text[start:end]
-        for index, cue in enumerate(CUES):
-            hit = _match(cue, sentence)
-            if hit is None:
+        matched = {index: hit for index, cue in enumerate(CUES) if (hit := _match(cue, sentence)) is not None}
+        for index, hit in matched.items():
+            cue = CUES[index]
+            if _explained(hit, cue, [CUES[i] for i in matched], sentence):
                 continue
             span = (start + hit[0], start + hit[1])
             order.setdefault(cue.code, index)

@@ -102,7 +102,7 @@ def check_against(
 def diversion_of(reading: ReportReading, flight: Flight, others: list[Flight] | None) -> StatedDiversion | None:
     """The diversion the report states for its one flight (with several named, whose it is goes unsaid: none).
     Raises ReportContradictsData for a diversion to the flight's own destination."""
-    diversion = None if others else stated_diversion(reading.text)
+    diversion = None if others else stated_diversion(reading.text, (flight.origin, flight.destination))
     if diversion is not None and diversion.airport == flight.destination:
         raise ReportContradictsData(
             f'{flight.flight_number} flies {flight.origin}-{flight.destination}: "{diversion.reading.words}" names '

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..data import schema as s
 from ..data.overlay import Overlay, RowPatch
-from ..models.airports import UnknownAirport, airport, codes_named_in
+from ..models.airports import UnknownAirport, airport, codes_named_in, route_distance_km
 from .normalise import normalise
 from .report import NOT_AIRPORTS, Reading, folded
 from .sentences import blank_instructions
@@ -33,6 +33,8 @@ NOT_DONE = re.compile(
     r"|plan\w*|consider\w*|prepar\w*|expect\w*|intend\w*|to be|not|never|no longer|n't|avoid\w*)\b",
     re.I,
 )
+# A diversion lands near the route it flew: farther than this from the great circle, a namesake is not the alternate.
+ALTERNATE_REACH_KM = 1_500
 CLAUSE_START = re.compile(r"[.;:!?\n]|,\s|\bbut\b|\band\b", re.I)
 
 
@@ -44,8 +46,9 @@ class StatedDiversion:
     reading: Reading
 
 
-def _airport_of(place: str) -> str | None:
-    """The one reference airport `place` names (its IATA code, else the longest run of its words that is a name)."""
+def _airport_of(place: str, route: tuple[str, str] | None = None) -> str | None:
+    """The one reference airport `place` names (its IATA code, else the longest run of its words that is a name);
+    a name of several ("Naples": NAP and APF) is the one within reach of the flight's `route`, if only one is."""
     if re.fullmatch(r"[A-Z]{3}", place):
         if place in NOT_AIRPORTS:
             return None
@@ -57,14 +60,23 @@ def _airport_of(place: str) -> str | None:
     words = place.split()
     for n in range(len(words), 0, -1):
         codes = codes_named_in(folded(" ".join(words[:n])))
+        if len(codes) > 1 and route is not None:
+            codes = {c for c in codes if _within_reach(c, route)}
         if codes:
             return next(iter(codes)) if len(codes) == 1 else None
     return None
 
 
-def stated_diversion(text: str) -> StatedDiversion | None:
+def _within_reach(code: str, route: tuple[str, str]) -> bool:
+    try:
+        return route_distance_km(code, *route) <= ALTERNATE_REACH_KM
+    except UnknownAirport:
+        return False
+
+
+def stated_diversion(text: str, route: tuple[str, str] | None = None) -> StatedDiversion | None:
     """The diversion the report states as done, or None (none stated, one still to come, an unknown or ambiguous
-    place)."""
+    place); `route` (the flight's origin and destination) tells a name's airports apart."""
     norm = normalise(text)
     plain = blank_instructions(norm.text)
     for m in DIVERTED.finditer(plain):
@@ -72,7 +84,7 @@ def stated_diversion(text: str) -> StatedDiversion | None:
         starts = [c.end() for c in CLAUSE_START.finditer(before)]
         if NOT_DONE.search(before[starts[-1] if starts else 0 :]):
             continue
-        code = _airport_of(m.group("place"))
+        code = _airport_of(m.group("place"), route)
         if code is None:
             continue
         span = norm.source(*m.span())

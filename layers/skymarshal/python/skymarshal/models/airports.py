@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from .airport_names import ENGLISH_NAMES
+
 if TYPE_CHECKING:
     import airportsdata
 
@@ -73,6 +75,29 @@ def haversine_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
     return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
 
 
+def route_distance_km(code: str, origin: str, destination: str, step_km: float = 100.0) -> float:
+    """How far airport `code` lies from the great-circle route origin → destination: the nearest of points every
+    `step_km` along it (interpolated on the sphere), close enough to tell a route's alternates from a namesake an
+    ocean away."""
+    p, a, b = airport(code), airport(origin), airport(destination)
+    length = haversine_km(a.lat, a.lon, b.lat, b.lon)
+    steps = max(1, math.ceil(length / step_km))
+    return min(haversine_km(p.lat, p.lon, *point_along(a, b, i / steps, length)) for i in range(steps + 1))
+
+
+def point_along(a: AirportInfo, b: AirportInfo, fraction: float, length_km: float) -> tuple[float, float]:
+    """The point `fraction` of the way along the great circle from a to b (lat, lon in degrees)."""
+    if length_km == 0:
+        return a.lat, a.lon
+    d = length_km / EARTH_RADIUS_KM
+    la1, lo1, la2, lo2 = map(math.radians, (a.lat, a.lon, b.lat, b.lon))
+    wa, wb = math.sin((1 - fraction) * d) / math.sin(d), math.sin(fraction * d) / math.sin(d)
+    x = wa * math.cos(la1) * math.cos(lo1) + wb * math.cos(la2) * math.cos(lo2)
+    y = wa * math.cos(la1) * math.sin(lo1) + wb * math.cos(la2) * math.sin(lo2)
+    z = wa * math.sin(la1) + wb * math.sin(la2)
+    return math.degrees(math.atan2(z, math.hypot(x, y))), math.degrees(math.atan2(y, x))
+
+
 def airports_within(code: str, radius_km: float) -> list[tuple[str, float]]:
     """IATA codes of airports within `radius_km` of `code` (nearest first), from the reference data."""
     centre = airport(code)
@@ -95,8 +120,13 @@ def _by_place() -> dict[str, frozenset[str]]:
     for code, row in _database().items():
         name = " ".join(re.sub(r"\b(?:international|intl|airport)\b", "", row["name"], flags=re.I).split()).lower()
         words = name.split()
-        # the city, the whole name, and the name's distinctive first or last word ("Heathrow", "Schiphol")
-        for place in {row["city"].lower().strip(), name, *(w for w in (words[:1] + words[-1:]) if len(w) >= 6)}:
+        city = row["city"].lower().strip()
+        # the city and each part of a qualified one ("Toulouse/Blagnac", "Arnavutköy, Istanbul", "Kerkyra Island"),
+        # the whole name, the name's distinctive first or last word ("Heathrow", "Schiphol"), and English names
+        parts = {p.strip().removesuffix(" island") for p in re.split(r"[/,]", city)}
+        distinctive = (w for w in (words[:1] + words[-1:]) if len(w) >= 6)
+        english = (n.lower() for n in ENGLISH_NAMES.get(code, ()))
+        for place in {city, *parts, name, *distinctive, *english}:
             if len(place) >= 4:
                 index.setdefault(place, set()).add(code)
     return {place: frozenset(codes) for place, codes in index.items()}
