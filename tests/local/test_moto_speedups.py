@@ -150,7 +150,7 @@ def test_items_are_written_into_responses_as_moto_writes_them(operation):
 
 def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
     """moto applies a transaction's writes one by one and restores its backup when a later part fails: the
-    backup (moto_transact.py) holds only the items the transaction names, and restores them all."""
+    backup (moto_transact.py) holds only the items the transaction names, and puts them all back in place."""
     moto_speedups.install()
     pk = f"t{uuid.uuid4().hex[:6]}"
     table.put_item(Item={"pk": pk, "sk": 1, "g": "a", "r": 1, "v": 1})
@@ -169,6 +169,7 @@ def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
                     }
                 },
                 {"Put": {"TableName": table.name, "Item": {"pk": pk, "sk": 3, "g": "a", "r": 3}}},
+                {"Put": {"TableName": table.name, "Item": {"pk": f"{pk}n", "sk": 1, "g": "a", "r": 1}}},  # new hash
                 {"Delete": {"TableName": table.name, "Key": {"pk": pk, "sk": 2}}},
                 {  # ...then this fails: everything above is undone
                     "ConditionCheck": {
@@ -181,6 +182,7 @@ def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
         )
     after = sorted(table.query(KeyConditionExpression=Key("pk").eq(pk))["Items"], key=lambda i: i["sk"])
     assert after == before
+    assert not table.query(KeyConditionExpression=Key("pk").eq(f"{pk}n"))["Items"]
     gsi = table.query(IndexName="g-index", KeyConditionExpression=Key("g").eq("c"))["Items"]
     assert not [i for i in gsi if i["pk"] == pk]
     # a transaction that succeeds is kept

@@ -1,14 +1,14 @@
-"""A DynamoDB transaction backs up the items it names, not the whole of every table it names.
+"""A DynamoDB transaction backs up the items it names, not the tables it names, and puts them back in place.
 
-moto 5.2.5's `transact_write_items` deep-copies each table a transaction names before applying it, to
-restore the copy if any part fails. Executing a plan writes flights and bookings in transactions: each one
-copied every booking of the airline (8 million item copies for one plan, over three minutes). A
-transaction can only change the items it names (Put, Update, Delete, ConditionCheck by key), so the backup
-here copies the table's item map shallowly, and deep-copies only the buckets and items those keys reach;
-everything else is shared with the live table, which the transaction does not touch. Restored on failure,
-it is the table as it was. The speed-up caches (moto_speedups.py) are left out of the backup: a restored
-table rebuilds them on its next query. tests/local/test_moto_speedups.py checks a cancelled transaction
-whose first write had already been applied.
+moto 5.2.5's `transact_write_items` deep-copies each table a transaction names before applying it, and puts the
+copy in the table's place if any part fails. Executing a plan writes flights and bookings in transactions: each one
+copied every booking of the airline (8 million item copies for one plan, over three minutes); even a shallow copy
+of the item map, one per transaction, was a tenth of the fixed test sequence's time. A transaction can only change
+the items it names (Put, Update, Delete, ConditionCheck by key), so here the "copy" of such a table is the live
+table itself, and the items the keys reach are deep-copied aside: on failure they are put back (a key that had no
+item is removed) in the live table, whose speed-up caches moto_speedups then drops. A table whose keys cannot be read
+is deep-copied whole, as moto does. tests/local/test_moto_speedups.py checks a cancelled transaction whose first
+writes had already been applied.
 """
 
 from __future__ import annotations
@@ -44,47 +44,64 @@ def touched_keys(backend: Any, transact_items: list[dict[str, Any]]) -> dict[str
 
 
 def _table_deepcopy(self: Any, memo: dict[int, Any]) -> Any:
-    """As `copy.deepcopy` copies a plain object (`__dict__` deep-copied), but during a transaction only what
-    its keys reach of the item map, and never the caches."""
-    touched = (getattr(_state, "keys", None) or {}).get(self.name)
+    """During a transaction that names only keys of this table: the table itself (its items are backed up by
+    `transact`). Otherwise as `copy.deepcopy` copies a plain object, without the caches."""
+    if self.name in (getattr(_state, "in_place", None) or ()):
+        return self
     result = self.__class__.__new__(self.__class__)
     memo[id(self)] = result
     for name, value in self.__dict__.items():
-        if name in _CACHES:
-            continue
-        if name == "items" and touched is not None:
-            result.__dict__[name] = _items_backup(self, touched, memo)
-        else:
+        if name not in _CACHES:
             result.__dict__[name] = copy.deepcopy(value, memo)
     return result
 
 
-def _items_backup(table: Any, touched: set[tuple[Any, Any]], memo: dict[int, Any]) -> Any:
-    items = copy.copy(table.items)  # the defaultdict, its buckets shared
-    for hash_value, range_value in touched:
+Images = list[tuple[Any, Any, Any]]  # (hash, range, the item's deep copy or None when there was none)
+
+
+def _before_images(table: Any, keys: set[tuple[Any, Any]]) -> Images:
+    images = []
+    for hash_value, range_value in keys:
         bucket = table.items.get(hash_value)
-        if bucket is None:
-            continue  # a new hash key: the restored table simply lacks it
+        found = bucket if table.range_key_attr is None or bucket is None else bucket.get(range_value)
+        images.append((hash_value, range_value, copy.deepcopy(found) if found is not None else None))
+    return images
+
+
+def _put_back(table: Any, images: Images) -> None:
+    """The named items as they were: restored, or removed where the transaction created them."""
+    for hash_value, range_value, item in images:
         if table.range_key_attr is None:
-            items[hash_value] = copy.deepcopy(bucket, memo)
+            if item is None:
+                table.items.pop(hash_value, None)
+            else:
+                table.items[hash_value] = item
             continue
-        if items[hash_value] is bucket:
-            items[hash_value] = dict(bucket)  # a Put may add a range key to this bucket
-        if range_value in bucket:
-            items[hash_value][range_value] = copy.deepcopy(bucket[range_value], memo)
-    return items
+        bucket = table.items.get(hash_value)
+        if item is not None:
+            table.items[hash_value][range_value] = item  # a defaultdict: a bucket the transaction emptied comes back
+        elif bucket is not None:
+            bucket.pop(range_value, None)
+            if not bucket:
+                del table.items[hash_value]
 
 
 def transact(original: Any) -> Any:
-    """Wrap the backend's `transact_write_items` so its backups are the narrow ones above."""
+    """Wrap the backend's `transact_write_items` so its backups are the named items, put back in place."""
 
     def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
         transact_items = kwargs["transact_items"] if "transact_items" in kwargs else args[0]
-        _state.keys = touched_keys(self, transact_items)
+        keys = touched_keys(self, transact_items)
+        images = {name: _before_images(self.tables[name], found) for name, found in keys.items()}
+        _state.in_place = set(keys)
         try:
             return original(self, *args, **kwargs)
+        except BaseException:
+            for name, found in images.items():
+                _put_back(self.tables[name], found)
+            raise
         finally:
-            _state.keys = None
+            _state.in_place = None
 
     return wrapped
 
