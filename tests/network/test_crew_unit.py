@@ -4,7 +4,7 @@ The roster reads are faked; the crew rules' answers are scripted (illegal roster
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
 
 import row_builders
 from hypothesis import given, settings
@@ -69,7 +69,7 @@ class FakeCrew(CrewData):
         return [r for r in self.rows.values() if r.crew_id == crew_id]
 
     def standby(self, station, day):
-        start = datetime.fromisoformat(day).replace(tzinfo=UTC)
+        start = datetime.combine(day, time(), tzinfo=UTC)
         return [
             CrewDuty(
                 crew_id=s,

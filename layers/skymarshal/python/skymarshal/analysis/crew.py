@@ -4,7 +4,8 @@ legal reserves on standby for a crew swap (CrewRoster and CrewMembers through th
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timedelta
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from ..data import queries as q
@@ -30,17 +31,26 @@ CONSTRAINT_TYPE = {
 }
 
 
-def standby_at(handle: DataHandle, station: str, report: datetime) -> list[CrewDuty]:
+StandbyReader = Callable[[str, date], list[CrewDuty]]  # (station, local day) -> the standby rows filed under it
+
+
+def standby_covering(station: str, report: datetime, read: StandbyReader) -> list[CrewDuty]:
     """The standby rows at `station` running at `report` (ORO.FTL.225: a reserve is called out from a standby that
     covers the report). A night standby is filed under the local day it began, so the day before is read too: a
-    reserve for a report at 01:00 local stands by from the evening before."""
+    reserve for a report at 01:00 local stands by from the evening before. `read` gives a day's rows (a caller's
+    memo: one plan's many scenarios and members ask for the same days)."""
     local = report.astimezone(ZoneInfo(airport(station).tz)).date()
     return [
         r
         for day in (local - timedelta(days=1), local)
-        for r in q.standby_crew(handle, station, day)
+        for r in read(station, day)
         if r.duty_start <= report <= r.duty_end
     ]
+
+
+def standby_at(handle: DataHandle, station: str, report: datetime) -> list[CrewDuty]:
+    """`standby_covering`, each day read from the roster's standby index."""
+    return standby_covering(station, report, lambda at, day: q.standby_crew(handle, at, day))
 
 
 def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, member_roster, standby_at
+from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, member_roster
 from ..data import queries as q
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
@@ -74,7 +74,7 @@ def add_cabin_crew(
         return None
     departure = f.scheduled_departure + timedelta(minutes=delay)
     report = max(decision_time(f, ctx.now) + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
-    standby = sorted({r.crew_id for r in standby_at(ctx.handle, f.origin, report)})
+    standby = sorted({r.crew_id for r in ctx.standby_at(f.origin, report)})
     rating = AIRCRAFT_TYPES[aircraft_type].rating_group
     cabin = [m for m in q.crew_members(ctx.handle, standby) if m.rank == CABIN and rating in m.type_ratings]
     chosen: list[str] = []

@@ -6,12 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from ..analysis.crew import standby_covering
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..models.disruption import Disruption, history_type
 from ..models.history import DisruptionType
-from ..models.operational import AirportProfile, Booking, Flight
+from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 from .bounds import SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
@@ -75,6 +76,14 @@ class DisruptionContext:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+    def standby_at(self, station: str, report: datetime) -> list[CrewDuty]:
+        """`analysis.crew.standby_at`, each (station, local day) read once per arbitration."""
+        return standby_covering(
+            station,
+            report,
+            lambda at, day: self.memo(("standby", at, day), lambda: q.standby_crew(self.handle, at, day)),
+        )
 
 
 def request_flight(handle: DataHandle, disruption: Disruption) -> Flight | None:

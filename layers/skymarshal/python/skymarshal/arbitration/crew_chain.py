@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..analysis.crew import member_roster, replacement_findings, rostered_crew, standby_at
+from ..analysis.crew import member_roster, replacement_findings, rostered_crew
 from ..data import queries as q
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
@@ -105,7 +105,7 @@ def reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken:
     member = q.crew_members(ctx.handle, [crew_id])
     if not member or not station:
         return None
-    standby = {r.crew_id for r in standby_at(ctx.handle, station, duty.report)}
+    standby = {r.crew_id for r in ctx.standby_at(station, duty.report)}
     rating = AIRCRAFT_TYPES[duty.aircraft_type].rating_group if duty.aircraft_type in AIRCRAFT_TYPES else None
     candidates = [
         m

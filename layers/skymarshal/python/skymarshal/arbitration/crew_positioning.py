@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, replacement_findings, standby_at
+from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, replacement_findings
 from ..data import queries as q
 from ..data.integrity import fleet_flights
 from ..models.fleet import AIRCRAFT_TYPES
@@ -124,7 +124,7 @@ def reserves_at(
 ) -> dict[str, str] | None:
     """A legal reserve on standby at `base` for each (member, rank), none of `taken` (a ferry's own crew), or None
     when a rank has none."""
-    standby = sorted({r.crew_id for r in standby_at(ctx.handle, base, report)})
+    standby = sorted({r.crew_id for r in ctx.standby_at(base, report)})
     rating = AIRCRAFT_TYPES[ctx.flight.aircraft_type].rating_group
     pool = [m for m in q.crew_members(ctx.handle, standby) if rating in m.type_ratings]
     out: dict[str, str] = {}

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..analysis.crew import CALL_OUT, FERRY_RANKS, HISTORY_DAYS, REPORT_BEFORE_DEPARTURE, ferry_duty
+from ..analysis.crew import CALL_OUT, FERRY_RANKS, HISTORY_DAYS, REPORT_BEFORE_DEPARTURE, ferry_duty, standby_covering
 from ..data import queries as q
 from ..models.airports import airport
 from ..models.findings import Finding
@@ -67,7 +67,7 @@ class CrewData:
     _assignments: dict[str, list[CrewDuty]] = field(default_factory=dict)
     _members: dict[str, CrewMember | None] = field(default_factory=dict)
     _histories: dict[str, list[CrewDuty]] = field(default_factory=dict)
-    _standby: dict[tuple[str, str], list[CrewDuty]] = field(default_factory=dict)
+    _standby: dict[tuple[str, date], list[CrewDuty]] = field(default_factory=dict)
     _findings: dict[tuple, tuple[Finding, ...]] = field(default_factory=dict)
 
     def assignments(self, flight_id: str) -> list[CrewDuty]:
@@ -97,11 +97,9 @@ class CrewData:
             )
         return self._histories[crew_id]
 
-    def standby(self, station: str, day: str) -> list[CrewDuty]:
+    def standby(self, station: str, day: date) -> list[CrewDuty]:
         if (station, day) not in self._standby:
-            from datetime import date
-
-            self._standby[(station, day)] = q.standby_crew(self.data.handle, station, date.fromisoformat(day))
+            self._standby[(station, day)] = q.standby_crew(self.data.handle, station, day)
         return self._standby[(station, day)]
 
     def flight(self, flight_id: str) -> Flight | None:
@@ -233,17 +231,16 @@ def find_reserve(
     report = reserve_report(crew, proposed, first_departure)
     station = proposed.start_station
     try:
-        tz = ZoneInfo(airport(station).tz)
-    except Exception:
+        ZoneInfo(airport(station).tz)
+    except Exception:  # a station outside the reference: no standby can be placed in its day
         return None
-    local = report.astimezone(tz).date()
     rating = (
         AIRCRAFT_TYPES[proposed.aircraft_type].rating_group
         if proposed.aircraft_type in AIRCRAFT_TYPES
         else proposed.aircraft_type
     )
-    rows = [r for d in (local - timedelta(days=1), local) for r in crew.standby(station, d.isoformat())]
-    on_call = sorted({r.crew_id for r in rows if r.duty_start <= report <= r.duty_end} - used)
+    rows = standby_covering(station, report, crew.standby)
+    on_call = sorted({r.crew_id for r in rows} - used)
     for member in crew.members(on_call).values():
         if member.rank != verdict.rank or rating not in member.type_ratings or member.status != "ACTIVE":
             continue
