@@ -28,13 +28,13 @@ PYTEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 
 test: $(STAMP) node_modules browser lint  ## lint and types, then every tier (what CI runs), slowest 15 tests at the end
-	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
+	$(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 $(PYTEST_ARGS)
 
 test-unit: $(STAMP)  ## the unit tier alone: the fast loop
 	$(BIN)/pytest -q -m unit -n $(PYTEST_WORKERS) --durations=10 $(PYTEST_ARGS)
 
 test-full: $(STAMP) node_modules browser lint  ## every tier on the airline at its production passenger volume (slower)
-	SKYMARSHAL_TEST_LOAD_FACTOR=0.78 $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist load --durations=15 $(PYTEST_ARGS)
+	SKYMARSHAL_TEST_LOAD_FACTOR=0.78 $(BIN)/pytest -q -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder --durations=15 $(PYTEST_ARGS)
 
 lint: $(STAMP)  ## ruff (lint and format check) and mypy, as configured in pyproject.toml
 	$(BIN)/ruff check .
