@@ -1,7 +1,7 @@
 """The reliability suite's local AWS: `skymarshal local start` in its own process, its own home and port.
 
 Each test gets a fresh home (so a crash in one test is not recovered by the next); the seeded airline is
-cached once for the whole session (SKYMARSHAL_SEED_CACHE), so only the first server generates it.
+cached once for the whole run (SKYMARSHAL_SEED_CACHE), so only the first server generates it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,12 @@ from skymarshal.local import control
 
 @pytest.fixture(scope="session")
 def seed_cache(tmp_path_factory) -> Path:
+    """Under xdist, one folder for every worker of the run (their base temps' parent): the first server of the
+    run generates the airline, not the first of each worker."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = tmp_path_factory.getbasetemp().parent / "seeds"
+        shared.mkdir(exist_ok=True)
+        return shared
     return tmp_path_factory.mktemp("seeds")
 
 

@@ -100,9 +100,12 @@ class DurableState:
     def save_seed(self, seed: int, load_factor: float) -> None:
         path = self.seed_file(seed, load_factor)
         for stale in self.seeds.glob(f"airline-{seed}-{load_factor:g}-*.pickle"):
-            stale.unlink(missing_ok=True)  # an older generator's airline
+            if stale != path:  # this version's may be another server's, being linked into its home right now
+                stale.unlink(missing_ok=True)  # an older generator's airline
+        own = path.with_name(f"{path.name}.{os.getpid()}.partial")  # servers sharing a cache may save it at once
         with LOCK:
-            snapshot.write(path, snapshot.DATA_SERVICES)
+            snapshot.write(own, snapshot.DATA_SERVICES)
+        own.replace(path)
 
     def adopt_seed(self, seed_path: Path) -> None:
         """Generation 1 is the seeded airline: a hard link to the seed file (a copy across filesystems)."""
