@@ -41,7 +41,8 @@ from skymarshal.recovery.writer import write_solution
 # (the challenge's page of qualification results lists the same values). Set B has none here: the final
 # round's per-instance values were not found in any source we could read (2026-11-27: the challenge's pages,
 # the CIRRELT-2009-42 and Computers & OR 2016 papers as stored, and the public repositories holding ROADEF
-# 2009 material), so its rows print no gap rather than a number nobody can trace.
+# 2009 material), so its rows print no gap rather than a number nobody can trace. The challenge ranked its final
+# on set X; it published no per-instance table for set B (its schedule page).
 WINNER_QUALIFICATION = {
     "A01": 29891.75,
     "A02": 116431.70,
