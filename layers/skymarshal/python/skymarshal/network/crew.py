@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfoNotFoundError
 
 from ..analysis.crew import CALL_OUT, FERRY_RANKS, HISTORY_DAYS, REPORT_BEFORE_DEPARTURE, ferry_duty, standby_covering
 from ..data import queries as q
-from ..models.airports import airport
+from ..models.airports import UnknownAirport
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import CrewChange, FlightAction, Replanning
@@ -231,15 +231,14 @@ def find_reserve(
     report = reserve_report(crew, proposed, first_departure)
     station = proposed.start_station
     try:
-        ZoneInfo(airport(station).tz)
-    except Exception:  # a station outside the reference: no standby can be placed in its day
+        rows = standby_covering(station, report, crew.standby)
+    except (UnknownAirport, ZoneInfoNotFoundError):  # outside the reference: no standby can be placed in its day
         return None
     rating = (
         AIRCRAFT_TYPES[proposed.aircraft_type].rating_group
         if proposed.aircraft_type in AIRCRAFT_TYPES
         else proposed.aircraft_type
     )
-    rows = standby_covering(station, report, crew.standby)
     on_call = sorted({r.crew_id for r in rows} - used)
     for member in crew.members(on_call).values():
         if member.rank != verdict.rank or rating not in member.type_ratings or member.status != "ACTIVE":
