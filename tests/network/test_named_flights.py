@@ -15,7 +15,7 @@ from itertools import pairwise
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from bench.reading.airline_view import AirlineView, view_of
@@ -167,6 +167,7 @@ def test_a_named_flight_already_cancelled_in_the_data_cannot_be_planned(view, ru
 
 @settings(max_examples=2, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**31), cause=st.integers(0, 99))
+@example(seed=21737986, cause=0)  # EY123's tail grounded by its work order: the optimizer's plans dropped EY123
 def test_every_ranked_plan_answers_for_every_named_flight(view, run, handle, seed, cause):
     report = _report(view, seed, cause, 0)
     assume(report is not None)

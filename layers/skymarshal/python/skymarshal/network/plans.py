@@ -12,7 +12,9 @@ Modelling choices (documented assumptions, not data the tables lack):
 - after the window the airport runs at the airline's normal rate (its busiest scheduled hour that day), so the
   recovery does not bunch every delayed flight into the reopening hour;
 - an ATC slot delay is imposed on every regulated flight: it leaves exactly at schedule + the slot delay;
-- tail swaps stay within a rating group, so the rostered crews stay qualified.
+- tail swaps stay within a rating group, so the rostered crews stay qualified;
+- a group the optimizer finds no feasible plan for (a disrupted flight on a tail grounded all day) flies as in the
+  baseline within that objective's plan, so every plan answers for every affected flight.
 """
 
 from __future__ import annotations
@@ -255,6 +257,11 @@ def optimizer_actions(
     return actions
 
 
+def unavailable_tails(groups: list[GroupData]) -> frozenset[str]:
+    """The groups' tails on the ground all day (AOG, in maintenance): the baseline flies none of their flights."""
+    return frozenset(d.aircraft_registration for g in groups for d in g.fleet if d.status in ("AOG", "MAINTENANCE"))
+
+
 def scope_reasons(scope: NetworkScope) -> dict[str, str]:
     r = scope.restriction
     if r.kind == "flights":
@@ -344,20 +351,21 @@ def generate_plans(
             a = adapt(group, scope, used, inbound_outages(group, scope, data.rotations))
             try:
                 solution, result = solve(weighted(a.instance, weights), per_solve, seed=config.seed)
+                failed = None if result.feasible else "the optimizer's plan failed its own checker"
             except NoFeasibleSolution as exc:
-                notes.append(f"{group.group}: the optimizer found no feasible plan ({exc})")
-                continue
-            if not result.feasible:
-                notes.append(f"{group.group}: the optimizer's plan failed its own checker")
-                continue
-            roadef += evaluate(a.instance, solution).total  # neutral weights: comparable across objectives
-            planned = optimizer_actions(a, solution, group, reasons)
+                failed = f"the optimizer found no feasible plan ({exc})"
+            if failed is None:
+                roadef += evaluate(a.instance, solution).total  # neutral weights: comparable across objectives
+                planned = optimizer_actions(a, solution, group, reasons)
+            else:  # the plan still answers for the group's flights: as the baseline does, never by leaving them out
+                notes.append(f"{group.group}: {failed}; its flights as in the baseline")
+                planned = baseline_actions(group.rotations, scope, reasons, unavailable_tails([group]))
             used += usage(planned, scope.restriction.airport)
             actions += [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
         took = time.monotonic() - began
         seconds["optimizer"] += took
-        if notes and not actions:
-            continue
+        if len(notes) == len(groups):
+            continue  # every group as in the baseline: the baseline itself
         rows, totals = measure(continuous(actions, data, types), data, optimizer_cost=round(roadef, 2))
         plans.append(
             NetworkPlan(
@@ -371,10 +379,8 @@ def generate_plans(
             )
         )
     rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
-    unavailable = frozenset(
-        d.aircraft_registration for g in groups for d in g.fleet if d.status in ("AOG", "MAINTENANCE")
-    )
-    rows, totals = measure(continuous(baseline_actions(rotations, scope, reasons, unavailable), data, types), data)
+    baseline = baseline_actions(rotations, scope, reasons, unavailable_tails(groups))
+    rows, totals = measure(continuous(baseline, data, types), data)
     plans.append(
         NetworkPlan(
             plan_id="network:baseline", objective="baseline", title=TITLES["baseline"], actions=rows, totals=totals
