@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from ..data import queries as q
@@ -53,8 +53,16 @@ def standby_at(handle: DataHandle, station: str, report: datetime) -> list[CrewD
     return standby_covering(station, report, lambda at, day: q.standby_crew(handle, at, day))
 
 
+def roster_window(around: datetime) -> tuple[datetime, datetime]:
+    """The roster read around a moment: the cumulative limits' look-back before it and at least three days after,
+    in whole UTC days. Every read around the same day is then one query (one cached answer, one memo entry for a
+    member); the few hours more either side only add duties a check must see anyway."""
+    day = around.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return day - timedelta(days=HISTORY_DAYS), day + timedelta(days=4)
+
+
 def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:
-    start, end = around - timedelta(days=HISTORY_DAYS), around + timedelta(days=3)
+    start, end = roster_window(around)
     return {crew_id: q.duty_history(handle, crew_id, start, end) for crew_id in crew_ids}
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE, member_roster
+from ..analysis.crew import CALL_OUT, REPORT_BEFORE_DEPARTURE
 from ..data import queries as q
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
@@ -45,9 +45,7 @@ def _template_rows(ctx: DisruptionContext) -> list:
     )
     if not seats:
         return []
-    return ctx.memo(
-        ("roster", seats[0].crew_id), lambda: member_roster(ctx.handle, seats[0].crew_id, seats[0].duty_start)
-    )
+    return ctx.roster(seats[0].crew_id, seats[0].duty_start)
 
 
 def _findings(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, report: datetime) -> list[Finding]:
@@ -55,7 +53,7 @@ def _findings(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, report: 
         member = q.crew_members(ctx.handle, [crew_id])
         if not member:
             raise LookupError(f"cabin crew {crew_id} is not in CrewMembers")
-        history = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, report))
+        history = ctx.roster(crew_id, report)
         return evaluate_swap_candidate(member[0], history, duty, report)
 
     return ctx.memo(("cabin", crew_id, duty.report, duty.fdp_end, report), compute)

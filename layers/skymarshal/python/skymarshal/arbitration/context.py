@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..analysis.crew import standby_covering
+from ..analysis.crew import member_roster, roster_window, standby_covering
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
@@ -76,6 +76,13 @@ class DisruptionContext:
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
+
+    def roster(self, crew_id: str, around: datetime) -> list[CrewDuty]:
+        """`analysis.crew.member_roster`, each member's window (whole days) read once per arbitration. Keyed by the
+        window: a roster read around one day never answers for a duty days later, whose next duties it lacks."""
+        return self.memo(
+            ("roster", crew_id, roster_window(around)), lambda: member_roster(self.handle, crew_id, around)
+        )
 
     def standby_at(self, station: str, report: datetime) -> list[CrewDuty]:
         """`analysis.crew.standby_at`, each (station, local day) read once per arbitration."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..analysis.crew import member_roster
 from ..data import queries as q
 from ..models.findings import Finding
 from ..models.operational import CrewDuty, CrewMember
@@ -55,7 +54,7 @@ def onboard(ctx: DisruptionContext) -> Onboard | None:
         members = {m.crew_id: m for m in q.crew_members(ctx.handle, sorted(seats))}
         if not seats or set(members) != set(seats):
             return None
-        rows = {c: member_roster(ctx.handle, c, f.scheduled_departure) for c in sorted(seats)}
+        rows = {c: ctx.roster(c, f.scheduled_departure) for c in sorted(seats)}
         return Onboard(members, rows, seats)
 
     return ctx.memo(("continuation", "onboard"), read)
@@ -159,7 +158,7 @@ def reserve(ctx: DisruptionContext, reserve_id: str, leg: ContinueFlight, crew: 
     if not member:
         raise LookupError(f"reserve {reserve_id} is not in CrewMembers")
     report = leg.reports[reserve_id]
-    history = ctx.memo(("roster", reserve_id), lambda: member_roster(ctx.handle, reserve_id, report))
+    history = ctx.roster(reserve_id, report)
     duty = one_sector(leg, report, f"{ctx.flight.flight_number} {leg.origin}-{leg.destination}", pilots(crew))
     return evaluate_swap_candidate(member[0], history, duty, report)
 

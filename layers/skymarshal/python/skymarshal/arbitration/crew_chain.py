@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..analysis.crew import member_roster, replacement_findings, rostered_crew
+from ..analysis.crew import replacement_findings, rostered_crew
 from ..data import queries as q
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
@@ -78,9 +78,7 @@ def answered_for(ctx: DisruptionContext, s: Scenario, flight: Flight) -> set[str
         if since == flight.flight_id:
             out.add(crew_id)
             continue
-        rows = ctx.memo(
-            ("roster", crew_id), lambda c=crew_id: member_roster(ctx.handle, c, ctx.flight.scheduled_departure)
-        )
+        rows = ctx.roster(crew_id, ctx.flight.scheduled_departure)
         start = next((r for r in rows if r.flight_id == since), None)
         here = next((r for r in rows if r.flight_id == flight.flight_id), None)
         if (
@@ -94,7 +92,7 @@ def answered_for(ctx: DisruptionContext, s: Scenario, flight: Flight) -> set[str
 
 
 def next_duty(ctx: DisruptionContext, crew_id: str, flight: Flight) -> tuple[str, ProposedDuty] | None:
-    rows = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, flight.scheduled_departure))
+    rows = ctx.roster(crew_id, flight.scheduled_departure)
     return next_rostered_duty(rows, flight.flight_id)
 
 
@@ -114,9 +112,7 @@ def reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken:
     ][:MAX_RESERVES_CHECKED]
     template = duty.model_copy(update={"duty_id": None})
     for reserve in candidates:
-        history = ctx.memo(
-            ("roster", reserve.crew_id), lambda r=reserve: member_roster(ctx.handle, r.crew_id, duty.report)
-        )
+        history = ctx.roster(reserve.crew_id, duty.report)
         if is_legal(evaluate_swap_candidate(reserve, history, template, duty.report)):
             return reserve.crew_id
     return None

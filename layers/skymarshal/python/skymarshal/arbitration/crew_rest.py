@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import member_roster, replacement_findings
+from ..analysis.crew import replacement_findings
 from ..data import queries as q
 from ..data import schema
 from ..models.operational import CrewDuty, CrewMember
@@ -52,7 +52,7 @@ def fatigued(ctx: DisruptionContext) -> set[str]:
 
 
 def _rows(ctx: DisruptionContext, crew_id: str) -> list[CrewDuty]:
-    return ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, ctx.flight.scheduled_departure))
+    return ctx.roster(crew_id, ctx.flight.scheduled_departure)
 
 
 def _cured(finding, crew_id: str, tired: set[str]) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 
 from ..analysis.base import decision_time
-from ..analysis.crew import CALL_OUT, member_roster
+from ..analysis.crew import CALL_OUT
 from ..data import queries as q
 from ..models.findings import Finding
 from ..models.operational import CrewDuty
@@ -60,7 +60,7 @@ def moved_report(ctx: DisruptionContext, crew_id: str, flight_id: str, report: d
     member = q.crew_members(ctx.handle, [crew_id])
     if not member:
         raise LookupError(f"{crew_id} is not in CrewMembers")
-    rows = ctx.memo(("roster", crew_id), lambda: member_roster(ctx.handle, crew_id, report))
+    rows = ctx.roster(crew_id, report)
     seat = next(r for r in rows if r.flight_id == flight_id)
     shifted = moved(rows, crew_id, {crew_id: (flight_id, report - seat.duty_start)})
     return evaluate_duty(member[0], shifted, rostered_duty(shifted, flight_id))
