@@ -199,6 +199,22 @@ def workflow_template(synthesized):
 
 
 @pytest.fixture(scope="session")
+def synthesized_home(workflow_template):
+    """Gives a fresh SKYMARSHAL_HOME the session's synthesis as its cached template (local/template.py keys it by
+    the app's inputs, which are the same): a local server started there skips `python app.py`, several seconds of
+    Node start-up per server."""
+    from skymarshal.local.template import REPO_ROOT, _fingerprint
+
+    key = _fingerprint(REPO_ROOT)
+
+    def link(home: Path) -> None:
+        (home / "cdk.out").mkdir(parents=True, exist_ok=True)
+        (home / "cdk.out" / key).symlink_to(workflow_template.parent, target_is_directory=True)
+
+    return link
+
+
+@pytest.fixture(scope="session")
 def wf(account, workflow_template):
     saved = dict(os.environ)
     os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"

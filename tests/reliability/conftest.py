@@ -29,8 +29,9 @@ def seed_cache(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def local_home(tmp_path, monkeypatch, seed_cache):
+def local_home(tmp_path, monkeypatch, seed_cache, synthesized_home):
     monkeypatch.setenv("SKYMARSHAL_HOME", str(tmp_path))
+    synthesized_home(tmp_path)
     monkeypatch.setenv("SKYMARSHAL_SEED_CACHE", str(seed_cache))
     monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
     with socket.socket() as sock:
