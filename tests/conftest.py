@@ -27,7 +27,7 @@ from hypothesis import settings
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 import aws_cdk as cdk
-from learning_records import forget_learning
+from learning_records import forget_ids, forget_learning, learning_ids
 
 from infra import SkyMarshalStacks, build_app, cdk_json_context
 from skymarshal.data.generator import GeneratorConfig, generate
@@ -97,6 +97,21 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     pytest_socket.enable_socket()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def module_learning(request):
+    """A module running the state machine on the session's account leaves no learning record behind: precedent is
+    read from DisruptionHistory, so the records one module's runs wrote would move the next module's rankings.
+    Autouse, so set up before and finalized after the module's own fixtures (its runs left waiting, rejected)."""
+    module = request.node.nodeid
+    if not any("wf" in item.fixturenames for item in request.session.items if item.nodeid.startswith(module + "::")):
+        yield
+        return
+    account = request.getfixturevalue("account")
+    before = learning_ids(account)
+    yield
+    forget_ids(account, learning_ids(account) - before)
 
 
 @pytest.fixture(scope="session")

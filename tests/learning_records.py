@@ -18,3 +18,22 @@ def forget_learning(account, names: Iterable[str]) -> None:
         per_flight = history.scan(FilterExpression=Attr("disruption_id").begins_with(f"SM-{name}#"))["Items"]
         for item in per_flight:  # a test's read, not the app's
             history.delete_item(Key={"disruption_id": item["disruption_id"]})
+
+
+def learning_ids(account) -> set[str]:
+    """Every learning record Learn has written in the account (`SM-` ids; the generator's history has none)."""
+    history = account.resource().Table(account.naming("DisruptionHistory"))
+    found: set[str] = set()
+    kwargs = {"FilterExpression": Attr("disruption_id").begins_with("SM-"), "ProjectionExpression": "disruption_id"}
+    while True:
+        page = history.scan(**kwargs)  # a test's read, not the app's
+        found |= {item["disruption_id"] for item in page["Items"]}
+        if "LastEvaluatedKey" not in page:
+            return found
+        kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
+
+def forget_ids(account, disruption_ids: Iterable[str]) -> None:
+    history = account.resource().Table(account.naming("DisruptionHistory"))
+    for disruption_id in disruption_ids:
+        history.delete_item(Key={"disruption_id": disruption_id})

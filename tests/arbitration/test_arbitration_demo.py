@@ -62,7 +62,8 @@ def test_a_reported_atc_regulation_gets_no_tail_swap(demo_collations, account, d
 def test_the_demo_situations_rank_the_expected_kind_of_plan_first(decisions, situation):
     decision = decisions[situation]
     assert decision.status == "decided", decision.escalations
-    assert decision.ranked[0].scenario.kind in EXPECTED_FIRST[situation]
+    rejected = {v.scenario.scenario_id: [f"{r.code}: {r.message}" for r in v.rejections] for v in decision.rejected}
+    assert decision.ranked[0].scenario.kind in EXPECTED_FIRST[situation], rejected  # which rule refused the others
     assert 1 <= len(decision.ranked) <= 3
     assert [r.rank for r in decision.ranked] == list(range(1, len(decision.ranked) + 1))
 
