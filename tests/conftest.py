@@ -12,8 +12,10 @@ demo situations by default; `make test-full` runs at the production default, 0.7
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import time
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -259,14 +261,22 @@ def calls():
 
 
 @pytest.fixture
-def restore(account):
+def restore(account, request):
     """Undo the executions a test makes: every changed row goes back to its before-image, and the learning
-    record each run wrote is removed."""
+    record each run wrote is removed. A run of the state machine still executing (a test that approved and did not
+    wait) is waited for first: undone mid-way, the groups it applied after would stay in the session's airline."""
+    from skymarshal.workflow.client import RunNotFound
     from skymarshal.workflow.execution import undo
 
     names: list[str] = []
     yield names
+    wf = request.getfixturevalue("wf") if "wf" in request.fixturenames else None
     for name in names:
+        deadline = time.monotonic() + 300
+        with contextlib.suppress(RunNotFound):  # a plan executed directly, not by a run
+            while wf and wf.describe(name)["status"] == "RUNNING" and not wf.pending(name):
+                assert time.monotonic() < deadline, f"{name} still running 300 s after its test"
+                time.sleep(0.2)
         undo(name, tables=WorkflowTables(account.resource(), account.naming))
     forget_learning(account, names)  # Learn's records: other tests count the seeded history
 
