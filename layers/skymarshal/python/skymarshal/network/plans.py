@@ -364,7 +364,7 @@ def generate_plans(
             actions += [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
         took = time.monotonic() - began
         seconds["optimizer"] += took
-        if len(notes) == len(groups):
+        if notes and len(notes) == len(groups):
             continue  # every group as in the baseline: the baseline itself
         rows, totals = measure(continuous(actions, data, types), data, optimizer_cost=round(roadef, 2))
         plans.append(
