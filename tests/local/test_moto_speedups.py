@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from typing import Any
 
 import pytest
-from boto3.dynamodb.conditions import Attr, Key
+from boto3.dynamodb.conditions import And, Attr, ConditionExpressionBuilder, Key, Not, Or
+from boto3.dynamodb.types import TypeSerializer
 from botocore.exceptions import ClientError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -189,3 +191,49 @@ def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
     update = {"TableName": table.name, "Key": {"pk": pk, "sk": 1}, "UpdateExpression": "SET v = :v"}
     client.transact_write_items(TransactItems=[{"Update": {**update, "ExpressionAttributeValues": {":v": 5}}}])
     assert table.get_item(Key={"pk": pk, "sk": 1})["Item"]["v"] == 5
+
+
+NAMES = st.sampled_from(["status", "flight_id", "seats", "a.b"])
+VALUES = st.one_of(st.integers(-5, 5), st.text("xyz", min_size=1, max_size=3))
+
+
+def _leaf(name: str, kind: str, value) -> Any:
+    attr = Attr(name)
+    return {
+        "eq": lambda: attr.eq(value),
+        "ne": lambda: attr.ne(value),
+        "lt": lambda: attr.lt(value),
+        "between": lambda: attr.between(value, value),
+        "in": lambda: attr.is_in([value, value]),
+        "exists": attr.exists,
+        "absent": attr.not_exists,
+        "begins": lambda: attr.begins_with(str(value)),
+    }[kind]()
+
+
+LEAVES = st.builds(
+    _leaf, NAMES, st.sampled_from(["eq", "ne", "lt", "between", "in", "exists", "absent", "begins"]), VALUES
+)
+CONDITIONS = st.recursive(
+    LEAVES, lambda inner: st.one_of(st.builds(And, inner, inner), st.builds(Or, inner, inner), st.builds(Not, inner))
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(CONDITIONS, st.data())
+def test_a_condition_lexed_once_parses_as_stock_moto_parses_it(condition, data):
+    """The lexed tokens are reused by text: the same expression with other names' values parses as stock moto does."""
+    from moto.dynamodb.comparisons import get_filter_expression
+
+    built = ConditionExpressionBuilder().build_expression(condition)
+    names, values = (
+        built.attribute_name_placeholders,
+        {k: TypeSerializer().serialize(v) for k, v in built.attribute_value_placeholders.items()},
+    )
+    moto_speedups.install()
+    first = repr(get_filter_expression(built.condition_expression, names, values))
+    again = {k: TypeSerializer().serialize(data.draw(VALUES)) for k in values}  # same text, other values
+    second = repr(get_filter_expression(built.condition_expression, names, again))
+    with moto_speedups.disabled():
+        assert first == repr(get_filter_expression(built.condition_expression, names, values))
+        assert second == repr(get_filter_expression(built.condition_expression, names, again))
