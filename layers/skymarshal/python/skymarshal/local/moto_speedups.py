@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -269,8 +270,6 @@ _lexed: dict[str, tuple] = {}
 
 def _lex_condition_expression(self: Any) -> Any:
     """moto's token list for the expression's text, lexed once (a fresh deque: the parser consumes it)."""
-    from collections import deque
-
     text = self.condition_expression
     tokens = _lexed.get(text)
     if tokens is None:
