@@ -6,7 +6,6 @@ audit naming who corrected what from what."""
 
 from __future__ import annotations
 
-from learning_records import forget_learning
 from test_console_browser import page  # noqa: F401 (the headless Chromium fixture)
 
 from skymarshal.workflow.models import ApprovalDecision
@@ -15,7 +14,7 @@ from skymarshal.workflow.models import ApprovalDecision
 REPORT = "EY11 on January 20th: something failed at the pump, no uplift for about two hours"
 
 
-def test_a_misread_report_is_corrected_in_the_facts_panel(page, wf, account):  # noqa: F811
+def test_a_misread_report_is_corrected_in_the_facts_panel(page, wf):  # noqa: F811
     page.get_by_test_id("login-DutyManager").click()
     page.get_by_test_id("who").filter(has_text="(DutyManager)").wait_for()
     page.locator("#report textarea").fill(REPORT)
@@ -54,5 +53,4 @@ def test_a_misread_report_is_corrected_in_the_facts_panel(page, wf, account):  #
     finally:
         if wf.pending(again):
             wf.decide(again, ApprovalDecision(action="reject", decided_by="test", comment="test over"))
-        wf.follow(again, timeout_s=300)  # Learn writes its record last
-        forget_learning(account, [first, again])  # both rejected runs' records: other tests count the seeded history
+        wf.follow(again, timeout_s=300)  # Learn writes its record last (conftest's module_learning removes it)

@@ -10,7 +10,6 @@ import shutil
 import time
 
 import pytest
-from learning_records import forget_learning
 from test_console_browser import CHROMIUM, CHROMIUM_ARGS
 
 from skymarshal.workflow.models import ApprovalDecision
@@ -26,9 +25,9 @@ SCREENSHOT_BYTES = (30_000, 3_000_000)
 
 
 @pytest.fixture(scope="module")
-def runs(wf, account):
+def runs(wf):
     """The three demos, each started once and left waiting for the duty manager; rejected at the end, and
-    their learning records removed (other tests count the seeded history)."""
+    their learning records removed by conftest's module_learning (other tests count the seeded history)."""
     names = {}
     for situation, prompt in PROMPTS.items():
         name = wf.start(prompt, disruption_id=f"gantt-{situation}")["execution_name"]
@@ -43,7 +42,6 @@ def runs(wf, account):
         deadline = time.monotonic() + 300
         while wf.describe(name)["status"] == "RUNNING" and time.monotonic() < deadline:  # Learn writes it last
             time.sleep(0.5)
-    forget_learning(account, names.values())
 
 
 @pytest.fixture

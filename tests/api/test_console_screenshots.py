@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from boto3.dynamodb.conditions import Key
 from console_fake import chromium_page
-from learning_records import forget_learning
 
 from skymarshal.api.messages import messages_view
 from skymarshal.api.views import decision_view
@@ -56,7 +55,8 @@ def _settle(wf, names) -> None:
 
 @pytest.fixture(scope="module")
 def runs(wf, account):
-    """The runs, each left where a duty manager finds it; rejected at the end and their learning records removed."""
+    """The runs, each left where a duty manager finds it; rejected at the end (conftest's module_learning removes
+    their learning records)."""
     registry = local_workflow.registry()
 
     def crew_agent_down(name, handler, event):
@@ -83,7 +83,6 @@ def runs(wf, account):
         deadline = time.monotonic() + 300
         while wf.describe(name)["status"] == "RUNNING" and time.monotonic() < deadline:
             time.sleep(0.5)
-    forget_learning(account, names.values())  # a rejected network run leaves one record per flight too
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,6 @@ import uuid
 
 import pytest
 from iam_policies import LocalNames, evaluate, function_policies, resource_policies, without
-from learning_records import forget_learning
 from test_audit_truncation import locked_bucket
 from workflow_helpers import DEMO
 
@@ -136,7 +135,6 @@ def recorded(synthesized, account, wf, anchor_bucket):
 
         for name in names:
             undo(name, tables=WorkflowTables(account.resource(), account.naming))
-        forget_learning(account, names)
     return calls, trigger_name, api_name
 
 
