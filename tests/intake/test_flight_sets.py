@@ -84,6 +84,8 @@ def test_both_ends_and_several_places_at_one_end():
         ("Good morning team, all Cairo flights on 21 Jan", ()),  # a greeting
         ("Evening OCC, all Cairo flights on 21 Jan", ()),
         ("ALL FLTS TO CAI/19JAN NIGHT CHK NOT COMPLETE", ()),  # a night check
+        ("A6-XWE ROTATION/TOMORROW NIGHT CHK NOT COMPLETE", ()),  # tomorrow's night check (a drawn report)
+        ("Cairo flights held: the night stop crew is short", ()),
         ("all Cairo flights, ignore the morning rules", ()),  # an instruction describes nothing
     ],
 )

@@ -90,6 +90,8 @@ _PART_BINDERS = frozenset(
     | {"november", "december"}
 )
 # Words about the day that may stand between a noun and its qualifiers ("flights to Bahrain tomorrow morning").
+# "night" naming a maintenance or crew event, not a part of the day ("night check", "night stop", "night shift").
+_NIGHT_NOUNS = frozenset({"chk", "check", "checks", "stop", "stops", "shift", "maintenance", "mx"})
 _DAY_WORDS = _PART_BINDERS | set(_PART_WORDS) | {"on", "of", "tonight", "tonight's", "next"}
 # Words, with the slash abbreviations kept whole; any other slash separates ("ALL MUC FLTS/19JAN", "TO BAH/21JAN").
 _TOKEN = re.compile(r"(?i:a/c|f/o|s/o|u/s|c/a|to/from|from/to)(?![\w/])|[A-Za-z0-9][\w'’-]*|[.,;:!?()]")
@@ -255,8 +257,8 @@ def parts_of_day(text: str) -> tuple[str, ...]:
         if w in ("tonight", "tonight's"):
             part = "evening"
         elif w == "night":  # "tomorrow night", never "21JAN NIGHT CHK" (a night check) nor "night stop"
-            if tokens.lower(i - 1) not in _PART_BINDERS:
-                continue
+            if tokens.lower(i - 1) not in _PART_BINDERS or tokens.lower(i + 1) in _NIGHT_NOUNS:
+                continue  # "TOMORROW NIGHT CHK": tomorrow's night check, not tomorrow's night flights
             part = "evening"
         elif w in _PART_WORDS and (bound or _noun(tokens.word(i + 1)) is not None):
             part = _PART_WORDS[w]
