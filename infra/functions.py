@@ -18,7 +18,7 @@ from constructs import Construct
 from skymarshal.checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from skymarshal.data.schema import AUDIT_TRAIL, CHECKPOINTS, TABLES_BY_NAME
 from skymarshal.llm.provider import GEOGRAPHY_ENV
-from skymarshal.workflow.audit_anchor import ANCHOR_BUCKET_ENV
+from skymarshal.workflow.audit.anchor import ANCHOR_BUCKET_ENV
 
 from .bedrock import ACTIONS as BEDROCK_ACTIONS
 from .bedrock import stack_grant
@@ -211,7 +211,7 @@ class FunctionsBase(Construct):
             self._finding(fn, f"Resource::{arn}/*", f"object keys are per run, unknown at deploy time; {grant}")
 
     def grant_anchor_put(self, fn: lambda_.Function) -> None:
-        """Leave a finished run's audit head in the Object Lock bucket (workflow/audit_anchor.py write_locked):
+        """Leave a finished run's audit head in the Object Lock bucket (workflow/audit/anchor.py write_locked):
         s3:PutObject on anchors/* and nothing else. Not Bucket.grantPut, whose PutObjectRetention and
         PutObjectLegalHold would let a PUT carry its own shorter GOVERNANCE retention instead of the bucket's
         COMPLIANCE default; no read, no delete (a version cannot be deleted before its retention ends anyway)."""
@@ -222,7 +222,7 @@ class FunctionsBase(Construct):
         self._anchor_finding(fn, "PutObject only, so Learn can add an anchor and cannot read, retain or delete one")
 
     def grant_anchor_read(self, fn: lambda_.Function) -> None:
-        """Read the audit anchors for `audit verify` (workflow/audit_anchor.py locked_anchors reads every version,
+        """Read the audit anchors for `audit verify` (workflow/audit/anchor.py locked_anchors reads every version,
         so a delete marker or a newer version cannot hide a locked one): GetObjectVersion on anchors/* and
         ListBucketVersions of that prefix only (the s3:prefix condition; Bucket.grantRead cannot narrow a
         listing, and brings GetBucket*/List* besides); no write."""

@@ -1,5 +1,5 @@
 """The message bus: where Execute publishes an executed plan's ASM/MVT messages and its contact list for downstream
-systems (workflow/publish.py says why EventBridge and what an event holds).
+systems (workflow/execution/publish.py says why EventBridge and what an event holds).
 
 A bus of its own, not the disruption bus reports arrive on: producers of reports are granted PutEvents there, and a
 consumer's rule here sees only what SkyMarshal sent. Only the Execute Lambda may put events on it (the L2 grant:

@@ -10,7 +10,7 @@ from aws_cdk import aws_kms as kms
 from aws_cdk import aws_s3 as s3
 from constructs import Construct
 
-from skymarshal.workflow.audit_anchor import PREFIX as ANCHOR_PREFIX
+from skymarshal.workflow.audit.anchor import PREFIX as ANCHOR_PREFIX
 
 # Key prefixes inside the artifacts bucket. The checkpoint saver must be configured with
 # s3_offload_config={"bucket_name": ..., "key_prefix": "checkpoints"} for the expiry rule to apply.
@@ -126,7 +126,7 @@ class ArtifactStorage(Construct):
 
 class AuditAnchorStorage(Construct):
     """`bucket`: where Learn leaves each finished run's audit head (`anchors/<disruption id>/<seq>.json`,
-    workflow/audit_anchor.py), under a default Object Lock retention in COMPLIANCE mode: no one, the account's
+    workflow/audit/anchor.py), under a default Object Lock retention in COMPLIANCE mode: no one, the account's
     root included, deletes or overwrites a version before it ends, so a rolled-back chain cannot hide its anchor.
 
     Always retained, whatever the stage's removal policy: CloudFormation cannot empty a bucket of locked

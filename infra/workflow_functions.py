@@ -76,7 +76,7 @@ ARBITRATOR_READS = (
     DISRUPTION_HISTORY,
 )
 # Collate asks the debate rule after the revision and each debate round, which validates every agent's plans as
-# Arbitrate does (arbitration/debate_assess.py): the same reads, less the history it ranks with.
+# Arbitrate does (arbitration/debate/assess.py): the same reads, less the history it ranks with.
 COLLATE_READS = tuple(t for t in ARBITRATOR_READS if t != DISRUPTION_HISTORY)
 EXECUTE_WRITES = (FLIGHTS, BOOKINGS, CREW_ROSTER, AIRCRAFT_AVAILABILITY)
 # Internal deadlines below each Lambda's timeout (agents 90 s, Arbitrate 180 s): a model call is bounded to

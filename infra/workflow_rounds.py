@@ -2,7 +2,7 @@
 used by the initial, the revision and the debate rounds; and the debate loop after the revision round.
 
 The debate (issue 20 item 3): Collate revision says whether a conflict stays open (`$.phase2.debate_again`, from
-the debate rule in arbitration/debate.py); if so the debate state is copied to `$.debate`, a debate round runs
+the debate rule in arbitration/debate/rule.py); if so the debate state is copied to `$.debate`, a debate round runs
 the same agent Lambdas (phase "debate", the round number and the stated conflict in the payload), Collate debate
 collates it and asks the rule again, and "Debate again?" loops — at most to round 5, the rule's hard maximum —
 or arbitrates. Each round has the agents' own deadline below their Lambda timeout, like the first two.
@@ -33,7 +33,7 @@ TRANSIENT = [
     "Lambda.TooManyRequestsException",
     "Lambda.ClientExecutionTimeoutException",
 ]
-DEBATE_TITLE = "Debate round"  # the console's phase marker (workflow/client.py, api/plans.py)
+DEBATE_TITLE = "Debate round"  # the console's phase marker (workflow/runs/client.py, api/plans.py)
 Invoke = Callable[[str, lambda_.IFunction, dict, "str | None"], tasks.LambdaInvoke]
 
 

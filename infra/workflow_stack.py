@@ -76,7 +76,7 @@ class WorkflowStack(Stack):
         self.alerts, self.alarms = workflow_alerts(
             self, config=config, functions=functions, state_machine=self.state_machine, trigger_dlq=self.trigger_dlq
         )
-        # Execute publishes the executed plan's messages for downstream systems (workflow/publish.py).
+        # Execute publishes the executed plan's messages for downstream systems (workflow/execution/publish.py).
         self.messages = MessageBus(self, "Messages", config=config)
         self.messages.grant_publish(self.fns.execute)
         CfnOutput(self, "AlertTopicArn", value=self.alerts.topic.topic_arn)
@@ -101,7 +101,7 @@ class WorkflowStack(Stack):
 
     @staticmethod
     def _items(phase: str) -> str:
-        """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/retry.py)."""
+        """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/runs/retry.py)."""
         return "$.request.agents" if phase == "initial" else "$.request.revision_agents"
 
     def _common(self) -> dict[str, Any]:
@@ -143,7 +143,7 @@ class WorkflowStack(Stack):
                 "ran": sfn.JsonPath.list_at(self._items(phase)),
                 # a retry keeps the answers of the agents it does not re-run from the run it retries
                 "retries": sfn.JsonPath.string_at("$.request.resumes"),
-                # the revision round's Collate asks the debate rule (workflow/debate.py), which reads the report
+                # the revision round's Collate asks the debate rule (workflow/steps/debate.py), which reads the report
                 **({"request": sfn.JsonPath.object_at("$.request")} if phase == "revision" else {}),
             },
             path,
@@ -298,7 +298,7 @@ class WorkflowStack(Stack):
             .otherwise(initial)
         )
         # An airport or airspace over a window touches many flights: the agents analyse every one of them in both
-        # rounds (network/window_analysis.py) and Arbitrate runs the network planner (workflow/network_step.py).
+        # rounds (network/window_analysis.py) and Arbitrate runs the network planner (workflow/steps/network.py).
         return validate.next(initial_done)
 
     def _acknowledge_state_machine_findings(self) -> None:
@@ -330,7 +330,7 @@ class WorkflowStack(Stack):
                 )
 
     def _grant_describe_own_executions(self, fn: lambda_.Function) -> None:
-        """The Trigger looks its execution up before starting it (workflow/trigger.py: a redelivered event
+        """The Trigger looks its execution up before starting it (workflow/runs/trigger.py: a redelivered event
         must start nothing new): states:DescribeExecution on this state machine's executions only."""
         executions = f"arn:{self.partition}:states:{self.region}:{self.account}:execution:{self.state_machine_name}:*"
         fn.add_to_role_policy(iam.PolicyStatement(actions=["states:DescribeExecution"], resources=[executions]))

@@ -265,8 +265,8 @@ def restore(account, request):
     """Undo the executions a test makes: every changed row goes back to its before-image, and the learning
     record each run wrote is removed. A run of the state machine still executing (a test that approved and did not
     wait) is waited for first: undone mid-way, the groups it applied after would stay in the session's airline."""
-    from skymarshal.workflow.client import RunNotFound
-    from skymarshal.workflow.execution import undo
+    from skymarshal.workflow.execution.execute import undo
+    from skymarshal.workflow.runs.client import RunNotFound
 
     names: list[str] = []
     yield names

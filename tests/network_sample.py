@@ -1,7 +1,7 @@
 """A hand-built network decision for the API, CLI and console tests: Abu Dhabi closed by fog 14:00–17:00Z on
 22 January 2027, two plans (one valid, one rejected), as the arbitrator's output dict the decision views read.
 
-Built through arbitration.network_scenario.network_output, so the ranked scenarios carry the plan ids the
+Built through arbitration.plans.network.network_output, so the ranked scenarios carry the plan ids the
 real runs do; the rows hold what the tables show (a retime with a reserve, a tail swap, a cancellation, a row
 with markup-like text the renderers must print as written).
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from skymarshal.arbitration.network_scenario import network_output
+from skymarshal.arbitration.plans.network import network_output
 from skymarshal.arbitration.ranking import RankingWeights
 from skymarshal.models.disruption import Disruption, Scope, Window
 from skymarshal.models.network_plan import (

@@ -1,4 +1,4 @@
-"""The reader under test, as `skymarshal analyze` runs it: Validate (workflow/steps.py) on one in-process emulated
+"""The reader under test, as `skymarshal analyze` runs it: Validate (workflow/steps/validate.py) on one in-process emulated
 account seeded once with the airline's tables the reading checks against. Offline (no model).
 
 Validate is called directly, not through the state machine: the reading is all that is measured, and each
@@ -45,7 +45,7 @@ class ValidateReader:
         self.store = ArtifactStore(BUCKET, account.client("s3"))
 
     def read(self, report: Report) -> Read:
-        from skymarshal.workflow.steps import InvalidDisruption, validate
+        from skymarshal.workflow.steps.validate import InvalidDisruption, validate
 
         name = f"reading-{report.report_id}"
         payload = {

@@ -29,7 +29,7 @@ class FakeWorkflow:
 
     def describe(self, name):
         if name != RUN:
-            from skymarshal.workflow.client import RunNotFound
+            from skymarshal.workflow.runs.client import RunNotFound
 
             raise RunNotFound(f"no run {name!r}")
         return {"status": "RUNNING"}

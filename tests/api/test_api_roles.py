@@ -157,7 +157,7 @@ def saved_settings(account):
 
 
 def test_an_admin_changes_the_approval_window_for_new_runs(call, saved_settings, account):
-    from skymarshal.workflow.steps import approval_timeout_seconds
+    from skymarshal.workflow.steps.validate import approval_timeout_seconds
 
     current = call("GET", "/settings", role=Role.OBSERVER).body
     assert current["version"] == 0 and current["approval_timeout_minutes"] >= 1

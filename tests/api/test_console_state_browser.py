@@ -15,7 +15,7 @@ from test_console_why_browser import RUN, progress
 from skymarshal.api.views import decision_view
 from skymarshal.models.debate import DebateRecord
 from skymarshal.views.run_list import OUTCOME_WORDS, RunLine
-from skymarshal.workflow.progress import Progress, phase_of
+from skymarshal.workflow.runs.progress import Progress, phase_of
 
 pytestmark = pytest.mark.enable_socket
 AT = datetime(2027, 1, 20, 7, tzinfo=UTC)

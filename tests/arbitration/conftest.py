@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 DEMO_PROMPTS = {
     "mechanical": "Flight EY123 on January 20th 2027 had a mechanical failure",

@@ -13,7 +13,7 @@ from reported import flight_of, reported
 from skymarshal.agents.graph import failure_response
 from skymarshal.arbitration.arbitrator import ArbitratorConfig, arbitrate
 from skymarshal.intake.disruption_facts import report_disruption, resolve_flight_report
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 # The storm: a diversion leaves the aircraft at the alternate while its return leg leaves London (rejected,
 # ROTATION_BROKEN, until a repositioning is planned), so the answer is to wait it out, with reserves where the

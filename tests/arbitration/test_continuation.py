@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from skymarshal.arbitration.actions import CancelFlight, ContinueFlight, DelayFlight, RebookPassengers
-from skymarshal.arbitration.continuation import continuation_of, continuation_scenarios
+from skymarshal.arbitration.continuation.plan import continuation_of, continuation_scenarios
 from skymarshal.arbitration.models import RejectionCode
-from skymarshal.arbitration.rescue import ferry_minutes
-from skymarshal.arbitration.rotation_plan import planned
+from skymarshal.arbitration.plans.rescue import ferry_minutes
+from skymarshal.arbitration.rotation.plan import planned
 from skymarshal.arbitration.validation import validate
 from skymarshal.data import queries as q
 from skymarshal.models.airports import great_circle_km

@@ -14,7 +14,7 @@ from test_what_if_plans import BIRD_STRIKE, _decide, considered
 
 from skymarshal.arbitration.actions import DelayFlight, FerryAircraft, RestCrew
 from skymarshal.arbitration.arbitrator import arbitrate
-from skymarshal.arbitration.continuation import continuation_of
+from skymarshal.arbitration.continuation.plan import continuation_of
 from skymarshal.arbitration.models import RejectionCode
 from skymarshal.data import queries as q
 from skymarshal.data import schema
@@ -23,7 +23,7 @@ from skymarshal.intake.corrected_facts import bare_disruption
 from skymarshal.intake.disruption_facts import NoCauseStated, resolve_flight_report
 from skymarshal.models.common import iso_z
 from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 FATIGUE = (
     "The captain of EY124 on 21 January 2027 is unfit to fly due to fatigue",

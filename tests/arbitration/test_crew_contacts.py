@@ -1,4 +1,4 @@
-"""The crew a plan's execution must call (arbitration/contacts.py): who counts, and that the execution-risk
+"""The crew a plan's execution must call (arbitration/crew/contacts.py): who counts, and that the execution-risk
 criterion counts them, so of two plans alike in everything else the one that disturbs fewer people ranks first."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skymarshal.arbitration.actions import AddCabinCrew, CancelFlight, DelayFlight, ReassignCrew
-from skymarshal.arbitration.contacts import CREW_DELAY_NOTICE_MINUTES, crew_to_contact, moved_flights
+from skymarshal.arbitration.crew.contacts import CREW_DELAY_NOTICE_MINUTES, crew_to_contact, moved_flights
 from skymarshal.arbitration.models import Scenario, ValidatedScenario
 from skymarshal.arbitration.ranking import CONTACT_RISK_CAP, Precedent, RankingWeights, rank_order, raw_criteria
 

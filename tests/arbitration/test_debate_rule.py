@@ -1,4 +1,4 @@
-"""The debate rule (arbitration/debate.py) and an agent's concession (agents/revision.py concede): pure functions,
+"""The debate rule (arbitration/debate/rule.py) and an agent's concession (agents/revision.py concede): pure functions,
 so their invariants are properties — a debate always stops by round 5, never starts without an open issue, and
 the agreement accounts for every action of the recommended plan."""
 
@@ -10,8 +10,14 @@ from hypothesis import strategies as st
 
 from skymarshal.agents.revision import concede
 from skymarshal.arbitration.bounds import CrewIllegalBound, CrewMaxDelayBound
-from skymarshal.arbitration.debate import ACTION_DOMAIN, agreement, confidence_gap, next_step, unheard_business_agents
-from skymarshal.arbitration.debate_assess import inside_crew_limit
+from skymarshal.arbitration.debate.assess import inside_crew_limit
+from skymarshal.arbitration.debate.rule import (
+    ACTION_DOMAIN,
+    agreement,
+    confidence_gap,
+    next_step,
+    unheard_business_agents,
+)
 from skymarshal.arbitration.models import Scenario, ScenarioRejection, ValidatedScenario
 from skymarshal.data.schema import AGENTS, BUSINESS_AGENTS
 from skymarshal.models.agent_response import RecoveryProposal

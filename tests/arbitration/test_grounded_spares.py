@@ -9,7 +9,7 @@ from typing import get_args
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.arbitration.scenarios import grounded_at_origin
+from skymarshal.arbitration.plans.generator import grounded_at_origin
 from skymarshal.rules.tail_swap_models import CabinPlan, SwapRefusal, SwapRefusalCode, TailSwapEligibility
 
 GROUNDED = {"UNAVAILABLE", "NOT_AIRWORTHY"}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from skymarshal.arbitration.instructions import (
+from skymarshal.arbitration.instructions.grammar import (
     apply_constraints,
     apply_preferences,
     read_instruction,

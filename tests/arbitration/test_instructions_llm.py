@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from fakes import ScriptedChatModel
 
-from skymarshal.arbitration.instructions_llm import read_instruction_with_model
+from skymarshal.arbitration.instructions.llm import read_instruction_with_model
 
 pytestmark = pytest.mark.unit
 TEXT = "no tail swap; the evening bank matters more than this flight so keep the delay short, an hour tops"

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.arbitration.network_scenario import flight_actions, network_scenario, rank_network, with_contacts
+from skymarshal.arbitration.plans.network import flight_actions, network_scenario, rank_network, with_contacts
 from skymarshal.arbitration.ranking import RankingWeights
 from skymarshal.models.network_plan import (
     CrewChange,

@@ -15,7 +15,7 @@ from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
 from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.intake.disruption_facts import resolve_flight_report
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 BIRD_STRIKE = (
     "EY124 on January 20th had a bird strike at Frankfurt and needs an engine inspection before it can fly back"

@@ -22,7 +22,7 @@ from skymarshal.local.emulator import LocalAccount
 from skymarshal.local.schedule_start import Schedule, ScheduleRefused, check_start, held_schedule, load_schedule
 from skymarshal.local.seeding import seed_in_place
 from skymarshal.models.operational import Flight
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 DEMO = "Flight EY123 on January 20th 2027 had a mechanical failure"
 

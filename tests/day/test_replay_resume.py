@@ -92,7 +92,7 @@ class RuleToTrigger:
 
     def put_events(self, Entries):
         from skymarshal.cli.run_cmds import _as_delivered
-        from skymarshal.workflow.trigger import start_for_event
+        from skymarshal.workflow.runs.trigger import start_for_event
 
         for entry in Entries:
             reply = start_for_event(_as_delivered(entry), sfn=self.wf.sfn, state_machine_arn=self.wf.arn)
@@ -104,7 +104,7 @@ def test_a_replay_through_the_bus_names_each_run_by_its_event_and_a_resend_start
     wf, account, airline, restore, tmp_path
 ):
     from skymarshal.cli.replay_run import Bus, execution_name
-    from skymarshal.workflow.trigger import disruption_id_for
+    from skymarshal.workflow.runs.trigger import disruption_id_for
 
     event = two_events(airline)[0]
     config = airline.config

@@ -40,7 +40,7 @@ def test_two_rounds_and_the_debate_round_each_a_map_over_the_agents(definition) 
     assert maps == {*ROUND_MAPS.values(), DEBATE_MAP}
     for phase, name in ROUND_MAPS.items():
         state = definition["States"][name]
-        # all seven agents; a retry lists only the ones that run again (workflow/retry.py)
+        # all seven agents; a retry lists only the ones that run again (workflow/runs/retry.py)
         assert state["ItemsPath"] == ("$.request.agents" if phase == "initial" else "$.request.revision_agents")
         selector = state["ItemSelector"]
         assert selector["agent.$"] == "$$.Map.Item.Value"

@@ -99,7 +99,7 @@ def test_data_starting_after_today_gives_its_first_day_to_a_relative_report(hand
     from datetime import UTC
 
     from skymarshal.data.queries import first_day
-    from skymarshal.workflow.steps import _data_ops_date
+    from skymarshal.workflow.steps.validate import _data_ops_date
 
     first = first_day(handle)
     assert first is not None

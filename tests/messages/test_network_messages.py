@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from mvt_parser import MVTParser
 
-from skymarshal.arbitration.network_scenario import network_scenario, with_contacts
+from skymarshal.arbitration.plans.network import network_scenario, with_contacts
 from skymarshal.intake.airport_facts import network_report
 from skymarshal.messages import formats as fmt
 from skymarshal.messages.build import plan_messages
@@ -68,6 +68,6 @@ def test_each_fog_plan_sends_one_message_per_changed_flight_and_counts_whom_to_t
         assert any(s.station == "AUH" for s in out.stations) or not changed
         if cancelled:
             assert out.totals.crew > 0 and out.totals.passengers > 0
-        # the plan's totals count the same crew its contact list names (arbitration/contacts.py, one definition)
+        # the plan's totals count the same crew its contact list names (arbitration/crew/contacts.py, one definition)
         rostered = {fid: [d.crew_id for d in crew] for fid, crew in plan_facts(handle, scenario).crew.items()}
         assert with_contacts(plan, rostered.__getitem__).totals.crew_to_contact == out.totals.crew

@@ -21,7 +21,7 @@ from skymarshal.arbitration.actions import (
     RebookPassengers,
     SwapAircraft,
 )
-from skymarshal.arbitration.contacts import CREW_DELAY_NOTICE_MINUTES
+from skymarshal.arbitration.crew.contacts import CREW_DELAY_NOTICE_MINUTES
 from skymarshal.arbitration.models import Scenario
 from skymarshal.messages import formats as fmt
 from skymarshal.messages.build import REACTIONARY_CODE, PlanFacts, plan_messages

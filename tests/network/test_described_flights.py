@@ -24,7 +24,7 @@ from skymarshal.intake.described_flights import described_flights
 from skymarshal.intake.flight_sets import PARTS_OF_DAY
 from skymarshal.network.scope import is_named_set
 from skymarshal.network.window_analysis import is_network
-from skymarshal.workflow.steps import InvalidDisruption
+from skymarshal.workflow.steps.validate import InvalidDisruption
 
 DESCRIBED = [c for c in CAUSES if reportable(c, "described")]
 WORDS = {"destination": "every departure to {p}", "origin": "all flights out of {p}", "either": "all our {p} flights"}

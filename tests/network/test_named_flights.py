@@ -22,7 +22,7 @@ from bench.reading.airline_view import AirlineView, view_of
 from bench.reading.causes import CAUSES
 from bench.reading.corpus import compose, reported_at_of, styles_for
 from skymarshal.analysis.what_if import DEFECT_CODES, DESTINATION_WEATHER_CODES
-from skymarshal.arbitration.network_scenario import network_output
+from skymarshal.arbitration.plans.network import network_output
 from skymarshal.arbitration.ranking import RankingWeights
 from skymarshal.data import schema as s
 from skymarshal.data.overlay import Overlay, RowPatch
@@ -31,7 +31,7 @@ from skymarshal.network.plans import NetworkPlanConfig
 from skymarshal.network.scope import CREW_OWNED, NetworkInputRefused, is_named_set, network_scope
 from skymarshal.network.validation import network_plans
 from skymarshal.network.window_analysis import is_network
-from skymarshal.workflow.steps import InvalidDisruption, validate
+from skymarshal.workflow.steps.validate import InvalidDisruption, validate
 from skymarshal.workflow.tables import WorkflowTables
 
 SEVERAL = [c for c in CAUSES if "flights" in c.scopes]

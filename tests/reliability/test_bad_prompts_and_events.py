@@ -16,7 +16,7 @@ from skymarshal.cli import main
 from skymarshal.cli import render as render_module
 from skymarshal.local import control
 from skymarshal.local.workflow import _Context
-from skymarshal.workflow.trigger import disruption_id_for, parse_event, request_for
+from skymarshal.workflow.runs.trigger import disruption_id_for, parse_event, request_for
 
 PROMPT = "Flight EY123 on January 20th had a mechanical failure"
 EVENT = {

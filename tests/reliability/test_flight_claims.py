@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from skymarshal.workflow import flight_claims as fc
+from skymarshal.workflow.runs import flight_claims as fc
 from skymarshal.workflow.tables import WorkflowTables
 
 T0 = datetime(2027, 1, 20, 6, 0, tzinfo=UTC)
@@ -89,8 +89,8 @@ def test_zero_hold_frees_a_recovered_flight_at_once(tables, monkeypatch):
 
 
 def test_a_run_that_cannot_be_resumed_frees_its_flight_and_says_so(tables, monkeypatch):
+    from skymarshal.workflow.execution.recovery import release_flight
     from skymarshal.workflow.payloads import run_key
-    from skymarshal.workflow.recovery import release_flight
 
     class Store:  # the run's request artifact, as Validate saved it
         def get(self, key: str):

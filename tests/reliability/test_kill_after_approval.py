@@ -15,9 +15,9 @@ from local_helpers import kill_hard, start
 from skymarshal.local import control
 from skymarshal.local.emulator import REGION, LocalAccount
 from skymarshal.local.workflow import local_client
-from skymarshal.workflow.execution_records import execution_events, run_record
+from skymarshal.workflow.execution.records import execution_events, run_record
+from skymarshal.workflow.execution.recovery import NothingToResume
 from skymarshal.workflow.models import ApprovalDecision
-from skymarshal.workflow.recovery import NothingToResume
 
 pytestmark = pytest.mark.system
 

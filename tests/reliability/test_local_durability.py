@@ -26,7 +26,7 @@ from skymarshal.workflow.models import ApprovalDecision
 pytestmark = pytest.mark.system
 
 DEMO = "Flight EY123 on January 20th had a mechanical failure"
-# Another flight for the run left waiting: EY123 is held once recovered (one run per flight, workflow/flight_claims.py).
+# Another flight for the run left waiting: EY123 is held once recovered (one run per flight, workflow/runs/flight_claims.py).
 PENDING = "EY101 on 21 January 2027 is delayed over four hours and the crew will run out of duty time"
 
 

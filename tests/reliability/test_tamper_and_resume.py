@@ -14,9 +14,9 @@ import pytest
 
 from skymarshal.cli import main
 from skymarshal.local import workflow as local_workflow
-from skymarshal.workflow.audit_trail import sha256
+from skymarshal.workflow.audit.trail import sha256
 from skymarshal.workflow.models import ApprovalDecision
-from skymarshal.workflow.reuse import CheckpointRefused
+from skymarshal.workflow.runs.reuse import CheckpointRefused
 
 DEMO = "Flight EY123 on January 20th had a mechanical failure"
 
@@ -115,7 +115,7 @@ def test_a_forged_export_is_never_what_audit_shows(wf, rejected, s3, local, caps
 
 
 def _named(body: dict) -> list[dict]:
-    from skymarshal.workflow.audit_trail import referenced_artifacts
+    from skymarshal.workflow.audit.trail import referenced_artifacts
 
     return referenced_artifacts(body)
 

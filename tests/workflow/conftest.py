@@ -7,7 +7,7 @@ import pytest
 from reported import reported
 
 from skymarshal.arbitration.arbitrator import arbitrate
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 EXECUTION_DEMO = {
     "mechanical": "Flight EY123 on January 20th 2027 had a mechanical failure",

@@ -13,7 +13,7 @@ from boto3.dynamodb.conditions import Key
 from skymarshal.arbitration.actions import RebookPassengers, RepositionFleet, SwapAircraft
 from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
-from skymarshal.workflow.execution import execute
+from skymarshal.workflow.execution.execute import execute
 from skymarshal.workflow.tables import WorkflowTables
 
 

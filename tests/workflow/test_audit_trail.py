@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from skymarshal.data.loader import table_definition
 from skymarshal.data.schema import AUDIT_TRAIL, TABLES_BY_NAME, Naming
-from skymarshal.workflow.audit_trail import GENESIS, AuditRecord, AuditTrail, chain_problems
+from skymarshal.workflow.audit.trail import GENESIS, AuditRecord, AuditTrail, chain_problems
 from skymarshal.workflow.tables import WorkflowTables
 
 

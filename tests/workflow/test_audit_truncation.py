@@ -15,7 +15,7 @@ import uuid
 import pytest
 from test_audit_trail import Isolated
 
-from skymarshal.workflow.audit_anchor import (
+from skymarshal.workflow.audit.anchor import (
     anchor_key,
     head_anchor,
     locked_anchors,

@@ -14,8 +14,8 @@ from skymarshal.arbitration.context import load_context
 from skymarshal.arbitration.validation import validate
 from skymarshal.data import queries as q
 from skymarshal.models.agent_response import AgentResponse
-from skymarshal.workflow.execution import execute
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.execution.execute import execute
+from skymarshal.workflow.steps.rounds import run_rounds
 from skymarshal.workflow.tables import WorkflowTables
 
 WEATHER = "Flight EY11 on January 22nd 2027: storm at Heathrow, crosswinds above limits"

@@ -17,8 +17,8 @@ from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.models.operational import Flight
-from skymarshal.workflow.execution import execute
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.execution.execute import execute
+from skymarshal.workflow.steps.rounds import run_rounds
 from skymarshal.workflow.tables import WorkflowTables
 
 HUB = "AUH"

@@ -16,7 +16,7 @@ from workflow_helpers import run_id
 
 from skymarshal.data import schema as s
 from skymarshal.models.operational import Flight
-from skymarshal.workflow.execution import undo
+from skymarshal.workflow.execution.execute import undo
 from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.tables import WorkflowTables
 

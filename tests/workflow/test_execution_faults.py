@@ -1,6 +1,6 @@
 """Fault injection around approval and Execute, through the state machine: the run ends abruptly at each step
 boundary — before Execute, after Execute (its result lost), after Learn — then
-recovery settles it from the tables (workflow/recovery.py, what a local restart runs) and, where it is resumable,
+recovery settles it from the tables (workflow/execution/recovery.py, what a local restart runs) and, where it is resumable,
 the resume is approved. Each time: exactly one execution of the plan and one history record for the run.
 """
 
@@ -12,9 +12,9 @@ from workflow_helpers import to_approval
 
 from skymarshal.local import workflow as local_workflow
 from skymarshal.local.runs import settler
-from skymarshal.workflow.execution_records import execution_events, run_record
+from skymarshal.workflow.execution.records import execution_events, run_record
+from skymarshal.workflow.execution.recovery import NothingToResume
 from skymarshal.workflow.models import ApprovalDecision
-from skymarshal.workflow.recovery import NothingToResume
 
 pytestmark = pytest.mark.system
 

@@ -1,4 +1,4 @@
-"""Execute's pre-write re-check sees the flights as a plan leaves them (workflow.execution_integrity.applied): a swap
+"""Execute's pre-write re-check sees the flights as a plan leaves them (workflow.execution.integrity.applied): a swap
 onto a tail of another type of the same group carries the new tail's type, so the turn after it is held to the type
 that flies it (an A321's flight on an A320 turns in the A320's time, not the A321's). Property (hypothesis): the
 applied swap's flight has the registration and type the swap names, and nothing else changes."""
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from skymarshal.arbitration.actions import SwapAircraft
 from skymarshal.models.operational import Flight
 from skymarshal.rules.rotation import rotation_breaks
-from skymarshal.workflow.execution_integrity import applied
+from skymarshal.workflow.execution.integrity import applied
 
 DAY = datetime(2027, 1, 22, 17, 45, tzinfo=UTC)
 

@@ -12,8 +12,8 @@ from workflow_helpers import to_approval
 from skymarshal.local.workflow import MESSAGE_BUS_NAME
 from skymarshal.messages.models import PlanMessages
 from skymarshal.workflow.deployment import MESSAGE_SOURCE
+from skymarshal.workflow.execution.outbox import ARTIFACT, preview
 from skymarshal.workflow.models import ApprovalDecision
-from skymarshal.workflow.outbox import ARTIFACT, preview
 from skymarshal.workflow.payloads import run_key
 
 

@@ -12,9 +12,9 @@ import pytest
 from execution_helpers import copy_rows, plan, snapshot
 
 from skymarshal.data import schema as s
-from skymarshal.workflow.execution import execute, undo
-from skymarshal.workflow.execution_records import ExecutionRefused, execution_events, run_record
-from skymarshal.workflow.recovery import settle
+from skymarshal.workflow.execution.execute import execute, undo
+from skymarshal.workflow.execution.records import ExecutionRefused, execution_events, run_record
+from skymarshal.workflow.execution.recovery import settle
 from skymarshal.workflow.tables import WorkflowTables
 
 
@@ -51,7 +51,7 @@ def test_a_report_too_large_for_the_record_is_kept_in_parts_and_read_back_whole(
 ):
     """A network plan's report lists thousands of changed rows, past DynamoDB's 400 KB item: the record names
     compressed parts instead, and a second call returns the same report from them, applying nothing."""
-    import skymarshal.workflow.execution_records as records
+    import skymarshal.workflow.execution.records as records
 
     monkeypatch.setattr(records, "REPORT_INLINE_BYTES", 10)
     monkeypatch.setattr(records, "REPORT_PART_BYTES", 64)

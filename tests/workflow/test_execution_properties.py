@@ -22,7 +22,7 @@ from skymarshal.data.access import DataHandle
 from skymarshal.data.loader import item_of
 from skymarshal.models.common import iso_z
 from skymarshal.models.operational import AircraftDay, Booking, Flight
-from skymarshal.workflow import execution
+from skymarshal.workflow.execution import execute as execution
 from skymarshal.workflow.tables import WorkflowTables
 
 DAY = date(2027, 1, 20)

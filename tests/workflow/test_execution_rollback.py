@@ -11,8 +11,8 @@ from execution_helpers import before_transaction, copy_rows, events_of, plan, ru
 
 from skymarshal.arbitration.actions import SwapAircraft
 from skymarshal.data import schema as s
-from skymarshal.workflow.execution import execute
-from skymarshal.workflow.execution_records import execution_events
+from skymarshal.workflow.execution.execute import execute
+from skymarshal.workflow.execution.records import execution_events
 from skymarshal.workflow.tables import WorkflowTables
 
 

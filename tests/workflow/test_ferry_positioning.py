@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from skymarshal.analysis.crew import REPORT_BEFORE_DEPARTURE
 from skymarshal.arbitration.actions import FerryAircraft, ReassignCrew
-from skymarshal.arbitration.crew_positioning import CONNECTION, on_the_ferry
+from skymarshal.arbitration.crew.positioning import CONNECTION, on_the_ferry
 
 
 def _plan(ferry_lands_before_report: int, ferry_origin: str = "AUH", reports_after_ferry_leaves: int = -60):

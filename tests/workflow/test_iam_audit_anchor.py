@@ -16,7 +16,7 @@ from iam_policies import LocalNames, evaluate, function_policies, resource_polic
 from infra import API_STACK_ID, WORKFLOW_STACK_ID
 from skymarshal.data.schema import Naming
 from skymarshal.local.iam_calls import ACCOUNT, Call
-from skymarshal.workflow.audit_anchor import ANCHOR_BUCKET_ENV, anchor_key
+from skymarshal.workflow.audit.anchor import ANCHOR_BUCKET_ENV, anchor_key
 
 ANCHORS = "skymarshal-audit-anchors-test"
 ANCHOR = f"arn:aws:s3:::{ANCHORS}/{anchor_key('EY123-20270120', 7)}"

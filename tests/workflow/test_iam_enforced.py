@@ -23,7 +23,7 @@ from skymarshal.api.messages import messages_view
 from skymarshal.local import workflow as local_workflow
 from skymarshal.local.emulator import BUCKET
 from skymarshal.local.iam_calls import ACCOUNT, acting_as, recording
-from skymarshal.workflow.audit_anchor import ANCHOR_BUCKET_ENV
+from skymarshal.workflow.audit.anchor import ANCHOR_BUCKET_ENV
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
 from skymarshal.workflow.models import ApprovalDecision
 from skymarshal.workflow.tables import WorkflowTables
@@ -131,7 +131,7 @@ def recorded(synthesized, account, wf, anchor_bucket):
     finally:
         os.environ.pop("SKYMARSHAL_STATE_MACHINE_ARN", None)
         os.environ.pop(ANCHOR_BUCKET_ENV, None)
-        from skymarshal.workflow.execution import undo
+        from skymarshal.workflow.execution.execute import undo
 
         for name in names:
             undo(name, tables=WorkflowTables(account.resource(), account.naming))

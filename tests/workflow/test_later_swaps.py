@@ -15,7 +15,7 @@ from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.models.agent_response import AgentResponse
 from skymarshal.models.operational import Flight
-from skymarshal.workflow.rounds import run_rounds
+from skymarshal.workflow.steps.rounds import run_rounds
 
 MECHANICAL = "Flight EY123 on January 20th 2027 had a mechanical failure"
 

@@ -17,9 +17,9 @@ from skymarshal.data.loader import upsert
 from skymarshal.intake.disruption_facts import report_disruption
 from skymarshal.models.disruption import history_type
 from skymarshal.models.operational import AircraftDay, Flight
-from skymarshal.workflow.execution import execute
-from skymarshal.workflow.execution_records import ExecutionReport
-from skymarshal.workflow.learning import NothingToLearn, learning_record, record_learning, run_answer
+from skymarshal.workflow.execution.execute import execute
+from skymarshal.workflow.execution.records import ExecutionReport
+from skymarshal.workflow.learning.learn import NothingToLearn, learning_record, record_learning, run_answer
 from skymarshal.workflow.models import ApprovalDecision, RunSavedBeforeFacts, ValidatedRequest
 from skymarshal.workflow.tables import WorkflowTables
 

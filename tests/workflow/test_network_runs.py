@@ -163,7 +163,7 @@ def test_a_report_the_planner_refuses_at_arbitrate_is_a_network_decision_without
     from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
     from skymarshal.intake.airport_facts import network_report
     from skymarshal.workflow.models import ValidatedRequest
-    from skymarshal.workflow.steps_decision import arbitrate_step
+    from skymarshal.workflow.steps.decision import arbitrate_step
 
     handle = account.handle()
     report = "Abu Dhabi airport is limited to 60 movements per hour from 14:00 to 17:00 UTC on January 22nd"

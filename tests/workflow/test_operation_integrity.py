@@ -9,7 +9,7 @@ from integrity_helpers import assert_intact
 from skymarshal.cli import main
 from skymarshal.data import queries as q
 from skymarshal.data.integrity import check_operation
-from skymarshal.workflow.execution import execute
+from skymarshal.workflow.execution.execute import execute
 from skymarshal.workflow.tables import WorkflowTables
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from skymarshal.messages import formats as fmt
 from skymarshal.messages.models import ContactTotals, OutboundMessage, PlanMessages
 from skymarshal.workflow.deployment import CONTACTS_DETAIL_TYPE, MESSAGE_DETAIL_TYPES, MESSAGE_SOURCE
-from skymarshal.workflow.publish import BATCH, MessageBus, publish
+from skymarshal.workflow.execution.publish import BATCH, MessageBus, publish
 
 pytestmark = pytest.mark.unit
 DEP = datetime(2027, 1, 20, 9, 0, tzinfo=UTC)

@@ -1,4 +1,4 @@
-"""Retrying an escalated run (workflow/retry.py) and its bookkeeping, without AWS: which agents run again, how
+"""Retrying an escalated run (workflow/runs/retry.py) and its bookkeeping, without AWS: which agents run again, how
 Collate merges their answers into the saved collation, which runs are refused, and the arbitration thread
 recording the duty manager's answer with the approver."""
 
@@ -18,9 +18,9 @@ from skymarshal.data.schema import AGENTS
 from skymarshal.workflow.deployment import ESCALATION_REASONS, escalation_metric
 from skymarshal.workflow.models import EscalationReason, PhaseResult, base_name, is_run_of
 from skymarshal.workflow.payloads import ArtifactStore, run_key
-from skymarshal.workflow.retry import NotRetryable, retry_plan, retry_request
-from skymarshal.workflow.steps_collate import collate
-from skymarshal.workflow.steps_decision import ARBITRATOR_THREAD, _close_arbitration
+from skymarshal.workflow.runs.retry import NotRetryable, retry_plan, retry_request
+from skymarshal.workflow.steps.collate import collate
+from skymarshal.workflow.steps.decision import ARBITRATOR_THREAD, _close_arbitration
 
 ID = "dis-1"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from botocore.exceptions import ClientError
 
 from skymarshal.workflow.models import DisruptionRequest
-from skymarshal.workflow.trigger import start
+from skymarshal.workflow.runs.trigger import start
 
 GRANTED = {"describe_execution": "states:DescribeExecution", "start_execution": "states:StartExecution"}
 MACHINE = "arn:aws:states:eu-west-1:123456789012:stateMachine:SkyMarshal-dev-disruptions"

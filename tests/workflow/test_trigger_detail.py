@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skymarshal.workflow.deployment import DETAIL_TYPE, SOURCE
-from skymarshal.workflow.trigger import InvalidEvent, disruption_id_for, parse_event, request_for
+from skymarshal.workflow.runs.trigger import InvalidEvent, disruption_id_for, parse_event, request_for
 
 
 def _event(detail: dict, event_id: str = "0f1e2d3c") -> dict:

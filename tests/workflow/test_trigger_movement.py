@@ -10,7 +10,7 @@ import pytest
 from test_trigger_calls import MACHINE, _StrictSfn
 
 from skymarshal.workflow.deployment import DETAIL_TYPE, MOVEMENT_DETAIL_TYPE, SOURCE
-from skymarshal.workflow.trigger import RULE_PATTERN, start_for_event
+from skymarshal.workflow.runs.trigger import RULE_PATTERN, start_for_event
 
 DIV = "DIV\nEY123/20.A6BLA.AUH\nAD0815/0830 EA1010 MCT\nDR72\nSI FOG AT FRA"
 

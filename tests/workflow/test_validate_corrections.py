@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from skymarshal.data import schema as s
-from skymarshal.workflow.steps import InvalidDisruption, validate
+from skymarshal.workflow.steps.validate import InvalidDisruption, validate
 from skymarshal.workflow.tables import WorkflowTables
 
 DEMO = "Flight EY123 on January 20th had a mechanical failure"

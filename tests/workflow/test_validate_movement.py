@@ -12,7 +12,7 @@ from test_validate_corrections import NOW, Store
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.workflow.quarantine import parked_items
-from skymarshal.workflow.steps import InvalidDisruption, validate
+from skymarshal.workflow.steps.validate import InvalidDisruption, validate
 from skymarshal.workflow.tables import WorkflowTables
 
 

@@ -14,7 +14,7 @@ from skymarshal.checkpoint.registry_dynamodb import thread_registry_from_env
 from skymarshal.checkpoint.threads import thread_id
 from skymarshal.workflow.alerts import latest_alerts
 from skymarshal.workflow.models import ApprovalDecision
-from skymarshal.workflow.retry import NotRetryable
+from skymarshal.workflow.runs.retry import NotRetryable
 
 
 def _agent_calls(calls, phase: str) -> list[str]:

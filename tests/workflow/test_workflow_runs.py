@@ -16,7 +16,7 @@ from workflow_helpers import to_approval as _to_approval
 from skymarshal.checkpoint.registry_dynamodb import thread_registry_from_env
 from skymarshal.checkpoint.threads import thread_id
 from skymarshal.workflow.models import ApprovalDecision
-from skymarshal.workflow.trigger import start_for_event
+from skymarshal.workflow.runs.trigger import start_for_event
 
 
 def _flight_row(account, flight_id: str) -> dict:

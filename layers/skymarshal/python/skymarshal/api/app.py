@@ -29,8 +29,8 @@ from ..views.gantt_data import NoFlight
 from ..views.gantt_models import GanttView
 from ..views.run_list import RunLine, run_lines
 from ..workflow.alerts import Alert, latest_alerts
-from ..workflow.client import WorkflowClient
 from ..workflow.models import ApprovalDecision
+from ..workflow.runs.client import WorkflowClient
 from ..workflow.settings import StoredSettings
 from . import models as m
 from .body_limit import max_body_bytes, too_large_message
@@ -272,7 +272,7 @@ def served_here(alert: Alert) -> Alert:
 @app.get("/settings", middlewares=READ, security=SECURITY, summary="Run settings (version 0: the deployment's)")
 def get_settings() -> StoredSettings:
     from ..workflow.settings import load
-    from ..workflow.steps import environment_settings
+    from ..workflow.steps.validate import environment_settings
 
     wf = client()
     return load(tables=wf.tables) or StoredSettings(**environment_settings().model_dump(), version=0)

@@ -15,8 +15,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..models.corrections import CORRECTION_KEYS, CorrectionRefused, checked_facts
-from ..workflow.client import WorkflowClient
-from ..workflow.correction_run import RunStillAnalysing, correct_run
+from ..workflow.runs.client import WorkflowClient
+from ..workflow.runs.correction import RunStillAnalysing, correct_run
 from . import models as m
 from .roles import Caller
 

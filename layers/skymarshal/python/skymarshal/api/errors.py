@@ -13,8 +13,8 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from botocore.exceptions import ClientError
 
 from ..workflow.approvals import ApprovalError, NoPendingApproval, UnknownScenario
-from ..workflow.client import RunNotFound
-from ..workflow.retry import NotRetryable
+from ..workflow.runs.client import RunNotFound
+from ..workflow.runs.retry import NotRetryable
 from ..workflow.settings import SettingsConflict
 
 log = logging.getLogger("skymarshal.api")

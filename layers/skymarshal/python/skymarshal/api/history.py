@@ -14,8 +14,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..views.run_history import RunHistory, run_history
-from ..workflow.client import WorkflowClient
-from ..workflow.reuse import CheckpointRefused
+from ..workflow.runs.client import WorkflowClient
+from ..workflow.runs.reuse import CheckpointRefused
 from . import models as m
 from .roles import Caller
 

@@ -13,8 +13,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from ..workflow.client import WorkflowClient
-from ..workflow.progress import TERMINAL
+from ..workflow.runs.client import WorkflowClient
+from ..workflow.runs.progress import TERMINAL
 from .views import decision_view, run_progress
 
 Event = tuple[str, dict[str, Any]]
@@ -24,7 +24,7 @@ def progress_events(
     wf: WorkflowClient, disruption_id: str, *, poll_s: float = 0.5, timeout_s: float = 3600
 ) -> Iterator[Event]:
     """Yield events until the run ends (or `timeout_s`); raises RunNotFound for an unknown id."""
-    from ..workflow.execution_records import execution_events
+    from ..workflow.execution.records import execution_events
 
     seen_agents: dict[tuple[str, str], str] = {}
     seen_phase, seen_events, scenarios_for = None, 0, None

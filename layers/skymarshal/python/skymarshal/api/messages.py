@@ -13,9 +13,9 @@ from pydantic import BaseModel, Field
 
 from ..data.access import DataHandle
 from ..messages.models import PlanMessages
-from ..workflow.client import WorkflowClient
-from ..workflow.outbox import ARTIFACT, preview
+from ..workflow.execution.outbox import ARTIFACT, preview
 from ..workflow.payloads import run_key
+from ..workflow.runs.client import WorkflowClient
 
 
 class MessagesView(BaseModel):

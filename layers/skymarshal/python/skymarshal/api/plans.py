@@ -20,8 +20,8 @@ from ..views.gantt import build_gantt
 from ..views.gantt_data import gather
 from ..views.gantt_models import GanttView
 from ..views.gantt_network import build_network_gantt
-from ..workflow.client import WorkflowClient
 from ..workflow.payloads import run_key
+from ..workflow.runs.client import WorkflowClient
 
 
 def gantt_view(wf: WorkflowClient, name: str, output: dict) -> GanttView:

@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 
 from ..day.published import LATEST_KEY, ReplayedDay
-from ..workflow.client import WorkflowClient
+from ..workflow.runs.client import WorkflowClient
 
 
 def replays_router(

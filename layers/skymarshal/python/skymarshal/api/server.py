@@ -29,7 +29,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..console import STATIC_DIR as CONSOLE_DIR
-from ..workflow.client import WorkflowClient
+from ..workflow.runs.client import WorkflowClient
 from . import app as api
 from .body_limit import BodyLimit, max_body_bytes
 from .identity import DevIdentity, InvalidToken, TokenVerifier

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from ..workflow.client import RunNotFound, WorkflowClient
+from ..workflow.runs.client import RunNotFound, WorkflowClient
 from .identity import InvalidToken, TokenVerifier
 from .roles import READERS, caller_from_claims
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from ..models.network_plan import NetworkDecision, NetworkRestriction
-from ..workflow.client import WorkflowClient
-from ..workflow.progress import phase_of
+from ..workflow.runs.client import WorkflowClient
+from ..workflow.runs.progress import phase_of
 from . import models as m
 from .plans import phase_spans
 from .why import escalation_banners, finding_rows, network_refusals, refused_groups, run_escalation

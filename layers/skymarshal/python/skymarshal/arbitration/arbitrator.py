@@ -29,10 +29,10 @@ from . import knowledge, ranking, sensitivity
 from .actions import describe
 from .advice import advise
 from .conflicts import identify
-from .contacts import crew_to_contact, moved_flights
 from .context import load_context, request_flight
-from .debate import agreement
-from .instructions import apply_constraints, apply_preferences, read_instruction
+from .crew.contacts import crew_to_contact, moved_flights
+from .debate.rule import agreement
+from .instructions.grammar import apply_constraints, apply_preferences, read_instruction
 from .models import (
     ArbitratorOutput,
     Escalation,
@@ -43,7 +43,7 @@ from .models import (
     ValidatedScenario,
 )
 from .narrative import llm_text, offline_text
-from .scenarios import generate
+from .plans.generator import generate
 from .validation import validate
 
 _UNSET: Any = object()
@@ -64,7 +64,7 @@ class ArbitratorConfig(BaseModel):
     low_confidence: float = Field(0.5, ge=0, le=1)  # below this the decision goes to a human
     agent_confidence_gap: float = Field(0.5, ge=0, le=1)  # max − min agent confidence that escalates (and debates)
     # All rounds a run may have, the initial and the revision round included: 3 to 5 lets one to three debate
-    # rounds run when a conflict is open after the revision round (arbitration/debate.py); 2 turns debate off.
+    # rounds run when a conflict is open after the revision round (arbitration/debate/rule.py); 2 turns debate off.
     debate_max_rounds: int = Field(5, ge=2, le=5)
     history_limit: int = Field(500, ge=0)
     citations: int = Field(5, ge=0)
@@ -264,7 +264,7 @@ def _read_instruction(instruction: str | None, llm: Any) -> tuple[ReadInstructio
         return None, []
     if llm is None:
         return read_instruction(instruction), []
-    from .instructions_llm import read_instruction_with_model
+    from .instructions.llm import read_instruction_with_model
 
     return read_instruction_with_model(instruction, llm)
 

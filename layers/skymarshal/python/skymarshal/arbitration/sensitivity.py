@@ -7,9 +7,9 @@ the rules say so at the shifted times, not that it looks close enough.
 from __future__ import annotations
 
 from .context import DisruptionContext
-from .continuation import continuation_of, shifted_continuation
+from .continuation.plan import continuation_of, shifted_continuation
 from .models import Scenario, Sensitivity, ValidatedScenario
-from .operate import operate
+from .plans.operate import operate
 from .validation import validate
 
 SHIFT_MINUTES = 30

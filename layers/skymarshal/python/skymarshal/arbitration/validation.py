@@ -25,16 +25,16 @@ from ..rules.tail_swap import tail_swap_eligibility
 from ..rules.tail_swap_models import TailSwapEligibility
 from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
-from .cabin_crew import cabin_checks
 from .context import DisruptionContext
-from .continuation import continuation_of
-from .continuation_checks import continuation_checks
-from .crew_chain import chain_checks, own_illegal, rostered_at
-from .crew_positioning import positioning_checks
-from .crew_rest import rest_checks
-from .ferry_checks import ferry_checks, ferry_of
+from .continuation.checks import continuation_checks
+from .continuation.plan import continuation_of
+from .crew.cabin import cabin_checks
+from .crew.chain import chain_checks, own_illegal, rostered_at
+from .crew.positioning import positioning_checks
+from .crew.rest import rest_checks
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
-from .rotation_checks import rotation_checks
+from .plans.ferry_checks import ferry_checks, ferry_of
+from .rotation.checks import rotation_checks
 
 SWAP_LOOKAROUND = timedelta(hours=36)
 NOT_CANCELLABLE = ("DEPARTED", "ARRIVED", "CANCELLED")  # flown, or an earlier plan already cancelled it

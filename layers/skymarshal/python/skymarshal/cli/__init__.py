@@ -66,7 +66,7 @@ def _reported_errors() -> tuple[type[Exception], ...]:
     from ..local.template import SynthError
     from ..local.workflow import LocalWorkflowMissing, TemplateError
     from ..workflow.approvals import ApprovalError
-    from ..workflow.client import RunNotFound
+    from ..workflow.runs.client import RunNotFound
 
     return (
         CliError,

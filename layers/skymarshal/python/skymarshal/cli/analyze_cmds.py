@@ -224,8 +224,8 @@ def checked_request(prompt: str, disruption_id: str | None, requested_by: str | 
     from pydantic import ValidationError
 
     from ..models.common import MAX_PROMPT_CHARS
-    from ..workflow.client import new_disruption_id
     from ..workflow.models import DisruptionRequest, field_error
+    from ..workflow.runs.client import new_disruption_id
     from .common import CliError
 
     if not prompt.strip():
@@ -334,7 +334,7 @@ def _run(args) -> int:
 
 def _render_messages(decision: dict | None, account) -> None:
     """What each ranked plan will send (issue 36), read from the tables as Execute will read them."""
-    from ..workflow.outbox import preview
+    from ..workflow.execution.outbox import preview
     from .render_messages import render_messages
 
     if decision and decision.get("ranked"):

@@ -58,7 +58,7 @@ def _checkpoints(args) -> int:
 def _continue(args) -> int:
     import getpass
 
-    from ..workflow.reuse import CheckpointRefused
+    from ..workflow.runs.reuse import CheckpointRefused
     from .common import CliError
 
     if not args.reason.strip():

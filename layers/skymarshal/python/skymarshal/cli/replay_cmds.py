@@ -46,7 +46,7 @@ def _target(args, echo):
 
         from ..data.access import DataHandle
         from ..data.schema import Naming
-        from ..workflow.client import WorkflowClient
+        from ..workflow.runs.client import WorkflowClient
         from .common import CliError
 
         if not os.environ.get("SKYMARSHAL_STATE_MACHINE_ARN") or not os.environ.get(BUS_ENV):

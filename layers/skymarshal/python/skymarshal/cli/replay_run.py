@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from ..day.stream import Stream, StreamEvent
-from ..workflow.client import RunNotFound
 from ..workflow.deployment import DETAIL_TYPE, SOURCE
 from ..workflow.models import ApprovalDecision, DisruptionRequest
-from ..workflow.trigger import disruption_id_for, start
+from ..workflow.runs.client import RunNotFound
+from ..workflow.runs.trigger import disruption_id_for, start
 
 POLICIES = ("rank1", "scripted")
 DECIDED_BY = {"rank1": "Replay Duty Manager (rank 1)", "scripted": "Replay Duty Manager (scripted)"}

@@ -185,7 +185,7 @@ def _again(run_id: str, how: str) -> int:
 
 
 def _event_put(args) -> int:
-    from ..workflow.trigger import RULE_PATTERN, InvalidEvent, start_for_event
+    from ..workflow.runs.trigger import RULE_PATTERN, InvalidEvent, start_for_event
     from .common import CliError
 
     try:

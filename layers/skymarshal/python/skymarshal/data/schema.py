@@ -187,7 +187,7 @@ TABLES: tuple[TableSpec, ...] = (
         AUDIT_TRAIL,
         Key("PK"),
         Key("SK"),
-        description="Append-only, hash-chained audit records per disruption (workflow/audit_trail.py); no TTL.",
+        description="Append-only, hash-chained audit records per disruption (workflow/audit/trail.py); no TTL.",
         operational=False,
     ),
 )

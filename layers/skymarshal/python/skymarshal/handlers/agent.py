@@ -29,7 +29,7 @@ from ..models.debate import StatedConflict
 from ..models.disruption import Disruption
 from ..workflow.deployment import BEDROCK_FALLBACK_METRIC
 from ..workflow.payloads import ArtifactStore
-from ..workflow.steps_collate import agent_result, resolve_others
+from ..workflow.steps.collate import agent_result, resolve_others
 
 DEADLINE_MARGIN_MS = 5000
 DEADLINE_ENV = AGENT_DEADLINE_ENV  # also what each model call is bounded by (llm/provider.py)

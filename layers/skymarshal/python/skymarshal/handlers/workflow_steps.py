@@ -22,11 +22,11 @@ from ..data.access import DataHandle
 from ..llm.failures import is_fallback
 from ..llm.startup import startup_check
 from ..workflow.alerts import AlertChannel
-from ..workflow.audit_trail import AuditTrail
+from ..workflow.audit.trail import AuditTrail
 from ..workflow.deployment import BEDROCK_FALLBACK_METRIC, MESSAGES_FAILED_METRIC, RECORDS_QUARANTINED_METRIC
+from ..workflow.execution.publish import MessageBus
 from ..workflow.models import DecisionSummary
 from ..workflow.payloads import ArtifactStore
-from ..workflow.publish import MessageBus
 from ..workflow.tables import WorkflowTables
 
 SERVICE = "skymarshal-workflow"
@@ -91,8 +91,8 @@ def step(handler: Callable[[dict, Any], dict]) -> Callable[[dict, Any], dict]:
 @step
 def validate(event: dict, context: Any) -> dict:
     """Payload: {"input": <execution input>, "execution_name": $$.Execution.Name}. Raises InvalidDisruption."""
-    from ..workflow.steps import InvalidDisruption
-    from ..workflow.steps import validate as run
+    from ..workflow.steps.validate import InvalidDisruption
+    from ..workflow.steps.validate import validate as run
 
     c = clients()
     try:
@@ -119,8 +119,8 @@ def collate(event: dict, context: Any) -> dict:
     """Payload: {"phase", "disruption_id", "execution_name", "results": <the Map's output>, "ran": <its items>,
     "retries": <the run a retry keeps the others' answers from, or null>}; the revision and debate rounds add
     "request" ($.request) and a debate round "debate" (the debate as the round before left it)."""
-    from ..workflow.debate import after_revision, collate_debate
-    from ..workflow.steps_collate import collate as run
+    from ..workflow.steps.collate import collate as run
+    from ..workflow.steps.debate import after_revision, collate_debate
 
     c = clients()
     if event["phase"] == "debate":
@@ -158,7 +158,7 @@ def collate(event: dict, context: Any) -> dict:
 def arbitrate(event: dict, context: Any) -> dict:
     """Payload: {"state": $}. Knowledge base from SKYMARSHAL_KNOWLEDGE_BASE_ID (local corpus otherwise)."""
     from ..arbitration.arbitrator import arbitrator_deadline_s
-    from ..workflow.steps_decision import arbitrate_step
+    from ..workflow.steps.decision import arbitrate_step
 
     # The arbitrator's own deadline, never past what this invocation has left (less time to save the decision).
     remaining = getattr(context, "get_remaining_time_in_millis", lambda: None)()
@@ -216,7 +216,7 @@ def request_approval(event: dict, context: Any) -> dict:
 @step
 def execute(event: dict, context: Any) -> dict:
     """Payload: {"state": $}: applies the approved plan, group by group, rolled back on failure."""
-    from ..workflow.steps_decision import execute_step
+    from ..workflow.steps.decision import execute_step
 
     c = clients()
     summary = execute_step(
@@ -233,7 +233,7 @@ def execute(event: dict, context: Any) -> dict:
 def learn(event: dict, context: Any) -> dict:
     """Payload: {"state": $, "execution_arn": $$.Execution.Id}: the history record, acceptance/override and
     escalation metrics, an escalation's alert (SKYMARSHAL_ALERT_TOPIC_ARN) and the audit document."""
-    from ..workflow.learning import learn_step
+    from ..workflow.learning.learn import learn_step
 
     c = clients()
     outcome = learn_step(
@@ -265,7 +265,7 @@ def trigger(event: dict, context: Any) -> dict:
     failure to start (throttling, a service error) raises, so EventBridge retries it."""
     import boto3
 
-    from ..workflow.trigger import DLQ_ENV, InvalidEvent, dead_letter, start_for_event
+    from ..workflow.runs.trigger import DLQ_ENV, InvalidEvent, dead_letter, start_for_event
 
     try:
         started = start_for_event(

@@ -6,7 +6,7 @@ overlay is then built again from the corrected facts by the same function as the
 so the same checks run: a crew position nobody holds on the flight is refused, a defect grounds the tail. Nothing
 the tables hold is relaxed — the overlay only adds to the data — and every correction keeps who made it and what
 had been read, for the audit. The flights and their day are corrected before the flights are looked up
-(workflow/steps.py), so they are checked like the report's.
+(workflow/steps/validate.py), so they are checked like the report's.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ UNAVAILABLE = (
     r"|show up|showed up|turn up|turned up|sign-?on|sign on"
 )
 # Unfit through fatigue (CAT.GEN.MPA.100(c)): unavailable now, but a minimum rest makes the member fit again, which
-# no sickness does (intake/disruption_facts.py states it as crew_fatigue; arbitration/crew_rest.py reads it)
+# no sickness does (intake/disruption_facts.py states it as crew_fatigue; arbitration/crew/rest.py reads it)
 FATIGUE = r"\b(?:fatigu\w*|tired|exhausted|worn out|insufficient rest|not (?:fully )?rested|unrested)\b"
 DEFECT = (
     r"fault\w*|fail\w*|defect\w*|inoperative|unserviceable|u/s|broken|leak\w*|crack\w*|warning|caution|snag\w*"

@@ -118,11 +118,11 @@ def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_
     import boto3
 
     from ..handlers.workflow_steps import reset_clients
-    from ..workflow.audit_trail import AuditTrail
-    from ..workflow.client import WorkflowClient
+    from ..workflow.audit.trail import AuditTrail
     from ..workflow.deployment import DETAIL_TYPE, SOURCE
     from ..workflow.models import ApprovalDecision
     from ..workflow.payloads import ArtifactStore
+    from ..workflow.runs.client import WorkflowClient
     from ..workflow.tables import WorkflowTables
     from .workflow import load_handler, route
 

@@ -5,7 +5,7 @@ moto holds an execution as a live interpreter thread, which no file can hold. Wh
 file per execution, written when it starts or is answered (approval, stop) and, while it runs, whenever
 its history grows (polled each second). On start each is put back into the state machine as a finished
 execution; one that was still running when the server died is settled from the tables first
-(workflow/recovery.py): if its plan was executed it comes back SUCCEEDED as executed (Learn completed, its
+(workflow/execution/recovery.py): if its plan was executed it comes back SUCCEEDED as executed (Learn completed, its
 output the run's final state), else ABORTED with a cause that says so, which is what `skymarshal resume` takes
 (its finished rounds are checkpointed in DynamoDB and reused; a plan interrupted mid-way was put back first).
 
@@ -161,7 +161,7 @@ class RunStore:
 
     def restore(self, settle: Callable[[str, str], Any] | None = None) -> dict[str, int]:
         """Put every saved execution back; returns counts: restored, those interrupted mid-run (ABORTED) and those
-        whose plan had been executed (SUCCEEDED). `settle(name, input)` -> workflow.recovery.Settled."""
+        whose plan had been executed (SUCCEEDED). `settle(name, input)` -> workflow.execution.recovery.Settled."""
         from moto.stepfunctions.parser.api import ExecutionStatus
 
         machine = _machine(self.machine_arn)
@@ -211,8 +211,8 @@ def _settled(settle: Callable[[str, str], Any] | None, record: dict) -> Any:
 
 def settler(account) -> Callable[[str, str], Any]:
     """`settle` for RunStore.restore on the local account: its tables, artifacts, audit trail and data."""
+    from ..workflow.execution.recovery import settle
     from ..workflow.payloads import ArtifactStore
-    from ..workflow.recovery import settle
     from .emulator import BUCKET
     from .workflow import local_trail
 

@@ -24,7 +24,7 @@ _INPUTS = (
     "infra",
     "functions",
     "layers/skymarshal/python/skymarshal/llm/behaviour.json",
-    "layers/skymarshal/python/skymarshal/workflow/trigger.py",
+    "layers/skymarshal/python/skymarshal/workflow/runs/trigger.py",
     "layers/skymarshal/python/skymarshal/data/schema.py",
 )
 

@@ -330,8 +330,8 @@ def registry() -> Registry:
 
 def local_client(account: LocalAccount, echo=print):
     """A WorkflowClient on the account's state machine, installing it first in an in-process account."""
-    from ..workflow.client import WorkflowClient
     from ..workflow.payloads import ArtifactStore
+    from ..workflow.runs.client import WorkflowClient
     from .template import workflow_template
 
     arn = state_machine_arn(account)
@@ -352,7 +352,7 @@ def local_client(account: LocalAccount, echo=print):
 
 
 def local_trail(account: LocalAccount):
-    from ..workflow.audit_trail import AuditTrail
+    from ..workflow.audit.trail import AuditTrail
 
     return AuditTrail(
         tables=account.tables(), kms=account.client("kms"), key_id=audit_key(account), s3=account.client("s3")

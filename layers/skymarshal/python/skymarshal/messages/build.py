@@ -7,7 +7,7 @@ One message per flight whose schedule or movement the plan changes, by what chan
 - another tail, same times: ASM EQT (the type, its seats, and the tail as supplementary information);
 - diverted: DIV with the estimated arrival at the alternate.
 Crew re-plans without a change of time, ferries and fleet bookkeeping change no scheduled movement: no message,
-but the crew they call out are contacts. A crew member whose duty changes (arbitration/contacts.py: called out,
+but the crew they call out are contacts. A crew member whose duty changes (arbitration/crew/contacts.py: called out,
 released, or delayed by `CREW_DELAY_NOTICE_MINUTES` or more) is told once per flight.
 """
 
@@ -26,7 +26,7 @@ from ..arbitration.actions import (
     ReassignCrew,
     SwapAircraft,
 )
-from ..arbitration.contacts import CrewChangeKind, crew_changes
+from ..arbitration.crew.contacts import CrewChangeKind, crew_changes
 from ..arbitration.models import Scenario
 from ..data.ssim_schedule import IATA_TYPE
 from ..models.disruption import Disruption
@@ -102,7 +102,7 @@ def _message(flight: Flight, actions: list, disruption: Disruption | None) -> tu
 
 def _crew(flight: Flight, actions: list, rostered: Sequence[CrewDuty]) -> Iterable[tuple[str, CrewChangeKind, str]]:
     """(crew id, change, what they are told) for each crew member whose duty on this flight changes
-    (arbitration/contacts.py decides who: the arbitrator counts the same people)."""
+    (arbitration/crew/contacts.py decides who: the arbitrator counts the same people)."""
     name = f"{flight.flight_number} {flight.origin}-{flight.destination} {flight.scheduled_departure:%d%b %H:%MZ}"
     for crew_id, change, action in crew_changes(actions, [d.crew_id for d in rostered]):
         yield crew_id, change, _told(name, change, action)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..arbitration.contacts import CrewChangeKind
+from ..arbitration.crew.contacts import CrewChangeKind
 
 Standard = Literal["ASM", "MVT"]
 # ASM action identifiers (SSIM Chapter 5) and the MVT kinds (AHM 780) a plan produces

@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 
 from ..arbitration.actions import CancelFlight, ContinueFlight, DivertFlight, ReassignCrew, SwapAircraft
 from ..arbitration.models import ArbitratorOutput, ConstraintCheck, RankedScenario
-from ..arbitration.operate import FERRY_KM_PER_MINUTE, FERRY_TAXI_MINUTES
+from ..arbitration.plans.operate import FERRY_KM_PER_MINUTE, FERRY_TAXI_MINUTES
 from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight

@@ -3,7 +3,7 @@ every agent's and the arbitrator's thread with its ordered records (start, decis
 completion or failure, the human outcome) — for the console, `skymarshal checkpoints ID` and a JSON export.
 
 Continuing from a round starts a new execution of the same disruption that reuses the rounds up to and including
-it, each only as the audit trail hashed it (workflow/reuse.py), and runs everything after it again.
+it, each only as the audit trail hashed it (workflow/runs/reuse.py), and runs everything after it again.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from ..checkpoint.threads import BaseThreadRegistry, thread_id
 from ..data.schema import AGENTS, CHECKPOINTS
 from ..workflow.models import PhaseResult
 from ..workflow.payloads import run_key
-from ..workflow.reuse import PHASES
+from ..workflow.runs.reuse import PHASES
 
 if TYPE_CHECKING:
-    from ..workflow.client import WorkflowClient
+    from ..workflow.runs.client import WorkflowClient
 
 
 def checkpoint_registry(wf: WorkflowClient) -> ThreadRegistry:

@@ -22,7 +22,7 @@ from botocore.exceptions import ClientError
 
 from ..checkpoint.config import ttl_seconds
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
-from .audit_trail import AuditTrail
+from .audit.trail import AuditTrail
 from .models import RESUME_SUFFIX, ApprovalDecision, DecisionSummary
 from .tables import WorkflowTables
 

@@ -16,7 +16,7 @@ DETAIL_TYPE = "Flight Disruption Reported"
 MOVEMENT_DETAIL_TYPE = "Flight Movement Message"
 DETAIL_TYPES = (DETAIL_TYPE, MOVEMENT_DETAIL_TYPE)
 
-# What Execute publishes for downstream systems (workflow/publish.py): one event per ASM/MVT message of the executed
+# What Execute publishes for downstream systems (workflow/execution/publish.py): one event per ASM/MVT message of the executed
 # plan, and one with its contact list, on a bus of their own that only Execute may put events on.
 MESSAGE_BUS_ENV = "SKYMARSHAL_MESSAGE_BUS"  # the bus's name; unset: the messages stay in S3 and the audit only
 MESSAGE_SOURCE = "skymarshal.messages"

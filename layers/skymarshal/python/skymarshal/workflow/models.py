@@ -25,7 +25,7 @@ from ..models.disruption import Disruption
 DISRUPTION_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 RESUME_SUFFIX = "--resume-"
 RETRY_SUFFIX = "--retry-"
-CORRECT_SUFFIX = "--correct-"  # the run again with the duty manager's corrected facts (workflow/correction_run.py)
+CORRECT_SUFFIX = "--correct-"  # the run again with the duty manager's corrected facts (workflow/runs/correction.py)
 RUN_SUFFIXES = (RESUME_SUFFIX, RETRY_SUFFIX, CORRECT_SUFFIX)
 
 
@@ -84,7 +84,7 @@ def missing_for_action(
     if action == "alternatives" and not instruction:
         return "alternatives needs an instruction saying what to look for"
     if action == "alternatives":  # an instruction may narrow the plans, never relax a binding safety constraint
-        from ..arbitration.instructions import instruction_problem
+        from ..arbitration.instructions.grammar import instruction_problem
 
         return instruction_problem(instruction)
     return None
@@ -124,7 +124,7 @@ class DisruptionRequest(_Model):
     resumes: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")  # which execution (default: the first)
     # Continue from a checkpoint: reuse the rounds up to and including this one, run the rest again.
     reuse_through: Literal["initial", "revision"] | None = None
-    # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/retry.py).
+    # Re-run only the agents that did not answer "ok" in an earlier run's rounds (workflow/runs/retry.py).
     retry: bool = False
     # The duty manager's corrections of what the report was read as (models/corrections.py), checked here and
     # against the data at Validate; `corrects`: the run whose reading they correct.
@@ -179,7 +179,7 @@ class ValidatedRequest(_Model):
     flight_id: str | None = None
     description: str
     agents: list[str]  # the initial round's Map items
-    # The revision round's Map items: all seven, or on a retry the agents that run again (workflow/retry.py).
+    # The revision round's Map items: all seven, or on a retry the agents that run again (workflow/runs/retry.py).
     revision_agents: list[str] = Field(default_factory=lambda: list(AGENTS))
     approval_timeout_seconds: int = Field(ge=1)
     resumes: str | None = None  # the earlier execution a resume or a retry reuses (its checkpoints, its answers)
@@ -196,7 +196,7 @@ class ValidatedRequest(_Model):
 
 class PhaseResult(_Model):
     """`$.phase1` / `$.phase2` after Collate: the collation (by reference) and what the gate needs; after the
-    revision round, whether the agents debate (workflow/debate.py)."""
+    revision round, whether the agents debate (workflow/steps/debate.py)."""
 
     phase: Literal["initial", "revision", "debate"]
     round: int | None = None  # a debate round's number (3 to 5)
@@ -294,4 +294,4 @@ class Outcome(_Model):
     audit: PayloadRef | None = None
     message: str
     alert: dict[str, Any] | None = None  # an escalation's duty-manager alert (workflow/alerts.py)
-    anchor: dict[str, Any] | None = None  # the audit head Learn left (workflow/audit_anchor.py): outside the chain
+    anchor: dict[str, Any] | None = None  # the audit head Learn left (workflow/audit/anchor.py): outside the chain

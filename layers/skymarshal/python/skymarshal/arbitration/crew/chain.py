@@ -1,0 +1,199 @@
+"""A crew member a plan delays still reaches the next rostered duty legally, or the plan re-crews that duty.
+
+A delay (the flight's, or its knock-on on the tail's later flights) moves each rostered member's release; when
+the rest before their next rostered duty falls below the minimum (ORO.FTL.235, the ``crew.rest_after`` finding),
+the plan either calls a reserve out for that duty — one on standby at the duty's station whose standby covers the
+duty's report, legal for it by the same crew rules (``chain_recrews``, used by the builder) — or validation
+rejects it: CREW_CHAIN_BROKEN naming the duty (``chain_checks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ...analysis.crew import replacement_findings, rostered_crew
+from ...data import queries as q
+from ...models.fleet import AIRCRAFT_TYPES
+from ...models.operational import Flight
+from ...rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
+from ...rules.rostered import CrewLegality, flight_crew_legality, next_rostered_duty
+from ..actions import ReassignCrew, RestCrew
+from ..context import DisruptionContext
+from ..models import ConstraintCheck, RejectionCode, Scenario
+
+NEXT_DUTY_RULE = "crew.rest_after"  # rules.crew: the rest after this duty before the next rostered one
+MAX_RESERVES_CHECKED = 8  # reserve histories are the slow read: the first legal one of the rank is enough
+Check = tuple[ConstraintCheck, RejectionCode | None]
+
+
+def flight_roster(ctx: DisruptionContext, flight: Flight) -> tuple:
+    """The flight's roster rows, members and their rosters (``analysis.crew.rostered_crew``), read once per
+    arbitration whatever the delay asked about."""
+    return ctx.memo(("roster of", flight.flight_id), lambda: rostered_crew(ctx.handle, flight))
+
+
+def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[CrewLegality]:
+    """The flight's rostered crew judged at `delay`: the roster is read once per flight and arbitration (every
+    scenario asks at its own delay, and the chain at each later flight's knock-on), the rules run at each delay."""
+
+    def judged() -> list[CrewLegality]:
+        _, members, rosters = flight_roster(ctx, flight)
+        return flight_crew_legality(flight.flight_id, members, rosters, delay, OperatorRules())
+
+    key = ("crew", delay) if flight.flight_id == ctx.flight.flight_id else ("crew", flight.flight_id, delay)
+    return ctx.memo(key, judged)
+
+
+def own_illegal(r: CrewLegality) -> list:
+    """What makes the member illegal for this duty itself (the next duty's rest is the chain's question)."""
+    return [f for f in r.findings if f.status == "illegal" and f.rule != NEXT_DUTY_RULE]
+
+
+def chain_members(rostered: Iterable[CrewLegality], replaced: Iterable[str] = ()) -> list[CrewLegality]:
+    """Members legal for this duty whose next rostered duty the delay makes illegal."""
+    gone = set(replaced)
+    return [
+        r
+        for r in rostered
+        if r.crew_id not in gone
+        and not own_illegal(r)
+        and any(f.status == "illegal" and f.rule == NEXT_DUTY_RULE for f in r.findings)
+    ]
+
+
+def answered_for(ctx: DisruptionContext, s: Scenario, flight: Flight) -> set[str]:
+    """The rostered crew of `flight` whose duty holding it the plan already answers for, from this sector or an
+    earlier one of the same duty: a reserve takes the rest of the member's duty (execution gives the reserve those
+    sectors, and validation checked the reserve for the whole duty at the plan's delay), and a rested crew reports
+    again for the whole duty re-timed (``crew_rest.rest_checks``). Checking them again on a later sector by the
+    roster's report would refuse a plan for a duty nobody flies as rostered."""
+    answered: dict[str, str] = {}  # crew id → the flight the plan answers for them from
+    for a in s.actions:
+        if isinstance(a, ReassignCrew):
+            answered.update(dict.fromkeys(a.replacements, a.flight_id))
+        elif isinstance(a, RestCrew):
+            answered.update(dict.fromkeys(a.reports, a.flight_id))
+    out = set()
+    for crew_id, since in answered.items():
+        if since == flight.flight_id:
+            out.add(crew_id)
+            continue
+        rows = ctx.roster(crew_id, ctx.flight.scheduled_departure)
+        start = next((r for r in rows if r.flight_id == since), None)
+        here = next((r for r in rows if r.flight_id == flight.flight_id), None)
+        if (
+            start is not None
+            and here is not None
+            and start.duty_id == here.duty_id
+            and (start.sector_departure or start.duty_start) <= (here.sector_departure or here.duty_start)
+        ):
+            out.add(crew_id)
+    return out
+
+
+def next_duty(ctx: DisruptionContext, crew_id: str, flight: Flight) -> tuple[str, ProposedDuty] | None:
+    rows = ctx.roster(crew_id, flight.scheduled_departure)
+    return next_rostered_duty(rows, flight.flight_id)
+
+
+def reserve_for(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, taken: set[str]) -> str | None:
+    """The first reserve of the member's rank and rating on standby at the duty's station, legal for it reporting
+    at its rostered report (the standby call-out finding requires a standby that covers the report)."""
+    station = duty.start_station or ""
+    member = q.crew_members(ctx.handle, [crew_id])
+    if not member or not station:
+        return None
+    standby = {r.crew_id for r in ctx.standby_at(station, duty.report)}
+    rating = AIRCRAFT_TYPES[duty.aircraft_type].rating_group if duty.aircraft_type in AIRCRAFT_TYPES else None
+    candidates = [
+        m
+        for m in q.crew_members(ctx.handle, sorted(standby - taken))
+        if m.rank == member[0].rank and (rating is None or rating in m.type_ratings)
+    ][:MAX_RESERVES_CHECKED]
+    template = duty.model_copy(update={"duty_id": None})
+    for reserve in candidates:
+        history = ctx.roster(reserve.crew_id, duty.report)
+        if is_legal(evaluate_swap_candidate(reserve, history, template, duty.report)):
+            return reserve.crew_id
+    return None
+
+
+def chain_recrews(
+    ctx: DisruptionContext, flight: Flight, delay: int, replaced: Iterable[str], taken: set[str]
+) -> list[ReassignCrew]:
+    """A reserve for each next duty the delay of `flight` makes illegal (those with none are left: validation names
+    them). `taken`: reserves this plan already calls out (added to as they are chosen)."""
+    out = []
+    try:
+        rostered = rostered_at(ctx, flight, delay)
+    except LookupError:
+        return []  # no roster: validation rejects the plan with DATA_MISSING
+    for r in chain_members(rostered, replaced):
+        found = next_duty(ctx, r.crew_id, flight)
+        if found is None:
+            continue
+        first_flight, duty = found
+        reserve = reserve_for(ctx, r.crew_id, duty, taken)
+        if reserve is not None:
+            taken.add(reserve)
+            out.append(ReassignCrew(flight_id=first_flight, replacements={r.crew_id: reserve}, report_at=duty.report))
+    return out
+
+
+def _check(constraint: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
+    return ConstraintCheck(
+        constraint=constraint, source="rules", clause=clause, subject=subject, status=status, message=message
+    )
+
+
+def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: list[CrewLegality]) -> Iterator[Check]:
+    """Each member whose next duty the plan's delay of `flight` makes illegal: re-crewed in the plan by a legal
+    reserve, or CREW_CHAIN_BROKEN naming the duty."""
+    recrewed = {
+        (a.flight_id, old): (new, a.report_at)
+        for a in s.actions
+        if isinstance(a, ReassignCrew) and a.flight_id != ctx.flight.flight_id
+        for old, new in a.replacements.items()
+    }
+    for r in chain_members(rostered, answered_for(ctx, s, flight)):
+        rest = next(f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE)
+        found = next_duty(ctx, r.crew_id, flight)
+        label = f"{found[1].label or found[0]} (from {found[0]})" if found else "their next rostered duty"
+        subject = found[0] if found else r.crew_id
+        chosen = recrewed.get((found[0], r.crew_id)) if found else None
+        bad = None
+        if found and chosen:
+            later = ctx.memo(("flight", found[0]), lambda fid=found[0]: q.get_flight(ctx.handle, fid))
+            try:
+                findings = (
+                    replacement_findings(ctx.handle, later, r.crew_id, chosen[0], later.delay_minutes, chosen[1])
+                    if later
+                    else []
+                )
+            except LookupError as exc:
+                findings, bad = [], str(exc)
+            bad = bad or next((f.message for f in findings if f.status == "illegal"), None)
+            if later is not None and bad is None:
+                yield (
+                    _check(
+                        f"crew chain {r.crew_id}",
+                        rest.clause,
+                        subject,
+                        "legal",
+                        f"{r.name} would not have the minimum rest before {label}: {chosen[0]} is called out from "
+                        f"standby for it, reporting {chosen[1]:%Y-%m-%d %H:%MZ}.",
+                    ),
+                    None,
+                )
+                continue
+        yield (
+            _check(
+                f"crew chain {r.crew_id}",
+                rest.clause,
+                subject,
+                "illegal",
+                f"{r.name} ({r.rank}) of {flight.flight_id} cannot legally operate {label}: {rest.message}"
+                + (f"; the reserve named for it is not legal: {bad}" if bad else "; no legal reserve re-crews it."),
+            ),
+            "CREW_CHAIN_BROKEN",
+        )

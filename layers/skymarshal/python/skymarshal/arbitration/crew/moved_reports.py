@@ -1,0 +1,126 @@
+"""A crew not yet called for a flight a plan re-times reports as much later, instead of waiting on duty from the
+roster's unmoved report (CS FTL.1.205(d), delayed reporting: the operator moves the report before the crew member
+has left the place of rest; the FDP then runs from the new report).
+
+A delay's knock-on moves a tail's later flights hours late; their crews, still at rest when the plan is decided,
+are told to report later rather than run out of FDP on the ground — what refused every long knock-on before, by
+the FDP counted from the roster's report. Only a member whose duty starts at that flight (its first sector) and who
+reports more than the call-out notice after the decision is moved; each is checked at the new report by the crew
+rules (FDP, rest before and after: ORO.FTL.205/235), or the plan is refused CREW_CHAIN_BROKEN naming them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
+
+from ...analysis.base import decision_time
+from ...analysis.crew import CALL_OUT
+from ...data import queries as q
+from ...models.findings import Finding
+from ...models.operational import CrewDuty
+from ...rules.crew import evaluate_duty
+from ...rules.rostered import rostered_duty
+from ..actions import DelayFlight, ReassignCrew, RestCrew
+from ..context import DisruptionContext
+from ..models import ConstraintCheck, RejectionCode
+from .chain import own_illegal, rostered_at
+
+Moves = dict[str, tuple[str, timedelta]]  # crew id → (first flight of their next duty, how much later it reports)
+Check = tuple[ConstraintCheck, RejectionCode | None]
+
+
+def moved(rows: list[CrewDuty], crew_id: str, moves: Moves) -> list[CrewDuty]:
+    """The member's rows with the duty `moves` names re-timed (report, sectors, end) by its move."""
+    if crew_id not in moves:
+        return rows
+    flight_id, by = moves[crew_id]
+    duty_id = next((r.duty_id for r in rows if r.flight_id == flight_id), None)
+    fields = ("duty_start", "duty_end", "fdp_end", "sector_departure", "sector_arrival")
+
+    def shift(r: CrewDuty) -> CrewDuty:
+        return r.model_copy(update={k: getattr(r, k) + by for k in fields if getattr(r, k) is not None})
+
+    return [shift(r) if r.duty_id == duty_id else r for r in rows]
+
+
+def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
+    """Whether `seat` is the first sector of its duty (its report can move with it; one Query on the member's rows
+    of that duty)."""
+    rows = q.duty_history(ctx.handle, seat.crew_id, seat.duty_start, seat.duty_start + timedelta(seconds=1))
+    sectors = [
+        r.sector_departure for r in rows if r.duty_id == seat.duty_id and r.kind == "FLIGHT" and r.sector_departure
+    ]
+    return seat.sector_departure is not None and seat.sector_departure <= min(sectors, default=seat.sector_departure)
+
+
+def moved_report(ctx: DisruptionContext, crew_id: str, flight_id: str, report: datetime) -> list[Finding]:
+    """A crew member of a later flight the plan re-times, their duty reporting at `report` instead of the roster's:
+    the duty's FDP and the rest before and after it by the crew rules."""
+    member = q.crew_members(ctx.handle, [crew_id])
+    if not member:
+        raise LookupError(f"{crew_id} is not in CrewMembers")
+    rows = ctx.roster(crew_id, report)
+    seat = next(r for r in rows if r.flight_id == flight_id)
+    shifted = moved(rows, crew_id, {crew_id: (flight_id, report - seat.duty_start)})
+    return evaluate_duty(member[0], shifted, rostered_duty(shifted, flight_id))
+
+
+def knock_on_reports(ctx: DisruptionContext, actions: Sequence[object]) -> list[RestCrew]:
+    """For each later flight the plan delays (its DelayFlight in `actions`): its crew members not yet called whose duty
+    starts there and who may not operate it waiting from the roster's report, told to report as much later as the
+    flight leaves (net of a delay already executed on the roster). One RestCrew per flight, after its DelayFlight."""
+    f = ctx.flight
+    notice = decision_time(f, ctx.now) + CALL_OUT
+    answered = {c for a in actions if isinstance(a, ReassignCrew) for c in a.replacements}
+    answered |= {c for a in actions if isinstance(a, RestCrew) for c in a.reports}
+    out: list[RestCrew] = []
+    for a in actions:
+        if not isinstance(a, DelayFlight) or a.flight_id == f.flight_id or a.delay_minutes <= 0:
+            continue
+        later = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+        try:
+            illegal = (
+                {r.crew_id for r in rostered_at(ctx, later, a.delay_minutes) if own_illegal(r)} if later else set()
+            )
+        except LookupError:
+            continue  # no roster: validation names it
+        seats = ctx.memo(("seats", a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id))
+        reports = {
+            seat.crew_id: seat.duty_start + timedelta(minutes=a.delay_minutes - seat.moved_minutes)
+            for seat in seats
+            if seat.kind == "FLIGHT"
+            and seat.crew_id in illegal - answered
+            and seat.duty_start > notice
+            and first_sector(ctx, seat)
+        }
+        if reports:
+            out.append(RestCrew(flight_id=a.flight_id, reports=reports, stood_down_at=decision_time(f, ctx.now)))
+    return out
+
+
+def moved_report_checks(ctx: DisruptionContext, a: RestCrew) -> Iterator[Check]:
+    """Each member a RestCrew on a later flight tells to report later, by the crew rules at the new report."""
+    for crew_id, at in sorted(a.reports.items()):
+        try:
+            findings = moved_report(ctx, crew_id, a.flight_id, at)
+        except (LookupError, StopIteration) as exc:
+            yield _check(crew_id, "illegal", f"{crew_id}: {exc}"), "DATA_MISSING"
+            continue
+        worst = next((x for x in findings if x.status == "illegal"), None)
+        if worst is not None:
+            message = f"{crew_id} on {a.flight_id} reporting {at:%d %b %H:%MZ}: {worst.message}"
+            yield _check(crew_id, "illegal", message, worst.clause), "CREW_CHAIN_BROKEN"
+        else:
+            yield _check(crew_id, "legal", f"{crew_id} legal for {a.flight_id} reporting {at:%d %b %H:%MZ}"), None
+
+
+def _check(subject: str, status: str, message: str, clause: str = "CS FTL.1.205(d) / ORO.FTL.205") -> ConstraintCheck:
+    return ConstraintCheck(
+        constraint="crew chain (moved report)",
+        source="rules",
+        clause=clause,
+        subject=subject,
+        status=status,
+        message=message,
+    )

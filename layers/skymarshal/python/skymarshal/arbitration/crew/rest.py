@@ -1,0 +1,361 @@
+"""Waiting for the rostered crew's minimum rest: when the crew of a flight may not operate it now — out of duty time
+(ORO.FTL.205), short of rest before it (ORO.FTL.235), or unfit through fatigue as the report states
+(CAT.GEN.MPA.100(c)(3), a state a rest cures where sickness is not) — the whole crew stands down and reports again
+once every one of them has had the minimum rest (ORO.FTL.235: the greater of the preceding duty and 12 h at home
+base, 10 h away), and the flight leaves that much later. Often the next day: the passengers' care and hotel
+(EU261 Art. 9) are counted by the same costing as any delay.
+
+Each member is checked by the crew rules for the re-timed duty (``rest_checks``: report, FDP, rest before and after,
+cumulative limits), a member who had already reported standing down at the decision, that duty counted before the
+rest. A crew member the data marks sick stays sick: only the report's own fatigue is cured by a rest. Nothing here
+decides legality: the crew rules do, and validation may reject the plan (CREW_ILLEGAL, CREW_CHAIN_BROKEN).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+
+from ...analysis.base import decision_time
+from ...analysis.crew import replacement_findings
+from ...data import queries as q
+from ...data import schema
+from ...models.operational import CrewDuty, CrewMember
+from ...rules.crew import evaluate_duty
+from ...rules.ftl_easa_limits import min_rest_minutes
+from ...rules.rostered import duty_at_delay, rostered_duty
+from ..actions import DelayFlight, FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
+from ..context import DisruptionContext
+from ..models import ConstraintCheck, RejectionCode, Scenario
+from ..plans.curfew_wait import after_curfews
+from ..plans.operate import operate
+from ..rotation import plan as rotation_plan
+from .chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
+from .moved_reports import Moves, moved
+
+# What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
+CURED_BY_REST = ("crew.max_fdp", "crew.rest")
+Check = tuple[ConstraintCheck, RejectionCode | None]
+
+
+def fatigued(ctx: DisruptionContext) -> set[str]:
+    """The crew members the report makes unavailable when it says they are unfit through fatigue."""
+    d = ctx.disruption
+    if d is None or not any(f.name == "crew_fatigue" for f in d.facts):
+        return set()
+    return {
+        str(p.key["crew_id"])
+        for p in ctx.handle.overlay.patches
+        if p.table == schema.CREW_MEMBERS and p.fact == "crew_unavailable"
+    }
+
+
+def _rows(ctx: DisruptionContext, crew_id: str) -> list[CrewDuty]:
+    return ctx.roster(crew_id, ctx.flight.scheduled_departure)
+
+
+def _cured(finding, crew_id: str, tired: set[str]) -> bool:
+    return finding.rule.startswith(CURED_BY_REST) or (finding.rule == "crew.availability" and crew_id in tired)
+
+
+def stood_down(rows: list[CrewDuty], flight_id: str, at: datetime, station: str | None = None) -> CrewDuty | None:
+    """The part of the duty a member who has already reported works before standing down at `at` (at `station`:
+    where the duty began unless given), as a record the rest is counted from (None: not reported yet)."""
+    duty = rostered_duty(rows, flight_id)
+    if duty.report >= at:
+        return None
+    sector = next(r for r in rows if r.flight_id == flight_id)
+    return CrewDuty(
+        crew_id=sector.crew_id,
+        duty_key=f"{duty.report.isoformat()}#STOOD-DOWN#",
+        duty_id=f"{sector.duty_id}-stood-down",
+        kind="HISTORY",
+        duty_start=duty.report,
+        duty_end=at,
+        fdp_end=at,
+        start_station=sector.start_station,
+        end_station=station or sector.start_station,
+    )
+
+
+def _ready(member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetime, tired: bool) -> datetime:
+    """When the member may report again: after the minimum rest from standing down (or, unfit through fatigue,
+    from now), counted over the preceding duty; a member neither on duty nor tired may report at any time."""
+    duty = rostered_duty(rows, flight_id)
+    stood = stood_down(rows, flight_id, at)
+    home = (duty.start_station or member.base) == member.base
+    if stood is not None:
+        minutes = min_rest_minutes(int((at - stood.duty_start).total_seconds() // 60), home)
+        return at + timedelta(minutes=minutes)
+    if not tired:
+        return duty.report
+    before = [r for r in rows if r.duty_end <= duty.report and r.duty_id != duty.duty_id]
+    last = max(before, key=lambda r: r.duty_end, default=None)
+    preceding = int((last.duty_end - last.duty_start).total_seconds() // 60) if last else 0
+    return at + timedelta(minutes=min_rest_minutes(preceding, home))
+
+
+def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dict[str, CrewMember]] | None:
+    """How late (minutes after their rostered report) the whole crew can report again, every member rested; None when
+    no member is illegal at `wanted` for a reason a rest cures, or one is illegal for another (a reserve or a
+    cancellation answers), or the flight is not the first sector of a member's duty (mid-duty: the crew swap's)."""
+    f = ctx.flight
+    try:
+        rostered = rostered_at(ctx, f, wanted)
+    except LookupError:
+        return None
+    tired = fatigued(ctx)
+    resting = [r for r in rostered if own_illegal(r)]
+    if not resting or any(not _cured(x, r.crew_id, tired) for r in resting for x in own_illegal(r)):
+        return None
+    at = decision_time(f, ctx.now)
+    members = {m.crew_id: m for m in q.crew_members(ctx.handle, [r.crew_id for r in rostered])}
+    if set(members) != {r.crew_id for r in rostered}:
+        return None  # a member missing from CrewMembers: validation names it on the other plans
+    shift = 0
+    for r in rostered:
+        rows = _rows(ctx, r.crew_id)
+        duty = rostered_duty(rows, f.flight_id)
+        if any(
+            x.duty_id == duty.duty_id
+            and x.flight_id != f.flight_id
+            and x.sector_departure
+            and x.sector_departure < f.scheduled_departure
+            for x in rows
+            if x.kind == "FLIGHT"
+        ):
+            return None  # mid-duty: the sectors before this one were flown in this FDP
+        ready = _ready(members[r.crew_id], rows, f.flight_id, at, r.crew_id in tired)
+        shift = max(shift, math.ceil((ready - duty.report).total_seconds() / 300) * 5)
+    return shift, tired, members
+
+
+def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], members: dict[str, CrewMember]) -> Scenario:
+    """`scenario` with its rostered crew reporting again `delay` after their rostered report (RestCrew, right after
+    the flight's own delay) and a reserve for each next duty that leaves short of rest."""
+    f, delay = ctx.flight, scenario.delay_minutes
+    reports = {c: rostered_duty(_rows(ctx, c), f.flight_id).report + timedelta(minutes=delay) for c in sorted(members)}
+    rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=decision_time(f, ctx.now))
+    told = _next_duties_told(ctx, scenario.actions, set(members))
+    moves = next_duty_moves(ctx, [*scenario.actions, *told])
+    recrews = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
+    told = [t for t in told if not any(set(t.reports) & set(r.replacements) for r in recrews)]
+    after = next((i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0)
+    return scenario.model_copy(
+        update={
+            "scenario_id": f"{scenario.scenario_id}:rested",
+            "actions": [*scenario.actions[:after], rest, *recrews, *scenario.actions[after:], *told],
+            "crew_rested": sorted(reports),
+            "execution_notes": [
+                *scenario.execution_notes,
+                f"the crew of {f.flight_number} report again from {min(reports.values()):%d %b %H:%MZ}, rested "
+                "(ORO.FTL.235)",
+            ],
+        }
+    )
+
+
+def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
+    """The flight at least `wanted` minutes late, its whole rostered crew reporting again once every one of them has
+    had the minimum rest (a long wait re-times the crew's report, as an OCC does); None as ``_rest_shift``."""
+    found = _rest_shift(ctx, wanted)
+    if found is None:
+        return None
+    shift, tired, members = found
+    delay = max(wanted, shift)
+    delay = after_curfews(ctx, delay) or delay  # a rest ending in a curfew waits it out too
+
+    scenario = _with_rest(ctx, operate(ctx, "delay", delay, sources=["generator"]), tired, members)
+    return scenario.model_copy(
+        update={"scenario_id": f"delay:{delay}:rested", "title": f"Wait for the crew's minimum rest: {delay} min late"}
+    )
+
+
+def with_crew_retimed(ctx: DisruptionContext, scenario: Scenario | None) -> Scenario | None:
+    """An operating plan whose own rostered crew would be out of duty time at its delay, with their report moved as
+    late (a rescue aircraft's or a swap's wait): None when that does not cure them without a longer delay."""
+    if scenario is None or not scenario.operates or scenario.crew_replacements or scenario.crew_rested:
+        return None
+    found = _rest_shift(ctx, scenario.delay_minutes)
+    if found is None or found[0] > scenario.delay_minutes:
+        return None
+    plan = _with_rest(ctx, scenario, found[1], found[2])
+    return plan.model_copy(update={"title": f"{scenario.title}, the crew reporting later"})
+
+
+def rescue_after_rest(ctx: DisruptionContext, rescue: Scenario | None) -> Scenario | None:
+    """A rescue aircraft's plan whose own crew, already on duty (or unfit through fatigue), cannot wait for it: the
+    rescue flown once the whole crew has had the minimum rest (ORO.FTL.235), the ferry as planned (the aircraft
+    waits at the outstation); None when the crew can wait for it as planned (``with_crew_retimed``) or a rest does
+    not cure them."""
+    if rescue is None or rescue.kind != "rescue_aircraft" or rescue.crew_replacements or rescue.crew_rested:
+        return None
+    found = _rest_shift(ctx, rescue.delay_minutes)
+    if found is None or found[0] <= rescue.delay_minutes:
+        return None
+    delay = after_curfews(ctx, found[0]) or found[0]
+    ferry = next((a for a in rescue.actions if isinstance(a, FerryAircraft)), None)
+    moved = {a.flight_id for a in rescue.actions if isinstance(a, SwapAircraft) and a.flight_id != ctx.flight.flight_id}
+    carried = [x for x in rotation_plan.tail_flights(ctx, ctx.flight.aircraft_registration) if x.flight_id in moved]
+    plan = operate(
+        ctx,
+        "rescue_aircraft",
+        delay,
+        sources=rescue.sources,
+        registration=rescue.registration,
+        aircraft_type=rescue.aircraft_type,
+        ferry=ferry,
+        notes=rescue.execution_notes,
+        carried=carried,
+    )
+    rested = _with_rest(ctx, plan, found[1], found[2])
+    name = rescue.title.split(",")[0]
+    return rested.model_copy(update={"title": f"{name}, flown after the crew's minimum rest: {delay} min late"})
+
+
+def _findings(
+    ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str], moves: Moves
+) -> list:
+    """The crew rules for `member`'s duty re-timed to report at their new report, after standing down; their next
+    duty at the report the plan moves it to (``next_duty_moves``), else the roster's."""
+    crew_id = member.crew_id
+    if crew_id in tired:  # the report's fatigue is what the rest cures; a sickness in the data is not
+        member = member.model_copy(update={"status": "ACTIVE"})
+    rows = moved(_rows(ctx, crew_id), crew_id, moves)
+    stood = stood_down(rows, rest.flight_id, rest.stood_down_at)
+    duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
+    key = ("rested", crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id))
+    return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
+
+
+def _next_duties_told(ctx: DisruptionContext, actions: list, crew: set[str]) -> list[RestCrew]:
+    """The next duties of the rested `crew` that start on a flight the plan re-times (its DelayFlight, the tail's
+    knock-on) and that the plan does not move already: reporting as much later (net of a delay already executed on
+    the roster), so the rest after the rested duty is counted to where the next duty now is."""
+    delays = {a.flight_id: a for a in actions if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id}
+    told = {c for a in actions if isinstance(a, RestCrew) for c in a.reports}
+    by_flight: dict[str, dict[str, datetime]] = {}
+    for crew_id in sorted(crew - told):
+        found = next_duty(ctx, crew_id, ctx.flight)
+        later = delays.get(found[0]) if found else None
+        if found is None or later is None:
+            continue
+        seat = next(r for r in _rows(ctx, crew_id) if r.flight_id == found[0])
+        by = timedelta(minutes=later.delay_minutes - seat.moved_minutes)
+        if by > timedelta(0):
+            by_flight.setdefault(found[0], {})[crew_id] = found[1].report + by
+    at = decision_time(ctx.flight, ctx.now)
+    return [RestCrew(flight_id=f, reports=r, stood_down_at=at) for f, r in sorted(by_flight.items())]
+
+
+def next_duty_moves(ctx: DisruptionContext, actions: list) -> Moves:
+    """The next duties of the disrupted flight's crew the plan tells to report later (a RestCrew on their first
+    flight): crew id → (that flight, how much later)."""
+    out: Moves = {}
+    for a in actions:
+        if not isinstance(a, RestCrew) or a.flight_id == ctx.flight.flight_id:
+            continue
+        for crew_id, at in a.reports.items():
+            found = next_duty(ctx, crew_id, ctx.flight)
+            if found is not None and found[0] == a.flight_id:
+                out[crew_id] = (a.flight_id, at - found[1].report)
+    return out
+
+
+def recrew_next_duty(ctx: DisruptionContext, crew_id: str, taken: set[str]) -> ReassignCrew | None:
+    """A reserve for the member's next rostered duty after the disrupted flight's (``reserve_for``), added to `taken`;
+    None when they have no next duty or it has no legal reserve (validation then names the broken chain)."""
+    found = next_duty(ctx, crew_id, ctx.flight)
+    chosen = reserve_for(ctx, crew_id, found[1], taken) if found else None
+    if found is None or chosen is None:
+        return None
+    taken.add(chosen)
+    return ReassignCrew(flight_id=found[0], replacements={crew_id: chosen}, report_at=found[1].report)
+
+
+def _next_duty_recrews(
+    ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember], moves: Moves
+) -> list[ReassignCrew]:
+    """A reserve for the next rostered duty of each rested member who would be short of rest before it."""
+    out: list[ReassignCrew] = []
+    taken: set[str] = set()
+    for crew_id in sorted(rest.reports):
+        findings = _findings(ctx, members[crew_id], rest, delay, tired, moves)
+        if not any(x.status == "illegal" and x.rule == NEXT_DUTY_RULE for x in findings):
+            continue
+        recrew = recrew_next_duty(ctx, crew_id, taken)
+        out += [recrew] if recrew else []
+    return out
+
+
+def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
+    """Each rested member by the crew rules for the duty re-timed to report at their new report: illegal for the
+    duty itself → CREW_ILLEGAL; short of rest before their next rostered duty → CREW_CHAIN_BROKEN."""
+    tired = fatigued(ctx)
+    moves = next_duty_moves(ctx, s.actions)
+    for a in s.actions:
+        if not isinstance(a, RestCrew) or a.flight_id != ctx.flight.flight_id:
+            continue
+        members = {m.crew_id: m for m in q.crew_members(ctx.handle, sorted(a.reports))}
+        recrewed = {
+            old: r
+            for r in s.actions
+            if isinstance(r, ReassignCrew) and r.flight_id != a.flight_id
+            for old in r.replacements
+        }
+        bad = 0
+        for crew_id, report in sorted(a.reports.items()):
+            member = members.get(crew_id)
+            if member is None:
+                yield _check(crew_id, "illegal", f"{crew_id} is not in CrewMembers."), "DATA_MISSING"
+                bad += 1
+                continue
+            for finding in _findings(ctx, member, a, s.delay_minutes, tired, moves):
+                if finding.status == "illegal" and finding.rule == NEXT_DUTY_RULE and crew_id in recrewed:
+                    # a reserve takes their next duty: legal for it by the same rules, or the chain is broken
+                    problem = reserve_problem(ctx, crew_id, recrewed[crew_id])
+                    if problem is None:
+                        continue
+                    finding = finding.model_copy(update={"message": f"{finding.message}; its reserve: {problem}"})
+                if finding.status == "illegal":
+                    bad += 1
+                    code: RejectionCode = "CREW_CHAIN_BROKEN" if finding.rule == NEXT_DUTY_RULE else "CREW_ILLEGAL"
+                    yield (
+                        _check(
+                            crew_id,
+                            "illegal",
+                            f"{member.name} reporting {report:%d %b %H:%MZ}: {finding.message}",
+                            finding.clause,
+                        ),
+                        code,
+                    )
+        if not bad:
+            yield (
+                _check(
+                    a.flight_id,
+                    "legal",
+                    f"{len(a.reports)} rostered crew legal after the minimum rest, reporting from "
+                    f"{min(a.reports.values()):%d %b %H:%MZ}",
+                ),
+                None,
+            )
+
+
+def reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
+    """Why the reserve a plan calls out for a rested member's next duty may not fly it (None: legal)."""
+    later = ctx.memo(("flight", recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
+    if later is None:
+        return f"{recrew.flight_id} is not in the data"
+    reserve = recrew.replacements[crew_id]
+    try:
+        findings = replacement_findings(ctx.handle, later, crew_id, reserve, later.delay_minutes, recrew.report_at)
+    except LookupError as exc:
+        return str(exc)
+    return next((f.message for f in findings if f.status == "illegal"), None)
+
+
+def _check(subject: str, status: str, message: str, clause: str = "ORO.FTL.235 / ORO.FTL.205") -> ConstraintCheck:
+    return ConstraintCheck(
+        constraint="crew rest", source="rules", clause=clause, subject=subject, status=status, message=message
+    )

@@ -1,0 +1,227 @@
+"""Recovery scenarios: from the agents' proposals and from a generator over the data.
+
+Generated: delays to the moments that matter (the current estimate, the grounded tail's release, the end of
+the weather at the destination, the crew's last legal minute), each also with a crew swap when reserves
+make it legal; a tail swap with each compatible aircraft at the origin; the crew agent's reserve swap;
+a diversion to each alternate the regulatory agent found; and cancellation with full re-accommodation,
+the conservative baseline that always exists. Each is costed by the rules engine (rules.finance).
+Nothing here decides legality: validation does, and it may reject any of these.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime, timedelta
+
+from ...analysis.base import decision_time
+from ...analysis.crew import reserve_swap_at
+from ...data import queries as q
+from ...data import schema
+from ...models.fleet import compatible_types
+from ...rules.tail_swap_models import TailSwapEligibility
+from ..actions import ContinueFlight, FerryAircraft, GroundAircraft, RepositionFleet, SwapAircraft, describe
+from ..bounds import CrewIllegalBound, CrewMaxDelayBound
+from ..context import DisruptionContext
+from ..continuation.plan import continuation_scenarios
+from ..crew.chain import flight_roster
+from ..crew.positioning import positioned_crew_swap
+from ..crew.rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
+from ..models import Scenario
+from ..rotation import plan as rotation_plan
+from ..validation import swap_eligibility
+from .cancellation import cancellation, minutes_after
+from .curfew_wait import after_curfews
+from .operate import operate
+from .rescue import rescue_scenarios
+
+SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bags and catering to the new tail
+MAX_CREW_SWAP_DELAYS = 2  # reserve searches are the slow part (~1.5 s each)
+
+
+def generate(ctx: DisruptionContext) -> list[Scenario]:
+    found: dict[str, Scenario] = {}
+
+    def keep(scenario: Scenario | None) -> None:
+        if scenario is None:
+            return
+        if scenario.scenario_id in found:  # the same plan from another source: record who proposed it
+            old = found[scenario.scenario_id]
+            found[scenario.scenario_id] = old.model_copy(update={"sources": sorted({*old.sources, *scenario.sources})})
+        else:
+            found[scenario.scenario_id] = scenario
+
+    keep(cancellation(ctx))
+    for delay, sources in _delays(ctx).items():
+        keep(operate(ctx, "delay", delay, sources=sources))
+    for delay in _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
+        proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now, rostered=flight_roster(ctx, ctx.flight))
+        if proposal is not None:
+            keep(
+                operate(
+                    ctx,
+                    "delay",
+                    delay,
+                    sources=["generator"],
+                    replacements=proposal.parameters["replacements"],
+                    report=datetime.fromisoformat(proposal.parameters["report"]),
+                )
+            )
+    if ctx.swap_addresses_cause:  # an aircraft change does not lift an ATC slot
+        for registration, sources in _tails(ctx).items():
+            keep(_tail_swap(ctx, registration, sources))
+    for agent, proposal in _proposals(ctx, "crew_swap"):
+        delay = max(ctx.flight.delay_minutes, proposal.estimated_delay_minutes or 0)
+        keep(
+            operate(
+                ctx,
+                "crew_swap",
+                delay,
+                sources=[agent],
+                replacements=proposal.parameters["replacements"],
+                report=datetime.fromisoformat(proposal.parameters["report"]),
+            )
+        )
+    keep(positioned_crew_swap(ctx))
+    for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
+        keep(rested_crew_delay(ctx, delay))
+
+    for rescue in rescue_scenarios(ctx):
+        keep(rescue)
+        keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
+        keep(rescue_after_rest(ctx, rescue))  # a crew already on duty rests first: the rescue flies after
+    for continued in continuation_scenarios(ctx):  # a flight on the ground at its alternate flies on from there
+        keep(continued)
+    for agent, proposal in _proposals(ctx, "divert"):
+        keep(
+            operate(
+                ctx, "divert", ctx.flight.delay_minutes, sources=[agent], alternate=proposal.parameters["alternate"]
+            )
+        )
+    return sorted((with_operation_records(ctx, s) for s in found.values()), key=lambda s: s.scenario_id)
+
+
+def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenario:
+    """The scenario with what execution records beyond its decisions: the grounding the report stated (as a
+    work order) and where every tail it touches ends up (AircraftAvailability)."""
+    f = ctx.flight
+    extra: list = [
+        GroundAircraft(flight_id=f.flight_id, registration=f.aircraft_registration, work_order=dict(a.item))
+        for a in ctx.handle.overlay.additions
+        if a.table == schema.MAINTENANCE_WORK_ORDERS and a.item.get("aircraft_registration") == f.aircraft_registration
+    ]
+    tails = {f.aircraft_registration}
+    tails |= {a.to_registration for a in scenario.actions if isinstance(a, SwapAircraft)}
+    tails |= {a.registration for a in scenario.actions if isinstance(a, (FerryAircraft, ContinueFlight))}
+    extra.append(RepositionFleet(flight_id=f.flight_id, registrations=sorted(tails)))
+    return scenario.model_copy(update={"actions": [*scenario.actions, *extra]})
+
+
+def _proposals(ctx: DisruptionContext, kind: str):
+    for agent, response in sorted(ctx.collation.items()):
+        for proposal in response.proposals:
+            if (
+                proposal.kind == kind
+                and (kind != "crew_swap" or proposal.parameters.get("replacements"))
+                and (kind != "divert" or proposal.parameters.get("alternate"))
+            ):
+                yield agent, proposal
+
+
+def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
+    """Delay candidates (minutes from the schedule, never earlier than the current estimate) and who named them."""
+    f, floor = ctx.flight, ctx.flight.delay_minutes
+    named: dict[int, set[str]] = {}
+
+    def name(minutes: int | None, source: str, earliest: bool = True) -> None:
+        """To 5 minutes: up for an earliest time (a release), down for a latest one (a crew limit)."""
+        if minutes is None or minutes < floor:
+            return
+        rounded = (math.ceil if earliest else math.floor)(minutes / 5) * 5
+        named.setdefault(minutes if minutes == floor or rounded < floor else int(rounded), set()).add(source)
+
+    if floor:
+        name(floor, "generator")
+    if ctx.release_at:
+        name(minutes_after(f.scheduled_departure, ctx.release_at), "generator")
+    if ctx.weather_window and ctx.weather_window[0] == f.destination:
+        name(minutes_after(f.scheduled_arrival, ctx.weather_window[2]), "generator")
+    for bound in ctx.bounds:
+        if isinstance(bound, CrewMaxDelayBound):
+            name(bound.max_delay_minutes, "generator", earliest=False)
+    for agent, response in ctx.collation.items():
+        for proposal in response.proposals:
+            if proposal.kind == "delay" and proposal.parameters.get("delay_minutes") is not None:
+                name(int(proposal.parameters["delay_minutes"]), agent)
+    for minutes in sorted(named):  # a wait into a curfew waits it out: the next morning, its night's care counted
+        later = after_curfews(ctx, minutes)
+        if later is not None:
+            named.setdefault(later, set()).add("generator")
+    return {k: sorted(v) for k, v in sorted(named.items())}
+
+
+def _crew_limited(ctx: DisruptionContext) -> list[int]:
+    """Delays at which the rostered crew is not legal (latest first): worth a "delay and swap the crew" scenario."""
+    limit = min((b.max_delay_minutes for b in ctx.bounds if isinstance(b, CrewMaxDelayBound)), default=None)
+    illegal_from = min((b.from_delay_minutes for b in ctx.bounds if isinstance(b, CrewIllegalBound)), default=None)
+    proposed = {p.estimated_delay_minutes for _, p in _proposals(ctx, "crew_swap")}
+    return [
+        d
+        for d in sorted(_delays(ctx), reverse=True)
+        if d not in proposed and ((limit is not None and d > limit) or (illegal_from is not None and d >= illegal_from))
+    ]
+
+
+def _tails(ctx: DisruptionContext) -> dict[str, list[str]]:
+    """Every compatible aircraft at the origin that day (generator) and every tail an agent proposed."""
+    f = ctx.flight
+    tails: dict[str, set[str]] = {}
+    for ctype in compatible_types(f.aircraft_type):
+        for day in q.fleet_of_type(ctx.handle, ctype, f.flight_date):
+            if day.aircraft_registration != f.aircraft_registration and day.station == f.origin:
+                tails.setdefault(day.aircraft_registration, set()).add("generator")
+    for agent, response in ctx.collation.items():
+        for proposal in response.proposals:
+            registration = proposal.parameters.get("registration")
+            if proposal.kind == "tail_swap" and registration and registration != f.aircraft_registration:
+                tails.setdefault(registration, set()).add(agent)
+    return {k: sorted(v) for k, v in sorted(tails.items())}
+
+
+def grounded_at_origin(probe: TailSwapEligibility) -> bool:
+    """An aircraft the swap rules refuse only because it is grounded (AOG, in maintenance, or not airworthy at the
+    departure): the duty manager's first question ("what about the spare?"), answered by its refusal."""
+    codes = {r.code for r in probe.refusals}
+    return bool(codes) and codes <= {"UNAVAILABLE", "NOT_AIRWORTHY"}
+
+
+def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) -> Scenario | None:
+    f = ctx.flight
+    earliest = max(f.scheduled_departure, decision_time(f, ctx.now) + SWAP_PREPARATION)
+    departure = max(earliest, f.departure) if not ctx.aircraft_caused_delay else earliest
+    probe = swap_eligibility(ctx, registration, departure)
+    if probe is None:
+        return None
+    if probe.eligible and probe.ready_at and probe.ready_at > departure:
+        departure = probe.ready_at
+    elif not probe.eligible and sources == ["generator"] and not grounded_at_origin(probe):
+        # the generator proposes eligible aircraft, and those only grounded at the origin (AOG, in a check,
+        # unairworthy): refused by validation, they say why no swap is possible; an agent's proposal is validated
+        return None
+
+    def swap(block: list) -> Scenario:
+        return operate(
+            ctx,
+            "tail_swap",
+            minutes_after(f.scheduled_departure, departure),
+            sources=sources,
+            registration=registration,
+            aircraft_type=probe.aircraft_type,
+            moved=probe.cabin_plan.offloaded + sum(probe.cabin_plan.downgraded.values()),
+            notes=[n.message for n in probe.notes if n.code != "CONTINUITY_BREAK"],
+            carried=block[1:],
+        )
+
+    return rotation_plan.first_whole(ctx, (swap(block) for block in rotation_plan.blocks(ctx)), lambda s: s.actions)
+
+
+__all__ = ["cancellation", "describe", "generate", "operate"]

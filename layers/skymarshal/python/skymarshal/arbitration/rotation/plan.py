@@ -1,0 +1,204 @@
+"""A plan is an operation: what a swap, a delay or a cancellation does to the rest of each rotation it touches,
+and the check that every touched tail can still fly its flights in sequence (``rules.rotation``, the same
+function ``skymarshal data check`` runs over the whole airline after execution).
+
+- ``knock_on``       a delay's reactionary delay through the tail's later flights (``rules.network.propagate_delay``),
+                     as one DelayFlight per later flight it reaches (a later flight already as late is left alone).
+- ``blocks``         the flights of the disrupted tail a swap or a cancellation takes with the flight: up to the
+                     first return to the flight's origin (an out-and-back; the tails swap back there), the second,
+                     ..., or everything left in the data. The builder takes the first block the check accepts.
+- ``planned``        each touched tail's flights as the plan leaves them (the actions applied in memory).
+- ``plan_breaks``    the breaks of those rotations from the disrupted flight on: a continuity break anywhere, a
+                     flight on a grounded tail within ``GROUNDED_HORIZON`` of the flight (later groundings are the
+                     next decision's, once maintenance knows more), each typed ROTATION_BROKEN by validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import TypeVar
+
+from ...analysis.base import decision_time
+from ...data import queries as q
+from ...models.operational import Flight
+from ...rules.network import propagate_delay
+from ...rules.rotation import RotationBreak, flying, rotation_breaks
+from ..actions import CancelFlight, ContinueFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
+from ..context import DisruptionContext
+
+LOOK_BACK = timedelta(hours=24)  # the flight that brought the tail: where it stands
+LOOK_AHEAD = timedelta(days=4)  # far enough for a rotation to come back to plan (ultra long haul out and back)
+GROUNDED_HORIZON = timedelta(hours=24)
+OPERABLE = ("SCHEDULED", "DELAYED")
+T = TypeVar("T")
+
+
+def tail_flights(ctx: DisruptionContext, registration: str) -> list[Flight]:
+    """The tail's flights around the disrupted one, as the data (with the report's overlay) holds them."""
+    start = ctx.flight.scheduled_departure - LOOK_BACK
+    end = ctx.flight.scheduled_departure + LOOK_AHEAD
+    return ctx.memo(("tail", registration), lambda: q.rotation(ctx.handle, registration, start, end))
+
+
+def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | None = None) -> list[DelayFlight]:
+    """The later flights of the flight's own tail that its delay of ``delay_minutes`` makes late (``only``: those
+    of these flights, e.g. the ones a swap carries to the other tail)."""
+    rotation = tail_flights(ctx, ctx.flight.aircraft_registration)
+    flies = any(f.flight_id == ctx.flight.flight_id and f.status != "CANCELLED" for f in rotation)
+    if not flies or delay_minutes <= 0:  # a flight already cancelled moves nothing after it
+        return []
+    by_id = {f.flight_id: f for f in rotation}
+    wanted = None if only is None else set(only)
+    out = []
+    for later in propagate_delay(rotation, ctx.flight.flight_id, delay_minutes).flights[1:]:
+        f, minutes = by_id[later.flight_id], later.departure_delay_minutes
+        if minutes > f.delay_minutes and f.status in OPERABLE and (wanted is None or f.flight_id in wanted):
+            out.append(
+                DelayFlight(
+                    flight_id=f.flight_id,
+                    delay_minutes=minutes,
+                    new_departure=f.scheduled_departure + timedelta(minutes=minutes),
+                    new_arrival=f.scheduled_arrival + timedelta(minutes=minutes),
+                )
+            )
+    return out
+
+
+def blocks(ctx: DisruptionContext) -> list[list[Flight]]:
+    """Candidate sets of the tail's flights to move or cancel with the disrupted flight, smallest first: up to each
+    return to the flight's origin with more flying after it, then everything left."""
+    f = ctx.flight
+    rest = [x for x in flying(tail_flights(ctx, f.aircraft_registration)) if x.departure >= f.departure]
+    rest = [x for x in rest if x.flight_id != f.flight_id and x.status in OPERABLE]
+    sequence = [f, *rest]
+    # the last flight is never a swap-back point (nothing follows it): "everything left" is a candidate of its own
+    out = [sequence[: i + 1] for i, x in enumerate(sequence[:-1]) if x.destination == f.origin]
+    return [*out, sequence]
+
+
+def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]]:
+    """Each tail the actions touch, with its flights as the plan leaves them."""
+    tails = {ctx.flight.aircraft_registration}
+    tails |= {a.to_registration for a in actions if isinstance(a, SwapAircraft)}
+    tails |= {a.registration for a in actions if isinstance(a, (FerryAircraft, ContinueFlight))}
+    flights = {x.flight_id: x for t in sorted(tails) for x in tail_flights(ctx, t)}
+    flights.setdefault(ctx.flight.flight_id, ctx.flight)
+    for a in actions:
+        x = flights.get(a.flight_id)
+        if isinstance(a, FerryAircraft):
+            flights[f"FERRY:{a.registration}:{a.flight_id}"] = ferry_leg(a, ctx.flight.carrier)
+        elif isinstance(a, ContinueFlight):
+            leg = continuation_leg(a, ctx.flight.carrier)
+            flights[leg.flight_id] = leg
+        elif x is None:
+            continue
+        elif isinstance(a, SwapAircraft):
+            flights[x.flight_id] = x.model_copy(
+                update={"aircraft_registration": a.to_registration, "aircraft_type": a.to_aircraft_type}
+            )
+        elif isinstance(a, DelayFlight):
+            flights[x.flight_id] = x.model_copy(
+                update={
+                    "estimated_departure": a.new_departure,
+                    "estimated_arrival": a.new_arrival,
+                    "delay_minutes": a.delay_minutes,
+                    "status": "DELAYED",
+                }
+            )
+        elif isinstance(a, CancelFlight):
+            flights[x.flight_id] = x.model_copy(update={"status": "CANCELLED"})
+        elif isinstance(a, DivertFlight):
+            flights[x.flight_id] = x.model_copy(
+                update={"status": "DIVERTED", "diverted_to": a.alternate, "estimated_arrival": a.new_arrival}
+            )
+    by_tail: dict[str, list[Flight]] = {t: [] for t in sorted(tails)}
+    for x in flights.values():
+        by_tail.setdefault(x.aircraft_registration, []).append(x)
+    return by_tail
+
+
+def ferry_leg(a: FerryAircraft, carrier: str) -> Flight:
+    """The empty ferry as a leg of the rescue tail's rotation (constructed: it has no flight number or seats)."""
+    return _added_leg(f"FERRY:{a.registration}:{a.flight_id}", "FERRY", a, carrier)
+
+
+def continuation_leg(a: ContinueFlight, carrier: str) -> Flight:
+    """A diverted flight's continuation from its alternate as a leg of its tail's rotation (the row execution
+    writes, `{flight_id}-CONT`)."""
+    return _added_leg(f"{a.flight_id}-CONT", "CONTINUATION", a, carrier)
+
+
+def _added_leg(flight_id: str, number: str, a: FerryAircraft | ContinueFlight, carrier: str) -> Flight:
+    return Flight.model_construct(
+        flight_id=flight_id,
+        flight_number=number,
+        carrier=carrier,
+        flight_date=a.departure.date(),
+        origin=a.origin,
+        destination=a.destination,
+        scheduled_departure=a.departure,
+        scheduled_arrival=a.arrival,
+        estimated_departure=None,
+        estimated_arrival=None,
+        aircraft_registration=a.registration,
+        aircraft_type=a.aircraft_type,
+        status="SCHEDULED",
+        diverted_to=None,
+        delay_minutes=0,
+        block_minutes=max(1, int((a.arrival - a.departure).total_seconds() // 60)),
+        distance_km=1,  # not flown for revenue: no distance-based rule reads a ferry leg here
+        capacity={},
+    )
+
+
+def grounding(ctx: DisruptionContext) -> tuple[datetime, datetime | None] | None:
+    """The disrupted tail's grounding as the analysis found it: from the decision to maintenance's estimated
+    release (open-ended without one)."""
+    if not ctx.tail_grounded:
+        return None
+    return decision_time(ctx.flight, ctx.now), ctx.release_at
+
+
+def plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBreak]:
+    """What the plan leaves broken on the tails it touches, from the disrupted flight's departure on (once per set
+    of actions: the builder's choice and the validation ask for the same plan)."""
+    key = ("rotation", tuple(a.model_dump_json() for a in actions))
+    return ctx.memo(key, lambda: _plan_breaks(ctx, actions))
+
+
+def _plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBreak]:
+    f = ctx.flight
+    since = min(f.scheduled_departure, f.departure)
+    horizon = since + GROUNDED_HORIZON
+    out: list[RotationBreak] = []
+    for registration, sequence in planned(ctx, actions).items():
+        own = registration == f.aircraft_registration and ctx.tail_grounded
+        orders = (
+            ()
+            if own
+            else ctx.memo(("orders", registration), lambda r=registration: q.work_orders_for_aircraft(ctx.handle, r))
+        )
+        departures = {x.flight_id: x.departure for x in sequence}
+        for b in rotation_breaks(
+            registration, sequence, work_orders=orders, grounded_between=grounding(ctx) if own else None
+        ):
+            leaves = departures.get(b.flight_id or "")
+            if leaves is None or leaves < since:
+                continue
+            if b.code == "GROUNDED" and leaves >= horizon:
+                continue
+            out.append(b)
+    return out
+
+
+def first_whole(ctx: DisruptionContext, candidates: Iterable[T], actions_of: Callable[[T], Sequence]) -> T:
+    """The first candidate whose actions leave every touched rotation whole, else the last one (validation then
+    rejects it with its breaks named)."""
+    last: T | None = None
+    for candidate in candidates:
+        if not plan_breaks(ctx, actions_of(candidate)):
+            return candidate
+        last = candidate
+    assert last is not None, "blocks() always gives at least the flight itself"
+    return last
