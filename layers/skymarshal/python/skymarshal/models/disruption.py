@@ -242,6 +242,37 @@ class Uncertainty(Frozen):
     message: str
 
 
+ClearanceSource = Literal["stated", "history", "policy"]
+ClearanceKind = Literal["aircraft_release", "crew_available", "station_reopens", "ctot", "flight_released"]
+
+
+class Clearance(Frozen):
+    """When the cause is expected to clear, and how that is known: the estimate a wait is validated at.
+
+    `expected` is the best estimate; `latest` its upper bound (the report's own, or a history percentile, or the
+    policy's margin) — the re-decision point: a cause not cleared by then re-opens the decision. `stated` quotes
+    the report; `history` names its sample (cases, percentile) from DisruptionHistory or the work orders;
+    `policy` names the configured entry. A history with too few cases is never a `history` estimate."""
+
+    kind: ClearanceKind
+    expected: UtcDatetime
+    latest: UtcDatetime
+    source: ClearanceSource
+    evidence: str = Field(min_length=1, max_length=400)
+    cases: int | None = Field(default=None, ge=1)  # history: the sample size
+    percentile: int | None = Field(default=None, ge=1, le=100)  # history: the percentile `latest` is
+
+    @model_validator(mode="after")
+    def _bound_after_estimate(self) -> Clearance:
+        if self.latest < self.expected:
+            raise ValueError(
+                f"the estimate's upper bound ({self.latest:%H:%M}Z) is before the estimate ({self.expected:%H:%M}Z)"
+            )
+        if self.source == "history" and (self.cases is None or self.percentile is None):
+            raise ValueError("a history estimate names its sample size and percentile")
+        return self
+
+
 class Disruption(Frozen):
     """The report, as facts: one object resolved at Validate and carried to every step after it."""
 
@@ -255,6 +286,7 @@ class Disruption(Frozen):
     remarks: str = ""
     corrections: list[FactCorrection] = Field(default_factory=list)  # the duty manager's, in the order given
     unsure: list[Uncertainty] = Field(default_factory=list)  # what the reading is unsure of: ask, do not guess
+    clears: Clearance | None = None  # when the cause is expected to clear (issue 46): waiting is then a plan
 
     @model_validator(mode="after")
     def _family_matches_the_code(self) -> Disruption:
