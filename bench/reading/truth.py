@@ -21,6 +21,8 @@ Contradiction = Literal[
     "position_not_rostered",
     "tail_not_at_airport",
     "description_matches_none",
+    "route_not_flown",  # a flight named on a route it does not fly (blind corpora)
+    "impossible_time",  # a time or date that cannot be (25:75, 31 Feb) in free text or an MVT (blind corpora)
 ]
 STYLES: tuple[Style, ...] = ("narrative", "terse", "shorthand", "mvt")
 SCOPE_LABELS: tuple[ScopeLabel, ...] = ("flight", "flights", "described", "tail", "crew_member", "airport", "airspace")
