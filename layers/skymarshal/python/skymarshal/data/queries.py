@@ -124,6 +124,26 @@ def flights_at_airport(handle: DataHandle, iata: str, start: datetime, end: date
     return sorted((Flight.model_validate(r) for r in rows.values()), key=lambda f: (f.scheduled_departure, f.flight_id))
 
 
+def departures(handle: DataHandle, iata: str, start: datetime, end: datetime) -> list[Flight]:
+    """Flights scheduled to leave `iata` in [start, end), by departure time (one Query on origin-departure-index)."""
+    rows = handle.query(
+        s.FLIGHTS,
+        Key("origin").eq(iata) & Key("scheduled_departure").between(iso_z(start), iso_z(end - timedelta(seconds=1))),
+        index=s.ORIGIN_DEPARTURE_INDEX,
+    )
+    return sorted((Flight.model_validate(r) for r in rows), key=lambda f: (f.scheduled_departure, f.flight_id))
+
+
+def arrivals(handle: DataHandle, iata: str, start: datetime, end: datetime) -> list[Flight]:
+    """Flights scheduled to arrive at `iata` in [start, end) (one Query on destination-arrival-index)."""
+    rows = handle.query(
+        s.FLIGHTS,
+        Key("destination").eq(iata) & Key("scheduled_arrival").between(iso_z(start), iso_z(end - timedelta(seconds=1))),
+        index=s.DESTINATION_ARRIVAL_INDEX,
+    )
+    return sorted((Flight.model_validate(r) for r in rows), key=lambda f: (f.scheduled_departure, f.flight_id))
+
+
 # Pattern 2: crew by flight.
 def crew_assignments(handle: DataHandle, flight_id: str) -> list[CrewDuty]:
     rows = handle.query(s.CREW_ROSTER, Key("flight_id").eq(flight_id), index=s.FLIGHT_POSITION_INDEX)
