@@ -255,6 +255,8 @@ def arbitrate(
         debate=debate,
         instruction=read,
         removed_by_instruction=removed,
+        estimate=disruption.clears,
+        redecide_at=disruption.clears.latest if disruption.clears else None,
     )
 
 
@@ -292,7 +294,7 @@ def _rank(
     valid = [_with_contacts(ctx, v) for v in valid]
     route = (ctx.flight.origin, ctx.flight.destination)
     precedents = [ranking.precedent(v.scenario, history, ctx.flight.aircraft_type, route) for v in valid]
-    order = ranking.rank_order(valid, config.weights, precedents)
+    order = ranking.rank_order(valid, config.weights, precedents, flight_hold=ctx.holds_the_flight)
     safety = [collation[a].confidence for a in SAFETY_AGENTS if a in collation]
     safety_confidence = min(safety) if safety else 0.0
     weights = config.weights.as_dict()

@@ -10,15 +10,21 @@ from ..analysis.crew import member_roster, roster_window, standby_covering
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
-from ..models.disruption import Disruption, history_type
+from ..models.disruption import Clearance, Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
-from .bounds import SafetyBound, bounds_from
+from .bounds import AircraftGroundedBound, SafetyBound, bounds_from
 
 ROTATION_AHEAD = timedelta(hours=30)
 # AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
 # one (51-52), a late inbound aircraft (93), operations control and "other" (96, 99: the report says no more)
 SWAP_ANSWERS = frozenset({51, 52, 93, 96, 99})
+# Clearances that keep the flight on the ground whatever aircraft or crew flies it: a station closed, a slot, the
+# flight itself held (security, the authorities). An aircraft's release or a crew member's availability is not one.
+FLIGHT_HOLDS = frozenset({"station_reopens", "ctot", "flight_released"})
+# AHM 730 families whose cause holds the flight, not the aircraft: weather (71-77: at the station, de-icing) and
+# ATFM, airport and governmental restrictions (81-89: a slot, a closed runway, a security hold)
+HOLD_FAMILIES = frozenset({"weather", "atfm_airport_government"})
 # EU261 Art. 5(3) cause keys (rules.eu261.EXTRAORDINARY_CIRCUMSTANCES) by disruption type.
 CAUSE = {"mechanical": "technical", "crew": "crew", "weather": "weather", "atc": "atc", "other": None}
 
@@ -35,7 +41,7 @@ class DisruptionContext:
     profiles: dict[str, AirportProfile]
     bounds: list[SafetyBound]
     disruption_type: DisruptionType
-    release_at: datetime | None  # the grounded tail's estimated release, when maintenance found one
+    release_at: datetime | None  # the grounded tail's estimated release: maintenance's, else the clearance's
     tail_grounded: bool
     weather_window: tuple[str, datetime, datetime] | None  # airport, no landing from, until
     disruption: Disruption  # the report's facts (Validate's): the only reading of the report
@@ -62,6 +68,23 @@ class DisruptionContext:
             return True
         code = self.disruption.iata_delay_code
         return self.disruption.family in ("technical", "weather") or code in SWAP_ANSWERS
+
+    @property
+    def clears(self) -> Clearance | None:
+        """When the report's cause is expected to clear (Disruption.clears): the estimate a wait is validated at."""
+        return self.disruption.clears
+
+    @property
+    def holds_the_flight(self) -> bool:
+        """Whether the cause keeps the flight on the ground whatever aircraft or crew flies it: weather at the
+        station, a slot or CTOT, a closed runway or station, a hold of the flight itself (AHM 730 71-77, 81-89, or a
+        clearance of that kind) — unless the tail itself is grounded, which another aircraft does answer. A tail or
+        crew swap then saves nothing and is never rank 1 (ranking.hold_first)."""
+        if self.tail_grounded:
+            return False
+        if self.clears is not None and self.clears.kind in FLIGHT_HOLDS:
+            return True
+        return self.disruption.family in HOLD_FAMILIES
 
     def profile(self, iata: str) -> AirportProfile | None:
         if iata not in self.profiles:
@@ -123,6 +146,36 @@ def _weather(collation) -> RegulatoryConstraint | None:
     )
 
 
+def release_estimate(maintenance: datetime | None, clears: Clearance | None) -> datetime | None:
+    """When a grounded tail is expected back in service (Part-M M.A.403: only a certificate of release to service
+    actually returns it; a plan flying after the estimate is at risk, never certain): maintenance's estimate and the
+    clearance's aircraft-release estimate (stated, from the airline's history, or policy), the later of the two when
+    both exist — an estimate only ever makes the wait longer, never shorter than what maintenance found."""
+    estimate = clears.expected if clears is not None and clears.kind == "aircraft_release" else None
+    known = [t for t in (maintenance, estimate) if t is not None]
+    return max(known) if known else None
+
+
+def with_release(bounds: list[SafetyBound], registration: str, release: datetime | None) -> list[SafetyBound]:
+    """The safety bounds with the disrupted tail's grounding ending at the release estimate (`release_estimate`):
+    an open-ended grounding (maintenance found no time) is bounded by the clearance, and one with maintenance's own
+    time keeps the later of the two. Other tails' groundings are untouched; the airworthiness check still marks a
+    plan flying after the estimate at risk (validation._airworthiness)."""
+    if release is None:
+        return bounds
+    return [
+        b.model_copy(
+            update={
+                "release_at": max(release, b.release_at) if b.release_at else release,
+                "text": b.text if b.release_at else f"{b.text} (estimated release {release:%H:%MZ})",
+            }
+        )
+        if isinstance(b, AircraftGroundedBound) and b.registration == registration
+        else b
+        for b in bounds
+    ]
+
+
 def load_context(
     prompt: str,
     flight: Flight,
@@ -134,6 +187,7 @@ def load_context(
     """`disruption`: the report's facts as Validate resolved them; its AHM 730 code's type is the kind of
     disruption (the one Learn files the run's history under)."""
     grounded, weather = _grounded(collation), _weather(collation)
+    release = release_estimate(grounded.estimated_release if grounded else None, disruption.clears)
     rotation = q.rotation(
         handle,
         flight.aircraft_registration,
@@ -149,9 +203,9 @@ def load_context(
         bookings=q.bookings(handle, flight.flight_id),
         rotation=rotation,
         profiles={},
-        bounds=bounds_from(collation),
+        bounds=with_release(bounds_from(collation), flight.aircraft_registration, release),
         disruption_type=history_type(disruption.iata_delay_code),
-        release_at=grounded.estimated_release if grounded else None,
+        release_at=release,
         tail_grounded=grounded is not None,
         disruption=disruption,
         weather_window=(weather.affected_airports[0], weather.time_windows[0].start, weather.time_windows[-1].end)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..models.common import UtcDatetime
 from ..models.debate import DebateRecord
-from ..models.disruption import Disruption
+from ..models.disruption import Clearance, Disruption
 from ..models.history import ActionKind
 from ..models.network_plan import NetworkDecision
 from ..rules._reasons import Reason
@@ -51,6 +51,24 @@ KIND_OF_ACTION: dict[str, ActionKind] = {
 }
 
 
+class WaitOnClearance(Frozen):
+    """A plan that waits for the cause to clear (Disruption.clears): until when, from what estimate, and when the
+    decision must be looked at again if the cause has not cleared (the estimate's upper bound)."""
+
+    until: UtcDatetime  # the flight's departure in the plan: the estimate, or its upper bound
+    clears: Clearance  # the estimate waited for: kind, expected, latest, source and its evidence
+    bound: bool = False  # True: waits until the upper bound (`clears.latest`), not the estimate
+
+    @property
+    def redecide_at(self) -> datetime:
+        return self.clears.latest
+
+    def describe(self) -> str:
+        """E.g. wait until 13:40Z (stated: 'about 3 h'); look again at 14:40Z."""
+        c = self.clears
+        return f"wait until {self.until:%H:%MZ} ({c.source}: {c.evidence!r}); look again at {self.redecide_at:%H:%MZ}"
+
+
 class Scenario(Frozen):
     """A candidate recovery plan: typed actions and what they do to the flight."""
 
@@ -76,6 +94,11 @@ class Scenario(Frozen):
     downstream_flights_delayed: int = 0
     crew_to_contact: int = 0  # distinct crew members its execution must call (contacts.py); set by the arbitrator
     execution_notes: list[str] = Field(default_factory=list)  # what makes it harder to carry out (extra crew, ...)
+    waits: WaitOnClearance | None = None  # a wait for the cause to clear (issue 46): until, estimate, re-decision
+    # what the day scorecard counts, for the ranking (arbitration/day_cost.py; None: the flight's own figures)
+    passenger_minutes: int | None = None  # at the final destination: the flight's, its knock-on's, re-accommodated
+    overnight_passengers: int = 0  # passengers whose wait covers part of the local night (EU261 Art. 9(1)(b))
+    knock_on_usd: float = 0.0  # EU261 compensation and care owed on the later flights the plan re-times
     pros: list[str] = Field(default_factory=list)
     cons: list[str] = Field(default_factory=list)
 
@@ -312,3 +335,7 @@ class ArbitratorOutput(Frozen):
     # alternatives: the duty manager's instruction as the grammar read it, and the plans its constraints removed
     instruction: ReadInstruction | None = None
     removed_by_instruction: list[InstructionRemoval] = Field(default_factory=list)
+    # when the cause is expected to clear (the disruption's estimate) and when to look again if it has not: the
+    # estimate's upper bound (the workflow waiting on it is a later step; recorded here for the console and --json)
+    estimate: Clearance | None = None
+    redecide_at: UtcDatetime | None = None

@@ -1,15 +1,20 @@
 """Ranking the valid scenarios: four weighted criteria, adjusted by how the same action worked before.
 
 Criteria (each on 0..1, 1 = best; `normalise` says how):
-- passenger satisfaction: passenger-hours of delay at the final destination (a cancellation counts the
-  re-accommodation wait); fewer is better;
-- cost: the rules engine's plan cost in USD;
+- passenger satisfaction: what the day scorecard counts (day_cost.py) — passenger-hours of delay at the final
+  destination of the flight's passengers, of every later flight the plan re-times and of every re-accommodated
+  passenger of a cancelled flight, plus OVERNIGHT_HOURS for each passenger stranded overnight; fewer is better;
+- cost: the rules engine's plan cost in USD (delay minutes, EU261/UK261 by cause, care, cancelled fares, swaps,
+  ferries) plus the compensation and care owed on the knock-on's flights;
 - network stability: later flights delayed, plus a documented penalty for taking a spare (0.5), leaving the
   aircraft out of position after a diversion (1) or a hole in the rotation after a cancellation (1);
 - execution reliability: 1 minus documented risks — waiting on a maintenance release estimate (0.3, estimates
   slip), each check within its margin (0.1), calling out reserves (0.1), a diversion's coach logistics (0.15),
   each execution note such as an extra cabin crew member on a larger type (0.05), each crew member to call
   (0.005: called out, released, or reporting 30 min or more later; at most 0.1).
+Safety is never a weight: only valid plans are ranked. A hold that keeps the flight on the ground whatever aircraft
+flies it (weather at the station, a slot, a closed runway or station, a security hold) never has a tail or crew swap
+as rank 1: the swap saves nothing there, and costs the spare's rotation (``hold_first``).
 Precedent: the smoothed share of past disruptions of the same type where the same action went to plan,
 weighted by similarity (same aircraft type, same route), moves the score by up to ±HISTORY_WEIGHT / 2.
 """
@@ -24,6 +29,12 @@ from ..models.history import DisruptionRecord
 from .models import Scenario, ValidatedScenario
 
 CRITERIA = ("passenger_satisfaction", "cost", "network_stability", "execution_reliability")
+# A passenger stranded overnight loses the local night on top of the delay minutes: the company's night (00:00-05:00,
+# rules.guest_models.GuestConfig.night_local) counted as hours of delay, so the criterion sees the scorecard's
+# "stranded overnight" as well as its minutes.
+OVERNIGHT_HOURS = 5.0
+# Plans whose decision is another aircraft or another crew (the kinds hold_first keeps from rank 1 under a flight hold)
+SWAP_KINDS = frozenset({"tail_swap", "rescue_aircraft", "crew_swap"})
 HISTORY_WEIGHT = 0.1
 # Each crew member the execution must call (contacts.py) is one more chance someone is not reached in time: small
 # beside a check at risk (0.1), so it orders plans that are otherwise alike, capped so a whole crew never outweighs one.
@@ -66,9 +77,12 @@ def raw_criteria(v: ValidatedScenario) -> dict[str, float]:
     risk += 0.15 if s.kind == "divert" else 0.0
     risk += 0.05 * len(s.execution_notes)
     risk += min(CONTACT_RISK_CAP, CONTACT_RISK * s.crew_to_contact)
+    minutes = (
+        s.passenger_minutes if s.passenger_minutes is not None else s.passengers_impacted * s.arrival_delay_minutes
+    )
     return {
-        "passenger_satisfaction": s.passengers_impacted * s.arrival_delay_minutes / 60,
-        "cost": s.cost_usd,
+        "passenger_satisfaction": minutes / 60 + OVERNIGHT_HOURS * s.overnight_passengers,
+        "cost": s.cost_usd + s.knock_on_usd,
         "network_stability": network,
         "execution_reliability": max(0.0, 1.0 - risk),
     }
@@ -133,12 +147,25 @@ def confidence(
     return round(min(1.0, max(0.0, value)), 3)
 
 
+def hold_first(order: list[int], scenarios: list[Scenario]) -> list[int]:
+    """`order` (indices into `scenarios`, best first) with the best plan that is no tail or crew swap moved to rank 1
+    when a swap leads: under a hold of the flight (weather at the station, a slot, a closed runway, a security hold)
+    another aircraft or crew leaves no earlier. Unchanged when no other plan is valid."""
+    if not order or scenarios[order[0]].kind not in SWAP_KINDS:
+        return order
+    other = next((i for i in order if scenarios[i].kind not in SWAP_KINDS), None)
+    return order if other is None else [other, *(i for i in order if i != other)]
+
+
 def rank_order(
-    valid: list[ValidatedScenario], weights: RankingWeights, precedents: list[Precedent]
+    valid: list[ValidatedScenario], weights: RankingWeights, precedents: list[Precedent], *, flight_hold: bool = False
 ) -> list[tuple[int, float, dict[str, float], dict[str, float]]]:
-    """(index into `valid`, score, normalised criteria, raw criteria), best first; ties broken by scenario id."""
+    """(index into `valid`, score, normalised criteria, raw criteria), best first; ties broken by scenario id.
+    `flight_hold`: the cause holds the flight whatever flies it (DisruptionContext.holds_the_flight): no swap leads."""
     raw = [raw_criteria(v) for v in valid]
     norm = normalise(raw)
     scores = [score(n, weights, p) for n, p in zip(norm, precedents)]
     order = sorted(range(len(valid)), key=lambda i: (-scores[i], valid[i].scenario.scenario_id))
+    if flight_hold:
+        order = hold_first(order, [v.scenario for v in valid])
     return [(i, scores[i], norm[i], raw[i]) for i in order]

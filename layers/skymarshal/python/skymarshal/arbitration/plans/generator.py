@@ -1,6 +1,7 @@
 """Recovery scenarios: from the agents' proposals and from a generator over the data.
 
-Generated: delays to the moments that matter (the current estimate, the grounded tail's release, the end of
+Generated: delays to the moments that matter (the current estimate, the grounded tail's release, the estimate of
+when the cause clears and its upper bound — waiting is always a plan, clearance_wait.py —, the end of
 the weather at the destination, the crew's last legal minute), each also with a crew swap when reserves
 make it legal; a tail swap with each compatible aircraft at the origin; the crew agent's reserve swap;
 a diversion to each alternate the regulatory agent found; and cancellation with full re-accommodation,
@@ -26,10 +27,12 @@ from ..continuation.plan import continuation_scenarios
 from ..crew.chain import flight_roster
 from ..crew.positioning import positioned_crew_swap
 from ..crew.rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
+from ..day_cost import with_day_cost
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
 from ..validation import swap_eligibility
 from .cancellation import cancellation, minutes_after
+from .clearance_wait import annotated, clearance_waits
 from .curfew_wait import after_curfews
 from .operate import operate
 from .rescue import rescue_scenarios
@@ -51,8 +54,9 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             found[scenario.scenario_id] = scenario
 
     keep(cancellation(ctx))
+    waits = _waits(ctx)
     for delay, sources in _delays(ctx).items():
-        keep(operate(ctx, "delay", delay, sources=sources))
+        keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
     for delay in _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
         proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now, rostered=flight_roster(ctx, ctx.flight))
         if proposal is not None:
@@ -97,7 +101,8 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                 ctx, "divert", ctx.flight.delay_minutes, sources=[agent], alternate=proposal.parameters["alternate"]
             )
         )
-    return sorted((with_operation_records(ctx, s) for s in found.values()), key=lambda s: s.scenario_id)
+    records = (with_day_cost(ctx, with_operation_records(ctx, s)) for s in found.values())
+    return sorted(records, key=lambda s: s.scenario_id)
 
 
 def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenario:
@@ -114,6 +119,11 @@ def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenar
     tails |= {a.registration for a in scenario.actions if isinstance(a, (FerryAircraft, ContinueFlight))}
     extra.append(RepositionFleet(flight_id=f.flight_id, registrations=sorted(tails)))
     return scenario.model_copy(update={"actions": [*scenario.actions, *extra]})
+
+
+def _waits(ctx: DisruptionContext):
+    """The waits for the cause to clear (clearance_wait.py), computed once per decision."""
+    return ctx.memo(("clearance waits",), lambda: clearance_waits(ctx.flight, ctx.clears))
 
 
 def _proposals(ctx: DisruptionContext, kind: str):
@@ -143,6 +153,8 @@ def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
         name(floor, "generator")
     if ctx.release_at:
         name(minutes_after(f.scheduled_departure, ctx.release_at), "generator")
+    for minutes in _waits(ctx):  # until the cause clears, and until the estimate's upper bound
+        name(minutes, "generator")
     if ctx.weather_window and ctx.weather_window[0] == f.destination:
         name(minutes_after(f.scheduled_arrival, ctx.weather_window[2]), "generator")
     for bound in ctx.bounds:
@@ -164,11 +176,14 @@ def _crew_limited(ctx: DisruptionContext) -> list[int]:
     limit = min((b.max_delay_minutes for b in ctx.bounds if isinstance(b, CrewMaxDelayBound)), default=None)
     illegal_from = min((b.from_delay_minutes for b in ctx.bounds if isinstance(b, CrewIllegalBound)), default=None)
     proposed = {p.estimated_delay_minutes for _, p in _proposals(ctx, "crew_swap")}
-    return [
+    waits = _waits(ctx)
+    limited = [
         d
         for d in sorted(_delays(ctx), reverse=True)
         if d not in proposed and ((limit is not None and d > limit) or (illegal_from is not None and d >= illegal_from))
     ]
+    # the waits for the cause to clear first: with a reserve, the wait for a crew member is a crewed plan
+    return sorted(limited, key=lambda d: d not in waits)
 
 
 def _tails(ctx: DisruptionContext) -> dict[str, list[str]]:
