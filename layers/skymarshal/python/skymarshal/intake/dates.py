@@ -212,7 +212,65 @@ def _dated(m: re.Match[str], month: int, day: int, year: int | None) -> DateMent
     return DateMention(text, m.start(), m.end(), kind, year, month, day, weekday=_stated_weekday(m))
 
 
+# "May" is the one month name that is also a common English word (the modal verb). It is a month only where a
+# date can stand: a word that can only follow the verb ("may not", "may be", "may need") makes it the verb, so
+# "on January 22nd may not be able to land" is 22 January, not 22 May. A year, a number, punctuation or a
+# noun after it ("18 May 2027", "18 May: fog", "18MAY AUH") keep the month.
+# words that follow the verb and never a date ("18 May still AOG", "18 May also" stay dates)
+_MODAL_NEXT = frozenset(
+    {
+        "not",
+        "be",
+        "have",
+        "need",
+        "require",
+        "cause",
+        "affect",
+        "take",
+        "get",
+        "become",
+        "possibly",
+        "probably",
+        "never",
+        "therefore",
+        "result",
+        "lead",
+        "miss",
+        "arrive",
+        "depart",
+        "land",
+        "operate",
+        "fly",
+        "go",
+        "leave",
+        "divert",
+        "return",
+        "continue",
+        "exceed",
+        "run",
+        "remain",
+        "suffer",
+        "face",
+        "experience",
+        "see",
+        "incur",
+        "push",
+        "slip",
+    }
+)
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b", re.I)
+
+
+def _may_is_verb(m: re.Match[str], text: str) -> bool:
+    if m["month"].lower() != "may":
+        return False
+    after = _NEXT_WORD.match(text, m.end("month"))
+    return after is not None and after[1].lower() in _MODAL_NEXT
+
+
 def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
+    if name in ("day_month", "month_day") and _may_is_verb(m, text):
+        return None  # "18th may not": the verb, not 18 May (the day may still be read with the month before it)
     if name == "iso":
         return _dated(m, int(m["mon"]), int(m["day"]), int(m["year"]))
     if name == "numeric":

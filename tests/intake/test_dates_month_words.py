@@ -1,0 +1,44 @@
+"""A month name is a month only where a date can stand: "may" followed by what only follows the verb is the
+verb ("on January 22nd may not be able to land" is 22 January), whatever the case, the date's form or the month
+before it; a real May date (year, number, punctuation, a noun after it) stays May."""
+
+from __future__ import annotations
+
+import calendar
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.intake.dates import _MODAL_NEXT, find_dates
+
+OTHER_MONTHS = [calendar.month_name[m] for m in range(1, 13) if m != 5]
+ORDINAL = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}
+case = st.sampled_from([str, str.upper, str.lower])
+
+
+def ordinal(day: int) -> str:
+    return f"{day}{ORDINAL.get(day, 'th')}"
+
+
+@given(
+    month=st.sampled_from(OTHER_MONTHS),
+    day=st.integers(1, 28),
+    follower=st.sampled_from(sorted(_MODAL_NEXT)),
+    form=st.sampled_from(["{month} {day}", "{month} {ord}", "{ord} of {month}", "{day} {month}"]),
+    cased=case,
+)
+def test_may_before_a_verb_is_no_month(month: str, day: int, follower: str, form: str, cased) -> None:
+    date_text = form.format(month=month, day=day, ord=ordinal(day))
+    text = cased(f"EY12 on {date_text} may {follower} be able to land in time")
+    found = find_dates(text)
+    assert [(d.month, d.day) for d in found] == [(list(calendar.month_name).index(month), day)], text
+
+
+@given(
+    day=st.integers(1, 31),
+    tail=st.sampled_from([" 2027", ": fog at LHR", ", fog", " AUH-LHR", "", " due to fog", " departure delayed"]),
+    cased=case,
+)
+def test_a_may_date_stays_may(day: int, tail: str, cased) -> None:
+    text = cased(f"EY12 on {day} May{tail}")
+    assert [(d.month, d.day) for d in find_dates(text)] == [(5, day)], text
