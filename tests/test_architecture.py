@@ -119,3 +119,40 @@ def test_no_module_of_the_library_imports_itself_back(graph):
         for component in found
     ]
     assert not found, "\n".join(lines)
+
+
+# A room (a package's own folder) holds at most this many modules; above it, its __init__ says why (issue 51).
+ROOM_LIMIT = 15
+OVERSIZED_REASON = "Room size:"
+
+
+def rooms_over_the_limit(library: Path, limit: int = ROOM_LIMIT) -> list[str]:
+    """Every package folder with more than `limit` modules whose __init__ docstring gives no reason for it."""
+    over = []
+    for init in sorted(library.rglob("__init__.py")):
+        room = init.parent
+        modules = [p for p in room.glob("*.py") if p.name != "__init__.py"]
+        if len(modules) > limit and OVERSIZED_REASON not in init.read_text():
+            over.append(f"{room.relative_to(library)}: {len(modules)} modules")
+    return over
+
+
+def test_rooms_over_the_limit_finds_a_crowded_room(tmp_path):
+    (tmp_path / "crowded").mkdir()
+    (tmp_path / "crowded" / "__init__.py").write_text('"""A room."""\n')
+    for i in range(3):
+        (tmp_path / "crowded" / f"m{i}.py").write_text("")
+    assert rooms_over_the_limit(tmp_path, limit=2) == ["crowded: 3 modules"]
+    (tmp_path / "crowded" / "__init__.py").write_text('"""A room. Room size: one concern, kept whole."""\n')
+    assert rooms_over_the_limit(tmp_path, limit=2) == []
+
+
+def test_workflow_and_arbitration_are_split_into_rooms():
+    """workflow/ and arbitration/ held 44 and 36 modules in one folder; each room now says what it owns."""
+    library = Path(skymarshal.__file__).parent
+    for package in ("workflow", "arbitration"):
+        assert rooms_over_the_limit(library / package) == []
+        for room in (library / package).iterdir():
+            init = room / "__init__.py"
+            if room.is_dir() and init.exists():
+                assert "must not import" in init.read_text().lower(), f"{package}/{room.name}/__init__.py"
