@@ -22,6 +22,8 @@ from ...data.access import DataHandle
 from ...data.overlay import Overlay
 from ...data.schema import AGENTS
 from ...intake.airport_facts import InvalidReport, network_report
+from ...intake.clearance import with_clearance
+from ...intake.clock import impossible_time
 from ...intake.described_flights import DescribedFlights, described_flights
 from ...intake.disruption_facts import ReportContradictsData
 from ...intake.extraction import extract_offline
@@ -213,6 +215,10 @@ def validate(
     }
 
     def flight_run(flight: Flight, description: str, disruption: Disruption, overlay: Overlay) -> dict[str, Any]:
+        try:  # when the cause clears (issue 46): a stated estimate the data contradicts is refused
+            disruption = with_clearance(disruption, request.prompt, handle, now or request.reported_at, flight)
+        except ReportContradictsData as exc:
+            raise InvalidDisruption(str(exc)) from None
         validated = ValidatedRequest(
             **common,
             flight_number=flight.flight_number,
@@ -231,6 +237,8 @@ def validate(
         raise _parked(request, str(exc), tables) from None
     if moved is not None:
         return flight_run(*moved)
+    if (problem := impossible_time(request.prompt)) is not None:  # "25:30Z", "AD2575/2590": refused, never read past
+        raise InvalidDisruption(problem)
     extraction = extract_offline(
         request.prompt, now=now or request.reported_at, flight_dates=flight_dates, ops_date=ops
     )
@@ -266,6 +274,7 @@ def validate(
             except FactsRefused as exc:
                 raise InvalidDisruption(str(exc)) from None
             _check_network_scope(disruption, handle.with_overlay(overlay), now or request.reported_at)
+            disruption = with_clearance(disruption, request.prompt, handle, now or request.reported_at, None)
             validated = ValidatedRequest(**common, description=disruption.cause, disruption=disruption, overlay=overlay)
             return _initial_state(validated, request, store, trail, plan)
         else:
