@@ -92,7 +92,7 @@ def test_any_text_is_a_movement_or_one_line(text):
         ("MVT\nEY123/20.A6BLA.AUH\nDL41/0075", "delay duration 0075: minutes past 59"),
         ("DIV\nEY123/20.A6BLA.AUH\nAD0815/0830\nDR72", "the DIV message names no airport diverted to"),
         ("DIV\nEY123/20.A6BLA.AUH\nAD0815/0830 EA1010 MCT\nDR10", "DR10: '10' is not an IATA AHM 730"),
-        ("MVT\nEY123/20.A6BLA.AUH\nED202575", "estimated departure 202575: not a day and time"),
+        ("MVT\nEY123/20.A6BLA.AUH\nED202575", "ED202575: 202575 is not a time"),
         ("MVT\nEY123/32.A6BLA.AUH\nDL41", "Invalid scheduled day"),
     ],
 )

@@ -86,6 +86,54 @@ def _estimate(value: str | None) -> tuple[int | None, int, int] | None:
     return (int(day) if day else None, int(hour), int(minute))
 
 
+# The time elements a movement carries (AHM 780): actual off-blocks/airborne, actual touchdown/on-blocks, and
+# the estimates. Each is HHMM or DDHHMM; the parser takes any digits, so "AD2575/2590" (25:75) would pass.
+_TIME_ELEMENTS = (
+    ("actual_departure", "AD"),
+    ("actual_arrival", "AA"),
+    ("estimated_departure", "ED"),
+    ("estimated_arrival", "EA"),
+    ("estimated_onblock", "EB"),
+    ("estimated_takeoff", "EO"),
+)
+
+
+def _clock_problem(value: str) -> str | None:
+    """Why a written HHMM or DDHHMM is no time (None when it is one)."""
+    found = _DAY_TIME.match(value)
+    if found is None:
+        return "not HHMM or DDHHMM"
+    day, hour, minute = found.groups()
+    if day is not None and not 1 <= int(day) <= 31:
+        return f"there is no day {day} of a month"
+    if int(hour) > 23:
+        return f"there is no hour {hour}"
+    if int(minute) > 59:
+        return f"there is no minute {minute}"
+    return None
+
+
+def _written_times(element: object) -> list[str]:
+    if element is None:
+        return []
+    if isinstance(element, str):
+        return [element]
+    return [t for t in (getattr(element, "primary", None), getattr(element, "secondary", None)) if t]
+
+
+def check_times(parsed: object) -> None:
+    """Raise MalformedMessage naming the first impossible time in the message's time elements, on every leg."""
+    holders = [parsed, *(getattr(parsed, "legs", None) or [])]
+    for holder in holders:
+        for attribute, element in _TIME_ELEMENTS:
+            value = getattr(holder, attribute, None)
+            written = _written_times(value)
+            for time in written:
+                problem = _clock_problem(time)
+                if problem:
+                    raise MalformedMessage(f"{element}{'/'.join(written)}: {time} is not a time ({problem})")
+
+
 def _shielded(lines: list[str]) -> tuple[str, dict[str, str]]:
     """The message with each airport of a token line replaced by a stand-in: mvt-parser 1.0.0 reads a token by its
     first letters before asking whether it is an airport, so "EA1010 EDI" or "EA1010 ADD" (Edinburgh, Addis Ababa)
@@ -122,6 +170,7 @@ def read_movement(text: str) -> Movement:
         raise MalformedMessage(
             f"the {lines[0].split()[0]} message is malformed: {' '.join(str(exc).split())}"
         ) from None
+    check_times(parsed)
     if len(stand_ins) > 26 * 26:
         raise MalformedMessage(f"the {lines[0].split()[0]} message names {len(stand_ins)} airports: not a movement")
     diverted_to = stand_ins.get(parsed.destination_airport or "", parsed.destination_airport)

@@ -1,0 +1,66 @@
+"""Times written in a report that cannot be times: refused on one line naming them, never read past.
+
+A report's clock times are read in several places (a window, an estimate, a slot, an MVT-like line); a time that
+cannot be (25:30Z, ETD 2575, AD2575/2590, 181275Z) is a slip of the writer's that no reading can repair, so the
+report is refused before anything is read from it. Only what is surely written as a time is checked: a colon
+time, four or six digits carrying a zone (Z, UTC, GMT, LT), four digits after a time abbreviation (ETD, CTOT …)
+or in an MVT time element (AD, AA, ED, EA, EB, EO), and the first end of a zoned window ("1900-2575Z"). Bare
+numbers ("uplift to 5600 kg", "since 1975") are not times and are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ZONE = r"\s?(?:Z|z|UTC|utc|GMT|gmt|LT|lt|L|LCL|lcl)(?![A-Za-z])"
+_AFTER_ABBREVIATION = r"(?:NEW\s+)?(?:ETD|ETA|STD|STA|ATD|ATA|CTOT|EOBT|TOBT|ETR|ETOT|SLOT)"
+_PATTERNS: tuple[re.Pattern[str], ...] = (
+    # 25:30Z, 09:75 UTC, at 25:30, ETD 25:30 (a ratio "50:50" or a duration "26:00 hrs" is no clock time)
+    re.compile(rf"(?<![\d:])(?P<t>\d{{1,2}}:\d{{2}})(?![\d:]){_ZONE}"),
+    re.compile(
+        rf"(?<![\w])(?:at|until|till|from|by|before|after|{_AFTER_ABBREVIATION})\s*[:.]?\s*(?P<t>\d{{1,2}}:\d{{2}})(?![\d:])",
+        re.I,
+    ),
+    # 2575Z, 181275Z, 2575 UTC, 1960LT
+    re.compile(rf"(?<![\w/.:+-])(?P<t>\d{{4}}|\d{{6}}){_ZONE}"),
+    # ETD 2575, CTOT 1960, NEW ETD: 2575
+    re.compile(rf"(?<![\w]){_AFTER_ABBREVIATION}\s*[:.]?\s*(?P<t>\d{{4}}|\d{{6}})(?![\d:/.,]\d)", re.I),
+    # AD2575/2590, ED181275 (an MVT time element written in free text)
+    re.compile(r"(?<![\w])(?:AD|AA|ED|EA|EB|EO)(?P<t>\d{4}|\d{6})(?:/(?P<u>\d{4}|\d{6}))?(?![\w])"),
+    # 2575-2600Z: the first end of a zoned window
+    re.compile(rf"(?<![\w/.:-])(?P<t>\d{{4}})\s*[-–]\s*\d{{4}}{_ZONE}"),
+)
+
+
+def clock_problem(written: str) -> str | None:
+    """Why a written HH:MM, HHMM or DDHHMM is not a time, or None when it is one (24:00 / 2400 is midnight)."""
+    digits = written.replace(":", "")
+    if ":" in written:
+        hour, minute = written.split(":")
+        day = None
+    else:
+        day, hour, minute = (
+            (digits[:2], digits[2:4], digits[4:]) if len(digits) == 6 else (None, digits[:2], digits[2:])
+        )
+    if day is not None and not 1 <= int(day) <= 31:
+        return f"there is no day {int(day)} of a month"
+    if int(hour) > 24 or (int(hour) == 24 and int(minute) > 0):
+        return f"there is no hour {int(hour)} in a day"
+    if int(minute) > 59:
+        return f"there is no minute {int(minute)} in an hour"
+    return None
+
+
+def impossible_time(text: str) -> str | None:
+    """One line naming the first impossible time written in the text, or None."""
+    found: list[tuple[int, str, str]] = []
+    for pattern in _PATTERNS:
+        for m in pattern.finditer(text):
+            for group in ("t", "u"):
+                value = m.groupdict().get(group)
+                if value and (problem := clock_problem(value)):
+                    found.append((m.start(group), m.group(0).strip(), f"{value}: {problem}"))
+    if not found:
+        return None
+    _, phrase, why = min(found)
+    return f"'{phrase}' is not a time ({why}): write times as HHMM or HH:MM, e.g. 0930Z"

@@ -1,0 +1,77 @@
+"""An impossible time written in a report or an MVT is refused on one line naming it; every possible time, in
+every written form, passes; numbers that are no times (weights, years, ratios, flight numbers) are left alone."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.intake.clock import impossible_time
+from skymarshal.intake.movement import MalformedMessage, read_movement
+
+FORMS = (
+    "EY343 18JAN ETD {hh}{mm}Z due to hydraulic leak",
+    "EY343 on 18 Jan: new departure at {hh}:{mm}, slot",
+    "EY343 18JAN CTOT {hh}{mm}",
+    "EY343 18 Jan departure {hh}:{mm} UTC",
+    "MVT EY343/18.A6EIA.AUH AD{hh}{mm}/0900",
+    "AUH closed 18JAN {hh}{mm}-2300Z",
+    "EY343 18JAN ED18{hh}{mm}",
+)
+valid = st.tuples(st.integers(0, 23), st.integers(0, 59))
+invalid = st.one_of(
+    st.tuples(st.integers(25, 99), st.integers(0, 59)), st.tuples(st.integers(0, 23), st.integers(60, 99))
+)
+
+
+def written(form: str, hour: int, minute: int) -> str:
+    return form.format(hh=f"{hour:02d}", mm=f"{minute:02d}")
+
+
+@given(form=st.sampled_from(FORMS), at=valid)
+def test_a_possible_time_passes(form: str, at: tuple[int, int]) -> None:
+    assert impossible_time(written(form, *at)) is None
+
+
+@given(form=st.sampled_from(FORMS), at=invalid)
+def test_an_impossible_time_is_one_line_naming_it(form: str, at: tuple[int, int]) -> None:
+    hour, minute = at
+    problem = impossible_time(written(form, hour, minute))
+    assert problem is not None and "\n" not in problem
+    assert f"{hour:02d}" in problem and f"{minute:02d}" in problem and "is not a time" in problem
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "EY343 18JAN fuel uplift to 5600 kg, DLA 20",
+        "EY2575 on 18 Jan: bird strike",
+        "load split 60:40 between holds",
+        "crew out of hours, DLA 1:75 hrs",
+        "A6-BLK in service since 1975, AOG",
+        "ETD+0230",
+    ],
+)
+def test_numbers_that_are_no_times_are_left_alone(text: str) -> None:
+    assert impossible_time(text) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("MVT\nEY343/18.A6EIA.AUH\nAD2575/2590\nDL41/0130", "AD2575/2590"),
+        ("MVT\nEY343/18.A6EIA.AUH\nAA1030/1075", "1075"),
+        ("MVT\nEY343/18.A6EIA.AUH\nED181275", "181275"),
+        ("MVT\nEY343/18.A6EIA.AUH\nAD0815/0830 EA2510 GYD", "2510"),
+    ],
+)
+def test_an_mvt_with_an_impossible_time_is_malformed(message: str, named: str) -> None:
+    with pytest.raises(MalformedMessage, match=named) as refused:
+        read_movement(message)
+    assert "\n" not in str(refused.value)
+
+
+def test_an_mvt_with_possible_times_reads() -> None:
+    moved = read_movement("MVT\nEY343/18.A6EIA.AUH\nAD0815/0830 EA1010 GYD\nDL41/0130")
+    assert moved.delay_codes == (41,)
