@@ -114,6 +114,7 @@ def debate_loop(
     common: dict[str, Any],
     safety_escalation: sfn.IChainable,
     arbitrate: sfn.IChainable,
+    on_failure: sfn.IChainable | None = None,
 ) -> sfn.Choice:
     """The Choice after the safety gate: into the debate, or straight to Arbitrate (no open conflict — a run
     without one keeps exactly its two rounds). `common`: the agent item's keys every round shares."""
@@ -164,6 +165,9 @@ def debate_loop(
         .when(sfn.Condition.boolean_equals("$.debate.again", True), debate_map)
         .otherwise(arbitrate)
     )
+    if on_failure is not None:  # a round or its Collate failing past its retries (infra/workflow_failures.py)
+        for failing in (debate_map, collate_debate):
+            failing.add_catch(on_failure, errors=["States.ALL"], result_path="$.failure")
     opened.next(debate_map)
     debate_map.next(collate_debate)
     collate_debate.next(again)

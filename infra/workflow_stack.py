@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_cdk import CfnOutput, Duration, RemovalPolicy, Stack
+from aws_cdk import ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack
 from aws_cdk import aws_events as events
 from aws_cdk import aws_events_targets as targets
 from aws_cdk import aws_iam as iam
@@ -21,13 +21,14 @@ from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
-from skymarshal.workflow.deployment import DETAIL_TYPES, SOURCE, TRIGGER_DLQ_ENV
+from skymarshal.workflow.deployment import DETAIL_TYPES, SOURCE, STATE_MACHINE_ENV, TRIGGER_DLQ_ENV
 
 from .alerts import workflow_alerts
 from .config import AppConfig
 from .data_stack import DataStack
 from .messages import MessageBus
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
+from .workflow_failures import catch_failures, failure_path
 from .workflow_functions import WorkflowFunctionsConstruct
 from .workflow_rounds import TRANSIENT, agent_round, debate_loop, retry_transient
 
@@ -70,6 +71,17 @@ class WorkflowStack(Stack):
         self.fns.trigger.add_environment("SKYMARSHAL_STATE_MACHINE_ARN", self.state_machine.state_machine_arn)
         self.state_machine.grant_start_execution(self.fns.trigger)
         self._grant_describe_own_executions(self.fns.trigger)
+        # Validate frees a flight claim whose run has ended without releasing it (workflow/runs/flight_claims.py):
+        # it looks the holder up. The ARN is built from the fixed name — a Ref would make Validate and the state
+        # machine that invokes it depend on each other.
+        own_arn = self.format_arn(
+            service="states",
+            resource="stateMachine",
+            resource_name=self.state_machine_name,
+            arn_format=ArnFormat.COLON_RESOURCE_NAME,
+        )
+        self.fns.validate.add_environment(STATE_MACHINE_ENV, own_arn)
+        self._grant_describe_own_executions(self.fns.validate)
         self._acknowledge_state_machine_findings()
         self.bus, self.rule = self._events()
         # The duty managers' topic (Learn publishes escalations to it) and the alarms that notify it.
@@ -168,6 +180,9 @@ class WorkflowStack(Stack):
         # Learn alerts the duty managers of an escalation, with a link to this execution.
         learn_payload = {**state, "execution_arn": sfn.JsonPath.string_at("$$.Execution.Id")}
         learn = self._invoke("Learn and record outcome", self.fns.learn, learn_payload, "$.outcome")
+        # A step that fails past its retries ends the run through Learn, which frees its flight (infra/workflow_failures.py).
+        run_failed, unrecorded = failure_path(self, self.fns.learn, self._invoke)
+        learn.add_catch(unrecorded, errors=["States.ALL"], result_path="$.record_failure")
         arbitrate = self._invoke("Arbitrate", self.fns.arbitrate, state, "$.decision")
         # The arbitrator has its own deadline below its Lambda timeout; if it fails anyway (a crash, a timeout),
         # the run goes to a duty manager instead of ending in a failed execution.
@@ -209,6 +224,7 @@ class WorkflowStack(Stack):
             result_path="$.escalation",
         )
         execute = self._invoke("Execute plan", self.fns.execute, state, "$.execution")
+        catch_failures([approval, execute], run_failed)  # after the Timeout catcher: Catches are tried in order
 
         outcome = (
             sfn.Choice(self, "Plan carried out?")
@@ -278,14 +294,18 @@ class WorkflowStack(Stack):
             common=self._common(),
             safety_escalation=safety_failed,
             arbitrate=arbitrate,
+            on_failure=run_failed,
         )
         gate = (
             sfn.Choice(self, "Safety gate")
             .when(sfn.Condition.boolean_equals("$.phase2.safety_failed", True), safety_failed)
             .otherwise(debate)
         )
-        revision = self._round("revision", "$.phase2").next(self._collate("revision", "$.phase2")).next(gate)
-        initial = self._round("initial", "$.phase1").next(self._collate("initial", "$.phase1"))
+        rounds = [self._round("initial", "$.phase1"), self._round("revision", "$.phase2")]
+        collates = [self._collate("initial", "$.phase1"), self._collate("revision", "$.phase2")]
+        catch_failures([*rounds, *collates], run_failed)
+        revision = rounds[1].next(collates[1]).next(gate)
+        initial = rounds[0].next(collates[0])
         revision_done = (
             sfn.Choice(self, "Revision round done before?")
             .when(sfn.Condition.is_not_null("$.phase2"), gate)

@@ -20,6 +20,7 @@ ESCALATION_ACTIONS: dict[str, str] = {
     "NO_VALID_PLAN": "every plan breaks a binding safety constraint: handle the flight by hand",
     "ARBITRATION_FAILED": "the arbitrator failed: resume the run, or decide by hand from the agents' findings",
     "APPROVAL_TIMEOUT": "nobody decided in the approval window: report the disruption again if it still stands",
+    "RUN_FAILED": "a step of the run failed past its retries; its flight is free: resume the run or report it again",
 }
 
 # The refusal codes in words (arbitration.models.RejectionCode), for the refused plans' group headings.

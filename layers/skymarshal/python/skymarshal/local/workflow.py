@@ -30,7 +30,13 @@ from typing import Any
 from ..agents.runner import LOCAL_DEADLINE_SECONDS
 from ..checkpoint.config import BUCKET_ENV, CHECKPOINTER_ENV, TABLE_PREFIX_ENV
 from ..handlers.workflow_steps import reset_clients
-from ..workflow.deployment import ALERT_TOPIC_ENV, AUDIT_KEY_ENV, CONSOLE_URL_ENV, MESSAGE_BUS_ENV
+from ..workflow.deployment import (
+    ALERT_TOPIC_ENV,
+    AUDIT_KEY_ENV,
+    CONSOLE_URL_ENV,
+    MESSAGE_BUS_ENV,
+    STATE_MACHINE_ENV,
+)
 from . import moto_sfn
 from .emulator import BUCKET, REGION, LocalAccount
 from .iam_calls import acting_as
@@ -297,10 +303,14 @@ def install(account: LocalAccount, template: Path) -> str:
     ]
     if existing:
         sfn.update_state_machine(stateMachineArn=existing[0], definition=definition)
-        return existing[0]
-    return sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role, type="STANDARD")[
-        "stateMachineArn"
-    ]
+        arn = existing[0]
+    else:
+        arn = sfn.create_state_machine(name=STATE_MACHINE_NAME, definition=definition, roleArn=role, type="STANDARD")[
+            "stateMachineArn"
+        ]
+    # As the stack sets it on Validate: a flight claim whose run has ended is looked up there and freed
+    os.environ[STATE_MACHINE_ENV] = arn
+    return arn
 
 
 def route(functions: dict[str, Callable]) -> None:

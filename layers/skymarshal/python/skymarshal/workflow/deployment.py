@@ -37,6 +37,7 @@ ESCALATION_REASONS = (
     "APPROVAL_TIMEOUT",
     "ARBITRATION_FAILED",
     "NETWORK_DISRUPTION",
+    "RUN_FAILED",  # a step failed past its retries (infra/workflow_stack.py's Catch): the flight is released
 )
 BEDROCK_FALLBACK_METRIC = "BedrockFallback"  # a model call failed and the rules' text stood in
 ALERT_FAILED_METRIC = "AlertPublishFailed"  # an escalation's alert could not be published

@@ -46,7 +46,7 @@ ApprovalAction = Literal["approve", "select", "alternatives", "reject", "exclude
 RunStatus = Literal["executed", "rejected", "escalated", "failed"]
 # The state machine's escalation codes; deployment.ESCALATION_REASONS (one metric and alarm each) lists the same.
 EscalationReason = Literal[
-    "SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED", "NETWORK_DISRUPTION"
+    "SAFETY_AGENT_FAILED", "NO_VALID_PLAN", "APPROVAL_TIMEOUT", "ARBITRATION_FAILED", "NETWORK_DISRUPTION", "RUN_FAILED"
 ]
 
 

@@ -13,26 +13,39 @@ with a typed reason naming the first run:
 - Learn marks an executed plan `recovered` until the hold (`SKYMARSHAL_FLIGHT_HOLD_MINUTES`, 360) has passed,
   and any other ending (rejected, escalated, rolled back) `released`.
 - The same disruption (a resumed run) may always claim its flight again.
+- A claim whose run has ended is free at once, however the run ended (issue 48): the state machine sends every
+  failure to a step that releases it (infra/workflow_stack.py), and a run that ended without reaching it — aborted,
+  a terminal error no Catch takes (States.DataLimitExceeded), a Lambda killed mid-release — is found here: when a
+  claim refuses, the holder's execution is looked up (DescribeExecution on `SKYMARSHAL_STATE_MACHINE_ARN`'s
+  executions) and a holder no longer RUNNING loses its claim to the new run, in one conditional write naming it.
+  Local start also frees the claims of the runs it brings back ABORTED (local/runs.py).
 
 `SKYMARSHAL_ONE_RUN_PER_FLIGHT=0` turns the claim off (a sandbox replaying one demo flight again and again).
 """
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from botocore.exceptions import ClientError
 from pydantic import BaseModel
 
-from ..deployment import FLIGHT_HOLD_ENV
+from ..deployment import FLIGHT_HOLD_ENV, STATE_MACHINE_ENV
 from ..tables import WorkflowTables
+
+log = logging.getLogger("skymarshal.workflow.runs.flight_claims")
 
 CLAIMS_ENV = "SKYMARSHAL_ONE_RUN_PER_FLIGHT"
 DEFAULT_HOLD_MINUTES = 360  # a recovered flight's plan is being flown: six hours covers its day's rotation
 RUN_MARGIN = timedelta(hours=1)  # beyond the approval timeout: the rounds, arbitration, execution and Learn
 RefusalCode = Literal["FLIGHT_RUN_IN_PROGRESS", "FLIGHT_RECENTLY_RECOVERED"]
+ENDED = frozenset({"SUCCEEDED", "FAILED", "TIMED_OUT", "ABORTED"})  # Step Functions' terminal statuses
+# An execution's name -> its Step Functions status; None when it cannot be told (then the claim stands).
+ExecutionStatus = Callable[[str], "str | None"]
 
 
 class FlightRefusal(BaseModel):
@@ -94,19 +107,23 @@ def claim(
     run_seconds: int,
     tables: WorkflowTables,
     now: datetime | None = None,
+    execution_status: ExecutionStatus | None = None,
 ) -> None:
-    """Take the flight for this disruption, or raise FlightClaimed naming the run that holds it."""
+    """Take the flight for this disruption, or raise FlightClaimed naming the run that holds it. A holder whose
+    execution has ended (`execution_status`; default: DescribeExecution on the state machine of the environment)
+    gives way at once."""
     at = now or datetime.now(UTC)
+    item = {
+        **_key(flight_id),
+        "disruption_id": disruption_id,
+        "execution_name": execution_name,
+        "status": "running",
+        "claimed_at": at.isoformat(),
+        "until": _epoch(at + timedelta(seconds=run_seconds) + RUN_MARGIN),
+    }
     try:
         tables.checkpoints.put_item(
-            Item={
-                **_key(flight_id),
-                "disruption_id": disruption_id,
-                "execution_name": execution_name,
-                "status": "running",
-                "claimed_at": at.isoformat(),
-                "until": _epoch(at + timedelta(seconds=run_seconds) + RUN_MARGIN),
-            },
+            Item=item,
             # free, ours already (a resume), released, or lapsed: one conditional write, no read-then-write race
             ConditionExpression="attribute_not_exists(PK) OR disruption_id = :d OR #s = :released OR #u < :now",
             ExpressionAttributeNames={"#s": "status", "#u": "until"},
@@ -116,6 +133,9 @@ def claim(
         if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise
         held = tables.checkpoints.get_item(Key=_key(flight_id), ConsistentRead=True).get("Item") or {}
+        if _take_over(held, item, tables=tables, status=execution_status):
+            return
+        held = tables.checkpoints.get_item(Key=_key(flight_id), ConsistentRead=True).get("Item") or held  # as now
         refusal = FlightRefusal(
             code="FLIGHT_RECENTLY_RECOVERED" if held.get("status") == "recovered" else "FLIGHT_RUN_IN_PROGRESS",
             flight_id=flight_id,
@@ -124,6 +144,79 @@ def claim(
             until=_iso(int(held.get("until", 0))),
         )
         raise FlightClaimed(refusal, refusal.message(flight_number, flight_date)) from None
+
+
+def _take_over(
+    held: dict[str, Any], item: dict[str, Any], *, tables: WorkflowTables, status: ExecutionStatus | None
+) -> bool:
+    """Take a running claim whose execution has ended without releasing it; False when it still runs, cannot be
+    told, or another run took it first (the write names the holder it replaces: no race frees a live claim)."""
+    holder = str(held.get("execution_name") or "")
+    if held.get("status") != "running" or not holder:
+        return False
+    status = status or status_from_env()
+    if status is None:
+        return False
+    ended = status(holder)
+    if ended not in ENDED:
+        return False
+    if _plan_carried_out(held, tables=tables):
+        return False
+    try:
+        tables.checkpoints.put_item(
+            Item={**item, "replaced": holder, "replaced_status": ended},
+            ConditionExpression="#s = :running AND execution_name = :holder",
+            ExpressionAttributeNames={"#s": "status"},
+            ExpressionAttributeValues={":running": "running", ":holder": holder},
+        )
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            raise
+        return False
+    log.warning(
+        "claim on %s: run %s ended %s without releasing it; taken by %s",
+        item["PK"],
+        holder,
+        ended,
+        item["execution_name"],
+    )
+    return True
+
+
+def _plan_carried_out(held: dict[str, Any], *, tables: WorkflowTables) -> bool:
+    """Whether the ended holder's plan was executed, or is half applied (its execution record still `running`):
+    then the flight is not free. An executed plan holds it as Learn would have (`recovered`, for the hold period);
+    a half-applied one keeps the claim until the run is resumed or settled (workflow/execution/recovery.py)."""
+    from ..execution.records import run_record
+
+    disruption_id = str(held.get("disruption_id") or "")
+    record = run_record(disruption_id, tables=tables) if disruption_id else None
+    state = (record or {}).get("status")
+    if state == "executed":
+        flight_id = str(held["PK"]).removeprefix("FLIGHTRUN#")
+        release(flight_id=flight_id, disruption_id=disruption_id, recovered=True, tables=tables)
+    return state in ("executed", "running")
+
+
+def status_from_env() -> ExecutionStatus | None:
+    """DescribeExecution on the executions of `SKYMARSHAL_STATE_MACHINE_ARN` (unset: None, no look-up). An error
+    says nothing (None): a claim is never taken on a guess."""
+    machine = os.environ.get(STATE_MACHINE_ENV)
+    if not machine or ":stateMachine:" not in machine:
+        return None
+    from ...data.aws import client
+
+    executions = machine.replace(":stateMachine:", ":execution:", 1)
+    sfn = client("stepfunctions")
+
+    def status(execution_name: str) -> str | None:
+        try:
+            return str(sfn.describe_execution(executionArn=f"{executions}:{execution_name}")["status"])
+        except Exception as exc:  # unknown: the claim stands until it lapses or is released
+            log.warning("claim holder %s: status unknown (%s: %s)", execution_name, type(exc).__name__, exc)
+            return None
+
+    return status
 
 
 def release(
