@@ -4,24 +4,20 @@ legal reserves on standby for a crew swap (CrewRoster and CrewMembers through th
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import UTC, datetime, timedelta
 
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import CrewConstraint, RecoveryProposal
-from ..models.airports import airport
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal, latest_legal_delay
 from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality
+from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, standby_covering
 from .base import Analysis, decision_time, sources
 
 HISTORY_DAYS = 366  # ORO.FTL.210's longest look-back is 12 months of flight time
-CALL_OUT = timedelta(minutes=60)  # standby call to report (company policy, verify)
-REPORT_BEFORE_DEPARTURE = timedelta(minutes=75)
 CONSTRAINT_TYPE = {
     "crew.max_fdp": "duty_limit",
     "crew.cumulative": "duty_limit",
@@ -29,23 +25,6 @@ CONSTRAINT_TYPE = {
     "crew.recency": "recency",
     "crew.type_qualification": "qualification",
 }
-
-
-StandbyReader = Callable[[str, date], list[CrewDuty]]  # (station, local day) -> the standby rows filed under it
-
-
-def standby_covering(station: str, report: datetime, read: StandbyReader) -> list[CrewDuty]:
-    """The standby rows at `station` running at `report` (ORO.FTL.225: a reserve is called out from a standby that
-    covers the report). A night standby is filed under the local day it began, so the day before is read too: a
-    reserve for a report at 01:00 local stands by from the evening before. `read` gives a day's rows (a caller's
-    memo: one plan's many scenarios and members ask for the same days)."""
-    local = report.astimezone(ZoneInfo(airport(station).tz)).date()
-    return [
-        r
-        for day in (local - timedelta(days=1), local)
-        for r in read(station, day)
-        if r.duty_start <= report <= r.duty_end
-    ]
 
 
 def standby_at(handle: DataHandle, station: str, report: datetime) -> list[CrewDuty]:

@@ -1,0 +1,211 @@
+"""A baseline's crews: who is illegal when a flight leaves late, and a reserve on standby who may legally take
+their place — the crew rules of ``rules.rostered`` and the standby selection of ``rules.standby`` (the ones the
+crew agent and the arbitrator use), applied to a baseline's own tables. Nothing here decides legality itself.
+
+A reserve called by a baseline is written into the baseline's tables the way an execution would: the replaced
+member leaves the flight's crew, the reserve joins it with a duty reporting at the call-out's report time, so the
+scorecard's crew check (``scorecard._crew_violations``) reads the reserve's duty through the same rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime, timedelta
+
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.operational import CrewDuty, Flight
+from ..rules.crew import OperatorRules, evaluate_duty, is_legal
+from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality, rostered_duty
+from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, call_out_report, legal_reserves, standby_covering
+from .realize import DayState, realize
+from .stream import StreamEvent
+
+RULES = OperatorRules()
+
+
+def _minutes(a: datetime, b: datetime) -> int:
+    return round((b - a).total_seconds() / 60)
+
+
+def planned_departure(rows: Sequence[CrewDuty]) -> datetime:
+    """The departure a flight's crew rows were rostered for (the delay the crew rules see is counted from it)."""
+    return min((r.sector_departure or r.duty_start) for r in rows)
+
+
+def illegal_members(state: DayState, f: Flight, departure: datetime) -> list[CrewLegality]:
+    """The rostered members of `f` whom the crew rules (ORO.FTL.205 FDP, .210 cumulative, .235 rest, recency,
+    type rating) find illegal when `f` leaves at `departure` — counted as the scorecard counts them."""
+    rows = state.crew_on.get(f.flight_id, [])
+    if not rows:
+        return []
+    delay = max(0, _minutes(planned_departure(rows), departure))
+    if delay == 0:
+        return []
+    members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members and r.crew_id in state.rosters]
+    rosters = {m.crew_id: state.rosters[m.crew_id] for m in members}
+    try:
+        checked = flight_crew_legality(f.flight_id, members, rosters, delay, RULES)
+    except LookupError:
+        return []  # a member whose roster no longer holds the flight is not on it
+    return [c for c in checked if not c.legal]
+
+
+class StandbyIndex:
+    """The STANDBY rows of the baseline's rosters by (base, local day) — the roster's standby index, in memory.
+    A called reserve keeps its standby row: the FLIGHT duty written for the call then conflicts with any second
+    call in the same period, so the crew rules refuse it (no reserve is used twice)."""
+
+    def __init__(self, rosters: Mapping[str, Sequence[CrewDuty]]):
+        self.rows: dict[str, list[CrewDuty]] = defaultdict(list)
+        for rows in rosters.values():
+            for r in rows:
+                if r.kind == "STANDBY" and r.standby_base_date:
+                    self.rows[r.standby_base_date].append(r)
+
+    def read(self, station: str, day: date) -> list[CrewDuty]:
+        return self.rows.get(f"{station}#{day.isoformat()}", [])
+
+
+def _reserve_row(replaced: CrewDuty, reserve: str, report: datetime, delay: int, by: str) -> CrewDuty:
+    """The reserve's roster row for the flight: the replaced member's sector, reporting at `report`, its duty the
+    template's at `delay` (``moved_minutes`` says the times are already moved by it)."""
+    template = duty_at_delay([replaced], replaced.flight_id or "", delay)
+    fdp_end = template.fdp_end
+    release = template.release or fdp_end + timedelta(minutes=RULES.post_flight_minutes)
+    return replaced.model_copy(
+        update={
+            "crew_id": reserve,
+            "duty_id": f"{by}:{reserve}:{replaced.flight_id}",
+            "duty_key": f"{report:%Y-%m-%dT%H:%M:%SZ}#{replaced.sector_departure or 'x'}#{replaced.flight_id}",
+            "duty_start": report,
+            "fdp_end": fdp_end,
+            "duty_end": max(release, fdp_end),
+            "moved_minutes": delay,
+            "updated_by_execution": by,
+        }
+    )
+
+
+def _first_sector(rows: Sequence[CrewDuty], flight_id: str) -> CrewDuty | None:
+    """The member's row for `flight_id` when it is the first sector of its duty (its report can move with it)."""
+    row = next((r for r in rows if r.flight_id == flight_id and r.kind == "FLIGHT"), None)
+    if row is None or row.sector_departure is None:
+        return None
+    sectors = [
+        r.sector_departure for r in rows if r.duty_id == row.duty_id and r.kind == "FLIGHT" and r.sector_departure
+    ]
+    return row if row.sector_departure <= min(sectors) else None
+
+
+def _report_moved(rows: Sequence[CrewDuty], duty_id: str, minutes: int) -> list[CrewDuty]:
+    """The member's rows with the duty's report, FDP end and release `minutes` later; the sectors keep their
+    scheduled times and ``moved_minutes`` says by how much the duty moved (``rules.rostered.duty_at_delay``)."""
+    by = timedelta(minutes=minutes)
+    # a row without its duty's on-blocks: the last sector's arrival is it (as rostered_duty reads it)
+    arrivals = [r.sector_arrival for r in rows if r.duty_id == duty_id and r.kind == "FLIGHT" and r.sector_arrival]
+    on_blocks = max(arrivals, default=None)
+
+    def shift(r: CrewDuty) -> CrewDuty:
+        fdp_end = r.fdp_end or on_blocks
+        return r.model_copy(
+            update={
+                "duty_start": r.duty_start + by,
+                "duty_end": r.duty_end + by,
+                "fdp_end": None if fdp_end is None else fdp_end + by,
+                "moved_minutes": r.moved_minutes + minutes,
+            }
+        )
+
+    return [shift(r) if r.duty_id == duty_id else r for r in rows]
+
+
+def moved_reports(state: DayState, f: Flight, departure: datetime, now: datetime) -> DayState | None:
+    """`state` with the report of each member illegal when `f` leaves at `departure` moved as much later, when
+    their duty starts at `f` and they are still at rest — their report more than the call-out notice away (CS
+    FTL.1.205(d) delayed reporting, as the arbitrator moves a knock-on's crews) — and the crew rules find the
+    moved duty legal (FDP from the new report, rest before and after: ORO.FTL.205/235). None: nobody moved."""
+    rows = list(state.crew_on.get(f.flight_id, []))
+    delay = max(0, _minutes(planned_departure(rows), departure)) if rows else 0
+    moved: dict[str, list[CrewDuty]] = {}
+    for c in illegal_members(state, f, departure):
+        own = state.rosters[c.crew_id]
+        first = _first_sector(own, f.flight_id)
+        if first is None or first.duty_start <= now + CALL_OUT or delay <= first.moved_minutes:
+            continue
+        shifted = _report_moved(own, first.duty_id, delay - first.moved_minutes)
+        if is_legal(evaluate_duty(state.members[c.crew_id], shifted, rostered_duty(shifted, f.flight_id), RULES)):
+            moved[c.crew_id] = shifted
+    if not moved:
+        return None
+    crew = [next(x for x in moved[r.crew_id] if x.flight_id == f.flight_id) if r.crew_id in moved else r for r in rows]
+    return dataclasses.replace(state, crew_on={**state.crew_on, f.flight_id: crew}, rosters={**state.rosters, **moved})
+
+
+def _without(state: DayState, flight_id: str, crew_ids: set[str]) -> DayState:
+    rows = [r for r in state.crew_on.get(flight_id, []) if r.crew_id not in crew_ids]
+    return dataclasses.replace(state, crew_on={**state.crew_on, flight_id: rows})
+
+
+def reserve_cover(
+    state: DayState,
+    f: Flight,
+    departure: datetime,
+    now: datetime,
+    known: Sequence[StreamEvent],
+    standby: StandbyIndex,
+    by: str,
+) -> DayState | None:
+    """`state` with a legal reserve on standby at `f`'s origin in place of every member illegal when `f` leaves
+    at `departure`, or None when a rank has no legal reserve (ORO.FTL.225 call-out from a covering standby; the
+    reserve's duty checked from its own report by ``evaluate_swap_candidate``). The flight then leaves when it
+    can without them (a sick member replaced no longer holds it), but never before the reserves can report."""
+    illegal = illegal_members(state, f, departure)
+    if not illegal:
+        return None
+    gone = {c.crew_id for c in illegal}
+    trial = _without(state, f.flight_id, gone)
+    timing = realize(trial, known).get(f.flight_id)
+    if timing is None:
+        return None
+    report = call_out_report(now, timing.departure)
+    leaves = max(timing.departure, report + REPORT_BEFORE_DEPARTURE)
+    rows = list(state.crew_on.get(f.flight_id, []))
+    delay = max(0, _minutes(planned_departure(rows), leaves))
+    rating = AIRCRAFT_TYPES[f.aircraft_type].rating_group
+    on_board = {r.crew_id for r in rows}
+    candidates = [
+        state.members[r.crew_id]
+        for r in standby_covering(f.origin, report, standby.read)
+        if r.crew_id in state.members and r.crew_id not in on_board and rating in state.members[r.crew_id].type_ratings
+    ]
+    chosen: dict[str, str] = {}
+    for c in illegal:  # each replaced member's own duty is the template its reserve must fly
+        template = duty_at_delay(state.rosters[c.crew_id], f.flight_id, delay)
+        free = [m for m in candidates if m.crew_id not in chosen.values()]
+        found, missing = legal_reserves(
+            [(c.crew_id, c.rank)], free, lambda cid: state.rosters.get(cid, ()), template, report, RULES
+        )
+        if missing:
+            return None
+        chosen.update(found)
+    replaced = {r.crew_id: r for r in rows if r.crew_id in chosen}
+    called = {new: _reserve_row(replaced[old], new, report, delay, by) for old, new in chosen.items()}
+    new_rows = [r for r in rows if r.crew_id not in chosen] + list(called.values())
+    rosters = {**state.rosters, **{cid: [*state.rosters.get(cid, ()), row] for cid, row in called.items()}}
+    flights = state.flights
+    if leaves > timing.departure:  # the reserves' report holds the flight: written as the decision's retime
+        flights = {
+            **flights,
+            f.flight_id: f.model_copy(
+                update={
+                    "estimated_departure": leaves,
+                    "estimated_arrival": leaves + (f.arrival - f.departure),
+                    "updated_by_execution": by,
+                }
+            ),
+        }
+    return dataclasses.replace(
+        state, flights=flights, crew_on={**state.crew_on, f.flight_id: new_rows}, rosters=rosters
+    )
