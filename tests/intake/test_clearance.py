@@ -315,3 +315,27 @@ def test_the_clearance_is_printed_among_the_facts(capsys):
     d = _clears("EY123 AOG, engineers need about three hours")
     render_understood(d.model_dump(mode="json"))
     assert "clears = aircraft_release" in capsys.readouterr().out
+
+
+@given(minutes=st.integers(5, 900))
+def test_a_movement_messages_delay_is_past_the_schedule(minutes):
+    message = f"MVT\nEY123/20.A6BLA.MCT\nED20{(STD + timedelta(minutes=minutes)):%H%M}\nDL41/{minutes // 60:02d}{minutes % 60:02d}"
+    delay = message.index("DL41")
+    stated = Fact(
+        name="duration_minutes", value=minutes, source="stated", evidence=message[delay:], span=(delay, len(message))
+    )
+    d = with_clearance(_disruption(41, facts=[stated]), message, None, NOW, FLIGHT)  # type: ignore[arg-type]
+    assert d.clears is not None and d.clears.source == "stated"
+    assert d.clears.expected == STD + timedelta(minutes=minutes)
+
+
+@pytest.mark.parametrize(("code", "base"), [(41, "decision"), (81, "departure"), (18, "departure")])
+def test_a_corrected_duration_replaces_the_reports_words(code, base):
+    from skymarshal.models.disruption import FactCorrection
+
+    corrected = FactCorrection(key="duration", value="150", read="60", by="duty manager")
+    d = _disruption(code, severity_minutes=150, corrections=[corrected])
+    d = with_clearance(d, "EY123 delayed 60 min", None, NOW, FLIGHT)  # type: ignore[arg-type]
+    start = decision_time(FLIGHT, NOW) if base == "decision" else STD
+    assert d.clears is not None and d.clears.expected == start + timedelta(minutes=150)
+    assert "corrected duration=150" in d.clears.evidence

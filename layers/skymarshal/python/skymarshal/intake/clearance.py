@@ -129,12 +129,10 @@ def place_clock(hour: int, minute: int, zone: ZoneInfo | None, after: datetime) 
 
 
 def clock_from(flight: Flight, now: datetime) -> datetime:
-    """Where a stated time of day starts counting: a report made about the flight (from a day before it leaves to
-    its arrival) speaks of times from a little before the report on — one up to PAST_GRACE before it is a time
-    already past, not tomorrow's; a report made far from the flight, of the half day before its departure on."""
-    if flight.scheduled_departure - timedelta(days=1) <= now <= flight.arrival:
-        return now - PAST_GRACE
-    return flight.scheduled_departure - timedelta(hours=12)
+    """Where a stated time of day starts counting: from a little before the decision (the report's time when it is
+    made about the flight, else an hour before departure, analysis/base.py) — a time up to PAST_GRACE before it is
+    one already past, not tomorrow's."""
+    return decision_time(flight, now) - PAST_GRACE
 
 
 def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: datetime) -> Placed:
