@@ -16,6 +16,7 @@ Mapping the stream to the recovery model, each a stated simplification:
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Sequence
@@ -24,17 +25,21 @@ from datetime import UTC, date, datetime, timedelta
 from ..models.operational import AircraftDay, Flight
 from ..recovery.adapter import (
     WINDOW_AFTER_LAST_ARRIVAL,
+    AdaptedInstance,
     CapacityLimit,
     NetworkSnapshot,
     TailOutage,
     planned_changes,
     to_instance,
 )
+from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
+from ..recovery.model import DatedFlightRef, Instance
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, score
 from .stream import StreamEvent
 
+LOG = logging.getLogger(__name__)
 POLICY = "hindsight"
 BY = "hindsight"  # the bound's own writes, marked as a baseline's are
 
@@ -189,6 +194,34 @@ def _as_flown(state: DayState, events: Sequence[StreamEvent], adapted, taken: Ne
     return start
 
 
+def crewed_instance(adapted: AdaptedInstance, state: DayState) -> tuple[Instance, dict[str, str]]:
+    """The day's instance with its crews as resources (`recovery.crew_pairings`: every retime, swap or cancellation
+    the optimizer makes must leave each crew a legal duty), and the held flights no rostered crew can fly at the
+    hold — cancelled, each with the duty and the clause that forbids it (flight id → reason)."""
+    instance = with_crews(adapted.instance, adapted.numbers, state.crew_on, state.rosters, state.members)
+    by_leg = flights_by_pairing(instance.crews)
+    uncrewable: dict[str, str] = {}
+    for key, minutes in instance.imposed_delays.items():
+        for pairing in by_leg.get(key, ()):
+            slack = pairing.slack[pairing.legs.index(DatedFlightRef(number=key[0], day=key[1]))]
+            if minutes > slack:
+                flight_id = adapted.flight_ids[key[0]]
+                uncrewable[flight_id] = f"held {minutes} min; crew pairing {pairing.id} is legal to {slack} min" + (
+                    f" ({why_illegal((state.members[binding], state.rosters[binding]), flight_id, minutes)})"
+                    if (binding := pairing.why.split(" ")[0]) in state.members
+                    else ""
+                )
+    if not uncrewable:
+        return instance, uncrewable
+    cancelled = {k for k in instance.imposed_delays if adapted.flight_ids[k[0]] in uncrewable}
+    return instance.model_copy(
+        update={
+            "imposed_delays": {k: v for k, v in instance.imposed_delays.items() if k not in cancelled},
+            "imposed_cancellations": instance.imposed_cancellations | cancelled,
+        }
+    ), uncrewable
+
+
 def hindsight_plan(
     state: DayState,
     events: Sequence[StreamEvent],
@@ -200,10 +233,11 @@ def hindsight_plan(
     """A copy of `state` with the optimizer's plan for the whole day applied (cancellations, retimes, tails)."""
     taken = snapshot(state, events, day, spares)
     adapted = to_instance(taken)
+    instance, uncrewable = crewed_instance(adapted, state)
+    for flight_id, reason in sorted(uncrewable.items()):
+        LOG.warning("hindsight: %s cancelled, no legal crew: %s", flight_id, reason)
     try:
-        solution, _ = solve(
-            adapted.instance, time_limit_s, seed=seed, warm_starts=[_as_flown(state, events, adapted, taken)]
-        )
+        solution, _ = solve(instance, time_limit_s, seed=seed, warm_starts=[_as_flown(state, events, adapted, taken)])
     except NoFeasibleSolution as e:
         raise HindsightUnsolved(str(e)) from None
     out = state.copy()

@@ -298,6 +298,8 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
         departure = _earliest_departure(plan, aircraft, f, earliest, end)
     if departure is None or (departure - f.planned_departure > max_delay and f.status != "disrupted"):
         return
+    if f.crew_slack is not None and f.status == "free" and departure - f.planned_departure > f.crew_slack:
+        return  # its crew's duty would run past a limit: a crew is a resource like the aircraft (crew_checks)
     if departure + f.duration > end or not _maintenance_ok(aircraft, label, departure):
         return
     value = label.value + _step_value(plan.net, f, aircraft, departure - f.planned_departure, weights)

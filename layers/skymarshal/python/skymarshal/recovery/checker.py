@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 
 from .cost import all_trip_facts
+from .crew_checks import check_crews
 from .flight_checks import (
     Violation,
     check_airport_capacity,
@@ -34,6 +35,7 @@ def check(instance: Instance, solution: SolutionView, rules: Rules = STRICT) -> 
         *check_airport_capacity(instance, solution),
         *check_cabin_capacity(instance, solution, by_key),
         *check_itineraries(instance, solution, by_key, rules),
+        *check_crews(instance, solution),
     ]
 
 

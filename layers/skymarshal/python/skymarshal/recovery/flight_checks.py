@@ -48,6 +48,9 @@ ViolationKind = Literal[
     "final_destination",
     "fixed_itinerary_part",
     "unbooked_flight_cancelled",
+    "crew_duty",
+    "crew_position",
+    "crew_connection",
 ]
 
 

@@ -144,6 +144,20 @@ class ReducedCapacity(_Frozen):
 ROADEF_MIN_CONNECTION = 30  # minutes; the shortest connection in every 2009 instance's planned itineraries
 
 
+class CrewPairing(_Frozen):
+    """A crew (the members rostered on the same legs of one duty) as a resource of the plan: its legs in order, from
+    its report station, and how late each leg may leave with every member's duty still legal (the rules engine's
+    FDP, cumulative and rest limits, computed when the instance is built: `recovery.crew_pairings`). The 2009
+    challenge has no crews: its instances carry none, and the checker then checks none."""
+
+    id: str
+    legs: tuple[DatedFlightRef, ...]
+    start_airport: str
+    slack: tuple[int, ...]  # per leg: the most minutes it may leave after its planned departure
+    connect: int = Field(30, ge=0)  # minutes to change aircraft between two legs (same aircraft: its turn)
+    why: str = ""  # the binding limit at the slack, for the refusal's message
+
+
 class Instance(_Frozen):
     name: str
     day0: date
@@ -162,6 +176,7 @@ class Instance(_Frozen):
     # The shortest connection a passenger makes (minutes): the challenge's 30 by default; an airline's own
     # minimum connection time when SkyMarshal's tables are adapted (its hub's MCT).
     min_connection: int = Field(ROADEF_MIN_CONNECTION, ge=0)
+    crews: tuple[CrewPairing, ...] = ()  # none in the 2009 instances; SkyMarshal's rosters when adapted
 
     def date_of(self, day: int) -> date:
         return self.day0 + timedelta(days=day)

@@ -13,6 +13,7 @@ from typing import Literal
 
 from .checker import MAX_OUTBOUND_DELAY, flown_history
 from .cost import CANCELLATION_COMPENSATION, TripFacts, billed_hours, compensation_band, trip_facts
+from .crew_checks import crew_slack
 from .flight_checks import CapacityTable, fixed_flight
 from .model import LENIENT, MINUTES_PER_DAY, STRICT, Aircraft, Cabin, Instance, Itinerary, Rules
 
@@ -38,6 +39,7 @@ class DatedFlight:
     delay_rate: float = 0.0  # estimated passenger cost per minute of delay
     booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked keeps the others flying)
     ground_link: bool = False  # flown by a TranspCom "aircraft": fixed, and takes no airport slot
+    crew_slack: int | None = None  # the most minutes it may leave late with its crews legal (None: no crew given)
 
 
 def required_departure(f: DatedFlight) -> int:
@@ -82,6 +84,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
     start = instance.config.window_start
     flights: list[DatedFlight] = []
     by_key: dict[tuple[int, int], int] = {}
+    slack = crew_slack(instance)
     for ref, aircraft_id in instance.rotations:
         template = instance.flights[ref.number]
         key = (ref.number, ref.day)
@@ -112,6 +115,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
                 status=status,
                 required_departure=required,
                 ground_link=instance.aircraft[aircraft_id].ground_link,
+                crew_slack=slack.get(key),
             )
         )
     net = Network(

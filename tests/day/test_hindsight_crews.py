@@ -1,0 +1,95 @@
+"""The hindsight bound with crews as resources (issue 47 item 1): whatever the day's events, no flight it writes
+leaves later than its crew's duty allows (the scorecard's own crew check finds 0), and a held flight no rostered
+crew can fly at its hold is cancelled with the duty and the clause on one line."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from day_rows import F1, state, utc
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skymarshal.day.hindsight import crewed_instance, hindsight_plan, run_hindsight, snapshot
+from skymarshal.day.realize import DayState
+from skymarshal.day.stream import StreamEvent
+from skymarshal.models.operational import CrewMember
+from skymarshal.recovery.adapter import to_instance
+
+DAY = date(2027, 1, 20)
+
+
+def crewed() -> DayState:
+    """The hand-built day with F1's captain on the books (the scorecard checks only members it can read)."""
+    s = state()
+    member = CrewMember(crew_id="C1", name="C1", rank="CA", base="AUH", type_ratings=["B787"])
+    return DayState(
+        s.flights, s.bookings, s.crew_on, s.rosters, {"C1": member}, s.original_tails, s.min_connection_minutes
+    )
+
+
+def held(hours: float, kind: str = "flight") -> StreamEvent:
+    start = F1.scheduled_departure - timedelta(minutes=30)
+    return StreamEvent(
+        event_id="E1",
+        at=start,
+        holds=kind,
+        family="passengers" if kind == "flight" else "technical",
+        code=11 if kind == "flight" else 41,
+        cause="security" if kind == "flight" else "technical",
+        history_type="other" if kind == "flight" else "mechanical",
+        flight_id="F1",
+        flight_number="EY21",
+        flight_date=DAY,
+        registration="A6-BLA" if kind == "tail" else None,
+        start=start,
+        end=F1.scheduled_departure + timedelta(hours=hours),
+        report="EY21 held",
+    )
+
+
+def test_a_hold_past_the_crews_duty_cancels_the_flight_and_says_which_duty_and_why():
+    day = crewed()
+    adapted = to_instance(snapshot(day, [held(12)], DAY))
+    instance, uncrewable = crewed_instance(adapted, day)
+    assert len(instance.crews) == 1 and instance.crews[0].slack[0] < 12 * 60
+    assert list(uncrewable) == ["F1"] and "held 720 min" in uncrewable["F1"] and "C1" in uncrewable["F1"]
+    assert instance.imposed_delays == {} and len(instance.imposed_cancellations) == 1
+    planned = hindsight_plan(day, [held(12)], DAY, time_limit_s=0.3)
+    assert planned.flights["F1"].status == "CANCELLED"
+
+
+def test_a_hold_the_crew_can_fly_keeps_the_flight():
+    day = crewed()
+    instance, uncrewable = crewed_instance(to_instance(snapshot(day, [held(1)], DAY)), day)
+    assert uncrewable == {} and list(instance.imposed_delays.values()) == [60]
+    planned = hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3)
+    assert planned.flights["F1"].estimated_departure == F1.scheduled_departure + timedelta(hours=1)
+
+
+@given(hours=st.floats(0.5, 14), kind=st.sampled_from(["flight", "tail"]))
+@settings(max_examples=10, deadline=None)
+def test_the_bound_breaks_no_crew_duty(hours, kind):
+    card = run_hindsight(crewed(), [held(hours, kind)], DAY, time_limit_s=0.3)
+    assert card.crew_violations_decided == 0
+    assert card.rotation_breaks == 0
+
+
+def test_the_scorecard_would_count_the_duty_the_bound_now_refuses():
+    """Without crews in the model the same hold is written as a delay the scorecard finds illegal (the test's
+    own control: the check above can fail)."""
+    from skymarshal.day.scorecard import score
+
+    day = crewed()
+    late = day.copy()
+    late.flights["F1"] = F1.model_copy(
+        update={
+            "estimated_departure": F1.scheduled_departure + timedelta(hours=12),
+            "estimated_arrival": F1.scheduled_arrival + timedelta(hours=12),
+            "delay_minutes": 720,
+            "status": "DELAYED",
+            "updated_by_execution": "hindsight",
+        }
+    )
+    assert score("x", late, [held(12)], [DAY]).crew_violations_decided == 1
+    assert utc(2027, 1, 20, 10) == F1.scheduled_departure
