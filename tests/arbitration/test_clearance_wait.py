@@ -251,3 +251,17 @@ def test_a_wait_into_the_night_strands_the_flights_passengers():
     plan = _scenario(f"delay:{late}", delay=late, actions=[_delay(OUT, late)])
     minutes, nights, _ = day_cost(_ctx(), plan)
     assert minutes == 10 * late and nights == 10
+
+
+def test_journeys_home_are_counted_as_the_costing_recorded_them():
+    """A re-accommodation with each party's way home (issue 46 item 2) is counted by its journeys, not first legs."""
+    from types import SimpleNamespace
+
+    from skymarshal.arbitration.day_cost import _rebooked
+
+    home = [
+        SimpleNamespace(passengers=6, delay_minutes=200, overnight=False),
+        SimpleNamespace(passengers=4, delay_minutes=900, overnight=True),
+    ]
+    rebook = SimpleNamespace(flight_id="F1", onto={"F3": 10}, interline=0, journeys=home)
+    assert _rebooked(_ctx(), rebook) == (6 * 200 + 4 * 900, 4)

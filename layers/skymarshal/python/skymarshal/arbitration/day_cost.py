@@ -22,6 +22,7 @@ from ..models.operational import Flight
 from ..rules import finance, guest
 from .actions import DelayFlight, RebookPassengers
 from .context import DisruptionContext
+from .memo_keys import BookingsRead, FlightRead
 from .models import Scenario
 from .plans.cancellation import INTERLINE_DELAY_MINUTES
 
@@ -33,7 +34,7 @@ def flight(ctx: DisruptionContext, flight_id: str) -> Flight | None:
     if flight_id == ctx.flight.flight_id:
         return ctx.flight
     found = next((x for x in ctx.rotation if x.flight_id == flight_id), None)
-    return found or ctx.memo(("flight", flight_id), lambda: q.get_flight(ctx.handle, flight_id))
+    return found or ctx.memo(FlightRead(flight_id), lambda: q.get_flight(ctx.handle, flight_id))
 
 
 def booked(f: Flight) -> int:
@@ -60,7 +61,7 @@ def _knock_on(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:
     stranded = pax if overnight(later, a.new_departure) else 0
     owed = 0.0
     if a.delay_minutes >= CARE_FROM_MINUTES:
-        rows = ctx.memo(("bookings", later.flight_id), lambda: q.bookings(ctx.handle, later.flight_id))
+        rows = ctx.memo(BookingsRead(later.flight_id), lambda: q.bookings(ctx.handle, later.flight_id))
         owed = finance.plan_cost(
             finance.PlanCostInput(
                 compensation=(
@@ -80,10 +81,17 @@ def _knock_on(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:
 
 
 def _rebooked(ctx: DisruptionContext, r: RebookPassengers) -> tuple[int, int]:
-    """(passenger minutes, passengers overnight) of a cancelled flight's passengers where they are re-accommodated."""
+    """(passenger minutes, passengers overnight) of a cancelled flight's passengers where they are re-accommodated:
+    each journey home as the costing recorded it, else the arrival of the flight each is moved onto."""
     gone = flight(ctx, r.flight_id)
     if gone is None:
         return 0, 0
+    journeys = getattr(r, "journeys", None) or []  # the earliest way home, when the costing wrote it (item 2)
+    if journeys:
+        minutes = sum(j.passengers * j.delay_minutes for j in journeys) + r.interline * INTERLINE_DELAY_MINUTES
+        later = gone.scheduled_departure + timedelta(minutes=INTERLINE_DELAY_MINUTES)
+        stranded = sum(j.passengers for j in journeys if j.overnight)
+        return minutes, stranded + (r.interline if overnight(gone, later) else 0)
     minutes = stranded = 0
     for onto, n in r.onto.items():
         other = flight(ctx, onto)
