@@ -15,4 +15,6 @@ run by Validate, each giving the `Disruption` and its what-if overlay:
 - ``disruption_facts``  a flight's report; ``airport_facts`` an airport or airspace over a window;
   ``tail_facts`` an aircraft by its registration; ``movement_facts`` an MVT/MVA/DIV message;
 - ``corrected_facts``  the duty manager's corrections, checked again; ``report_llm`` a model completing the reading.
+- ``clearance``  when the cause clears (stated in ``clearance_words``, else ``clearance_history``, else
+  ``clearance_policy``), put on every disruption Validate resolves.
 """
