@@ -21,6 +21,9 @@ from pathlib import Path
 from .plots import draw, draw_bank
 from .reports import written
 
+# the legal baselines first (issue 46: the comparison is against them), then the old ones kept for reference
+BASELINES = ("delay", "greedy", "cancel-first", "delay-unconstrained", "greedy-unconstrained")
+
 
 def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
     from skymarshal.data import schema as s
@@ -51,9 +54,11 @@ def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
     return Stream(header=header, events=tuple(events))
 
 
-def _skymarshal(airline, stream, out: Path, policy: str, before):
-    """SkyMarshal's scorecard on the stream, and the before/after Gantt of the hub bank that lost most."""
-    from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay
+def _skymarshal(airline, stream, out: Path, policy: str, before, trace: bool):
+    """SkyMarshal's scorecard on the stream, each event's rank 1 and cost to the day (`trace`), and the
+    before/after Gantt of the hub bank that lost most."""
+    from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay, tails_before
+    from skymarshal.cli.replay_trace import ReplayTracer
     from skymarshal.data.generator.network import HUB
     from skymarshal.day.state import from_handle, tails_of
     from skymarshal.local import workflow as local_workflow
@@ -66,13 +71,24 @@ def _skymarshal(airline, stream, out: Path, policy: str, before):
         local_workflow.install(account, workflow_template())
         client = local_workflow.local_client(account)
         handle = account.handle()
-        outcomes = replay(stream, client, progress, lambda: tails_of(handle, stream.header.days), policy=policy)
+        days = stream.header.days
+        tracer = ReplayTracer(stream, lambda: from_handle(handle, days, tails_before(progress)), policy)
+        if trace:
+            tracer.start(0)
+        outcomes = replay(
+            stream,
+            client,
+            progress,
+            lambda: tails_of(handle, days),
+            policy=policy,
+            after_event=tracer.after if trace else None,
+        )
         tails, _ = progress.load()
         card = account_scorecard(handle, stream, outcomes, tails or {}, policy)
         after = from_handle(handle, stream.header.days, tails or {})
         bank = out / f"{stream.header.stream_id}.bank.png"
         draw_bank(before, after, stream.events, card.policy, HUB, stream.header.days[0], bank)
-        return card, bank
+        return card, bank, tracer.steps
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hindsight-seconds", type=float, default=60.0, help="the hindsight bound's optimizer time (0: skip it)"
     )
+    parser.add_argument(
+        "--no-trace", action="store_true", help="skip each event's cost to the day (two scorecards an event a policy)"
+    )
     parser.add_argument("--out", type=Path, default=Path(".build/bench-day"))
     args = parser.parse_args(argv)
     os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
@@ -94,9 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     from skymarshal.cli.replay_run import scorecard_table
     from skymarshal.data import schema as s
     from skymarshal.data.generator import GeneratorConfig, generate
-    from skymarshal.day.baselines import run_baseline
+    from skymarshal.day.baselines import play_baseline
     from skymarshal.day.hindsight import HindsightUnsolved, run_hindsight
     from skymarshal.day.state import from_airline
+    from skymarshal.day.trace import trace_table
 
     started = time.monotonic()
     config = GeneratorConfig(
@@ -116,10 +136,12 @@ def main(argv: list[str] | None = None) -> int:
         for e in stream.events:
             print(f"  {e.at:%H:%MZ} {e.event_id} {e.holds:7s} {e.cause:10s} {e.minutes:4d} min  {e.report[:100]}")
         state = from_airline(airline, [args.day])
-        cards = []
-        for name in ("delay", "cancel-first", "greedy"):
+        cards, steps = [], []
+        for name in BASELINES:
             t = time.monotonic()
-            cards.append(run_baseline(name, state, stream.events, [args.day]))
+            played = play_baseline(name, state, stream.events, [args.day], trace=not args.no_trace)
+            cards.append(played.card)
+            steps += played.steps
             print(f"  baseline {name}: {time.monotonic() - t:.1f} s", flush=True)
         if args.hindsight_seconds > 0:
             t = time.monotonic()
@@ -131,8 +153,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  hindsight bound: not solved ({e})", flush=True)
         if not args.skip_workflow:
             t = time.monotonic()
-            card, bank = _skymarshal(airline, stream, args.out, args.policy, state)
+            card, bank, own = _skymarshal(airline, stream, args.out, args.policy, state, not args.no_trace)
             cards.insert(0, card)
+            steps = own + steps
             print(
                 f"  skymarshal ({args.policy}): {time.monotonic() - t:.0f} s; hub bank before/after: {bank}", flush=True
             )
@@ -141,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / f"{stream.header.stream_id}.scorecards.json").write_text(
             json.dumps([c.model_dump(mode="json") for c in cards], indent=1)
         )
+        if steps:
+            print("\n" + trace_table(stream.events, steps, title="where the day was decided (cost to the day):"))
+            (args.out / f"{stream.header.stream_id}.events.json").write_text(
+                json.dumps([s.model_dump(mode="json") for s in steps], indent=1)
+            )
         plot = draw(cards, title, args.out / f"{stream.header.stream_id}.png")
         print(f"plots: {plot}", flush=True)
     print(f"\nbench-day: {time.monotonic() - started:.0f} s in all")

@@ -98,8 +98,10 @@ def check_data(stream, handle) -> None:
 
 def _run(args) -> int:
     from ..day.published import publish, replay_key, replayed_day
-    from ..day.state import tails_of
-    from .replay_run import ReplayProgress, account_scorecard, replay, scorecard_table
+    from ..day.state import from_handle, tails_of
+    from ..day.trace import trace_table
+    from .replay_run import ReplayProgress, account_scorecard, replay, scorecard_table, tails_before
+    from .replay_trace import ReplayTracer
 
     def echo(message: str) -> None:
         print(message, file=sys.stderr)
@@ -113,6 +115,11 @@ def _run(args) -> int:
         echo(
             f"replaying {len(stream.events)} event(s) of {stream.header.stream_id} under {args.policy}; progress in {progress.path}"
         )
+        # each event's cause and decision scored on the tables before and after it (where the day is decided)
+        tracer = ReplayTracer(
+            stream, lambda: from_handle(handle, stream.header.days, tails_before(progress)), args.policy
+        )
+        tracer.start(len(progress.load()[1]))
         outcomes = replay(
             stream,
             client,
@@ -120,14 +127,16 @@ def _run(args) -> int:
             lambda: tails_of(handle, stream.header.days),
             policy=args.policy,
             echo=echo,
+            after_event=tracer.after,
             bus=bus,
         )
         tails, _ = progress.load()
         card = account_scorecard(handle, stream, outcomes, tails or {}, args.policy)
-        publish(client.store, replayed_day(stream, [card], datetime.now(UTC)))
+        publish(client.store, replayed_day(stream, [card], datetime.now(UTC), tracer.steps))
         echo(f"kept for the console (its Day replay panel): {replay_key(stream.header.stream_id)} in the run artifacts")
     if args.json:
-        print(json.dumps(card.model_dump(mode="json")))
+        print(json.dumps(card.model_dump(mode="json") | {"events": [s.model_dump(mode="json") for s in tracer.steps]}))
     else:
         print(scorecard_table([card], title=f"{stream.header.stream_id}: the day after {len(outcomes)} decision(s)"))
+        print("\n" + trace_table(stream.events, tracer.steps, title="where the day was decided (cost to the day):"))
     return 0

@@ -54,6 +54,7 @@ class Outcome:
     kind: str | None  # the executed plan's kind (tail_swap, delay, cancel, ...)
     seconds: float  # wall time from the report to the executed (or escalated) end, the duty manager's answer included
     reason: str | None = None  # why nothing was executed (the run's error or escalation), on one line
+    rank1: str | None = None  # the arbitrator's rank 1 when the decision was asked for ("kind: title")
 
     @property
     def fell_back(self) -> bool:
@@ -203,11 +204,23 @@ def decide_event(client, stream: Stream, event: StreamEvent, policy: str, bus: B
     if progress.status == "ABORTED":  # local AWS restarted under the run: continue it from its checkpoints
         name = client.resume(name)["execution_name"]
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
+    rank1 = None
     while progress.awaiting_approval:
-        client.decide(name, answer(policy, client.decision(name) or {}))
+        decision = client.decision(name) or {}
+        rank1 = rank1 or _rank1(decision)
+        client.decide(name, answer(policy, decision))
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
     status, kind, reason = _status(client, name)
-    return Outcome(event.event_id, name, status, kind, round(time.monotonic() - started, 1), reason)
+    return Outcome(event.event_id, name, status, kind, round(time.monotonic() - started, 1), reason, rank1)
+
+
+def _rank1(decision: dict) -> str | None:
+    """The first ranked plan of a pending decision, as "kind: title" (None: nothing ranked)."""
+    ranked = decision.get("ranked") or []
+    if not ranked:
+        return None
+    scenario = ranked[0].get("scenario") or {}
+    return f"{scenario.get('kind', '?')}: {scenario.get('title', scenario.get('scenario_id', '?'))}"
 
 
 def replay(

@@ -3,6 +3,7 @@ artifacts (``replays/<stream id>.json``, and ``replays/latest.json`` for the lat
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any, Protocol
 
@@ -10,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .scorecard import Scorecard
 from .stream import Intensity, Stream
+from .trace import EventStep
 
 PREFIX = "replays"
 LATEST_KEY = f"{PREFIX}/latest.json"
@@ -29,9 +31,12 @@ class ReplayedDay(BaseModel):
     replayed_at: datetime
     title: str
     cards: list[Scorecard] = Field(min_length=1, description="SkyMarshal's first, then any baselines")
+    events: list[EventStep] = Field(default_factory=list, description="each event's choice and cost to the day")
 
 
-def replayed_day(stream: Stream, cards: list[Scorecard], replayed_at: datetime) -> ReplayedDay:
+def replayed_day(
+    stream: Stream, cards: list[Scorecard], replayed_at: datetime, events: Sequence[EventStep] = ()
+) -> ReplayedDay:
     header = stream.header
     return ReplayedDay(
         stream_id=header.stream_id,
@@ -41,6 +46,7 @@ def replayed_day(stream: Stream, cards: list[Scorecard], replayed_at: datetime) 
         replayed_at=replayed_at,
         title=f"{header.intensity} day {', '.join(map(str, header.days))} ({len(stream.events)} disruptions)",
         cards=cards,
+        events=list(events),
     )
 
 

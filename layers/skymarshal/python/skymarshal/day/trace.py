@@ -101,9 +101,10 @@ class Tracer:
         )
 
 
-def changes(before: DayState, after: DayState) -> str:
+def changes(before: DayState, after: DayState, crew: bool = True) -> str:
     """What a decision wrote, in an OCC's words: flights cancelled, retimed, moved to another tail, crew replaced
-    by reserves; "wait" when it wrote nothing (the flights wait until the cause lets them go)."""
+    by reserves (`crew`: compared; an account's crews are read lazily, one Query a flight, so not there); "wait"
+    when it wrote nothing (the flights wait until the cause lets them go)."""
     cancelled, retimed, moved, reserves = [], [], [], []
     for fid, f in after.flights.items():
         old = before.flights.get(fid)
@@ -115,7 +116,7 @@ def changes(before: DayState, after: DayState) -> str:
             moved.append(f"{f.flight_number}→{f.aircraft_registration}")
         elif f.departure != old.departure:
             retimed.append(f"{f.flight_number} {f.departure:%H:%MZ}")
-        if after.crew_on.get(fid) is not before.crew_on.get(fid):
+        if crew and after.crew_on.get(fid) is not before.crew_on.get(fid):
             ids_before = {r.crew_id for r in before.crew_on.get(fid, ())}
             added = [r.crew_id for r in after.crew_on.get(fid, ()) if r.crew_id not in ids_before]
             if added:
