@@ -4,9 +4,11 @@
   schedule (IATA/ACI on-time performance; cancelled flights are counted apart).
 - Passengers: each passenger's journey (a PNR's segments) walked with the flights as flown: a connection is
   missed when the next segment leaves before the arrival plus the connecting airport's minimum connection
-  time; a passenger on a cancelled or missed flight takes the next flight of the same route (seats not
-  checked — the same for every policy); none in the data: stranded, arriving a day late. Delay minutes are at
-  the final destination; "stranded overnight" when the wait at a station covers part of the local night
+  time; a passenger on a cancelled or missed flight takes the earliest way home to the final destination
+  (``rules.reaccommodation``, the search the cancellation plan uses: any own flight as flown, direct or through
+  one or two connections at the MCT, the same day or the next, seats checked against one ledger for the whole
+  day — the same for every policy); none: stranded, arriving a day late. Delay minutes are at the final
+  destination; "stranded overnight" when the wait at a station covers part of the local night
   (``rules.guest.overnight_necessary``, the company's Art. 9(1)(b) rule).
 - EU261/UK261 compensation and Art. 9 care: ``rules.guest.compensation_liability`` (journey basis, the cause's
   Art. 5(3) standing) and ``rules.guest.duty_of_care`` for every flight delayed or cancelled.
@@ -18,17 +20,18 @@
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict
 
-from ..models.airports import airport
+from ..models.airports import UnknownAirport, airport
 from ..models.operational import Booking, Flight
 from ..rules import finance, guest
 from ..rules.eu261 import Disruption
+from ..rules.reaccommodation import Journey, Network, Party, SeatLedger, reaccommodate
 from ..rules.rostered import flight_crew_legality
 from ..rules.rotation import rotation_breaks
 from .realize import DayState, Timing, flights_of, realize
@@ -97,32 +100,65 @@ def _minutes(a: datetime, b: datetime) -> int:
     return round((b - a).total_seconds() / 60)
 
 
-class _Routes:
-    """Operated flights by route, in the order they leave: the next one a stranded passenger can take."""
+class _WaysHome:
+    """The day's operated flights as flown, with one seat ledger: a stranded passenger's earliest way home
+    (``rules.reaccommodation``), each seat given once whichever passenger needed it first."""
 
     def __init__(self, state: DayState, timings: dict[str, Timing]):
-        self.by_route: dict[tuple[str, str], list[tuple[datetime, str]]] = defaultdict(list)
-        for fid, t in timings.items():
-            f = state.flights[fid]
-            self.by_route[(f.origin, f.destination)].append((t.departure, fid))
-        for legs in self.by_route.values():
-            legs.sort()
+        flown = [
+            _as_flown(f, t).model_copy(update={"status": "SCHEDULED"})
+            for fid, t in timings.items()
+            if (f := state.flights[fid]).status != "DIVERTED"
+        ]
+        self.network = Network(flown)
+        self.seats = SeatLedger(flown)
+        self.mct = dict(state.min_connection_minutes)
 
-    def next(self, origin: str, destination: str, after: datetime) -> str | None:
-        legs = self.by_route.get((origin, destination), [])
-        i = bisect_left(legs, (after, ""))
-        return legs[i][1] if i < len(legs) else None
+    def home(
+        self, row: Booking, at: Flight, since: datetime, ready: datetime, due: datetime, tz_day: str
+    ) -> Journey | None:
+        """One passenger waiting at `at`'s origin from `ready` (due there since `since`, at the final destination
+        by `due`): the earliest journey home leaving by the end of the next local day, or None."""
+        party = Party(
+            party_id=row.booking_id,
+            passengers=1,
+            cabin=row.cabin,
+            origin=at.origin,
+            ready=ready,
+            waiting_since=min(since, ready),
+            destination=row.final_destination,
+            scheduled_arrival=due,
+            exclude=frozenset({at.flight_id}),
+        )
+        if party.origin == party.destination:
+            return None
+        found = reaccommodate([party], self.network, _horizon(tz_day, since), self.mct, self.seats)
+        return found.journeys[0] if found.journeys else None
+
+
+def _horizon(tz: str, since: datetime) -> datetime:
+    """The end of the local day after the one the wait began in."""
+    zone = ZoneInfo(tz)
+    day = since.astimezone(zone).date() + timedelta(days=2)
+    return datetime.combine(day, time(0), tzinfo=zone)
 
 
 def _mct(state: DayState, iata: str) -> timedelta:
     return timedelta(minutes=state.min_connection_minutes.get(iata, DEFAULT_MCT))
 
 
+def _tz(iata: str) -> str:
+    try:
+        return airport(iata).tz
+    except UnknownAirport:  # an airport missing from the reference data: its night in UTC
+        return "UTC"
+
+
 def _overnight(origin: str, since: datetime, until: datetime) -> bool:
-    return guest.overnight_necessary(airport(origin).tz, since, until)
+    return guest.overnight_necessary(_tz(origin), since, until)
 
 
-def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], routes: _Routes) -> _Journey | None:
+def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], ways: _WaysHome) -> _Journey | None:
     rows = sorted(rows, key=lambda b: b.segment)
     last = rows[-1]
     scheduled_leg = state.flights.get(last.rebooked_from or last.flight_id)
@@ -149,8 +185,10 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], r
         if t is None or (ready is not None and t.departure < ready):
             missed |= t is not None
             cancelled |= t is None
-            alternative = routes.next(f.origin, f.destination, wait_from)
-            if alternative is None:
+            way = ways.home(
+                row, f, booked.scheduled_departure, wait_from, scheduled_leg.scheduled_arrival, _tz(f.origin)
+            )
+            if way is None:
                 return _Journey(
                     delay=_minutes(scheduled_leg.scheduled_arrival, arrived + STRANDED_DELAY),
                     scheduled=scheduled_leg.scheduled_arrival,
@@ -159,7 +197,17 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], r
                     stranded=True,
                     cancelled=cancelled,
                 )
-            f, t = state.flights[alternative], timings[alternative]
+            last = state.flights[way.legs[-1].flight_id]
+            return _Journey(  # home on the way found: the rest of the booked itinerary is no longer flown
+                delay=max(
+                    0, _minutes(scheduled_leg.scheduled_arrival, timings[last.flight_id].passengers_arrive(last))
+                ),
+                scheduled=scheduled_leg.scheduled_arrival,
+                arrived=timings[last.flight_id].passengers_arrive(last),
+                misconnected=missed,
+                stranded=stranded or way.overnight,
+                cancelled=cancelled,
+            )
         stranded |= _overnight(f.origin, wait_from, t.departure)
         arrived = t.passengers_arrive(f)
         ready = arrived + _mct(state, f.destination)
@@ -238,9 +286,13 @@ def _money(
 ) -> tuple[float, float, float]:
     """(compensation, care, operating cost) in USD."""
     on_flight: dict[str, list[Booking]] = defaultdict(list)
+    seen: set[tuple[str, str, str]] = set()  # a journey's extra rows name the flight they replace: one passenger once
     for b in state.bookings:
         if b.status in ACTIVE or b.rebooked_from:
             home = b.rebooked_from or b.flight_id
+            if (home, b.pnr, b.passenger_id) in seen:
+                continue
+            seen.add((home, b.pnr, b.passenger_id))
             on_flight[home].append(b.model_copy(update={"flight_id": home, "status": "CONFIRMED"}))
     liabilities, cares, cancelled_rows, flight_delays = [], [], [], {}
     for f in flights:
@@ -301,10 +353,10 @@ def score(
         if flights
         else None
     )
-    routes = _Routes(state, timings)
+    ways = _WaysHome(state, timings)
     journeys, delay_of = [], {}
     for rows in _itineraries(state, days).values():
-        j = _journey(rows, state, timings, routes)
+        j = _journey(rows, state, timings, ways)
         if j is not None:
             journeys.append(j)
             delay_of.update({b.booking_id: j.delay for b in rows})

@@ -30,9 +30,10 @@ from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
 from ..models.airports import airport
 from ..models.common import Iata, UtcDatetime
-from ..models.operational import Cabin, Flight
+from ..models.operational import Booking, Cabin, Flight
 from ._reasons import Reason
 from .guest import overnight_necessary
+from .guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from .network import DEFAULT_NETWORK, MCT_CLAUSE
 
 REACCOMMODATION_CLAUSE = f"EU261 Art. 8(1)(b) re-routing at the earliest opportunity; {MCT_CLAUSE}"
@@ -137,6 +138,18 @@ class SeatLedger:
                 free[c] -= 1
                 return c
         raise ValueError(f"{flight_id} has no free seat")
+
+
+def protected(b: Booking) -> bool:
+    """Seated first: a passenger with an onward connection to protect, a vulnerable passenger (Reg. 1107/2006,
+    EU261 Art. 11: priority to persons with reduced mobility and unaccompanied children) or a premium member."""
+    return bool(b.onward_flight_id) or any(x in VULNERABLE_SSR for x in b.ssr) or b.loyalty_tier in PREMIUM_TIERS
+
+
+def party_key(b: Booking) -> str:
+    """The passengers of one flight who travel the same way home: final destination, cabin, onward flight and
+    protection. The plan's journeys name it and execution groups the bookings by it again."""
+    return f"{b.final_destination}:{b.cabin}:{b.onward_flight_id or '-'}:{'P' if protected(b) else '-'}"
 
 
 def seat_order(cabin: Cabin) -> tuple[Cabin, ...]:
