@@ -33,6 +33,7 @@ from .context import load_context, request_flight
 from .crew.contacts import crew_to_contact, moved_flights
 from .debate.rule import agreement
 from .instructions.grammar import apply_constraints, apply_preferences, read_instruction
+from .memo_keys import RosteredIds
 from .models import (
     ArbitratorOutput,
     Escalation,
@@ -325,7 +326,7 @@ def _with_contacts(ctx, v: ValidatedScenario) -> ValidatedScenario:
     """The plan with the count of crew its execution must call (the execution-risk criterion counts them)."""
 
     def rostered(flight_id: str) -> list[str]:
-        return ctx.memo(("rostered", flight_id), lambda: [d.crew_id for d in q.crew_assignments(ctx.handle, flight_id)])
+        return ctx.memo(RosteredIds(flight_id), lambda: [d.crew_id for d in q.crew_assignments(ctx.handle, flight_id)])
 
     crew = {fid: rostered(fid) for fid in moved_flights(v.scenario)}
     counted = v.scenario.model_copy(update={"crew_to_contact": crew_to_contact(v.scenario, crew)})

@@ -3,8 +3,10 @@ collation, the data it re-reads to re-check each scenario, and what kind of disr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any, TypeVar
 
 from ..analysis.crew import member_roster, roster_window, standby_covering
 from ..data import queries as q
@@ -14,6 +16,9 @@ from ..models.disruption import Clearance, Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 from .bounds import AircraftGroundedBound, SafetyBound, bounds_from
+from .memo_keys import MemoKey, RosterRead, StandbyRead
+
+T = TypeVar("T")
 
 ROTATION_AHEAD = timedelta(hours=30)
 # AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
@@ -45,7 +50,7 @@ class DisruptionContext:
     tail_grounded: bool
     weather_window: tuple[str, datetime, datetime] | None  # airport, no landing from, until
     disruption: Disruption  # the report's facts (Validate's): the only reading of the report
-    _cache: dict = field(default_factory=dict)
+    _cache: dict[MemoKey, Any] = field(default_factory=dict)
 
     @property
     def cause(self) -> str | None:
@@ -94,8 +99,9 @@ class DisruptionContext:
             return found
         return self.profiles[iata]
 
-    def memo(self, key, compute):
-        """Data re-read for several scenarios (rosters, work orders) is read once per arbitration."""
+    def memo(self, key: MemoKey, compute: Callable[[], T]) -> T:
+        """Data re-read for several scenarios (rosters, work orders) is read once per arbitration, under a key of
+        its kind (arbitration/memo_keys.py)."""
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
@@ -104,7 +110,7 @@ class DisruptionContext:
         """`analysis.crew.member_roster`, each member's window (whole days) read once per arbitration. Keyed by the
         window: a roster read around one day never answers for a duty days later, whose next duties it lacks."""
         return self.memo(
-            ("roster", crew_id, roster_window(around)), lambda: member_roster(self.handle, crew_id, around)
+            RosterRead(crew_id, roster_window(around)), lambda: member_roster(self.handle, crew_id, around)
         )
 
     def standby_at(self, station: str, report: datetime) -> list[CrewDuty]:
@@ -112,7 +118,7 @@ class DisruptionContext:
         return standby_covering(
             station,
             report,
-            lambda at, day: self.memo(("standby", at, day), lambda: q.standby_crew(self.handle, at, day)),
+            lambda at, day: self.memo(StandbyRead(at, day), lambda: q.standby_crew(self.handle, at, day)),
         )
 
 

@@ -32,6 +32,7 @@ from .crew.cabin import cabin_checks
 from .crew.chain import chain_checks, own_illegal, rostered_at
 from .crew.positioning import positioning_checks
 from .crew.rest import rest_checks
+from .memo_keys import ReserveCheck, SwapEligibility, WeatherRead, WorkOrdersRead
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
 from .plans.ferry_checks import ferry_checks, ferry_of
 from .rotation.checks import rotation_checks
@@ -184,7 +185,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
     )
     for replaced, reserve in s.crew_replacements.items():
         assert report is not None  # operate() adds a ReassignCrew action (report_at required) with any replacement
-        key = ("reserve", replaced, reserve, s.delay_minutes, report)
+        key = ReserveCheck(replaced, reserve, s.delay_minutes, report)
         try:
             findings = ctx.memo(
                 key,
@@ -234,7 +235,7 @@ def swap_eligibility(
             days[0], orders, rotation, ctx.flight, decision_time(ctx.flight, ctx.now), departure=departure
         )
 
-    return ctx.memo(("swap", registration, departure, ferried_to), compute)
+    return ctx.memo(SwapEligibility(registration, departure, ferried_to), compute)
 
 
 def _airworthiness(ctx: DisruptionContext, s: Scenario):
@@ -273,7 +274,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
             "legal",
             f"{s.registration} airworthy, compatible, in range and at {result.station} in time.",
         ), None
-    orders = ctx.memo(("orders", s.registration), lambda: q.work_orders_for_aircraft(ctx.handle, s.registration))
+    orders = ctx.memo(WorkOrdersRead(s.registration), lambda: q.work_orders_for_aircraft(ctx.handle, s.registration))
     state = aircraft_airworthiness(orders, s.departure, registration=s.registration)
     if state.airworthy:
         return _check(
@@ -329,7 +330,7 @@ def _weather(ctx: DisruptionContext, s: Scenario):
     if profile is None:
         return
     observations = ctx.memo(
-        ("wx", s.arrival_airport, s.arrival.date()),
+        WeatherRead(s.arrival_airport, s.arrival.date()),
         lambda: q.weather(
             ctx.handle, s.arrival_airport, s.arrival - timedelta(hours=12), s.arrival + timedelta(hours=12)
         ),

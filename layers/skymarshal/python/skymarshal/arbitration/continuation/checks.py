@@ -15,6 +15,7 @@ from ..context import DisruptionContext
 from ..crew.chain import NEXT_DUTY_RULE
 from ..crew.moved_reports import moved_report
 from ..crew.rest import next_duty_moves, reserve_problem
+from ..memo_keys import WorkOrdersRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.ferry_checks import leg_curfews
 from . import crew as crew_rules
@@ -48,7 +49,9 @@ def continuation_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
 
 
 def _airworthy(ctx: DisruptionContext, leg: ContinueFlight) -> Check:
-    orders = ctx.memo(("orders", leg.registration), lambda: q.work_orders_for_aircraft(ctx.handle, leg.registration))
+    orders = ctx.memo(
+        WorkOrdersRead(leg.registration), lambda: q.work_orders_for_aircraft(ctx.handle, leg.registration)
+    )
     state = aircraft_airworthiness(orders, leg.departure, registration=leg.registration)
     if state.airworthy:
         return _check("airworthiness", "Part-M M.A.403 / MEL", leg.registration, "legal",

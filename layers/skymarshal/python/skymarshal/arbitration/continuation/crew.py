@@ -31,6 +31,7 @@ from ..crew import rest as crew_rest
 from ..crew.chain import NEXT_DUTY_RULE, next_duty
 from ..crew.moved_reports import Moves, moved
 from ..crew.rest import recrew_next_duty
+from ..memo_keys import ContinuationInDuty, ContinuationOnboard, ContinuationRested
 
 POST_FLIGHT = timedelta(minutes=30)  # release after on blocks (rules.crew.OperatorRules.post_flight_minutes)
 
@@ -57,7 +58,7 @@ def onboard(ctx: DisruptionContext) -> Onboard | None:
         rows = {c: ctx.roster(c, f.scheduled_departure) for c in sorted(seats)}
         return Onboard(members, rows, seats)
 
-    return ctx.memo(("continuation", "onboard"), read)
+    return ctx.memo(ContinuationOnboard(), read)
 
 
 def one_sector(leg: ContinueFlight, report: datetime, label: str, pilots: int = 2) -> ProposedDuty:
@@ -109,7 +110,7 @@ def in_duty(
             "label": f"{duty.label or f.flight_number} + {leg.origin}-{leg.destination}",
         }
     )
-    key = ("continuation", "in_duty", crew_id, leg.arrival, (moves or {}).get(crew_id))
+    key = ContinuationInDuty(crew_id, leg.arrival, (moves or {}).get(crew_id))
     return ctx.memo(key, lambda: evaluate_duty(crew.members[crew_id], rows, longer))
 
 
@@ -148,7 +149,7 @@ def after_rest(
     history = moved(stood_down(ctx, crew, crew_id, stood_at)[0], crew_id, moves or {})
     label = f"{ctx.flight.flight_number} {leg.origin}-{leg.destination}"
     duty = one_sector(leg, leg.reports[crew_id], label, pilots(crew))
-    key = ("continuation", "rested", crew_id, leg.reports[crew_id], stood_at, (moves or {}).get(crew_id))
+    key = ContinuationRested(crew_id, leg.reports[crew_id], stood_at, (moves or {}).get(crew_id))
     return ctx.memo(key, lambda: evaluate_duty(crew.members[crew_id], history, duty))
 
 

@@ -28,6 +28,7 @@ from ..actions import ContinueFlight, DelayFlight, RestCrew
 from ..context import DisruptionContext
 from ..crew.chain import next_duty, reserve_for
 from ..crew.moved_reports import first_sector
+from ..memo_keys import SeatsRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.cancellation import cancelled
 from ..plans.curfew_wait import MAX_WINDOWS, curfew_wait
@@ -208,7 +209,7 @@ def _next_reports(
             by_flight.setdefault(flight_id, {})[crew_id] = found[1].report + by
     notice = decided_at(ctx) + CALL_OUT
     for a in later:
-        for seat in ctx.memo(("seats", a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id)):
+        for seat in ctx.memo(SeatsRead(a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id)):
             if seat.kind != "FLIGHT" or seat.crew_id in leg.crew or seat.crew_id in moves or seat.duty_start <= notice:
                 continue
             if first_sector(ctx, seat):

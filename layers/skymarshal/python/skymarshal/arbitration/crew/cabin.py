@@ -17,6 +17,7 @@ from ...rules.crew import ProposedDuty, evaluate_swap_candidate, is_legal
 from ...rules.rostered import duty_at_delay
 from ..actions import AddCabinCrew
 from ..context import DisruptionContext
+from ..memo_keys import CabinCheck
 from ..models import ConstraintCheck, RejectionCode, Scenario
 
 CABIN = "CA"
@@ -56,7 +57,7 @@ def _findings(ctx: DisruptionContext, crew_id: str, duty: ProposedDuty, report: 
         history = ctx.roster(crew_id, report)
         return evaluate_swap_candidate(member[0], history, duty, report)
 
-    return ctx.memo(("cabin", crew_id, duty.report, duty.fdp_end, report), compute)
+    return ctx.memo(CabinCheck(crew_id, duty.report, duty.fdp_end, report), compute)
 
 
 def add_cabin_crew(

@@ -19,6 +19,7 @@ from ...rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, 
 from ...rules.rostered import CrewLegality, flight_crew_legality, next_rostered_duty
 from ..actions import ReassignCrew, RestCrew
 from ..context import DisruptionContext
+from ..memo_keys import CrewLegalityCheck, FlightRead, FlightRosterRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 
 NEXT_DUTY_RULE = "crew.rest_after"  # rules.crew: the rest after this duty before the next rostered one
@@ -29,7 +30,7 @@ Check = tuple[ConstraintCheck, RejectionCode | None]
 def flight_roster(ctx: DisruptionContext, flight: Flight) -> tuple:
     """The flight's roster rows, members and their rosters (``analysis.crew.rostered_crew``), read once per
     arbitration whatever the delay asked about."""
-    return ctx.memo(("roster of", flight.flight_id), lambda: rostered_crew(ctx.handle, flight))
+    return ctx.memo(FlightRosterRead(flight.flight_id), lambda: rostered_crew(ctx.handle, flight))
 
 
 def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[CrewLegality]:
@@ -40,7 +41,7 @@ def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[Crew
         _, members, rosters = flight_roster(ctx, flight)
         return flight_crew_legality(flight.flight_id, members, rosters, delay, OperatorRules())
 
-    key = ("crew", delay) if flight.flight_id == ctx.flight.flight_id else ("crew", flight.flight_id, delay)
+    key = CrewLegalityCheck(flight.flight_id, delay)
     return ctx.memo(key, judged)
 
 
@@ -163,7 +164,7 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
         chosen = recrewed.get((found[0], r.crew_id)) if found else None
         bad = None
         if found and chosen:
-            later = ctx.memo(("flight", found[0]), lambda fid=found[0]: q.get_flight(ctx.handle, fid))
+            later = ctx.memo(FlightRead(found[0]), lambda fid=found[0]: q.get_flight(ctx.handle, fid))
             try:
                 findings = (
                     replacement_findings(ctx.handle, later, r.crew_id, chosen[0], later.delay_minutes, chosen[1])

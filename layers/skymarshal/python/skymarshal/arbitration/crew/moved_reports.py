@@ -23,6 +23,7 @@ from ...rules.crew import evaluate_duty
 from ...rules.rostered import rostered_duty
 from ..actions import DelayFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
+from ..memo_keys import FlightRead, SeatsRead
 from ..models import ConstraintCheck, RejectionCode
 from .chain import own_illegal, rostered_at
 
@@ -78,14 +79,14 @@ def knock_on_reports(ctx: DisruptionContext, actions: Sequence[object]) -> list[
     for a in actions:
         if not isinstance(a, DelayFlight) or a.flight_id == f.flight_id or a.delay_minutes <= 0:
             continue
-        later = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+        later = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
         try:
             illegal = (
                 {r.crew_id for r in rostered_at(ctx, later, a.delay_minutes) if own_illegal(r)} if later else set()
             )
         except LookupError:
             continue  # no roster: validation names it
-        seats = ctx.memo(("seats", a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id))
+        seats = ctx.memo(SeatsRead(a.flight_id), lambda a=a: q.crew_assignments(ctx.handle, a.flight_id))
         reports = {
             seat.crew_id: seat.duty_start + timedelta(minutes=a.delay_minutes - seat.moved_minutes)
             for seat in seats

@@ -24,6 +24,7 @@ from ...models.operational import Flight
 from ...rules.crew import is_legal
 from ..actions import FerryAircraft, ReassignCrew
 from ..context import DisruptionContext
+from ..memo_keys import FlightRead, PositioningFlightsRead, ReserveCheck
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.operate import operate
 from .chain import own_illegal, rostered_at
@@ -44,7 +45,7 @@ def positioning_flights(ctx: DisruptionContext, base: str) -> list[Flight]:
     f = ctx.flight
     earliest = decision_time(f, ctx.now) + CALL_OUT + POSITIONING_REPORT
     flights = ctx.memo(
-        ("positioning", base, f.origin),
+        PositioningFlightsRead(base, f.origin),
         lambda: [
             x
             for legs in fleet_flights(ctx.handle, earliest - timedelta(hours=1), f.scheduled_departure).values()
@@ -132,7 +133,7 @@ def reserves_at(
         free = [m for m in pool if m.rank == rank and m.crew_id not in out.values() and m.crew_id not in taken]
         for reserve in free[:MAX_CHECKED]:
             findings = ctx.memo(
-                ("reserve", crew_id, reserve.crew_id, delay, report),
+                ReserveCheck(crew_id, reserve.crew_id, delay, report),
                 lambda r=reserve, c=crew_id: replacement_findings(ctx.handle, ctx.flight, c, r.crew_id, delay, report),
             )
             if is_legal(findings):
@@ -183,7 +184,7 @@ def positioning_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[tuple[Co
         if not isinstance(a, ReassignCrew) or a.positioning_flight_id is None or s.departure is None:
             continue
         carrier = ctx.memo(
-            ("flight", a.positioning_flight_id), lambda a=a: q.get_flight(ctx.handle, a.positioning_flight_id)
+            FlightRead(a.positioning_flight_id), lambda a=a: q.get_flight(ctx.handle, a.positioning_flight_id)
         )
         latest = s.departure - REPORT_BEFORE_DEPARTURE - CONNECTION
         problem = (

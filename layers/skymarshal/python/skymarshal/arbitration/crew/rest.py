@@ -27,6 +27,7 @@ from ...rules.ftl_easa_limits import min_rest_minutes
 from ...rules.rostered import duty_at_delay, rostered_duty
 from ..actions import DelayFlight, FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
 from ..context import DisruptionContext
+from ..memo_keys import FlightRead, RestedCheck
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.curfew_wait import after_curfews
 from ..plans.operate import operate
@@ -225,7 +226,7 @@ def _findings(
     rows = moved(_rows(ctx, crew_id), crew_id, moves)
     stood = stood_down(rows, rest.flight_id, rest.stood_down_at)
     duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
-    key = ("rested", crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id))
+    key = RestedCheck(crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id))
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
 
 
@@ -344,7 +345,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
 
 def reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
     """Why the reserve a plan calls out for a rested member's next duty may not fly it (None: legal)."""
-    later = ctx.memo(("flight", recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
+    later = ctx.memo(FlightRead(recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
     if later is None:
         return f"{recrew.flight_id} is not in the data"
     reserve = recrew.replacements[crew_id]

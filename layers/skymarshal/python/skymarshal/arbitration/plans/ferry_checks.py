@@ -10,6 +10,7 @@ from ...analysis.crew import FERRY_RANKS, ferry_crew_findings, ferry_duty
 from ...rules.curfew import Movement, check_movement_at
 from ..actions import ContinueFlight, FerryAircraft
 from ..context import DisruptionContext
+from ..memo_keys import FerryCrewCheck
 from ..models import ConstraintCheck, RejectionCode, Scenario
 
 Check = tuple[ConstraintCheck, RejectionCode | None]
@@ -48,7 +49,7 @@ def ferry_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
     for rank, crew_id in sorted(ferry.crew.items()):
         try:
             findings = ctx.memo(
-                ("ferry", crew_id, ferry.departure),
+                FerryCrewCheck(crew_id, ferry.departure),
                 lambda crew_id=crew_id: ferry_crew_findings(ctx.handle, crew_id, duty, ferry.crew_report_at),
             )
         except LookupError as exc:

@@ -28,6 +28,7 @@ from ..crew.chain import flight_roster
 from ..crew.positioning import positioned_crew_swap
 from ..crew.rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
 from ..day_cost import with_day_cost
+from ..memo_keys import ClearanceWaits
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
 from ..validation import swap_eligibility
@@ -123,7 +124,7 @@ def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenar
 
 def _waits(ctx: DisruptionContext):
     """The waits for the cause to clear (clearance_wait.py), computed once per decision."""
-    return ctx.memo(("clearance waits",), lambda: clearance_waits(ctx.flight, ctx.clears))
+    return ctx.memo(ClearanceWaits(), lambda: clearance_waits(ctx.flight, ctx.clears))
 
 
 def _proposals(ctx: DisruptionContext, kind: str):

@@ -18,6 +18,7 @@ from ..context import DisruptionContext
 from ..crew.cabin import add_cabin_crew, extra_cabin_crew
 from ..crew.chain import chain_recrews
 from ..crew.moved_reports import knock_on_reports
+from ..memo_keys import FlightRead
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
 from .text import pros_cons, title
@@ -166,7 +167,7 @@ def _chain(ctx: DisruptionContext, actions: list, delay: int, replacements: dict
     out = chain_recrews(ctx, ctx.flight, delay, replacements, taken)
     for a in actions:
         if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id:
-            later = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+            later = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
             if later is not None:
                 out += chain_recrews(ctx, later, a.delay_minutes, (), taken)
     return out

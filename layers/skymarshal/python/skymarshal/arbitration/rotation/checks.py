@@ -15,6 +15,7 @@ from ..actions import ContinueFlight, DelayFlight, RestCrew, SwapAircraft
 from ..context import DisruptionContext
 from ..crew.chain import answered_for, chain_checks, own_illegal, rostered_at
 from ..crew.moved_reports import moved_report_checks
+from ..memo_keys import AircraftDaysRead, FlightRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from .plan import plan_breaks
 
@@ -62,10 +63,8 @@ def _later_swaps(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
     for a in s.actions:
         if not isinstance(a, SwapAircraft) or a.flight_id == ctx.flight.flight_id:
             continue
-        flight = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
-        days = ctx.memo(
-            ("aircraft days", a.to_registration), lambda a=a: q.aircraft_days(ctx.handle, a.to_registration)
-        )
+        flight = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+        days = ctx.memo(AircraftDaysRead(a.to_registration), lambda a=a: q.aircraft_days(ctx.handle, a.to_registration))
         if flight is not None and any(
             d.date == flight.flight_date and d.status in SWAPPABLE and d.aircraft_type == a.to_aircraft_type
             for d in days
@@ -90,7 +89,7 @@ def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
     for a in s.actions:
         if not isinstance(a, DelayFlight) or a.flight_id == ctx.flight.flight_id:
             continue
-        later_flight = ctx.memo(("flight", a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+        later_flight = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
         if later_flight is None:
             yield (
                 _check("knock-on", "data", a.flight_id, "illegal", f"{a.flight_id} is not in the data."),

@@ -26,6 +26,7 @@ from ...rules.network import propagate_delay
 from ...rules.rotation import RotationBreak, flying, rotation_breaks
 from ..actions import CancelFlight, ContinueFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
 from ..context import DisruptionContext
+from ..memo_keys import RotationBreaks, TailRead, WorkOrdersRead
 
 LOOK_BACK = timedelta(hours=24)  # the flight that brought the tail: where it stands
 LOOK_AHEAD = timedelta(days=4)  # far enough for a rotation to come back to plan (ultra long haul out and back)
@@ -38,7 +39,7 @@ def tail_flights(ctx: DisruptionContext, registration: str) -> list[Flight]:
     """The tail's flights around the disrupted one, as the data (with the report's overlay) holds them."""
     start = ctx.flight.scheduled_departure - LOOK_BACK
     end = ctx.flight.scheduled_departure + LOOK_AHEAD
-    return ctx.memo(("tail", registration), lambda: q.rotation(ctx.handle, registration, start, end))
+    return ctx.memo(TailRead(registration), lambda: q.rotation(ctx.handle, registration, start, end))
 
 
 def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | None = None) -> list[DelayFlight]:
@@ -163,7 +164,7 @@ def grounding(ctx: DisruptionContext) -> tuple[datetime, datetime | None] | None
 def plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBreak]:
     """What the plan leaves broken on the tails it touches, from the disrupted flight's departure on (once per set
     of actions: the builder's choice and the validation ask for the same plan)."""
-    key = ("rotation", tuple(a.model_dump_json() for a in actions))
+    key = RotationBreaks(tuple(a.model_dump_json() for a in actions))
     return ctx.memo(key, lambda: _plan_breaks(ctx, actions))
 
 
@@ -177,7 +178,9 @@ def _plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBrea
         orders = (
             ()
             if own
-            else ctx.memo(("orders", registration), lambda r=registration: q.work_orders_for_aircraft(ctx.handle, r))
+            else ctx.memo(
+                WorkOrdersRead(registration), lambda r=registration: q.work_orders_for_aircraft(ctx.handle, r)
+            )
         )
         departures = {x.flight_id: x.departure for x in sequence}
         for b in rotation_breaks(

@@ -1,0 +1,219 @@
+"""The keys of `DisruptionContext.memo`: one frozen dataclass per kind of cached read or check, its fields named.
+
+Why classes and not tuples: two tuples of the same values are one key whatever read they stand for (a collision
+was caught once), while a dataclass equals only an instance of its own class. A new kind of cached read gets a
+class here, so every kind the arbitrator caches is listed in one place with what identifies its answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+
+@dataclass(frozen=True, slots=True)
+class MemoKey:
+    """A kind of read or check cached once per arbitration (subclasses name what identifies the answer)."""
+
+
+# ------------------------------------------------------------------------------ reads of the operational tables
+
+
+@dataclass(frozen=True, slots=True)
+class FlightRead(MemoKey):
+    """q.get_flight."""
+
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class BookingsRead(MemoKey):
+    """q.bookings of a flight."""
+
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatsRead(MemoKey):
+    """q.crew_assignments: who is rostered on a flight."""
+
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class WorkOrdersRead(MemoKey):
+    """q.work_orders_for_aircraft."""
+
+    registration: str
+
+
+@dataclass(frozen=True, slots=True)
+class TailRead(MemoKey):
+    """q.rotation: a tail's flights around the disruption."""
+
+    registration: str
+
+
+@dataclass(frozen=True, slots=True)
+class AircraftDaysRead(MemoKey):
+    """q.aircraft_days: the days a tail is available."""
+
+    registration: str
+
+
+@dataclass(frozen=True, slots=True)
+class RosterRead(MemoKey):
+    """A member's roster over a window of whole UTC days (analysis.crew.roster_window)."""
+
+    crew_id: str
+    window: tuple[datetime, datetime]
+
+
+@dataclass(frozen=True, slots=True)
+class StandbyRead(MemoKey):
+    """The standby rows filed under a station's local day."""
+
+    station: str
+    day: date
+
+
+@dataclass(frozen=True, slots=True)
+class FlightRosterRead(MemoKey):
+    """The rostered crew of a flight with their rosters (arbitration.crew.chain)."""
+
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class WeatherRead(MemoKey):
+    """The observations at an airport around a day's arrival."""
+
+    airport: str
+    day: date
+
+
+@dataclass(frozen=True, slots=True)
+class PositioningFlightsRead(MemoKey):
+    """The flights that could carry a crew from its base to the flight's origin."""
+
+    base: str
+    origin: str
+
+
+@dataclass(frozen=True, slots=True)
+class StationFlightsRead(MemoKey):
+    """Departures from or arrivals at a station over whole UTC days (re-accommodation)."""
+
+    direction: str  # "departures" | "arrivals"
+    station: str
+    low: datetime
+    high: datetime
+
+
+# ------------------------------------------------------------------------------------------- checks and plans
+
+
+@dataclass(frozen=True, slots=True)
+class CrewLegalityCheck(MemoKey):
+    """The rostered crew's legality of a flight at a delay."""
+
+    flight_id: str
+    delay: int
+
+
+@dataclass(frozen=True, slots=True)
+class RestedCheck(MemoKey):
+    """A member's duty re-timed to report after standing down, with the plan's move of their next duty."""
+
+    crew_id: str
+    delay: int
+    report: datetime
+    stood_down_at: datetime
+    move: tuple[str, timedelta] | None
+
+
+@dataclass(frozen=True, slots=True)
+class CabinCheck(MemoKey):
+    """A cabin crew member's swap into a proposed duty."""
+
+    crew_id: str
+    report: datetime
+    fdp_end: datetime
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FerryCrewCheck(MemoKey):
+    """A ferry crew member's findings for a ferry's departure."""
+
+    crew_id: str
+    departure: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ReserveCheck(MemoKey):
+    """A reserve replacing a rostered member at a delay (the validation and the positioning ask the same)."""
+
+    replaced: str
+    reserve: str
+    delay: int
+    report: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RotationBreaks(MemoKey):
+    """What a set of actions leaves broken on the tails it touches (each action as its JSON)."""
+
+    actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClearanceWaits(MemoKey):
+    """The waits for the cause to clear (one set per arbitration)."""
+
+
+@dataclass(frozen=True, slots=True)
+class WaysHome(MemoKey):
+    """The re-accommodation of a set of cancelled flights' passengers."""
+
+    flight_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuationOnboard(MemoKey):
+    """The crew on board a diverted flight."""
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuationInDuty(MemoKey):
+    """A member flying the continuation inside their duty."""
+
+    crew_id: str
+    arrival: datetime
+    move: tuple[str, timedelta] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuationRested(MemoKey):
+    """A member flying the continuation after standing down."""
+
+    crew_id: str
+    report: datetime
+    stood_at: datetime
+    move: tuple[str, timedelta] | None
+
+
+@dataclass(frozen=True, slots=True)
+class RosteredIds(MemoKey):
+    """The crew ids rostered on a flight."""
+
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SwapEligibility(MemoKey):
+    """Whether a tail may fly the flight at a departure (ferried to a station first, or not)."""
+
+    registration: str
+    departure: datetime | None
+    ferried_to: str | None
