@@ -145,6 +145,7 @@ def late_after(state: DayState, known: Sequence[StreamEvent], now: datetime) -> 
     return sorted(late, key=lambda ft: (ft[1].departure, ft[0].flight_id))
 
 
+MEMO = 8  # days scored and kept: an event's options, the day before it and the one chosen
 MAX_FIXES = 200  # a day's late flights with illegal crews each need one fix; a bound, never reached in practice
 
 
@@ -170,6 +171,8 @@ class Context:
     days: Sequence[date]
     state: DayState
     _standby: StandbyIndex | None = field(default=None, repr=False)
+    # the last few days scored, by the tables' identity (kept alive here, so an id is never reused while held)
+    _scored: list[tuple[DayState, tuple[str, ...], Scorecard]] = field(default_factory=list, repr=False)
 
     @property
     def standby(self) -> StandbyIndex:
@@ -177,8 +180,19 @@ class Context:
             self._standby = StandbyIndex(self.state.rosters)
         return self._standby
 
-    def cost(self, state: DayState, known: Sequence[StreamEvent]) -> float:
+    def score(self, state: DayState, known: Sequence[StreamEvent]) -> Scorecard:
+        """The day `state` holds with `known` applied — from the memo when these very tables were just scored
+        (the tracer scores the option a greedy decision chose, and the wait it started from, again)."""
+        ids = tuple(e.event_id for e in known)
+        for seen, with_ids, card in self._scored:
+            if seen is state and with_ids == ids:
+                return card
         card = score("greedy", state, known, self.days)
+        self._scored = [*self._scored[-(MEMO - 1) :], (state, ids, card)]
+        return card
+
+    def cost(self, state: DayState, known: Sequence[StreamEvent]) -> float:
+        card = self.score(state, known)
         return card.operating_cost_usd + card.compensation_usd + card.care_usd
 
 
@@ -252,8 +266,9 @@ def play_baseline(
 ) -> BaselineDay:
     """The baseline's day: each event decided when revealed, on a copy of `state`; with `trace`, each event's
     cause and decision scored (``trace.Tracer``: two more scorecards an event)."""
-    decide = POLICIES[name](Context(days=days, state=state))
-    tracer = Tracer(name, days) if trace else None
+    ctx = Context(days=days, state=state)
+    decide = POLICIES[name](ctx)
+    tracer = Tracer(name, days, ctx.score) if trace else None
     current, seconds, steps = state.copy(), [], []
     held: dict[str, datetime] = {}
     for i, e in enumerate(events):

@@ -14,7 +14,7 @@ stood at the time, which is what a duty manager can be asked about.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from pydantic import BaseModel, ConfigDict
@@ -70,12 +70,17 @@ class EventStep(BaseModel):
     decision: Kpis | None
 
 
+Scorer = Callable[[DayState, Sequence[StreamEvent]], Scorecard]
+
+
 class Tracer:
     """Scores the day around each decision of one policy: the day before the first event is the quiet day."""
 
-    def __init__(self, policy: str, days: Sequence[date]):
+    def __init__(self, policy: str, days: Sequence[date], scorer: Scorer | None = None):
         self.policy, self.days = policy, list(days)
         self._previous: Kpis | None = None  # the day after the last decision, with the events known then
+        # a caller's scorer may answer from its memo (a greedy baseline has already scored the day it chose)
+        self.score: Scorer = scorer or (lambda state, known: score(self.policy, state, known, self.days))
 
     def step(
         self,
@@ -88,9 +93,9 @@ class Tracer:
         if before is None or after is None:
             self._previous = None
             return EventStep(event_id=event.event_id, policy=self.policy, choice=choice, cause=None, decision=None)
-        earlier = self._previous or Kpis.of(score(self.policy, before, known[:-1], self.days))
-        held = Kpis.of(score(self.policy, before, known, self.days))
-        decided = Kpis.of(score(self.policy, after, known, self.days))
+        earlier = self._previous or Kpis.of(self.score(before, known[:-1]))
+        held = Kpis.of(self.score(before, known))
+        decided = held if after is before else Kpis.of(self.score(after, known))
         self._previous = decided
         return EventStep(
             event_id=event.event_id,
