@@ -9,7 +9,8 @@ import calendar
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.intake.dates import _MODAL_NEXT, find_dates
+from skymarshal.intake.date_context import _MODAL_NEXT
+from skymarshal.intake.dates import find_dates
 
 OTHER_MONTHS = [calendar.month_name[m] for m in range(1, 13) if m != 5]
 ORDINAL = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}

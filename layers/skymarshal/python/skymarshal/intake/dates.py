@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from typing import Literal
 
+from .date_context import flight_days, flight_just_written, may_is_verb
 from .flights import flight_ends_here
 
 MONTHS: dict[str, int] = {
@@ -212,70 +213,15 @@ def _dated(m: re.Match[str], month: int, day: int, year: int | None) -> DateMent
     return DateMention(text, m.start(), m.end(), kind, year, month, day, weekday=_stated_weekday(m))
 
 
-# "May" is the one month name that is also a common English word (the modal verb). It is a month only where a
-# date can stand: a word that can only follow the verb ("may not", "may be", "may need") makes it the verb, so
-# "on January 22nd may not be able to land" is 22 January, not 22 May. A year, a number, punctuation or a
-# noun after it ("18 May 2027", "18 May: fog", "18MAY AUH") keep the month.
-# words that follow the verb and never a date ("18 May still AOG", "18 May also" stay dates)
-_MODAL_NEXT = frozenset(
-    {
-        "not",
-        "be",
-        "have",
-        "need",
-        "require",
-        "cause",
-        "affect",
-        "take",
-        "get",
-        "become",
-        "possibly",
-        "probably",
-        "never",
-        "therefore",
-        "result",
-        "lead",
-        "miss",
-        "arrive",
-        "depart",
-        "land",
-        "operate",
-        "fly",
-        "go",
-        "leave",
-        "divert",
-        "return",
-        "continue",
-        "exceed",
-        "run",
-        "remain",
-        "suffer",
-        "face",
-        "experience",
-        "see",
-        "incur",
-        "push",
-        "slip",
-    }
-)
-_NEXT_WORD = re.compile(r"\s+([a-z]+)\b", re.I)
-
-
-def _may_is_verb(m: re.Match[str], text: str) -> bool:
-    if m["month"].lower() != "may":
-        return False
-    after = _NEXT_WORD.match(text, m.end("month"))
-    return after is not None and after[1].lower() in _MODAL_NEXT
-
-
 def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
-    if name in ("day_month", "month_day") and _may_is_verb(m, text):
+    if name in ("day_month", "month_day") and may_is_verb(m["month"], text, m.end("month")):
         return None  # "18th may not": the verb, not 18 May (the day may still be read with the month before it)
     if name == "iso":
         return _dated(m, int(m["mon"]), int(m["day"]), int(m["year"]))
     if name == "numeric":
-        if m["year"] is None and (m["sep"] != "/" or not (m["prep"] or len(m["mon"]) == 2)):
-            return None  # "24/7", "1.5", "10-12": a bare d/m needs a slash, and "on"/"for" or a month as "01"
+        dated_flight = flight_just_written(text[: m.start()])  # "EY16 19/1"
+        if m["year"] is None and (m["sep"] != "/" or not (m["prep"] or len(m["mon"]) == 2 or dated_flight)):
+            return None  # "24/7", "1.5", "10-12": a bare d/m needs a slash, and "on"/"for", a month as "01" or a flight
         year = int(m["year"]) if m["year"] else None
         if year is not None and year < 100:
             year += 2000
@@ -321,6 +267,9 @@ def find_dates(text: str) -> list[DateMention]:
             if mention is not None:
                 found.append(mention)
                 masked = masked[: m.start()] + " " * (m.end() - m.start()) + masked[m.end() :]
+    for written, start, end, day in flight_days(masked):  # "EY462/18": the flight's day of the month
+        problem = None if 1 <= day <= 31 else f"'{written}' is not a day of a month"
+        found.append(DateMention(written, start, end, "invalid" if problem else "yearless", day=day, problem=problem))
     return sorted(found, key=lambda d: d.start)
 
 

@@ -1,0 +1,81 @@
+"""Where a date can stand: the context that makes a month word a verb ("may not") or a number after a flight its
+day ("EY462/18", "EY16 19/1"). Kept apart from dates.py's patterns, which it only vetoes or adds to."""
+
+from __future__ import annotations
+
+import re
+
+# "May" is the one month name that is also a common English word (the modal verb). It is a month only where a
+# date can stand: a word that can only follow the verb ("may not", "may be", "may need") makes it the verb, so
+# "on January 22nd may not be able to land" is 22 January, not 22 May. A year, a number, punctuation or a
+# noun after it ("18 May 2027", "18 May: fog", "18MAY AUH") keep the month.
+# words that follow the verb and never a date ("18 May still AOG", "18 May also" stay dates)
+_MODAL_NEXT = frozenset(
+    {
+        "not",
+        "be",
+        "have",
+        "need",
+        "require",
+        "cause",
+        "affect",
+        "take",
+        "get",
+        "become",
+        "possibly",
+        "probably",
+        "never",
+        "therefore",
+        "result",
+        "lead",
+        "miss",
+        "arrive",
+        "depart",
+        "land",
+        "operate",
+        "fly",
+        "go",
+        "leave",
+        "divert",
+        "return",
+        "continue",
+        "exceed",
+        "run",
+        "remain",
+        "suffer",
+        "face",
+        "experience",
+        "see",
+        "incur",
+        "push",
+        "slip",
+    }
+)
+_NEXT_WORD = re.compile(r"\s+([a-z]+)\b", re.I)
+
+
+def may_is_verb(month: str, text: str, end: int) -> bool:
+    """Is the month word `month`, ending at `end` in `text`, the verb \"may\"?"""
+    if month.lower() != "may":
+        return False
+    after = _NEXT_WORD.match(text, end)
+    return after is not None and after[1].lower() in _MODAL_NEXT
+
+
+# A flight number just written ("EY16 ", "ey 311 "): a bare day/month after it is its date ("EY16 19/1").
+_FLIGHT_BEFORE = re.compile(r"(?<![\w-])(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\s*[,:]?\s*$", re.I)
+# The telex and MVT way of dating a flight: its day of the month after a slash ("EY462/18", "EY18/19 LHR"), not a
+# day/month ("EY16/19/1"). "EY11/12" is read so too: a day the flight does not fly is refused, never guessed.
+_FLIGHT_DAY = re.compile(
+    r"(?<![\w-])(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?(?P<core>/(?P<day>\d{1,2}))(?![\w/:.]\d|\d|/|\.\d)",
+    re.I,
+)
+
+
+def flight_days(masked: str) -> list[tuple[str, int, int, int]]:
+    """Each "/DD" dating the flight written just before it: (text, start, end, day)."""
+    return [(m["core"], m.start("core"), m.end("core"), int(m["day"])) for m in _FLIGHT_DAY.finditer(masked)]
+
+
+def flight_just_written(before: str) -> bool:
+    return _FLIGHT_BEFORE.search(before) is not None

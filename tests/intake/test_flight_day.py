@@ -1,0 +1,45 @@
+"""A flight dated the telex way: its day of the month after a slash ("EY462/18") or a bare day/month right after
+it ("EY16 19/1"); the flight number stays whole, and a day no month has is refused, never guessed."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.intake.dates import find_dates
+from skymarshal.intake.flights import find_flights
+
+numbers = st.integers(1, 999)
+days = st.integers(1, 31)
+tails = st.sampled_from([" AUH-LHR catering late", ": DCS down, +25", " LHR OVERBOOKING Y", ".A6BLK.LHR", ""])
+
+
+def blanked(text: str) -> str:
+    for d in find_dates(text):
+        text = text[: d.start] + " " * (d.end - d.start) + text[d.end :]
+    return text
+
+
+@given(number=numbers, day=days, tail=tails, lower=st.booleans())
+def test_the_day_after_a_slash_dates_the_flight(number: int, day: int, tail: str, lower: bool) -> None:
+    text = f"EY{number}/{day}{tail}"
+    text = text.lower() if lower else text
+    found = find_dates(text)
+    assert [(d.kind, d.month, d.day) for d in found] == [("yearless", None, day)], text
+    assert [f.flight_number for f in find_flights(blanked(text))] == [f"EY{number}"]
+
+
+@given(number=numbers, day=days, spaced=st.booleans())
+def test_a_bare_day_month_after_the_flight_is_its_date(number: int, day: int, spaced: bool) -> None:
+    text = f"MAN stn: {'ey ' if spaced else 'EY'}{number} {day}/1 mail accepted late"
+    assert [(d.month, d.day) for d in find_dates(text)] == [(1, day)], text
+
+
+def test_a_bare_day_month_elsewhere_is_no_date() -> None:
+    assert [d.day for d in find_dates("ops 24/7, EY12 on 18 Jan")] == [18]
+
+
+@given(number=numbers, day=st.integers(32, 99))
+def test_a_day_no_month_has_is_refused(number: int, day: int) -> None:
+    (found,) = find_dates(f"EY{number}/{day} AUH-LHR catering late")
+    assert found.kind == "invalid" and f"/{day}" in (found.problem or "")
