@@ -147,22 +147,32 @@ def test_an_open_grounding_of_the_tail_ends_at_the_estimate_other_bounds_untouch
 
 
 kinds = st.sampled_from(("delay", "cancel", "tail_swap", "crew_swap", "rescue_aircraft", "divert"))
+plans = st.tuples(kinds, st.integers(0, 600))  # (kind, delay)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(kinds, min_size=1, max_size=8), st.randoms(use_true_random=False))
-def test_under_a_hold_of_the_flight_no_swap_leads_while_another_plan_is_valid(plan_kinds, rnd):
-    scenarios = [_scenario(f"{k}:{i}", kind=k) for i, k in enumerate(plan_kinds)]
+@given(st.lists(plans, min_size=1, max_size=8), st.randoms(use_true_random=False), st.none() | st.integers(0, 600))
+def test_under_a_hold_of_the_flight_no_swap_leads_a_plan_without_one_that_leaves_as_early(plan_kinds, rnd, ends):
+    scenarios = [_scenario(f"{k}:{i}", kind=k, delay=d) for i, (k, d) in enumerate(plan_kinds)]
     order = list(range(len(scenarios)))
     rnd.shuffle(order)
-    held = hold_first(order, scenarios)
+    hold_ends = None if ends is None else STD + timedelta(minutes=ends)
+    held = hold_first(order, scenarios, hold_ends)
     assert sorted(held) == sorted(order)  # a reordering, nothing lost or added
-    others = [i for i in order if scenarios[i].kind not in SWAP_KINDS]
-    if others:
-        assert held[0] == others[0]  # the best plan that is no swap
-        assert [i for i in held if i != held[0]] == [i for i in order if i != held[0]]
+    assert [i for i in held if i != held[0]] == [i for i in order if i != held[0]]  # only the leader moves
+    lead = scenarios[order[0]]
+    by = max((t for t in (lead.departure, hold_ends) if t is not None), default=None)
+    early = [
+        i
+        for i in order
+        if scenarios[i].kind not in SWAP_KINDS
+        and scenarios[i].operates
+        and (by is None or scenarios[i].departure <= by)
+    ]
+    if lead.kind in SWAP_KINDS and early:
+        assert held[0] == early[0]  # the best plan without a swap that leaves as early
     else:
-        assert held == order
+        assert held == order  # a swap nothing else matches, or no swap leading: unchanged (never a cancellation)
 
 
 def test_a_fog_hold_ranks_the_wait_before_a_cheaper_tail_swap():
@@ -170,8 +180,12 @@ def test_a_fog_hold_ranks_the_wait_before_a_cheaper_tail_swap():
     wait = _scenario("delay:180", delay=180, cost_usd=15_000.0)
     valid = [ValidatedScenario(scenario=s, checks=[], rejections=[]) for s in (swap, wait)]
     assert valid[rank_order(valid, RankingWeights(), [NEUTRAL] * 2)[0][0]].scenario.kind == "tail_swap"
-    held = rank_order(valid, RankingWeights(), [NEUTRAL] * 2, flight_hold=True)
+    # the fog lifts at 13:00Z (the estimate): the swap's earlier departure is no earlier than the wait's
+    held = rank_order(valid, RankingWeights(), [NEUTRAL] * 2, flight_hold=True, hold_ends=STD + timedelta(hours=3))
     assert valid[held[0][0]].scenario.scenario_id == "delay:180"
+    # no estimate of the end: the swap that leaves earlier keeps its rank (it may be what gets the flight out)
+    unknown = rank_order(valid, RankingWeights(), [NEUTRAL] * 2, flight_hold=True)
+    assert valid[unknown[0][0]].scenario.kind == "tail_swap"
 
 
 def test_the_passenger_criterion_counts_the_day_minutes_and_nights():

@@ -295,7 +295,13 @@ def _rank(
     valid = [_with_contacts(ctx, v) for v in valid]
     route = (ctx.flight.origin, ctx.flight.destination)
     precedents = [ranking.precedent(v.scenario, history, ctx.flight.aircraft_type, route) for v in valid]
-    order = ranking.rank_order(valid, config.weights, precedents, flight_hold=ctx.holds_the_flight)
+    order = ranking.rank_order(
+        valid,
+        config.weights,
+        precedents,
+        flight_hold=ctx.holds_the_flight,
+        hold_ends=ctx.clears.expected if ctx.clears else None,
+    )
     safety = [collation[a].confidence for a in SAFETY_AGENTS if a in collation]
     safety_confidence = min(safety) if safety else 0.0
     weights = config.weights.as_dict()

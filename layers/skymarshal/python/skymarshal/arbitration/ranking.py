@@ -14,7 +14,7 @@ Criteria (each on 0..1, 1 = best; `normalise` says how):
   (0.005: called out, released, or reporting 30 min or more later; at most 0.1).
 Safety is never a weight: only valid plans are ranked. A hold that keeps the flight on the ground whatever aircraft
 flies it (weather at the station, a slot, a closed runway or station, a security hold) never has a tail or crew swap
-as rank 1: the swap saves nothing there, and costs the spare's rotation (``hold_first``).
+as rank 1 while a plan without one leaves as early: the swap saves nothing there (``hold_first``).
 Precedent: the smoothed share of past disruptions of the same type where the same action went to plan,
 weighted by similarity (same aircraft type, same route), moves the score by up to ±HISTORY_WEIGHT / 2.
 """
@@ -22,6 +22,7 @@ weighted by similarity (same aircraft type, same route), moves the score by up t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -147,25 +148,40 @@ def confidence(
     return round(min(1.0, max(0.0, value)), 3)
 
 
-def hold_first(order: list[int], scenarios: list[Scenario]) -> list[int]:
-    """`order` (indices into `scenarios`, best first) with the best plan that is no tail or crew swap moved to rank 1
-    when a swap leads: under a hold of the flight (weather at the station, a slot, a closed runway, a security hold)
-    another aircraft or crew leaves no earlier. Unchanged when no other plan is valid."""
+def hold_first(order: list[int], scenarios: list[Scenario], hold_ends: datetime | None = None) -> list[int]:
+    """`order` (indices into `scenarios`, best first) with a tail or crew swap taken off rank 1 when a plan without one
+    operates the flight as early: under a hold of the flight (weather at the station, a slot, a closed runway, a
+    security hold; `hold_ends`: the estimate of its end) no aircraft or crew leaves before the hold ends, so the swap
+    saves nothing and costs the spare's rotation or a reserve's call-out. The best such plan leads instead. A swap
+    the rostered crew or tail needs to fly at all (no plan without one operates by then) keeps its rank; a
+    cancellation never takes its place."""
     if not order or scenarios[order[0]].kind not in SWAP_KINDS:
         return order
-    other = next((i for i in order if scenarios[i].kind not in SWAP_KINDS), None)
+    lead = scenarios[order[0]].departure
+    by = max((t for t in (lead, hold_ends) if t is not None), default=None)
+
+    def as_early(s: Scenario) -> bool:
+        return s.operates and s.departure is not None and (by is None or s.departure <= by)
+
+    other = next((i for i in order if scenarios[i].kind not in SWAP_KINDS and as_early(scenarios[i])), None)
     return order if other is None else [other, *(i for i in order if i != other)]
 
 
 def rank_order(
-    valid: list[ValidatedScenario], weights: RankingWeights, precedents: list[Precedent], *, flight_hold: bool = False
+    valid: list[ValidatedScenario],
+    weights: RankingWeights,
+    precedents: list[Precedent],
+    *,
+    flight_hold: bool = False,
+    hold_ends: datetime | None = None,
 ) -> list[tuple[int, float, dict[str, float], dict[str, float]]]:
     """(index into `valid`, score, normalised criteria, raw criteria), best first; ties broken by scenario id.
-    `flight_hold`: the cause holds the flight whatever flies it (DisruptionContext.holds_the_flight): no swap leads."""
+    `flight_hold`: the cause holds the flight whatever flies it (DisruptionContext.holds_the_flight), until
+    `hold_ends` when its end is estimated: no swap leads a plan without one that leaves as early (hold_first)."""
     raw = [raw_criteria(v) for v in valid]
     norm = normalise(raw)
     scores = [score(n, weights, p) for n, p in zip(norm, precedents)]
     order = sorted(range(len(valid)), key=lambda i: (-scores[i], valid[i].scenario.scenario_id))
     if flight_hold:
-        order = hold_first(order, [v.scenario for v in valid])
+        order = hold_first(order, [v.scenario for v in valid], hold_ends)
     return [(i, scores[i], norm[i], raw[i]) for i in order]
