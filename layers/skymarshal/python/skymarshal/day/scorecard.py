@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import date, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict
 
@@ -31,11 +30,11 @@ from ..models.airports import UnknownAirport, airport
 from ..models.operational import Booking, Flight
 from ..rules import finance, guest
 from ..rules.eu261 import Disruption
-from ..rules.reaccommodation import Journey, Network, Party, SeatLedger, reaccommodate
 from ..rules.rostered import flight_crew_legality
 from ..rules.rotation import rotation_breaks
 from .realize import DayState, Timing, flights_of, realize
 from .stream import StreamEvent
+from .ways_home import WaysHome, as_flown
 
 OTP_MINUTES = 15
 DEFAULT_MCT = 60
@@ -100,49 +99,6 @@ def _minutes(a: datetime, b: datetime) -> int:
     return round((b - a).total_seconds() / 60)
 
 
-class _WaysHome:
-    """The day's operated flights as flown, with one seat ledger: a stranded passenger's earliest way home
-    (``rules.reaccommodation``), each seat given once whichever passenger needed it first."""
-
-    def __init__(self, state: DayState, timings: dict[str, Timing]):
-        flown = [
-            _as_flown(f, t).model_copy(update={"status": "SCHEDULED"})
-            for fid, t in timings.items()
-            if (f := state.flights[fid]).status != "DIVERTED"
-        ]
-        self.network = Network(flown)
-        self.seats = SeatLedger(flown)
-        self.mct = dict(state.min_connection_minutes)
-
-    def home(
-        self, row: Booking, at: Flight, since: datetime, ready: datetime, due: datetime, tz_day: str
-    ) -> Journey | None:
-        """One passenger waiting at `at`'s origin from `ready` (due there since `since`, at the final destination
-        by `due`): the earliest journey home leaving by the end of the next local day, or None."""
-        party = Party(
-            party_id=row.booking_id,
-            passengers=1,
-            cabin=row.cabin,
-            origin=at.origin,
-            ready=ready,
-            waiting_since=min(since, ready),
-            destination=row.final_destination,
-            scheduled_arrival=due,
-            exclude=frozenset({at.flight_id}),
-        )
-        if party.origin == party.destination:
-            return None
-        found = reaccommodate([party], self.network, _horizon(tz_day, since), self.mct, self.seats)
-        return found.journeys[0] if found.journeys else None
-
-
-def _horizon(tz: str, since: datetime) -> datetime:
-    """The end of the local day after the one the wait began in."""
-    zone = ZoneInfo(tz)
-    day = since.astimezone(zone).date() + timedelta(days=2)
-    return datetime.combine(day, time(0), tzinfo=zone)
-
-
 def _mct(state: DayState, iata: str) -> timedelta:
     return timedelta(minutes=state.min_connection_minutes.get(iata, DEFAULT_MCT))
 
@@ -158,7 +114,7 @@ def _overnight(origin: str, since: datetime, until: datetime) -> bool:
     return guest.overnight_necessary(_tz(origin), since, until)
 
 
-def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], ways: _WaysHome) -> _Journey | None:
+def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], ways: WaysHome) -> _Journey | None:
     rows = sorted(rows, key=lambda b: b.segment)
     last = rows[-1]
     scheduled_leg = state.flights.get(last.rebooked_from or last.flight_id)
@@ -234,10 +190,6 @@ def _itineraries(state: DayState, days: set[date]) -> dict[tuple[str, str], list
     }
 
 
-def _as_flown(f: Flight, t: Timing) -> Flight:
-    return f.model_copy(update={"estimated_departure": t.departure, "estimated_arrival": t.arrival})
-
-
 def _illegal_crew(state: DayState, f: Flight, departure: datetime) -> int:
     """Crew members of `f` the crew rules find illegal when it leaves at `departure` (their duty delayed so)."""
     rows = state.crew_on.get(f.flight_id, [])
@@ -277,7 +229,7 @@ def _rotation_breaks(state: DayState, timings: dict[str, Timing]) -> int:
     by_tail: dict[str, list[Flight]] = defaultdict(list)
     for fid, t in timings.items():
         f = state.flights[fid]
-        by_tail[f.aircraft_registration].append(_as_flown(f, t))
+        by_tail[f.aircraft_registration].append(as_flown(f, t))
     return sum(sum(b.continuity for b in rotation_breaks(tail, legs, turn_minutes=0)) for tail, legs in by_tail.items())
 
 
@@ -309,7 +261,7 @@ def _money(
             kind, new_departure = "delay", t.departure
         if not rows:
             continue
-        flown = _as_flown(f, t) if t else f
+        flown = as_flown(f, t) if t else f
         by_booking = {b.booking_id: delays.get(b.booking_id, 0) for b in rows}
         liabilities.append(
             guest.compensation_liability(
@@ -353,7 +305,7 @@ def score(
         if flights
         else None
     )
-    ways = _WaysHome(state, timings)
+    ways = WaysHome(state, timings)
     journeys, delay_of = [], {}
     for rows in _itineraries(state, days).values():
         j = _journey(rows, state, timings, ways)
