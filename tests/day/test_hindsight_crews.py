@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import row_builders
 from day_rows import F1, state, utc
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,12 +20,19 @@ from skymarshal.recovery.adapter import to_instance
 DAY = date(2027, 1, 20)
 
 
-def crewed() -> DayState:
-    """The hand-built day with F1's captain on the books (the scorecard checks only members it can read)."""
+def crewed(second_sector: bool = False) -> DayState:
+    """The hand-built day with F1's captain on the books (the scorecard checks only members it can read); with
+    `second_sector` F1 is the second sector of the captain's duty (an early MCT-AUH first): the report cannot move."""
     s = state()
     member = CrewMember(crew_id="C1", name="C1", rank="CA", base="AUH", type_ratings=["B787"])
+    rows = list(s.rosters["C1"])
+    if second_sector:
+        first = row_builders.flight("EY1", "MCT", "AUH", utc(2027, 1, 20, 7), 90, "A6-BLA", flight_id="F0")
+        lead = row_builders.flight_duty("C1", first, duty_id=rows[0].duty_id, aircraft_type="B789", block_minutes=90)
+        rows = [lead, rows[0].model_copy(update={"duty_start": lead.duty_start})]
+    crew_on = {"F1": [r for r in rows if r.flight_id == "F1"]}
     return DayState(
-        s.flights, s.bookings, s.crew_on, s.rosters, {"C1": member}, s.original_tails, s.min_connection_minutes
+        s.flights, s.bookings, crew_on, {"C1": rows}, {"C1": member}, s.original_tails, s.min_connection_minutes
     )
 
 
@@ -49,14 +57,23 @@ def held(hours: float, kind: str = "flight") -> StreamEvent:
 
 
 def test_a_hold_past_the_crews_duty_cancels_the_flight_and_says_which_duty_and_why():
-    day = crewed()
+    day = crewed(second_sector=True)
     adapted = to_instance(snapshot(day, [held(12)], DAY))
     instance, uncrewable = crewed_instance(adapted, day)
     assert len(instance.crews) == 1 and instance.crews[0].slack[0] < 12 * 60
-    assert list(uncrewable) == ["F1"] and "held 720 min" in uncrewable["F1"] and "C1" in uncrewable["F1"]
+    assert list(uncrewable) == ["F1"] and "held 720 min" in uncrewable["F1"] and "C1 ORO.FTL" in uncrewable["F1"]
     assert instance.imposed_delays == {} and len(instance.imposed_cancellations) == 1
     planned = hindsight_plan(day, [held(12)], DAY, time_limit_s=0.3)
     assert planned.flights["F1"].status == "CANCELLED"
+
+
+def test_a_crew_still_at_rest_reports_later_for_a_long_hold():
+    """F1 is the first sector of its crew's duty and they are at rest when the day starts: their report moves
+    with the hold (CS FTL.1.205(d)), the flight keeps its crew and leaves at the hold."""
+    planned = hindsight_plan(crewed(), [held(12)], DAY, time_limit_s=0.3)
+    assert planned.flights["F1"].status != "CANCELLED"
+    assert planned.crew_on["F1"][0].duty_start == F1.scheduled_departure + timedelta(hours=12, minutes=-75)
+    assert run_hindsight(crewed(), [held(12)], DAY, time_limit_s=0.3).crew_violations_decided == 0
 
 
 def test_a_hold_the_crew_can_fly_keeps_the_flight():
@@ -67,10 +84,10 @@ def test_a_hold_the_crew_can_fly_keeps_the_flight():
     assert planned.flights["F1"].estimated_departure == F1.scheduled_departure + timedelta(hours=1)
 
 
-@given(hours=st.floats(0.5, 14), kind=st.sampled_from(["flight", "tail"]))
-@settings(max_examples=10, deadline=None)
-def test_the_bound_breaks_no_crew_duty(hours, kind):
-    card = run_hindsight(crewed(), [held(hours, kind)], DAY, time_limit_s=0.3)
+@given(hours=st.floats(0.5, 14), kind=st.sampled_from(["flight", "tail"]), second=st.booleans())
+@settings(max_examples=12, deadline=None)
+def test_the_bound_breaks_no_crew_duty(hours, kind, second):
+    card = run_hindsight(crewed(second), [held(hours, kind)], DAY, time_limit_s=0.3)
     assert card.crew_violations_decided == 0
     assert card.rotation_breaks == 0
 

@@ -35,6 +35,7 @@ from ..recovery.adapter import (
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import DatedFlightRef, Instance
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
+from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, score
 from .stream import StreamEvent
@@ -89,6 +90,34 @@ def _held_minutes(f: Flight, e: StreamEvent) -> int:
     return math.ceil((e.end - f.scheduled_departure).total_seconds() / 60)
 
 
+def _still_on(state: DayState, f: Flight, e: StreamEvent) -> bool:
+    """Whether a crew member the event makes unavailable is still on the flight (a reserve took their place:
+    it no longer waits for them, as ``realize`` reads it)."""
+    return bool(set(e.crew_ids) & {r.crew_id for r in state.crew_on.get(f.flight_id, ())})
+
+
+def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DayState:
+    """`state` with the crews of each held flight made legal at its hold where the rules allow it: a member still at
+    rest reports later (CS FTL.1.205(d), `crew_cover.moved_reports`), else a legal reserve on standby at the
+    origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`) — known at the day's start,
+    as every event is here. A held flight neither covers is left to `crewed_instance`, which cancels it."""
+    start, _ = _utc_day(day)
+    standby = StandbyIndex(state.rosters)
+    for e in events:
+        f = state.flights.get(e.flight_id or "")
+        if e.holds not in ("flight", "crew") or f is None or not (minutes := _held_minutes(f, e)):
+            continue
+        departure = f.scheduled_departure + timedelta(minutes=minutes)
+        if not illegal_members(state, f, departure):
+            continue
+        state = (
+            moved_reports(state, f, departure, start)
+            or reserve_cover(state, f, departure, start, events, standby, BY)
+            or state
+        )
+    return state
+
+
 def snapshot(
     state: DayState, events: Sequence[StreamEvent], day: date, spares: Sequence[AircraftDay] = ()
 ) -> NetworkSnapshot:
@@ -104,7 +133,7 @@ def snapshot(
     for e in events:
         if e.holds in ("flight", "crew"):
             for f in flights:
-                if minutes := _held_minutes(f, e):
+                if (minutes := _held_minutes(f, e)) and (e.holds == "flight" or _still_on(state, f, e)):
                     delays[f.flight_id] = max(delays.get(f.flight_id, 0), minutes)
     return NetworkSnapshot(
         window_start=start,
@@ -231,9 +260,12 @@ def hindsight_plan(
     seed: int = 0,
 ) -> DayState:
     """A copy of `state` with the optimizer's plan for the whole day applied (cancellations, retimes, tails)."""
+    started = time.perf_counter()
+    state = covered(state, events, day)
     taken = snapshot(state, events, day, spares)
     adapted = to_instance(taken)
     instance, uncrewable = crewed_instance(adapted, state)
+    LOG.info("hindsight: %d crew pairings in %.1f s", len(instance.crews), time.perf_counter() - started)
     for flight_id, reason in sorted(uncrewable.items()):
         LOG.warning("hindsight: %s cancelled, no legal crew: %s", flight_id, reason)
     try:
