@@ -23,6 +23,7 @@ from .lexicon_words import FATIGUE
 from .mvt import read_mvt
 from .report import CREW_CAUSES, Reading, ReportReading, airport_names, described, read_report
 from .report_llm import read_report_with_model
+from .route import route_problem
 from .sentences import blank_instructions
 
 if TYPE_CHECKING:  # the model is only passed through: no LLM framework imported offline
@@ -228,6 +229,8 @@ def report_disruption(
     else:
         reading = read_report(report, known_airports=known, city_codes=airport_names(known))
     ends = {a for f in [flight, *(others or [])] for a in (f.origin, f.destination)}
+    if (wrong_route := route_problem(report, flight, known)) is not None:  # "EY343 DXB-AUH" for an AUH-GYD flight
+        raise ReportContradictsData(wrong_route)
     diversion = diversion_of(reading, flight, others)
     if diversion is not None:  # "on the ground at Muscat" after "diverted to Muscat": where the flight now is
         ends.add(diversion.airport)

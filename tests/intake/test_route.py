@@ -1,0 +1,64 @@
+"""A route written beside a flight must be the one it flies: otherwise one line naming both, whatever the form
+the route and the date are written in; a pair of airports elsewhere in the report is no route."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.intake.route import route_problem
+from skymarshal.models.operational import Flight
+
+AIRPORTS = ["AUH", "LHR", "GYD", "DXB", "SIN", "BOM", "MAN", "JFK"]
+pairs = st.lists(st.sampled_from(AIRPORTS), min_size=2, max_size=2, unique=True)
+FORMS = [
+    "{f} {a}-{b} 18JAN: catering late",
+    "{f}/18 {a}/{b} DLA 20",
+    "{f} 18JAN {a}–{b} bird strike",
+    "{f} on 18 January from {a} to {b}: crew sick",
+    "{low} 18jan {a}-{b} pax no-show",
+    "{f} (18 Jan) {a}>{b} AOG",
+]
+
+
+def flight(origin: str, destination: str, number: int) -> Flight:
+    return Flight(
+        flight_id=f"EY{number}-20270118",
+        flight_number=f"EY{number}",
+        carrier="EY",
+        origin=origin,
+        destination=destination,
+        flight_date=date(2027, 1, 18),
+        scheduled_departure=datetime(2027, 1, 18, 8, tzinfo=UTC),
+        scheduled_arrival=datetime(2027, 1, 18, 11, tzinfo=UTC),
+        aircraft_registration="A6-EIA",
+        aircraft_type="A320",
+        block_minutes=180,
+        distance_km=2000,
+        capacity={"Y": 150},
+    )
+
+
+@given(flown=pairs, written=pairs, form=st.sampled_from(FORMS), number=st.integers(1, 999))
+def test_a_route_beside_the_flight_is_its_route(flown, written, form, number) -> None:
+    f = flight(*flown, number)
+    text = form.format(f=f.flight_number, low=f"ey {number}", a=written[0], b=written[1])
+    problem = route_problem(text, f, set(AIRPORTS))
+    if tuple(written) == tuple(flown):
+        assert problem is None, text
+    else:
+        assert problem is not None and "\n" not in problem, text
+        assert f"{flown[0]}-{flown[1]}" in problem and f"{written[0]}-{written[1]}" in problem
+
+
+@given(flown=pairs, written=pairs, number=st.integers(1, 999))
+def test_airports_elsewhere_are_no_route(flown, written, number) -> None:
+    f = flight(*flown, number)
+    for text in (
+        f"EY{number} 18JAN: fog, diversions {written[0]}-{written[1]} expected",
+        f"EY{number} 18JAN {written[0]}-{written[1]}-{written[0]} rotation delayed",
+        f"EY{number}0 {written[0]}-{written[1]} 18JAN",
+    ):
+        assert route_problem(text, f, set(AIRPORTS)) is None, text
