@@ -68,10 +68,13 @@ class StandbyIndex:
         return self.rows.get(f"{station}#{day.isoformat()}", [])
 
 
-def _reserve_row(replaced: CrewDuty, reserve: str, report: datetime, delay: int, by: str) -> CrewDuty:
-    """The reserve's roster row for the flight: the replaced member's sector, reporting at `report`, its duty the
-    template's at `delay` (``moved_minutes`` says the times are already moved by it)."""
-    template = duty_at_delay([replaced], replaced.flight_id or "", delay)
+def _reserve_row(
+    own: Sequence[CrewDuty], replaced: CrewDuty, reserve: str, report: datetime, delay: int, by: str
+) -> CrewDuty:
+    """The reserve's roster row for the flight: the replaced member's sector (`own`: their rows), reporting at
+    `report`, its duty the template the reserve was checked on, at `delay` (``moved_minutes`` says the times are
+    already moved by it)."""
+    template = duty_at_delay(own, replaced.flight_id or "", delay)
     fdp_end = template.fdp_end
     release = template.release or fdp_end + timedelta(minutes=RULES.post_flight_minutes)
     return replaced.model_copy(
@@ -191,7 +194,9 @@ def reserve_cover(
             return None
         chosen.update(found)
     replaced = {r.crew_id: r for r in rows if r.crew_id in chosen}
-    called = {new: _reserve_row(replaced[old], new, report, delay, by) for old, new in chosen.items()}
+    called = {
+        new: _reserve_row(state.rosters[old], replaced[old], new, report, delay, by) for old, new in chosen.items()
+    }
     new_rows = [r for r in rows if r.crew_id not in chosen] + list(called.values())
     rosters = {**state.rosters, **{cid: [*state.rosters.get(cid, ()), row] for cid, row in called.items()}}
     flights = state.flights
