@@ -26,12 +26,20 @@ from ..analysis.base import decision_time
 from ..data.access import DataHandle
 from ..models.airports import UnknownAirport, airport
 from ..models.common import iso_z
-from ..models.disruption import Clearance, ClearanceKind, Disruption, Fact, ReportContradictsData
+from ..models.disruption import (
+    Clearance,
+    ClearanceKind,
+    ClearanceSource,
+    Disruption,
+    Fact,
+    FactSource,
+    ReportContradictsData,
+)
 from ..models.operational import Flight
 from ..rules import what_if_policy
 from . import clearance_history as history
 from . import clearance_policy as policy
-from .clearance_words import DELAY_CUES, StatedEstimate, stated_estimates
+from .clearance_words import DELAY_CUES, EstimateBase, StatedEstimate, stated_estimates
 
 # A stated estimate with no upper bound of its own: a quarter of its length past it, at least a quarter of an hour
 # (a release estimate slips: parts, a re-inspection, the certificate of release to service) — company policy.
@@ -40,6 +48,8 @@ STATED_MARGIN_MIN = 15
 # A time of day up to this long before the report is read as already past ("released at 09:00" reported at 10:00),
 # not as tomorrow's
 PAST_GRACE = timedelta(hours=3)
+# The airline's own record is a fact found in the data
+FACT_SOURCE: dict[ClearanceSource, FactSource] = {"stated": "stated", "history": "data", "policy": "policy"}
 ON_THE_GROUND = frozenset({"SCHEDULED", "DELAYED"})
 _MVT_DELAY = re.compile(r"\b(?:DL|ED)\s*\d", re.I)  # an MVT's delay element or estimated departure: past the schedule
 
@@ -76,12 +86,12 @@ def estimate(
 
 
 def _fact(clears: Clearance, evidence: str, span: tuple[int, int] | None = None) -> Fact:
-    source = {"stated": "stated", "history": "data", "policy": "policy"}[clears.source]
+    source = FACT_SOURCE[clears.source]
     sample = f" ({clears.cases} cases, p{clears.percentile})" if clears.source == "history" else ""
     return Fact(
         name="clears",
         value=f"{clears.kind} {iso_z(clears.expected)}, latest {iso_z(clears.latest)}{sample}",
-        source=source,  # type: ignore[arg-type]  # the three clearance sources are three fact sources
+        source=source,
         evidence=evidence,
         span=span,
     )
@@ -171,9 +181,9 @@ def _corrected(disruption: Disruption, kind: ClearanceKind) -> StatedEstimate | 
     corrected = next((c for c in disruption.corrections if c.key == "duration"), None)
     if corrected is None or disruption.severity_minutes is None:
         return None
-    base = "work" if kind in ("aircraft_release", "crew_available") else "delay"
+    base: EstimateBase = "work" if kind in ("aircraft_release", "crew_available") else "delay"
     words = f"corrected duration={corrected.value} by {corrected.by or 'the duty manager'}"
-    return StatedEstimate(base, words, (0, 0), minutes=disruption.severity_minutes)  # type: ignore[arg-type]
+    return StatedEstimate(base, words, (0, 0), minutes=disruption.severity_minutes)
 
 
 def _from_facts(disruption: Disruption, kind: ClearanceKind) -> list[tuple[StatedEstimate, bool]]:
@@ -183,8 +193,8 @@ def _from_facts(disruption: Disruption, kind: ClearanceKind) -> list[tuple[State
         return []
     words = str(fact.evidence)
     past = _MVT_DELAY.search(words) or DELAY_CUES.search(words) or kind not in ("aircraft_release", "crew_available")
-    base = "delay" if past else "work"
-    return [(StatedEstimate(base, words, fact.span or (0, 0), minutes=fact.value), fact.span is not None)]  # type: ignore[arg-type]
+    base: EstimateBase = "delay" if past else "work"
+    return [(StatedEstimate(base, words, fact.span or (0, 0), minutes=fact.value), fact.span is not None)]
 
 
 def _stated(
