@@ -10,9 +10,9 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-import boto3
 from boto3.dynamodb.conditions import ConditionBase
 
+from . import aws
 from .overlay import Overlay
 from .read_cache import ReadCache, condition_key
 from .schema import AGENT_TABLE_ACCESS, TABLES_BY_NAME, Naming
@@ -46,7 +46,7 @@ class DataHandle:
             raise ValueError(f"unknown agent {agent!r}; expected one of {', '.join(AGENT_TABLE_ACCESS)}")
         self.agent = agent
         self.naming = naming or Naming.from_env()
-        self.resource = resource or boto3.resource("dynamodb", endpoint_url=endpoint_url, region_name=region_name)
+        self.resource = resource or aws.resource("dynamodb", endpoint_url=endpoint_url, region_name=region_name)
         self.calls: dict[str, int] = {}
         self.overlay = overlay or Overlay()
         self.cache = cache  # None: every read is a request (read_cache.py says when a cache is right)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..data import aws
 from ..data.schema import CHECKPOINTS, TABLES, Naming
 
 if TYPE_CHECKING:  # the SDK and the data access load when an account is used, not when `local` is imported
@@ -44,14 +45,10 @@ class LocalAccount:
     naming: Naming = field(default_factory=Naming)
 
     def client(self, service: str):
-        import boto3
-
-        return boto3.client(service, endpoint_url=self.endpoint_url, region_name=REGION)
+        return aws.client(service, endpoint_url=self.endpoint_url, region_name=REGION)
 
     def resource(self, service: str = "dynamodb"):
-        import boto3
-
-        return boto3.resource(service, endpoint_url=self.endpoint_url, region_name=REGION)
+        return aws.resource(service, endpoint_url=self.endpoint_url, region_name=REGION)
 
     def handle(self, agent: str | None = None) -> DataHandle:
         from ..data.access import DataHandle
