@@ -167,7 +167,7 @@ def regulated(r: NetworkRestriction, f: Flight) -> bool:
 def imposed_minutes(r: NetworkRestriction, f: Flight) -> int | None:
     """Minutes after its schedule the flight may leave at the earliest: a named flight's hold, or the ATC slot
     delay of a regulated one; None: the restriction imposes none on it."""
-    if r.kind == "flights":
+    if r.kind == "flights" or f.flight_id in r.held_minutes:  # a named flight's hold, or its ration-by-schedule slot
         return r.held_minutes.get(f.flight_id)
     return r.slot_delay_minutes if r.slot_delay_minutes and regulated(r, f) else None
 

@@ -11,8 +11,9 @@ the later flights inheriting their delay) above MAX_FLIGHTS, with a narrower win
 Several flights named by one report ("EY11 and EY15 delayed by the runway closure") are one disruption over that
 set (`named_flights_scope`): the same planner, validation and ranking as an airport's.
 
-The airline's "normal rate" at an airport is its own schedule's busiest clock hour there that day: the tables hold
-no declared airport capacity, and a share of it ("capacity cut to 50 %") limits the airline's movements.
+A cut ("capacity cut to 50 %", "20 movements an hour") applies to the airport's declared rate, all airlines together,
+and our flights wait for their ration-by-schedule slots (network/slots.py); an airport that declares none (the hub)
+keeps the airline's own busiest clock hour there that day as its "normal rate".
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from ..rules import what_if_policy as policy
 from ..rules.network import propagate_delay
 from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
+from .slots import declared_cut, declared_rate, slots_delay_nobody
 
 RECOVERY_HOURS = 12  # after the window: time the plan has to bring each rotation back to schedule
 NAMED_SCOPES = ("flight", "crew_member")  # a report naming flights (or a crew member on them), not a place
@@ -119,6 +121,9 @@ def restriction_of(disruption: Disruption, day_flights: list[Flight]) -> Network
         total = max(1, normal_dep + normal_arr)
         dep = round(rate * normal_dep / total)
         arr = int(rate) - dep
+    if (cut := declared_cut(airport, window, share, rate, day_flights)) is not None:  # all airlines' rate, slots by RBS
+        (dep, arr), (common["normal_departures_per_hour"], common["normal_arrivals_per_hour"]), held = cut
+        common["held_minutes"] = held
     if slot is not None or (dep is not None and disruption.iata_delay_code in range(81, 85)):
         return NetworkRestriction(
             kind="regulation",
@@ -143,6 +148,12 @@ def check_rate(restriction: NetworkRestriction, affected: list[Flight]) -> None:
     """A capacity at or above the normal rate, or a rate no scheduled hour of the window exceeds, is refused."""
     r = restriction
     if r.kind == "closure" or r.departures_per_hour is None or r.arrivals_per_hour is None:
+        return
+    if declared_rate(r.airport) is not None:  # the airport's declared rate: the slots' waits decide (network/slots)
+        if (
+            line := slots_delay_nobody(r.airport, r.kind, (r.departures_per_hour, r.arrivals_per_hour), r.held_minutes)
+        ) and r.slot_delay_minutes is None:
+            raise NetworkInputRefused("NO_AFFECTED_FLIGHT", line)
         return
     if r.departures_per_hour >= r.normal_departures_per_hour and r.arrivals_per_hour >= r.normal_arrivals_per_hour:
         raise NetworkInputRefused(
@@ -189,7 +200,7 @@ def inherited_flights(handle: DataHandle, restriction: NetworkRestriction, affec
         first_by_tail.setdefault(f.aircraft_registration, f)
     for registration, first in sorted(first_by_tail.items()):
         rotation = q.rotation(handle, registration, first.scheduled_departure, end)
-        if restriction.kind == "flights":
+        if restriction.kind == "flights" or restriction.held_minutes:
             delay = restriction.held_minutes.get(first.flight_id, 0)
         elif restriction.slot_delay_minutes is not None:
             delay = restriction.slot_delay_minutes

@@ -1,0 +1,134 @@
+"""Capacity as the airport declares it (issue 47 item 4): a cut applies to the airport's declared rate, every
+airline's flights together, and our flights get their slots by ration-by-schedule — flights keep their scheduled
+order and are given the reduced rate's slots in that order, as the FAA's ground delay programmes (FAA Order
+JO 7210.3, ch. 17, "ration by schedule") and EUROCONTROL's CASA (first planned, first served) allocate them.
+
+The model is the fluid form of that queue, one per direction (a movement is a departure or an arrival at the
+airport): the airport's other traffic is known only as a share of its declared rate (`UTILISATION`, a policy
+figure: the share of a coordinated airport's declared capacity its schedule fills in the busy hours; verify), so
+the demand is that share of the declared rate, or our own flights where they alone fill more. Over the window
+the slots come at the cut rate, after it at the declared rate again; a movement scheduled `t` after the window
+opens has the demand of `t` ahead of it and takes the first slot after the slots served reach that demand. The
+backlog clears after the window at the declared rate less the demand; from there nobody waits.
+
+Declared rates are reference data for the stations the airline serves (`DECLARED_MOVEMENTS`). An airport without
+one (the hub, where the airline's own bank is the demand) keeps the airline's own busiest hour as its rate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from datetime import datetime
+
+from ..models.disruption import Window
+from ..models.operational import Flight
+
+UTILISATION = 0.8  # policy: declared capacity scheduled in the busy hours at a coordinated airport (verify)
+# Movements an hour (arrivals + departures, all airlines) in the declared capacity or the coordination parameters
+# each airport publishes, rounded (verify against the season's coordination parameters before relying on them).
+DECLARED_MOVEMENTS: dict[str, int] = {
+    "LHR": 88,
+    "FRA": 104,
+    "CDG": 120,
+    "AMS": 106,
+    "MUC": 90,
+    "ZRH": 66,
+    "FCO": 90,
+    "MAD": 100,
+    "BCN": 78,
+    "MAN": 60,
+    "DUB": 48,
+    "IST": 120,
+    "JFK": 81,
+    "ORD": 190,
+    "IAD": 120,
+    "BOS": 100,
+    "YYZ": 90,
+    "LHE": 30,
+    "KHI": 30,
+    "ISB": 30,
+}
+
+
+def declared_rate(airport: str) -> tuple[int, int] | None:
+    """(departures, arrivals) an hour the airport declares, split evenly; None where the reference has none."""
+    total = DECLARED_MOVEMENTS.get(airport)
+    return None if total is None else (total // 2, total - total // 2)
+
+
+def slot_delay(minutes_in: float, window_minutes: float, cut: float, declared: float, demand: float) -> int:
+    """Minutes a movement scheduled `minutes_in` after the window opens waits for its ration-by-schedule slot:
+    `cut` and `declared` slots an hour over and after the window, `demand` movements an hour scheduled (ours and
+    everybody's). Before the window, or where the slots keep up with the demand, it waits for nothing."""
+    if minutes_in < 0 or demand <= cut:
+        return 0
+    ahead = demand * minutes_in / 60  # movements scheduled between the window's opening and this one
+    served_in_window = cut * window_minutes / 60
+    if ahead <= served_in_window:
+        slot = 60 * ahead / cut if cut > 0 else window_minutes
+    else:
+        slot = window_minutes + 60 * (ahead - served_in_window) / declared
+    return max(0, math.ceil(slot - minutes_in - 1e-9))
+
+
+def _moment(f: Flight, airport: str) -> tuple[str, datetime]:
+    return ("D", f.scheduled_departure) if f.origin == airport else ("A", f.scheduled_arrival)
+
+
+def ration_by_schedule(
+    flights: Iterable[Flight], airport: str, window: Window, cut: tuple[int, int], declared: tuple[int, int]
+) -> dict[str, int]:
+    """Flight id → minutes its departure (or arrival) at `airport` waits for its slot under the cut, for our flights
+    scheduled there from the window's opening on; 0 for those the slots do not delay. The demand in each direction
+    is `UTILISATION` of the declared rate, or our own busiest hour there if that is more."""
+    moves = [(f, *_moment(f, airport)) for f in flights if airport in (f.origin, f.destination)]
+    ours: dict[str, dict[datetime, int]] = {"D": {}, "A": {}}
+    for _, kind, at in moves:
+        hour = at.replace(minute=0, second=0, microsecond=0)
+        ours[kind][hour] = ours[kind].get(hour, 0) + 1
+    span = (window.end - window.start).total_seconds() / 60
+    out = {}
+    for f, kind, at in moves:
+        i = 0 if kind == "D" else 1
+        demand = max(UTILISATION * declared[i], max(ours[kind].values(), default=0))
+        minutes_in = (at - window.start).total_seconds() / 60
+        out[f.flight_id] = slot_delay(minutes_in, span, cut[i], declared[i], demand)
+    return out
+
+
+Rates = tuple[int, int]  # (departures, arrivals) an hour
+
+
+def declared_cut(
+    airport: str, window: Window, share: float | None, rate: float | None, day_flights: Iterable[Flight]
+) -> tuple[Rates, Rates, dict[str, int]] | None:
+    """A share or a movements-an-hour figure applied to the airport's declared rate: (the cut rates, the declared
+    rates, flight id → its slot's wait for each of our flights the slots delay); None where the airport declares
+    no rate (the caller keeps the airline's own) or the report states neither figure. A share is floored, never
+    below one movement an hour unless it is zero; a rate is split as the declared rate is."""
+    declared = declared_rate(airport)
+    if declared is None or (share is None and rate is None):
+        return None
+    if share is not None:
+        cut = tuple(max(int(n * share), int(share > 0)) for n in declared)
+    else:
+        assert rate is not None
+        dep = round(rate * declared[0] / sum(declared))
+        cut = (dep, int(rate) - dep)
+    cut_rates: Rates = (cut[0], cut[1])
+    waits = ration_by_schedule(day_flights, airport, window, cut_rates, declared)
+    return cut_rates, declared, {fid: m for fid, m in waits.items() if m > 0}
+
+
+def slots_delay_nobody(airport: str, kind: str, r_rates: Rates, held: dict[str, int]) -> str | None:
+    """The refusal's line when the slots a cut leaves delay none of our flights (else None): only then is there
+    nothing to re-plan."""
+    if held:
+        return None
+    declared = declared_rate(airport)
+    return (
+        f"a {kind} to {r_rates[0]} departures and {r_rates[1]} arrivals an hour at {airport} (declared "
+        f"{declared[0] if declared else '?'} and {declared[1] if declared else '?'}, all airlines) leaves slots that "
+        "delay none of our flights by ration-by-schedule: nothing to re-plan"
+    )
