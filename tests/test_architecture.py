@@ -156,3 +156,39 @@ def test_workflow_and_arbitration_are_split_into_rooms():
             init = room / "__init__.py"
             if room.is_dir() and init.exists():
                 assert "must not import" in init.read_text().lower(), f"{package}/{room.name}/__init__.py"
+
+
+# workflow/'s logic reaches AWS through its ports (workflow/ports.py); boto3 and botocore are imported by the
+# adapters room and the tables only (issue 51 item 2).
+AWS_SDK = ("boto3", "botocore")
+WORKFLOW_ADAPTERS = ("skymarshal.workflow.aws", "skymarshal.workflow.tables")
+
+
+def sdk_importers(imports: dict[str, set[str]], package: str, allowed: tuple[str, ...]) -> list[str]:
+    """'module imports sdk.x' for each module of `package` outside `allowed` importing the AWS SDK directly."""
+    return sorted(
+        f"{module} imports {imported}"
+        for module, imported_by_it in imports.items()
+        if (module == package or module.startswith(package + "."))
+        and not any(module == a or module.startswith(a + ".") for a in allowed)
+        for imported in imported_by_it
+        if imported.split(".")[0] in AWS_SDK
+    )
+
+
+def test_sdk_importers_finds_a_step_importing_botocore():
+    imports = {
+        "p.steps.a": {"botocore.exceptions", "p.ports"},
+        "p.aws.s3": {"boto3"},
+        "p.tables": {"boto3"},
+        "q.other": {"boto3"},
+    }
+    assert sdk_importers(imports, "p", ("p.aws", "p.tables")) == ["p.steps.a imports botocore.exceptions"]
+
+
+def test_no_module_of_workflows_logic_imports_boto3_or_botocore(graph):
+    """Every import counts, inside functions too (grimp records them all): a step takes a port, the adapter
+    behind it is the only module that names the SDK."""
+    modules = graph.find_descendants("skymarshal.workflow") | {"skymarshal.workflow"}
+    imports = {m: set(graph.find_modules_directly_imported_by(m)) for m in modules}
+    assert not sdk_importers(imports, "skymarshal.workflow", WORKFLOW_ADAPTERS)

@@ -38,11 +38,12 @@ READ_TABLES = (
 class ValidateReader:
     def __init__(self, account: Any):
         from skymarshal.local.emulator import BUCKET
+        from skymarshal.workflow.aws.s3 import S3Objects
         from skymarshal.workflow.payloads import ArtifactStore
 
         self.handle = account.handle(None)
         self.tables = account.tables()
-        self.store = ArtifactStore(BUCKET, account.client("s3"))
+        self.store = ArtifactStore(BUCKET, S3Objects(account.client("s3")))
 
     def read(self, report: Report) -> Read:
         from skymarshal.workflow.steps.validate import InvalidDisruption, validate

@@ -27,7 +27,7 @@ def _day(stream_id: str) -> ReplayedDay:
 
 
 def test_no_replay_yet_is_404_naming_the_command(call, wf):
-    wf.store.client.delete_object(Bucket=wf.store.bucket, Key=LATEST_KEY)
+    wf.store.objects.client.delete_object(Bucket=wf.store.bucket, Key=LATEST_KEY)
     reply = call("GET", "/replays/latest", role=Role.OBSERVER)
     assert reply.status == 404 and "skymarshal replay" in reply.message
 

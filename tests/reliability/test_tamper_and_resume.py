@@ -37,7 +37,7 @@ def _fail_when(seen: list, when) -> None:
 
 @pytest.fixture
 def s3(wf):
-    return wf.store.client, wf.store.bucket
+    return wf.store.objects.client, wf.store.bucket  # S3Objects: the emulated account's client
 
 
 def _objects(s3, prefix: str) -> dict[str, str]:

@@ -3,12 +3,13 @@ topic and is recorded where the CLI, the API and the console read it; a failed p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import pytest
-from botocore.exceptions import ClientError
 
 from skymarshal.workflow.alerts import AlertChannel, alert_of, console_link, latest_alerts, raise_alert
+from skymarshal.workflow.ports import ServiceError
 
 ARN = "arn:aws:states:eu-west-1:123456789012:execution:SkyMarshal-dev-disruptions:evt-42"
 
@@ -38,28 +39,29 @@ def _state(name: str, reason: str | None = "SAFETY_AGENT_FAILED") -> dict:
     return {"request": request, "escalation": escalation}
 
 
-class RecordingSNS:
+class RecordingTopic:
+    """An in-memory AlertTopic (workflow/ports.py): what was published, or a refusal."""
+
     def __init__(self, fail: bool = False) -> None:
         self.sent: list[dict] = []
         self.fail = fail
 
-    def publish(self, **message) -> dict:
+    def publish(self, topic: str, subject: str, message: str, attributes: Mapping[str, str]) -> None:
         if self.fail:
-            raise ClientError({"Error": {"Code": "AuthorizationError", "Message": "not allowed"}}, "Publish")
-        self.sent.append(message)
-        return {"MessageId": str(len(self.sent))}
+            raise ServiceError("AuthorizationError", "not allowed")
+        self.sent.append({"Subject": subject, "Message": message, "MessageAttributes": dict(attributes)})
 
 
 def test_an_escalation_is_published_once_and_recorded(blank_account):
-    tables, sns = blank_account.tables(), RecordingSNS()
-    channel = AlertChannel(sns=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts", console_url=None)
+    tables, sns = blank_account.tables(), RecordingTopic()
+    channel = AlertChannel(topic=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts", console_url=None)
     alert = raise_alert(_state("evt-42"), tables=tables, channel=channel, execution_arn=ARN)
     assert alert is not None and alert.delivery == "published" and alert.reason == "SAFETY_AGENT_FAILED"
     [sent] = sns.sent
     assert sent["Subject"] == "SkyMarshal escalation SAFETY_AGENT_FAILED: EY123 2027-01-20"
     assert "evt-42" in sent["Message"] and "a safety agent did not complete" in sent["Message"]
     assert "https://eu-west-1.console.aws.amazon.com/states/home?region=eu-west-1" in sent["Message"]
-    assert ARN in sent["Message"] and sent["MessageAttributes"]["reason"]["StringValue"] == "SAFETY_AGENT_FAILED"
+    assert ARN in sent["Message"] and sent["MessageAttributes"]["reason"] == "SAFETY_AGENT_FAILED"
     # A retried Learn step: the same alert, nothing published twice, one listing entry.
     again = raise_alert(_state("evt-42"), tables=tables, channel=channel, execution_arn=ARN)
     assert again == alert and len(sns.sent) == 1
@@ -68,15 +70,15 @@ def test_an_escalation_is_published_once_and_recorded(blank_account):
 
 
 def test_a_run_that_did_not_escalate_raises_nothing(blank_account):
-    sns = RecordingSNS()
-    channel = AlertChannel(sns=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts")
+    sns = RecordingTopic()
+    channel = AlertChannel(topic=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts")
     assert raise_alert(_state("evt-43", reason=None), tables=blank_account.tables(), channel=channel) is None
     assert sns.sent == [] and latest_alerts(tables=blank_account.tables()) == []
 
 
 def test_a_failed_publish_is_recorded_with_its_error_and_the_run_goes_on(blank_account):
     tables = blank_account.tables()
-    channel = AlertChannel(sns=RecordingSNS(fail=True), topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts")
+    channel = AlertChannel(topic=RecordingTopic(fail=True), topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts")
     alert = raise_alert(_state("evt-44", "APPROVAL_TIMEOUT"), tables=tables, channel=channel)
     assert alert is not None and alert.delivery == "failed" and "AuthorizationError" in (alert.delivery_error or "")
     assert latest_alerts(tables=tables)[0].delivery == "failed"
@@ -129,8 +131,8 @@ def _decision(escalations: list[str], attempt: int = 1):
 def test_an_escalated_decision_is_alerted_while_it_waits_once_per_attempt(blank_account):
     from skymarshal.workflow.alerts import raise_decision_alert
 
-    tables, sns = blank_account.tables(), RecordingSNS()
-    channel = AlertChannel(sns=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts", console_url="http://c")
+    tables, sns = blank_account.tables(), RecordingTopic()
+    channel = AlertChannel(topic=sns, topic_arn="arn:aws:sns:eu-west-1:123456789012:alerts", console_url="http://c")
     assert raise_decision_alert("evt-7", "dis-7", _decision([]), tables=tables, channel=channel) is None
     alert = raise_decision_alert("evt-7", "dis-7", _decision(["LOW_CONFIDENCE"]), tables=tables, channel=channel)
     assert alert is not None and alert.reason == "LOW_CONFIDENCE" and alert.console_link == "http://c/#evt-7"

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from skymarshal.data.loader import table_definition
 from skymarshal.data.schema import AUDIT_TRAIL, TABLES_BY_NAME, Naming
 from skymarshal.workflow.audit.trail import GENESIS, AuditRecord, AuditTrail, chain_problems
+from skymarshal.workflow.aws.kms import KmsSigner
+from skymarshal.workflow.aws.s3 import S3Objects
 from skymarshal.workflow.tables import WorkflowTables
 
 
@@ -32,9 +34,9 @@ class Isolated:
     def trail(self, key_id: str | None = None) -> AuditTrail:
         return AuditTrail(
             tables=WorkflowTables(self.account.resource(), self.naming),
-            kms=self.account.client("kms"),
+            signer=KmsSigner(self.account.client("kms")),
             key_id=self.key_id if key_id is None else key_id,
-            s3=self.account.client("s3"),
+            objects=S3Objects(self.account.client("s3")),
         )
 
     @property

@@ -23,6 +23,7 @@ from skymarshal.workflow.audit.anchor import (
     verify_anchored,
     write_locked,
 )
+from skymarshal.workflow.aws.s3 import S3Objects
 
 
 @pytest.fixture
@@ -119,25 +120,33 @@ def test_a_truncated_chain_fails_against_the_object_lock_anchor(aws):
     _to_the_end(trail, run)
     anchor = head_anchor(trail, run)
     assert anchor is not None
-    key = write_locked(anchor, run, s3=s3, bucket=bucket)
-    assert key == anchor_key(run, 7) and [a.seq for a in locked_anchors(run, s3=s3, bucket=bucket)] == [7]
+    key = write_locked(anchor, run, objects=S3Objects(s3), bucket=bucket)
+    assert key == anchor_key(run, 7) and [a.seq for a in locked_anchors(run, objects=S3Objects(s3), bucket=bucket)] == [
+        7
+    ]
     version = s3.head_object(Bucket=bucket, Key=key)["VersionId"]
     with pytest.raises(Exception, match=r"AccessDenied|locked|retention"):  # the anchor outlives whoever edits
         s3.delete_object(Bucket=bucket, Key=key, VersionId=version)
 
     _truncate(aws, run, saved)
-    verdict = verify_anchored(trail, run, [], s3=s3, bucket=bucket)  # no execution output at all: the S3 anchor
+    verdict = verify_anchored(
+        trail, run, [], objects=S3Objects(s3), bucket=bucket
+    )  # no execution output at all: the S3 anchor
     assert [p.code for p in verdict.problems] == ["ROLLED_BACK"] and f"s3://{bucket}/" in verdict.problems[0].message
     # a delete marker over the anchor, or a newer version agreeing with the truncated chain, hides nothing
     s3.delete_object(Bucket=bucket, Key=key)
     assert "Contents" not in s3.list_objects_v2(Bucket=bucket, Prefix=key)  # gone from a plain listing
-    assert [p.code for p in verify_anchored(trail, run, [], s3=s3, bucket=bucket).problems] == ["ROLLED_BACK"]
+    assert [p.code for p in verify_anchored(trail, run, [], objects=S3Objects(s3), bucket=bucket).problems] == [
+        "ROLLED_BACK"
+    ]
     rolled_back = head_anchor(trail, run)
     assert rolled_back is not None and rolled_back.seq == 3
-    write_locked(rolled_back.model_copy(update={"seq": 7}), run, s3=s3, bucket=bucket)  # same key, newer version
-    write_locked(rolled_back, run, s3=s3, bucket=bucket)
-    write_locked(rolled_back, run, s3=s3, bucket=bucket)  # written twice: one anchor, not two
-    verdict = verify_anchored(trail, run, [], s3=s3, bucket=bucket)
+    write_locked(
+        rolled_back.model_copy(update={"seq": 7}), run, objects=S3Objects(s3), bucket=bucket
+    )  # same key, newer version
+    write_locked(rolled_back, run, objects=S3Objects(s3), bucket=bucket)
+    write_locked(rolled_back, run, objects=S3Objects(s3), bucket=bucket)  # written twice: one anchor, not two
+    verdict = verify_anchored(trail, run, [], objects=S3Objects(s3), bucket=bucket)
     assert [(p.code, p.seq) for p in verdict.problems] == [("ROLLED_BACK", 7), ("ROLLED_BACK", 7)]
     assert f"(version {version})" in verdict.problems[0].message + verdict.problems[1].message
     # and a head rebuilt to claim the end is refused by its signature: the attacker cannot sign one

@@ -4,12 +4,11 @@ recording the duty manager's answer with the approver."""
 
 from __future__ import annotations
 
-import io
 import json
-from typing import Any, get_args
+from typing import get_args
 
 import pytest
-from botocore.exceptions import ClientError
+from memory_ports import MemoryObjects
 
 from skymarshal.agents.graph import failure_response
 from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
@@ -25,24 +24,9 @@ from skymarshal.workflow.steps.decision import ARBITRATOR_THREAD, _close_arbitra
 ID = "dis-1"
 
 
-class FakeS3:
-    """put_object / get_object on a dict: all ArtifactStore needs."""
-
-    def __init__(self) -> None:
-        self.objects: dict[str, bytes] = {}
-
-    def put_object(self, *, Bucket: str, Key: str, Body: bytes, ContentType: str) -> None:
-        self.objects[Key] = Body
-
-    def get_object(self, *, Bucket: str, Key: str) -> dict[str, Any]:
-        if Key not in self.objects:
-            raise ClientError({"Error": {"Code": "NoSuchKey", "Message": Key}}, "GetObject")
-        return {"Body": io.BytesIO(self.objects[Key])}
-
-
 @pytest.fixture
 def store() -> ArtifactStore:
-    return ArtifactStore("artifacts", FakeS3())
+    return ArtifactStore("artifacts", MemoryObjects())  # the ObjectStore port in memory: no AWS
 
 
 RETRY = f"{ID}--retry-1"  # the retry's execution: its own checkpoints, the retried run's kept answers

@@ -60,7 +60,7 @@ def clients() -> StepClients:
         handle=DataHandle(naming=tables.naming, resource=tables.resource),
         tables=tables,
         registry=thread_registry_from_env(),
-        trail=AuditTrail(tables=tables, s3=store.client),  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
+        trail=AuditTrail(tables=tables, objects=store.objects),  # the KMS key from SKYMARSHAL_AUDIT_KEY_ID
         alerts=AlertChannel.from_env(),
         bus=MessageBus.from_env(),
     )

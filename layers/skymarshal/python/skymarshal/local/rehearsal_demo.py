@@ -119,6 +119,7 @@ def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_
 
     from ..handlers.workflow_steps import reset_clients
     from ..workflow.audit.trail import AuditTrail
+    from ..workflow.aws.s3 import S3Objects
     from ..workflow.deployment import DETAIL_TYPE, SOURCE
     from ..workflow.models import ApprovalDecision
     from ..workflow.payloads import ArtifactStore
@@ -158,9 +159,9 @@ def run_demo(outputs: dict[str, dict[str, str]], echo: Echo, prompt: str = DEMO_
     wf = WorkflowClient(
         sfn=boto3.client("stepfunctions", region_name=REGION),
         state_machine_arn=machine,
-        store=ArtifactStore(os.environ["SKYMARSHAL_ARTIFACTS_BUCKET"], s3),
+        store=ArtifactStore(os.environ["SKYMARSHAL_ARTIFACTS_BUCKET"], S3Objects(s3)),
         tables=tables,
-        trail=AuditTrail(tables=tables, s3=s3),
+        trail=AuditTrail(tables=tables, objects=S3Objects(s3)),
     )
     progress = wf.follow(name, timeout_s=600)
     if not progress.awaiting_approval:

@@ -211,12 +211,14 @@ def _settled(settle: Callable[[str, str], Any] | None, record: dict) -> Any:
 
 def settler(account) -> Callable[[str, str], Any]:
     """`settle` for RunStore.restore on the local account: its tables, artifacts, audit trail and data."""
+    from ..workflow.aws.s3 import S3Objects
     from ..workflow.execution.recovery import settle
     from ..workflow.payloads import ArtifactStore
     from .emulator import BUCKET
     from .workflow import local_trail
 
-    tables, store, trail = account.tables(), ArtifactStore(BUCKET, account.client("s3")), local_trail(account)
+    store = ArtifactStore(BUCKET, S3Objects(account.client("s3")))
+    tables, trail = account.tables(), local_trail(account)
 
     def run(name: str, execution_input: str) -> Any:
         return settle(name, execution_input, tables=tables, store=store, handle=account.handle(), trail=trail)

@@ -340,6 +340,7 @@ def registry() -> Registry:
 
 def local_client(account: LocalAccount, echo=print):
     """A WorkflowClient on the account's state machine, installing it first in an in-process account."""
+    from ..workflow.aws.s3 import S3Objects
     from ..workflow.payloads import ArtifactStore
     from ..workflow.runs.client import WorkflowClient
     from .template import workflow_template
@@ -355,7 +356,7 @@ def local_client(account: LocalAccount, echo=print):
     return WorkflowClient(
         sfn=account.client("stepfunctions"),
         state_machine_arn=arn,
-        store=ArtifactStore(BUCKET, account.client("s3")),
+        store=ArtifactStore(BUCKET, S3Objects(account.client("s3"))),
         tables=account.tables(),
         trail=local_trail(account),
     )
@@ -363,7 +364,12 @@ def local_client(account: LocalAccount, echo=print):
 
 def local_trail(account: LocalAccount):
     from ..workflow.audit.trail import AuditTrail
+    from ..workflow.aws.kms import KmsSigner
+    from ..workflow.aws.s3 import S3Objects
 
     return AuditTrail(
-        tables=account.tables(), kms=account.client("kms"), key_id=audit_key(account), s3=account.client("s3")
+        tables=account.tables(),
+        signer=KmsSigner(account.client("kms")),
+        key_id=audit_key(account),
+        objects=S3Objects(account.client("s3")),
     )

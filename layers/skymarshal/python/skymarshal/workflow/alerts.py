@@ -20,15 +20,17 @@ import time
 import urllib.request
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
-from boto3.dynamodb.conditions import Key
-from botocore.exceptions import BotoCoreError, ClientError
 from pydantic import BaseModel, ConfigDict
 
 from ..checkpoint.config import ttl_seconds
+from .aws.dynamodb import Key
+from .aws.errors import ClientError
+from .aws.sns import SnsTopic
 from .deployment import ALERT_TOPIC_ENV, CONSOLE_URL_ENV
 from .models import DecisionSummary, Escalation, ValidatedRequest
+from .ports import AlertTopic, ServiceError
 from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow.alerts")
@@ -68,17 +70,15 @@ class Alert(BaseModel):
 class AlertChannel:
     """Where alerts go: the topic (None: recorded only) and the console the link opens."""
 
-    sns: Any = None
+    topic: AlertTopic | None = None
     topic_arn: str | None = None
     console_url: str | None = None
 
     @classmethod
     def from_env(cls) -> AlertChannel:
-        import boto3
-
         topic = os.environ.get(ALERT_TOPIC_ENV) or None
         return cls(
-            sns=boto3.client("sns") if topic else None,
+            topic=SnsTopic() if topic else None,
             topic_arn=topic,
             console_url=os.environ.get(CONSOLE_URL_ENV) or None,
         )
@@ -173,19 +173,16 @@ def _record(alert: Alert, claim_pk: str, *, tables: WorkflowTables, channel: Ale
 
 
 def _publish(alert: Alert, channel: AlertChannel) -> Alert:
-    if not channel.topic_arn or channel.sns is None:
+    if not channel.topic_arn or channel.topic is None:
         return alert
     try:
-        channel.sns.publish(
-            TopicArn=channel.topic_arn,
-            Subject=alert.subject(),
-            Message=alert.text(),
-            MessageAttributes={
-                "reason": {"DataType": "String", "StringValue": alert.reason},
-                "execution_name": {"DataType": "String", "StringValue": alert.execution_name},
-            },
+        channel.topic.publish(
+            channel.topic_arn,
+            alert.subject(),
+            alert.text(),
+            {"reason": alert.reason, "execution_name": alert.execution_name},
         )
-    except (ClientError, BotoCoreError) as exc:  # the alert stays recorded; its own metric and alarm say it failed
+    except ServiceError as exc:  # the alert stays recorded; its own metric and alarm say it failed
         log.error("alert of %s not published: %s", alert.execution_name, exc)
         return alert.model_copy(update={"delivery": "failed", "delivery_error": str(exc)[:300]})
     return alert.model_copy(update={"delivery": "published"})

@@ -14,16 +14,15 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
-
-import boto3
-from boto3.dynamodb.conditions import Key
-from botocore.exceptions import ClientError
 
 from ..checkpoint.config import ttl_seconds
 from ..checkpoint.threads import BaseThreadRegistry, IllegalTransition, thread_id
 from .audit.trail import AuditTrail
+from .aws.dynamodb import Key
+from .aws.errors import ClientError
+from .aws.sfn import SfnTaskTokens
 from .models import RESUME_SUFFIX, ApprovalDecision, DecisionSummary
+from .ports import ServiceError, TaskTokens
 from .tables import WorkflowTables
 
 PREFIX = "APPROVAL#"
@@ -122,7 +121,7 @@ def decide(
     answer: ApprovalDecision,
     *,
     tables: WorkflowTables,
-    sfn: Any = None,
+    tokens: TaskTokens | None = None,
     registry: BaseThreadRegistry | None = None,
     trail: AuditTrail | None = None,
 ) -> dict:
@@ -175,14 +174,11 @@ def decide(
             at=answer.decided_at,
         )
     try:
-        (sfn or boto3.client("stepfunctions")).send_task_success(
-            taskToken=item["task_token"], output=answer.model_dump_json()
-        )
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] in ("TaskTimedOut", "TaskDoesNotExist", "InvalidToken"):
+        (tokens if tokens is not None else SfnTaskTokens()).succeed(item["task_token"], answer.model_dump_json())
+    except ServiceError as exc:
+        if exc.code in ("TaskTimedOut", "TaskDoesNotExist", "InvalidToken"):
             raise ApprovalExpired(
-                f"the execution no longer waits for this answer ({exc.response['Error']['Code']}); "
-                "it timed out or was stopped"
+                f"the execution no longer waits for this answer ({exc.code}); it timed out or was stopped"
             ) from None
         raise
     if registry is not None:

@@ -13,11 +13,10 @@ import json
 import os
 from typing import Any
 
-import boto3
-from botocore.exceptions import ClientError
-
 from ..checkpoint.config import BUCKET_ENV
+from .aws.s3 import S3Objects
 from .models import PayloadRef
+from .ports import ObjectStore
 
 # Bytes. A state holds the request, both collations and the decision summary at once, and the Map output
 # holds seven agent results, so each piece keeps well under the 256 KB limit (the EY123 demo's revised
@@ -39,23 +38,20 @@ def run_key(disruption_id: str, execution_name: str, name: str) -> str:
 
 
 class ArtifactStore:
-    def __init__(self, bucket: str | None = None, client: Any = None):
+    """One bucket's run artifacts over the ObjectStore port (S3 with the default credentials unless given)."""
+
+    def __init__(self, bucket: str | None = None, objects: ObjectStore | None = None):
         self.bucket = bucket or bucket_name()
-        self.client = client or boto3.client("s3")
+        self.objects: ObjectStore = objects if objects is not None else S3Objects()
 
     def put(self, key: str, payload: Any) -> int:
         body = json.dumps(payload, default=str, separators=(",", ":")).encode()
-        self.client.put_object(Bucket=self.bucket, Key=key, Body=body, ContentType="application/json")
+        self.objects.put(self.bucket, key, body)
         return len(body)
 
     def get(self, key: str) -> Any | None:
-        try:
-            body = self.client.get_object(Bucket=self.bucket, Key=key)["Body"].read()
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] in ("NoSuchKey", "404"):
-                return None
-            raise
-        return json.loads(body)
+        body = self.objects.get(self.bucket, key)
+        return None if body is None else json.loads(body)
 
     def save(self, key: str, payload: Any, inline_limit: int = INLINE_LIMIT) -> PayloadRef:
         """Write the payload to S3 and return a reference carrying it inline when it is small."""
@@ -81,7 +77,7 @@ class ArtifactStore:
         payload = (
             self.get(ref.key)
             if ref.bucket in (None, self.bucket)
-            else ArtifactStore(ref.bucket, self.client).get(ref.key)
+            else ArtifactStore(ref.bucket, self.objects).get(ref.key)
         )
         if payload is None:
             raise LookupError(f"run artifact s3://{ref.bucket}/{ref.key} is missing")

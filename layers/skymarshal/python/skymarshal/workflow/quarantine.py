@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import logging
 
-from boto3.dynamodb.conditions import Key
-from botocore.exceptions import BotoCoreError, ClientError
-
 from ..data.quarantine import Parked
+from .aws.dynamodb import Key
+from .aws.errors import BotoCoreError, ClientError
 from .tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow.quarantine")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field
 
+from .aws.errors import ClientError
 from .tables import WorkflowTables
 
 KEY = {"PK": "SETTINGS", "SK": "run"}

@@ -25,9 +25,9 @@ import logging
 import os
 from typing import Any
 
-from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict
 
+from ..ports import ObjectStore, ServiceError
 from .records import AuditRecord, Problem, Verification
 from .trail import AuditTrail
 
@@ -57,13 +57,13 @@ def head_anchor(trail: AuditTrail, disruption_id: str) -> Anchor | None:
     return Anchor(seq=seq, hash=head["hash"], count=int(head.get("count", seq)), state=str(head.get("state", "open")))
 
 
-def anchor_head(trail: AuditTrail, disruption_id: str, *, s3: Any) -> dict[str, Any] | None:
+def anchor_head(trail: AuditTrail, disruption_id: str, *, objects: ObjectStore) -> dict[str, Any] | None:
     """The head a finished run leaves, anchored outside the chain: returned for the execution's output, and
     written to the Object Lock bucket where one is configured."""
     anchor = head_anchor(trail, disruption_id)
     if anchor is None:
         return None
-    write_locked(anchor, disruption_id, s3=s3)
+    write_locked(anchor, disruption_id, objects=objects)
     return anchor.model_dump(mode="json", exclude={"source"})
 
 
@@ -71,18 +71,18 @@ def anchor_key(disruption_id: str, seq: int) -> str:
     return f"{PREFIX}{disruption_id}/{seq:06d}.json"
 
 
-def write_locked(anchor: Anchor, disruption_id: str, *, s3: Any, bucket: str | None = None) -> str | None:
+def write_locked(anchor: Anchor, disruption_id: str, *, objects: ObjectStore, bucket: str | None = None) -> str | None:
     """The anchor as an object in the Object Lock bucket (its default retention applies); None when none is set."""
     bucket = bucket or os.environ.get(ANCHOR_BUCKET_ENV)
     if not bucket:
         return None
     key = anchor_key(disruption_id, anchor.seq)
     body = anchor.model_dump_json(exclude={"source"}).encode()
-    s3.put_object(Bucket=bucket, Key=key, Body=body, ContentType="application/json", ChecksumAlgorithm="SHA256")
+    objects.put(bucket, key, body, checksum=True)
     return key
 
 
-def locked_anchors(disruption_id: str, *, s3: Any, bucket: str | None = None) -> list[Anchor]:
+def locked_anchors(disruption_id: str, *, objects: ObjectStore, bucket: str | None = None) -> list[Anchor]:
     """Every version of every anchor of the disruption in the Object Lock bucket (none when no bucket is set).
 
     Versions, not the current objects: Object Lock keeps each version, but a DELETE without a version id still
@@ -92,10 +92,10 @@ def locked_anchors(disruption_id: str, *, s3: Any, bucket: str | None = None) ->
     if not bucket:
         return []
     found: dict[tuple[str, bytes], Anchor] = {}  # a version written again with the same anchor is one anchor
-    pages = s3.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=f"{PREFIX}{disruption_id}/")
-    for version in (v for page in pages for v in page.get("Versions", [])):
-        key, version_id = version["Key"], version["VersionId"]
-        body = s3.get_object(Bucket=bucket, Key=key, VersionId=version_id)["Body"].read()
+    for key, version_id in objects.versions(bucket, f"{PREFIX}{disruption_id}/"):
+        body = objects.get(bucket, key, version_id=version_id)
+        if body is None:  # gone between the listing and the read: a version Object Lock let expire
+            continue
         source = f"s3://{bucket}/{key} (version {version_id})"
         found.setdefault((key, body), Anchor.model_validate({**json.loads(body), "source": source}))
     return list(found.values())
@@ -135,7 +135,12 @@ def anchor_problems(records: list[AuditRecord], anchors: list[Anchor]) -> list[P
 
 
 def verify_anchored(
-    trail: AuditTrail, disruption_id: str, executions: list[dict], *, s3: Any = None, bucket: str | None = None
+    trail: AuditTrail,
+    disruption_id: str,
+    executions: list[dict],
+    *,
+    objects: ObjectStore | None = None,
+    bucket: str | None = None,
 ) -> Verification:
     """The chain's own verification, and the anchors outside it (executions' outputs, the Object Lock bucket)."""
     records = trail.records(disruption_id)
@@ -143,8 +148,8 @@ def verify_anchored(
     anchors = output_anchors(executions)
     if bucket or os.environ.get(ANCHOR_BUCKET_ENV):
         try:
-            anchors += locked_anchors(disruption_id, s3=s3 or trail.s3, bucket=bucket)
-        except ClientError as exc:  # cannot read the second anchor: said, not ignored
+            anchors += locked_anchors(disruption_id, objects=objects or trail.objects, bucket=bucket)
+        except ServiceError as exc:  # cannot read the second anchor: said, not ignored
             verification.problems.append(
                 Problem(code="ANCHOR_UNREADABLE", message=f"the Object Lock anchors could not be read: {exc}")
             )

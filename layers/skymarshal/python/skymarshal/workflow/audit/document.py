@@ -15,8 +15,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from boto3.dynamodb.conditions import Key
-
+from ..aws.dynamodb import Key
 from ..payloads import RUNS_PREFIX, ArtifactStore, run_key
 from ..tables import WorkflowTables
 
@@ -55,10 +54,8 @@ def _decisions(store: ArtifactStore, disruption_id: str, execution_names: list[s
     out: list[dict[str, Any] | None] = []
     for name in execution_names:
         prefix = f"{RUNS_PREFIX}/{disruption_id}/{name}/decision-"
-        listing = store.client.list_objects_v2(Bucket=store.bucket, Prefix=prefix)
-        keys = sorted(
-            (o["Key"] for o in listing.get("Contents", [])), key=lambda k: int(k.rsplit("-", 1)[1].split(".")[0])
-        )
+        listed = store.objects.keys(store.bucket, prefix)
+        keys = sorted(listed, key=lambda k: int(k.rsplit("-", 1)[1].split(".")[0]))
         out += [store.get(k) for k in keys]
     return out
 

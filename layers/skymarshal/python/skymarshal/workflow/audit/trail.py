@@ -26,13 +26,12 @@ import base64
 import json
 import os
 from datetime import UTC, datetime
-from typing import Any
 
-import boto3
-from boto3.dynamodb.conditions import Key
-from botocore.exceptions import ClientError
-
+from ..aws.audit_table import DynamoAuditStore
+from ..aws.kms import KmsSigner
+from ..aws.s3 import S3Objects
 from ..deployment import AUDIT_KEY_ENV as KEY_ENV
+from ..ports import AuditStore, ObjectStore, ServiceError, Signer
 from ..tables import WorkflowTables
 from .records import (
     GENESIS,
@@ -47,33 +46,39 @@ from .records import (
     sha256,
 )
 
-SIGNING_ALGORITHM = "ECDSA_SHA_256"
 _MAX_APPEND_ATTEMPTS = 8
 
 
 class AuditTrail:
-    """Appends to and verifies the chains; the table, the KMS key and the artifact store come in."""
+    """Appends to and verifies the chains over three ports (workflow/ports.py): the store of the chain's items,
+    the signer of its head and the objects its records name. `tables` gives the AuditTrail table as the store;
+    the signer and the objects default to KMS and S3 with the default credentials."""
 
-    def __init__(self, *, tables: WorkflowTables, kms: Any = None, key_id: str | None = None, s3: Any = None):
-        self.table = tables.audit_trail
+    def __init__(
+        self,
+        *,
+        tables: WorkflowTables | None = None,
+        store: AuditStore | None = None,
+        signer: Signer | None = None,
+        key_id: str | None = None,
+        objects: ObjectStore | None = None,
+    ):
+        if store is None:
+            if tables is None:
+                raise ValueError("AuditTrail needs the tables or an audit store")
+            store = DynamoAuditStore(tables.audit_trail)
+        self.store = store
         self.key_id = key_id if key_id is not None else (os.environ.get(KEY_ENV) or None)
-        self._kms, self._s3 = kms, s3
-
-    @property
-    def kms(self):
-        self._kms = self._kms or boto3.client("kms")
-        return self._kms
-
-    @property
-    def s3(self):
-        self._s3 = self._s3 or boto3.client("s3")
-        return self._s3
+        self.signer: Signer = signer if signer is not None else KmsSigner()
+        self.objects: ObjectStore = objects if objects is not None else S3Objects()
 
     # ------------------------------------------------------------------------------------------ write
 
     def artifact(self, bucket: str, key: str) -> dict:
-        """A reference to an S3 artifact with the SHA-256 of its bytes, for a record's body."""
-        body = self.s3.get_object(Bucket=bucket, Key=key)["Body"].read()
+        """A reference to an S3 artifact with the SHA-256 of its bytes, for a record's body (LookupError: gone)."""
+        body = self.objects.get(bucket, key)
+        if body is None:
+            raise LookupError(f"s3://{bucket}/{key} is missing")
         return {"bucket": bucket, "key": key, "sha256": sha256(body)}
 
     def append(
@@ -124,31 +129,7 @@ class AuditTrail:
             **record.model_dump(exclude={"body", "disruption_id"}),
             "body": canonical(record.body),
         }
-        client = self.table.meta.client
-        try:
-            client.transact_write_items(
-                TransactItems=[
-                    {
-                        "Put": {
-                            "TableName": self.table.name,
-                            "Item": item,
-                            "ConditionExpression": "attribute_not_exists(SK)",
-                        }
-                    },
-                    {
-                        "Put": {
-                            "TableName": self.table.name,
-                            "Item": {"PK": pk, "SK": f"KEY#{record.key}", "seq": record.seq},
-                            "ConditionExpression": "attribute_not_exists(SK)",
-                        }
-                    },
-                ]
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
-                return False
-            raise
-        return True
+        return self.store.put_new([item, {"PK": pk, "SK": f"KEY#{record.key}", "seq": record.seq}])
 
     def _statement(self, disruption_id: str, head: dict) -> bytes:
         seq, digest = int(head["seq"]), head["hash"]
@@ -166,22 +147,10 @@ class AuditTrail:
             "hash": record.hash,
         }
         if self.key_id:
-            signed = self.kms.sign(
-                KeyId=self.key_id,
-                Message=self._statement(record.disruption_id, head),
-                MessageType="RAW",
-                SigningAlgorithm=SIGNING_ALGORITHM,
-            )
-            head |= {"signature": base64.b64encode(signed["Signature"]).decode(), "key_id": signed["KeyId"]}
-        try:  # the head only moves forward: a slower writer of an older record does not move it back
-            self.table.put_item(
-                Item=head,
-                ConditionExpression="attribute_not_exists(SK) OR seq < :seq",
-                ExpressionAttributeValues={":seq": record.seq},
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
-                raise
+            signed = self.signer.sign(self.key_id, self._statement(record.disruption_id, head))
+            head |= {"signature": base64.b64encode(signed.signature).decode(), "key_id": signed.key_id}
+        # the head only moves forward: a slower writer of an older record does not move it back
+        self.store.put_head(head)
 
     # ------------------------------------------------------------------------------------------- read
 
@@ -190,36 +159,22 @@ class AuditTrail:
         return self._by_key(disruption_id, key)
 
     def _by_key(self, disruption_id: str, key: str) -> AuditRecord | None:
-        pointer = self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": f"KEY#{key}"}).get("Item")
+        pk = f"AUDIT#{disruption_id}"
+        pointer = self.store.get(pk, f"KEY#{key}")
         if pointer is None:
             return None
-        item = self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": f"SEQ#{int(pointer['seq']):06d}"}).get(
-            "Item"
-        )
+        item = self.store.get(pk, f"SEQ#{int(pointer['seq']):06d}")
         return _record(disruption_id, item) if item else None
 
     def last(self, disruption_id: str) -> AuditRecord | None:
-        items = self.table.query(
-            KeyConditionExpression=Key("PK").eq(f"AUDIT#{disruption_id}") & Key("SK").begins_with("SEQ#"),
-            ScanIndexForward=False,
-            Limit=1,
-        ).get("Items", [])
+        items = self.store.query(f"AUDIT#{disruption_id}", "SEQ#", newest_first=True, limit=1)
         return _record(disruption_id, items[0]) if items else None
 
     def records(self, disruption_id: str) -> list[AuditRecord]:
-        items, start = [], None
-        while True:
-            page = self.table.query(
-                KeyConditionExpression=Key("PK").eq(f"AUDIT#{disruption_id}") & Key("SK").begins_with("SEQ#"),
-                **({"ExclusiveStartKey": start} if start else {}),
-            )
-            items += page.get("Items", [])
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                return [_record(disruption_id, item) for item in items]
+        return [_record(disruption_id, item) for item in self.store.query(f"AUDIT#{disruption_id}", "SEQ#")]
 
     def head(self, disruption_id: str) -> dict | None:
-        return self.table.get_item(Key={"PK": f"AUDIT#{disruption_id}", "SK": "HEAD"}, ConsistentRead=True).get("Item")
+        return self.store.get(f"AUDIT#{disruption_id}", "HEAD", consistent=True)
 
     # ----------------------------------------------------------------------------------------- verify
 
@@ -269,20 +224,8 @@ class AuditTrail:
         )
 
     def _signature_valid(self, disruption_id: str, head: dict) -> bool:
-        try:
-            return bool(
-                self.kms.verify(
-                    KeyId=head["key_id"],
-                    Message=self._statement(disruption_id, head),
-                    MessageType="RAW",
-                    Signature=base64.b64decode(head["signature"]),
-                    SigningAlgorithm=SIGNING_ALGORITHM,
-                )["SignatureValid"]
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "KMSInvalidSignatureException":
-                return False
-            raise
+        statement = self._statement(disruption_id, head)
+        return self.signer.verify(head["key_id"], statement, base64.b64decode(head["signature"]))
 
     def _artifact_problems(self, records: list[AuditRecord]) -> list[Problem]:
         problems = []
@@ -298,7 +241,7 @@ class AuditTrail:
         where = f"s3://{artifact['bucket']}/{artifact['key']}"
         try:
             current = self.artifact(artifact["bucket"], artifact["key"])["sha256"]
-        except ClientError:
+        except (LookupError, ServiceError):
             return Problem(code="ARTIFACT_MISSING", seq=record.seq, message=f"{where} is gone")
         if current != artifact["sha256"]:
             return Problem(

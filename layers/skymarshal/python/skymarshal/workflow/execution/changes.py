@@ -7,9 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from boto3.dynamodb.conditions import Attr, ConditionBase, ConditionExpressionBuilder
-
 from ...data import schema as s
+from ..aws.dynamodb import Attr, ConditionBase, ConditionExpressionBuilder
 
 ReasonCode = Literal[
     "CONDITION_FAILED",

@@ -9,12 +9,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from boto3.dynamodb.conditions import Attr, Key
-
 from ...arbitration.actions import AddCabinCrew, DelayFlight, FerryAircraft, ReassignCrew, RestCrew
 from ...data import schema as s
 from ...models.airports import airport
 from ...models.common import iso_z
+from ..aws.dynamodb import Attr, Key
 from .changes import Change, PlanError
 from .reader import RowReader
 

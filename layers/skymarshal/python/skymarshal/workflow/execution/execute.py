@@ -35,13 +35,12 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from boto3.dynamodb.conditions import Attr
-from botocore.exceptions import ClientError
-
 from ...arbitration.actions import describe
 from ...arbitration.models import Scenario
 from ...data.schema import FLIGHTS
 from ...models.operational import Flight
+from ..aws.dynamodb import Attr
+from ..aws.errors import ClientError
 from ..tables import WorkflowTables
 from .changes import Change
 from .plan import Planner

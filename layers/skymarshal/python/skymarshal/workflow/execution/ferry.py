@@ -7,12 +7,11 @@ from __future__ import annotations
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from boto3.dynamodb.conditions import Attr
-
 from ...arbitration.actions import ContinueFlight, FerryAircraft
 from ...data import schema as s
 from ...models.airports import airport, great_circle_km
 from ...models.common import iso_z
+from ..aws.dynamodb import Attr
 from .changes import Change, PlanError, row_key
 from .reader import RowReader
 

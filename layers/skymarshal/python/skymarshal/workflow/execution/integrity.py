@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from boto3.dynamodb.conditions import Key
-
 from ...arbitration.actions import CancelFlight, ContinueFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
 from ...arbitration.models import Scenario
 from ...arbitration.rotation.plan import continuation_leg, ferry_leg
@@ -21,6 +19,7 @@ from ...data import schema as s
 from ...models.common import iso_z
 from ...models.operational import Flight
 from ...rules.rotation import rotation_breaks
+from ..aws.dynamodb import Key
 from ..tables import WorkflowTables
 
 AROUND = timedelta(days=2)  # the tails' flights read around the plan's flights

@@ -20,8 +20,6 @@ from __future__ import annotations
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from boto3.dynamodb.conditions import Attr, ConditionBase, Key
-
 from ...arbitration.actions import (
     AddCabinCrew,
     CancelFlight,
@@ -42,6 +40,7 @@ from ...models.airports import airport
 from ...models.common import iso_z
 from ...rules.guest_models import PREMIUM_TIERS, VULNERABLE_SSR
 from ...rules.network import ACTIVE_BOOKINGS
+from ..aws.dynamodb import Attr, ConditionBase, Key
 from .changes import Change, PlanError, all_of, row_key
 from .continuation import continuation_changes
 from .crew import (

@@ -8,13 +8,12 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from boto3.dynamodb.conditions import Key
-
 from ...arbitration.actions import GroundAircraft, RepositionFleet
 from ...data import schema as s
 from ...models.common import iso_z
 from ...models.operational import AircraftDay, Flight, WorkOrder
 from ...rules.rotation import expected_day
+from ..aws.dynamodb import Key
 from .changes import Change
 from .reader import RowReader
 

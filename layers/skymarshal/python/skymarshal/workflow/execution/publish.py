@@ -22,11 +22,11 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from ...messages import formats as fmt
 from ...messages.models import OutboundMessage, PlanMessages, Publication, PublishFailure
+from ..aws.events import EventBridgeBus
 from ..deployment import CONTACTS_DETAIL_TYPE, MESSAGE_BUS_ENV, MESSAGE_DETAIL_TYPES, MESSAGE_SOURCE
+from ..ports import EventBus, ServiceError
 
 log = logging.getLogger("skymarshal.workflow.execution.publish")
 BATCH = 10  # PutEvents takes at most ten entries a call
@@ -35,17 +35,15 @@ MAX_EVENT_BYTES = 256 * 1024  # an entry's size limit, detail and envelope toget
 
 @dataclass(frozen=True)
 class MessageBus:
-    """Where Execute publishes: the bus's name (None: not configured) and an EventBridge client."""
+    """Where Execute publishes: the bus's name (None: not configured) and the EventBus port (EventBridge)."""
 
     name: str | None = None
-    events: Any = None
+    events: EventBus | None = None
 
     @classmethod
     def from_env(cls) -> MessageBus:
-        import boto3
-
         name = os.environ.get(MESSAGE_BUS_ENV) or None
-        return cls(name, boto3.client("events") if name else None)
+        return cls(name, EventBridgeBus() if name else None)
 
 
 def _what(message: OutboundMessage) -> str:
@@ -84,7 +82,7 @@ def publish(messages: PlanMessages, *, to: MessageBus, disruption_id: str, execu
     """Put the plan's events on the bus (none configured: nothing to do); what was taken and what was not, never
     an exception."""
     total, bus, events = len(messages.messages) + 1, to.name, to.events
-    if bus is None:
+    if bus is None or events is None:
         return Publication(bus=None, events=total, published=0)
     run = {"disruption_id": disruption_id, "execution_name": execution_name, "scenario_id": messages.scenario_id}
     entries, failed = _entries(messages, bus, run)
@@ -98,17 +96,14 @@ def publish(messages: PlanMessages, *, to: MessageBus, disruption_id: str, execu
     for start in range(0, len(sendable), BATCH):
         batch = sendable[start : start + BATCH]
         try:
-            answer = events.put_events(Entries=[entry for _, entry in batch])
-        except (ClientError, BotoCoreError) as exc:
+            refused = events.put([entry for _, entry in batch])
+        except ServiceError as exc:
             failed += [PublishFailure(what=what, error=f"{type(exc).__name__}: {exc}") for what, _ in batch]
             continue
-        results = answer.get("Entries", [])
-        for index, (what, _) in enumerate(batch):
-            result = results[index] if index < len(results) else {"ErrorCode": "NoAnswer"}
-            if result.get("EventId"):
+        for (what, _), error in zip(batch, refused, strict=True):
+            if error is None:
                 published += 1
             else:
-                error = f"{result.get('ErrorCode', 'refused')}: {result.get('ErrorMessage', '')}".rstrip(": ")
                 failed.append(PublishFailure(what=what, error=error))
     if failed:
         log.error("%d of %d events of %s not published to %s", len(failed), total, execution_name, bus)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from boto3.dynamodb.conditions import Attr, ConditionBase, Key
 from pydantic import ValidationError
 
 from ...arbitration.models import Scenario
 from ...data import schema as s
 from ...data.rows import parse_row
+from ..aws.dynamodb import Attr, ConditionBase, Key
 from ..tables import WorkflowTables
 from .changes import Change, PlanError, row_key
 

@@ -3,9 +3,7 @@ condition failed and what about it differs from what the plan read."""
 
 from __future__ import annotations
 
-from boto3.dynamodb.conditions import AttributeBase, ConditionBase
-from boto3.dynamodb.types import TypeDeserializer
-
+from ..aws.dynamodb import AttributeBase, ConditionBase, TypeDeserializer
 from .changes import Change, PlanError, ReasonCode
 from .records import TransactionFailed
 

@@ -9,13 +9,13 @@ import zlib
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from boto3.dynamodb.conditions import Key
-from botocore.exceptions import ClientError
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from ...arbitration.actions import describe
 from ...checkpoint.config import ttl_seconds
 from ...models.operational import Flight
+from ..aws.dynamodb import Key
+from ..aws.errors import ClientError
 from ..tables import WorkflowTables
 from .changes import Change, ReasonCode
 

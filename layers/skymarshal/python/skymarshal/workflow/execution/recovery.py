@@ -118,7 +118,7 @@ def settle(
     if outcome is not None and outcome.anchor is None and trail is not None:  # Learn had finished: its head
         from ..audit.anchor import anchor_head
 
-        outcome = outcome.model_copy(update={"anchor": anchor_head(trail, disruption_id, s3=store.client)})
+        outcome = outcome.model_copy(update={"anchor": anchor_head(trail, disruption_id, objects=store.objects)})
     output = {**(state or {}), "outcome": outcome.model_dump(mode="json") if outcome else None}
     return settled(
         "executed",

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from botocore.exceptions import ClientError
-
 from ...arbitration.models import ArbitratorOutput, Scenario
 from ...data import queries as q
 from ...data.loader import item_of
@@ -30,6 +28,7 @@ from ...models.history import DisruptionRecord, DisruptionType
 from ...models.operational import Flight
 from ..alerts import AlertChannel, raise_alert
 from ..audit.document import audit_document, run_status
+from ..aws.errors import ClientError
 from ..deployment import ALERT_FAILED_METRIC, escalation_metric
 from ..execution.records import ExecutionReport
 from ..models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
@@ -270,5 +269,5 @@ def learn_step(
         )
         from ..audit.anchor import anchor_head
 
-        anchor = anchor_head(trail, request.disruption_id, s3=store.client)
+        anchor = anchor_head(trail, request.disruption_id, objects=store.objects)
     return outcome.model_copy(update={"audit": audit, "anchor": anchor})

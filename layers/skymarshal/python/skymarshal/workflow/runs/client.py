@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
+from ..aws.sfn import SfnTaskTokens
 from ..deployment import STATE_MACHINE_ENV
 from ..models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest, base_name, is_run_of
 from ..payloads import ArtifactStore
@@ -39,8 +40,7 @@ class WorkflowClient:
         """In Lambda: the state machine from SKYMARSHAL_STATE_MACHINE_ARN, the stack's bucket, tables and key."""
         import os
 
-        import boto3
-
+        from ...data import aws
         from ..audit.trail import AuditTrail
         from ..tables import WorkflowTables
 
@@ -49,11 +49,11 @@ class WorkflowClient:
             raise RuntimeError(f"{STATE_MACHINE_ENV} is not set: the API starts and follows runs of that state machine")
         store, tables = ArtifactStore(), WorkflowTables.from_env()
         return cls(
-            sfn=boto3.client("stepfunctions"),
+            sfn=aws.client("stepfunctions"),
             state_machine_arn=arn,
             store=store,
             tables=tables,
-            trail=AuditTrail(tables=tables, s3=store.client),
+            trail=AuditTrail(tables=tables, objects=store.objects),
         )
 
     def execution_arn(self, name: str) -> str:
@@ -160,7 +160,9 @@ class WorkflowClient:
     def decide(self, name: str, answer: ApprovalDecision, registry=None) -> dict:
         from ..approvals import decide
 
-        return decide(name, answer, tables=self.tables, sfn=self.sfn, registry=registry, trail=self.trail)
+        return decide(
+            name, answer, tables=self.tables, tokens=SfnTaskTokens(self.sfn), registry=registry, trail=self.trail
+        )
 
     def output(self, name: str) -> dict | None:
         described = self.describe(name)
@@ -285,7 +287,7 @@ class WorkflowClient:
             raise ValueError("this client has no audit trail configured")
         disruption_id = self.disruption_id(name)  # an unknown id is RunNotFound, not an empty chain
         runs = [self.describe(e["name"]) for e in self.executions(limit=1000) if is_run_of(e["name"], disruption_id)]
-        return verify_anchored(self.trail, disruption_id, runs, s3=self.store.client)
+        return verify_anchored(self.trail, disruption_id, runs, objects=self.store.objects)
 
     def disruption_id(self, name: str) -> str:
         """The disruption a run is about: its input's, whatever the execution is called."""

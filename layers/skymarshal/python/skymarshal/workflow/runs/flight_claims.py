@@ -31,9 +31,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from botocore.exceptions import ClientError
 from pydantic import BaseModel
 
+from ..aws.errors import ClientError
 from ..deployment import FLIGHT_HOLD_ENV, STATE_MACHINE_ENV
 from ..tables import WorkflowTables
 

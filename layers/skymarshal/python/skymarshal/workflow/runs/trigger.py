@@ -21,10 +21,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
-from botocore.exceptions import ClientError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ...models.common import MAX_PROMPT_CHARS
+from ..aws.errors import ClientError
 from ..deployment import DETAIL_TYPES, MOVEMENT_DETAIL_TYPE, SOURCE
 from ..deployment import TRIGGER_DLQ_ENV as DLQ_ENV  # noqa: F401  (the Trigger handler reads it from here)
 from ..models import DisruptionRequest, field_error
