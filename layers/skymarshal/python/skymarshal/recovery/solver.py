@@ -121,6 +121,7 @@ class _Search:
         # The longest a kept plan's rows, cost and check took: the run's end is reserved twice that (the last
         # re-seating's check, then the result's), so a run ends within its limit (B: ~1 s each on a quiet core).
         self.judge_seconds = 0.0
+        self.judged: list[tuple[SolutionRows, CostBreakdown]] = []  # kept rows (they passed the check), their cost
 
     @property
     def incumbent(self) -> Plan:
@@ -147,13 +148,14 @@ class _Search:
             return False  # an equal cost is sometimes accepted, to drift
         judging = time.monotonic()
         solution = to_rows(plan, seating.lines)
-        score = (unbooked, evaluate(self.instance, solution).total)
+        cost = evaluate(self.instance, solution)
+        score = (unbooked, cost.total)
         rejected = score > self.best_score or check(self.instance, solution, self.net.rules)
         self.judge_seconds = max(self.judge_seconds, time.monotonic() - judging)
         if rejected:
             return False
         improved = score < self.best_score
-        self.keep(plan, seating.lines, solution, score)
+        self.keep(plan, seating.lines, solution, score, cost)
         self.best_reseated = by_mip
         if by_mip:
             self.reseater.kept(seating.lines)
@@ -184,9 +186,19 @@ class _Search:
         self.mip_slack = max(2 * gain if self.mip_slack == float("inf") else 0.5 * self.mip_slack + gain, 1.0)
         return found
 
-    def keep(self, plan: Plan, lines: list[PassengerLine], solution: SolutionRows, score: tuple[int, float]) -> None:
-        """Make the plan and its seating the incumbent (its passenger cost summed afresh: no drift)."""
+    def keep(
+        self,
+        plan: Plan,
+        lines: list[PassengerLine],
+        solution: SolutionRows,
+        score: tuple[int, float],
+        cost: CostBreakdown,
+    ) -> None:
+        """Make the plan and its seating the incumbent (its passenger cost summed afresh: no drift). Its cost
+        breakdown is kept: the run's result reports it without costing and checking the same rows again."""
         self.best_plan, self.best_solution, self.best_cost, self.best_score = plan, solution, score[1], score
+        # the rows the result may return (this incumbent, the best re-seated one) with their costs, by identity
+        self.judged = [(r, c) for r, c in self.judged if r is self.final_solution] + [(solution, cost)]
         self.seating = Seating(lines, passenger_total(plan, lines))
 
     def reseat_incumbent(self, last: bool = False) -> bool:
@@ -200,11 +212,12 @@ class _Search:
         if lines is None:
             return False
         solution = to_rows(plan, lines)
-        score = (self.best_score[0], evaluate(self.instance, solution).total)
+        cost = evaluate(self.instance, solution)
+        score = (self.best_score[0], cost.total)
         if score >= min(self.best_score, self.final_score) or check(self.instance, solution, self.net.rules):
             return False
         self.final_solution, self.final_score = solution, score
-        self.keep(plan, lines, solution, score)
+        self.keep(plan, lines, solution, score, cost)
         self.reseater.kept(lines)
         return True
 
@@ -280,11 +293,14 @@ def solve(
             on_incumbent(*search.result())
     if not search.best_reseated and search.reseat_incumbent(last=True) and on_incumbent:
         on_incumbent(*search.result())
-    solution = search.result()[0].to_model()
+    rows = search.result()[0]
+    solution = rows.to_model()
+    # kept, so costed and checked already: the run's end reserves time for the last judging, not a third one
+    judged = next((c for r, c in search.judged if r is rows), None)
     result = RecoveryResult(
         instance=instance.name,
-        cost=evaluate(instance, solution),
-        violations=check(instance, solution, rules),
+        cost=judged or evaluate(instance, solution),
+        violations=[] if judged is not None else check(instance, solution, rules),
         seconds=round(time.monotonic() - started, 2),
         iterations=search.iterations,
         improvements=search.improvements,
