@@ -120,7 +120,12 @@ def test_cancellation_rebooks_the_planned_numbers_onto_each_flight_and_the_rest_
     onto = {**rebook.onto, first: count - 10}
     partners = rebook.interline + 10
     cancel = cancel.model_copy(
-        update={"actions": [cancel.actions[0], rebook.model_copy(update={"onto": onto, "interline": partners})]}
+        update={  # the counts path (a plan without journeys; test_execution_journeys.py covers the journeys)
+            "actions": [
+                cancel.actions[0],
+                rebook.model_copy(update={"onto": onto, "interline": partners, "journeys": []}),
+            ]
+        }
     )
     keys = copy_rows(account, blank_account, cancel)
     before = snapshot(blank_account, keys)

@@ -66,10 +66,25 @@ class CancelFlight(_Action):
     reason: str
 
 
+class RebookJourney(BaseModel):
+    """`passengers` of one party (``rules.reaccommodation.party_key``: final destination, cabin, onward flight,
+    protection) on `flights` in order, home at `arrival` (the earliest way home, issue 46 item 2)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    party: str
+    flights: list[str] = Field(min_length=1)
+    passengers: NonNegativeInt
+    arrival: UtcDatetime
+    delay_minutes: NonNegativeInt  # at the final destination
+    overnight: bool = False
+
+
 class RebookPassengers(_Action):
     kind: Literal["rebook"] = "rebook"
     passengers: NonNegativeInt
-    onto: dict[str, NonNegativeInt] = Field(default_factory=dict)  # flight id → passengers moved there
+    onto: dict[str, NonNegativeInt] = Field(default_factory=dict)  # flight id → passengers moved there (first legs)
+    journeys: list[RebookJourney] = Field(default_factory=list)  # each party's way home; execution writes these
     interline: NonNegativeInt = 0  # passengers placed on other carriers
     ground_transport_to: Iata | None = None  # after a diversion: coach to the original destination
 
@@ -178,7 +193,11 @@ def describe(action: BaseModel) -> str:
     if isinstance(a, CancelFlight):
         return f"Cancel {a.flight_id} ({a.reason})"
     if isinstance(a, RebookPassengers):
-        onto = ", ".join(f"{n} on {f}" for f, n in a.onto.items())
+        onto = (
+            ", ".join(f"{j.passengers} on {'-'.join(j.flights)}" for j in a.journeys)
+            if a.journeys
+            else ", ".join(f"{n} on {f}" for f, n in a.onto.items())
+        )
         parts = [
             p
             for p in (

@@ -1,21 +1,26 @@
 """The conservative baseline that always exists: cancel the flight — with the flights of its rotation its aircraft
-can then no longer reach (the return of an out-and-back) — and re-accommodate everyone on the next own flights of
-the same number, then on partners. Costed by the rules engine (EU261 compensation and care, refunds)."""
+can then no longer reach (the return of an out-and-back) — and re-accommodate everyone on the earliest way home the
+own network offers (``plans.journeys``: any flight number, through the hub, the same day or the next, seats checked),
+then on partners. Costed by the rules engine (EU261 compensation and care, refunds) with the journeys' passenger
+minutes and overnight stays (``Scenario.passenger_minutes``, ``Scenario.overnight_passengers``)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ...data import queries as q
 from ...models.operational import Booking, Flight
 from ...rules import finance, guest
+from ...rules.reaccommodation import Reaccommodation
 from ..actions import CancelFlight, RebookPassengers
 from ..context import DisruptionContext
+from ..memo_keys import BookingsRead, WaysHome
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
+from . import journeys as ways_home
 from .text import pros_cons
 
 INTERLINE_DELAY_MINUTES = 24 * 60  # a passenger nobody can seat on an own flight: next day on a partner
@@ -23,7 +28,7 @@ INTERLINE_DELAY_MINUTES = 24 * 60  # a passenger nobody can seat on an own fligh
 
 def cancellation(ctx: DisruptionContext) -> Scenario:
     """The conservative baseline: cancel, with the flights of the rotation the aircraft can then no longer reach
-    (the return of an out-and-back), and re-accommodate everyone on the next own flights, then partners."""
+    (the return of an out-and-back), and re-accommodate everyone on the earliest way home, then partners."""
     return rotation_plan.first_whole(ctx, (_cancel(ctx, b) for b in rotation_plan.blocks(ctx)), lambda s: s.actions)
 
 
@@ -36,33 +41,89 @@ class Cancelled:
     care: list = field(default_factory=list)
     bookings: list[Booking] = field(default_factory=list)
     passengers: int = 0
-    wait: int = 0  # the disrupted flight's passengers' mean wait (minutes)
+    wait: int = 0  # the disrupted flight's passengers' mean delay at their final destination (minutes)
+    passenger_minutes: int = 0  # every cancelled flight's passengers' delay at their final destination
+    overnight: int = 0  # passengers whose way home waits over the local night (hotel)
 
 
 def cancelled(ctx: DisruptionContext, flights: Sequence[Flight], why: str) -> Cancelled:
     """Each of `flights` cancelled (CancelFlight, `why` on a later flight of the rotation) and its passengers
-    re-accommodated on the next own flights, then partners (RebookPassengers), with their EU261 compensation and
-    care."""
+    re-accommodated on their earliest ways home, then partners (RebookPassengers with the journeys), with their
+    EU261 compensation and care."""
     f, out = ctx.flight, Cancelled()
+    rows = {
+        x.flight_id: ctx.bookings
+        if x.flight_id == f.flight_id
+        else ctx.memo(BookingsRead(x.flight_id), lambda x=x: q.bookings(ctx.handle, x.flight_id))
+        for x in flights
+    }
+    placed = ctx.memo(
+        WaysHome(tuple(x.flight_id for x in flights)), lambda: ways_home.reaccommodation(ctx, flights, rows)
+    )
     for x in flights:
-        bookings = (
-            ctx.bookings
-            if x.flight_id == f.flight_id
-            else ctx.memo(("bookings", x.flight_id), lambda x=x: q.bookings(ctx.handle, x.flight_id))
-        )
+        bookings = rows[x.flight_id]
         pax = len(guest.active(bookings, x.flight_id))
-        onto, interline, waited = _reaccommodation(ctx, x, pax)
+        home = placed[x.flight_id]
+        interline = max(0, pax - sum(j.passengers for j in home.journeys))
+        onto: dict[str, int] = {}
+        for j in home.journeys:
+            onto[j.flight_ids[0]] = onto.get(j.flight_ids[0], 0) + j.passengers
         reason = f"{ctx.disruption_type} disruption" + (f" ({why})" if x.flight_id != f.flight_id else "")
         out.actions += [
             CancelFlight(flight_id=x.flight_id, reason=reason),
-            RebookPassengers(flight_id=x.flight_id, passengers=pax, onto=onto, interline=interline),
+            RebookPassengers(
+                flight_id=x.flight_id,
+                passengers=pax,
+                onto=onto,
+                interline=interline,
+                journeys=ways_home.journeys(home),
+            ),
         ]
+        minutes = home.passenger_delay_minutes + interline * INTERLINE_DELAY_MINUTES
+        overnight = home.overnight + (interline if _interline_overnight(x) else 0)
         out.compensation.append(guest.compensation_liability(x, bookings, "cancellation", cause=ctx.cause))
-        out.care.append(guest.duty_of_care(x, bookings, "cancellation", departure_delay_minutes=waited))
+        out.care += _care(x, bookings, home, interline)
         out.bookings += bookings
         out.passengers += pax
-        out.wait = waited if x.flight_id == f.flight_id else out.wait
+        out.passenger_minutes += minutes
+        out.overnight += overnight
+        out.wait = (math.ceil(minutes / pax) if pax else 0) if x.flight_id == f.flight_id else out.wait
     return out
+
+
+def _interline_overnight(x: Flight) -> bool:
+    later = x.scheduled_departure + timedelta(minutes=INTERLINE_DELAY_MINUTES)
+    return guest.overnight_necessary(ways_home.origin_tz(x), x.scheduled_departure, later)
+
+
+def _care(x: Flight, bookings: Sequence[Booking], home: Reaccommodation, interline: int) -> list:
+    """Art. 9 care for `x`'s passengers: a hotel for those whose way home waits over the night (and those on a
+    partner the next day), meals for the wait until their first flight leaves."""
+    active = guest.active(bookings, x.flight_id)
+    nights = [j for j in home.journeys if j.overnight]
+    days = [j for j in home.journeys if not j.overnight]
+    out = []
+    start = 0
+    for group, overnight, extra in ((nights, True, interline), (days, False, 0)):
+        n = sum(j.passengers for j in group) + extra
+        if not n:
+            continue
+        wait = sum(j.passengers * _wait(x, j.legs[0].departure) for j in group) + extra * INTERLINE_DELAY_MINUTES
+        out.append(
+            guest.duty_of_care(
+                x,
+                active[start : start + n],
+                "cancellation",
+                departure_delay_minutes=math.ceil(wait / n),
+                overnight=(overnight and bool(group)) or (extra > 0 and _interline_overnight(x)),
+            )
+        )
+        start += n
+    return out
+
+
+def _wait(x: Flight, departure: datetime) -> int:
+    return minutes_after(x.scheduled_departure, departure)
 
 
 def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
@@ -91,33 +152,17 @@ def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
         passengers_impacted=total,
         cost_usd=round(cost.total_usd, 2),
         cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
+        **_day_figures(gone),
     )
     return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
 
 
-def _reaccommodation(ctx: DisruptionContext, f: Flight, pax: int) -> tuple[dict[str, int], int, int]:
-    """Seats on the next own flights of the same number (within two days), then partners: (onto, interline, the
-    passengers' mean wait in minutes)."""
-    later = sorted(
-        (
-            x
-            for x in q.flights_by_number(ctx.handle, f.flight_number, f.flight_date, days=2)
-            if x.scheduled_departure > f.scheduled_departure and x.status != "CANCELLED"
-        ),
-        key=lambda x: x.scheduled_departure,
-    )
-    onto, left, waits = {}, pax, []
-    for other in later:
-        free = max(0, sum(other.capacity.values()) - sum(other.booked.values()))
-        take = min(free, left)
-        if take:
-            onto[other.flight_id] = take
-            waits.append((take, minutes_after(f.scheduled_arrival, other.scheduled_arrival)))
-            left -= take
-        if not left:
-            break
-    waits.append((left, INTERLINE_DELAY_MINUTES))
-    return onto, left, int(sum(n * m for n, m in waits) / pax) if pax else 0
+def _day_figures(gone: Cancelled) -> dict:
+    """The journeys' passenger minutes and overnight stays, on the fields the ranking reads (day_cost keeps a
+    cancellation's own record). Set only where the Scenario has them: they arrive with the ranking's change
+    (issue 46 item 3), committed on its own."""
+    figures = {"passenger_minutes": gone.passenger_minutes, "overnight_passengers": gone.overnight}
+    return {k: v for k, v in figures.items() if k in Scenario.model_fields}
 
 
 def minutes_after(start: datetime, end: datetime) -> int:

@@ -54,6 +54,7 @@ from .crew import (
 )
 from .ferry import ferry_changes
 from .integrity import rotation_refusal
+from .journeys import journey_changes
 from .positions import grounding_changes, position_changes
 from .reader import OPERABLE, RowReader
 
@@ -218,6 +219,8 @@ class Planner(RowReader):
         INTERLINE). Each target flight's booked counts rise and the source's fall, so free seats stay true."""
         if not a.onto and not a.interline:
             return []  # ground transport after a diversion: nothing in the operational tables changes
+        if a.journeys:  # the earliest ways home the plan found, every flight of each journey (issue 46 item 2)
+            return journey_changes(self, a, _priority)
         source = self._flight(a.flight_id)
         rows = [
             r

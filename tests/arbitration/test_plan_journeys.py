@@ -1,0 +1,132 @@
+"""arbitration.plans.journeys: a cancellation's passengers on their earliest ways home, read through the GSIs once
+per decision (the reads replaced by an in-memory network here: no AWS), the disruption's own facts respected."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+import pytest
+
+from skymarshal.arbitration.plans import journeys as ways
+from skymarshal.models.operational import Booking, Flight
+
+T0 = datetime(2027, 1, 20, tzinfo=UTC)
+
+
+def flight(fid, origin, destination, dep_h, block_h=3.0, reg="A6-AAA", booked=0, status="SCHEDULED"):
+    dep = T0 + timedelta(hours=dep_h)
+    return Flight(
+        flight_id=fid,
+        flight_number=fid.split("-")[0],
+        carrier="EY",
+        origin=origin,
+        destination=destination,
+        flight_date=dep.date(),
+        scheduled_departure=dep,
+        scheduled_arrival=dep + timedelta(hours=block_h),
+        aircraft_registration=reg,
+        aircraft_type="A320",
+        block_minutes=int(block_h * 60),
+        distance_km=2000,
+        capacity={"J": 10, "Y": 100},
+        booked={"Y": booked},
+        status=status,
+    )
+
+
+def booking(n, fid, final, onward=None, cabin="Y"):
+    return Booking(
+        booking_id=f"B{n}",
+        pnr=f"PNR{n:03d}",
+        flight_id=fid,
+        passenger_id=f"P{n}",
+        passenger_name="Test Passenger",
+        cabin=cabin,
+        final_destination=final,
+        onward_flight_id=onward,
+        fare_paid=300.0,
+    )
+
+
+CANCELLED = flight("EY346-0120", "AMM", "AUH", 6, reg="A6-BAD")
+NETWORK = [
+    CANCELLED,
+    flight("EY346-0121", "AMM", "AUH", 30, reg="A6-BAD"),  # the same flight tomorrow
+    flight("EY348-0120", "AMM", "AUH", 11, reg="A6-BBB", booked=95),  # 15 free (5 Y + 10 J)
+    flight("EY352-0120", "AMM", "AUH", 14, reg="A6-CCC"),
+    flight("EY11-0120", "AUH", "LHR", 16, block_h=7.5, reg="A6-DDD"),
+    flight("EY19-0120", "AUH", "LHR", 22, block_h=7.5, reg="A6-EEE"),
+]
+
+
+@pytest.fixture
+def ctx(monkeypatch):
+    reads = []
+
+    def departures(handle, iata, start, end):
+        reads.append(("departures", iata))
+        return [f for f in NETWORK if f.origin == iata and start <= f.scheduled_departure < end]
+
+    def arrivals(handle, iata, start, end):
+        reads.append(("arrivals", iata))
+        return [f for f in NETWORK if f.destination == iata and start <= f.scheduled_arrival < end]
+
+    monkeypatch.setattr(ways.q, "departures", departures)
+    monkeypatch.setattr(ways.q, "arrivals", arrivals)
+    monkeypatch.setattr(
+        ways.q, "get_flight", lambda handle, fid: next((f for f in NETWORK if f.flight_id == fid), None)
+    )
+    cache: dict = {}
+    context = SimpleNamespace(
+        flight=CANCELLED,
+        handle=None,
+        now=T0,
+        weather_window=None,
+        tail_grounded=True,
+        release_at=None,
+        memo=lambda key, compute: cache[key] if key in cache else cache.setdefault(key, compute()),
+        profile=lambda iata: None,
+        reads=reads,
+    )
+    return context
+
+
+def test_the_cancelled_flights_passengers_go_home_the_same_day_through_any_flight_number(ctx):
+    bookings = [booking(i, CANCELLED.flight_id, "AUH") for i in range(20)]
+    bookings += [booking(100 + i, CANCELLED.flight_id, "LHR", onward="EY11-0120") for i in range(3)]
+    found = ways.reaccommodation(ctx, [CANCELLED], {CANCELLED.flight_id: bookings})[CANCELLED.flight_id]
+    legs = sorted((j.flight_ids, j.passengers) for j in found.journeys)
+    # the three connecting to LHR are protected: first on EY348 and on to LHR on EY11 (lands 23:30 against 16:00)
+    assert legs == [
+        (("EY348-0120",), 12),
+        (("EY348-0120", "EY11-0120"), 3),
+        (("EY352-0120",), 8),
+    ]
+    assert all("EY346-0121" not in j.flight_ids for j in found.journeys) and not found.unplaced
+    connecting = next(j for j in found.journeys if len(j.legs) == 2)
+    assert connecting.flight_ids[-1] == "EY11-0120" and connecting.delay_minutes == 0  # their own onward flight kept
+    rebook = ways.journeys(found)
+    assert sum(j.passengers for j in rebook) == 23 and all("|" not in j.party for j in rebook)
+
+
+def test_reads_are_memoised_per_decision(ctx):
+    bookings = {CANCELLED.flight_id: [booking(1, CANCELLED.flight_id, "AUH")]}
+    ways.reaccommodation(ctx, [CANCELLED], bookings)
+    first = list(ctx.reads)
+    ways.reaccommodation(ctx, [CANCELLED], bookings)
+    assert ctx.reads == first  # the second scenario of the decision reads nothing again
+
+
+def test_the_grounded_tail_and_the_weather_window_take_nobody_home(ctx):
+    assert ways.unusable(ctx, NETWORK[1])  # A6-BAD is grounded with no release: not tomorrow either
+    ctx.release_at = T0 + timedelta(hours=20)
+    assert not ways.unusable(ctx, NETWORK[1])
+    ctx.weather_window = ("AUH", T0 + timedelta(hours=13), T0 + timedelta(hours=18))
+    assert ways.unusable(ctx, NETWORK[2])  # EY348 lands at AUH at 14:00, inside the window
+    assert ways.unusable(ctx, NETWORK[4])  # EY11 leaves AUH at 16:00, inside the window
+    assert not ways.unusable(ctx, NETWORK[5])
+
+
+def test_the_horizon_is_the_end_of_the_next_local_day():
+    assert ways.horizon(CANCELLED) == datetime(2027, 1, 21, 21, tzinfo=UTC)  # midnight in Amman (UTC+3 all year)
