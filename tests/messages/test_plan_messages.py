@@ -104,7 +104,9 @@ def test_each_change_gets_its_message_kind_and_the_mvt_parses_back():
     assert len(out.messages) == 4 and out.refused == []
     assert (by_flight[f1.flight_id].standard, by_flight[f1.flight_id].action) == ("MVT", "ED")
     assert by_flight[f2.flight_id].text == "ASM\nUTC\nCNL ROTA\nEY2/20JAN27"  # EY2 is not the disruption's flight: 93
-    assert by_flight[f3.flight_id].action == "EQT" and "J 781 .J28Y262\nSI REG A6BLZ" in by_flight[f3.flight_id].text
+    # the equipment element is the new aircraft's (a B78X: its type, its seats, its tail), the old tail in SI
+    assert by_flight[f3.flight_id].action == "EQT"
+    assert "J 781 .J32Y303 A6BLZ\nSI REPLACES A6BLC" in by_flight[f3.flight_id].text
     parsed = MVTParser().parse(by_flight[f1.flight_id].text)
     assert (parsed.flight_number, parsed.aircraft_registration, parsed.airport_of_movement) == ("EY1", "A6BLT", "AUH")
     assert parsed.estimated_departure == "200945" and parsed.delays[0].reason_codes == ["41"]

@@ -3,8 +3,10 @@
 One message per flight whose schedule or movement the plan changes, by what changes (SSIM Chapter 5, AHM 780):
 - cancelled: ASM CNL;
 - retimed (a swap with it or not): MVT with the estimated departure, the tail that flies it, and the delay code —
-  the disruption's own (AHM 730) on the flights it touches, 93 (aircraft rotation, reactionary) on the others;
-- another tail, same times: ASM EQT (the type, its seats, and the tail as supplementary information);
+  the disruption's own (AHM 730) on the flights it disrupts, 93 (aircraft rotation, reactionary) on the knock-on
+  ones, with the root cause's code said in SI (AHM 731's sub-codes qualify a code by letter; none names a root);
+- another tail, same times: ASM EQT whose equipment element is the new aircraft's (type, seats, registration), the
+  element a schedule system reads, and the tail it replaces in SI;
 - diverted: DIV with the estimated arrival at the alternate.
 Crew re-plans without a change of time, ferries and fleet bookkeeping change no scheduled movement: no message,
 but the crew they call out are contacts. A crew member whose duty changes (arbitration/crew/contacts.py: called out,
@@ -30,6 +32,7 @@ from ..arbitration.crew.contacts import CrewChangeKind, crew_changes
 from ..arbitration.models import Scenario
 from ..data.ssim_schedule import IATA_TYPE
 from ..models.disruption import Disruption
+from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
 from . import formats as fmt
 from .contacts import passenger_groups
@@ -54,17 +57,31 @@ class PlanFacts:
 
 
 def delay_code_for(flight: Flight, disruption: Disruption | None) -> int:
-    """The disruption's AHM 730 code on a flight it touches (named, its tail, its airport), else reactionary."""
+    """The disruption's AHM 730 code on a flight it disrupts itself, else 93 (aircraft rotation, reactionary).
+
+    The flights it disrupts are its scope's resolved flights; with none resolved, those of its flight numbers, its
+    tail, or (an airport or airspace scope) its airport. A station named beside a flight scope ("fog at LHR" for
+    EY11) is where the cause is, not a scope: the tail's next flight out of LHR is late because its aircraft is
+    (AHM 730: 93), not because of the fog."""
     if disruption is None:
         return REACTIONARY_CODE
     scope = disruption.scope
-    touches = (
-        flight.flight_id in scope.flights
-        or (flight.flight_number in scope.flight_numbers and not scope.flights)
-        or (scope.registration is not None and flight.aircraft_registration == scope.registration)
-        or (scope.airport is not None and scope.airport in (flight.origin, flight.destination))
-    )
+    if scope.flights:
+        touches = flight.flight_id in scope.flights
+    elif scope.kind == "flight" or scope.kind == "crew_member":
+        touches = flight.flight_number in scope.flight_numbers
+    elif scope.kind == "tail":
+        touches = scope.registration is not None and flight.aircraft_registration == scope.registration
+    else:
+        touches = scope.airport is not None and scope.airport in (flight.origin, flight.destination)
     return disruption.iata_delay_code if touches else REACTIONARY_CODE
+
+
+def root_code_of(code: int, disruption: Disruption | None) -> int | None:
+    """A reactionary delay's root cause (the disruption's own code), said beside the 93 it is coded as."""
+    if code != REACTIONARY_CODE or disruption is None or disruption.iata_delay_code == REACTIONARY_CODE:
+        return None
+    return disruption.iata_delay_code
 
 
 def _by_flight(scenario: Scenario) -> dict[str, list]:
@@ -89,13 +106,23 @@ def _message(flight: Flight, actions: list, disruption: Disruption | None) -> tu
         return "MVT", "DIV", text, f"diverted to {divert.alternate}"
     if (delay := kinds.get("delay")) is not None and delay.delay_minutes > 0:
         text = fmt.mvt_delay(
-            flight.flight_number, flight.scheduled_departure, tail, flight.origin, delay.new_departure, code
+            flight.flight_number,
+            flight.scheduled_departure,
+            tail,
+            flight.origin,
+            delay.new_departure,
+            code,
+            root_code=root_code_of(code, disruption),
         )
         return "MVT", "ED", text, f"delayed {delay.delay_minutes} min" + (f", flown by {tail}" if swap else "")
-    if swap is not None:
-        seats = "".join(f"{c}{n}" for c, n in sorted(flight.capacity.items(), key=lambda x: "FJY".index(x[0])) if n)
+    if swap is not None:  # the equipment element carries the new aircraft: its type, its seats and its tail
+        new_type = AIRCRAFT_TYPES.get(swap.to_aircraft_type)
+        capacity = new_type.capacity if new_type is not None else flight.capacity
+        seats = "".join(f"{c}{n}" for c, n in sorted(capacity.items(), key=lambda x: "FJY".index(x[0])) if n)
         iata = IATA_TYPE.get(swap.to_aircraft_type, swap.to_aircraft_type[-3:])
-        text = fmt.asm_equipment(flight.flight_number, flight.scheduled_departure, code, iata, seats, tail)
+        text = fmt.asm_equipment(
+            flight.flight_number, flight.scheduled_departure, code, iata, seats, tail, swap.from_registration
+        )
         return "ASM", "EQT", text, f"flown by {tail} ({swap.to_aircraft_type})"
     return None
 

@@ -6,15 +6,16 @@ ASM (SSIM Chapter 5, ad hoc schedule message), one sub-message per flight and da
     UTC                       time mode
     CNL WEAT                  action identifier, change reason (SSIM 2.6)
     EY123/20JAN27             flight identifier: designator / date
-    J 789 .J28Y262            EQT only: service type, IATA aircraft type, configuration
-    SI REG A6BLT              supplementary information: the tail that flies it
+    J 789 .J28Y262 A6BLT      EQT only: service type, IATA aircraft type, configuration, registration (the new one)
+    SI REPLACES A6BLA         supplementary information: the tail it replaces
 
 MVT (AHM 780), a delay or a diversion:
 
     MVT                       (DIV for a diversion)
     EY123/20.A6BLT.AUH        flight / day of month . registration . station of the movement
     ED200930                  estimated departure, day hours minutes (DIV: EA200930 MCT, estimated arrival there)
-    DL41/0030                 AHM 730 delay code / duration HHMM
+    DL41/0030                 AHM 730 delay code / duration HHMM (93 on a knock-on flight)
+    SI ROOT CAUSE DL72        a knock-on delay's root cause
     SI SKYMARSHAL PLAN ...    supplementary information
 
 Each builder returns the text; `problems_asm` and `problems_mvt` re-read a text by the grammar above and say what
@@ -46,7 +47,7 @@ CHANGE_REASONS: tuple[tuple[int, str], ...] = (
 _DESIGNATOR = r"[A-Z0-9]{2}[A-Z]?\d{1,4}[A-Z]?"
 _ASM = re.compile(
     rf"^ASM\nUTC\n(?P<action>CNL|EQT) (?P<reason>[A-Z]{{4}})\n(?P<flight>{_DESIGNATOR})/\d{{2}}(?:{'|'.join(MONTHS)})\d{{2}}"
-    r"(?P<equipment>\nJ [A-Z0-9]{3} \.(?:[A-Z]\d{1,3})+)?(?:\nSI [ -~]{1,64})*$"
+    r"(?P<equipment>\nJ [A-Z0-9]{3} \.(?:[A-Z]\d{1,3})+(?: [A-Z0-9]{3,10})?)?(?:\nSI [ -~]{1,64})*$"
 )
 _MVT = re.compile(
     rf"^(?P<kind>MVT|DIV)\n(?P<flight>{_DESIGNATOR})/(?P<day>0[1-9]|[12]\d|3[01])\.[A-Z0-9]{{3,6}}\.[A-Z]{{3}}\n"
@@ -73,21 +74,38 @@ def asm_cancel(flight_number: str, departure: datetime, delay_code: int) -> str:
 
 
 def asm_equipment(
-    flight_number: str, departure: datetime, delay_code: int, iata_type: str, configuration: str, registration: str
+    flight_number: str,
+    departure: datetime,
+    delay_code: int,
+    iata_type: str,
+    configuration: str,
+    registration: str,
+    replaced: str | None = None,
 ) -> str:
+    """An EQT whose equipment element (service type, aircraft type, configuration, registration) is the aircraft
+    that now flies it; the tail it replaces, for a person, in SI."""
+    si = f"\nSI REPLACES {_reg(replaced)}" if replaced else ""
     return (
         f"ASM\nUTC\nEQT {change_reason(delay_code)}\n{flight_number}/{_date(departure)}\n"
-        f"J {iata_type} .{configuration}\nSI REG {_reg(registration)}"
+        f"J {iata_type} .{configuration} {_reg(registration)}{si}"
     )
 
 
 def mvt_delay(
-    flight_number: str, scheduled: datetime, registration: str, station: str, estimated: datetime, delay_code: int
+    flight_number: str,
+    scheduled: datetime,
+    registration: str,
+    station: str,
+    estimated: datetime,
+    delay_code: int,
+    root_code: int | None = None,
 ) -> str:
+    """A delay MVT; a reactionary one (93) says its root cause's code in SI."""
     minutes = max(0, int((estimated - scheduled).total_seconds() // 60))
+    si = f"\nSI ROOT CAUSE DL{root_code:02d}" if root_code is not None else ""
     return (
         f"MVT\n{flight_number}/{scheduled.day:02d}.{_reg(registration)}.{station}\n"
-        f"ED{estimated:%d%H%M}\nDL{delay_code:02d}/{minutes // 60:02d}{minutes % 60:02d}"
+        f"ED{estimated:%d%H%M}\nDL{delay_code:02d}/{minutes // 60:02d}{minutes % 60:02d}{si}"
     )
 
 
