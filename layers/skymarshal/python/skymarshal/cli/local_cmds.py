@@ -27,6 +27,12 @@ def register(commands) -> None:
     start.add_argument(
         "--port", type=int, default=None, help=f"default: the last one used, else {control.DEFAULT_PORT}"
     )
+    start.add_argument(
+        "--faults",
+        metavar="SPEC",
+        help="fail a seeded share of AWS calls as the services do, e.g. 5%% or 20%%,seed=7,kinds=throttle+partial "
+        "(local/faults.py; the same as SKYMARSHAL_LOCAL_FAULTS)",
+    )
     _schedule_arguments(start)
     start.set_defaults(run=_start)
     actions.add_parser("stop", help="stop local AWS (its state is kept)").set_defaults(run=_stop)
@@ -78,6 +84,17 @@ def _schedule(args, fresh: bool) -> Schedule | None:
 
 
 def _start(args) -> int:
+    if args.faults:  # checked here, in one line, before a server starts; the server reads it from its environment
+        import os
+
+        from ..local.faults import FAULTS_ENV, FaultSpecError, parse
+        from .common import CliError
+
+        try:
+            parse(args.faults)
+        except FaultSpecError as exc:
+            raise CliError(f"local AWS not started: {exc}") from None
+        os.environ[FAULTS_ENV] = args.faults
     schedule = _schedule(args, fresh=False)
     control.start(seed=args.seed, port=args.port, load_factor=args.load_factor, schedule=schedule)
     return 0

@@ -46,4 +46,11 @@ def in_process_account(
             account.create(None)
         else:  # moto runs in this process: its table model takes the rows directly, as the server's seeding does
             seed_in_place(account, airline, tables=tables)
-        yield account
+        # SKYMARSHAL_LOCAL_FAULTS: a share of the calls made from here on fails as AWS would (local/faults.py)
+        from .fault_hooks import from_env, install_in_process
+
+        install_in_process(from_env(in_process=True))
+        try:
+            yield account
+        finally:
+            install_in_process(None)

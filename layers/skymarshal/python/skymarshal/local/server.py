@@ -31,11 +31,14 @@ def _start_http(port: int, on_change):
     from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
     from werkzeug.serving import make_server
 
+    from .fault_hooks import from_env, middleware
     from .journal import Recorder
 
     app = DomainDispatcherApplication(create_backend_app)
     recorder = Recorder(app, on_change)
-    http = make_server("127.0.0.1", port, recorder, threaded=True, request_handler=MotoRequestHandler)
+    faults = from_env(in_process=False)  # `local start --faults`: in front of the journal, a refused write is not kept
+    served = middleware(recorder, faults) if faults else recorder
+    http = make_server("127.0.0.1", port, served, threaded=True, request_handler=MotoRequestHandler)
     threading.Thread(target=http.serve_forever, name="moto-http", daemon=True).start()
     return http, recorder
 
