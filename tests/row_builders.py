@@ -12,7 +12,7 @@ from typing import Any
 
 from skymarshal.arbitration.models import Scenario
 from skymarshal.models.fleet import AIRCRAFT_TYPES
-from skymarshal.models.operational import CrewDuty, Flight
+from skymarshal.models.operational import Booking, CrewDuty, Flight
 
 
 def utc(*args: int) -> datetime:
@@ -83,6 +83,37 @@ def flight_duty(
         flight_number=f.flight_number,
         position=position,
         **sector,
+        **kw,
+    )
+
+
+def standby_duty(crew_id: str, station: str, start: datetime, hours: float = 12, **kw: Any) -> CrewDuty:
+    """A standby at `station` from `start` for `hours`; the duty key the standby's start, unless given."""
+    return CrewDuty(
+        crew_id=crew_id,
+        duty_key=kw.pop("duty_key", f"{start.isoformat()}#STANDBY#"),
+        duty_id=kw.pop("duty_id", f"S-{crew_id}"),
+        kind="STANDBY",
+        duty_start=start,
+        duty_end=start + timedelta(hours=hours),
+        start_station=station,
+        end_station=station,
+        **kw,
+    )
+
+
+def booking(booking_id: str, flight_id: str, final_destination: str, **kw: Any) -> Booking:
+    """One passenger's booking in Y on `flight_id` to `final_destination`: passenger and PNR named after the
+    booking unless given."""
+    return Booking(
+        booking_id=booking_id,
+        pnr=kw.pop("pnr", f"PNR{booking_id}"),
+        flight_id=flight_id,
+        passenger_id=kw.pop("passenger_id", f"P{booking_id}"),
+        passenger_name=kw.pop("passenger_name", "Test Passenger"),
+        cabin=kw.pop("cabin", "Y"),
+        final_destination=final_destination,
+        fare_paid=kw.pop("fare_paid", 100.0),
         **kw,
     )
 

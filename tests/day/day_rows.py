@@ -17,17 +17,8 @@ def flight(fid: str, number: str, origin: str, destination: str, dep: datetime, 
 
 
 def booking(bid: str, fid: str, passenger: str, final: str, segment: int = 1, **kw) -> Booking:
-    return Booking(
-        booking_id=bid,
-        pnr=f"PNR{passenger[-3:]}",
-        flight_id=fid,
-        passenger_id=passenger,
-        passenger_name="Test Passenger",
-        cabin="Y",
-        segment=segment,
-        final_destination=final,
-        fare_paid=400.0,
-        **kw,
+    return row_builders.booking(
+        bid, fid, final, pnr=f"PNR{passenger[-3:]}", passenger_id=passenger, segment=segment, fare_paid=400.0, **kw
     )
 
 

@@ -23,18 +23,11 @@ SPOKES = ("LHR", "CDG", "FRA", "MUC", "JFK")
 TAILS = ("A6-BLA", "A6-BLB", "A6-BLC", "A6-BLD")
 
 
+LONG_HAUL = {"distance_km": 5000, "capacity": {"J": 28, "Y": 262}, "booked": {"Y": 100}}
+
+
 def flight(n: int, origin: str, destination: str, dep: datetime, reg: str, minutes: int = 300) -> Flight:
-    return row_builders.flight(
-        f"EY{n}",
-        origin,
-        destination,
-        dep,
-        minutes,
-        reg,
-        distance_km=5000,
-        capacity={"J": 28, "Y": 262},
-        booked={"Y": 100},
-    )
+    return row_builders.flight(f"EY{n}", origin, destination, dep, minutes, reg, **LONG_HAUL)
 
 
 def airline(spokes: list[int], stagger: list[int], rounds: int = 3) -> dict[str, list[Flight]]:

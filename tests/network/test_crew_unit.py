@@ -71,15 +71,13 @@ class FakeCrew(CrewData):
     def standby(self, station, day):
         start = datetime.combine(day, time(), tzinfo=UTC)
         return [
-            CrewDuty(
-                crew_id=s,
+            row_builders.standby_duty(
+                s,
+                station,
+                start,
+                24,
                 duty_key=f"{day}#STANDBY",
                 duty_id=f"S-{s}-{day}",
-                kind="STANDBY",
-                duty_start=start,
-                duty_end=start + timedelta(hours=24),
-                start_station=station,
-                end_station=station,
                 standby_base_date=f"{station}#{day}",
             )
             for s in self.reserve_ids

@@ -33,19 +33,12 @@ DAY = datetime(2027, 1, 22, tzinfo=UTC)
 WINDOW = Window(start=DAY.replace(hour=14), end=DAY.replace(hour=17))
 
 
+SHORT_HAUL = {"type_code": "A320", "distance_km": 500, "capacity": {"J": 8, "Y": 128}, "booked": {"Y": 40}}
+
+
 def flight(n: int, origin: str, destination: str, dep: datetime, minutes: int = 60, reg: str = "A6-EIA") -> Flight:
     return row_builders.flight(
-        f"EY{n}",
-        origin,
-        destination,
-        dep,
-        minutes,
-        reg,
-        "A320",
-        distance_km=500,
-        capacity={"J": 8, "Y": 128},
-        booked={"Y": 40},
-        flight_id=f"EY{n}-20270122",
+        f"EY{n}", origin, destination, dep, minutes, reg, flight_id=f"EY{n}-20270122", **SHORT_HAUL
     )
 
 

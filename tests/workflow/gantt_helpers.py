@@ -59,16 +59,7 @@ def duty(crew_id: str, f: Flight, position: str) -> CrewDuty:
 
 
 def standby(crew_id: str, start: datetime) -> CrewDuty:
-    return CrewDuty(
-        crew_id=crew_id,
-        duty_key=f"{start.isoformat()}#STANDBY#",
-        duty_id=f"S-{crew_id}",
-        kind="STANDBY",
-        duty_start=start,
-        duty_end=start + timedelta(hours=12),
-        start_station="AUH",
-        end_station="AUH",
-    )
+    return row_builders.standby_duty(crew_id, "AUH", start)
 
 
 def snapshot(
@@ -195,16 +186,8 @@ def weather_window(airport: str, start: datetime, end: datetime) -> RegulatoryCo
 
 def connecting(f: Flight, onward: Flight, n: int = 1) -> list[Booking]:
     return [
-        Booking(
-            booking_id=f"B{i}",
-            pnr=f"ABC{i:03d}",
-            flight_id=f.flight_id,
-            passenger_id=f"P{i}",
-            passenger_name="x",
-            cabin="Y",
-            onward_flight_id=onward.flight_id,
-            final_destination=onward.destination,
-            fare_paid=100,
+        row_builders.booking(
+            f"B{i}", f.flight_id, onward.destination, pnr=f"ABC{i:03d}", onward_flight_id=onward.flight_id
         )
         for i in range(n)
     ]
