@@ -279,3 +279,26 @@ def test_journeys_home_are_counted_as_the_costing_recorded_them():
     ]
     rebook = SimpleNamespace(flight_id="F1", onto={"F3": 10}, interline=0, journeys=home)
     assert _rebooked(_ctx(), rebook) == (6 * 200 + 4 * 900, 4)
+
+
+def test_the_console_shows_the_estimate_and_when_to_look_again(capsys):
+    from skymarshal.arbitration.models import ArbitratorOutput
+    from skymarshal.cli.render import render_decision
+
+    clears = _clears(after=180, margin=60)
+    decision = ArbitratorOutput(
+        final_decision="Delay 180 min",
+        recommendations=[],
+        conflicts_identified=[],
+        conflict_resolutions=[],
+        safety_overrides=[],
+        justification="j",
+        reasoning="r",
+        confidence=0.8,
+        status="decided",
+        estimate=clears,
+        redecide_at=clears.latest,
+    )
+    render_decision(decision.model_dump(mode="json"))
+    out = capsys.readouterr().out
+    assert "expected 13:00Z, at the latest 14:00Z (stated: about 3 h); look again at 14:00Z" in out

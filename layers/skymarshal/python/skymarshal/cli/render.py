@@ -129,12 +129,23 @@ def render_decision(decision: dict | None) -> None:
     print(f"\nDecision [{d.status}]: {d.final_decision}  (confidence {d.confidence:.0%})")
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")
+    if d.estimate is not None and d.redecide_at is not None:  # issue 46: when the cause clears, when to look again
+        c = d.estimate
+        print(
+            f"  Cause clears ({c.kind.replace('_', ' ')}): expected {c.expected:%H:%MZ}, at the latest "
+            f"{c.latest:%H:%MZ} ({c.source}: {c.evidence}); look again at {d.redecide_at:%H:%MZ}"
+        )
     if d.network is not None:
         render_network(d.network, {r.scenario.scenario_id: r.rank for r in d.ranked})
     for r in d.ranked:
         s = r.scenario
         print(f"\n#{r.rank} {s.title}  [{s.scenario_id}]  score {r.score:.2f}  confidence {r.confidence:.0%}")
         print(f"   delay {s.delay_minutes} min, {s.passengers_impacted} passengers, USD {s.cost_usd:,.0f}")
+        if s.passenger_minutes is not None:  # what the day scorecard counts (arbitration/day_cost.py)
+            print(
+                f"   the day: {s.passenger_minutes:,} passenger-minutes at final destinations, "
+                f"{s.overnight_passengers} overnight, USD {s.knock_on_usd:,.0f} owed on the knock-on"
+            )
         for line in r.pros:
             print(f"   + {line}")
         for line in r.cons:
