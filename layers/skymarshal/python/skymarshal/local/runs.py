@@ -212,7 +212,7 @@ def _settled(settle: Callable[[str, str], Any] | None, record: dict) -> Any:
 def settler(account) -> Callable[[str, str], Any]:
     """`settle` for RunStore.restore on the local account: its tables, artifacts, audit trail and data."""
     from ..workflow.aws.s3 import S3Objects
-    from ..workflow.execution.recovery import settle
+    from ..workflow.execution.recovery import release_flight, settle
     from ..workflow.payloads import ArtifactStore
     from .emulator import BUCKET
     from .workflow import local_trail
@@ -221,6 +221,11 @@ def settler(account) -> Callable[[str, str], Any]:
     tables, trail = account.tables(), local_trail(account)
 
     def run(name: str, execution_input: str) -> Any:
-        return settle(name, execution_input, tables=tables, store=store, handle=account.handle(), trail=trail)
+        settled = settle(name, execution_input, tables=tables, store=store, handle=account.handle(), trail=trail)
+        if settled.output is None:  # it comes back ABORTED: its flight is free at once (issue 48), not at the lapse
+            freed = release_flight(name, settled.disruption_id, tables=tables, store=store)
+            if freed:
+                log.warning("%s: %s", name, freed)
+        return settled
 
     return run
