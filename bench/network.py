@@ -29,6 +29,8 @@ CASES: dict[str, str] = {
     "capacity-50pct": "Runway works at Abu Dhabi airport cut capacity to 50 % from 12:00 to 18:00 UTC on January 22nd",
     "closure-1h": "Abu Dhabi airport is closed by fog from 14:00 to 15:00 UTC on January 22nd",
     "closure-6h": "Abu Dhabi airport is closed by fog from 12:00 to 18:00 UTC on January 22nd",
+    # issue 47: an outstation's cut applies to its declared rate (all airlines), our flights slotted by RBS
+    "strike-lhr-50pct": "ATC strike at London Heathrow airport: capacity cut to 50 % from 12:00 to 18:00 UTC on January 22nd",
 }
 
 

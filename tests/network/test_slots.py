@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from skymarshal.models.disruption import Disruption, Fact, Scope, Window
 from skymarshal.models.operational import Flight
 from skymarshal.network.plans import imposed_minutes
-from skymarshal.network.scope import NetworkInputRefused, check_rate, restriction_of
+from skymarshal.network.scope import NetworkInputRefused, NetworkScope, check_rate, restriction_of
 from skymarshal.network.slots import UTILISATION, declared_rate, ration_by_schedule, slot_delay
+from skymarshal.network.tails import baseline_cancellations
 
 DAY = datetime(2027, 1, 22, tzinfo=UTC)
 WINDOW = Window(start=DAY.replace(hour=14), end=DAY.replace(hour=17))
@@ -106,3 +107,15 @@ def test_the_backlog_clears_after_the_window_at_the_declared_rate(share, hours):
     waits = ration_by_schedule(late + inside, "FRA", window, cut, declared)
     assert waits["EY1-20270122"] == 0
     assert waits["EY2-20270122"] > 0 or cut[0] >= UTILISATION * declared[0]
+
+
+def test_the_conservative_baseline_cancels_every_flight_the_slots_delay():
+    """Else it flies them at their schedule, before their slots, and the validation rejects it (BEFORE_SLOT)."""
+    day = [f.model_copy(update={"aircraft_registration": f"A6-X{i:02d}"}) for i, f in enumerate(outstation_day())]
+    r = restriction_of(strike("LHR", capacity_share=0.5), day)
+    affected = [f for f in day if f.flight_id in r.held_minutes]
+    scope = NetworkScope(r, affected, [], DAY.replace(hour=11), DAY.replace(hour=23), day)
+    rotations = {f.aircraft_registration: [f] for f in day}
+    cancelled = baseline_cancellations(scope, rotations)
+    assert set(r.held_minutes) <= cancelled
+    assert not cancelled & {f.flight_id for f in day if f.flight_id not in r.held_minutes}

@@ -124,13 +124,19 @@ def _movement(scope: NetworkScope, f: Flight) -> list[tuple[str, datetime]]:
 
 
 def baseline_cancellations(scope: NetworkScope, rotations: Mapping[str, list[Flight]]) -> set[str]:
-    """The conservative baseline's cancellations. A closure or a slot regulation: every affected flight. A rate:
+    """The conservative baseline's cancellations. A closure or a slot regulation: every affected flight; slots by
+    ration-by-schedule: every flight they delay. A rate:
     the flights beyond each hour's allowance, latest first kept out (the first scheduled keep their slot).
     Then whatever those cancellations strand."""
     r = scope.restriction
     legs = scheduled_legs(rotations)
     if r.kind == "closure" or r.slot_delay_minutes is not None or r.departures_per_hour is None:
         return cascade(legs, {f.flight_id for f in scope.affected}, tail_starts(rotations))
+    if r.held_minutes:  # slots by ration-by-schedule (network/slots.py): every flight they delay
+        held = {f.flight_id for rows in rotations.values() for f in rows if f.flight_id in r.held_minutes}
+        return cascade(
+            legs, held | {f.flight_id for f in scope.affected if f.flight_id in r.held_minutes}, tail_starts(rotations)
+        )
     allowed = {"D": r.departures_per_hour, "A": r.arrivals_per_hour or 0}
     cancelled: set[str] = set()
     while True:
