@@ -263,18 +263,17 @@ def trigger(event: dict, context: Any) -> dict:
     """The EventBridge rule's target: one execution per event id (SKYMARSHAL_STATE_MACHINE_ARN). A malformed
     event goes to the dead-letter queue (SKYMARSHAL_TRIGGER_DLQ_URL) with its reason and is not retried; a
     failure to start (throttling, a service error) raises, so EventBridge retries it."""
-    import boto3
-
+    from ..data import aws
     from ..workflow.runs.trigger import DLQ_ENV, InvalidEvent, dead_letter, start_for_event
 
     try:
         started = start_for_event(
-            event, sfn=boto3.client("stepfunctions"), state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"]
+            event, sfn=aws.client("stepfunctions"), state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"]
         )
     except InvalidEvent as exc:  # retrying cannot fix it: dead-letter it with the reason, return normally
         event_id = event.get("id") if isinstance(event, dict) else None
         queue = os.environ.get(DLQ_ENV)
-        message_id = dead_letter(event, str(exc), sqs=boto3.client("sqs"), queue_url=queue) if queue else None
+        message_id = dead_letter(event, str(exc), sqs=aws.client("sqs"), queue_url=queue) if queue else None
         logger.error(
             "malformed disruption event",
             extra={"reason": str(exc), "event_id": event_id, "dead_letter_message": message_id},

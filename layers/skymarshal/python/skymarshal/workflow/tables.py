@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import boto3
-
+from ..data import aws
 from ..data.schema import AUDIT_TRAIL, CHECKPOINTS, DISRUPTION_HISTORY, Naming
 
 
@@ -25,7 +24,7 @@ class WorkflowTables:
     @classmethod
     def from_env(cls, endpoint_url: str | None = None) -> WorkflowTables:
         """The deployment's tables: the table prefix from the environment, the default credentials."""
-        return cls(boto3.resource("dynamodb", endpoint_url=endpoint_url), Naming.from_env())
+        return cls(aws.resource("dynamodb", endpoint_url=endpoint_url), Naming.from_env())
 
     def table(self, logical_name: str) -> Any:
         """A boto3 Table of this deployment by its logical name (e.g. `flights`, `Checkpoints`)."""
