@@ -153,13 +153,12 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], w
                     stranded=True,
                     cancelled=cancelled,
                 )
-            last = state.flights[way.legs[-1].flight_id]
+            home = state.flights[way.legs[-1].flight_id]
+            at_home = timings[home.flight_id].passengers_arrive(home)
             return _Journey(  # home on the way found: the rest of the booked itinerary is no longer flown
-                delay=max(
-                    0, _minutes(scheduled_leg.scheduled_arrival, timings[last.flight_id].passengers_arrive(last))
-                ),
+                delay=max(0, _minutes(scheduled_leg.scheduled_arrival, at_home)),
                 scheduled=scheduled_leg.scheduled_arrival,
-                arrived=timings[last.flight_id].passengers_arrive(last),
+                arrived=at_home,
                 misconnected=missed,
                 stranded=stranded or way.overnight,
                 cancelled=cancelled,

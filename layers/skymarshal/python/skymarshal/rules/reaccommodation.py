@@ -125,7 +125,7 @@ class SeatLedger:
 
     def add(self, f: Flight) -> None:
         if f.flight_id not in self.free:
-            self.free[f.flight_id] = {c: max(0, f.capacity.get(c, 0) - f.booked.get(c, 0)) for c in CABINS}  # type: ignore[call-overload]
+            self.free[f.flight_id] = {c: max(0, f.capacity.get(c, 0) - f.booked.get(c, 0)) for c in CABINS}
 
     def total(self, flight_id: str) -> int:
         return sum(self.free.get(flight_id, {}).values())
@@ -217,11 +217,17 @@ def earliest_path(
     return found[1] if found and found[1] else None
 
 
-def _better(a: tuple[datetime, tuple[Flight, ...]], b: tuple[datetime, tuple[Flight, ...]]) -> bool:
-    def key(label):
-        return (label[0], len(label[1]), label[1][0].departure if label[1] else label[0])
+Label = tuple[datetime, tuple[Flight, ...]]  # (arrival, the flights of the path)
 
-    return key(a) < key(b)
+
+def _order(label: Label) -> tuple[datetime, int, datetime]:
+    """Earliest arrival, then fewer flights (fewer connections to miss), then the earlier first departure."""
+    arrival, path = label
+    return (arrival, len(path), path[0].departure if path else arrival)
+
+
+def _better(a: Label, b: Label) -> bool:
+    return _order(a) < _order(b)
 
 
 def _tz(iata: str) -> str:
@@ -262,7 +268,7 @@ def journey_of(party: Party, passengers: int, path: Sequence[Flight]) -> Journey
     )
 
 
-def priority(party: Party) -> tuple:
+def priority(party: Party) -> tuple[bool, int, datetime, str]:
     """Seating order: protected connections (and vulnerable or premium members) first, then cabin, then readiness."""
     return (not party.protected, CABINS.index(party.cabin), party.ready, party.party_id)
 

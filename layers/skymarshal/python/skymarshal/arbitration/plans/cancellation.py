@@ -51,12 +51,7 @@ def cancelled(ctx: DisruptionContext, flights: Sequence[Flight], why: str) -> Ca
     re-accommodated on their earliest ways home, then partners (RebookPassengers with the journeys), with their
     EU261 compensation and care."""
     f, out = ctx.flight, Cancelled()
-    rows = {
-        x.flight_id: ctx.bookings
-        if x.flight_id == f.flight_id
-        else ctx.memo(BookingsRead(x.flight_id), lambda x=x: q.bookings(ctx.handle, x.flight_id))
-        for x in flights
-    }
+    rows = {x.flight_id: ctx.bookings if x.flight_id == f.flight_id else _bookings(ctx, x) for x in flights}
     placed = ctx.memo(
         WaysHome(tuple(x.flight_id for x in flights)), lambda: ways_home.reaccommodation(ctx, flights, rows)
     )
@@ -89,6 +84,10 @@ def cancelled(ctx: DisruptionContext, flights: Sequence[Flight], why: str) -> Ca
         out.overnight += overnight
         out.wait = (math.ceil(minutes / pax) if pax else 0) if x.flight_id == f.flight_id else out.wait
     return out
+
+
+def _bookings(ctx: DisruptionContext, x: Flight) -> list[Booking]:
+    return ctx.memo(BookingsRead(x.flight_id), lambda: q.bookings(ctx.handle, x.flight_id))
 
 
 def _interline_overnight(x: Flight) -> bool:
