@@ -124,6 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         from ..llm.provider import check_models
 
+        if getattr(args, "json", False):  # stdout is the JSON document alone; every log line goes to stderr
+            from .machine_output import machine_output
+
+            with machine_output():
+                check_models()
+                return int(args.run(args) or 0)
         check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
         return int(args.run(args) or 0)
     except BrokenPipeError:  # output piped into `head` and closed: not an error

@@ -31,4 +31,7 @@ def load_factor(text: str) -> float:
 
 
 def print_json(value: Any) -> None:
-    print(json.dumps(value, indent=2, sort_keys=True, default=str))
+    """The command's JSON document, on the stdout it started with (cli/machine_output.py keeps it the only thing)."""
+    from .machine_output import document_out
+
+    print(json.dumps(value, indent=2, sort_keys=True, default=str), file=document_out(), flush=True)

@@ -135,7 +135,10 @@ def _run(args) -> int:
         publish(client.store, replayed_day(stream, [card], datetime.now(UTC), tracer.steps))
         echo(f"kept for the console (its Day replay panel): {replay_key(stream.header.stream_id)} in the run artifacts")
     if args.json:
-        print(json.dumps(card.model_dump(mode="json") | {"events": [s.model_dump(mode="json") for s in tracer.steps]}))
+        from .machine_output import document_out
+
+        document = card.model_dump(mode="json") | {"events": [s.model_dump(mode="json") for s in tracer.steps]}
+        print(json.dumps(document), file=document_out())
     else:
         print(scorecard_table([card], title=f"{stream.header.stream_id}: the day after {len(outcomes)} decision(s)"))
         print("\n" + trace_table(stream.events, tracer.steps, title="where the day was decided (cost to the day):"))

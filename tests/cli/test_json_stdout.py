@@ -1,0 +1,94 @@
+"""`skymarshal analyze --json` prints one JSON document on stdout and nothing else, in every provider mode: with
+the Bedrock provider on (the fake Bedrock Runtime), the workflow handlers log their models at import ("bedrock
+models", Powertools, to stdout by default) and a logger made before the command logs to stdout too; all of it goes
+to stderr. The local account and the run are stand-ins (the state machine is not what is tested here); the log
+lines are the real ones, from the real handler module imported during the command."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from contextlib import contextmanager
+from types import SimpleNamespace
+
+import pytest
+from aws_lambda_powertools import Logger
+
+from skymarshal.cli import analyze_cmds, main
+
+PROMPT = "Flight EY123 on January 20th had a mechanical failure"
+
+
+class StandInClient:
+    """The local client's calls as analyze makes them; starting the run imports the workflow handlers (their
+    startup check logs) and a library prints, as an in-process Lambda would."""
+
+    def __init__(self) -> None:
+        self.early = Logger(service="made-before")  # a Powertools logger bound to stdout before the command
+
+    def start(self, prompt, **kw):
+        import skymarshal.handlers.workflow_steps as steps
+
+        importlib.reload(steps)  # its module-level startup_check(logger) runs now, inside the command
+        self.early.info("a log line from a logger made before --json")
+        print("a library's print")
+        return {"execution_name": "run-1", "disruption_id": kw["disruption_id"], "started": True}
+
+    def follow(self, name, on_progress=None):
+        return SimpleNamespace(awaiting_approval=False)
+
+    def describe(self, name):
+        return {"status": "SUCCEEDED"}
+
+    def output(self, name):
+        return {"outcome": {"status": "executed"}, "request": {"disruption": {"family": "technical"}}}
+
+    def decision(self, name):
+        return {"ranked": []}
+
+    def audit(self, name):
+        return {"records": []}
+
+
+@pytest.fixture
+def stand_in(monkeypatch, tmp_path):
+    client = StandInClient()
+
+    @contextmanager
+    def account(echo=print, **kw):
+        yield SimpleNamespace()
+
+    monkeypatch.setenv("SKYMARSHAL_HOME", str(tmp_path))
+    monkeypatch.setattr(analyze_cmds.control, "account", account)
+    monkeypatch.setattr("skymarshal.local.workflow.local_client", lambda account, echo=None: client)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
+    return client
+
+
+def run_json(capfd) -> tuple[dict, str]:
+    code = main(["analyze", PROMPT, "--approve", "--json"])
+    out, err = capfd.readouterr()
+    assert code == 0, err
+    return json.loads(out), err  # the whole of stdout is one JSON document
+
+
+def test_with_bedrock_stdout_is_the_json_alone(fake_bedrock, stand_in, capfd) -> None:
+    document, err = run_json(capfd)
+    assert document["status"] == "executed" and document["execution"] == "run-1"
+    assert "bedrock models" in err and "made before --json" in err and "a library's print" in err
+
+
+def test_offline_stdout_is_the_json_alone(monkeypatch, stand_in, capfd) -> None:
+    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
+    document, err = run_json(capfd)
+    assert document["status"] == "executed"
+    assert "bedrock models" not in err and "a library's print" in err
+
+
+def test_without_json_the_logs_stay_where_they_were(monkeypatch, stand_in, capfd) -> None:
+    """The redirect is --json's only: a plain run's stdout still gets the library's print."""
+    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
+    main(["analyze", PROMPT, "--approve"])
+    out, _ = capfd.readouterr()
+    assert "a library's print" in out
