@@ -13,9 +13,9 @@ from datetime import datetime
 from typing import Any
 
 import boto3
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from ..data import aws
 from ..data.schema import THREAD_STATUS_INDEX
 from .config import CHECKPOINT_TTL_DAYS, CheckpointSettings
 from .registry_memory import InMemoryThreadRegistry
@@ -66,7 +66,7 @@ class ThreadRegistry(BaseThreadRegistry):
                 "dynamodb",
                 region_name=region_name,
                 endpoint_url=endpoint_url,
-                config=Config(retries={"mode": "adaptive", "max_attempts": 5}),
+                config=aws.config(),  # the library's one retry configuration (data/aws.py)
             )
         self.client = client
 

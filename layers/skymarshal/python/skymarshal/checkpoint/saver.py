@@ -26,6 +26,7 @@ import boto3
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 
+from ..data import aws
 from .config import CHECKPOINT_LIFECYCLE_RULE_ID, CHECKPOINT_S3_PREFIX, CHECKPOINT_TTL_DAYS, CheckpointSettings
 
 __all__ = [
@@ -58,6 +59,7 @@ def dynamodb_saver(settings: CheckpointSettings, *, session: boto3.Session | Non
         ttl_seconds=settings.ttl_seconds,
         enable_checkpoint_compression=True,
         s3_offload_config=offload,
+        boto_config=aws.config(),  # the library's one retry configuration (data/aws.py)
     )
 
 
