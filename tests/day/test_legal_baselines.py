@@ -169,3 +169,18 @@ def test_a_legal_baseline_never_breaks_a_crew_duty(events, reserves, reserve_hou
     # the scorecard's own crew check over the day as flown: every late flight's crew, reserves included
     assert score("check", day.state, events, [DAY]).crew_violations == 0
     assert day.card.rotation_breaks == 0
+
+
+def test_a_crew_on_duty_away_from_its_rotation_flies_after_its_rest():
+    # reported at 17:00: F2's attendant (FRA, reporting 16:15) is on duty; F2 held to 01:00 — past any FDP;
+    # F1 (AUH-FRA) has flown, so the rotation cannot be cancelled whole, and nobody stands by at FRA
+    late = hold("flight", 15 * 60, at_hour=17, fid="F2")
+    assert illegal_members(crewed(), F2, utc(2027, 1, 21, 1))
+    day = play_baseline("delay", crewed(reserves=0), [late], [DAY])
+    f2 = day.state.flights["F2"]
+    assert f2.status != "CANCELLED" and day.card.cancellations == 0
+    (row,) = day.state.crew_on["F2"]
+    assert row.crew_id == "C2" and row.duty_start >= utc(2027, 1, 21, 10)  # after a rest of at least 10 h
+    assert f2.departure == row.duty_start + timedelta(minutes=75)
+    assert day.card.crew_violations_decided == 0 and day.card.rotation_breaks == 0
+    assert score("check", day.state, [late], [DAY]).crew_violations == 0

@@ -32,7 +32,7 @@ from datetime import date, datetime, timedelta
 
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
-from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover
+from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover, rested_crew
 from .realize import DayState, Timing, realize
 from .scorecard import DecisionStats, Scorecard, score
 from .stream import StreamEvent
@@ -153,13 +153,17 @@ def legalize(state: DayState, known: Sequence[StreamEvent], now: datetime, stand
     """`state` made legal for every crew: each flight still to leave whose wait makes a crew member illegal (the
     crew rules at the departure the day as known gives it) gets, in the order an OCC tries them, the report of a
     crew still at rest moved later (delayed reporting), reserves on standby who may legally take the duty, else
-    the OCC's cancellation — earliest first, the day re-realized after each fix (a fix changes the knock-on)."""
+    the OCC's cancellation of the rotation, or — a flight away from where its rotation can be cancelled whole (an
+    outstation's flight home) — the wait for its crew's minimum rest, cancelling the tail's way home only when even
+    that is out of reach; earliest first, the day re-realized after each fix (a fix changes the knock-on)."""
     for _ in range(MAX_FIXES):
         bad = next(((f, t) for f, t in late_after(state, known, now) if illegal_members(state, f, t.departure)), None)
         if bad is None:
             return state
         f, departure = bad[0], bad[1].departure
         fixed = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
+        if fixed is None and _rotation(state, f, now) is None:  # no rotation to cancel whole: wait for the rest
+            fixed = rested_crew(state, f, departure, now, BY)
         state = fixed if fixed is not None else occ_cancellation(state, f, now)
     return state
 

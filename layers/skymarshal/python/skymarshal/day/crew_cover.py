@@ -214,3 +214,78 @@ def reserve_cover(
     return dataclasses.replace(
         state, flights=flights, crew_on={**state.crew_on, f.flight_id: new_rows}, rosters=rosters
     )
+
+
+REST_SEARCH = timedelta(hours=36)  # how far the rested crew's report is searched (a night's rest and more)
+REST_STEP = timedelta(minutes=30)
+
+
+def _fresh_duty(f: Flight, row: CrewDuty, report: datetime, by: str) -> CrewDuty:
+    """`row` (the member's sector on `f`) as a duty of its own reporting at `report`, the flight leaving the
+    company's report time later: the sector the member flies after their rest."""
+    leaves = report + REPORT_BEFORE_DEPARTURE
+    fdp_end = leaves + timedelta(minutes=f.block_minutes)
+    return row.model_copy(
+        update={
+            "duty_id": f"{by}:rested:{row.crew_id}:{f.flight_id}",
+            "duty_start": report,
+            "fdp_end": fdp_end,
+            "duty_end": fdp_end + timedelta(minutes=RULES.post_flight_minutes),
+            "sectors": 1,
+            "block_minutes": f.block_minutes,
+            "moved_minutes": _minutes(f.scheduled_departure, leaves),
+            "updated_by_execution": by,
+        }
+    )
+
+
+def _as_done(r: CrewDuty, flight_id: str) -> CrewDuty:
+    """`r`, or — the member's sector on the flight they will fly after their rest — a record of the duty they were
+    on (no flight: it is flown in the new duty)."""
+    if r.flight_id != flight_id:
+        return r
+    return r.model_copy(update={"kind": "HISTORY", "flight_id": None, "flight_number": None})
+
+
+def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, by: str) -> DayState | None:
+    """`state` with `f` re-timed to the earliest departure at which every member illegal when it leaves at
+    `departure` may fly it as a new duty after their rest (ORO.FTL.235 rest after the duty they are on — counted
+    to its rostered release, which is no earlier than the real one — then ORO.FTL.205 for the one sector), reporting
+    no sooner than the call-out allows: "the inbound crew after its minimum rest". None: none within REST_SEARCH."""
+    illegal = illegal_members(state, f, departure)
+    if not illegal:
+        return None
+    seats = {
+        c.crew_id: next((r for r in state.rosters[c.crew_id] if r.flight_id == f.flight_id), None) for c in illegal
+    }
+    if any(r is None for r in seats.values()):
+        return None
+    # the duty they were on stays in their record as rostered (its report to its release), the flight taken out of
+    # it: the rest is counted after it, however little of it was flown
+    done = {cid: [_as_done(r, f.flight_id) for r in state.rosters[cid]] for cid in seats}
+    report = max(now + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
+    end = report + REST_SEARCH
+    while report <= end:
+        fresh = {cid: _fresh_duty(f, seat, report, by) for cid, seat in seats.items() if seat is not None}
+        rostered = {cid: [*done[cid], fresh[cid]] for cid in fresh}
+        if all(
+            is_legal(evaluate_duty(state.members[cid], rostered[cid], rostered_duty(rostered[cid], f.flight_id), RULES))
+            for cid in fresh
+        ):
+            leaves = report + REPORT_BEFORE_DEPARTURE
+            crew = [fresh.get(r.crew_id, r) for r in state.crew_on.get(f.flight_id, [])]
+            retimed = f.model_copy(
+                update={
+                    "estimated_departure": leaves,
+                    "estimated_arrival": leaves + (f.arrival - f.departure),
+                    "updated_by_execution": by,
+                }
+            )
+            return dataclasses.replace(
+                state,
+                flights={**state.flights, f.flight_id: retimed},
+                crew_on={**state.crew_on, f.flight_id: crew},
+                rosters={**state.rosters, **rostered},
+            )
+        report += REST_STEP
+    return None
