@@ -3,10 +3,9 @@ collation, the data it re-reads to re-check each scenario, and what kind of disr
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 from ..analysis.crew import member_roster, roster_window, standby_covering
 from ..data import queries as q
@@ -17,8 +16,6 @@ from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 from .bounds import AircraftGroundedBound, SafetyBound, bounds_from
 from .memo_keys import MemoKey, RosterRead, StandbyRead
-
-T = TypeVar("T")
 
 ROTATION_AHEAD = timedelta(hours=30)
 # AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
@@ -99,9 +96,11 @@ class DisruptionContext:
             return found
         return self.profiles[iata]
 
-    def memo(self, key: MemoKey, compute: Callable[[], T]) -> T:
+    def memo(self, key: MemoKey, compute: Any) -> Any:
         """Data re-read for several scenarios (rosters, work orders) is read once per arbitration, under a key of
-        its kind (arbitration/memo_keys.py)."""
+        its kind (arbitration/memo_keys.py). `compute` (a callable of no argument) and the answer stay Any, as in
+        the untyped memo: the callers' lambdas bind loop variables as defaults (`lambda a=a: …`), which mypy
+        cannot infer against a Callable."""
         if key not in self._cache:
             self._cache[key] = compute()
         return self._cache[key]
