@@ -130,3 +130,21 @@ def test_the_grounded_tail_and_the_weather_window_take_nobody_home(ctx):
 
 def test_the_horizon_is_the_end_of_the_next_local_day():
     assert ways.horizon(CANCELLED) == datetime(2027, 1, 21, 21, tzinfo=UTC)  # midnight in Amman (UTC+3 all year)
+
+
+def test_the_cancellation_records_the_journeys_and_is_costed_with_their_minutes_and_nights(ctx):
+    from skymarshal.arbitration.plans.cancellation import INTERLINE_DELAY_MINUTES, cancelled
+
+    bookings = [booking(i, CANCELLED.flight_id, "AUH") for i in range(130)]  # 15 + 110 seats the same day
+    ctx.bookings, ctx.disruption_type, ctx.cause = bookings, "mechanical", "technical"
+    gone = cancelled(ctx, [CANCELLED], "test")
+    rebook = gone.actions[1]
+    assert {tuple(j.flights): j.passengers for j in rebook.journeys} == {
+        ("EY348-0120",): 15,
+        ("EY352-0120",): 110,  # J seats too: an upgrade before a day's wait
+    }  # tomorrow's EY346 flies the grounded tail (no release): the other 5 go to partners
+    assert rebook.onto == {"EY348-0120": 15, "EY352-0120": 110} and rebook.interline == 5
+    same_day = 15 * (14 - 9) * 60 + 110 * (17 - 9) * 60  # EY348 lands 14:00, EY352 17:00; due 09:00
+    assert gone.passenger_minutes == same_day + 5 * INTERLINE_DELAY_MINUTES
+    assert gone.overnight == 5  # only the partners' passengers wait over the night
+    assert sum(c.hotel_passengers for c in gone.care) == 5

@@ -151,17 +151,10 @@ def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
         passengers_impacted=total,
         cost_usd=round(cost.total_usd, 2),
         cost_by_component={k: round(v, 2) for k, v in cost.by_component().items() if v},
-        **_day_figures(gone),
+        passenger_minutes=gone.passenger_minutes,  # the journeys' (day_cost keeps a cancellation's own record)
+        overnight_passengers=gone.overnight,
     )
     return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
-
-
-def _day_figures(gone: Cancelled) -> dict:
-    """The journeys' passenger minutes and overnight stays, on the fields the ranking reads (day_cost keeps a
-    cancellation's own record). Set only where the Scenario has them: they arrive with the ranking's change
-    (issue 46 item 3), committed on its own."""
-    figures = {"passenger_minutes": gone.passenger_minutes, "overnight_passengers": gone.overnight}
-    return {k: v for k, v in figures.items() if k in Scenario.model_fields}
 
 
 def minutes_after(start: datetime, end: datetime) -> int:
