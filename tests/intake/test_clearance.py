@@ -339,3 +339,17 @@ def test_a_corrected_duration_replaces_the_reports_words(code, base):
     start = decision_time(FLIGHT, NOW) if base == "decision" else STD
     assert d.clears is not None and d.clears.expected == start + timedelta(minutes=150)
     assert "corrected duration=150" in d.clears.evidence
+
+
+@given(
+    std_minute=st.integers(0, 24 * 60 - 1),
+    late=st.integers(1, 11 * 60),
+    ahead=st.integers(0, 23 * 60),
+    words=st.sampled_from(["ETD {t}Z", "CTOT {t}Z", "Off-blocks expected {t}Z", "off blocks est {t}Z"]),
+)
+def test_a_departure_time_after_the_schedule_is_kept_whenever_the_report_is_made(std_minute, late, ahead, words):
+    std = utc(2027, 1, 18) + timedelta(minutes=std_minute)
+    f = flight(dep=std, origin="MCT", destination="AUH", block=90)
+    etd = std + timedelta(minutes=late)
+    d = _clears(f"EY123 18JAN {words.format(t=f'{etd:%H%M}')}", code=93, now=std - timedelta(minutes=ahead), f=f)
+    assert d.clears.source == "stated" and d.clears.expected == etd

@@ -138,10 +138,13 @@ def place_clock(hour: int, minute: int, zone: ZoneInfo | None, after: datetime) 
     return next(t for t in candidates if t > after)
 
 
-def clock_from(flight: Flight, now: datetime) -> datetime:
-    """Where a stated time of day starts counting: from a little before the decision (the report's time when it is
-    made about the flight, else an hour before departure, analysis/base.py) — a time up to PAST_GRACE before it is
-    one already past, not tomorrow's."""
+def clock_from(flight: Flight, now: datetime, departure: bool = False) -> datetime:
+    """Where a stated time of day starts counting. A departure time (CTOT, ETD) is the flight's: the first after the
+    half day before its scheduled departure (earlier than the schedule is then a contradiction). Any other time
+    counts from a little before the decision (the report's time when it is made about the flight, else an hour
+    before departure, analysis/base.py): one up to PAST_GRACE before it is a time already past, not tomorrow's."""
+    if departure:
+        return flight.scheduled_departure - timedelta(hours=12)
     return decision_time(flight, now) - PAST_GRACE
 
 
@@ -149,7 +152,7 @@ def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: d
     """One stated estimate in time. Raises ReportContradictsData for a range that ends before it starts."""
     if e.clock is not None:
         zone = _zone(station) if e.zone == "local" else None
-        return Placed(place_clock(*e.clock, zone, clock_from(flight, now)), None, e)
+        return Placed(place_clock(*e.clock, zone, clock_from(flight, now, e.departure)), None, e)
     assert e.minutes is not None
     if e.upper_minutes is not None and e.upper_minutes < e.minutes:
         raise ReportContradictsData(f'"{e.words}": the estimate ends before it starts; say it again')

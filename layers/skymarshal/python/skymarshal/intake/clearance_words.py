@@ -85,7 +85,7 @@ CLEARING = (
     r"|clear\w*|improv\w*|avail\w*|resum\w*|restor\w*|back|expected|expect|until|till"
 )
 # A departure time (the schedule's own time is none of these: "departing at 14:20" states no estimate)
-DEPARTING = r"ctot|cto|slot(?:\s+time)?|etd|eobt|tobt|estimated\s+departure|new\s+departure|off\s+blocks?"
+DEPARTING = r"ctot|cto|slot(?:\s+time)?|etd|eobt|tobt|estimated\s+departure|new\s+departure|off[\s-]+blocks?"
 CLOCK_CUE = re.compile(
     rf"\b(?P<cue>{DEPARTING}|{CLEARING})\b(?:\s+[\w'-]+){{0,3}}?\s*(?:by|at|around|about|from|after|for|to|:|=)?\s*$",
     re.I,
