@@ -84,6 +84,8 @@ class Publication(Frozen):
     events: int  # one per message, and one for the contact list
     published: int
     failed: list[PublishFailure] = Field(default_factory=list)
+    # the message ids the bus took (workflow/execution/publish.py): a later attempt sends only the others
+    sent: list[str] = Field(default_factory=list)
 
     @property
     def status(self) -> Literal["published", "partly_published", "not_published", "no_bus"]:

@@ -6,6 +6,15 @@ rosters and bookings), so they are read before Execute writes; a retried step wh
 builds nothing (the tables have moved on). Building them never stops an execution: a failure is logged and the
 plan is carried out without them. Once stored they are published on the message bus for downstream systems
 (publish.py); what the bus took is stored with them and named in the audit record.
+
+The outbox closes (issue 48): stored is the commitment, publishing catches up. Each event carries a message id
+(publish.message_id) and the stored publication lists the ids the bus took (`sent`), so
+- a retried Execute that finds its messages stored (a crash between storing and publishing, a bus that refused some
+  entries) publishes those not yet taken (`flush`), and only those;
+- `sweep` does the same for every run's stored messages not all published — at local start, and in AWS from a
+  scheduled rule — so none is left silent;
+- delivery is at least once: a crash after the bus took an event and before its id was stored sends it again with
+  the same id, which a consumer drops.
 """
 
 from __future__ import annotations
@@ -16,7 +25,7 @@ from typing import Any
 from ...arbitration.models import Scenario
 from ...data.access import DataHandle
 from ...messages.build import plan_messages
-from ...messages.models import PlanMessages
+from ...messages.models import PlanMessages, Publication
 from ...messages.read import plan_facts
 from ...models.disruption import Disruption
 from ..payloads import ArtifactStore, run_key
@@ -54,16 +63,77 @@ def write(
     disruption_id: str,
     execution_name: str,
     bus: MessageBus | None = None,
+    resend: bool = False,
 ) -> dict[str, Any]:
     """Store the messages of an executed plan, then publish them on the message bus and store them again with what
     the bus took; the counts the audit record names (empty when none were built). Stored first: a publication that
-    fails, or a crash between the two, loses no message."""
+    fails, or a crash between the two, loses no message. With no messages built and `resend` (a retried Execute of
+    an executed plan), the messages an earlier attempt stored and did not publish are published now (`flush`)."""
     if messages is None:
-        return {}
+        return flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus) if resend else {}
     key = run_key(disruption_id, execution_name, ARTIFACT)
     store.put(key, messages.model_dump(mode="json"))
     published = publish(messages, to=bus or MessageBus(), disruption_id=disruption_id, execution_name=execution_name)
     store.put(key, messages.model_copy(update={"publication": published}).model_dump(mode="json"))
+    return _summary(messages, published)
+
+
+def pending(messages: PlanMessages) -> bool:
+    """Stored and not all published: never tried (no publication), or some events not taken by a configured bus."""
+    publication = messages.publication
+    return publication is None or publication.status in ("partly_published", "not_published")
+
+
+def flush(
+    *, store: ArtifactStore, disruption_id: str, execution_name: str, bus: MessageBus | None = None
+) -> dict[str, Any]:
+    """Publish what an execution stored and the bus has not taken: the counts, as `write` returns them ({} when
+    nothing was stored)."""
+    key = run_key(disruption_id, execution_name, ARTIFACT)
+    stored = store.get(key)
+    if stored is None:
+        return {}
+    messages = PlanMessages.model_validate(stored)
+    if not pending(messages):
+        assert messages.publication is not None
+        return _summary(messages, messages.publication)
+    before = messages.publication
+    taken = frozenset(before.sent if before else ())
+    now = publish(
+        messages, to=bus or MessageBus(), disruption_id=disruption_id, execution_name=execution_name, skip=taken
+    )
+    merged = now.model_copy(update={"sent": sorted(taken | set(now.sent)), "published": len(taken | set(now.sent))})
+    store.put(key, messages.model_copy(update={"publication": merged}).model_dump(mode="json"))
+    log.warning(
+        "messages of %s: %d published now, %d before, %d not taken",
+        execution_name,
+        now.published,
+        len(taken),
+        len(merged.failed),
+    )
+    return _summary(messages, merged)
+
+
+def sweep(store: ArtifactStore, *, bus: MessageBus | None = None, prefix: str = "runs/") -> dict[str, int]:
+    """Every run's stored messages not all published, published now (local start; a scheduled rule in AWS): counts
+    of runs looked at, runs with messages pending, and events published by this sweep."""
+    counts = {"runs": 0, "pending": 0, "published": 0}
+    for key in store.objects.keys(store.bucket, prefix):
+        parts = key.split("/")
+        if len(parts) != 4 or parts[3] != f"{ARTIFACT}.json":  # runs/<disruption>/<execution>/messages.json
+            continue
+        counts["runs"] += 1
+        stored = store.get(key)
+        if stored is None or not pending(PlanMessages.model_validate(stored)):
+            continue
+        counts["pending"] += 1
+        before = len((stored.get("publication") or {}).get("sent") or [])
+        after = flush(store=store, disruption_id=parts[1], execution_name=parts[2], bus=bus)
+        counts["published"] += len(after.get("publication", {}).get("sent", [])) - before
+    return counts
+
+
+def _summary(messages: PlanMessages, published: Publication) -> dict[str, Any]:
     return {
         "messages": messages.totals.model_dump(),
         "refused_messages": len(messages.refused),
@@ -73,6 +143,7 @@ def write(
             "events": published.events,
             "published": published.published,
             "failed": [f.model_dump() for f in published.failed],
+            "sent": list(published.sent),
         },
     }
 

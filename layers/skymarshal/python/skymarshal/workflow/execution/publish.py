@@ -50,27 +50,35 @@ def _what(message: OutboundMessage) -> str:
     return f"{message.standard} {message.action} {message.flight_id}"
 
 
+def message_id(run: dict[str, str], index: int | None) -> str:
+    """A message's id, the same on every attempt: its run and its place in the stored messages (None: the contact
+    list). Carried in the event's detail, so a consumer drops a message published twice (at least once, by id)."""
+    return f"{run['disruption_id']}/{run['execution_name']}/{'contacts' if index is None else index}"
+
+
 def _entries(
     messages: PlanMessages, bus: str, run: dict[str, str]
-) -> tuple[list[tuple[str, dict]], list[PublishFailure]]:
-    """(what, PutEvents entry) for each message that passes its format check and for the contact list."""
-    entries: list[tuple[str, dict]] = []
+) -> tuple[list[tuple[str, str, dict]], list[PublishFailure]]:
+    """(what, id, PutEvents entry) for each message that passes its format check and for the contact list."""
+    entries: list[tuple[str, str, dict]] = []
     failed: list[PublishFailure] = []
-    for m in messages.messages:
+    for index, m in enumerate(messages.messages):
         problem = fmt.problems_asm(m.text) if m.standard == "ASM" else fmt.problems_mvt(m.text)
         if problem is not None:  # refused when built; checked again here so none can leave malformed
             failed.append(PublishFailure(what=_what(m), error=f"format: {problem}"))
             continue
-        detail = {**run, **m.model_dump(mode="json")}
-        entries.append((_what(m), _entry(bus, MESSAGE_DETAIL_TYPES[m.standard], detail)))
+        ident = message_id(run, index)
+        detail = {**run, "message_id": ident, **m.model_dump(mode="json")}
+        entries.append((_what(m), ident, _entry(bus, MESSAGE_DETAIL_TYPES[m.standard], detail)))
     contacts = {
         **run,
+        "message_id": message_id(run, None),
         "totals": messages.totals.model_dump(mode="json"),
         "crew": [c.model_dump(mode="json") for c in messages.crew],
         "stations": [s.model_dump(mode="json") for s in messages.stations],
         "passengers": [p.model_dump(mode="json") for p in messages.passengers],
     }
-    entries.append(("contacts", _entry(bus, CONTACTS_DETAIL_TYPE, contacts)))
+    entries.append(("contacts", message_id(run, None), _entry(bus, CONTACTS_DETAIL_TYPE, contacts)))
     return entries, failed
 
 
@@ -78,33 +86,43 @@ def _entry(bus: str, detail_type: str, detail: dict[str, Any]) -> dict[str, Any]
     return {"EventBusName": bus, "Source": MESSAGE_SOURCE, "DetailType": detail_type, "Detail": json.dumps(detail)}
 
 
-def publish(messages: PlanMessages, *, to: MessageBus, disruption_id: str, execution_name: str) -> Publication:
-    """Put the plan's events on the bus (none configured: nothing to do); what was taken and what was not, never
-    an exception."""
+def publish(
+    messages: PlanMessages,
+    *,
+    to: MessageBus,
+    disruption_id: str,
+    execution_name: str,
+    skip: frozenset[str] = frozenset(),
+) -> Publication:
+    """Put the plan's events on the bus (none configured: nothing to do), but those whose id is in `skip` (taken by
+    an earlier attempt, outbox.flush); what was taken and what was not, never an exception."""
     total, bus, events = len(messages.messages) + 1, to.name, to.events
     if bus is None or events is None:
         return Publication(bus=None, events=total, published=0)
     run = {"disruption_id": disruption_id, "execution_name": execution_name, "scenario_id": messages.scenario_id}
     entries, failed = _entries(messages, bus, run)
     sendable = []
-    for what, entry in entries:
+    for what, ident, entry in entries:
+        if ident in skip:
+            continue
         if len(entry["Detail"].encode()) + 1024 > MAX_EVENT_BYTES:  # the envelope's share, generously
             failed.append(PublishFailure(what=what, error="larger than an event may be (256 KB): in S3 only"))
         else:
-            sendable.append((what, entry))
-    published = 0
+            sendable.append((what, ident, entry))
+    sent: list[str] = []
     for start in range(0, len(sendable), BATCH):
         batch = sendable[start : start + BATCH]
         try:
-            refused = events.put([entry for _, entry in batch])
+            refused = events.put([entry for _, _, entry in batch])
         except ServiceError as exc:
-            failed += [PublishFailure(what=what, error=f"{type(exc).__name__}: {exc}") for what, _ in batch]
+            failed += [PublishFailure(what=what, error=f"{type(exc).__name__}: {exc}") for what, _, _ in batch]
             continue
-        for (what, _), error in zip(batch, refused, strict=True):
+        for (what, ident, _), error in zip(batch, refused, strict=True):
             if error is None:
-                published += 1
+                sent.append(ident)
             else:
                 failed.append(PublishFailure(what=what, error=error))
+    published = len(sent)
     if failed:
         log.error("%d of %d events of %s not published to %s", len(failed), total, execution_name, bus)
-    return Publication(bus=bus, events=total, published=published, failed=failed)
+    return Publication(bus=bus, events=total, published=published, failed=failed, sent=sent)

@@ -225,7 +225,8 @@ def execute_step(
     # Once per run: a resumed run whose execution already happened gets that execution's report, and applies nothing.
     report = execute(scenario, execution_id=request.execution_name, tables=tables, run_id=request.disruption_id)
     store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
-    sent = outbox.write(outgoing if report.status == "executed" else None, bus=bus, **where)
+    executed = report.status == "executed"  # a retry of an executed plan publishes what an earlier attempt stored
+    sent = outbox.write(outgoing if executed else None, bus=bus, resend=executed, **where)
     if trail is not None:
         record_execution(trail, store, request.disruption_id, request.execution_name, report, sent)
     if registry is not None:
