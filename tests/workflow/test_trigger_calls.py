@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from botocore.exceptions import ClientError
 
+from skymarshal.workflow.aws.sfn import SfnExecutions
 from skymarshal.workflow.models import DisruptionRequest
 from skymarshal.workflow.runs.trigger import start
 
@@ -42,7 +43,7 @@ def _request() -> DisruptionRequest:
 
 def test_the_trigger_calls_only_what_its_role_grants_and_starts_once() -> None:
     sfn = _StrictSfn(set())
-    first = start(_request(), sfn=sfn, state_machine_arn=MACHINE)
-    again = start(_request(), sfn=sfn, state_machine_arn=MACHINE)
+    first = start(_request(), executions=SfnExecutions(sfn), state_machine_arn=MACHINE)
+    again = start(_request(), executions=SfnExecutions(sfn), state_machine_arn=MACHINE)
     assert first["started"] is True and again["started"] is False
     assert set(sfn.calls) <= set(GRANTED) and sfn.calls.count("start_execution") == 1

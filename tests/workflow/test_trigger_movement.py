@@ -9,6 +9,7 @@ import json
 import pytest
 from test_trigger_calls import MACHINE, _StrictSfn
 
+from skymarshal.workflow.aws.sfn import SfnExecutions
 from skymarshal.workflow.deployment import DETAIL_TYPE, MOVEMENT_DETAIL_TYPE, SOURCE
 from skymarshal.workflow.runs.trigger import RULE_PATTERN, start_for_event
 
@@ -49,9 +50,9 @@ def test_the_rule_takes_reports_and_movement_messages_alike():
 
 def test_a_movement_message_starts_one_run_with_the_message_as_its_report():
     sfn = _StrictSfn(set())
-    started = start_for_event(event({"message": DIV}), sfn=sfn, state_machine_arn=MACHINE)
+    started = start_for_event(event({"message": DIV}), executions=SfnExecutions(sfn), state_machine_arn=MACHINE)
     assert started["started"] and sfn.calls == ["describe_execution", "start_execution"]
-    again = start_for_event(event({"message": DIV}), sfn=sfn, state_machine_arn=MACHINE)
+    again = start_for_event(event({"message": DIV}), executions=SfnExecutions(sfn), state_machine_arn=MACHINE)
     assert again["started"] is False  # redelivered: nothing new
 
 

@@ -264,11 +264,14 @@ def trigger(event: dict, context: Any) -> dict:
     event goes to the dead-letter queue (SKYMARSHAL_TRIGGER_DLQ_URL) with its reason and is not retried; a
     failure to start (throttling, a service error) raises, so EventBridge retries it."""
     from ..data import aws
+    from ..workflow.aws.sfn import SfnExecutions
     from ..workflow.runs.trigger import DLQ_ENV, InvalidEvent, dead_letter, start_for_event
 
     try:
         started = start_for_event(
-            event, sfn=aws.client("stepfunctions"), state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"]
+            event,
+            executions=SfnExecutions(aws.client("stepfunctions")),
+            state_machine_arn=os.environ["SKYMARSHAL_STATE_MACHINE_ARN"],
         )
     except InvalidEvent as exc:  # retrying cannot fix it: dead-letter it with the reason, return normally
         event_id = event.get("id") if isinstance(event, dict) else None

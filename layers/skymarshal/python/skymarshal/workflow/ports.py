@@ -1,5 +1,5 @@
 """The services a workflow step uses, as small protocols: the artifact bucket's objects, the KMS signer of the
-audit head, the audit store (the chain's table), the state machine's task tokens, the message bus and the alert
+audit head, the audit store (the chain's table), the state machine's task tokens and executions, the message bus and the alert
 topic. The steps take these; `workflow/aws/` holds the one boto3 adapter of each, and a test may hand a step an
 in-memory one instead of the emulated account. A failed call surfaces as `ServiceError`, whatever the service.
 """
@@ -72,6 +72,16 @@ class TaskTokens(Protocol):
     def succeed(self, token: str, output: str) -> None:
         """Resume the task with `output` (JSON); ServiceError (TaskTimedOut, TaskDoesNotExist, InvalidToken)
         when it no longer waits."""
+
+
+class Executions(Protocol):
+    """The state machine's executions (Step Functions): what the Trigger and the run client start."""
+
+    def status(self, execution_arn: str) -> str | None:
+        """RUNNING, SUCCEEDED …; None when there is no such execution."""
+
+    def start(self, state_machine_arn: str, name: str, input: str) -> str | None:
+        """The new execution's ARN; None when one of that name exists already."""
 
 
 class EventBus(Protocol):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
-from ..aws.sfn import SfnTaskTokens
+from ..aws.sfn import SfnExecutions, SfnTaskTokens
 from ..deployment import STATE_MACHINE_ENV
 from ..models import RESUME_SUFFIX, ApprovalDecision, DisruptionRequest, base_name, is_run_of
 from ..payloads import ArtifactStore
@@ -33,6 +33,7 @@ def new_disruption_id() -> str:
 class WorkflowClient:
     def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, tables: WorkflowTables, trail=None):
         self.sfn, self.arn, self.store = sfn, state_machine_arn, store
+        self.executions = SfnExecutions(sfn)  # the Executions port the runs start through
         self.tables, self.trail = tables, trail
 
     @classmethod
@@ -83,7 +84,7 @@ class WorkflowClient:
             ops_date=ops_date,
             facts=facts or {},
         )
-        return start(request, sfn=self.sfn, state_machine_arn=self.arn)
+        return start(request, executions=self.executions, state_machine_arn=self.arn)
 
     def describe(self, name: str) -> dict:
         try:
@@ -199,7 +200,12 @@ class WorkflowClient:
             if released is None:
                 raise
             raise CheckpointRefused(exc.code, f"{str(exc).removeprefix(exc.code + ': ')}; {released}") from None
-        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
+        return start(
+            request,
+            executions=self.executions,
+            state_machine_arn=self.arn,
+            name=self._resume_name(request.disruption_id),
+        )
 
     def continue_from(self, name: str, phase: str, *, requested_by: str | None = None) -> dict:
         """A new execution of the run's disruption that reuses its rounds up to and including `phase` (each as the
@@ -223,7 +229,12 @@ class WorkflowClient:
         rounds = reusable_rounds(request.disruption_id, name, store=self.store, trail=self.trail, through=phase)
         if not rounds or rounds[-1].phase != phase:
             raise ValueError(f"run {name} has no {phase} round checkpointed to continue from")
-        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=self._resume_name(request.disruption_id))
+        return start(
+            request,
+            executions=self.executions,
+            state_machine_arn=self.arn,
+            name=self._resume_name(request.disruption_id),
+        )
 
     def _resume_name(self, base: str) -> str:
         """`ID--resume-N`, the first N no execution holds."""
@@ -238,7 +249,7 @@ class WorkflowClient:
 
         described = self.describe(name)
         request, retry_name = retry_request(described, {e["name"] for e in self.executions(limit=1000)})
-        return start(request, sfn=self.sfn, state_machine_arn=self.arn, name=retry_name)
+        return start(request, executions=self.executions, state_machine_arn=self.arn, name=retry_name)
 
     def audit(self, name: str) -> dict:
         """The run's audit document: written by Learn, or assembled now for a run that did not reach it."""

@@ -24,10 +24,10 @@ from aws_lambda_powertools.utilities.parser.models import EventBridgeModel
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ...models.common import MAX_PROMPT_CHARS
-from ..aws.errors import ClientError
 from ..deployment import DETAIL_TYPES, MOVEMENT_DETAIL_TYPE, SOURCE
 from ..deployment import TRIGGER_DLQ_ENV as DLQ_ENV  # noqa: F401  (the Trigger handler reads it from here)
 from ..models import DisruptionRequest, field_error
+from ..ports import Executions
 
 RULE_PATTERN: dict[str, list[str]] = {"source": [SOURCE], "detail-type": list(DETAIL_TYPES)}
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -124,27 +124,21 @@ def dead_letter(event: Any, reason: str, *, sqs: Any, queue_url: str) -> str:
     )["MessageId"]
 
 
-def start_for_event(event: Any, *, sfn: Any, state_machine_arn: str) -> dict[str, Any]:
+def start_for_event(event: Any, *, executions: Executions, state_machine_arn: str) -> dict[str, Any]:
     """Start the execution for the event, or report the one it already started."""
     request = request_for(parse_event(event))
-    return start(request, sfn=sfn, state_machine_arn=state_machine_arn)
+    return start(request, executions=executions, state_machine_arn=state_machine_arn)
 
 
-def start(request: DisruptionRequest, *, sfn: Any, state_machine_arn: str, name: str | None = None) -> dict[str, Any]:
+def start(
+    request: DisruptionRequest, *, executions: Executions, state_machine_arn: str, name: str | None = None
+) -> dict[str, Any]:
     name = name or request.disruption_id
     arn = state_machine_arn.replace(":stateMachine:", ":execution:") + f":{name}"
-    try:  # Step Functions refuses a reused name anyway; moto only while the first runs, so look first
-        sfn.describe_execution(executionArn=arn)
-        return {"disruption_id": request.disruption_id, "execution_name": name, "execution_arn": arn, "started": False}
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] != "ExecutionDoesNotExist":
-            raise
-    try:
-        arn = sfn.start_execution(stateMachineArn=state_machine_arn, name=name, input=request.model_dump_json())[
-            "executionArn"
-        ]
-        return {"disruption_id": request.disruption_id, "execution_name": name, "execution_arn": arn, "started": True}
-    except ClientError as exc:
-        if exc.response["Error"]["Code"] != "ExecutionAlreadyExists":
-            raise
-    return {"disruption_id": request.disruption_id, "execution_name": name, "execution_arn": arn, "started": False}
+    run = {"disruption_id": request.disruption_id, "execution_name": name}
+    # Step Functions refuses a reused name anyway; moto only while the first runs, so look first
+    if executions.status(arn) is None:
+        started = executions.start(state_machine_arn, name, request.model_dump_json())
+        if started is not None:
+            return {**run, "execution_arn": started, "started": True}
+    return {**run, "execution_arn": arn, "started": False}
