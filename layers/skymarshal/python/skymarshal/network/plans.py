@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -36,6 +37,8 @@ from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
 from ..recovery.solver import NoFeasibleSolution, solve
 from .continuity import keep_continuous
+from .crew import CrewData
+from .crew_model import CrewModel
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row
@@ -318,10 +321,12 @@ def generate_plans(
     disruption: Disruption | None = None,
     config: NetworkPlanConfig | None = None,
     budget_s: float | None = None,
+    crews: Callable[[PlanData], CrewData] | None = None,
 ) -> tuple[list[NetworkPlan], PlanData, dict[str, float]]:
     """One plan per objective (the optimizer, each rating group in turn) and the baseline, with their totals;
     the data read (for crewability and validation) and seconds per step. `budget_s`: the optimizer's whole time
-    (the arbitrator's deadline less what the rest needs), shared by every objective and group."""
+    (the arbitrator's deadline less what the rest needs), shared by every objective and group. `crews`: the roster
+    reads over the plan data; given, the in-scope flights' crews are resources of the optimizer (network.crew_model)."""
     config = config or NetworkPlanConfig()
     seconds: dict[str, float] = defaultdict(float)
     started = time.monotonic()
@@ -333,6 +338,7 @@ def generate_plans(
     reasons = scope_reasons(scope)
     in_scope = {f.flight_id for f in scope.flights}
     data = plan_data(handle, scope, groups, disruption)
+    crew_model = CrewModel(crews(data), in_scope) if crews is not None else None
     types = {d.aircraft_registration: d.aircraft_type for g in groups for d in g.fleet}
     plans: list[NetworkPlan] = []
     optimized = {reg for g in groups for reg in g.rotations}
@@ -349,8 +355,9 @@ def generate_plans(
         used = Counter(others)
         for group in groups:
             a = adapt(group, scope, used, inbound_outages(group, scope, data.rotations))
+            instance = crew_model.instance(group.group, a) if crew_model else a.instance
             try:
-                solution, result = solve(weighted(a.instance, weights), per_solve, seed=config.seed)
+                solution, result = solve(weighted(instance, weights), per_solve, seed=config.seed)
                 failed = None if result.feasible else "the optimizer's plan failed its own checker"
             except NoFeasibleSolution as exc:
                 failed = f"the optimizer found no feasible plan ({exc})"

@@ -46,7 +46,7 @@ from .crew import CrewData, make_crewable, verdicts
 from .plans import NetworkPlanConfig, generate_plans, imposed_minutes
 from .scope import NetworkScope, network_scope
 from .tails import broken_turn, plan_legs, tail_starts
-from .totals import measure
+from .totals import PlanData, measure
 
 NOT_CANCELLABLE = ("DEPARTED", "ARRIVED")
 Found = tuple[FlightRejectionCode, str, str]  # code, flight id, message
@@ -329,9 +329,15 @@ def network_plans(
         handle, disruption, now=now, recovery_hours=config.recovery_hours, max_flights=config.max_flights
     )
     seconds = {"scope": time.monotonic() - started}
-    plans, data, more = generate_plans(handle, scope, disruption, config, budget_s)
+    reads: list[CrewData] = []  # the optimizer's roster reads, shared with the crewability and validation below
+
+    def crews(data: PlanData) -> CrewData:
+        reads.append(CrewData(data, scope.decision))
+        return reads[0]
+
+    plans, data, more = generate_plans(handle, scope, disruption, config, budget_s, crews=crews)
     seconds.update(more)
-    crew = CrewData(data, scope.decision)
+    crew = reads[0] if reads else CrewData(data, scope.decision)
     began = time.monotonic()
     crewed = []
     for plan in plans:
