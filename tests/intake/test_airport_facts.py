@@ -101,3 +101,22 @@ def test_a_closure_in_an_occs_words(words, closed):
     from skymarshal.intake.airport_facts import CLOSURE
 
     assert (CLOSURE.search(words) is not None) is closed
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Abu Dhabi: ground handling staff strike from 14:00 to 17:00 UTC on January 22nd, minimum services only",
+        "AUH DCS outage for all carriers 22JAN 1400Z-1700Z, manual check-in",
+    ],
+)
+def test_a_cause_over_a_window_with_no_effect_stated_holds_by_policy(handle, report):
+    """The report names a cause and a window but no closure, capacity or slot: the flights in the window are held
+    by the policy's planned delay for the code, cited as policy (never a closure, never nothing)."""
+    from skymarshal.rules.what_if_policy import POLICY, slot_minutes
+
+    disruption, overlay = network_report(report, handle, NOW)
+    assert disruption.remarks != "closed" and overlay.additions == []
+    (hold,) = [f for f in disruption.facts if f.name == "slot_delay_minutes"]
+    assert hold.source == "policy" and POLICY in (hold.evidence or "")
+    assert hold.value == slot_minutes(disruption.iata_delay_code)

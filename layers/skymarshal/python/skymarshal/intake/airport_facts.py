@@ -22,6 +22,7 @@ from ..models.airports import UnknownAirport, airport, codes_named_in
 from ..models.common import iso_z
 from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Notam
+from ..rules.what_if_policy import POLICY, slot_minutes
 from .capacity import rate_facts
 from .dates import find_dates
 from .report import ABBREVIATED, IATA_WORD, MOVEMENT, NOT_AIRPORTS, Reading, airport_names, folded, read_report
@@ -120,6 +121,20 @@ def unserved_airport(report: str, served: set[str], located: bool = False) -> st
     return None
 
 
+def policy_hold(code: int) -> Fact:
+    """What an airport event over a window does when the report states its cause but no effect (a strike, a
+    screening stoppage, a DCS outage, lightning on the ramp): each flight in the window is held by the policy's
+    planned delay for the code, cited as policy for the duty manager to correct (--fact duration). Never a
+    closure, never a release: it only makes the window worse than the schedule."""
+    minutes = slot_minutes(code)
+    return Fact(
+        name="slot_delay_minutes",
+        value=minutes,
+        source="policy",
+        evidence=f"{POLICY}: {minutes} min planned delay in the window (AHM 730 {code}; the report states no effect)",
+    )
+
+
 def network_report(
     report: str,
     handle: DataHandle,
@@ -182,6 +197,8 @@ def network_report(
     closure = CLOSURE.search(blank_instructions(report)) is not None
     closed = not capacity and (closure or (not rates and reading.fact == "airport_restriction"))
     code = reading.cause_code or 87
+    if not closed and not rates and reading.cause_code is not None:  # a cause over a window, its effect unsaid
+        rates = [policy_hold(code)]
     facts = [
         _stated("airport", reading.airport),
         _stated("window", reading.window_words),
