@@ -21,6 +21,14 @@ from .lexicon_words import (
     GROUND_VEHICLE,
 )
 
+# The load named with what happened to it ("cargo arrived late", "mail bags late", "cargo overbooked", "DG drum
+# leaking") names a cargo or mail cause: it outranks the same verb read alone as another family's ("arrived late"
+# is an aircraft's rotation, "overbooked" a passenger cabin's, "bags" passengers' baggage).
+CARGO_NAMED = 3.5
+# A family named without its cause ("ramp handling delay", "pax-related", "cargo issue"): the family, at a weight any
+# cue that names a cause outranks.
+FAMILY_ONLY = 1.5
+
 CUES: tuple[Cue, ...] = (
     # 11-19 passengers and baggage
     cue(11, "check_in", 2, r"check-?in", r"late|after|closed|deadline|closure"),
@@ -50,6 +58,7 @@ CUES: tuple[Cue, ...] = (
         r"passengers?|pax|travell?ers?|customers?|guests?",
         r"disruptive|unruly|intoxicated|drunk|abusive|violent|aggressive|refus\w*",
     ),
+    cue(15, "boarding", FAMILY_ONLY, r"(?:pax|passengers?)[- ]related|(?:pax|passengers?) issues?"),
     cue(16, "vip", 3, r"vip|vvip|dignitar\w*|royal|head of state|minister\w*|delegation"),
     cue(
         18,
@@ -78,32 +87,42 @@ CUES: tuple[Cue, ...] = (
     cue(
         22,
         "cargo",
-        2,
+        CARGO_NAMED,
         r"cargo|freight|shipment|consignment|pallets?|ulds?",
         r"late|delayed|positioning|not arrived|awaited|on time|not at|not ready|not delivered",
     ),
-    cue(23, "cargo", 2, r"cargo|freight|shipment|consignment", r"acceptance|accepted late|late acceptance"),
+    cue(
+        23,
+        "cargo",
+        CARGO_NAMED,
+        r"cargo|freight|shipment|consignment",
+        r"acceptance|accepted late|late acceptance|cut-?off",
+    ),
     cue(
         24,
         "cargo_packing",
-        2,
+        CARGO_NAMED,
         r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods|hazmat"
         r"|parcel|parcels",
         r"leak\w*|pack\w*|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
     ),
-    cue(25, "cargo", 2, r"cargo|freight", r"overbook\w*|oversold|oversales?|booking"),
+    cue(
+        25, "cargo", CARGO_NAMED, r"cargo|freight|shipments?|consignments?", r"overbook\w*|oversold|oversales?|booking"
+    ),
     cue(26, "cargo", 2, r"cargo|freight|uld|pallets?", r"build-?up|preparation|not ready|late|built"),
     cue(
         27,
         "mail",
-        2,
+        CARGO_NAMED,
         r"mail|post|postal|mailbags?|mail bags?",
         r"documents?|documentation|paperwork|papers|pack\w*|labels?|labell\w*|manifest|cn38|cn 38",
     ),
-    cue(28, "mail", 2, r"mail|post|postal|mailbags?", r"late|delayed|positioning|not arrived|awaited"),
-    cue(29, "mail", 2, r"mail|post|postal|mailbags?", r"acceptance|accepted late"),
+    cue(28, "mail", CARGO_NAMED, r"mail|postal|mailbags?", r"late|delayed|positioning|not arrived|awaited"),
+    cue(29, "mail", CARGO_NAMED, r"mail|postal|mailbags?", r"acceptance|accepted late|cut-?off"),
     cue(27, "mail", 1.5, r"mail|postal|mailbags?"),
+    cue(22, "cargo", FAMILY_ONLY, r"cargo|freight", r"issues?|problems?|related|irregularit\w*"),
     # 31-39 aircraft and ramp handling
+    cue(32, "loading", FAMILY_ONLY, r"ramp handling|ground handling|handling agent|handling delay|ramp delay"),
     cue(
         31,
         "aircraft_documentation",

@@ -123,10 +123,10 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"atc|tower|ground control|airport|departures|start-?up|startup",
     ),
     # 91-96 reactionary
-    cue(
+    cue(  # a connection named outranks the load it carries (cargo or mail "late" alone: lexicon.CARGO_NAMED)
         91,
         "load_connection",
-        3,
+        3.75,
         r"connecting|connection|transfer|transit|onward",
         r"passengers|travell?ers|customers|guests|load|bags|baggage|cargo|awaiting|waiting|held for|hold for|holding"
         r"|from|service|flights?",

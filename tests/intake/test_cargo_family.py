@@ -1,0 +1,56 @@
+"""The cargo and mail family (AHM 730 21-29) is read with its sub-cause where the report gives it, and kept apart
+from the families whose words it shares: the load named with what happened to it is cargo or mail, whatever the
+verb would mean alone ("arrived late" of an aircraft, "overbooked" of a cabin, "bags" of passengers); a connection
+named stays a load connection (91); a family named without its cause reads as that family."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.intake.cause import read_cause
+from skymarshal.intake.normalise import normalise
+
+CARGO = ["cargo", "freight", "the shipment", "a consignment"]
+MAIL = ["mail", "mail bags", "the mailbags", "postal mail"]
+HAPPENED = {  # what happened → the sub-cause it names
+    "arrived late at the aircraft from the warehouse": 22,
+    "was accepted after the cut-off": 23,
+    "is overbooked on this flight": 25,
+}
+MAIL_HAPPENED = {"arrived late at the aircraft": 28, "accepted after the cut-off": 29}
+flight = st.sampled_from(["EY343 18JAN AUH:", "EY12/18 LHR -", "Flight EY611 on 19 January:"])
+tail = st.sampled_from(["", " DLA 20.", " Departure delayed 30 min.", " ETD TBA."])
+
+
+def first_code(text: str) -> int | None:
+    found = read_cause(normalise(text)).first
+    return found.code if found else None
+
+
+@given(lead=flight, load=st.sampled_from(CARGO), what=st.sampled_from(sorted(HAPPENED)), end=tail, upper=st.booleans())
+def test_cargo_named_with_what_happened_is_its_sub_cause(lead, load, what, end, upper) -> None:
+    text = f"{lead} {load} {what}.{end}"
+    assert first_code(text.upper() if upper else text) == HAPPENED[what], text
+
+
+@given(lead=flight, load=st.sampled_from(MAIL), what=st.sampled_from(sorted(MAIL_HAPPENED)), end=tail)
+def test_mail_named_with_what_happened_is_its_sub_cause(lead, load, what, end) -> None:
+    text = f"{lead} {load} {what}.{end}"
+    assert first_code(text) == MAIL_HAPPENED[what], text
+
+
+@given(lead=flight, goods=st.sampled_from(["a dangerous goods package", "a DG drum", "a crate of cargo"]), end=tail)
+def test_a_leaking_package_found_at_loading_is_cargo_packing(lead, goods, end) -> None:
+    text = f"{lead} at loading {goods} was found leaking, offloaded and the hold cleaned.{end}"
+    assert first_code(text) == 24, text
+
+
+def test_a_connection_named_stays_a_load_connection() -> None:
+    assert first_code("EY12 18JAN held, awaiting transfer cargo from the late EY11") == 91
+
+
+def test_a_family_named_without_its_cause_is_that_family() -> None:
+    assert first_code("EY330 18JAN KHI: ramp handling delay, details TBC. 20 min") in range(31, 40)
+    assert first_code("EY385 19JAN AUH: pax-related delay at gate, details to follow") in range(11, 20)
+    assert first_code("EY474 18JAN cargo issue, holding. ETD TBA") in range(21, 30)
