@@ -24,6 +24,8 @@ def test_kinds_with_the_same_values_are_distinct_entries():
     assert ctx.memo(BookingsRead("EY123-20270120"), lambda: "bookings") == "bookings"
     assert ctx.memo(SeatsRead("EY123-20270120"), lambda: "seats") == "seats"
     assert len(ctx._cache) == 3
+    assert FlightRead("EY123-20270120") != BookingsRead("EY123-20270120")  # one base, two kinds
+    assert FlightRead("EY123-20270120") == FlightRead("EY123-20270120")
 
 
 def test_the_same_key_is_computed_once():

@@ -16,49 +16,73 @@ class MemoKey:
     """A kind of read or check cached once per arbitration (subclasses name what identifies the answer)."""
 
 
-# ------------------------------------------------------------------------------ reads of the operational tables
+# ------------------------------------------------------------------ reads of one flight's or one tail's rows
+# One class per read, the field in a shared base: a FlightRead and a BookingsRead of one flight are two keys.
 
 
 @dataclass(frozen=True, slots=True)
-class FlightRead(MemoKey):
+class FlightKey(MemoKey):
+    """A read of one flight's rows."""
+
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class TailKey(MemoKey):
+    """A read of one tail's rows."""
+
+    registration: str
+
+
+class FlightRead(FlightKey):
     """q.get_flight."""
 
-    flight_id: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class BookingsRead(MemoKey):
+class BookingsRead(FlightKey):
     """q.bookings of a flight."""
 
-    flight_id: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class SeatsRead(MemoKey):
+class SeatsRead(FlightKey):
     """q.crew_assignments: who is rostered on a flight."""
 
-    flight_id: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class WorkOrdersRead(MemoKey):
+class FlightRosterRead(FlightKey):
+    """The rostered crew of a flight with their rosters (arbitration.crew.chain)."""
+
+    __slots__ = ()
+
+
+class RosteredIds(FlightKey):
+    """The crew ids rostered on a flight."""
+
+    __slots__ = ()
+
+
+class WorkOrdersRead(TailKey):
     """q.work_orders_for_aircraft."""
 
-    registration: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class TailRead(MemoKey):
+class TailRead(TailKey):
     """q.rotation: a tail's flights around the disruption."""
 
-    registration: str
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class AircraftDaysRead(MemoKey):
+class AircraftDaysRead(TailKey):
     """q.aircraft_days: the days a tail is available."""
 
-    registration: str
+    __slots__ = ()
+
+
+# ---------------------------------------------------------------- other reads of the operational tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +99,6 @@ class StandbyRead(MemoKey):
 
     station: str
     day: date
-
-
-@dataclass(frozen=True, slots=True)
-class FlightRosterRead(MemoKey):
-    """The rostered crew of a flight with their rosters (arbitration.crew.chain)."""
-
-    flight_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,13 +218,6 @@ class ContinuationRested(MemoKey):
     report: datetime
     stood_at: datetime
     move: tuple[str, timedelta] | None
-
-
-@dataclass(frozen=True, slots=True)
-class RosteredIds(MemoKey):
-    """The crew ids rostered on a flight."""
-
-    flight_id: str
 
 
 @dataclass(frozen=True, slots=True)

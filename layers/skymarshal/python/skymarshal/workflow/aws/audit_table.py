@@ -7,9 +7,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from boto3.dynamodb.conditions import Key
-from botocore.exceptions import BotoCoreError, ClientError
 
-from .errors import service_error
+from .errors import call
+
+_NEW = "attribute_not_exists(SK)"
 
 
 class DynamoAuditStore:
@@ -19,57 +20,41 @@ class DynamoAuditStore:
         self.table = table
 
     def put_new(self, items: Sequence[Mapping[str, Any]]) -> bool:
-        puts = [
-            {"Put": {"TableName": self.table.name, "Item": dict(i), "ConditionExpression": "attribute_not_exists(SK)"}}
-            for i in items
-        ]
-        try:
+        puts = [{"Put": {"TableName": self.table.name, "Item": dict(i), "ConditionExpression": _NEW}} for i in items]
+
+        def write() -> bool:
             self.table.meta.client.transact_write_items(TransactItems=puts)
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "TransactionCanceledException":
-                return False
-            raise service_error(exc) from exc
-        except BotoCoreError as exc:
-            raise service_error(exc) from exc
-        return True
+            return True
+
+        return bool(call(write, {"TransactionCanceledException": False}))
 
     def put_head(self, item: Mapping[str, Any]) -> bool:
-        try:
+        def write() -> bool:
             self.table.put_item(
                 Item=dict(item),
-                ConditionExpression="attribute_not_exists(SK) OR seq < :seq",
+                ConditionExpression=f"{_NEW} OR seq < :seq",
                 ExpressionAttributeValues={":seq": item["seq"]},
             )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                return False
-            raise service_error(exc) from exc
-        except BotoCoreError as exc:
-            raise service_error(exc) from exc
-        return True
+            return True
+
+        return bool(call(write, {"ConditionalCheckFailedException": False}))
 
     def get(self, pk: str, sk: str, *, consistent: bool = False) -> dict[str, Any] | None:
-        try:
-            item = self.table.get_item(Key={"PK": pk, "SK": sk}, ConsistentRead=consistent).get("Item")
-        except (ClientError, BotoCoreError) as exc:
-            raise service_error(exc) from exc
+        item = call(lambda: self.table.get_item(Key={"PK": pk, "SK": sk}, ConsistentRead=consistent).get("Item"))
         return dict(item) if item is not None else None
 
     def query(self, pk: str, sk_prefix: str, *, newest_first: bool = False, limit: int | None = None) -> list[dict]:
         found: list[dict] = []
         start = None
         condition = Key("PK").eq(pk) & Key("SK").begins_with(sk_prefix)
-        try:
-            while True:
-                page = self.table.query(
-                    KeyConditionExpression=condition,
-                    ScanIndexForward=not newest_first,
-                    **({"Limit": limit} if limit else {}),
-                    **({"ExclusiveStartKey": start} if start else {}),
+        while True:
+            extra = {**({"Limit": limit} if limit else {}), **({"ExclusiveStartKey": start} if start else {})}
+            page = call(
+                lambda extra=extra: self.table.query(
+                    KeyConditionExpression=condition, ScanIndexForward=not newest_first, **extra
                 )
-                found += page.get("Items", [])
-                start = page.get("LastEvaluatedKey")
-                if not start or (limit and len(found) >= limit):
-                    return found[:limit] if limit else found
-        except (ClientError, BotoCoreError) as exc:
-            raise service_error(exc) from exc
+            )
+            found += page.get("Items", [])
+            start = page.get("LastEvaluatedKey")
+            if not start or (limit and len(found) >= limit):
+                return found[:limit] if limit else found

@@ -1,13 +1,18 @@
-"""botocore's errors, named once: what the workflow's DynamoDB and Step Functions calls raise, and their
-translation into the ports' `ServiceError`."""
+"""botocore's errors, named once: what the workflow's DynamoDB and Step Functions calls raise, their translation
+into the ports' `ServiceError`, and the base of the adapters (a client built on first use)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar
+
 from botocore.exceptions import BotoCoreError, ClientError
 
+from ...data import aws as clients
 from ..ports import ServiceError
 
 AWS_ERRORS = (ClientError, BotoCoreError)  # every error a boto3 call raises
+T = TypeVar("T")
 
 
 def error_code(exc: BaseException) -> str:
@@ -24,4 +29,32 @@ def service_error(exc: BaseException) -> ServiceError:
     return ServiceError(error_code(exc), str(exc))
 
 
-__all__ = ["AWS_ERRORS", "BotoCoreError", "ClientError", "error_code", "service_error"]
+def call(operation: Callable[[], T], answers: Mapping[str, Any] | None = None) -> Any:
+    """`operation()`; an error whose code `answers` names is that answer (a missing object: None), any other
+    failure a ServiceError."""
+    try:
+        return operation()
+    except AWS_ERRORS as exc:
+        code = error_code(exc)
+        if answers is not None and code in answers:
+            return answers[code]
+        raise service_error(exc) from exc
+
+
+class Adapter:
+    """A port's adapter over one service's client: the one given (the emulated account's), else one built on
+    first use with the library's retry configuration (data/aws.py)."""
+
+    service: ClassVar[str]
+
+    def __init__(self, client: Any = None):
+        self._client = client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = clients.client(self.service)
+        return self._client
+
+
+__all__ = ["AWS_ERRORS", "Adapter", "BotoCoreError", "ClientError", "call", "error_code", "service_error"]

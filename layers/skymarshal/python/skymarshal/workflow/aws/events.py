@@ -5,29 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from ...data import aws as clients
-from .errors import service_error
+from .errors import Adapter, call
 
 
-class EventBridgeBus:
-    """EventBus over an EventBridge client (the default credentials' unless one is given)."""
+class EventBridgeBus(Adapter):
+    """EventBus over an EventBridge client."""
 
-    def __init__(self, client: Any = None):
-        self._client = client
-
-    @property
-    def client(self) -> Any:
-        self._client = self._client or clients.client("events")
-        return self._client
+    service = "events"
 
     def put(self, entries: Sequence[Mapping[str, Any]]) -> list[str | None]:
-        try:
-            answer = self.client.put_events(Entries=list(entries))
-        except (ClientError, BotoCoreError) as exc:
-            raise service_error(exc) from exc
-        results = answer.get("Entries", [])
+        results = call(lambda: self.client.put_events(Entries=list(entries))).get("Entries", [])
         refused: list[str | None] = []
         for index in range(len(entries)):
             result = results[index] if index < len(results) else {"ErrorCode": "NoAnswer"}

@@ -5,64 +5,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from ...data import aws as clients
-from .errors import service_error
+from .errors import Adapter, call
 
 
 def client() -> Any:
-    """A Step Functions client with the default credentials."""
+    """A Step Functions client with the library's retry configuration."""
     return clients.client("stepfunctions")
 
 
-class SfnExecutions:
-    """Executions over a Step Functions client (the default credentials' unless one is given)."""
+class SfnExecutions(Adapter):
+    """Executions over a Step Functions client."""
 
-    def __init__(self, sfn: Any = None):
-        self._sfn = sfn
-
-    @property
-    def sfn(self) -> Any:
-        self._sfn = self._sfn or client()
-        return self._sfn
+    service = "stepfunctions"
 
     def status(self, execution_arn: str) -> str | None:
-        try:
-            return str(self.sfn.describe_execution(executionArn=execution_arn)["status"])
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ExecutionDoesNotExist":
-                return None
-            raise service_error(exc) from exc
-        except BotoCoreError as exc:
-            raise service_error(exc) from exc
+        described = call(
+            lambda: self.client.describe_execution(executionArn=execution_arn), {"ExecutionDoesNotExist": None}
+        )
+        return None if described is None else str(described["status"])
 
     def start(self, state_machine_arn: str, name: str, input: str) -> str | None:
-        try:
-            return str(
-                self.sfn.start_execution(stateMachineArn=state_machine_arn, name=name, input=input)["executionArn"]
-            )
-        except ClientError as exc:
-            if exc.response["Error"]["Code"] == "ExecutionAlreadyExists":
-                return None
-            raise service_error(exc) from exc
-        except BotoCoreError as exc:
-            raise service_error(exc) from exc
+        started = call(
+            lambda: self.client.start_execution(stateMachineArn=state_machine_arn, name=name, input=input),
+            {"ExecutionAlreadyExists": None},
+        )
+        return None if started is None else str(started["executionArn"])
 
 
-class SfnTaskTokens:
-    """TaskTokens over a Step Functions client (the default credentials' unless one is given)."""
+class SfnTaskTokens(Adapter):
+    """TaskTokens over a Step Functions client."""
 
-    def __init__(self, sfn: Any = None):
-        self._sfn = sfn
-
-    @property
-    def sfn(self) -> Any:
-        self._sfn = self._sfn or client()
-        return self._sfn
+    service = "stepfunctions"
 
     def succeed(self, token: str, output: str) -> None:
-        try:
-            self.sfn.send_task_success(taskToken=token, output=output)
-        except (ClientError, BotoCoreError) as exc:
-            raise service_error(exc) from exc
+        call(lambda: self.client.send_task_success(taskToken=token, output=output))
