@@ -95,7 +95,9 @@ class RuleToTrigger:
         from skymarshal.workflow.runs.trigger import start_for_event
 
         for entry in Entries:
-            reply = start_for_event(_as_delivered(entry), executions=self.wf.executions, state_machine_arn=self.wf.arn)
+            reply = start_for_event(
+                _as_delivered(entry), executions=self.wf.execution_port, state_machine_arn=self.wf.arn
+            )
             self.started[reply["execution_name"]] += reply["started"]
         return {"FailedEntryCount": 0, "Entries": [{"EventId": str(uuid.uuid4())} for _ in Entries]}
 

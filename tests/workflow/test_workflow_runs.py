@@ -137,8 +137,8 @@ def test_a_duplicated_event_starts_one_execution(wf):
         "resources": [],
         "detail": {"prompt": "EY999 on 20 January 2027 bird strike"},
     }
-    first = start_for_event(event, executions=wf.executions, state_machine_arn=wf.arn)
-    second = start_for_event(event, executions=wf.executions, state_machine_arn=wf.arn)
+    first = start_for_event(event, executions=wf.execution_port, state_machine_arn=wf.arn)
+    second = start_for_event(event, executions=wf.execution_port, state_machine_arn=wf.arn)
     assert first["started"] and not second["started"] and first["execution_arn"] == second["execution_arn"]
     assert [e["name"] for e in wf.executions(limit=1000)].count(first["execution_name"]) == 1
 

@@ -187,7 +187,7 @@ def decide_event(client, stream: Stream, event: StreamEvent, policy: str, bus: B
         ops_date=day,
     )
     if bus is None:
-        start(request, executions=client.executions, state_machine_arn=client.arn)
+        start(request, executions=client.execution_port, state_machine_arn=client.arn)
     else:
         delivered = send(bus, client, request)
         if delivered is None:

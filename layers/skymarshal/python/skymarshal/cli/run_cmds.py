@@ -217,7 +217,9 @@ def _event_put(args) -> int:
                 f"{RULE_PATTERN['source'][0]!r} and detail-type {RULE_PATTERN['detail-type'][0]!r})"
             )
         try:
-            started = start_for_event(_as_delivered(event), executions=client.executions, state_machine_arn=client.arn)
+            started = start_for_event(
+                _as_delivered(event), executions=client.execution_port, state_machine_arn=client.arn
+            )
         except InvalidEvent as exc:
             raise CliError(f"{args.file}: not a disruption report: {exc}") from None
     print_json(started)

@@ -33,7 +33,7 @@ def new_disruption_id() -> str:
 class WorkflowClient:
     def __init__(self, *, sfn: Any, state_machine_arn: str, store: ArtifactStore, tables: WorkflowTables, trail=None):
         self.sfn, self.arn, self.store = sfn, state_machine_arn, store
-        self.executions = SfnExecutions(sfn)  # the Executions port the runs start through
+        self.execution_port = SfnExecutions(sfn)  # the Executions port runs start through (.executions() lists them)
         self.tables, self.trail = tables, trail
 
     @classmethod
@@ -84,7 +84,7 @@ class WorkflowClient:
             ops_date=ops_date,
             facts=facts or {},
         )
-        return start(request, executions=self.executions, state_machine_arn=self.arn)
+        return start(request, executions=self.execution_port, state_machine_arn=self.arn)
 
     def describe(self, name: str) -> dict:
         try:
@@ -202,7 +202,7 @@ class WorkflowClient:
             raise CheckpointRefused(exc.code, f"{str(exc).removeprefix(exc.code + ': ')}; {released}") from None
         return start(
             request,
-            executions=self.executions,
+            executions=self.execution_port,
             state_machine_arn=self.arn,
             name=self._resume_name(request.disruption_id),
         )
@@ -231,7 +231,7 @@ class WorkflowClient:
             raise ValueError(f"run {name} has no {phase} round checkpointed to continue from")
         return start(
             request,
-            executions=self.executions,
+            executions=self.execution_port,
             state_machine_arn=self.arn,
             name=self._resume_name(request.disruption_id),
         )
@@ -249,7 +249,7 @@ class WorkflowClient:
 
         described = self.describe(name)
         request, retry_name = retry_request(described, {e["name"] for e in self.executions(limit=1000)})
-        return start(request, executions=self.executions, state_machine_arn=self.arn, name=retry_name)
+        return start(request, executions=self.execution_port, state_machine_arn=self.arn, name=retry_name)
 
     def audit(self, name: str) -> dict:
         """The run's audit document: written by Learn, or assembled now for a run that did not reach it."""

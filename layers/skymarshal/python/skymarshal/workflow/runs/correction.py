@@ -62,4 +62,4 @@ def correct_run(client: WorkflowClient, name: str, facts: dict[str, Any], by: st
             "reuse_through": None,
         }
     )
-    return start(request, executions=client.executions, state_machine_arn=client.arn, name=new_name)
+    return start(request, executions=client.execution_port, state_machine_arn=client.arn, name=new_name)
