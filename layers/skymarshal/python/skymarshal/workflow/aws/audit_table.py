@@ -4,6 +4,7 @@ transaction, the head put only forward, reads by key and by sort-key prefix."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from boto3.dynamodb.conditions import Key
@@ -50,9 +51,7 @@ class DynamoAuditStore:
         while True:
             extra = {**({"Limit": limit} if limit else {}), **({"ExclusiveStartKey": start} if start else {})}
             page = call(
-                lambda extra=extra: self.table.query(
-                    KeyConditionExpression=condition, ScanIndexForward=not newest_first, **extra
-                )
+                partial(self.table.query, KeyConditionExpression=condition, ScanIndexForward=not newest_first, **extra)
             )
             found += page.get("Items", [])
             start = page.get("LastEvaluatedKey")
