@@ -94,8 +94,9 @@ def test_each_agent_task_catches_everything_and_retries_transient_errors(definit
 
 def test_every_task_state_retries(definition) -> None:
     tasks = dict(task_states(definition["States"]))
-    # three agent rounds (initial, revision, debate); Validate, three Collates, Arbitrate, Await approval, Execute, Learn
-    assert len(tasks) == 3 * len(AGENTS) + 8
+    # three agent rounds (initial, revision, debate); Validate, three Collates, Arbitrate, Await approval, Execute, Learn,
+    # and Learn again on the failure path (Record failed run, infra/workflow_failures.py)
+    assert len(tasks) == 3 * len(AGENTS) + 9
     for name, task in tasks.items():
         assert task.get("Retry"), f"{name} has no Retry"
         assert all(r["BackoffRate"] == 2 and "States.ALL" not in r["ErrorEquals"] for r in task["Retry"]), name
@@ -107,8 +108,9 @@ def test_approval_waits_for_a_task_token_and_escalates_on_timeout(definition, fu
     assert approval["Parameters"]["FunctionName"] == f"<{functions['approval']}.Arn>"
     assert approval["Parameters"]["Payload"]["task_token.$"] == "$$.Task.Token"
     assert approval["TimeoutSecondsPath"] == "$.request.approval_timeout_seconds"
-    catches = {tuple(c["ErrorEquals"]): c["Next"] for c in approval["Catch"]}
-    assert catches == {("States.Timeout",): "Escalate: approval timed out"}
+    # the timeout first (Catches are tried in order), then any other failure to the failure path
+    catches = [(tuple(c["ErrorEquals"]), c["Next"]) for c in approval["Catch"]]
+    assert catches == [(("States.Timeout",), "Escalate: approval timed out"), (("States.ALL",), "Escalate: run failed")]
     assert approval["Next"] == "Duty manager's decision"
 
 
@@ -181,3 +183,29 @@ def test_a_network_disruption_escalates_when_no_network_plan_is_legal(definition
     assert plan["Choices"].index(refused) < next(
         i for i, c in enumerate(plan["Choices"]) if c.get("Variable") == "$.decision.has_plan"
     )
+
+
+def test_every_step_after_validate_ends_a_failure_through_learn_which_frees_the_flight(definition) -> None:
+    """Issue 48 item 5: a step failing past its retries goes to "Escalate: run failed" → "Record failed run" (Learn)
+    → Fail; Learn's own failure ends the run (the next claim sweeps the flight). Validate stays uncaught: its failure
+    is the refusal of the report."""
+    top = definition["States"]
+    caught = {
+        name
+        for name, state in top.items()
+        if state["Type"] in ("Task", "Map")
+        and any(
+            c["ErrorEquals"] == ["States.ALL"] and c["Next"] == "Escalate: run failed" for c in state.get("Catch", [])
+        )
+    }
+    steps = {n for n, st in top.items() if st["Type"] in ("Task", "Map")}
+    uncaught = steps - caught - {"Validate disruption", "Arbitrate", "Learn and record outcome", "Record failed run"}
+    assert not uncaught, uncaught
+    assert {*ROUND_MAPS.values(), DEBATE_MAP, "Execute plan", "Await duty manager approval"} <= caught
+    escalate = top["Escalate: run failed"]
+    assert escalate["Parameters"]["reason"] == "RUN_FAILED" and escalate["Next"] == "Record failed run"
+    record = top["Record failed run"]
+    assert record["Next"] == "Run failed, flight released" and top[record["Next"]]["Type"] == "Fail"
+    for learn in ("Learn and record outcome", "Record failed run"):
+        (catch,) = top[learn]["Catch"]
+        assert top[catch["Next"]]["Type"] == "Fail"
