@@ -353,3 +353,9 @@ def test_a_departure_time_after_the_schedule_is_kept_whenever_the_report_is_made
     etd = std + timedelta(minutes=late)
     d = _clears(f"EY123 18JAN {words.format(t=f'{etd:%H%M}')}", code=93, now=std - timedelta(minutes=ahead), f=f)
     assert d.clears.source == "stated" and d.clears.expected == etd
+
+
+@given(first=st.integers(5, 300), second=st.integers(5, 300))
+def test_two_durations_listed_with_and_are_a_list_not_a_range(first, second):
+    d = _clears(f"CTOTs on EY123 and EY125, {first} and {second} min respectively", code=83)
+    assert d.clears.expected == STD + timedelta(minutes=max(first, second))

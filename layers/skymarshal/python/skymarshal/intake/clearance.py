@@ -48,6 +48,7 @@ STATED_MARGIN_MIN = 15
 # A time of day up to this long before the report is read as already past ("released at 09:00" reported at 10:00),
 # not as tomorrow's
 PAST_GRACE = timedelta(hours=3)
+WORK_KINDS = frozenset({"aircraft_release", "crew_available"})  # a duration is work from the decision
 # The airline's own record is a fact found in the data
 FACT_SOURCE: dict[ClearanceSource, FactSource] = {"stated": "stated", "history": "data", "policy": "policy"}
 ON_THE_GROUND = frozenset({"SCHEDULED", "DELAYED"})
@@ -148,7 +149,7 @@ def clock_from(flight: Flight, now: datetime, departure: bool = False) -> dateti
     return decision_time(flight, now) - PAST_GRACE
 
 
-def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: datetime) -> Placed:
+def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: datetime, kind: ClearanceKind) -> Placed:
     """One stated estimate in time. Raises ReportContradictsData for a range that ends before it starts."""
     if e.clock is not None:
         zone = _zone(station) if e.zone == "local" else None
@@ -156,7 +157,10 @@ def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: d
     assert e.minutes is not None
     if e.upper_minutes is not None and e.upper_minutes < e.minutes:
         raise ReportContradictsData(f'"{e.words}": the estimate ends before it starts; say it again')
-    base = flight.scheduled_departure if e.base == "delay" else at
+    # Work counts from the decision only for an aircraft or a crew member, as the what-if overlay's work order and
+    # call-out do; any other cause's duration holds the flight past its schedule (analysis/what_if.py `_hold`)
+    past_schedule = e.base == "delay" or kind not in WORK_KINDS
+    base = flight.scheduled_departure if past_schedule else at
     upper = base + timedelta(minutes=e.upper_minutes) if e.upper_minutes else None
     return Placed(base + timedelta(minutes=e.minutes), upper, e)
 
@@ -217,7 +221,7 @@ def _stated(
         return None
     placed = []
     for e, quoted in read:
-        p = _place(e, flight, at, station, now)
+        p = _place(e, flight, at, station, now, kind)
         check_placed(p, flight, now)
         placed.append((p, quoted))
     last, quoted = max(placed, key=lambda pq: pq[0].expected)
@@ -230,15 +234,17 @@ def _stated(
         expected=last.expected,
         latest=max(latest, last.expected),
         source="stated",
-        evidence=f'"{last.estimate.words}" ({_base_words(last.estimate, flight, at)}); latest {bound}{others}'[:400],
+        evidence=f'"{last.estimate.words}" ({_base_words(last.estimate, flight, at, kind)}); latest {bound}{others}'[
+            :400
+        ],
     )
     return clears, _fact(clears, last.estimate.words, last.estimate.span if quoted else None)
 
 
-def _base_words(e: StatedEstimate, flight: Flight, at: datetime) -> str:
+def _base_words(e: StatedEstimate, flight: Flight, at: datetime, kind: ClearanceKind) -> str:
     if e.clock is not None:
         return {"utc": "UTC", "local": "local time", "unstated": "read as UTC, no zone stated"}[e.zone]
-    if e.base == "delay":
+    if e.base == "delay" or kind not in WORK_KINDS:
         return f"past the scheduled departure {iso_z(flight.scheduled_departure)}"
     return f"from the decision at {iso_z(at)}"
 

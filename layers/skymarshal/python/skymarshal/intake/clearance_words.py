@@ -48,8 +48,8 @@ _MINUTES = r"mins?|minutes?|mn"
 # "2 h 30", "2h30", "2 hours and 30 minutes", "an hour and a half", "one and a half hours", "90 minutes", "140MIN",
 # "2-3 hours", "between 2 and 3 hours"
 DURATION = re.compile(
-    rf"(?<![\w.:/])(?:between\s+)?(?P<amount>{_AMOUNT})(?P<half>\s+and\s+a\s+half)?"
-    rf"(?:\s*(?:-|–|to|or|and)\s*(?P<upper>\d{{1,4}}|{_WORDS}))?"
+    rf"(?<![\w.:/])(?P<between>between\s+)?(?P<amount>{_AMOUNT})(?P<half>\s+and\s+a\s+half)?"
+    rf"(?:\s*(?P<join>-|–|to|or|and)\s*(?P<upper>\d{{1,4}}|{_WORDS}))?"
     rf"\s*-?\s*(?:(?P<hours>{_HOURS})(?:\s*(?:and\s+)?(?:(?P<plus>\d{{1,2}})\s*(?:{_MINUTES})?|(?P<andhalf>a\s+half)))?"
     rf"|(?P<minutes>{_MINUTES}))(?![\w/])",
     re.I,
@@ -62,7 +62,7 @@ PLUS = re.compile(
 BARE_DELAY = re.compile(r"\b(?:dla|dly|delay(?:ed)?)\s+(?:by\s+)?(\d{1,3})(?![\d/:]|[.,]\d|\s*(?:%|[a-z]))", re.I)
 # Within the clause before a duration: it is a delay past the schedule, not a time to work
 DELAY_CUES = re.compile(
-    r"\b(?:dla|dly|delay\w*|late|behind|slip\w*|etd|eobt|tobt|ctot|slots?|estimated departure|hold|held|retim\w*"
+    r"\b(?:dla|dly|delay\w*|late|behind|slip\w*|etd|eobt|tobt|ctots?|slots?|estimated departure|hold|held|retim\w*"
     r"|push\w*\s+back|after\s+schedule|past\s+schedule)\b",
     re.I,
 )
@@ -110,7 +110,14 @@ def _duration_minutes(m: re.Match[str]) -> tuple[int, int | None]:
     half = 0.5 if m.group("half") or m.group("andhalf") else 0
     minutes = round((amount + half) * per) + (int(m.group("plus")) if m.group("plus") else 0)
     upper = m.group("upper")
-    return minutes, (round(_amount(upper) * per) if upper else None)
+    if upper is None:
+        return minutes, None
+    if m.group("join") == "and" and not m.group("between"):  # "45 and 30 min respectively": a list, the longest
+        return max(minutes, round(_amount(upper) * per)), None
+    return minutes, round(_amount(upper) * per)
+
+
+_UNIT_AFTER = re.compile(rf"\s*(?:{_HOURS}|{_MINUTES})\b", re.I)
 
 
 def _masked(text: str) -> str:
@@ -120,7 +127,10 @@ def _masked(text: str) -> str:
         out[d.start : d.end] = " " * (d.end - d.start)
     masked = "".join(out)
     for w in WINDOW.finditer(masked):
-        out[w.start() : w.end()] = " " * (w.end() - w.start())
+        h1, m1, h2, m2 = (int(g) for g in w.groups()[:4])
+        counted = _UNIT_AFTER.match(masked, w.end()) is not None  # "100 and 130 min": counts, not times
+        if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60 and (h1, m1) != (h2, m2) and not counted:
+            out[w.start() : w.end()] = " " * (w.end() - w.start())
     return "".join(out)
 
 
