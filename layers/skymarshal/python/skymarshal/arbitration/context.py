@@ -7,13 +7,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from ..analysis.crew import member_roster, roster_window, standby_covering
+from ..analysis.crew import member_roster, roster_window
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import AgentResponse, MaintenanceConstraint, RegulatoryConstraint
 from ..models.disruption import Clearance, Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
+from ..rules.standby import standby_covering
 from .bounds import AircraftGroundedBound, SafetyBound, bounds_from
 from .memo_keys import MemoKey, RosterRead, StandbyRead
 
@@ -113,7 +114,8 @@ class DisruptionContext:
         )
 
     def standby_at(self, station: str, report: datetime) -> list[CrewDuty]:
-        """`analysis.crew.standby_at`, each (station, local day) read once per arbitration."""
+        """`rules.standby.standby_covering` (the one selection analysis.crew and network.crew use), each (station,
+        local day) read once per arbitration."""
         return standby_covering(
             station,
             report,

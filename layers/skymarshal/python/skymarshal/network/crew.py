@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfoNotFoundError
 
-from ..analysis.crew import CALL_OUT, FERRY_RANKS, HISTORY_DAYS, REPORT_BEFORE_DEPARTURE, ferry_duty, standby_covering
+from ..analysis.crew import FERRY_RANKS, HISTORY_DAYS, ferry_duty
 from ..data import queries as q
 from ..models.airports import UnknownAirport
 from ..models.findings import Finding
@@ -28,6 +28,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import CrewChange, FlightAction, Replanning
 from ..models.operational import CrewDuty, CrewMember, Flight
 from ..rules.crew import ProposedDuty, evaluate_duty, evaluate_swap_candidate, is_legal
+from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, standby_covering
 from .tails import cascade, plan_legs, scheduled_row, tail_starts
 from .totals import PlanData
 
