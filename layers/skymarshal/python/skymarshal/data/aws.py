@@ -54,7 +54,7 @@ def client(service: str, **kwargs: Any) -> Any:
 
     given = kwargs.pop("config", None)
     merged = config().merge(given) if given is not None else config()
-    return boto3.client(service, config=merged, **kwargs)  # type: ignore[call-overload]
+    return boto3.client(service, config=merged, **kwargs)
 
 
 def resource(service: str, **kwargs: Any) -> Any:
@@ -63,4 +63,4 @@ def resource(service: str, **kwargs: Any) -> Any:
 
     given = kwargs.pop("config", None)
     merged = config().merge(given) if given is not None else config()
-    return boto3.resource(service, config=merged, **kwargs)  # type: ignore[call-overload]
+    return boto3.resource(service, config=merged, **kwargs)
