@@ -71,14 +71,11 @@ class WorkflowStack(Stack):
         self.fns.trigger.add_environment("SKYMARSHAL_STATE_MACHINE_ARN", self.state_machine.state_machine_arn)
         self.state_machine.grant_start_execution(self.fns.trigger)
         self._grant_describe_own_executions(self.fns.trigger)
-        # Validate frees a flight claim whose run has ended without releasing it (workflow/runs/flight_claims.py):
-        # it looks the holder up. The ARN is built from the fixed name — a Ref would make Validate and the state
-        # machine that invokes it depend on each other.
+        # Validate frees a claim whose run ended without releasing it (workflow/runs/flight_claims.py). The ARN from
+        # the fixed name: a Ref would make Validate and the state machine that invokes it depend on each other.
+        own = ArnFormat.COLON_RESOURCE_NAME
         own_arn = self.format_arn(
-            service="states",
-            resource="stateMachine",
-            resource_name=self.state_machine_name,
-            arn_format=ArnFormat.COLON_RESOURCE_NAME,
+            service="states", resource="stateMachine", resource_name=self.state_machine_name, arn_format=own
         )
         self.fns.validate.add_environment(STATE_MACHINE_ENV, own_arn)
         self._grant_describe_own_executions(self.fns.validate)
