@@ -54,3 +54,18 @@ def test_a_family_named_without_its_cause_is_that_family() -> None:
     assert first_code("EY330 18JAN KHI: ramp handling delay, details TBC. 20 min") in range(31, 40)
     assert first_code("EY385 19JAN AUH: pax-related delay at gate, details to follow") in range(11, 20)
     assert first_code("EY474 18JAN cargo issue, holding. ETD TBA") in range(21, 30)
+
+
+def test_a_crew_member_late_is_the_crews_lateness_not_boarding() -> None:
+    for text in (
+        "EY79/19JAN CPT SMITH LATE REPORTING, DEPARTURE PROCEDURES STARTED LATE. DLA 15",
+        "EY151/19 AUH-ORD: LATE CREW BOARDING, CREW BUS LATE FROM CREW CENTRE. DLA 10",
+        "The first officer of EY218 on 18 Jan is reporting late for briefing.",
+    ):
+        assert first_code(text) == 63, text
+
+
+def test_the_captain_asking_for_a_search_and_a_ground_vehicle_hitting_the_aircraft() -> None:
+    assert first_code("EY19 18/01: Capt requested a security check of the hold, 40 min") == 69
+    assert first_code("EY355/18 AUH - catering hi-loader contacted the R2 door surround. Dent") == 52
+    assert first_code("EY863 19/01 PVG: catering high-lift hit the L4 door, sill damaged") == 52

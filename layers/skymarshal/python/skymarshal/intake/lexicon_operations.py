@@ -21,6 +21,16 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     cue(61, "flight_plan", 2, r"flight plan|flightplan|ofp|briefing pack", r"late|change\w*|amend\w*|missing|refiled"),
     cue(62, "operational_requirement", 2, r"extra fuel|additional fuel|fuel uplift|load alteration|reduced load"),
     cue(63, "crew_boarding", 2, r"crew", r"late boarding|boarded late|late to|transport|hotel|bus|pick-?up"),
+    # a crew member named as the one late (reporting, at briefing, boarding): the crew's lateness (63), not the
+    # passengers' boarding (15) nor an unexplained delay
+    cue(
+        63,
+        "crew_boarding",
+        3,
+        FLIGHT_DECK + "|" + CABIN + r"|crew|crews",
+        r"late reporting|reporting late|reported late|late for briefing|not at briefing|late to briefing"
+        r"|late crew boarding|crew boarding late|late report\w*",
+    ),
     cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
     cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
     cue(
@@ -46,7 +56,8 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     cue(66, "crew_boarding", 2, CABIN, r"late|boarded late|transport|hotel|bus"),
     cue(67, "crew_unavailable", 3, CABIN, UNAVAILABLE),
     cue(68, "crew_request", 1.5, CABIN, r"request\w*|error\w*|mistake\w*"),
-    cue(69, "security_check", 2, r"captain|commander", r"security check|security search|search of"),
+    # the captain asking for the search names the cause (69), above the security family's words it shares (85)
+    cue(69, "security_check", 4, r"captain|commander", r"security check|security search|search of|security sweep"),
     # 71-77 weather
     cue(71, "weather", 2, WEATHER),
     cue(72, "weather", 2.5, WEATHER, ARRIVAL + r"|divert\w*|go-?around|hold\w*|alternate"),

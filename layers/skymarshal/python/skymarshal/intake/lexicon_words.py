@@ -38,12 +38,13 @@ AIRCRAFT_PARTS = (
 GROUND_VEHICLE = (
     r"trucks?|vehicles?|tugs?|tractors?|loaders?|hi-?loaders?|stairs|steps|jet ?bridge|air ?bridge|airbridge|bus"
     r"|buses|belt loader|dolly|dollies|baggage cart|catering truck|fuel truck|bowser|towbar|tow bar|pushback"
+    r"|high-?loaders?|hi-?lifts?|high-?lifts?|catering lifts?|scissor lifts?"
     r"|ground equipment|gpu"
 )
 CONTACT = (
     r"hit|hits|struck|strikes|collided|collision|scraped|scrape|dented|dent|bumped|ran into|clipped|gashed|punctured"
     r"|touched|touch|nudged|grazed"
-    r"|damag\w*|contact"
+    r"|damag\w*|contact|contacted|made contact"
 )
 STRIKE_ACTION = (
     r"strike|strikes|striking|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
