@@ -63,8 +63,16 @@ def test_a_hold_past_the_crews_duty_cancels_the_flight_and_says_which_duty_and_w
     assert len(instance.crews) == 1 and instance.crews[0].slack[0] < 12 * 60
     assert list(uncrewable) == ["F1"] and "held 720 min" in uncrewable["F1"] and "C1 ORO.FTL" in uncrewable["F1"]
     assert instance.imposed_delays == {} and len(instance.imposed_cancellations) == 1
+
+
+def test_a_crew_that_cannot_report_later_and_has_no_reserve_flies_after_its_minimum_rest():
+    """F1 is the second sector of its crew's duty (no later report) and nobody is on standby: the bound holds F1
+    until the crew has rested (ORO.FTL.235) rather than cancel it, and the scorecard finds the crew legal."""
+    day = crewed(second_sector=True)
     planned = hindsight_plan(day, [held(12)], DAY, time_limit_s=0.3)
-    assert planned.flights["F1"].status == "CANCELLED"
+    f1 = planned.flights["F1"]
+    assert f1.status != "CANCELLED" and f1.departure >= F1.scheduled_departure + timedelta(hours=12)
+    assert run_hindsight(day, [held(12)], DAY, time_limit_s=0.3).crew_violations_decided == 0
 
 
 def test_a_crew_still_at_rest_reports_later_for_a_long_hold():

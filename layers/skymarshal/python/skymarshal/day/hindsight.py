@@ -35,7 +35,7 @@ from ..recovery.adapter import (
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import DatedFlightRef, Instance
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
-from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover
+from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover, rested_crew
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, score
 from .stream import StreamEvent
@@ -99,8 +99,10 @@ def _still_on(state: DayState, f: Flight, e: StreamEvent) -> bool:
 def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DayState:
     """`state` with the crews of each held flight made legal at its hold where the rules allow it: a member still at
     rest reports later (CS FTL.1.205(d), `crew_cover.moved_reports`), else a legal reserve on standby at the
-    origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`) — known at the day's start,
-    as every event is here. A held flight neither covers is left to `crewed_instance`, which cancels it."""
+    origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`), else the flight waits for
+    its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the day's start, as every
+    event is here; a flight these re-time is held to that time (`snapshot`). One none of them covers is left to
+    `crewed_instance`, which cancels it."""
     start, _ = _utc_day(day)
     standby = StandbyIndex(state.rosters)
     for e in events:
@@ -113,6 +115,7 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
         state = (
             moved_reports(state, f, departure, start)
             or reserve_cover(state, f, departure, start, events, standby, BY)
+            or rested_crew(state, f, departure, start, BY)  # the flight waits for its crew's minimum rest
             or state
         )
     return state
@@ -129,7 +132,11 @@ def snapshot(
     )
     if not flights:
         raise HindsightUnsolved(f"no flight leaves on {day}: nothing to optimize")
-    delays: dict[str, int] = {}
+    delays: dict[str, int] = {
+        f.flight_id: math.ceil((f.departure - f.scheduled_departure).total_seconds() / 60)
+        for f in flights
+        if f.updated_by_execution == BY and f.departure > f.scheduled_departure  # re-timed for its crew (`covered`)
+    }
     for e in events:
         if e.holds in ("flight", "crew"):
             for f in flights:
@@ -137,7 +144,9 @@ def snapshot(
                     delays[f.flight_id] = max(delays.get(f.flight_id, 0), minutes)
     return NetworkSnapshot(
         window_start=start,
-        window_end=max(f.scheduled_arrival for f in flights) + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
+        # past the latest held arrival too: a flight held for its crew's rest may land the next day
+        window_end=max(f.scheduled_arrival + timedelta(minutes=delays.get(f.flight_id, 0)) for f in flights)
+        + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
         aircraft=_fleet(flights, spares, day),
         flights=flights,
         bookings=[b for b in state.bookings if b.flight_id in {f.flight_id for f in flights}],
