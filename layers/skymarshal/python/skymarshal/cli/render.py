@@ -130,10 +130,10 @@ def render_decision(decision: dict | None) -> None:
     for e in d.escalations:
         print(f"  ESCALATE {e.code}: {e.message}")
     if d.estimate is not None and d.redecide_at is not None:  # issue 46: when the cause clears, when to look again
-        c = d.estimate
+        est = d.estimate
         print(
-            f"  Cause clears ({c.kind.replace('_', ' ')}): expected {c.expected:%H:%MZ}, at the latest "
-            f"{c.latest:%H:%MZ} ({c.source}: {c.evidence}); look again at {d.redecide_at:%H:%MZ}"
+            f"  Cause clears ({est.kind.replace('_', ' ')}): expected {est.expected:%H:%MZ}, at the latest "
+            f"{est.latest:%H:%MZ} ({est.source}: {est.evidence}); look again at {d.redecide_at:%H:%MZ}"
         )
     if d.network is not None:
         render_network(d.network, {r.scenario.scenario_id: r.rank for r in d.ranked})
