@@ -34,9 +34,17 @@ def copy_rows(account, target, scenario) -> set[tuple]:
     h = account.handle()
     rows: dict[str, list[dict]] = defaultdict(list)
     flight = h.get(s.FLIGHTS, {"flight_id": scenario.actions[0].flight_id})
+    rebooks = [a for a in scenario.actions if isinstance(a, RebookPassengers)]
     named = dict.fromkeys(
         [a.flight_id for a in scenario.actions]
-        + [f for a in scenario.actions if isinstance(a, RebookPassengers) for f in a.onto]
+        + [f for a in rebooks for f in a.onto]
+        + [f for a in rebooks for j in a.journeys for f in j.flights]  # every flight of each way home
+        + [  # the rebooked passengers' onward segments, which their journeys move or cancel
+            r["onward_flight_id"]
+            for a in rebooks
+            for r in h.query(s.BOOKINGS, Key("flight_id").eq(a.flight_id), index=s.FLIGHT_ID_INDEX)
+            if r.get("onward_flight_id")
+        ]
     )
     flights = [row for f in named if (row := h.get(s.FLIGHTS, {"flight_id": f})) is not None]
     rows[s.FLIGHTS] = flights

@@ -129,7 +129,9 @@ def test_large_group_commits_in_chunks_and_a_failing_chunk_undoes_the_whole_grou
         for i in range(120):
             batch.put_item(Item={**sample, "booking_id": f"XB{i:05d}", "pnr": f"XB{i // 2:04d}"})
     keys |= {(s.BOOKINGS, f"XB{i:05d}") for i in range(120)}
-    grown = cancel.actions[1].model_copy(update={"onto": {}, "interline": cancel.actions[1].passengers + 120})
+    grown = cancel.actions[1].model_copy(  # everyone interline: one large group of moves
+        update={"onto": {}, "journeys": [], "interline": cancel.actions[1].passengers + 120}
+    )
     big = cancel.model_copy(  # the whole plan (its return leg cancelled too: Execute refuses a broken rotation)
         update={"actions": [grown if a is cancel.actions[1] else a for a in cancel.actions]}
     )

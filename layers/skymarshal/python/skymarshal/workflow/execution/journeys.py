@@ -38,6 +38,7 @@ class _Ledger:
         self.rows: dict[str, dict] = {}
         self.booked: dict[str, dict[str, int]] = {}
         self.bookings: dict[str, list[dict]] = {}
+        self.targets: set[str] = set()  # flights a seat is taken on (they must still fly)
 
     def flight(self, flight_id: str) -> dict:
         if flight_id not in self.rows:
@@ -58,6 +59,7 @@ class _Ledger:
     def seat(self, flight_id: str, cabin: str) -> str:
         """A seat on `flight_id` (own cabin, else up, else down), counted; none free: the group stops."""
         row = self.flight(flight_id)
+        self.targets.add(flight_id)
         for c in _order(cabin):  # type: ignore[arg-type]
             if int(row.get("capacity", {}).get(c, 0)) - self.booked[flight_id].get(c, 0) > 0:
                 self.booked[flight_id][c] = self.booked[flight_id].get(c, 0) + 1
@@ -72,13 +74,17 @@ class _Ledger:
 
     def count_changes(self, source: str) -> list[Change]:
         """The flights whose counts moved, the source guarded by its status as read (a reinstated flight stops the
-        group), every other flight by not being cancelled."""
+        group), a flight a seat is taken on by not being cancelled; a flight a segment only leaves needs neither."""
         return [
             self.p._change(
                 s.FLIGHTS,
                 row,
                 {**row, "booked": self.booked[fid]},
-                Attr("status").eq(row["status"]) if fid == source else Attr("status").ne("CANCELLED"),
+                Attr("status").eq(row["status"])
+                if fid == source
+                else Attr("status").ne("CANCELLED")
+                if fid in self.targets
+                else None,
             )
             for fid, row in self.rows.items()
             if self.booked[fid] != {c: int(n) for c, n in row.get("booked", {}).items()}
