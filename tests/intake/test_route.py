@@ -43,7 +43,7 @@ def flight(origin: str, destination: str, number: int) -> Flight:
 
 @given(flown=pairs, written=pairs, form=st.sampled_from(FORMS), number=st.integers(1, 999))
 def test_a_route_beside_the_flight_is_its_route(flown, written, form, number) -> None:
-    f = flight(*flown, number)
+    f = flight(flown[0], flown[1], number)
     text = form.format(f=f.flight_number, low=f"ey {number}", a=written[0], b=written[1])
     problem = route_problem(text, f, set(AIRPORTS))
     if tuple(written) == tuple(flown):
@@ -55,7 +55,7 @@ def test_a_route_beside_the_flight_is_its_route(flown, written, form, number) ->
 
 @given(flown=pairs, written=pairs, number=st.integers(1, 999))
 def test_airports_elsewhere_are_no_route(flown, written, number) -> None:
-    f = flight(*flown, number)
+    f = flight(flown[0], flown[1], number)
     for text in (
         f"EY{number} 18JAN: fog, diversions {written[0]}-{written[1]} expected",
         f"EY{number} 18JAN {written[0]}-{written[1]}-{written[0]} rotation delayed",
