@@ -229,3 +229,18 @@ def settler(account) -> Callable[[str, str], Any]:
         return settled
 
     return run
+
+
+def sweep_messages(account) -> dict[str, int]:
+    """Publish every run's stored messages the bus has not taken (workflow/execution/outbox.sweep): at local start,
+    after the runs are restored, so a message stored by an Execute the restart cut short is not left silent."""
+    from ..workflow.aws.events import EventBridgeBus
+    from ..workflow.aws.s3 import S3Objects
+    from ..workflow.execution.outbox import sweep
+    from ..workflow.execution.publish import MessageBus
+    from ..workflow.payloads import ArtifactStore
+    from .emulator import BUCKET
+    from .workflow import message_bus
+
+    store = ArtifactStore(BUCKET, S3Objects(account.client("s3")))
+    return sweep(store, bus=MessageBus(message_bus(account), EventBridgeBus(account.client("events"))))

@@ -92,13 +92,16 @@ def serve(port: int, seed: int, load_factor: float, schedule: Schedule | None = 
             print(f"flights from {schedule.path}: {load_schedule(account, schedule, durable)}", flush=True)
     counts = {t: n for t, n in (account.seed_info() or {}).get("counts", {}).items()}
     # The workflow runs here: moto executes the state machine in this process, so the handlers must too.
-    from .runs import RunStore, settler
+    from .runs import RunStore, settler, sweep_messages
     from .workflow import install as install_workflow
 
     arn = install_workflow(account, template.result())
     runs_store = RunStore(durable.state / "runs", arn)
     if recovery is not None:
         recovery.runs = runs_store.restore(settle=settler(account))  # an executed run is recorded as executed
+        swept = sweep_messages(account)  # messages stored and not published before the stop: published now
+        if swept["pending"]:
+            print(f"published {swept['published']} pending message event(s) of {swept['pending']} run(s)", flush=True)
         if recovery.replayed or recovery.refused:
             durable.checkpoint()  # the next crash replays from here, not from the start again
     durable.start_journal(recorder)
