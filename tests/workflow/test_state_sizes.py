@@ -17,7 +17,7 @@ import pytest
 from skymarshal.workflow.models import ApprovalDecision
 
 STATE_LIMIT = 256 * 1024  # bytes, input or output of one state (the service's quota, also in AWS)
-MARGIN = 0.75  # what a run of these may use: room for a larger airline's day than the session's
+MARGIN = 0.5  # what a run of these may use: room for a larger airline's day and more debate rounds
 CLOSURE = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"
 DEBATE = "EY101 on 21 January 2027 is delayed over four hours and the crew will run out of duty time"
 

@@ -18,11 +18,13 @@ from .aws.s3 import S3Objects
 from .models import PayloadRef
 from .ports import ObjectStore
 
-# Bytes. A state holds the request, both collations and the decision summary at once, and the Map output
-# holds seven agent results, so each piece keeps well under the 256 KB limit (the EY123 demo's revised
-# collation is about 50 KB, its largest agent result 27 KB, the arbitrator's output 83 KB).
-INLINE_LIMIT = 64 * 1024
-AGENT_INLINE_LIMIT = 16 * 1024
+# Bytes: a budget, so every state fits Step Functions' 256 KB by construction (issue 48). A state holds the
+# request, three collations (initial, revision, the debate's latest), the debate's record and the decision summary
+# at once, and a round's Map output adds seven agent results: 16 KB a saved piece (5 × 16 = 80 KB) and 8 KB an
+# agent result (7 × 8 = 56 KB) leave over 100 KB for the request and the rest. At 64 KB a collation, EY101's debate
+# run carried 153 KB of state and its debate Map output was 164 KB (tests/workflow/test_state_sizes.py).
+INLINE_LIMIT = 16 * 1024
+AGENT_INLINE_LIMIT = 8 * 1024
 RUNS_PREFIX = "runs"
 
 
