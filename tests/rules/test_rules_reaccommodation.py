@@ -136,8 +136,13 @@ def networks(draw):
     n = draw(st.integers(min_value=1, max_value=18))
     flights = []
     for i in range(n):
-        origin = draw(st.sampled_from(AIRPORTS))
-        destination = draw(st.sampled_from([a for a in AIRPORTS if a != origin]))
+        # hub and spoke, as the airline flies: every flight touches AUH (connections are the point), a few do not
+        spoke = draw(st.sampled_from(AIRPORTS[1:]))
+        origin, destination = draw(
+            st.sampled_from([("AUH", spoke), (spoke, "AUH"), (spoke, draw(st.sampled_from(AIRPORTS[1:])))])
+        )
+        if origin == destination:
+            destination = "AUH"
         capacity = draw(st.integers(min_value=0, max_value=12))
         flights.append(
             flight(
