@@ -24,7 +24,7 @@ from ..aws.dynamodb import Attr, Key
 from .changes import Change, PlanError
 
 if TYPE_CHECKING:
-    from .plan import Planner
+    from .reader import RowReader
 
 INTERLINE = "INTERLINE"
 MAX_SEGMENTS = 3  # the itinerary followed onward from the cancelled row (the journeys have at most three flights)
@@ -33,7 +33,7 @@ MAX_SEGMENTS = 3  # the itinerary followed onward from the cancelled row (the jo
 class _Ledger:
     """The rows of every flight the group touches, read once, with their booked counts as the group changes them."""
 
-    def __init__(self, planner: Planner):
+    def __init__(self, planner: RowReader):
         self.p = planner
         self.rows: dict[str, dict] = {}
         self.booked: dict[str, dict[str, int]] = {}
@@ -153,7 +153,7 @@ def _write(ledger: _Ledger, a: RebookPassengers, row: dict, journey: RebookJourn
     return out
 
 
-def journey_changes(planner: Planner, a: RebookPassengers, priority) -> list[Change]:
+def journey_changes(planner: RowReader, a: RebookPassengers, priority) -> list[Change]:
     """The bookings of `a.flight_id` onto the plan's journeys (`priority`: the planner's rebooking order within a
     party); whoever no journey takes goes interline. Flight counts first, so a full or cancelled flight stops the
     group before any passenger moves."""
