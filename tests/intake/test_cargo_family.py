@@ -69,3 +69,14 @@ def test_the_captain_asking_for_a_search_and_a_ground_vehicle_hitting_the_aircra
     assert first_code("EY19 18/01: Capt requested a security check of the hold, 40 min") == 69
     assert first_code("EY355/18 AUH - catering hi-loader contacted the R2 door surround. Dent") == 52
     assert first_code("EY863 19/01 PVG: catering high-lift hit the L4 door, sill damaged") == 52
+
+
+def test_a_suspicious_package_is_security_not_cargo_packing() -> None:
+    """The noun a cargo cue names its load by is not also what happened to it (the generated corpus's airport
+    evacuation over a suspicious package was read as cargo packing)."""
+    for text in (
+        "19/01/27 from 09:00 to 10:30 UTC: AUH terminal has been evacuated over a suspicious package; no movements",
+        "JED TERMINAL HAS BEEN EVACUATED OVER A SUSPICIOUS PACKAGE. NO MOVEMENTS AT ALL.",
+    ):
+        assert first_code(text) not in range(21, 30), text
+    assert first_code("EY12 18JAN: a package of cargo found poorly packed, repacked at the shed") == 24

@@ -104,7 +104,8 @@ CUES: tuple[Cue, ...] = (
         CARGO_NAMED,
         r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods|hazmat"
         r"|parcel|parcels",
-        r"leak\w*|pack\w*|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
+        # what happened to it, never the noun itself ("a suspicious package" names no packing: that is security)
+        r"leak\w*|packing|packed|packaging|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
     ),
     cue(
         25, "cargo", CARGO_NAMED, r"cargo|freight|shipments?|consignments?", r"overbook\w*|oversold|oversales?|booking"
