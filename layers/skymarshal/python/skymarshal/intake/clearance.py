@@ -105,7 +105,7 @@ def _window_end(disruption: Disruption, kind: ClearanceKind) -> tuple[Clearance,
     said = next((f for f in disruption.facts if f.name == "window" and f.source == "stated"), None)
     corrected = next((c for c in disruption.corrections if c.key == "window"), None)
     evidence = (
-        f"corrected window={corrected.value} by {corrected.by or 'the duty manager'}"
+        f"corrected window={corrected.value} by {corrected.by or 'duty manager'}"
         if corrected
         else str(said.evidence)
         if said
@@ -189,7 +189,7 @@ def _corrected(disruption: Disruption, kind: ClearanceKind) -> StatedEstimate | 
     if corrected is None or disruption.severity_minutes is None:
         return None
     base: EstimateBase = "work" if kind in ("aircraft_release", "crew_available") else "delay"
-    words = f"corrected duration={corrected.value} by {corrected.by or 'the duty manager'}"
+    words = f"corrected duration={corrected.value} by {corrected.by or 'duty manager'}"
     return StatedEstimate(base, words, (0, 0), minutes=disruption.severity_minutes)
 
 
