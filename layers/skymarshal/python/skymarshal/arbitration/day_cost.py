@@ -22,7 +22,7 @@ from ..models.operational import Flight
 from ..rules import finance, guest
 from .actions import DelayFlight, RebookPassengers
 from .context import DisruptionContext
-from .memo_keys import BookingsRead, FlightRead
+from .memo_keys import BookingsRead, FlightRead, KnockOnDayCost
 from .models import Scenario
 from .plans.cancellation import INTERLINE_DELAY_MINUTES
 
@@ -53,7 +53,12 @@ def overnight(f: Flight, until) -> bool:
 
 
 def _knock_on(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:
-    """(passenger minutes, passengers overnight, compensation and care USD) of a later flight the plan re-times."""
+    """(passenger minutes, passengers overnight, compensation and care USD) of a later flight the plan re-times: once
+    per flight and delay in a decision (many plans re-time the same later flights alike)."""
+    return ctx.memo(KnockOnDayCost(a.flight_id, a.delay_minutes), lambda: _knock_on_once(ctx, a))
+
+
+def _knock_on_once(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:
     later = flight(ctx, a.flight_id)
     if later is None or a.delay_minutes <= 0:
         return 0, 0, 0.0

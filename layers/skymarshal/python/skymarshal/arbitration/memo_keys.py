@@ -190,6 +190,13 @@ class ClearanceWaits(MemoKey):
 
 
 @dataclass(frozen=True, slots=True)
+class KnockOnDayCost(FlightKey):
+    """A later flight's passenger minutes, nights and EU261/care at a knock-on delay (arbitration/day_cost.py)."""
+
+    delay_minutes: int
+
+
+@dataclass(frozen=True, slots=True)
 class WaysHome(MemoKey):
     """The re-accommodation of a set of cancelled flights' passengers."""
 
