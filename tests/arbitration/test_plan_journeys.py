@@ -7,28 +7,25 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
+import row_builders
 
 from skymarshal.arbitration.plans import journeys as ways
-from skymarshal.models.operational import Booking, Flight
+from skymarshal.models.operational import Booking
 
 T0 = datetime(2027, 1, 20, tzinfo=UTC)
 
 
 def flight(fid, origin, destination, dep_h, block_h=3.0, reg="A6-AAA", booked=0, status="SCHEDULED"):
-    dep = T0 + timedelta(hours=dep_h)
-    return Flight(
-        flight_id=fid,
-        flight_number=fid.split("-")[0],
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(hours=block_h),
-        aircraft_registration=reg,
-        aircraft_type="A320",
-        block_minutes=int(block_h * 60),
+    return row_builders.flight(
+        fid.split("-")[0],
+        origin,
+        destination,
+        dep=T0 + timedelta(hours=dep_h),
+        block=int(block_h * 60),
+        reg=reg,
+        type_code="A320",
         distance_km=2000,
+        flight_id=fid,
         capacity={"J": 10, "Y": 100},
         booked={"Y": booked},
         status=status,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 
+import row_builders
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skymarshal.models.operational import Flight
 from skymarshal.rules.reaccommodation import (
     MAX_LEGS,
     Party,
@@ -22,20 +22,16 @@ MCT = {"AUH": 60, "DOH": 45}
 
 
 def flight(fid, number, origin, destination, dep_h, block_h=3.0, capacity=100, booked=0, status="SCHEDULED"):
-    dep = T0 + timedelta(hours=dep_h)
-    return Flight(
-        flight_id=fid,
-        flight_number=number,
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=dep.date(),
-        scheduled_departure=dep,
-        scheduled_arrival=dep + timedelta(hours=block_h),
-        aircraft_registration="A6-AAA",
-        aircraft_type="A320",
-        block_minutes=int(block_h * 60),
+    return row_builders.flight(
+        number,
+        origin,
+        destination,
+        dep=T0 + timedelta(hours=dep_h),
+        block=int(block_h * 60),
+        reg="A6-AAA",
+        type_code="A320",
         distance_km=1000,
+        flight_id=fid,
         capacity={"Y": capacity},
         booked={"Y": booked},
         status=status,
