@@ -135,6 +135,14 @@ class _FakeClient:
         self.started.append(args)
         return {"execution_name": "x", "started": True, "disruption_id": "x"}
 
+    @property
+    def execution_port(self) -> _FakeClient:
+        """`event put` starts through the Executions port (workflow/ports.py); recorded like `start`."""
+        return self
+
+    def status(self, execution_arn: str) -> str | None:
+        return None
+
 
 @pytest.fixture
 def fake_local(monkeypatch):
