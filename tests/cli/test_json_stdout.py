@@ -92,3 +92,24 @@ def test_without_json_the_logs_stay_where_they_were(monkeypatch, stand_in, capfd
     main(["analyze", PROMPT, "--approve"])
     out, _ = capfd.readouterr()
     assert "a library's print" in out
+
+
+def test_every_exit_path_restores_stdout_and_the_handlers(stand_in, monkeypatch, capfd) -> None:
+    """A command that fails leaves stdout and the early logger's handler as they were; a logger made during the
+    command (bound to the diverted stdout) writes to the real stdout afterwards."""
+    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
+    made_during: list[Logger] = []
+
+    def failing_start(prompt, **kw):
+        made_during.append(Logger(service="made-during-json"))
+        raise RuntimeError("the account went away")
+
+    monkeypatch.setattr(stand_in, "start", failing_start)
+    stdout_before = sys.stdout
+    early_streams = [h.stream for h in stand_in.early.handlers]
+    assert main(["analyze", PROMPT, "--approve", "--json"]) == 1
+    assert sys.stdout is stdout_before
+    assert [h.stream for h in stand_in.early.handlers] == early_streams
+    assert all(h.stream is sys.stdout for h in made_during[0].handlers)
+    out, err = capfd.readouterr()
+    assert out == "" and "the account went away" in err

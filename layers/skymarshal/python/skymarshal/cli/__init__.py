@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 import traceback
+from contextlib import nullcontext
 from datetime import UTC, datetime
 
 from . import (
@@ -123,15 +124,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         from ..llm.provider import check_models
+        from .machine_output import machine_output
 
-        if getattr(args, "json", False):  # stdout is the JSON document alone; every log line goes to stderr
-            from .machine_output import machine_output
-
-            with machine_output():
-                check_models()
-                return int(args.run(args) or 0)
-        check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
-        return int(args.run(args) or 0)
+        # --json: stdout is the JSON document alone, every log line goes to stderr (restored on every exit path)
+        with machine_output() if getattr(args, "json", False) else nullcontext():
+            check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
+            return int(args.run(args) or 0)
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stdout for the rest of the process: never closed)
         return 0
