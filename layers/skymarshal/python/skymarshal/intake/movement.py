@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from mvt_parser import MVTParseError, MVTParser
 
 from ..models.disruption import DELAY_CODES
+from .clock import clock_problem
 
 _HEADER = re.compile(r"^\s*(MVT|MVA|DIV)(?:\s+(?:COR|REV))?\s*$", re.M | re.I)
 # Lines the parser reads whole by their first letters; every other body line is space-separated tokens.
@@ -78,11 +79,9 @@ def _estimate(value: str | None) -> tuple[int | None, int, int] | None:
     if not value:
         return None
     found = _DAY_TIME.match(value)
-    if found is None:
+    if found is None or _time_problem(value):  # check_times has refused it already, on one line naming it
         raise MalformedMessage(f"estimated departure {value}: not a day and time (DDHHMM or HHMM)")
     day, hour, minute = found.groups()
-    if int(hour) > 23 or int(minute) > 59 or (day is not None and not 1 <= int(day) <= 31):
-        raise MalformedMessage(f"estimated departure {value}: not a day and time (DDHHMM or HHMM)")
     return (int(day) if day else None, int(hour), int(minute))
 
 
@@ -98,19 +97,14 @@ _TIME_ELEMENTS = (
 )
 
 
-def _clock_problem(value: str) -> str | None:
-    """Why a written HHMM or DDHHMM is no time (None when it is one)."""
-    found = _DAY_TIME.match(value)
-    if found is None:
+def _time_problem(value: str) -> str | None:
+    """Why a written HHMM or DDHHMM is no movement time (None when it is one): the report's clock check
+    (intake/clock.py), and a movement's times run 0000-2359 (no 2400 for midnight)."""
+    if _DAY_TIME.match(value) is None:
         return "not HHMM or DDHHMM"
-    day, hour, minute = found.groups()
-    if day is not None and not 1 <= int(day) <= 31:
-        return f"there is no day {day} of a month"
-    if int(hour) > 23:
-        return f"there is no hour {hour}"
-    if int(minute) > 59:
-        return f"there is no minute {minute}"
-    return None
+    if value[-4:-2] == "24":
+        return "there is no hour 24 in a movement (0000-2359)"
+    return clock_problem(value)
 
 
 def _written_times(element: object) -> list[str]:
@@ -129,7 +123,7 @@ def check_times(parsed: object) -> None:
             value = getattr(holder, attribute, None)
             written = _written_times(value)
             for time in written:
-                problem = _clock_problem(time)
+                problem = _time_problem(time)
                 if problem:
                     raise MalformedMessage(f"{element}{'/'.join(written)}: {time} is not a time ({problem})")
 
