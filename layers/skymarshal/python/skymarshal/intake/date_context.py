@@ -77,5 +77,10 @@ def flight_days(masked: str) -> list[tuple[str, int, int, int]]:
     return [(m["core"], m.start("core"), m.end("core"), int(m["day"])) for m in _FLIGHT_DAY.finditer(masked)]
 
 
-def flight_just_written(before: str) -> bool:
-    return _FLIGHT_BEFORE.search(before) is not None
+_FLIGHT_REACH = 24  # characters before a date that can hold the flight number and the spaces after it
+
+
+def flight_just_written(text: str, start: int) -> bool:
+    """Does a flight number end just before `start` ("EY16 19/1")? Only the few characters before it are searched
+    (the look-behind still sees what precedes them), not the whole text once per date."""
+    return _FLIGHT_BEFORE.search(text, max(0, start - _FLIGHT_REACH), start) is not None

@@ -219,7 +219,7 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
     if name == "iso":
         return _dated(m, int(m["mon"]), int(m["day"]), int(m["year"]))
     if name == "numeric":
-        dated_flight = flight_just_written(text[: m.start()])  # "EY16 19/1"
+        dated_flight = flight_just_written(text, m.start())  # "EY16 19/1"
         if m["year"] is None and (m["sep"] != "/" or not (m["prep"] or len(m["mon"]) == 2 or dated_flight)):
             return None  # "24/7", "1.5", "10-12": a bare d/m needs a slash, and "on"/"for", a month as "01" or a flight
         year = int(m["year"]) if m["year"] else None
