@@ -28,7 +28,8 @@ from skymarshal.data import schema as s
 from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.models.disruption import Disruption, family_of
 from skymarshal.network.plans import NetworkPlanConfig
-from skymarshal.network.scope import CREW_OWNED, NetworkInputRefused, is_named_set, network_scope
+from skymarshal.network.restriction import NetworkInputRefused
+from skymarshal.network.scope import CREW_OWNED, is_named_set, network_scope
 from skymarshal.network.validation import network_plans
 from skymarshal.network.window_analysis import is_network
 from skymarshal.workflow.steps.validate import InvalidDisruption, validate

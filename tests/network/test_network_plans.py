@@ -11,7 +11,8 @@ import pytest
 from skymarshal.intake.airport_facts import network_report
 from skymarshal.network.crew import CrewData, verdicts
 from skymarshal.network.plans import NetworkPlanConfig
-from skymarshal.network.scope import NetworkInputRefused, network_scope
+from skymarshal.network.restriction import NetworkInputRefused
+from skymarshal.network.scope import network_scope
 from skymarshal.network.totals import PlanData
 from skymarshal.network.validation import network_plans
 

@@ -19,13 +19,8 @@ from skymarshal.models.disruption import Disruption, Fact, Scope, Window
 from skymarshal.models.network_plan import FlightAction, NetworkRestriction
 from skymarshal.models.operational import Flight
 from skymarshal.network.plans import capacity_limits
-from skymarshal.network.scope import (
-    NetworkInputRefused,
-    NetworkScope,
-    check_rate,
-    narrower_window,
-    restriction_of,
-)
+from skymarshal.network.restriction import NetworkInputRefused, check_rate, restriction_of
+from skymarshal.network.scope import NetworkScope, narrower_window
 from skymarshal.network.tails import baseline_cancellations, broken_turn, cascade, scheduled_legs
 from skymarshal.network.validation import closed_movements
 

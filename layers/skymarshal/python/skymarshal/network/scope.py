@@ -1,25 +1,20 @@
 """An airport or airspace disruption, or several flights one report names, as the network planner's input: the
-restriction (closure, capacity per hour, ATC slot delay or rate; or the named flights, each held for its minutes),
-the flights it touches, each tail's later flights that inherit its delay, and the refusals intake/airport_facts.py
-does not already make (one typed line each).
+restriction (network/restriction.py; or the named flights, each held for its minutes), the flights it touches, each
+tail's later flights that inherit its delay, and the refusals intake/airport_facts.py does not already make (one
+typed line each).
 
 airport_facts refuses an airport the airline does not serve, a missing day or window, a reversed window, a window
-no flight touches and more than MAX_FLIGHTS flights in the window. Here: a window running past the data, a
-capacity at or above the airport's normal rate, a rate that limits no flight, and a scope (the window's flights and
-the later flights inheriting their delay) above MAX_FLIGHTS, with a narrower window proposed.
+no flight touches and more than MAX_FLIGHTS flights in the window. network/restriction.py refuses a capacity at or
+above the airport's normal rate and a rate that limits no flight. Here: a window running past the data, and a scope
+(the window's flights and the later flights inheriting their delay) above MAX_FLIGHTS, with a narrower window
+proposed.
 
 Several flights named by one report ("EY11 and EY15 delayed by the runway closure") are one disruption over that
 set (`named_flights_scope`): the same planner, validation and ranking as an airport's.
-
-A cut ("capacity cut to 50 %", "20 movements an hour") applies to the airport's declared rate, all airlines together,
-and our flights wait for their ration-by-schedule slots (network/slots.py); an airport that declares none (the hub)
-keeps the airline's own busiest clock hour there that day as its "normal rate".
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from itertools import pairwise
@@ -29,26 +24,18 @@ from ..data import queries as q
 from ..data.access import DataHandle
 from ..intake.airport_facts import MAX_FLIGHTS
 from ..models.disruption import Disruption, Window, family_of
-from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRestriction
+from ..models.network_plan import NetworkRestriction
 from ..models.operational import Flight
 from ..rules import what_if_policy as policy
 from ..rules.network import propagate_delay
 from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
-from .slots import declared_cut, declared_rate, slots_delay_nobody
+from .restriction import NetworkInputRefused, check_rate, restriction_of
 
 RECOVERY_HOURS = 12  # after the window: time the plan has to bring each rotation back to schedule
 NAMED_SCOPES = ("flight", "crew_member")  # a report naming flights (or a crew member on them), not a place
 NOT_PLANNABLE = ("CANCELLED", "DEPARTED", "ARRIVED", "DIVERTED")  # a named flight in this state cannot be re-planned
 CREW_OWNED = frozenset({94, 95})  # crew rotation: the crew is the constraint, as for 61-69
-
-
-class NetworkInputRefused(ValueError):
-    """The report cannot become network plans; `reason` says why in one line."""
-
-    def __init__(self, code: NetworkInputCode, message: str):
-        super().__init__(message)
-        self.reason = NetworkInputError(code=code, message=message)
 
 
 @dataclass(frozen=True)
@@ -63,115 +50,6 @@ class NetworkScope:
     @property
     def flights(self) -> list[Flight]:
         return [*self.affected, *self.inherited]
-
-
-def _hour(moment: datetime) -> datetime:
-    return moment.replace(minute=0, second=0, microsecond=0)
-
-
-def movements_per_hour(flights: Iterable[Flight], airport: str) -> tuple[Counter[datetime], Counter[datetime]]:
-    """Scheduled departures from and arrivals at `airport` per clock hour."""
-    departures: Counter[datetime] = Counter()
-    arrivals: Counter[datetime] = Counter()
-    for f in flights:
-        if f.status == "CANCELLED":
-            continue
-        if f.origin == airport:
-            departures[_hour(f.scheduled_departure)] += 1
-        if f.destination == airport:
-            arrivals[_hour(f.scheduled_arrival)] += 1
-    return departures, arrivals
-
-
-def stated_figure(disruption: Disruption, name: str) -> float | None:
-    """A number the report states (a capacity share, a rate, a slot delay), or None."""
-    value = next((f.value for f in disruption.facts if f.name == name), None)
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
-def restriction_of(disruption: Disruption, day_flights: list[Flight]) -> NetworkRestriction:
-    """The restriction the disruption's facts state, with the airline's normal rate from `day_flights` (the flights
-    touching the airport that day). A share is of the normal rate, floored, and never below one movement an hour
-    unless it is zero; a total rate is split between departures and arrivals in the schedule's proportion."""
-    airport = disruption.scope.airport or disruption.scope.airspace
-    window = disruption.window
-    if airport is None or window is None:
-        raise NetworkInputRefused("NO_AFFECTED_FLIGHT", "a network disruption needs an airport and a window")
-    departures, arrivals = movements_per_hour(day_flights, airport)
-    normal_dep, normal_arr = max(departures.values(), default=0), max(arrivals.values(), default=0)
-    share, rate, slot = (
-        stated_figure(disruption, n) for n in ("capacity_share", "capacity_per_hour", "slot_delay_minutes")
-    )
-    evidence = "; ".join(f.evidence or "" for f in disruption.facts if f.name.startswith(("capacity", "slot")))
-    common = {
-        "airport": airport,
-        "window": window,
-        "normal_departures_per_hour": normal_dep,
-        "normal_arrivals_per_hour": normal_arr,
-    }
-    if disruption.remarks == "closed":
-        return NetworkRestriction(
-            kind="closure", departures_per_hour=0, arrivals_per_hour=0, basis="closed: no movement", **common
-        )
-    dep: int | None = None
-    arr: int | None = None
-    if share is not None:
-        dep, arr = (max(int(n * share), int(share > 0)) for n in (normal_dep, normal_arr))
-    elif rate is not None:
-        total = max(1, normal_dep + normal_arr)
-        dep = round(rate * normal_dep / total)
-        arr = int(rate) - dep
-    if (cut := declared_cut(airport, window, share, rate, day_flights)) is not None:  # all airlines' rate, slots by RBS
-        (dep, arr), (common["normal_departures_per_hour"], common["normal_arrivals_per_hour"]), held = cut
-        common["held_minutes"] = held
-    if slot is not None or (dep is not None and disruption.iata_delay_code in range(81, 85)):
-        return NetworkRestriction(
-            kind="regulation",
-            departures_per_hour=dep,
-            arrivals_per_hour=arr,
-            slot_delay_minutes=int(slot) if slot is not None else None,
-            basis=evidence or "ATC regulation",
-            **common,
-        )
-    if dep is None:
-        raise NetworkInputRefused(
-            "NO_AFFECTED_FLIGHT",
-            f"the report says neither that {airport} is closed nor its capacity nor a slot delay: say 'closed', "
-            "'capacity cut to 50 %', 'N movements per hour' or 'N-minute ATC slot delays'",
-        )
-    return NetworkRestriction(
-        kind="capacity", departures_per_hour=dep, arrivals_per_hour=arr, basis=evidence or "capacity", **common
-    )
-
-
-def check_rate(restriction: NetworkRestriction, affected: list[Flight]) -> None:
-    """A capacity at or above the normal rate, or a rate no scheduled hour of the window exceeds, is refused."""
-    r = restriction
-    if r.kind == "closure" or r.departures_per_hour is None or r.arrivals_per_hour is None:
-        return
-    if declared_rate(r.airport) is not None:  # the airport's declared rate: the slots' waits decide (network/slots)
-        if (
-            line := slots_delay_nobody(r.airport, r.kind, (r.departures_per_hour, r.arrivals_per_hour), r.held_minutes)
-        ) and r.slot_delay_minutes is None:
-            raise NetworkInputRefused("NO_AFFECTED_FLIGHT", line)
-        return
-    if r.departures_per_hour >= r.normal_departures_per_hour and r.arrivals_per_hour >= r.normal_arrivals_per_hour:
-        raise NetworkInputRefused(
-            "CAPACITY_ABOVE_NORMAL",
-            f"{r.departures_per_hour} departures and {r.arrivals_per_hour} arrivals an hour at {r.airport} is at or "
-            f"above the airline's normal rate there ({r.normal_departures_per_hour} and "
-            f"{r.normal_arrivals_per_hour}, its busiest hour that day): nothing to re-plan",
-        )
-    departures, arrivals = movements_per_hour(affected, r.airport)
-    inside = [h for h in {*departures, *arrivals} if _hour(r.window.start) <= h < r.window.end]
-    over = any(departures[h] > r.departures_per_hour or arrivals[h] > r.arrivals_per_hour for h in inside)
-    if not over and r.slot_delay_minutes is None:
-        raise NetworkInputRefused(
-            "NO_AFFECTED_FLIGHT",
-            f"a {r.kind} of {r.departures_per_hour} departures and {r.arrivals_per_hour} arrivals an hour at "
-            f"{r.airport} limits no flight: the window's busiest hour has {max(departures.values(), default=0)} and "
-            f"{max(arrivals.values(), default=0)}",
-        )
 
 
 def check_window_in_data(handle: DataHandle, restriction: NetworkRestriction, affected: list[Flight]) -> None:

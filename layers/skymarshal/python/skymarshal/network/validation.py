@@ -321,7 +321,7 @@ def network_plans(
     budget_s: float | None = None,
 ) -> NetworkDecision:
     """The disruption's network plans, made crewable and validated; valid plans first by cost, the baseline kept.
-    Raises network.scope.NetworkInputRefused (a typed one-line reason) for a report that cannot be planned.
+    Raises network.restriction.NetworkInputRefused (a typed one-line reason) for a report that cannot be planned.
     `budget_s`: the optimizer's share of the caller's deadline (network.plans.generate_plans)."""
     config = config or NetworkPlanConfig()
     started = time.monotonic()

@@ -20,7 +20,8 @@ from ..data.access import DataHandle
 from ..models.agent_response import CargoImpact, FinanceImpact, GuestImpact, NetworkImpact
 from ..models.disruption import Disruption
 from ..models.operational import Flight
-from .scope import held_for, is_named_set, stated_figure
+from .restriction import stated_figure
+from .scope import held_for, is_named_set
 
 NETWORK_SCOPES = ("airport", "airspace")
 # The measure a business agent's worst flights are ranked by (the worst cases: misconnections and

@@ -13,7 +13,7 @@ import logging
 from datetime import datetime
 
 from ...data.access import DataHandle
-from ...network.scope import NetworkInputRefused
+from ...network.restriction import NetworkInputRefused
 from ..models import ApprovalDecision, DecisionSummary, ValidatedRequest
 from ..payloads import ArtifactStore
 

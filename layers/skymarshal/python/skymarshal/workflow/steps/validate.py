@@ -119,7 +119,8 @@ def _check_network_scope(disruption, handle: DataHandle, now: datetime) -> None:
     already flown or cancelled) is refused here, in its one line, before seven agents analyse every flight of it;
     Arbitrate checks again on the data it then reads."""
     from ...arbitration.arbitrator import ArbitratorConfig
-    from ...network.scope import NetworkInputRefused, network_scope
+    from ...network.restriction import NetworkInputRefused
+    from ...network.scope import network_scope
 
     config = ArbitratorConfig().network
     try:
