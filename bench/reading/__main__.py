@@ -137,11 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     from .corpus import build_corpus
     from .reader import validate_reader
 
+    blind_paths = corpus_paths(args.blind or HERE)
+    if args.blind is not None and not blind_paths:
+        parser.error(f"--blind {args.blind}: no corpus-*.jsonl there")
     started = time.monotonic()
     airline = generate(GeneratorConfig(load_factor=args.load_factor))
     view = view_of(airline)
     reports = [] if args.blind_only else build_corpus(view, seed=args.seed, count=args.count)
-    blind = [load(path) for path in corpus_paths(args.blind or HERE)]
+    blind = [load(path) for path in blind_paths]
     composed = time.monotonic()
     say(
         f"airline generated and {len(reports)} reports composed in {composed - started:.1f} s (seed {args.seed});"

@@ -61,3 +61,13 @@ def test_the_briefs_worked_examples_load() -> None:
 
     for line in examples:
         assert not isinstance(parse_line(line, known), str), line
+
+
+def test_a_missing_file_and_a_line_not_utf8_are_problem_lines(tmp_path: Path) -> None:
+    missing = load(tmp_path / "corpus-gone.jsonl", known=set())
+    assert missing.reports == [] and len(missing.problems) == 1 and "cannot be read" in missing.problems[0]
+    path = write(tmp_path, [json.dumps(SOUND)])
+    path.write_bytes(b"\xff\xfe{}\n" + path.read_bytes())
+    corpus = load(path)
+    assert [r.report_id for r in corpus.reports] == ["t-1"]
+    assert corpus.problems == ["corpus-t.jsonl:1: not UTF-8 (invalid start byte at byte 0)"]

@@ -34,8 +34,11 @@ def known_flights(folder: Path = HERE) -> set[str]:
     path = folder / "airline.csv"
     if not path.exists():
         return set()
-    with open(path, newline="") as f:
-        return {row["flight_id"] for row in csv.DictReader(f)}
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = csv.DictReader(f)
+        if "flight_id" not in (rows.fieldnames or []):
+            raise ValueError(f"{path}: no flight_id column (FORMAT.md)")
+        return {row["flight_id"] for row in rows}
 
 
 def _first_error(exc: ValidationError) -> str:
@@ -64,10 +67,25 @@ def parse_line(line: str, known: set[str]) -> Report | str:
 
 
 def load(path: Path, known: set[str] | None = None) -> Corpus:
-    known = known_flights(path.parent) if known is None else known
     corpus = Corpus(path.stem.removeprefix("corpus-"))
+    if known is None:
+        try:
+            known = known_flights(path.parent)
+        except (OSError, ValueError, csv.Error) as exc:  # the flight list unreadable: said once, flights unchecked
+            corpus.problems.append(f"airline.csv: {exc}")
+            known = set()
+    try:
+        raw_lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        corpus.problems.append(f"{path.name}: cannot be read ({exc.strerror or exc})")
+        return corpus
     seen: set[str] = set()
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for n, raw_line in enumerate(raw_lines, start=1):
+        try:
+            line = raw_line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            corpus.problems.append(f"{path.name}:{n}: not UTF-8 ({exc.reason} at byte {exc.start})")
+            continue
         if not line.strip():
             continue
         parsed = parse_line(line, known)
