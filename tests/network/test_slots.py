@@ -52,6 +52,7 @@ def test_a_strike_halving_an_outstation_is_planned_not_refused():
     assert declared is not None and (r.normal_departures_per_hour, r.normal_arrivals_per_hour) == declared
     assert (r.departures_per_hour, r.arrivals_per_hour) == (declared[0] // 2, declared[1] // 2)
     check_rate(r, day)  # not refused
+    assert "estimated" in r.basis  # the waits rest on reference and policy figures, and say so
     waits = {fid: m for fid, m in r.held_minutes.items()}
     assert waits and all(m > 0 for m in waits.values())
     in_window = [f for f in day if f.origin == "LHR" and WINDOW.start <= f.scheduled_departure < WINDOW.end]
@@ -67,6 +68,7 @@ def test_a_cut_whose_slots_keep_up_with_the_demand_is_nothing_to_replan():
     with pytest.raises(NetworkInputRefused, match="delay none of our flights") as caught:
         check_rate(r, day)
     assert caught.value.reason.code == "NO_AFFECTED_FLIGHT" and "\n" not in str(caught.value)
+    assert "estimated: declared rates are rounded reference figures" in str(caught.value)
 
 
 def test_an_airport_without_a_declared_rate_keeps_the_airlines_own():

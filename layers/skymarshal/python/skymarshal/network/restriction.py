@@ -17,7 +17,7 @@ from datetime import datetime
 from ..models.disruption import Disruption
 from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRestriction
 from ..models.operational import Flight
-from .slots import declared_cut, declared_rate, slots_delay_nobody
+from .slots import ESTIMATED, declared_cut, declared_rate, slots_delay_nobody
 
 
 class NetworkInputRefused(ValueError):
@@ -87,6 +87,7 @@ def restriction_of(disruption: Disruption, day_flights: list[Flight]) -> Network
     if (cut := declared_cut(airport, window, share, rate, day_flights)) is not None:  # all airlines' rate, slots by RBS
         (dep, arr), (common["normal_departures_per_hour"], common["normal_arrivals_per_hour"]), held = cut
         common["held_minutes"] = held
+        evidence = f"{evidence or 'capacity'}; ration-by-schedule slots {ESTIMATED}"
     if slot is not None or (dep is not None and disruption.iata_delay_code in range(81, 85)):
         return NetworkRestriction(
             kind="regulation",

@@ -130,5 +130,10 @@ def slots_delay_nobody(airport: str, kind: str, r_rates: Rates, held: dict[str, 
     return (
         f"a {kind} to {r_rates[0]} departures and {r_rates[1]} arrivals an hour at {airport} (declared "
         f"{declared[0] if declared else '?'} and {declared[1] if declared else '?'}, all airlines) leaves slots that "
-        "delay none of our flights by ration-by-schedule: nothing to re-plan"
+        f"delay none of our flights by ration-by-schedule: nothing to re-plan ({ESTIMATED})"
     )
+
+
+# What the slots' waits rest on, said wherever they are shown: neither figure is the airport's or the network
+# manager's own (no CTOT is read), so a wait is an estimate, not an issued slot.
+ESTIMATED = f"estimated: declared rates are rounded reference figures and {UTILISATION:.0%} utilisation a policy figure"

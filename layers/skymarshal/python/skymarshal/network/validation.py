@@ -137,7 +137,13 @@ class Checker:
             return
         self.checks += 1
         slot = a.scheduled_departure + timedelta(minutes=minutes)
-        what = "the report's hold ends" if r.kind == "flights" else "its ATC slot"
+        what = (
+            "the report's hold ends"
+            if r.kind == "flights"
+            else "its estimated ration-by-schedule slot"  # network/slots.py: no issued slot is read
+            if a.flight_id in r.held_minutes
+            else "its ATC slot"
+        )
         if a.new_departure is not None and a.new_departure < slot:
             yield (
                 "BEFORE_SLOT",
