@@ -61,8 +61,15 @@ def test_a_crew_member_late_is_the_crews_lateness_not_boarding() -> None:
         "EY79/19JAN CPT SMITH LATE REPORTING, DEPARTURE PROCEDURES STARTED LATE. DLA 15",
         "EY151/19 AUH-ORD: LATE CREW BOARDING, CREW BUS LATE FROM CREW CENTRE. DLA 10",
         "The first officer of EY218 on 18 Jan is reporting late for briefing.",
+        # the same cause in words the blind corpora do not use: the rule is the structure, not their phrases
+        "EY12 18JAN: the purser missed the briefing, stuck in traffic. 15 min",
+        "EY12 18JAN FO late to the briefing, DLA 10",
+        "EY12 18JAN: captain was not at the briefing, on his way",
+        "EY12 18JAN: first officer reported late, 10 min",
     ):
         assert first_code(text) == 63, text
+    assert first_code("EY12 18JAN passengers boarding late, crew ready") == 15
+    assert first_code("EY12 18JAN captain did not sign on, standby called") == 64
 
 
 def test_the_captain_asking_for_a_search_and_a_ground_vehicle_hitting_the_aircraft() -> None:

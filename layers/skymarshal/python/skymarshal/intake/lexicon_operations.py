@@ -28,8 +28,9 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         "crew_boarding",
         3,
         FLIGHT_DECK + "|" + CABIN + r"|crew|crews",
-        r"late reporting|reporting late|reported late|late for briefing|not at briefing|late to briefing"
-        r"|late crew boarding|crew boarding late|late report\w*",
+        # late to report or to the briefing in any order of the words, missing it, or the crew's own boarding late
+        r"late (?:for |to |at |in )?(?:the )?(?:briefing|report\w*|sign-?in)|(?:reporting|reported|briefed) late"
+        r"|(?:not|never) (?:at|in|for) (?:the )?briefing|miss\w* (?:the )?briefing|late crew boarding|crew boarding late",
     ),
     cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
     cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
