@@ -1,17 +1,9 @@
 """Step Functions: the TaskTokens port (an approval resumes the waiting task) and the Executions port (the Trigger
-and the run client start runs), and the client the run client follows runs with."""
+and the run client start runs; a flight claim's sweep asks whether its holder still runs)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ...data import aws as clients
 from .errors import Adapter, call
-
-
-def client() -> Any:
-    """A Step Functions client with the library's retry configuration."""
-    return clients.client("stepfunctions")
 
 
 class SfnExecutions(Adapter):
