@@ -11,8 +11,10 @@ The outbox closes (issue 48): stored is the commitment, publishing catches up. E
 (publish.message_id) and the stored publication lists the ids the bus took (`sent`), so
 - a retried Execute that finds its messages stored (a crash between storing and publishing, a bus that refused some
   entries) publishes those not yet taken (`flush`), and only those;
-- `sweep` does the same for every run's stored messages not all published — at local start, and in AWS from a
-  scheduled rule — so none is left silent;
+- `sweep` does the same for every run's stored messages not all published — at local start (local/runs.py), so
+  none is left silent there. No scheduled rule runs it in AWS yet: there a run's pending messages are published
+  when its Execute is retried (or resumed), and otherwise stay stored, counted in the audit record and the
+  `MessagesPublishFailed` alarm;
 - delivery is at least once: a crash after the bus took an event and before its id was stored sends it again with
   the same id, which a consumer drops.
 """
@@ -115,8 +117,9 @@ def flush(
 
 
 def sweep(store: ArtifactStore, *, bus: MessageBus | None = None, prefix: str = "runs/") -> dict[str, int]:
-    """Every run's stored messages not all published, published now (local start; a scheduled rule in AWS): counts
-    of runs looked at, runs with messages pending, and events published by this sweep."""
+    """Every run's stored messages not all published, published now (local start): counts of runs looked at, runs
+    with messages pending, and events published by this sweep. It lists every artifact under `prefix` and reads
+    each run's messages, so its work grows with the runs kept."""
     counts = {"runs": 0, "pending": 0, "published": 0}
     for key in store.objects.keys(store.bucket, prefix):
         parts = key.split("/")
