@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from memory_ports import MemoryObjects
 from test_publish import Events, _message, _plan
 
 from skymarshal.workflow.aws.events import EventBridgeBus
@@ -21,25 +22,6 @@ from skymarshal.workflow.payloads import ArtifactStore, run_key
 
 pytestmark = pytest.mark.unit
 WHERE = {"disruption_id": "d-1", "execution_name": "d-1"}
-
-
-class Objects:
-    """The ObjectStore port in memory."""
-
-    def __init__(self):
-        self.items: dict[tuple[str, str], bytes] = {}
-
-    def put(self, bucket, key, body, *, checksum=False):
-        self.items[(bucket, key)] = body
-
-    def get(self, bucket, key, *, version_id=None):
-        return self.items.get((bucket, key))
-
-    def keys(self, bucket, prefix):
-        return sorted(k for b, k in self.items if b == bucket and k.startswith(prefix))
-
-    def versions(self, bucket, prefix):
-        return [(k, "v1") for k in self.keys(bucket, prefix)]
 
 
 class Killed(BaseException):
@@ -58,7 +40,7 @@ def _ids(events: Events) -> Counter:
 
 
 def _store() -> ArtifactStore:
-    return ArtifactStore("artifacts", Objects())
+    return ArtifactStore("artifacts", MemoryObjects())
 
 
 def _kill_after_storing(store: ArtifactStore, n: int) -> None:
