@@ -1,16 +1,20 @@
 """The audit chain's logic on in-memory ports (tests/workflow/memory_ports.py), no emulated account: appends are
-idempotent and linked, the head is signed and only moves forward, a changed record, a forged head or an edited
-artifact fails verification, and a rolled-back chain fails against its Object Lock anchor."""
+idempotent and linked, the head is signed and only moves forward (the memory store and the DynamoDB adapter held to
+one contract), a changed record, a forged head or an edited artifact fails verification, and a rolled-back chain
+fails against its Object Lock anchor."""
 
 from __future__ import annotations
 
 import base64
 
+import boto3
 import pytest
 from memory_ports import MemoryAuditStore, MemoryObjects, MemorySigner
+from moto import mock_aws
 
 from skymarshal.workflow.audit.anchor import head_anchor, verify_anchored, write_locked
 from skymarshal.workflow.audit.trail import AuditTrail
+from skymarshal.workflow.aws.audit_table import DynamoAuditStore
 
 pytestmark = pytest.mark.unit
 BUCKET, LOCKED = "artifacts", "anchors"
@@ -42,12 +46,41 @@ def test_a_chain_on_memory_ports_appends_once_signs_and_verifies(trail):
     assert verdict.ok and verdict.signed, verdict.problems
 
 
-def test_the_head_never_moves_back(trail):
-    _three(trail)
-    store = trail.store
-    assert isinstance(store, MemoryAuditStore)
-    assert not store.put_head({"PK": "AUDIT#run-1", "SK": "HEAD", "seq": 2, "hash": "x"})
-    assert trail.head("run-1")["seq"] == 3  # type: ignore[index]
+@pytest.fixture(params=["memory", "dynamodb"])
+def store(request, monkeypatch):
+    """The AuditStore the chain's tests use (memory) and the DynamoDB adapter (on moto, in process), held to the same
+    contract: what the tests above rely on of the fake is what the table's conditions do."""
+    if request.param == "memory":
+        yield MemoryAuditStore()
+        return
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        monkeypatch.setenv(name, "x")
+    with mock_aws():
+        ddb = boto3.resource("dynamodb", region_name="eu-west-1")
+        table = ddb.create_table(
+            TableName="audit",
+            KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+            AttributeDefinitions=[
+                {"AttributeName": "PK", "AttributeType": "S"},
+                {"AttributeName": "SK", "AttributeType": "S"},
+            ],
+            BillingMode="PAY_PER_REQUEST",
+        )
+        yield DynamoAuditStore(table)
+
+
+def test_the_head_only_moves_forward_and_new_items_are_all_or_nothing(store):
+    head = {"PK": "AUDIT#run-1", "SK": "HEAD", "hash": "h"}
+    assert store.put_head({**head, "seq": 3})
+    assert not store.put_head({**head, "seq": 2})  # a slower writer of an older record
+    assert store.put_head({**head, "seq": 4})
+    assert int(store.get("AUDIT#run-1", "HEAD", consistent=True)["seq"]) == 4
+    first = {"PK": "AUDIT#run-1", "SK": "SEQ#000001", "seq": 1}
+    assert store.put_new([first, {"PK": "AUDIT#run-1", "SK": "KEY#request", "seq": 1}])
+    taken = [{**first, "seq": 9}, {"PK": "AUDIT#run-1", "SK": "KEY#other", "seq": 9}]
+    assert not store.put_new(taken)  # one key taken: nothing written
+    assert store.get("AUDIT#run-1", "KEY#other") is None
+    assert [i["SK"] for i in store.query("AUDIT#run-1", "SEQ#")] == ["SEQ#000001"]
 
 
 def test_a_changed_record_a_forged_head_and_an_edited_artifact_fail(trail):
