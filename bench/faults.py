@@ -131,13 +131,10 @@ def run_rate(rate: float, args) -> Tally:
     from skymarshal.local import workflow as local_workflow
     from skymarshal.local.emulator import in_process_account
     from skymarshal.local.faults import FaultPlan, Injector
-    from skymarshal.local.template import workflow_template
 
     tally = Tally(rate=rate)
-    template = workflow_template(echo=lambda m: None)
     with in_process_account(generate(GeneratorConfig(load_factor=args.load_factor))) as account:
-        local_workflow.install(account, template)
-        client = local_workflow.local_client(account, echo=lambda m: None)
+        client = local_workflow.local_client(account, echo=lambda m: None)  # installs the workflow in the account
         reports = _reports(account, args.reports)
         injector = Injector(FaultPlan(rate=rate, seed=args.seed, latency_s=args.latency))
         fault_hooks.install_in_process(injector)  # on after the set-up: the runs meet the faults, not the seeding
