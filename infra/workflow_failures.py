@@ -15,19 +15,20 @@ the runs it brings back ABORTED (local/runs.py). Validate is left uncaught: its 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_stepfunctions as sfn
 from aws_cdk import aws_stepfunctions_tasks as tasks
 from constructs import Construct
 
+from .workflow_rounds import Invoke
+
 ESCALATE_TITLE = "Escalate: run failed"
 RECORD_TITLE = "Record failed run"
 FAILED_TITLE = "Run failed, flight released"
 UNRECORDED_TITLE = "Run failed, outcome not recorded"
 FAILURE_PATH = "$.failure"  # the caught error: {"Error": ..., "Cause": ...}
-Invoke = Callable[[str, lambda_.IFunction, dict, "str | None"], tasks.LambdaInvoke]
 
 
 def failure_path(scope: Construct, learn: lambda_.IFunction, invoke: Invoke) -> tuple[sfn.Pass, sfn.Fail]:
