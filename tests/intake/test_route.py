@@ -3,10 +3,10 @@ the route and the date are written in; a pair of airports elsewhere in the repor
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
-
 from hypothesis import given
 from hypothesis import strategies as st
+from row_builders import flight as row_flight
+from row_builders import utc
 
 from skymarshal.intake.route import route_problem
 from skymarshal.models.operational import Flight
@@ -24,21 +24,7 @@ FORMS = [
 
 
 def flight(origin: str, destination: str, number: int) -> Flight:
-    return Flight(
-        flight_id=f"EY{number}-20270118",
-        flight_number=f"EY{number}",
-        carrier="EY",
-        origin=origin,
-        destination=destination,
-        flight_date=date(2027, 1, 18),
-        scheduled_departure=datetime(2027, 1, 18, 8, tzinfo=UTC),
-        scheduled_arrival=datetime(2027, 1, 18, 11, tzinfo=UTC),
-        aircraft_registration="A6-EIA",
-        aircraft_type="A320",
-        block_minutes=180,
-        distance_km=2000,
-        capacity={"Y": 150},
-    )
+    return row_flight(f"EY{number}", origin, destination, dep=utc(2027, 1, 18, 8))
 
 
 @given(flown=pairs, written=pairs, form=st.sampled_from(FORMS), number=st.integers(1, 999))
