@@ -3,7 +3,6 @@ legal reserves on standby for a crew swap (CrewRoster and CrewMembers through th
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 from ..data import queries as q
@@ -14,7 +13,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal, latest_legal_delay
 from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality
-from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, standby_covering
+from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, call_out_report, legal_reserves, standby_covering
 from .base import Analysis, decision_time, sources
 
 HISTORY_DAYS = 366  # ORO.FTL.210's longest look-back is 12 months of flight time
@@ -156,28 +155,21 @@ def analyse_crew(
 def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, delay, rules) -> dict:
     """Legal reserves on standby at the departure base, matched rank for rank to the illegal members."""
     departure = flight.scheduled_departure + timedelta(minutes=delay)
-    report = max(at + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
+    report = call_out_report(at, departure)
     standby = standby_at(handle, flight.origin, report)
     rating = AIRCRAFT_TYPES[flight.aircraft_type].rating_group
     reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
     template = duty_at_delay(rosters[illegal[0].crew_id], flight.flight_id, delay)
-    # Reserves are taken in order, the first legal ones of each rank: a reserve's duty history is read only
-    # while its rank still needs one (one Query per reserve checked, not per reserve on standby).
-    needed = Counter(r.rank for r in illegal)
-    legal_by_rank: dict[str, list[str]] = {}
-    for reserve in reserves:
-        if len(legal_by_rank.get(reserve.rank, [])) >= needed[reserve.rank]:
-            continue
-        history = _rosters(handle, [reserve.crew_id], flight.scheduled_departure)[reserve.crew_id]
-        if is_legal(evaluate_swap_candidate(reserve, history, template, report, rules)):
-            legal_by_rank.setdefault(reserve.rank, []).append(reserve.crew_id)
-    replacements, missing = {}, []
-    pool = {rank: list(ids) for rank, ids in legal_by_rank.items()}
-    for result in illegal:
-        if pool.get(result.rank):
-            replacements[result.crew_id] = pool[result.rank].pop(0)
-        else:
-            missing.append(f"{result.rank} for {result.crew_id}")
+    replacements, unfilled = legal_reserves(
+        [(r.crew_id, r.rank) for r in illegal],
+        reserves,
+        lambda crew_id: member_roster(handle, crew_id, flight.scheduled_departure),
+        template,
+        report,
+        rules,
+    )
+    rank = {r.crew_id: r.rank for r in illegal}
+    missing = [f"{rank[crew_id]} for {crew_id}" for crew_id in unfilled]
     checked = len(reserves)
     if missing:
         return {
