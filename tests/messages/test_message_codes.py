@@ -17,7 +17,7 @@ from skymarshal.arbitration.actions import DelayFlight, SwapAircraft
 from skymarshal.data.ssim_schedule import IATA_TYPE
 from skymarshal.messages import formats as fmt
 from skymarshal.messages.build import REACTIONARY_CODE, PlanFacts, delay_code_for, plan_messages
-from skymarshal.models.disruption import DELAY_CODES, Disruption, Scope, Window, family_of
+from skymarshal.models.disruption import DELAY_CODES, Disruption, Scope, Window
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 
 pytestmark = pytest.mark.unit
@@ -85,4 +85,3 @@ def test_a_tail_swap_asm_carries_the_new_aircraft_in_its_equipment_element(new_t
     }
     assert read == seats
     assert lines[5] == f"SI REPLACES {f.aircraft_registration.replace('-', '')}"
-    assert family_of(code)  # the change reason is the code's family's
