@@ -128,3 +128,23 @@ def test_local_start_frees_the_claim_of_a_run_it_brings_back_aborted(account, mo
     key = {"PK": f"FLIGHTRUN#{flight['flight_id']}", "SK": "CLAIM"}
     assert tables.checkpoints.get_item(Key=key, ConsistentRead=True)["Item"]["status"] == "released"
     tables.checkpoints.delete_item(Key=key)
+
+
+def test_an_executed_holder_with_no_hold_frees_the_flight_for_the_new_run(tables, monkeypatch):
+    """SKYMARSHAL_FLIGHT_HOLD_MINUTES=0: Learn would have released an executed plan's flight, so the sweep does, and
+    the run that found it takes the claim at once (not refused by a claim the sweep just released)."""
+    monkeypatch.setenv("SKYMARSHAL_FLIGHT_HOLD_MINUTES", "0")
+    _claim(tables, "first")
+    tables.checkpoints.put_item(Item={**record_key("first"), "status": "executed", "execution_name": "first"})
+    _claim(tables, "second", lambda _: "FAILED", T0 + timedelta(minutes=1))
+    held = _held(tables)
+    assert (held["execution_name"], held["status"]) == ("second", "running")
+
+
+def test_the_sweep_holds_an_executed_flight_from_the_claim_time(tables, monkeypatch):
+    monkeypatch.setenv("SKYMARSHAL_FLIGHT_HOLD_MINUTES", "120")
+    _claim(tables, "first")
+    tables.checkpoints.put_item(Item={**record_key("first"), "status": "executed", "execution_name": "first"})
+    with pytest.raises(fc.FlightClaimed, match="FLIGHT_RECENTLY_RECOVERED") as refused:
+        _claim(tables, "second", lambda _: "SUCCEEDED", T0 + timedelta(minutes=1))
+    assert refused.value.refusal.until == (T0 + timedelta(minutes=121)).isoformat(timespec="minutes")

@@ -35,6 +35,7 @@ from pydantic import BaseModel
 
 from ..aws.errors import ClientError
 from ..deployment import FLIGHT_HOLD_ENV, STATE_MACHINE_ENV
+from ..ports import ServiceError
 from ..tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow.runs.flight_claims")
@@ -121,33 +122,56 @@ def claim(
         "claimed_at": at.isoformat(),
         "until": _epoch(at + timedelta(seconds=run_seconds) + RUN_MARGIN),
     }
+    if _put(item, tables=tables, at=at):
+        return
+    held = _held(flight_id, tables) or {}
+    if _take_over(held, item, tables=tables, status=execution_status, at=at):
+        return
+    held = _held(flight_id, tables) or held  # as now
+    # the sweep settled an ended holder whose plan was executed with no hold (SKYMARSHAL_FLIGHT_HOLD_MINUTES=0):
+    # released, as Learn would have left it, so this run may take it
+    if held.get("status") == "released":
+        if _put(item, tables=tables, at=at):
+            return
+        held = _held(flight_id, tables) or held  # another run took it meanwhile
+    refusal = FlightRefusal(
+        code="FLIGHT_RECENTLY_RECOVERED" if held.get("status") == "recovered" else "FLIGHT_RUN_IN_PROGRESS",
+        flight_id=flight_id,
+        holder_disruption_id=str(held.get("disruption_id", "?")),
+        holder_execution_name=str(held.get("execution_name", "?")),
+        until=_iso(int(held.get("until", 0))),
+    )
+    raise FlightClaimed(refusal, refusal.message(flight_number, flight_date))
+
+
+def _put(item: dict[str, Any], *, tables: WorkflowTables, at: datetime) -> bool:
+    """The claim, if the flight is free, ours already (a resume), released, or lapsed: one conditional write, no
+    read-then-write race; False when another run holds it."""
     try:
         tables.checkpoints.put_item(
             Item=item,
-            # free, ours already (a resume), released, or lapsed: one conditional write, no read-then-write race
             ConditionExpression="attribute_not_exists(PK) OR disruption_id = :d OR #s = :released OR #u < :now",
             ExpressionAttributeNames={"#s": "status", "#u": "until"},
-            ExpressionAttributeValues={":d": disruption_id, ":released": "released", ":now": _epoch(at)},
+            ExpressionAttributeValues={":d": item["disruption_id"], ":released": "released", ":now": _epoch(at)},
         )
     except ClientError as exc:
         if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise
-        held = tables.checkpoints.get_item(Key=_key(flight_id), ConsistentRead=True).get("Item") or {}
-        if _take_over(held, item, tables=tables, status=execution_status):
-            return
-        held = tables.checkpoints.get_item(Key=_key(flight_id), ConsistentRead=True).get("Item") or held  # as now
-        refusal = FlightRefusal(
-            code="FLIGHT_RECENTLY_RECOVERED" if held.get("status") == "recovered" else "FLIGHT_RUN_IN_PROGRESS",
-            flight_id=flight_id,
-            holder_disruption_id=str(held.get("disruption_id", "?")),
-            holder_execution_name=str(held.get("execution_name", "?")),
-            until=_iso(int(held.get("until", 0))),
-        )
-        raise FlightClaimed(refusal, refusal.message(flight_number, flight_date)) from None
+        return False
+    return True
+
+
+def _held(flight_id: str, tables: WorkflowTables) -> dict[str, Any] | None:
+    return tables.checkpoints.get_item(Key=_key(flight_id), ConsistentRead=True).get("Item")
 
 
 def _take_over(
-    held: dict[str, Any], item: dict[str, Any], *, tables: WorkflowTables, status: ExecutionStatus | None
+    held: dict[str, Any],
+    item: dict[str, Any],
+    *,
+    tables: WorkflowTables,
+    status: ExecutionStatus | None,
+    at: datetime,
 ) -> bool:
     """Take a running claim whose execution has ended without releasing it; False when it still runs, cannot be
     told, or another run took it first (the write names the holder it replaces: no race frees a live claim)."""
@@ -160,7 +184,7 @@ def _take_over(
     ended = status(holder)
     if ended not in ENDED:
         return False
-    if _plan_carried_out(held, tables=tables):
+    if _plan_carried_out(held, tables=tables, at=at):
         return False
     try:
         tables.checkpoints.put_item(
@@ -183,7 +207,7 @@ def _take_over(
     return True
 
 
-def _plan_carried_out(held: dict[str, Any], *, tables: WorkflowTables) -> bool:
+def _plan_carried_out(held: dict[str, Any], *, tables: WorkflowTables, at: datetime) -> bool:
     """Whether the ended holder's plan was executed, or is half applied (its execution record still `running`):
     then the flight is not free. An executed plan holds it as Learn would have (`recovered`, for the hold period);
     a half-applied one keeps the claim until the run is resumed or settled (workflow/execution/recovery.py)."""
@@ -194,7 +218,7 @@ def _plan_carried_out(held: dict[str, Any], *, tables: WorkflowTables) -> bool:
     state = (record or {}).get("status")
     if state == "executed":
         flight_id = str(held["PK"]).removeprefix("FLIGHTRUN#")
-        release(flight_id=flight_id, disruption_id=disruption_id, recovered=True, tables=tables)
+        release(flight_id=flight_id, disruption_id=disruption_id, recovered=True, tables=tables, now=at)
     return state in ("executed", "running")
 
 
@@ -204,16 +228,15 @@ def status_from_env() -> ExecutionStatus | None:
     machine = os.environ.get(STATE_MACHINE_ENV)
     if not machine or ":stateMachine:" not in machine:
         return None
-    from ...data.aws import client
+    from ..aws.sfn import SfnExecutions
 
-    executions = machine.replace(":stateMachine:", ":execution:", 1)
-    sfn = client("stepfunctions")
+    executions, port = machine.replace(":stateMachine:", ":execution:", 1), SfnExecutions()
 
     def status(execution_name: str) -> str | None:
         try:
-            return str(sfn.describe_execution(executionArn=f"{executions}:{execution_name}")["status"])
-        except Exception as exc:  # unknown: the claim stands until it lapses or is released
-            log.warning("claim holder %s: status unknown (%s: %s)", execution_name, type(exc).__name__, exc)
+            return port.status(f"{executions}:{execution_name}")  # None: no such execution
+        except ServiceError as exc:  # unknown: the claim stands until it lapses or is released
+            log.warning("claim holder %s: status unknown (%s)", execution_name, exc)
             return None
 
     return status
