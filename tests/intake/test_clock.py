@@ -17,6 +17,7 @@ FORMS = (
     "EY343 18 Jan departure {hh}:{mm} UTC",
     "MVT EY343/18.A6EIA.AUH AD{hh}{mm}/0900",
     "AUH closed 18JAN {hh}{mm}-2300Z",
+    "AUH closed 18JAN 0600-{hh}{mm}Z",
     "EY343 18JAN ED18{hh}{mm}",
 )
 valid = st.tuples(st.integers(0, 23), st.integers(0, 59))
@@ -51,6 +52,9 @@ def test_an_impossible_time_is_one_line_naming_it(form: str, at: tuple[int, int]
         "crew out of hours, DLA 1:75 hrs",
         "A6-BLK in service since 1975, AOG",
         "ETD+0230",
+        "EY343 18JAN fuel uplift short by 4500 L, DLA 20",  # litres, not 45:00 local
+        "EY343 18JAN: 5600L fuel spill at stand",
+        "EY343 18JAN defuel 3000 LT required, 2000-4000 L per bowser",
     ],
 )
 def test_numbers_that_are_no_times_are_left_alone(text: str) -> None:

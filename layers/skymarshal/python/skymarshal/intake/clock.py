@@ -3,9 +3,9 @@
 A report's clock times are read in several places (a window, an estimate, a slot, an MVT-like line); a time that
 cannot be (25:30Z, ETD 2575, AD2575/2590, 181275Z) is a slip of the writer's that no reading can repair, so the
 report is refused before anything is read from it. Only what is surely written as a time is checked: a colon
-time, four or six digits carrying a zone (Z, UTC, GMT, LT), four digits after a time abbreviation (ETD, CTOT …)
-or in an MVT time element (AD, AA, ED, EA, EB, EO), and the first end of a zoned window ("1900-2575Z"). Bare
-numbers ("uplift to 5600 kg", "since 1975") are not times and are left alone.
+time, four or six digits carrying a zone no quantity carries (Z, UTC, GMT: "4500 L" is fuel), four digits after a
+time abbreviation (ETD, CTOT …) or in an MVT time element (AD, AA, ED, EA, EB, EO), and both ends of a zoned
+window ("1900-2575Z"). Bare numbers ("uplift to 5600 kg", "since 1975") are not times and are left alone.
 """
 
 from __future__ import annotations
@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 
 _ZONE = r"\s?(?:Z|z|UTC|utc|GMT|gmt|LT|lt|L|LCL|lcl)(?![A-Za-z])"
+# A bare number's zone must be one no quantity carries: "4500 L", "5600L", "3000 LT" are litres of fuel, not 45:00
+# local (a colon, a time abbreviation or an MVT element still makes "2575LT" a time)
+_BARE_ZONE = r"\s?(?:Z|z|UTC|utc|GMT|gmt|LCL|lcl)(?![A-Za-z])"
 _AFTER_ABBREVIATION = r"(?:NEW\s+)?(?:ETD|ETA|STD|STA|ATD|ATA|CTOT|EOBT|TOBT|ETR|ETOT|SLOT)"
 _PATTERNS: tuple[re.Pattern[str], ...] = (
     # 25:30Z, 09:75 UTC, at 25:30, ETD 25:30 (a ratio "50:50" or a duration "26:00 hrs" is no clock time)
@@ -21,14 +24,14 @@ _PATTERNS: tuple[re.Pattern[str], ...] = (
         rf"(?<![\w])(?:at|until|till|from|by|before|after|{_AFTER_ABBREVIATION})\s*[:.]?\s*(?P<t>\d{{1,2}}:\d{{2}})(?![\d:])",
         re.I,
     ),
-    # 2575Z, 181275Z, 2575 UTC, 1960LT
-    re.compile(rf"(?<![\w/.:+-])(?P<t>\d{{4}}|\d{{6}}){_ZONE}"),
+    # 2575Z, 181275Z, 2575 UTC
+    re.compile(rf"(?<![\w/.:+-])(?P<t>\d{{4}}|\d{{6}}){_BARE_ZONE}"),
     # ETD 2575, CTOT 1960, NEW ETD: 2575
     re.compile(rf"(?<![\w]){_AFTER_ABBREVIATION}\s*[:.]?\s*(?P<t>\d{{4}}|\d{{6}})(?![\d:/.,]\d)", re.I),
     # AD2575/2590, ED181275 (an MVT time element written in free text)
     re.compile(r"(?<![\w])(?:AD|AA|ED|EA|EB|EO)(?P<t>\d{4}|\d{6})(?:/(?P<u>\d{4}|\d{6}))?(?![\w])"),
-    # 2575-2600Z: the first end of a zoned window
-    re.compile(rf"(?<![\w/.:-])(?P<t>\d{{4}})\s*[-–]\s*\d{{4}}{_ZONE}"),
+    # 2575-2600Z, 1900-2575Z: both ends of a zoned window
+    re.compile(rf"(?<![\w/.:-])(?P<t>\d{{4}})\s*[-–]\s*(?P<u>\d{{4}}){_BARE_ZONE}"),
 )
 
 
