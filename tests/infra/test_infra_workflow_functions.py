@@ -120,6 +120,25 @@ def test_the_geography_mapping_is_the_runtime_table(workflow_template_json) -> N
         assert row == {"geography": region_geography(region), "destinations": DESTINATION_REGIONS[row["geography"]]}
 
 
+def test_validate_may_only_describe_this_state_machines_executions(
+    workflow_template_json, functions, statements
+) -> None:
+    """Validate's claim sweep asks whether a claim's holder still runs (workflow/runs/flight_claims.py): it may
+    DescribeExecution on this machine's executions and nothing else of Step Functions, and the machine's ARN it is
+    given is built from the fixed name (a Ref would make the machine and the function it invokes depend on each
+    other)."""
+    machine = next(iter(resources_of(workflow_template_json, "AWS::StepFunctions::StateMachine")))
+    name = machine_name(workflow_template_json, machine)
+    granted = statements(role_of(workflow_template_json, functions["validate"]))
+    states = [(actions, resources) for actions, resources in granted if any(a.startswith("states:") for a in actions)]
+    executions = f"arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:{name}:*"
+    assert states == [({"states:DescribeExecution"}, {executions})]
+    env = workflow_template_json["Resources"][functions["validate"]]["Properties"]["Environment"]["Variables"]
+    parts = env["SKYMARSHAL_STATE_MACHINE_ARN"]["Fn::Join"][1]
+    assert "".join(p for p in parts if isinstance(p, str)).endswith(f":stateMachine:{name}")
+    assert {"Ref": machine} not in parts
+
+
 def test_trigger_may_only_start_this_state_machine(workflow_template_json, functions, statements) -> None:
     machine = next(iter(resources_of(workflow_template_json, "AWS::StepFunctions::StateMachine")))
     granted = statements(role_of(workflow_template_json, functions["trigger"]))
