@@ -43,3 +43,10 @@ def test_a_bare_day_month_elsewhere_is_no_date() -> None:
 def test_a_day_no_month_has_is_refused(number: int, day: int) -> None:
     (found,) = find_dates(f"EY{number}/{day} AUH-LHR catering late")
     assert found.kind == "invalid" and f"/{day}" in (found.problem or "")
+
+
+def test_an_aircraft_type_or_a_gate_before_a_slash_dates_nothing() -> None:
+    """Only an airline designator (as flights.py reads one) before the digits makes '/DD' a flight's day."""
+    for text in ("EY12 18JAN: swap to B787/9 ok", "EY12 on 18 Jan, gate B12/14 changed", "B787 19/1 swap done"):
+        assert [d.day for d in find_dates(text)] in ([18], []), text
+    assert [d.day for d in find_dates("G9 123/18 tech")] == [18]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from .flights import is_designator
+
 # "May" is the one month name that is also a common English word (the modal verb). It is a month only where a
 # date can stand: a word that can only follow the verb ("may not", "may be", "may need") makes it the verb, so
 # "on January 22nd may not be able to land" is 22 January, not 22 May. A year, a number, punctuation or a
@@ -62,19 +64,30 @@ def may_is_verb(month: str, text: str, end: int) -> bool:
     return after is not None and after[1].lower() in _MODAL_NEXT
 
 
-# A flight number just written ("EY16 ", "ey 311 "): a bare day/month after it is its date ("EY16 19/1").
-_FLIGHT_BEFORE = re.compile(r"(?<![\w-])(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?\s*[,:]?\s*$", re.I)
+# A flight number just written ("EY16 ", "ey 311 "): a bare day/month after it is its date ("EY16 19/1"). The two
+# characters before its digits must be an airline designator as flights.py reads one, so an aircraft type, a gate or
+# a stand ("B787/9", "gate B12/14") dates nothing.
+_FLIGHT_BEFORE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{2}|[A-Z]\d|\d[A-Z])(?P<sep>\s?)\d{1,4}[A-Z]?\s*[,:]?\s*$", re.I)
 # The telex and MVT way of dating a flight: its day of the month after a slash ("EY462/18", "EY18/19 LHR"), not a
 # day/month ("EY16/19/1"). "EY11/12" is read so too: a day the flight does not fly is refused, never guessed.
 _FLIGHT_DAY = re.compile(
-    r"(?<![\w-])(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\s?\d{1,4}[A-Z]?(?P<core>/(?P<day>\d{1,2}))(?![\w/:.]\d|\d|/|\.\d)",
+    r"(?<![\w-])(?P<code>[A-Z]{2}|[A-Z]\d|\d[A-Z])(?P<sep>\s?)\d{1,4}[A-Z]?(?P<core>/(?P<day>\d{1,2}))"
+    r"(?![\w/:.]\d|\d|/|\.\d)",
     re.I,
 )
 
 
+def _designated(m: re.Match[str] | None) -> bool:
+    return m is not None and is_designator(m["code"], m["sep"])
+
+
 def flight_days(masked: str) -> list[tuple[str, int, int, int]]:
     """Each "/DD" dating the flight written just before it: (text, start, end, day)."""
-    return [(m["core"], m.start("core"), m.end("core"), int(m["day"])) for m in _FLIGHT_DAY.finditer(masked)]
+    return [
+        (m["core"], m.start("core"), m.end("core"), int(m["day"]))
+        for m in _FLIGHT_DAY.finditer(masked)
+        if _designated(m)
+    ]
 
 
 _FLIGHT_REACH = 24  # characters before a date that can hold the flight number and the spaces after it
@@ -83,4 +96,4 @@ _FLIGHT_REACH = 24  # characters before a date that can hold the flight number a
 def flight_just_written(text: str, start: int) -> bool:
     """Does a flight number end just before `start` ("EY16 19/1")? Only the few characters before it are searched
     (the look-behind still sees what precedes them), not the whole text once per date."""
-    return _FLIGHT_BEFORE.search(text, max(0, start - _FLIGHT_REACH), start) is not None
+    return _designated(_FLIGHT_BEFORE.search(text, max(0, start - _FLIGHT_REACH), start))

@@ -186,6 +186,11 @@ def known_designators(default_carrier: str) -> set[str]:
     return set(CARRIER_NAMES.values()) | {default_carrier.upper()}
 
 
+def is_designator(code: str, sep: str = "", default_carrier: str = "EY") -> bool:
+    """Is `code`, written `sep` before digits, an airline designator ("EY", "ey", "G9"; not "B7" of B787, "ON 20")?"""
+    return _is_designator(code, sep, known_designators(default_carrier))
+
+
 def find_flights(text: str, default_carrier: str = "EY") -> list[FlightMention]:
     """Every flight-number mention, in order of appearance; a mention inside a longer one is skipped
     ("Emirates flight 123" is EK123, not also the default carrier's "flight 123")."""
