@@ -36,6 +36,11 @@ def test_a_bad_spec_is_one_line_naming_the_variable(spec):
     assert faults.FAULTS_ENV in str(refused.value) and "\n" not in str(refused.value)
 
 
+def test_a_bad_seed_is_named_as_such():
+    with pytest.raises(FaultSpecError, match="seed is a whole number"):
+        parse("5%,seed=abc")
+
+
 @settings(max_examples=30, deadline=None)
 @given(rate=st.floats(min_value=0.0, max_value=1.0), seed=st.integers(0, 10_000))
 def test_decisions_are_reproducible_and_near_the_share_asked(rate, seed):

@@ -74,7 +74,9 @@ def parse(spec: str) -> FaultPlan:
     values: dict[str, object] = {"rate": rate}
     for option in options:
         name, _, value = option.partition("=")
-        if name == "seed" and value.lstrip("-").isdigit():
+        if name == "seed":
+            if not value.lstrip("-").isdigit():
+                raise FaultSpecError(f"{FAULTS_ENV}={spec!r}: the seed is a whole number, e.g. seed=7")
             values["seed"] = int(value)
         elif name == "latency":
             values["latency_s"] = _number(spec, value)
