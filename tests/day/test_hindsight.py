@@ -78,3 +78,28 @@ def test_a_tail_kept_on_its_own_flights_keeps_its_next_ones():
     hand_over(out, state(), DAY)
     assert {k: f.aircraft_registration for k, f in out.flights.items()} == state().original_tails
     assert out.flights["F1"] == F1
+
+
+def test_a_tail_the_plan_leaves_away_from_its_next_flights_has_them_cancelled_until_one_leaves_where_it_is():
+    """The plan cancelled A6-BLA's way home (FRA-AUH, say its crew could not fly the hold) and no tail of its type
+    ends at AUH: tomorrow's AUH-BOM-AUH-FRA legs cannot be flown by a tail at FRA and are cancelled; FRA-AUH, leaving
+    where it is, flies. Before, they stayed on it: the scorecard counted the rotation break and flew them anyway."""
+    out_leg = flight("A1", "EY21", "AUH", "FRA", utc(2027, 1, 20, 10), 360, "A6-BLA")
+    home = flight("A2", "EY22", "FRA", "AUH", utc(2027, 1, 20, 17, 30), 360, "A6-BLA")
+    later = [
+        flight("A3", "EY204", "AUH", "BOM", utc(2027, 1, 21, 6), 180, "A6-BLA"),
+        flight("A4", "EY205", "BOM", "AUH", utc(2027, 1, 21, 11), 180, "A6-BLA"),
+        flight("A5", "EY23", "AUH", "FRA", utc(2027, 1, 21, 16), 360, "A6-BLA"),
+        flight("A6", "EY24", "FRA", "AUH", utc(2027, 1, 22, 1), 360, "A6-BLA"),
+    ]
+    flights = {f.flight_id: f for f in (out_leg, home, *later)}
+    planned = DayState(flights, [], {}, {}, {}, {k: f.aircraft_registration for k, f in flights.items()}, {})
+    out = planned.copy()
+    out.flights["A2"] = home.model_copy(update={"status": "CANCELLED", "updated_by_execution": BY})
+    hand_over(out, planned, DAY)
+    assert {k for k, f in out.flights.items() if f.status == "CANCELLED"} == {"A2", "A3", "A4", "A5"}
+    assert all(out.flights[k].updated_by_execution == BY for k in ("A3", "A4", "A5"))
+
+    kept = planned.copy()  # the control: the tail flown home keeps every later flight
+    hand_over(kept, planned, DAY)
+    assert not any(f.status == "CANCELLED" for f in kept.flights.values())

@@ -194,8 +194,10 @@ def _last_stations(flights: Sequence[Flight], tail_of) -> dict[str, tuple[str, s
 def hand_over(out: DayState, planned: DayState, day: date) -> None:
     """The later days' flights follow the tails the plan left where the schedule wanted one (the recovery
     model wants a count of each type at each station, not each tail back): a tail ending the day where
-    another of its type was to end takes that tail's next flights. Tails the plan left elsewhere keep theirs
-    (a rotation break the scorecard counts)."""
+    another of its type was to end takes that tail's next flights. A tail the plan left elsewhere (its way home
+    cancelled: a held flight no crew may fly, say) keeps its next flights, and those leaving from where it is not
+    are cancelled until one leaves from where it is (`_unreachable`) — the cancellation an OCC makes of the tail's
+    way home, as the baselines make it: no aircraft flies a leg from a station it is not at."""
     start, end = _utc_day(day)
     today = [f for f in planned.flights.values() if start <= f.scheduled_departure < end]
     wanted = _last_stations([f for f in today if f.status != "CANCELLED"], lambda f: f.aircraft_registration)
@@ -217,6 +219,28 @@ def hand_over(out: DayState, planned: DayState, day: date) -> None:
         taker = successor.get(f.aircraft_registration)
         if f.scheduled_departure >= end and taker and taker != f.aircraft_registration:
             out.flights[f.flight_id] = f.model_copy(update={"aircraft_registration": taker, "updated_by_execution": BY})
+    for flight_id in _unreachable(out, {tail: station for tail, (station, _) in ending.items()}, end):
+        out.flights[flight_id] = out.flights[flight_id].model_copy(
+            update={"status": "CANCELLED", "updated_by_execution": BY}
+        )
+
+
+def _unreachable(state: DayState, at: dict[str, str], end: datetime) -> list[str]:
+    """The later flights (leaving from `end` on) that no tail can fly: each tail's in order from where the day left
+    it (`at`), a flight leaving from elsewhere is unreachable, one leaving from where the tail is takes it on."""
+    later: dict[str, list[Flight]] = {}
+    for f in state.flights.values():
+        if f.scheduled_departure >= end and f.status != "CANCELLED" and f.aircraft_registration in at:
+            later.setdefault(f.aircraft_registration, []).append(f)
+    out = []
+    for tail, legs in later.items():
+        station = at[tail]
+        for f in sorted(legs, key=lambda f: (f.scheduled_departure, f.flight_id)):
+            if f.origin == station:
+                station = f.destination
+            else:
+                out.append(f.flight_id)
+    return out
 
 
 def _as_flown(state: DayState, events: Sequence[StreamEvent], adapted, taken: NetworkSnapshot) -> WarmStart:
