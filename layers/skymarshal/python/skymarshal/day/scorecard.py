@@ -20,9 +20,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
+from itertools import accumulate
 
 from pydantic import BaseModel, ConfigDict
 
@@ -244,13 +246,11 @@ def _money(
             if (home, b.pnr, b.passenger_id) in seen:
                 continue
             seen.add((home, b.pnr, b.passenger_id))
-            on_flight[home].append(b.model_copy(update={"flight_id": home, "status": "CONFIRMED"}))
+            on_flight[home].append(b)
     liabilities, cares, cancelled_rows, flight_delays = [], [], [], {}
     for f in flights:
         t = timings.get(f.flight_id)
-        rows = on_flight.get(f.flight_id, [])
         if t is None:
-            cancelled_rows += rows
             kind: Disruption = "cancellation"
             new_departure = f.scheduled_departure + STRANDED_DELAY
         else:
@@ -258,6 +258,10 @@ def _money(
             if t.delay(f) == 0 and t.arrival_delay(f) == 0:
                 continue
             kind, new_departure = "delay", t.departure
+        # the rules read a flight's active rows: its passengers as booked on it, copied only for a disrupted flight
+        rows = [b.model_copy(update={"flight_id": f.flight_id, "status": "CONFIRMED"}) for b in on_flight[f.flight_id]]
+        if t is None:
+            cancelled_rows += rows
         if not rows:
             continue
         flown = as_flown(f, t) if t else f
@@ -362,9 +366,6 @@ def _series(flown, journeys, origin: datetime | None):
         if gone:
             otp.append((h, _share(sum(t.delay(f) <= OTP_MINUTES for f, t in gone), len(gone))))
     # cumulative delay of the journeys due by each cut: sorted once, then one bisection a cut (not a pass a cut)
-    from bisect import bisect_left
-    from itertools import accumulate
-
     due = sorted((j.scheduled, j.delay) for j in journeys)
     times, total = [t for t, _ in due], [0, *accumulate(d for _, d in due)]
     pax = [(h, total[bisect_left(times, origin + timedelta(hours=h))]) for h in hours]
