@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 from row_builders import flight_duty
 
 from skymarshal.day.baselines import LEGAL, _options, play_baseline
-from skymarshal.day.crew_cover import illegal_members
 from skymarshal.day.realize import DayState
-from skymarshal.day.scorecard import score
+from skymarshal.day.scorecard import illegal_members, score
 from skymarshal.day.stream import StreamEvent
 from skymarshal.models.operational import CrewDuty, CrewMember
 

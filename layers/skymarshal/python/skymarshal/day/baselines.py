@@ -32,9 +32,9 @@ from datetime import date, datetime, timedelta
 
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
-from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover, rested_crew
+from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
 from .realize import DayState, Timing, realize
-from .scorecard import DecisionStats, Scorecard, score
+from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 from .trace import EventStep, Tracer, changes
 

@@ -4,7 +4,7 @@ crew agent and the arbitrator use), applied to a baseline's own tables. Nothing 
 
 A reserve called by a baseline is written into the baseline's tables the way an execution would: the replaced
 member leaves the flight's crew, the reserve joins it with a duty reporting at the call-out's report time, so the
-scorecard's crew check (``scorecard._crew_violations``) reads the reserve's duty through the same rules.
+scorecard's crew check (``scorecard.illegal_members``) reads the reserve's duty through the same rules.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from datetime import date, datetime, timedelta
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules, evaluate_duty, is_legal
-from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality, rostered_duty
+from ..rules.rostered import duty_at_delay, rostered_duty
 from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, call_out_report, legal_reserves, standby_covering
 from .realize import DayState, realize
+from .scorecard import illegal_members, planned_departure
 from .stream import StreamEvent
 
 RULES = OperatorRules()
@@ -27,29 +28,6 @@ RULES = OperatorRules()
 
 def _minutes(a: datetime, b: datetime) -> int:
     return round((b - a).total_seconds() / 60)
-
-
-def planned_departure(rows: Sequence[CrewDuty]) -> datetime:
-    """The departure a flight's crew rows were rostered for (the delay the crew rules see is counted from it)."""
-    return min((r.sector_departure or r.duty_start) for r in rows)
-
-
-def illegal_members(state: DayState, f: Flight, departure: datetime) -> list[CrewLegality]:
-    """The rostered members of `f` whom the crew rules (ORO.FTL.205 FDP, .210 cumulative, .235 rest, recency,
-    type rating) find illegal when `f` leaves at `departure` — counted as the scorecard counts them."""
-    rows = state.crew_on.get(f.flight_id, [])
-    if not rows:
-        return []
-    delay = max(0, _minutes(planned_departure(rows), departure))
-    if delay == 0:
-        return []
-    members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members and r.crew_id in state.rosters]
-    rosters = {m.crew_id: state.rosters[m.crew_id] for m in members}
-    try:
-        checked = flight_crew_legality(f.flight_id, members, rosters, delay, RULES)
-    except LookupError:
-        return []  # a member whose roster no longer holds the flight is not on it
-    return [c for c in checked if not c.legal]
 
 
 class StandbyIndex:

@@ -35,9 +35,9 @@ from ..recovery.adapter import (
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import DatedFlightRef, Instance
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
-from .crew_cover import StandbyIndex, illegal_members, moved_reports, reserve_cover, rested_crew
+from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
 from .realize import DayState, cut_rate, realize, station_moves
-from .scorecard import DecisionStats, Scorecard, score
+from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 
 LOG = logging.getLogger(__name__)

@@ -29,10 +29,10 @@ from itertools import accumulate
 from pydantic import BaseModel, ConfigDict
 
 from ..models.airports import UnknownAirport, airport
-from ..models.operational import Booking, Flight
+from ..models.operational import Booking, CrewDuty, Flight
 from ..rules import finance, guest
 from ..rules.eu261 import Disruption
-from ..rules.rostered import flight_crew_legality
+from ..rules.rostered import CrewLegality, flight_crew_legality
 from ..rules.rotation import rotation_breaks
 from .realize import DayState, Timing, flights_of, realize
 from .stream import StreamEvent
@@ -191,35 +191,40 @@ def _itineraries(state: DayState, days: set[date]) -> dict[tuple[str, str], list
     }
 
 
-def _illegal_crew(state: DayState, f: Flight, departure: datetime) -> int:
-    """Crew members of `f` the crew rules find illegal when it leaves at `departure` (their duty delayed so)."""
+def planned_departure(rows: Sequence[CrewDuty]) -> datetime:
+    """The departure a flight's crew rows were rostered for (the delay the crew rules see is counted from it)."""
+    return min((r.sector_departure or r.duty_start) for r in rows)
+
+
+def illegal_members(state: DayState, f: Flight, departure: datetime) -> list[CrewLegality]:
+    """The rostered members of `f` whom the crew rules (ORO.FTL.205 FDP, .210 cumulative, .235 rest, recency,
+    type rating) find illegal when `f` leaves at `departure` (their duty delayed so): the scorecard's count, and
+    what the baselines' and the hindsight's crew cover (``crew_cover``) make legal."""
     rows = state.crew_on.get(f.flight_id, [])
     if not rows:
-        return 0
-    planned = min((r.sector_departure or r.duty_start) for r in rows)
-    delay = max(0, _minutes(planned, departure))
+        return []
+    delay = max(0, _minutes(planned_departure(rows), departure))
     if delay == 0:
-        return 0
-    members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members]
-    rosters = {m.crew_id: state.rosters[m.crew_id] for m in members if m.crew_id in state.rosters}
-    members = [m for m in members if m.crew_id in rosters]
+        return []
+    members = [state.members[r.crew_id] for r in rows if r.crew_id in state.members and r.crew_id in state.rosters]
+    rosters = {m.crew_id: state.rosters[m.crew_id] for m in members}
     try:
         checked = flight_crew_legality(f.flight_id, members, rosters, delay)
     except LookupError:
-        return 0  # a member whose roster no longer holds the flight (moved off it): not on this flight
-    return sum(not c.legal for c in checked)
+        return []  # a member whose roster no longer holds the flight is not on it
+    return [c for c in checked if not c.legal]
 
 
 def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> tuple[int, int]:
     """(crew members illegal on the day as flown, crew members illegal on a flight a decision wrote at the
     departure the decision wrote — whether the plan itself was legal, not whether the cause outlasted it)."""
     flown = sum(
-        _illegal_crew(state, f, t.departure)
+        len(illegal_members(state, f, t.departure))
         for f in flights
         if (t := timings.get(f.flight_id)) is not None and t.departure > f.scheduled_departure
     )
     decided = sum(
-        _illegal_crew(state, f, f.departure)
+        len(illegal_members(state, f, f.departure))
         for f in flights
         if f.updated_by_execution and f.status != "CANCELLED" and f.departure > f.scheduled_departure
     )
