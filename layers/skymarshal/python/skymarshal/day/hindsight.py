@@ -132,6 +132,7 @@ def snapshot(
     )
     if not flights:
         raise HindsightUnsolved(f"no flight leaves on {day}: nothing to optimize")
+    ids = {f.flight_id for f in flights}  # once: not per booking (bookings × flights)
     delays: dict[str, int] = {
         f.flight_id: math.ceil((f.departure - f.scheduled_departure).total_seconds() / 60)
         for f in flights
@@ -149,7 +150,7 @@ def snapshot(
         + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
         aircraft=_fleet(flights, spares, day),
         flights=flights,
-        bookings=[b for b in state.bookings if b.flight_id in {f.flight_id for f in flights}],
+        bookings=[b for b in state.bookings if b.flight_id in ids],
         disrupted_flight_id=None,
         disrupted_release=start,
         capacity_limits=[_capacity(state, e) for e in events if e.holds == "station" and e.station],
