@@ -145,3 +145,35 @@ def test_the_cancellation_records_the_journeys_and_is_costed_with_their_minutes_
     assert gone.passenger_minutes == same_day + 5 * INTERLINE_DELAY_MINUTES
     assert gone.overnight == 5  # only the partners' passengers wait over the night
     assert sum(c.hotel_passengers for c in gone.care) == 5
+
+
+def test_a_three_flight_way_home_is_found_reading_the_fewer_stations_for_its_middle_flight(ctx, monkeypatch):
+    """AMM-BAH-DOH-MCT: the middle flight BAH-DOH is read from the arrivals at DOH (the one station a last flight
+    leaves) rather than the departures of every station the first flights reach."""
+    three = [
+        flight("GF1-0120", "AMM", "BAH", 8),
+        flight("GF3-0120", "AMM", "KWI", 8),
+        flight("GF5-0120", "AMM", "CAI", 8),
+        flight("QR7-0120", "BAH", "DOH", 12),
+        flight("WY9-0120", "DOH", "MCT", 16),
+    ]
+    monkeypatch.setattr(
+        ways.q,
+        "departures",
+        lambda h, iata, s, e: (
+            ctx.reads.append(("departures", iata))
+            or [f for f in three if f.origin == iata and s <= f.scheduled_departure < e]
+        ),
+    )
+    monkeypatch.setattr(
+        ways.q,
+        "arrivals",
+        lambda h, iata, s, e: (
+            ctx.reads.append(("arrivals", iata))
+            or [f for f in three if f.destination == iata and s <= f.scheduled_arrival < e]
+        ),
+    )
+    bookings = {CANCELLED.flight_id: [booking(1, CANCELLED.flight_id, "MCT")]}
+    found = ways.reaccommodation(ctx, [CANCELLED], bookings)[CANCELLED.flight_id]
+    assert [j.flight_ids for j in found.journeys] == [("GF1-0120", "QR7-0120", "WY9-0120")]
+    assert sorted(ctx.reads) == [("arrivals", "DOH"), ("arrivals", "MCT"), ("departures", "AMM")]

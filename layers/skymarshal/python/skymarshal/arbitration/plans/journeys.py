@@ -1,15 +1,18 @@
 """The earliest way home for the passengers of cancelled flights (issue 46 item 2), read for one decision.
 
 The search is ``rules.reaccommodation``; this module reads what it needs through the GSIs, once per decision
-(``DisruptionContext.memo``): the departures from each cancelled flight's origin and from every station those reach
-(origin-departure-index), the arrivals at each final destination (destination-arrival-index) — every path of up to
-three flights home is among them — and the onward flight of a connecting passenger (GetItem), for when they were due.
+(``DisruptionContext.memo``) over one window for all the cancelled flights (the earliest ready to the last horizon):
+the departures from each cancelled flight's origin (origin-departure-index), the arrivals at each final destination
+(destination-arrival-index), and for the middle flight of a three-flight path the departures from the stations the
+first flights reach or the arrivals at the stations the last flights leave, whichever are fewer — every path of up
+to three flights home is among them — and the onward flight of a connecting passenger (GetItem), for when they
+were due.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -40,29 +43,36 @@ def horizon(f: Flight) -> datetime:
     return datetime.combine(day, time(0), tzinfo=zone)
 
 
-def _day(at: datetime) -> datetime:
-    return at.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
 def _window(ctx: DisruptionContext, kind: str, iata: str, start: datetime, end: datetime) -> list[Flight]:
-    """Departures from or arrivals at `iata` over whole UTC days covering [start, end), read once per decision."""
-    low, high = _day(start), _day(end) + timedelta(days=1)
+    """Departures from (arrivals at) `iata` scheduled from the start of `start`'s UTC day (a delayed flight of the
+    day still leaves after it) to `end`, read once per decision."""
+    low = start.replace(hour=0, minute=0, second=0, microsecond=0)
     read = q.departures if kind == "departures" else q.arrivals
-    return ctx.memo(StationFlightsRead(kind, iata, low, high), lambda: read(ctx.handle, iata, low, high))
+    return ctx.memo(StationFlightsRead(kind, iata, low, end), lambda: read(ctx.handle, iata, low, end))
 
 
 def candidate_flights(
-    ctx: DisruptionContext, origin: str, destinations: set[str], start: datetime, end: datetime
+    ctx: DisruptionContext, homes: Mapping[str, set[str]], start: datetime, end: datetime
 ) -> list[Flight]:
-    """Every flight a path of up to three legs from `origin` to one of `destinations` can use: the first leg from
-    the origin's departures, the second from the departures of a station the first reaches, the third from the
-    arrivals at the destination (whose own origin the second reaches)."""
-    first = _window(ctx, "departures", origin, start, end)
-    found = {f.flight_id: f for f in first}
-    for via in sorted({f.destination for f in first} - {origin}):
-        found.update((f.flight_id, f) for f in _window(ctx, "departures", via, start, end))
-    for home in sorted(destinations):
-        found.update((f.flight_id, f) for f in _window(ctx, "arrivals", home, start, end + timedelta(days=1)))
+    """Every flight a path of up to three legs leaving in [start, end) from an origin of `homes` to one of its
+    destinations can use: the first leg from the origins' departures, the last from the destinations' arrivals (a
+    last leg leaving before `end` lands within a day of it), and the middle leg of three — from a station a first
+    leg reaches to one a last leg leaves, two different stations neither already read — from the departures of the
+    first kind or the arrivals at the second, whichever are fewer stations to read (per origin)."""
+    origins, destinations = set(homes), set().union(*homes.values())
+    first = {o: _window(ctx, "departures", o, start, end) for o in sorted(origins)}
+    last = {d: _window(ctx, "arrivals", d, start, end + timedelta(days=1)) for d in sorted(destinations)}
+    middle: list[Flight] = []
+    for origin, to in sorted(homes.items()):
+        reached = {f.destination for f in first[origin]} - origins
+        feeding = {f.origin for d in to for f in last[d]} - destinations - {origin}
+        if not reached or not feeding or len(reached | feeding) == 1:  # no middle leg joins two stations
+            continue
+        if len(reached) <= len(feeding):
+            middle += [f for x in sorted(reached) for f in _window(ctx, "departures", x, start, end)]
+        else:
+            middle += [f for y in sorted(feeding) for f in _window(ctx, "arrivals", y, start, end + timedelta(days=1))]
+    found = {f.flight_id: f for group in (*first.values(), middle, *last.values()) for f in group}
     return [f for f in found.values() if not unusable(ctx, f)]
 
 
@@ -116,8 +126,10 @@ def parties(ctx: DisruptionContext, f: Flight, bookings: Sequence[Booking], read
 
 
 def _mct(ctx: DisruptionContext, flights: Sequence[Flight]) -> dict[str, int]:
+    """The minimum connection time of each station where a connection can be made (a flight lands there and
+    another leaves), read once per decision (`ctx.profile`); elsewhere none is needed."""
     mct: dict[str, int] = {}
-    for iata in sorted({f.destination for f in flights}):
+    for iata in sorted({f.destination for f in flights} & {f.origin for f in flights}):
         try:
             profile = ctx.profile(iata)
         except Exception:  # a handle without the airport table: the carrier's default MCT
@@ -138,15 +150,18 @@ def reaccommodation(
 ) -> dict[str, Reaccommodation]:
     """Each cancelled flight's passengers on their earliest ways home, the flights of `cancelled` all out and the
     seats shared (one ledger: a seat given to one flight's passengers is not free for the next's)."""
+    if not cancelled:
+        return {}
     gone = {f.flight_id for f in cancelled}
-    ledger = SeatLedger()
-    out: dict[str, Reaccommodation] = {}
+    ready = {f.flight_id: ready_at(ctx, f) for f in cancelled}
+    who = {f.flight_id: parties(ctx, f, bookings.get(f.flight_id, []), ready[f.flight_id], gone) for f in cancelled}
+    homes: dict[str, set[str]] = defaultdict(set)
     for f in cancelled:
-        ready, end = ready_at(ctx, f), horizon(f)
-        who = parties(ctx, f, bookings.get(f.flight_id, []), ready, gone)
-        flights = candidate_flights(ctx, f.origin, {p.destination for p in who}, ready, end)
-        out[f.flight_id] = reaccommodate(who, Network(flights), end, _mct(ctx, flights), ledger)
-    return out
+        homes[f.origin] |= {p.destination for p in who[f.flight_id]}
+    # one read of the network for every cancelled flight
+    flights = candidate_flights(ctx, homes, min(ready.values()), max(horizon(f) for f in cancelled))
+    network, mct, ledger = Network(flights), _mct(ctx, flights), SeatLedger()
+    return {f.flight_id: reaccommodate(who[f.flight_id], network, horizon(f), mct, ledger) for f in cancelled}
 
 
 def journeys(result: Reaccommodation) -> list[RebookJourney]:
