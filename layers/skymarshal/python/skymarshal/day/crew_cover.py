@@ -124,6 +124,17 @@ def moved_reports(state: DayState, f: Flight, departure: datetime, now: datetime
     return dataclasses.replace(state, crew_on={**state.crew_on, f.flight_id: crew}, rosters={**state.rosters, **moved})
 
 
+def _retimed(f: Flight, leaves: datetime, by: str) -> Flight:
+    """`f` leaving at `leaves`, its block kept: a cover's retime, written as the decision's."""
+    return f.model_copy(
+        update={
+            "estimated_departure": leaves,
+            "estimated_arrival": leaves + (f.arrival - f.departure),
+            "updated_by_execution": by,
+        }
+    )
+
+
 def _without(state: DayState, flight_id: str, crew_ids: set[str]) -> DayState:
     rows = [r for r in state.crew_on.get(flight_id, []) if r.crew_id not in crew_ids]
     return dataclasses.replace(state, crew_on={**state.crew_on, flight_id: rows})
@@ -179,16 +190,7 @@ def reserve_cover(
     rosters = {**state.rosters, **{cid: [*state.rosters.get(cid, ()), row] for cid, row in called.items()}}
     flights = state.flights
     if leaves > timing.departure:  # the reserves' report holds the flight: written as the decision's retime
-        flights = {
-            **flights,
-            f.flight_id: f.model_copy(
-                update={
-                    "estimated_departure": leaves,
-                    "estimated_arrival": leaves + (f.arrival - f.departure),
-                    "updated_by_execution": by,
-                }
-            ),
-        }
+        flights = {**flights, f.flight_id: _retimed(f, leaves, by)}
     return dataclasses.replace(
         state, flights=flights, crew_on={**state.crew_on, f.flight_id: new_rows}, rosters=rosters
     )
@@ -252,16 +254,9 @@ def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, 
         ):
             leaves = report + REPORT_BEFORE_DEPARTURE
             crew = [fresh.get(r.crew_id, r) for r in state.crew_on.get(f.flight_id, [])]
-            retimed = f.model_copy(
-                update={
-                    "estimated_departure": leaves,
-                    "estimated_arrival": leaves + (f.arrival - f.departure),
-                    "updated_by_execution": by,
-                }
-            )
             return dataclasses.replace(
                 state,
-                flights={**state.flights, f.flight_id: retimed},
+                flights={**state.flights, f.flight_id: _retimed(f, leaves, by)},
                 crew_on={**state.crew_on, f.flight_id: crew},
                 rosters={**state.rosters, **rostered},
             )
