@@ -17,7 +17,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from ..data import queries as q
-from ..models.airports import UnknownAirport, airport
 from ..models.operational import Flight
 from ..rules import finance, guest
 from .actions import DelayFlight, RebookPassengers
@@ -25,6 +24,7 @@ from .context import DisruptionContext
 from .memo_keys import BookingsRead, FlightRead, KnockOnDayCost
 from .models import Scenario
 from .plans.cancellation import INTERLINE_DELAY_MINUTES
+from .plans.journeys import origin_tz
 
 CARE_FROM_MINUTES = 120  # EU261 Art. 6(1)(a): no care or compensation is owed below a two-hour delay
 
@@ -45,11 +45,7 @@ def booked(f: Flight) -> int:
 def overnight(f: Flight, until) -> bool:
     """Whether waiting at `f`'s origin from its schedule to `until` strands its passengers overnight (an airport
     missing from the reference data: its night taken in UTC)."""
-    try:
-        tz = airport(f.origin).tz
-    except UnknownAirport:
-        tz = "UTC"
-    return guest.overnight_necessary(tz, f.scheduled_departure, until)
+    return guest.overnight_necessary(origin_tz(f), f.scheduled_departure, until)
 
 
 def _knock_on(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:

@@ -28,7 +28,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt
 
-from ..models.airports import airport
+from ..models.airports import UnknownAirport, airport
 from ..models.common import Iata, UtcDatetime
 from ..models.operational import Booking, Cabin, Flight
 from ._reasons import Reason
@@ -230,18 +230,19 @@ def _better(a: Label, b: Label) -> bool:
     return _order(a) < _order(b)
 
 
-def _tz(iata: str) -> str:
+def local_tz(iata: str) -> str:
+    """`iata`'s time zone; an airport outside the reference list: UTC, the conservative reading of its night."""
     try:
         return airport(iata).tz
-    except Exception:  # an airport outside the reference list: UTC, the conservative reading of its night
+    except UnknownAirport:
         return "UTC"
 
 
 def _overnight(party: Party, path: Sequence[Flight]) -> bool:
     """A wait over the local night at the origin (from when the party was due to leave) or at a connection."""
-    if overnight_necessary(_tz(party.origin), party.waiting_since, path[0].departure):
+    if overnight_necessary(local_tz(party.origin), party.waiting_since, path[0].departure):
         return True
-    return any(overnight_necessary(_tz(a.destination), a.arrival, b.departure) for a, b in pairwise(path))
+    return any(overnight_necessary(local_tz(a.destination), a.arrival, b.departure) for a, b in pairwise(path))
 
 
 def journey_of(party: Party, passengers: int, path: Sequence[Flight]) -> Journey:

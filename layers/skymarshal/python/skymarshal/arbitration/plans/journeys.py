@@ -17,10 +17,18 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from ...data import queries as q
-from ...models.airports import UnknownAirport, airport
 from ...models.operational import Booking, Flight
 from ...rules import guest
-from ...rules.reaccommodation import Network, Party, Reaccommodation, SeatLedger, party_key, protected, reaccommodate
+from ...rules.reaccommodation import (
+    Network,
+    Party,
+    Reaccommodation,
+    SeatLedger,
+    local_tz,
+    party_key,
+    protected,
+    reaccommodate,
+)
 from ..actions import RebookJourney
 from ..context import DisruptionContext
 from ..memo_keys import FlightRead, StationFlightsRead
@@ -30,10 +38,7 @@ HORIZON_DAYS = 1  # the same local day or the next (issue 46): beyond, a partner
 
 def origin_tz(f: Flight) -> str:
     """`f`'s origin's time zone (an airport missing from the reference data: UTC)."""
-    try:
-        return airport(f.origin).tz
-    except UnknownAirport:
-        return "UTC"
+    return local_tz(f.origin)
 
 
 def horizon(f: Flight) -> datetime:
