@@ -29,6 +29,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import Literal
 
 from .date_context import flight_days, flight_just_written, may_is_verb
@@ -258,7 +259,15 @@ _LOG_SLASH = re.compile(r"(?<=[A-Za-z0-9])/(?=(?:19|20)\d{2}-\d)")
 
 def find_dates(text: str) -> list[DateMention]:
     """Every date phrase, in order of appearance. Patterns run most specific first; each match is blanked
-    out so that a later pattern cannot read part of it again ("20/01/2027" is not also "20/01")."""
+    out so that a later pattern cannot read part of it again ("20/01/2027" is not also "20/01").
+
+    One reading asks this of the same report text about six times (the operating day, the flights, the window,
+    the clearance …): the mentions (frozen) of the last few texts are kept, a fresh list is handed out each time."""
+    return list(_dates_of(text))
+
+
+@lru_cache(maxsize=32)
+def _dates_of(text: str) -> tuple[DateMention, ...]:
     masked = _LOG_SLASH.sub(" ", text)  # "EY17/2027-01-21": a log line's flight, then its day
     found: list[DateMention] = []
     for name, pattern in _PATTERNS.items():
@@ -270,7 +279,7 @@ def find_dates(text: str) -> list[DateMention]:
     for written, start, end, day in flight_days(masked):  # "EY462/18": the flight's day of the month
         problem = None if 1 <= day <= 31 else f"'{written}' is not a day of a month"
         found.append(DateMention(written, start, end, "invalid" if problem else "yearless", day=day, problem=problem))
-    return sorted(found, key=lambda d: d.start)
+    return tuple(sorted(found, key=lambda d: d.start))
 
 
 def from_iso(text: str, source: str) -> DateMention | None:
