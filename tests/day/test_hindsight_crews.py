@@ -118,3 +118,44 @@ def test_the_scorecard_would_count_the_duty_the_bound_now_refuses():
     )
     assert score("x", late, [held(12)], [DAY]).crew_violations_decided == 1
     assert utc(2027, 1, 20, 10) == F1.scheduled_departure
+
+
+def test_a_crew_partly_covered_by_a_later_report_gets_a_reserve_for_the_rest():
+    """F1 held 8 h: its second-sector captain C1 cannot report later, its first-sector C2 can. The later report for
+    C2 alone leaves C1 illegal; the reserve on standby at AUH takes C1's place, so the flight is crewed at its hold
+    (before, the first cover found ended the search and the flight was cancelled)."""
+    import dataclasses
+
+    from skymarshal.day.hindsight import covered
+    from skymarshal.day.scorecard import illegal_members
+    from skymarshal.models.operational import CrewDuty
+
+    day = crewed(second_sector=True)
+    c2 = row_builders.flight_duty("C2", F1, duty_id="D-C2", aircraft_type="B789", block_minutes=F1.block_minutes)
+    start = utc(2027, 1, 20, 12)
+    standby = CrewDuty(
+        crew_id="R0",
+        duty_key=f"{start:%Y-%m-%dT%H:%M:%SZ}#STANDBY#",
+        duty_id="SBY-R0",
+        kind="STANDBY",
+        duty_start=start,
+        duty_end=start + timedelta(hours=10),
+        start_station="AUH",
+        end_station="AUH",
+        standby_base_date="AUH#2027-01-20",
+    )
+    members = {
+        **day.members,
+        **{c: CrewMember(crew_id=c, name=c, rank="CA", base="AUH", type_ratings=["B787"]) for c in ("C2", "R0")},
+    }
+    day = dataclasses.replace(
+        day,
+        crew_on={"F1": [*day.crew_on["F1"], c2]},
+        rosters={**day.rosters, "C2": [c2], "R0": [standby]},
+        members=members,
+    )
+    departure = F1.scheduled_departure + timedelta(hours=8)
+    assert {c.crew_id for c in illegal_members(day, F1, departure)} == {"C1", "C2"}
+    done = covered(day, [held(8)], DAY)
+    assert illegal_members(done, done.flights["F1"], departure) == []
+    assert {r.crew_id for r in done.crew_on["F1"]} == {"C2", "R0"}

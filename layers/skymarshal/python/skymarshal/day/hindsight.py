@@ -101,8 +101,9 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
     rest reports later (CS FTL.1.205(d), `crew_cover.moved_reports`), else a legal reserve on standby at the
     origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`), else the flight waits for
     its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the day's start, as every
-    event is here; a flight these re-time is held to that time (`snapshot`). One none of them covers is left to
-    `crewed_instance`, which cancels it."""
+    event is here; a flight these re-time is held to that time (`snapshot`). Tried again while members are still
+    illegal (a later report may cover some, a reserve the others: the delay baseline's `legalize` does the same). One
+    they do not cover is left to `crewed_instance`, which cancels it."""
     start, _ = _utc_day(day)
     standby = StandbyIndex(state.rosters)
     for e in events:
@@ -110,14 +111,18 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
         if e.holds not in ("flight", "crew") or f is None or not (minutes := _held_minutes(f, e)):
             continue
         departure = f.scheduled_departure + timedelta(minutes=minutes)
-        if not illegal_members(state, f, departure):
-            continue
-        state = (
-            moved_reports(state, f, departure, start)
-            or reserve_cover(state, f, departure, start, events, standby, BY)
-            or rested_crew(state, f, departure, start, BY)  # the flight waits for its crew's minimum rest
-            or state
-        )
+        for _ in range(len(state.crew_on.get(f.flight_id, ()))):  # each cover takes one member or more
+            if not illegal_members(state, f, departure):
+                break
+            fixed = (
+                moved_reports(state, f, departure, start)
+                or reserve_cover(state, f, departure, start, events, standby, BY)
+                or rested_crew(state, f, departure, start, BY)  # the flight waits for its crew's minimum rest
+            )
+            if fixed is None:
+                break
+            state, f = fixed, fixed.flights[f.flight_id]
+            departure = max(departure, f.departure)  # a reserve's report or the crew's rest may hold it later
     return state
 
 
