@@ -33,8 +33,8 @@ def test_operable_only_at_the_minimum_with_a_senior(type_code, left, seniors):
     verdict = operate_with(type_code, left, seniors)
     minimum = certified_minimum([AIRCRAFT_TYPES[type_code].seats])
     assert verdict.operable == (left >= minimum and (left <= 1 or seniors >= 1))
-    assert verdict.code == ("MEETS_MINIMUM" if verdict.operable else verdict.code)
-    assert verdict.operable or verdict.code in ("BELOW_MINIMUM", "NO_SENIOR")
+    expected = "BELOW_MINIMUM" if left < minimum else "NO_SENIOR" if left > 1 and seniors < 1 else "MEETS_MINIMUM"
+    assert (verdict.code, verdict.left, verdict.minimum) == (expected, left, minimum)
 
 
 def test_the_fleets_complement_is_at_or_above_the_minimum():
