@@ -49,6 +49,13 @@ class _Diverted(io.TextIOBase):
     def encoding(self) -> str:  # type: ignore[override]
         return self._target.encoding
 
+    @property
+    def errors(self) -> str | None:  # type: ignore[override]
+        return self._target.errors
+
+    def __getattr__(self, name: str) -> object:  # buffer, line_buffering …: stderr's
+        return getattr(self._target, name)
+
 
 def _stream_handlers(keep: tuple[object, ...]) -> list[logging.StreamHandler]:
     """Every plain stream handler writing to a stream not in `keep` (a file handler keeps its file): a logger's
