@@ -28,10 +28,10 @@ from itertools import accumulate
 
 from pydantic import BaseModel, ConfigDict
 
-from ..models.airports import UnknownAirport, airport
 from ..models.operational import Booking, CrewDuty, Flight
 from ..rules import finance, guest
 from ..rules.eu261 import Disruption
+from ..rules.reaccommodation import local_tz
 from ..rules.rostered import CrewLegality, flight_crew_legality
 from ..rules.rotation import rotation_breaks
 from .realize import DayState, Timing, flights_of, realize
@@ -105,15 +105,8 @@ def _mct(state: DayState, iata: str) -> timedelta:
     return timedelta(minutes=state.min_connection_minutes.get(iata, DEFAULT_MCT))
 
 
-def _tz(iata: str) -> str:
-    try:
-        return airport(iata).tz
-    except UnknownAirport:  # an airport missing from the reference data: its night in UTC
-        return "UTC"
-
-
 def _overnight(origin: str, since: datetime, until: datetime) -> bool:
-    return guest.overnight_necessary(_tz(origin), since, until)
+    return guest.overnight_necessary(local_tz(origin), since, until)
 
 
 def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], ways: WaysHome) -> _Journey | None:
@@ -144,7 +137,7 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], w
             missed |= t is not None
             cancelled |= t is None
             way = ways.home(
-                row, f, booked.scheduled_departure, wait_from, scheduled_leg.scheduled_arrival, _tz(f.origin)
+                row, f, booked.scheduled_departure, wait_from, scheduled_leg.scheduled_arrival, local_tz(f.origin)
             )
             if way is None:
                 return _Journey(
