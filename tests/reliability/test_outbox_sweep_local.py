@@ -10,6 +10,7 @@ from skymarshal.local.emulator import BUCKET
 from skymarshal.local.runs import sweep_messages
 from skymarshal.messages import formats as fmt
 from skymarshal.workflow.aws.s3 import S3Objects
+from skymarshal.workflow.execution.outbox import pending_key
 from skymarshal.workflow.payloads import ArtifactStore, run_key
 
 
@@ -42,6 +43,7 @@ def test_local_start_publishes_the_messages_a_cut_short_execute_stored(account):
     )
     store = ArtifactStore(BUCKET, S3Objects(account.client("s3")))
     key = run_key(run, run, "messages")
+    store.put(pending_key(run, run), {})  # as Execute marks it before storing
     store.put(key, plan.model_dump(mode="json"))  # stored; the kill came before publishing
     first = sweep_messages(account)
     assert first["pending"] >= 1 and first["published"] >= 3

@@ -29,6 +29,9 @@ class MemoryObjects:
     def keys(self, bucket: str, prefix: str) -> list[str]:
         return sorted(k for b, k in self.versions_of if b == bucket and k.startswith(prefix))
 
+    def delete(self, bucket: str, key: str) -> None:
+        self.versions_of.pop((bucket, key), None)
+
     def versions(self, bucket: str, prefix: str) -> list[tuple[str, str]]:
         return [(k, str(n)) for k in self.keys(bucket, prefix) for n in range(len(self.versions_of[(bucket, k)]))]
 

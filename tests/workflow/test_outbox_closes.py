@@ -60,7 +60,7 @@ def test_a_kill_between_storing_and_publishing_is_published_once_by_the_retried_
     assert sent["publication"]["status"] == "published" and sent["publication"]["published"] == n + 1
     assert _ids(events) == Counter({f"d-1/d-1/{i}": 1 for i in range(n)} | {"d-1/d-1/contacts": 1})
     outbox.write(None, store=store, bus=bus, resend=True, **WHERE)  # a further retry sends nothing again
-    assert outbox.sweep(store, bus=bus) == {"runs": 1, "pending": 0, "published": 0}
+    assert outbox.sweep(store, bus=bus) == {"runs": 0, "pending": 0, "published": 0}  # all published: no marker
     assert all(count == 1 for count in _ids(events).values())
 
 
@@ -72,6 +72,25 @@ def test_the_sweep_publishes_what_no_retry_came_back_for():
     assert sorted(_ids(events)) == ["d-1/d-1/0", "d-1/d-1/1", "d-1/d-1/2", "d-1/d-1/contacts"]
     publication = store.get(run_key("d-1", "d-1", "messages"))["publication"]
     assert publication["published"] == 4 and publication["failed"] == [] and len(publication["sent"]) == 4
+    assert outbox.sweep(store, bus=MessageBus("bus", EventBridgeBus(events))) == {
+        "runs": 0,
+        "pending": 0,
+        "published": 0,
+    }
+
+
+def test_the_sweep_reads_only_the_runs_marked_pending():
+    """A run whose messages were all published leaves no marker: the sweep neither lists nor reads it."""
+    store, events = _store(), Events()
+    outbox.write(_plan([_message(0)]), store=store, bus=MessageBus("bus", EventBridgeBus(events)), **WHERE)
+    assert store.objects.keys(store.bucket, outbox.PENDING_PREFIX) == []
+    store.objects.put(store.bucket, outbox.pending_key("d-2", "d-2"), b"{}")  # cut short before storing anything
+    assert outbox.sweep(store, bus=MessageBus("bus", EventBridgeBus(events))) == {
+        "runs": 1,
+        "pending": 0,
+        "published": 0,
+    }
+    assert store.objects.keys(store.bucket, outbox.PENDING_PREFIX) == []
 
 
 def test_entries_the_bus_refused_are_sent_again_and_only_they():

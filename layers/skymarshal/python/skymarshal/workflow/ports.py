@@ -31,6 +31,9 @@ class ObjectStore(Protocol):
     def keys(self, bucket: str, prefix: str) -> list[str]:
         """The keys of the current objects under `prefix`, in key order."""
 
+    def delete(self, bucket: str, key: str) -> None:
+        """Remove the object (its current version); nothing when there is none."""
+
     def versions(self, bucket: str, prefix: str) -> list[tuple[str, str]]:
         """(key, version id) of every version under `prefix`, delete markers excepted."""
 

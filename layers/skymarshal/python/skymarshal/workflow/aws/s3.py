@@ -24,6 +24,9 @@ class S3Objects(Adapter):
         pages = self.client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix)
         return call(lambda: sorted(o["Key"] for page in pages for o in page.get("Contents", [])))
 
+    def delete(self, bucket: str, key: str) -> None:
+        call(lambda: self.client.delete_object(Bucket=bucket, Key=key))
+
     def versions(self, bucket: str, prefix: str) -> list[tuple[str, str]]:
         pages = self.client.get_paginator("list_object_versions").paginate(Bucket=bucket, Prefix=prefix)
         return call(lambda: [(v["Key"], v["VersionId"]) for page in pages for v in page.get("Versions", [])])

@@ -11,10 +11,12 @@ The outbox closes (issue 48): stored is the commitment, publishing catches up. E
 (publish.message_id) and the stored publication lists the ids the bus took (`sent`), so
 - a retried Execute that finds its messages stored (a crash between storing and publishing, a bus that refused some
   entries) publishes those not yet taken (`flush`), and only those;
-- `sweep` does the same for every run's stored messages not all published — at local start (local/runs.py), so
-  none is left silent there. No scheduled rule runs it in AWS yet: there a run's pending messages are published
-  when its Execute is retried (or resumed), and otherwise stay stored, counted in the audit record and the
-  `MessagesPublishFailed` alarm;
+- `sweep` does the same for every run whose messages are not all published — at local start (local/runs.py), so
+  none is left silent there. It finds them by a marker, `outbox/<disruption>/<execution>.json`, put before the
+  messages are stored and removed once the bus took every event, so its work is the pending runs', not every run
+  kept. No scheduled rule runs it in AWS yet: there a run's pending messages are published when its Execute is
+  retried (or resumed), and otherwise stay stored, counted in the audit record and the `MessagesPublishFailed`
+  alarm;
 - delivery is at least once: a crash after the bus took an event and before its id was stored sends it again with
   the same id, which a consumer drops.
 """
@@ -31,11 +33,17 @@ from ...messages.models import PlanMessages, Publication
 from ...messages.read import plan_facts
 from ...models.disruption import Disruption
 from ..payloads import ArtifactStore, run_key
+from ..ports import ServiceError
 from ..tables import WorkflowTables
 from .publish import MessageBus, publish
 
 log = logging.getLogger("skymarshal.workflow")
 ARTIFACT = "messages"
+PENDING_PREFIX = "outbox/"  # outbox/<disruption>/<execution>.json: that run's messages are not all published
+
+
+def pending_key(disruption_id: str, execution_name: str) -> str:
+    return f"{PENDING_PREFIX}{disruption_id}/{execution_name}.json"
 
 
 def prepare(
@@ -73,10 +81,14 @@ def write(
     an executed plan), the messages an earlier attempt stored and did not publish are published now (`flush`)."""
     if messages is None:
         return flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus) if resend else {}
-    key = run_key(disruption_id, execution_name, ARTIFACT)
+    key, marker = run_key(disruption_id, execution_name, ARTIFACT), pending_key(disruption_id, execution_name)
+    store.put(marker, {})  # first: a crash from here on leaves the run for the sweep
     store.put(key, messages.model_dump(mode="json"))
     published = publish(messages, to=bus or MessageBus(), disruption_id=disruption_id, execution_name=execution_name)
-    store.put(key, messages.model_copy(update={"publication": published}).model_dump(mode="json"))
+    stored = messages.model_copy(update={"publication": published})
+    store.put(key, stored.model_dump(mode="json"))
+    if not pending(stored):
+        _unmark(store, marker)
     return _summary(messages, published)
 
 
@@ -91,13 +103,15 @@ def flush(
 ) -> dict[str, Any]:
     """Publish what an execution stored and the bus has not taken: the counts, as `write` returns them ({} when
     nothing was stored)."""
-    key = run_key(disruption_id, execution_name, ARTIFACT)
+    key, marker = run_key(disruption_id, execution_name, ARTIFACT), pending_key(disruption_id, execution_name)
     stored = store.get(key)
     if stored is None:
+        _unmark(store, marker)  # a crash before the messages were stored: nothing to send
         return {}
     messages = PlanMessages.model_validate(stored)
     if not pending(messages):
         assert messages.publication is not None
+        _unmark(store, marker)
         return _summary(messages, messages.publication)
     before = messages.publication
     taken = frozenset(before.sent if before else ())
@@ -105,7 +119,10 @@ def flush(
         messages, to=bus or MessageBus(), disruption_id=disruption_id, execution_name=execution_name, skip=taken
     )
     merged = now.model_copy(update={"sent": sorted(taken | set(now.sent)), "published": len(taken | set(now.sent))})
-    store.put(key, messages.model_copy(update={"publication": merged}).model_dump(mode="json"))
+    settled = messages.model_copy(update={"publication": merged})
+    store.put(key, settled.model_dump(mode="json"))
+    if not pending(settled):
+        _unmark(store, marker)
     log.warning(
         "messages of %s: %d published now, %d before, %d not taken",
         execution_name,
@@ -116,24 +133,33 @@ def flush(
     return _summary(messages, merged)
 
 
-def sweep(store: ArtifactStore, *, bus: MessageBus | None = None, prefix: str = "runs/") -> dict[str, int]:
-    """Every run's stored messages not all published, published now (local start): counts of runs looked at, runs
-    with messages pending, and events published by this sweep. It lists every artifact under `prefix` and reads
-    each run's messages, so its work grows with the runs kept."""
+def sweep(store: ArtifactStore, *, bus: MessageBus | None = None) -> dict[str, int]:
+    """Every run marked pending (`outbox/`), its messages published now (local start): counts of runs looked at,
+    runs with messages pending, and events published by this sweep. A run whose messages were all published left
+    no marker, so the work is the pending runs', not every run kept."""
     counts = {"runs": 0, "pending": 0, "published": 0}
-    for key in store.objects.keys(store.bucket, prefix):
-        parts = key.split("/")
-        if len(parts) != 4 or parts[3] != f"{ARTIFACT}.json":  # runs/<disruption>/<execution>/messages.json
+    for marker in store.objects.keys(store.bucket, PENDING_PREFIX):
+        parts = marker.removeprefix(PENDING_PREFIX).removesuffix(".json").split("/")
+        if len(parts) != 2:  # outbox/<disruption>/<execution>.json
             continue
+        disruption_id, execution_name = parts
         counts["runs"] += 1
-        stored = store.get(key)
-        if stored is None or not pending(PlanMessages.model_validate(stored)):
-            continue
-        counts["pending"] += 1
-        before = len((stored.get("publication") or {}).get("sent") or [])
-        after = flush(store=store, disruption_id=parts[1], execution_name=parts[2], bus=bus)
-        counts["published"] += len(after.get("publication", {}).get("sent", [])) - before
+        stored = store.get(run_key(disruption_id, execution_name, ARTIFACT))
+        if stored is not None and pending(PlanMessages.model_validate(stored)):
+            counts["pending"] += 1
+        before = int(((stored or {}).get("publication") or {}).get("published") or 0)
+        after = flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus)
+        counts["published"] += int(after.get("publication", {}).get("published", 0)) - before
     return counts
+
+
+def _unmark(store: ArtifactStore, marker: str) -> None:
+    """The run is no longer pending. Best effort: a marker left behind costs the next sweep one read, while a failed
+    delete must not fail the Execute that published everything."""
+    try:
+        store.objects.delete(store.bucket, marker)
+    except ServiceError as exc:
+        log.warning("outbox marker %s not removed: %s", marker, exc)
 
 
 def _summary(messages: PlanMessages, published: Publication) -> dict[str, Any]:
@@ -146,8 +172,7 @@ def _summary(messages: PlanMessages, published: Publication) -> dict[str, Any]:
             "events": published.events,
             "published": published.published,
             "failed": [f.model_dump() for f in published.failed],
-            "sent": list(published.sent),
-        },
+        },  # not the ids the bus took: they are in the stored messages the audit record names and hashes
     }
 
 
