@@ -63,7 +63,14 @@ def _stream_handlers(keep: tuple[object, ...]) -> list[logging.StreamHandler]:
     reuses the first handler of a service's logger)."""
     loggers = [logging.getLogger()]
     loggers += [lg for lg in logging.Logger.manager.loggerDict.values() if isinstance(lg, logging.Logger)]
-    return [h for lg in loggers for h in lg.handlers if type(h) is logging.StreamHandler and h.stream not in keep]
+    return [
+        h
+        for lg in loggers
+        for h in lg.handlers
+        if type(h) is logging.StreamHandler
+        and h.stream not in keep
+        and not getattr(h.stream, "closed", False)  # a dead stream: setStream would flush it and raise
+    ]
 
 
 @contextmanager
