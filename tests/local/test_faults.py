@@ -71,6 +71,9 @@ def test_each_kind_only_where_the_service_answers_so():
 def moto_account(monkeypatch):
     for name, value in {"AWS_ACCESS_KEY_ID": "x", "AWS_SECRET_ACCESS_KEY": "x", "AWS_DEFAULT_REGION": REGION}.items():
         monkeypatch.setenv(name, value)
+    # an earlier test of the worker may have pointed the process at a local server (local/workflow.install)
+    monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+    fault_hooks.install_in_process(None)
     with mock_aws():
         ddb = boto3.client("dynamodb", region_name=REGION)
         ddb.create_table(
@@ -79,8 +82,10 @@ def moto_account(monkeypatch):
             AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
             BillingMode="PAY_PER_REQUEST",
         )
-        yield
-        fault_hooks.install_in_process(None)
+        try:
+            yield
+        finally:
+            fault_hooks.install_in_process(None)
 
 
 def _client(service: str, attempts: int):
