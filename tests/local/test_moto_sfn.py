@@ -104,3 +104,30 @@ def test_a_finished_interpreter_thread_is_forgotten_and_a_running_one_kept():
         release.set()
         running.join()
         forget_finished_threads()
+
+
+def test_a_stopped_program_stays_stopped_when_its_running_state_then_fails():
+    """StopExecution is final (ABORTED), as in AWS: the error of the state that was running does not replace it;
+    a program that was not stopped still fails."""
+    from moto.stepfunctions.parser.asl.eval.environment import Environment
+    from moto.stepfunctions.parser.asl.eval.program_state import ProgramError, ProgramStopped
+
+    moto_sfn.install()
+    stopped = SimpleEnvironment(ProgramStopped(stop_date=datetime.now(UTC), error=None, cause=None))
+    Environment.set_error(stopped, {"error": "States.Runtime", "cause": "next state not set"})
+    assert isinstance(stopped._program_state, ProgramStopped)
+    running = SimpleEnvironment(None)
+    Environment.set_error(running, {"error": "States.Runtime", "cause": "boom"})
+    assert isinstance(running._program_state, ProgramError)
+
+
+class SimpleEnvironment:
+    """The parts of moto's Environment that set_error reads and writes."""
+
+    def __init__(self, state) -> None:
+        import threading
+
+        self._program_state = state
+        self._state_mutex = threading.RLock()
+        self._frames: list = []
+        self.program_state_event = threading.Event()

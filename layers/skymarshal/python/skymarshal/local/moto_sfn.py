@@ -16,8 +16,12 @@ of deepcopy's memo and dispatch per node; anything else is left to deepcopy.
 4. The interpreter appends every thread it starts (each execution, state, Map iteration and timeout: about 70 a
 run) to a module-level list, `TMP_THREADS`, that nothing reads and nothing empties: `forget_finished_threads` drops
 the finished ones when a run ends (a running thread is kept alive by the interpreter, not by the list).
+5. StopExecution is final in AWS (ABORTED, no Catch runs). moto's interpreter marks the run stopped, but the state
+that was running then fails to set its next state, and that error (caught by the state machine's Catch, or not)
+replaces the stop: the run ends FAILED after a Record-failed-run path AWS would never take. `_stop_is_final` keeps
+a stopped program stopped.
 moto is pinned (requirements.txt): this relies on where it imports `parse`, `boto_client_for`, `copy` and
-`TMP_THREADS`.
+`TMP_THREADS`, and on `Environment.set_error`.
 """
 
 from __future__ import annotations
@@ -86,6 +90,21 @@ def install() -> None:
 
     for module in (states, string_expression, result_path, state_map):  # each copies only the state's data
         module.copy = SimpleNamespace(deepcopy=json_copy)  # type: ignore[attr-defined]
+    from moto.stepfunctions.parser.asl.eval.environment import Environment
+
+    _original["set_error"] = Environment.set_error
+    Environment.set_error = _stop_is_final  # type: ignore[method-assign]
+
+
+def _stop_is_final(env: Any, error: Any) -> None:
+    """Environment.set_error, except on a program already stopped (StopExecution): it stays ABORTED, as in AWS."""
+    from moto.stepfunctions.parser.asl.eval.program_state import ProgramStopped
+
+    if isinstance(env._program_state, ProgramStopped):
+        env.program_state_event.set()  # whoever waits on the state sees it settled
+        env.program_state_event.clear()
+        return
+    _original["set_error"](env, error)
 
 
 def forget_finished_threads() -> int:
