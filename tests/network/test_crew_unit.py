@@ -14,6 +14,7 @@ from skymarshal.models.findings import Finding
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.models.operational import CrewDuty, CrewMember, Flight
 from skymarshal.network.crew import CrewData, make_crewable
+from skymarshal.network.ferry import positioning_row
 from skymarshal.network.totals import PlanData
 
 DAY = datetime(2027, 1, 22, tzinfo=UTC)
@@ -135,3 +136,15 @@ def test_reserves_are_never_called_twice_and_uncrewable_rotations_are_cancelled(
         assert (flights[i].flight_id in cancelled) <= (flights[i + 1].flight_id in cancelled)
     if len(illegal) <= reserves:
         assert not cancelled
+
+
+def test_a_ferry_no_legal_crew_can_fly_leaves_the_plan_instead_of_being_cancelled():
+    """A positioning ferry is no flight of the schedule: not flown, it is no cancellation to announce or execute
+    (its row would name a flight the tables do not have); the re-plan says why it went."""
+    crew = FakeCrew([_flight(0, outbound=True)], set(), reserves=0)  # nobody on standby: no ferry crew anywhere
+    ferry = positioning_row("A6-EIZ", "AUH", "BAH", DAY.replace(hour=5), DAY.replace(hour=6), "EY", "A320")
+    actions, replanned = make_crewable(crew, [ferry])
+    assert actions == []  # gone, not a row that cancels it
+    assert [(r.flight_id, r.reason) for r in replanned] == [
+        (ferry.flight_id, "no legal CPT on standby at AUH for the ferry")
+    ]

@@ -350,12 +350,14 @@ def _apply_cancellations(
     crew: CrewData, rows: list[FlightAction], uncrewable: dict[str, str], stranded: set[str]
 ) -> list[FlightAction]:
     """Cancel the uncrewable flights and the ones their tails can no longer fly; a flight the plan did not list yet
-    (it flew as scheduled) joins the plan as cancelled."""
+    (it flew as scheduled) joins the plan as cancelled. A positioning ferry among them leaves the plan: it is no flight
+    of the schedule, so not flying it is no cancellation to announce or to execute (exclusions.py likewise)."""
     out = [
         _cancelled(a, uncrewable.get(a.flight_id, "its tail is stranded by a crew cancellation"))
         if a.flight_id in uncrewable or a.flight_id in stranded
         else a
         for a in rows
+        if a.action != "ferry" or (a.flight_id not in uncrewable and a.flight_id not in stranded)
     ]
     listed = {a.flight_id for a in rows}
     for flight_id in sorted((set(uncrewable) | stranded) - listed):

@@ -39,6 +39,7 @@ from ..recovery.solver import NoFeasibleSolution, solve
 from .continuity import keep_continuous
 from .crew import CrewData
 from .crew_model import CrewModel
+from .ferry import positioning_row
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row
@@ -238,23 +239,18 @@ def optimizer_actions(
                 reason=reasons.get(flight_id, "re-planned by the optimizer to absorb the disruption"),
             )
         )
+    carriers = {f.aircraft_registration: f.carrier for f in by_id.values()}
     for ferry in (f for f in solution.flights if f.number not in adapted.flight_ids and f.aircraft):
-        departure = _at(adapted.instance, ferry.departure)
+        tail = str(ferry.aircraft)
         actions.append(
-            FlightAction(
-                flight_id=f"FERRY-{ferry.aircraft}-{departure:%Y%m%d%H%M}",
-                flight_number="EY9999",
-                origin=ferry.origin,
-                destination=ferry.destination,
-                action="ferry",
-                scheduled_departure=departure,
-                scheduled_arrival=_at(adapted.instance, ferry.arrival),
-                new_departure=departure,
-                new_arrival=_at(adapted.instance, ferry.arrival),
-                registration=str(ferry.aircraft),
-                new_registration=ferry.aircraft,
-                aircraft_type=types.get(str(ferry.aircraft), "A320"),
-                reason="empty positioning flight: brings the tail where the plan needs it",
+            positioning_row(
+                tail,
+                ferry.origin,
+                ferry.destination,
+                _at(adapted.instance, ferry.departure),
+                _at(adapted.instance, ferry.arrival),
+                carriers.get(tail) or next(iter(carriers.values())),  # the airline's: its flights' carrier
+                types.get(tail, "A320"),
             )
         )
     return actions
