@@ -1,6 +1,6 @@
 """The AUH fog closure's network plans on the seeded airline: every plan sends one message per flight it cancels,
-retimes or gives another tail — and none for a flight it leaves alone — each valid, every MVT parsed back by
-mvt-parser, and a contact list with its counts."""
+retimes or gives another tail, and an ASM NEW for each positioning ferry it adds — and none for a flight it leaves
+alone — each valid, every MVT parsed back by mvt-parser, and a contact list with its counts."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ def test_each_fog_plan_sends_one_message_per_changed_flight_and_counts_whom_to_t
         changed = {
             a.flight_id
             for a in plan.actions
-            if a.action == "cancel"
+            if a.action in ("cancel", "ferry")  # a ferry is a flight the plan adds: an ASM NEW
             or (a.action in ("retime", "tail_swap", "operate") and a.delay_minutes > 0)
-            or (a.action != "ferry" and a.new_registration not in (None, a.registration))
+            or a.new_registration not in (None, a.registration)
         }
         scenario = network_scenario(plan)
         out = plan_messages(scenario, plan_facts(handle, scenario), disruption)
@@ -55,6 +55,12 @@ def test_each_fog_plan_sends_one_message_per_changed_flight_and_counts_whom_to_t
                 assert fmt.problems_asm(message.text) is None
         cancelled = sum(a.action == "cancel" for a in plan.actions)
         assert sum(m.action == "CNL" for m in out.messages) == cancelled
+        ferries = {a.flight_id: a for a in plan.actions if a.action == "ferry"}
+        assert {m.flight_id for m in out.messages if m.action == "NEW"} == set(ferries)
+        for m in (m for m in out.messages if m.action == "NEW"):  # its own number, to its origin and destination
+            ferry = ferries[m.flight_id]
+            assert m.flight_number == ferry.flight_number and m.stations == [ferry.origin, ferry.destination]
+        assert len({ferry.flight_number for ferry in ferries.values()}) == len(ferries)
         # flights at AUH in the closure carry the fog's code; their knock-ons are reactionary (93)
         codes = {
             line[2:4]

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, model_validator
 
-from ..models.common import Iata, UtcDatetime
+from ..models.common import FlightNumber, Iata, UtcDatetime
 
 
 class _Action(BaseModel):
@@ -96,8 +96,14 @@ class DivertFlight(_Action):
 
 
 class FerryAircraft(_Action):
-    """An aircraft flown empty to the station where `flight_id` waits for it (a rescue aircraft), by a ferry crew
-    called out from standby there ({rank: crew id})."""
+    """An aircraft flown empty by a ferry crew called out from standby at its origin ({rank: crew id}). `positioning`
+    says which of two ferries it is:
+    - False, a rescue ferry (arbitration.plans.rescue): it brings a spare to the station where `flight_id`, a flight
+      in the table, waits for it; executed as the new row `ferry_id` (`{flight_id}-FERRY`) numbered after the rescued
+      flight, the spare's day still SPARE;
+    - True, a positioning ferry (a network plan's empty flight: it brings the tail where the plan needs it):
+      `flight_id` is its own new flight, the row execution writes, and `flight_number` its number (network.ferry);
+      the tail's day in service or spare."""
 
     kind: Literal["ferry"] = "ferry"
     registration: str
@@ -108,6 +114,19 @@ class FerryAircraft(_Action):
     arrival: UtcDatetime
     crew: dict[str, str]
     crew_report_at: UtcDatetime
+    positioning: bool = False
+    flight_number: FlightNumber | None = None  # a positioning ferry's own; a rescue ferry's follows the rescued flight
+
+    @model_validator(mode="after")
+    def _numbered(self) -> FerryAircraft:
+        if self.positioning != (self.flight_number is not None):
+            raise ValueError("a positioning ferry carries its own flight number, a rescue ferry none")
+        return self
+
+    @property
+    def ferry_id(self) -> str:
+        """The Flights row the ferry becomes."""
+        return self.flight_id if self.positioning else f"{self.flight_id}-FERRY"
 
 
 class ContinueFlight(_Action):
@@ -212,8 +231,9 @@ def describe(action: BaseModel) -> str:
         return f"Divert {a.flight_id} to {a.alternate}, on blocks {a.new_arrival:%H:%MZ}"
     if isinstance(a, FerryAircraft):
         crew = " and ".join(f"{rank} {crew_id}" for rank, crew_id in sorted(a.crew.items()))
+        why = f"as {a.flight_number} to position the tail" if a.positioning else f"for {a.flight_id}"
         return (
-            f"Ferry {a.registration} ({a.aircraft_type}) {a.origin}-{a.destination} empty for {a.flight_id}, "
+            f"Ferry {a.registration} ({a.aircraft_type}) {a.origin}-{a.destination} empty {why}, "
             f"off blocks {a.departure:%H:%MZ}, on blocks {a.arrival:%H:%MZ}, flown by {crew}"
         )
     if isinstance(a, ContinueFlight):

@@ -7,9 +7,12 @@ One message per flight whose schedule or movement the plan changes, by what chan
   ones, with the root cause's code said in SI (AHM 731's sub-codes qualify a code by letter; none names a root);
 - another tail, same times: ASM EQT whose equipment element is the new aircraft's (type, seats, registration), the
   element a schedule system reads, and the tail it replaces in SI;
-- diverted: DIV with the estimated arrival at the alternate.
-Crew re-plans without a change of time, ferries and fleet bookkeeping change no scheduled movement: no message,
-but the crew they call out are contacts. A crew member whose duty changes (arbitration/crew/contacts.py: called out,
+- diverted: DIV with the estimated arrival at the alternate;
+- added, a network plan's positioning ferry (its own new flight): ASM NEW, service type P, with its equipment and
+  its leg, addressed to its origin and destination.
+Crew re-plans without a change of time, a rescue aircraft's ferry (a leg of the rescue, not a flight of its own in
+the plan's table) and fleet bookkeeping change no scheduled movement: no message, but the crew they call out are
+contacts. A crew member whose duty changes (arbitration/crew/contacts.py: called out,
 released, or delayed by `CREW_DELAY_NOTICE_MINUTES` or more) is told once per flight.
 """
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..arbitration.actions import (
     AddCabinCrew,
@@ -30,6 +34,7 @@ from ..arbitration.actions import (
 )
 from ..arbitration.crew.contacts import CrewChangeKind, crew_changes
 from ..arbitration.models import Scenario
+from ..arbitration.rotation.plan import ferry_leg
 from ..data.ssim_schedule import IATA_TYPE
 from ..models.disruption import Disruption
 from ..models.fleet import AIRCRAFT_TYPES
@@ -91,12 +96,36 @@ def _by_flight(scenario: Scenario) -> dict[str, list]:
     return grouped
 
 
+def _equipment(aircraft_type: str, seats_of: Mapping[Any, int]) -> tuple[str, str]:
+    """The IATA type code and the configuration (seats by cabin, F J Y) of an aircraft type; `seats_of` when the
+    type is not in the fleet table."""
+    known = AIRCRAFT_TYPES.get(aircraft_type)
+    capacity = known.capacity if known is not None else seats_of
+    seats = "".join(f"{c}{n}" for c, n in sorted(capacity.items(), key=lambda x: "FJY".index(x[0])) if n)
+    return IATA_TYPE.get(aircraft_type, aircraft_type[-3:]), seats
+
+
+def _added_flight(actions: list) -> Flight | None:
+    """The flight a positioning ferry adds, as its row will be (it is not in the table before the plan runs)."""
+    ferry = next((a for a in actions if isinstance(a, FerryAircraft) and a.positioning), None)
+    return None if ferry is None or ferry.flight_number is None else ferry_leg(ferry, ferry.flight_number[:2])
+
+
 def _message(flight: Flight, actions: list, disruption: Disruption | None) -> tuple[str, str, str, str] | None:
     """(standard, action, text, why) of the one message a flight's actions imply, or None."""
     code = delay_code_for(flight, disruption)
     kinds = {a.kind: a for a in actions}
     swap: SwapAircraft | None = kinds.get("swap_aircraft")
     tail = swap.to_registration if swap else flight.aircraft_registration
+    ferry: FerryAircraft | None = kinds.get("ferry")
+    if ferry is not None and ferry.positioning:  # a flight the plan adds, empty: the disruption is why it flies
+        iata, seats = _equipment(ferry.aircraft_type, {})
+        reason_code = disruption.iata_delay_code if disruption is not None else REACTIONARY_CODE
+        text = fmt.asm_new(
+            flight.flight_number, ferry.departure, ferry.arrival, ferry.origin, ferry.destination, reason_code,
+            iata, seats, ferry.registration,
+        )  # fmt: skip
+        return "ASM", "NEW", text, f"empty positioning flight {ferry.origin}-{ferry.destination} on {tail}"
     if "cancel" in kinds:
         return "ASM", "CNL", fmt.asm_cancel(flight.flight_number, flight.scheduled_departure, code), "cancelled"
     if (divert := kinds.get("divert")) is not None:
@@ -116,10 +145,7 @@ def _message(flight: Flight, actions: list, disruption: Disruption | None) -> tu
         )
         return "MVT", "ED", text, f"delayed {delay.delay_minutes} min" + (f", flown by {tail}" if swap else "")
     if swap is not None:  # the equipment element carries the new aircraft: its type, its seats and its tail
-        new_type = AIRCRAFT_TYPES.get(swap.to_aircraft_type)
-        capacity = new_type.capacity if new_type is not None else flight.capacity
-        seats = "".join(f"{c}{n}" for c, n in sorted(capacity.items(), key=lambda x: "FJY".index(x[0])) if n)
-        iata = IATA_TYPE.get(swap.to_aircraft_type, swap.to_aircraft_type[-3:])
+        iata, seats = _equipment(swap.to_aircraft_type, flight.capacity)
         text = fmt.asm_equipment(
             flight.flight_number, flight.scheduled_departure, code, iata, seats, tail, swap.from_registration
         )
@@ -137,8 +163,10 @@ def _crew(flight: Flight, actions: list, rostered: Sequence[CrewDuty]) -> Iterab
 
 def _told(name: str, change: CrewChangeKind, a: object) -> str:
     if isinstance(a, FerryAircraft):
+        flown = f" as {a.flight_number}" if a.positioning else ""
         return (
-            f"Called out to ferry {a.registration} {a.origin}-{a.destination}: report {a.crew_report_at:%d%b %H:%MZ}."
+            f"Called out to ferry {a.registration} {a.origin}-{a.destination}{flown}: "
+            f"report {a.crew_report_at:%d%b %H:%MZ}."
         )
     if isinstance(a, (ReassignCrew, AddCabinCrew)) and change == "called_out":
         return f"Called out from standby for {name}: report {a.report_at:%d%b %H:%MZ}."
@@ -156,8 +184,8 @@ def plan_messages(scenario: Scenario, facts: PlanFacts, disruption: Disruption |
     crew: dict[tuple[str, str], CrewContact] = {}
     stations: dict[str, list[str]] = defaultdict(list)
     for flight_id, actions in _by_flight(scenario).items():
-        flight = facts.flights.get(flight_id)
-        if flight is None:  # a plan acts only on flights in the table; a missing one is said, not guessed
+        flight = facts.flights.get(flight_id) or _added_flight(actions)
+        if flight is None:  # a plan acts only on flights in the table or adds them; a missing one is said, not guessed
             refused.append(RefusedMessage(flight_id=flight_id, standard="ASM", problem="flight not in the data"))
             continue
         for crew_id, change, text in _crew(flight, actions, facts.crew.get(flight_id, ())):

@@ -6,8 +6,13 @@ ASM (SSIM Chapter 5, ad hoc schedule message), one sub-message per flight and da
     UTC                       time mode
     CNL WEAT                  action identifier, change reason (SSIM 2.6)
     EY123/20JAN27             flight identifier: designator / date
-    J 789 .J28Y262 A6BLT      EQT only: service type, IATA aircraft type, configuration, registration (the new one)
+    J 789 .J28Y262 A6BLT      EQT and NEW: service type, IATA aircraft type, configuration, registration (the new one)
+    AUH1700 DXB1755           NEW only: the leg, departure station and time, arrival station and time (UTC), /1 when
+                              it lands the next day
     SI REPLACES A6BLA         supplementary information: the tail it replaces
+
+A NEW is a flight the plan adds: a network plan's empty positioning ferry, service type P (SSIM Appendix C:
+non-revenue, positioning/ferry), with its equipment and its one leg.
 
 MVT (AHM 780), a delay or a diversion:
 
@@ -46,8 +51,9 @@ CHANGE_REASONS: tuple[tuple[int, str], ...] = (
 
 _DESIGNATOR = r"[A-Z0-9]{2}[A-Z]?\d{1,4}[A-Z]?"
 _ASM = re.compile(
-    rf"^ASM\nUTC\n(?P<action>CNL|EQT) (?P<reason>[A-Z]{{4}})\n(?P<flight>{_DESIGNATOR})/\d{{2}}(?:{'|'.join(MONTHS)})\d{{2}}"
-    r"(?P<equipment>\nJ [A-Z0-9]{3} \.(?:[A-Z]\d{1,3})+(?: [A-Z0-9]{3,10})?)?(?:\nSI [ -~]{1,64})*$"
+    rf"^ASM\nUTC\n(?P<action>CNL|EQT|NEW) (?P<reason>[A-Z]{{4}})\n(?P<flight>{_DESIGNATOR})/\d{{2}}(?:{'|'.join(MONTHS)})\d{{2}}"
+    r"(?P<equipment>\n[A-Z] [A-Z0-9]{3} \.(?:[A-Z]\d{1,3})+(?: [A-Z0-9]{3,10})?)?"
+    r"(?:\n(?P<origin>[A-Z]{3})(?P<std>\d{4}) (?P<destination>[A-Z]{3})(?P<sta>\d{4})(?:/1)?)?(?:\nSI [ -~]{1,64})*$"
 )
 _MVT = re.compile(
     rf"^(?P<kind>MVT|DIV)\n(?P<flight>{_DESIGNATOR})/(?P<day>0[1-9]|[12]\d|3[01])\.[A-Z0-9]{{3,6}}\.[A-Z]{{3}}\n"
@@ -91,6 +97,28 @@ def asm_equipment(
     )
 
 
+def asm_new(
+    flight_number: str,
+    departure: datetime,
+    arrival: datetime,
+    origin: str,
+    destination: str,
+    delay_code: int,
+    iata_type: str,
+    configuration: str,
+    registration: str,
+    service_type: str = "P",
+) -> str:
+    """A NEW for a flight the plan adds: its equipment element (service type, by default P: positioning/ferry) and
+    its leg at UTC times, the arrival's date variation (/1) when it lands the next UTC day."""
+    variation = "/1" if arrival.date() > departure.date() else ""
+    return (
+        f"ASM\nUTC\nNEW {change_reason(delay_code)}\n{flight_number}/{_date(departure)}\n"
+        f"{service_type} {iata_type} .{configuration} {_reg(registration)}\n"
+        f"{origin}{departure:%H%M} {destination}{arrival:%H%M}{variation}"
+    )
+
+
 def mvt_delay(
     flight_number: str,
     scheduled: datetime,
@@ -125,12 +153,28 @@ def _day_time(text: str) -> str | None:
     return None
 
 
+def _hours_minutes(text: str) -> str | None:
+    if int(text[:2]) > 23 or int(text[2:]) > 59:
+        return f"{text} is not a time HHMM"
+    return None
+
+
 def problems_asm(text: str) -> str | None:
-    """None when the text is an ASM CNL or EQT by the grammar above, else what breaks it."""
-    if not _ASM.match(text):
-        return "not an ASM CNL/EQT: header, action and reason, flight/date, equipment line (EQT), SI lines"
-    if text.split("\n")[2].startswith("EQT") and "\nJ " not in text:
+    """None when the text is an ASM CNL, EQT or NEW by the grammar above, else what breaks it."""
+    found = _ASM.match(text)
+    if not found:
+        return "not an ASM CNL/EQT/NEW: header, action and reason, flight/date, equipment line, leg (NEW), SI lines"
+    action = found["action"]
+    if action == "EQT" and found["equipment"] is None:
         return "an EQT names the new equipment"
+    if action != "NEW" and found["origin"] is not None:
+        return f"an ASM {action} carries no leg: only a NEW adds one"
+    if action == "NEW":
+        if found["equipment"] is None or found["origin"] is None:
+            return "a NEW names its equipment and its leg"
+        if found["origin"] == found["destination"]:
+            return f"the leg {found['origin']}-{found['destination']} goes nowhere"
+        return _hours_minutes(found["std"]) or _hours_minutes(found["sta"])
     return None
 
 

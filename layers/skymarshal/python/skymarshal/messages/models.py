@@ -10,7 +10,7 @@ from ..arbitration.crew.contacts import CrewChangeKind
 
 Standard = Literal["ASM", "MVT"]
 # ASM action identifiers (SSIM Chapter 5) and the MVT kinds (AHM 780) a plan produces
-MessageAction = Literal["CNL", "EQT", "ED", "DIV"]
+MessageAction = Literal["CNL", "EQT", "NEW", "ED", "DIV"]
 PassengerChange = Literal["delayed", "rebooked", "interline", "diverted"]
 
 

@@ -60,9 +60,11 @@ def flight_actions(a: FlightAction) -> list[Action]:
     if a.action == "ferry":
         assert a.new_departure is not None and a.new_arrival is not None
         crew = {c.rank: c.reserve for c in a.crew_changes}
-        return [
+        return [  # the optimizer's empty positioning flight: its own new flight, with its own number (network.ferry)
             FerryAircraft(
                 flight_id=a.flight_id,
+                positioning=True,
+                flight_number=a.flight_number,
                 registration=a.registration,
                 aircraft_type=a.aircraft_type,
                 origin=a.origin,

@@ -88,7 +88,8 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
     for a in actions:
         x = flights.get(a.flight_id)
         if isinstance(a, FerryAircraft):
-            flights[f"FERRY:{a.registration}:{a.flight_id}"] = ferry_leg(a, ctx.flight.carrier)
+            leg = ferry_leg(a, ctx.flight.carrier)
+            flights[leg.flight_id] = leg
         elif isinstance(a, ContinueFlight):
             leg = continuation_leg(a, ctx.flight.carrier)
             flights[leg.flight_id] = leg
@@ -120,8 +121,10 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
 
 
 def ferry_leg(a: FerryAircraft, carrier: str) -> Flight:
-    """The empty ferry as a leg of the rescue tail's rotation (constructed: it has no flight number or seats)."""
-    return _added_leg(f"FERRY:{a.registration}:{a.flight_id}", "FERRY", a, carrier)
+    """The empty ferry as a leg of its tail's rotation, under the id of the row execution writes (`a.ferry_id`), so
+    a plan checked again once its ferry is in the table counts the ferry once (constructed: no seats; a rescue
+    ferry's number, the rescued flight's with F, is not known here)."""
+    return _added_leg(a.ferry_id, a.flight_number or "FERRY", a, carrier)
 
 
 def continuation_leg(a: ContinueFlight, carrier: str) -> Flight:

@@ -36,7 +36,7 @@ def continuation_changes(planner: RowReader, a: ContinueFlight) -> list[Change]:
     block = int((a.arrival - a.departure).total_seconds() // 60)
     reason = f"CONTINUATION: {a.flight_id} diverted to {a.origin}, flown on to {a.destination}"
     number = continuation_number(flight["flight_number"])
-    row = added_flight_row(flight, a, leg_id, number, reason, flight["capacity"], flight.get("booked", {}))
+    row = added_flight_row(flight["carrier"], a, leg_id, number, reason, flight["capacity"], flight.get("booked", {}))
     out = [still, planner._change(s.FLIGHTS, None, row)]
     seats = {
         r["crew_id"]: r

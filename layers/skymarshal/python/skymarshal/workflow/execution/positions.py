@@ -8,7 +8,7 @@ import json
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from ...arbitration.actions import GroundAircraft, RepositionFleet
+from ...arbitration.actions import FerryAircraft, GroundAircraft, RepositionFleet
 from ...data import schema as s
 from ...models.common import iso_z
 from ...models.operational import AircraftDay, Flight, WorkOrder
@@ -41,7 +41,7 @@ def position_changes(planner: RowReader, a: RepositionFleet) -> list[Change]:
     """Each tail's availability rows rewritten where its flights (as the earlier groups left them) say otherwise."""
     touched = (
         {x.flight_id for x in planner.scenario.actions}
-        | {f"{x.flight_id}-FERRY" for x in planner.scenario.actions if x.kind == "ferry"}
+        | {x.ferry_id for x in planner.scenario.actions if isinstance(x, FerryAircraft)}
         | {f"{x.flight_id}-CONT" for x in planner.scenario.actions if x.kind == "continue"}
     )
     current = {fid: row for fid in sorted(touched) if (row := planner._get(s.FLIGHTS, {"flight_id": fid})) is not None}

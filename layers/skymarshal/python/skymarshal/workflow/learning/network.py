@@ -18,7 +18,7 @@ ROW_KIND: dict[str, ActionKind] = {
     "retime": "delay",
     "tail_swap": "tail_swap",
     "cancel": "cancel",
-    "ferry": "rescue_aircraft",
+    "ferry": "rescue_aircraft",  # a positioning ferry: a flight the plan added (its own row), an aircraft flown in empty
 }
 
 
@@ -57,8 +57,6 @@ def network_records(
     who = decided_by or "nobody"
     records = []
     for a in plan.actions:
-        if a.action == "ferry":
-            continue  # an empty positioning flight carries no passengers and is not a scheduled flight
         done = "executed" if executed else (report.status.replace("_", " ") if report else "not executed")
         records.append(
             DisruptionRecord(
