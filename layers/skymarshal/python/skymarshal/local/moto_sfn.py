@@ -93,7 +93,7 @@ def install() -> None:
     from moto.stepfunctions.parser.asl.eval.environment import Environment
 
     _original["set_error"] = Environment.set_error
-    Environment.set_error = _stop_is_final  # type: ignore[method-assign]
+    Environment.set_error = _stop_is_final  # type: ignore[method-assign,assignment]
 
 
 def _stop_is_final(env: Any, error: Any) -> None:
