@@ -83,7 +83,7 @@ def ctx(monkeypatch):
         tail_grounded=True,
         release_at=None,
         memo=lambda key, compute: cache[key] if key in cache else cache.setdefault(key, compute()),
-        profile=lambda iata: None,
+        read_profiles=lambda iatas: {},
         reads=reads,
     )
     return context

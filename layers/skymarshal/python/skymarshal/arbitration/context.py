@@ -3,6 +3,7 @@ collation, the data it re-reads to re-check each scenario, and what kind of disr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,7 +17,7 @@ from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 from ..rules.standby import standby_covering
 from .bounds import AircraftGroundedBound, SafetyBound, bounds_from
-from .memo_keys import MemoKey, RosterRead, StandbyRead
+from .memo_keys import MemoKey, NoProfile, RosterRead, StandbyRead
 
 ROTATION_AHEAD = timedelta(hours=30)
 # AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
@@ -96,6 +97,17 @@ class DisruptionContext:
                 self.profiles[iata] = found
             return found
         return self.profiles[iata]
+
+    def read_profiles(self, iatas: Iterable[str]) -> dict[str, AirportProfile]:
+        """The profiles of `iatas` (those with one), the ones not yet read fetched in one BatchGetItem; an airport
+        found without a profile is remembered as such (`_cache`), not asked again."""
+        wanted = sorted(set(iatas))
+        missing = [i for i in wanted if i not in self.profiles and NoProfile(i) not in self._cache]
+        if missing:
+            found = q.airport_profiles(self.handle, missing)
+            self.profiles.update(found)
+            self._cache.update({NoProfile(i): True for i in missing if i not in found})
+        return {i: self.profiles[i] for i in wanted if i in self.profiles}
 
     def memo(self, key: MemoKey, compute: Any) -> Any:
         """Data re-read for several scenarios (rosters, work orders) is read once per arbitration, under a key of

@@ -118,6 +118,13 @@ class PositioningFlightsRead(MemoKey):
 
 
 @dataclass(frozen=True, slots=True)
+class NoProfile(MemoKey):
+    """An airport read and found without a profile (DisruptionContext.read_profiles asks once)."""
+
+    iata: str
+
+
+@dataclass(frozen=True, slots=True)
 class StationFlightsRead(MemoKey):
     """Departures from or arrivals at a station over whole UTC days (re-accommodation)."""
 

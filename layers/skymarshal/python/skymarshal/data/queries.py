@@ -254,6 +254,12 @@ def airport_profile(handle: DataHandle, iata: str) -> AirportProfile | None:
     return AirportProfile.model_validate(item) if item else None
 
 
+def airport_profiles(handle: DataHandle, iatas: Iterable[str]) -> dict[str, AirportProfile]:
+    """The profiles of several airports in one BatchGetItem (chunks of 100); an airport without one is absent."""
+    rows = handle.batch_get(s.AIRPORTS, [{"iata": iata, "record": "PROFILE"} for iata in sorted(set(iatas))])
+    return {p.iata: p for p in (AirportProfile.model_validate(r) for r in rows)}
+
+
 def notams(handle: DataHandle, iata: str, start: datetime, end: datetime) -> list[Notam]:
     """NOTAMs at an airport in force at any time in [start, end)."""
     rows = handle.query(s.AIRPORTS, Key("iata").eq(iata) & Key("record").between("NOTAM#", f"NOTAM#{iso_z(end)}"))

@@ -17,6 +17,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from ...data import queries as q
+from ...data.access import AccessDenied
 from ...models.operational import Booking, Flight
 from ...rules import guest
 from ...rules.reaccommodation import (
@@ -132,16 +133,13 @@ def parties(ctx: DisruptionContext, f: Flight, bookings: Sequence[Booking], read
 
 def _mct(ctx: DisruptionContext, flights: Sequence[Flight]) -> dict[str, int]:
     """The minimum connection time of each station where a connection can be made (a flight lands there and
-    another leaves), read once per decision (`ctx.profile`); elsewhere none is needed."""
-    mct: dict[str, int] = {}
-    for iata in sorted({f.destination for f in flights} & {f.origin for f in flights}):
-        try:
-            profile = ctx.profile(iata)
-        except Exception:  # a handle without the airport table: the carrier's default MCT
-            profile = None
-        if profile is not None and profile.min_connection_minutes:
-            mct[iata] = profile.min_connection_minutes
-    return mct
+    another leaves), the profiles read in one batch once per decision; elsewhere none is needed."""
+    stations = {f.destination for f in flights} & {f.origin for f in flights}
+    try:
+        profiles = ctx.read_profiles(stations)
+    except AccessDenied:  # a handle without the airport table: the carrier's default MCT
+        profiles = {}
+    return {iata: p.min_connection_minutes for iata, p in sorted(profiles.items()) if p.min_connection_minutes}
 
 
 def ready_at(ctx: DisruptionContext, f: Flight) -> datetime:
