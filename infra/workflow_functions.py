@@ -47,7 +47,8 @@ BEHAVIOUR = REPO_ROOT / "layers/skymarshal/python/skymarshal/llm/behaviour.json"
 # flight's crew, the destination's weather, airport profiles and NOTAMs) plus the Admin's run settings; Arbitrate re-runs the rules over everything the safety agents read plus history; Execute
 # changes the operational rows a plan touches (transactions with condition checks); Learn writes history.
 # Validate: the flight, its claim, the report's facts; for an airport report also the network planner's scope
-# checks (the fleet's days in AircraftAvailability: whether the window runs past the data).
+# checks (the fleet's days in AircraftAvailability: whether the window runs past the data); and when the cause
+# clears (intake/clearance_history.py: past waits of the same cause in DisruptionHistory's type index).
 VALIDATE_READS = (
     FLIGHTS,
     CHECKPOINTS,
@@ -57,6 +58,7 @@ VALIDATE_READS = (
     MAINTENANCE_WORK_ORDERS,
     WEATHER,
     AIRCRAFT_AVAILABILITY,
+    DISRUPTION_HISTORY,
 )
 ARBITRATOR_READS = (
     FLIGHTS,
