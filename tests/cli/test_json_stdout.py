@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 import sys
 from contextlib import contextmanager
 from types import SimpleNamespace
@@ -53,6 +54,13 @@ class StandInClient:
 
 @pytest.fixture
 def stand_in(monkeypatch, tmp_path):
+    # INFO, the Lambda default: an earlier test of the worker may have left WARNING in the environment
+    # (local/workflow.install sets it), and Powertools keeps a service logger's level from its first making
+    import skymarshal.handlers.workflow_steps as steps
+
+    monkeypatch.setenv("POWERTOOLS_LOG_LEVEL", "INFO")
+    for name in (steps.SERVICE, "made-before"):
+        monkeypatch.setattr(logging.getLogger(name), "level", logging.INFO)
     client = StandInClient()
 
     @contextmanager

@@ -63,14 +63,20 @@ def _stream_handlers(keep: tuple[object, ...]) -> list[logging.StreamHandler]:
     reuses the first handler of a service's logger)."""
     loggers = [logging.getLogger()]
     loggers += [lg for lg in logging.Logger.manager.loggerDict.values() if isinstance(lg, logging.Logger)]
-    return [
-        h
-        for lg in loggers
-        for h in lg.handlers
-        if type(h) is logging.StreamHandler
-        and h.stream not in keep
-        and not getattr(h.stream, "closed", False)  # a dead stream: setStream would flush it and raise
-    ]
+    return [h for lg in loggers for h in lg.handlers if type(h) is logging.StreamHandler and h.stream not in keep]
+
+
+def _set_stream(handler: logging.StreamHandler, stream: object) -> None:
+    """`handler.setStream`, except that a closed stream (a finished test's capture, a closed file) is not flushed
+    first: setStream would raise on it, and the handler still deserves the new stream."""
+    if getattr(handler.stream, "closed", False):
+        handler.acquire()
+        try:
+            handler.stream = stream
+        finally:
+            handler.release()
+    else:
+        handler.setStream(stream)
 
 
 @contextmanager
@@ -82,13 +88,13 @@ def machine_output() -> Iterator[TextIO]:
     token = _DOCUMENT_OUT.set(real)
     try:
         for handler in moved:
-            handler.setStream(sys.stderr)
+            _set_stream(handler, sys.stderr)
         with redirect_stdout(cast(TextIO, diverted)):
             yield real
     finally:
         _DOCUMENT_OUT.reset(token)
         for handler, stream in zip(moved, previous):
-            handler.setStream(stream)
+            _set_stream(handler, stream)
         for handler in _stream_handlers(()):  # made during the command, on the diverted stdout
             if handler.stream is diverted:
-                handler.setStream(real)
+                _set_stream(handler, real)
