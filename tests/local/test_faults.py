@@ -86,6 +86,9 @@ def moto_account(monkeypatch):
             yield
         finally:
             fault_hooks.install_in_process(None)
+            # inside a worker's in-process account moto's backends are the account's (an inner mock_aws does not
+            # reset them on exit): the table goes, or the next test's create finds it
+            ddb.delete_table(TableName="t")
 
 
 def _client(service: str, attempts: int):
