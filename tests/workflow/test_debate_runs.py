@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 
+from state_sizes import assert_every_state_fits
 from workflow_helpers import DEMO
 
 from skymarshal.api.plans import phase_spans
@@ -69,6 +70,7 @@ def test_an_open_conflict_runs_a_third_round_and_the_decision_records_it(wf, cal
     assert audit["verification"]["ok"], audit["verification"]
     wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test run"))
     assert wf.follow(name).status == "SUCCEEDED"
+    assert_every_state_fits(wf, name)  # a debate round's Map result is the largest a single flight's run makes
 
 
 def test_no_conflict_keeps_exactly_two_rounds(wf, calls):

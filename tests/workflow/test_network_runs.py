@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from state_sizes import assert_every_state_fits
 from workflow_helpers import run_id
 
 from skymarshal.data.schema import AGENTS
@@ -115,6 +116,7 @@ def test_an_exclusion_is_revalidated_then_the_approved_plan_is_executed_and_lear
                 assert r["revision"]["considered"] == sorted(a for a in AGENTS if a != agent)
                 assert set(first[agent]["binding_constraints"]) <= set(r["binding_constraints"])
     assert "crew_compliance" in second["justification"] and "guest_experience" in second["reasoning"]
+    assert_every_state_fits(wf, closure)  # the largest run: every flight of the window, an exclusion, execution
 
 
 def test_a_failed_group_rolls_the_whole_network_plan_back(wf, account, monkeypatch):

@@ -22,7 +22,7 @@ from .ports import ObjectStore
 # request, three collations (initial, revision, the debate's latest), the debate's record and the decision summary
 # at once, and a round's Map output adds seven agent results: 16 KB a saved piece (5 × 16 = 80 KB) and 8 KB an
 # agent result (7 × 8 = 56 KB) leave over 100 KB for the request and the rest. At 64 KB a collation, EY101's debate
-# run carried 153 KB of state and its debate Map output was 164 KB (tests/workflow/test_state_sizes.py).
+# run carried 153 KB of state and its debate Map output was 164 KB (tests/workflow/state_sizes.py).
 INLINE_LIMIT = 16 * 1024
 AGENT_INLINE_LIMIT = 8 * 1024
 RUNS_PREFIX = "runs"
