@@ -30,7 +30,7 @@ from ..alerts import AlertChannel, raise_alert
 from ..audit.document import audit_document, run_status
 from ..aws.errors import ClientError
 from ..deployment import ALERT_FAILED_METRIC, escalation_metric
-from ..execution.records import ExecutionReport
+from ..execution.records import ExecutionReport, recorded_report, run_record
 from ..models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
 from ..models import Outcome as RunOutcome
 from ..payloads import ArtifactStore, run_key
@@ -147,7 +147,7 @@ def run_answer(
         # the execution that applied the plan names the record: a resumed run that found it applied adds none
         "execution_id": executed.execution_id if executed else request.execution_name,
         "disruption_type": history_type(request.disruption.iata_delay_code),
-        "chosen_scenario_id": execution.scenario_id if execution else None,
+        "chosen_scenario_id": execution.scenario_id if execution else (executed.scenario_id if executed else None),
         "decided_by": approval.decided_by if approval else None,
         "approval_action": approval.action
         if approval
@@ -155,6 +155,16 @@ def run_answer(
         "report": executed,
         "occurred_at": request.reported_at,
     }
+
+
+def applied_report(request: ValidatedRequest, *, tables: WorkflowTables) -> ExecutionReport | None:
+    """The report of a plan this run's Execute finished although the run failed after it (its answer lost: a
+    timeout, a crash once the transactions had committed) — read from its execution record, the truth — so Learn
+    records what happened to the airline, not the failure of a step; None when this run applied nothing."""
+    record = run_record(request.disruption_id, tables=tables)
+    if record is None or record.get("execution_name", request.disruption_id) != request.execution_name:
+        return None
+    return recorded_report(tables.checkpoints, record) if record.get("status") != "running" else None
 
 
 def learn_step(
@@ -185,6 +195,8 @@ def learn_step(
         close_arbitration(state, registry)
     history_id = None
     executed = ExecutionReport.model_validate(report) if report else None
+    if execution is None:  # failed (or escalated) before Execute answered: the tables say whether it applied the plan
+        executed = applied_report(request, tables=tables)
     if output is not None and output.ranked:  # nothing to learn from a run that never had a plan
         answer = run_answer(request, approval, execution, escalation, executed)
         if output.network is not None:  # a row per flight of the network plan (workflow/learning/network.py)
@@ -232,7 +244,7 @@ def learn_step(
         flight_claims.release(
             flight_id=request.flight_id,
             disruption_id=request.disruption_id,
-            recovered=status == "executed",
+            recovered=status == "executed" or (executed is not None and executed.status == "executed"),
             tables=tables,
             execution_name=request.execution_name,
         )
