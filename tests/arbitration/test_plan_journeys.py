@@ -60,19 +60,20 @@ NETWORK = [
 @pytest.fixture
 def ctx(monkeypatch):
     reads = []
+    network = list(NETWORK)  # a test may put another network in its place
 
     def departures(handle, iata, start, end):
         reads.append(("departures", iata))
-        return [f for f in NETWORK if f.origin == iata and start <= f.scheduled_departure < end]
+        return [f for f in network if f.origin == iata and start <= f.scheduled_departure < end]
 
     def arrivals(handle, iata, start, end):
         reads.append(("arrivals", iata))
-        return [f for f in NETWORK if f.destination == iata and start <= f.scheduled_arrival < end]
+        return [f for f in network if f.destination == iata and start <= f.scheduled_arrival < end]
 
     monkeypatch.setattr(ways.q, "departures", departures)
     monkeypatch.setattr(ways.q, "arrivals", arrivals)
     monkeypatch.setattr(
-        ways.q, "get_flight", lambda handle, fid: next((f for f in NETWORK if f.flight_id == fid), None)
+        ways.q, "get_flight", lambda handle, fid: next((f for f in network if f.flight_id == fid), None)
     )
     cache: dict = {}
     context = SimpleNamespace(
@@ -85,6 +86,7 @@ def ctx(monkeypatch):
         memo=lambda key, compute: cache[key] if key in cache else cache.setdefault(key, compute()),
         read_profiles=lambda iatas: {},
         reads=reads,
+        network=network,
     )
     return context
 
@@ -147,7 +149,7 @@ def test_the_cancellation_records_the_journeys_and_is_costed_with_their_minutes_
     assert sum(c.hotel_passengers for c in gone.care) == 5
 
 
-def test_a_three_flight_way_home_is_found_reading_the_fewer_stations_for_its_middle_flight(ctx, monkeypatch):
+def test_a_three_flight_way_home_is_found_reading_the_fewer_stations_for_its_middle_flight(ctx):
     """AMM-BAH-DOH-MCT: the middle flight BAH-DOH is read from the arrivals at DOH (the one station a last flight
     leaves) rather than the departures of every station the first flights reach."""
     three = [
@@ -157,22 +159,7 @@ def test_a_three_flight_way_home_is_found_reading_the_fewer_stations_for_its_mid
         flight("QR7-0120", "BAH", "DOH", 12),
         flight("WY9-0120", "DOH", "MCT", 16),
     ]
-    monkeypatch.setattr(
-        ways.q,
-        "departures",
-        lambda h, iata, s, e: (
-            ctx.reads.append(("departures", iata))
-            or [f for f in three if f.origin == iata and s <= f.scheduled_departure < e]
-        ),
-    )
-    monkeypatch.setattr(
-        ways.q,
-        "arrivals",
-        lambda h, iata, s, e: (
-            ctx.reads.append(("arrivals", iata))
-            or [f for f in three if f.destination == iata and s <= f.scheduled_arrival < e]
-        ),
-    )
+    ctx.network[:] = three
     bookings = {CANCELLED.flight_id: [booking(1, CANCELLED.flight_id, "MCT")]}
     found = ways.reaccommodation(ctx, [CANCELLED], bookings)[CANCELLED.flight_id]
     assert [j.flight_ids for j in found.journeys] == [("GF1-0120", "QR7-0120", "WY9-0120")]
