@@ -13,7 +13,8 @@ query and minutes per seed. This adapter, installed on the local emulator only:
    iterating a table while a transaction adds to it raised "dictionary changed size during iteration"),
    and the caches above are filled during reads. moto answers a request in about a millisecond here, so
    one lock costs little; the local server holds the same lock while it journals a write (durable.py);
-6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py);
+6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py), a Query's
+   straight from their strings: not decoded to moto's types, converted back and serialised again;
 7. backs up only the items a transaction names, not whole tables (moto_transact.py);
 8. keeps no list of every model object moto ever made (moto_instances.py): a replaced item, a transaction's
    backup, an overwritten S3 object is freed as Python frees it;
@@ -39,7 +40,8 @@ from typing import Any
 from . import moto_gsi_maps as gsi_maps
 from . import moto_instances, moto_transact
 from .moto_compact import install as compact_install
-from .moto_compact import reading, release
+from .moto_compact import reading, release, wire_json
+from .moto_wire import WireAttrs
 from .moto_wire import install as wire_install
 
 _state = threading.local()
@@ -121,7 +123,7 @@ def _query(
         )
     _state.narrowed = (self, candidates) if candidates is not None else None
     try:
-        return _originals["query"](
+        found = _originals["query"](
             self,
             hash_key,
             range_comparison,
@@ -137,6 +139,34 @@ def _query(
         )
     finally:
         _state.narrowed = None
+    return _as_answered(found) if getattr(_state, "answering_query", False) else found
+
+
+class _Answered:
+    """A Query's item as the response reads it (`attrs` only): its attributes as stored, not decoded."""
+
+    __slots__ = ("attrs",)
+
+    def __init__(self, attrs: WireAttrs):
+        self.attrs = attrs
+
+
+def _as_answered(found: tuple) -> tuple:
+    """The items of a Query request's answer read from their strings: all of them, or none (moto's own way)."""
+    items, *rest = found
+    wire = [wire_json(item) for item in items]
+    if any(attrs is None for attrs in wire):
+        return found
+    return ([_Answered(WireAttrs(attrs)) for attrs in wire if attrs is not None], *rest)
+
+
+def _answer_query(self):
+    """DynamoHandler.query: the items it puts in the response come from their stored strings (moto_wire.py)."""
+    _state.answering_query = True
+    try:
+        return _storage["answer_query"](self)
+    finally:
+        _state.answering_query = False
 
 
 @contextmanager
@@ -291,6 +321,8 @@ def _install_storage() -> None:
     wire_install()
     _storage["call_action"] = DynamoHandler.call_action
     DynamoHandler.call_action = _call_action
+    _storage["answer_query"] = DynamoHandler.query
+    DynamoHandler.query = _answer_query
 
 
 def install() -> None:

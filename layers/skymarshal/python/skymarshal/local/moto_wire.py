@@ -7,6 +7,10 @@ DynamoDB keeps items in the wire form already (`{"S": "..."}`, `{"N": "12"}`, `{
 whose every part is of that form is written as it is. Anything else (binary, a number not held as text,
 a shape moto did not build that way) takes moto's own path, so the response is the same byte for byte
 (tests/local/test_moto_speedups.py compares the two).
+
+A Query's items read straight from their stored strings (moto_compact.wire_json) come as `WireAttrs`, all of
+them or none: the response keeps that list (`WireItems`) as it is, past moto's recursive conversion and
+serialiser. A binary value is already its base64 text there, as the wire carries it.
 """
 
 from __future__ import annotations
@@ -15,6 +19,14 @@ from typing import Any
 
 _original: dict[str, Any] = {}
 _SCALAR = {"S": str, "N": str, "BOOL": bool, "NULL": bool}
+
+
+class WireAttrs(dict):
+    """One item's attributes exactly as DynamoDB-JSON carries them (from the item's stored string)."""
+
+
+class WireItems(list):
+    """A response's items, every one `WireAttrs`: written into the body as they are."""
 
 
 def is_wire(value: Any) -> bool:
@@ -40,11 +52,31 @@ def _serialize_type_structure(self, serialized, value, shape, key):  # moto's si
     _original["structure"](self, serialized, value, shape, key)
 
 
+def _serialize_type_list(self, serialized, value, shape, key):  # moto's signature
+    if isinstance(value, WireItems):
+        self._default_serialize(serialized, list(value), shape, key)
+        return
+    _original["list"](self, serialized, value, shape, key)
+
+
+def _dynamo_to_dict(obj: Any) -> Any:
+    """moto's conversion of a response, past a Query's items read from their strings."""
+    items = obj.get("Items") if isinstance(obj, dict) else None
+    if isinstance(items, list) and items and all(isinstance(item, WireAttrs) for item in items):
+        return {k: WireItems(v) if k == "Items" else _original["to_dict"](v) for k, v in obj.items()}
+    return _original["to_dict"](obj)
+
+
 def install() -> None:
     """Once per process (idempotent); never undone: the answers are the same either way."""
     from moto.core.serialize import BaseJSONSerializer
+    from moto.dynamodb import responses
 
     if _original:
         return
     _original["structure"] = BaseJSONSerializer._serialize_type_structure
+    _original["list"] = BaseJSONSerializer._serialize_type_list
+    _original["to_dict"] = responses.dynamo_to_dict
     BaseJSONSerializer._serialize_type_structure = _serialize_type_structure  # type: ignore[method-assign]
+    BaseJSONSerializer._serialize_type_list = _serialize_type_list  # type: ignore[method-assign]
+    responses.dynamo_to_dict = _dynamo_to_dict
