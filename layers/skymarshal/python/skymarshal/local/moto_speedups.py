@@ -21,7 +21,9 @@ query and minutes per seed. This adapter, installed on the local emulator only:
 9. lexes each condition expression's text once (`_lex_condition_expression`): moto lexes it again for every
    conditional write, twice in a transaction (its check, then the write), by slicing the rest of the string at
    every token. Executing a plan writes rows under full-item conditions of the same few shapes: the lexer was a
-   fifth of the time its transactions took. The tokens are immutable tuples; names and values are read after.
+   fifth of the time its transactions took. The tokens are immutable tuples; names and values are read after;
+10. lists a response class's method names once (`_method_names`): moto lists them with `inspect.getmembers` on
+   every request of every service, to check the action is one (2 % of a local run's CPU).
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -30,6 +32,7 @@ this relies on its internals.
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from collections import deque
@@ -310,12 +313,22 @@ def _lex_condition_expression(self: Any) -> Any:
     return deque(tokens)
 
 
+@functools.cache
+def _method_names(clazz: type) -> frozenset[str]:
+    """moto's `method_names_from_class`, once per class: a response class's functions are fixed once imported (the
+    patches here replace functions under the same names)."""
+    return frozenset(_storage["method_names"](clazz))
+
+
 def _install_storage() -> None:
     """The compact items and the lock: once per process, never undone (stored items exist in that form)."""
+    from moto.core import responses
     from moto.dynamodb.responses import DynamoHandler
 
     if DynamoHandler.call_action is _call_action:
         return
+    _storage["method_names"] = responses.method_names_from_class
+    responses.method_names_from_class = _method_names  # type: ignore[assignment]
     moto_instances.install()  # every model object moto made stayed alive for its dashboard
     compact_install()
     wire_install()
