@@ -131,3 +131,23 @@ class SimpleEnvironment:
         self._state_mutex = threading.RLock()
         self._frames: list = []
         self.program_state_event = threading.Event()
+
+
+DEFINITION = """{"StartAt": "Each", "States": {
+  "Each": {"Type": "Map", "ItemsPath": "$.items", "ItemProcessor": {"StartAt": "Echo",
+    "States": {"Echo": {"Type": "Pass", "Parameters": {"v.$": "$"}, "End": true}}}, "Next": "Done"},
+  "Done": {"Type": "Succeed"}}}"""
+
+
+def test_a_definition_is_parsed_once_and_each_execution_gets_its_own_components():
+    from moto.stepfunctions.parser.asl.parse.asl_parser import AmazonStateLanguageParser, ASLParserException
+
+    moto_sfn.install()
+    first, tree = AmazonStateLanguageParser.parse(DEFINITION)
+    second, again = AmazonStateLanguageParser.parse(DEFINITION)
+    assert again is tree and second is not first  # the tree shared, the evaluation components fresh
+    stock, _ = moto_sfn._original["asl_parse"](DEFINITION)
+    assert type(first) is type(stock) and list(first.states.states) == list(stock.states.states) == ["Each", "Done"]
+    for _ in range(2):  # a syntax error is raised every time, never remembered as a tree
+        with pytest.raises(ASLParserException):
+            AmazonStateLanguageParser.parse('{"StartAt": ')
