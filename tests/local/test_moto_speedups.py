@@ -23,7 +23,7 @@ operation = st.one_of(
     st.tuples(st.just("update"), st.integers(0, 30), KEYS),
     st.tuples(st.just("transact"), st.integers(0, 30), KEYS),
     st.tuples(st.just("query_base"), st.integers(0, 30)),
-    st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans()),
+    st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans(), st.sampled_from(["gte", "between", "lt"])),
 )
 
 
@@ -52,10 +52,11 @@ def table(account):
 def _read(table, op):
     if op[0] == "query_base":
         return table.query(KeyConditionExpression=Key("pk").eq(f"p{op[1] % 5}"))["Items"]
-    _, g, r, forward = op
+    _, g, r, forward, comparison = op
+    sort_key = {"gte": Key("r").gte(r), "between": Key("r").between(r, r + 3), "lt": Key("r").lt(r)}[comparison]
     return table.query(
         IndexName="g-index",
-        KeyConditionExpression=Key("g").eq(g) & Key("r").gte(r),
+        KeyConditionExpression=Key("g").eq(g) & sort_key,
         ScanIndexForward=forward,
         FilterExpression=Attr("v").exists(),
     )["Items"]
