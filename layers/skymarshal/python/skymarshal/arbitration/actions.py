@@ -34,6 +34,17 @@ class ReassignCrew(_Action):
     positioning_ferry: Iata | None = None  # ...or on the plan's rescue ferry from this station (FDP from report)
 
 
+class StandDownCrew(_Action):
+    """Rostered cabin crew the report makes unavailable (sick, unfit) do not fly: their sectors of this flight and the
+    rest of its duty are released and the flight operates with the cabin crew left, at or above the certified
+    minimum (ORO.CC.100(b); arbitration/crew/short.py)."""
+
+    kind: Literal["stand_down_crew"] = "stand_down_crew"
+    crew_ids: list[str]
+    cabin_left: NonNegativeInt
+    minimum: NonNegativeInt
+
+
 class AddCabinCrew(_Action):
     """Cabin crew called out from standby because the aircraft the plan gives the flight needs more of them (the
     operator's complement per type, ORO.CC.100): they fly `flights` (the swap's) with the rostered crew."""
@@ -171,6 +182,7 @@ Action = Annotated[
     SwapAircraft
     | ReassignCrew
     | AddCabinCrew
+    | StandDownCrew
     | DelayFlight
     | RestCrew
     | CancelFlight
@@ -201,6 +213,11 @@ def describe(action: BaseModel) -> str:
         return (
             f"Add {len(a.crew_ids)} cabin crew ({', '.join(a.crew_ids)}) from standby to {', '.join(a.flights)}, "
             f"reporting {a.report_at:%H:%MZ}"
+        )
+    if isinstance(a, StandDownCrew):
+        return (
+            f"Stand down {', '.join(a.crew_ids)} from {a.flight_id}: it operates with {a.cabin_left} cabin crew "
+            f"(certified minimum {a.minimum})"
         )
     if isinstance(a, DelayFlight):
         return f"Delay {a.flight_id} by {a.delay_minutes} min: off blocks {a.new_departure:%H:%MZ}, on blocks {a.new_arrival:%H:%MZ}"

@@ -145,8 +145,9 @@ def _from_constraints(agent: str, response: AgentResponse) -> list[SafetyBound]:
 def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck, RejectionCode | None]:
     """Whether `scenario` keeps `bound`; the check for the audit trail and, when broken, the rejection code."""
     violated, subject = False, bound.agent
-    # a reserve's duty, or the crew's own re-timed after a rest, is the rules' to check (validation's second layer)
-    gone = {*scenario.crew_replacements, *scenario.crew_rested}
+    # a reserve's duty, the crew's own re-timed after a rest, or the cabin crew left without a member who stood down
+    # are the rules' to check (validation's second layer)
+    gone = {*scenario.crew_replacements, *scenario.crew_rested, *scenario.crew_stood_down}
     code: RejectionCode | None = None
     if isinstance(bound, NoDispatchBound):
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"

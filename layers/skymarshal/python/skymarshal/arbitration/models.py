@@ -45,6 +45,7 @@ KIND_OF_ACTION: dict[str, ActionKind] = {
     "ferry": "rescue_aircraft",
     "swap_aircraft": "tail_swap",
     "reassign_crew": "crew_swap",
+    "stand_down_crew": "crew_swap",  # the crew changes: without a member, the rest at or above the minimum
     "divert": "divert",
     "delay": "delay",
     "cancel": "cancel",
@@ -83,6 +84,7 @@ class Scenario(Frozen):
     aircraft_type: str | None
     crew_replacements: dict[str, str] = Field(default_factory=dict)
     crew_rested: list[str] = Field(default_factory=list)  # rostered crew who report again after the minimum rest
+    crew_stood_down: list[str] = Field(default_factory=list)  # unavailable cabin crew the flight operates without
     departure: UtcDatetime | None
     arrival: UtcDatetime | None
     arrival_airport: str | None  # the destination, or the alternate after a diversion

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .context import DisruptionContext
 from .continuation.plan import continuation_of, shifted_continuation
+from .crew.short import with_stood_down
 from .models import Scenario, Sensitivity, ValidatedScenario
 from .plans.operate import operate
 from .validation import validate
@@ -26,7 +27,7 @@ def shifted(ctx: DisruptionContext, s: Scenario, minutes: int) -> Scenario | Non
     report = next((a.report_at for a in s.actions if a.kind == "reassign_crew"), None)
     swapped = s.registration if s.registration != ctx.flight.aircraft_registration else None
     alternate = s.arrival_airport if s.kind == "divert" else None
-    return operate(
+    moved = operate(
         ctx,
         s.kind,
         delay,
@@ -37,6 +38,7 @@ def shifted(ctx: DisruptionContext, s: Scenario, minutes: int) -> Scenario | Non
         report=report,
         alternate=alternate,
     )
+    return with_stood_down(ctx, moved, s.crew_stood_down) if s.crew_stood_down else moved
 
 
 def _shift_text(ctx: DisruptionContext, s: Scenario, minutes: int) -> str:

@@ -32,6 +32,7 @@ from .crew.cabin import cabin_checks
 from .crew.chain import chain_checks, own_illegal, rostered_at
 from .crew.positioning import positioning_checks
 from .crew.rest import rest_checks
+from .crew.short import short_checks
 from .memo_keys import ReserveCheck, SwapEligibility, WeatherRead, WorkOrdersRead
 from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
 from .plans.ferry_checks import ferry_checks, ferry_of
@@ -118,6 +119,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
         (
             *_crew(ctx, scenario),
             *cabin_checks(ctx, scenario),
+            *short_checks(ctx, scenario),
             *positioning_checks(ctx, scenario),
             *rest_checks(ctx, scenario),
             _airworthiness(ctx, scenario),
@@ -145,7 +147,8 @@ def _crew(ctx: DisruptionContext, s: Scenario):
     except LookupError as exc:
         yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
         return
-    kept = [r for r in rostered if r.crew_id not in s.crew_replacements and r.crew_id not in s.crew_rested]
+    gone = {*s.crew_replacements, *s.crew_rested, *s.crew_stood_down}
+    kept = [r for r in rostered if r.crew_id not in gone]
     illegal = [r for r in kept if own_illegal(r)]  # a next duty made illegal is the chain's: re-crewed or rejected
     yield from chain_checks(ctx, s, ctx.flight, rostered)
     if illegal:

@@ -30,6 +30,7 @@ ACTION_DOMAIN: dict[str, tuple[str, ...]] = {
     "ferry": ("maintenance", "network"),
     "continue": ("crew_compliance", "regulatory", "network"),
     "reassign_crew": ("crew_compliance",),
+    "stand_down_crew": ("crew_compliance", "regulatory"),
     "delay": ("network", "crew_compliance", "regulatory"),
     "divert": ("regulatory", "network"),
     "cancel": ("network", "finance"),

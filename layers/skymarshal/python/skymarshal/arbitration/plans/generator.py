@@ -27,6 +27,7 @@ from ..continuation.plan import continuation_scenarios
 from ..crew.chain import flight_roster
 from ..crew.positioning import positioned_crew_swap
 from ..crew.rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
+from ..crew.short import short_crew
 from ..day_cost import with_day_cost
 from ..memo_keys import ClearanceWaits
 from ..models import Scenario
@@ -87,6 +88,7 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             )
         )
     keep(positioned_crew_swap(ctx))
+    keep(short_crew(ctx))  # an unavailable cabin crew member stands down; the rest meet the minimum (ORO.CC.100)
     for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
         keep(rested_crew_delay(ctx, delay))
 

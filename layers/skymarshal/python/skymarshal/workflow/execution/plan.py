@@ -17,7 +17,9 @@ conditions make a stale read fail at commit rather than write stale data).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from ...arbitration.actions import (
@@ -32,6 +34,7 @@ from ...arbitration.actions import (
     RebookPassengers,
     RepositionFleet,
     RestCrew,
+    StandDownCrew,
     SwapAircraft,
 )
 from ...arbitration.rotation.checks import SWAPPABLE
@@ -77,10 +80,9 @@ class Planner(RowReader):
             refused = rotation_refusal(self.tables, self.scenario)
             if refused is not None:
                 raise PlanError("ROTATION_BROKEN", f"refused, nothing executed: {refused}")
-        if isinstance(action, SwapAircraft):
-            return self._swap(action)
-        if isinstance(action, ReassignCrew):
-            return self._crew(action)
+        applied = _APPLIED_BY.get(type(action))
+        if applied is not None:
+            return applied(self, action)
         if isinstance(action, DelayFlight):  # the crew's roster rows move with the flight, in the same transaction
             return [
                 self._update_flight(
@@ -94,10 +96,6 @@ class Planner(RowReader):
                 ),
                 *delay_crew_changes(self, action),
             ]
-        if isinstance(action, AddCabinCrew):
-            return cabin_crew_changes(self, action)
-        if isinstance(action, RestCrew):
-            return rest_crew_changes(self, action)
         if isinstance(action, CancelFlight):
             flight = self._flight(action.flight_id)
             earlier = flight.get("delay_reason")  # kept: the cause the flight was already delayed for
@@ -114,16 +112,6 @@ class Planner(RowReader):
                     },
                 )
             ]
-        if isinstance(action, RebookPassengers):
-            return self._rebook(action)
-        if isinstance(action, FerryAircraft):
-            return ferry_changes(self, action)
-        if isinstance(action, ContinueFlight):
-            return continuation_changes(self, action)
-        if isinstance(action, GroundAircraft):
-            return grounding_changes(self, action)
-        if isinstance(action, RepositionFleet):
-            return position_changes(self, action)
         raise TypeError(f"no execution for {type(action).__name__}")
 
     def _swap(self, a: SwapAircraft) -> list[Change]:
@@ -179,19 +167,7 @@ class Planner(RowReader):
         }
         out: list[Change] = []
         for original, reserve in sorted(a.replacements.items()):
-            seat = seats.get(original)
-            if seat is None:
-                raise PlanError("ROW_MISSING", f"{original} is no longer rostered on {a.flight_id}")
-            duty = [
-                r
-                for r in self._query(
-                    s.CREW_ROSTER,
-                    Key("crew_id").eq(original) & Key("duty_key").begins_with(seat["duty_key"].split("#")[0] + "#"),
-                )
-                if r["duty_id"] == seat["duty_id"]
-                and r["kind"] == "FLIGHT"
-                and r.get("sector_departure", "") >= seat.get("sector_departure", "")
-            ]
+            duty = self._duty_from(seats, original, a.flight_id)
             out.append(self.call_out(standby, reserve, report, station, local_day))
             # the reserve's sector at the flight's times as it now operates (the roster may still hold the schedule)
             taken = moved_rows(sorted(duty, key=lambda r: r["duty_key"]), a.flight_id, *flight_times(flight))
@@ -211,6 +187,36 @@ class Planner(RowReader):
             if positioned is not None:
                 out.append(self._change(s.CREW_ROSTER, None, positioned))
         return out
+
+    def _duty_from(self, seats: dict[str, dict], crew_id: str, flight_id: str) -> list[dict]:
+        """`crew_id`'s sector rows of `flight_id` (its seat among `seats`, the flight's roster rows by member) and of
+        the later sectors of the same duty."""
+        seat = seats.get(crew_id)
+        if seat is None:
+            raise PlanError("ROW_MISSING", f"{crew_id} is no longer rostered on {flight_id}")
+        return [
+            r
+            for r in self._query(
+                s.CREW_ROSTER,
+                Key("crew_id").eq(crew_id) & Key("duty_key").begins_with(seat["duty_key"].split("#")[0] + "#"),
+            )
+            if r["duty_id"] == seat["duty_id"]
+            and r["kind"] == "FLIGHT"
+            and r.get("sector_departure", "") >= seat.get("sector_departure", "")
+        ]
+
+    def _stand_down(self, a: StandDownCrew) -> list[Change]:
+        """Each stood-down member's sectors of the flight and of the rest of that duty are released (deleted): the
+        flight operates with the cabin crew left, whose rows are unchanged."""
+        seats = {
+            r["crew_id"]: r
+            for r in self._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
+        }
+        return [
+            self._change(s.CREW_ROSTER, row, None)
+            for crew_id in sorted(a.crew_ids)
+            for row in self._duty_from(seats, crew_id, a.flight_id)
+        ]
 
     def _rebook(self, a: RebookPassengers) -> list[Change]:
         """Active bookings move onto the target flights in the numbers the plan gives — vulnerable, premium and
@@ -316,3 +322,18 @@ def _seat(free: dict[str, int], cabin: str) -> str | None:
         if free.get(c, 0) > 0:
             return c
     return None
+
+
+# The actions whose changes one function makes from the planner and the action (the rest are written inline above).
+_APPLIED_BY: dict[type, Callable[[Planner, Any], list[Change]]] = {
+    SwapAircraft: Planner._swap,
+    ReassignCrew: Planner._crew,
+    StandDownCrew: Planner._stand_down,
+    AddCabinCrew: cabin_crew_changes,
+    RestCrew: rest_crew_changes,
+    RebookPassengers: Planner._rebook,
+    FerryAircraft: ferry_changes,
+    ContinueFlight: continuation_changes,
+    GroundAircraft: grounding_changes,
+    RepositionFleet: position_changes,
+}
