@@ -43,7 +43,7 @@ from typing import Any
 from . import moto_gsi_maps as gsi_maps
 from . import moto_instances, moto_transact
 from .moto_compact import install as compact_install
-from .moto_compact import reading, release, wire_attrs, wire_json
+from .moto_compact import reading, release, wire_json
 from .moto_wire import WireAttrs
 from .moto_wire import install as wire_install
 
@@ -124,10 +124,6 @@ def _query(
         candidates = gsi_maps.by_attribute(self, attribute).get(
             (value.type, json.dumps(value.value, sort_keys=True)), []
         )
-        if range_comparison and set(kwargs) <= {"range_key_conditions"}:  # no legacy QueryFilter: moto's own way
-            candidates = _in_range(
-                self, index_name, kwargs.get("range_key_conditions"), candidates, range_comparison, range_objs
-            )
     _state.narrowed = (self, candidates) if candidates is not None else None
     try:
         found = _originals["query"](
@@ -147,25 +143,6 @@ def _query(
     finally:
         _state.narrowed = None
     return _as_answered(found) if getattr(_state, "answering_query", False) else found
-
-
-def _in_range(table, index_name: str, conditions, candidates: list, comparison: str, range_objs: list) -> list:
-    """The candidates of a GSI Query whose sort key meets the key condition, judged by moto's own comparison on that
-    one attribute read from the item's string. moto then checks, sorts and sizes only these: it decoded every
-    candidate of the partition for its sort and its range check (a hub's departures over days, for a window of
-    hours). An index with more than one sort key attribute is left to moto."""
-    from moto.dynamodb.models.dynamo_type import DynamoType
-
-    ranges = [k["AttributeName"] for k in table.get_index(index_name).schema if k["KeyType"] == "RANGE"]
-    if len(ranges) != 1 or (conditions and (len(conditions) != 1 or conditions[0][0] != ranges[0])):
-        return candidates
-    attribute = ranges[0]
-    kept = []
-    for item in candidates:
-        value = wire_attrs(item).get(attribute)
-        if value is not None and DynamoType(value).compare(comparison, range_objs):
-            kept.append(item)
-    return kept
 
 
 class _Answered:
