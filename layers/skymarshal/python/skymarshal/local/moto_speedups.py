@@ -43,8 +43,8 @@ from typing import Any
 from . import moto_gsi_maps as gsi_maps
 from . import moto_instances, moto_transact
 from .moto_compact import install as compact_install
-from .moto_compact import reading, release, wire_json
-from .moto_wire import WireAttrs
+from .moto_compact import reading, release
+from .moto_wire import answer_query, as_answered
 from .moto_wire import install as wire_install
 
 _state = threading.local()
@@ -142,34 +142,7 @@ def _query(
         )
     finally:
         _state.narrowed = None
-    return _as_answered(found) if getattr(_state, "answering_query", False) else found
-
-
-class _Answered:
-    """A Query's item as the response reads it (`attrs` only): its attributes as stored, not decoded."""
-
-    __slots__ = ("attrs",)
-
-    def __init__(self, attrs: WireAttrs):
-        self.attrs = attrs
-
-
-def _as_answered(found: tuple) -> tuple:
-    """The items of a Query request's answer read from their strings: all of them, or none (moto's own way)."""
-    items, *rest = found
-    wire = [wire_json(item) for item in items]
-    if any(attrs is None for attrs in wire):
-        return found
-    return ([_Answered(WireAttrs(attrs)) for attrs in wire if attrs is not None], *rest)
-
-
-def _answer_query(self):
-    """DynamoHandler.query: the items it puts in the response come from their stored strings (moto_wire.py)."""
-    _state.answering_query = True
-    try:
-        return _storage["answer_query"](self)
-    finally:
-        _state.answering_query = False
+    return as_answered(found)
 
 
 @contextmanager
@@ -334,8 +307,7 @@ def _install_storage() -> None:
     wire_install()
     _storage["call_action"] = DynamoHandler.call_action
     DynamoHandler.call_action = _call_action
-    _storage["answer_query"] = DynamoHandler.query
-    DynamoHandler.query = _answer_query
+    DynamoHandler.query = answer_query(DynamoHandler.query)
 
 
 def install() -> None:
