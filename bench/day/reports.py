@@ -22,6 +22,7 @@ from ..reading.render import Writer
 from ..reading.subjects import Subject
 
 SCOPE = {"tail": "flight", "crew": "crew_member", "flight": "flight", "station": "airport"}
+STAFF = {"narrative": "Staff no. ", "terse": "STAFF ", "shorthand": "ID "}
 
 
 class _EventWriter(Writer):
@@ -92,4 +93,8 @@ def written(
         15, round((event.end - (flight.scheduled_departure if flight else event.start)).total_seconds() / 60)
     )
     text = writer.write().text
-    return event.model_copy(update={"report": text}) if text.strip() else event
+    if not text.strip():
+        return event
+    if event.crew_ids:  # an OCC knows who reported sick: the staff numbers, in the style's own words
+        text = f"{text.rstrip()} {STAFF[style]}{'/'.join(event.crew_ids)}"
+    return event.model_copy(update={"report": text})

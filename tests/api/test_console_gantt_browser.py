@@ -34,7 +34,7 @@ def runs(wf):
         names[situation] = name
     for name in names.values():
         progress = wf.follow(name, timeout_s=900)
-        assert progress.awaiting_approval, (name, progress.status, progress.current)
+        assert progress.awaiting_approval, (name, progress.status, [state for state, _ in progress.states][-5:])
     yield names
     for name in names.values():
         if wf.pending(name):

@@ -12,6 +12,7 @@ from skymarshal.arbitration.crew import short
 from skymarshal.arbitration.crew.cabin_minimum import certified_minimum
 from skymarshal.data import queries as q
 from skymarshal.models.fleet import AIRCRAFT_TYPES
+from skymarshal.models.operational import CABIN_RANKS
 
 SICK_CABIN = (
     "EY124 on 21 January 2027: a cabin attendant is sick and has been stood down",
@@ -59,7 +60,7 @@ def _cabin_rostered(account, flight) -> int:
     """The flight's rostered cabin crew, cabin director included (by the members' ranks)."""
     handle = account.handle()
     ids = sorted({a.crew_id for a in q.crew_assignments(handle, flight.flight_id)})
-    return sum(m.rank in short.CABIN_RANKS for m in q.crew_members(handle, ids))
+    return sum(m.rank in CABIN_RANKS for m in q.crew_members(handle, ids))
 
 
 def _with_minimum(minimum: int):

@@ -16,6 +16,7 @@ Facts only make a situation worse: every entry grounds, removes, delays or close
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 
 from ..data import queries as q
@@ -25,7 +26,7 @@ from ..data.overlay import Overlay, RowAddition, RowPatch
 from ..models.common import iso_z
 from ..models.disruption import Disruption, Fact, ReportContradictsData
 from ..models.fleet import AIRCRAFT_TYPES
-from ..models.operational import Flight, WeatherObservation, WorkOrder
+from ..models.operational import CABIN_RANKS, CrewDuty, Flight, WeatherObservation, WorkOrder
 from ..rules import what_if_policy as policy
 from ..rules.mel import aircraft_airworthiness
 from ..rules.weather import assess_weather
@@ -60,10 +61,10 @@ def what_if(
     if stated & {"aircraft_defect", "aircraft_damage"}:
         _defect(disruption, flight, handle, at, words, additions, facts)
     rank = disruption.unavailable_rank()
-    if rank is not None:
-        patches += _crew_unavailable(disruption, flight, handle, rank, facts)
+    if any(f.name == "crew_unavailable" and f.source == "stated" for f in disruption.facts):
+        patches += _crew_unavailable(disruption, flight, handle, rank, facts, words)
     holds = disruption.severity_minutes is not None and code not in DEFECT_CODES | DESTINATION_WEATHER_CODES
-    if (code in ATFM_CODES or holds) and rank is None:  # a sick captain's "two hours before departure" is no hold
+    if (code in ATFM_CODES or holds) and not patches:  # a sick captain's "two hours before departure" is no hold
         patches += _hold(disruption, flight, facts)
     if code in DESTINATION_WEATHER_CODES and "weather" in stated:
         _weather(disruption, flight, handle, additions, facts)
@@ -150,32 +151,62 @@ def _defect(
 
 
 def _crew_unavailable(
-    disruption: Disruption, flight: Flight, handle: DataHandle, rank: str, facts: list[Fact]
+    disruption: Disruption, flight: Flight, handle: DataHandle, rank: str | None, facts: list[Fact], words: str
 ) -> list[RowPatch]:
+    """The members a crew cause makes unavailable: those the report names by staff number (each rostered on the
+    flight, in the position it says if it says one), else the first rostered in the position it names, else none."""
+    on_flight = sorted(q.crew_assignments(handle, flight.flight_id), key=lambda d: d.crew_id)
+    named = named_members(words, on_flight)
+    if rank is None:
+        return _unavailable(named, flight, facts, named=True)
     position = disruption.scope.crew_position or rank
-    rostered = sorted(
-        (d for d in q.crew_assignments(handle, flight.flight_id) if d.position == rank), key=lambda d: d.crew_id
-    )
-    if not rostered:
+    rostered = [d for d in on_flight if d.position == rank]
+    if named:
+        _check_positions(named, rank, position, flight)
+    elif not rostered:
         raise ReportContradictsData(
             f"no {position.replace('_', ' ').lower()} ({rank}) is rostered on {flight.flight_number} "
             f"{flight.flight_date}: check the flight or the crew position"
         )
     # "The captain" of an augmented crew names one of them: the first, so the report makes one member absent
-    member = rostered[0]
-    facts.append(
-        Fact(
-            name="crew_unavailable",
-            value=member.crew_id,
-            source="data",
-            evidence=f"CrewRoster: {member.crew_id} rostered as {rank} on {flight.flight_number} ({member.duty_key})",
+    return _unavailable(named or rostered[:1], flight, facts, named=bool(named))
+
+
+def _unavailable(members: list[CrewDuty], flight: Flight, facts: list[Fact], named: bool) -> list[RowPatch]:
+    for member in members:
+        facts.append(
+            Fact(
+                name="crew_unavailable",
+                value=member.crew_id,
+                source="data",
+                evidence=f"CrewRoster: {member.crew_id} rostered as {member.position} on {flight.flight_number} "
+                f"({member.duty_key})" + ("; named in the report" if named else ""),
+            )
         )
-    )
     return [
         RowPatch(
             table=s.CREW_MEMBERS, key={"crew_id": member.crew_id}, fields={"status": "SICK"}, fact="crew_unavailable"
         )
+        for member in members
     ]
+
+
+def named_members(words: str, on_flight: list[CrewDuty]) -> list[CrewDuty]:
+    """The flight's rostered members whose staff number is a word of the report ("C/A C00912 sick")."""
+    said = set(re.findall(r"\w+", words.upper()))
+    return [d for d in on_flight if d.crew_id.upper() in said]
+
+
+def _check_positions(named: list[CrewDuty], rank: str, position: str, flight: Flight) -> None:
+    """A member named in another position than the report's words contradicts the roster: refused, never guessed."""
+    cabin = rank in CABIN_RANKS
+    wrong = [d for d in named if not (d.position == rank or (cabin and d.position in CABIN_RANKS))]
+    if wrong:
+        listed = ", ".join(f"{d.crew_id} as {d.position}" for d in wrong)
+        raise ReportContradictsData(
+            f"the report names a {position.replace('_', ' ').lower()} ({rank}) on {flight.flight_number} "
+            f"{flight.flight_date}, but the roster has {listed}: check the staff number or the position"
+        )
 
 
 def _hold(disruption: Disruption, flight: Flight, facts: list[Fact]) -> list[RowPatch]:

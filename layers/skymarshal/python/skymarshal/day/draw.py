@@ -40,6 +40,27 @@ FAMILY: dict[str, tuple[str, tuple[int, ...], str]] = {
 }
 CAUSE: dict[str, Cause] = {"mechanical": "technical", "crew": "crew", "weather": "weather", "atc": "atc"}
 CrewOf = Callable[[str], Sequence[CrewDuty]]
+# Who a crew cause holds, by the history's words for it (history_tables.CREW), most specific first: the ranks the
+# members are drawn from and how many. A crew-wide cause (an FDP exceeded, a late inbound crew) holds one pilot, as
+# the report that names the member says.
+HELD_BY_WORDS: tuple[tuple[str, tuple[str, ...], int], ...] = (
+    ("captain", ("CPT",), 1),
+    ("first officer", ("FO",), 1),
+    ("cabin crew", ("CD", "CA"), 2),
+    ("", ("CPT", "FO"), 1),
+)
+
+
+def held_crew(cause: str, duties: Sequence[CrewDuty], rng: random.Random) -> tuple[str, ...]:
+    """The members of the flight's operating crew the cause's words hold (none: the flight has no such crew)."""
+    ranks, count = next((r, c) for words, r, c in HELD_BY_WORDS if words in cause)
+    pool = sorted({d.crew_id for d in duties if d.kind == "FLIGHT" and d.position in ranks})
+    return tuple(rng.sample(pool, k=min(len(pool), count)))
+
+
+def naming(report: str, crew_ids: Sequence[str]) -> str:
+    """The report with the staff numbers of the members it is about: an OCC knows who reported sick."""
+    return f"{report} Staff no. {' and '.join(crew_ids)}."
 
 
 def _midnight(day: date) -> datetime:
@@ -104,10 +125,10 @@ def _event(
     if holds == "tail":
         return StreamEvent(holds="tail", registration=flight.aircraft_registration, **base)
     if holds == "crew":
-        crew = sorted({r.crew_id for r in crew_of(flight.flight_id) if r.kind == "FLIGHT"})
-        if not crew:
+        sick = held_crew(case.cause, crew_of(flight.flight_id), rng)
+        if not sick:
             return None
-        sick = tuple(rng.sample(crew, k=min(len(crew), rng.choice((1, 1, 2)))))
+        base["report"] = naming(str(base["report"]), sick)
         return StreamEvent(holds="crew", crew_ids=sick, **base)
     if kind == "weather" and case.station != flight.origin:
         what = case.cause.format(st=case.station, type=flight.aircraft_type)
@@ -203,13 +224,13 @@ def meltdown(day: date, flights: Sequence[Flight], rng: random.Random, crew_of: 
         key=lambda f: f.flight_id,
     )
     for k, flight in enumerate(rng.sample(wave, k=min(4, len(wave)))):
-        crew = sorted({r.crew_id for r in crew_of(flight.flight_id) if r.kind == "FLIGHT"})
-        if not crew:
+        sick = held_crew("a pilot reported sick", crew_of(flight.flight_id), rng)
+        if not sick:
             continue
         at = max(flight.scheduled_departure - timedelta(minutes=rng.randint(60, 150)), _midnight(day))
         end = flight.scheduled_departure + timedelta(minutes=rng.randint(120, 240))
-        report = plain_report("crew", flight, "a flight deck crew member reported sick")
-        out.append(_on_flight(n + 1 + k, flight, at, end, "crew", report, crew_ids=(rng.choice(crew),)))
+        report = naming(plain_report("crew", flight, "a flight deck crew member reported sick"), sick)
+        out.append(_on_flight(n + 1 + k, flight, at, end, "crew", report, crew_ids=sick))
     wide = sorted(
         (f for f in flights if f.aircraft_type not in NARROWBODIES and f.origin == HUB), key=lambda f: f.flight_id
     )

@@ -3,10 +3,14 @@ and places, each an alternation of one- or two-word terms over the normalised, l
 
 from __future__ import annotations
 
-FLIGHT_DECK = r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|second officers?"
+FLIGHT_DECK = (
+    r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|cockpit|second officers?"
+)
+# "a crew member" names the cabin unless the words before it say the flight deck's ("a cockpit crew member")
+GENERIC_CREW_MEMBER = r"(?<!deck )(?<!cockpit )(?<!flight )crew members?"
 CABIN = (
     r"cabin crew|cabin crews|cabin crew members?|cabin attendants?|flight attendants?|pursers?|stewards?|stewardess\w*"
-    r"|cabin managers?|cabin seniors?|crew members?|cabin services? directors?|csd"
+    r"|cabin managers?|cabin seniors?|" + GENERIC_CREW_MEMBER + r"|cabin services? directors?|csd"
 )
 # A crew member out of duty time or short of rest is not unavailable: the rules compute what a shorter delay or a
 # reserve allows (lexicon.py's crew_duty_limit cue reads those words), where "unavailable" would ground them.

@@ -19,6 +19,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from ..models.airports import UnknownAirport, airport
 from ..models.disruption import DELAY_CODES, ScopeKind
 from .cause import read_cause
+from .lexicon_words import GENERIC_CREW_MEMBER
 from .normalise import ABBREVIATIONS, Normalised, normalise
 from .sentences import blank_instructions, described
 
@@ -34,7 +35,7 @@ POSITIONS: tuple[tuple[str, str], ...] = (
         r"|cabin services? directors?|csd",
         "PURSER",
     ),
-    (r"cabin crew|cabin attendants?|flight attendants?|stewards?|stewardess\w*|crew members?", "CABIN"),
+    (r"cabin crew|cabin attendants?|flight attendants?|stewards?|stewardess\w*|" + GENERIC_CREW_MEMBER, "CABIN"),
 )
 CREW_CAUSES = frozenset({63, 64, 65, 66, 67, 68})
 # ICAO nationality marks (Annex 7) a registration starts with: one letter, or two characters, then a hyphen.
@@ -277,7 +278,7 @@ def read_report(
     normalised_plain = blank_instructions(norm.text)
     for pattern, position in POSITIONS:
         if position == "CABIN" and not {66, 67, 68, 94} & {code for _, code, _ in reading.causes}:
-            pattern = pattern.replace(r"|crew members?", "")
+            pattern = pattern.replace("|" + GENERIC_CREW_MEMBER, "")
         if (m := _search(pattern, normalised_plain)) is not None:
             reading.crew_position = _from_normalised(norm, m, position)
             break

@@ -12,6 +12,7 @@ from .common import FlightNumber, Iata, Registration, Row, UtcDatetime
 Cabin = Literal["F", "J", "Y"]
 LoyaltyTier = Literal["NONE", "BRONZE", "SILVER", "GOLD", "PLATINUM"]
 CrewRank = Literal["CPT", "FO", "CD", "CA"]  # captain, first officer, cabin director, cabin attendant
+CABIN_RANKS: frozenset[str] = frozenset({"CD", "CA"})
 PILOT_RANKS: tuple[str, ...] = ("CPT", "FO")
 
 

@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from ...analysis.base import decision_time
 from ...models.fleet import AIRCRAFT_TYPES
+from ...models.operational import CABIN_RANKS
 from ...rules.rostered import CrewLegality
 from ..actions import StandDownCrew
 from ..context import DisruptionContext
@@ -24,7 +25,6 @@ from ..plans.operate import operate
 from .cabin_minimum import CLAUSE, CabinMinimum, operate_with
 from .chain import rostered_at
 
-CABIN_RANKS = frozenset({"CD", "CA"})  # cabin director, cabin attendant (models.operational.CrewRank)
 SENIOR_RANKS = frozenset({"CD"})  # the roster's rank that is trained as senior cabin crew member (ORO.CC.200)
 AVAILABILITY_RULE = "crew.availability"  # rules.crew_qualification: the roster status (sick, leave)
 REBRIEF = timedelta(minutes=30)  # company policy: the crew left re-briefed and their cabin positions reassigned
