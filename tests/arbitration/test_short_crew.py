@@ -4,6 +4,8 @@ stands the member down, and executing it releases their sectors and nothing else
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from test_what_if_plans import _decide, considered
 
@@ -81,3 +83,48 @@ def _with_minimum(minimum: int):
 def test_no_plan_stands_anyone_down_when_no_cabin_crew_member_is_unavailable(account):
     _, _, _, decision = _decide(account.handle(), "EY124 on 21 January 2027 is delayed 2 hours waiting for fuel")
     assert not _short(decision)
+
+
+def test_every_later_sector_of_the_stood_down_members_duty_is_checked_at_the_minimum(account):
+    """Execute releases the member's later sectors of the duty too: each is checked with the cabin crew left on it."""
+    handle = account.handle()
+    report, later = _a_duty_that_continues(handle)
+    flight, _, _, decision = _decide(handle, report)
+    (plan,) = _short(decision)
+    checks = [c for c in _checks(decision, plan.scenario_id) if c.constraint == "cabin crew minimum"]
+    assert [c.subject for c in checks] == [flight.flight_id, *later]
+    assert all(c.clause for c in checks)
+
+
+def _checks(decision, scenario_id):
+    for r in decision.ranked:
+        if r.scenario.scenario_id == scenario_id:
+            return r.compliance
+    (refused,) = [v for v in decision.rejected if v.scenario.scenario_id == scenario_id]
+    return refused.checks
+
+
+def _a_duty_that_continues(handle) -> tuple[str, list[str]]:
+    """A report on a hub departure of 21 January whose first cabin attendant's duty has later sectors, and the ids of
+    those sectors (found in the data, not planted)."""
+    start = datetime(2027, 1, 21, 4, tzinfo=UTC)
+    departures = [
+        f for f in q.flights_at_airport(handle, "AUH", start, start + timedelta(hours=8)) if f.origin == "AUH"
+    ]
+    for flight in sorted(departures, key=lambda f: (f.scheduled_departure, f.flight_id)):
+        attendants = sorted(
+            (d for d in q.crew_assignments(handle, flight.flight_id) if d.position == "CA"), key=lambda d: d.crew_id
+        )
+        if not attendants:
+            continue
+        first = attendants[0]
+        since = first.sector_departure or first.duty_start
+        rows = q.duty_history(handle, first.crew_id, since - timedelta(days=1), since + timedelta(days=1))
+        later = [
+            r.flight_id
+            for r in sorted(rows, key=lambda r: r.sector_departure or r.duty_start)
+            if r.duty_id == first.duty_id and r.kind == "FLIGHT" and (r.sector_departure or r.duty_start) > since
+        ]
+        if later:
+            return f"{flight.flight_number} on 21 January 2027: a cabin attendant reported sick", later
+    pytest.fail("no hub departure on 21 January has a cabin attendant whose duty continues")

@@ -15,11 +15,13 @@ from collections.abc import Iterator, Sequence
 from datetime import timedelta
 
 from ...analysis.base import decision_time
+from ...data import queries as q
 from ...models.fleet import AIRCRAFT_TYPES
-from ...models.operational import CABIN_RANKS
+from ...models.operational import CABIN_RANKS, CrewDuty
 from ...rules.rostered import CrewLegality
 from ..actions import StandDownCrew
 from ..context import DisruptionContext
+from ..memo_keys import SeatsRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.operate import operate
 from .cabin_minimum import CLAUSE, CabinMinimum, operate_with
@@ -87,17 +89,44 @@ def short_crew(ctx: DisruptionContext) -> Scenario | None:
     return with_stood_down(ctx, plan, [r.crew_id for r in gone])
 
 
+def later_sectors(ctx: DisruptionContext, stood_down: Sequence[str]) -> list[CrewDuty]:
+    """The sectors after the flight in the stood-down members' duties: Execute releases those too, so each of them
+    also flies without the member (one row per flight)."""
+    f = ctx.flight
+    later: dict[str, CrewDuty] = {}
+    for crew_id in stood_down:
+        rows = ctx.roster(crew_id, f.scheduled_departure)
+        sector = next((r for r in rows if r.flight_id == f.flight_id), None)
+        if sector is None:
+            continue
+        after = sector.sector_departure or sector.duty_start
+        for r in rows:
+            if r.duty_id == sector.duty_id and r.kind == "FLIGHT" and (r.sector_departure or r.duty_start) > after:
+                later.setdefault(r.flight_id, r)
+    return sorted(later.values(), key=lambda r: (r.sector_departure or r.duty_start, r.flight_id))
+
+
+def _sector_left(ctx: DisruptionContext, sector: CrewDuty, stood_down: Sequence[str]) -> CabinMinimum:
+    """ORO.CC.100/200 on a later sector with its rostered cabin crew other than `stood_down`."""
+    seats = ctx.memo(SeatsRead(sector.flight_id), lambda: q.crew_assignments(ctx.handle, sector.flight_id))
+    left = [d for d in seats if d.position in CABIN_RANKS and d.crew_id not in stood_down]
+    return operate_with(sector.aircraft_type or "", len(left), sum(d.position in SENIOR_RANKS for d in left))
+
+
 def short_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[tuple[ConstraintCheck, RejectionCode | None]]:
-    """The certified minimum with the cabin crew left, for a plan that stands crew down (none otherwise)."""
+    """The certified minimum with the cabin crew left, on the flight and on every later sector of the stood-down
+    members' duty, for a plan that stands crew down (none otherwise)."""
     if not s.crew_stood_down:
         return
-    verdict = cabin_left(ctx, s.crew_stood_down, s.delay_minutes)
-    check = ConstraintCheck(
-        constraint="cabin crew minimum",
-        source="rules",
-        clause=CLAUSE,
-        subject=ctx.flight.flight_id,
-        status="legal" if verdict.operable else "illegal",
-        message=verdict.message,
-    )
-    yield check, None if verdict.operable else "CREW_ILLEGAL"
+    verdicts = [(ctx.flight.flight_id, cabin_left(ctx, s.crew_stood_down, s.delay_minutes))]
+    verdicts += [(r.flight_id, _sector_left(ctx, r, s.crew_stood_down)) for r in later_sectors(ctx, s.crew_stood_down)]
+    for flight_id, verdict in verdicts:
+        check = ConstraintCheck(
+            constraint="cabin crew minimum",
+            source="rules",
+            clause=CLAUSE,
+            subject=flight_id,
+            status="legal" if verdict.operable else "illegal",
+            message=verdict.message if flight_id == ctx.flight.flight_id else f"{flight_id}: {verdict.message}",
+        )
+        yield check, None if verdict.operable else "CREW_ILLEGAL"
