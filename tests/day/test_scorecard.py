@@ -9,7 +9,7 @@ from day_rows import F1, F2, flight, state, utc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skymarshal.day.baselines import run_baseline
+from skymarshal.day.baselines import cancel, run_baseline
 from skymarshal.day.realize import realize
 from skymarshal.day.scorecard import score
 from skymarshal.day.stream import StreamEvent
@@ -135,3 +135,10 @@ def test_a_plan_delaying_a_flight_beyond_its_crews_duty_counts_against_the_plan(
     assert card.crew_violations_decided == 1 and card.crew_violations >= 1
     on_time_plan = score("on time", state(), [aog(9)], [DAY])  # the cause's 60 min, no plan written
     assert on_time_plan.crew_violations_decided == 0
+
+
+def test_cancelling_two_caught_flights_of_one_rotation_cancels_it_once():
+    """A station window catching both legs of a there-and-back (AUH-FRA, FRA-AUH): the first leg's rotation takes
+    the second with it, and the second, already cancelled, is not looked for among the tail's flying legs."""
+    out = cancel(state(), [F1, F2], utc(2027, 1, 20, 8))
+    assert {fid: out.flights[fid].status for fid in ("F1", "F2")} == {"F1": "CANCELLED", "F2": "CANCELLED"}

@@ -101,6 +101,8 @@ def occ_cancellation(state: DayState, f: Flight, now: datetime) -> DayState:
 def cancel(state: DayState, flights: Sequence[Flight], now) -> DayState:
     out = state.copy()
     for f in flights:
+        if out.flights[f.flight_id].status == "CANCELLED":  # with an earlier caught flight's rotation
+            continue
         rotation = _rotation(out, out.flights[f.flight_id], now)
         for leg in rotation or []:
             out.flights[leg.flight_id] = leg.model_copy(update={"status": "CANCELLED", "updated_by_execution": BY})
