@@ -38,6 +38,7 @@ from ..workflow.deployment import (
     STATE_MACHINE_ENV,
 )
 from . import moto_sfn
+from .admission import DEFAULT_SLOTS, Admission, run_of, slots_from_env
 from .emulator import BUCKET, REGION, LocalAccount
 from .iam_calls import acting_as
 
@@ -73,6 +74,7 @@ class Registry:
     calls: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     wrap: Callable[[str, Callable, dict], Any] | None = None  # tests: inject a failure around one function
+    admission: Admission = field(default_factory=lambda: Admission(DEFAULT_SLOTS))  # load queues (admission.py)
 
 
 _registry = Registry()
@@ -196,7 +198,8 @@ def _dispatch(self, function_name: str, qualifier, body, headers, response_heade
         _registry.calls[name] = _registry.calls.get(name, 0) + 1
     event = json.loads(body) if body else {}
     try:
-        with acting_as(name):  # the calls the handler makes are this function's (iam_calls.py)
+        # admitted first: the context (an agent's deadline) starts when the handler can run, not while it queues
+        with _registry.admission.slot(run_of(event)), acting_as(name):  # calls are this function's (iam_calls.py)
             result = _registry.wrap(name, handler, event) if _registry.wrap else handler(event, _Context(name))
     except Exception as exc:  # as Lambda reports an unhandled error: the state machine's Catch/Retry decide
         log.info("local function %s raised %s: %s", name, type(exc).__name__, exc)
@@ -318,6 +321,8 @@ def route(functions: dict[str, Callable]) -> None:
     import moto.awslambda_simple.models as simple
 
     _registry.functions = dict(functions)
+    if _registry.admission.slots != (slots := slots_from_env()) and not _registry.admission.running:
+        _registry.admission = Admission(slots)
     simple.LambdaSimpleBackend.invoke = _dispatch
 
 
