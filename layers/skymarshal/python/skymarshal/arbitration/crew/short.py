@@ -89,9 +89,9 @@ def short_crew(ctx: DisruptionContext) -> Scenario | None:
     return with_stood_down(ctx, plan, [r.crew_id for r in gone])
 
 
-def later_sectors(ctx: DisruptionContext, stood_down: Sequence[str]) -> list[CrewDuty]:
-    """The sectors after the flight in the stood-down members' duties: Execute releases those too, so each of them
-    also flies without the member (one row per flight)."""
+def later_sectors(ctx: DisruptionContext, stood_down: Sequence[str]) -> dict[str, CrewDuty]:
+    """The sectors after the flight in the stood-down members' duties, by flight id in time order: Execute releases
+    those too, so each of them also flies without the member."""
     f = ctx.flight
     later: dict[str, CrewDuty] = {}
     for crew_id in stood_down:
@@ -100,15 +100,16 @@ def later_sectors(ctx: DisruptionContext, stood_down: Sequence[str]) -> list[Cre
         if sector is None:
             continue
         after = sector.sector_departure or sector.duty_start
-        for r in rows:
-            if r.duty_id == sector.duty_id and r.kind == "FLIGHT" and (r.sector_departure or r.duty_start) > after:
-                later.setdefault(r.flight_id, r)
-    return sorted(later.values(), key=lambda r: (r.sector_departure or r.duty_start, r.flight_id))
+        same_duty = (r for r in rows if r.duty_id == sector.duty_id and r.kind == "FLIGHT" and r.flight_id)
+        for r in same_duty:
+            if (r.sector_departure or r.duty_start) > after:
+                later.setdefault(str(r.flight_id), r)
+    return dict(sorted(later.items(), key=lambda kv: (kv[1].sector_departure or kv[1].duty_start, kv[0])))
 
 
-def _sector_left(ctx: DisruptionContext, sector: CrewDuty, stood_down: Sequence[str]) -> CabinMinimum:
+def _sector_left(ctx: DisruptionContext, flight_id: str, sector: CrewDuty, stood_down: Sequence[str]) -> CabinMinimum:
     """ORO.CC.100/200 on a later sector with its rostered cabin crew other than `stood_down`."""
-    seats = ctx.memo(SeatsRead(sector.flight_id), lambda: q.crew_assignments(ctx.handle, sector.flight_id))
+    seats = ctx.memo(SeatsRead(flight_id), lambda: q.crew_assignments(ctx.handle, flight_id))
     left = [d for d in seats if d.position in CABIN_RANKS and d.crew_id not in stood_down]
     return operate_with(sector.aircraft_type or "", len(left), sum(d.position in SENIOR_RANKS for d in left))
 
@@ -119,7 +120,8 @@ def short_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[tuple[Constrai
     if not s.crew_stood_down:
         return
     verdicts = [(ctx.flight.flight_id, cabin_left(ctx, s.crew_stood_down, s.delay_minutes))]
-    verdicts += [(r.flight_id, _sector_left(ctx, r, s.crew_stood_down)) for r in later_sectors(ctx, s.crew_stood_down)]
+    later = later_sectors(ctx, s.crew_stood_down)
+    verdicts += [(fid, _sector_left(ctx, fid, r, s.crew_stood_down)) for fid, r in later.items()]
     for flight_id, verdict in verdicts:
         check = ConstraintCheck(
             constraint="cabin crew minimum",
