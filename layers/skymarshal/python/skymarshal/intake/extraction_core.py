@@ -314,7 +314,12 @@ def _dates_phrase(resolved: Sequence[tuple[DateMention, Resolved]]) -> str:
 
 # Words right before a flight number that make it context for another flight, not the report's subject.
 _CONTEXT_BEFORE = re.compile(
-    r"\b(?:inbound|in-bound|incoming|previous (?:sector|leg|flight)|operating as|arriving as)\s*(?:flight\s*)?$",
+    r"\b(?:inbound|in-bound|incoming|previous (?:sector|leg|flight)|operating as|arriving as)\s*(?:flight\s*)?$"
+    # the late flight this one waits for: "off the late-running EY213", "the late Islamabad arrival (EY362)",
+    # "crew operating in on EY80"
+    r"|\b(?:off|from|behind|for)\s+the\s+(?:late|delayed)(?:[\s-]running)?\s+(?:flight\s*)?$"
+    r"|\bthe\s+(?:(?:late|delayed)\s+)?[\w-]+\s+(?:arrival|inbound)\s*\(\s*$"
+    r"|\b(?:operating|coming|arriving|positioning)\s+in\s+on\s+(?:flight\s*)?$",
     re.I,
 )
 
@@ -335,6 +340,10 @@ def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[Fli
     flights = find_flights(blanked, default_carrier)
     subjects = [f for f in flights if not _context_flight(prompt, f)]
     flights = subjects or flights  # "EY4 … late, arrived behind on the inbound EY3": EY3 is context
+    # The airline's own flight named: another designator's number beside it is context, not a second subject — a
+    # dangerous-goods UN number ("UN3480"), an MVT delay code ("DL99"), a partner's connecting flight.
+    own = [f for f in flights if f.flight_number.startswith(default_carrier.upper())]
+    flights = own or flights
     flights = outside_instructions(prompt, flights, lambda f: f.start)  # "… analyse EY124 instead" names none
     if message is not None:  # the message's flight line names the flight and its day of the month
         start, end = message.flight_span

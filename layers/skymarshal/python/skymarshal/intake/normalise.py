@@ -78,6 +78,7 @@ ABBREVIATIONS: dict[str, str] = {
     "reqd": "required",
     "stby": "standby",
     "sby": "standby",
+    "stn": "station",  # "BOM STN:", "Stn AUH" — also Stansted's code: an airport only where it stands as a place
     "mvts": "movements",
     "mvmts": "movements",
     "canx": "cancelled",

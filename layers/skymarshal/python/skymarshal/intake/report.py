@@ -90,6 +90,11 @@ _FACILITY_AFTER = re.compile(
 MOVEMENT = re.compile(
     r"\b(?i:from|to|into|via|ex|towards|for)\s+(?:(?!(?i:at|in|over|near)\b)[A-Z][\w.'’-]*\s+){0,2}\(?$"
 )
+# "the late Singapore arrival", "the Jeddah inbound": a flight from there, not something at that place
+ARRIVAL_FROM = (
+    re.compile(r"\bthe\s+(?:(?:late|delayed)(?:[\s-]running)?\s+)?$", re.I),
+    re.compile(r"\s+(?:arrival|inbound)\b", re.I),
+)
 AIRSPACE = re.compile(
     r"\b((?:(?!the\b|The\b|THE\b)[A-Z][A-Za-z]+\s){1,2}(?:FIR|UIR|airspace|AIRSPACE|ACC|CTA)|(?:FIR|UIR)\s+[A-Z][A-Za-z]+)\b"
 )
@@ -246,6 +251,14 @@ def _duration(reading: ReportReading, norm: Normalised) -> None:
         reading.duration_minutes = _from_normalised(norm, plus, int(plus.group(1)))
 
 
+def _movement_end(plain: str, span: tuple[int, int]) -> bool:
+    """An airport named as a movement's end ("from Jeddah", "the late Singapore arrival"), not where something is."""
+    before, after = plain[max(0, span[0] - 60) : span[0]], plain[span[1] : span[1] + 12]
+    return MOVEMENT.search(before) is not None or (
+        ARRIVAL_FROM[0].search(before) is not None and ARRIVAL_FROM[1].match(after) is not None
+    )
+
+
 def read_report(
     text: str, known_airports: set[str] | None = None, city_codes: dict[str, str] | None = None
 ) -> ReportReading:
@@ -271,7 +284,7 @@ def read_report(
         for a in read_airports(plain, known_airports or set(), city_codes)
         if not airspace[0] <= a.span[0] < airspace[1]
     ]
-    reading.places = [a for a in reading.airports if not MOVEMENT.search(plain[max(0, a.span[0] - 60) : a.span[0]])]
+    reading.places = [a for a in reading.airports if not _movement_end(plain, a.span)]
     # where something is ("fog over Abu Dhabi") before where a flight goes ("EY75 to Madrid"): the cause's place
     named = reading.places or reading.airports
     reading.airport = named[0] if named else None

@@ -1,0 +1,63 @@
+"""Mentions that are context, not the report's subject (found by the blind corpora, fixed in general): another
+designator's number beside the airline's own flight (a dangerous-goods UN number, an MVT delay code), the late
+flight this one waits for, the place such a flight comes from, and "STN" for station."""
+
+from __future__ import annotations
+
+import pytest
+
+from skymarshal.intake.extraction_core import parse
+from skymarshal.intake.report import airport_names, read_report
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "EY77 on 3 Feb: pallet with UN1845 dry ice over the declared quantity, re-weighed at the warehouse",
+        "MVT EY77/03 delayed DL93 after the inbound, plus a tyre change",
+        "EY77 03FEB connection with LH630 protected, holding 10 min",
+    ],
+)
+def test_another_designators_number_beside_the_airlines_own_flight_is_context(report):
+    assert [f.flight_number for f in parse(report)[0]] == ["EY77"]
+
+
+def test_another_designators_number_alone_is_still_read_and_refused_later():
+    assert [f.flight_number for f in parse("UN1845 leaking in the hold, 3 Feb")[0]] == ["UN1845"]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "EY77 3 Feb waiting for 40 transfer passengers off the late EY212, about 20 min",
+        "EY77 on 3 Feb held for bags from the delayed Manila arrival (EY425)",
+        "The cabin crew of EY77 (3 Feb) are positioning in on EY18, which is running an hour late",
+        "EY77 3 Feb: pax connecting from the delayed-running EY212 still at transfer security",
+    ],
+)
+def test_the_late_flight_this_one_waits_for_is_context(report):
+    assert [f.flight_number for f in parse(report)[0]] == ["EY77"]
+
+
+def test_two_flights_both_the_subject_stay_two():
+    assert [f.flight_number for f in parse("EY77 and EY78 on 3 Feb held by fog at AUH")[0]] == ["EY77", "EY78"]
+
+
+def test_the_place_a_late_arrival_comes_from_is_not_where_the_delay_is():
+    known = {"AUH", "MNL", "LHR"}
+    reading = read_report(
+        "EY11 3 Feb holding for connecting bags off the late Manila arrival", known, airport_names(known)
+    )
+    assert "MNL" in {a.value for a in reading.airports} and "MNL" not in {a.value for a in reading.places}
+    at = read_report("EY11 3 Feb: ground power unit failed at Manila, 30 min", known, airport_names(known))
+    assert "MNL" in {a.value for a in at.places}
+
+
+def test_stn_is_the_station_unless_it_stands_as_a_place():
+    known = {"AUH", "STN", "BOM"}
+    station = read_report("BOM STN: EY205/19 DG parcel leaking, offloaded. DLA 40 MIN", known, airport_names(known))
+    assert "STN" not in {a.value for a in station.airports}
+    stansted = read_report("EY9 3 Feb: fog at STN, holding", known, airport_names(known))
+    assert "STN" in {a.value for a in stansted.places}
