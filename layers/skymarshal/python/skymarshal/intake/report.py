@@ -91,10 +91,8 @@ MOVEMENT = re.compile(
     r"\b(?i:from|to|into|via|ex|towards|for)\s+(?:(?!(?i:at|in|over|near)\b)[A-Z][\w.'’-]*\s+){0,2}\(?$"
 )
 # "the late Singapore arrival", "the Jeddah inbound": a flight from there, not something at that place
-ARRIVAL_FROM = (
-    re.compile(r"\bthe\s+(?:(?:late|delayed)(?:[\s-]running)?\s+)?$", re.I),
-    re.compile(r"\s+(?:arrival|inbound)\b", re.I),
-)
+ARRIVAL_BEFORE = re.compile(r"\bthe\s+(?:(?:late|delayed)(?:[\s-]running)?\s+)?$", re.I)
+ARRIVAL_AFTER = re.compile(r"\s+(?:arrival|inbound)\b", re.I)
 AIRSPACE = re.compile(
     r"\b((?:(?!the\b|The\b|THE\b)[A-Z][A-Za-z]+\s){1,2}(?:FIR|UIR|airspace|AIRSPACE|ACC|CTA)|(?:FIR|UIR)\s+[A-Z][A-Za-z]+)\b"
 )
@@ -254,9 +252,8 @@ def _duration(reading: ReportReading, norm: Normalised) -> None:
 def _movement_end(plain: str, span: tuple[int, int]) -> bool:
     """An airport named as a movement's end ("from Jeddah", "the late Singapore arrival"), not where something is."""
     before, after = plain[max(0, span[0] - 60) : span[0]], plain[span[1] : span[1] + 12]
-    return MOVEMENT.search(before) is not None or (
-        ARRIVAL_FROM[0].search(before) is not None and ARRIVAL_FROM[1].match(after) is not None
-    )
+    arrival_from = ARRIVAL_BEFORE.search(before) is not None and ARRIVAL_AFTER.match(after) is not None
+    return arrival_from or MOVEMENT.search(before) is not None
 
 
 def read_report(
