@@ -23,6 +23,7 @@ CONSTRAINT_TYPE = {
     "crew.rest": "rest_required",
     "crew.recency": "recency",
     "crew.type_qualification": "qualification",
+    "crew.availability": "availability",  # the roster status: sick, unfit, on leave
 }
 
 

@@ -29,11 +29,16 @@ class _Bound(BaseModel):
 
 
 class CrewIllegalBound(_Bound):
-    """These crew may not operate at a delay of `from_delay_minutes` or more (unless replaced)."""
+    """These crew may not operate at a delay of `from_delay_minutes` or more (unless replaced). `unavailable`: the
+    finding is their roster status (sick, unfit); `available_from`: the earliest off-blocks with them, when the
+    disruption estimates when they are available again (``context.with_crew_available``) — before it they may not
+    operate at any delay."""
 
     kind: Literal["crew_illegal"] = "crew_illegal"
     crew_ids: tuple[str, ...]
     from_delay_minutes: int
+    unavailable: bool = False
+    available_from: datetime | None = None
 
 
 class CrewMaxDelayBound(_Bound):
@@ -100,6 +105,7 @@ def _from_constraints(agent: str, response: AgentResponse) -> list[SafetyBound]:
                         text=c.restriction,
                         crew_ids=tuple(c.affected_crew),
                         from_delay_minutes=c.illegal_from_delay_minutes,
+                        unavailable=c.constraint_type == "availability",
                     )
                 )
             elif c.max_delay_minutes is not None:
@@ -153,8 +159,12 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"
     elif isinstance(bound, CrewIllegalBound):
         kept = [c for c in bound.crew_ids if c not in gone]
+        if bound.available_from is None:
+            caught = scenario.delay_minutes >= bound.from_delay_minutes
+        else:  # unavailable until the estimate: any departure before it keeps a member who is not there
+            caught = scenario.departure is None or scenario.departure < bound.available_from
         violated, code, subject = (
-            scenario.operates and bool(kept) and scenario.delay_minutes >= bound.from_delay_minutes,
+            scenario.operates and bool(kept) and caught,
             "CREW_ILLEGAL",
             ",".join(bound.crew_ids[:3]),
         )

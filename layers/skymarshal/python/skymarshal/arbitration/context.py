@@ -16,8 +16,9 @@ from ..models.disruption import Clearance, Disruption, history_type
 from ..models.history import DisruptionType
 from ..models.operational import AirportProfile, Booking, CrewDuty, Flight
 from ..rules.standby import standby_covering
-from .bounds import AircraftGroundedBound, SafetyBound, bounds_from
+from .bounds import AircraftGroundedBound, CrewIllegalBound, SafetyBound, bounds_from
 from .memo_keys import MemoKey, NoProfile, RosterRead, StandbyRead
+from .plans.clearance_wait import departs_after
 
 ROTATION_AHEAD = timedelta(hours=30)
 # AHM 730 codes outside the technical and weather families that another aircraft can answer: damage to this
@@ -77,6 +78,12 @@ class DisruptionContext:
     def clears(self) -> Clearance | None:
         """When the report's cause is expected to clear (Disruption.clears): the estimate a wait is validated at."""
         return self.disruption.clears
+
+    @property
+    def crew_available_from(self) -> dict[str, datetime]:
+        """The members the report makes unavailable, each with the earliest off-blocks they can operate
+        (``awaited_crew``): the rules judge them fit for a departure from then on, and the plan is at risk."""
+        return awaited_crew(self.disruption)
 
     @property
     def holds_the_flight(self) -> bool:
@@ -175,6 +182,34 @@ def release_estimate(maintenance: datetime | None, clears: Clearance | None) -> 
     return max(known) if known else None
 
 
+def awaited_crew(disruption: Disruption) -> dict[str, datetime]:
+    """Crew id → the earliest off-blocks with that member, for the members the report makes unavailable (the
+    what-if's ``crew_unavailable`` facts from the roster) when the disruption estimates when a crew member is
+    available again (a ``crew_available`` clearance: stated, from history, or policy): the estimate plus the sign-on
+    lead, as the wait is planned (``clearance_wait.departs_after``). Their duty is still counted from its rostered
+    report (ORO.FTL.205: the longer FDP, never a fresh one), and only the estimate, never a report's word, moves
+    them: with no estimate they stay unavailable at any delay."""
+    clears = disruption.clears
+    if clears is None or clears.kind != "crew_available":
+        return {}
+    at = departs_after(clears, clears.expected)
+    return {
+        str(f.value): at for f in disruption.facts if f.name == "crew_unavailable" and f.source == "data" and f.value
+    }
+
+
+def with_crew_available(bounds: list[SafetyBound], awaited: dict[str, datetime]) -> list[SafetyBound]:
+    """The safety bounds with an awaited member's unavailability ending at their earliest off-blocks
+    (``awaited_crew``), as a grounded tail's ends at its release estimate: before it no plan keeps them, after it
+    validation re-judges them at the plan's times and marks it at risk. Any other crew bound is untouched."""
+    return [
+        b.model_copy(update={"available_from": max(awaited[c] for c in b.crew_ids)})
+        if isinstance(b, CrewIllegalBound) and b.unavailable and b.crew_ids and set(b.crew_ids) <= awaited.keys()
+        else b
+        for b in bounds
+    ]
+
+
 def with_release(bounds: list[SafetyBound], registration: str, release: datetime | None) -> list[SafetyBound]:
     """The safety bounds with the disrupted tail's grounding ending at the release estimate (`release_estimate`):
     an open-ended grounding (maintenance found no time) is bounded by the clearance, and one with maintenance's own
@@ -222,7 +257,9 @@ def load_context(
         bookings=q.bookings(handle, flight.flight_id),
         rotation=rotation,
         profiles={},
-        bounds=with_release(bounds_from(collation), flight.aircraft_registration, release),
+        bounds=with_crew_available(
+            with_release(bounds_from(collation), flight.aircraft_registration, release), awaited_crew(disruption)
+        ),
         disruption_type=history_type(disruption.iata_delay_code),
         release_at=release,
         tail_grounded=grounded is not None,

@@ -21,6 +21,7 @@ from ..models.findings import Finding
 from ..rules.curfew import Movement, check_movement_at
 from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
+from ..rules.rostered import CrewLegality
 from ..rules.tail_swap import tail_swap_eligibility
 from ..rules.tail_swap_models import TailSwapEligibility
 from ..rules.weather import assess_weather
@@ -183,6 +184,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
             ),
             None,
         )
+    yield from _awaited(ctx, s, rostered, kept)
     report = next(
         (a.report_at for a in s.actions if a.kind == "reassign_crew" and a.flight_id == ctx.flight.flight_id), None
     )
@@ -216,6 +218,31 @@ def _crew(ctx: DisruptionContext, s: Scenario):
             ),
             None,
         )
+
+
+def _awaited(ctx: DisruptionContext, s: Scenario, rostered: list[CrewLegality], kept: list[CrewLegality]):
+    """A plan that keeps a member the report made unavailable flies on the estimate of when they are available
+    (``DisruptionContext.crew_available_from``): at risk, never certain, as a tail flying after its estimated
+    release — if they are not fit by the estimate's upper bound the decision is looked at again."""
+    available = ctx.crew_available_from
+    flying = {r.crew_id for r in kept} | set(s.crew_rested)  # kept as rostered, or re-timed after a rest
+    awaited = [r for r in rostered if r.crew_id in available and r.crew_id in flying]
+    clears = ctx.clears
+    if not awaited or clears is None or s.departure is None:
+        return
+    names = ", ".join(f"{r.name} ({r.crew_id}, {r.position})" for r in awaited)
+    yield (
+        _check(
+            "crew availability",
+            "rules",
+            "Operator roster status / ORO.FTL.205 (FDP from the rostered report)",
+            ",".join(r.crew_id for r in awaited),
+            "at_risk",
+            f"{names} expected to report for a departure from {max(available[r.crew_id] for r in awaited):%H:%MZ} "
+            f"({clears.source}: {clears.evidence}); look again at {clears.latest:%H:%MZ} if not fit by then",
+        ),
+        None,
+    )
 
 
 def swap_eligibility(

@@ -234,6 +234,7 @@ def _stated(
         expected=last.expected,
         latest=max(latest, last.expected),
         source="stated",
+        departs=last.estimate.departure or last.estimate.base == "delay",
         evidence=f'"{last.estimate.words}" ({_base_words(last.estimate, flight, at, kind)}); latest {bound}{others}'[
             :400
         ],

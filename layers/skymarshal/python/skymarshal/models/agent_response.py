@@ -28,7 +28,7 @@ class TimeWindow(Frozen):
 
 
 class CrewConstraint(Frozen):
-    constraint_type: Literal["duty_limit", "rest_required", "qualification", "recency"]
+    constraint_type: Literal["duty_limit", "rest_required", "qualification", "recency", "availability"]
     affected_crew: list[str]
     restriction: str
     binding: bool = True

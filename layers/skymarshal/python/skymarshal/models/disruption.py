@@ -261,6 +261,9 @@ class Clearance(Frozen):
     evidence: str = Field(min_length=1, max_length=400)
     cases: int | None = Field(default=None, ge=1)  # history: the sample size
     percentile: int | None = Field(default=None, ge=1, le=100)  # history: the percentile `latest` is
+    # the times are a departure (an ETD, "delay about 100 minutes"), not when the cause itself ends: a crew member
+    # then reports a sign-on lead before them, not after (``clearance_wait.departs_after``)
+    departs: bool = False
 
     @model_validator(mode="after")
     def _bound_after_estimate(self) -> Clearance:

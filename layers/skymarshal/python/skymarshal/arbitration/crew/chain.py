@@ -10,6 +10,7 @@ rejects it: CREW_CHAIN_BROKEN naming the duty (``chain_checks``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import timedelta
 
 from ...analysis.crew import replacement_findings, rostered_crew
 from ...data import queries as q
@@ -35,11 +36,16 @@ def flight_roster(ctx: DisruptionContext, flight: Flight) -> tuple:
 
 def rostered_at(ctx: DisruptionContext, flight: Flight, delay: int) -> list[CrewLegality]:
     """The flight's rostered crew judged at `delay`: the roster is read once per flight and arbitration (every
-    scenario asks at its own delay, and the chain at each later flight's knock-on), the rules run at each delay."""
+    scenario asks at its own delay, and the chain at each later flight's knock-on), the rules run at each delay. A
+    member the report made unavailable is judged available for a departure at or after the disruption's estimate
+    of when they are (``DisruptionContext.crew_available_from``; validation marks such a plan at risk)."""
 
     def judged() -> list[CrewLegality]:
         _, members, rosters = flight_roster(ctx, flight)
-        return flight_crew_legality(flight.flight_id, members, rosters, delay, OperatorRules())
+        departure = flight.scheduled_departure + timedelta(minutes=delay)
+        awaited = {c for c, at in ctx.crew_available_from.items() if departure >= at}
+        present = [m.model_copy(update={"status": "ACTIVE"}) if m.crew_id in awaited else m for m in members]
+        return flight_crew_legality(flight.flight_id, present, rosters, delay, OperatorRules())
 
     key = CrewLegalityCheck(flight.flight_id, delay)
     return ctx.memo(key, judged)

@@ -25,6 +25,7 @@ from ...models.operational import CrewDuty, CrewMember
 from ...rules.crew import evaluate_duty
 from ...rules.ftl_easa_limits import min_rest_minutes
 from ...rules.rostered import duty_at_delay, rostered_duty
+from ...rules.standby import REPORT_BEFORE_DEPARTURE
 from ..actions import DelayFlight, FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
 from ..context import DisruptionContext
 from ..memo_keys import FlightRead, RestedCheck
@@ -221,7 +222,9 @@ def _findings(
     """The crew rules for `member`'s duty re-timed to report at their new report, after standing down; their next
     duty at the report the plan moves it to (``next_duty_moves``), else the roster's."""
     crew_id = member.crew_id
-    if crew_id in tired:  # the report's fatigue is what the rest cures; a sickness in the data is not
+    available = ctx.crew_available_from.get(crew_id)  # a member the report expects back: from the estimate on
+    awaited = available is not None and rest.reports[crew_id] + REPORT_BEFORE_DEPARTURE >= available
+    if crew_id in tired or awaited:  # the report's fatigue is what the rest cures; a sickness in the data is not
         member = member.model_copy(update={"status": "ACTIVE"})
     rows = moved(_rows(ctx, crew_id), crew_id, moves)
     stood = stood_down(rows, rest.flight_id, rest.stood_down_at)

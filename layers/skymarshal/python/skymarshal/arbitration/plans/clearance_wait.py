@@ -7,7 +7,7 @@ release at risk after the estimate). Nothing here decides legality.
 
 The clearance's time is when the cause ends; the flight leaves then, except after a crew member becomes available:
 the crew reports at that time and the flight leaves one report-to-off-blocks later (the operator's sign-on lead,
-``analysis.crew.REPORT_BEFORE_DEPARTURE``).
+``analysis.crew.REPORT_BEFORE_DEPARTURE``) — unless the estimate is a departure already (``Clearance.departs``).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ STEP_MINUTES = 5  # a wait is planned to the next five minutes, as every generat
 
 def departs_after(clears: Clearance, at: datetime) -> datetime:
     """The earliest off-blocks once the cause has cleared at `at`: at once, or a sign-on lead after a crew member
-    becomes available (they report then; ORO.FTL.105 counts the FDP from that report)."""
-    return at + REPORT_BEFORE_DEPARTURE if clears.kind == "crew_available" else at
+    becomes available (they report then; ORO.FTL.105 counts the FDP from that report) — unless the estimate is
+    itself a departure (an ETD, a stated delay), which already holds the lead."""
+    return at + REPORT_BEFORE_DEPARTURE if clears.kind == "crew_available" and not clears.departs else at
 
 
 def delay_to(flight: Flight, departure: datetime) -> int:
