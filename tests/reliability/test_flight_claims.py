@@ -19,7 +19,7 @@ def tables(blank_account) -> WorkflowTables:
     return WorkflowTables(blank_account.resource(), blank_account.naming)
 
 
-def _claim(tables, disruption_id: str, at: datetime = T0, run_seconds: int = 1800) -> None:
+def _claim(tables, disruption_id: str, at: datetime = T0, run_seconds: int = 1800, cause: str | None = None) -> None:
     fc.claim(
         **FLIGHT,
         disruption_id=disruption_id,
@@ -27,6 +27,7 @@ def _claim(tables, disruption_id: str, at: datetime = T0, run_seconds: int = 180
         run_seconds=run_seconds,
         tables=tables,
         now=at,
+        cause=cause,
     )
 
 
@@ -53,10 +54,25 @@ def test_a_recovered_flight_is_held_for_the_configured_period(tables, monkeypatc
     with pytest.raises(fc.FlightClaimed) as refused:
         _claim(tables, "second", T0 + timedelta(minutes=119))
     assert str(refused.value) == (
-        "FLIGHT_RECENTLY_RECOVERED: EY123 on 2027-01-20: run first recovered it; a new run is accepted after "
-        "2027-01-20T08:00+00:00 (SKYMARSHAL_FLIGHT_HOLD_MINUTES)"
+        "FLIGHT_RECENTLY_RECOVERED: EY123 on 2027-01-20: run first recovered it from the same cause; a new report "
+        "of it is accepted after 2027-01-20T08:00+00:00 (SKYMARSHAL_FLIGHT_HOLD_MINUTES); another cause at once"
     )
     _claim(tables, "second", T0 + timedelta(minutes=121))
+
+
+def test_a_recovered_flight_holds_against_its_own_cause_not_a_new_one(tables):
+    """A crew member sick on a flight just recovered from a defect is a new disruption, not a second report."""
+    _claim(tables, "defect", cause="technical")
+    fc.release(flight_id=FLIGHT["flight_id"], disruption_id="defect", recovered=True, tables=tables, now=T0)
+    with pytest.raises(fc.FlightClaimed, match="FLIGHT_RECENTLY_RECOVERED"):
+        _claim(tables, "defect again", T0 + timedelta(minutes=30), cause="technical")
+    with pytest.raises(fc.FlightClaimed, match="FLIGHT_RECENTLY_RECOVERED"):  # a cause not known: the hold stands
+        _claim(tables, "unknown", T0 + timedelta(minutes=30))
+    _claim(tables, "sick captain", T0 + timedelta(minutes=31), cause="flight_operations_crew")
+    held = tables.checkpoints.get_item(Key={"PK": f"FLIGHTRUN#{FLIGHT['flight_id']}", "SK": "CLAIM"})["Item"]
+    assert (held["disruption_id"], held["status"], held["follows"]) == ("sick captain", "running", "defect")
+    with pytest.raises(fc.FlightClaimed, match="FLIGHT_RUN_IN_PROGRESS"):  # and holds it as any running claim
+        _claim(tables, "defect third", T0 + timedelta(minutes=32), cause="technical")
 
 
 def test_a_run_that_ended_without_executing_frees_the_flight(tables):

@@ -74,6 +74,6 @@ def test_a_second_run_for_a_flight_is_refused_while_the_first_runs_and_after_it_
 
     cause = _refused(wf, DEMO, agent_calls)  # EY123 already swapped: no second swap
     assert (
-        f"FLIGHT_RECENTLY_RECOVERED: EY123 on 2027-01-20: run {second} recovered it; a new run is accepted after"
+        f"FLIGHT_RECENTLY_RECOVERED: EY123 on 2027-01-20: run {second} recovered it from the same cause; a new report of it is accepted after"
         in (cause)
     )

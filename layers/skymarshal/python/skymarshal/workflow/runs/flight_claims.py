@@ -13,6 +13,9 @@ with a typed reason naming the first run:
 - Learn marks an executed plan `recovered` until the hold (`SKYMARSHAL_FLIGHT_HOLD_MINUTES`, 360) has passed,
   and any other ending (rejected, escalated, rolled back) `released`.
 - The same disruption (a resumed run) may always claim its flight again.
+- A recovered flight's hold refuses a second report of the same trouble, not a new one: a run whose cause is of
+  another AHM 730 family (`cause`: a crew member sick on a flight just recovered from a defect) takes the claim at
+  once, in one conditional write naming the run it follows.
 - A claim whose run has ended is free at once, however the run ended (issue 48): the state machine sends every
   failure to a step that releases it (infra/workflow_stack.py), and a run that ended without reaching it — aborted,
   a terminal error no Catch takes (States.DataLimitExceeded), a Lambda killed mid-release — is found here: when a
@@ -63,8 +66,8 @@ class FlightRefusal(BaseModel):
             what = f"run {self.holder_execution_name} is already handling it"
             after = f"follow or answer that run; its claim lapses at {self.until} if it never finishes"
         else:
-            what = f"run {self.holder_execution_name} recovered it"
-            after = f"a new run is accepted after {self.until} ({FLIGHT_HOLD_ENV})"
+            what = f"run {self.holder_execution_name} recovered it from the same cause"
+            after = f"a new report of it is accepted after {self.until} ({FLIGHT_HOLD_ENV}); another cause at once"
         return f"{self.code}: {flight_number} on {flight_date}: {what}; {after}"
 
 
@@ -109,10 +112,11 @@ def claim(
     tables: WorkflowTables,
     now: datetime | None = None,
     execution_status: ExecutionStatus | None = None,
+    cause: str | None = None,
 ) -> None:
     """Take the flight for this disruption, or raise FlightClaimed naming the run that holds it. A holder whose
     execution has ended (`execution_status`; default: DescribeExecution on the state machine of the environment)
-    gives way at once."""
+    gives way at once, and so does a recovered flight's hold to a run of another `cause` (the AHM 730 family)."""
     at = now or datetime.now(UTC)
     item = {
         **_key(flight_id),
@@ -121,6 +125,7 @@ def claim(
         "status": "running",
         "claimed_at": at.isoformat(),
         "until": _epoch(at + timedelta(seconds=run_seconds) + RUN_MARGIN),
+        **({"cause": cause} if cause else {}),
     }
     if _put(item, tables=tables, at=at):
         return
@@ -134,6 +139,8 @@ def claim(
         if _put(item, tables=tables, at=at):
             return
         held = _held(flight_id, tables) or held  # another run took it meanwhile
+    if _follow_recovered(held, item, tables=tables):
+        return
     refusal = FlightRefusal(
         code="FLIGHT_RECENTLY_RECOVERED" if held.get("status") == "recovered" else "FLIGHT_RUN_IN_PROGRESS",
         flight_id=flight_id,
@@ -204,6 +211,27 @@ def _take_over(
         ended,
         item["execution_name"],
     )
+    return True
+
+
+def _follow_recovered(held: dict[str, Any], item: dict[str, Any], *, tables: WorkflowTables) -> bool:
+    """Take a recovered flight's claim for a run of another cause (both claims name theirs; an older claim that
+    does not keeps its hold); False when the cause is the same, unknown, or another run took the claim first."""
+    cause, before = item.get("cause"), held.get("cause")
+    if held.get("status") != "recovered" or not cause or not before or cause == before:
+        return False
+    try:
+        tables.checkpoints.put_item(
+            Item={**item, "follows": str(held.get("disruption_id", ""))},
+            ConditionExpression="#s = :recovered AND disruption_id = :holder",
+            ExpressionAttributeNames={"#s": "status"},
+            ExpressionAttributeValues={":recovered": "recovered", ":holder": held.get("disruption_id", "")},
+        )
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            raise
+        return False
+    log.info("claim on %s: recovered from %s, taken by %s for %s", item["PK"], before, item["execution_name"], cause)
     return True
 
 

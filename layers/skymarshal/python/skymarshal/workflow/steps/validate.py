@@ -108,6 +108,7 @@ def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
             execution_name=request.execution_name,
             run_seconds=request.approval_timeout_seconds,
             tables=tables,
+            cause=request.disruption.family,
         )
     except flight_claims.FlightClaimed as exc:
         raise InvalidDisruption(str(exc)) from None
