@@ -55,9 +55,9 @@ def test_a_decision_that_waits_costs_nothing_beyond_its_cause():
 def test_a_cancellation_is_named_and_costed_against_waiting():
     day = play_baseline("cancel-first", crewed(), [hold("tail", 120)], [DAY], trace=True)
     (step,) = day.steps
-    assert step.choice == "cancel EY21, EY22"
+    assert step.choice == "cancel EY21/20, EY22/20"
     assert step.decision.cancellations == 2
-    assert "cancel EY21, EY22" in trace_table([hold("tail", 120)], day.steps)
+    assert "cancel EY21/20, EY22/20" in trace_table([hold("tail", 120)], day.steps)
 
 
 def test_changes_names_a_reserve_call_and_a_retime():
@@ -87,7 +87,9 @@ def test_the_replay_traces_rank_1_what_was_executed_and_its_cost():
     tracer.after(Outcome(events[0].event_id, "x", "executed", "cancel:rotation", 1.0, None, "cancel: Cancel EY21"))
     tracer.after(Outcome(events[1].event_id, "y", "escalated", None, 1.0, "no valid plan", None))
     first, second = tracer.steps
-    assert first.choice.startswith("rank 1: cancel: Cancel EY21; executed") and "cancel EY21, EY22" in first.choice
+    assert (
+        first.choice.startswith("rank 1: cancel: Cancel EY21; executed") and "cancel EY21/20, EY22/20" in first.choice
+    )
     assert first.decision is not None and first.decision.cancellations == 2
     assert second.choice == "nothing ranked; escalated → hold" and second.decision.passenger_delay_minutes == 0
 

@@ -116,7 +116,7 @@ def changes(before: DayState, after: DayState, crew: bool = True) -> str:
         if old is None:
             continue
         if f.status == "CANCELLED" and old.status != "CANCELLED":
-            cancelled.append(f.flight_number)
+            cancelled.append(f"{f.flight_number}/{f.flight_date:%d}")  # a rotation's numbers recur day after day
         elif f.aircraft_registration != old.aircraft_registration:
             moved.append(f"{f.flight_number}→{f.aircraft_registration}")
         elif f.departure != old.departure:

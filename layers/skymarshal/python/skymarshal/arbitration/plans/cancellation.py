@@ -133,7 +133,7 @@ def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
             compensation=tuple(gone.compensation), care=tuple(gone.care), cancelled_bookings=tuple(gone.bookings)
         )
     )
-    numbers = " and ".join(x.flight_number for x in block)
+    numbers = block_words(block)
     scenario = Scenario(
         scenario_id="cancel",
         kind="cancel",
@@ -155,6 +155,18 @@ def _cancel(ctx: DisruptionContext, block: list[Flight]) -> Scenario:
         overnight_passengers=gone.overnight,
     )
     return scenario.model_copy(update=pros_cons(ctx, scenario, 0))
+
+
+def block_words(block: list[Flight]) -> str:
+    """The flights a cancellation takes, as a duty manager reads them: "EY21 and EY22" within one day; across days
+    the first and how many later ones through which day, each flight number once ("EY312 and the rotation's 12
+    later flights through 23 Jan: EY337, EY338, EY329, EY330"), not the same numbers again day after day."""
+    if len({x.flight_date for x in block}) <= 1:
+        return " and ".join(x.flight_number for x in block)
+    first, later = block[0], block[1:]
+    numbers = ", ".join(dict.fromkeys(x.flight_number for x in later))
+    last = max(x.scheduled_departure for x in later)
+    return f"{first.flight_number} and the rotation's {len(later)} later flights through {last:%d %b}: {numbers}"
 
 
 def minutes_after(start: datetime, end: datetime) -> int:
