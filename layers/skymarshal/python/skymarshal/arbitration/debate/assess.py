@@ -76,7 +76,7 @@ def positions(
     flight = request_flight(handle, disruption)
     if flight is not None:
         ctx = load_context(prompt, flight, responses, handle, now or datetime.now(UTC), disruption)
-        validated = [validate(ctx, s) for s in generate(ctx)]
+        validated = [validate(ctx, s) for s in generate(ctx, proposed_only=True)]  # only agents' plans are positions
         bounds = ctx.bounds
     out = {}
     for agent in AGENTS:

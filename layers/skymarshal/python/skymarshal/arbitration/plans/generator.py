@@ -43,11 +43,14 @@ SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bag
 MAX_CREW_SWAP_DELAYS = 2  # reserve searches are the slow part (~1.5 s each)
 
 
-def generate(ctx: DisruptionContext) -> list[Scenario]:
+def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Scenario]:
+    """Every scenario, each with its operation records and its cost to the day. `proposed_only`: only the plans an
+    agent proposed, without their cost to the day — what the debate's positions read after every round
+    (debate/assess.py), which the generator's own plans (the cancellation, rescues, rests) are not part of."""
     found: dict[str, Scenario] = {}
 
     def keep(scenario: Scenario | None) -> None:
-        if scenario is None:
+        if scenario is None or (proposed_only and scenario.sources == ["generator"]):
             return
         if scenario.scenario_id in found:  # the same plan from another source: record who proposed it
             old = found[scenario.scenario_id]
@@ -55,11 +58,13 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
         else:
             found[scenario.scenario_id] = scenario
 
-    keep(cancellation(ctx))
+    if not proposed_only:
+        keep(cancellation(ctx))
     waits = _waits(ctx)
     for delay, sources in _delays(ctx).items():
-        keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
-    for delay in _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
+        if not proposed_only or sources != ["generator"]:
+            keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
+    for delay in [] if proposed_only else _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
         proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now, rostered=flight_roster(ctx, ctx.flight))
         if proposal is not None:
             keep(
@@ -74,7 +79,8 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
             )
     if ctx.swap_addresses_cause:  # an aircraft change does not lift an ATC slot
         for registration, sources in _tails(ctx).items():
-            keep(_tail_swap(ctx, registration, sources))
+            if not proposed_only or sources != ["generator"]:
+                keep(_tail_swap(ctx, registration, sources))
     for agent, proposal in _proposals(ctx, "crew_swap"):
         delay = max(ctx.flight.delay_minutes, proposal.estimated_delay_minutes or 0)
         keep(
@@ -87,25 +93,32 @@ def generate(ctx: DisruptionContext) -> list[Scenario]:
                 report=datetime.fromisoformat(proposal.parameters["report"]),
             )
         )
-    keep(positioned_crew_swap(ctx))
-    keep(short_crew(ctx))  # an unavailable cabin crew member stands down; the rest meet the minimum (ORO.CC.100)
-    for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
-        keep(rested_crew_delay(ctx, delay))
-
-    for rescue in rescue_scenarios(ctx):
-        keep(rescue)
-        keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
-        keep(rescue_after_rest(ctx, rescue))  # a crew already on duty rests first: the rescue flies after
-    for continued in continuation_scenarios(ctx):  # a flight on the ground at its alternate flies on from there
-        keep(continued)
+    if not proposed_only:
+        _generated_crew_and_rescue(ctx, keep)
     for agent, proposal in _proposals(ctx, "divert"):
         keep(
             operate(
                 ctx, "divert", ctx.flight.delay_minutes, sources=[agent], alternate=proposal.parameters["alternate"]
             )
         )
-    records = (with_day_cost(ctx, with_operation_records(ctx, s)) for s in found.values())
-    return sorted(records, key=lambda s: s.scenario_id)
+    records = (with_operation_records(ctx, s) for s in found.values())
+    costed = records if proposed_only else (with_day_cost(ctx, s) for s in records)
+    return sorted(costed, key=lambda s: s.scenario_id)
+
+
+def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:
+    """The generator's own crew and aircraft plans: a reserve positioned on our flights, operating short, the crew
+    rested, a rescue aircraft (with the crew re-timed or rested for it), the flight flown on from its alternate."""
+    keep(positioned_crew_swap(ctx))
+    keep(short_crew(ctx))  # an unavailable cabin crew member stands down; the rest meet the minimum (ORO.CC.100)
+    for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
+        keep(rested_crew_delay(ctx, delay))
+    for rescue in rescue_scenarios(ctx):
+        keep(rescue)
+        keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
+        keep(rescue_after_rest(ctx, rescue))  # a crew already on duty rests first: the rescue flies after
+    for continued in continuation_scenarios(ctx):  # a flight on the ground at its alternate flies on from there
+        keep(continued)
 
 
 def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenario:
