@@ -187,8 +187,8 @@ def awaited_crew(disruption: Disruption) -> dict[str, datetime]:
     what-if's ``crew_unavailable`` facts from the roster) when the disruption estimates when a crew member is
     available again (a ``crew_available`` clearance: stated, from history, or policy): the estimate plus the sign-on
     lead, as the wait is planned (``clearance_wait.departs_after``). Their duty is still counted from its rostered
-    report (ORO.FTL.205: the longer FDP, never a fresh one), and only the estimate, never a report's word, moves
-    them: with no estimate they stay unavailable at any delay."""
+    report (ORO.FTL.205: the longer FDP, never a fresh one). With no estimate of when a crew member is available
+    (another kind of clearance, or none) they stay unavailable at any delay."""
     clears = disruption.clears
     if clears is None or clears.kind != "crew_available":
         return {}

@@ -228,7 +228,10 @@ def _awaited(ctx: DisruptionContext, s: Scenario, rostered: list[CrewLegality], 
     flying = {r.crew_id for r in kept} | set(s.crew_rested)  # kept as rostered, or re-timed after a rest
     awaited = [r for r in rostered if r.crew_id in available and r.crew_id in flying]
     clears = ctx.clears
-    if not awaited or clears is None or s.departure is None:
+    if clears is None or s.departure is None:
+        return
+    awaited = [r for r in awaited if s.departure >= available[r.crew_id]]  # before it, the rules refuse the plan
+    if not awaited:
         return
     names = ", ".join(f"{r.name} ({r.crew_id}, {r.position})" for r in awaited)
     yield (
