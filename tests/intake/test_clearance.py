@@ -207,6 +207,28 @@ def test_words_that_time_something_else_state_no_estimate(text):
     assert _clears(text, code=64).clears.source != "stated"
 
 
+@pytest.mark.parametrize(
+    ("text", "words", "minutes"),
+    [
+        ("the captain called in sick two hours before departure", "two hours", 120),
+        ("check-in queues an hour long", "an hour", 60),
+        ("the first officer reported unfit 90 minutes ago", "90 minutes", 90),
+    ],
+)
+def test_the_readers_duration_fact_timing_something_else_is_no_estimate_either(text, words, minutes):
+    """The reader's stated duration (report.py) is the fallback when the words state no estimate: it must not bring
+    back what the words left out — a sick captain read as fit again two hours after the decision."""
+    at = text.index(words)
+    said = Fact(name="duration_minutes", value=minutes, source="stated", evidence=words, span=(at, at + len(words)))
+    d = with_clearance(_disruption(64, facts=[said]), text, None, NOW, FLIGHT)  # type: ignore[arg-type]
+    assert d.clears is not None and d.clears.source != "stated"
+    kept = f"the captain called in sick, delay {words}"  # the same fact, timing the delay: the estimate
+    at = kept.index(words)
+    said = said.model_copy(update={"span": (at, at + len(words))})
+    d = with_clearance(_disruption(64, facts=[said]), kept, None, NOW, FLIGHT)  # type: ignore[arg-type]
+    assert d.clears is not None and d.clears.source == "stated"
+
+
 # ------------------------------------------------------------------ history, with a minimum of cases
 
 

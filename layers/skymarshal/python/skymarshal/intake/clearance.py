@@ -39,7 +39,7 @@ from ..models.operational import Flight
 from ..rules import what_if_policy
 from . import clearance_history as history
 from . import clearance_policy as policy
-from .clearance_words import DELAY_CUES, EstimateBase, StatedEstimate, stated_estimates
+from .clearance_words import DELAY_CUES, NOT_AN_ESTIMATE_AFTER, EstimateBase, StatedEstimate, stated_estimates
 
 # A stated estimate with no upper bound of its own: a quarter of its length past it, at least a quarter of an hour
 # (a release estimate slips: parts, a re-inspection, the certificate of release to service) — company policy.
@@ -193,10 +193,14 @@ def _corrected(disruption: Disruption, kind: ClearanceKind) -> StatedEstimate | 
     return StatedEstimate(base, words, (0, 0), minutes=disruption.severity_minutes)
 
 
-def _from_facts(disruption: Disruption, kind: ClearanceKind) -> list[tuple[StatedEstimate, bool]]:
-    """The stated duration fact (an MVT's DL or ED, a reading the words above did not make), as an estimate."""
+def _from_facts(disruption: Disruption, kind: ClearanceKind, report: str) -> list[tuple[StatedEstimate, bool]]:
+    """The stated duration fact (an MVT's DL or ED, a reading the words above did not make), as an estimate —
+    unless the report's words right after it time something else ("called in sick two hours before departure"),
+    which the words above already left out."""
     fact = next((f for f in disruption.facts if f.name == "duration_minutes" and f.source == "stated"), None)
     if fact is None or not isinstance(fact.value, int) or fact.value <= 0:
+        return []
+    if fact.span is not None and NOT_AN_ESTIMATE_AFTER.match(report[fact.span[1] : fact.span[1] + 20]):
         return []
     words = str(fact.evidence)
     past = _MVT_DELAY.search(words) or DELAY_CUES.search(words) or kind not in ("aircraft_release", "crew_available")
@@ -216,7 +220,7 @@ def _stated(
     if corrected is not None:
         read: list[tuple[StatedEstimate, bool]] = [(corrected, False)]
     else:
-        read = [(e, True) for e in stated_estimates(report)] or _from_facts(disruption, kind)
+        read = [(e, True) for e in stated_estimates(report)] or _from_facts(disruption, kind, report)
     if not read:
         return None
     placed = []
