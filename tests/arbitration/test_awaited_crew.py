@@ -53,6 +53,15 @@ def test_the_captain_is_awaited_from_the_stated_estimate(decided):
     assert disruption.clears.expected == flight.scheduled_departure + timedelta(minutes=100)
 
 
+def test_only_the_reports_own_estimate_awaits_the_member(decided):
+    """A history or policy estimate is how long a replacement usually takes, not this member's return."""
+    _, disruption, _ = decided
+    assert disruption.clears is not None
+    for source in ("history", "policy"):
+        other = disruption.clears.model_copy(update={"source": source, "cases": 12, "percentile": 80})
+        assert awaited_crew(disruption.model_copy(update={"clears": other})) == {}
+
+
 def test_a_crew_member_available_at_a_time_reports_then_and_leaves_a_sign_on_lead_later():
     at = datetime(2027, 1, 21, 15, 0, tzinfo=UTC)
     available = Clearance(kind="crew_available", expected=at, latest=at, source="policy", evidence="policy")

@@ -184,13 +184,14 @@ def release_estimate(maintenance: datetime | None, clears: Clearance | None) -> 
 
 def awaited_crew(disruption: Disruption) -> dict[str, datetime]:
     """Crew id → the earliest off-blocks with that member, for the members the report makes unavailable (the
-    what-if's ``crew_unavailable`` facts from the roster) when the disruption estimates when a crew member is
-    available again (a ``crew_available`` clearance: stated, from history, or policy): the estimate plus the sign-on
-    lead, as the wait is planned (``clearance_wait.departs_after``). Their duty is still counted from its rostered
-    report (ORO.FTL.205: the longer FDP, never a fresh one). With no estimate of when a crew member is available
-    (another kind of clearance, or none) they stay unavailable at any delay."""
+    what-if's ``crew_unavailable`` facts from the roster) when the report itself states when a crew member is
+    available again (a ``crew_available`` clearance the report states: "ETD +155", "expected delay about 100
+    minutes"): the estimate plus the sign-on lead, as the wait is planned (``clearance_wait.departs_after``). Their
+    duty is still counted from its rostered report (ORO.FTL.205: the longer FDP, never a fresh one). An estimate
+    from the airline's record or the policy is how long a replacement usually takes, not this member's return:
+    with one, or none, they stay unavailable at any delay (a reserve or positioned crew is then the plan)."""
     clears = disruption.clears
-    if clears is None or clears.kind != "crew_available":
+    if clears is None or clears.kind != "crew_available" or clears.source != "stated":
         return {}
     at = departs_after(clears, clears.expected)
     return {
