@@ -71,7 +71,7 @@ def test_a_plan_without_its_repair_past_the_horizon_is_refused_naming_the_flight
     disruption, overlay = network_report(FOGS[0], handle, NOW)
     seen = handle.with_overlay(overlay)
     scope = network_scope(seen, disruption, now=NOW)
-    plans, data, _ = generate_plans(seen, scope, disruption, NetworkPlanConfig(objectives={}))
+    plans, data, _ = generate_plans(seen, scope, disruption, NetworkPlanConfig(objectives={}, hold=False))
     (baseline,) = plans
     repaired = [a for a in baseline.actions if a.scheduled_departure > scope.horizon_end and a.action == "cancel"]
     assert repaired, "the baseline cancels past the horizon what its cancellations strand"
@@ -94,7 +94,7 @@ def test_a_flight_swapped_onto_a_tail_still_flying_into_the_day_is_refused_at_it
     disruption, overlay = network_report(FOGS[0], handle, NOW)
     seen = handle.with_overlay(overlay)
     scope = network_scope(seen, disruption, now=NOW)
-    plans, data, _ = generate_plans(seen, scope, disruption, NetworkPlanConfig(objectives={}))
+    plans, data, _ = generate_plans(seen, scope, disruption, NetworkPlanConfig(objectives={}, hold=False))
     (baseline,) = plans
     into = q.last_flight_before(seen, "A6-BLL", datetime(2027, 1, 21, tzinfo=UTC))
     assert into is not None and into.flight_id == "EY170-20270120"

@@ -17,7 +17,7 @@ from .disruption import Window
 
 # "flights": the flights a report names, hit by one cause (a runway closure, a regulation, a tail's defect)
 RestrictionKind = Literal["closure", "capacity", "regulation", "flights"]
-Objective = Literal["min_delay", "min_cancellations", "protect_connections", "baseline"]
+Objective = Literal["min_delay", "min_cancellations", "protect_connections", "hold", "baseline"]
 FlightActionKind = Literal["operate", "retime", "tail_swap", "cancel", "ferry"]
 # Why a report about an airport cannot become network plans (one line each; intake/airport_facts.py refuses the rest).
 NetworkInputCode = Literal[
@@ -108,6 +108,8 @@ class FlightAction(Frozen):
     new_registration: str | None = None  # the tail that flies it (None: cancelled)
     aircraft_type: str
     crew_changes: list[CrewChange] = Field(default_factory=list)
+    # crew id → the later report a re-timed duty's crew is told of at rest (CS FTL.1.205(d) delayed reporting)
+    moved_reports: dict[str, UtcDatetime] = Field(default_factory=dict)
     passengers: int = 0  # booked on the flight
     passengers_reaccommodated: int = 0  # moved to another flight (cancelled here, or a missed connection)
     passengers_stranded_overnight: int = 0  # no seat the same local day at the origin

@@ -81,7 +81,7 @@ def _frontier(
     return None
 
 
-def _row(f: Flight, action: str, reason: str, **update) -> FlightAction:
+def flight_row(f: Flight, action: str, reason: str, **update) -> FlightAction:
     cancel = action == "cancel"
     fields = {
         "flight_id": f.flight_id,
@@ -114,7 +114,7 @@ def knock_on(front: Frontier) -> list[FlightAction] | None:
         delay = ready - f.scheduled_departure
         why = f"knock-on: {front.registration} is late from {front.after}; re-timed to its minimum turn"
         out.append(
-            _row(
+            flight_row(
                 f,
                 "retime",
                 why,
@@ -175,7 +175,7 @@ def exchange(t: Frontier, u: Frontier, types: Mapping[str, str]) -> list[FlightA
             f"the rest of {other.registration}'s rotation swaps to {tail.registration} (at {tail.at} after "
             f"{tail.after}): {where}"
         )
-        out += [_row(f, "tail_swap", why, new_registration=tail.registration, aircraft_type=tail_type) for f in rows]
+        out += [flight_row(f, "tail_swap", why, new_registration=tail.registration, aircraft_type=tail_type) for f in rows]
     return out
 
 
@@ -186,7 +186,7 @@ def strand(front: Frontier) -> list[FlightAction]:
         if f.origin == front.at and f.scheduled_departure >= front.ready:
             break
         why = f"cancelled: {front.registration} is at {front.at} after {front.after}, not at {f.origin}"
-        out.append(_row(f, "cancel", why))
+        out.append(flight_row(f, "cancel", why))
     return out
 
 

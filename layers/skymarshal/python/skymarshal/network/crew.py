@@ -3,9 +3,13 @@ times, legal standby reserves called out where a rostered member becomes illegal
 fly re-planned (cancelled with whatever their tail can then no longer fly), each change recorded.
 
 A crew member is checked on the whole duty that holds the flight: the duty's operated sectors at their new times
-(ORO.FTL.205 FDP from the rostered report to the last on-blocks — the report is kept, the conservative side:
-delayed reporting under CS FTL.1.220 is not assumed), cumulative limits (ORO.FTL.210) and rest before and after
-(ORO.FTL.235) against their roster, type rating and recency. The duty's sectors must still chain: each leaves from
+(ORO.FTL.205 FDP from the report to the last on-blocks), cumulative limits (ORO.FTL.210) and rest before and after
+(ORO.FTL.235) against their roster, type rating and recency. The report is the roster's, but for a duty whose first
+sector the plan re-times and whose crew is still at rest more than the call-out notice after the decision: they are
+told to report as much later (CS FTL.1.205(d) delayed reporting, as the single-flight plans' knock-on reports),
+and the plan's row carries the moved report for execution. A member legal for the duty itself but left short of
+rest before their next rostered duty (the ``crew.rest_after`` finding) flies it, and a reserve takes that next duty
+(`cover_next_duty`); only without one is the flight re-planned. The duty's sectors must still chain: each leaves from
 where the previous one landed, CREW_CONNECT after it (a sector the plan cancelled leaves the crew where they are).
 
 A reserve (a STANDBY row at the duty's start station covering the report) takes the whole duty of the member they
@@ -33,6 +37,7 @@ from .tails import cascade, plan_legs, scheduled_row, tail_starts
 from .totals import PlanData
 
 CREW_CONNECT = timedelta(minutes=30)  # company policy: a crew changes aircraft within a duty in 30 min (verify)
+NEXT_DUTY_RULE = "crew.rest_after"  # rules.crew: the rest after a duty before the member's next rostered one
 MAX_REPLANS = 20  # each round only adds cancellations, so it ends; this bounds a pathological roster
 
 
@@ -51,6 +56,13 @@ class DutyVerdict:
     @property
     def legal(self) -> bool:
         return self.out_of_position is None and is_legal(self.findings)
+
+    @property
+    def short_of_rest_only(self) -> bool:
+        """Legal for this duty itself, only short of rest before the next rostered one (ORO.FTL.235): that duty's
+        question, answered by a reserve for it (`next_duty`), not by cancelling this one."""
+        illegal = [f for f in self.findings if f.status == "illegal"]
+        return self.out_of_position is None and bool(illegal) and all(f.rule == NEXT_DUTY_RULE for f in illegal)
 
     def reason(self) -> str:
         if self.out_of_position:
@@ -137,6 +149,34 @@ def plan_times(actions: Sequence[FlightAction]) -> Times:
     }
 
 
+def duty_report(crew: CrewData, first: CrewDuty, times: Times) -> datetime:
+    """When the member reports for the duty whose first sector is `first`: later by the plan's re-timing of that
+    sector when they are still at rest past the call-out notice (CS FTL.1.205(d)), else as rostered."""
+    when = times.get(first.flight_id or "")
+    if when is None or first.sector_departure is None or first.duty_start <= crew.decision + CALL_OUT:
+        return first.duty_start
+    return first.duty_start + max(timedelta(0), when[0] - first.sector_departure)
+
+
+def moved_reports(crew: CrewData, a: FlightAction, times: Times) -> dict[str, datetime]:
+    """The rostered crew of a re-timed flight their duty starts with, told to report later (`duty_report`); a
+    member a reserve replaces is not told anything."""
+    if not a.operates or a.action == "ferry" or a.delay_minutes <= 0:
+        return {}
+    replaced = {c.replaced for c in a.crew_changes}
+    out = {}
+    for seat in crew.assignments(a.flight_id):
+        if seat.kind != "FLIGHT" or seat.crew_id in replaced:
+            continue
+        duty = [r for r in crew.history(seat.crew_id) if r.duty_id == seat.duty_id and r.kind == "FLIGHT"]
+        first = min(duty, key=lambda r: r.sector_departure or r.duty_start, default=None)
+        if first is not None and first.flight_id == a.flight_id and (at := duty_report(crew, first, times)) != (
+            first.duty_start
+        ):
+            out[seat.crew_id] = at
+    return out
+
+
 def duty_verdict(
     crew: CrewData, member: CrewMember, rows: list[CrewDuty], times: Times, types: dict[str, str]
 ) -> DutyVerdict:
@@ -180,7 +220,7 @@ def duty_verdict(
     tail = (first.duty_end - first.fdp_end) if first.fdp_end else timedelta(minutes=30)
     pilots = first.pilots_on_board or 2
     proposed = ProposedDuty(
-        report=first.duty_start,
+        report=duty_report(crew, first, times) if operated[0][0] is first else first.duty_start,
         fdp_end=last[3],
         release=last[3] + tail,
         sectors=len(operated),
@@ -217,6 +257,39 @@ def verdicts(crew: CrewData, actions: Sequence[FlightAction]) -> list[DutyVerdic
         if rows:
             out.append(duty_verdict(crew, member, rows, times, types))
     return out
+
+
+def next_duty(crew: CrewData, v: DutyVerdict, times: Times, types: dict[str, str]) -> DutyVerdict | None:
+    """The member's next rostered flight duty after `v`'s, judged under the plan's times (None: none rostered)."""
+    member = crew.members([v.crew_id]).get(v.crew_id)
+    if member is None or v.proposed is None:
+        return None
+    later = [r for r in crew.history(v.crew_id) if r.kind == "FLIGHT" and r.flight_id and r.duty_id != v.duty_id]
+    later = [r for r in later if r.duty_start > v.proposed.report]
+    if not later:
+        return None
+    first = min(later, key=lambda r: r.duty_start)
+    verdict = duty_verdict(crew, member, [r for r in later if r.duty_id == first.duty_id], times, types)
+    return verdict if verdict.sectors else None
+
+
+def cover_next_duty(
+    crew: CrewData, v: DutyVerdict, times: Times, types: dict[str, str], used: set[str]
+) -> tuple[str, str, CrewChange] | None:
+    """(the next duty's id, its first sector, the change) calling a legal reserve out for the member's next rostered
+    duty, which the plan's delay leaves them short of rest before; None when there is none to call."""
+    following = next_duty(crew, v, times, types)
+    if following is None:
+        return None
+    sector = following.sectors[0]
+    when = times.get(sector)
+    flight = crew.flight(sector)
+    departure = when[0] if when else flight.scheduled_departure if flight else None
+    found = find_reserve(crew, following, departure, used) if departure is not None else None
+    if found is None:
+        return None
+    change = CrewChange(rank=v.rank, replaced=v.crew_id, reserve=found[0], report_at=found[1], reason=v.reason())
+    return following.duty_id, sector, change
 
 
 def reserve_report(crew: CrewData, proposed: ProposedDuty, first_departure: datetime) -> datetime:
@@ -273,10 +346,19 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
         changes: dict[str, list[CrewChange]] = {}
         used: set[str] = set()
         uncrewable: dict[str, str] = {}
+        times, types = plan_times(rows), {a.flight_id: a.aircraft_type for a in rows}
+        answered: set[tuple[str, str]] = set()  # (crew id, duty id) a reserve already takes
         for v in sorted(verdicts(crew, rows), key=lambda v: (by_id_departure(by_id, v), v.crew_id)):
-            if v.legal or v.proposed is None:
+            if v.legal or v.proposed is None or (v.crew_id, v.duty_id) in answered:
                 continue
             first = by_id_departure(by_id, v)
+            cover = cover_next_duty(crew, v, times, types, used) if v.short_of_rest_only else None
+            if cover is not None:  # the member flies this duty; a reserve takes the next one
+                duty_id, sector, change = cover
+                used.add(change.reserve)
+                answered.add((v.crew_id, duty_id))
+                changes.setdefault(sector, []).append(change)
+                continue
             found = None if v.out_of_position else find_reserve(crew, v, first, used)
             if found is None:
                 for sector in v.sectors:
@@ -307,6 +389,7 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
                     )
         if not uncrewable:
             crewed = [a.model_copy(update={"crew_changes": changes.get(a.flight_id, [])}) for a in rows]
+            crewed = [a.model_copy(update={"moved_reports": moved_reports(crew, a, times)}) for a in crewed]
             crewed += _recrewed_rows(crew, changes, {a.flight_id for a in rows})
             return sorted(crewed, key=lambda a: (a.scheduled_departure, a.flight_id)), replanned
         rotations = crew.data.rotations

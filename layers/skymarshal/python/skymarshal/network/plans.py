@@ -39,8 +39,10 @@ from ..recovery.solver import NoFeasibleSolution, solve
 from .continuity import keep_continuous
 from .crew import CrewData
 from .crew_model import CrewModel
+from .hold import hold_actions
 from .ferry import positioning_row
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
+from .restriction import imposed_minutes, regulated
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row
 from .totals import PlanData, measure
@@ -71,6 +73,7 @@ TITLES: dict[str, str] = {
     "min_delay": "Optimised for delay",
     "min_cancellations": "Optimised for fewer cancellations",
     "protect_connections": "Optimised for connections and premium passengers",
+    "hold": "Hold every flight for its slot: no swaps, no cancellations",
     "baseline": "Conservative baseline: cancel the affected rotations and re-accommodate",
 }
 
@@ -88,6 +91,7 @@ class NetworkPlanConfig(BaseModel):
     recovery_hours: int = Field(RECOVERY_HOURS, ge=1, le=24)
     max_flights: int = Field(MAX_FLIGHTS, ge=1)
     seed: int = 0
+    hold: bool = True  # the hold plan (network.hold) beside the optimizer's: waiting, for the others to beat
 
 
 def _scaled(values: dict[str, float], factor: float, premium: float) -> dict[str, float]:
@@ -155,25 +159,6 @@ def usage(actions: list[FlightAction], airport: str) -> Usage:
         if a.new_arrival is not None and a.destination == airport:
             used[("A", a.new_arrival.replace(minute=0, second=0, microsecond=0))] += 1
     return used
-
-
-def regulated(r: NetworkRestriction, f: Flight) -> bool:
-    """Does the restriction hold this flight: a named flight it holds, or its movement at the airport in the
-    window?"""
-    if r.kind == "flights":
-        return f.flight_id in r.held_minutes
-    w = r.window
-    return (f.origin == r.airport and w.start <= f.scheduled_departure < w.end) or (
-        f.destination == r.airport and w.start <= f.scheduled_arrival < w.end
-    )
-
-
-def imposed_minutes(r: NetworkRestriction, f: Flight) -> int | None:
-    """Minutes after its schedule the flight may leave at the earliest: a named flight's hold, or the ATC slot
-    delay of a regulated one; None: the restriction imposes none on it."""
-    if r.kind == "flights" or f.flight_id in r.held_minutes:  # a named flight's hold, or its ration-by-schedule slot
-        return r.held_minutes.get(f.flight_id)
-    return r.slot_delay_minutes if r.slot_delay_minutes and regulated(r, f) else None
 
 
 def adapt(
@@ -381,6 +366,8 @@ def generate_plans(
                 notes=notes,
             )
         )
+    if config.hold:
+        plans.append(hold_plan(groups, scope, others, reasons, in_scope, data, types))
     rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
     baseline = baseline_actions(rotations, scope, reasons, unavailable_tails(groups))
     rows, totals = measure(continuous(baseline, data, types), data)
@@ -391,3 +378,21 @@ def generate_plans(
     )
     seconds["plans"] = time.monotonic() - started - seconds["read"]
     return plans, data, dict(seconds)
+
+
+def hold_plan(
+    groups: list[GroupData],
+    scope: NetworkScope,
+    others: Usage,
+    reasons: dict[str, str],
+    in_scope: set[str],
+    data: PlanData,
+    types: dict[str, str],
+) -> NetworkPlan:
+    """Waiting, as a plan (network.hold): each group's flights held to their slots in turn, sharing the airport."""
+    used, actions = Counter(others), []
+    for group in groups:
+        planned = hold_actions(group.rotations, scope, used, reasons, unavailable_tails([group]))
+        actions += [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
+    rows, totals = measure(continuous(actions, data, types), data)
+    return NetworkPlan(plan_id="network:hold", objective="hold", title=TITLES["hold"], actions=rows, totals=totals)

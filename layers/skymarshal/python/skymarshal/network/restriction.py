@@ -136,3 +136,22 @@ def check_rate(restriction: NetworkRestriction, affected: list[Flight]) -> None:
             f"{r.airport} limits no flight: the window's busiest hour has {max(departures.values(), default=0)} and "
             f"{max(arrivals.values(), default=0)}",
         )
+
+
+def regulated(r: NetworkRestriction, f: Flight) -> bool:
+    """Does the restriction hold this flight: a named flight it holds, or its movement at the airport in the
+    window?"""
+    if r.kind == "flights":
+        return f.flight_id in r.held_minutes
+    w = r.window
+    return (f.origin == r.airport and w.start <= f.scheduled_departure < w.end) or (
+        f.destination == r.airport and w.start <= f.scheduled_arrival < w.end
+    )
+
+
+def imposed_minutes(r: NetworkRestriction, f: Flight) -> int | None:
+    """Minutes after its schedule the flight may leave at the earliest: a named flight's hold, or the ATC slot
+    delay of a regulated one; None: the restriction imposes none on it."""
+    if r.kind == "flights" or f.flight_id in r.held_minutes:  # a named flight's hold, or its ration-by-schedule slot
+        return r.held_minutes.get(f.flight_id)
+    return r.slot_delay_minutes if r.slot_delay_minutes and regulated(r, f) else None

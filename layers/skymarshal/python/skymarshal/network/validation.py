@@ -42,8 +42,9 @@ from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
 from .continuity import touched_tails
-from .crew import CrewData, make_crewable, verdicts
-from .plans import NetworkPlanConfig, generate_plans, imposed_minutes
+from .crew import CrewData, make_crewable, next_duty, plan_times, verdicts
+from .plans import NetworkPlanConfig, generate_plans
+from .restriction import imposed_minutes
 from .scope import NetworkScope, network_scope
 from .tails import broken_turn, plan_legs, tail_starts
 from .totals import PlanData, measure
@@ -226,12 +227,16 @@ class Checker:
             if len(duties) > 1:
                 flight = next(a.flight_id for a in actions for c in a.crew_changes if c.reserve == reserve)
                 yield "RESERVE_REUSED", flight, f"reserve {reserve} is called out for {len(duties)} duties"
+        times, types = plan_times(actions), {a.flight_id: a.aircraft_type for a in actions}
         for v in verdicts(self.crew, actions):
             if v.proposed is None or not v.sectors:
                 continue
             self.checks += 1
             change = replaced.get((v.crew_id, v.sectors[0]))
             if change is None:
+                if v.short_of_rest_only and (nxt := next_duty(self.crew, v, times, types)) is not None:
+                    if (v.crew_id, nxt.sectors[0]) in replaced:
+                        continue  # a reserve takes the next duty the delay leaves them short of rest before
                 if v.out_of_position:
                     yield "CREW_NOT_IN_POSITION", v.sectors[0], v.out_of_position
                 elif not v.legal:

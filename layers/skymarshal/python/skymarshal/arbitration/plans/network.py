@@ -30,6 +30,7 @@ from ..actions import (
     ReassignCrew,
     RebookPassengers,
     RepositionFleet,
+    RestCrew,
     SwapAircraft,
 )
 from ..crew.contacts import crew_to_contact, moved_flights
@@ -91,6 +92,14 @@ def flight_actions(a: FlightAction) -> list[Action]:
                 delay_minutes=a.delay_minutes,
                 new_departure=a.new_departure,
                 new_arrival=a.new_arrival,
+            )
+        )
+    if a.moved_reports:  # after the DelayFlight that moves their sectors (execution applies them in order)
+        out.append(
+            RestCrew(
+                flight_id=a.flight_id,
+                reports=dict(a.moved_reports),
+                stood_down_at=min(a.moved_reports.values()) - timedelta(minutes=a.delay_minutes),
             )
         )
     if a.crew_changes:

@@ -1,0 +1,151 @@
+"""The hold plan: what an OCC does when it simply waits — every flight the restriction catches leaves at its
+first slot, each tail's later flights follow at the type's minimum turn, nothing is swapped, ferried or
+cancelled (but what a grounded tail cannot fly). It is the plan the others must beat (issue 46: never worse than
+waiting), and the one the optimizer's cost model misses when it prices a cancelled journey below a long wait.
+
+Slots are given by ration-by-schedule, as an ATFM regulation gives them (FAA Order JO 7210.3 ch. 17; EUROCONTROL
+CASA, first planned first served): the flights are walked in the order of their scheduled movement at the
+airport (else their scheduled departure), each taking the first clock hour with a departure (or arrival) left at
+the restriction's rate inside the window and the normal rate after it, less what the other groups and the
+flights walked before it use. A named flight's hold or a regulated flight's slot delay is a floor on its
+departure, as for the optimizer (network.restriction.imposed_minutes).
+
+Crews are not decided here: crewability (network.crew) gives each held flight a reserve where its crew may no
+longer fly it, as on every plan.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+
+from ..models.fleet import AIRCRAFT_TYPES
+from ..models.network_plan import FlightAction, NetworkRestriction
+from ..models.operational import Flight
+from .continuity import flight_row
+from .restriction import imposed_minutes
+from .scope import NetworkScope
+from .tails import cascade, scheduled_legs, tail_starts
+
+MAX_HOLD = timedelta(hours=30)  # a slot search past this finds none: the flight keeps the last hour tried
+HOUR = timedelta(hours=1)
+
+
+def _hour(at: datetime) -> datetime:
+    return at.replace(minute=0, second=0, microsecond=0)
+
+
+def _turn(aircraft_type: str) -> timedelta:
+    spec = AIRCRAFT_TYPES.get(aircraft_type)
+    return timedelta(minutes=spec.min_turn_minutes if spec else 60)
+
+
+class Slots:
+    """Movements left per clock hour at the restricted airport: none counted before the window, the restriction's
+    rate inside it (rounded outward to whole hours, as network.plans.capacity_limits), the normal rate after it,
+    less what is used."""
+
+    def __init__(self, r: NetworkRestriction, used: Counter[tuple[str, datetime]]):
+        self.r = r
+        self.used = used  # shared with the caller: what this plan takes is added to it
+        self.start = _hour(r.window.start)
+        self.end = _hour(r.window.end) + (HOUR if _hour(r.window.end) != r.window.end else timedelta(0))
+
+    def rated(self) -> bool:
+        return self.r.departures_per_hour is not None and self.r.arrivals_per_hour is not None
+
+    def left(self, kind: str, hour: datetime) -> bool:
+        r = self.r
+        if hour < self.start:  # before the window the airport is not restricted
+            return True
+        inside = hour < self.end
+        if kind == "D":
+            rate = r.departures_per_hour if inside else r.normal_departures_per_hour
+        else:
+            rate = r.arrivals_per_hour if inside else r.normal_arrivals_per_hour
+        if not inside and not rate:  # no normal rate read: the airline's hours there are not counted after it
+            return True
+        return (rate or 0) - self.used[(kind, hour)] > 0
+
+    def first(self, f: Flight, ready: datetime) -> datetime:
+        """The flight's departure at its first slot from `ready` on (its arrival's slot too, landing there)."""
+        if not self.rated():
+            return ready
+        airport, block, dep = self.r.airport, f.scheduled_arrival - f.scheduled_departure, ready
+        while dep - ready < MAX_HOLD:
+            if f.origin == airport and not self.left("D", _hour(dep)):
+                dep = _hour(dep) + HOUR
+                continue
+            if f.destination == airport and not self.left("A", _hour(dep + block)):
+                dep = _hour(dep + block) + HOUR - block
+                continue
+            break
+        if f.origin == airport:
+            self.used[("D", _hour(dep))] += 1
+        if f.destination == airport:
+            self.used[("A", _hour(dep + block))] += 1
+        return dep
+
+
+def _order(f: Flight, airport: str) -> datetime:
+    """Ration-by-schedule's order: the scheduled movement at the airport (monotone along a tail's flights)."""
+    return f.scheduled_arrival if f.destination == airport and f.origin != airport else f.scheduled_departure
+
+
+def hold_actions(
+    rotations: Mapping[str, list[Flight]],
+    scope: NetworkScope,
+    used: Counter[tuple[str, datetime]],
+    reasons: Mapping[str, str],
+    unavailable: frozenset[str] = frozenset(),
+) -> list[FlightAction]:
+    """Every flight of the rotations held to its slot and its tail's knock-on; the in-scope flights and every
+    flight it moves as rows. `used` (the airport's hours taken so far) gains this plan's movements."""
+    r = scope.restriction
+    in_scope = {f.flight_id for f in scope.flights}
+    grounded = {f.flight_id for f in scope.flights if f.aircraft_registration in unavailable}
+    cancelled = cascade(scheduled_legs(rotations), grounded, tail_starts(rotations)) if grounded else set()
+    slots = Slots(r, used)
+    ready_after: dict[str, tuple[datetime, str]] = {}  # tail -> (its previous flight's new arrival, that flight)
+    flights = sorted(
+        (f for rows in rotations.values() for f in rows if f.status != "CANCELLED"),
+        key=lambda f: (_order(f, r.airport), f.flight_id),
+    )
+    actions = []
+    for f in flights:
+        if f.flight_id in cancelled:
+            actions.append(flight_row(f, "cancel", reasons.get(f.flight_id, f"{f.aircraft_registration} is grounded")))
+            continue
+        if f.scheduled_departure < scope.decision:  # gone, or boarding: it flies as it is
+            ready_after[f.aircraft_registration] = (f.arrival, f.flight_id)
+            continue
+        ready, why = f.scheduled_departure, ""
+        late = ready_after.get(f.aircraft_registration)
+        if late is not None and late[0] + _turn(f.aircraft_type) > ready:
+            ready = late[0] + _turn(f.aircraft_type)
+            why = f"knock-on: {f.aircraft_registration} is late from {late[1]}; held to its minimum turn"
+        imposed = imposed_minutes(r, f)
+        if imposed is not None and f.scheduled_departure + timedelta(minutes=imposed) > ready:
+            ready, why = f.scheduled_departure + timedelta(minutes=imposed), reasons.get(f.flight_id, why)
+        departure = slots.first(f, ready)
+        if departure > ready:
+            why = f"{reasons.get(f.flight_id, why)}; held to its slot at {r.airport}"
+        delay = departure - f.scheduled_departure
+        ready_after[f.aircraft_registration] = (f.scheduled_arrival + delay, f.flight_id)
+        if delay <= timedelta(0):
+            if f.flight_id in in_scope:
+                actions.append(flight_row(f, "operate", reasons.get(f.flight_id, "flies as scheduled")))
+            continue
+        actions.append(
+            flight_row(
+                f,
+                "retime",
+                why or reasons.get(f.flight_id, "held"),
+                new_departure=departure,
+                new_arrival=f.scheduled_arrival + delay,
+                delay_minutes=int(delay.total_seconds() // 60),
+            )
+        )
+    return sorted(actions, key=lambda a: (a.scheduled_departure, a.flight_id))
+
