@@ -92,7 +92,10 @@ def _retime(f: Flight, minutes: int) -> FlightAction:
 def _day(reserves: list[str]) -> tuple[RosterCrew, list[Flight]]:
     """C1 flies AUH-BAH-AUH in the morning and, after exactly the 12 h minimum rest at base, the next night's
     first flight (on another tail)."""
-    out_, back = _flight(300, "AUH", "BAH", DAY.replace(hour=8)), _flight(301, "BAH", "AUH", DAY.replace(hour=9, minute=30))
+    out_, back = (
+        _flight(300, "AUH", "BAH", DAY.replace(hour=8)),
+        _flight(301, "BAH", "AUH", DAY.replace(hour=9, minute=30)),
+    )
     release = back.scheduled_arrival + timedelta(minutes=30)
     night = _flight(302, "AUH", "BAH", release + timedelta(hours=12, minutes=75), "A6-EIB")
     rows = [*_duty("C1", "D1", [out_, back]), *_duty("C1", "D2", [night])]

@@ -5,6 +5,7 @@ nothing is cancelled or swapped."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from datetime import timedelta
 
@@ -86,14 +87,16 @@ def test_held_flights_leave_at_their_slots_and_every_tail_still_turns(spokes, st
             normal = r.normal_departures_per_hour if kind == "D" else r.normal_arrivals_per_hour
             assert n <= ((rate or 0) if inside else normal), (kind, hour, n)
     for legs in plan_legs(rows, rotations).values():
-        for previous, leg in zip(legs, legs[1:], strict=False):
+        for previous, leg in itertools.pairwise(legs):
             assert broken_turn(previous, leg) is None
 
 
 def test_a_late_tail_takes_its_minimum_turn_and_the_reason_says_so():
     rotations = airline([0, 1, 2, 3], [0, 0, 0, 0], rounds=2)
     first = rotations["A6-BLA"][1]  # LHR-AUH, lands 6 h 30 in (the 300-minute block, out at +390)
-    window = Window(start=first.scheduled_arrival - timedelta(minutes=30), end=first.scheduled_arrival + timedelta(hours=3))
+    window = Window(
+        start=first.scheduled_arrival - timedelta(minutes=30), end=first.scheduled_arrival + timedelta(hours=3)
+    )
     rows = {a.flight_id: a for a in hold_actions(rotations, _scope(rotations, window, None), Counter(), {})}
     held, after = rows[first.flight_id], rows[rotations["A6-BLA"][2].flight_id]
     assert held.new_arrival is not None and held.new_arrival >= window.end

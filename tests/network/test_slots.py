@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 
 from skymarshal.models.disruption import Disruption, Fact, Scope, Window
 from skymarshal.models.operational import Flight
-from skymarshal.network.restriction import imposed_minutes
-from skymarshal.network.restriction import NetworkInputRefused, check_rate, restriction_of
+from skymarshal.network.restriction import NetworkInputRefused, check_rate, imposed_minutes, restriction_of
 from skymarshal.network.scope import NetworkScope
 from skymarshal.network.slots import UTILISATION, declared_rate, ration_by_schedule, slot_delay
 from skymarshal.network.tails import baseline_cancellations

@@ -175,7 +175,9 @@ def exchange(t: Frontier, u: Frontier, types: Mapping[str, str]) -> list[FlightA
             f"the rest of {other.registration}'s rotation swaps to {tail.registration} (at {tail.at} after "
             f"{tail.after}): {where}"
         )
-        out += [flight_row(f, "tail_swap", why, new_registration=tail.registration, aircraft_type=tail_type) for f in rows]
+        out += [
+            flight_row(f, "tail_swap", why, new_registration=tail.registration, aircraft_type=tail_type) for f in rows
+        ]
     return out
 
 

@@ -170,8 +170,10 @@ def moved_reports(crew: CrewData, a: FlightAction, times: Times) -> dict[str, da
             continue
         duty = [r for r in crew.history(seat.crew_id) if r.duty_id == seat.duty_id and r.kind == "FLIGHT"]
         first = min(duty, key=lambda r: r.sector_departure or r.duty_start, default=None)
-        if first is not None and first.flight_id == a.flight_id and (at := duty_report(crew, first, times)) != (
-            first.duty_start
+        if (
+            first is not None
+            and first.flight_id == a.flight_id
+            and (at := duty_report(crew, first, times)) != (first.duty_start)
         ):
             out[seat.crew_id] = at
     return out

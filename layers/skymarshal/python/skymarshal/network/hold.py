@@ -148,4 +148,3 @@ def hold_actions(
             )
         )
     return sorted(actions, key=lambda a: (a.scheduled_departure, a.flight_id))
-

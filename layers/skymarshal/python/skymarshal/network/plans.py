@@ -31,7 +31,6 @@ from ..data.access import DataHandle
 from ..intake.airport_facts import MAX_FLIGHTS
 from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, NetworkPlan, NetworkRestriction
-from ..models.operational import Flight
 from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, TailOutage, planned_changes, to_instance
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
@@ -39,9 +38,9 @@ from ..recovery.solver import NoFeasibleSolution, solve
 from .continuity import keep_continuous
 from .crew import CrewData
 from .crew_model import CrewModel
-from .hold import hold_actions
 from .ferry import positioning_row
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
+from .hold import hold_actions
 from .restriction import imposed_minutes, regulated
 from .scope import RECOVERY_HOURS, NetworkScope
 from .tails import baseline_actions, scheduled_row

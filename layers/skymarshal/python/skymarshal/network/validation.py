@@ -234,9 +234,9 @@ class Checker:
             self.checks += 1
             change = replaced.get((v.crew_id, v.sectors[0]))
             if change is None:
-                if v.short_of_rest_only and (nxt := next_duty(self.crew, v, times, types)) is not None:
-                    if (v.crew_id, nxt.sectors[0]) in replaced:
-                        continue  # a reserve takes the next duty the delay leaves them short of rest before
+                following = next_duty(self.crew, v, times, types) if v.short_of_rest_only else None
+                if following is not None and (v.crew_id, following.sectors[0]) in replaced:
+                    continue  # a reserve takes the next duty the delay leaves them short of rest before
                 if v.out_of_position:
                     yield "CREW_NOT_IN_POSITION", v.sectors[0], v.out_of_position
                 elif not v.legal:
