@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from test_crew_unit import DAY, FakeCrew, _action, _flight
 
 from skymarshal.models.operational import CrewDuty, CrewMember
-from skymarshal.network.crew import CrewData, make_crewable
+from skymarshal.network.crew import CrewData
+from skymarshal.network.crewability import make_crewable
 from skymarshal.network.totals import PlanData
 
 

@@ -11,7 +11,8 @@ import row_builders
 
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.models.operational import CrewDuty, CrewMember, Flight
-from skymarshal.network.crew import CrewData, make_crewable, next_duty, plan_times, verdicts
+from skymarshal.network.crew import CrewData, next_duty, plan_times, verdicts
+from skymarshal.network.crewability import make_crewable
 from skymarshal.network.totals import PlanData
 
 DAY = datetime(2027, 1, 22, tzinfo=UTC)

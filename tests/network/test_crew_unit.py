@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from skymarshal.models.findings import Finding
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.models.operational import CrewDuty, CrewMember, Flight
-from skymarshal.network.crew import CrewData, make_crewable
+from skymarshal.network.crew import CrewData
+from skymarshal.network.crewability import make_crewable
 from skymarshal.network.ferry import positioning_row
 from skymarshal.network.totals import PlanData
 

@@ -1,7 +1,7 @@
 """Crews inside the network planner's optimizer (issue 47): the rostered crews of the window's flights enter each
 rating group's recovery instance as pairings (`recovery.crew_pairings`, slack from the rules engine), so the
 optimizer never retimes an in-scope flight past what its crew may legally fly, nor strands a crew by a swap or a
-cancellation (`recovery.crew_checks`). Crewability (`network.crew.make_crewable`) still runs on every plan after:
+cancellation (`recovery.crew_checks`). Crewability (`network.crewability.make_crewable`) still runs on every plan after:
 reserves, and the crews of flights outside the scope (tails' later flights past the horizon), are its part.
 
 The roster reads are `CrewData`'s (a Query on flight-position-index per flight, a member's rows on their key),

@@ -42,7 +42,8 @@ from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
 from .continuity import touched_tails
-from .crew import CrewData, make_crewable, next_duty, plan_times, verdicts
+from .crew import CrewData, next_duty, plan_times, verdicts
+from .crewability import make_crewable
 from .plans import NetworkPlanConfig, generate_plans
 from .restriction import imposed_minutes
 from .scope import NetworkScope, network_scope
