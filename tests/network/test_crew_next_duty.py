@@ -1,6 +1,7 @@
 """Crewability by the real crew rules (the roster reads faked): a delay that leaves a member short of rest before
 their next rostered duty is flown, and a reserve on standby takes that next duty (ORO.FTL.235); with no reserve the
-flight is re-planned as before. A duty whose first sector is re-timed while its crew is still at rest reports as
+next duty leaves after the minimum rest, its report moved, and only a next duty whose crew can no longer be told
+sends the flight back to be re-planned. A duty whose first sector is re-timed while its crew is still at rest reports as
 much later (CS FTL.1.205(d)), and the row carries the moved report for execution."""
 
 from __future__ import annotations
@@ -117,8 +118,20 @@ def test_a_member_short_of_rest_before_the_next_duty_flies_and_a_reserve_takes_t
     assert following is not None and following.sectors == (night.flight_id,)
 
 
-def test_without_a_reserve_for_the_next_duty_the_flight_is_re_planned():
-    crew, (_, back, _) = _day([])
+def test_without_a_reserve_the_next_duty_leaves_after_the_minimum_rest():
+    crew, (_, back, night) = _day([])
+    rows, replanned = make_crewable(crew, [_retime(back, 120)])
+    by_id = {a.flight_id: a for a in rows}
+    assert by_id[back.flight_id].operates and not replanned
+    later = by_id[night.flight_id]  # 10 h of rest where 12 h are due: two hours later, the report with it
+    assert (later.action, later.delay_minutes) == ("retime", 120) and "ORO.FTL.235" in later.reason
+    assert later.moved_reports == {"C1": night.scheduled_departure - timedelta(minutes=75) + timedelta(hours=2)}
+    assert all(v.legal for v in verdicts(crew, rows))
+
+
+def test_a_next_duty_already_called_cannot_move_and_the_flight_is_re_planned():
+    crew, (_, back, night) = _day([])
+    crew.decision = night.scheduled_departure - timedelta(minutes=90)  # its crew is told before the notice runs out
     rows, replanned = make_crewable(crew, [_retime(back, 120)])
     assert {r.flight_id for r in replanned} >= {back.flight_id}
     assert not next(a for a in rows if a.flight_id == back.flight_id).operates

@@ -85,7 +85,7 @@ class FakeCrew(CrewData):
             for s in self.reserve_ids
         ]
 
-    def findings(self, member, proposed, report=None):
+    def findings(self, member, proposed, report=None, times=None, released=frozenset()):
         bad = member.crew_id in self.illegal and report is None
         return (
             Finding(

@@ -122,13 +122,22 @@ class CrewData:
         return self.data.flights[flight_id]
 
     def findings(
-        self, member: CrewMember, proposed: ProposedDuty, report: datetime | None = None
+        self,
+        member: CrewMember,
+        proposed: ProposedDuty,
+        report: datetime | None = None,
+        times: Times | None = None,
+        released: frozenset[str] = frozenset(),
     ) -> tuple[Finding, ...]:
-        """The crew rules for `member` on `proposed` (as a reserve reporting at `report` when given), memoised:
-        the same duty at the same times is the same answer in every plan and in the validation."""
-        key = (member.crew_id, proposed.model_dump_json(), report)
+        """The crew rules for `member` on `proposed` (as a reserve reporting at `report` when given) against their
+        roster under the plan's `times`, less the duties a reserve takes from them (`released`; `roster_under`),
+        memoised: the same duty at the same times against the same roster is the same answer in every plan and in
+        the validation."""
+        rows = self.history(member.crew_id)
+        moved = tuple((r.flight_id, times[r.flight_id]) for r in rows if times and r.flight_id in times)
+        key = (member.crew_id, proposed.model_dump_json(), report, moved, released)
         if key not in self._findings:
-            history = self.history(member.crew_id)
+            history = roster_under(rows, times or {}, self.decision + CALL_OUT, released) if moved or released else rows
             found = (
                 evaluate_swap_candidate(member, history, proposed, report)
                 if report is not None
@@ -141,6 +150,46 @@ class CrewData:
 Times = dict[str, tuple[datetime, datetime] | None]  # flight id -> new (departure, arrival); None: cancelled
 
 
+def report_shift(first: CrewDuty, times: Times, notice: datetime) -> timedelta:
+    """How much later a duty whose first sector is `first` reports under the plan: by that sector's re-timing when
+    the member is still at rest past the call-out `notice` (CS FTL.1.205(d) delayed reporting), else not at all."""
+    when = times.get(first.flight_id or "")
+    if when is None or first.sector_departure is None or first.duty_start <= notice:
+        return timedelta(0)
+    return max(timedelta(0), when[0] - first.sector_departure)
+
+
+def roster_under(
+    rows: Sequence[CrewDuty], times: Times, notice: datetime, released: frozenset[str] = frozenset()
+) -> list[CrewDuty]:
+    """A member's roster with each flight duty as the plan flies it: the report moved by `report_shift`, the duty
+    ending at its last operated sector's new on-blocks (the release after it as rostered), and the duties a reserve
+    takes from them (`released`) gone. The rest before and after any duty is then measured between the duties the
+    member will really fly."""
+    rows = [r for r in rows if r.duty_id not in released]
+    duties: dict[str, list[CrewDuty]] = {}
+    for r in rows:
+        if r.kind == "FLIGHT" and r.flight_id:
+            duties.setdefault(r.duty_id, []).append(r)
+    changed: dict[str, dict[str, datetime]] = {}
+    for duty_id, sectors in duties.items():
+        sectors.sort(key=lambda r: r.sector_departure or r.duty_start)
+        first = sectors[0]
+        start = first.duty_start + report_shift(first, times, notice)
+        arrivals = [w[1] for r in sectors if (w := times.get(r.flight_id or "", _rostered(r))) is not None]
+        if not arrivals or first.fdp_end is None:
+            continue
+        fdp_end = max(arrivals)
+        update = {"duty_start": start, "fdp_end": fdp_end, "duty_end": fdp_end + (first.duty_end - first.fdp_end)}
+        if any(getattr(first, k) != v for k, v in update.items()):
+            changed[duty_id] = update
+    return [r.model_copy(update=changed[r.duty_id]) if r.duty_id in changed else r for r in rows]
+
+
+def _rostered(r: CrewDuty) -> tuple[datetime, datetime] | None:
+    return (r.sector_departure, r.sector_arrival) if r.sector_departure and r.sector_arrival else None
+
+
 def plan_times(actions: Sequence[FlightAction]) -> Times:
     return {
         a.flight_id: (a.new_departure, a.new_arrival) if a.new_departure and a.new_arrival else None for a in actions
@@ -148,12 +197,8 @@ def plan_times(actions: Sequence[FlightAction]) -> Times:
 
 
 def duty_report(crew: CrewData, first: CrewDuty, times: Times) -> datetime:
-    """When the member reports for the duty whose first sector is `first`: later by the plan's re-timing of that
-    sector when they are still at rest past the call-out notice (CS FTL.1.205(d)), else as rostered."""
-    when = times.get(first.flight_id or "")
-    if when is None or first.sector_departure is None or first.duty_start <= crew.decision + CALL_OUT:
-        return first.duty_start
-    return first.duty_start + max(timedelta(0), when[0] - first.sector_departure)
+    """When the member reports for the duty whose first sector is `first` under the plan (`report_shift`)."""
+    return first.duty_start + report_shift(first, times, crew.decision + CALL_OUT)
 
 
 def moved_reports(crew: CrewData, a: FlightAction, times: Times) -> dict[str, datetime]:
@@ -175,9 +220,14 @@ def moved_reports(crew: CrewData, a: FlightAction, times: Times) -> dict[str, da
 
 
 def duty_verdict(
-    crew: CrewData, member: CrewMember, rows: list[CrewDuty], times: Times, types: dict[str, str]
+    crew: CrewData,
+    member: CrewMember,
+    rows: list[CrewDuty],
+    times: Times,
+    types: dict[str, str],
+    released: frozenset[str] = frozenset(),
 ) -> DutyVerdict:
-    """`member`'s duty (`rows`, its FLIGHT sectors) under the plan's times."""
+    """`member`'s duty (`rows`, its FLIGHT sectors) under the plan's times, their `released` duties not flown."""
     legs = sorted(
         (r for r in rows if r.kind == "FLIGHT" and r.flight_id), key=lambda r: r.sector_departure or r.duty_start
     )
@@ -216,10 +266,12 @@ def duty_verdict(
     last = operated[-1]
     tail = (first.duty_end - first.fdp_end) if first.fdp_end else timedelta(minutes=30)
     pilots = first.pilots_on_board or 2
+    on_blocks = max(a for _, _, _, a in operated)  # a plan out of the roster's order is the chain's problem, above
+    report = duty_report(crew, first, times) if operated[0][0] is first else first.duty_start
     proposed = ProposedDuty(
-        report=duty_report(crew, first, times) if operated[0][0] is first else first.duty_start,
-        fdp_end=last[3],
-        release=last[3] + tail,
+        report=min(report, operated[0][2]),
+        fdp_end=on_blocks,
+        release=on_blocks + tail,
         sectors=len(operated),
         aircraft_type=types.get(operated[0][1].flight_id, first.aircraft_type or operated[0][1].aircraft_type),
         pilots_on_board=pilots,
@@ -231,7 +283,13 @@ def duty_verdict(
         label="/".join(f.flight_number for _, f, _, _ in operated),
     )
     return DutyVerdict(
-        member.crew_id, member.rank, first.duty_id, sectors, proposed, crew.findings(member, proposed), problem
+        member.crew_id,
+        member.rank,
+        first.duty_id,
+        sectors,
+        proposed,
+        crew.findings(member, proposed, times=times, released=released),
+        problem,
     )
 
 
@@ -245,6 +303,7 @@ def verdicts(crew: CrewData, actions: Sequence[FlightAction]) -> list[DutyVerdic
             for row in crew.assignments(a.flight_id):
                 duties[(row.crew_id, row.duty_id)] = None
     members = crew.members(c for c, _ in duties)
+    gone = released_duties(crew, actions)
     out = []
     for crew_id, duty_id in duties:
         member = members.get(crew_id)
@@ -252,8 +311,29 @@ def verdicts(crew: CrewData, actions: Sequence[FlightAction]) -> list[DutyVerdic
             continue  # validation names it (DATA_MISSING)
         rows = [r for r in crew.history(crew_id) if r.duty_id == duty_id]
         if rows:
-            out.append(duty_verdict(crew, member, rows, times, types))
+            out.append(duty_verdict(crew, member, rows, times, types, gone.get(crew_id, frozenset())))
     return out
+
+
+def rejudged(
+    crew: CrewData, v: DutyVerdict, times: Times, types: dict[str, str], released: frozenset[str]
+) -> DutyVerdict:
+    """`v`'s member on the same duty again, the `released` duties a reserve has since taken from them not flown."""
+    member = crew.members([v.crew_id]).get(v.crew_id)
+    rows = [r for r in crew.history(v.crew_id) if r.duty_id == v.duty_id]
+    return duty_verdict(crew, member, rows, times, types, released) if member and rows else v
+
+
+def released_duties(crew: CrewData, actions: Sequence[FlightAction]) -> dict[str, frozenset[str]]:
+    """Crew id → the duties the plan's reserves take from them (a change on a sector: the duty holding it)."""
+    out: dict[str, set[str]] = {}
+    for a in actions:
+        for c in a.crew_changes:
+            if c.replaced:
+                duty = next((r.duty_id for r in crew.assignments(a.flight_id) if r.crew_id == c.replaced), None)
+                if duty is not None:
+                    out.setdefault(c.replaced, set()).add(duty)
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def next_duty(crew: CrewData, v: DutyVerdict, times: Times, types: dict[str, str]) -> DutyVerdict | None:
@@ -282,11 +362,31 @@ def cover_next_duty(
     when = times.get(sector)
     flight = crew.flight(sector)
     departure = when[0] if when else flight.scheduled_departure if flight else None
-    found = find_reserve(crew, following, departure, used) if departure is not None else None
+    found = find_reserve(crew, following, departure, used, times) if departure is not None else None
     if found is None:
         return None
     change = CrewChange(rank=v.rank, replaced=v.crew_id, reserve=found[0], report_at=found[1], reason=v.reason())
     return following.duty_id, sector, change
+
+
+def rest_shortfall(v: DutyVerdict) -> int:
+    """Minutes the rest after `v`'s duty falls short of the minimum before the next rostered duty (ORO.FTL.235)."""
+    return max(
+        (-(f.margin_minutes or 0) for f in v.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE), default=0
+    )
+
+
+def later_next_duty(crew: CrewData, v: DutyVerdict, times: Times, types: dict[str, str]) -> tuple[str, int] | None:
+    """(the next duty's first sector, minutes) to re-time it by so the member has the minimum rest before it: the
+    duty then reports as much later (CS FTL.1.205(d)), which only a member still at rest past the call-out notice
+    can be told; None otherwise."""
+    following = next_duty(crew, v, times, types)
+    short = rest_shortfall(v)
+    if following is None or following.proposed is None or short <= 0:
+        return None
+    if following.proposed.report <= crew.decision + CALL_OUT:
+        return None
+    return following.sectors[0], 5 * -(-short // 5)  # to the next five minutes, as a schedule is published
 
 
 def reserve_report(crew: CrewData, proposed: ProposedDuty, first_departure: datetime) -> datetime:
@@ -294,7 +394,7 @@ def reserve_report(crew: CrewData, proposed: ProposedDuty, first_departure: date
 
 
 def find_reserve(
-    crew: CrewData, verdict: DutyVerdict, first_departure: datetime, used: set[str]
+    crew: CrewData, verdict: DutyVerdict, first_departure: datetime, used: set[str], times: Times | None = None
 ) -> tuple[str, datetime] | None:
     """A legal reserve of the member's rank, rated on the type, on standby at the duty's start station when called."""
     proposed = verdict.proposed
@@ -314,6 +414,6 @@ def find_reserve(
     for member in crew.members(on_call).values():
         if member.rank != verdict.rank or rating not in member.type_ratings or member.status != "ACTIVE":
             continue
-        if is_legal(crew.findings(member, proposed, report)):
+        if is_legal(crew.findings(member, proposed, report, times)):
             return member.crew_id, report
     return None

@@ -290,6 +290,7 @@ def plan_data(
     the day before them (groups.inbound: the turn after it is checked like any other) and its flights past the
     horizon to the data's end."""
     data = PlanData.load(handle, scope, groups, disruption)
+    data.grounded = unavailable_tails(groups)
     data.extend(inbound(handle, groups, scope))
     data.extend(past_horizon(handle, groups, scope))
     return data

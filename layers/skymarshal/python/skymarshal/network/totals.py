@@ -69,6 +69,7 @@ class PlanData:
     carrier: str = "EY"
     cause: str | None = None
     rotations: dict[str, list[Flight]] = field(default_factory=dict)
+    grounded: frozenset[str] = frozenset()  # tails on the ground over the window (AOG, maintenance): fly nothing
     _departures: dict[str, list[Flight]] = field(default_factory=dict)
     _mct: dict[str, int] = field(default_factory=dict)
     _unread: set[str] = field(default_factory=set)  # flights past the horizon whose bookings are not read yet

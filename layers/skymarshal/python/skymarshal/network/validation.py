@@ -244,7 +244,7 @@ class Checker:
                     yield "CREW_ILLEGAL", v.sectors[0], f"{v.rank} {v.crew_id} on {v.proposed.label}: {v.reason()}"
                 continue
             member = self.crew.members([change.reserve]).get(change.reserve)
-            findings = self.crew.findings(member, v.proposed, change.report_at) if member else ()
+            findings = self.crew.findings(member, v.proposed, change.report_at, times) if member else ()
             if member is None or not is_legal(findings):
                 why = next(
                     (f"{f.clause}: {f.message}" for f in findings if f.status == "illegal"), "not in CrewMembers"
