@@ -294,6 +294,7 @@ def scorecard_table(cards: list, title: str = "") -> str:
                 value = getattr(c, field)
                 cells.append("—" if value is None else fmt.format(value))
         lines.append(f"{label:36s}" + "".join(f"{cell:>{width}s}" for cell in cells))
+    lines += [f"  {c.policy}: {note}" for c in cards for note in c.rotation_break_notes[:5]]  # each break, to trace
     return "\n".join(lines)
 
 
@@ -312,5 +313,8 @@ def account_scorecard(handle, stream: Stream, outcomes: list[Outcome], tails: di
         seconds=tuple(o.seconds for o in outcomes),
     )
     card = score(f"skymarshal-{policy}", state, stream.events, days, stats)
-    tables = len(check_operation(handle).continuity)
-    return card.model_copy(update={"rotation_breaks": max(card.rotation_breaks, tables)})
+    tables = check_operation(handle).continuity
+    notes = card.rotation_break_notes if len(tables) <= card.rotation_breaks else tuple(b.message for b in tables)
+    return card.model_copy(
+        update={"rotation_breaks": max(card.rotation_breaks, len(tables)), "rotation_break_notes": notes}
+    )

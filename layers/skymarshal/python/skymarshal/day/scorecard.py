@@ -80,6 +80,7 @@ class Scorecard(BaseModel):
         int  # on flights a decision wrote, at its own times (what a policy claiming legality answers for)
     )
     rotation_breaks: int
+    rotation_break_notes: tuple[str, ...] = ()  # each break in one line, for the reader to trace
     decisions: int
     escalated: int
     seconds_per_decision: float | None
@@ -224,12 +225,18 @@ def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[s
     return flown, decided
 
 
-def _rotation_breaks(state: DayState, timings: dict[str, Timing]) -> int:
+def _rotation_breaks(state: DayState, timings: dict[str, Timing]) -> list[str]:
+    """Each break of a tail's sequence in the day as flown, said in one line."""
     by_tail: dict[str, list[Flight]] = defaultdict(list)
     for fid, t in timings.items():
         f = state.flights[fid]
         by_tail[f.aircraft_registration].append(as_flown(f, t))
-    return sum(sum(b.continuity for b in rotation_breaks(tail, legs, turn_minutes=0)) for tail, legs in by_tail.items())
+    return [
+        b.message
+        for tail, legs in sorted(by_tail.items())
+        for b in rotation_breaks(tail, legs, turn_minutes=0)
+        if b.continuity
+    ]
 
 
 def _money(
@@ -340,7 +347,8 @@ def score(
         operating_cost_usd=round(operating, 2),
         crew_violations=crew[0],
         crew_violations_decided=crew[1],
-        rotation_breaks=_rotation_breaks(state, timings),
+        rotation_breaks=len(breaks := _rotation_breaks(state, timings)),
+        rotation_break_notes=tuple(breaks),
         decisions=decisions.decisions,
         escalated=decisions.escalated,
         seconds_per_decision=round(sum(seconds) / len(seconds), 1) if seconds else None,
