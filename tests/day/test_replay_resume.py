@@ -80,7 +80,7 @@ def test_an_interrupted_replay_resumes_without_deciding_any_event_twice(wf, acco
     assert again == outcomes and lines[-1].startswith("resuming: 2 of 2")
     card = account_scorecard(handle, stream, outcomes, progress.load()[0] or {}, "rank1")
     assert card.decisions == 2 and card.escalated == sum(o.fell_back for o in outcomes)
-    assert card.rotation_breaks == 0
+    assert card.rotation_breaks == 0, card.rotation_break_notes
 
 
 class RuleToTrigger:

@@ -142,3 +142,11 @@ def test_cancelling_two_caught_flights_of_one_rotation_cancels_it_once():
     the second with it, and the second, already cancelled, is not looked for among the tail's flying legs."""
     out = cancel(state(), [F1, F2], utc(2027, 1, 20, 8))
     assert {fid: out.flights[fid].status for fid in ("F1", "F2")} == {"F1": "CANCELLED", "F2": "CANCELLED"}
+
+
+def test_a_tail_flying_from_where_it_is_not_is_a_rotation_break_named_in_one_line():
+    broken = state()  # F1 AUH-FRA moved onto A6-BLD: its F7 then leaves AUH while the tail is at FRA
+    broken.flights["F1"] = broken.flights["F1"].model_copy(update={"aircraft_registration": "A6-BLD"})
+    card = score("none", broken, [], [DAY])
+    assert card.rotation_breaks == len(card.rotation_break_notes) >= 1
+    assert any("F7" in note and "A6-BLD" in note for note in card.rotation_break_notes), card.rotation_break_notes
