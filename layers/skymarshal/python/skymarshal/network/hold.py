@@ -10,8 +10,9 @@ the restriction's rate inside the window and the normal rate after it, less what
 flights walked before it use. A named flight's hold or a regulated flight's slot delay is a floor on its
 departure, as for the optimizer (network.restriction.imposed_minutes).
 
-Crews are not decided here: crewability (network.crew) gives each held flight a reserve where its crew may no
-longer fly it, as on every plan.
+Crews are not decided here: crewability (network.crewability) moves the reports of crews still at rest, gives a
+held flight a reserve where its crew may no longer fly it, and re-times a next duty its crew's rest needs, as on
+every plan.
 """
 
 from __future__ import annotations
