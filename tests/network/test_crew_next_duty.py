@@ -12,7 +12,7 @@ import row_builders
 
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.models.operational import CrewDuty, CrewMember, Flight
-from skymarshal.network.crew import CrewData, next_duty, plan_times, verdicts
+from skymarshal.network.crew import CrewData, next_duty, plan_times, roster_under, verdicts
 from skymarshal.network.crewability import make_crewable
 from skymarshal.network.totals import PlanData
 
@@ -155,3 +155,23 @@ def test_a_crew_already_called_keeps_the_roster_s_report():
     assert rows[0].moved_reports == {}
     (verdict,) = verdicts(crew, rows)
     assert verdict.proposed is not None and verdict.proposed.report == f.scheduled_departure - timedelta(minutes=75)
+
+
+def test_the_roster_under_a_plan_moves_reports_and_ends_drops_released_duties_and_keeps_the_rest():
+    crew, (out_, back, night) = _day([])
+    rows = crew.history("C1")
+    times = {
+        back.flight_id: (back.scheduled_departure + timedelta(hours=2), back.scheduled_arrival + timedelta(hours=2))
+    }
+    times[night.flight_id] = (
+        night.scheduled_departure + timedelta(hours=1),
+        night.scheduled_arrival + timedelta(hours=1),
+    )
+    under = {r.flight_id: r for r in roster_under(rows, times, crew.decision + timedelta(hours=1))}
+    d1 = under[out_.flight_id]  # its first sector keeps its time: the report stays, the end follows EY301
+    assert d1.duty_start == rows[0].duty_start and d1.fdp_end == back.scheduled_arrival + timedelta(hours=2)
+    assert d1.duty_end == d1.fdp_end + timedelta(minutes=30)
+    d2 = under[night.flight_id]  # re-timed while at rest: reports an hour later
+    assert d2.duty_start == night.scheduled_departure - timedelta(minutes=75) + timedelta(hours=1)
+    assert [r for r in roster_under(rows, times, crew.decision, frozenset({"D2"})) if r.duty_id == "D2"] == []
+    assert roster_under(rows, {}, crew.decision) == rows
