@@ -46,6 +46,12 @@ class NetworkScope:
     decision: datetime  # the plan is made as of this instant: every affected flight is still on the ground
     horizon_end: datetime  # the optimizer re-plans flights departing before this
     day_flights: list[Flight]  # every flight touching the airport that UTC day (the hours they use)
+    known_at: datetime | None = None  # when the plan is made (the report's now): nothing recorded after it is known
+
+    def known(self, opened_at: datetime) -> bool:
+        """Was a record opened at `opened_at` (a work order) known when the plan is made? A world generated ahead
+        holds defects found later; a real one holds none, so this only keeps the plan from seeing the future."""
+        return opened_at <= (self.known_at or self.decision)
 
     @property
     def flights(self) -> list[Flight]:
@@ -141,6 +147,7 @@ def network_scope(
         decision=decision,
         horizon_end=horizon_end,
         day_flights=day_flights,
+        known_at=now,
     )
 
 
@@ -285,4 +292,5 @@ def named_flights_scope(
         decision=decision,
         horizon_end=horizon_end,
         day_flights=[],
+        known_at=now,
     )

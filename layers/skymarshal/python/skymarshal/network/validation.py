@@ -96,7 +96,8 @@ class Checker:
 
     def orders(self, registration: str) -> list:
         if registration not in self._orders:
-            self._orders[registration] = q.work_orders_for_aircraft(self.handle, registration)
+            found = q.work_orders_for_aircraft(self.handle, registration)
+            self._orders[registration] = [o for o in found if self.scope.known(o.opened_at)]
         return self._orders[registration]
 
     def weather(self, iata: str, at: datetime) -> list:
