@@ -1,7 +1,8 @@
-"""Crewability's repair loop: the plan with reserves where rostered crew turn illegal (network.crew judges them),
-a reserve for the next duty of a member the plan only leaves short of rest before it, and the flights no legal crew
-can fly cancelled with whatever their tails can then no longer fly, round after round until every operated flight
-is crewed; each change recorded for the audit (`Replanning`).
+"""Crewability's repair loop: the plan with reserves where rostered crew turn illegal (network.crew judges them);
+for a member the plan only leaves short of rest before their next duty, a reserve for that duty or, with none, that
+duty re-timed after the minimum rest (its report moved, its tail's knock-on kept in sequence); and the flights no
+legal crew can fly cancelled with whatever their tails can then no longer fly — round after round until every
+operated flight is crewed, each change recorded for the audit (`Replanning`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .crew import (
 )
 from .tails import cascade, plan_legs, scheduled_row, tail_starts
 
-MAX_REPLANS = 20  # a round adds cancellations or re-times a next duty (at most MAX_PUSHES times): this bounds it
+MAX_REPLANS = 20  # a round re-times next duties (first half only) or adds cancellations: this bounds the loop
 MAX_PUSHES = 3  # a next duty moved again for another member's rest (whose own duty a reserve may yet take)
 
 
@@ -52,7 +53,8 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
     rows = list(actions)
     replanned: list[Replanning] = []
     pushed: Counter[str] = Counter()  # times each next duty was re-timed for a member's rest (at most MAX_PUSHES)
-    for _ in range(MAX_REPLANS):
+    for round_ in range(MAX_REPLANS):
+        may_push = round_ < MAX_REPLANS // 2  # the later rounds only cancel, so the loop always settles
         by_id = {a.flight_id: a for a in rows}
         changes: dict[str, list[CrewChange]] = {}
         used: set[str] = set()
@@ -74,7 +76,7 @@ def make_crewable(crew: CrewData, actions: Sequence[FlightAction]) -> tuple[list
                 answered.add((v.crew_id, duty_id))
                 changes.setdefault(sector, []).append(change)
                 continue
-            later = later_next_duty(crew, v, times, types) if v.short_of_rest_only else None
+            later = later_next_duty(crew, v, times, types) if v.short_of_rest_only and may_push else None
             if later is not None and pushed[later[0]] < MAX_PUSHES:  # no reserve: the next duty leaves after the rest
                 minutes = max(pushes.get(later[0], (0, ""))[0], later[1])
                 pushes[later[0]] = minutes, f"{v.crew_id} after {v.proposed.label}"
