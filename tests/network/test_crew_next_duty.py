@@ -12,8 +12,10 @@ import row_builders
 
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.models.operational import CrewDuty, CrewMember, Flight
-from skymarshal.network.crew import CrewData, next_duty, plan_times, roster_under, verdicts
+from skymarshal.network.continuity import flight_row
+from skymarshal.network.crew import CrewData, next_duty, verdicts
 from skymarshal.network.crewability import make_crewable
+from skymarshal.network.plan_roster import plan_times, roster_under
 from skymarshal.network.totals import PlanData
 
 DAY = datetime(2027, 1, 22, tzinfo=UTC)
@@ -74,20 +76,13 @@ class RosterCrew(CrewData):
 
 def _retime(f: Flight, minutes: int) -> FlightAction:
     by = timedelta(minutes=minutes)
-    return FlightAction(
-        flight_id=f.flight_id,
-        flight_number=f.flight_number,
-        origin=f.origin,
-        destination=f.destination,
-        action="retime",
-        scheduled_departure=f.scheduled_departure,
-        scheduled_arrival=f.scheduled_arrival,
+    return flight_row(
+        f,
+        "retime",
+        "",
         new_departure=f.scheduled_departure + by,
         new_arrival=f.scheduled_arrival + by,
         delay_minutes=minutes,
-        registration=f.aircraft_registration,
-        new_registration=f.aircraft_registration,
-        aircraft_type="A320",
     )
 
 

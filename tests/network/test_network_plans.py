@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 import pytest
 
 from skymarshal.intake.airport_facts import network_report
-from skymarshal.network.crew import CrewData, next_duty, plan_times, verdicts
+from skymarshal.network.crew import CrewData, next_duty, verdicts
+from skymarshal.network.plan_roster import plan_times
 from skymarshal.network.plans import NetworkPlanConfig
 from skymarshal.network.restriction import NetworkInputRefused
 from skymarshal.network.scope import network_scope

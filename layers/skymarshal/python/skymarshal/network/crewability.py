@@ -18,15 +18,14 @@ from .continuity import flight_row, keep_continuous
 from .crew import (
     CrewData,
     DutyVerdict,
-    Times,
     cover_next_duty,
     find_reserve,
     later_next_duty,
     moved_reports,
-    plan_times,
     rejudged,
     verdicts,
 )
+from .plan_roster import Times, plan_times
 from .tails import cascade, plan_legs, scheduled_row, tail_starts
 
 MAX_REPLANS = 20  # a round re-times next duties (first half only) or adds cancellations: this bounds the loop
@@ -222,17 +221,8 @@ def _apply_cancellations(
         if f is None:
             continue
         out.append(
-            FlightAction(
-                flight_id=f.flight_id,
-                flight_number=f.flight_number,
-                origin=f.origin,
-                destination=f.destination,
-                action="cancel",
-                scheduled_departure=f.scheduled_departure,
-                scheduled_arrival=f.scheduled_arrival,
-                registration=f.aircraft_registration,
-                aircraft_type=f.aircraft_type,
-                reason=f"cancelled: {uncrewable.get(flight_id, 'its tail is stranded by a crew cancellation')}",
+            flight_row(
+                f, "cancel", f"cancelled: {uncrewable.get(flight_id, 'its tail is stranded by a crew cancellation')}"
             )
         )
     return sorted(out, key=lambda a: (a.scheduled_departure, a.flight_id))

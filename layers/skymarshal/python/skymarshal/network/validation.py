@@ -42,8 +42,9 @@ from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
 from .continuity import touched_tails
-from .crew import CrewData, next_duty, plan_times, verdicts
+from .crew import CrewData, next_duty, verdicts
 from .crewability import make_crewable
+from .plan_roster import plan_times
 from .plans import NetworkPlanConfig, generate_plans
 from .restriction import imposed_minutes
 from .scope import NetworkScope, network_scope
