@@ -99,11 +99,11 @@ def past_horizon(handle: DataHandle, groups: list[GroupData], scope: NetworkScop
 def grounded(handle: DataHandle, day: AircraftDay, scope: NetworkScope) -> AircraftDay:
     """The tail as the optimizer may use it: one its work orders known when the plan is made ground (an AOG defect,
     an expired MEL item) at the decision or by the horizon's end is unavailable over the window (Part-M M.A.403),
-    like an AOG tail. Read only
-    when the handle may read maintenance; the validation re-checks every flight's tail anyway."""
+    like an AOG tail. Read only when the handle may read maintenance; the validation re-checks every flight's tail
+    anyway."""
     if day.status in ("AOG", "MAINTENANCE") or not handle.allowed(s.MAINTENANCE_WORK_ORDERS):
         return day
-    orders = [o for o in q.work_orders_for_aircraft(handle, day.aircraft_registration) if scope.known(o.opened_at)]
+    orders = scope.work_orders(handle, day.aircraft_registration)
     for at in (scope.decision, scope.horizon_end):
         if not aircraft_airworthiness(orders, at, registration=day.aircraft_registration).airworthy:
             return day.model_copy(update={"status": "AOG", "note": f"not airworthy at {at:%Y-%m-%d %H:%MZ}"})

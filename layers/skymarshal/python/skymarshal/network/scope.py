@@ -25,7 +25,7 @@ from ..data.access import DataHandle
 from ..intake.airport_facts import MAX_FLIGHTS
 from ..models.disruption import Disruption, Window, family_of
 from ..models.network_plan import NetworkRestriction
-from ..models.operational import Flight
+from ..models.operational import Flight, WorkOrder
 from ..rules import what_if_policy as policy
 from ..rules.network import propagate_delay
 from ..rules.regulatory import nearest_observation
@@ -52,6 +52,11 @@ class NetworkScope:
         """Was a record opened at `opened_at` (a work order) known when the plan is made? A world generated ahead
         holds defects found later; a real one holds none, so this only keeps the plan from seeing the future."""
         return opened_at <= (self.known_at or self.decision)
+
+    def work_orders(self, handle: DataHandle, registration: str) -> list[WorkOrder]:
+        """The tail's work orders known when the plan is made (one Query on its key): what the planner and the
+        validation judge its airworthiness on (Part-M M.A.403)."""
+        return [o for o in q.work_orders_for_aircraft(handle, registration) if self.known(o.opened_at)]
 
     @property
     def flights(self) -> list[Flight]:

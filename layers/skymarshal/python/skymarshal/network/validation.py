@@ -97,8 +97,7 @@ class Checker:
 
     def orders(self, registration: str) -> list:
         if registration not in self._orders:
-            found = q.work_orders_for_aircraft(self.handle, registration)
-            self._orders[registration] = [o for o in found if self.scope.known(o.opened_at)]
+            self._orders[registration] = self.scope.work_orders(self.handle, registration)
         return self._orders[registration]
 
     def weather(self, iata: str, at: datetime) -> list:
