@@ -14,6 +14,7 @@ from reported import flight_of
 from skymarshal.analysis.base import decision_time
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.arbitration.models import RejectionCode
+from skymarshal.intake.clearance import with_clearance
 from skymarshal.intake.disruption_facts import resolve_flight_report
 from skymarshal.models.disruption import Clearance
 from skymarshal.workflow.steps.rounds import run_rounds
@@ -59,3 +60,38 @@ def test_the_wait_until_the_estimate_and_its_bound_are_considered_and_validated(
             refused[s.scenario_id] and {r.code for r in refused[s.scenario_id]} <= set(get_args(RejectionCode))
         )
     assert decision.estimate == clears and decision.redecide_at == clears.latest
+
+
+NIGHT_CHECK = "EY142/20JAN27 YYZ-AUH NIGHT CHK NOT COMPLETE. DLA 325."
+
+
+def test_the_tail_a_report_holds_flies_no_plan_before_its_stated_release(account):
+    """A report that holds the aircraft until a stated time ("night check not complete, DLA 325") makes every plan on
+    that tail leaving earlier illegal, though no work order shows the check yet: a delay to the crew's limit is
+    refused with the report's evidence, never ranked (the bad day's E011 got "Delay 5 min" as rank 1)."""
+    handle = account.handle()
+    flight = flight_of(handle, NIGHT_CHECK)
+    facts, overlay = resolve_flight_report(NIGHT_CHECK, flight, handle, None)
+    facts = with_clearance(facts, NIGHT_CHECK, handle, decision_time(flight, None), flight)
+    assert facts.clears is not None and facts.clears.kind == "aircraft_release" and facts.clears.source == "stated"
+    release = facts.clears.expected
+    collation = run_rounds(NIGHT_CHECK, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]
+    decision = arbitrate(collation, NIGHT_CHECK, handle=handle.with_overlay(overlay), llm=None, disruption=facts)
+    same_tail = [
+        r.scenario
+        for r in decision.ranked
+        if r.scenario.operates and r.scenario.registration == flight.aircraft_registration
+    ]
+    assert all(s.departure is not None and s.departure >= release for s in same_tail), [s.title for s in same_tail]
+    early = [
+        v
+        for v in decision.rejected
+        if v.scenario.operates
+        and v.scenario.registration == flight.aircraft_registration
+        and v.scenario.departure is not None
+        and v.scenario.departure < release
+    ]
+    assert early, "no plan leaving before the release was considered"
+    for v in early:
+        assert "AIRCRAFT_NOT_AIRWORTHY" in {r.code for r in v.rejections}
+        assert any("DLA 325" in c.message for c in v.checks if c.status == "illegal"), v.checks

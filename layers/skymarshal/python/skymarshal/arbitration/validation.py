@@ -309,7 +309,19 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
         ), None
     orders = ctx.memo(WorkOrdersRead(s.registration), lambda: q.work_orders_for_aircraft(ctx.handle, s.registration))
     state = aircraft_airworthiness(orders, s.departure, registration=s.registration)
-    if state.airworthy:
+    if ctx.release_at is not None and s.departure < ctx.release_at:
+        # held by maintenance's estimate or the report's own (a night check "DLA 325", an AOG): the work orders may
+        # not show it yet, and a report only ever makes a tail less available, never more
+        return _check(
+            "airworthiness",
+            "rules",
+            "Part-M M.A.403(a)",
+            s.registration,
+            "illegal",
+            f"{s.registration} is not released before {ctx.release_at:%H:%MZ}{_release_source(ctx)}: off blocks at "
+            f"{s.departure:%H:%MZ} is before it.",
+        ), "AIRCRAFT_NOT_AIRWORTHY"
+    if state.airworthy and ctx.release_at is None:
         return _check(
             "airworthiness",
             "rules",
@@ -330,6 +342,14 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
         ), None
     worst = next(f for f in state.findings if f.status == "illegal")
     return _from_finding("airworthiness", worst), "AIRCRAFT_NOT_AIRWORTHY"
+
+
+def _release_source(ctx: DisruptionContext) -> str:
+    """Where the release estimate comes from, for the refusal's line (empty when maintenance's alone)."""
+    clears = ctx.clears
+    if clears is None or clears.kind != "aircraft_release" or clears.expected != ctx.release_at:
+        return ""
+    return f" ({clears.source}: {clears.evidence})"
 
 
 def _curfews(ctx: DisruptionContext, s: Scenario):
