@@ -115,6 +115,21 @@ def test_a_capacity_cut_queues_movements_only_beyond_half_the_busiest_hour():
     assert delays == {"F1": 0, "X1": 30, "X2": 50}
 
 
+def test_a_flight_moved_to_its_slot_by_a_decision_does_not_queue_again():
+    tables = state()
+    for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
+        tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
+    x2 = tables.flights["X2"]
+    for moved_by, flown in ((50, 50), (70, 70), (20, 50)):  # at its slot, past it, short of it
+        tables.flights["X2"] = x2.model_copy(
+            update={
+                "estimated_departure": x2.scheduled_departure + timedelta(minutes=moved_by),
+                "estimated_arrival": x2.scheduled_arrival + timedelta(minutes=moved_by),
+            }
+        )
+        assert realize(tables, [cut(10, 13)])["X2"].delay(x2) == flown, moved_by
+
+
 def test_a_plan_delaying_a_flight_beyond_its_crews_duty_counts_against_the_plan():
     from day_rows import crew as crew_row
 

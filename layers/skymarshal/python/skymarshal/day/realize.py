@@ -77,7 +77,8 @@ def _held(
     f: Flight, dep: datetime, arr: datetime, crew: set[str], e: StreamEvent, queued: Mapping[str, timedelta]
 ) -> timedelta:
     """How much later than `dep` the cause `e` lets `f` leave (zero when it does not catch it). `queued`: a
-    capacity cut's wait per flight (``capacity_queue``)."""
+    capacity cut's wait per flight (``capacity_queue``), from its scheduled movement to its slot — a flight a
+    decision already moved to or past its slot (a hold plan's re-timing, a knock-on) does not wait for it again."""
     zero = timedelta(0)
     if e.holds == "tail":
         return max(zero, e.end - dep) if f.aircraft_registration == e.registration and e.start <= dep < e.end else zero
@@ -88,8 +89,13 @@ def _held(
     landing = f.diverted_to if f.status == "DIVERTED" and f.diverted_to else f.destination
     leaving = f.origin == e.station and e.start <= dep < e.end
     landing_in = landing == e.station and e.start <= arr < e.end
-    if not e.closes:
-        return queued.get(f.flight_id, zero) if leaving or landing_in else zero
+    if not e.closes:  # the slot is the scheduled movement plus its queue: a flight already later waits no more
+        wait = queued.get(f.flight_id)
+        if wait is None or not (leaving or landing_in):
+            return zero
+        if leaving:
+            return max(zero, f.scheduled_departure + wait - dep)
+        return max(zero, f.scheduled_arrival + wait - arr)
     return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
 
 
