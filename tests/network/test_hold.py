@@ -103,3 +103,30 @@ def test_a_late_tail_takes_its_minimum_turn_and_the_reason_says_so():
     turn = timedelta(minutes=AIRCRAFT_TYPES[after.aircraft_type].min_turn_minutes)
     assert after.new_departure == max(held.new_arrival + turn, after.scheduled_departure)
     assert "knock-on" in after.reason or after.new_departure.hour == window.end.hour
+
+
+def test_a_flight_an_earlier_decision_delayed_is_never_moved_earlier_and_its_tail_follows():
+    rotations = airline([0, 1, 2, 3], [0, 0, 0, 0], rounds=2)
+    legs = rotations["A6-BLA"]
+    late = legs[1]  # an earlier decision held it 7 hours (a crew's rest): its estimate is now past the next leg's
+    late_by = timedelta(hours=7)
+    legs[1] = late.model_copy(
+        update={
+            "estimated_departure": late.scheduled_departure + late_by,
+            "estimated_arrival": late.scheduled_arrival + late_by,
+            "status": "DELAYED",
+        }
+    )
+    # a cut its schedule falls in, wide enough to hold nothing: only the estimate moves it
+    window = Window(
+        start=late.scheduled_arrival - timedelta(minutes=30), end=late.scheduled_arrival + timedelta(hours=1)
+    )
+    rows = {a.flight_id: a for a in hold_actions(rotations, _scope(rotations, window, 10), Counter(), {})}
+    kept = rows[late.flight_id]
+    assert kept.new_departure == late.scheduled_departure + late_by, kept
+    after = rows[legs[2].flight_id]
+    turn = timedelta(minutes=AIRCRAFT_TYPES[after.aircraft_type].min_turn_minutes)
+    assert after.new_departure is not None and after.new_departure >= late.scheduled_arrival + late_by + turn
+    for tail_legs in plan_legs(list(rows.values()), rotations).values():
+        for previous, leg in itertools.pairwise(tail_legs):
+            assert broken_turn(previous, leg) is None

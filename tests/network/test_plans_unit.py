@@ -18,7 +18,7 @@ from skymarshal.intake.capacity import rate_facts
 from skymarshal.models.disruption import Disruption, Fact, Scope, Window
 from skymarshal.models.network_plan import FlightAction, NetworkRestriction
 from skymarshal.models.operational import Flight
-from skymarshal.network.plans import capacity_limits
+from skymarshal.network.plans import capacity_limits, floor_minutes
 from skymarshal.network.restriction import NetworkInputRefused, check_rate, restriction_of
 from skymarshal.network.scope import NetworkScope, narrower_window
 from skymarshal.network.tails import baseline_cancellations, broken_turn, cascade, scheduled_legs
@@ -192,3 +192,11 @@ def test_no_flight_moving_at_the_closed_airport_inside_the_window_passes(departu
     found = list(closed_movements(r, {}, a))
     assert bool(found) == (WINDOW.start <= at_hub < WINDOW.end)
     assert all(code == "CLOSED_AIRPORT" for code, _, _ in found)
+
+
+@given(late=st.integers(0, 900), slot=st.one_of(st.none(), st.integers(0, 900)))
+def test_the_optimizer_never_moves_a_flight_before_an_earlier_decisions_estimate(late, slot):
+    f = flight(1, "AUH", "MCT", DAY.replace(hour=15))
+    f = f.model_copy(update={"estimated_departure": f.scheduled_departure + timedelta(minutes=late)})
+    r = restriction_of(disruption(capacity_share=0.5), [f]).model_copy(update={"slot_delay_minutes": slot})
+    assert floor_minutes(r, f) == max(late, slot or 0)

@@ -90,8 +90,23 @@ class Slots:
 
 
 def _order(f: Flight, airport: str) -> datetime:
-    """Ration-by-schedule's order: the scheduled movement at the airport (monotone along a tail's flights)."""
-    return f.scheduled_arrival if f.destination == airport and f.origin != airport else f.scheduled_departure
+    """Ration-by-schedule's order: the movement at the airport as last planned (its estimate, else the schedule, as
+    a regulation takes the last filed off-blocks time), monotone along a tail's flights."""
+    return f.arrival if f.destination == airport and f.origin != airport else f.departure
+
+
+def _walk(rotations: Mapping[str, list[Flight]], airport: str) -> list[Flight]:
+    """The flights in the walk's order: ration-by-schedule's, never before the tail's previous flight (an estimate
+    can carry a late flight past the schedule of its tail's next one, which still follows it)."""
+    keyed: list[tuple[datetime, int, str, Flight]] = []
+    for rows in rotations.values():
+        last: datetime | None = None
+        for i, f in enumerate(sorted(rows, key=lambda x: x.scheduled_departure)):
+            if f.status == "CANCELLED":
+                continue
+            last = _order(f, airport) if last is None else max(last, _order(f, airport))
+            keyed.append((last, i, f.flight_id, f))
+    return [f for *_, f in sorted(keyed, key=lambda k: k[:3])]
 
 
 def hold_actions(
@@ -109,19 +124,17 @@ def hold_actions(
     cancelled = cascade(scheduled_legs(rotations), grounded, tail_starts(rotations)) if grounded else set()
     slots = Slots(r, used)
     ready_after: dict[str, tuple[datetime, str]] = {}  # tail -> (its previous flight's new arrival, that flight)
-    flights = sorted(
-        (f for rows in rotations.values() for f in rows if f.status != "CANCELLED"),
-        key=lambda f: (_order(f, r.airport), f.flight_id),
-    )
+    flights = _walk(rotations, r.airport)
     actions = []
     for f in flights:
         if f.flight_id in cancelled:
             actions.append(flight_row(f, "cancel", reasons.get(f.flight_id, f"{f.aircraft_registration} is grounded")))
             continue
-        if f.scheduled_departure < scope.decision:  # gone, or boarding: it flies as it is
+        if f.departure < scope.decision:  # gone, or boarding: it flies as it is
             ready_after[f.aircraft_registration] = (f.arrival, f.flight_id)
             continue
-        ready, why = f.scheduled_departure, ""
+        # no earlier than its estimate: an earlier decision's delay (a crew's rest, a release) still holds
+        ready, why = max(f.scheduled_departure, f.departure), ""
         late = ready_after.get(f.aircraft_registration)
         if late is not None and late[0] + _turn(f.aircraft_type) > ready:
             ready = late[0] + _turn(f.aircraft_type)
@@ -134,9 +147,15 @@ def hold_actions(
             why = f"{reasons.get(f.flight_id, why)}; held to its slot at {r.airport}"
         delay = departure - f.scheduled_departure
         ready_after[f.aircraft_registration] = (f.scheduled_arrival + delay, f.flight_id)
-        if delay <= timedelta(0):
+        if departure <= f.departure:  # as it was going to fly: unchanged
             if f.flight_id in in_scope:
-                actions.append(flight_row(f, "operate", reasons.get(f.flight_id, "flies as scheduled")))
+                as_planned = "flies as scheduled" if delay <= timedelta(0) else "flies at its estimate"
+                actions.append(
+                    flight_row(
+                        f, "operate", reasons.get(f.flight_id, as_planned), new_departure=f.departure,
+                        new_arrival=f.arrival,
+                    )
+                )  # fmt: skip
             continue
         actions.append(
             flight_row(

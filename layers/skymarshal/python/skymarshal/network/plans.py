@@ -31,6 +31,7 @@ from ..data.access import DataHandle
 from ..intake.airport_facts import MAX_FLIGHTS
 from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, NetworkPlan, NetworkRestriction
+from ..models.operational import Flight
 from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, TailOutage, planned_changes, to_instance
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
@@ -178,7 +179,7 @@ def adapt(
         disrupted_flight_id=None,
         disrupted_release=scope.decision,
         capacity_limits=capacity_limits(r, used, end),
-        imposed_delays={f.flight_id: m for f in flights if (m := imposed_minutes(r, f))},
+        imposed_delays={f.flight_id: m for f in flights if (m := floor_minutes(r, f))},
         # named flights restrict no airport's hours: its normal rate (none read) would shut it
         normal_rates={}
         if r.kind == "flights"
@@ -186,6 +187,13 @@ def adapt(
         tail_outages=outages or [],
     )
     return to_instance(snapshot)
+
+
+def floor_minutes(r: NetworkRestriction, f: Flight) -> int:
+    """Minutes past its schedule a flight may not leave before: the restriction's hold or slot, and the delay an
+    earlier decision already gave it (its estimate: a crew's rest, a release) — a network plan never undoes one."""
+    late = max(0, int((f.departure - f.scheduled_departure).total_seconds() // 60))
+    return max(imposed_minutes(r, f) or 0, late)
 
 
 def _at(instance: Instance, minutes: int) -> datetime:
