@@ -29,9 +29,18 @@ Constraint = CrewConstraint | MaintenanceConstraint | RegulatoryConstraint
 Impact = NetworkImpact | GuestImpact | CargoImpact | FinanceImpact
 
 
+ON_THE_GROUND_FOR = timedelta(days=1)  # a flight still on the ground is decided at `now` this long past its schedule
+
+
 def decision_time(flight: Flight, now: datetime | None = None) -> datetime:
+    """The decision's moment: `now` when it is about this flight's operation (from a day before its departure until
+    it lands — or, still on the ground past its estimate because the cause held it, a day past its schedule: a
+    re-decision), else an hour before its departure (a report read far from the flight's day)."""
     now = now or datetime.now(UTC)
-    if flight.scheduled_departure - timedelta(days=1) <= now <= flight.arrival:
+    until = flight.arrival
+    if flight.status in ("SCHEDULED", "DELAYED"):
+        until = max(until, flight.scheduled_departure + ON_THE_GROUND_FOR)
+    if flight.scheduled_departure - timedelta(days=1) <= now <= until:
         return now
     return flight.scheduled_departure - DECISION_LEAD
 

@@ -16,18 +16,20 @@ from the stream and the event, so starting it again starts nothing new), so no e
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..day.stream import Stream, StreamEvent
 from ..workflow.deployment import DETAIL_TYPE, SOURCE
-from ..workflow.models import ApprovalDecision, DisruptionRequest
+from ..workflow.models import REDECIDE_SUFFIX, ApprovalDecision, DisruptionRequest, base_name
 from ..workflow.runs.client import RunNotFound
 from ..workflow.runs.trigger import disruption_id_for, start
 
@@ -55,6 +57,8 @@ class Outcome:
     seconds: float  # wall time from the report to the executed (or escalated) end, the duty manager's answer included
     reason: str | None = None  # why nothing was executed (the run's error or escalation), on one line
     rank1: str | None = None  # the arbitrator's rank 1 when the decision was asked for ("kind: title")
+    # when the approved plan is looked at again if its cause has not cleared (ISO; None: it does not wait on it)
+    redecide_at: str | None = None
 
     @property
     def fell_back(self) -> bool:
@@ -173,20 +177,56 @@ def send(bus: Bus, client, request: DisruptionRequest) -> str | None:
     return None
 
 
-def decide_event(client, stream: Stream, event: StreamEvent, policy: str, bus: Bus | None = None) -> Outcome:
-    """One event through the workflow: started (or picked up where a crash left it), decided, executed."""
+def redecision_point(decision: dict, approved: dict) -> str | None:
+    """When the approved plan is looked at again (issue 46 item 1): the decision's re-decision point, for a plan that
+    waits on the cause with the flight's own aircraft and crew (a delay) on an estimate the report did not state — a
+    swap, a cancellation or a rescue no longer waits on it, and a stated estimate not met is the reporter's to
+    restate (the same words again would contradict the clock)."""
+    estimate = decision.get("estimate") or {}
+    if approved.get("kind") != "delay" or not decision.get("redecide_at") or estimate.get("source") == "stated":
+        return None
+    return str(decision["redecide_at"])
+
+
+def _approved(decision: dict, reply: ApprovalDecision) -> dict:
+    ranked = [r.get("scenario") or {} for r in decision.get("ranked") or []]
+    if reply.action == "select":
+        return next((s for s in ranked if s.get("scenario_id") == reply.scenario_id), {})
+    return ranked[0] if ranked and reply.action == "approve" else {}
+
+
+def decide_event(
+    client,
+    stream: Stream,
+    event: StreamEvent,
+    policy: str,
+    bus: Bus | None = None,
+    *,
+    redecides: tuple[str, int, datetime] | None = None,
+) -> Outcome:
+    """One event through the workflow: started (or picked up where a crash left it), decided, executed.
+    `redecides`: (the event's first run, n, when) — the disruption decided again at its n-th re-decision point, the
+    report read with that moment's clock: a disruption of its own, `ID--redecide-n`, that takes the flight's claim
+    from the one it follows (`DisruptionRequest.redecides`) and executes a plan of its own."""
     started = time.monotonic()
     name = execution_name(stream, event)
     day = event.flight_date or event.start.date()
+    event_id = event.event_id
+    follows = None
+    if redecides is not None:
+        first, n, _ = redecides
+        follows = first if n == 1 else f"{first}{REDECIDE_SUFFIX}{n - 1}"
+        name, event_id = f"{first}{REDECIDE_SUFFIX}{n}", f"{event_id}{REDECIDE_SUFFIX}{n}"
     request = DisruptionRequest(
         disruption_id=name,
         prompt=event.report,
         source="cli",
         requested_by=DECIDED_BY[policy],
-        reported_at=event.at,
+        reported_at=redecides[2] if redecides else event.at,
         ops_date=day,
+        redecides=follows,
     )
-    if bus is None:
+    if redecides is not None or bus is None:  # a re-decision is the replay's own clock, never a producer's event
         start(request, executions=client.execution_port, state_machine_arn=client.arn)
     else:
         delivered = send(bus, client, request)
@@ -204,14 +244,25 @@ def decide_event(client, stream: Stream, event: StreamEvent, policy: str, bus: B
     if progress.status == "ABORTED":  # local AWS restarted under the run: continue it from its checkpoints
         name = client.resume(name)["execution_name"]
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
-    rank1 = None
+    rank1, again = None, None
     while progress.awaiting_approval:
         decision = client.decision(name) or {}
         rank1 = rank1 or _rank1(decision)
-        client.decide(name, answer(policy, decision))
+        reply = answer(policy, decision)
+        again = redecision_point(decision, _approved(decision, reply))
+        client.decide(name, reply)
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
     status, kind, reason = _status(client, name)
-    return Outcome(event.event_id, name, status, kind, round(time.monotonic() - started, 1), reason, rank1)
+    return Outcome(
+        event_id,
+        name,
+        status,
+        kind,
+        round(time.monotonic() - started, 1),
+        reason,
+        rank1,
+        again if status == "executed" else None,
+    )
 
 
 def _rank1(decision: dict) -> str | None:
@@ -221,6 +272,18 @@ def _rank1(decision: dict) -> str | None:
         return None
     scenario = ranked[0].get("scenario") or {}
     return f"{scenario.get('kind', '?')}: {scenario.get('title', scenario.get('scenario_id', '?'))}"
+
+
+MAX_REDECISIONS = 4  # per event: how often the replay's duty manager looks again at a cause that has not cleared
+
+
+def redecision_due(event: StreamEvent, outcome: Outcome) -> datetime | None:
+    """When the executed plan of `event` is decided again: its re-decision point, if the stream's cause of one
+    flight (its tail, its crew, the flight itself) has not cleared by then — what the OCC sees at that moment."""
+    if outcome.redecide_at is None or event.holds not in ("flight", "tail", "crew"):
+        return None
+    at = datetime.fromisoformat(outcome.redecide_at.replace("Z", "+00:00"))
+    return at if event.start <= at < event.end else None
 
 
 def replay(
@@ -234,14 +297,42 @@ def replay(
     after_event: Callable[[Outcome], None] | None = None,
     bus: Bus | None = None,
 ) -> list[Outcome]:
-    """Every event not yet decided, in time order; the outcomes of the whole replay (earlier ones included)."""
+    """Every event not yet decided, in time order, each executed plan that waits on a cause decided again at its
+    re-decision point while the cause has not cleared (up to MAX_REDECISIONS times, in time order with the
+    events); the outcomes of the whole replay (earlier ones included), the re-decisions after the events."""
     before, decided = progress.load()
     if before is None:
         progress.start(tails())
     if decided:
         echo(f"resuming: {len(decided)} of {len(stream.events)} event(s) already decided")
+    due: list[tuple[datetime, int, StreamEvent, int]] = []  # (when, tie-break, event, its n-th re-decision)
+    again: list[str] = []
+
+    def look_again(event: StreamEvent, outcome: Outcome, n: int) -> None:
+        at = redecision_due(event, outcome)
+        if at is not None and n <= MAX_REDECISIONS:
+            heapq.heappush(due, (at, len(again) + len(due), event, n))
+
+    def settle(until: datetime | None) -> None:
+        while due and (until is None or due[0][0] <= until):
+            at, _, event, n = heapq.heappop(due)
+            key = f"{event.event_id}{REDECIDE_SUFFIX}{n}"
+            outcome = decided.get(key)
+            if outcome is None:
+                first = base_name(decided[event.event_id].execution)  # through a bus, the run the rule started
+                outcome = decide_event(client, stream, event, policy, bus, redecides=(first, n, at))
+                progress.record(outcome)
+                decided[key] = outcome
+                echo(f"      {at:%H:%MZ} {key} {outcome.status} ({outcome.seconds:.0f} s)  not cleared: decided again")
+                if after_event is not None:
+                    after_event(outcome)
+            again.append(key)
+            look_again(event, outcome, n + 1)
+
     for n, event in enumerate(stream.events, 1):
+        settle(event.at)
         if event.event_id in decided:
+            look_again(event, decided[event.event_id], 1)
             continue
         outcome = decide_event(client, stream, event, policy, bus)
         progress.record(outcome)
@@ -252,7 +343,9 @@ def replay(
         )
         if after_event is not None:
             after_event(outcome)
-    return [decided[e.event_id] for e in stream.events]
+        look_again(event, outcome, 1)
+    settle(None)
+    return [decided[e.event_id] for e in stream.events] + [decided[k] for k in again]
 
 
 def tails_before(progress: ReplayProgress) -> dict[str, str]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ..day.realize import DayState
 from ..day.stream import Stream
 from ..day.trace import EventStep, Tracer, changes
+from ..workflow.models import REDECIDE_SUFFIX
 from .replay_run import Outcome
 
 
@@ -33,18 +34,24 @@ class ReplayTracer:
         self.tracer = Tracer(f"skymarshal-{policy}", stream.header.days)
         self.before: DayState | None = None
         self.steps: list[EventStep] = []
+        self.seen = -1  # the last stream event decided (a re-decision's causes are those reported so far)
 
     def start(self, already_decided: int) -> None:
         """The tables before the first event still to decide; none traced before it (decided by an earlier run)."""
         self.before = self.read()
+        self.seen = already_decided - 1
         for e in self.stream.events[:already_decided]:
             self.steps.append(self.tracer.step(e, [], None, None, "decided by an earlier run (not traced)"))
 
     def after(self, outcome: Outcome) -> None:
+        """A re-decision (`E001--redecide-1`) is a step of its own under its id, with the causes reported so far
+        (none new: its cost is all the decision's)."""
         events = list(self.stream.events)
-        i = next(n for n, e in enumerate(events) if e.event_id == outcome.event_id)
+        root = outcome.event_id.split(REDECIDE_SUFFIX)[0]
+        i = next(n for n, e in enumerate(events) if e.event_id == root)
+        self.seen = max(self.seen, i)
+        event = events[i] if root == outcome.event_id else events[i].model_copy(update={"event_id": outcome.event_id})
         after = self.read()
-        self.steps.append(
-            self.tracer.step(events[i], events[: i + 1], self.before, after, choice(outcome, self.before, after))
-        )
+        known = events[: self.seen + 1]
+        self.steps.append(self.tracer.step(event, known, self.before, after, choice(outcome, self.before, after)))
         self.before = after

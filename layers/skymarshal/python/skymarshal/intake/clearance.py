@@ -266,8 +266,9 @@ def _history_or_policy(
         chapter = what_if_policy.defect_estimate(words).ata_chapter
         found, said = history.from_work_orders(handle, flight.aircraft_registration, chapter)
         short += [] if found else [said]
+    outlasted = max(0, int((at - flight.scheduled_departure).total_seconds() // 60))  # held past its schedule
     if found is None:
-        found, said = history.from_disruption_history(handle, disruption.iata_delay_code, flight.origin)
+        found, said = history.from_disruption_history(handle, disruption.iata_delay_code, flight.origin, outlasted)
         short += [] if found else [said]
     if found is not None:
         base = flight.scheduled_departure if found.base == "departure" else at
@@ -283,7 +284,10 @@ def _history_or_policy(
         return clears, _fact(clears, found.evidence)
     entry, start = _policy_entry(disruption, handle, flight, kind, words)
     base = start or (flight.scheduled_departure if entry.base == "departure" else at)
-    evidence = f"{policy.POLICY}: {entry.reason}; {'; '.join(short)}"[:400]
+    outlived = ""
+    if base + timedelta(minutes=entry.minutes) <= at:  # the cause has outlasted the entry: as long again from now
+        base, outlived = at, f"; outlasted it by {iso_z(at)}, counted again from then"
+    evidence = f"{policy.POLICY}: {entry.reason}{outlived}; {'; '.join(short)}"[:400]
     clears = Clearance(
         kind=kind,
         expected=base + timedelta(minutes=entry.minutes),

@@ -72,9 +72,12 @@ def waited_out(records: list[DisruptionRecord], station: str | None) -> tuple[li
     return [r.actual_delay_minutes for r in kept], f"at {station}" if station else "across the network"
 
 
-def from_disruption_history(handle: DataHandle, code: int, station: str | None) -> tuple[HistoryEstimate | None, str]:
+def from_disruption_history(
+    handle: DataHandle, code: int, station: str | None, outlasted: int = 0
+) -> tuple[HistoryEstimate | None, str]:
     """The same type's waited-out delays at the station, else across the network; with the sample's sizes (said
-    when it falls short). One Query on disruption-type-index."""
+    when it falls short). `outlasted`: minutes past the schedule the cause has already lasted — only the cases that
+    lasted longer say when it ends now (a re-decision). One Query on disruption-type-index."""
     kind = history_type(code)
     try:
         records = q.past_disruptions(handle, kind)
@@ -85,8 +88,10 @@ def from_disruption_history(handle: DataHandle, code: int, station: str | None) 
     tried = []
     for where in ([station] if station else []) + [None]:
         minutes, sample = waited_out(records, where)
+        minutes = [m for m in minutes if m > outlasted]
+        longer = f" longer than the {outlasted} min it has lasted" if outlasted else ""
         evidence = (
-            f"DisruptionHistory: {len(minutes)} {kind} disruptions waited out {sample}, actual delay "
+            f"DisruptionHistory: {len(minutes)} {kind} disruptions waited out {sample}{longer}, actual delay "
             f"median and p{PERCENTILE}"
         )
         found = summarise(minutes, "departure", evidence)

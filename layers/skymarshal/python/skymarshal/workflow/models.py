@@ -27,6 +27,9 @@ RESUME_SUFFIX = "--resume-"
 RETRY_SUFFIX = "--retry-"
 CORRECT_SUFFIX = "--correct-"  # the run again with the duty manager's corrected facts (workflow/runs/correction.py)
 RUN_SUFFIXES = (RESUME_SUFFIX, RETRY_SUFFIX, CORRECT_SUFFIX)
+# A disruption decided again at its re-decision point (the cause not cleared by then): a disruption of its own,
+# `ID--redecide-N`, naming the one it follows (`DisruptionRequest.redecides`)
+REDECIDE_SUFFIX = "--redecide-"
 
 
 def base_name(execution_name: str) -> str:
@@ -130,6 +133,9 @@ class DisruptionRequest(_Model):
     # against the data at Validate; `corrects`: the run whose reading they correct.
     facts: dict[str, str] = Field(default_factory=dict)
     corrects: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,80}$")
+    # The disruption whose executed plan this one decides again at its re-decision point, the cause not cleared by
+    # then (issue 46): it takes that disruption's claim on the flight (workflow/runs/flight_claims.py).
+    redecides: str | None = Field(None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
 
     @model_validator(mode="after")
     def _resume_or_retry(self) -> DisruptionRequest:
@@ -183,6 +189,7 @@ class ValidatedRequest(_Model):
     revision_agents: list[str] = Field(default_factory=lambda: list(AGENTS))
     approval_timeout_seconds: int = Field(ge=1)
     resumes: str | None = None  # the earlier execution a resume or a retry reuses (its checkpoints, its answers)
+    redecides: str | None = None  # the disruption this one decides again (DisruptionRequest.redecides)
     disruption: Disruption  # the report as facts, resolved here once: the only reading of it after Validate
     overlay: Overlay = Field(default_factory=Overlay)  # what the facts change in the data, for every reader
 

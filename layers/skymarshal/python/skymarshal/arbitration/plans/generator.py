@@ -154,8 +154,10 @@ def _proposals(ctx: DisruptionContext, kind: str):
 
 
 def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
-    """Delay candidates (minutes from the schedule, never earlier than the current estimate) and who named them."""
-    f, floor = ctx.flight, ctx.flight.delay_minutes
+    """Delay candidates (minutes from the schedule, never earlier than the current estimate nor than the decision:
+    a flight still held past its estimate when it is decided again leaves from now on) and who named them."""
+    f = ctx.flight
+    floor = max(f.delay_minutes, minutes_after(f.scheduled_departure, decision_time(f, ctx.now)))
     named: dict[int, set[str]] = {}
 
     def name(minutes: int | None, source: str, earliest: bool = True) -> None:

@@ -13,6 +13,8 @@ with a typed reason naming the first run:
 - Learn marks an executed plan `recovered` until the hold (`SKYMARSHAL_FLIGHT_HOLD_MINUTES`, 360) has passed,
   and any other ending (rejected, escalated, rolled back) `released`.
 - The same disruption (a resumed run) may always claim its flight again.
+- A disruption decided again at its re-decision point (`follows`: the cause not cleared by the estimate's upper
+  bound, issue 46) takes the claim of the disruption it follows at once, however that one holds it.
 - A recovered flight's hold refuses a second report of the same trouble, not a new one: a run whose cause is of
   another AHM 730 family (`cause`: a crew member sick on a flight just recovered from a defect) takes the claim at
   once, in one conditional write naming the run it follows.
@@ -113,10 +115,12 @@ def claim(
     now: datetime | None = None,
     execution_status: ExecutionStatus | None = None,
     cause: str | None = None,
+    follows: str | None = None,
 ) -> None:
     """Take the flight for this disruption, or raise FlightClaimed naming the run that holds it. A holder whose
     execution has ended (`execution_status`; default: DescribeExecution on the state machine of the environment)
-    gives way at once, and so does a recovered flight's hold to a run of another `cause` (the AHM 730 family)."""
+    gives way at once, a recovered flight's hold to a run of another `cause` (the AHM 730 family), and the
+    disruption this one `follows` (decides again at its re-decision point) to it."""
     at = now or datetime.now(UTC)
     item = {
         **_key(flight_id),
@@ -130,6 +134,8 @@ def claim(
     if _put(item, tables=tables, at=at):
         return
     held = _held(flight_id, tables) or {}
+    if follows and _hand_over(held, item, follows, tables=tables):
+        return
     if _take_over(held, item, tables=tables, status=execution_status, at=at):
         return
     held = _held(flight_id, tables) or held  # as now
@@ -211,6 +217,25 @@ def _take_over(
         ended,
         item["execution_name"],
     )
+    return True
+
+
+def _hand_over(held: dict[str, Any], item: dict[str, Any], follows: str, *, tables: WorkflowTables) -> bool:
+    """Take the claim of the disruption `follows` names (one conditional write naming it); False when another
+    disruption holds the flight."""
+    if held.get("disruption_id") != follows:
+        return False
+    try:
+        tables.checkpoints.put_item(
+            Item={**item, "follows": follows},
+            ConditionExpression="disruption_id = :holder",
+            ExpressionAttributeValues={":holder": follows},
+        )
+    except ClientError as exc:
+        if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            raise
+        return False
+    log.info("claim on %s: %s decided again as %s", item["PK"], follows, item["execution_name"])
     return True
 
 

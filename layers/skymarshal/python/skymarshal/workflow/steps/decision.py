@@ -58,6 +58,8 @@ def arbitrate_step(
     from ...arbitration.arbitrator import arbitrate
 
     request = ValidatedRequest.model_validate(state["request"])
+    # the report's moment, as Validate read it: a replayed day's (or a re-decision's) clock, not the machine's
+    now = now or request.reported_at
     attempt, excluded, instruction = next_attempt(state)
     registry.start(request.execution_name, *ARBITRATOR_THREAD, detail={"attempt": attempt, "excluded": excluded})
     if is_network(request.disruption):  # an airport or airspace over a window, or several flights named

@@ -109,6 +109,7 @@ def _claim_flight(request: ValidatedRequest, *, tables: WorkflowTables) -> None:
             run_seconds=request.approval_timeout_seconds,
             tables=tables,
             cause=request.disruption.family,
+            follows=request.redecides,
         )
     except flight_claims.FlightClaimed as exc:
         raise InvalidDisruption(str(exc)) from None
@@ -213,6 +214,7 @@ def validate(
         "agents": plan.initial if plan else list(AGENTS),
         "revision_agents": plan.revision if plan else list(AGENTS),
         "resumes": previous if request.resume or request.retry else None,
+        "redecides": request.redecides,
         "approval_timeout_seconds": approval_timeout_seconds(tables=tables),
     }
 
