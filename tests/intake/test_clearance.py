@@ -381,3 +381,19 @@ def test_a_departure_time_after_the_schedule_is_kept_whenever_the_report_is_made
 def test_two_durations_listed_with_and_are_a_list_not_a_range(first, second):
     d = _clears(f"CTOTs on EY123 and EY125, {first} and {second} min respectively", code=83)
     assert d.clears.expected == STD + timedelta(minutes=max(first, second))
+
+
+def test_a_cause_that_outlasted_its_estimate_is_estimated_from_the_cases_that_lasted_longer(empty_record):
+    empty_record += [_record(i, 60 + 10 * i) for i in range(20)]  # 60..250 at MCT
+    d = _clears("EY123 hydraulic leak", now=STD + timedelta(minutes=120))  # decided again, still on the ground
+    assert d.clears.source == "history" and d.clears.cases == 13  # 130..250: the cases longer than 120 min
+    assert d.clears.expected == STD + timedelta(minutes=190) and d.clears.latest == STD + timedelta(minutes=230)
+    assert "longer than the 120 min it has lasted" in d.clears.evidence
+
+
+@given(hours=st.integers(3, 20))
+def test_a_cause_that_outlasted_the_policy_is_given_it_again_from_the_decision(hours):
+    now = STD + timedelta(hours=hours)
+    d = _clears("EY123 held by dense fog at MCT", code=71, now=now)
+    assert d.clears.source == "policy" and d.clears.expected > now
+    assert "outlasted it" in d.clears.evidence
