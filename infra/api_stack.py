@@ -27,7 +27,16 @@ from constructs import Construct
 
 from skymarshal.api.roles import Role
 from skymarshal.console import STATIC_DIR as CONSOLE_DIR
-from skymarshal.data.schema import AIRPORTS, BOOKINGS, CHECKPOINTS, CREW_ROSTER, FLIGHTS
+from skymarshal.data.schema import (
+    AIRCRAFT_AVAILABILITY,
+    AIRPORTS,
+    BOOKINGS,
+    CHECKPOINTS,
+    CREW_MEMBERS,
+    CREW_ROSTER,
+    FLIGHTS,
+    MAINTENANCE_WORK_ORDERS,
+)
 from skymarshal.workflow.deployment import AUDIT_KEY_ENV, STATE_MACHINE_ENV
 
 from .config import AppConfig
@@ -123,8 +132,12 @@ class ApiFunctionsConstruct(FunctionsBase):
             )
             self._read_artifacts(fn)
         self._checkpoints(api)  # claims the approval, moves the thread; reads execution events
-        # The decision's Gantt: the tails' rotations, the crews' duties, the connections and the curfews (read only).
-        self._read(api, (FLIGHTS, CREW_ROSTER, BOOKINGS, AIRPORTS))
+        # The decision's Gantt: the tails' rotations, the crews' duties, the connections and the curfews; the operation
+        # board: every tail's availability and work orders, and the crew members the live scorecard checks (read only).
+        self._read(
+            api,
+            (FLIGHTS, CREW_ROSTER, BOOKINGS, AIRPORTS, AIRCRAFT_AVAILABILITY, MAINTENANCE_WORK_ORDERS, CREW_MEMBERS),
+        )
         self._read(stream, (CHECKPOINTS,))  # approvals and execution events, read only
         machine.grant_start_execution(api)
         machine.grant_task_response(api)  # the duty manager's answer to the waiting approval step

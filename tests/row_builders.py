@@ -7,12 +7,12 @@ Imported as a plain module (tests/ is on the path through its conftest; the name
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from skymarshal.arbitration.models import Scenario
 from skymarshal.models.fleet import AIRCRAFT_TYPES
-from skymarshal.models.operational import Booking, CrewDuty, Flight
+from skymarshal.models.operational import AircraftDay, Booking, CrewDuty, Flight, MelItem, WorkOrder
 
 
 def utc(*args: int) -> datetime:
@@ -115,6 +115,57 @@ def booking(booking_id: str, flight_id: str, final_destination: str, **kw: Any) 
         final_destination=final_destination,
         fare_paid=kw.pop("fare_paid", 100.0),
         **kw,
+    )
+
+
+def work_order(
+    wo_id: str = "WO-1",
+    reg: str = "A6-BLA",
+    *,
+    opened: datetime = utc(2027, 1, 20, 8),
+    aog: bool = True,
+    labour: float = 5.5,
+    auth: str | None = "B1-B787",
+    parts: datetime | None = utc(2027, 1, 20, 11),
+    station: str = "AUH",
+    mel: MelItem | None = None,
+    **kw,
+) -> WorkOrder:
+    """A work order on `reg`: an open AOG defect unless told (a deferred MEL item when `mel` is given)."""
+    kind = kw.pop("kind", "MEL_DEFERRAL" if mel else "DEFECT")
+    return WorkOrder(
+        work_order_id=wo_id,
+        aircraft_registration=reg,
+        opened_at=opened,
+        kind=kind,
+        status=kw.pop("status", "DEFERRED" if mel else "OPEN"),
+        ata_chapter="29",
+        description="test defect",
+        station=station,
+        aog=aog,
+        mel=mel,
+        estimated_labour_hours=labour,
+        required_authorisation=auth,
+        parts_available_at=parts,
+        **kw,
+    )
+
+
+def aircraft_day(
+    reg: str = "A6-BLT",
+    type_code: str = "B789",
+    station: str = "AUH",
+    status: str = "SPARE",
+    day: date = date(2027, 1, 20),
+) -> AircraftDay:
+    """The tail's AircraftAvailability row for `day` (a spare at AUH unless told)."""
+    return AircraftDay(
+        aircraft_registration=reg,
+        date=day,
+        aircraft_type=type_code,
+        status=status,
+        station=station,
+        capacity=dict(AIRCRAFT_TYPES[type_code].capacity),
     )
 
 

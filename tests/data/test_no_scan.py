@@ -40,3 +40,23 @@ def test_every_query_pattern_uses_getitem_query_or_batchget(account, airline):
     q.engineers_on_shift(handle, "AUH", flight.scheduled_departure, flight.scheduled_arrival)
     assert operations and set(operations) <= {"GetItem", "Query", "BatchGetItem"}, operations
     assert operations["Scan"] == 0
+
+
+def test_the_operation_board_reads_by_getitem_query_or_batchget(account, airline):
+    """The board's reads (views.board_data): flights, availability, work orders, crews, and the live scorecard's
+    bookings and crew rosters."""
+    from datetime import UTC, datetime
+
+    from skymarshal.views.board_data import live_day, read_board_rows
+
+    handle = account.handle()
+    operations: Counter = Counter()
+    handle.resource.meta.client.meta.events.register(
+        "before-call.dynamodb", lambda model, **_: operations.update([model.name])
+    )
+    day = airline.situations[0].flight_date
+    start = datetime.combine(day, datetime.min.time(), UTC)
+    rows = read_board_rows(handle, day, start, start + timedelta(days=1))
+    live = live_day(handle, day, {}, rows.crew, rows.flights)
+    assert rows.flights and rows.availability and live.card.flights
+    assert operations and set(operations) <= {"GetItem", "Query", "BatchGetItem"}, operations

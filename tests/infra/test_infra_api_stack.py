@@ -85,10 +85,13 @@ def test_api_function_may_decide_and_append_to_the_audit_but_never_update_or_sca
     assert audit and _actions(audit) == {"dynamodb:PutItem", "dynamodb:GetItem", "dynamodb:Query"}
 
 
-def test_api_function_reads_the_tables_the_gantt_is_drawn_from_and_writes_none_of_them(api_template_json) -> None:
+def test_api_function_reads_the_tables_the_gantt_and_the_board_are_drawn_from_and_writes_none_of_them(
+    api_template_json,
+) -> None:
     logical, _ = _function(api_template_json, "skymarshal-api")
     statements = _statements(api_template_json, logical)
-    for table in ("flights", "CrewRoster", "bookings", "AirportReference"):
+    board = ("AircraftAvailability", "MaintenanceWorkOrders", "CrewMembers")
+    for table in ("flights", "CrewRoster", "bookings", "AirportReference", *board):
         on_table = [st for st in statements if table.lower() in json.dumps(st["Resource"]).lower()]
         assert on_table, table
         assert {"dynamodb:GetItem", "dynamodb:Query"} <= _actions(on_table) and not _actions(on_table) & {

@@ -9,11 +9,12 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 from functools import cached_property
 
+from row_builders import aircraft_day as aircraft_day
 from row_builders import flight as flight
 from row_builders import utc
+from row_builders import work_order as work_order
 
 from skymarshal.data import schema
-from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.operational import (
     AircraftDay,
     AirportProfile,
@@ -65,38 +66,6 @@ def booking(
     )
 
 
-def work_order(
-    wo_id: str = "WO-1",
-    reg: str = "A6-BLA",
-    *,
-    opened: datetime = utc(2027, 1, 20, 8),
-    aog: bool = True,
-    labour: float = 5.5,
-    auth: str | None = "B1-B787",
-    parts: datetime | None = utc(2027, 1, 20, 11),
-    station: str = "AUH",
-    mel: MelItem | None = None,
-    **kw,
-) -> WorkOrder:
-    kind = kw.pop("kind", "MEL_DEFERRAL" if mel else "DEFECT")
-    return WorkOrder(
-        work_order_id=wo_id,
-        aircraft_registration=reg,
-        opened_at=opened,
-        kind=kind,
-        status=kw.pop("status", "DEFERRED" if mel else "OPEN"),
-        ata_chapter="29",
-        description="test defect",
-        station=station,
-        aog=aog,
-        mel=mel,
-        estimated_labour_hours=labour,
-        required_authorisation=auth,
-        parts_available_at=parts,
-        **kw,
-    )
-
-
 def mel_item(category: str = "B", discovered: date = date(2027, 1, 18), **kw) -> MelItem:
     return MelItem(reference="30-42-01", category=category, discovered_on=discovered, **kw)
 
@@ -110,23 +79,6 @@ def engineer(staff_id: str, auth=("B1-B787",), station: str = "AUH") -> Maintena
 def shift(staff_id: str, start: datetime, hours: float = 8, station: str = "AUH") -> MaintenanceShift:
     return MaintenanceShift(
         staff_id=staff_id, shift_start=start, shift_end=start + timedelta(hours=hours), station=station
-    )
-
-
-def aircraft_day(
-    reg: str = "A6-BLT",
-    type_code: str = "B789",
-    station: str = "AUH",
-    status: str = "SPARE",
-    day: date = date(2027, 1, 20),
-) -> AircraftDay:
-    return AircraftDay(
-        aircraft_registration=reg,
-        date=day,
-        aircraft_type=type_code,
-        status=status,
-        station=station,
-        capacity=dict(AIRCRAFT_TYPES[type_code].capacity),
     )
 
 

@@ -38,6 +38,7 @@ from .corrections import StartWithFacts, corrections_router
 from .errors import install_error_handlers
 from .history import history_router
 from .messages import messages_router
+from .operations import operations_router
 from .plans import gantt_view
 from .replays import replays_router
 from .roles import DECIDERS, READERS, Caller, Role, caller_from_claims
@@ -339,6 +340,7 @@ app.include_router(corrections_router(decide=DECIDE, security=SECURITY, client=c
 app.include_router(history_router(read=READ, decide=DECIDE, security=SECURITY, client=client, signed_in=signed_in))
 app.include_router(messages_router(read=READ, security=SECURITY, client=client))
 app.include_router(replays_router(read=READ, security=SECURITY, client=client))
+app.include_router(operations_router(read=READ, security=SECURITY, client=client))
 
 
 def handle(event: dict, context: Any) -> dict:

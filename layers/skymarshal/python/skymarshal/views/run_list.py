@@ -82,6 +82,12 @@ def _validated(wf: Any, described: dict, output: dict | None) -> dict:
 
 def run_line(wf: Any, execution: dict) -> RunLine:
     """One run's line, from its description (and, while it runs, its pending decision and validated request)."""
+    return run_record(wf, execution)[0]
+
+
+def run_record(wf: Any, execution: dict) -> tuple[RunLine, dict]:
+    """One run's line and the validated request it was read from ({} before Validate or when it refused the
+    report): the operation board pins a run by the request's disruption and flight."""
     name, status = execution["name"], execution["status"]
     described = wf.describe(name)
     described.setdefault("name", name)
@@ -102,7 +108,7 @@ def run_line(wf: Any, execution: dict) -> RunLine:
     else:
         outcome = "failed"
         detail = _cause(described.get("cause")) or described.get("error") or status.lower().replace("_", " ")
-    return RunLine(
+    line = RunLine(
         disruption_id=name,
         outcome=outcome,
         outcome_text=OUTCOME_WORDS[outcome],
@@ -113,6 +119,7 @@ def run_line(wf: Any, execution: dict) -> RunLine:
         started_at=execution["startDate"],
         stopped_at=execution.get("stopDate"),
     )
+    return line, validated
 
 
 def run_lines(wf: Any, *, limit: int = 50, status: str | None = None) -> list[RunLine]:
