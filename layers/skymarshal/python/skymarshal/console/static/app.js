@@ -12,9 +12,11 @@ import { renderNetwork } from "./network.js";
 import { card, cardLabel, escalationView, markDecided, refusedView } from "./cards.js";
 import { loadSettings, saveSettings } from "./settings.js";
 import { clearMessages, sendsLine, showMessages } from "./messages.js";
+import { readEvents } from "./sse.js";
+import { mountBoard } from "./board.js";
 
 const $ = (selector) => document.querySelector(selector);
-const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null };
+const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null, board: null };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -62,7 +64,18 @@ function signedIn(token) {
   $("#settings").hidden = !groups.includes("Admin");
   if (groups.includes("Admin")) loadSettings(api);
   loadRuns();
+  state.board = mountBoard($("#board"), { api, streamBase: () => state.config.stream, authHeaders });
+  if (location.hash.length <= 1) showBoard();
   if (state.config.assistant) mountAssistantPanel();
+}
+
+// The landing view: the operation board (board.js), drawn again each time it is shown.
+function showBoard() {
+  if (state.stream) state.stream.abort();
+  state.runId = null;
+  $("#run").hidden = true;
+  $("#board").hidden = false;
+  state.board?.load();
 }
 
 async function devLogin(role) {
@@ -107,6 +120,7 @@ async function openRun(runId) {
   if (state.stream) state.stream.abort();
   state.runId = runId;
   state.decision = null;
+  $("#board").hidden = true;
   $("#run").hidden = false;
   $("#decision").hidden = true;
   $("#execution").hidden = true;
@@ -157,28 +171,13 @@ function renderAgent(agent) {
   cell.className = `${agent.phase} ${agent.status}`;
 }
 
-// Server-sent events over fetch: "event: name\ndata: json\n\n" blocks.
+// Server-sent events over fetch (sse.js).
 async function follow(runId) {
   const controller = new AbortController();
   state.stream = controller;
   try {
-    const response = await fetch(`${state.config.stream}/disruptions/${encodeURIComponent(runId)}/events`,
-      { headers: authHeaders(), signal: controller.signal });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value.replace(/\r\n/g, "\n");
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const name = /^event: ?(.*)$/m.exec(block)?.[1];
-        const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trimStart()).join("\n");
-        if (name && data && state.runId === runId) onEvent(name, JSON.parse(data));
-      }
-    }
+    await readEvents(`${state.config.stream}/disruptions/${encodeURIComponent(runId)}/events`, authHeaders(),
+      controller.signal, (name, data) => { if (state.runId === runId) onEvent(name, data); });
   } catch (error) {
     if (error.name !== "AbortError") console.warn("live updates stopped", error);
   }
@@ -366,7 +365,10 @@ async function main() {
   $("#retry").addEventListener("click", () => retryRun(state.runId, api)
     .then((name) => { loadRuns(); location.hash = name; })
     .catch((error) => { $("#retry-error").textContent = error.message; }));
-  window.addEventListener("hashchange", () => { if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1))); });
+  window.addEventListener("hashchange", () => {
+    if (location.hash.length > 1) openRun(decodeURIComponent(location.hash.slice(1)));
+    else showBoard();
+  });
   $("#report").addEventListener("submit", async (e) => {
     e.preventDefault();
     $("#report-error").textContent = "";

@@ -5,10 +5,10 @@
 // Data: GET /api/disruptions/{id}/gantt (built in the library from the plans' typed actions).
 import { el, svg } from "./dom.js";
 
-const LABEL_W = 170, AXIS_H = 28, BAND_LANE = 16, PAD = 6;
+export const LABEL_W = 170, AXIS_H = 28, BAND_LANE = 16, PAD = 6;
 const ROW_H = { tail: 46, crew: 30 };
 // change → [tag on the bar, words for the tooltip and legend, pattern id or null, outlined instead of filled]
-const CHANGES = {
+export const CHANGES = {
   unchanged: ["", "as scheduled", null, false],
   delayed: ["+{delay}′", "delayed", "p-delay", false],
   swapped_in: ["⇄ in", "moved onto this tail (swap)", "p-swap", false],
@@ -20,7 +20,7 @@ const CHANGES = {
   replaced: ["✕ off", "taken off the flight (replaced)", null, true],
   standby: ["STBY", "standby", "p-standby", false],
 };
-const BANDS = {
+export const BANDS = {
   curfew: ["p-band-curfew", "curfew / night quota"],
   closure: ["p-band-closure", "closure (NOTAM)"],
   slot: ["p-band-slot", "ATC slot / restriction"],
@@ -28,10 +28,10 @@ const BANDS = {
   disruption: ["p-band-disruption", "reported window"],
 };
 
-const hhmm = (d) => d.toISOString().slice(11, 16) + "Z";
-const when = (d) => `${d.toISOString().slice(5, 10)} ${hhmm(d)}`;
+export const hhmm = (d) => d.toISOString().slice(11, 16) + "Z";
+export const when = (d) => `${d.toISOString().slice(5, 10)} ${hhmm(d)}`;
 
-function patterns() {
+export function patterns() {
   const lines = (id, rotate, gap = 6, width = 2, colour = "#fff") => svg("pattern", {
     id, width: gap, height: gap, patternUnits: "userSpaceOnUse", patternTransform: `rotate(${rotate})`,
   }, svg("line", { x1: 0, y1: 0, x2: 0, y2: gap, stroke: colour, "stroke-width": width }));
@@ -45,7 +45,11 @@ function patterns() {
       svg("circle", { cx: 3, cy: 3, r: 1, fill: "#555" })),
     lines("p-band-curfew", 45, 10, 1, "#555"), lines("p-band-closure", 0, 8, 1, "#555"),
     lines("p-band-slot", 90, 8, 1, "#555"), lines("p-band-weather", -45, 10, 1, "#2f5f8a"),
-    lines("p-band-disruption", 30, 14, 1, "#8a2f2f"));
+    lines("p-band-disruption", 30, 14, 1, "#8a2f2f"),
+    // the operation board's blocks: an aircraft on the ground (AOG) and a maintenance check
+    svg("pattern", { id: "p-aog", width: 8, height: 8, patternUnits: "userSpaceOnUse" },
+      svg("path", { d: "M0,0 L8,8 M8,0 L0,8", stroke: "#fff", "stroke-width": 1.5 })),
+    lines("p-maint", 0, 6, 2, "#fff"));
 }
 
 function tag(bar) {
@@ -65,7 +69,7 @@ export function barText(bar) {
   return lines.join("\n");
 }
 
-function axis(x, start, end, width, top, height) {
+export function axis(x, start, end, width, top, height) {
   const hours = (end - start) / 3.6e6;
   const step = [1, 2, 3, 6].find((h) => (width / hours) * h >= 44) || 12;
   const first = new Date(start);
@@ -81,7 +85,7 @@ function axis(x, start, end, width, top, height) {
   return svg("g", { class: "axis", "aria-hidden": "true" }, ticks);
 }
 
-function drawBar(bar, row, x, y, height, clip) {
+export function drawBar(bar, row, x, y, height, clip) {
   const [, words, pattern, outlined] = CHANGES[bar.change];
   const x0 = Math.max(clip[0], x(new Date(bar.start)));
   const x1 = Math.min(clip[1], x(new Date(bar.end)));
@@ -100,6 +104,20 @@ function drawBar(bar, row, x, y, height, clip) {
   const fits = text.length * 6.4 < w - 4 ? text : tag(bar) && tag(bar).length * 6.4 < w - 4 ? tag(bar) : "";
   if (fits) g.append(svg("text", { x: x0 + 4, y: y + height / 2 + 4, class: "bar-label" }, fits));
   return g;
+}
+
+// Bands first, under the bars: shaded across every row, labelled in their own lane above the axis. A band is
+// {kind (a key of BANDS), label, start, end, source}; the operation board draws its closures with this too.
+export function drawBands(chart, bands, x, clip, width, height) {
+  bands.forEach((band, i) => {
+    const [pattern, words] = BANDS[band.kind];
+    const b0 = Math.max(clip[0], x(new Date(band.start))), b1 = Math.min(clip[1], x(new Date(band.end)));
+    if (b1 <= b0) return;
+    const title = svg("title", {}, `${band.label}\n${when(new Date(band.start))} – ${when(new Date(band.end))}\n${words}; source: ${band.source}`);
+    chart.append(svg("g", { class: `band ${band.kind}`, dataset: { band: band.kind } }, title,
+      svg("rect", { x: b0, y: PAD + i * BAND_LANE, width: b1 - b0, height: height - PAD - i * BAND_LANE, fill: `url(#${pattern})`, class: "band-fill" }),
+      svg("text", { x: b0 + 3, y: PAD + i * BAND_LANE + 11, class: "band-label" }, band.label.slice(0, Math.max(4, Math.floor((width - b0) / 6))))));
+  });
 }
 
 export function renderGantt(container, view, scenarioId, mode = "tail") {
@@ -123,16 +141,7 @@ export function renderGantt(container, view, scenarioId, mode = "tail") {
     width, height, viewBox: `0 0 ${width} ${height}`, class: "gantt-svg", role: "group", "data-testid": "gantt-svg",
     "aria-label": `Gantt of plan ${plan.rank}, ${plan.title}: ${rows.length} ${mode === "crew" ? "crew members" : "aircraft"}, original schedule faint above the plan in bold`,
   }, patterns());
-  // Bands first, under the bars: shaded across every row, labelled in their own lane above the axis.
-  view.bands.forEach((band, i) => {
-    const [pattern, words] = BANDS[band.kind];
-    const b0 = Math.max(clip[0], x(new Date(band.start))), b1 = Math.min(clip[1], x(new Date(band.end)));
-    if (b1 <= b0) return;
-    const title = svg("title", {}, `${band.label}\n${when(new Date(band.start))} – ${when(new Date(band.end))}\n${words}; source: ${band.source}`);
-    chart.append(svg("g", { class: `band ${band.kind}`, dataset: { band: band.kind } }, title,
-      svg("rect", { x: b0, y: PAD + i * BAND_LANE, width: b1 - b0, height: height - PAD - i * BAND_LANE, fill: `url(#${pattern})`, class: "band-fill" }),
-      svg("text", { x: b0 + 3, y: PAD + i * BAND_LANE + 11, class: "band-label" }, band.label.slice(0, Math.max(4, Math.floor((width - b0) / 6))))));
-  });
+  drawBands(chart, view.bands, x, clip, width, height);
   chart.append(axis(x, start, end, plotW, top, rows.length * rowH));
   rows.forEach((row, i) => {
     const y = top + i * rowH;
