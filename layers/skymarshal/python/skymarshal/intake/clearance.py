@@ -143,10 +143,16 @@ def clock_from(flight: Flight, now: datetime, departure: bool = False) -> dateti
     """Where a stated time of day starts counting. A departure time (CTOT, ETD) is the flight's: the first after the
     half day before its scheduled departure (earlier than the schedule is then a contradiction). Any other time
     counts from a little before the decision (the report's time when it is made about the flight, else an hour
-    before departure, analysis/base.py): one up to PAST_GRACE before it is a time already past, not tomorrow's."""
+    before departure, analysis/base.py): one up to PAST_GRACE before it is a time already past, not tomorrow's —
+    unless the flight departs on a later local day than the decision's (at its origin): a report about tomorrow's
+    flight speaks of what is still ahead of it, so a time already past today is tomorrow's."""
     if departure:
         return flight.scheduled_departure - timedelta(hours=12)
-    return decision_time(flight, now) - PAST_GRACE
+    decided = decision_time(flight, now)
+    zone = _zone(flight.origin) or UTC
+    if flight.scheduled_departure.astimezone(zone).date() > decided.astimezone(zone).date():
+        return decided
+    return decided - PAST_GRACE
 
 
 def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: datetime, kind: ClearanceKind) -> Placed:

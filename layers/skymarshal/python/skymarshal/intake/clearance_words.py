@@ -75,7 +75,7 @@ NOT_AN_ESTIMATE_AFTER = re.compile(
 NOT_AN_ESTIMATE_BEFORE = re.compile(r"\b(?:last|past|first|within\s+the\s+last|already|for\s+the\s+past)\s*$", re.I)
 # A clock time: "10:30", "1030", "10.30", with its zone ("1h30" is a duration, as "take 1h30" says)
 CLOCK = re.compile(
-    r"(?<![\w:/.+-])(?P<h>\d{1,2})[:.]?(?P<m>\d{2})"
+    r"(?<![\w:/.+-])(?P<h>\d{1,2})[:.]?(?P<m>\d{2})(?:\s?(?P<meridiem>[ap])(?:\.m\.?|m)(?![a-z]))?"
     r"(?:\s*(?P<zone>z|utc|gmt|local(?:\s+time)?|lt|lcl|l)\b)?(?![\w/%]|:\d|\s*(?:hours?|hrs?|h|mins?|minutes?)\b)",
     re.I,
 )
@@ -140,6 +140,32 @@ def _clause_before(text: str, at: int, width: int = 60) -> str:
     return re.split(r"[.;!?\n]\s|\n", before)[-1]
 
 
+def _hour_and_minute(m: re.Match[str]) -> tuple[int, int]:
+    """A CLOCK match's time on the 24-hour clock: "9:05 pm" is 21:05, "12:30 am" 00:30 (a 12-hour clock's hour
+    outside 1-12 is left as written, for intake/clock.py refuses it before any reading)."""
+    hour, minute = int(m.group("h")), int(m.group("m"))
+    if m.group("meridiem") and 1 <= hour <= 12:
+        hour = hour % 12 + (12 if m.group("meridiem").lower() == "p" else 0)
+    return hour, minute
+
+
+def _cued_clocks(masked: str) -> list[tuple[re.Match[str], str, re.Match[str]]]:
+    """Each clock time written after a word naming when the cause ends (CLOCK_CUE), with the clause before it and
+    the cue, possible or not."""
+    found = []
+    for m in CLOCK.finditer(masked):
+        before = _clause_before(masked, m.start(), 40)
+        if (cue := CLOCK_CUE.search(before)) is not None:
+            found.append((m, before, cue))
+    return found
+
+
+def cued_clock_times(report: str) -> list[re.Match[str]]:
+    """The clock times the reading of estimates takes as times of day, possible or not (intake/clock.py refuses
+    the impossible ones before any reading)."""
+    return [m for m, _, _ in _cued_clocks(_masked(blank_instructions(report)))]
+
+
 def stated_estimates(report: str) -> list[StatedEstimate]:
     """Every estimate of when the cause clears the report states, in order (see the module docstring)."""
     text = _masked(blank_instructions(report))
@@ -152,11 +178,9 @@ def stated_estimates(report: str) -> list[StatedEstimate]:
     for m in PLUS.finditer(text):
         found.append(StatedEstimate("delay", report[m.start() : m.end()], m.span(), minutes=int(m.group(1))))
         taken.append(m.span())
-    for m in CLOCK.finditer(text):  # before durations: "10h30" after "fit at" is a time of day
-        hour, minute = int(m.group("h")), int(m.group("m"))
-        before = _clause_before(text, m.start(), 40)
-        cue = CLOCK_CUE.search(before)
-        if hour > 23 or minute > 59 or cue is None or not free(m.span()):
+    for m, before, cue in _cued_clocks(text):  # before durations: "10h30" after "fit at" is a time of day
+        hour, minute = _hour_and_minute(m)
+        if hour > 23 or minute > 59 or not free(m.span()):
             continue
         zone_word = (m.group("zone") or "").lower()
         zone: Zone = "utc" if zone_word in ("z", "utc", "gmt") else "local" if zone_word else "unstated"

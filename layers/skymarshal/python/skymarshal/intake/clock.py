@@ -47,15 +47,63 @@ def clock_problem(written: str) -> str | None:
         )
     if day is not None and not 1 <= int(day) <= 31:
         return f"there is no day {int(day)} of a month"
-    if int(hour) > 24 or (int(hour) == 24 and int(minute) > 0):
+    if int(hour) == 24 and int(minute) == 0:
+        return "a day runs 00:00-23:59, midnight is 0000"
+    if int(hour) > 23:
         return f"there is no hour {int(hour)} in a day"
     if int(minute) > 59:
         return f"there is no minute {int(minute)} in an hour"
     return None
 
 
+# A 12-hour clock time ("9:05 pm", "13pm", "0:30 a.m."): its hour runs 1-12.
+_TWELVE_HOUR = re.compile(r"(?<![\w:.])(?P<h>\d{1,2})(?::(?P<m>\d{2}))?\s?(?:[ap]\.m\.?|[ap]m)(?![a-z])", re.I)
+# A number followed by a unit of measure is a quantity, never a clock time ("between 1500 and 2575 kg",
+# "100 and 130 min", "1800 pax"): the reader's window and estimate forms take bare numbers, so what follows
+# tells the two apart (a zone, punctuation or any other word leaves it a time).
+_QUANTITY_AFTER = re.compile(
+    r"\s*(?:%|percent|kgs?|lbs?|t|tonnes?|tons?|l|lt|ltrs?|litres?|liters?|gal|pax|passengers?|seats?|bags?"
+    r"|pcs|pieces?|people|units?|x|nm|km|ft|feet|m|kts?|knots?|mins?|minutes?|mn|h|hrs?|hours?)\b",
+    re.I,
+)
+# A written end the reader surely took as a clock time: with a separator ("09h75", "09.75", "9:75") or four digits
+# Four bare digits alone that read as a year are one unless a zone follows ("since 1975"; "fit 1975 local" is a time)
+_A_YEAR = re.compile(r"(?:19|20)\d{2}")
+_SURELY_A_CLOCK = re.compile(r"\d{1,2}[:h.]\d{2}|\d{4}", re.I)
+
+
+def _twelve_hour_problem(m: re.Match[str]) -> str | None:
+    hour, minute = int(m["h"]), int(m["m"] or 0)
+    if not 1 <= hour <= 12:
+        return f"a 12-hour clock has no hour {hour}"
+    return f"there is no minute {minute} in an hour" if minute > 59 else None
+
+
+def _reader_times(text: str) -> list[tuple[int, str, str, str]]:
+    """(start, phrase, written, value) of each time the reader takes from its own forms (a window's two ends, a
+    time after a word naming when the cause ends), where the writing surely makes it a time."""
+    from .clearance_words import cued_clock_times  # the readers of the forms; they import nothing of this module
+    from .report import written_windows
+
+    found = []
+    for m in written_windows(text):
+        if _QUANTITY_AFTER.match(text, m.end()) is not None:
+            continue
+        for hour, minute in ((1, 2), (3, 4)):
+            written = text[m.start(hour) : m.end(minute)]
+            if _SURELY_A_CLOCK.fullmatch(written):
+                found.append((m.start(hour), m.group(0).strip(), written, f"{m[hour]}:{m[minute]}"))
+    for m in cued_clock_times(text):
+        written = text[m.start("h") : m.end("m")]
+        a_year = _A_YEAR.fullmatch(written) is not None and not m["zone"]  # "in service since 1975"
+        if _SURELY_A_CLOCK.fullmatch(written) and _QUANTITY_AFTER.match(text, m.end()) is None and not a_year:
+            found.append((m.start("h"), m.group(0).strip(), written, f"{m['h']}:{m['m']}"))
+    return found
+
+
 def impossible_time(text: str) -> str | None:
-    """One line naming the first impossible time written in the text, or None."""
+    """One line naming the first impossible time written in the text, or None: the written forms above, the
+    reader's own window and estimate forms (a time it reads is a time it checks), and 12-hour clock times."""
     found: list[tuple[int, str, str]] = []
     for pattern in _PATTERNS:
         for m in pattern.finditer(text):
@@ -63,6 +111,12 @@ def impossible_time(text: str) -> str | None:
                 value = m.groupdict().get(group)
                 if value and (problem := clock_problem(value)):
                     found.append((m.start(group), m.group(0).strip(), f"{value}: {problem}"))
+    for start, phrase, written, value in _reader_times(text):
+        if problem := clock_problem(value):
+            found.append((start, phrase, f"{written}: {problem}"))
+    for m in _TWELVE_HOUR.finditer(text):
+        if problem := _twelve_hour_problem(m):
+            found.append((m.start(), m.group(0).strip(), f"{m.group(0).strip()}: {problem}"))
     if not found:
         return None
     _, phrase, why = min(found)

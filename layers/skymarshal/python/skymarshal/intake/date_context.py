@@ -64,6 +64,35 @@ def may_is_verb(month: str, text: str, end: int) -> bool:
     return after is not None and after[1].lower() in _MODAL_NEXT
 
 
+# Month names that are also English words ("may" the verb, "march" and "mar" the verbs). A month is a proper
+# noun, written with its capital: in a report that uses capitals at all, such a word written all in lowercase is
+# the word ("Flight EY12 on 22 may well be late"). A report written wholly in lowercase or in capitals (telex)
+# says nothing by its case, and the other rules decide.
+_MONTHS_THAT_ARE_WORDS = frozenset({"may", "march", "mar"})
+_A_CAPITAL = re.compile(r"[A-Z]")
+
+
+def lowercase_word_not_month(month: str, text: str) -> bool:
+    """Is `month`, as written in `text`, an English word in lowercase where the report capitalises names?"""
+    return month.lower() in _MONTHS_THAT_ARE_WORDS and month.islower() and _A_CAPITAL.search(text) is not None
+
+
+# A day written right after a month name is that month's ("January 22nd", "Jan the 22nd"): a month word after
+# the same number cannot take it too ("on January 22nd may not be able to land" is 22 January, whatever follows
+# "may"). A number has one month.
+_MONTH_JUST_BEFORE = re.compile(
+    r"(?<![a-z])(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s*(?:the\s+)?$",
+    re.I,
+)
+_MONTH_REACH = 16  # characters before a day that can hold a month name, a full stop and "the"
+
+
+def day_taken_by_month_before(text: str, day_start: int) -> bool:
+    """Is the day number starting at `day_start` written right after a month name?"""
+    return _MONTH_JUST_BEFORE.search(text[max(0, day_start - _MONTH_REACH) : day_start]) is not None
+
+
 # A flight number just written ("EY16 ", "ey 311 "): a bare day/month after it is its date ("EY16 19/1"). The two
 # characters before its digits must be an airline designator as flights.py reads one, so an aircraft type, a gate or
 # a stand ("B787/9", "gate B12/14") dates nothing.

@@ -32,7 +32,13 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Literal
 
-from .date_context import flight_days, flight_just_written, may_is_verb
+from .date_context import (
+    day_taken_by_month_before,
+    flight_days,
+    flight_just_written,
+    lowercase_word_not_month,
+    may_is_verb,
+)
 from .flights import flight_ends_here
 
 MONTHS: dict[str, int] = {
@@ -215,8 +221,12 @@ def _dated(m: re.Match[str], month: int, day: int, year: int | None) -> DateMent
 
 
 def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
-    if name in ("day_month", "month_day") and may_is_verb(m["month"], text, m.end("month")):
+    if name in ("day_month", "month_day") and (
+        may_is_verb(m["month"], text, m.end("month")) or lowercase_word_not_month(m["month"], text)
+    ):
         return None  # "18th may not": the verb, not 18 May (the day may still be read with the month before it)
+    if name == "day_month" and day_taken_by_month_before(text, m.start("day")):
+        return None  # "January 22nd may …": the day is January's, read by month_day
     if name == "iso":
         return _dated(m, int(m["mon"]), int(m["day"]), int(m["year"]))
     if name == "numeric":

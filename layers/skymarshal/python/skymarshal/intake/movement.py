@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from mvt_parser import MVTParseError, MVTParser
 
 from ..models.disruption import DELAY_CODES
-from .clock import clock_problem
+from .clock import clock_problem, impossible_time
 
 _HEADER = re.compile(r"^\s*(MVT|MVA|DIV)(?:\s+(?:COR|REV))?\s*$", re.M | re.I)
 # Lines the parser reads whole by their first letters; every other body line is space-separated tokens.
@@ -94,6 +94,8 @@ _TIME_ELEMENTS = (
     ("estimated_arrival", "EA"),
     ("estimated_onblock", "EB"),
     ("estimated_takeoff", "EO"),
+    ("next_info", "NI"),
+    ("crew_report_time", "CRT"),
 )
 
 
@@ -165,6 +167,8 @@ def read_movement(text: str) -> Movement:
             f"the {lines[0].split()[0]} message is malformed: {' '.join(str(exc).split())}"
         ) from None
     check_times(parsed)
+    if problem := impossible_time(" ".join(parsed.supplementary_info)):  # SI is read as a report is: checked so
+        raise MalformedMessage(f"SI {problem}")
     if len(stand_ins) > 26 * 26:
         raise MalformedMessage(f"the {lines[0].split()[0]} message names {len(stand_ins)} airports: not a movement")
     diverted_to = stand_ins.get(parsed.destination_airport or "", parsed.destination_airport)

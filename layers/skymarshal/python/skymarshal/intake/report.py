@@ -212,13 +212,19 @@ def read_airports(text: str, known: set[str], city_codes: dict[str, str] | None)
     return [found[span] for span in sorted(found)]
 
 
-def _window(reading: ReportReading, text: str) -> None:
-    from .dates import find_dates  # date phrases are blanked so "2027-01-19" is not a window
+def written_windows(text: str) -> list[re.Match[str]]:
+    """Every pair of clock times the reader takes for a window, possible or not (intake/clock.py refuses the
+    impossible ones before any reading): date phrases are blanked first, so "2027-01-19" is no window."""
+    from .dates import find_dates
 
     masked = text
     for d in find_dates(text):
         masked = masked[: d.start] + " " * (d.end - d.start) + masked[d.end :]
-    for m in WINDOW.finditer(masked):
+    return list(WINDOW.finditer(masked))
+
+
+def _window(reading: ReportReading, text: str) -> None:
+    for m in written_windows(text):
         h1, m1, h2, m2 = (int(g) for g in m.groups()[:4])
         if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60 and (h1, m1) != (h2, m2):
             reading.window = (time(h1, m1), time(h2, m2))
