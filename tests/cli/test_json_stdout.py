@@ -17,6 +17,7 @@ import pytest
 from aws_lambda_powertools import Logger
 
 from skymarshal.cli import analyze_cmds, main
+from skymarshal.cli.common import print_json
 
 PROMPT = "Flight EY123 on January 20th had a mechanical failure"
 
@@ -104,7 +105,7 @@ def test_without_json_the_logs_stay_where_they_were(monkeypatch, stand_in, capfd
 
 def test_every_exit_path_restores_stdout_and_the_handlers(stand_in, monkeypatch, capfd) -> None:
     """A command that fails leaves stdout and the early logger's handler as they were; a logger made during the
-    command (bound to the diverted stdout) writes to the real stdout afterwards."""
+    command (bound to the diverted stdout) writes to the real stdout afterwards; the failure is the JSON document."""
     monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
     made_during: list[Logger] = []
 
@@ -120,4 +121,50 @@ def test_every_exit_path_restores_stdout_and_the_handlers(stand_in, monkeypatch,
     assert [h.stream for h in stand_in.early.handlers] == early_streams
     assert all(h.stream is sys.stdout for h in made_during[0].handlers)
     out, err = capfd.readouterr()
-    assert out == "" and "the account went away" in err
+    failure = json.loads(out)  # the failure is the one document
+    assert failure["status"] == "error" and failure["error"] == "RuntimeError"
+    assert "the account went away" in failure["message"] and "the account went away" in err
+
+
+def test_a_command_that_wrote_its_document_and_then_failed_writes_no_second(stand_in, monkeypatch, capfd) -> None:
+    monkeypatch.setenv("SKYMARSHAL_LLM_PROVIDER", "offline")
+
+    def written_then_failed(value) -> None:
+        print_json(value)
+        raise RuntimeError("the audit table went away")
+
+    monkeypatch.setattr(analyze_cmds, "print_json", written_then_failed)
+    assert main(["analyze", PROMPT, "--approve", "--json"]) == 1
+    out, err = capfd.readouterr()
+    assert json.loads(out)["status"] == "executed" and "the audit table went away" in err
+
+
+def _cli_json(args: list[str], env: dict[str, str]) -> tuple[str, str, int]:
+    """The installed CLI in a process of its own: nothing imported before, so every import-time log is its own."""
+    import os
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "skymarshal.cli", *args],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.stdout, done.stderr, done.returncode
+
+
+@pytest.mark.parametrize("provider", ["bedrock", "offline"])
+@pytest.mark.parametrize(
+    "command", [["alerts", "--json"], ["history", "--json"], ["audit", "verify", "no-such-run", "--json"]]
+)
+def test_a_failing_json_command_prints_one_json_document_too(fake_bedrock, tmp_path, provider, command) -> None:
+    """No local AWS: the command fails; stdout is still one JSON document (the failure), the logs are on stderr —
+    with Bedrock configured, the error path's imports log the models, which went to stdout after the command."""
+    env = {"SKYMARSHAL_HOME": str(tmp_path), "SKYMARSHAL_LLM_PROVIDER": provider, "POWERTOOLS_LOG_LEVEL": "INFO"}
+    out, err, code = _cli_json(command, env)
+    assert code == 1, err
+    document = json.loads(out)  # the whole of stdout
+    assert document["status"] == "error" and "local AWS is not running" in document["message"]
+    assert "local AWS is not running" in err
+    assert ("bedrock models" in err) == (provider == "bedrock")

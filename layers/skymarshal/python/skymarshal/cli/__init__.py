@@ -122,22 +122,42 @@ def _log_unexpected(exc: BaseException) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        from ..llm.provider import check_models
-        from .machine_output import machine_output
+    from .machine_output import machine_output
 
-        # --json: stdout is the JSON document alone, every log line goes to stderr (restored on every exit path)
+    try:
+        # --json: stdout is the JSON document alone, every log line goes to stderr (restored on every exit path);
+        # a failure is reported inside it too: the error path's own imports log (the workflow handlers' "bedrock
+        # models"), and a script reading stdout gets the failure as its one document
         with machine_output() if getattr(args, "json", False) else nullcontext():
-            check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
-            return int(args.run(args) or 0)
+            return _run(args)
     except BrokenPipeError:  # output piped into `head` and closed: not an error
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stdout for the rest of the process: never closed)
         return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command, its failures said on one line (and, under --json, as the one JSON document when the command
+    wrote none)."""
+    from ..llm.provider import check_models
+
+    try:
+        check_models()  # a model id Bedrock would refuse stops here, on one line, not at the first call
+        return int(args.run(args) or 0)
+    except BrokenPipeError:
+        raise
     except KeyboardInterrupt:
-        print("skymarshal: interrupted", file=sys.stderr)
-        return 130
+        return _failed(args, "interrupted", "KeyboardInterrupt", code=130)
     except Exception as exc:
         if os.environ.get("SKYMARSHAL_DEBUG") == "1" and not isinstance(exc, _reported_errors()):
             raise
-        print(f"skymarshal: {one_line(exc)}", file=sys.stderr)
-        return 1
+        return _failed(args, one_line(exc), type(exc).__name__)
+
+
+def _failed(args: argparse.Namespace, line: str, error: str, code: int = 1) -> int:
+    from .common import print_json
+    from .machine_output import document_written
+
+    print(f"skymarshal: {line}", file=sys.stderr)
+    if getattr(args, "json", False) and not document_written():
+        print_json({"status": "error", "error": error, "message": line})
+    return code

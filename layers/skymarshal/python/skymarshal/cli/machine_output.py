@@ -21,9 +21,21 @@ from typing import TextIO, cast
 _DOCUMENT_OUT: ContextVar[TextIO | None] = ContextVar("document_out", default=None)
 
 
+# whether the running --json command has written its document (a failure after it writes no second one)
+_WRITTEN: ContextVar[list[bool] | None] = ContextVar("document_written", default=None)
+
+
 def document_out() -> TextIO:
-    """Where the command's one JSON document goes: the real stdout under `machine_output`, else sys.stdout."""
+    """Where the command's one JSON document goes: the real stdout under `machine_output`, else sys.stdout. Asking
+    for it is writing the document."""
+    if (written := _WRITTEN.get()) is not None:
+        written.append(True)
     return _DOCUMENT_OUT.get() or sys.stdout
+
+
+def document_written() -> bool:
+    """Has the running `--json` command written its JSON document?"""
+    return bool(_WRITTEN.get())
 
 
 class _Diverted(io.TextIOBase):
@@ -86,6 +98,7 @@ def machine_output() -> Iterator[TextIO]:
     moved = _stream_handlers((sys.stderr, sys.__stderr__))
     previous = [h.stream for h in moved]
     token = _DOCUMENT_OUT.set(real)
+    written = _WRITTEN.set([])
     try:
         for handler in moved:
             _set_stream(handler, sys.stderr)
@@ -93,6 +106,7 @@ def machine_output() -> Iterator[TextIO]:
             yield real
     finally:
         _DOCUMENT_OUT.reset(token)
+        _WRITTEN.reset(written)
         for handler, stream in zip(moved, previous):
             _set_stream(handler, stream)
         for handler in _stream_handlers(()):  # made during the command, on the diverted stdout
