@@ -95,3 +95,27 @@ def test_the_tail_a_report_holds_flies_no_plan_before_its_stated_release(account
     for v in early:
         assert "AIRCRAFT_NOT_AIRWORTHY" in {r.code for r in v.rejections}
         assert any("DLA 325" in c.message for c in v.checks if c.status == "illegal"), v.checks
+
+
+FOG_HOLD = "Flight EY406 on January 20 AUH-BKK: held by dense fog at AUH (RVR below 200 m)."
+
+
+def test_a_flight_held_by_fog_leaves_no_earlier_than_its_estimated_clearance_whatever_flies_it(account):
+    """Fog at the origin holds the flight whatever aircraft or crew flies it: a delay short of the estimate (the
+    airline's record here) or an on-time tail swap is refused HELD_BY_CAUSE with the estimate's source; the ranked
+    plans leave at or after it (the bad day's E001 got "Delay 60 min" as rank 1 against an estimate of 185)."""
+    handle = account.handle()
+    flight = flight_of(handle, FOG_HOLD)
+    facts, overlay = resolve_flight_report(FOG_HOLD, flight, handle, None)
+    facts = with_clearance(facts, FOG_HOLD, handle, decision_time(flight, None), flight)
+    assert facts.clears is not None and facts.clears.kind == "station_reopens"
+    collation = run_rounds(FOG_HOLD, handle=handle, llm=None, disruption=facts, overlay=overlay)[1]
+    decision = arbitrate(collation, FOG_HOLD, handle=handle.with_overlay(overlay), llm=None, disruption=facts)
+    flying = [r.scenario for r in decision.ranked if r.scenario.operates]
+    assert all(s.departure is not None and s.departure >= facts.clears.expected for s in flying), flying
+    held = [v for v in decision.rejected if "HELD_BY_CAUSE" in {r.code for r in v.rejections}]
+    assert held and all(v.scenario.departure < facts.clears.expected for v in held)
+    assert any(s.kind == "tail_swap" for s in (v.scenario for v in held))
+    for v in held:
+        line = next(c.message for c in v.checks if c.constraint == "cause clearance")
+        assert facts.clears.source in line and "before" in line

@@ -36,6 +36,7 @@ REJECTION_LABELS: dict[str, str] = {
     "SAFETY_ANALYSIS_MISSING": "no safety analysis",
     "ROTATION_BROKEN": "breaks an aircraft's rotation",
     "CREW_CHAIN_BROKEN": "breaks a crew member's next duty",
+    "HELD_BY_CAUSE": "leaves before the cause is expected to clear",
     # a network plan's flight refusals (models.network_plan.FlightRejectionCode)
     "CLOSED_AIRPORT": "moves at the airport while it is closed",
     "CAPACITY_EXCEEDED": "more movements an hour than the restriction allows",

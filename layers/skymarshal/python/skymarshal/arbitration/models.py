@@ -29,6 +29,7 @@ RejectionCode = Literal[
     "SAFETY_ANALYSIS_MISSING",
     "ROTATION_BROKEN",
     "CREW_CHAIN_BROKEN",
+    "HELD_BY_CAUSE",
 ]
 ConflictType = Literal["safety_vs_business", "safety_vs_safety", "business_vs_business"]
 EscalationCode = Literal[

@@ -26,6 +26,7 @@ from ..rules.tail_swap import tail_swap_eligibility
 from ..rules.tail_swap_models import TailSwapEligibility
 from ..rules.weather import assess_weather
 from .bounds import SafetyBound, check_bound
+from .cause_hold import held_by_cause
 from .context import DisruptionContext
 from .continuation.checks import continuation_checks
 from .continuation.plan import continuation_of
@@ -124,6 +125,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             *positioning_checks(ctx, scenario),
             *rest_checks(ctx, scenario),
             _airworthiness(ctx, scenario),
+            *held_by_cause(ctx, scenario),
             *_curfews(ctx, scenario),
             *_weather(ctx, scenario),
             *ferry_checks(ctx, scenario),
