@@ -138,7 +138,8 @@ def start(
     run = {"disruption_id": request.disruption_id, "execution_name": name}
     # Step Functions refuses a reused name anyway; moto only while the first runs, so look first
     if executions.status(arn) is None:
-        started = executions.start(state_machine_arn, name, request.model_dump_json())
+        # fields left unset stay out: a stack one field behind still reads what a newer client sends
+        started = executions.start(state_machine_arn, name, request.model_dump_json(exclude_none=True))
         if started is not None:
             return {**run, "execution_arn": started, "started": True}
     return {**run, "execution_arn": arn, "started": False}
