@@ -50,9 +50,10 @@ def test_a_duty_manager_approves_the_demo_from_the_browser(page, wf, restore):
     page.locator("#report textarea").fill(DEMO)
     page.locator("#report button[type=submit]").click()
     # Live progress: the agents' table fills, then three plan cards appear when the run waits for a decision.
-    page.locator("#agents tbody tr").first.wait_for(timeout=600_000)
+    # (the agents' table is folded under "How the run went": attached, not shown)
+    page.locator("#agents tbody tr").first.wait_for(state="attached", timeout=600_000)
     page.get_by_test_id("approve-1").wait_for(timeout=600_000)
-    run_id = page.locator("#run-title").inner_text()
+    run_id = page.locator("#run-id").inner_text()
     restore.append(run_id)
     assert page.get_by_test_id("cards").locator("article").count() in (1, 2, 3)
     page.get_by_test_id("run-phase").filter(has_text="awaiting_approval").wait_for(timeout=30_000)

@@ -57,7 +57,7 @@ def test_a_duty_manager_corrects_the_misread_cause_and_the_run_is_analysed_again
     console.get_by_test_id("correct-submit").click()
     assert "code: " in console.get_by_test_id("confirm").inner_text()
     console.get_by_test_id("confirm-yes").click()
-    console.locator("#run-title").filter(has_text=AGAIN).wait_for(timeout=20_000)
+    console.locator("#run-id").filter(has_text=AGAIN).wait_for(timeout=20_000)
     posted = [body for method, path, body in fake_api.requests if path.endswith("/correct")]
     assert posted == [{"facts": {"code": "36"}}]  # only what changed
     corrected = console.get_by_test_id("facts-corrected")
@@ -77,7 +77,7 @@ def test_a_refused_correction_shows_its_one_line_and_nothing_moves(console, fake
     console.get_by_test_id("correct-submit").click()
     console.get_by_test_id("confirm-yes").click()
     console.get_by_test_id("correct-error").filter(has_text=line).wait_for(timeout=20_000)
-    assert console.locator("#run-title").inner_text() == RUN
+    assert console.locator("#run-id").inner_text() == RUN
     # nothing changed is nothing sent
     console.get_by_test_id("correct-crew_position").select_option("")
     console.get_by_test_id("correct-submit").click()

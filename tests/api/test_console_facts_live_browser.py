@@ -20,17 +20,17 @@ def test_a_misread_report_is_corrected_in_the_facts_panel(page, wf):  # noqa: F8
     page.locator("#report textarea").fill(REPORT)
     page.locator("#report button[type=submit]").click()
     page.get_by_test_id("facts-unsure").wait_for(timeout=600_000)  # the decision arrives saying what it guessed
-    first = page.locator("#run-title").inner_text()
+    first = page.locator("#run-id").inner_text()
     read_code = page.get_by_test_id("correct-code").input_value()
     assert read_code != "36"
 
     page.get_by_test_id("correct-code").fill("36")
     page.get_by_test_id("correct-submit").click()
     page.get_by_test_id("confirm-yes").click()
-    page.locator("#run-title").filter(has_text=f"{first}--correct-1").wait_for(timeout=60_000)
+    page.locator("#run-id").filter(has_text=f"{first}--correct-1").wait_for(timeout=60_000)
     corrected = page.get_by_test_id("facts-corrected")
     corrected.wait_for(timeout=600_000)
-    again = page.locator("#run-title").inner_text()
+    again = page.locator("#run-id").inner_text()
     try:
         assert f"corrected code: {read_code} → 36 by Dev Duty Manager" in corrected.inner_text()
         assert "code 36" in page.get_by_test_id("facts-cause").inner_text()

@@ -60,7 +60,7 @@ def test_alternatives_abort_continue_from_the_revision_round_and_select_rank_2(p
     page.get_by_test_id("outcome").filter(has_text="rejected").wait_for(timeout=120_000)
     assert wf.output(waiting)["approval"]["comment"] == "the aircraft came back serviceable"
 
-    page.get_by_test_id("load-history").click()
+    page.locator("#history > summary").click()  # opening the fold loads it
     rounds = page.get_by_test_id("rounds").locator("li")
     rounds.nth(1).wait_for(timeout=30_000)
     assert [rounds.nth(i).get_attribute("data-round") for i in range(rounds.count())] == ["initial", "revision"]
@@ -73,7 +73,7 @@ def test_alternatives_abort_continue_from_the_revision_round_and_select_rank_2(p
     form.locator("input[name=reason]").fill("crew data corrected; decide again")
     form.locator("button[type=submit]").click()
     continued = f"{waiting}--resume-1"
-    page.locator("#run-title").filter(has_text=continued).wait_for(timeout=30_000)
+    page.locator("#run-id").filter(has_text=continued).wait_for(timeout=30_000)
     restore.append(continued)
     page.get_by_test_id("approve-1").wait_for(timeout=600_000)
     request = json.loads(wf.describe(continued)["input"])
@@ -96,7 +96,7 @@ def test_alternatives_abort_continue_from_the_revision_round_and_select_rank_2(p
 
 def test_an_observer_sees_the_decision_and_the_history_but_no_control_that_changes_anything(page, waiting):  # noqa: F811
     _open(page, "Observer", waiting)
-    page.get_by_test_id("load-history").click()
+    page.locator("#history > summary").click()  # opening the fold loads it
     page.get_by_test_id("rounds").locator("li").nth(1).wait_for(timeout=30_000)
     assert page.locator("form.continue").count() == 0
     assert page.locator("#report").is_hidden() and page.get_by_test_id("override").is_hidden()

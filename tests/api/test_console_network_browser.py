@@ -53,6 +53,7 @@ def test_nothing_prints_null_and_the_totals_are_labelled(console, fake_api):  # 
 
 def test_a_reason_box_only_for_a_ticked_flight(console, fake_api):  # noqa: F811
     open_network(console, fake_api)
+    console.get_by_test_id("flights-fold").locator("summary").click()  # the per-flight table is folded
     reasons = console.locator("input.exclude-reason")
     assert reasons.count() == 3 and all(not reasons.nth(i).is_visible() for i in range(3))
     console.get_by_test_id(f"exclude-{RETIMED}").check()
@@ -62,6 +63,7 @@ def test_a_reason_box_only_for_a_ticked_flight(console, fake_api):  # noqa: F811
 
 def test_the_rejected_network_plans_are_listed_with_their_flights_reasons(console, fake_api):  # noqa: F811
     open_network(console, fake_api)
+    console.get_by_test_id("refused-fold").locator("summary").first.click()  # folded below the plans
     group = console.get_by_test_id("refused").locator("details.refused-group[data-code='CLOSED_AIRPORT']")
     assert "moves at the airport while it is closed — CLOSED_AIRPORT (1)" in group.locator("summary").inner_text()
     assert "Fly as scheduled" in (group.text_content() or "") and "inside the closure" in (group.text_content() or "")

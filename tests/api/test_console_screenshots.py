@@ -104,7 +104,7 @@ def page(server):
 
 def _open(page, name: str) -> None:
     page.evaluate("(run) => { location.hash = ''; location.hash = run; }", name)
-    page.locator("#run-title").filter(has_text=name).wait_for(timeout=30_000)
+    page.locator("#run-id").filter(has_text=name).wait_for(timeout=30_000)
 
 
 def _check_sends(page, plan) -> None:

@@ -70,6 +70,7 @@ def test_the_refused_plans_are_grouped_by_their_typed_reason(console, fake_api):
     open_decision(console, fake_api)
     refused = console.get_by_test_id("refused")
     assert refused.locator("h3").inner_text() == "Plans refused (3)"
+    refused.get_by_test_id("refused-fold").locator("summary").first.click()  # folded below the plans
     groups = refused.locator("details.refused-group")
     assert [groups.nth(i).get_attribute("data-code") for i in range(groups.count())] == [
         "CREW_LIMIT_EXCEEDED",

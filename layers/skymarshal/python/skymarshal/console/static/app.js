@@ -14,21 +14,11 @@ import { loadSettings, saveSettings } from "./settings.js";
 import { clearMessages, sendsLine, showMessages } from "./messages.js";
 import { readEvents } from "./sse.js";
 import { mountBoard } from "./board.js";
+import { headline, renderGlance } from "./glance.js";
+import { el, utcStamp, utcTime } from "./dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null, board: null };
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined) continue;
-    if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value);
-  }
-  for (const child of children.flat()) node.append(child instanceof Node ? child : document.createTextNode(String(child ?? "")));
-  return node;
-}
 
 const authHeaders = () => (state.token ? { Authorization: `Bearer ${state.token}` } : {});
 
@@ -131,8 +121,14 @@ async function openRun(runId) {
   $("#retry").hidden = true;
   $("#retry-error").textContent = "";
   $("#history-panel").replaceChildren();
+  $("#glance").replaceChildren();
+  for (const fold of document.querySelectorAll("#run details.fold")) fold.open = false;
   clearMessages();
-  $("#run-title").textContent = runId;
+  state.headline = null;
+  $("#run-headline").textContent = "";
+  $("#run-id").textContent = runId;
+  // Focus on the run's title, so the next Tab is the decision's first control, not the side bar's.
+  $("#run-title").focus({ preventScroll: true });
   const progress = await api("GET", `/disruptions/${encodeURIComponent(runId)}`);
   renderProgress(progress);
   // Waiting: the live stream brings the plans. Otherwise the decision taken (if any) stays readable.
@@ -142,6 +138,9 @@ async function openRun(runId) {
 
 function renderProgress(progress) {
   $("#run-prompt").textContent = progress.prompt || "";
+  // Titled by what happened once the decision says it; until then by the report itself.
+  if (!state.headline) $("#run-headline").textContent = progress.prompt || progress.disruption_id;
+  $("#run-started").textContent = progress.started_at ? `· started ${utcStamp(progress.started_at)}` : "";
   $("#run-phase").textContent = progress.phase;
   $("#run-status").textContent = `(${progress.status})`;
   // The run's own steps; the per-agent states and the Map's routing choices are in the agents' table.
@@ -151,7 +150,7 @@ function renderProgress(progress) {
   $("#phases").replaceChildren(...phases.map((p, i) => {
     const running = p.seconds == null && i === phases.length - 1 && p.key !== "done";
     return el("li", { class: running ? "current" : "", dataset: { phase: p.key }, "aria-current": running ? "step" : null },
-      `${new Date(p.started_at).toLocaleTimeString()}  ${p.label}`,
+      el("time", { datetime: p.started_at }, utcTime(p.started_at)), `  ${p.label}`,
       el("span", { class: "secs" }, p.seconds != null ? ` — ${p.seconds} s` : running ? " — in progress" : ""));
   }));
   $("#run-escalation").replaceChildren(...escalationView(progress.escalation ? [progress.escalation] : []));
@@ -219,7 +218,10 @@ async function showTakenDecision(runId) {
 
 function showDecided(decided) {
   markDecided(document.querySelector("#decided"), decided, state.decision);
-  if (decided) $("#override-box").hidden = true;
+  if (decided) {
+    $("#override-box").hidden = true;
+    $("#glance .glance-actions")?.remove();
+  }
 }
 
 function renderDecision(view) {
@@ -231,6 +233,9 @@ function renderDecision(view) {
     $("#outcome").textContent = "";
     $("#execution").hidden = !$("#execution-events").children.length;
   }
+  state.headline = headline(view.disruption, view.network);
+  if (state.headline) $("#run-headline").textContent = state.headline;
+  renderGlance($("#glance"), view, { canDecide: canDecide(), onApprove: approvePlan });
   $("#final-decision").textContent = view.final_decision;
   $("#instruction-read").replaceChildren(...instructionRead(view));
   $("#debate").replaceChildren(...debateView(view.debate));
@@ -310,7 +315,7 @@ async function loadAudit() {
   if (!state.runId) return;
   const audit = await api("GET", `/disruptions/${encodeURIComponent(state.runId)}/audit`);
   $("#timeline").replaceChildren(...(audit.trail || []).map((r) => el("li", { class: r.kind },
-    el("time", {}, new Date(r.at).toLocaleString()), ` ${r.kind} — ${r.actor}`,
+    el("time", { datetime: r.at }, utcStamp(r.at)), ` ${r.kind} — ${r.actor}`,
     r.body.comment ? ` — “${r.body.comment}”` : "", el("code", { title: r.hash }, ` #${r.hash.slice(0, 10)}`))));
   const verification = audit.verification;
   $("#audit-verified").textContent = verification
@@ -360,6 +365,9 @@ async function main() {
   $("#settings").addEventListener("submit", (e) => saveSettings(e, api));
   $("#load-audit").addEventListener("click", loadAudit);
   $("#load-history").addEventListener("click", loadHistory);
+  // A fold opened is a fold read: opening it loads what it holds.
+  $("#audit").addEventListener("toggle", (e) => { if (e.target.open) loadAudit().catch((error) => console.warn("audit unavailable", error)); });
+  $("#history").addEventListener("toggle", (e) => { if (e.target.open) loadHistory(); });
   mountPlans();
   $("#runs").addEventListener("click", (e) => { const run = e.target.dataset?.run; if (run) { e.preventDefault(); location.hash = run; } });
   $("#retry").addEventListener("click", () => retryRun(state.runId, api)

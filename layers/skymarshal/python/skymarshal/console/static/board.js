@@ -6,7 +6,7 @@
 // again when one ends (a plan executed, here or on another page) — no reload.
 import { el, svg } from "./dom.js";
 import { readEvents } from "./sse.js";
-import { AXIS_H, BAND_LANE, LABEL_W, PAD, axis, drawBands, drawBar, patterns, when } from "./gantt.js";
+import { AXIS_H, BAND_LANE, LABEL_W, PAD, axis, drawBands, drawBar, oneTabStop, patterns, when } from "./gantt.js";
 
 const ROW_H = 30;
 const BAND_KIND = { closure: "closure", capacity: "slot", regulation: "slot", disruption: "disruption" };
@@ -101,7 +101,7 @@ export function renderBoard(container, board) {
     for (const id of row.disruptions) if (markers[id]) group.append(marker(markers[id], x, y + ROW_H / 2 + 4));
     chart.append(group);
   });
-  container.replaceChildren(chart);
+  container.replaceChildren(oneTabStop(chart));  // a day's hundreds of bars are one Tab stop, walked by arrow keys
 }
 
 function disruptionList(board) {

@@ -1,7 +1,7 @@
 // The why beside every plan: each card's figures, rationale, the binding findings it keeps (one row per distinct
 // finding with its clause and sentence), what would change its rank and the precedent; below the cards the plans
 // refused, grouped by their typed reason; above everything an escalation banner saying what can be done.
-import { el, money, pct } from "./dom.js";
+import { el, money, pct, utcStamp } from "./dom.js";
 
 const SENSITIVITY = [
   ["delay_plus_30", "30 min more delay"],
@@ -36,13 +36,14 @@ function sensitivityList(plan) {
 }
 
 export function card(plan, { canDecide, onApprove }) {
+  // Named by its visible words (a voice user says "click Approve #2"); the plan's title describes it.
   const approve = el("button", { class: "approve", dataset: { testid: `approve-${plan.rank}` },
-    "aria-label": `Approve plan ${plan.rank}, ${plan.title}`, onclick: () => onApprove(plan) }, `Approve #${plan.rank}`);
+    "aria-describedby": `card-title-${plan.rank}`, onclick: () => onApprove(plan) }, `Approve #${plan.rank}`);
   approve.hidden = !canDecide;
   const broken = (plan.findings || []).filter((f) => f.status !== "legal").length;
   const sensitivity = sensitivityList(plan);
   return el("article", { class: "card", dataset: { rank: plan.rank, scenario: plan.scenario_id }, "aria-label": cardLabel(plan) },
-    el("h4", {}, `#${plan.rank} ${plan.title}`),
+    el("h4", { id: `card-title-${plan.rank}` }, `#${plan.rank} ${plan.title}`),
     el("p", { class: "figures" }, `score ${plan.score.toFixed(2)} · confidence ${pct(plan.confidence)} · `
       + `${plan.scenario_id.startsWith("network:") ? "longest departure delay" : "departure delay"} ${plan.delay_minutes} min · cost ${money(plan.cost_usd)} · ${plan.passengers_impacted} pax`),
     el("p", { class: "rationale" }, plan.rationale),
@@ -65,11 +66,11 @@ export function card(plan, { canDecide, onApprove }) {
 export function refusedView(groups) {
   if (!groups?.length) return [];
   const total = groups.reduce((n, g) => n + g.plans.length, 0);
-  return [el("h3", {}, `Plans refused (${total})`),
+  return [el("details", { class: "fold", dataset: { testid: "refused-fold" } }, el("summary", {}, el("h3", { class: "inline" }, `Plans refused (${total})`)),
     ...groups.map((g) => el("details", { class: "refused-group", dataset: { code: g.code } },
       el("summary", {}, `${g.label} — ${g.code} (${g.plans.length})`),
       el("ul", {}, g.plans.map((p) => el("li", { dataset: { scenario: p.scenario_id } },
-        el("strong", {}, p.title), `: ${p.reasons.join("; ")}`)))))];
+        el("strong", {}, p.title), `: ${p.reasons.join("; ")}`))))))];
 }
 
 // An escalation is the first thing a duty manager reads: its code, its reason and what can be done.
@@ -87,7 +88,7 @@ export function markDecided(box, decided, view) {
   if (!decided) return;
   const plan = view?.top.find((p) => p.scenario_id === decided.scenario_id);
   const what = plan ? ` plan #${plan.rank} ${plan.title}` : decided.scenario_id ? ` ${decided.scenario_id}` : "";
-  const when = decided.decided_at ? ` at ${new Date(decided.decided_at).toLocaleString()}` : "";
+  const when = decided.decided_at ? ` at ${utcStamp(decided.decided_at)}` : "";
   box.textContent = `${DECIDED_WORDS[decided.action] || decided.action}${what} by ${decided.decided_by}${when}`
     + `${decided.comment ? ` — “${decided.comment}”` : ""}${decided.instruction ? ` — instruction: “${decided.instruction}”` : ""}`;
   for (const article of document.querySelectorAll("#cards article")) {

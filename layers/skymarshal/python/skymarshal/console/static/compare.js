@@ -53,7 +53,8 @@ export function renderCompare(container, gantt, selectedId, onSelect) {
     const selected = plan.scenario_id === selectedId;
     const show = el("button", {
       type: "button", class: "show-plan", "aria-pressed": String(selected), dataset: { testid: `show-plan-${plan.rank}` },
-      "aria-label": `Show plan ${plan.rank} on the Gantt`, onclick: () => onSelect(plan.scenario_id),
+      // the name begins with the visible word, as a voice user says it
+      "aria-label": `${selected ? "shown" : "show"} plan ${plan.rank} on the Gantt`, onclick: () => onSelect(plan.scenario_id),
     }, selected ? "shown" : "show");
     return el("tr", { class: selected ? "selected" : "", dataset: { scenario: plan.scenario_id }, "aria-label": planLabel(plan) },
       rankCell(plan), el("td", { class: "plan-title" }, plan.title), cells, el("td", {}, show));

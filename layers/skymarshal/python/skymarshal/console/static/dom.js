@@ -21,3 +21,7 @@ export const svg = (tag, attrs = {}, ...children) => fill(document.createElement
 
 export const money = (usd) => `$${Math.round(usd).toLocaleString("en-US")}`;
 export const pct = (x) => `${Math.round(x * 100)}%`;
+
+// Times on the page are UTC, as the operation runs: "14:02:11Z", "2027-01-22 14:02Z".
+export const utcTime = (iso) => `${new Date(iso).toISOString().slice(11, 19)}Z`;
+export const utcStamp = (iso) => `${new Date(iso).toISOString().slice(0, 10)} ${new Date(iso).toISOString().slice(11, 16)}Z`;

@@ -120,6 +120,27 @@ export function drawBands(chart, bands, x, clip, width, height) {
   });
 }
 
+const STEPS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+
+// The chart is one Tab stop (its bars are many: a network plan's are forty and more, and the keyboard would have
+// to walk them all to reach what follows): Tab enters at the bar last visited, the arrow keys go from bar to
+// bar, Home and End to the first and the last.
+export function oneTabStop(chart) {
+  const bars = [...chart.querySelectorAll("g.bar.plan")];
+  bars.forEach((bar, i) => bar.setAttribute("tabindex", i === 0 ? "0" : "-1"));
+  chart.addEventListener("keydown", (e) => {
+    const at = bars.indexOf(e.target.closest?.("g.bar.plan"));
+    if (at < 0) return;
+    const to = e.key === "Home" ? 0 : e.key === "End" ? bars.length - 1 : STEPS[e.key] ? at + STEPS[e.key] : null;
+    if (to === null || to < 0 || to >= bars.length) return;
+    e.preventDefault();
+    bars[at].setAttribute("tabindex", "-1");
+    bars[to].setAttribute("tabindex", "0");
+    bars[to].focus();
+  });
+  return chart;
+}
+
 export function renderGantt(container, view, scenarioId, mode = "tail") {
   const plan = view.plans.find((p) => p.scenario_id === scenarioId) || view.plans[0];
   if (!plan) {
@@ -139,7 +160,7 @@ export function renderGantt(container, view, scenarioId, mode = "tail") {
 
   const chart = svg("svg", {
     width, height, viewBox: `0 0 ${width} ${height}`, class: "gantt-svg", role: "group", "data-testid": "gantt-svg",
-    "aria-label": `Gantt of plan ${plan.rank}, ${plan.title}: ${rows.length} ${mode === "crew" ? "crew members" : "aircraft"}, original schedule faint above the plan in bold`,
+    "aria-label": `Gantt of plan ${plan.rank}, ${plan.title}: ${rows.length} ${mode === "crew" ? "crew members" : "aircraft"}, original schedule faint above the plan in bold; arrow keys go from bar to bar`,
   }, patterns());
   drawBands(chart, view.bands, x, clip, width, height);
   chart.append(axis(x, start, end, plotW, top, rows.length * rowH));
@@ -157,7 +178,7 @@ export function renderGantt(container, view, scenarioId, mode = "tail") {
   container.replaceChildren(
     el("p", { class: "gantt-title", "data-testid": "gantt-title" },
       `${view.flight_number} · Plan #${plan.rank}${order}: ${plan.title} — ${when(start)} to ${when(end)}; original schedule faint (top), plan bold (below)`),
-    chart);
+    oneTabStop(chart));
 }
 
 export function legend() {

@@ -121,6 +121,17 @@ function excludeForm(state, onExclude) {
   return el("div", { class: "exclude-form" }, submit, error);
 }
 
+// The per-flight table is folded (forty rows are three screens): one click opens it, and it stays open while
+// another plan is picked.
+function flightFold(plan, state, content) {
+  const fold = el("details", { class: "fold flights-fold", dataset: { testid: "flights-fold" },
+    ontoggle: (e) => { state.open = e.target.open; } },
+  el("summary", {}, `${plan.title}: ${plan.rows.length} flights, flight by flight${state.ticked && Object.values(state.ticked).some((t) => t.checked) ? " (flights ticked)" : ""}`),
+  content);
+  fold.open = Boolean(state.open);
+  return fold;
+}
+
 // Draws the panel into `root` (hidden for a one-flight decision). `onExclude(body, rows)` gets the POST
 // .../override body for action "exclude" and the rows ticked (for the confirmation).
 export function renderNetwork(root, network, { canDecide = false, onExclude = null } = {}) {
@@ -140,8 +151,8 @@ export function renderNetwork(root, network, { canDecide = false, onExclude = nu
       Object.keys(network.excluded).length ? el("ul", { class: "excluded" },
         Object.entries(network.excluded).map(([id, why]) => el("li", {}, `excluded ${id}: ${why}`))) : null,
       totalsTable(network, state, draw),
-      plan ? flightTable(plan, network, state, deciding) : el("p", {}, "no plan to show"),
-      deciding && plan ? excludeForm(state, onExclude) : null].filter(Boolean));
+      plan ? flightFold(plan, state, [flightTable(plan, network, state, deciding), deciding ? excludeForm(state, onExclude) : null])
+        : el("p", {}, "no plan to show")].filter(Boolean));
   };
   draw();
 }
