@@ -87,3 +87,24 @@ def test_a_suspicious_package_is_security_not_cargo_packing() -> None:
     ):
         assert first_code(text) not in range(21, 30), text
     assert first_code("EY12 18JAN: a package of cargo found poorly packed, repacked at the shed") == 24
+
+
+LOADS = ["baggage", "bags", "cargo", "freight", "mail", "the mail bags", "ULD"]
+LOADING = ["loading", "unloading", "offloading", "loaders", "handlers"]
+SLOW = ["slow", "delayed", "late", "took longer than planned", "behind schedule"]
+
+
+@given(
+    lead=flight,
+    load=st.sampled_from(LOADS),
+    loading=st.sampled_from(LOADING),
+    slow=st.sampled_from(SLOW),
+    end=tail,
+    upper=st.booleans(),
+)
+def test_a_load_being_loaded_is_the_ramps_loading(lead, load, loading, slow, end, upper) -> None:
+    """AHM 730 32 (loading/unloading, lack of loading staff): the load named as what is loaded ("cargo loading
+    delayed", "baggage handlers late") is the ramp's loading, not the load's own cause (18 baggage processing,
+    22 cargo positioning, 28 mail positioning)."""
+    text = f"{lead} {load} {loading} {slow}.{end}"
+    assert first_code(text.upper() if upper else text) == 32, text

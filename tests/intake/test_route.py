@@ -48,3 +48,33 @@ def test_airports_elsewhere_are_no_route(flown, written, number) -> None:
         f"EY{number}0 {written[0]}-{written[1]} 18JAN",
     ):
         assert route_problem(text, f, set(AIRPORTS)) is None, text
+
+
+# Airports the airline does not serve, from the world reference: a route to one is still a route it does not fly
+UNSERVED = ["DXB", "SHJ", "CDG", "DOH", "KBL"]
+
+
+SERVED = sorted(set(AIRPORTS) - set(UNSERVED))
+
+
+@given(
+    flown=st.lists(st.sampled_from(SERVED), min_size=2, max_size=2, unique=True),
+    unserved=st.sampled_from(UNSERVED),
+    first=st.booleans(),
+    form=st.sampled_from(FORMS),
+    number=st.integers(1, 999),
+)
+def test_a_route_to_an_airport_the_airline_does_not_serve_is_refused(flown, unserved, first, form, number) -> None:
+    f = flight(flown[0], flown[1], number)
+    a, b = (unserved, f.origin) if first else (f.origin, unserved)
+    text = form.format(f=f.flight_number, low=f"ey {number}", a=a, b=b)
+    problem = route_problem(text, f, set(SERVED))
+    assert problem is not None and "\n" not in problem, text
+    assert f"{f.origin}-{f.destination}" in problem and f"{a}-{b}" in problem
+
+
+@given(word=st.sampled_from(["AOG", "ETD", "ETA", "STD", "APU", "MEL", "DLA", "ATC"]), number=st.integers(1, 999))
+def test_an_ops_abbreviation_beside_a_served_airport_is_no_route(word: str, number: int) -> None:
+    f = flight("AUH", "LHR", number)
+    for text in (f"EY{number} 18JAN AUH/{word} 1400", f"EY{number} 18JAN {word}-LHR", f"EY{number} / 19 JAN / LHR"):
+        assert route_problem(text, f, {"AUH", "LHR"}) is None, text

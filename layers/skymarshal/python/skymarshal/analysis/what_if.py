@@ -24,7 +24,7 @@ from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.overlay import Overlay, RowAddition, RowPatch
 from ..models.common import iso_z
-from ..models.disruption import Disruption, Fact, ReportContradictsData
+from ..models.disruption import POSITION_RANKS, Disruption, Fact, ReportContradictsData
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CABIN_RANKS, CrewDuty, Flight, WeatherObservation, WorkOrder
 from ..rules import what_if_policy as policy
@@ -63,6 +63,8 @@ def what_if(
     rank = disruption.unavailable_rank()
     if any(f.name == "crew_unavailable" and f.source == "stated" for f in disruption.facts):
         patches += _crew_unavailable(disruption, flight, handle, rank, facts, words)
+    else:  # a position named for any other crew cause (late for the briefing) must be on the roster too
+        _position_rostered(disruption, flight, handle)
     holds = disruption.severity_minutes is not None and code not in DEFECT_CODES | DESTINATION_WEATHER_CODES
     if (code in ATFM_CODES or holds) and not patches:  # a sick captain's "two hours before departure" is no hold
         patches += _hold(disruption, flight, facts)
@@ -148,6 +150,19 @@ def _defect(
             else f"{estimate.citation()}; work starts {at:%Y-%m-%d %H:%MZ} at {flight.origin}",
         )
     )
+
+
+def _position_rostered(disruption: Disruption, flight: Flight, handle: DataHandle) -> None:
+    """The crew position the report names on the flight is rostered on it, or the report contradicts the data."""
+    position = disruption.scope.crew_position
+    rank = POSITION_RANKS.get(position or "")
+    if position is None or rank is None or flight.flight_id not in disruption.scope.flights:
+        return
+    if not any(d.position == rank for d in q.crew_assignments(handle, flight.flight_id)):
+        raise ReportContradictsData(
+            f"no {position.replace('_', ' ').lower()} ({rank}) is rostered on {flight.flight_number} "
+            f"{flight.flight_date}: check the flight or the crew position"
+        )
 
 
 def _crew_unavailable(

@@ -19,6 +19,7 @@ from .lexicon_words import (
     CONTACT,
     DEFECT,
     GROUND_VEHICLE,
+    load,
 )
 
 # The load named with what happened to it ("cargo arrived late", "mail bags late", "cargo overbooked", "DG drum
@@ -64,7 +65,7 @@ CUES: tuple[Cue, ...] = (
         18,
         "baggage",
         2,
-        r"baggage|bags|luggage|suitcases|bag|sorting|bhs",
+        load(r"baggage|bags|luggage|suitcases|bag|sorting|bhs"),
         r"sort\w*|system|belts?|late|delay\w*|missing|jam\w*|fail\w*|down|break\w*|broke|broken|reconcil\w*|mishandl\w*"
         r"|backlog|inoperative|unserviceable|stuck|outage|not delivered|pile\w*",
     ),
@@ -80,7 +81,7 @@ CUES: tuple[Cue, ...] = (
         21,
         "cargo_documentation",
         2,
-        r"cargo|freight|shipment|consignment|waybill|awb|dangerous goods|manifest",
+        load(r"cargo|freight|shipment|consignment|waybill|awb|dangerous goods|manifest"),
         r"documents?|documentation|paperwork|papers|waybill|awb|manifest|notoc|declaration|customs",
     ),
     cue(21, "cargo_documentation", 2.5, r"notoc|waybills?|air waybills?|awbs?"),
@@ -88,14 +89,14 @@ CUES: tuple[Cue, ...] = (
         22,
         "cargo",
         CARGO_NAMED,
-        r"cargo|freight|shipment|consignment|pallets?|ulds?",
+        load(r"cargo|freight|shipment|consignment|pallets?|ulds?"),
         r"late|delayed|positioning|not arrived|awaited|on time|not at|not ready|not delivered",
     ),
     cue(
         23,
         "cargo",
         CARGO_NAMED,
-        r"cargo|freight|shipment|consignment",
+        load(r"cargo|freight|shipment|consignment"),
         r"acceptance|accepted late|late acceptance|cut-?off",
     ),
     cue(
@@ -108,20 +109,30 @@ CUES: tuple[Cue, ...] = (
         r"leak\w*|packing|packed|packaging|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
     ),
     cue(
-        25, "cargo", CARGO_NAMED, r"cargo|freight|shipments?|consignments?", r"overbook\w*|oversold|oversales?|booking"
+        25,
+        "cargo",
+        CARGO_NAMED,
+        load(r"cargo|freight|shipments?|consignments?"),
+        r"overbook\w*|oversold|oversales?|booking",
     ),
-    cue(26, "cargo", 2, r"cargo|freight|uld|pallets?", r"build-?up|preparation|not ready|late|built"),
+    cue(26, "cargo", 2, load(r"cargo|freight|uld|pallets?"), r"build-?up|preparation|not ready|late|built"),
     cue(
         27,
         "mail",
         CARGO_NAMED,
-        r"mail|post|postal|mailbags?|mail bags?",
+        load(r"mail|post|postal|mailbags?|mail bags?"),
         r"documents?|documentation|paperwork|papers|pack\w*|labels?|labell\w*|manifest|cn38|cn 38",
     ),
-    cue(28, "mail", CARGO_NAMED, r"mail|postal|mailbags?", r"late|delayed|positioning|not arrived|awaited"),
-    cue(29, "mail", CARGO_NAMED, r"mail|postal|mailbags?", r"acceptance|accepted late|cut-?off"),
+    cue(
+        28,
+        "mail",
+        CARGO_NAMED,
+        load(r"mail|postal|mailbags?|mail bags?"),
+        r"late|delayed|positioning|not arrived|awaited",
+    ),
+    cue(29, "mail", CARGO_NAMED, load(r"mail|postal|mailbags?|mail bags?"), r"acceptance|accepted late|cut-?off"),
     cue(27, "mail", 1.5, r"mail|postal|mailbags?"),
-    cue(22, "cargo", FAMILY_ONLY, r"cargo|freight", r"issues?|problems?|related|irregularit\w*"),
+    cue(22, "cargo", FAMILY_ONLY, load(r"cargo|freight"), r"issues?|problems?|related|irregularit\w*"),
     # 31-39 aircraft and ramp handling
     cue(32, "loading", FAMILY_ONLY, r"ramp handling|ground handling|handling agent|handling delay|ramp delay"),
     cue(
@@ -136,7 +147,7 @@ CUES: tuple[Cue, ...] = (
         32,
         "loading",
         2,
-        r"loading|unloading|offloading|offload|hold|ramp team|ramp staff|ramp agents|loaders|baggage handlers",
+        r"loading|unloading|offloading|offload|hold|ramp team|ramp staff|ramp agents|loaders|handlers",
         r"slow|late|short|shortage|understaffed|not enough|lack|insufficient|delayed|took|behind",
     ),
     cue(
@@ -198,7 +209,12 @@ CUES: tuple[Cue, ...] = (
         r"|defect|no-?go item|mel item|snag|malfunction\w*",
     ),
     cue(41, "aircraft_defect", 1.5, r"unserviceable|inoperative|u/s"),
-    cue(41, "aircraft_defect", 1, r"fault\w*|fail\w*|leak\w*|crack\w*|warning|broken|technical|engineering|engineers?"),
+    cue(
+        41,
+        "aircraft_defect",
+        1,
+        r"fault\w*|fail\w*|leak\w*|crack\w*|warning|broken|technical|engineering|(?<!flight )engineers?",
+    ),
     cue(
         42,
         "scheduled_maintenance",

@@ -122,7 +122,7 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"runways?|taxiways?|stands?|gates?|terminal|apron|ils|lighting|approach lights|fire cover|fire service"
         r"|rescue|rff|navaid|navaids|vor|jet bridges|airbridges|parking|power outage|power failure|baggage system",
         r"closed|closure|shut|works|repair\w*|maintenance|unavailable|out|lost|outage|fail\w*|inoperative"
-        r"|unserviceable|downgrad\w*|congest\w*|no|limited|reduced|blocked|obstruct\w*|disabled|full",
+        r"|unserviceable|downgrad\w*|congest\w*|no|limited|reduced|blocked|obstruct\w*|disabled|full|occupied|in use",
     ),
     cue(87, "airport_restriction", 1.5, r"airport|aerodrome", r"closed|closure|shut|capacity|restrict\w*"),
     cue(88, "airport_restriction", 2, r"curfew|night ban|night restriction|noise restriction|noise abatement"),

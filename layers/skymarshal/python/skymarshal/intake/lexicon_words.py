@@ -3,9 +3,7 @@ and places, each an alternation of one- or two-word terms over the normalised, l
 
 from __future__ import annotations
 
-FLIGHT_DECK = (
-    r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|cockpit|second officers?"
-)
+FLIGHT_DECK = r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|cockpit|second officers?|flight engineers?"
 # "a crew member" names the cabin unless the words before it say the flight deck's ("a cockpit crew member")
 GENERIC_CREW_MEMBER = r"(?<!deck )(?<!cockpit )(?<!flight )crew members?"
 CABIN = (
@@ -70,3 +68,11 @@ WEATHER = (
     r"|cyclone|monsoon|heavy rain|rain|downpour|flood\w*|weather|wx|volcanic ash|ash cloud|squall\w*|turbulence"
     r"|shear|windshear|heat"
 )
+
+
+def load(nouns: str) -> str:
+    """A load's nouns (baggage, cargo, mail) as a cue group that does not match the load named as what is loaded:
+    "cargo loading delayed", "baggage handlers late" are the ramp's loading (AHM 730 32: loading/unloading, lack of
+    loading staff), not the load's own cause (18 baggage processing, 22 cargo positioning, 28 mail)."""
+    # one word may stand between, the rest of a compound noun ("mail bags loading", "cargo pallet loading")
+    return rf"(?:{nouns})(?!(?:\s+[a-z]+)?\s+(?:loading|unloading|offloading|loaders?|handlers?)(?![\w]))"

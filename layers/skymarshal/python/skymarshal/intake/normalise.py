@@ -27,6 +27,8 @@ ABBREVIATIONS: dict[str, str] = {
     "p1": "captain",
     "p2": "first officer",
     "s/o": "second officer",
+    "2/o": "second officer",
+    "f/e": "flight engineer",
     "so": "second officer",
     "cc": "cabin crew",
     "c/c": "cabin crew",

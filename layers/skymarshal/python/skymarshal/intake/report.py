@@ -27,6 +27,7 @@ __all__ = ["REGISTRATION", "Reading", "ReportReading", "airport_names", "describ
 
 # The rostered position a report names (normalised words), most specific first.
 POSITIONS: tuple[tuple[str, str], ...] = (
+    (r"flight engineers?", "FLIGHT_ENGINEER"),
     (r"second officers?|cruise relief|relief pilots?", "SECOND_OFFICER"),
     (r"first officers?|co-?pilots?", "FIRST_OFFICER"),
     (r"captains?|commanders?", "CAPTAIN"),

@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..models.airports import UnknownAirport, airport
 from ..models.operational import Flight
+from .dates import MONTHS, WEEKDAYS
+from .report import ABBREVIATED, NOT_AIRPORTS
 
 _PAIR = re.compile(
     r"(?<![A-Za-z])(?:FROM\s+|from\s+)?(?P<a>[A-Z]{3})(?:\s?(?:-|–|/|>|→|=)\s?|\s+(?:TO|to)\s+)(?P<b>[A-Z]{3})(?![A-Za-z])"
@@ -29,16 +32,37 @@ def _flight_mentions(text: str, flight: Flight) -> Iterable[int]:
     return (m.end() for m in pattern.finditer(text))
 
 
+# A month or weekday written short is a date's ("19 JAN / LHR"), though JAN and MAR are airports' codes too
+_CALENDAR_WORDS = frozenset(w for w in (*MONTHS, *WEEKDAYS) if len(w) == 3)
+
+
+def _an_airport(code: str, served: set[str]) -> bool:
+    """Is `code` an airport as a route's end: one the airline serves, or one of the world reference that is not an
+    OCC abbreviation ("AOG", "ETD", "MEL" are airports' codes too, and never a route's end in a report)."""
+    if code in served:
+        return True
+    if code in NOT_AIRPORTS or code in ABBREVIATED or code.lower() in _CALENDAR_WORDS:
+        return False
+    try:
+        airport(code)
+    except UnknownAirport:
+        return False
+    return True
+
+
 def written_route(text: str, flight: Flight, airports: set[str]) -> tuple[str, str] | None:
-    """The route written right after the flight's number (both ends airports the airline knows), or None."""
+    """The route written right after the flight's number, or None: one end an airport the airline serves
+    (`airports`), the other one it serves or any other airport of the world reference ("EY343 AUH-DXB" is a route
+    EY343 does not fly even though the airline never goes to DXB)."""
     for end in _flight_mentions(text, flight):
         window = text[end : end + WINDOW]
         for m in _PAIR.finditer(window):
             between = _DATE_WORDS.sub(" ", window[: m.start()])
             if not _BETWEEN.match(between):
                 break  # words between: the pair is the report's, not the flight's route
-            if m["a"] in airports and m["b"] in airports and m["a"] != m["b"]:
-                return m["a"], m["b"]
+            a, b = m["a"], m["b"]
+            if a != b and (a in airports or b in airports) and _an_airport(a, airports) and _an_airport(b, airports):
+                return a, b
     return None
 
 

@@ -43,6 +43,7 @@ POSITION_RANKS: dict[str, str] = {
     "CAPTAIN": "CPT",
     "FIRST_OFFICER": "FO",
     "SECOND_OFFICER": "SO",
+    "FLIGHT_ENGINEER": "FE",  # nor a flight engineer: refused the same way
     "PURSER": "CD",
     "CABIN": "CA",
 }
