@@ -140,6 +140,16 @@ def test_each_decision_shows_its_why_refusals_and_gantt(page, wf, runs, out_dir,
     refused = sum(len(g.plans) for g in view.refused)
     if refused:
         assert page.get_by_test_id("refused").locator("h3").inner_text() == f"Plans refused ({refused})"
+    if view.top and key == "auh-fog":  # issue 50: the decision on its first screen, Approve in reach of the keyboard
+        page.evaluate("window.scrollTo(0, 0)")
+        box = page.get_by_test_id("approve-top").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 900, box
+        page.locator("header h1").click()  # the keyboard's walk starts at the top of the page
+        stops = []
+        for _ in range(10):
+            page.keyboard.press("Tab")
+            stops.append(page.evaluate("document.activeElement.dataset.testid || document.activeElement.tagName"))
+        assert "approve-top" in stops, stops
     page.screenshot(path=str(out_dir / f"{key}.png"), full_page=True)
 
 
