@@ -4,10 +4,10 @@ cancelled (but what a grounded tail cannot fly). It is the plan the others must 
 waiting), and the one the optimizer's cost model misses when it prices a cancelled journey below a long wait.
 
 Slots are given by ration-by-schedule, as an ATFM regulation gives them (FAA Order JO 7210.3 ch. 17; EUROCONTROL
-CASA, first planned first served): the flights are walked in the order of their scheduled movement at the
-airport (else their scheduled departure), each taking the first clock hour with a departure (or arrival) left at
-the restriction's rate inside the window and the normal rate after it, less what the other groups and the
-flights walked before it use. A named flight's hold or a regulated flight's slot delay is a floor on its
+CASA, first planned first served): the flights are walked in the order of their movement at the airport as last
+planned, and each one moving in the window takes the first clock hour with a departure (or arrival) left at the
+restriction's rate — past the window's end too while its backlog lasts — less what the other groups and the
+flights walked before it use; a flight moving outside the window needs no slot. A named flight's hold or a regulated flight's slot delay is a floor on its
 departure, as for the optimizer (network.restriction.imposed_minutes).
 
 Crews are not decided here: crewability (network.crewability) moves the reports of crews still at rest, gives a
@@ -43,30 +43,30 @@ def _turn(aircraft_type: str) -> timedelta:
 
 
 class Slots:
-    """Movements left per clock hour at the restricted airport: none counted before the window, the restriction's
-    rate inside it (rounded outward to whole hours, as network.plans.capacity_limits), the normal rate after it,
-    less what is used."""
+    """Movements left per clock hour at the restricted airport for the flights the restriction regulates — those
+    whose movement falls in its window (its first hour rounded down, as network.plans.capacity_limits and the
+    validation count it) — at the restriction's rate, continuing past the window's end while its backlog lasts, as
+    an ATFM regulation gives slots to the flights entering during it (a closure's backlog at the airport's normal
+    rate once it reopens); a flight moving before or after the window needs no slot, less what is used."""
 
     def __init__(self, r: NetworkRestriction, used: Counter[tuple[str, datetime]]):
         self.r = r
         self.used = used  # shared with the caller: what this plan takes is added to it
         self.start = _hour(r.window.start)
-        self.end = _hour(r.window.end) + (HOUR if _hour(r.window.end) != r.window.end else timedelta(0))
 
     def rated(self) -> bool:
         return self.r.departures_per_hour is not None and self.r.arrivals_per_hour is not None
 
+    def regulated(self, at: datetime) -> bool:
+        return self.start <= at < self.r.window.end
+
     def left(self, kind: str, hour: datetime) -> bool:
         r = self.r
-        if hour < self.start:  # before the window the airport is not restricted
-            return True
-        inside = hour < self.end
-        if kind == "D":
-            rate = r.departures_per_hour if inside else r.normal_departures_per_hour
-        else:
-            rate = r.arrivals_per_hour if inside else r.normal_arrivals_per_hour
-        if not inside and not rate:  # no normal rate read: the airline's hours there are not counted after it
-            return True
+        rate = r.departures_per_hour if kind == "D" else r.arrivals_per_hour
+        if not rate and hour >= r.window.end:  # a closure's backlog: the airport reopens at its normal rate
+            rate = r.normal_departures_per_hour if kind == "D" else r.normal_arrivals_per_hour
+            if not rate:  # no normal rate read: nothing counts after it
+                return True
         return (rate or 0) - self.used[(kind, hour)] > 0
 
     def first(self, f: Flight, ready: datetime) -> datetime:
@@ -74,17 +74,19 @@ class Slots:
         if not self.rated():
             return ready
         airport, block, dep = self.r.airport, f.scheduled_arrival - f.scheduled_departure, ready
+        leaves = f.origin == airport and self.regulated(ready)
+        lands = f.destination == airport and self.regulated(ready + block)
         while dep - ready < MAX_HOLD:
-            if f.origin == airport and not self.left("D", _hour(dep)):
+            if leaves and not self.left("D", _hour(dep)):
                 dep = _hour(dep) + HOUR
                 continue
-            if f.destination == airport and not self.left("A", _hour(dep + block)):
+            if lands and not self.left("A", _hour(dep + block)):
                 dep = _hour(dep + block) + HOUR - block
                 continue
             break
-        if f.origin == airport:
+        if leaves:
             self.used[("D", _hour(dep))] += 1
-        if f.destination == airport:
+        if lands:
             self.used[("A", _hour(dep + block))] += 1
         return dep
 
