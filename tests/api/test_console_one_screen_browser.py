@@ -1,6 +1,6 @@
 """A decision on one screen, usable by keyboard (issue 50, items 2 and 3), in headless Chromium at 1440×900 on a
 canned API (console_fake): the AUH fog closure's decision is titled by what happened, its first screen holds the
-recommended plan with its numbers, the why in three lines and Approve, which is within the first ten Tab stops
+recommended plan with its numbers, the why in three lines and Approve (times in UTC, the station's beside), which is within the first ten Tab stops
 (no exclude checkbox, no Gantt bar before it); the per-flight table, the refused plans, the agents, checkpoints
 and audit are folded; times are UTC; and axe-core (pinned in package.json) finds no serious or critical
 violation on the decision nor on the operation board."""
@@ -70,7 +70,10 @@ def _tab_stops(page, count: int) -> list[dict]:
 
 def test_the_fog_closure_decision_fits_the_first_screen(console, fake_api):  # noqa: F811
     open_fog(console, fake_api)
-    assert console.get_by_test_id("run-headline").inner_text() == "AUH closed by fog 14:00–17:00Z 22 Jan"
+    # what happened, in UTC with the station's local time beside (Abu Dhabi is UTC+4)
+    assert (
+        console.get_by_test_id("run-headline").inner_text() == "AUH closed by fog 14:00–17:00Z 22 Jan (18:00–21:00 AUH)"
+    )
     assert console.get_by_test_id("run-id").inner_text() == RUN  # the id only as a detail beside the title
     glance = console.get_by_test_id("glance")
     assert glance.locator("h3").inner_text() == "Recommended: #1 Minimum delay"
@@ -130,6 +133,7 @@ def test_every_approve_is_named_by_its_words_and_times_are_utc(console, fake_api
         assert name is None or button.inner_text() in name, name
     console.locator("#run-steps > summary").click()
     assert [t.strip() for t in console.locator("#phases time").all_inner_texts()] == ["12:00:05Z", "12:02:11Z"]
+    assert [t.strip() for t in console.locator("#phases .local").all_inner_texts()] == ["(16:00 AUH)", "(16:02 AUH)"]
     assert "2027-01-20 07:00Z" in console.locator("#run-started").inner_text()
 
 

@@ -185,6 +185,13 @@ class NetworkView(BaseModel):
     plans: list[NetworkPlanView] = Field(description="valid plans first (by rank), then the rejected ones")
 
 
+class Station(BaseModel):
+    """The station a decision is about, with its zone: the console shows its local time beside UTC."""
+
+    iata: str
+    tz: str = Field(description="its IANA time zone, e.g. Asia/Dubai")
+
+
 class DecisionView(BaseModel):
     disruption_id: str
     status: str
@@ -222,6 +229,9 @@ class DecisionView(BaseModel):
     )
     network: NetworkView | None = Field(
         None, description="an airport or airspace disruption: every plan's per-flight table and totals"
+    )
+    station: Station | None = Field(
+        None, description="the airport the disruption is about and its zone (None: none named, or not a known code)"
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from ..models.airports import UnknownAirport, airport
 from ..models.network_plan import NetworkDecision, NetworkRestriction
 from ..workflow.runs.client import WorkflowClient
 from ..workflow.runs.progress import phase_of
@@ -83,7 +84,24 @@ def decision_view(disruption_id: str, output: dict, *, awaiting_approval: bool, 
         removed_by_instruction=output.get("removed_by_instruction", []),
         debate=output.get("debate"),
         network=network_view(output["network"], output.get("ranked", [])) if output.get("network") else None,
+        station=decision_station(output),
     )
+
+
+def decision_station(output: dict) -> m.Station | None:
+    """The airport the decision is about: the disruption's scope, else the airport its report states, else the
+    network restriction's; with its zone from the world reference (no table read)."""
+    disruption = output.get("disruption") or {}
+    stated = next((f.get("value") for f in disruption.get("facts", []) if f.get("name") == "airport"), None)
+    restriction = (output.get("network") or {}).get("restriction") or {}
+    code = (disruption.get("scope") or {}).get("airport") or stated or restriction.get("airport")
+    if not isinstance(code, str):
+        return None
+    try:
+        info = airport(code)
+    except UnknownAirport:
+        return None
+    return m.Station(iata=info.iata, tz=info.tz)
 
 
 def restriction_summary(r: NetworkRestriction) -> str:

@@ -2,6 +2,8 @@
 // and, on an escalated run, the button that retries only its failed agents (POST /api/disruptions/{id}/retry).
 // Plain ES module, no build step; app.js passes its API call in, so the token handling stays in one place.
 
+import { utcStamp } from "./dom.js";
+
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
@@ -18,7 +20,7 @@ const DELIVERY = { published: "sent to the duty managers", recorded: "recorded (
 export function alertItems(alerts) {
   if (!alerts.length) return [el("li", { class: "empty" }, "no alerts")];
   return alerts.map((a) => el("li", { class: `alert ${a.delivery}`, "data-reason": a.reason },
-    el("time", {}, new Date(a.raised_at).toLocaleString()), " ",
+    el("time", { datetime: a.raised_at }, utcStamp(a.raised_at)), " ",
     el("strong", {}, a.reason), " ",
     el("a", { href: `#${a.execution_name}`, "data-run": a.execution_name }, a.execution_name),
     a.flight ? ` ${a.flight}` : "",

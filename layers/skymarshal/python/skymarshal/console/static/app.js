@@ -7,7 +7,7 @@ import { loadAlerts, retryRun } from "./alerts.js";
 import { loadReplay } from "./replay.js";
 import { runLine } from "./runs.js";
 import { showHistory } from "./history.js";
-import { debateView } from "./debate.js";
+import { debateView, instructionRead } from "./debate.js";
 import { renderNetwork } from "./network.js";
 import { card, cardLabel, escalationView, markDecided, refusedView } from "./cards.js";
 import { loadSettings, saveSettings } from "./settings.js";
@@ -15,7 +15,7 @@ import { clearMessages, sendsLine, showMessages } from "./messages.js";
 import { readEvents } from "./sse.js";
 import { mountBoard } from "./board.js";
 import { headline, renderGlance } from "./glance.js";
-import { el, utcStamp, utcTime } from "./dom.js";
+import { el, stationTime, utcStamp, utcTime } from "./dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null, board: null };
@@ -99,6 +99,9 @@ function showLogin() {
 
 // ------------------------------------------------------------------------------------------------ runs
 
+// Times are UTC; once the decision names its station, its local time beside: " (16:02 AUH)".
+const besideUtc = (iso) => (state.station ? el("span", { class: "local" }, ` (${stationTime(iso, state.station)})`) : "");
+
 async function loadRuns() {
   const runs = await api("GET", "/disruptions?limit=30");
   $("#runs").replaceChildren(...runs.map(runLine));
@@ -125,6 +128,8 @@ async function openRun(runId) {
   for (const fold of document.querySelectorAll("#run details.fold")) fold.open = false;
   clearMessages();
   state.headline = null;
+  state.station = null;
+  state.progress = null;
   $("#run-headline").textContent = "";
   $("#run-id").textContent = runId;
   // Focus on the run's title, so the next Tab is the decision's first control, not the side bar's.
@@ -137,6 +142,7 @@ async function openRun(runId) {
 }
 
 function renderProgress(progress) {
+  state.progress = progress;
   $("#run-prompt").textContent = progress.prompt || "";
   // Titled by what happened once the decision says it; until then by the report itself.
   if (!state.headline) $("#run-headline").textContent = progress.prompt || progress.disruption_id;
@@ -150,7 +156,7 @@ function renderProgress(progress) {
   $("#phases").replaceChildren(...phases.map((p, i) => {
     const running = p.seconds == null && i === phases.length - 1 && p.key !== "done";
     return el("li", { class: running ? "current" : "", dataset: { phase: p.key }, "aria-current": running ? "step" : null },
-      el("time", { datetime: p.started_at }, utcTime(p.started_at)), `  ${p.label}`,
+      el("time", { datetime: p.started_at }, utcTime(p.started_at)), besideUtc(p.started_at), `  ${p.label}`,
       el("span", { class: "secs" }, p.seconds != null ? ` — ${p.seconds} s` : running ? " — in progress" : ""));
   }));
   $("#run-escalation").replaceChildren(...escalationView(progress.escalation ? [progress.escalation] : []));
@@ -233,8 +239,11 @@ function renderDecision(view) {
     $("#outcome").textContent = "";
     $("#execution").hidden = !$("#execution-events").children.length;
   }
-  state.headline = headline(view.disruption, view.network);
+  const known = state.station;
+  state.station = view.station || null;
+  state.headline = headline(view.disruption, view.network, state.station);
   if (state.headline) $("#run-headline").textContent = state.headline;
+  if (state.station && !known && state.progress) renderProgress(state.progress);  // its phases with the station's time
   renderGlance($("#glance"), view, { canDecide: canDecide(), onApprove: approvePlan });
   $("#final-decision").textContent = view.final_decision;
   $("#instruction-read").replaceChildren(...instructionRead(view));
@@ -266,18 +275,6 @@ async function excludeFlights(body, rows) {
     [...rows.map((r) => `${r.flight_number} ${r.origin}→${r.destination}: ${body.excluded_flights[r.flight_id]}`),
       "Every plan is validated again; you are asked to decide once more."]);
   if (ok) decide("override", body);
-}
-
-// The duty manager's instruction shown back: what it became, what it removed, what was refused or not understood.
-function instructionRead(view) {
-  const read = view.instruction;
-  if (!read) return [];
-  const items = [];
-  if (read.refused) items.push(el("li", { class: "refused" }, `refused: ${read.refused.constraint} (${read.refused.clause})`));
-  for (const c of read.constraints) items.push(el("li", {}, `${c.hard ? "" : "preference: "}${c.words}`));
-  for (const words of read.not_understood) items.push(el("li", { class: "unread" }, `not understood: “${words}”`));
-  for (const r of view.removed_by_instruction) items.push(el("li", { class: "removed" }, `removed ${r.title} — ${r.constraint}`));
-  return [el("strong", {}, `Your instruction: “${read.text}”`), el("ul", {}, ...items)];
 }
 
 async function approvePlan(plan) {
@@ -315,7 +312,7 @@ async function loadAudit() {
   if (!state.runId) return;
   const audit = await api("GET", `/disruptions/${encodeURIComponent(state.runId)}/audit`);
   $("#timeline").replaceChildren(...(audit.trail || []).map((r) => el("li", { class: r.kind },
-    el("time", { datetime: r.at }, utcStamp(r.at)), ` ${r.kind} — ${r.actor}`,
+    el("time", { datetime: r.at }, utcStamp(r.at)), besideUtc(r.at), ` ${r.kind} — ${r.actor}`,
     r.body.comment ? ` — “${r.body.comment}”` : "", el("code", { title: r.hash }, ` #${r.hash.slice(0, 10)}`))));
   const verification = audit.verification;
   $("#audit-verified").textContent = verification

@@ -1,5 +1,6 @@
 // The debate the agents had after the revision round, when a conflict stayed open: each round's stated conflict
-// and who moved, how it ended, and — when they agreed only partly — the agreed actions and the open ones.
+// and who moved, how it ended, and — when they agreed only partly — the agreed actions and the open ones; and the
+// duty manager's instruction for alternatives, read back.
 import { el } from "./dom.js";
 
 export function debateView(debate) {
@@ -27,4 +28,16 @@ export function debateView(debate) {
     if (agreement.open_items.length) parts.push(el("ul", { class: "open" }, ...agreement.open_items.map((a) => el("li", { class: "refused" }, `open: ${a}`))));
   }
   return parts;
+}
+
+// The duty manager's instruction shown back: what it became, what it removed, what was refused or not understood.
+export function instructionRead(view) {
+  const read = view.instruction;
+  if (!read) return [];
+  const items = [];
+  if (read.refused) items.push(el("li", { class: "refused" }, `refused: ${read.refused.constraint} (${read.refused.clause})`));
+  for (const c of read.constraints) items.push(el("li", {}, `${c.hard ? "" : "preference: "}${c.words}`));
+  for (const words of read.not_understood) items.push(el("li", { class: "unread" }, `not understood: “${words}”`));
+  for (const r of view.removed_by_instruction) items.push(el("li", { class: "removed" }, `removed ${r.title} — ${r.constraint}`));
+  return [el("strong", {}, `Your instruction: “${read.text}”`), el("ul", {}, ...items)];
 }

@@ -25,3 +25,10 @@ export const pct = (x) => `${Math.round(x * 100)}%`;
 // Times on the page are UTC, as the operation runs: "14:02:11Z", "2027-01-22 14:02Z".
 export const utcTime = (iso) => `${new Date(iso).toISOString().slice(11, 19)}Z`;
 export const utcStamp = (iso) => `${new Date(iso).toISOString().slice(0, 10)} ${new Date(iso).toISOString().slice(11, 16)}Z`;
+
+// A station's local time beside UTC, where the page knows the station ({iata, tz}): "16:02 AUH".
+export function stationTime(iso, station) {
+  if (!station) return "";
+  const local = new Intl.DateTimeFormat("en-GB", { timeZone: station.tz, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  return `${local.format(new Date(iso))} ${station.iata}`;
+}

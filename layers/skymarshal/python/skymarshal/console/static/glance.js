@@ -1,7 +1,7 @@
 // A decision at a glance: the first screen of a run. What happened in one line (the run's title, from the
 // disruption's facts), the recommended plan with its key numbers, the why in three lines, the warnings that matter
 // and the three answers (approve, choose another, reject). Everything else stays below, folded or one click away.
-import { el, money, pct } from "./dom.js";
+import { el, money, pct, stationTime } from "./dom.js";
 
 const two = (n) => String(n).padStart(2, "0");
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -10,11 +10,13 @@ const day = (d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 // The arbitrator sends a decision below this confidence to a human (arbitrator.py's low_confidence).
 const LOW_CONFIDENCE = 0.5;
 
-// "14:00–17:00Z 22 Jan", or both days when the window crosses midnight (UTC).
-function windowText(window) {
+// "14:00–17:00Z 22 Jan (18:00–21:00 AUH)", or both days when the window crosses midnight (UTC); the station's
+// local times beside when the decision names its station.
+function windowText(window, station) {
   const start = new Date(window.start), end = new Date(window.end);
-  if (start.toISOString().slice(0, 10) === end.toISOString().slice(0, 10)) return `${hm(start)}–${hm(end)}Z ${day(start)}`;
-  return `${day(start)} ${hm(start)}Z – ${day(end)} ${hm(end)}Z`;
+  const local = station ? ` (${stationTime(window.start, station).split(" ")[0]}–${stationTime(window.end, station)})` : "";
+  if (start.toISOString().slice(0, 10) === end.toISOString().slice(0, 10)) return `${hm(start)}–${hm(end)}Z ${day(start)}${local}`;
+  return `${day(start)} ${hm(start)}Z – ${day(end)} ${hm(end)}Z${local}`;
 }
 
 // The cause in the report's own words when it stated one ("fog", "mechanical failure"), else the code's title.
@@ -26,11 +28,11 @@ function causeWords(d) {
 const EFFECT = { closure: "closed by", capacity: "capacity cut by", regulation: "ATC regulation for" };
 
 // One line saying what happened: "AUH closed by fog 14:00–17:00Z 22 Jan", "EY123 mechanical failure (AHM 41)".
-export function headline(d, network) {
+export function headline(d, network, station = null) {
   if (!d) return null;
   const scope = d.scope;
   const cause = causeWords(d);
-  const when = d.window ? ` ${windowText(d.window)}` : "";
+  const when = d.window ? ` ${windowText(d.window, station)}` : "";
   if (scope.kind === "airport" || scope.kind === "airspace") {
     const place = scope.kind === "airspace" ? scope.airspace || scope.airport : scope.airport;
     const effect = EFFECT[network?.restriction?.kind] || "disrupted by";

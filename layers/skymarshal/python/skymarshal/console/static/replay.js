@@ -3,7 +3,7 @@
 // and the cumulative passenger delay at the final destination. Plain ES module, no build step; app.js passes its
 // API call in, so the token handling stays in one place.
 
-import { el, svg } from "./dom.js";
+import { el, svg, utcStamp } from "./dom.js";
 
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const num = (x) => Math.round(x).toLocaleString("en-GB");
@@ -51,7 +51,7 @@ export function lineChart(title, cards, points, { scale = (v) => v, unit = "" } 
 export function replayView(day) {
   const cards = day.cards;
   return [
-    el("p", { class: "replay-title" }, `${day.title}, replayed ${new Date(day.replayed_at).toLocaleString()}`),
+    el("p", { class: "replay-title" }, `${day.title}, replayed ${utcStamp(day.replayed_at)}`),
     scorecardTable(cards),
     lineChart("D15 through the day", cards, (c) => c.otp_by_hour, { scale: (v) => 100 * v, unit: " %" }),
     lineChart("cumulative passenger delay", cards, (c) => c.pax_delay_by_hour, { scale: (v) => v / 60, unit: " passenger-hours" }),
