@@ -103,8 +103,10 @@ CUES: tuple[Cue, ...] = (
         24,
         "cargo_packing",
         CARGO_NAMED,
-        r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods|hazmat"
-        r"|parcel|parcels",
+        load(
+            r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods"
+            r"|hazmat|parcel|parcels"
+        ),
         # what happened to it, never the noun itself ("a suspicious package" names no packing: that is security)
         r"leak\w*|packing|packed|packaging|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
     ),
@@ -201,6 +203,15 @@ CUES: tuple[Cue, ...] = (
     ),
     # 41-48 technical
     cue(41, "aircraft_defect", 2, AIRCRAFT_PARTS, DEFECT),
+    # the aircraft's own inspection finding something: a defect of the aircraft, whatever the words for it
+    cue(
+        41,
+        "aircraft_defect",
+        2,
+        r"walk-?rounds?|walk-?arounds?|walk around|exterior (?:inspection|check)|pre-?flight (?:inspection|check)"
+        r"|daily check|transit check",
+        r"found|finds|revealed|spotted|noticed|discovered|showed|detected",
+    ),
     cue(
         41,
         "aircraft_defect",

@@ -27,6 +27,8 @@ DEFECT = (
     r"|malfunction\w*|vibration\w*|aog|grounded|mel|no-?go|overheat\w*|smoke|fumes|burst|flat|worn|stuck|jammed"
     r"|not working|will not|won't|would not|wouldn't|does not|doesn't|lost|loss|tripp\w*|indication\w*|spurious"
     r"|replace\w*|tech\w*|mechanical|temperature|hot|rectif\w*|troubleshoot\w*|chipped|delaminat\w*|seized|erratic|low pressure"
+    # what an inspection finds on a part: fluid escaping it, damage to its skin, a part come loose or gone
+    r"|drip\w*|seep\w*|weep\w*|damaged|dent\w*|scratch\w*|gouge\w*|puncture\w*|corro\w*|loose|detached|missing"
 )
 AIRCRAFT_PARTS = (
     r"engines?|hydraulic\w*|gear|brakes?|tyres?|tires?|wheels?|apu|avionics|radar|transponder|autopilot|flaps?|slats?"
@@ -36,6 +38,7 @@ AIRCRAFT_PARTS = (
     r"|seats?|cargo door|fire detection|smoke detector|rudder|elevator|aileron|trim|landing light|lights?"
     r"|electrical|battery|batteries|starter|thrust reverser|reverser|ecam|eicas|tcas|egpws|wiring|panel|valve"
     r"|airframe|fuselage|nacelle|cowling|blade|fan|compressor|turbine|oil|radome|pressure controllers?|controller"
+    r"|static wicks?|flap tracks?|skin|antennas?|fairings?|fluid"
 )
 GROUND_VEHICLE = (
     r"trucks?|vehicles?|tugs?|tractors?|loaders?|hi-?loaders?|stairs|steps|jet ?bridge|air ?bridge|airbridge|bus"
@@ -74,5 +77,7 @@ def load(nouns: str) -> str:
     """A load's nouns (baggage, cargo, mail) as a cue group that does not match the load named as what is loaded:
     "cargo loading delayed", "baggage handlers late" are the ramp's loading (AHM 730 32: loading/unloading, lack of
     loading staff), not the load's own cause (18 baggage processing, 22 cargo positioning, 28 mail)."""
-    # one word may stand between, the rest of a compound noun ("mail bags loading", "cargo pallet loading")
-    return rf"(?:{nouns})(?!(?:\s+[a-z]+)?\s+(?:loading|unloading|offloading|loaders?|handlers?)(?![\w]))"
+    # one word may stand between, the rest of a compound noun ("mail bags loading", "cargo pallet loading"); a load
+    # naming a part of the aircraft ("cargo door", "cargo compartment") is that part
+    loaded = r"(?:\s+[a-z]+)?\s+(?:loading|unloading|offloading|loaders?|handlers?)(?![\w])"
+    return rf"(?:{nouns})(?!{loaded}|\s+(?:doors?|compartments?|holds?|bays?)(?![\w]))"
