@@ -174,3 +174,14 @@ def test_axe_finds_no_serious_violation_on_the_board(console, fake_api):  # noqa
     console.get_by_test_id("board-svg").wait_for()
     found = _serious(console)
     assert not found, found
+
+
+def test_at_200_percent_zoom_nothing_scrolls_sideways(console, fake_api):  # noqa: F811
+    """1440×900 at 200 % zoom is a 720×450 CSS-pixel viewport: one column, and Approve still reached first."""
+    console.set_viewport_size({"width": 720, "height": 450})
+    open_fog(console, fake_api)
+    console.get_by_test_id("flights-fold").locator("summary").click()  # the widest table: eleven columns
+    wide = console.evaluate("document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth")
+    assert wide <= 0, f"the page scrolls {wide} px sideways"
+    stops = [s["testid"] for s in _tab_stops(console, 10)]
+    assert "approve-top" in stops, stops
