@@ -2,7 +2,8 @@
 mechanical failure, EY101's crew running out of duty time, a sick captain, the AUH fog closure (a network
 decision) and an escalated run (a safety agent that failed), plus a report refused as input. For each, the page
 shows the why beside each plan (binding findings with their clause) and what it will send (its messages and
-contacts), the refused plans with their typed reasons, the Gantt, and the runs list by outcome; a full-page screenshot of each is written to $SKYMARSHAL_SCREENSHOTS
+contacts), the refused plans with their typed reasons, the Gantt, and the runs list by outcome; the operation board on
+the fog's day; a full-page screenshot of each (and of each decision's first screen) is written to $SKYMARSHAL_SCREENSHOTS
 (`make screenshots` sets docs/screenshots), else under the test's temporary folder.
 """
 
@@ -151,6 +152,19 @@ def test_each_decision_shows_its_why_refusals_and_gantt(page, wf, runs, out_dir,
             stops.append(page.evaluate("document.activeElement.dataset.testid || document.activeElement.tagName"))
         assert "approve-top" in stops, stops
     page.screenshot(path=str(out_dir / f"{key}.png"), full_page=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(out_dir / f"{key}-first-screen.png"))  # what a duty manager sees at 1440×900
+
+
+def test_the_board_on_the_fog_closures_day(page, runs, out_dir):
+    """The landing view on the AUH fog closure's day, the runs waiting listed on it (issue 50)."""
+    page.get_by_test_id("board-svg").wait_for(timeout=60_000)
+    page.get_by_test_id("board-day").fill("2027-01-22")
+    page.get_by_test_id("board-day").dispatch_event("change")
+    page.get_by_test_id("board-status").filter(has_text="2027-01-22:").wait_for(timeout=60_000)
+    fog = page.get_by_test_id("board-disruptions").locator(f"a[data-run='{runs['auh-fog']}']")
+    fog.wait_for(timeout=30_000)
+    page.screenshot(path=str(out_dir / "board.png"))
 
 
 def test_the_escalated_run_and_the_runs_list_by_outcome(page, wf, runs, out_dir):
