@@ -6,10 +6,10 @@ and executes a plan of its own."""
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from test_replay_resume import header_for
 
 from skymarshal.cli.replay_run import (
     MAX_REDECISIONS,
@@ -22,7 +22,7 @@ from skymarshal.cli.replay_run import (
 from skymarshal.data import schema as s
 from skymarshal.day.draw import plain_report
 from skymarshal.day.state import tails_of
-from skymarshal.day.stream import AirlineRef, Stream, StreamEvent, StreamHeader
+from skymarshal.day.stream import Stream, StreamEvent
 from skymarshal.workflow.models import REDECIDE_SUFFIX
 
 DAY = date(2027, 1, 20)
@@ -83,14 +83,7 @@ def test_a_fog_hold_with_no_stated_end_is_decided_again_as_its_own_run_of_the_di
 ):
     monkeypatch.setenv("SKYMARSHAL_ONE_RUN_PER_FLIGHT", "1")  # the claim must let the re-decision in
     event = _fog_hold(airline)
-    config = airline.config
-    header = StreamHeader(
-        stream_id=f"r{uuid.uuid4().hex[:6]}",
-        seed=11,
-        intensity="ordinary",
-        days=[DAY],
-        airline=AirlineRef(seed=config.seed, start=config.start, days=config.days, load_factor=config.load_factor),
-    )
+    header = header_for(airline, "r")
     handle = account.handle()
     real_decide = wf.decide
     wf.decide = lambda name, answer, registry=None: restore.append(name) or real_decide(name, answer, registry)

@@ -35,18 +35,22 @@ def two_events(airline):
     return tuple(e for e in drawn if e.holds in ("tail", "flight"))[:2]
 
 
-def test_an_interrupted_replay_resumes_without_deciding_any_event_twice(wf, account, airline, restore, tmp_path):
-    events = two_events(airline)
-    assert len(events) == 2
+def header_for(airline, prefix: str) -> StreamHeader:
+    """A stream's header on the session's airline, its id fresh (runs are named after it)."""
     config = airline.config
-    header = StreamHeader(
-        stream_id=f"t{uuid.uuid4().hex[:6]}",
+    return StreamHeader(
+        stream_id=f"{prefix}{uuid.uuid4().hex[:6]}",
         seed=11,
         intensity="ordinary",
         days=[DAY],
         airline=AirlineRef(seed=config.seed, start=config.start, days=config.days, load_factor=config.load_factor),
     )
-    stream = Stream(header=header, events=events)
+
+
+def test_an_interrupted_replay_resumes_without_deciding_any_event_twice(wf, account, airline, restore, tmp_path):
+    events = two_events(airline)
+    assert len(events) == 2
+    stream = Stream(header=header_for(airline, "t"), events=events)
     handle = account.handle()
     decided: Counter[str] = Counter()
     real_decide = wf.decide
@@ -109,15 +113,7 @@ def test_a_replay_through_the_bus_names_each_run_by_its_event_and_a_resend_start
     from skymarshal.workflow.runs.trigger import disruption_id_for
 
     event = two_events(airline)[0]
-    config = airline.config
-    header = StreamHeader(
-        stream_id=f"b{uuid.uuid4().hex[:6]}",
-        seed=11,
-        intensity="ordinary",
-        days=[DAY],
-        airline=AirlineRef(seed=config.seed, start=config.start, days=config.days, load_factor=config.load_factor),
-    )
-    stream = Stream(header=header, events=(event,))
+    stream = Stream(header=header_for(airline, "b"), events=(event,))
     bus = RuleToTrigger(wf)
     progress = ReplayProgress(tmp_path / "bus.progress.jsonl")
     real_decide = wf.decide
