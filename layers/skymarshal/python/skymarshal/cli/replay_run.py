@@ -213,10 +213,11 @@ def decide_event(
     day = event.flight_date or event.start.date()
     event_id = event.event_id
     follows = None
-    if redecides is not None:
+    if redecides is not None:  # named after the replay's own id (a bus's run id may already use all 64 characters)
         first, n, _ = redecides
-        follows = first if n == 1 else f"{first}{REDECIDE_SUFFIX}{n - 1}"
-        name, event_id = f"{first}{REDECIDE_SUFFIX}{n}", f"{event_id}{REDECIDE_SUFFIX}{n}"
+        stem = f"{name[: 64 - len(REDECIDE_SUFFIX) - 1]}{REDECIDE_SUFFIX}"
+        follows = first if n == 1 else f"{stem}{n - 1}"
+        name, event_id = f"{stem}{n}", f"{event_id}{REDECIDE_SUFFIX}{n}"
     request = DisruptionRequest(
         disruption_id=name,
         prompt=event.report,
