@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .lexicon import CUES, Cue
+from .lexicon_words import AIRCRAFT_PARTS, DEFECT
 from .normalise import Normalised
 from .sentences import blank_instructions, spans
 
@@ -81,6 +82,37 @@ def _explained(hit: tuple[int, int], cue: Cue, hits: list[Cue], sentence: str) -
     )
 
 
+# An aircraft part said to have failed ("hydraulic system failed", "APU will not start"): the aircraft's defect is
+# stated, above a place or a piece of equipment the same sentence names in passing ("… returned to stand"), unless
+# the report names a cause by itself (a bird strike: the failed engine is its consequence)
+SAID_FAILED = 2.75
+# the part, and the noun that may close its name ("hydraulic system", "bleed valve")
+_PART = re.compile(
+    rf"(?<![\w-])(?:{AIRCRAFT_PARTS})(?:\s+(?:system|unit|assembly|pump|valve|light|indication))?(?![\w]|-\w)", re.I
+)
+
+
+def _a_part_said_to_fail(cue: Cue, sentence: str) -> bool:
+    """Is this the parts-and-defect cue (41), with a part of the aircraft and its defect written side by side?"""
+    if cue.code != 41 or cue.groups != (AIRCRAFT_PARTS, DEFECT):
+        return False
+    defects = [m.span() for m in _compiled(DEFECT).finditer(sentence)]
+    parts = [m.span() for m in _PART.finditer(sentence)]
+    return any(p[1] <= d[0] and _beside(sentence, p, d) for p in parts for d in defects)
+
+
+def _needed_for_a_defect(hit: tuple[int, int], cue: Cue, sentence: str) -> bool:
+    """Ground equipment (AHM 730 39) in a sentence that says an aircraft part failed, the equipment itself not: it is
+    needed because of the defect ("APU inoperative, no GPU available"), so the cause is the aircraft's (41)."""
+    if cue.fact != "ramp_equipment":
+        return False
+    defects = [m.span() for m in _compiled(DEFECT).finditer(sentence)]
+    parts = [m.span() for m in _compiled(AIRCRAFT_PARTS).finditer(sentence)]
+    equipment = [m.span() for m in _compiled(cue.groups[0]).finditer(sentence)]
+    part_failed = any(p[1] <= d[0] and _beside(sentence, p, d) for p in parts for d in defects)
+    return part_failed and not any(_beside(sentence, e, d) for e in equipment for d in defects)
+
+
 def _beside(sentence: str, a: tuple[int, int], b: tuple[int, int]) -> bool:
     """Nothing but spacing, a dash or colon, or an auxiliary ("has", "is") between the two spans."""
     first, second = sorted((a, b))
@@ -93,15 +125,17 @@ def read_cause(norm: Normalised) -> CauseReading:
     best: dict[int, tuple[float, str, tuple[int, int]]] = {}
     extra: dict[int, float] = {}
     order: dict[int, int] = {}
+    said_failed = False
     for start, end in spans(text):
         sentence = text[start:end]
         matched = {index: hit for index, cue in enumerate(CUES) if (hit := _match(cue, sentence)) is not None}
         for index, hit in matched.items():
             cue = CUES[index]
-            if _explained(hit, cue, [CUES[i] for i in matched], sentence):
+            if _explained(hit, cue, [CUES[i] for i in matched], sentence) or _needed_for_a_defect(hit, cue, sentence):
                 continue
             span = (start + hit[0], start + hit[1])
             order.setdefault(cue.code, index)
+            said_failed = said_failed or _a_part_said_to_fail(cue, sentence)
             held = best.get(cue.code)
             if held is None or cue.weight > held[0]:
                 if held is not None:
@@ -109,6 +143,9 @@ def read_cause(norm: Normalised) -> CauseReading:
                 best[cue.code] = (cue.weight, cue.fact, span)
             else:
                 extra[cue.code] = extra.get(cue.code, 0) + cue.weight
+    if said_failed and 41 in best and not any(w >= SETTLED for c, (w, _, _) in best.items() if c != 41):
+        weight, fact, span = best[41]  # no cause named by itself: the part said to have failed is the cause
+        best[41] = (max(weight, SAID_FAILED), fact, span)
     found: list[Found] = []
     for code, (weight, fact, span) in best.items():
         score = weight + OTHERS * min(extra.get(code, 0), weight)

@@ -19,13 +19,22 @@ from .lexicon_words import (
     CONTACT,
     DEFECT,
     GROUND_VEHICLE,
+    SYSTEM_FAILED,
     load,
+    software,
 )
 
 # The load named with what happened to it ("cargo arrived late", "mail bags late", "cargo overbooked", "DG drum
 # leaking") names a cargo or mail cause: it outranks the same verb read alone as another family's ("arrived late"
 # is an aircraft's rotation, "overbooked" a passenger cabin's, "bags" passengers' baggage).
 CARGO_NAMED = 3.5
+# Words before a noun that make it the moment something happened ("on pushback"), not a thing
+AS_THE_MOMENT = "".join(
+    f"(?<!{w} )" for w in ("on", "at", "during", "after", "before", "on the", "at the", "during the", "after the")
+)
+# A system named by what it does with its failure ("the cargo system crashed"): above the paperwork it holds up
+# (a loadsheet or NOTOC cue names a document, 3) and any load named with what happened to it
+SYSTEM_NAMED = 3.75
 # A family named without its cause ("ramp handling delay", "pax-related", "cargo issue"): the family, at a weight any
 # cue that names a cause outranks.
 FAMILY_ONLY = 1.5
@@ -198,7 +207,8 @@ CUES: tuple[Cue, ...] = (
         39,
         "ramp_equipment",
         3,
-        r"gpu|ground power|pushback|push-back|tug|tugs|tow tractor|towbar|tow bar|air start|air starter"
+        # pushback named as the moment ("on pushback", "during the push-back") is when, not what
+        rf"gpu|ground power|{AS_THE_MOMENT}push-?back|tug|tugs|tow tractor|towbar|tow bar|air start|air starter"
         r"|preconditioned air|pca|air conditioning|acu|asu|de-?icing truck|ground equipment|ramp equipment|gse",
     ),
     # 41-48 technical
@@ -276,10 +286,42 @@ CUES: tuple[Cue, ...] = (
         3,
         r"dcs|departure control|check-?in system|altea|sita|boarding system|boarding pass system|gate system",
     ),
-    cue(55, "departure_control", 2, r"check-?in|boarding|system", r"outage|offline|crash\w*|down|it failure"),
+    cue(55, "departure_control", 2, r"check-?in|boarding", r"outage|offline|crash\w*|down|it failure"),
     cue(56, "cargo_system", 3, r"cargo system|cargo preparation system|cargo it|cargospot"),
     cue(57, "flight_plan_system", 3, r"flight plan system|flight planning system|lido|jeppesen|planning tool"),
     cue(58, "automated_system", 1.5, r"system|systems|it|network|server|computer", r"outage|offline|crash\w*|down"),
+    # A system named by what it does, with its failure: the automation code of that work, above the paperwork it
+    # holds up ("the load control system crashed, manual loadsheet" is 58, not 31)
+    cue(
+        55, "departure_control", SYSTEM_NAMED, software(r"departure control|check-?in|boarding|gate|dcs"), SYSTEM_FAILED
+    ),
+    cue(
+        56,
+        "cargo_system",
+        SYSTEM_NAMED,
+        software(r"cargo|freight|awb|uld|cargo management|cargo handling"),
+        SYSTEM_FAILED,
+    ),
+    cue(57, "flight_plan_system", SYSTEM_NAMED, software(r"flight plan|flight planning|dispatch|ofp"), SYSTEM_FAILED),
+    # "system" alone is also the aircraft's (a hydraulic system): another automated system is named by its work or
+    # is software by its noun
+    cue(
+        58,
+        "automated_system",
+        SYSTEM_NAMED,
+        software(
+            r"load control|weight (?:and|&) balance|w&b|loadsheet|acars|datalink|data link|efb|tech ?log|crew"
+            r"|rostering|scheduling|reservations?|revenue|it|computer|company"
+        ),
+        SYSTEM_FAILED,
+    ),
+    cue(
+        58,
+        "automated_system",
+        SYSTEM_NAMED - 0.5,
+        r"applications?|apps?|software|servers?|database|acars|datalink|data link|efbs?|electronic flight bags?",
+        SYSTEM_FAILED,
+    ),
     *OPERATIONS_CUES,
 )
 

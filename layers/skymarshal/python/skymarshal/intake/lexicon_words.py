@@ -81,3 +81,16 @@ def load(nouns: str) -> str:
     # naming a part of the aircraft ("cargo door", "cargo compartment") is that part
     loaded = r"(?:\s+[a-z]+)?\s+(?:loading|unloading|offloading|loaders?|handlers?)(?![\w])"
     return rf"(?:{nouns})(?!{loaded}|\s+(?:doors?|compartments?|holds?|bays?)(?![\w]))"
+
+
+# A system's failure: down, crashed, unavailable, refusing its input
+SYSTEM_FAILED = (
+    r"crash\w*|down|outages?|offline|unavailable|not available|fail\w*|not working|stopped working|froze|frozen|hung"
+    r"|glitch\w*|errors?|did not accept|would not accept|unable|inoperative|u/s"
+)
+
+
+def software(work: str) -> str:
+    """A system named by the work it does ("the cargo management system", "the load control app"): the work's words
+    (at most two more words between) right before a word for software, as one cue group (AHM 730 55-58)."""
+    return rf"(?:{work})(?:\s+[a-z&-]+){{0,2}}?\s+(?:systems?|applications?|apps?|software|tools?|servers?|database)"
