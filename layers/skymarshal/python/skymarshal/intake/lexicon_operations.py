@@ -6,6 +6,7 @@ from __future__ import annotations
 from .lexicon_cue import Cue, cue
 from .lexicon_words import (
     ARRIVAL,
+    ARRIVING_ON,
     ATC,
     CABIN,
     FLIGHT_DECK,
@@ -153,11 +154,15 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"late|delay\w*|behind|slipp?\w*|still|running|out|airborne|arriv\w*|rotation|knock-?on|reactionary",
     ),
     cue(94, "cabin_crew_rotation", 4, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
+    # a crew awaited from another flight: operating or positioning in on it, coming off it (AHM 730 94 cabin, 95
+    # flight deck or the whole crew)
+    cue(94, "cabin_crew_rotation", 4, CABIN, ARRIVING_ON),
+    cue(95, "crew_rotation", 3.5, FLIGHT_DECK + r"|(?<!cabin )crew|flight crew|operating crew", ARRIVING_ON),
     cue(
         95,
         "crew_rotation",
         3.5,
-        r"crew|pilots|flight crew|operating crew",
+        r"(?<!cabin )crew|pilots|flight crew|operating crew",  # the cabin crew's rotation is 94
         r"inbound|previous|prior|connecting|other flight|another flight|rotation|preceding|earlier|late sector"
         r"|from a|positioning|still on",
     ),

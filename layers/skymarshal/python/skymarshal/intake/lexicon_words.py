@@ -94,3 +94,8 @@ def software(work: str) -> str:
     """A system named by the work it does ("the cargo management system", "the load control app"): the work's words
     (at most two more words between) right before a word for software, as one cue group (AHM 730 55-58)."""
     return rf"(?:{work})(?:\s+[a-z&-]+){{0,2}}?\s+(?:systems?|applications?|apps?|software|tools?|servers?|database)"
+
+
+# A crew member arriving on another flight: "operating in on EY80", "positioning in on a late flight", "coming off
+# the delayed inbound"
+ARRIVING_ON = r"operating in on|positioning in on|positioned in on|coming in on|arriving on|coming off|off the late"
