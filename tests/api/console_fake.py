@@ -105,7 +105,10 @@ def _stream_handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
-            run_id = self.path.split("/disruptions/", 1)[-1].rsplit("/events", 1)[0]
+            # a run's stream is keyed by its id, the board's (all the open runs' ends) by "operations"
+            path = self.path.split("?", 1)[0]
+            run_id = "operations" if path.endswith("/operations/events") else path.split("/disruptions/", 1)[-1]
+            run_id = run_id.rsplit("/events", 1)[0]
             events = api.streams.setdefault(run_id, queue.Queue())
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")

@@ -47,7 +47,7 @@ def test_the_landing_view_is_the_board_and_it_follows_the_live_stream(console, f
     assert console.get_by_test_id("board-disruptions").locator(f'a[data-run="{RUN}"]').count() == 1
 
     fake_api.answer("GET", "/api/operations", after)
-    fake_api.push(RUN, "done", {"status": "SUCCEEDED", "outcome": {"status": "executed"}})
+    fake_api.push("operations", "done", {"run": RUN, "status": "SUCCEEDED"})  # the board's one stream
     console.locator('[data-row="A6-BLT"] .bar.plan[data-flight="EY123"][data-change="swapped_in"]').wait_for()
     assert console.locator(f'.board-marker[data-run="{RUN}"]').count() == 0
     assert console.get_by_test_id("board-waiting").inner_text().startswith("0")

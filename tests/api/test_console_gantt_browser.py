@@ -34,7 +34,14 @@ def runs(wf):
         names[situation] = name
     for name in names.values():
         progress = wf.follow(name, timeout_s=900)
-        assert progress.awaiting_approval, (name, progress.status, [state for state, _ in progress.states][-5:])
+        states = [state for state, _ in progress.states][-5:]
+        assert progress.awaiting_approval, (
+            name,
+            progress.status,
+            states,
+            wf.describe(name).get("cause"),
+            _failure(wf, name),
+        )
     yield names
     for name in names.values():
         if wf.pending(name):
@@ -42,6 +49,16 @@ def runs(wf):
         deadline = time.monotonic() + 300
         while wf.describe(name)["status"] == "RUNNING" and time.monotonic() < deadline:  # Learn writes it last
             time.sleep(0.5)
+
+
+def _failure(wf, name: str) -> object:
+    """What a failed step raised (its history's last failure event), so the assertion says why."""
+    try:
+        history = wf.sfn.get_execution_history(executionArn=wf.execution_arn(name), reverseOrder=True)["events"]
+    except Exception as exc:  # the diagnosis must not hide the assertion
+        return repr(exc)
+    failed = [e for e in history if e["type"].endswith("Failed") or e["type"].endswith("TimedOut")]
+    return {k: v for k, v in failed[0].items() if k.endswith("EventDetails")} if failed else None
 
 
 @pytest.fixture

@@ -60,6 +60,25 @@ def test_live_progress_streams_the_run_to_its_end(server, wf):
         == 404
     )
     assert httpx.get(f"{server}/api/disruptions/{name}/events").status_code == 401
+    # the board's one stream for all its open runs: each run's end once, an unknown id as NOT_FOUND, then it ends
+    board = _events(server, token, f"/api/operations/events?runs={name},nope,{name}")
+    assert board == [("done", {"run": name, "status": "FAILED"}), ("done", {"run": "nope", "status": "NOT_FOUND"})]
+    headers = {"Authorization": f"Bearer {token}"}
+    for bad in ("", "?runs=", "?runs=" + ",".join(f"r{i}" for i in range(101))):
+        refused = httpx.get(f"{server}/api/operations/events{bad}", headers=headers)
+        assert refused.status_code == 400 and "comma-separated" in refused.json()["message"], bad
+
+
+def _events(server: str, token: str, path: str) -> list[tuple[str, dict]]:
+    """Every event of a stream that ends by itself."""
+    events, kind = [], None
+    with httpx.stream("GET", f"{server}{path}", headers={"Authorization": f"Bearer {token}"}, timeout=120) as stream:
+        for line in stream.iter_lines():
+            if line.startswith("event:"):
+                kind = line.split(":", 1)[1].strip()
+            elif line.startswith("data:") and kind:
+                events.append((kind, json.loads(line.split(":", 1)[1])))
+    return events
 
 
 def test_the_console_is_served(server):

@@ -58,3 +58,34 @@ def progress_events(
             yield "timeout", {"message": f"still {progress.phase} after {timeout_s:.0f} s; reconnect to keep following"}
             return
         time.sleep(poll_s)
+
+
+# The board follows every open run on one connection: a browser keeps six per host over HTTP/1.1, and a bad day's
+# eight open runs each on a stream of its own left nothing for the console's other requests.
+MAX_FOLLOWED_RUNS = 100
+
+
+def runs_ended_events(
+    wf: WorkflowClient, run_ids: list[str], *, poll_s: float = 1.0, timeout_s: float = 3600
+) -> Iterator[Event]:
+    """`done` ({"run", "status"}) as each of `run_ids` ends (an id no longer known ends as NOT_FOUND), until all have
+    ended (or `timeout_s`, then `timeout`)."""
+    from ..workflow.runs.client import RunNotFound
+
+    open_runs = list(dict.fromkeys(run_ids))
+    deadline = time.monotonic() + timeout_s
+    while open_runs:
+        for run_id in list(open_runs):
+            try:
+                status = wf.describe(run_id)["status"]
+            except RunNotFound:
+                status = "NOT_FOUND"
+            if status == "NOT_FOUND" or status in TERMINAL:
+                open_runs.remove(run_id)
+                yield "done", {"run": run_id, "status": status}
+        if not open_runs:
+            return
+        if time.monotonic() > deadline:
+            yield "timeout", {"message": f"{len(open_runs)} runs still open after {timeout_s:.0f} s; reconnect"}
+            return
+        time.sleep(poll_s)

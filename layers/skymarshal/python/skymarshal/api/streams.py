@@ -1,4 +1,4 @@
-"""The streaming endpoints: a run's live progress and the operations assistant, as server-sent events.
+"""The streaming endpoints: a run's live progress, the ends of the board's open runs, and the operations assistant, as server-sent events.
 
 API Gateway's REST API with a Python Lambda cannot stream, so in AWS these run in their own function
 behind a function URL in RESPONSE_STREAM mode (Lambda Web Adapter + uvicorn; functions/stream). Locally
@@ -80,7 +80,8 @@ _ASSISTANT = None
 
 
 def stream_routes(client: Callable[[], WorkflowClient], claims_of: ClaimsOf, *, poll_s: float = 0.5) -> list[BaseRoute]:
-    """`GET /disruptions/{run_id}/events` and `/assistant/...`, relative to wherever they are mounted."""
+    """`GET /disruptions/{run_id}/events`, `/operations/events?runs=a,b` (the board's: when each run ends) and
+    `/assistant/...`, relative to wherever they are mounted."""
 
     async def events(request: Request) -> Response:
         from sse_starlette.sse import EventSourceResponse
@@ -101,8 +102,27 @@ def stream_routes(client: Callable[[], WorkflowClient], claims_of: ClaimsOf, *, 
         )
         return EventSourceResponse(stream, ping=15)
 
+    async def runs_ended(request: Request) -> Response:
+        from sse_starlette.sse import EventSourceResponse
+
+        from .live import MAX_FOLLOWED_RUNS, runs_ended_events
+
+        denied = reader_denied(request, claims_of)
+        if denied:
+            return denied
+        run_ids = [r for r in request.query_params.get("runs", "").split(",") if r]
+        if not run_ids or len(run_ids) > MAX_FOLLOWED_RUNS or any(len(r) > 128 for r in run_ids):
+            message = f"runs: 1 to {MAX_FOLLOWED_RUNS} run ids, comma-separated"
+            return JSONResponse({"statusCode": 400, "message": message}, status_code=400)
+        wf = client()
+        stream = (
+            {"event": name, "data": json.dumps(data)} for name, data in runs_ended_events(wf, run_ids, poll_s=poll_s)
+        )
+        return EventSourceResponse(stream, ping=15)
+
     return [
         Route("/disruptions/{run_id}/events", events),
+        Route("/operations/events", runs_ended),
         Mount("/assistant", app=_Gate(assistant_app(), claims_of, prefix="/assistant")),
     ]
 

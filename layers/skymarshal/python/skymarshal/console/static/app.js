@@ -113,6 +113,7 @@ async function openRun(runId) {
   if (state.stream) state.stream.abort();
   state.runId = runId;
   state.decision = null;
+  state.board?.stop();  // its stream and timer: the run's page needs the connections
   $("#board").hidden = true;
   $("#run").hidden = false;
   $("#decision").hidden = true;

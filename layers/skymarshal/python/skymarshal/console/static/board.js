@@ -117,7 +117,7 @@ function disruptionList(board) {
 // `stream` are app.js's (the token stays there). Returns { load(day), stop() }.
 export function mountBoard(panel, { api, streamBase, authHeaders }) {
   const day = panel.querySelector("#board-day");
-  const followed = new Map();  // run id → AbortController of its live stream
+  let followed = null;  // { key: the open runs followed, controller: its stream's AbortController }
   let timer = null;
 
   async function load(wanted) {
@@ -138,22 +138,25 @@ export function mountBoard(panel, { api, streamBase, authHeaders }) {
     timer = setTimeout(() => { if (!panel.hidden) load(); }, REFRESH_MS);
   }
 
-  // One live stream per open run: when it ends (executed, rejected, escalated) the board is drawn again.
+  // One live stream for all the open runs (a browser keeps six connections per host): when one ends (executed,
+  // rejected, escalated) the board is drawn again, which follows the runs then open.
   function follow(ids) {
-    for (const [id, controller] of followed) if (!ids.includes(id)) { controller.abort(); followed.delete(id); }
-    for (const id of ids) {
-      if (followed.has(id)) continue;
-      const controller = new AbortController();
-      followed.set(id, controller);
-      readEvents(`${streamBase()}/disruptions/${encodeURIComponent(id)}/events`, authHeaders(), controller.signal,
-        (name) => { if (name === "done" && !panel.hidden) { followed.delete(id); load(); } })
-        .catch((error) => { if (error.name !== "AbortError") console.warn("board: live updates stopped", error); });
-    }
+    const key = [...ids].sort().join(",");
+    if (followed && followed.key === key) return;
+    followed?.controller.abort();
+    followed = null;
+    if (!ids.length || panel.hidden) return;
+    const controller = new AbortController();
+    followed = { key, controller };
+    readEvents(`${streamBase()}/operations/events?runs=${encodeURIComponent(key)}`, authHeaders(), controller.signal,
+      (name) => { if (name === "done" && !panel.hidden) load(); })
+      .then(() => { if (followed?.controller === controller) followed = null; })  // ended: the next load follows again
+      .catch((error) => { if (error.name !== "AbortError") console.warn("board: live updates stopped", error); });
   }
 
   day.addEventListener("change", () => load(day.value));
   return {
     load,
-    stop() { clearTimeout(timer); for (const c of followed.values()) c.abort(); followed.clear(); },
+    stop() { clearTimeout(timer); followed?.controller.abort(); followed = null; },
   };
 }
