@@ -32,17 +32,20 @@ def _hour(moment: datetime) -> datetime:
     return moment.replace(minute=0, second=0, microsecond=0)
 
 
-def movements_per_hour(flights: Iterable[Flight], airport: str) -> tuple[Counter[datetime], Counter[datetime]]:
-    """Scheduled departures from and arrivals at `airport` per clock hour."""
+def movements_per_hour(
+    flights: Iterable[Flight], airport: str, *, best_known: bool = False
+) -> tuple[Counter[datetime], Counter[datetime]]:
+    """Departures from and arrivals at `airport` per clock hour: as scheduled, or (`best_known`) at each flight's
+    estimate where it has one."""
     departures: Counter[datetime] = Counter()
     arrivals: Counter[datetime] = Counter()
     for f in flights:
         if f.status == "CANCELLED":
             continue
         if f.origin == airport:
-            departures[_hour(f.scheduled_departure)] += 1
+            departures[_hour(f.departure if best_known else f.scheduled_departure)] += 1
         if f.destination == airport:
-            arrivals[_hour(f.scheduled_arrival)] += 1
+            arrivals[_hour(f.arrival if best_known else f.scheduled_arrival)] += 1
     return departures, arrivals
 
 
@@ -126,7 +129,7 @@ def check_rate(restriction: NetworkRestriction, affected: list[Flight]) -> None:
             f"above the airline's normal rate there ({r.normal_departures_per_hour} and "
             f"{r.normal_arrivals_per_hour}, its busiest hour that day): nothing to re-plan",
         )
-    departures, arrivals = movements_per_hour(affected, r.airport)
+    departures, arrivals = movements_per_hour(affected, r.airport, best_known=True)  # as the slots will be given
     inside = [h for h in {*departures, *arrivals} if _hour(r.window.start) <= h < r.window.end]
     over = any(departures[h] > r.departures_per_hour or arrivals[h] > r.arrivals_per_hour for h in inside)
     if not over and r.slot_delay_minutes is None:

@@ -32,6 +32,8 @@ from ..rules.regulatory import nearest_observation
 from ..rules.weather import assess_weather
 from .restriction import NetworkInputRefused, check_rate, restriction_of
 
+# A flight scheduled up to this long before the window can be estimated into it (a long delay): its slot is the window's
+ESTIMATE_LOOKBACK = timedelta(hours=12)
 RECOVERY_HOURS = 12  # after the window: time the plan has to bring each rotation back to schedule
 NAMED_SCOPES = ("flight", "crew_member")  # a report naming flights (or a crew member on them), not a place
 NOT_PLANNABLE = ("CANCELLED", "DEPARTED", "ARRIVED", "DIVERTED")  # a named flight in this state cannot be re-planned
@@ -61,6 +63,24 @@ class NetworkScope:
     @property
     def flights(self) -> list[Flight]:
         return [*self.affected, *self.inherited]
+
+
+def moving_in_window(handle: DataHandle, airport: str, window: Window) -> list[Flight]:
+    """The flights a restriction at `airport` over `window` regulates: those scheduled to move there in the window,
+    and those whose best-known time (an estimate an earlier decision set) moves them there from the start of the
+    window's first clock hour — as the slots count hours (network/slots.py, the capacity check)."""
+    regulated = window.start.replace(minute=0, second=0, microsecond=0)
+    found = q.flights_at_airport(handle, airport, window.start - ESTIMATE_LOOKBACK, window.end)
+    return [
+        f
+        for f in found
+        if f.status != "CANCELLED"
+        and (
+            window.start <= (f.scheduled_departure if f.origin == airport else f.scheduled_arrival) < window.end
+            or (f.origin == airport and regulated <= f.departure < window.end)
+            or (f.destination == airport and regulated <= f.arrival < window.end)
+        )
+    ]
 
 
 def check_window_in_data(handle: DataHandle, restriction: NetworkRestriction, affected: list[Flight]) -> None:
@@ -124,7 +144,7 @@ def network_scope(
     airport = disruption.scope.airport or disruption.scope.airspace
     if window is None or airport is None:
         raise NetworkInputRefused("NO_AFFECTED_FLIGHT", "a network disruption needs an airport and a window")
-    affected = [f for f in q.flights_at_airport(handle, airport, window.start, window.end) if f.status != "CANCELLED"]
+    affected = moving_in_window(handle, airport, window)
     if not affected:
         raise NetworkInputRefused(
             "NO_AFFECTED_FLIGHT", f"no flight departs from or arrives at {airport} in the window: nothing to re-plan"

@@ -290,7 +290,7 @@ class Checker:
                 by_id[f.flight_id] = FlightAction(
                     flight_id=f.flight_id, flight_number=f.flight_number, origin=f.origin, destination=f.destination,
                     action="operate", scheduled_departure=f.scheduled_departure, scheduled_arrival=f.scheduled_arrival,
-                    new_departure=f.scheduled_departure, new_arrival=f.scheduled_arrival,
+                    new_departure=f.departure, new_arrival=f.arrival,  # where it stands: an estimate holds its hour
                     registration=f.aircraft_registration, new_registration=f.aircraft_registration, aircraft_type=f.aircraft_type,
                 )  # fmt: skip
         start = r.window.start.replace(minute=0, second=0, microsecond=0)
