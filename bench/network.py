@@ -58,7 +58,7 @@ class Result:
 
 def run_case(handle, name: str, report: str, seconds: float) -> Result:
     from skymarshal.intake.airport_facts import InvalidReport, network_report
-    from skymarshal.network.plans import NetworkPlanConfig
+    from skymarshal.network.objectives import NetworkPlanConfig
     from skymarshal.network.restriction import NetworkInputRefused
     from skymarshal.network.validation import network_plans
 

@@ -57,7 +57,8 @@ def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
 def _skymarshal(airline, stream, out: Path, policy: str, before, trace: bool):
     """SkyMarshal's scorecard on the stream, each event's rank 1 and cost to the day (`trace`), and the
     before/after Gantt of the hub bank that lost most."""
-    from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay, tails_before
+    from skymarshal.cli.replay_run import ReplayProgress, replay, tails_before
+    from skymarshal.cli.replay_scorecard import account_scorecard
     from skymarshal.cli.replay_trace import ReplayTracer
     from skymarshal.data.generator.network import HUB
     from skymarshal.day.state import from_handle, tails_of
@@ -110,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["SKYMARSHAL_LLM_PROVIDER"] = "offline"
     os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")  # the handlers' INFO lines would bury the table
 
-    from skymarshal.cli.replay_run import scorecard_table
+    from skymarshal.cli.replay_scorecard import scorecard_table
     from skymarshal.data import schema as s
     from skymarshal.data.generator import GeneratorConfig, generate
     from skymarshal.day.baselines import play_baseline

@@ -16,7 +16,7 @@ from skymarshal.arbitration.actions import CancelFlight, DelayFlight
 from skymarshal.arbitration.bounds import bounds_from
 from skymarshal.arbitration.models import Scenario
 from skymarshal.arbitration.ranking import Precedent, RankingWeights, rank_order
-from skymarshal.arbitration.validation import validate_bounds
+from skymarshal.arbitration.validation.scenario import validate_bounds
 from skymarshal.data.schema import AGENTS
 from skymarshal.models.agent_response import (
     AgentResponse,

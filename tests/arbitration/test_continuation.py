@@ -22,7 +22,7 @@ from skymarshal.arbitration.continuation.plan import continuation_of, continuati
 from skymarshal.arbitration.models import RejectionCode
 from skymarshal.arbitration.plans.rescue import ferry_minutes
 from skymarshal.arbitration.rotation.plan import planned
-from skymarshal.arbitration.validation import validate
+from skymarshal.arbitration.validation.scenario import validate
 from skymarshal.data import queries as q
 from skymarshal.models.airports import great_circle_km
 from skymarshal.models.fleet import AIRCRAFT_TYPES

@@ -11,7 +11,7 @@ from reported import flight_of
 
 from skymarshal.arbitration.context import load_context
 from skymarshal.arbitration.plans.generator import generate
-from skymarshal.arbitration.validation import validate
+from skymarshal.arbitration.validation.scenario import validate
 from skymarshal.intake.disruption_facts import resolve_flight_report
 from skymarshal.models.agent_response import AgentResponse
 from skymarshal.workflow.steps.rounds import run_rounds

@@ -10,7 +10,8 @@ from datetime import date
 
 import pytest
 
-from skymarshal.cli.replay_run import ReplayProgress, account_scorecard, replay
+from skymarshal.cli.replay_run import ReplayProgress, replay
+from skymarshal.cli.replay_scorecard import account_scorecard
 from skymarshal.data import schema as s
 from skymarshal.day.draw import draw_day
 from skymarshal.day.state import tails_of

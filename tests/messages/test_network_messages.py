@@ -14,7 +14,7 @@ from skymarshal.intake.airport_facts import network_report
 from skymarshal.messages import formats as fmt
 from skymarshal.messages.build import plan_messages
 from skymarshal.messages.read import plan_facts
-from skymarshal.network.plans import NetworkPlanConfig
+from skymarshal.network.objectives import NetworkPlanConfig
 from skymarshal.network.validation import network_plans
 
 FOG = "Abu Dhabi airport is closed by fog from 14:00 to 17:00 UTC on January 22nd"

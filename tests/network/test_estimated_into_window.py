@@ -14,7 +14,7 @@ from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.data.schema import FLIGHTS
 from skymarshal.intake.airport_facts import network_report
 from skymarshal.models.common import iso_z
-from skymarshal.network.plans import NetworkPlanConfig
+from skymarshal.network.objectives import NetworkPlanConfig
 from skymarshal.network.scope import moving_in_window, network_scope
 from skymarshal.network.validation import network_plans
 

@@ -27,7 +27,7 @@ from skymarshal.arbitration.ranking import RankingWeights
 from skymarshal.data import schema as s
 from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.models.disruption import Disruption, family_of
-from skymarshal.network.plans import NetworkPlanConfig
+from skymarshal.network.objectives import NetworkPlanConfig
 from skymarshal.network.restriction import NetworkInputRefused
 from skymarshal.network.scope import CREW_OWNED, is_named_set, network_scope
 from skymarshal.network.validation import network_plans

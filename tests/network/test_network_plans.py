@@ -10,8 +10,8 @@ import pytest
 
 from skymarshal.intake.airport_facts import network_report
 from skymarshal.network.crew import CrewData, next_duty, verdicts
+from skymarshal.network.objectives import NetworkPlanConfig
 from skymarshal.network.plan_roster import plan_times
-from skymarshal.network.plans import NetworkPlanConfig
 from skymarshal.network.restriction import NetworkInputRefused
 from skymarshal.network.scope import network_scope
 from skymarshal.network.totals import PlanData

@@ -12,7 +12,8 @@ from skymarshal.intake.airport_facts import network_report
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.network.continuity import touched_tails
 from skymarshal.network.crew import CrewData
-from skymarshal.network.plans import NetworkPlanConfig, generate_plans
+from skymarshal.network.objectives import NetworkPlanConfig
+from skymarshal.network.plans import generate_plans
 from skymarshal.network.scope import network_scope
 from skymarshal.network.validation import Checker, network_plans, validate_plan
 from skymarshal.rules.rotation import rotation_breaks

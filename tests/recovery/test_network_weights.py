@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skymarshal.network.plans import DEFAULT_OBJECTIVES, weighted
+from skymarshal.network.objectives import DEFAULT_OBJECTIVES, weighted
 
 from .tiny import tiny_instance
 

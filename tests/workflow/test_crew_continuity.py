@@ -11,7 +11,7 @@ from reported import reported
 
 from skymarshal.arbitration.actions import AddCabinCrew, ReassignCrew
 from skymarshal.arbitration.context import load_context
-from skymarshal.arbitration.validation import validate
+from skymarshal.arbitration.validation.scenario import validate
 from skymarshal.data import queries as q
 from skymarshal.models.agent_response import AgentResponse
 from skymarshal.workflow.execution.execute import execute

@@ -15,7 +15,7 @@ from execution_helpers import copy_rows, run
 from skymarshal.arbitration.actions import RestCrew
 from skymarshal.arbitration.continuation.plan import continuation_of, continuation_scenarios
 from skymarshal.arbitration.plans.generator import with_operation_records
-from skymarshal.arbitration.validation import validate
+from skymarshal.arbitration.validation.scenario import validate
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle

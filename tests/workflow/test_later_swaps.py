@@ -10,7 +10,7 @@ from reported import reported
 
 from skymarshal.arbitration.actions import SwapAircraft
 from skymarshal.arbitration.context import load_context
-from skymarshal.arbitration.validation import validate
+from skymarshal.arbitration.validation.scenario import validate
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.models.agent_response import AgentResponse

@@ -24,7 +24,7 @@ from ..llm.provider import load_behaviour
 from ..models.agent_response import AgentResponse
 from ..models.debate import DebateRecord
 from ..models.disruption import Disruption
-from ..network.plans import NetworkPlanConfig
+from ..network.objectives import NetworkPlanConfig
 from . import knowledge, ranking, sensitivity
 from .actions import describe
 from .advice import advise
@@ -45,7 +45,7 @@ from .models import (
 )
 from .narrative import llm_text, offline_text
 from .plans.generator import generate
-from .validation import validate
+from .validation.scenario import validate
 
 _UNSET: Any = object()
 FINISH_RESERVE_S = 5.0  # of the arbitrator's deadline, kept for citations, escalations and the output

@@ -215,7 +215,7 @@ def with_release(bounds: list[SafetyBound], registration: str, release: datetime
     """The safety bounds with the disrupted tail's grounding ending at the release estimate (`release_estimate`):
     an open-ended grounding (maintenance found no time) is bounded by the clearance, and one with maintenance's own
     time keeps the later of the two. Other tails' groundings are untouched; the airworthiness check still marks a
-    plan flying after the estimate at risk (validation._airworthiness)."""
+    plan flying after the estimate at risk (validation.scenario._airworthiness)."""
     if release is None:
         return bounds
     return [

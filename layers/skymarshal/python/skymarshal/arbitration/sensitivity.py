@@ -11,7 +11,7 @@ from .continuation.plan import continuation_of, shifted_continuation
 from .crew.short import with_stood_down
 from .models import Scenario, Sensitivity, ValidatedScenario
 from .plans.operate import operate
-from .validation import validate
+from .validation.scenario import validate
 
 SHIFT_MINUTES = 30
 

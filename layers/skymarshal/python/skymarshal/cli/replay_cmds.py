@@ -100,7 +100,8 @@ def _run(args) -> int:
     from ..day.published import publish, replay_key, replayed_day
     from ..day.state import from_handle, tails_of
     from ..day.trace import trace_table
-    from .replay_run import ReplayProgress, account_scorecard, replay, scorecard_table, tails_before
+    from .replay_run import ReplayProgress, replay, tails_before
+    from .replay_scorecard import account_scorecard, scorecard_table
     from .replay_trace import ReplayTracer
 
     def echo(message: str) -> None:

@@ -16,7 +16,8 @@ from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, NetworkDecision, NetworkPlan
 from .crew import CrewData
 from .groups import load_groups
-from .plans import NetworkPlanConfig, plan_data
+from .objectives import NetworkPlanConfig
+from .plans import plan_data
 from .scope import network_scope
 from .tails import scheduled_row
 from .totals import PlanData, measure

@@ -44,8 +44,9 @@ from ..rules.weather import assess_weather
 from .continuity import touched_tails
 from .crew import CrewData, next_duty, verdicts
 from .crewability import make_crewable
+from .objectives import NetworkPlanConfig
 from .plan_roster import plan_times
-from .plans import NetworkPlanConfig, generate_plans
+from .plans import generate_plans
 from .restriction import imposed_minutes
 from .scope import NetworkScope, network_scope
 from .tails import broken_turn, plan_legs, tail_starts

@@ -16,7 +16,7 @@ from ..conflicts import constraint_owners
 from ..context import load_context, request_flight
 from ..models import ValidatedScenario
 from ..plans.generator import generate
-from ..validation import validate
+from ..validation.scenario import validate
 
 # Refusals a shorter delay can cure: the crew's own duty limits, and the rest its knock-on would take from a crew
 # member's next rostered duty (CREW_CHAIN_BROKEN, arbitration/crew/chain.py).

@@ -1,5 +1,5 @@
 """A rescue aircraft's ferry, re-checked like any other flight: its crew by the crew rules and the curfews at
-both of its ends. The rescued flight itself is checked by validation.py as any operating scenario is."""
+both of its ends. The rescued flight itself is checked by validation/scenario.py as any operating scenario is."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from ..day_cost import with_day_cost
 from ..memo_keys import ClearanceWaits
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
-from ..validation import swap_eligibility
+from ..validation.scenario import swap_eligibility
 from .cancellation import cancellation, minutes_after
 from .clearance_wait import annotated, clearance_waits
 from .curfew_wait import after_curfews

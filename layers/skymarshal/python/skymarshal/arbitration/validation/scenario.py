@@ -12,33 +12,30 @@ plan (no roster for a crew member, an unknown airport) rejects it too: what cann
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from ..analysis.base import decision_time
-from ..analysis.crew import replacement_findings
-from ..data import queries as q
-from ..models.findings import Finding
-from ..rules.curfew import Movement, check_movement_at
-from ..rules.mel import aircraft_airworthiness
-from ..rules.regulatory import nearest_observation
-from ..rules.rostered import CrewLegality
-from ..rules.tail_swap import tail_swap_eligibility
-from ..rules.tail_swap_models import TailSwapEligibility
-from ..rules.weather import assess_weather
-from .bounds import SafetyBound, check_bound
-from .cause_hold import held_by_cause
-from .context import DisruptionContext
-from .continuation.checks import continuation_checks
-from .continuation.plan import continuation_of
-from .crew.cabin import cabin_checks
-from .crew.chain import chain_checks, own_illegal, rostered_at
-from .crew.positioning import positioning_checks
-from .crew.rest import rest_checks
-from .crew.short import short_checks
-from .memo_keys import ReserveCheck, SwapEligibility, WeatherRead, WorkOrdersRead
-from .models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
-from .plans.ferry_checks import ferry_checks, ferry_of
-from .rotation.checks import rotation_checks
+from ...analysis.base import decision_time
+from ...analysis.crew import replacement_findings
+from ...data import queries as q
+from ...rules.mel import aircraft_airworthiness
+from ...rules.rostered import CrewLegality
+from ...rules.tail_swap import tail_swap_eligibility
+from ...rules.tail_swap_models import TailSwapEligibility
+from ..bounds import SafetyBound, check_bound
+from ..cause_hold import held_by_cause
+from ..context import DisruptionContext
+from ..continuation.checks import continuation_checks
+from ..continuation.plan import continuation_of
+from ..crew.cabin import cabin_checks
+from ..crew.chain import chain_checks, own_illegal, rostered_at
+from ..crew.positioning import positioning_checks
+from ..crew.rest import rest_checks
+from ..crew.short import short_checks
+from ..memo_keys import ReserveCheck, SwapEligibility, WorkOrdersRead
+from ..models import ConstraintCheck, RejectionCode, Scenario, ScenarioRejection, ValidatedScenario
+from ..plans.ferry_checks import ferry_checks, ferry_of
+from ..rotation.checks import rotation_checks
+from .airport import curfew_checks, from_finding, rules_check, weather_checks
 
 SWAP_LOOKAROUND = timedelta(hours=36)
 NOT_CANCELLABLE = ("DEPARTED", "ARRIVED", "CANCELLED")  # flown, or an earlier plan already cancelled it
@@ -75,7 +72,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
     add = v.add
     if scenario.operates and ctx.flight.status == "CANCELLED":  # a later report on a flight already cancelled
         add(
-            _check(
+            rules_check(
                 "operational status",
                 "rules",
                 "operational status",
@@ -87,11 +84,11 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
         )
     if continuation_of(scenario) is not None:  # flown on from the alternate: checked at its own ends and crew
         return v.add_all(
-            (*continuation_checks(ctx, scenario), *_weather(ctx, scenario), *rotation_checks(ctx, scenario))
+            (*continuation_checks(ctx, scenario), *weather_checks(ctx, scenario), *rotation_checks(ctx, scenario))
         ).result()
     if scenario.operates and ctx.flight.status == "DIVERTED":  # on the ground at its alternate, not at its origin
         add(
-            _check(
+            rules_check(
                 "operational status",
                 "rules",
                 "aircraft continuity (the flight's diversion)",
@@ -105,7 +102,7 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
     if not scenario.operates:
         status = ctx.flight.status
         add(
-            _check(
+            rules_check(
                 "cancellation",
                 "rules",
                 "operational status",
@@ -126,29 +123,22 @@ def validate(ctx: DisruptionContext, scenario: Scenario) -> ValidatedScenario:
             *rest_checks(ctx, scenario),
             _airworthiness(ctx, scenario),
             *held_by_cause(ctx, scenario),
-            *_curfews(ctx, scenario),
-            *_weather(ctx, scenario),
+            *curfew_checks(ctx, scenario),
+            *weather_checks(ctx, scenario),
             *ferry_checks(ctx, scenario),
             *rotation_checks(ctx, scenario),
         )
     ).result()
 
 
-def _check(constraint: str, source: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
-    return ConstraintCheck(
-        constraint=constraint, source=source, clause=clause, subject=subject, status=status, message=message
-    )
-
-
-def _from_finding(constraint: str, finding: Finding) -> ConstraintCheck:
-    return _check(constraint, "rules", finding.clause, finding.subject, finding.status, finding.message)
-
-
 def _crew(ctx: DisruptionContext, s: Scenario):
     try:
         rostered = rostered_at(ctx, ctx.flight, s.delay_minutes)
     except LookupError as exc:
-        yield _check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)), "DATA_MISSING"
+        yield (
+            rules_check("crew legality", "rules", "ORO.FTL", ctx.flight.flight_id, "illegal", str(exc)),
+            "DATA_MISSING",
+        )
         return
     gone = {*s.crew_replacements, *s.crew_rested, *s.crew_stood_down}
     kept = [r for r in rostered if r.crew_id not in gone]
@@ -157,7 +147,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
     if illegal:
         worst = own_illegal(illegal[0])[0]
         yield (
-            _check(
+            rules_check(
                 "crew legality",
                 "rules",
                 worst.clause,
@@ -171,7 +161,7 @@ def _crew(ctx: DisruptionContext, s: Scenario):
     else:
         at_risk = [f for r in kept for f in r.findings if f.status == "at_risk"]
         yield (
-            _check(
+            rules_check(
                 "crew legality",
                 "rules",
                 "ORO.FTL.205/210/235",
@@ -201,14 +191,14 @@ def _crew(ctx: DisruptionContext, s: Scenario):
                 ),
             )
         except LookupError as exc:
-            yield _check("reserve legality", "rules", "ORO.FTL", reserve, "illegal", str(exc)), "DATA_MISSING"
+            yield rules_check("reserve legality", "rules", "ORO.FTL", reserve, "illegal", str(exc)), "DATA_MISSING"
             continue
         bad = next((f for f in findings if f.status == "illegal"), None)
         if bad:
-            yield _from_finding(f"reserve {reserve} for {replaced}", bad), "CREW_ILLEGAL"
+            yield from_finding(f"reserve {reserve} for {replaced}", bad), "CREW_ILLEGAL"
     if s.crew_replacements:
         yield (
-            _check(
+            rules_check(
                 "reserve legality",
                 "rules",
                 "ORO.FTL.205/210/235, CS FTL.1.225",
@@ -237,7 +227,7 @@ def _awaited(ctx: DisruptionContext, s: Scenario, rostered: list[CrewLegality], 
         return
     names = ", ".join(f"{r.name} ({r.crew_id}, {r.position})" for r in awaited)
     yield (
-        _check(
+        rules_check(
             "crew availability",
             "rules",
             "Operator roster status / ORO.FTL.205 (FDP from the rostered report)",
@@ -279,7 +269,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
         ferry = ferry_of(s)
         result = swap_eligibility(ctx, s.registration, s.departure, ferry.destination if ferry else None)
         if result is None:
-            return _check(
+            return rules_check(
                 "tail swap",
                 "rules",
                 "fleet",
@@ -293,7 +283,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
                 if any(r.code == "NOT_AIRWORTHY" for r in result.refusals)
                 else "TAIL_SWAP_INELIGIBLE"
             )
-            return _check(
+            return rules_check(
                 "tail swap eligibility",
                 "rules",
                 "Part-M M.A.403 / MEL / fleet rules",
@@ -301,7 +291,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
                 "illegal",
                 "; ".join(r.message for r in result.refusals),
             ), code
-        return _check(
+        return rules_check(
             "tail swap eligibility",
             "rules",
             "Part-M M.A.403 / MEL / fleet rules",
@@ -314,7 +304,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
     if ctx.release_at is not None and s.departure < ctx.release_at:
         # held by maintenance's estimate or the report's own (a night check "DLA 325", an AOG): the work orders may
         # not show it yet, and a report only ever makes a tail less available, never more
-        return _check(
+        return rules_check(
             "airworthiness",
             "rules",
             "Part-M M.A.403(a)",
@@ -324,7 +314,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
             f"{s.departure:%H:%MZ} is before it.",
         ), "AIRCRAFT_NOT_AIRWORTHY"
     if state.airworthy and ctx.release_at is None:
-        return _check(
+        return rules_check(
             "airworthiness",
             "rules",
             "Part-M M.A.403 / MEL",
@@ -333,7 +323,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
             f"{s.registration} airworthy at {s.departure:%H:%MZ}.",
         ), None
     if ctx.release_at is not None and s.departure >= ctx.release_at:
-        return _check(
+        return rules_check(
             "airworthiness",
             "rules",
             "Part-M M.A.403(a)",
@@ -343,7 +333,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
             "(certificate of release to service required).",
         ), None
     worst = next(f for f in state.findings if f.status == "illegal")
-    return _from_finding("airworthiness", worst), "AIRCRAFT_NOT_AIRWORTHY"
+    return from_finding("airworthiness", worst), "AIRCRAFT_NOT_AIRWORTHY"
 
 
 def _release_source(ctx: DisruptionContext) -> str:
@@ -352,62 +342,3 @@ def _release_source(ctx: DisruptionContext) -> str:
     if clears is None or clears.kind != "aircraft_release" or clears.expected != ctx.release_at:
         return ""
     return f" ({clears.source}: {clears.evidence})"
-
-
-def _curfews(ctx: DisruptionContext, s: Scenario):
-    assert s.departure is not None and s.arrival is not None and s.arrival_airport is not None  # set by operate()
-    movements: tuple[tuple[str, datetime, Movement], ...] = (
-        (ctx.flight.origin, s.departure, "departure"),
-        (s.arrival_airport, s.arrival, "arrival"),
-    )
-    for iata, at, movement in movements:
-        profile = ctx.profile(iata)
-        if profile is None:
-            yield (
-                _check(
-                    f"curfew {iata}",
-                    "rules",
-                    "airport reference",
-                    iata,
-                    "illegal",
-                    f"No airport reference for {iata}: curfew cannot be checked.",
-                ),
-                "DATA_MISSING",
-            )
-            continue
-        finding = check_movement_at(profile, at, movement)
-        yield _from_finding(f"curfew {iata} ({movement})", finding), "CURFEW" if finding.binding else None
-
-
-def _weather(ctx: DisruptionContext, s: Scenario):
-    assert s.arrival is not None and s.arrival_airport is not None  # operate() sets both on an operating scenario
-    profile = ctx.profile(s.arrival_airport)
-    if profile is None:
-        return
-    observations = ctx.memo(
-        WeatherRead(s.arrival_airport, s.arrival.date()),
-        lambda: q.weather(
-            ctx.handle, s.arrival_airport, s.arrival - timedelta(hours=12), s.arrival + timedelta(hours=12)
-        ),
-    )
-    current = nearest_observation(observations, s.arrival_airport, s.arrival)
-    if current is None:
-        yield (
-            _check(
-                f"weather {s.arrival_airport}",
-                "rules",
-                "CAT.OP.MPA.300 / AFM",
-                s.arrival_airport,
-                "at_risk",
-                f"No forecast for {s.arrival_airport} near {s.arrival:%H:%MZ}: check before dispatch.",
-            ),
-            None,
-        )
-        return
-    findings = assess_weather(current, profile, s.aircraft_type or ctx.flight.aircraft_type).findings
-    bad = next((f for f in findings if f.binding), None)
-    if bad:
-        yield _from_finding(f"weather {s.arrival_airport}", bad), "WEATHER_BELOW_LIMITS"
-    else:
-        worst = max(findings, key=lambda f: ("legal", "at_risk", "illegal").index(f.status))
-        yield _from_finding(f"weather {s.arrival_airport}", worst), None
