@@ -57,6 +57,7 @@ def totals(cost: float = 1000.0, delay: int = 30, cancellations: int = 0, reacco
         passengers_reaccommodated=reaccommodated,
         passengers_stranded_overnight=0,
         misconnections=0,
+        passenger_minutes=(200 - reaccommodated) * delay,  # as network.totals.measure counts the operated flight
         cost_usd=cost,
     )
 

@@ -143,6 +143,7 @@ class PlanTotals(Frozen):
     passengers_reaccommodated: int
     passengers_stranded_overnight: int
     misconnections: int  # passengers whose onward connection breaks at the new times
+    passenger_minutes: int = 0  # delay at arrival of every passenger the plan moves, re-accommodation included
     eu261_exposure: dict[str, float] = Field(default_factory=dict)  # currency → Art. 7 amounts, before the defence
     eu261_extraordinary: bool = False  # the cause is an extraordinary circumstance (weather, ATC): likely not owed
     cost_usd: float

@@ -4,7 +4,10 @@ or stranded overnight, misconnections, EU261/UK261 exposure and cost.
 Passengers: each active booking (one passenger on one segment) on a cancelled flight, or whose onward connection
 the new times break (onward departure before inbound arrival + the hub's minimum connection time), is offered the
 earliest operated flight on the same route with a seat left (capacity − booked − seats this plan already gave),
-within a day. No seat that local day at the origin (or none at all) strands the passenger overnight.
+within a day. What the plan costs them is what the day scorecard counts (day/scorecard.py, issue 46 item 3):
+minutes late at arrival — the operated flight's own delay, or the re-accommodating flight's arrival at the plan's
+times, a day when no seat is found — and stranded overnight when the wait at the origin covers part of the local
+night (``rules.guest.overnight_necessary``, the company's Art. 9(1)(b) rule).
 
 EU261/UK261 exposure (Reg. (EC) 261/2004 Art. 7, Art. 3(1) scope): per passenger on a covered flight that is
 cancelled or arrives 3 h or more late (Sturgeon, C-402/07), the Art. 7(1) amount — before the Art. 5(3)
@@ -12,7 +15,8 @@ extraordinary-circumstances defence, which `eu261_extraordinary` reports for the
 
 Cost (rules.finance, company figures marked verify there): delay minutes × the A4A block-minute cost, fares
 refunded and re-accommodation of cancelled passengers, re-accommodation of misconnected ones, tail swaps, ferry
-block minutes, reserves' call-out hours, and the exposure unless the cause is extraordinary.
+block minutes, reserves' call-out hours, Art. 9 care for every delayed or cancelled flight's booked passengers over
+their wait (``rules.guest.duty_of_care``), and the exposure unless the cause is extraordinary.
 """
 
 from __future__ import annotations
@@ -22,19 +26,27 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
-from ..models.airports import airport, great_circle_km
+from ..models.airports import UnknownAirport, great_circle_km
 from ..models.disruption import Disruption
 from ..models.network_plan import FlightAction, PlanTotals
 from ..models.operational import Booking, Flight
-from ..rules import finance
-from ..rules.eu261 import COMPENSATION_ART_7, CURRENCY, STURGEON_DELAY_MINUTES, compensation_category, is_extraordinary
+from ..rules import finance, guest
+from ..rules.eu261 import (
+    COMPENSATION_ART_7,
+    CURRENCY,
+    STURGEON_DELAY_MINUTES,
+    compensation_category,
+    is_extraordinary,
+)
+from ..rules.eu261 import Disruption as PassengerDisruption
 from ..rules.eu261_scope import applicable_regime, intra_zone
+from ..rules.guest_models import CareCost
 from ..rules.network import ACTIVE_BOOKINGS, DEFAULT_NETWORK
+from ..rules.reaccommodation import local_tz
 
 if TYPE_CHECKING:
     from .groups import GroupData
@@ -42,6 +54,7 @@ if TYPE_CHECKING:
 
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve (as the arbitrator's scenarios)
 REBOOK_WITHIN = timedelta(hours=24)
+STRANDED_DELAY = timedelta(days=1)  # no seat within REBOOK_WITHIN: a day late, as the day scorecard counts it
 
 
 def eu261_cause(disruption: Disruption | None) -> str | None:
@@ -130,13 +143,6 @@ class PlanData:
         return self._mct[iata]
 
 
-def _local_day(moment: datetime, iata: str):
-    try:
-        return moment.astimezone(ZoneInfo(airport(iata).tz)).date()
-    except Exception:  # an airport outside the reference list: its UTC day
-        return moment.date()
-
-
 class _Seats:
     """Seats left per flight under one plan."""
 
@@ -181,6 +187,38 @@ def _exposure(f: FlightAction, carrier: str, passengers: int, out: Counter[str])
     out[CURRENCY[regime]] += amount * passengers
 
 
+def _minutes(delta: timedelta) -> int:
+    return max(0, int(delta.total_seconds() // 60))
+
+
+def _rebooked(
+    seats: _Seats, found: Flight | None, origin: str, departure: datetime, arrival: datetime
+) -> tuple[datetime, int, bool]:
+    """(new departure, minutes late at arrival, overnight) of one passenger due to leave `origin` at `departure`
+    and arrive at `arrival`, re-accommodated on `found` at the plan's times (None: no seat, a day late)."""
+    times = seats.times(found) if found is not None else None
+    if times is None:
+        return departure + STRANDED_DELAY, _minutes(STRANDED_DELAY), True
+    return times[0], _minutes(times[1] - arrival), guest.overnight_necessary(local_tz(origin), departure, times[0])
+
+
+def _care(
+    data: PlanData, flight_id: str, kind: PassengerDisruption, waits: dict[datetime, list[Booking]]
+) -> list[CareCost]:
+    """Art. 9 care for a delayed or cancelled flight's booked passengers, grouped by when each leaves (an airport
+    outside the reference data: none estimated)."""
+    f = data.flights.get(flight_id)
+    if f is None:
+        return []
+    out = []
+    for departure, rows in waits.items():
+        try:
+            out.append(guest.duty_of_care(f, rows, kind, new_departure=departure))
+        except UnknownAirport:
+            continue
+    return out
+
+
 def measure(
     rows: Sequence[FlightAction], data: PlanData, optimizer_cost: float | None = None
 ) -> tuple[list[FlightAction], PlanTotals]:
@@ -189,24 +227,35 @@ def measure(
     seats = _Seats(data, by_id)
     operated = [a for a in rows if a.operates]
     cancelled = [a for a in rows if not a.operates]
-    misconnected = 0
+    misconnected, passenger_minutes = 0, 0
     per_flight: Counter[str] = Counter()
     stranded_at: Counter[str] = Counter()
     onto: dict[str, Counter[str]] = {a.flight_id: Counter() for a in cancelled}
+    cares: list[CareCost] = []
     for a in cancelled:
-        for _ in range(data.passengers(a.flight_id)):
+        booked_rows = data.bookings.get(a.flight_id, [])
+        waits: dict[datetime, list[Booking]] = {}
+        for i in range(data.passengers(a.flight_id)):
             found = seats.rebook(a.origin, a.destination, a.scheduled_departure, a.flight_id)
             per_flight[a.flight_id] += 1
             if found is not None:
                 onto[a.flight_id][found.flight_id] += 1
-            late = found is None or _local_day(found.scheduled_departure, a.origin) > _local_day(
-                a.scheduled_departure, a.origin
-            )
-            stranded_at[a.flight_id] += late
+            leaves, late, night = _rebooked(seats, found, a.origin, a.scheduled_departure, a.scheduled_arrival)
+            passenger_minutes += late
+            stranded_at[a.flight_id] += night
+            if i < len(booked_rows):
+                waits.setdefault(leaves, []).append(booked_rows[i])
+        cares += _care(data, a.flight_id, "cancellation", waits)
     for a in operated:
+        # A passenger is counted once, at the final destination: a connection the plan keeps is counted on the
+        # onward flight's own row, a broken one at the re-accommodating flight's arrival.
+        late = _minutes(a.new_arrival - a.scheduled_arrival) if a.new_arrival is not None else 0
+        if a.flight_id not in data.bookings:
+            passenger_minutes += data.passengers(a.flight_id) * late
         for b in data.bookings.get(a.flight_id, []):
             onward = by_id.get(b.onward_flight_id or "")
             if onward is None or not onward.operates or a.new_arrival is None or onward.new_departure is None:
+                passenger_minutes += late
                 continue
             ready = a.new_arrival + timedelta(minutes=data.mct(a.destination))
             if onward.new_departure >= ready:
@@ -214,10 +263,13 @@ def measure(
             misconnected += 1
             per_flight[a.flight_id] += 1
             found = seats.rebook(onward.origin, onward.destination, ready, onward.flight_id)
-            if found is None or _local_day(found.scheduled_departure, onward.origin) > _local_day(
-                onward.scheduled_departure, onward.origin
-            ):
-                stranded_at[a.flight_id] += 1
+            _, home_late, night = _rebooked(
+                seats, found, onward.origin, onward.scheduled_departure, onward.scheduled_arrival
+            )
+            passenger_minutes += home_late
+            stranded_at[a.flight_id] += night
+        if a.delay_minutes > 0 and a.new_departure is not None and a.flight_id in data.bookings:
+            cares += _care(data, a.flight_id, "delay", {a.new_departure: data.bookings[a.flight_id]})
     actions = [
         a.model_copy(
             update={
@@ -254,6 +306,7 @@ def measure(
     by_component["compensation"] = (
         0.0 if extraordinary else round(sum(finance.to_usd(v, c) for c, v in exposure.items()), 2)
     )
+    by_component["care"] = finance.care_cost(cares).amount_usd
     return actions, PlanTotals(
         flights=len(actions),
         operated=len(operated),
@@ -269,6 +322,7 @@ def measure(
         passengers_reaccommodated=sum(per_flight.values()),
         passengers_stranded_overnight=sum(stranded_at.values()),
         misconnections=misconnected,
+        passenger_minutes=passenger_minutes,
         eu261_exposure=dict(exposure),
         eu261_extraordinary=extraordinary,
         cost_usd=round(sum(by_component.values()), 2),

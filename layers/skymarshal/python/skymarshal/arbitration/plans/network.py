@@ -4,10 +4,10 @@ applies as one grouped, compensated execution — the same execution, approval a
 
 The ranking is the single-flight one (ranking.normalise and ranking.score over the same four criteria), each
 criterion measured on the whole plan from the per-flight table:
-- passenger satisfaction: passenger-hours of delay on operated flights, plus REACCOMMODATION_HOURS for each
-  passenger moved to another flight and OVERNIGHT_HOURS for each one stranded overnight (as the policy's
-  care rules count a night away, knowledge/recovery-policy);
-- cost: the plan's cost (network.totals);
+- passenger satisfaction: what the day scorecard counts (issue 46 item 3) — passenger-hours late at arrival, a
+  re-accommodated passenger at the arrival of the flight that takes them and one with no seat a day late, plus
+  ranking.OVERNIGHT_HOURS for each one stranded overnight (network.totals measures both), as for one flight;
+- cost: the plan's cost (network.totals: operating cost, EU261/UK261 by cause and Art. 9 care);
 - network stability: flights the plan changes (retimed, swapped, ferried), a cancellation counting double;
 - execution reliability: 1 less 0.02 per reserve called out and 0.01 per tail swap (moves that can go wrong), and
   0.005 per crew member its execution must call (at most 0.1, as for one flight: contacts.py).
@@ -35,10 +35,17 @@ from ..actions import (
 )
 from ..crew.contacts import crew_to_contact, moved_flights
 from ..models import KIND_OF_ACTION, ArbitratorOutput, Escalation, RankedScenario, Scenario, Sensitivity
-from ..ranking import CONTACT_RISK, CONTACT_RISK_CAP, CRITERIA, Precedent, RankingWeights, normalise, score
+from ..ranking import (
+    CONTACT_RISK,
+    CONTACT_RISK_CAP,
+    CRITERIA,
+    OVERNIGHT_HOURS,
+    Precedent,
+    RankingWeights,
+    normalise,
+    score,
+)
 
-REACCOMMODATION_HOURS = 4.0
-OVERNIGHT_HOURS = 12.0
 CREW_REPORT_BEFORE_FERRY = timedelta(minutes=60)  # the ferry's crew reports as for any departure (ORO.FTL.105)
 
 
@@ -160,11 +167,8 @@ def raw_criteria(plan: NetworkPlan) -> dict[str, float]:
     """The four ranking criteria of a whole plan (the module's docstring says how each is measured)."""
     t = plan.totals
     contacts = min(CONTACT_RISK_CAP, CONTACT_RISK * t.crew_to_contact)
-    delay_hours = sum(a.passengers * a.delay_minutes for a in plan.actions if a.operates) / 60
     return {
-        "passenger_satisfaction": delay_hours
-        + REACCOMMODATION_HOURS * t.passengers_reaccommodated
-        + OVERNIGHT_HOURS * t.passengers_stranded_overnight,
+        "passenger_satisfaction": t.passenger_minutes / 60 + OVERNIGHT_HOURS * t.passengers_stranded_overnight,
         "cost": t.cost_usd,
         "network_stability": sum(a.action != "operate" for a in plan.actions) + t.cancellations,
         "execution_reliability": max(0.0, 1.0 - 0.02 * t.reserves_called - 0.01 * t.tail_swaps - contacts),
