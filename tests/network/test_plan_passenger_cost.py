@@ -40,7 +40,7 @@ def _flight(number: str, departs: datetime, seats: int, booked: int) -> Flight:
         departs,
         int(BLOCK.total_seconds() // 60),
         f"A6-B{number[-2:]}",
-        "B787-9",
+        "B789",
         distance_km=5500,
         capacity={"Y": seats},
         booked={"Y": booked},

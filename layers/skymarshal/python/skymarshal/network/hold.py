@@ -111,6 +111,22 @@ def _walk(rotations: Mapping[str, list[Flight]], airport: str) -> list[Flight]:
     return [f for *_, f in sorted(keyed, key=lambda k: k[:3])]
 
 
+def gone_movements(rotations: Mapping[str, list[Flight]], scope: NetworkScope) -> Counter[tuple[str, datetime]]:
+    """The regulated hours the flights gone before the plan take (in the air into the window, landing where they
+    land): counted before any slot is given, as a regulation's slots go round the flights already airborne."""
+    r, out = scope.restriction, Counter[tuple[str, datetime]]()
+    slots = Slots(r, out)
+    for rows in rotations.values():
+        for f in rows:
+            if f.status == "CANCELLED" or not scope.gone(f):
+                continue
+            if f.origin == r.airport and slots.regulated(f.departure):
+                out[("D", _hour(f.departure))] += 1
+            if f.destination == r.airport and slots.regulated(f.arrival):
+                out[("A", _hour(f.arrival))] += 1
+    return out
+
+
 def hold_actions(
     rotations: Mapping[str, list[Flight]],
     scope: NetworkScope,
@@ -132,7 +148,7 @@ def hold_actions(
         if f.flight_id in cancelled:
             actions.append(flight_row(f, "cancel", reasons.get(f.flight_id, f"{f.aircraft_registration} is grounded")))
             continue
-        if f.departure < scope.decision:  # gone, or boarding: it flies as it is
+        if scope.gone(f):  # in the air or flown: it flies as it is (its hour counted by gone_movements)
             ready_after[f.aircraft_registration] = (f.arrival, f.flight_id)
             continue
         # no earlier than its estimate: an earlier decision's delay (a crew's rest, a release) still holds

@@ -37,7 +37,7 @@ from .crew import CrewData
 from .crew_model import CrewModel
 from .ferry import positioning_row
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
-from .hold import hold_actions
+from .hold import gone_movements, hold_actions
 from .objectives import NetworkPlanConfig, weighted
 from .restriction import imposed_minutes, regulated
 from .scope import NetworkScope
@@ -65,10 +65,15 @@ def _hours(start: datetime, end: datetime) -> tuple[datetime, datetime]:
 Usage = Counter[tuple[str, datetime]]  # ("D"|"A", clock hour) -> movements at the restricted airport
 
 
-def capacity_limits(r: NetworkRestriction, used: Usage, until: datetime) -> list[CapacityLimit]:
+def capacity_limits(
+    r: NetworkRestriction, used: Usage, until: datetime, fixed: Usage | None = None
+) -> list[CapacityLimit]:
     """Per clock hour at the airport, what the rating groups planned before this one left: the restriction's rate
     inside the window (rounded outward to whole hours), the normal rate after it. Groups are planned one after the
-    other against one airport, so they share its hours instead of each getting all of them."""
+    other against one airport, so they share its hours instead of each getting all of them. `fixed`: the group's
+    movements the plan cannot touch (flights gone before the decision, landing where they land) — an hour holds
+    at least those, so an inbound already in the air never makes the instance infeasible."""
+    fixed = fixed or Counter()
     if r.departures_per_hour is None or r.arrivals_per_hour is None:
         return []
     start, end = _hours(r.window.start, r.window.end)
@@ -78,14 +83,14 @@ def capacity_limits(r: NetworkRestriction, used: Usage, until: datetime) -> list
         inside = hour < end
         dep = r.departures_per_hour if inside else r.normal_departures_per_hour
         arr = r.arrivals_per_hour if inside else r.normal_arrivals_per_hour
-        if inside or used[("D", hour)] or used[("A", hour)]:
+        if inside or used[("D", hour)] or used[("A", hour)] or fixed[("D", hour)] or fixed[("A", hour)]:
             limits.append(
                 CapacityLimit(
                     airport=r.airport,
                     start=hour,
                     end=hour + timedelta(hours=1),
-                    departures_per_hour=max(0, dep - used[("D", hour)]),
-                    arrivals_per_hour=max(0, arr - used[("A", hour)]),
+                    departures_per_hour=max(fixed[("D", hour)], dep - used[("D", hour)]),
+                    arrivals_per_hour=max(fixed[("A", hour)], arr - used[("A", hour)]),
                 )
             )
         hour += timedelta(hours=1)
@@ -119,7 +124,12 @@ def adapt(
         bookings=group.bookings,
         disrupted_flight_id=None,
         disrupted_release=scope.decision,
-        capacity_limits=capacity_limits(r, used, end),
+        capacity_limits=capacity_limits(
+            r,
+            used,
+            end,
+            usage([scheduled_row(f) for f in flights if f.scheduled_departure < scope.decision], r.airport),
+        ),
         imposed_delays={f.flight_id: m for f in flights if (m := floor_minutes(r, f))},
         # named flights restrict no airport's hours: its normal rate (none read) would shut it
         normal_rates={}
@@ -277,14 +287,17 @@ def generate_plans(
         [scheduled_row(f) for f in scope.day_flights if f.aircraft_registration not in optimized],
         scope.restriction.airport,
     )
+    # the hours the flights already gone take (in the air into the window): every group's, before any is planned
+    gone = {g.group: gone_movements(g.rotations, scope) for g in groups}
+    gone_ids = {f.flight_id for g in groups for rows in g.rotations.values() for f in rows if scope.gone(f)}
     for objective, weights in config.objectives.items():
         actions: list[FlightAction] = []
         notes: list[str] = []
         roadef = 0.0
         began = time.monotonic()
-        used = Counter(others)
+        used = Counter(others) + sum(gone.values(), Counter())
         for group in groups:
-            a = adapt(group, scope, used, inbound_outages(group, scope, data.rotations))
+            a = adapt(group, scope, used - gone[group.group], inbound_outages(group, scope, data.rotations))
             instance = crew_model.instance(group.group, a) if crew_model else a.instance
             try:
                 solution, result = solve(weighted(instance, weights), per_solve, seed=config.seed)
@@ -297,7 +310,7 @@ def generate_plans(
             else:  # the plan still answers for the group's flights: as the baseline does, never by leaving them out
                 notes.append(f"{group.group}: {failed}; its flights as in the baseline")
                 planned = baseline_actions(group.rotations, scope, reasons, unavailable_tails([group]))
-            used += usage(planned, scope.restriction.airport)
+            used += usage([x for x in planned if x.flight_id not in gone_ids], scope.restriction.airport)
             actions += [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
         took = time.monotonic() - began
         seconds["optimizer"] += took
@@ -316,7 +329,7 @@ def generate_plans(
             )
         )
     if config.hold:
-        plans.append(hold_plan(groups, scope, others, reasons, in_scope, data, types))
+        plans.append(hold_plan(groups, scope, others + sum(gone.values(), Counter()), reasons, in_scope, data, types))
     rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
     baseline = baseline_actions(rotations, scope, reasons, unavailable_tails(groups))
     rows, totals = measure(continuous(baseline, data, types), data)
@@ -338,7 +351,8 @@ def hold_plan(
     data: PlanData,
     types: dict[str, str],
 ) -> NetworkPlan:
-    """Waiting, as a plan (network.hold): each group's flights held to their slots in turn, sharing the airport."""
+    """Waiting, as a plan (network.hold): each group's flights held to their slots in turn, sharing the airport
+    (`others`: the hours the groups not planned and every flight already gone take)."""
     used, actions = Counter(others), []
     for group in groups:
         planned = hold_actions(group.rotations, scope, used, reasons, unavailable_tails([group]))

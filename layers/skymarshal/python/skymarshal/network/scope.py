@@ -50,6 +50,11 @@ class NetworkScope:
     day_flights: list[Flight]  # every flight touching the airport that UTC day (the hours they use)
     known_at: datetime | None = None  # when the plan is made (the report's now): nothing recorded after it is known
 
+    def gone(self, f: Flight) -> bool:
+        """Has `f` left before the plan is made — its best-known departure before the decision, or before the
+        report's now? It then flies as it is: no plan re-times, swaps or cancels a flight in the air or flown."""
+        return f.departure < self.decision or (self.known_at is not None and f.departure < self.known_at)
+
     def known(self, opened_at: datetime) -> bool:
         """Was a record opened at `opened_at` (a work order) known when the plan is made? A world generated ahead
         holds defects found later; a real one holds none, so this only keeps the plan from seeing the future."""
@@ -163,7 +168,12 @@ def network_scope(
             f"{total} flights are touched ({len(affected)} in the window, {len(inherited)} inheriting its delay), "
             f"more than {max_flights}: name a narrower window, e.g. {narrower_window(restriction, total, max_flights)}",
         )
-    earliest = min(f.scheduled_departure for f in affected)
+    # As of the earliest affected flight still on the ground at the report (held at the gate past its schedule,
+    # or yet to leave): one that has left by then — an inbound airborne into the window — flies as it is and
+    # cannot pull the plan back to its departure (bad day E003: a 21:05 inbound made the plan re-time and cancel
+    # flights that had flown hours before the 04:50 report).
+    waiting = [f.scheduled_departure for f in affected if now is None or f.departure >= now]
+    earliest = min(waiting, default=now or min(f.scheduled_departure for f in affected))
     decision = min(now, earliest) if now is not None else earliest
     return NetworkScope(
         restriction=restriction,
