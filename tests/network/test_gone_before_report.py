@@ -55,3 +55,11 @@ def test_a_flight_in_the_air_flies_as_it_is_and_takes_its_landing_hour_first():
     held = rows[waiting.flight_id]
     assert held.action == "retime" and held.new_arrival is not None
     assert held.new_arrival.replace(minute=0) == hour + timedelta(hours=1)  # the hour's one arrival is taken
+
+
+def test_a_flight_a_report_names_as_held_is_on_the_ground_past_its_schedule():
+    held = _inbound("EY405", NOW - timedelta(minutes=30), 300, "A6-BLC")
+    other = _inbound("EY407", NOW - timedelta(minutes=40), 300, "A6-BLD")
+    named = NetworkRestriction(kind="flights", airport="BKK", window=WINDOW, flight_numbers=["EY405"])
+    scope = NetworkScope(named, [held], [], held.scheduled_departure, NOW + timedelta(days=1), [], known_at=NOW)
+    assert not scope.gone(held) and scope.gone(other)

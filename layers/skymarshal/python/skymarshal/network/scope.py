@@ -52,7 +52,10 @@ class NetworkScope:
 
     def gone(self, f: Flight) -> bool:
         """Has `f` left before the plan is made — its best-known departure before the decision, or before the
-        report's now? It then flies as it is: no plan re-times, swaps or cancels a flight in the air or flown."""
+        report's now? It then flies as it is: no plan re-times, swaps or cancels a flight in the air or flown. A
+        flight a report names as held is on the ground whatever its schedule said."""
+        if self.restriction.kind == "flights" and any(f.flight_id == a.flight_id for a in self.affected):
+            return False
         return f.departure < self.decision or (self.known_at is not None and f.departure < self.known_at)
 
     def known(self, opened_at: datetime) -> bool:
