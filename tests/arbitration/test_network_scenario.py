@@ -156,3 +156,14 @@ def test_the_plan_calling_fewer_crew_ranks_first_when_all_else_is_equal():
         plan_id="network:d", objective="min_delay", title="d", actions=[row(delay=20)], totals=totals(delay=20)
     )
     assert with_contacts(on_time, lambda fid: roster[fid]).totals.crew_to_contact == 0  # under 30 min: no call
+
+
+def test_between_plans_that_score_alike_waiting_ranks_first_and_the_baseline_last():
+    def plan(objective: str) -> ValidatedNetworkPlan:
+        p = NetworkPlan(
+            plan_id=f"network:{objective}", objective=objective, title=objective, actions=[row()], totals=totals()
+        )
+        return ValidatedNetworkPlan(plan=p, flights_checked=1, checks=1, rejections=[])
+
+    ranked = rank_network([plan("baseline"), plan("min_delay"), plan("hold")], RankingWeights())
+    assert [r.scenario.scenario_id for r in ranked] == ["network:hold", "network:min_delay", "network:baseline"]

@@ -202,6 +202,12 @@ def with_contacts(plan: NetworkPlan, rostered: Callable[[str], list[str]]) -> Ne
     return plan.model_copy(update={"totals": plan.totals.model_copy(update={"crew_to_contact": crew})})
 
 
+def _tie(plan: NetworkPlan) -> int:
+    """Between plans that score alike, waiting first and the conservative baseline last: a plan that changes
+    nothing the others change is the one a duty manager reads as "hold", not "cancel the rotations"."""
+    return {"hold": 0, "baseline": 2}.get(plan.objective, 1)
+
+
 def rank_network(valid: list[ValidatedNetworkPlan], weights: RankingWeights) -> list[RankedScenario]:
     """The valid plans best first by the arbitrator's weighted criteria; confidence as ranking.confidence weighs
     it: every flight shown legal by the rules (zero tolerance, so 1.0 for a valid plan), the plan's execution
@@ -212,7 +218,7 @@ def rank_network(valid: list[ValidatedNetworkPlan], weights: RankingWeights) -> 
     norm = normalise(raw)
     neutral = Precedent(0.5, 0, "no network disruption of this kind on record")
     scores = [score(n, weights, neutral) for n in norm]
-    order = sorted(range(len(valid)), key=lambda i: (-scores[i], valid[i].plan.plan_id))
+    order = sorted(range(len(valid)), key=lambda i: (-scores[i], _tie(valid[i].plan), valid[i].plan.plan_id))
     ranked = []
     for rank, i in enumerate(order, start=1):
         rival = max((scores[j] for j in order if j != i), default=None)
