@@ -25,7 +25,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import FlightAction, NetworkRestriction
 from ..models.operational import Flight
 from .continuity import flight_row
-from .restriction import imposed_minutes
+from .restriction import hour_allowance, imposed_minutes
 from .scope import NetworkScope
 from .tails import cascade, scheduled_legs, tail_starts
 
@@ -44,15 +44,16 @@ def _turn(aircraft_type: str) -> timedelta:
 
 class Slots:
     """Movements left per clock hour at the restricted airport for the flights the restriction regulates — those
-    whose movement falls in its window (its first hour rounded down, as network.plans.capacity_limits and the
-    validation count it) — at the restriction's rate, continuing past the window's end while its backlog lasts, as
-    an ATFM regulation gives slots to the flights entering during it (a closure's backlog at the airport's normal
-    rate once it reopens); a flight moving before or after the window needs no slot, less what is used."""
+    whose movement falls in its window — at the restriction's rate (in the hour it opens, for the part of the hour
+    it covers: restriction.hour_allowance, as the validation counts it), continuing past the window's end while its
+    backlog lasts, as an ATFM regulation gives slots to the flights entering during it (a closure's backlog at the
+    airport's normal rate once it reopens); a flight moving before or after the window needs no slot, less what is
+    used."""
 
     def __init__(self, r: NetworkRestriction, used: Counter[tuple[str, datetime]]):
         self.r = r
         self.used = used  # shared with the caller: what this plan takes is added to it
-        self.start = _hour(r.window.start)
+        self.start = r.window.start
 
     def rated(self) -> bool:
         return self.r.departures_per_hour is not None and self.r.arrivals_per_hour is not None
@@ -67,6 +68,8 @@ class Slots:
             rate = r.normal_departures_per_hour if kind == "D" else r.normal_arrivals_per_hour
             if not rate:  # no normal rate read: nothing counts after it
                 return True
+        elif rate and hour < r.window.end:  # the hour the window opens: only the part it covers
+            rate = hour_allowance(rate, r.window.start, hour)
         return (rate or 0) - self.used[(kind, hour)] > 0
 
     def first(self, f: Flight, ready: datetime) -> datetime:

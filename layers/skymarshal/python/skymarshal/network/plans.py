@@ -39,7 +39,7 @@ from .ferry import positioning_row
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
 from .hold import gone_movements, hold_actions
 from .objectives import NetworkPlanConfig, weighted
-from .restriction import imposed_minutes, regulated
+from .restriction import hour_allowance, imposed_minutes, regulated
 from .scope import NetworkScope
 from .tails import baseline_actions, scheduled_row
 from .totals import PlanData, measure
@@ -66,14 +66,16 @@ Usage = Counter[tuple[str, datetime]]  # ("D"|"A", clock hour) -> movements at t
 
 
 def capacity_limits(
-    r: NetworkRestriction, used: Usage, until: datetime, fixed: Usage | None = None
+    r: NetworkRestriction, used: Usage, until: datetime, fixed: Usage | None = None, unregulated: Usage | None = None
 ) -> list[CapacityLimit]:
     """Per clock hour at the airport, what the rating groups planned before this one left: the restriction's rate
     inside the window (rounded outward to whole hours), the normal rate after it. Groups are planned one after the
     other against one airport, so they share its hours instead of each getting all of them. `fixed`: the group's
     movements the plan cannot touch (flights gone before the decision, landing where they land) — an hour holds
-    at least those, so an inbound already in the air never makes the instance infeasible."""
-    fixed = fixed or Counter()
+    at least those, so an inbound already in the air never makes the instance infeasible. `unregulated`: the
+    movements scheduled in the hour the window opens before it does — that hour holds them and the part of the rate
+    the window covers (restriction.hour_allowance), never more than the rate."""
+    fixed, unregulated = fixed or Counter(), unregulated or Counter()
     if r.departures_per_hour is None or r.arrivals_per_hour is None:
         return []
     start, end = _hours(r.window.start, r.window.end)
@@ -83,6 +85,9 @@ def capacity_limits(
         inside = hour < end
         dep = r.departures_per_hour if inside else r.normal_departures_per_hour
         arr = r.arrivals_per_hour if inside else r.normal_arrivals_per_hour
+        if inside:
+            dep = min(dep, hour_allowance(dep, r.window.start, hour) + unregulated[("D", hour)])
+            arr = min(arr, hour_allowance(arr, r.window.start, hour) + unregulated[("A", hour)])
         if inside or used[("D", hour)] or used[("A", hour)] or fixed[("D", hour)] or fixed[("A", hour)]:
             limits.append(
                 CapacityLimit(
@@ -97,12 +102,13 @@ def capacity_limits(
     return limits
 
 
-def usage(actions: list[FlightAction], airport: str) -> Usage:
+def usage(actions: list[FlightAction], airport: str, since: datetime | None = None) -> Usage:
+    """Movements at `airport` per clock hour (`since`: only those from then on, the ones a restriction regulates)."""
     used: Usage = Counter()
     for a in actions:
-        if a.new_departure is not None and a.origin == airport:
+        if a.new_departure is not None and a.origin == airport and (since is None or a.new_departure >= since):
             used[("D", a.new_departure.replace(minute=0, second=0, microsecond=0))] += 1
-        if a.new_arrival is not None and a.destination == airport:
+        if a.new_arrival is not None and a.destination == airport and (since is None or a.new_arrival >= since):
             used[("A", a.new_arrival.replace(minute=0, second=0, microsecond=0))] += 1
     return used
 
@@ -116,6 +122,7 @@ def adapt(
         key=lambda f: f.scheduled_departure,
     )
     end = max(max(f.scheduled_arrival for f in flights), scope.horizon_end) + WINDOW_AFTER_LAST_ARRIVAL
+    day = [scheduled_row(f) for f in scope.day_flights]
     snapshot = NetworkSnapshot(
         window_start=scope.decision,
         window_end=end,
@@ -128,7 +135,8 @@ def adapt(
             r,
             used,
             end,
-            usage([scheduled_row(f) for f in flights if f.scheduled_departure < scope.decision], r.airport),
+            fixed=usage([scheduled_row(f) for f in flights if f.scheduled_departure < scope.decision], r.airport),
+            unregulated=usage(day, r.airport) - usage(day, r.airport, since=r.window.start),
         ),
         imposed_delays={f.flight_id: m for f in flights if (m := floor_minutes(r, f))},
         # named flights restrict no airport's hours: its normal rate (none read) would shut it
@@ -329,7 +337,14 @@ def generate_plans(
             )
         )
     if config.hold:
-        plans.append(hold_plan(groups, scope, others + sum(gone.values(), Counter()), reasons, in_scope, data, types))
+        regulated = usage(
+            [scheduled_row(f) for f in scope.day_flights if f.aircraft_registration not in optimized],
+            scope.restriction.airport,
+            since=scope.restriction.window.start,
+        )
+        plans.append(
+            hold_plan(groups, scope, regulated + sum(gone.values(), Counter()), reasons, in_scope, data, types)
+        )
     rotations = {reg: rows for g in groups for reg, rows in g.rotations.items()}
     baseline = baseline_actions(rotations, scope, reasons, unavailable_tails(groups))
     rows, totals = measure(continuous(baseline, data, types), data)

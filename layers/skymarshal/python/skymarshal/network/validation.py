@@ -47,7 +47,7 @@ from .crewability import make_crewable
 from .objectives import NetworkPlanConfig
 from .plan_roster import plan_times
 from .plans import generate_plans
-from .restriction import imposed_minutes
+from .restriction import hour_allowance, imposed_minutes
 from .scope import NetworkScope, network_scope
 from .tails import broken_turn, plan_legs, tail_starts
 from .totals import PlanData, measure
@@ -298,16 +298,16 @@ class Checker:
         # the rate is the regulation's to absorb, and only the plan's own movements can break it
         gone = {f.flight_id for f in [*self.scope.day_flights, *self.scope.affected] if self.scope.gone(f)}
         fixed: Counter[tuple[str, datetime]] = Counter()
-        start = r.window.start.replace(minute=0, second=0, microsecond=0)
         for a in sorted(by_id.values(), key=lambda a: a.new_departure or a.scheduled_departure):
             for kind, iata, at in (("D", a.origin, a.new_departure), ("A", a.destination, a.new_arrival)):
-                if iata == r.airport and at is not None and start <= at < r.window.end:
+                if iata == r.airport and at is not None and r.window.start <= at < r.window.end:
                     hour = at.replace(minute=0, second=0, microsecond=0)
                     used[(kind, hour)] += 1
                     fixed[(kind, hour)] += a.flight_id in gone
                     last[(kind, hour)] = a.flight_id
         for (kind, hour), count in sorted(used.items()):
-            allowed = max(r.departures_per_hour if kind == "D" else r.arrivals_per_hour, fixed[(kind, hour)])
+            rate = r.departures_per_hour if kind == "D" else r.arrivals_per_hour
+            allowed = max(hour_allowance(rate, r.window.start, hour), fixed[(kind, hour)])
             self.checks += 1
             if count > allowed:
                 what = "departures" if kind == "D" else "arrivals"
