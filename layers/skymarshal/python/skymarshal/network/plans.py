@@ -7,8 +7,9 @@ passengers (connecting itineraries and F/J cabins dearer). Every plan is then me
 (totals.py) and made crewable and validated (crew.py, validation.py).
 
 Modelling choices (documented assumptions, not data the tables lack):
-- the airport's restriction is applied per clock hour over the window rounded outward to whole hours (a closure
-  from 14:10 shuts the 14:00 hour: the model counts movements per clock hour; conservative);
+- the airport's restriction is applied per clock hour (the model counts movements per clock hour); the hour the
+  window opens in holds the movements scheduled before it opens and the part of the rate the window covers
+  (restriction.hour_allowance: a closure from 14:10 leaves the 14:00 hour its flights before 14:10 only);
 - after the window the airport runs at the airline's normal rate (its busiest scheduled hour that day), so the
   recovery does not bunch every delayed flight into the reopening hour;
 - an ATC slot delay is imposed on every regulated flight: it leaves exactly at schedule + the slot delay;
@@ -69,7 +70,7 @@ def capacity_limits(
     r: NetworkRestriction, used: Usage, until: datetime, fixed: Usage | None = None, unregulated: Usage | None = None
 ) -> list[CapacityLimit]:
     """Per clock hour at the airport, what the rating groups planned before this one left: the restriction's rate
-    inside the window (rounded outward to whole hours), the normal rate after it. Groups are planned one after the
+    inside the window (the hour it opens in: `unregulated` below), the normal rate after it. Groups are planned one after the
     other against one airport, so they share its hours instead of each getting all of them. `fixed`: the group's
     movements the plan cannot touch (flights gone before the decision, landing where they land) — an hour holds
     at least those, so an inbound already in the air never makes the instance infeasible. `unregulated`: the
