@@ -21,7 +21,7 @@ from skymarshal.models.operational import Flight
 from skymarshal.network.plans import capacity_limits, floor_minutes
 from skymarshal.network.restriction import NetworkInputRefused, check_rate, restriction_of
 from skymarshal.network.scope import NetworkScope, narrower_window
-from skymarshal.network.tails import baseline_cancellations, broken_turn, cascade, scheduled_legs
+from skymarshal.network.tails import baseline_actions, baseline_cancellations, broken_turn, cascade, scheduled_legs
 from skymarshal.network.validation import closed_movements
 
 DAY = datetime(2027, 1, 22, tzinfo=UTC)
@@ -200,3 +200,31 @@ def test_the_optimizer_never_moves_a_flight_before_an_earlier_decisions_estimate
     f = f.model_copy(update={"estimated_departure": f.scheduled_departure + timedelta(minutes=late)})
     r = restriction_of(disruption(capacity_share=0.5), [f]).model_copy(update={"slot_delay_minutes": slot})
     assert floor_minutes(r, f) == max(late, slot or 0)
+
+
+def test_the_baseline_keeps_a_flight_an_earlier_decision_delayed_at_its_estimate():
+    """Where it stands, as the hold plan does: shown on schedule, the baseline's passengers would not wait the
+    earlier delay and it would outscore a plan that tells the truth (bad day E004, after E003's hold)."""
+    rows = rotations(1, 2)
+    first = rows["A6-EIA"][0]
+    late = timedelta(minutes=45)
+    rows["A6-EIA"][0] = first.model_copy(
+        update={
+            "estimated_departure": first.scheduled_departure + late,
+            "estimated_arrival": first.scheduled_arrival + late,
+            "status": "DELAYED",
+        }
+    )
+    r = NetworkRestriction(
+        kind="capacity",
+        airport="AUH",
+        window=WINDOW,
+        departures_per_hour=10,
+        arrivals_per_hour=10,
+        normal_departures_per_hour=20,
+        normal_arrivals_per_hour=20,
+    )
+    flights = rows["A6-EIA"]
+    scope = NetworkScope(r, flights, [], DAY, DAY + timedelta(days=1), flights)
+    kept = {a.flight_id: a for a in baseline_actions(rows, scope, {})}[first.flight_id]
+    assert (kept.action, kept.new_departure) == ("operate", first.scheduled_departure + late)

@@ -179,7 +179,8 @@ def baseline_actions(
     unavailable: frozenset[str] = frozenset(),
 ) -> list[FlightAction]:
     """Cancel the affected flights and every later flight of their tails the cancellations strand (the tail is no
-    longer where the flight leaves from); the rest fly as scheduled. No retime, no swap: nothing to go wrong."""
+    longer where the flight leaves from); the rest fly as they stand (as scheduled, or at the estimate an earlier
+    decision set: its passengers' wait is the baseline's too, as in the hold plan). No retime, no swap."""
     cancelled = baseline_cancellations(scope, rotations)
     # a tail its work orders ground flies none of the plan's flights (the validation would refuse them)
     grounded = {f.flight_id for f in scope.flights if f.aircraft_registration in unavailable}
@@ -201,8 +202,8 @@ def baseline_actions(
                     action="cancel" if cancel else "operate",
                     scheduled_departure=f.scheduled_departure,
                     scheduled_arrival=f.scheduled_arrival,
-                    new_departure=None if cancel else f.scheduled_departure,
-                    new_arrival=None if cancel else f.scheduled_arrival,
+                    new_departure=None if cancel else f.departure,  # where it stands: an earlier delay holds
+                    new_arrival=None if cancel else f.arrival,
                     registration=f.aircraft_registration,
                     new_registration=None if cancel else f.aircraft_registration,
                     aircraft_type=f.aircraft_type,
