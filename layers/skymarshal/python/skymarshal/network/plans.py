@@ -70,10 +70,10 @@ def capacity_limits(
     r: NetworkRestriction, used: Usage, until: datetime, fixed: Usage | None = None, unregulated: Usage | None = None
 ) -> list[CapacityLimit]:
     """Per clock hour at the airport, what the rating groups planned before this one left: the restriction's rate
-    inside the window (the hour it opens in: `unregulated` below), the normal rate after it. Groups are planned one after the
-    other against one airport, so they share its hours instead of each getting all of them. `fixed`: the group's
-    movements the plan cannot touch (flights gone before the decision, landing where they land) — an hour holds
-    at least those, so an inbound already in the air never makes the instance infeasible. `unregulated`: the
+    inside the window (the hour it opens in: `unregulated` below), the normal rate after it. Groups are planned one
+    after the other against one airport, so they share its hours instead of each getting all of them. `fixed`: the
+    group's movements the plan cannot touch (flights gone before the decision, landing where they land) — an hour
+    holds at least those, so an inbound already in the air never makes the instance infeasible. `unregulated`: the
     movements scheduled in the hour the window opens before it does — that hour holds them and the part of the rate
     the window covers (restriction.hour_allowance), never more than the rate."""
     fixed, unregulated = fixed or Counter(), unregulated or Counter()
@@ -292,10 +292,8 @@ def generate_plans(
     plans: list[NetworkPlan] = []
     optimized = {reg for g in groups for reg in g.rotations}
     # movements at the airport by the groups not re-planned: they keep their hours
-    others = usage(
-        [scheduled_row(f) for f in scope.day_flights if f.aircraft_registration not in optimized],
-        scope.restriction.airport,
-    )
+    not_planned = [scheduled_row(f) for f in scope.day_flights if f.aircraft_registration not in optimized]
+    others = usage(not_planned, scope.restriction.airport)
     # the hours the flights already gone take (in the air into the window): every group's, before any is planned
     gone = {g.group: gone_movements(g.rotations, scope) for g in groups}
     gone_ids = {f.flight_id for g in groups for rows in g.rotations.values() for f in rows if scope.gone(f)}
@@ -338,11 +336,7 @@ def generate_plans(
             )
         )
     if config.hold:
-        regulated = usage(
-            [scheduled_row(f) for f in scope.day_flights if f.aircraft_registration not in optimized],
-            scope.restriction.airport,
-            since=scope.restriction.window.start,
-        )
+        regulated = usage(not_planned, scope.restriction.airport, since=scope.restriction.window.start)
         plans.append(
             hold_plan(groups, scope, regulated + sum(gone.values(), Counter()), reasons, in_scope, data, types)
         )
