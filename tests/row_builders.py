@@ -11,7 +11,9 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from skymarshal.arbitration.models import Scenario
+from skymarshal.models.disruption import Window
 from skymarshal.models.fleet import AIRCRAFT_TYPES
+from skymarshal.models.network_plan import NetworkRestriction
 from skymarshal.models.operational import AircraftDay, Booking, CrewDuty, Flight, MelItem, WorkOrder
 
 
@@ -187,4 +189,17 @@ def bare_scenario(actions: list, scenario_id: str = "test", kind: str = "delay")
         arrival_delay_minutes=0,
         passengers_impacted=0,
         cost_usd=0,
+    )
+
+
+def capacity_cut(window: Window, rate: int, normal: int, airport: str = "AUH") -> NetworkRestriction:
+    """A capacity restriction at `airport` over `window`: `rate` departures and arrivals an hour, `normal` outside."""
+    return NetworkRestriction(
+        kind="capacity",
+        airport=airport,
+        window=window,
+        departures_per_hour=rate,
+        arrivals_per_hour=rate,
+        normal_departures_per_hour=normal,
+        normal_arrivals_per_hour=normal,
     )

@@ -27,15 +27,7 @@ def _inbound(number: str, departs: datetime, minutes: int, tail: str) -> Flight:
 
 
 def _scope(flights: list[Flight], decision: datetime) -> NetworkScope:
-    restriction = NetworkRestriction(
-        kind="capacity",
-        airport="AUH",
-        window=WINDOW,
-        departures_per_hour=1,
-        arrivals_per_hour=1,
-        normal_departures_per_hour=10,
-        normal_arrivals_per_hour=10,
-    )
+    restriction = row_builders.capacity_cut(WINDOW, rate=1, normal=10)
     return NetworkScope(restriction, flights, [], decision, NOW + timedelta(days=1), flights, known_at=NOW)
 
 

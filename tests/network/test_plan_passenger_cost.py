@@ -11,6 +11,7 @@ import row_builders
 
 from skymarshal.models.network_plan import FlightAction
 from skymarshal.models.operational import Flight
+from skymarshal.network.continuity import flight_row
 from skymarshal.network.totals import STRANDED_DELAY, PlanData, measure
 
 T0 = datetime(2027, 1, 22, 10, tzinfo=UTC)  # 14:00 at AUH: a wait of a few hours covers no local night
@@ -49,21 +50,17 @@ def _flight(number: str, departs: datetime, seats: int, booked: int) -> Flight:
 
 
 def _row(f: Flight, action: str, delay: int = 0) -> FlightAction:
-    operates = action != "cancel"
-    return FlightAction(
-        flight_id=f.flight_id,
-        flight_number=f.flight_number,
-        origin=f.origin,
-        destination=f.destination,
-        action=action,
-        scheduled_departure=f.scheduled_departure,
-        scheduled_arrival=f.scheduled_arrival,
-        new_departure=f.scheduled_departure + timedelta(minutes=delay) if operates else None,
-        new_arrival=f.scheduled_arrival + timedelta(minutes=delay) if operates else None,
+    """The flight's row as a plan writes it (network.continuity.flight_row), `delay` minutes late."""
+    if action == "cancel":
+        return flight_row(f, action, "test")
+    late = timedelta(minutes=delay)
+    return flight_row(
+        f,
+        action,
+        "test",
+        new_departure=f.scheduled_departure + late,
+        new_arrival=f.scheduled_arrival + late,
         delay_minutes=delay,
-        registration=f.aircraft_registration,
-        new_registration=f.aircraft_registration if operates else None,
-        aircraft_type=f.aircraft_type,
     )
 
 

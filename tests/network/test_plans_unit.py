@@ -215,15 +215,7 @@ def test_the_baseline_keeps_a_flight_an_earlier_decision_delayed_at_its_estimate
             "status": "DELAYED",
         }
     )
-    r = NetworkRestriction(
-        kind="capacity",
-        airport="AUH",
-        window=WINDOW,
-        departures_per_hour=10,
-        arrivals_per_hour=10,
-        normal_departures_per_hour=20,
-        normal_arrivals_per_hour=20,
-    )
+    r = row_builders.capacity_cut(WINDOW, rate=10, normal=20)
     flights = rows["A6-EIA"]
     scope = NetworkScope(r, flights, [], DAY, DAY + timedelta(days=1), flights)
     kept = {a.flight_id: a for a in baseline_actions(rows, scope, {})}[first.flight_id]
