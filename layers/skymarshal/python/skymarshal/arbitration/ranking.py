@@ -6,8 +6,8 @@ Criteria (each on 0..1, 1 = best; `normalise` says how):
   passenger of a cancelled flight, plus OVERNIGHT_HOURS for each passenger stranded overnight; fewer is better;
 - cost: the rules engine's plan cost in USD (delay minutes, EU261/UK261 by cause, care, cancelled fares, swaps,
   ferries) plus the compensation and care owed on the knock-on's flights;
-- network stability: later flights delayed, plus a documented penalty for taking a spare (0.5), leaving the
-  aircraft out of position after a diversion (1) or a hole in the rotation after a cancellation (1);
+- network stability: later flights delayed, plus each flight the plan cancels (a hole in the rotation, 1 each),
+  a documented penalty for taking a spare (0.5) and for leaving the aircraft out of position after a diversion (1);
 - execution reliability: 1 minus documented risks — waiting on a maintenance release estimate (0.3, estimates
   slip), each check within its margin (0.1), calling out reserves (0.1), a diversion's coach logistics (0.15),
   each execution note such as an extra cabin crew member on a larger type (0.05), each crew member to call
@@ -71,7 +71,10 @@ class Precedent:
 def raw_criteria(v: ValidatedScenario) -> dict[str, float]:
     """Each criterion in its own unit; lower is better except execution reliability."""
     s = v.scenario
-    network = s.downstream_flights_delayed + {"tail_swap": 0.5, "divert": 1.0, "cancel": 1.0}.get(s.kind, 0.0)
+    # every flight a plan cancels is a hole in the day, as every later flight a wait delays is one disruption more:
+    # a rotation's cancellation counted as one hole outranked a wait delaying fewer flights than it cancels
+    cancelled = max(sum(a.kind == "cancel" for a in s.actions), int(s.kind == "cancel"))
+    network = s.downstream_flights_delayed + cancelled + {"tail_swap": 0.5, "divert": 1.0}.get(s.kind, 0.0)
     risk = 0.1 * sum(c.status == "at_risk" for c in v.checks)
     risk += 0.3 if any(c.constraint == "airworthiness" and c.status == "at_risk" for c in v.checks) else 0.0
     risk += 0.1 if s.crew_replacements else 0.0
