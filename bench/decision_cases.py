@@ -14,6 +14,7 @@ what the code does today: the bench measures the distance between the two.
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -124,6 +125,9 @@ class Case(Strict):
     origin: str | None = None  # e.g. "issue 16", "demo": a report kept word for word
     # When the report was written, for a report that says "today" or "tonight" (the bench runs on another day)
     reported_at: AwareDatetime | None = None
+    # The operating day the OCC works, where it is not the UTC day of `reported_at` (a hub east of Greenwich: at
+    # 01:30 local on the 20th the UTC day is still the 19th)
+    ops_date: date | None = None
     why: str = Field(min_length=10)  # what an OCC would do, and why: the expectation's reasoning
     expect: Expect
 

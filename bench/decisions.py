@@ -197,7 +197,9 @@ def run_case(client: Any, account: Any, case: Case) -> Result:
     decision: dict[str, Any] | None = None
     try:
         with WhatIf(account, case.whatif_folder):
-            client.start(case.report, disruption_id=name, source="bench", reported_at=case.reported_at)
+            client.start(
+                case.report, disruption_id=name, source="bench", reported_at=case.reported_at, ops_date=case.ops_date
+            )
             progress = client.follow(name, timeout_s=900, poll_s=0.1)
             if progress.awaiting_approval:
                 decision = client.decision(name)

@@ -207,6 +207,22 @@ def test_words_that_time_something_else_state_no_estimate(text):
     assert _clears(text, code=64).clears.source != "stated"
 
 
+@given(
+    minutes=st.integers(5, 400),
+    subject=st.sampled_from(["it", "we", "the aircraft", "EY123", "the de-icing rig", "they"]),
+    modal=st.sampled_from(["can push", "will be released", "could leave", "is able to go", "gets to push", "may board"]),
+    code=st.sampled_from([41, 75, 87, 18]),
+)
+def test_a_duration_before_the_flight_can_go_is_the_wait_itself(minutes, subject, modal, code):
+    """'expects about 60 minutes before it can push' states the wait (the decision bench's MUC de-icing queue fell
+    back on the history's 185 minutes and refused the 60-minute delay); 'two hours before departure' still times
+    something else."""
+    d = _clears(f"EY123 expects about {minutes} minutes before {subject} {modal}", code=code)
+    assert d.clears.source == "stated", d.clears
+    at = STD if clearance_kind(d) not in ("aircraft_release", "crew_available") else decision_time(FLIGHT, NOW)
+    assert d.clears.expected == at + timedelta(minutes=minutes)
+
+
 @pytest.mark.parametrize(
     ("text", "words", "minutes"),
     [

@@ -39,7 +39,14 @@ from ..models.operational import Flight
 from ..rules import what_if_policy
 from . import clearance_history as history
 from . import clearance_policy as policy
-from .clearance_words import DELAY_CUES, NOT_AN_ESTIMATE_AFTER, EstimateBase, StatedEstimate, stated_estimates
+from .clearance_words import (
+    AFTER_WINDOW,
+    DELAY_CUES,
+    NOT_AN_ESTIMATE_AFTER,
+    EstimateBase,
+    StatedEstimate,
+    stated_estimates,
+)
 
 # A stated estimate with no upper bound of its own: a quarter of its length past it, at least a quarter of an hour
 # (a release estimate slips: parts, a re-inspection, the certificate of release to service) — company policy.
@@ -206,7 +213,7 @@ def _from_facts(disruption: Disruption, kind: ClearanceKind, report: str) -> lis
     fact = next((f for f in disruption.facts if f.name == "duration_minutes" and f.source == "stated"), None)
     if fact is None or not isinstance(fact.value, int) or fact.value <= 0:
         return []
-    if fact.span is not None and NOT_AN_ESTIMATE_AFTER.match(report[fact.span[1] : fact.span[1] + 20]):
+    if fact.span is not None and NOT_AN_ESTIMATE_AFTER.match(report[fact.span[1] : fact.span[1] + AFTER_WINDOW]):
         return []
     words = str(fact.evidence)
     past = _MVT_DELAY.search(words) or DELAY_CUES.search(words) or kind not in ("aircraft_release", "crew_available")

@@ -67,11 +67,15 @@ DELAY_CUES = re.compile(
     re.I,
 )
 # Right after a duration: it times something that is not the estimate ("two hours before departure", "queues an
-# hour long", "a seven hour flight", "90 minutes ago")
+# hour long", "a seven hour flight", "90 minutes ago"). "Before" opening a clause that says what the flight can then do
+# ("60 minutes before it can push", "two hours before the aircraft will be released") is the wait itself.
+WAIT_BEFORE = r"before\s+(?:[\w'-]+\s+){1,3}?(?:can|could|will|would|may|is\s+able|are\s+able|gets?\s+to)\b"
 NOT_AN_ESTIMATE_AFTER = re.compile(
-    r"\s*(?:before|prior|ago|earlier|since|long|flight|sector|block|duty|layover|turn\w*|connection|into|of\s+flight)\b",
+    rf"\s*(?!{WAIT_BEFORE})(?:before|prior|ago|earlier|since|long|flight|sector|block|duty|layover|turn\w*|connection"
+    r"|into|of\s+flight)\b",
     re.I,
 )
+AFTER_WINDOW = 48  # characters after a duration read for NOT_AN_ESTIMATE_AFTER: "before" and a three-word subject
 NOT_AN_ESTIMATE_BEFORE = re.compile(r"\b(?:last|past|first|within\s+the\s+last|already|for\s+the\s+past)\s*$", re.I)
 # A clock time: "10:30", "1030", "10.30", with its zone ("1h30" is a duration, as "take 1h30" says)
 CLOCK = re.compile(
@@ -192,7 +196,7 @@ def stated_estimates(report: str) -> list[StatedEstimate]:
         )
         taken.append(m.span())
     for m in DURATION.finditer(text):
-        after, before = text[m.end() : m.end() + 20], _clause_before(text, m.start())
+        after, before = text[m.end() : m.end() + AFTER_WINDOW], _clause_before(text, m.start())
         if not free(m.span()) or NOT_AN_ESTIMATE_AFTER.match(after) or NOT_AN_ESTIMATE_BEFORE.search(before):
             continue
         minutes, upper = _duration_minutes(m)
