@@ -27,10 +27,10 @@ from ...rules.ftl_easa_limits import min_rest_minutes
 from ...rules.rostered import duty_at_delay, rostered_duty
 from ..actions import ContinueFlight, ReassignCrew
 from ..context import DisruptionContext
-from ..crew import rest as crew_rest
 from ..crew.chain import NEXT_DUTY_RULE, next_duty
 from ..crew.moved_reports import Moves, moved
 from ..crew.rest import recrew_next_duty
+from ..crew.stand_down import stood_down as stood_down_record
 from ..memo_keys import ContinuationInDuty, ContinuationOnboard, ContinuationRested
 
 POST_FLIGHT = timedelta(minutes=30)  # release after on blocks (rules.crew.OperatorRules.post_flight_minutes)
@@ -118,7 +118,7 @@ def stood_down(ctx: DisruptionContext, crew: Onboard, crew_id: str, at: datetime
     """The member's roster with the duty holding the diverted sector ending at the alternate at `at` (its later
     sectors no longer theirs), and the minutes of that duty (what the minimum rest is counted over)."""
     rows, seat = crew.rows[crew_id], crew.seats[crew_id]
-    record = crew_rest.stood_down(rows, ctx.flight.flight_id, at, ctx.flight.diverted_to)
+    record = stood_down_record(rows, ctx.flight.flight_id, at, ctx.flight.diverted_to)
     if record is None:  # not reported yet: nothing to rest from
         return rows, 0
     kept = [r for r in rows if r.duty_id != seat.duty_id]

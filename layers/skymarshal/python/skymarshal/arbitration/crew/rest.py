@@ -5,6 +5,10 @@ once every one of them has had the minimum rest (ORO.FTL.235: the greater of the
 base, 10 h away), and the flight leaves that much later. Often the next day: the passengers' care and hotel
 (EU261 Art. 9) are counted by the same costing as any delay.
 
+A crew held mid-duty away from base (an out-and-back's return, the outbound flown) stands down where the flight
+leaves once the outbound has landed, rests there (10 h away from base, or the preceding duty if longer) and flies
+the rest of its duty as a new one (crew/stand_down.py); executed, the roster's duty is split there.
+
 Each member is checked by the crew rules for the re-timed duty (``rest_checks``: report, FDP, rest before and after,
 cumulative limits), a member who had already reported standing down at the decision, that duty counted before the
 rest. A crew member the data marks sick stays sick: only the report's own fatigue is cured by a rest. Nothing here
@@ -35,6 +39,7 @@ from ..plans.operate import operate
 from ..rotation import plan as rotation_plan
 from .chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
 from .moved_reports import Moves, moved
+from .stand_down import earlier_legs, remainder, report_lead, stands_down, stood_down
 
 # What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
 CURED_BY_REST = ("crew.max_fdp", "crew.rest")
@@ -61,32 +66,15 @@ def _cured(finding, crew_id: str, tired: set[str]) -> bool:
     return finding.rule.startswith(CURED_BY_REST) or (finding.rule == "crew.availability" and crew_id in tired)
 
 
-def stood_down(rows: list[CrewDuty], flight_id: str, at: datetime, station: str | None = None) -> CrewDuty | None:
-    """The part of the duty a member who has already reported works before standing down at `at` (at `station`:
-    where the duty began unless given), as a record the rest is counted from (None: not reported yet)."""
+def _ready(
+    member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetime, tired: bool, station: str
+) -> datetime:
+    """When the member may report again at `station` (where the flight leaves): after the minimum rest from standing
+    down there (or, unfit through fatigue, from now), counted over the preceding duty, 10 h away from base and 12 h
+    at it (ORO.FTL.235(a)/(b)); a member neither on duty nor tired may report at any time."""
     duty = rostered_duty(rows, flight_id)
-    if duty.report >= at:
-        return None
-    sector = next(r for r in rows if r.flight_id == flight_id)
-    return CrewDuty(
-        crew_id=sector.crew_id,
-        duty_key=f"{duty.report.isoformat()}#STOOD-DOWN#",
-        duty_id=f"{sector.duty_id}-stood-down",
-        kind="HISTORY",
-        duty_start=duty.report,
-        duty_end=at,
-        fdp_end=at,
-        start_station=sector.start_station,
-        end_station=station or sector.start_station,
-    )
-
-
-def _ready(member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetime, tired: bool) -> datetime:
-    """When the member may report again: after the minimum rest from standing down (or, unfit through fatigue,
-    from now), counted over the preceding duty; a member neither on duty nor tired may report at any time."""
-    duty = rostered_duty(rows, flight_id)
-    stood = stood_down(rows, flight_id, at)
-    home = (duty.start_station or member.base) == member.base
+    stood = stood_down(rows, flight_id, at, station)
+    home = station == member.base
     if stood is not None:
         minutes = min_rest_minutes(int((at - stood.duty_start).total_seconds() // 60), home)
         return at + timedelta(minutes=minutes)
@@ -101,7 +89,9 @@ def _ready(member: CrewMember, rows: list[CrewDuty], flight_id: str, at: datetim
 def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dict[str, CrewMember]] | None:
     """How late (minutes after their rostered report) the whole crew can report again, every member rested; None when
     no member is illegal at `wanted` for a reason a rest cures, or one is illegal for another (a reserve or a
-    cancellation answers), or the flight is not the first sector of a member's duty (mid-duty: the crew swap's)."""
+    cancellation answers). Mid-duty (sectors before this one in the same FDP, the crew away from base after an
+    outbound), the crew stands down where the flight leaves once those sectors are flown, and the rest of the duty
+    is a new one after the minimum rest there; before they are flown a rest cannot come between them (None)."""
     f = ctx.flight
     try:
         rostered = rostered_at(ctx, f, wanted)
@@ -111,25 +101,15 @@ def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dic
     resting = [r for r in rostered if own_illegal(r)]
     if not resting or any(not _cured(x, r.crew_id, tired) for r in resting for x in own_illegal(r)):
         return None
-    at = decision_time(f, ctx.now)
     members = {m.crew_id: m for m in q.crew_members(ctx.handle, [r.crew_id for r in rostered])}
     if set(members) != {r.crew_id for r in rostered}:
         return None  # a member missing from CrewMembers: validation names it on the other plans
     shift = 0
     for r in rostered:
         rows = _rows(ctx, r.crew_id)
-        duty = rostered_duty(rows, f.flight_id)
-        if any(
-            x.duty_id == duty.duty_id
-            and x.flight_id != f.flight_id
-            and x.sector_departure
-            and x.sector_departure < f.scheduled_departure
-            for x in rows
-            if x.kind == "FLIGHT"
-        ):
-            return None  # mid-duty: the sectors before this one were flown in this FDP
-        ready = _ready(members[r.crew_id], rows, f.flight_id, at, r.crew_id in tired)
-        shift = max(shift, math.ceil((ready - duty.report).total_seconds() / 300) * 5)
+        ready = _ready(members[r.crew_id], rows, f.flight_id, stands_down(ctx, rows), r.crew_id in tired, f.origin)
+        late = ready + report_lead(rows, f.flight_id, f.scheduled_departure) - f.scheduled_departure
+        shift = max(shift, math.ceil(late.total_seconds() / 300) * 5)
     return shift, tired, members
 
 
@@ -137,8 +117,10 @@ def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], memb
     """`scenario` with its rostered crew reporting again `delay` after their rostered report (RestCrew, right after
     the flight's own delay) and a reserve for each next duty that leaves short of rest."""
     f, delay = ctx.flight, scenario.delay_minutes
-    reports = {c: rostered_duty(_rows(ctx, c), f.flight_id).report + timedelta(minutes=delay) for c in sorted(members)}
-    rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=decision_time(f, ctx.now))
+    leaves = f.scheduled_departure + timedelta(minutes=delay)
+    reports = {c: leaves - report_lead(_rows(ctx, c), f.flight_id, f.scheduled_departure) for c in sorted(members)}
+    stood_at = max(stands_down(ctx, _rows(ctx, c)) for c in sorted(members))
+    rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=stood_at)
     told = _next_duties_told(ctx, scenario.actions, set(members))
     moves = next_duty_moves(ctx, [*scenario.actions, *told])
     recrews = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
@@ -227,8 +209,13 @@ def _findings(
     if crew_id in tired or awaited:  # the report's fatigue is what the rest cures; a sickness in the data is not
         member = member.model_copy(update={"status": "ACTIVE"})
     rows = moved(_rows(ctx, crew_id), crew_id, moves)
-    stood = stood_down(rows, rest.flight_id, rest.stood_down_at)
+    f = ctx.flight
+    stood = stood_down(rows, rest.flight_id, rest.stood_down_at, f.origin)
     duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
+    earlier = earlier_legs(rows, rest.flight_id, f.scheduled_departure)
+    if earlier and stood is not None:  # mid-duty: the duty so far ends where they stand down, the rest is a new one
+        rows = [r for r in rows if r.duty_id != duty.duty_id]
+        duty = remainder(duty, earlier, f.origin)
     key = RestedCheck(crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id))
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
 

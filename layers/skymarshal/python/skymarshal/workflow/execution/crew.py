@@ -82,19 +82,47 @@ def delay_crew_changes(planner: RowReader, a: DelayFlight) -> list[Change]:
 
 def rest_crew_changes(planner: RowReader, a: RestCrew) -> list[Change]:
     """Each rested member's rows of the duty holding the flight report at their new time (re-keyed: the duty key
-    starts with the report); the sectors were moved by the flight's DelayFlight, applied before this action."""
+    starts with the report); the sectors were moved by the flight's DelayFlight, applied before this action.
+
+    Mid-duty (sectors before the flight in the same duty, flown before the crew stood down where it leaves), the
+    duty is split there: the sectors flown end their duty at the stand-down, the flight and those after it are a new
+    duty from the new report (its own duty id, start station and sector count), as the crew rules judged them."""
     seats = planner._query(s.CREW_ROSTER, Key("flight_id").eq(a.flight_id), s.FLIGHT_POSITION_INDEX)
     by_member = {r["crew_id"]: r for r in seats if r.get("kind") == "FLIGHT"}
+    origin = planner._flight(a.flight_id)["origin"]
     out: list[Change] = []
     for crew_id, at in sorted(a.reports.items()):
         seat = by_member.get(crew_id)
         if seat is None:
             raise PlanError("ROW_MISSING", f"{crew_id} is no longer rostered on {a.flight_id}")
-        report = iso_z(at)
-        for row in _duty_rows(planner, seat):
-            key = f"{report}#{row.get('sector_departure') or row['kind']}#{row.get('flight_id') or ''}"
-            out.append(planner._change(s.CREW_ROSTER, row, None, Attr("kind").eq("FLIGHT")))
-            out.append(planner._change(s.CREW_ROSTER, None, {**row, "duty_start": report, "duty_key": key}))
+        rows = _duty_rows(planner, seat)
+        flown = [r for r in rows if r.get("sector_departure", "") < seat.get("sector_departure", "")]
+        for before, after in zip(
+            rows, _rested_rows(rows, flown, iso_z(at), iso_z(a.stood_down_at), origin), strict=True
+        ):
+            if after["duty_key"] != before["duty_key"]:
+                out.append(planner._change(s.CREW_ROSTER, before, None, Attr("kind").eq("FLIGHT")))
+                out.append(planner._change(s.CREW_ROSTER, None, after))
+            elif after != before:
+                out.append(planner._change(s.CREW_ROSTER, before, after, Attr("kind").eq("FLIGHT")))
+    return out
+
+
+def _rested_rows(rows: list[dict], flown: list[dict], report: str, stood_at: str, origin: str) -> list[dict]:
+    """The duty's rows after the rest (`rest_crew_changes`): re-keyed from `report`, or split after `flown`."""
+    rest = [r for r in rows if r not in flown]
+    new_duty = f"{rows[0]['duty_id']}-rested" if flown else rows[0]["duty_id"]
+    out = []
+    for row in rows:
+        if row in flown:
+            last = max(r["sector_arrival"] for r in flown)
+            out.append({**row, "duty_end": stood_at, "fdp_end": last, "sectors": len(flown), "end_station": origin})
+            continue
+        key = f"{report}#{row.get('sector_departure') or row['kind']}#{row.get('flight_id') or ''}"
+        new = {**row, "duty_start": report, "duty_key": key, "duty_id": new_duty}
+        if flown:
+            new.update(sectors=len(rest), start_station=origin)
+        out.append(new)
     return out
 
 
