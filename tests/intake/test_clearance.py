@@ -210,7 +210,9 @@ def test_words_that_time_something_else_state_no_estimate(text):
 @given(
     minutes=st.integers(5, 400),
     subject=st.sampled_from(["it", "we", "the aircraft", "EY123", "the de-icing rig", "they"]),
-    modal=st.sampled_from(["can push", "will be released", "could leave", "is able to go", "gets to push", "may board"]),
+    modal=st.sampled_from(
+        ["can push", "will be released", "could leave", "is able to go", "gets to push", "may board"]
+    ),
     code=st.sampled_from([41, 75, 87, 18]),
 )
 def test_a_duration_before_the_flight_can_go_is_the_wait_itself(minutes, subject, modal, code):
