@@ -96,10 +96,17 @@ def rest_crew_changes(planner: RowReader, a: RestCrew) -> list[Change]:
         if seat is None:
             raise PlanError("ROW_MISSING", f"{crew_id} is no longer rostered on {a.flight_id}")
         rows = _duty_rows(planner, seat)
-        flown = [r for r in rows if r.get("sector_departure", "") < seat.get("sector_departure", "")]
-        for before, after in zip(
-            rows, _rested_rows(rows, flown, iso_z(at), iso_z(a.stood_down_at), origin), strict=True
-        ):
+        # flown before the stand-down (sector times as ISO strings in UTC compare in order); a later sector of the
+        # duty that the plan leaves where it was stays in the rested duty, whatever the flight's new time
+        stood_at = iso_z(a.stood_down_at)
+        flown = [
+            r
+            for r in rows
+            if r.get("flight_id") != a.flight_id
+            and r.get("sector_arrival", stood_at) <= stood_at
+            and r.get("sector_departure", "") < seat.get("sector_departure", "")
+        ]
+        for before, after in zip(rows, _rested_rows(rows, flown, iso_z(at), stood_at, origin), strict=True):
             if after["duty_key"] != before["duty_key"]:
                 out.append(planner._change(s.CREW_ROSTER, before, None, Attr("kind").eq("FLIGHT")))
                 out.append(planner._change(s.CREW_ROSTER, None, after))
