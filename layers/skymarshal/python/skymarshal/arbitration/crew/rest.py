@@ -90,8 +90,8 @@ def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dic
     """How late (minutes after their rostered report) the whole crew can report again, every member rested; None when
     no member is illegal at `wanted` for a reason a rest cures, or one is illegal for another (a reserve or a
     cancellation answers). Mid-duty (sectors before this one in the same FDP, the crew away from base after an
-    outbound), the crew stands down where the flight leaves once those sectors are flown, and the rest of the duty
-    is a new one after the minimum rest there; before they are flown a rest cannot come between them (None)."""
+    outbound), the crew stands down where the flight leaves once those sectors are flown and their post-flight duties
+    done (``stand_down.stands_down``), and the rest of the duty is a new one after the minimum rest there."""
     f = ctx.flight
     try:
         rostered = rostered_at(ctx, f, wanted)
@@ -114,8 +114,9 @@ def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dic
 
 
 def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], members: dict[str, CrewMember]) -> Scenario:
-    """`scenario` with its rostered crew reporting again `delay` after their rostered report (RestCrew, right after
-    the flight's own delay) and a reserve for each next duty that leaves short of rest."""
+    """`scenario` with its rostered crew reporting again for the flight `delay` late (RestCrew, right after the
+    flight's own delay: their rostered report that much later, or mid-duty the company's report time before it) and
+    a reserve for each next duty that leaves short of rest."""
     f, delay = ctx.flight, scenario.delay_minutes
     leaves = f.scheduled_departure + timedelta(minutes=delay)
     reports = {c: leaves - report_lead(_rows(ctx, c), f.flight_id, f.scheduled_departure) for c in sorted(members)}
