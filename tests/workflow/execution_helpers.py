@@ -62,6 +62,14 @@ def copy_rows(account, target, scenario) -> set[tuple]:
             for c in sorted({*scenario.crew_replacements, *scenario.crew_replacements.values()})
             for r in h.query(s.CREW_ROSTER, Key("crew_id").eq(c))
         ]
+    if scenario.crew_rested:  # the rested members' whole rosters: a mid-duty rest splits the duty they are on
+        have = {row_key(s.CREW_ROSTER, r) for r in rows[s.CREW_ROSTER]}
+        rows[s.CREW_ROSTER] += [
+            r
+            for c in sorted(scenario.crew_rested)
+            for r in h.query(s.CREW_ROSTER, Key("crew_id").eq(c))
+            if row_key(s.CREW_ROSTER, r) not in have
+        ]
     tails = {
         reg for a in scenario.actions if isinstance(a, SwapAircraft) for reg in (a.from_registration, a.to_registration)
     }

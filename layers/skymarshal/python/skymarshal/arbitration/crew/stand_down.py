@@ -47,7 +47,9 @@ def stood_down(rows: list[CrewDuty], flight_id: str, at: datetime, station: str 
 
 def earlier_legs(rows: list[CrewDuty], flight_id: str, departure: datetime) -> list[CrewDuty]:
     """The sectors of the duty holding `flight_id` that leave before it: flown in the same FDP (mid-duty)."""
-    duty_id = next(r.duty_id for r in rows if r.flight_id == flight_id)
+    duty_id = next((r.duty_id for r in rows if r.flight_id == flight_id), None)
+    if duty_id is None:
+        raise LookupError(f"flight {flight_id} is not in this roster")  # as rules.rostered.rostered_duty says it
     return [
         x
         for x in rows

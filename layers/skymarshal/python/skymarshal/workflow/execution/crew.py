@@ -103,7 +103,8 @@ def rest_crew_changes(planner: RowReader, a: RestCrew) -> list[Change]:
             r
             for r in rows
             if r.get("flight_id") != a.flight_id
-            and r.get("sector_arrival", stood_at) <= stood_at
+            and r.get("sector_arrival")
+            and r["sector_arrival"] <= stood_at
             and r.get("sector_departure", "") < seat.get("sector_departure", "")
         ]
         for before, after in zip(rows, _rested_rows(rows, flown, iso_z(at), stood_at, origin), strict=True):
