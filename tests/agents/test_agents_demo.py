@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime
 
 import pytest
 
+from skymarshal.agents import runner
 from skymarshal.agents.runner import run_agent
 from skymarshal.checkpoint.registry_memory import InMemoryThreadRegistry
 from skymarshal.checkpoint.threads import thread_id
@@ -119,19 +121,32 @@ def test_revision_reads_the_collation_and_never_relaxes_a_safety_constraint(acco
     )  # priced at the release delay
 
 
-def test_a_safety_agent_out_of_time_says_no_dispatch(account, airline):
-    response = run_agent(
-        "crew_compliance",
-        airline.situations[1].prompt,
-        handle=account.handle(),
-        now=NOW,
-        llm=None,
-        deadline_seconds=0.001,
-    )
+def test_a_safety_agent_out_of_time_says_no_dispatch(account, airline, monkeypatch):
+    # The graph is held until the deadline has passed: a fast offline analysis can otherwise finish inside the
+    # worker's first GIL slice, before the caller's 1 ms join looks (a flake on CI, stop 59).
+    release = threading.Event()
+
+    class HeldGraph:
+        def invoke(self, state, config):
+            release.wait(5)
+            return {}
+
+    monkeypatch.setattr(runner, "build_graph", lambda *args, **kwargs: HeldGraph())
+    try:
+        response = run_agent(
+            "crew_compliance",
+            airline.situations[1].prompt,
+            handle=account.handle(),
+            now=NOW,
+            llm=None,
+            deadline_seconds=0.001,
+        )
+        business = run_agent(
+            "cargo", airline.situations[1].prompt, handle=account.handle(), now=NOW, llm=None, deadline_seconds=0.001
+        )
+    finally:
+        release.set()
     assert response.status == "degraded" and response.binding_constraints[0].startswith("NO DISPATCH")
-    business = run_agent(
-        "cargo", airline.situations[1].prompt, handle=account.handle(), now=NOW, llm=None, deadline_seconds=0.001
-    )
     assert business.status == "degraded" and business.binding_constraints == []
 
 
