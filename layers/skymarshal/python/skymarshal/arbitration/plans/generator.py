@@ -3,7 +3,8 @@
 Generated: delays to the moments that matter (the current estimate, the grounded tail's release, the estimate of
 when the cause clears and its upper bound — waiting is always a plan, clearance_wait.py —, the end of
 the weather at the destination, the crew's last legal minute), each also with a crew swap when reserves
-make it legal; a tail swap with each compatible aircraft at the origin; the crew agent's reserve swap;
+make it legal; a tail swap with each compatible aircraft at the origin, and an exchange with an aircraft of
+the type between its own flights there (exchange.py); the crew agent's reserve swap;
 a diversion to each alternate the regulatory agent found; and cancellation with full re-accommodation,
 the conservative baseline that always exists. Each is costed by the rules engine (rules.finance).
 Nothing here decides legality: validation does, and it may reject any of these.
@@ -12,7 +13,7 @@ Nothing here decides legality: validation does, and it may reject any of these.
 from __future__ import annotations
 
 import math
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from ...analysis.base import decision_time
 from ...analysis.crew import reserve_swap_at
@@ -36,10 +37,10 @@ from ..validation.scenario import swap_eligibility
 from .cancellation import cancellation, minutes_after
 from .clearance_wait import annotated, clearance_waits
 from .curfew_wait import after_curfews
+from .exchange import exchange_scenarios, swap_departure
 from .operate import operate
 from .rescue import rescue_scenarios
 
-SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bags and catering to the new tail
 MAX_CREW_SWAP_DELAYS = 2  # reserve searches are the slow part (~1.5 s each)
 
 
@@ -107,8 +108,10 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
 
 
 def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:
-    """The generator's own crew and aircraft plans: a reserve positioned on our flights, operating short, the crew
+    """The generator's own crew and aircraft plans: a tail exchange, a reserve positioned on our flights, operating short, the crew
     rested, a rescue aircraft (with the crew re-timed or rested for it), the flight flown on from its alternate."""
+    for exchange in exchange_scenarios(ctx):  # another aircraft's later flights wait for this tail instead
+        keep(exchange)
     keep(positioned_crew_swap(ctx))
     keep(short_crew(ctx))  # an unavailable cabin crew member stands down; the rest meet the minimum (ORO.CC.100)
     for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
@@ -229,8 +232,7 @@ def grounded_at_origin(probe: TailSwapEligibility) -> bool:
 
 def _tail_swap(ctx: DisruptionContext, registration: str, sources: list[str]) -> Scenario | None:
     f = ctx.flight
-    earliest = max(f.scheduled_departure, decision_time(f, ctx.now) + SWAP_PREPARATION)
-    departure = max(earliest, f.departure) if not ctx.aircraft_caused_delay else earliest
+    departure = swap_departure(ctx)
     probe = swap_eligibility(ctx, registration, departure)
     if probe is None:
         return None

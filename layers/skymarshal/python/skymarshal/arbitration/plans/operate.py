@@ -43,11 +43,13 @@ def operate(
     notes: list[str] | None = None,
     ferry: FerryAircraft | None = None,
     carried: Sequence[Flight] = (),
+    exchanged: Sequence[SwapAircraft | DelayFlight] = (),
 ) -> Scenario:
     """A scenario in which the flight operates: `delay` minutes late, on `registration` (brought by `ferry` when
     it is elsewhere; it also flies the flight's tail's later flights `carried`, until the tails swap back), with
     `replacements` for rostered crew, to `alternate` instead of the destination. On its own tail, the delay's
-    knock-on moves the tail's later flights."""
+    knock-on moves the tail's later flights. `exchanged`: the other tail's flights the flight's own tail takes over
+    once released, and the flights that exchange re-times (plans/exchange.py)."""
     f = ctx.flight
     departure = f.scheduled_departure + timedelta(minutes=delay)
     arrival = departure + (f.scheduled_arrival - f.scheduled_departure)
@@ -71,6 +73,7 @@ def operate(
                     to_aircraft_type=aircraft_type or later.aircraft_type,
                 )
             )
+    actions += exchanged
     if replacements:
         actions.append(ReassignCrew(flight_id=f.flight_id, replacements=replacements, report_at=report))
     if registration and extra_cabin_crew(f.aircraft_type, aircraft_type):
@@ -99,6 +102,7 @@ def operate(
     flies = same_tail and any(x.flight_id == f.flight_id and x.status != "CANCELLED" for x in ctx.rotation)
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if flies else None
     delays = spread.delays() if spread else {f.flight_id: delay}
+    delays |= {a.flight_id: a.delay_minutes for a in exchanged if isinstance(a, DelayFlight)}
     downstream = sum(1 for k, v in delays.items() if k != f.flight_id and v > 0)
     cost = finance.plan_cost(
         finance.PlanCostInput(
@@ -125,6 +129,7 @@ def operate(
         alternate,
         f"{delay}" if kind == "delay" or delay != f.delay_minutes else None,
         "crew" if replacements and kind != "crew_swap" else None,
+        "exchange" if exchanged else None,
     ]
     if carried:
         back = carried[-1]

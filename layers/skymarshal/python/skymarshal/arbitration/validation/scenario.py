@@ -20,7 +20,8 @@ from ...data import queries as q
 from ...rules.mel import aircraft_airworthiness
 from ...rules.rostered import CrewLegality
 from ...rules.tail_swap import tail_swap_eligibility
-from ...rules.tail_swap_models import TailSwapEligibility
+from ...rules.tail_swap_models import SwapRefusal, TailSwapEligibility
+from ..actions import SwapAircraft
 from ..bounds import SafetyBound, check_bound
 from ..cause_hold import held_by_cause
 from ..context import DisruptionContext
@@ -263,6 +264,16 @@ def swap_eligibility(
     return ctx.memo(SwapEligibility(registration, departure, ferried_to), compute)
 
 
+def _swap_refusals(s: Scenario, result: TailSwapEligibility) -> list[SwapRefusal]:
+    """The swap rules' refusals of the plan's aircraft, but for the flights it would have to give up when the plan
+    gives every one of them to another tail (an exchange, plans/exchange.py): the rotation check then judges both
+    tails' sequences as the plan leaves them."""
+    given = {a.flight_id for a in s.actions if isinstance(a, SwapAircraft) and a.from_registration == s.registration}
+    return [
+        r for r in result.refusals if not (r.code == "CONFLICTING_FLIGHTS" and set(result.flights_to_give_up) <= given)
+    ]
+
+
 def _airworthiness(ctx: DisruptionContext, s: Scenario):
     assert s.registration is not None and s.departure is not None  # operate() sets both on an operating scenario
     if s.registration != ctx.flight.aircraft_registration:
@@ -277,11 +288,10 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
                 "illegal",
                 f"{s.registration} has no availability record for {ctx.flight.flight_date}.",
             ), "DATA_MISSING"
-        if not result.eligible:
+        refusals = _swap_refusals(s, result)
+        if refusals:
             code = (
-                "AIRCRAFT_NOT_AIRWORTHY"
-                if any(r.code == "NOT_AIRWORTHY" for r in result.refusals)
-                else "TAIL_SWAP_INELIGIBLE"
+                "AIRCRAFT_NOT_AIRWORTHY" if any(r.code == "NOT_AIRWORTHY" for r in refusals) else "TAIL_SWAP_INELIGIBLE"
             )
             return rules_check(
                 "tail swap eligibility",
@@ -289,7 +299,7 @@ def _airworthiness(ctx: DisruptionContext, s: Scenario):
                 "Part-M M.A.403 / MEL / fleet rules",
                 s.registration,
                 "illegal",
-                "; ".join(r.message for r in result.refusals),
+                "; ".join(r.message for r in refusals),
             ), code
         return rules_check(
             "tail swap eligibility",

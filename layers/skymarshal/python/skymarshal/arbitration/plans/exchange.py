@@ -1,0 +1,185 @@
+"""A tail exchange (a swap chain): the disrupted flight, and the block of its tail's flights it leads, go to another
+aircraft of the type that is on the ground at the origin between its own flights; that aircraft's next flights go
+to the disrupted tail once it is released. What an OCC does at a hub when no spare is left: the passengers of the
+disrupted flight leave at once and the other aircraft's later passengers wait only as long as the repair outlasts
+their own schedule (often not at all).
+
+Each side flies its new sequence as early as its tail allows: the released tail from its release estimate, the other
+from the disrupted flight's departure, every flight no earlier than it is scheduled and a minimum turn-round after
+the one before it (the type's, ``rules.rotation``). The tails swap back where both blocks return to the origin, or
+keep each other's flights to the end of the plan's horizon. The plan is the first pair of blocks that leaves both
+rotations whole (``rotation.plan.plan_breaks``); validation then checks it as every plan — both tails' rotations,
+the re-timed flights' curfews and crews, the moved flights' aircraft days. Nothing here decides legality.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timedelta
+from itertools import product
+
+from ...analysis.base import decision_time
+from ...data import queries as q
+from ...models.fleet import AIRCRAFT_TYPES
+from ...models.operational import Flight
+from ...rules.rotation import flying
+from ..actions import DelayFlight, SwapAircraft
+from ..context import DisruptionContext
+from ..models import Scenario
+from ..rotation import plan as rotation_plan
+from ..validation.scenario import swap_eligibility
+from .cancellation import minutes_after
+from .operate import operate
+
+SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bags and catering to the new tail
+ON_GROUND_LOOK_BACK = timedelta(hours=12)  # arrivals at the origin this long before the flight: the tails there
+MAX_EXCHANGES = 3  # the tails whose own next departure is latest: they free the most time
+EXCHANGE_REFUSALS = {"CONFLICTING_FLIGHTS"}  # the other tail gives its own flights up: that is the exchange
+
+
+def swap_departure(ctx: DisruptionContext) -> datetime:
+    """When the flight can leave on another aircraft: not before its schedule nor before the swap is prepared, and
+    not before its current estimate unless that delay is the aircraft's own."""
+    f = ctx.flight
+    earliest = max(f.scheduled_departure, decision_time(f, ctx.now) + SWAP_PREPARATION)
+    return max(earliest, f.departure) if not ctx.aircraft_caused_delay else earliest
+
+
+def own_tail_ready(ctx: DisruptionContext) -> datetime | None:
+    """When the disrupted tail can fly again: the grounding's release estimate, or the current estimate of a delay
+    that is the aircraft's own. None: nothing to exchange (the tail is not what holds the flight, or no end known)."""
+    if not ctx.swap_addresses_cause:
+        return None
+    if ctx.tail_grounded:
+        return ctx.release_at
+    return ctx.flight.departure if ctx.aircraft_caused_delay and ctx.flight.delay_minutes > 0 else None
+
+
+def exchange_scenarios(ctx: DisruptionContext) -> list[Scenario]:
+    """One exchange plan for each in-service aircraft of the type on the ground at the origin (at most
+    ``MAX_EXCHANGES``, those whose next departure is latest), when the disrupted tail's release is after the swap."""
+    ready, departure = own_tail_ready(ctx), swap_departure(ctx)
+    if ready is None or ready <= departure:
+        return []
+    out = []
+    for tail, own in on_ground(ctx, departure)[:MAX_EXCHANGES]:
+        scenario = _exchange(ctx, tail, own, departure, ready)
+        if scenario is not None:
+            out.append(scenario)
+    return out
+
+
+def on_ground(ctx: DisruptionContext, departure: datetime) -> list[tuple[str, list[Flight]]]:
+    """Aircraft of the flight's type that landed at its origin before it and leave there next after it, with their
+    flights from that next departure on (latest next departure first)."""
+    f = ctx.flight
+    found = []
+    landed = q.arrivals(ctx.handle, f.origin, f.scheduled_departure - ON_GROUND_LOOK_BACK, departure)
+    for tail in sorted({x.aircraft_registration for x in landed if x.aircraft_type == f.aircraft_type}):
+        if tail == f.aircraft_registration:
+            continue
+        sequence = flying(rotation_plan.tail_flights(ctx, tail))
+        before = [x for x in sequence if x.departure < departure]
+        after = [x for x in sequence if x.departure >= departure and x.status in rotation_plan.OPERABLE]
+        if before and after and before[-1].destination == f.origin and after[0].origin == f.origin:
+            found.append((tail, after))
+    return sorted(found, key=lambda item: (-item[1][0].departure.timestamp(), item[0]))
+
+
+def _exchange(
+    ctx: DisruptionContext, tail: str, own: list[Flight], departure: datetime, ready: datetime
+) -> Scenario | None:
+    f = ctx.flight
+    probe = swap_eligibility(ctx, tail, departure)
+    if probe is not None and probe.ready_at and probe.ready_at > departure:  # turned round later: leave then
+        departure = probe.ready_at
+        probe = swap_eligibility(ctx, tail, departure)
+    if probe is None or {r.code for r in probe.refusals} - EXCHANGE_REFUSALS or ready <= departure:
+        return None
+    whole = [p for p in _pairs(ctx, own, tail, departure, ready) if not rotation_plan.plan_breaks(ctx, p[2])]
+    if not whole:
+        return None
+    carried, given, actions, _ = min(whole, key=lambda pair: pair[3])  # the least delay; fewest moved on a tie
+    moved = {f.flight_id, *(x.flight_id for x in carried)}  # operate() moves and re-times these itself
+    given_to_us = [a for a in actions if isinstance(a, SwapAircraft) and a.to_registration == f.aircraft_registration]
+    retimed = [a for a in actions if isinstance(a, DelayFlight) and a.flight_id not in moved]
+    late = [a.delay_minutes for a in retimed]
+    note = f"{f.aircraft_registration} flies {', '.join(x.flight_number for x in given)} after its release" + (
+        f", up to {max(late)} min late" if late else ", on time"
+    )
+    return operate(
+        ctx,
+        "tail_swap",
+        minutes_after(f.scheduled_departure, departure),
+        sources=["generator"],
+        registration=tail,
+        aircraft_type=probe.aircraft_type,
+        moved=probe.cabin_plan.offloaded + sum(probe.cabin_plan.downgraded.values()),
+        notes=[note, *(n.message for n in probe.notes if n.code not in ("CONTINUITY_BREAK", "GIVES_UP_FLIGHTS"))],
+        carried=carried,
+        exchanged=[*given_to_us, *retimed],
+    )
+
+
+def _pairs(
+    ctx: DisruptionContext, own: list[Flight], tail: str, departure: datetime, ready: datetime
+) -> Iterator[tuple[list[Flight], list[Flight], list, int]]:
+    """(carried, given, actions, passenger-minutes added) for each pair of blocks, fewest flights moved first: the disrupted tail's block
+    (``rotation.plan.blocks``, the flight first) goes to `tail`, and `tail`'s block from its next departure (up to a
+    return to the origin, or all of it) goes to the disrupted tail; after the blocks each tail flies its own remaining
+    flights (the tails swap back at the origin). The rotation check keeps the pairs whose sequences are whole."""
+    f = ctx.flight
+    mine = rotation_plan.blocks(ctx)
+    theirs = [own[: i + 1] for i, x in enumerate(own[:-1]) if x.destination == f.origin] + [own]
+    # the flight leaves on the other tail at `departure`, whatever its own tail's estimate was
+    first = f.model_copy(update={"estimated_departure": None, "estimated_arrival": None, "delay_minutes": 0})
+    for block, given in sorted(product(mine, theirs), key=lambda pair: len(pair[0]) + len(pair[1])):
+        their_sequence = [first, *block[1:], *own[len(given) :]]
+        our_sequence = [*given, *mine[-1][len(block) :]]
+        retimed = [*_retimed(their_sequence, departure), *_retimed(our_sequence, ready)]
+        swaps = [*_swaps(block, tail, f.aircraft_type), *_swaps(given, f.aircraft_registration, f.aircraft_type)]
+        added = _passenger_minutes([f, *block[1:], *own, *mine[-1][len(block) :]], retimed)
+        yield block[1:], given, [*swaps, *retimed], added
+
+
+def _passenger_minutes(flights: Sequence[Flight], retimed: Sequence[DelayFlight]) -> int:
+    """The delay re-timing adds to `flights`, in booked passenger-minutes (a flight with no count: one)."""
+    by_id = {x.flight_id: x for x in flights}
+    return sum(
+        (a.delay_minutes - by_id[a.flight_id].delay_minutes) * max(1, sum(by_id[a.flight_id].booked.values()))
+        for a in retimed
+    )
+
+
+def _swaps(flights: Sequence[Flight], tail: str, aircraft_type: str) -> list[SwapAircraft]:
+    return [
+        SwapAircraft(
+            flight_id=x.flight_id,
+            from_registration=x.aircraft_registration,
+            to_registration=tail,
+            to_aircraft_type=aircraft_type,
+        )
+        for x in flights
+    ]
+
+
+def _retimed(sequence: Sequence[Flight], ready: datetime) -> list[DelayFlight]:
+    """Each flight of a tail's new sequence that leaves later than it now does: no earlier than its schedule, the
+    tail's `ready` time for the first, and the previous arrival plus the type's minimum turn for the others."""
+    out: list[DelayFlight] = []
+    free = ready
+    for x in sequence:
+        leaves = max(x.departure, x.scheduled_departure, free)
+        arrives = leaves + (x.scheduled_arrival - x.scheduled_departure)
+        if leaves > x.departure:
+            minutes = minutes_after(x.scheduled_departure, leaves)
+            out.append(
+                DelayFlight(
+                    flight_id=x.flight_id,
+                    delay_minutes=minutes,
+                    new_departure=x.scheduled_departure + timedelta(minutes=minutes),
+                    new_arrival=x.scheduled_arrival + timedelta(minutes=minutes),
+                )
+            )
+        free = arrives + timedelta(minutes=AIRCRAFT_TYPES[x.aircraft_type].min_turn_minutes)
+    return out
