@@ -79,6 +79,8 @@ class Expect(Strict):
     consider: list[str] = Field(default_factory=list)
     # Crew a what-if made unfit (sick, short of rest): a rank-1 plan that calls one of them out is wrong.
     unfit_crew: list[str] = Field(default_factory=list)
+    # Aircraft a what-if grounded (AOG, in a check): a rank-1 plan flying the flight on one of them is wrong.
+    unfit_tails: list[str] = Field(default_factory=list)
 
     _specs = field_validator("rank1", "never_rank1", "consider")(_check_specs)
 

@@ -114,6 +114,8 @@ def judge(case: Case, result: Result, decision: dict[str, Any] | None) -> None:
         called = sorted(set(expect.unfit_crew) & set((top.get("crew_replacements") or {}).values()))
         if called:
             result.failures.append(f"rank 1 calls out {called}, whom the what-if made unfit")
+        if top.get("registration") in expect.unfit_tails:
+            result.failures.append(f"rank 1 flies on {top['registration']}, which the what-if grounded")
         acceptable = kinds in {kinds_of(s) for s in expect.rank1}
         documented = expect.rank1_if_documented
         if not acceptable and documented and kinds in {kinds_of(s) for s in documented.kinds}:

@@ -14,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from bench.decision_cases import SCENARIOS, Case, load_case, load_cases
+from bench.decisions import Result, judge
 from skymarshal.data.transfer import read_folder
 from skymarshal.models.disruption import DelayFamily
 
@@ -47,3 +48,14 @@ def test_a_malformed_case_is_refused() -> None:
         Case.model_validate({**base, "expect": {**base["expect"], "flights": ["EY123"]}})
     with pytest.raises(ValidationError, match="extra"):
         Case.model_validate({**base, "expected": {}})
+
+
+@pytest.mark.parametrize("registration", ["A6-BLT", "A6-BLJ"])
+def test_a_rank_1_on_a_tail_the_what_if_grounded_fails_the_case(registration: str) -> None:
+    case = load_case(SCENARIOS / "tech-hub-spares-unairworthy.yaml")
+    result = Result(name=case.name, group=case.group, report=case.report, outcome="decision")
+    result.understood = {"family": "technical", "scope": "flight", "flights": ["EY19-20270121"]}
+    plan = {"scenario_id": f"tail_swap:{registration}", "kind": "tail_swap", "kinds": ["tail_swap"], "title": "Swap"}
+    judge(case, result, {"ranked": [{"rank": 1, "scenario": {**plan, "registration": registration}}]})
+    grounded = registration in case.expect.unfit_tails
+    assert any("the what-if grounded" in f for f in result.failures) == grounded, result.failures

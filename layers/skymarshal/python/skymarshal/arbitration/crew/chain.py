@@ -3,8 +3,9 @@
 A delay (the flight's, or its knock-on on the tail's later flights) moves each rostered member's release; when
 the rest before their next rostered duty falls below the minimum (ORO.FTL.235, the ``crew.rest_after`` finding),
 the plan either calls a reserve out for that duty — one on standby at the duty's station whose standby covers the
-duty's report, legal for it by the same crew rules (``chain_recrews``, used by the builder) — or validation
-rejects it: CREW_CHAIN_BROKEN naming the duty (``chain_checks``).
+duty's report, legal for it by the same crew rules (``chain_recrews``, used by the builder) —, or moves that duty's
+report as much later as the rest needs (``chain_shortfalls``; crew/next_duty_retime.py), or validation rejects it:
+CREW_CHAIN_BROKEN naming the duty (``chain_checks``).
 """
 
 from __future__ import annotations
@@ -147,6 +148,59 @@ def chain_recrews(
     return out
 
 
+def chain_shortfalls(
+    ctx: DisruptionContext, flight: Flight, delay: int, replaced: Iterable[str], recrewed: Iterable[str]
+) -> dict[str, int]:
+    """Minutes short of the minimum rest before their next duty, for each member the delay of `flight` leaves short
+    whom no reserve relieves (`recrewed`): what re-timing that duty must make up (crew/next_duty_retime.py)."""
+    try:
+        rostered = rostered_at(ctx, flight, delay)
+    except LookupError:
+        return {}
+    relieved = set(recrewed)
+    out = {}
+    for r in chain_members(rostered, replaced):
+        rest = next(f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE)
+        if r.crew_id not in relieved and rest.margin_minutes is not None:
+            out[r.crew_id] = -rest.margin_minutes
+    return out
+
+
+def _moved_next_duty(ctx: DisruptionContext, s: Scenario, r: CrewLegality, found, rest) -> Check | None:
+    """The member's next duty as the plan re-times it (a RestCrew on its first flight): their rest before it counted
+    to the new report, the duty itself by the crew rules there (``moved_reports.moved_report``); None when the plan
+    does not move it."""
+    from .moved_reports import moved_report  # moved_reports builds on this module
+
+    at = next(
+        (
+            a.reports[r.crew_id]
+            for a in s.actions
+            if isinstance(a, RestCrew) and a.flight_id == found[0] and r.crew_id in a.reports
+        ),
+        None,
+    )
+    if at is None or rest.margin_minutes is None:
+        return None
+    later = int((at - found[1].report).total_seconds() // 60)
+    label = f"{found[1].label or found[0]} (from {found[0]}) reporting {at:%d %b %H:%MZ}"
+    if rest.margin_minutes + later < 0:
+        message = f"{r.name} ({r.rank}) is still short of rest before {label}: {rest.message}"
+        return _check(f"crew chain {r.crew_id}", rest.clause, found[0], "illegal", message), "CREW_CHAIN_BROKEN"
+    try:
+        findings = moved_report(ctx, r.crew_id, found[0], at)
+    except (LookupError, StopIteration) as exc:
+        return _check(f"crew chain {r.crew_id}", rest.clause, found[0], "illegal", str(exc)), "DATA_MISSING"
+    worst = next((f for f in findings if f.status == "illegal"), None)
+    if worst is not None:
+        message = f"{r.name} ({r.rank}) on {label}: {worst.message}"
+        return _check(f"crew chain {r.crew_id}", worst.clause, found[0], "illegal", message), "CREW_CHAIN_BROKEN"
+    message = (
+        f"{r.name} would not have the minimum rest before {found[1].label or found[0]}: it reports {later} min later."
+    )
+    return _check(f"crew chain {r.crew_id}", rest.clause, found[0], "legal", message), None
+
+
 def _check(constraint: str, clause: str, subject: str, status: str, message: str) -> ConstraintCheck:
     return ConstraintCheck(
         constraint=constraint, source="rules", clause=clause, subject=subject, status=status, message=message
@@ -168,6 +222,10 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
         label = f"{found[1].label or found[0]} (from {found[0]})" if found else "their next rostered duty"
         subject = found[0] if found else r.crew_id
         chosen = recrewed.get((found[0], r.crew_id)) if found else None
+        moved = _moved_next_duty(ctx, s, r, found, rest) if found and not chosen else None
+        if moved is not None:
+            yield moved
+            continue
         bad = None
         if found and chosen:
             later = ctx.memo(FlightRead(found[0]), lambda fid=found[0]: q.get_flight(ctx.handle, fid))

@@ -11,7 +11,7 @@ rules (FDP, rest before and after: ORO.FTL.205/235), or the plan is refused CREW
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 
 from ...analysis.base import decision_time
@@ -67,10 +67,13 @@ def moved_report(ctx: DisruptionContext, crew_id: str, flight_id: str, report: d
     return evaluate_duty(member[0], shifted, rostered_duty(shifted, flight_id))
 
 
-def knock_on_reports(ctx: DisruptionContext, actions: Sequence[object]) -> list[RestCrew]:
-    """For each later flight the plan delays (its DelayFlight in `actions`): its crew members not yet called whose duty
-    starts there and who may not operate it waiting from the roster's report, told to report as much later as the
-    flight leaves (net of a delay already executed on the roster). One RestCrew per flight, after its DelayFlight."""
+def knock_on_reports(
+    ctx: DisruptionContext, actions: Sequence[object], only: Iterable[str] | None = None
+) -> list[RestCrew]:
+    """For each later flight the plan delays (its DelayFlight in `actions`; `only`: of these flights): its crew
+    members not yet called whose duty starts there and who may not operate it waiting from the roster's report, told
+    to report as much later as the flight leaves (net of a delay already executed on the roster). One RestCrew per
+    flight, after its DelayFlight."""
     f = ctx.flight
     notice = decision_time(f, ctx.now) + CALL_OUT
     answered = {c for a in actions if isinstance(a, ReassignCrew) for c in a.replacements}
@@ -78,6 +81,8 @@ def knock_on_reports(ctx: DisruptionContext, actions: Sequence[object]) -> list[
     out: list[RestCrew] = []
     for a in actions:
         if not isinstance(a, DelayFlight) or a.flight_id == f.flight_id or a.delay_minutes <= 0:
+            continue
+        if only is not None and a.flight_id not in only:
             continue
         later = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
         try:

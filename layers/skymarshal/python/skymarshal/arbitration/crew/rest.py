@@ -38,7 +38,8 @@ from ..plans.curfew_wait import after_curfews
 from ..plans.operate import operate
 from ..rotation import plan as rotation_plan
 from .chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
-from .moved_reports import Moves, moved
+from .moved_reports import Moves, knock_on_reports, moved
+from .next_duty_retime import retimed_next_duties
 from .stand_down import earlier_legs, remainder, report_lead, stands_down, stood_down
 
 # What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
@@ -124,13 +125,23 @@ def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], memb
     rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=stood_at)
     told = _next_duties_told(ctx, scenario.actions, set(members))
     moves = next_duty_moves(ctx, [*scenario.actions, *told])
-    recrews = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
+    recrews, short = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
     told = [t for t in told if not any(set(t.reports) & set(r.replacements) for r in recrews)]
+    retimed = retimed_next_duties(ctx, short)  # no reserve: their next duty reports once they are rested
+    knock_on = [*scenario.actions, rest, *retimed]
     after = next((i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0)
     return scenario.model_copy(
         update={
             "scenario_id": f"{scenario.scenario_id}:rested",
-            "actions": [*scenario.actions[:after], rest, *recrews, *scenario.actions[after:], *told],
+            "actions": [
+                *scenario.actions[:after],
+                rest,
+                *recrews,
+                *scenario.actions[after:],
+                *told,
+                *retimed,
+                *knock_on_reports(ctx, knock_on, only=[a.flight_id for a in retimed if isinstance(a, DelayFlight)]),
+            ],
             "crew_rested": sorted(reports),
             "execution_notes": [
                 *scenario.execution_notes,
@@ -268,17 +279,23 @@ def recrew_next_duty(ctx: DisruptionContext, crew_id: str, taken: set[str]) -> R
 
 def _next_duty_recrews(
     ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember], moves: Moves
-) -> list[ReassignCrew]:
-    """A reserve for the next rostered duty of each rested member who would be short of rest before it."""
+) -> tuple[list[ReassignCrew], dict[str, int]]:
+    """A reserve for the next rostered duty of each rested member who would be short of rest before it, and how many
+    minutes short are those no reserve can relieve (crew id → minutes)."""
     out: list[ReassignCrew] = []
+    short: dict[str, int] = {}
     taken: set[str] = set()
     for crew_id in sorted(rest.reports):
         findings = _findings(ctx, members[crew_id], rest, delay, tired, moves)
-        if not any(x.status == "illegal" and x.rule == NEXT_DUTY_RULE for x in findings):
+        after = next((x for x in findings if x.status == "illegal" and x.rule == NEXT_DUTY_RULE), None)
+        if after is None:
             continue
         recrew = recrew_next_duty(ctx, crew_id, taken)
-        out += [recrew] if recrew else []
-    return out
+        if recrew is not None:
+            out.append(recrew)
+        elif after.margin_minutes is not None:
+            short[crew_id] = -after.margin_minutes
+    return out, short
 
 
 def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:

@@ -16,8 +16,9 @@ from ...rules import finance, guest, network
 from ..actions import DelayFlight, DivertFlight, FerryAircraft, ReassignCrew, RebookPassengers, SwapAircraft
 from ..context import DisruptionContext
 from ..crew.cabin import add_cabin_crew, extra_cabin_crew
-from ..crew.chain import chain_recrews
+from ..crew.chain import chain_recrews, chain_shortfalls
 from ..crew.moved_reports import knock_on_reports
+from ..crew.next_duty_retime import retimed_next_duties
 from ..memo_keys import FlightRead
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
@@ -96,13 +97,16 @@ def operate(
     same_tail = registration is None
     actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
     if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
-        actions += _chain(ctx, actions, delay, replacements or {})
+        actions = rotation_plan.latest_delays([*actions, *_chain(ctx, actions, delay, replacements or {})])
     actions += knock_on_reports(ctx, actions)  # crews of re-timed later flights, still at rest, report later
     # a flight the data already cancelled has no rotation left to run down (its report is answered on its own)
     flies = same_tail and any(x.flight_id == f.flight_id and x.status != "CANCELLED" for x in ctx.rotation)
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if flies else None
     delays = spread.delays() if spread else {f.flight_id: delay}
-    delays |= {a.flight_id: a.delay_minutes for a in exchanged if isinstance(a, DelayFlight)}
+    # flights of other tails the plan re-times (an exchange's, a crew's next duty's) at their own delays
+    delays |= {
+        a.flight_id: a.delay_minutes for a in actions if isinstance(a, DelayFlight) and a.flight_id not in delays
+    }
     downstream = sum(1 for k, v in delays.items() if k != f.flight_id and v > 0)
     cost = finance.plan_cost(
         finance.PlanCostInput(
@@ -167,15 +171,27 @@ def operate(
 
 
 def _chain(ctx: DisruptionContext, actions: list, delay: int, replacements: dict) -> list:
-    """Reserves for the next rostered duties the plan's delays make illegal (the flight's and its knock-on's)."""
+    """Reserves for the next rostered duties the plan's delays make illegal (the flight's and its knock-on's), one
+    per member; a duty no reserve can take reports once its crew is rested, by the most any of the member's re-timed
+    flights leaves them short (validation judges each of those flights: crew/next_duty_retime.py)."""
     taken = set(replacements.values())
-    out = chain_recrews(ctx, ctx.flight, delay, replacements, taken)
+    delayed = [(ctx.flight, delay)]
     for a in actions:
         if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id:
             later = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
             if later is not None:
-                out += chain_recrews(ctx, later, a.delay_minutes, (), taken)
-    return out
+                delayed.append((later, a.delay_minutes))
+    out: list = []
+    relieved = set(replacements)
+    short: dict[str, int] = {}
+    after: dict[str, Flight] = {}
+    for flight, minutes in delayed:
+        recrews = chain_recrews(ctx, flight, minutes, relieved, taken)
+        out += recrews
+        relieved |= {c for r in recrews for c in r.replacements}
+        for crew_id, by in chain_shortfalls(ctx, flight, minutes, relieved, ()).items():
+            short[crew_id], after[crew_id] = max(by, short.get(crew_id, 0)), after.get(crew_id, flight)
+    return out + retimed_next_duties(ctx, {c: by for c, by in short.items() if c not in relieved}, after)
 
 
 def _pax(ctx: DisruptionContext) -> int:

@@ -51,6 +51,7 @@ def rotation_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
         )
     yield from _later_swaps(ctx, s)
     yield from _knock_on(ctx, s)
+    yield from _moved_only(ctx, s)
 
 
 SWAPPABLE = ("SPARE", "IN_SERVICE")  # an AircraftDay that is neither grounded nor in the hangar
@@ -82,6 +83,17 @@ def _later_swaps(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
             ),
             "DATA_MISSING",
         )
+
+
+def _moved_only(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
+    """A later duty the plan tells to report later on a flight it does not re-time (it already leaves late enough):
+    by the crew rules at the new report, as a re-timed flight's are in ``_knock_on``."""
+    delayed = {a.flight_id for a in s.actions if isinstance(a, DelayFlight)}
+    if any(isinstance(x, ContinueFlight) for x in s.actions):  # a continuation checks its own
+        return
+    for a in s.actions:
+        if isinstance(a, RestCrew) and a.flight_id != ctx.flight.flight_id and a.flight_id not in delayed:
+            yield from moved_report_checks(ctx, a)
 
 
 def _knock_on(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ...analysis.base import decision_time
 from ...data import queries as q
@@ -26,13 +26,14 @@ from ...rules.network import propagate_delay
 from ...rules.rotation import RotationBreak, flying, rotation_breaks
 from ..actions import CancelFlight, ContinueFlight, DelayFlight, DivertFlight, FerryAircraft, SwapAircraft
 from ..context import DisruptionContext
-from ..memo_keys import RotationBreaks, TailRead, WorkOrdersRead
+from ..memo_keys import FlightRead, RotationBreaks, TailRead, WorkOrdersRead
 
 LOOK_BACK = timedelta(hours=24)  # the flight that brought the tail: where it stands
 LOOK_AHEAD = timedelta(days=4)  # far enough for a rotation to come back to plan (ultra long haul out and back)
 GROUNDED_HORIZON = timedelta(hours=24)
 OPERABLE = ("SCHEDULED", "DELAYED")
 T = TypeVar("T")
+A = TypeVar("A")
 
 
 def tail_flights(ctx: DisruptionContext, registration: str) -> list[Flight]:
@@ -66,6 +67,28 @@ def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | N
     return out
 
 
+def latest_delays(actions: Sequence[A]) -> list[A]:
+    """The actions with one DelayFlight per flight, the latest, where the first stood: a later flight re-timed twice
+    (the tail's knock-on, then its crew's moved report) leaves at the later time."""
+    latest: dict[str, DelayFlight] = {}
+    for a in actions:
+        if isinstance(a, DelayFlight) and (
+            a.flight_id not in latest or a.delay_minutes > latest[a.flight_id].delay_minutes
+        ):
+            latest[a.flight_id] = a
+    out: list[A] = []
+    placed: set[str] = set()
+    for a in actions:
+        if isinstance(a, DelayFlight):
+            if a.flight_id in placed:
+                continue
+            placed.add(a.flight_id)
+            out.append(cast(A, latest[a.flight_id]))
+        else:
+            out.append(a)
+    return out
+
+
 def blocks(ctx: DisruptionContext) -> list[list[Flight]]:
     """Candidate sets of the tail's flights to move or cancel with the disrupted flight, smallest first: up to each
     return to the flight's origin with more flying after it, then everything left."""
@@ -85,6 +108,13 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
     tails |= {a.registration for a in actions if isinstance(a, (FerryAircraft, ContinueFlight))}
     flights = {x.flight_id: x for t in sorted(tails) for x in tail_flights(ctx, t)}
     flights.setdefault(ctx.flight.flight_id, ctx.flight)
+    for a in actions:  # a flight of another tail the plan re-times (a crew's next duty): that tail too
+        if isinstance(a, DelayFlight) and a.flight_id not in flights:
+            x = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
+            if x is not None:
+                tails.add(x.aircraft_registration)
+                flights |= {y.flight_id: y for y in tail_flights(ctx, x.aircraft_registration)}
+                flights.setdefault(x.flight_id, x)
     for a in actions:
         x = flights.get(a.flight_id)
         if isinstance(a, FerryAircraft):
