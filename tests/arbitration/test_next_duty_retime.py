@@ -63,7 +63,9 @@ def test_a_next_duty_no_reserve_takes_reports_once_the_crew_is_rested(account, f
             first, duty = next_duty(ctx, crew_id, flight)  # type: ignore[misc]
             assert reports[crew_id] - duty.report >= timedelta(minutes=minutes)  # the minimum rest is met
             seat = next(r for r in ctx.roster(crew_id, flight.scheduled_departure) if r.flight_id == first)
-            leaves = delays[first].new_departure if first in delays else q.get_flight(handle, first).departure  # type: ignore[union-attr]
+            now = q.get_flight(handle, first)
+            assert now is not None
+            leaves = delays[first].new_departure if first in delays else now.departure
             assert leaves - seat.sector_departure >= reports[crew_id] - duty.report  # not before the crew is there
     assert not [b for b in plan_breaks(ctx, plan.actions) if b.continuity]  # the re-timed tails fly in sequence
     checked = validate(ctx, plan)

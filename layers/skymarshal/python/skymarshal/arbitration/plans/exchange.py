@@ -124,10 +124,11 @@ def _exchange(
 def _pairs(
     ctx: DisruptionContext, own: list[Flight], tail: str, departure: datetime, ready: datetime
 ) -> Iterator[tuple[list[Flight], list[Flight], list, int]]:
-    """(carried, given, actions, passenger-minutes added) for each pair of blocks, fewest flights moved first: the disrupted tail's block
-    (``rotation.plan.blocks``, the flight first) goes to `tail`, and `tail`'s block from its next departure (up to a
-    return to the origin, or all of it) goes to the disrupted tail; after the blocks each tail flies its own remaining
-    flights (the tails swap back at the origin). The rotation check keeps the pairs whose sequences are whole."""
+    """(carried, given, actions, passenger-minutes added) for each pair of blocks, fewest flights moved first: the
+    disrupted tail's block (``rotation.plan.blocks``, the flight first) goes to `tail`, and `tail`'s block from its
+    next departure (up to a return to the origin, or all of it) goes to the disrupted tail; after the blocks each
+    tail flies its own remaining flights (the tails swap back at the origin). The caller keeps the pairs whose
+    sequences the rotation check finds whole."""
     f = ctx.flight
     mine = rotation_plan.blocks(ctx)
     theirs = [own[: i + 1] for i, x in enumerate(own[:-1]) if x.destination == f.origin] + [own]

@@ -108,8 +108,9 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
 
 
 def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:
-    """The generator's own crew and aircraft plans: a tail exchange, a reserve positioned on our flights, operating short, the crew
-    rested, a rescue aircraft (with the crew re-timed or rested for it), the flight flown on from its alternate."""
+    """The generator's own crew and aircraft plans: a tail exchange, a reserve positioned on our flights, operating
+    short, the crew rested, a rescue aircraft (with the crew re-timed or rested for it), the flight flown on from its
+    alternate."""
     for exchange in exchange_scenarios(ctx):  # another aircraft's later flights wait for this tail instead
         keep(exchange)
     keep(positioned_crew_swap(ctx))
