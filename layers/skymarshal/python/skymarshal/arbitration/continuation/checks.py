@@ -13,7 +13,7 @@ from ...rules.mel import aircraft_airworthiness
 from ..actions import ContinueFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
 from ..crew.chain import NEXT_DUTY_RULE
-from ..crew.moved_reports import moved_report
+from ..crew.moved_duty import moved_report
 from ..crew.rest import next_duty_moves, reserve_problem
 from ..memo_keys import WorkOrdersRead
 from ..models import ConstraintCheck, RejectionCode, Scenario

@@ -28,7 +28,7 @@ from ...rules.rostered import duty_at_delay, rostered_duty
 from ..actions import ContinueFlight, ReassignCrew
 from ..context import DisruptionContext
 from ..crew.chain import NEXT_DUTY_RULE, next_duty
-from ..crew.moved_reports import Moves, moved
+from ..crew.moved_duty import Moves, moved
 from ..crew.rest import recrew_next_duty
 from ..crew.stand_down import stood_down as stood_down_record
 from ..memo_keys import ContinuationInDuty, ContinuationOnboard, ContinuationRested

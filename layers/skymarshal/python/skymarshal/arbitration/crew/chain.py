@@ -23,6 +23,7 @@ from ..actions import ReassignCrew, RestCrew
 from ..context import DisruptionContext
 from ..memo_keys import CrewLegalityCheck, FlightRead, FlightRosterRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
+from .moved_duty import moved_report
 
 NEXT_DUTY_RULE = "crew.rest_after"  # rules.crew: the rest after this duty before the next rostered one
 MAX_RESERVES_CHECKED = 8  # reserve histories are the slow read: the first legal one of the rank is enough
@@ -168,10 +169,8 @@ def chain_shortfalls(
 
 def _moved_next_duty(ctx: DisruptionContext, s: Scenario, r: CrewLegality, found, rest) -> Check | None:
     """The member's next duty as the plan re-times it (a RestCrew on its first flight): their rest before it counted
-    to the new report, the duty itself by the crew rules there (``moved_reports.moved_report``); None when the plan
+    to the new report, the duty itself by the crew rules there (``moved_duty.moved_report``); None when the plan
     does not move it."""
-    from .moved_reports import moved_report  # moved_reports builds on this module
-
     at = next(
         (
             a.reports[r.crew_id]

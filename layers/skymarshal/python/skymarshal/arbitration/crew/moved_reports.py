@@ -12,37 +12,20 @@ rules (FDP, rest before and after: ORO.FTL.205/235), or the plan is refused CREW
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from ...analysis.base import decision_time
 from ...analysis.crew import CALL_OUT
 from ...data import queries as q
-from ...models.findings import Finding
 from ...models.operational import CrewDuty
-from ...rules.crew import evaluate_duty
-from ...rules.rostered import rostered_duty
 from ..actions import DelayFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
 from ..memo_keys import FlightRead, SeatsRead
 from ..models import ConstraintCheck, RejectionCode
 from .chain import own_illegal, rostered_at
+from .moved_duty import moved_report
 
-Moves = dict[str, tuple[str, timedelta]]  # crew id → (first flight of their next duty, how much later it reports)
 Check = tuple[ConstraintCheck, RejectionCode | None]
-
-
-def moved(rows: list[CrewDuty], crew_id: str, moves: Moves) -> list[CrewDuty]:
-    """The member's rows with the duty `moves` names re-timed (report, sectors, end) by its move."""
-    if crew_id not in moves:
-        return rows
-    flight_id, by = moves[crew_id]
-    duty_id = next((r.duty_id for r in rows if r.flight_id == flight_id), None)
-    fields = ("duty_start", "duty_end", "fdp_end", "sector_departure", "sector_arrival")
-
-    def shift(r: CrewDuty) -> CrewDuty:
-        return r.model_copy(update={k: getattr(r, k) + by for k in fields if getattr(r, k) is not None})
-
-    return [shift(r) if r.duty_id == duty_id else r for r in rows]
 
 
 def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
@@ -53,18 +36,6 @@ def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
         r.sector_departure for r in rows if r.duty_id == seat.duty_id and r.kind == "FLIGHT" and r.sector_departure
     ]
     return seat.sector_departure is not None and seat.sector_departure <= min(sectors, default=seat.sector_departure)
-
-
-def moved_report(ctx: DisruptionContext, crew_id: str, flight_id: str, report: datetime) -> list[Finding]:
-    """A crew member of a later flight the plan re-times, their duty reporting at `report` instead of the roster's:
-    the duty's FDP and the rest before and after it by the crew rules."""
-    member = q.crew_members(ctx.handle, [crew_id])
-    if not member:
-        raise LookupError(f"{crew_id} is not in CrewMembers")
-    rows = ctx.roster(crew_id, report)
-    seat = next(r for r in rows if r.flight_id == flight_id)
-    shifted = moved(rows, crew_id, {crew_id: (flight_id, report - seat.duty_start)})
-    return evaluate_duty(member[0], shifted, rostered_duty(shifted, flight_id))
 
 
 def knock_on_reports(

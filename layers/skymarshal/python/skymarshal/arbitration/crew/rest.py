@@ -38,7 +38,8 @@ from ..plans.curfew_wait import after_curfews
 from ..plans.operate import operate
 from ..rotation import plan as rotation_plan
 from .chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
-from .moved_reports import Moves, knock_on_reports, moved
+from .moved_duty import Moves, moved
+from .moved_reports import knock_on_reports
 from .next_duty_retime import retimed_next_duties
 from .stand_down import earlier_legs, remainder, report_lead, stands_down, stood_down
 
