@@ -1,8 +1,8 @@
-"""A rested crew member's next rostered duty re-timed when the plan leaves them short of rest before it and no
-reserve can take it: the duty reports once the minimum rest is met (ORO.FTL.235; CS FTL.1.205(d), the report moved
-before the member leaves their place of rest) and its first flight leaves as much later, with that flight's
-knock-on down its own tail (``rules.network.propagate_delay``) — what an OCC does for a crew held away from base
-rather than cancel the rotation it came to fly home.
+"""A crew member's next rostered duty re-timed when a plan (a delay, its knock-on, a rest) leaves them short of rest
+before it and no reserve can take it: the duty reports once the minimum rest is met (ORO.FTL.235; CS FTL.1.205(d),
+the report moved before the member leaves their place of rest) and its first flight leaves as much later, with that
+flight's knock-on down its own tail (``rules.network.propagate_delay``) — what an OCC does rather than refuse the
+wait, or cancel the rotation a crew held away from base came to fly home.
 
 Nothing here decides legality: validation checks every re-timed flight as any knock-on (curfews, its rostered
 crew, their next duties), each moved report by the crew rules at the new report (``moved_reports``), the rested
