@@ -1,22 +1,23 @@
 """A tail exchange (a swap chain): the disrupted flight, and the block of its tail's flights it leads, go to another
-aircraft of the type that is on the ground at the origin between its own flights; that aircraft's next flights go
-to the disrupted tail once it is released. What an OCC does at a hub when no spare is left: the passengers of the
-disrupted flight leave at once and the other aircraft's later passengers wait only as long as the repair outlasts
-their own schedule (often not at all).
+aircraft of the type that stands at the origin between two of its own flights before the disrupted tail is
+released; that aircraft's next flights go to the disrupted tail once it is. What an OCC does at a hub when no spare
+is left: the passengers of the disrupted flight leave as soon as the other aircraft is turned round, and its later
+passengers wait only as long as the repair outlasts their own schedule (often not at all).
 
 Each side flies its new sequence as early as its tail allows: the released tail from its release estimate, the other
-from the disrupted flight's departure, every flight no earlier than it is scheduled and a minimum turn-round after
-the one before it (the type's, ``rules.rotation``). The tails swap back where both blocks return to the origin, or
-keep each other's flights to the end of the plan's horizon. The plan is the first pair of blocks that leaves both
-rotations whole (``rotation.plan.plan_breaks``); validation then checks it as every plan — both tails' rotations,
-the re-timed flights' curfews and crews, the moved flights' aircraft days. Nothing here decides legality.
+from when it can take the flight, every flight no earlier than it is scheduled and a minimum turn-round after the
+one before it (the type's, ``rules.rotation``). The tails swap back where both blocks return to the origin, or keep
+each other's flights to the end of the plan's horizon. Of the pairs of blocks that leave both rotations whole
+(``rotation.plan.plan_breaks``), the plan takes the one adding the fewest booked passenger-minutes; validation then
+checks it as every plan — both tails' rotations, the re-timed flights' curfews and crews, the moved flights'
+aircraft days. Nothing here decides legality.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
-from itertools import product
+from itertools import pairwise, product
 
 from ...analysis.base import decision_time
 from ...data import queries as q
@@ -56,33 +57,44 @@ def own_tail_ready(ctx: DisruptionContext) -> datetime | None:
 
 
 def exchange_scenarios(ctx: DisruptionContext) -> list[Scenario]:
-    """One exchange plan for each in-service aircraft of the type on the ground at the origin (at most
-    ``MAX_EXCHANGES``, those whose next departure is latest), when the disrupted tail's release is after the swap."""
+    """One exchange plan for each aircraft of the type at the origin between two of its flights before the disrupted
+    tail is released (at most ``MAX_EXCHANGES``, those whose next departure is latest)."""
     ready, departure = own_tail_ready(ctx), swap_departure(ctx)
     if ready is None or ready <= departure:
         return []
     out = []
-    for tail, own in on_ground(ctx, departure)[:MAX_EXCHANGES]:
-        scenario = _exchange(ctx, tail, own, departure, ready)
+    for tail, own, leaves in on_ground(ctx, departure, ready)[:MAX_EXCHANGES]:
+        scenario = _exchange(ctx, tail, own, leaves, ready)
         if scenario is not None:
             out.append(scenario)
     return out
 
 
-def on_ground(ctx: DisruptionContext, departure: datetime) -> list[tuple[str, list[Flight]]]:
-    """Aircraft of the flight's type that landed at its origin before it and leave there next after it, with their
-    flights from that next departure on (latest next departure first)."""
+def on_ground(ctx: DisruptionContext, departure: datetime, ready: datetime) -> list[tuple[str, list[Flight], datetime]]:
+    """Aircraft of the flight's type that stand at its origin between two of their flights at some time from
+    `departure` to the disrupted tail's release (`ready`): each with its flights from its next departure there on
+    and when it could take the flight (turned round after landing, not before `departure`); latest next departure
+    first."""
     f = ctx.flight
+    turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
     found = []
-    landed = q.arrivals(ctx.handle, f.origin, f.scheduled_departure - ON_GROUND_LOOK_BACK, departure)
+    landed = q.arrivals(ctx.handle, f.origin, f.scheduled_departure - ON_GROUND_LOOK_BACK, ready)
     for tail in sorted({x.aircraft_registration for x in landed if x.aircraft_type == f.aircraft_type}):
         if tail == f.aircraft_registration:
             continue
         sequence = flying(rotation_plan.tail_flights(ctx, tail))
-        before = [x for x in sequence if x.departure < departure]
-        after = [x for x in sequence if x.departure >= departure and x.status in rotation_plan.OPERABLE]
-        if before and after and before[-1].destination == f.origin and after[0].origin == f.origin:
-            found.append((tail, after))
+        for inbound, onward in pairwise(sequence):
+            leaves = max(departure, inbound.arrival + turn)
+            if (
+                inbound.destination == f.origin
+                and onward.origin == f.origin
+                and leaves < ready
+                and onward.departure >= leaves
+                and onward.status in rotation_plan.OPERABLE
+            ):
+                own = [x for x in sequence[sequence.index(onward) :] if x.status in rotation_plan.OPERABLE]
+                found.append((tail, own, leaves))
+                break
     return sorted(found, key=lambda item: (-item[1][0].departure.timestamp(), item[0]))
 
 
@@ -91,10 +103,7 @@ def _exchange(
 ) -> Scenario | None:
     f = ctx.flight
     probe = swap_eligibility(ctx, tail, departure)
-    if probe is not None and probe.ready_at and probe.ready_at > departure:  # turned round later: leave then
-        departure = probe.ready_at
-        probe = swap_eligibility(ctx, tail, departure)
-    if probe is None or {r.code for r in probe.refusals} - EXCHANGE_REFUSALS or ready <= departure:
+    if probe is None or {r.code for r in probe.refusals} - EXCHANGE_REFUSALS:
         return None
     whole = [p for p in _pairs(ctx, own, tail, departure, ready) if not rotation_plan.plan_breaks(ctx, p[2])]
     if not whole:
