@@ -34,7 +34,8 @@ from .operate import operate
 
 SWAP_PREPARATION = timedelta(minutes=45)  # company policy: move passengers, bags and catering to the new tail
 ON_GROUND_LOOK_BACK = timedelta(hours=12)  # arrivals at the origin this long before the flight: the tails there
-MAX_EXCHANGES = 3  # the tails whose own next departure is latest: they free the most time
+MAX_EXCHANGES = 3  # plans built: those that take the flight soonest (then whose own next departure is latest)
+MAX_TRIED = 8  # aircraft tried for them (the eligibility and rotation checks are cheap; building a plan is not)
 EXCHANGE_REFUSALS = {"CONFLICTING_FLIGHTS"}  # the other tail gives its own flights up: that is the exchange
 
 
@@ -57,24 +58,26 @@ def own_tail_ready(ctx: DisruptionContext) -> datetime | None:
 
 
 def exchange_scenarios(ctx: DisruptionContext) -> list[Scenario]:
-    """One exchange plan for each aircraft of the type at the origin between two of its flights before the disrupted
-    tail is released (at most ``MAX_EXCHANGES``, those whose next departure is latest)."""
+    """An exchange plan with each aircraft of the type at the origin between two of its flights before the disrupted
+    tail is released: at most ``MAX_EXCHANGES``, those that can take the flight soonest."""
     ready, departure = own_tail_ready(ctx), swap_departure(ctx)
     if ready is None or ready <= departure:
         return []
-    out = []
-    for tail, own, leaves in on_ground(ctx, departure, ready)[:MAX_EXCHANGES]:
+    out: list[Scenario] = []
+    for tail, own, leaves in on_ground(ctx, departure, ready)[:MAX_TRIED]:
         scenario = _exchange(ctx, tail, own, leaves, ready)
         if scenario is not None:
             out.append(scenario)
+        if len(out) == MAX_EXCHANGES:
+            break
     return out
 
 
 def on_ground(ctx: DisruptionContext, departure: datetime, ready: datetime) -> list[tuple[str, list[Flight], datetime]]:
     """Aircraft of the flight's type that stand at its origin between two of their flights at some time from
     `departure` to the disrupted tail's release (`ready`): each with its flights from its next departure there on
-    and when it could take the flight (turned round after landing, not before `departure`); latest next departure
-    first."""
+    and when it could take the flight (turned round after landing, not before `departure`); soonest first, then the
+    latest next departure (the most time its own flights leave for the repair)."""
     f = ctx.flight
     turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
     found = []
@@ -95,7 +98,7 @@ def on_ground(ctx: DisruptionContext, departure: datetime, ready: datetime) -> l
                 own = [x for x in sequence[sequence.index(onward) :] if x.status in rotation_plan.OPERABLE]
                 found.append((tail, own, leaves))
                 break
-    return sorted(found, key=lambda item: (-item[1][0].departure.timestamp(), item[0]))
+    return sorted(found, key=lambda item: (item[2], -item[1][0].departure.timestamp(), item[0]))
 
 
 def _exchange(
