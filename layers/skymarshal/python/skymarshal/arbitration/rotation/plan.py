@@ -103,9 +103,7 @@ def blocks(ctx: DisruptionContext) -> list[list[Flight]]:
 
 def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]]:
     """Each tail the actions touch, with its flights as the plan leaves them."""
-    tails = {ctx.flight.aircraft_registration}
-    tails |= {a.to_registration for a in actions if isinstance(a, SwapAircraft)}
-    tails |= {a.registration for a in actions if isinstance(a, (FerryAircraft, ContinueFlight))}
+    tails = _moved_tails(ctx, actions)
     flights = {x.flight_id: x for t in sorted(tails) for x in tail_flights(ctx, t)}
     flights.setdefault(ctx.flight.flight_id, ctx.flight)
     for a in actions:  # a flight of another tail the plan re-times (a crew's next duty): that tail too
@@ -206,6 +204,7 @@ def _plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBrea
     since = min(f.scheduled_departure, f.departure)
     horizon = since + GROUNDED_HORIZON
     out: list[RotationBreak] = []
+    moved = _moved_tails(ctx, actions)
     for registration, sequence in planned(ctx, actions).items():
         own = registration == f.aircraft_registration and ctx.tail_grounded
         orders = (
@@ -215,17 +214,35 @@ def _plan_breaks(ctx: DisruptionContext, actions: Sequence) -> list[RotationBrea
                 WorkOrdersRead(registration), lambda r=registration: q.work_orders_for_aircraft(ctx.handle, r)
             )
         )
+        # a tail the plan only re-times (a crew's next duty) answers for the breaks the plan makes, not its own
+        before = (
+            set()
+            if registration in moved
+            else {
+                (b.code, b.flight_id)
+                for b in rotation_breaks(registration, tail_flights(ctx, registration), work_orders=orders)
+            }
+        )
         departures = {x.flight_id: x.departure for x in sequence}
         for b in rotation_breaks(
             registration, sequence, work_orders=orders, grounded_between=grounding(ctx) if own else None
         ):
             leaves = departures.get(b.flight_id or "")
-            if leaves is None or leaves < since:
+            if leaves is None or leaves < since or (b.code, b.flight_id) in before:
                 continue
             if b.code == "GROUNDED" and leaves >= horizon:
                 continue
             out.append(b)
     return out
+
+
+def _moved_tails(ctx: DisruptionContext, actions: Sequence) -> set[str]:
+    """The disrupted flight's tail and every tail the plan moves a flight to or flies (a swap, a ferry, a
+    continuation): the rotations the plan answers for whole."""
+    tails = {ctx.flight.aircraft_registration}
+    tails |= {a.to_registration for a in actions if isinstance(a, SwapAircraft)}
+    tails |= {a.registration for a in actions if isinstance(a, (FerryAircraft, ContinueFlight))}
+    return tails
 
 
 def first_whole(ctx: DisruptionContext, candidates: Iterable[T], actions_of: Callable[[T], Sequence]) -> T:
