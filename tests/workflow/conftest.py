@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from reported import reported
 
-from skymarshal.arbitration.arbitrator import arbitrate
+from skymarshal.arbitration.arbitrator import ArbitratorConfig, arbitrate
 from skymarshal.workflow.steps.rounds import run_rounds
 
 EXECUTION_DEMO = {
@@ -27,6 +27,9 @@ def decisions(account):
             handle=handle,
             llm=None,
             disruption=reported(handle, prompt),
+            # every valid plan listed, not the top three: the tests carry out one plan of each kind (EY123's
+            # cancellation ranks below its swap and the exchanges)
+            config=ArbitratorConfig(top_n=50),
         )
         for name, prompt in EXECUTION_DEMO.items()
     }
