@@ -4,6 +4,7 @@ check then judges; any other refusal stands whatever the plan gives away."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from test_grounded_spares import probe
@@ -13,6 +14,7 @@ from skymarshal.arbitration.models import Scenario
 from skymarshal.arbitration.validation.scenario import _swap_refusals
 from skymarshal.rules.tail_swap_models import SwapRefusal
 
+pytestmark = pytest.mark.unit
 OWN = ["EY862-20270121", "EY863-20270122", "EY878-20270122"]
 
 

@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from ...analysis.base import decision_time
 from ...data import queries as q
 from ...models.operational import Flight
-from ...rules.network import propagate_delay
 from ..actions import DelayFlight, RestCrew
 from ..context import DisruptionContext
 from ..memo_keys import FlightRead
@@ -57,8 +56,8 @@ def _retimed_flight(
     """The flight leaving `by` after its rostered departure (never earlier than it now leaves), and every later
     flight of its tail that this makes late."""
     later = ctx.memo(FlightRead(flight_id), lambda: q.get_flight(ctx.handle, flight_id))
-    if later is None:
-        return []
+    if later is None or later.status not in rotation_plan.OPERABLE:
+        return []  # a cancelled or flown flight is not re-timed: validation judges the moved report alone
     seats = [r for c in reports for r in ctx.roster(c, later.scheduled_departure) if r.flight_id == flight_id]
     rostered = min((r.sector_departure for r in seats if r.sector_departure), default=later.scheduled_departure)
     leaves = max(later.departure, rostered + by)
@@ -68,17 +67,4 @@ def _retimed_flight(
     rotation = rotation_plan.tail_flights(ctx, later.aircraft_registration)
     if not any(x.flight_id == flight_id for x in rotation):
         rotation = [*rotation, later]
-    by_id = {x.flight_id: x for x in rotation}
-    out = []
-    for moved in propagate_delay(rotation, flight_id, delay).flights:
-        x, minutes = by_id[moved.flight_id], moved.departure_delay_minutes
-        if minutes > x.delay_minutes and x.status in rotation_plan.OPERABLE:
-            out.append(
-                DelayFlight(
-                    flight_id=x.flight_id,
-                    delay_minutes=minutes,
-                    new_departure=x.scheduled_departure + timedelta(minutes=minutes),
-                    new_arrival=x.scheduled_arrival + timedelta(minutes=minutes),
-                )
-            )
-    return out
+    return rotation_plan.propagated(rotation, flight_id, delay)

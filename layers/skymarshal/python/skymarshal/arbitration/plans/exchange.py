@@ -185,14 +185,6 @@ def _retimed(sequence: Sequence[Flight], ready: datetime) -> list[DelayFlight]:
         leaves = max(x.departure, x.scheduled_departure, free)
         arrives = leaves + (x.scheduled_arrival - x.scheduled_departure)
         if leaves > x.departure:
-            minutes = minutes_after(x.scheduled_departure, leaves)
-            out.append(
-                DelayFlight(
-                    flight_id=x.flight_id,
-                    delay_minutes=minutes,
-                    new_departure=x.scheduled_departure + timedelta(minutes=minutes),
-                    new_arrival=x.scheduled_arrival + timedelta(minutes=minutes),
-                )
-            )
+            out.append(rotation_plan.retimed(x, minutes_after(x.scheduled_departure, leaves)))
         free = arrives + timedelta(minutes=AIRCRAFT_TYPES[x.aircraft_type].min_turn_minutes)
     return out

@@ -50,21 +50,31 @@ def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | N
     flies = any(f.flight_id == ctx.flight.flight_id and f.status != "CANCELLED" for f in rotation)
     if not flies or delay_minutes <= 0:  # a flight already cancelled moves nothing after it
         return []
-    by_id = {f.flight_id: f for f in rotation}
     wanted = None if only is None else set(only)
+    later = propagated(rotation, ctx.flight.flight_id, delay_minutes)[1:]
+    return [a for a in later if wanted is None or a.flight_id in wanted]
+
+
+def propagated(rotation: Sequence[Flight], flight_id: str, delay_minutes: int) -> list[DelayFlight]:
+    """The flight `delay_minutes` late and every later flight of `rotation` it makes later than it now leaves
+    (``rules.network.propagate_delay``), operable ones only; the flight itself first when it is one of them."""
+    by_id = {f.flight_id: f for f in rotation}
     out = []
-    for later in propagate_delay(rotation, ctx.flight.flight_id, delay_minutes).flights[1:]:
-        f, minutes = by_id[later.flight_id], later.departure_delay_minutes
-        if minutes > f.delay_minutes and f.status in OPERABLE and (wanted is None or f.flight_id in wanted):
-            out.append(
-                DelayFlight(
-                    flight_id=f.flight_id,
-                    delay_minutes=minutes,
-                    new_departure=f.scheduled_departure + timedelta(minutes=minutes),
-                    new_arrival=f.scheduled_arrival + timedelta(minutes=minutes),
-                )
-            )
-    return out
+    for moved in propagate_delay(rotation, flight_id, delay_minutes).flights:
+        f, minutes = by_id[moved.flight_id], moved.departure_delay_minutes
+        if minutes > f.delay_minutes and f.status in OPERABLE:
+            out.append(retimed(f, minutes))
+    return out if out and out[0].flight_id == flight_id else [retimed(by_id[flight_id], delay_minutes), *out]
+
+
+def retimed(f: Flight, minutes: int) -> DelayFlight:
+    """`f` leaving `minutes` after its schedule, its block time kept."""
+    return DelayFlight(
+        flight_id=f.flight_id,
+        delay_minutes=minutes,
+        new_departure=f.scheduled_departure + timedelta(minutes=minutes),
+        new_arrival=f.scheduled_arrival + timedelta(minutes=minutes),
+    )
 
 
 def latest_delays(actions: Sequence[A]) -> list[A]:
