@@ -3,6 +3,7 @@ rotation, a connection missed at the hub, and the baselines' own tables."""
 
 from __future__ import annotations
 
+import math
 from datetime import date, timedelta
 
 from day_rows import F1, F2, flight, state, utc
@@ -113,6 +114,24 @@ def test_a_capacity_cut_queues_movements_only_beyond_half_the_busiest_hour():
     timings = realize(tables, [cut(10, 13)])  # 3 departures in the 10:00 hour: 2 an hour in the cut
     delays = {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2")}
     assert delays == {"F1": 0, "X1": 30, "X2": 50}
+
+
+def test_a_cut_at_an_airport_declaring_its_rate_queues_our_flights_with_everybody_elses():
+    """LHR declares 44 departures an hour (rules.slots): halved to 22, with 80 % of 44 scheduled by every airline,
+    our one departure an hour after the window opens waits for its ration-by-schedule slot — as the network planner
+    plans it — and one after the window waits for the backlog to clear."""
+    tables = state()
+    at_lhr = cut(10, 13).model_copy(update={"station": "LHR"})
+    for fid, hour, minute, tail in (("L1", 11, 0, "A6-BLE"), ("L2", 13, 30, "A6-BLF")):
+        tables.flights[fid] = flight(fid, f"EY1{hour}", "LHR", "AUH", utc(2027, 1, 20, hour, minute), 420, tail)
+    timings = realize(tables, [at_lhr])
+    delays = {fid: timings[fid].delay(tables.flights[fid]) for fid in ("L1", "L2")}
+    demand = 0.8 * 44  # movements scheduled an hour, ours among them
+    assert delays == {
+        "L1": math.ceil(60 * demand / 22 - 60),
+        "L2": math.ceil(180 + 60 * (3.5 * demand - 66) / 44 - 210),
+    }
+    assert realize(tables, [])["L1"].delay(tables.flights["L1"]) == 0
 
 
 def test_a_flight_moved_to_its_slot_by_a_decision_does_not_queue_again():

@@ -15,8 +15,8 @@ from skymarshal.models.disruption import Disruption, Fact, Scope, Window
 from skymarshal.models.operational import Flight
 from skymarshal.network.restriction import NetworkInputRefused, check_rate, imposed_minutes, restriction_of
 from skymarshal.network.scope import NetworkScope
-from skymarshal.network.slots import UTILISATION, declared_rate, ration_by_schedule, slot_delay
 from skymarshal.network.tails import baseline_cancellations
+from skymarshal.rules.slots import UTILISATION, declared_rate, ration_by_schedule, slot_delay
 
 DAY = datetime(2027, 1, 22, tzinfo=UTC)
 WINDOW = Window(start=DAY.replace(hour=14), end=DAY.replace(hour=17))

@@ -5,8 +5,10 @@ the sick crew member stays sick, the station stays shut) and holds every flight 
 flights then go in sequence, a flight leaving no earlier than its aircraft's previous arrival plus the type's
 minimum turn — so knock-on through the tail is counted the same way for every policy.
 
-Simplifications, the same for every policy: a capacity cut (a window that does not close the station) queues
-the departures and the arrivals it catches, each at half the station's busiest scheduled hour that day; crew knock-on beyond the held flight is not
+Simplifications, the same for every policy: a capacity cut (a window that does not close the station) halves the
+airport's declared rate, every airline's flights together, and gives our flights their slots by ration-by-schedule
+(``rules.slots``, the model the network planner plans with); an airport that declares no rate (the hub) queues
+the departures and the arrivals it catches, each at half our busiest scheduled hour there that day; crew knock-on beyond the held flight is not
 propagated (the crew rules count a delay that breaks a duty as a violation instead); a diverted flight's
 passengers reach their destination DIVERSION_ONWARD_MINUTES after landing at the alternate.
 """
@@ -20,8 +22,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
+from ..models.disruption import Window
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Booking, CrewDuty, CrewMember, Flight
+from ..rules.slots import declared_rate, ration_by_schedule
 from .stream import Cause, StreamEvent
 
 CUT_SHARE = 0.5  # a capacity cut ("rates cut by half"): the share of the station's busiest hour still handled
@@ -91,11 +95,11 @@ def _held(
     landing_in = landing == e.station and e.start <= arr < e.end
     if not e.closes:  # the slot is the scheduled movement plus its queue: a flight already later waits no more
         wait = queued.get(f.flight_id)
-        if wait is None or not (leaving or landing_in):
+        if wait is None:
             return zero
-        if leaving:
+        if f.origin == e.station:
             return max(zero, f.scheduled_departure + wait - dep)
-        return max(zero, f.scheduled_arrival + wait - arr)
+        return max(zero, f.scheduled_arrival + wait - arr) if landing == e.station else zero
     return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
 
 
@@ -123,8 +127,16 @@ def cut_rate(moves: Sequence[tuple[datetime, str]], day) -> int:
 
 
 def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
-    """A capacity cut (a station window that does not close it): departures and arrivals each queued at
-    CUT_SHARE of the station's busiest scheduled hour that day, in scheduled order; a movement waits for its slot."""
+    """A capacity cut (a station window that does not close it): flight id → its wait from the scheduled movement
+    to its slot. Where the airport declares a rate, CUT_SHARE of it, every airline's traffic queued with ours by
+    ration-by-schedule (``rules.slots``: the backlog after the window delays flights too); elsewhere departures
+    and arrivals each queued at CUT_SHARE of the station's busiest scheduled hour that day, in scheduled order."""
+    declared = declared_rate(e.station) if e.station else None
+    if declared is not None and e.station:
+        cut = (max(int(declared[0] * CUT_SHARE), 1), max(int(declared[1] * CUT_SHARE), 1))
+        flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
+        slots = ration_by_schedule(flying, e.station, Window(start=e.start, end=e.end), cut, declared)
+        return {fid: timedelta(minutes=m) for fid, m in slots.items() if m > 0}
     waits: dict[str, timedelta] = {}
     for moves in station_moves(state, e.station):
         rate = cut_rate(moves, e.start.date())

@@ -145,7 +145,7 @@ def describe_cost(k: Kpis | None) -> str:
     return (
         f"{_signed(k.passenger_delay_minutes, '{:,}')} pax-min, {_signed(k.cost_usd, '{:,.0f}')} USD, "
         f"{_signed(k.cancellations, '{:d}')} cnl, {_signed(k.stranded_overnight, '{:d}')} overnight, "
-        f"{_signed(k.crew_violations, '{:d}')} crew"
+        f"{_signed(k.crew_violations, '{:d}')} crew, D15 {_signed(k.d15 * 100, '{:.1f}')} pt"
     )
 
 

@@ -4,7 +4,7 @@ rate, or a rate no scheduled hour of the window exceeds. A report that cannot be
 `NetworkInputRefused` (one typed line); network/scope.py adds the flights it touches.
 
 A cut ("capacity cut to 50 %", "20 movements an hour") applies to the airport's declared rate, all airlines together,
-and our flights wait for their ration-by-schedule slots (network/slots.py); an airport that declares none (the hub)
+and our flights wait for their ration-by-schedule slots (rules/slots.py); an airport that declares none (the hub)
 keeps the airline's own busiest clock hour there that day as its "normal rate".
 """
 
@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from ..models.disruption import Disruption
 from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRestriction
 from ..models.operational import Flight
-from .slots import ESTIMATED, declared_cut, declared_rate, slots_delay_nobody
+from ..rules.slots import ESTIMATED, declared_cut, declared_rate, slots_delay_nobody
 
 
 class NetworkInputRefused(ValueError):
@@ -128,7 +128,7 @@ def check_rate(restriction: NetworkRestriction, affected: list[Flight]) -> None:
     r = restriction
     if r.kind == "closure" or r.departures_per_hour is None or r.arrivals_per_hour is None:
         return
-    if declared_rate(r.airport) is not None:  # the airport's declared rate: the slots' waits decide (network/slots)
+    if declared_rate(r.airport) is not None:  # the airport's declared rate: the slots' waits decide (rules/slots)
         if (
             line := slots_delay_nobody(r.airport, r.kind, (r.departures_per_hour, r.arrivals_per_hour), r.held_minutes)
         ) and r.slot_delay_minutes is None:

@@ -76,7 +76,7 @@ class NetworkScope:
 def moving_in_window(handle: DataHandle, airport: str, window: Window) -> list[Flight]:
     """The flights a restriction at `airport` over `window` regulates: those scheduled to move there in the window,
     and those whose best-known time (an estimate an earlier decision set) moves them there from the start of the
-    window's first clock hour — as the slots count hours (network/slots.py, the capacity check)."""
+    window's first clock hour — as the slots count hours (rules/slots.py, the capacity check)."""
     regulated = window.start.replace(minute=0, second=0, microsecond=0)
     found = q.flights_at_airport(handle, airport, window.start - ESTIMATE_LOOKBACK, window.end)
     return [

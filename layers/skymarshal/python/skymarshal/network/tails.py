@@ -132,7 +132,7 @@ def baseline_cancellations(scope: NetworkScope, rotations: Mapping[str, list[Fli
     legs = scheduled_legs(rotations)
     if r.kind == "closure" or r.slot_delay_minutes is not None or r.departures_per_hour is None:
         return cascade(legs, {f.flight_id for f in scope.affected}, tail_starts(rotations))
-    if r.held_minutes:  # slots by ration-by-schedule (network/slots.py): every flight they delay
+    if r.held_minutes:  # slots by ration-by-schedule (rules/slots.py): every flight they delay
         held = {f.flight_id for rows in rotations.values() for f in rows if f.flight_id in r.held_minutes}
         return cascade(
             legs, held | {f.flight_id for f in scope.affected if f.flight_id in r.held_minutes}, tail_starts(rotations)

@@ -144,7 +144,7 @@ class Checker:
         what = (
             "the report's hold ends"
             if r.kind == "flights"
-            else "its estimated ration-by-schedule slot"  # network/slots.py: no issued slot is read
+            else "its estimated ration-by-schedule slot"  # rules/slots.py: no issued slot is read
             if a.flight_id in r.held_minutes
             else "its ATC slot"
         )
