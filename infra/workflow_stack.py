@@ -123,6 +123,8 @@ class WorkflowStack(Stack):
             # the report's facts and their what-if overlay, resolved once at Validate: no agent re-reads the prompt
             "disruption": sfn.JsonPath.object_at("$.request.disruption"),
             "overlay": sfn.JsonPath.object_at("$.request.overlay"),
+            # the report's moment: a call-out, a rest or a re-decision is timed from it, as the arbitrator times it
+            "reported_at": sfn.JsonPath.string_at("$.request.reported_at"),
         }
 
     def _round(self, phase: str, result_path: str) -> sfn.Map:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.parser import parse
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from ..agents.runner import run_agent
 from ..checkpoint.config import BUCKET_ENV
@@ -55,6 +55,8 @@ class AgentEvent(BaseModel):
     conflict: StatedConflict | None = None  # a debate round: the conflict it is told (its round number inside)
     disruption: Disruption | None = None  # the report's facts, resolved once at Validate
     overlay: Overlay | None = None  # what those facts change in the data the agent reads
+    # the report's moment (Validate's): the analysis is as of then, not the machine's clock (a replayed day)
+    reported_at: AwareDatetime | None = None
 
 
 def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
@@ -106,6 +108,7 @@ def make_agent_handler(agent: str) -> Callable[[dict, Any], dict]:
             phase=request.phase,
             others=others,
             execution_id=request.execution_id,
+            now=request.reported_at,
             checkpointer=checkpointer,
             registry=registry,
             deadline_seconds=deadline,

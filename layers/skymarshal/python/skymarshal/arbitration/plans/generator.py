@@ -20,6 +20,7 @@ from ...analysis.crew import reserve_swap_at
 from ...data import queries as q
 from ...data import schema
 from ...models.fleet import compatible_types
+from ...rules.rostered import flight_crew_legality
 from ...rules.tail_swap_models import TailSwapEligibility
 from ..actions import ContinueFlight, FerryAircraft, GroundAircraft, RepositionFleet, SwapAircraft, describe
 from ..bounds import CrewIllegalBound, CrewMaxDelayBound
@@ -67,12 +68,12 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
             keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
     for delay in [] if proposed_only else _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
         proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now, rostered=flight_roster(ctx, ctx.flight))
-        if proposal is not None:
+        if proposal is not None:  # never sooner than the reserves' report before departure allows
             keep(
                 operate(
                     ctx,
                     "delay",
-                    delay,
+                    max(delay, proposal.estimated_delay_minutes or 0),
                     sources=["generator"],
                     replacements=proposal.parameters["replacements"],
                     report=datetime.fromisoformat(proposal.parameters["report"]),
@@ -194,18 +195,38 @@ def _delays(ctx: DisruptionContext) -> dict[int, list[str]]:
 
 
 def _crew_limited(ctx: DisruptionContext) -> list[int]:
-    """Delays at which the rostered crew is not legal (latest first): worth a "delay and swap the crew" scenario."""
+    """Delays at which the rostered crew is not legal: worth a "delay and swap the crew" scenario. First the delays
+    an agent proposed a reserve swap at — the earliest a called-out reserve reports; where the rest of the crew
+    cannot take that delay either, they are relieved too (a sick captain's reserve 75 min late on a long-haul whose
+    other twelve can take 55 min) —, then the waits for the cause to clear (with a reserve, the wait for a crew
+    member is a crewed plan), then the other candidates, latest first."""
     limit = min((b.max_delay_minutes for b in ctx.bounds if isinstance(b, CrewMaxDelayBound)), default=None)
     illegal_from = min((b.from_delay_minutes for b in ctx.bounds if isinstance(b, CrewIllegalBound)), default=None)
-    proposed = {p.estimated_delay_minutes for _, p in _proposals(ctx, "crew_swap")}
+    floor = ctx.flight.delay_minutes
+    # an agent's swap at a delay where nobody else is illegal is already that plan: no second reserve search
+    proposed = sorted(d for d, relieved in _proposed_swaps(ctx).items() if d >= floor and _illegal(ctx, d) - relieved)
     waits = _waits(ctx)
     limited = [
         d
-        for d in sorted(_delays(ctx), reverse=True)
-        if d not in proposed and ((limit is not None and d > limit) or (illegal_from is not None and d >= illegal_from))
+        for d in dict.fromkeys([*proposed, *sorted(_delays(ctx), reverse=True)])
+        if (limit is not None and d > limit) or (illegal_from is not None and d >= illegal_from)
     ]
-    # the waits for the cause to clear first: with a reserve, the wait for a crew member is a crewed plan
-    return sorted(limited, key=lambda d: d not in waits)
+    return sorted(limited, key=lambda d: (d not in proposed, d not in waits))
+
+
+def _proposed_swaps(ctx: DisruptionContext) -> dict[int, set[str]]:
+    """Delay → the crew ids the agents' reserve swaps at that delay relieve."""
+    out: dict[int, set[str]] = {}
+    for _, p in _proposals(ctx, "crew_swap"):
+        if p.estimated_delay_minutes is not None:
+            out.setdefault(p.estimated_delay_minutes, set()).update(p.parameters["replacements"])
+    return out
+
+
+def _illegal(ctx: DisruptionContext, delay: int) -> set[str]:
+    """The rostered crew the crew rules find illegal on the flight at `delay` (the sick included)."""
+    _, members, rosters = flight_roster(ctx, ctx.flight)
+    return {r.crew_id for r in flight_crew_legality(ctx.flight.flight_id, members, rosters, delay) if not r.legal}
 
 
 def _tails(ctx: DisruptionContext) -> dict[str, list[str]]:
