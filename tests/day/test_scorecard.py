@@ -184,3 +184,13 @@ def test_a_tail_flying_from_where_it_is_not_is_a_rotation_break_named_in_one_lin
     card = score("none", broken, [], [DAY])
     assert card.rotation_breaks == len(card.rotation_break_notes) >= 1
     assert any("F7" in note and "A6-BLD" in note for note in card.rotation_break_notes), card.rotation_break_notes
+
+
+def test_a_cancelled_flight_is_left_out_of_d15_and_counted_late_in_d15_of_the_scheduled_flights():
+    held = [aog(12)]  # A6-BLA on the ground until 12:00: F1 (10:00) two hours late, F2 after it
+    waited = score("wait", state(), held, [DAY])
+    assert waited.d15_scheduled == waited.d15 < 1  # nothing cancelled: the two agree
+    tables = state()
+    tables.flights["F1"] = F1.model_copy(update={"status": "CANCELLED"})
+    cancelled = score("cancel", tables, held, [DAY])
+    assert (cancelled.d15, cancelled.d15_scheduled) == (1.0, 0.5)  # F2 on time; F1 gone, or late

@@ -8,6 +8,7 @@ from .replay_run import Outcome
 
 ROWS = (
     ("D15 on-time departures", "d15", "{:.1%}"),
+    ("D15 of scheduled (cancelled = late)", "d15_scheduled", "{:.1%}"),
     ("A15 on-time arrivals", "a15", "{:.1%}"),
     ("cancellations", "cancellations", "{:,}"),
     ("diversions", "diversions", "{:,}"),

@@ -1,7 +1,8 @@
 """The day's scorecard, computed from the tables after the day (``realize``), never from a decision's estimates.
 
 - D15 / A15: share of the operated flights of the stream's days leaving / arriving within 15 minutes of
-  schedule (IATA/ACI on-time performance; cancelled flights are counted apart).
+  schedule (IATA/ACI on-time performance; cancelled flights are counted apart). Beside it, D15 of the scheduled
+  flights, a cancellation counted as not on time: cancelling a late flight raises the first, never the second.
 - Passengers: each passenger's journey (a PNR's segments) walked with the flights as flown: a connection is
   missed when the next segment leaves before the arrival plus the connecting airport's minimum connection
   time; a passenger on a cancelled or missed flight takes the earliest way home to the final destination
@@ -64,6 +65,9 @@ class Scorecard(BaseModel):
     policy: str
     flights: int
     d15: float
+    # on-time departures of the flights scheduled, a cancelled one counted as not on time: D15 over the operated
+    # flights rises when late flights are cancelled, this does not (None: a scorecard saved before it existed)
+    d15_scheduled: float | None = None
     a15: float
     cancellations: int
     diversions: int
@@ -332,6 +336,7 @@ def score(
         policy=policy,
         flights=len(flights),
         d15=_share(sum(t.delay(f) <= OTP_MINUTES for f, t in flown), len(flown)),
+        d15_scheduled=_share(sum(t.delay(f) <= OTP_MINUTES for f, t in flown), len(flights)),
         a15=_share(sum(t.arrival_delay(f) <= OTP_MINUTES for f, t in flown), len(flown)),
         cancellations=len(flights) - len(flown),
         diversions=sum(f.status == "DIVERTED" for f, _ in flown),
