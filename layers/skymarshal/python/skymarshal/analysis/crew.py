@@ -20,6 +20,7 @@ HISTORY_DAYS = 366  # ORO.FTL.210's longest look-back is 12 months of flight tim
 CONSTRAINT_TYPE = {
     "crew.max_fdp": "duty_limit",
     "crew.cumulative": "duty_limit",
+    "crew.rest_after": "next_duty_rest",  # before "crew.rest": the first prefix that matches names the type
     "crew.rest": "rest_required",
     "crew.recency": "recency",
     "crew.type_qualification": "qualification",
@@ -96,9 +97,14 @@ def analyse_crew(
         for finding in (f for f in result.findings if f.binding):
             analysis.constraints.append(
                 CrewConstraint(
-                    constraint_type=_constraint_type(finding),
+                    constraint_type=(kind := _constraint_type(finding)),
                     affected_crew=[result.crew_id],
-                    restriction=f"{result.name} ({result.position}) may not operate {flight.flight_number}: {finding.message}",
+                    restriction=(
+                        f"{result.name} ({result.position}) may operate {flight.flight_number} only if their next duty "
+                        f"is re-crewed or moved: {finding.message}"
+                        if kind == "next_duty_rest"
+                        else f"{result.name} ({result.position}) may not operate {flight.flight_number}: {finding.message}"
+                    ),
                     reasoning=f"{finding.clause}: limit {finding.limit} {finding.unit}, actual {finding.actual}",
                     illegal_from_delay_minutes=delay,
                 )

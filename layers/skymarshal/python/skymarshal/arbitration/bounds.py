@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..data.schema import SAFETY_AGENTS
 from ..models.agent_response import AgentResponse, CrewConstraint, MaintenanceConstraint, RegulatoryConstraint
+from .actions import ReassignCrew, RestCrew
 from .models import ConstraintCheck, RejectionCode, Scenario
 
 REGISTRATION = re.compile(r"^[A-Z0-9]{1,2}-[A-Z0-9]{3,5}$")
@@ -32,13 +33,16 @@ class CrewIllegalBound(_Bound):
     """These crew may not operate at a delay of `from_delay_minutes` or more (unless replaced). `unavailable`: the
     finding is their roster status (sick, unfit); `available_from`: the earliest off-blocks with them, when the
     disruption estimates when they are available again (``context.with_crew_available``) — before it they may not
-    operate at any delay."""
+    operate at any delay. `next_duty`: what the delay breaks is their rest before the next rostered duty (ORO.FTL.235),
+    so a plan that re-crews or moves that duty keeps them, and validation's rules judge the plan's handling of it
+    (crew/chain.py)."""
 
     kind: Literal["crew_illegal"] = "crew_illegal"
     crew_ids: tuple[str, ...]
     from_delay_minutes: int
     unavailable: bool = False
     available_from: datetime | None = None
+    next_duty: bool = False
 
 
 class CrewMaxDelayBound(_Bound):
@@ -106,6 +110,7 @@ def _from_constraints(agent: str, response: AgentResponse) -> list[SafetyBound]:
                         crew_ids=tuple(c.affected_crew),
                         from_delay_minutes=c.illegal_from_delay_minutes,
                         unavailable=c.constraint_type == "availability",
+                        next_duty=c.constraint_type == "next_duty_rest",
                     )
                 )
             elif c.max_delay_minutes is not None:
@@ -158,7 +163,9 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
     if isinstance(bound, NoDispatchBound):
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"
     elif isinstance(bound, CrewIllegalBound):
-        kept = [c for c in bound.crew_ids if c not in gone]
+        kept = [
+            c for c in bound.crew_ids if c not in gone and not (bound.next_duty and c in _later_duty_handled(scenario))
+        ]
         if bound.available_from is None:
             caught = scenario.delay_minutes >= bound.from_delay_minutes
         else:  # unavailable until the estimate: any departure before it keeps a member who is not there
@@ -193,6 +200,17 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
         message=("violates: " if violated else "kept: ") + bound.text,
     )
     return check, code if violated else None
+
+
+def _later_duty_handled(scenario: Scenario) -> set[str]:
+    """Crew whose duty on some flight the plan re-crews (a reserve) or re-times (a report after rest)."""
+    handled: set[str] = set()
+    for a in scenario.actions:
+        if isinstance(a, ReassignCrew):
+            handled |= set(a.replacements)
+        elif isinstance(a, RestCrew):
+            handled |= set(a.reports)
+    return handled
 
 
 def _clause(text: str) -> str:

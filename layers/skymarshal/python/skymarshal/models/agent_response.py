@@ -28,7 +28,11 @@ class TimeWindow(Frozen):
 
 
 class CrewConstraint(Frozen):
-    constraint_type: Literal["duty_limit", "rest_required", "qualification", "recency", "availability"]
+    # next_duty_rest: the member may fly this duty, but the rest after it runs short of their next rostered one —
+    # a plan keeps them only if it re-crews or moves that next duty (checked by the rules in validation)
+    constraint_type: Literal[
+        "duty_limit", "rest_required", "next_duty_rest", "qualification", "recency", "availability"
+    ]
     affected_crew: list[str]
     restriction: str
     binding: bool = True
