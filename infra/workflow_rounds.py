@@ -37,6 +37,26 @@ DEBATE_TITLE = "Debate round"  # the console's phase marker (workflow/runs/clien
 Invoke = Callable[[str, lambda_.IFunction, dict, "str | None"], tasks.LambdaInvoke]
 
 
+def round_items(phase: str) -> str:
+    """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/runs/retry.py)."""
+    return "$.request.agents" if phase == "initial" else "$.request.revision_agents"
+
+
+def agent_item() -> dict[str, Any]:
+    """The agent item's keys every round shares (handlers/agent.AgentEvent reads them)."""
+    return {
+        "agent": sfn.JsonPath.string_at("$$.Map.Item.Value"),
+        "prompt": sfn.JsonPath.string_at("$.request.prompt"),
+        "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
+        "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
+        # the report's facts and their what-if overlay, resolved once at Validate: no agent re-reads the prompt
+        "disruption": sfn.JsonPath.object_at("$.request.disruption"),
+        "overlay": sfn.JsonPath.object_at("$.request.overlay"),
+        # the report's moment: a call-out, a rest or a re-decision is timed from it, as the arbitrator times it
+        "reported_at": sfn.JsonPath.string_at("$.request.reported_at"),
+    }
+
+
 def retry_transient(task: tasks.LambdaInvoke, *, max_attempts: int) -> None:
     """Retry the transient Lambda errors with full-jitter exponential backoff (2 s, ×2)."""
     task.add_retry(

@@ -30,7 +30,7 @@ from .messages import MessageBus
 from .nag import acknowledge, cfn_resource, default_policy, iam5, references
 from .workflow_failures import catch_failures, failure_path
 from .workflow_functions import WorkflowFunctionsConstruct
-from .workflow_rounds import TRANSIENT, agent_round, debate_loop, retry_transient
+from .workflow_rounds import TRANSIENT, agent_item, agent_round, debate_loop, retry_transient, round_items
 
 
 class WorkflowStack(Stack):
@@ -108,27 +108,8 @@ class WorkflowStack(Stack):
         retry_transient(task, max_attempts=4)
         return task
 
-    @staticmethod
-    def _items(phase: str) -> str:
-        """The round's Map items: all seven agents, or on a retry the ones that run again (workflow/runs/retry.py)."""
-        return "$.request.agents" if phase == "initial" else "$.request.revision_agents"
-
-    def _common(self) -> dict[str, Any]:
-        """The agent item's keys every round shares."""
-        return {
-            "agent": sfn.JsonPath.string_at("$$.Map.Item.Value"),
-            "prompt": sfn.JsonPath.string_at("$.request.prompt"),
-            "execution_id": sfn.JsonPath.string_at("$$.Execution.Name"),
-            "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
-            # the report's facts and their what-if overlay, resolved once at Validate: no agent re-reads the prompt
-            "disruption": sfn.JsonPath.object_at("$.request.disruption"),
-            "overlay": sfn.JsonPath.object_at("$.request.overlay"),
-            # the report's moment: a call-out, a rest or a re-decision is timed from it, as the arbitrator times it
-            "reported_at": sfn.JsonPath.string_at("$.request.reported_at"),
-        }
-
     def _round(self, phase: str, result_path: str) -> sfn.Map:
-        selector: dict[str, Any] = {**self._common(), "phase": phase}
+        selector: dict[str, Any] = {**agent_item(), "phase": phase}
         if phase == "revision":
             selector["others"] = sfn.JsonPath.object_at("$.phase1.collation")
         return agent_round(
@@ -136,7 +117,7 @@ class WorkflowStack(Stack):
             self.fns.agents,
             phase=phase,
             title="Initial round" if phase == "initial" else "Revision round",
-            items_path=self._items(phase),
+            items_path=round_items(phase),
             selector=selector,
             result_path=result_path,
         )
@@ -151,7 +132,7 @@ class WorkflowStack(Stack):
                 "results": sfn.JsonPath.list_at(path),
                 "disruption_id": sfn.JsonPath.string_at("$.request.disruption_id"),
                 "execution_name": sfn.JsonPath.string_at("$$.Execution.Name"),
-                "ran": sfn.JsonPath.list_at(self._items(phase)),
+                "ran": sfn.JsonPath.list_at(round_items(phase)),
                 # a retry keeps the answers of the agents it does not re-run from the run it retries
                 "retries": sfn.JsonPath.string_at("$.request.resumes"),
                 # the revision round's Collate asks the debate rule (workflow/steps/debate.py), which reads the report
@@ -290,7 +271,7 @@ class WorkflowStack(Stack):
             self.fns.agents,
             self.fns.collate,
             self._invoke,
-            common=self._common(),
+            common=agent_item(),
             safety_escalation=safety_failed,
             arbitrate=arbitrate,
             on_failure=run_failed,
