@@ -29,6 +29,7 @@ from hypothesis import settings
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 import aws_cdk as cdk
+from account_guard import changes, fingerprint
 from learning_records import forget_ids, forget_learning, learning_ids
 
 from infra import SkyMarshalStacks, build_app, cdk_json_context
@@ -101,13 +102,31 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
     pytest_socket.enable_socket()
 
 
+def _uses(request, fixture: str) -> bool:
+    module = request.node.nodeid
+    return any(fixture in item.fixturenames for item in request.session.items if item.nodeid.startswith(module + "::"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def seeded_airline_unchanged(request):
+    """A module leaves the session's seeded airline as it found it (tests/account_guard.py says why). Autouse and
+    defined first, so it checks after every other module fixture (module_learning, a module's own) is finalized."""
+    if not _uses(request, "account"):
+        yield
+        return
+    account = request.getfixturevalue("account")
+    before = fingerprint(account.naming)
+    yield
+    left = changes(before, fingerprint(account.naming))
+    assert not left, f"{request.node.nodeid} left the session's airline changed: " + "; ".join(left)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def module_learning(request):
     """A module running the state machine on the session's account leaves no learning record behind: precedent is
     read from DisruptionHistory, so the records one module's runs wrote would move the next module's rankings.
     Autouse, so set up before and finalized after the module's own fixtures (its runs left waiting, rejected)."""
-    module = request.node.nodeid
-    if not any("wf" in item.fixturenames for item in request.session.items if item.nodeid.startswith(module + "::")):
+    if not _uses(request, "wf"):
         yield
         return
     account = request.getfixturevalue("account")
@@ -277,6 +296,9 @@ def restore(account, request):
             while wf and wf.describe(name)["status"] == "RUNNING" and not wf.pending(name):
                 assert time.monotonic() < deadline, f"{name} still running 300 s after its test"
                 time.sleep(0.2)
+    # Last executed first: a later plan's before-images are the earlier plan's after-images, so undoing in the
+    # order executed would put the earlier plan's changes back (a re-decision on top of its first decision).
+    for name in reversed(names):
         undo(name, tables=WorkflowTables(account.resource(), account.naming))
     forget_learning(account, names)  # Learn's records: other tests count the seeded history
 
