@@ -149,6 +149,30 @@ def test_a_flight_moved_to_its_slot_by_a_decision_does_not_queue_again():
         assert realize(tables, [cut(10, 13)])["X2"].delay(x2) == flown, moved_by
 
 
+def test_a_closed_hub_reopens_at_its_busiest_hour_not_all_in_the_reopening_minute():
+    """The departures a closure held leave in scheduled order at our busiest scheduled hour there (three in the
+    10:00 hour: one every 20 minutes), as the network planner's hold plan meters them; a flight a decision already
+    moved to its slot waits no more."""
+    tables = state()
+    for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
+        tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
+    closed = cut(9, 12).model_copy(update={"closes": True, "report": "AUH closed by fog"})
+    timings = realize(tables, [closed])
+    assert {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2")} == {
+        "F1": 120,
+        "X1": 140,
+        "X2": 150,
+    }
+    x2 = tables.flights["X2"]
+    tables.flights["X2"] = x2.model_copy(
+        update={
+            "estimated_departure": x2.scheduled_departure + timedelta(minutes=150),
+            "estimated_arrival": x2.scheduled_arrival + timedelta(minutes=150),
+        }
+    )
+    assert realize(tables, [closed])["X2"].delay(x2) == 150
+
+
 def test_a_plan_delaying_a_flight_beyond_its_crews_duty_counts_against_the_plan():
     from day_rows import crew as crew_row
 

@@ -8,9 +8,11 @@ minimum turn — so knock-on through the tail is counted the same way for every 
 Simplifications, the same for every policy: a capacity cut (a window that does not close the station) halves the
 airport's declared rate, every airline's flights together, and gives our flights their slots by ration-by-schedule
 (``rules.slots``, the model the network planner plans with); an airport that declares no rate (the hub) queues
-the departures and the arrivals it catches, each at half our busiest scheduled hour there that day; crew knock-on beyond the held flight is not
-propagated (the crew rules count a delay that breaks a duty as a violation instead); a diverted flight's
-passengers reach their destination DIVERSION_ONWARD_MINUTES after landing at the alternate.
+the departures and the arrivals it catches, each at half our busiest scheduled hour there that day; a closure's
+backlog leaves at our busiest scheduled hour there once it reopens, as the planner's hold plan meters it; crew
+knock-on beyond the held flight is not propagated (the crew rules count a delay that breaks a duty as a violation
+instead); a diverted flight's passengers reach their destination DIVERSION_ONWARD_MINUTES after landing at the
+alternate.
 """
 
 from __future__ import annotations
@@ -93,13 +95,13 @@ def _held(
     landing = f.diverted_to if f.status == "DIVERTED" and f.diverted_to else f.destination
     leaving = f.origin == e.station and e.start <= dep < e.end
     landing_in = landing == e.station and e.start <= arr < e.end
-    if not e.closes:  # the slot is the scheduled movement plus its queue: a flight already later waits no more
-        wait = queued.get(f.flight_id)
-        if wait is None:
-            return zero
+    wait = queued.get(f.flight_id)  # the slot is the scheduled movement plus its queue: one already later waits no more
+    if wait is not None:
         if f.origin == e.station:
             return max(zero, f.scheduled_departure + wait - dep)
         return max(zero, f.scheduled_arrival + wait - arr) if landing == e.station else zero
+    if not e.closes:
+        return zero
     return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
 
 
@@ -127,22 +129,28 @@ def cut_rate(moves: Sequence[tuple[datetime, str]], day) -> int:
 
 
 def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
-    """A capacity cut (a station window that does not close it): flight id → its wait from the scheduled movement
-    to its slot. Where the airport declares a rate, CUT_SHARE of it, every airline's traffic queued with ours by
-    ration-by-schedule (``rules.slots``: the backlog after the window delays flights too); elsewhere departures
-    and arrivals each queued at CUT_SHARE of the station's busiest scheduled hour that day, in scheduled order."""
+    """A station window's queue: flight id → its wait from the scheduled movement to its slot.
+
+    A capacity cut (a window that does not close the station): where the airport declares a rate, CUT_SHARE of
+    it, every airline's traffic queued with ours by ration-by-schedule (``rules.slots``: the backlog after the
+    window delays flights too); elsewhere departures and arrivals each queued at CUT_SHARE of the station's busiest
+    scheduled hour that day, in scheduled order. A closure: the movements it catches leave as the station reopens
+    at its normal rate — our busiest scheduled hour there, departures and arrivals apart, in scheduled order —
+    as the network planner's hold plan gives them slots (network.hold.Slots), not all in the reopening minute."""
     declared = declared_rate(e.station) if e.station else None
-    if declared is not None and e.station:
+    if declared is not None and e.station and not e.closes:
         cut = (max(int(declared[0] * CUT_SHARE), 1), max(int(declared[1] * CUT_SHARE), 1))
         flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
         slots = ration_by_schedule(flying, e.station, Window(start=e.start, end=e.end), cut, declared)
         return {fid: timedelta(minutes=m) for fid, m in slots.items() if m > 0}
     waits: dict[str, timedelta] = {}
     for moves in station_moves(state, e.station):
-        rate = cut_rate(moves, e.start.date())
+        rate = (
+            _peak([t for t, _ in moves if t.date() == e.start.date()]) if e.closes else cut_rate(moves, e.start.date())
+        )
         caught = sorted((t, fid) for t, fid in moves if e.start <= t < e.end)
         for k, (t, fid) in enumerate(caught):
-            slot = e.start + timedelta(minutes=60 * k / rate)
+            slot = (e.end if e.closes else e.start) + timedelta(minutes=60 * k / rate)
             if slot > t:
                 waits[fid] = max(waits.get(fid, timedelta(0)), slot - t)
     return waits
@@ -154,7 +162,7 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
     for f in state.flights.values():
         if f.status != "CANCELLED":
             by_tail[f.aircraft_registration].append(f)
-    queues = {e.event_id: capacity_queue(state, e) for e in events if e.holds == "station" and not e.closes}
+    queues = {e.event_id: capacity_queue(state, e) for e in events if e.holds == "station"}
     crew_held = {e.flight_id for e in events if e.holds == "crew"}  # only their crews are read
     out: dict[str, Timing] = {}
     for legs in by_tail.values():
