@@ -1,0 +1,65 @@
+"""botocore's per-request work that the emulated account does not read, done once instead of every request.
+
+botocore 1.44 builds the User-Agent header twice for every request (when the request is made and again before it
+is sent), walking the SDK, platform, config and feature metadata each time: 4 % of a local run's CPU in the profile
+of `python -m bench.workflow --profile`, more than moto's whole Query. The string depends only on the client's
+`UserAgentString` (fixed once the client exists: a client config makes a copy) and on the feature ids of the
+request (a paginator, a waiter, the retry mode), so it is built once per pair and remembered for as long as the
+client lives. The header sent is the same string: `tests/local/test_client_speedups.py` compares them.
+
+Installed with the other speed-ups of the local emulator (moto_speedups.install); a deployed Lambda never imports
+`local/`.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+_built: weakref.WeakKeyDictionary[Any, dict[frozenset[str], str]] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+_original: list[Callable[[Any], str]] = []
+
+
+def _features(user_agent: Any) -> frozenset[str]:
+    from botocore.context import get_context
+
+    context = get_context()
+    return frozenset(user_agent._client_features or ()) | frozenset(context.features if context else ())
+
+
+def _to_string(self: Any) -> str:
+    """`UserAgentString.to_string`, remembered per instance and request features."""
+    features = _features(self)
+    with _lock:
+        known = _built.get(self)
+        if known is not None and features in known:
+            return known[features]
+    built = _original[0](self)
+    with _lock:
+        _built.setdefault(self, {})[features] = built
+    return built
+
+
+def installed() -> bool:
+    return bool(_original)
+
+
+def install() -> None:
+    """Idempotent."""
+    from botocore.useragent import UserAgentString
+
+    if _original:
+        return
+    _original.append(UserAgentString.to_string)
+    UserAgentString.to_string = _to_string
+
+
+def uninstall() -> None:
+    from botocore.useragent import UserAgentString
+
+    if _original:
+        UserAgentString.to_string = _original.pop()
+        _built.clear()
