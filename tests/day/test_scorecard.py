@@ -111,9 +111,11 @@ def test_a_capacity_cut_queues_movements_only_beyond_half_the_busiest_hour():
     assert realize(tables, [cut(9, 12)])["F1"].delay(F1) == 0  # one departure an hour: half of it still serves it
     for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
         tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
-    timings = realize(tables, [cut(10, 13)])  # 3 departures in the 10:00 hour: 2 an hour in the cut
+    # 3 departures in the 10:00 hour: half of it floored, one an hour in the cut, each in the first clock hour with
+    # a slot left (as the network planner's hold plan gives them: restriction_of's share, network.hold.Slots)
+    timings = realize(tables, [cut(10, 13)])
     delays = {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2")}
-    assert delays == {"F1": 0, "X1": 30, "X2": 50}
+    assert delays == {"F1": 0, "X1": 60, "X2": 110}
 
 
 def test_a_cut_at_an_airport_declaring_its_rate_queues_our_flights_with_everybody_elses():
@@ -139,7 +141,7 @@ def test_a_flight_moved_to_its_slot_by_a_decision_does_not_queue_again():
     for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
         tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
     x2 = tables.flights["X2"]
-    for moved_by, flown in ((50, 50), (70, 70), (20, 50)):  # at its slot, past it, short of it
+    for moved_by, flown in ((110, 110), (130, 130), (20, 110)):  # at its slot, past it, short of it
         tables.flights["X2"] = x2.model_copy(
             update={
                 "estimated_departure": x2.scheduled_departure + timedelta(minutes=moved_by),
@@ -150,27 +152,26 @@ def test_a_flight_moved_to_its_slot_by_a_decision_does_not_queue_again():
 
 
 def test_a_closed_hub_reopens_at_its_busiest_hour_not_all_in_the_reopening_minute():
-    """The departures a closure held leave in scheduled order at our busiest scheduled hour there (three in the
-    10:00 hour: one every 20 minutes), as the network planner's hold plan meters them; a flight a decision already
-    moved to its slot waits no more."""
+    """The movements a closure held leave in scheduled order at our busiest scheduled hour there (three departures
+    in the 10:00 hour), each in the first clock hour from the reopening with a slot left, as the network planner's
+    hold plan meters them; a flight a decision already moved to its slot waits no more."""
     tables = state()
-    for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
-        tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
+    for fid, hour, minute, tail in (("X1", 10, 0, "A6-BLE"), ("X2", 10, 10, "A6-BLF"), ("X3", 11, 0, "A6-BLG"),
+                                    ("X4", 11, 30, "A6-BLH")):  # fmt: skip
+        tables.flights[fid] = flight(fid, f"EY9{fid[1]}", "AUH", "MCT", utc(2027, 1, 20, hour, minute), 60, tail)
     closed = cut(9, 12).model_copy(update={"closes": True, "report": "AUH closed by fog"})
     timings = realize(tables, [closed])
-    assert {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2")} == {
-        "F1": 120,
-        "X1": 140,
-        "X2": 150,
-    }
-    x2 = tables.flights["X2"]
-    tables.flights["X2"] = x2.model_copy(
-        update={
-            "estimated_departure": x2.scheduled_departure + timedelta(minutes=150),
-            "estimated_arrival": x2.scheduled_arrival + timedelta(minutes=150),
-        }
-    )
-    assert realize(tables, [closed])["X2"].delay(x2) == 150
+    delays = {fid: timings[fid].delay(tables.flights[fid]) for fid in ("F1", "X1", "X2", "X3", "X4")}
+    assert delays == {"F1": 120, "X1": 120, "X2": 110, "X3": 120, "X4": 90}  # three at 12:00, two at 13:00
+    x4 = tables.flights["X4"]
+    for moved_by, flown in ((90, 90), (30, 90)):  # at its slot, short of it
+        tables.flights["X4"] = x4.model_copy(
+            update={
+                "estimated_departure": x4.scheduled_departure + timedelta(minutes=moved_by),
+                "estimated_arrival": x4.scheduled_arrival + timedelta(minutes=moved_by),
+            }
+        )
+        assert realize(tables, [closed])["X4"].delay(x4) == flown, moved_by
 
 
 def test_a_plan_delaying_a_flight_beyond_its_crews_duty_counts_against_the_plan():

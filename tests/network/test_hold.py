@@ -18,9 +18,9 @@ from skymarshal.models.disruption import Window
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.network_plan import NetworkRestriction
 from skymarshal.network.hold import hold_actions
-from skymarshal.network.restriction import hour_allowance
 from skymarshal.network.scope import NetworkScope
 from skymarshal.network.tails import broken_turn, plan_legs
+from skymarshal.rules.slots import hour_allowance
 
 
 def _busiest(flights, kind: str) -> int:

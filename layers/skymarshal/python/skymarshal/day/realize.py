@@ -17,7 +17,6 @@ alternate.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from typing import cast
 from ..models.disruption import Window
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Booking, CrewDuty, CrewMember, Flight
-from ..rules.slots import declared_rate, ration_by_schedule
+from ..rules.slots import declared_rate, hourly_slots, ration_by_schedule
 from .stream import Cause, StreamEvent
 
 CUT_SHARE = 0.5  # a capacity cut ("rates cut by half"): the share of the station's busiest hour still handled
@@ -124,8 +123,9 @@ def station_moves(
 
 
 def cut_rate(moves: Sequence[tuple[datetime, str]], day) -> int:
-    """Movements an hour a capacity cut leaves: CUT_SHARE of the busiest scheduled hour that day, at least one."""
-    return max(1, math.ceil(_peak([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
+    """Movements an hour a capacity cut leaves: CUT_SHARE of the busiest scheduled hour that day, floored, at least
+    one (as network.restriction.restriction_of cuts the airline's normal rate)."""
+    return max(1, int(_peak([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
 
 
 def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
@@ -133,10 +133,11 @@ def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
 
     A capacity cut (a window that does not close the station): where the airport declares a rate, CUT_SHARE of
     it, every airline's traffic queued with ours by ration-by-schedule (``rules.slots``: the backlog after the
-    window delays flights too); elsewhere departures and arrivals each queued at CUT_SHARE of the station's busiest
-    scheduled hour that day, in scheduled order. A closure: the movements it catches leave as the station reopens
-    at its normal rate — our busiest scheduled hour there, departures and arrivals apart, in scheduled order —
-    as the network planner's hold plan gives them slots (network.hold.Slots), not all in the reopening minute."""
+    window delays flights too); elsewhere departures and arrivals each queued in clock hours at CUT_SHARE of the
+    station's busiest scheduled hour that day (``rules.slots.hourly_slots``). A closure: the movements it catches
+    leave as the station reopens at its normal rate — our busiest scheduled hour there, departures and arrivals
+    apart — not all in the reopening minute. Both as the network planner's hold plan gives its slots
+    (network.hold.Slots), so a plan at its slots waits no more."""
     declared = declared_rate(e.station) if e.station else None
     if declared is not None and e.station and not e.closes:
         cut = (max(int(declared[0] * CUT_SHARE), 1), max(int(declared[1] * CUT_SHARE), 1))
@@ -144,15 +145,13 @@ def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
         slots = ration_by_schedule(flying, e.station, Window(start=e.start, end=e.end), cut, declared)
         return {fid: timedelta(minutes=m) for fid, m in slots.items() if m > 0}
     waits: dict[str, timedelta] = {}
+    window = Window(start=e.start, end=e.end)
     for moves in station_moves(state, e.station):
         rate = (
             _peak([t for t, _ in moves if t.date() == e.start.date()]) if e.closes else cut_rate(moves, e.start.date())
         )
-        caught = sorted((t, fid) for t, fid in moves if e.start <= t < e.end)
-        for k, (t, fid) in enumerate(caught):
-            slot = (e.end if e.closes else e.start) + timedelta(minutes=60 * k / rate)
-            if slot > t:
-                waits[fid] = max(waits.get(fid, timedelta(0)), slot - t)
+        for flight_id, minutes in hourly_slots(moves, window, rate, closed=e.closes).items():
+            waits[flight_id] = max(waits.get(flight_id, timedelta(0)), timedelta(minutes=minutes))
     return waits
 
 

@@ -24,8 +24,9 @@ from datetime import datetime, timedelta
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import FlightAction, NetworkRestriction
 from ..models.operational import Flight
+from ..rules.slots import hour_allowance
 from .continuity import flight_row
-from .restriction import hour_allowance, imposed_minutes
+from .restriction import imposed_minutes
 from .scope import NetworkScope
 from .tails import cascade, scheduled_legs, tail_starts
 
@@ -45,7 +46,7 @@ def _turn(aircraft_type: str) -> timedelta:
 class Slots:
     """Movements left per clock hour at the restricted airport for the flights the restriction regulates — those
     whose movement falls in its window — at the restriction's rate (in the hour it opens, for the part of the hour
-    it covers: restriction.hour_allowance, as the validation counts it), continuing past the window's end while its
+    it covers: rules.slots.hour_allowance, as the validation counts it), continuing past the window's end while its
     backlog lasts, as an ATFM regulation gives slots to the flights entering during it (a closure's backlog at the
     airport's normal rate once it reopens); a flight moving before or after the window needs no slot, less what is
     used."""

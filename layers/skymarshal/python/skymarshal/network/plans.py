@@ -9,7 +9,7 @@ passengers (connecting itineraries and F/J cabins dearer). Every plan is then me
 Modelling choices (documented assumptions, not data the tables lack):
 - the airport's restriction is applied per clock hour (the model counts movements per clock hour); the hour the
   window opens in holds the movements scheduled before it opens and the part of the rate the window covers
-  (restriction.hour_allowance: a closure from 14:10 leaves the 14:00 hour its flights before 14:10 only);
+  (rules.slots.hour_allowance: a closure from 14:10 leaves the 14:00 hour its flights before 14:10 only);
 - after the window the airport runs at the airline's normal rate (its busiest scheduled hour that day), so the
   recovery does not bunch every delayed flight into the reopening hour;
 - an ATC slot delay is imposed on every regulated flight: it leaves exactly at schedule + the slot delay;
@@ -33,6 +33,7 @@ from ..recovery.adapter import AdaptedInstance, CapacityLimit, NetworkSnapshot, 
 from ..recovery.cost import evaluate
 from ..recovery.model import Instance, Solution
 from ..recovery.solver import NoFeasibleSolution, solve
+from ..rules.slots import hour_allowance
 from .continuity import keep_continuous
 from .crew import CrewData
 from .crew_model import CrewModel
@@ -40,7 +41,7 @@ from .ferry import positioning_row
 from .groups import GroupData, inbound, inbound_outages, load_groups, past_horizon
 from .hold import gone_movements, hold_actions
 from .objectives import NetworkPlanConfig, weighted
-from .restriction import hour_allowance, imposed_minutes, regulated
+from .restriction import imposed_minutes, regulated
 from .scope import NetworkScope
 from .tails import baseline_actions, scheduled_row
 from .totals import PlanData, measure
@@ -75,7 +76,7 @@ def capacity_limits(
     group's movements the plan cannot touch (flights gone before the decision, landing where they land) — an hour
     holds at least those, so an inbound already in the air never makes the instance infeasible. `unregulated`: the
     movements scheduled in the hour the window opens before it does — that hour holds them and the part of the rate
-    the window covers (restriction.hour_allowance), never more than the rate."""
+    the window covers (rules.slots.hour_allowance), never more than the rate."""
     fixed, unregulated = fixed or Counter(), unregulated or Counter()
     if r.departures_per_hour is None or r.arrivals_per_hour is None:
         return []

@@ -10,10 +10,9 @@ keeps the airline's own busiest clock hour there that day as its "normal rate".
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from ..models.disruption import Disruption
 from ..models.network_plan import NetworkInputCode, NetworkInputError, NetworkRestriction
@@ -31,17 +30,6 @@ class NetworkInputRefused(ValueError):
 
 def _hour(moment: datetime) -> datetime:
     return moment.replace(minute=0, second=0, microsecond=0)
-
-
-def hour_allowance(rate: int, window_start: datetime, hour: datetime) -> int:
-    """Movements a restriction's rate allows in a clock hour it regulates: the whole rate, but in the hour the window
-    opens only for the part of it the window covers, rounded up — a movement before the window opens is not
-    regulated, and the rate does not allow a whole hour's movements in its last ten minutes (the slots of a
-    regulation opening at 05:50 at 7 an hour: 05:50 and 05:58 in that hour)."""
-    if hour < window_start < hour + timedelta(hours=1):
-        covered = (hour + timedelta(hours=1) - window_start).total_seconds() / 3600
-        return math.ceil(rate * covered)
-    return rate
 
 
 def movements_per_hour(

@@ -40,6 +40,7 @@ from ..rules.crew import is_legal
 from ..rules.curfew import check_movement_at
 from ..rules.mel import aircraft_airworthiness
 from ..rules.regulatory import nearest_observation
+from ..rules.slots import hour_allowance
 from ..rules.weather import assess_weather
 from .continuity import touched_tails
 from .crew import CrewData, next_duty, verdicts
@@ -47,7 +48,7 @@ from .crewability import make_crewable
 from .objectives import NetworkPlanConfig
 from .plan_roster import plan_times
 from .plans import generate_plans
-from .restriction import hour_allowance, imposed_minutes
+from .restriction import imposed_minutes
 from .scope import NetworkScope, network_scope
 from .tails import broken_turn, plan_legs, tail_starts
 from .totals import PlanData, measure

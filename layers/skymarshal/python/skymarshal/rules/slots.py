@@ -12,14 +12,16 @@ opens has the demand of `t` ahead of it and takes the first slot after the slots
 backlog clears after the window at the declared rate less the demand; from there nobody waits.
 
 Declared rates are reference data for the stations the airline serves (`DECLARED_MOVEMENTS`). An airport without
-one (the hub, where the airline's own bank is the demand) keeps the airline's own busiest hour as its rate.
+one (the hub, where the airline's own bank is the demand) keeps the airline's own busiest hour as its rate, and its
+queue is walked in clock hours (`hourly_slots`), as the network planner's hold plan gives its slots.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
-from datetime import datetime
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
 
 from ..models.disruption import Window
 from ..models.operational import Flight
@@ -49,6 +51,48 @@ DECLARED_MOVEMENTS: dict[str, int] = {
     "KHI": 30,
     "ISB": 30,
 }
+
+
+HOUR = timedelta(hours=1)
+
+
+def _hour(at: datetime) -> datetime:
+    return at.replace(minute=0, second=0, microsecond=0)
+
+
+def hour_allowance(rate: int, window_start: datetime, hour: datetime) -> int:
+    """Movements a restriction's rate allows in a clock hour it regulates: the whole rate, but in the hour the window
+    opens only for the part of it the window covers, rounded up — a movement before the window opens is not
+    regulated, and the rate does not allow a whole hour's movements in its last ten minutes (the slots of a
+    regulation opening at 05:50 at 7 an hour: 05:50 and 05:58 in that hour)."""
+    if hour < window_start < hour + HOUR:
+        covered = (hour + HOUR - window_start).total_seconds() / 3600
+        return math.ceil(rate * covered)
+    return rate
+
+
+def hourly_slots(moves: Sequence[tuple[datetime, str]], window: Window, rate: int, *, closed: bool) -> dict[str, int]:
+    """Flight id → minutes from its scheduled movement to its slot, for one direction of our movements at an
+    airport that declares no rate: those scheduled in the window, in scheduled order, each taking the first clock
+    hour with a movement left — at `rate` over a capacity cut (in its opening hour only for the part the window
+    covers) and on while its backlog lasts; for a closure (`closed`) nothing before it ends, then `rate` (the
+    airport's normal rate) an hour — and leaving at the later of its movement (a closure's end) and the hour's
+    start. network.hold.Slots gives the hold plan's slots the same way; movements outside the window need none."""
+    per_hour = max(1, rate)
+    used: Counter[datetime] = Counter()
+    waits: dict[str, int] = {}
+    for at, flight_id in sorted(m for m in moves if window.start <= m[0] < window.end):
+        ready = max(at, window.end) if closed else at
+        hour = _hour(ready)
+        while used[hour] >= (
+            (per_hour if hour >= window.end else 0) if closed else hour_allowance(per_hour, window.start, hour)
+        ):
+            hour += HOUR
+        used[hour] += 1
+        slot = max(ready, hour)
+        if slot > at:
+            waits[flight_id] = math.ceil((slot - at).total_seconds() / 60)
+    return waits
 
 
 def declared_rate(airport: str) -> tuple[int, int] | None:
