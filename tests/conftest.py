@@ -109,8 +109,8 @@ def _uses(request, fixture: str) -> bool:
 
 @pytest.fixture(scope="module", autouse=True)
 def seeded_airline_unchanged(request):
-    """A module leaves the session's seeded airline as it found it (tests/account_guard.py says why). Autouse and
-    defined first, so it checks after every other module fixture (module_learning, a module's own) is finalized."""
+    """A module leaves the session's seeded airline as it found it (tests/account_guard.py says why). module_learning
+    asks for it, so it checks after the module's learning records are forgotten."""
     if not _uses(request, "account"):
         yield
         return
@@ -122,7 +122,7 @@ def seeded_airline_unchanged(request):
 
 
 @pytest.fixture(scope="module", autouse=True)
-def module_learning(request):
+def module_learning(request, seeded_airline_unchanged):  # set up after the guard, so finalized before it checks
     """A module running the state machine on the session's account leaves no learning record behind: precedent is
     read from DisruptionHistory, so the records one module's runs wrote would move the next module's rankings.
     Autouse, so set up before and finalized after the module's own fixtures (its runs left waiting, rejected)."""
