@@ -38,9 +38,10 @@ Fingerprint = dict[str, dict[tuple[Any, Any], Any]]
 def _stored(item: Any) -> Any:
     """The item as it is kept: its (possibly compressed) string, else its decoded attributes as JSON."""
     state = item.__dict__
-    return state.get("_sm_raw") or orjson.dumps(
-        {k: v.to_json() for k, v in item.attrs.items()}, option=orjson.OPT_SORT_KEYS
-    )
+    return (
+        state.get("_sm_raw")
+        or orjson.dumps({k: v.to_json() for k, v in item.attrs.items()}, option=orjson.OPT_SORT_KEYS).decode()
+    )  # a str, as an uncompressed stored string is (bytes are zlib's)
 
 
 def fingerprint(naming: s.Naming) -> Fingerprint:
@@ -60,10 +61,8 @@ def fingerprint(naming: s.Naming) -> Fingerprint:
 
 
 def _same(a: Any, b: Any) -> bool:
-    if a is b or a == b:
-        return True
-    load = (lambda s: orjson.loads(unpack(s))) if isinstance(a, str | bytes) and isinstance(b, str | bytes) else None
-    return load is not None and load(a) == load(b)  # re-encoded after a read: the same attributes
+    """The same stored item: the same string, or one re-encoded after a read with the same attributes."""
+    return a is b or a == b or orjson.loads(unpack(a)) == orjson.loads(unpack(b))
 
 
 def changes(before: Fingerprint, after: Fingerprint, limit: int = 8) -> list[str]:

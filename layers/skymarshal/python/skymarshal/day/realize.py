@@ -122,10 +122,15 @@ def station_moves(
     )
 
 
+def busiest_hour(moves: Sequence[tuple[datetime, str]], day) -> int:
+    """The station's normal rate in one direction: our busiest scheduled hour there that day."""
+    return _peak([t for t, _ in moves if t.date() == day])
+
+
 def cut_rate(moves: Sequence[tuple[datetime, str]], day) -> int:
     """Movements an hour a capacity cut leaves: CUT_SHARE of the busiest scheduled hour that day, floored, at least
     one (as network.restriction.restriction_of cuts the airline's normal rate)."""
-    return max(1, int(_peak([t for t, _ in moves if t.date() == day]) * CUT_SHARE))
+    return max(1, int(busiest_hour(moves, day) * CUT_SHARE))
 
 
 def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
@@ -147,9 +152,7 @@ def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
     waits: dict[str, timedelta] = {}
     window = Window(start=e.start, end=e.end)
     for moves in station_moves(state, e.station):
-        rate = (
-            _peak([t for t, _ in moves if t.date() == e.start.date()]) if e.closes else cut_rate(moves, e.start.date())
-        )
+        rate = busiest_hour(moves, e.start.date()) if e.closes else cut_rate(moves, e.start.date())
         for flight_id, minutes in hourly_slots(moves, window, rate, closed=e.closes).items():
             waits[flight_id] = max(waits.get(flight_id, timedelta(0)), timedelta(minutes=minutes))
     return waits

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.network_plan import FlightAction, NetworkRestriction
 from ..models.operational import Flight
-from ..rules.slots import hour_allowance
+from ..rules.slots import hour_capacity
 from .continuity import flight_row
 from .restriction import imposed_minutes
 from .scope import NetworkScope
@@ -46,7 +46,7 @@ def _turn(aircraft_type: str) -> timedelta:
 class Slots:
     """Movements left per clock hour at the restricted airport for the flights the restriction regulates — those
     whose movement falls in its window — at the restriction's rate (in the hour it opens, for the part of the hour
-    it covers: rules.slots.hour_allowance, as the validation counts it), continuing past the window's end while its
+    it covers: rules.slots.hour_capacity, as the validation counts it), continuing past the window's end while its
     backlog lasts, as an ATFM regulation gives slots to the flights entering during it (a closure's backlog at the
     airport's normal rate once it reopens); a flight moving before or after the window needs no slot, less what is
     used."""
@@ -64,14 +64,11 @@ class Slots:
 
     def left(self, kind: str, hour: datetime) -> bool:
         r = self.r
-        rate = r.departures_per_hour if kind == "D" else r.arrivals_per_hour
-        if not rate and hour >= r.window.end:  # a closure's backlog: the airport reopens at its normal rate
-            rate = r.normal_departures_per_hour if kind == "D" else r.normal_arrivals_per_hour
-            if not rate:  # no normal rate read: nothing counts after it
-                return True
-        elif rate and hour < r.window.end:  # the hour the window opens: only the part it covers
-            rate = hour_allowance(rate, r.window.start, hour)
-        return (rate or 0) - self.used[(kind, hour)] > 0
+        rate = (r.departures_per_hour if kind == "D" else r.arrivals_per_hour) or 0
+        normal = r.normal_departures_per_hour if kind == "D" else r.normal_arrivals_per_hour
+        if not rate and not normal and hour >= r.window.end:  # a closure with no normal rate read: nothing counts after
+            return True
+        return hour_capacity(r.window, hour, rate, normal) - self.used[(kind, hour)] > 0
 
     def first(self, f: Flight, ready: datetime) -> datetime:
         """The flight's departure at its first slot from `ready` on (its arrival's slot too, landing there)."""

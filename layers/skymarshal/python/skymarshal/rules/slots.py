@@ -71,22 +71,29 @@ def hour_allowance(rate: int, window_start: datetime, hour: datetime) -> int:
     return rate
 
 
+def hour_capacity(window: Window, hour: datetime, rate: int, reopened: int) -> int:
+    """Movements a restriction leaves in a clock hour for the movements it regulates: over a capacity cut (`rate` >
+    0) its rate — in the opening hour only for the part the window covers — and on at that rate while its backlog
+    lasts; over a closure (`rate` 0) none before it ends, then `reopened` (the airport's normal rate)."""
+    if not rate:
+        return reopened if hour >= window.end else 0
+    return hour_allowance(rate, window.start, hour) if hour < window.end else rate
+
+
 def hourly_slots(moves: Sequence[tuple[datetime, str]], window: Window, rate: int, *, closed: bool) -> dict[str, int]:
     """Flight id → minutes from its scheduled movement to its slot, for one direction of our movements at an
     airport that declares no rate: those scheduled in the window, in scheduled order, each taking the first clock
-    hour with a movement left — at `rate` over a capacity cut (in its opening hour only for the part the window
-    covers) and on while its backlog lasts; for a closure (`closed`) nothing before it ends, then `rate` (the
-    airport's normal rate) an hour — and leaving at the later of its movement (a closure's end) and the hour's
-    start. network.hold.Slots gives the hold plan's slots the same way; movements outside the window need none."""
+    hour with a movement left (`hour_capacity`: `rate` over a cut, over a closure `rate` from its end) and leaving
+    at the later of its movement (a closure's end) and the hour's start. network.hold.Slots gives the hold plan's
+    slots by the same `hour_capacity`; movements outside the window need none."""
     per_hour = max(1, rate)
+    cut, reopened = (0, per_hour) if closed else (per_hour, per_hour)
     used: Counter[datetime] = Counter()
     waits: dict[str, int] = {}
     for at, flight_id in sorted(m for m in moves if window.start <= m[0] < window.end):
         ready = max(at, window.end) if closed else at
         hour = _hour(ready)
-        while used[hour] >= (
-            (per_hour if hour >= window.end else 0) if closed else hour_allowance(per_hour, window.start, hour)
-        ):
+        while used[hour] >= hour_capacity(window, hour, cut, reopened):
             hour += HOUR
         used[hour] += 1
         slot = max(ready, hour)
