@@ -17,7 +17,6 @@ import json
 import os
 import time
 import uuid
-import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,8 +118,7 @@ def seeded_airline_unchanged(request):
     before = fingerprint(account.naming)
     yield
     left = changes(before, fingerprint(account.naming))
-    if left:  # a warning until the suite's last leaker is found (docs/testing.md); then an assertion
-        warnings.warn(f"{request.node.nodeid} left the session's airline changed: " + "; ".join(left), stacklevel=1)
+    assert not left, f"{request.node.nodeid} left the session's airline changed: " + "; ".join(left)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -32,3 +32,5 @@ def test_the_history_lists_rounds_and_threads_and_a_run_continues_from_its_revis
     again = run_history(wf, started["execution_name"])
     assert [r.reused_from for r in again.rounds] == [name, name]
     wf.decide(started["execution_name"], ApprovalDecision(action="reject", decided_by="Dana Duty", comment="done"))
+    # followed to its end, so its learning record is written before module_learning forgets the module's records
+    assert wf.follow(started["execution_name"], timeout_s=600).status == "SUCCEEDED"
