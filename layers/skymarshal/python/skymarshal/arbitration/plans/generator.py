@@ -22,7 +22,17 @@ from ...data import schema
 from ...models.fleet import compatible_types
 from ...rules.rostered import flight_crew_legality
 from ...rules.tail_swap_models import TailSwapEligibility
-from ..actions import ContinueFlight, FerryAircraft, GroundAircraft, RepositionFleet, SwapAircraft, describe
+from ..actions import (
+    CancelFlight,
+    ContinueFlight,
+    DelayFlight,
+    DivertFlight,
+    FerryAircraft,
+    GroundAircraft,
+    RepositionFleet,
+    SwapAircraft,
+    describe,
+)
 from ..bounds import CrewIllegalBound, CrewMaxDelayBound
 from ..context import DisruptionContext
 from ..continuation.plan import continuation_scenarios
@@ -30,6 +40,7 @@ from ..crew.chain import flight_roster
 from ..crew.positioning import positioned_crew_swap
 from ..crew.rest import rescue_after_rest, rested_crew_delay, with_crew_retimed
 from ..crew.short import short_crew
+from ..day_cost import flight as touched_flight
 from ..day_cost import with_day_cost
 from ..memo_keys import ClearanceWaits
 from ..models import Scenario
@@ -138,6 +149,14 @@ def with_operation_records(ctx: DisruptionContext, scenario: Scenario) -> Scenar
     tails = {f.aircraft_registration}
     tails |= {a.to_registration for a in scenario.actions if isinstance(a, SwapAircraft)}
     tails |= {a.registration for a in scenario.actions if isinstance(a, (FerryAircraft, ContinueFlight))}
+    # a flight of another tail the plan re-times, cancels or diverts (a crew's next duty moved, say) moves where
+    # that tail is too: a delay past midnight UTC leaves it at the origin, not at the destination, the next day
+    moved = {a.flight_id for a in scenario.actions if isinstance(a, (DelayFlight, CancelFlight, DivertFlight))}
+    tails |= {
+        x.aircraft_registration
+        for fid in sorted(moved - {f.flight_id})
+        if (x := touched_flight(ctx, fid)) is not None and x.aircraft_registration
+    }
     extra.append(RepositionFleet(flight_id=f.flight_id, registrations=sorted(tails)))
     return scenario.model_copy(update={"actions": [*scenario.actions, *extra]})
 
