@@ -61,3 +61,30 @@ def test_stn_is_the_station_unless_it_stands_as_a_place():
     assert "STN" not in {a.value for a in station.airports}
     stansted = read_report("EY9 3 Feb: fog at STN, holding", known, airport_names(known))
     assert "STN" in {a.value for a in stansted.places}
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "EY77 3 Feb going late: the aircraft arriving on EY76 touched down 50 min behind",
+        "EY77 on 3 Feb, tail got back late from Bahrain on EY76, new ETD 1410Z",
+        "EY77 3 Feb a/c late in from BAH (EY76), exp dep 1415Z",
+    ],
+)
+def test_the_flight_the_aircraft_came_in_on_is_context(report):
+    assert [f.flight_number for f in parse(report)[0]] == ["EY77"]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "EY77 3 Feb: the aircraft touched down late from Bahrain, 40 min",
+        "EY77 3 Feb plane got in late off the previous night stop, +30",
+        "EY77 on 3 Feb - a/c came back late from its first sector, DLA 25",
+    ],
+)
+def test_the_aircraft_said_to_come_in_late_is_the_rotation(report):
+    from skymarshal.intake.cause import read_cause
+    from skymarshal.intake.normalise import normalise
+
+    assert read_cause(normalise(report)).found[0].code == 93

@@ -50,3 +50,14 @@ def test_an_aircraft_type_or_a_gate_before_a_slash_dates_nothing() -> None:
     for text in ("EY12 18JAN: swap to B787/9 ok", "EY12 on 18 Jan, gate B12/14 changed", "B787 19/1 swap done"):
         assert [d.day for d in find_dates(text)] in ([18], []), text
     assert [d.day for d in find_dates("G9 123/18 tech")] == [18]
+
+
+@given(number=numbers, day=days)
+def test_an_ordinal_alone_in_brackets_is_the_flights_day(number: int, day: int) -> None:
+    suffix = {1: "st", 2: "nd", 3: "rd", 21: "st", 22: "nd", 23: "rd", 31: "st"}.get(day, "th")
+    found = find_dates(f"EY{number} to Paris ({day}{suffix}) held at the gate")
+    assert [(d.kind, d.day) for d in found] == [("yearless", day)]
+
+
+def test_an_ordinal_before_a_noun_in_brackets_is_no_date() -> None:
+    assert find_dates("EY12 held (2nd sector of the day)") == [] and find_dates("the (1st officer) is sick") == []

@@ -5,7 +5,8 @@ Phrases understood (case-insensitive):
              read DAY FIRST), "20 January 2027", "January 20th, 2027", "Wednesday 20 Jan 2027";
 - year-less: "January 20th", "Jan 20", "20 Jan", "20th of January", "20-Jan", "20JAN", "on 20/01", "21/01"
              (a bare day/month needs "on"/"for" in front or a two-digit month: "24/7" is no date);
-- day only:  "the 20th", "on the 21st" (the ordinal and "the" are needed: "20" alone is no date);
+- day only:  "the 20th", "on the 21st", "(20th)" (the ordinal and "the" or brackets around it alone are needed: "20"
+             alone is no date, nor "2nd sector");
 - relative:  "yesterday", "today", "tonight", "tomorrow", "the day before yesterday", "the day after tomorrow";
 - weekday:   "Wednesday", "on Wed", "last Wednesday", "next Wednesday", "this Wednesday".
 
@@ -139,10 +140,11 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
         rf"(?P<day>\d{{1,2}})(?!\d)(?!:\d){_ORDINAL}(?:(?:,\s*|\s+){_YEAR})?)",
         re.I,
     ),
-    # the 20th, on the 21st: a day of the month alone, after the patterns that name its month
+    # the 20th, on the 21st, (19th): a day of the month alone, after the patterns that name its month — with "the",
+    # or alone in brackets ("EY141 to Toronto (19th)"), never an ordinal before a noun ("2nd sector", "1st officer")
     "day_only": re.compile(
-        r"(?:(?<![\w])(?P<prep>on|for)\s+)?(?P<core>(?<![\w])the\s+(?P<day>\d{1,2})(?:st|nd|rd|th)(?![\w])"
-        r"(?!\s+of\b))",
+        r"(?:(?<![\w])(?P<prep>on|for)\s+)?(?P<core>(?:(?<![\w])the\s+|(?<=\()(?=\d{1,2}(?:st|nd|rd|th)\s*\)))"
+        r"(?P<day>\d{1,2})(?:st|nd|rd|th)(?![\w])(?!\s+of\b))",
         re.I,
     ),
     "relative": re.compile(

@@ -150,8 +150,19 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         "aircraft_rotation",
         3,
         r"inbound|previous sector|previous leg|previous flight|prior sector|earlier sector|rotation|knock-?on"
-        r"|reactionary|preceding sector|preceding flight|incoming|late arrival|arrived late|came in late|coming in",
-        r"late|delay\w*|behind|slipp?\w*|still|running|out|airborne|arriv\w*|rotation|knock-?on|reactionary",
+        r"|reactionary|consequential|preceding sector|preceding flight|incoming|late arrival|arrived late"
+        r"|came in late|coming in",
+        r"late|delay\w*|behind|slipp?\w*|still|running|out|airborne|arriv\w*|rotation|knock-?on|reactionary"
+        r"|consequential",
+    ),
+    cue(  # the aircraft itself said to have come in late, however the arrival is worded ("landed", "back", "in from"):
+        # the aircraft before its arrival, the arrival before "late" ("cargo arrived late at the aircraft" is the load)
+        93,
+        "aircraft_rotation",
+        3,
+        r"(?:aircraft|a/c|plane|equipment|tail)(?:\s+\S+){0,3}?\s+"
+        r"(?:(?:land\w*|arriv\w*|came|come|coming|got|touched down)(?:\s+\S+){0,2}?\s+(?:late|behind)"
+        r"|late\s+(?:in|back)|(?:in|back)\s+late)",
     ),
     cue(94, "cabin_crew_rotation", 4, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
     # a crew awaited from another flight: operating or positioning in on it, coming off it (AHM 730 94 cabin, 95
