@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -65,6 +67,17 @@ def test_incumbent_only_improves_and_stays_feasible(tmp_path):
     assert seen == sorted(seen, reverse=True) and result.cost.total == seen[-1]
     assert result.feasible and check(instance, solution) == []
     assert evaluate(instance, solution).total == result.cost.total
+
+
+def test_a_stalled_search_ends_before_its_budget_with_the_same_plan(tmp_path):
+    """The tiny instance converges at once: with a stall limit the search stops long before its 5 s budget, and its
+    plan costs what the whole budget finds."""
+    instance = _disrupted_tiny(tmp_path, unavailable_from=13, closed_hour=None, cancel_103=False)
+    started = time.monotonic()
+    _, stalled = solve(instance, 5.0, seed=0, stall_seconds=0.3)
+    assert time.monotonic() - started < 2.5
+    _, whole = solve(instance, 1.0, seed=0)
+    assert stalled.feasible and stalled.cost.total == whole.cost.total
 
 
 def test_unavailable_tail_flights_move_to_the_spare(tmp_path):

@@ -258,7 +258,11 @@ def solve(
     on_incumbent: Callable[[SolutionRows, float], None] | None = None,
     rules: Rules = STRICT,
     warm_starts: Sequence[WarmStart] = (),
+    stall_seconds: float | None = None,
 ) -> tuple[Solution, RecoveryResult]:
+    """The best plan found within `time_limit` seconds; with `stall_seconds`, sooner once that long has passed
+    without an improvement (the budget is then a limit, not a target: a small instance converges in a fraction of
+    it, and the network agent's round waits for it)."""
     started = time.monotonic()
     search = _Search(instance, seed, rules, started + time_limit)
     for start in warm_starts:  # offered first: the search then only keeps what beats them
@@ -282,6 +286,7 @@ def solve(
     assert search.best_solution is not None, "a construction was accepted (else NoFeasibleSolution above)"
     if on_incumbent:
         on_incumbent(*search.result())
+    improved_at = time.monotonic()
     # The result's cost and check are reserved twice the longest of them, and, until a re-seating has been
     # kept, the last re-seating half as long again as the latest one took (a loaded machine). Once one has,
     # the incumbent's seating inherits its lines: searching on beats stopping early to re-seat (set B's
@@ -289,8 +294,12 @@ def solve(
     while time.monotonic() - started < time_limit - 2 * search.judge_seconds - (
         0 if search.best_reseated or search.final_solution is not None else 1.5 * search.reseater.last
     ):
-        if search.offer(search.neighbour()) and on_incumbent:
-            on_incumbent(*search.result())
+        if stall_seconds is not None and time.monotonic() - improved_at > stall_seconds:
+            break
+        if search.offer(search.neighbour()):
+            improved_at = time.monotonic()
+            if on_incumbent:
+                on_incumbent(*search.result())
     if not search.best_reseated and search.reseat_incumbent(last=True) and on_incumbent:
         on_incumbent(*search.result())
     rows = search.result()[0]
