@@ -61,3 +61,10 @@ def test_an_ordinal_alone_in_brackets_is_the_flights_day(number: int, day: int) 
 
 def test_an_ordinal_before_a_noun_in_brackets_is_no_date() -> None:
     assert find_dates("EY12 held (2nd sector of the day)") == [] and find_dates("the (1st officer) is sick") == []
+
+
+@given(day=st.integers(1, 28), word=st.sampled_from(["SN", "RA", "FG", "LH", "BA", "TS"]))
+def test_a_day_glued_to_its_month_is_a_date_whatever_word_stands_before_it(day: int, word: str) -> None:
+    """The report "ICN SN 19JAN 0130-0600 UTC": SN is snow (and a carrier's code); a day glued to a month is the ops style's
+    date, never the number of a flight "SN 19" ("Etihad 12 Jan", spaced, stays the flight's)."""
+    assert [(d.month, d.day) for d in find_dates(f"ICN {word} {day}JAN 0130-0600 UTC, RWY CLEARING")] == [(1, day)]

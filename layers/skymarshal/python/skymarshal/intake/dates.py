@@ -239,8 +239,9 @@ def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
         if year is not None and year < 100:
             year += 2000
         return _dated(m, int(m["mon"]), int(m["day"]), year)
-    if name == "day_month" and not m["prep"] and not m["wd"] and flight_ends_here(text[: m.start()]):
-        return None  # "EY 1 January 1st", "Etihad 12 Jan": the number belongs to the flight
+    glued = name == "day_month" and m.start("month") == m.end("day")  # "19JAN": the ops style's date, whole
+    if name == "day_month" and not (m["prep"] or m["wd"] or glued) and flight_ends_here(text[: m.start()]):
+        return None  # "EY 1 January 1st", "Etihad 12 Jan": the number belongs to the flight (not "SN 19JAN": snow)
     if name in ("day_month", "month_day"):
         year = int(m["year"]) if m["year"] else None
         return _dated(m, MONTHS[m["month"].lower()], int(m["day"]), year)
