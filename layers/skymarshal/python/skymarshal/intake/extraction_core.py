@@ -322,7 +322,7 @@ _CONTEXT_BEFORE = re.compile(
     r"|\b(?:operating|coming|arriving|positioning)\s+in\s+on\s+(?:flight\s*)?$"
     # the flight the aircraft came in on: "the aircraft arriving on EY369", "came back late from Muscat on EY314",
     # "a/c late in from AUH (EY361)"
-    r"|\b(?:arriv\w*|landed|came|coming|got|back|in)\s+(?:late\s+)?(?:from\s+\S+(?:\s+\S+)?\s+)?on\s+(?:flight\s*)?$"
+    r"|\b(?:arriv\w*|landed|came|coming|got|back|in)\s+(?:late\s+|)(?:from\s+\S+(?:\s+\S+)?\s+)?on\s+(?:flight\s*)?$"
     r"|\b(?:in|back)\s+from\s+\S+\s*\(\s*$",
     re.I,
 )
