@@ -54,6 +54,24 @@ def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
     return Stream(header=header, events=tuple(events))
 
 
+class _BreakWatch:
+    """`data.integrity.check_operation` on the account's tables after every decided event: each continuity break
+    named with the event after which it first appears, so a break in the scorecard is traced to the decision
+    that made it (the scorecard alone counts them at the day's end)."""
+
+    def __init__(self, handle):
+        from skymarshal.data.integrity import check_operation
+
+        self._check = lambda: {b.message for b in check_operation(handle).continuity}
+        self._seen = self._check()
+        self.blamed: list[str] = [f"the seeding: {m}" for m in sorted(self._seen)]
+
+    def after(self, outcome) -> None:
+        now = self._check()
+        self.blamed += [f"{outcome.event_id}: {m}" for m in sorted(now - self._seen)]
+        self._seen |= now
+
+
 def _skymarshal(airline, stream, out: Path, policy: str, before, trace: bool):
     """SkyMarshal's scorecard on the stream, each event's rank 1 and cost to the day (`trace`), and the
     before/after Gantt of the hub bank that lost most."""
@@ -76,14 +94,18 @@ def _skymarshal(airline, stream, out: Path, policy: str, before, trace: bool):
         tracer = ReplayTracer(stream, lambda: from_handle(handle, days, tails_before(progress)), policy)
         if trace:
             tracer.start(0)
+        watch = _BreakWatch(handle)
+
+        def event_decided(outcome) -> None:
+            if trace:
+                tracer.after(outcome)
+            watch.after(outcome)
+
         outcomes = replay(
-            stream,
-            client,
-            progress,
-            lambda: tails_of(handle, days),
-            policy=policy,
-            after_event=tracer.after if trace else None,
+            stream, client, progress, lambda: tails_of(handle, days), policy=policy, after_event=event_decided
         )
+        for line in watch.blamed:
+            print(f"  rotation break first seen after {line}", flush=True)
         tails, _ = progress.load()
         card = account_scorecard(handle, stream, outcomes, tails or {}, policy)
         after = from_handle(handle, stream.header.days, tails or {})
