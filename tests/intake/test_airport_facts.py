@@ -120,3 +120,21 @@ def test_a_cause_over_a_window_with_no_effect_stated_holds_by_policy(handle, rep
     (hold,) = [f for f in disruption.facts if f.name == "slot_delay_minutes"]
     assert hold.source == "policy" and POLICY in (hold.evidence or "")
     assert hold.value == slot_minutes(disruption.iata_delay_code)
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Abu Dhabi airport is closed by fog from 18:00 local to 21:00 local on January 22nd",
+        "AUH closed by fog 1800LT-2100LT 22JAN",
+        "Fog at Abu Dhabi: airport closed between 1800 and 2100 local time on 22 January",
+    ],
+)
+def test_a_window_in_local_time_is_the_airports_clock(handle, report):
+    """AUH is UTC+4: 18:00-21:00 local is 14:00-17:00Z (a window with no zone stays UTC, as FOG above)."""
+    disruption, _ = network_report(report, handle, NOW)
+    assert disruption.window is not None
+    assert (disruption.window.start, disruption.window.end) == (
+        datetime(2027, 1, 22, 14, tzinfo=UTC),
+        datetime(2027, 1, 22, 17, tzinfo=UTC),
+    )

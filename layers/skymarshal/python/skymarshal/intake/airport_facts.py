@@ -25,7 +25,17 @@ from ..models.operational import Notam
 from ..rules.what_if_policy import POLICY, slot_minutes
 from .capacity import rate_facts
 from .dates import find_dates
-from .report import ABBREVIATED, IATA_WORD, MOVEMENT, NOT_AIRPORTS, Reading, airport_names, folded, read_report
+from .report import (
+    ABBREVIATED,
+    IATA_WORD,
+    MOVEMENT,
+    NOT_AIRPORTS,
+    Reading,
+    airport_names,
+    airport_zone,
+    folded,
+    read_report,
+)
 from .report_llm import read_report_with_model
 from .sentences import blank_instructions
 from .when import day_of, operating_day, relevant
@@ -175,7 +185,7 @@ def network_report(
             if absent
         )
         raise InvalidReport(f"an airport disruption needs {missing} (understood: {', '.join(understood)})")
-    window_at = reading.window_on(day)
+    window_at = reading.window_on(day, airport_zone(iata))  # a window in local time is the airport's
     assert window_at is not None and reading.window_words is not None  # a read window gives both
     start, end = window_at
     if reading.window[1] < reading.window[0] and not overnight(reading.window[0], end - start):

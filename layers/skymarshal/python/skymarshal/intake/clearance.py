@@ -24,7 +24,6 @@ from zoneinfo import ZoneInfo
 
 from ..analysis.base import decision_time
 from ..data.access import DataHandle
-from ..models.airports import UnknownAirport, airport
 from ..models.common import iso_z
 from ..models.disruption import (
     Clearance,
@@ -47,6 +46,7 @@ from .clearance_words import (
     StatedEstimate,
     stated_estimates,
 )
+from .report import airport_zone
 
 # A stated estimate with no upper bound of its own: a quarter of its length past it, at least a quarter of an hour
 # (a release estimate slips: parts, a re-inspection, the certificate of release to service) — company policy.
@@ -128,13 +128,6 @@ def _window_end(disruption: Disruption, kind: ClearanceKind) -> tuple[Clearance,
     return clears, _fact(clears, evidence, said.span if said and not corrected else None)
 
 
-def _zone(code: str) -> ZoneInfo | None:
-    try:
-        return ZoneInfo(airport(code).tz)
-    except (UnknownAirport, KeyError):
-        return None
-
-
 def place_clock(hour: int, minute: int, zone: ZoneInfo | None, after: datetime) -> datetime:
     """The first time of day `hour:minute` (in `zone`, else UTC) after `after`, in UTC."""
     tz = zone or UTC
@@ -156,7 +149,7 @@ def clock_from(flight: Flight, now: datetime, departure: bool = False) -> dateti
     if departure:
         return flight.scheduled_departure - timedelta(hours=12)
     decided = decision_time(flight, now)
-    zone = _zone(flight.origin) or UTC
+    zone = airport_zone(flight.origin) or UTC
     if flight.scheduled_departure.astimezone(zone).date() > decided.astimezone(zone).date():
         return decided
     return decided - PAST_GRACE
@@ -165,7 +158,7 @@ def clock_from(flight: Flight, now: datetime, departure: bool = False) -> dateti
 def _place(e: StatedEstimate, flight: Flight, at: datetime, station: str, now: datetime, kind: ClearanceKind) -> Placed:
     """One stated estimate in time. Raises ReportContradictsData for a range that ends before it starts."""
     if e.clock is not None:
-        zone = _zone(station) if e.zone == "local" else None
+        zone = airport_zone(station) if e.zone == "local" else None
         return Placed(place_clock(*e.clock, zone, clock_from(flight, now, e.departure)), None, e)
     assert e.minutes is not None
     if e.upper_minutes is not None and e.upper_minutes < e.minutes:

@@ -21,7 +21,7 @@ from .airport_facts import places_named, served_airports, unserved_airport
 from .diversion import StatedDiversion, diverted_overlay, stated_diversion
 from .lexicon_words import FATIGUE
 from .mvt import read_mvt
-from .report import CREW_CAUSES, Reading, ReportReading, airport_names, described, read_report
+from .report import CREW_CAUSES, Reading, ReportReading, airport_names, airport_zone, described, read_report
 from .report_llm import read_report_with_model
 from .route import route_problem
 from .sentences import blank_instructions
@@ -172,7 +172,8 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
         facts.append(fatigue)
     if reading.duration_minutes is not None:
         facts.append(_stated("duration_minutes", reading.duration_minutes))
-    window = reading.window_on(flight.scheduled_departure.date())
+    where = str(reading.airport.value) if reading.airport else flight.origin  # a local window's clock
+    window = reading.window_on(flight.scheduled_departure.date(), airport_zone(where))
     if window is not None and reading.window_words is not None:
         facts.append(_stated("window", reading.window_words))
     kind = reading.scope_kind(has_flight=True)

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 from ..models.airports import UnknownAirport, airport
 from ..models.disruption import DELAY_CODES, ScopeKind
@@ -51,9 +52,10 @@ _MARKS_TWO = (
 REGISTRATION = re.compile(rf"(?<![\w-])((?:{_MARKS_TWO}|[{_MARKS_ONE}])-[A-Z0-9]{{3,5}})(?![\w-])")
 IATA_WORD = re.compile(r"\b([A-Z]{3})\b")
 TIME = r"(\d{1,2})[:h.]?(\d{2})"
-_ZONE = r"\s*(?:z|utc|gmt)?"
+_ZONES = r"z|utc|gmt|lt|local(?:\s+time)?"  # a window's clock: UTC, or the airport's local time ("0330 local")
+_ZONE = rf"\s*(?:{_ZONES})?"
 WINDOW = re.compile(
-    rf"(?<![\w:/.-])(?:(?:from|between)\s+)?{TIME}{_ZONE}\s*(?:to|until|till|and|through|-|–)\s*{TIME}\s*(z|utc|gmt)?"
+    rf"(?<![\w:/.-])(?:(?:from|between)\s+)?{TIME}{_ZONE}\s*(?:to|until|till|and|through|-|–)\s*{TIME}\s*({_ZONES})?"
     r"(?![\w/]|:\d)",
     re.I,
 )
@@ -126,6 +128,7 @@ class ReportReading:
     crew_position: Reading | None = None
     window: tuple[time, time] | None = None
     window_words: Reading | None = None
+    window_local: bool = False  # the window written in the airport's local time ("0330 local to 0930 local")
     duration_minutes: Reading | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -141,13 +144,16 @@ class ReportReading:
             return "airspace" if self.airspace is not None else "airport"
         return None
 
-    def window_on(self, day: date) -> tuple[datetime, datetime] | None:
-        """The stated window on a UTC day (an end before the start runs past midnight)."""
+    def window_on(self, day: date, zone: ZoneInfo | None = None) -> tuple[datetime, datetime] | None:
+        """The stated window on `day` in UTC (an end before the start runs past midnight): a window written in local
+        time is that day's in `zone` (the airport's), converted; without a zone it is read as UTC."""
         if self.window is None:
             return None
-        start = datetime.combine(day, self.window[0], UTC)
-        end = datetime.combine(day, self.window[1], UTC)
-        return start, end if end > start else end + timedelta(days=1)
+        clock = zone if self.window_local and zone is not None else UTC
+        start = datetime.combine(day, self.window[0], clock)
+        end = datetime.combine(day, self.window[1], clock)
+        end = end if end > start else end + timedelta(days=1)
+        return start.astimezone(UTC), end.astimezone(UTC)
 
 
 def _search(pattern: str, text: str) -> re.Match[str] | None:
@@ -213,6 +219,14 @@ def read_airports(text: str, known: set[str], city_codes: dict[str, str] | None)
     return [found[span] for span in sorted(found)]
 
 
+def airport_zone(code: str) -> ZoneInfo | None:
+    """The airport's time zone (the world reference), None for a code it does not hold."""
+    try:
+        return ZoneInfo(airport(code).tz)
+    except (UnknownAirport, KeyError):
+        return None
+
+
 def written_windows(text: str) -> list[re.Match[str]]:
     """Every pair of clock times the reader takes for a window, possible or not (intake/clock.py refuses the
     impossible ones before any reading): date phrases are blanked first, so "2027-01-19" is no window."""
@@ -230,7 +244,8 @@ def _window(reading: ReportReading, text: str) -> None:
         if h1 < 24 and h2 < 24 and m1 < 60 and m2 < 60 and (h1, m1) != (h2, m2):
             reading.window = (time(h1, m1), time(h2, m2))
             reading.window_words = _reading(m, f"{h1:02d}:{m1:02d}-{h2:02d}:{m2:02d}")
-            if not m.group(5) and not re.search(r"z|utc|gmt", m.group(0), re.I):
+            reading.window_local = re.search(r"\b(?:lt|local)\b|\dlt\b", m.group(0), re.I) is not None
+            if not reading.window_local and not m.group(5) and not re.search(r"z|utc|gmt", m.group(0), re.I):
                 reading.notes.append("window times read as UTC (no time zone stated)")
             return
 
