@@ -30,3 +30,16 @@ def test_crew_awaited_from_another_late_flight_is_crew_rotation(lead, crew, arri
     text += f"{arriving.format(late=late)}.{end}"
     first = read_cause(normalise(text)).first
     assert first is not None and first.code == (94 if crew in CABIN else 95), (text, first)
+
+
+@given(
+    lead=lead,
+    who=st.sampled_from([*FLIGHT_DECK, *CABIN]),
+    how=st.sampled_from(["was late at the a/c", "got to the aircraft after the rest", "came to the gate late"]),
+    end=after,
+)
+def test_a_crew_member_late_to_the_aircraft_is_the_crews_lateness(lead: str, who: str, how: str, end: str) -> None:
+    """AHM 730 63: a crew member late to the aircraft itself (not only to the briefing) is the crew's lateness, above
+    the boarding it holds up."""
+    text = f"{lead} {who} {how}, boarding held.{end}"
+    assert read_cause(normalise(text)).found[0].code == 63, text

@@ -31,7 +31,10 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         FLIGHT_DECK + "|" + CABIN + r"|crew|crews",
         # late to report or to the briefing in any order of the words, missing it, or the crew's own boarding late
         r"late (?:for |to |at |in )?(?:the )?(?:briefing|report\w*|sign-?in)|(?:reporting|reported|briefed) late"
-        r"|(?:not|never) (?:at|in|for) (?:the )?briefing|miss\w* (?:the )?briefing|late crew boarding|crew boarding late",
+        r"|(?:not|never) (?:at|in|for) (?:the )?briefing|miss\w* (?:the )?briefing|late crew boarding|crew boarding late"
+        # or late to the aircraft itself: "late at the a/c", "arrived at the aircraft after the others"
+        r"|late (?:at|to) (?:the |)(?:aircraft|a/c|plane|gate)"
+        r"|(?:arrived|got|came) (?:at|to) (?:the |)(?:aircraft|a/c|plane|gate) (?:late|after)",
     ),
     cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
     cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
