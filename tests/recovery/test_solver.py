@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -70,12 +68,12 @@ def test_incumbent_only_improves_and_stays_feasible(tmp_path):
 
 
 def test_a_stalled_search_ends_before_its_budget_with_the_same_plan(tmp_path):
-    """The tiny instance converges at once: with a stall limit the search stops long before its 5 s budget, and its
-    plan costs what the whole budget finds."""
+    """The tiny instance converges at once: with a 0.3 s stall limit the search stops far inside its 30 s budget
+    (without the limit it runs to the budget's end: the bound is half of it, so load cannot fail it), and its plan
+    costs what a whole budget finds."""
     instance = _disrupted_tiny(tmp_path, unavailable_from=13, closed_hour=None, cancel_103=False)
-    started = time.monotonic()
-    _, stalled = solve(instance, 5.0, seed=0, stall_seconds=0.3)
-    assert time.monotonic() - started < 2.5
+    _, stalled = solve(instance, 30.0, seed=0, stall_seconds=0.3)
+    assert stalled.seconds < 15.0
     _, whole = solve(instance, 1.0, seed=0)
     assert stalled.feasible and stalled.cost.total == whole.cost.total
 
