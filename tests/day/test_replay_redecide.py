@@ -12,9 +12,12 @@ import pytest
 from test_replay_resume import header_for
 
 from skymarshal.cli.replay_run import (
+    EARLY_CLEARANCE,
     MAX_REDECISIONS,
     Outcome,
     ReplayProgress,
+    cleared_early,
+    cleared_report,
     redecision_due,
     redecision_point,
     replay,
@@ -23,6 +26,7 @@ from skymarshal.data import schema as s
 from skymarshal.day.draw import plain_report
 from skymarshal.day.state import tails_of
 from skymarshal.day.stream import Stream, StreamEvent
+from skymarshal.intake.clearance_words import stated_estimates
 from skymarshal.workflow.models import REDECIDE_SUFFIX
 
 DAY = date(2027, 1, 20)
@@ -38,8 +42,11 @@ def _event(holds: str = "flight", hours: float = 6) -> StreamEvent:
     )  # fmt: skip
 
 
-def _outcome(redecide: datetime | None) -> Outcome:
-    return Outcome("E001", "run", "executed", "delay:60", 1.0, None, None, redecide.isoformat() if redecide else None)
+def _outcome(redecide: datetime | None, departs: datetime | None = None) -> Outcome:
+    return Outcome(
+        "E001", "run", "executed", "delay:60", 1.0, None, None,
+        redecide.isoformat() if redecide else None, departs.isoformat() if departs else None,
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -58,6 +65,27 @@ def test_a_plan_is_decided_again_only_while_the_streams_cause_still_holds_it():
     assert redecision_due(_event(hours=1), _outcome(point)) is None  # cleared before the point: nothing to look at
     assert redecision_due(_event(hours=6), _outcome(None)) is None
     assert redecision_due(_event("station", hours=6), _outcome(point)) is None  # a network plan is not re-run here
+
+
+def test_a_wait_whose_cause_clears_well_before_its_departure_is_decided_again_when_it_clears():
+    """The cause clears (the stream's end) before the approved wait leaves: the OCC is told then, and decides again
+    with the cause's end known — for a wait on an estimate the report did not state, by more than EARLY_CLEARANCE."""
+    cleared = _event(hours=2)  # clears at 11:00Z
+    point = AT + timedelta(hours=5)
+    assert cleared_early(cleared, _outcome(point, departs=AT + timedelta(hours=3))) == cleared.end
+    assert cleared_early(cleared, _outcome(point, departs=cleared.end + EARLY_CLEARANCE - timedelta(minutes=1))) is None
+    assert cleared_early(cleared, _outcome(None, departs=AT + timedelta(hours=3))) is None  # a stated estimate
+    assert cleared_early(cleared, _outcome(point)) is None  # no wait's departure recorded
+    assert cleared_early(_event("station", hours=2), _outcome(point, departs=AT + timedelta(hours=3))) is None
+    assert redecision_due(cleared, _outcome(AT + timedelta(hours=3), departs=AT + timedelta(hours=4))) is None
+
+
+def test_the_cleared_report_states_the_clearance_as_a_time_the_reader_reads():
+    at = AT + timedelta(hours=2, minutes=25)
+    told = cleared_report(_event(), at)
+    assert told.startswith("held by fog")
+    (estimate,) = stated_estimates(told)
+    assert estimate.clock == (11, 25) and estimate.zone == "utc" and not estimate.departure
 
 
 def _fog_hold(airline) -> StreamEvent:

@@ -16,6 +16,7 @@ from skymarshal.data import schema as s
 from skymarshal.day.draw import draw_day
 from skymarshal.day.state import tails_of
 from skymarshal.day.stream import AirlineRef, Stream, StreamHeader
+from skymarshal.workflow.models import REDECIDE_SUFFIX
 
 DAY = date(2027, 1, 20)
 
@@ -124,7 +125,9 @@ def test_a_replay_through_the_bus_names_each_run_by_its_event_and_a_resend_start
     finally:
         wf.decide = real_decide
     name = disruption_id_for(execution_name(stream, event))
-    assert [o.execution for o in outcomes] == [name]
+    assert outcomes[0].execution == name
+    # a re-decision (the cause cleared early, or not by its point) is the replay's own run, named after the event
+    assert all(o.execution.startswith(f"{execution_name(stream, event)}{REDECIDE_SUFFIX}") for o in outcomes[1:])
     request = __import__("json").loads(wf.describe(name)["input"])
     assert request["source"] == "eventbridge" and request["ops_date"] == DAY.isoformat()
     assert outcomes[0].status in ("executed", "escalated", "rejected", "input_error")

@@ -35,6 +35,7 @@ def test_history_gives_the_median_and_the_80th_percentile_of_the_waits_at_the_st
     assert d.clears.source == "history" and d.clears.cases == 10 and d.clears.percentile == 80
     assert d.clears.expected == STD + timedelta(minutes=100)  # nearest-rank median of 60..150
     assert d.clears.latest == STD + timedelta(minutes=130)  # nearest-rank p80
+    assert d.clears.earliest == STD + timedelta(minutes=70)  # nearest-rank p20: how soon it may clear
     assert next(f for f in d.facts if f.name == "clears").source == "data"
 
 

@@ -159,22 +159,30 @@ def analyse_crew(
     return analysis
 
 
-def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, delay, rules) -> dict:
-    """Legal reserves on standby at the departure base, matched rank for rank to the illegal members."""
+def _reserve_swap(
+    handle, flight, illegal: list[CrewLegality], rosters, at, delay, rules, ready_from: datetime | None = None
+) -> dict:
+    """Legal reserves on standby at the departure base, matched rank for rank to the illegal members. `ready_from`:
+    the earliest the flight may leave (a cause that may clear before the planned departure) — the reserves report
+    to be ready then, so the flight can go when the cause clears, where they are legal for the duty from that
+    report; else they report for the planned departure."""
     departure = flight.scheduled_departure + timedelta(minutes=delay)
-    report = call_out_report(at, departure)
-    standby = standby_at(handle, flight.origin, report)
     rating = AIRCRAFT_TYPES[flight.aircraft_type].rating_group
-    reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
     template = duty_at_delay(rosters[illegal[0].crew_id], flight.flight_id, delay)
-    replacements, unfilled = legal_reserves(
-        [(r.crew_id, r.rank) for r in illegal],
-        reserves,
-        lambda crew_id: member_roster(handle, crew_id, flight.scheduled_departure),
-        template,
-        report,
-        rules,
-    )
+    readied = call_out_report(at, min(departure, ready_from or departure))
+    for report in dict.fromkeys([readied, call_out_report(at, departure)]):  # the earlier report first
+        standby = standby_at(handle, flight.origin, report)
+        reserves = [m for m in q.crew_members(handle, sorted({r.crew_id for r in standby})) if rating in m.type_ratings]
+        replacements, unfilled = legal_reserves(
+            [(r.crew_id, r.rank) for r in illegal],
+            reserves,
+            lambda crew_id: member_roster(handle, crew_id, flight.scheduled_departure),
+            template,
+            report,
+            rules,
+        )
+        if not unfilled:
+            break
     rank = {r.crew_id: r.rank for r in illegal}
     missing = [f"{rank[crew_id]} for {crew_id}" for crew_id in unfilled]
     checked = len(reserves)
@@ -191,8 +199,13 @@ def _reserve_swap(handle, flight, illegal: list[CrewLegality], rosters, at, dela
         "proposal": RecoveryProposal(
             kind="crew_swap",
             title=f"Swap {len(replacements)} crew with legal standby reserves",
-            detail=f"Reserves report at {report:%Y-%m-%d %H:%MZ}; each was checked against ORO.FTL.205/210/235, "
-            "recency and type rating for this duty.",
+            detail=f"Reserves report at {report:%Y-%m-%d %H:%MZ}"
+            + (
+                f", ready from {report + REPORT_BEFORE_DEPARTURE:%H:%MZ} should the cause clear before {departure:%H:%MZ}"
+                if report + REPORT_BEFORE_DEPARTURE < departure
+                else ""
+            )
+            + "; each was checked against ORO.FTL.205/210/235, recency and type rating for this duty.",
             parameters={"replacements": replacements, "report": report.isoformat()},
             estimated_delay_minutes=max(
                 delay, int((report + REPORT_BEFORE_DEPARTURE - flight.scheduled_departure).total_seconds() // 60)
@@ -209,15 +222,18 @@ def reserve_swap_at(
     now: datetime | None = None,
     rules: OperatorRules = OperatorRules(),
     rostered: tuple | None = None,
+    ready_from: datetime | None = None,
 ) -> RecoveryProposal | None:
     """Legal standby reserves for every rostered member who is illegal at `delay_minutes` (the arbitrator's
     "delay and swap the crew" scenario); None when nobody is illegal or a rank has no legal reserve. `rostered`:
-    ``rostered_crew(handle, flight)`` already read (the arbitrator asks at several delays)."""
+    ``rostered_crew(handle, flight)`` already read (the arbitrator asks at several delays); `ready_from`: the
+    earliest the flight may leave, which the reserves are readied for where they legally can (``_reserve_swap``)."""
     _, members, rosters = rostered if rostered is not None else rostered_crew(handle, flight)
     illegal = [r for r in flight_crew_legality(flight.flight_id, members, rosters, delay_minutes, rules) if not r.legal]
     if not illegal:
         return None
-    return _reserve_swap(handle, flight, illegal, rosters, decision_time(flight, now), delay_minutes, rules)["proposal"]
+    at = decision_time(flight, now)
+    return _reserve_swap(handle, flight, illegal, rosters, at, delay_minutes, rules, ready_from)["proposal"]
 
 
 def replacement_findings(

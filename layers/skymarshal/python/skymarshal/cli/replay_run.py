@@ -8,6 +8,10 @@ A run that escalates (the safety gate, no valid plan, a report the reader refuse
 as the policy's documented fallback, **hold** — the disrupted flights wait until the cause clears, which is what
 the tables then show with the stream's facts applied (``day.realize``) — and as escalated, never as skipped.
 
+An executed wait on an estimate the report did not state is decided again at its re-decision point while the
+stream's cause still holds the flight, or when the cause clears well before the wait's departure (``cleared_early``):
+a disruption of its own, ``ID--redecide-N``.
+
 Progress: one JSON line per decided event in a progress file (the first line holds each flight's tail before
 the replay, for counting tail swaps). A replay interrupted (Ctrl-C, a crash) and started again skips the
 events already decided; an event whose run had started carries on with that run (its execution name derives
@@ -23,7 +27,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +63,9 @@ class Outcome:
     rank1: str | None = None  # the arbitrator's rank 1 when the decision was asked for ("kind: title")
     # when the approved plan is looked at again if its cause has not cleared (ISO; None: it does not wait on it)
     redecide_at: str | None = None
+    # the approved wait's departure (ISO), for a plan with a re-decision point: a cause that clears well before it
+    # is decided again when it clears (``cleared_early``)
+    departs_at: str | None = None
 
     @property
     def fell_back(self) -> bool:
@@ -203,11 +210,13 @@ def decide_event(
     bus: Bus | None = None,
     *,
     redecides: tuple[str, int, datetime] | None = None,
+    report: str | None = None,
 ) -> Outcome:
     """One event through the workflow: started (or picked up where a crash left it), decided, executed.
     `redecides`: (the event's first run, n, when) — the disruption decided again at its n-th re-decision point, the
     report read with that moment's clock: a disruption of its own, `ID--redecide-n`, that takes the flight's claim
-    from the one it follows (`DisruptionRequest.redecides`) and executes a plan of its own."""
+    from the one it follows (`DisruptionRequest.redecides`) and executes a plan of its own. `report`: what the OCC
+    is told then, when it is more than the event's report (the cause cleared: ``cleared_report``)."""
     started = time.monotonic()
     name = execution_name(stream, event)
     day = event.flight_date or event.start.date()
@@ -220,7 +229,7 @@ def decide_event(
         name, event_id = f"{stem}{n}", f"{event_id}{REDECIDE_SUFFIX}{n}"
     request = DisruptionRequest(
         disruption_id=name,
-        prompt=event.report,
+        prompt=report or event.report,
         source="cli",
         requested_by=DECIDED_BY[policy],
         reported_at=redecides[2] if redecides else event.at,
@@ -245,12 +254,14 @@ def decide_event(
     if progress.status == "ABORTED":  # local AWS restarted under the run: continue it from its checkpoints
         name = client.resume(name)["execution_name"]
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
-    rank1, again = None, None
+    rank1, again, departs = None, None, None
     while progress.awaiting_approval:
         decision = client.decision(name) or {}
         rank1 = rank1 or _rank1(decision)
         reply = answer(policy, decision)
-        again = redecision_point(decision, _approved(decision, reply))
+        approved = _approved(decision, reply)
+        again = redecision_point(decision, approved)
+        departs = approved.get("departure") if again else None
         client.decide(name, reply)
         progress = client.follow(name, timeout_s=RUN_TIMEOUT_S, poll_s=0.5)
     status, kind, reason = _status(client, name)
@@ -263,6 +274,7 @@ def decide_event(
         reason,
         rank1,
         again if status == "executed" else None,
+        str(departs) if departs and status == "executed" else None,
     )
 
 
@@ -276,6 +288,9 @@ def _rank1(decision: dict) -> str | None:
 
 
 MAX_REDECISIONS = 4  # per event: how often the replay's duty manager looks again at a cause that has not cleared
+# A cause that clears at least this long before the approved wait's departure is decided again when it clears (the
+# station, the engineers or ATC tell the OCC); sooner than that, the wait stands
+EARLY_CLEARANCE = timedelta(minutes=15)
 
 
 def redecision_due(event: StreamEvent, outcome: Outcome) -> datetime | None:
@@ -285,6 +300,23 @@ def redecision_due(event: StreamEvent, outcome: Outcome) -> datetime | None:
         return None
     at = datetime.fromisoformat(outcome.redecide_at.replace("Z", "+00:00"))
     return at if event.start <= at < event.end else None
+
+
+def cleared_early(event: StreamEvent, outcome: Outcome) -> datetime | None:
+    """When the executed wait of `event` is decided again because its cause cleared well before the wait's
+    departure: the stream's end of the cause of one flight (its tail, its crew, the flight itself), for a wait on
+    an estimate the report did not state (one with a re-decision point) — the moment the OCC learns it cleared.
+    ``cause_hold``: "if the cause clears sooner, the decision is taken again then"."""
+    if outcome.redecide_at is None or outcome.departs_at is None or event.holds not in ("flight", "tail", "crew"):
+        return None
+    departs = datetime.fromisoformat(outcome.departs_at.replace("Z", "+00:00"))
+    return event.end if event.at < event.end <= departs - EARLY_CLEARANCE else None
+
+
+def cleared_report(event: StreamEvent, at: datetime) -> str:
+    """The event's report with the news that its cause cleared at `at` — a stated time, so the decision is taken
+    with the cause's end known."""
+    return f"{event.report} UPDATE: cause cleared at {at:%H%M}Z."
 
 
 def replay(
@@ -306,25 +338,30 @@ def replay(
         progress.start(tails())
     if decided:
         echo(f"resuming: {len(decided)} of {len(stream.events)} event(s) already decided")
-    due: list[tuple[datetime, int, StreamEvent, int]] = []  # (when, tie-break, event, its n-th re-decision)
+    # (when, tie-break, event, its n-th re-decision, whether its cause has cleared by then)
+    due: list[tuple[datetime, int, StreamEvent, int, bool]] = []
     again: list[str] = []
 
     def look_again(event: StreamEvent, outcome: Outcome, n: int) -> None:
-        at = redecision_due(event, outcome)
+        at, cleared = redecision_due(event, outcome), False
+        if at is None:
+            at, cleared = cleared_early(event, outcome), True
         if at is not None and n <= MAX_REDECISIONS:
-            heapq.heappush(due, (at, len(again) + len(due), event, n))
+            heapq.heappush(due, (at, len(again) + len(due), event, n, cleared))
 
     def settle(until: datetime | None) -> None:
         while due and (until is None or due[0][0] <= until):
-            at, _, event, n = heapq.heappop(due)
+            at, _, event, n, cleared = heapq.heappop(due)
             key = f"{event.event_id}{REDECIDE_SUFFIX}{n}"
             outcome = decided.get(key)
             if outcome is None:
                 first = base_name(decided[event.event_id].execution)  # through a bus, the run the rule started
-                outcome = decide_event(client, stream, event, policy, bus, redecides=(first, n, at))
+                told = cleared_report(event, at) if cleared else None
+                outcome = decide_event(client, stream, event, policy, bus, redecides=(first, n, at), report=told)
                 progress.record(outcome)
                 decided[key] = outcome
-                echo(f"      {at:%H:%MZ} {key} {outcome.status} ({outcome.seconds:.0f} s)  not cleared: decided again")
+                why = "cleared before the wait's departure" if cleared else "not cleared"
+                echo(f"      {at:%H:%MZ} {key} {outcome.status} ({outcome.seconds:.0f} s)  {why}: decided again")
                 if after_event is not None:
                     after_event(outcome)
             again.append(key)

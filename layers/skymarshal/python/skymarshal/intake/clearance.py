@@ -282,6 +282,7 @@ def _history_or_policy(
             kind=kind,
             expected=base + timedelta(minutes=found.minutes),
             latest=base + timedelta(minutes=found.upper),
+            earliest=base + timedelta(minutes=found.lower),
             source="history",
             evidence=found.evidence[:400],
             cases=found.cases,

@@ -26,6 +26,7 @@ from ..models.operational import WorkOrder
 
 MIN_CASES = 8  # fewer cases than this: no history estimate (the policy's, and the reason)
 PERCENTILE = 80  # the upper bound, and the re-decision point: four in five past cases had cleared by then
+LOWER_PERCENTILE = 20  # how soon it may clear: one in five past cases had cleared by then
 WAITED_OUT = frozenset({"on_plan", "late"})  # a wait that ended in a flight: its delay is the cause's duration
 
 HistoryBase = Literal["departure", "decision"]
@@ -37,6 +38,7 @@ class HistoryEstimate:
 
     minutes: int
     upper: int
+    lower: int
     cases: int
     percentile: int
     base: HistoryBase
@@ -51,12 +53,13 @@ def nearest_rank(values: list[int], percentile: int) -> int:
 
 
 def summarise(minutes: list[int], base: HistoryBase, evidence: str) -> HistoryEstimate | None:
-    """The median and the PERCENTILE of a sample, or None below MIN_CASES."""
+    """The median, the PERCENTILE and the LOWER_PERCENTILE of a sample, or None below MIN_CASES."""
     if len(minutes) < MIN_CASES:
         return None
     return HistoryEstimate(
         minutes=nearest_rank(minutes, 50),
         upper=nearest_rank(minutes, PERCENTILE),
+        lower=nearest_rank(minutes, LOWER_PERCENTILE),
         cases=len(minutes),
         percentile=PERCENTILE,
         base=base,

@@ -251,7 +251,9 @@ class Clearance(Frozen):
     """When the cause is expected to clear, and how that is known: the estimate a wait is validated at.
 
     `expected` is the best estimate; `latest` its upper bound (the report's own, or a history percentile, or the
-    policy's margin) — the re-decision point: a cause not cleared by then re-opens the decision. `stated` quotes
+    policy's margin) — the re-decision point: a cause not cleared by then re-opens the decision. `earliest` (a
+    history estimate only: its low percentile) is how soon it may clear — what a called-out reserve is readied
+    for, so the flight can leave when the cause clears before the estimate. `stated` quotes
     the report; `history` names its sample (cases, percentile) from DisruptionHistory or the work orders;
     `policy` names the configured entry. A history with too few cases is never a `history` estimate."""
 
@@ -262,6 +264,7 @@ class Clearance(Frozen):
     evidence: str = Field(min_length=1, max_length=400)
     cases: int | None = Field(default=None, ge=1)  # history: the sample size
     percentile: int | None = Field(default=None, ge=1, le=100)  # history: the percentile `latest` is
+    earliest: UtcDatetime | None = None  # history: the sample's low percentile (clearance_history.LOWER_PERCENTILE)
     # the times are a departure (an ETD, "delay about 100 minutes"), not when the cause itself ends: a crew member
     # then reports a sign-on lead before them, not after (``clearance_wait.departs_after``)
     departs: bool = False
@@ -271,6 +274,10 @@ class Clearance(Frozen):
         if self.latest < self.expected:
             raise ValueError(
                 f"the estimate's upper bound ({self.latest:%H:%M}Z) is before the estimate ({self.expected:%H:%M}Z)"
+            )
+        if self.earliest is not None and self.earliest > self.expected:
+            raise ValueError(
+                f"the estimate's lower bound ({self.earliest:%H:%M}Z) is after the estimate ({self.expected:%H:%M}Z)"
             )
         if self.source == "history" and (self.cases is None or self.percentile is None):
             raise ValueError("a history estimate names its sample size and percentile")

@@ -30,6 +30,15 @@ def departs_after(clears: Clearance, at: datetime) -> datetime:
     return at + REPORT_BEFORE_DEPARTURE if clears.kind == "crew_available" and not clears.departs else at
 
 
+def ready_from(clears: Clearance | None) -> datetime | None:
+    """The earliest off-blocks the cause may allow (its estimate's low percentile, a history estimate only): what a
+    called-out reserve is readied for, so that the flight leaves when the cause clears sooner than expected (the
+    decision is then taken again: ``cause_hold``) instead of waiting on its new crew's report."""
+    if clears is None or clears.earliest is None:
+        return None
+    return departs_after(clears, clears.earliest)
+
+
 def delay_to(flight: Flight, departure: datetime) -> int:
     """Minutes from the schedule to `departure`, up to the next step, never before the flight's current estimate."""
     minutes = math.ceil((departure - flight.scheduled_departure).total_seconds() / 60)

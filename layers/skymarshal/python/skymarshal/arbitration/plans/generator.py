@@ -47,7 +47,7 @@ from ..models import Scenario
 from ..rotation import plan as rotation_plan
 from ..validation.scenario import swap_eligibility
 from .cancellation import cancellation, minutes_after
-from .clearance_wait import annotated, clearance_waits
+from .clearance_wait import annotated, clearance_waits, ready_from
 from .curfew_wait import after_curfews
 from .exchange import exchange_scenarios, swap_departure
 from .operate import operate
@@ -78,7 +78,14 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
         if not proposed_only or sources != ["generator"]:
             keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
     for delay in [] if proposed_only else _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
-        proposal = reserve_swap_at(ctx.handle, ctx.flight, delay, now=ctx.now, rostered=flight_roster(ctx, ctx.flight))
+        proposal = reserve_swap_at(
+            ctx.handle,
+            ctx.flight,
+            delay,
+            now=ctx.now,
+            rostered=flight_roster(ctx, ctx.flight),
+            ready_from=ready_from(ctx.clears),
+        )
         if proposal is not None:  # never sooner than the reserves' report before departure allows
             keep(
                 operate(

@@ -1,0 +1,78 @@
+"""A re-decision's flight is free of the estimate its own earlier plan gave it (issue 46): read through the overlay,
+the estimate the followed run wrote is released to the report's moment — never before the schedule, nor before its
+crew can be ready (the latest report on its roster plus the sign-on lead); an estimate another run or the operation
+wrote stands, and a flight that has left is not touched."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from row_builders import flight, flight_duty, utc
+
+from skymarshal.data import schema as s
+from skymarshal.data.overlay import Overlay
+from skymarshal.intake.own_estimate import released_estimate
+from skymarshal.rules.standby import REPORT_BEFORE_DEPARTURE
+
+pytestmark = pytest.mark.unit
+
+STD = utc(2027, 1, 20, 17, 25)
+RUN = "day-ordinary-2027-01-20-s11-E003"
+
+
+def _delayed(minutes: int, by: str | None = RUN, status: str = "DELAYED"):
+    return flight(
+        "EY424", destination="MNL", dep=STD, estimated_departure=STD + timedelta(minutes=minutes),
+        estimated_arrival=STD + timedelta(minutes=360 + minutes), delay_minutes=minutes, status=status,
+        updated_by_execution=by,
+    )  # fmt: skip
+
+
+def _crew(held, report):
+    """One member's row on the flight, reporting at `report` (a reserve called for it, or a report moved)."""
+    return [flight_duty("C1", held, report=held.scheduled_departure - report)]
+
+
+def test_the_followed_runs_estimate_is_released_to_the_reports_moment():
+    held = _delayed(185)
+    now = STD + timedelta(minutes=120)  # the fog lifted two hours after the schedule
+    ready_crew = _crew(held, STD + timedelta(minutes=20))  # a reserve reported 100 min before the clearance
+    released, overlay = released_estimate(held, Overlay(), RUN, now, ready_crew)
+    assert released.delay_minutes == 120 and released.departure == now
+    assert released.arrival == held.scheduled_arrival + timedelta(minutes=120)
+    (patch,) = overlay.patches
+    assert patch.table == s.FLIGHTS and patch.key == {"flight_id": held.flight_id} and patch.fact == "estimate_released"
+    assert patch.fields["delay_minutes"] == 120
+
+
+def test_never_before_the_crew_can_be_ready():
+    """A crew told (by the earlier plan) to report at 19:15Z for 20:30Z cannot leave at 19:25Z when the fog lifts."""
+    held = _delayed(185)
+    moved = STD + timedelta(minutes=110)
+    released, _ = released_estimate(held, Overlay(), RUN, STD + timedelta(minutes=120), _crew(held, moved))
+    assert released is held  # ready only at its planned departure: nothing to release
+    early = STD + timedelta(minutes=60)  # reported an hour after the schedule: ready 15 min after the clearance
+    released, _ = released_estimate(held, Overlay(), RUN, STD + timedelta(minutes=120), _crew(held, early))
+    assert released.departure == early + REPORT_BEFORE_DEPARTURE
+
+
+@pytest.mark.parametrize(
+    ("by", "follows", "status"),
+    [("another-run", RUN, "DELAYED"), (None, RUN, "DELAYED"), (RUN, None, "DELAYED"), (RUN, RUN, "DEPARTED")],
+)
+def test_an_estimate_the_run_did_not_write_or_a_flight_gone_stands(by, follows, status):
+    held = _delayed(185, by=by, status=status)
+    released, overlay = released_estimate(held, Overlay(), follows, STD + timedelta(minutes=60), [])
+    assert released is held and not overlay
+
+
+@given(delay=st.integers(0, 900), elapsed=st.integers(-300, 1200))
+def test_never_before_the_schedule_or_the_moment_and_never_later_than_it_was(delay, elapsed):
+    held = _delayed(delay)
+    now = STD + timedelta(minutes=elapsed)
+    released, _ = released_estimate(held, Overlay(), RUN, now, [])
+    assert released.delay_minutes <= delay  # released, never held longer
+    assert released.departure >= min(held.departure, max(STD, now))  # never before the schedule or the moment
