@@ -4,8 +4,10 @@ A wait on an estimate the report did not state re-times the flight to that estim
 again (`DisruptionRequest.redecides`: the cause cleared sooner, or not by the estimate's upper bound), that estimated
 departure is the run's own guess, not a fact about the flight: every plan kept it as a floor ("never before the
 flight's current estimate"), so a flight whose fog lifted an hour early still left at the guessed time. Read through
-the overlay, the flight's estimate is released to the report's moment (never before its schedule) — only when the
-row was last changed by the very run being decided again; an estimate another run or the operation wrote stands.
+the overlay, the flight's estimate is released to the report's moment — never before its schedule, nor before its
+crew can be ready: the latest report on the flight's roster (a report the earlier plan moved, a reserve it called)
+plus the sign-on lead; a crew told to report later cannot be made to have reported already. Only when the row was
+last changed by the very run being decided again; an estimate another run or the operation wrote stands.
 """
 
 from __future__ import annotations
