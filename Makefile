@@ -18,7 +18,8 @@ demo: $(STAMP)  ## local AWS (kept running), then the EY123 disruption end to en
 	$(BIN)/skymarshal demo
 	@# On a terminal the duty manager is asked; otherwise a named demo duty manager approves rank 1.
 	$(BIN)/skymarshal analyze "$(DEMO_PROMPT)" --as "Demo Duty Manager" \
-		--comment "approved by make demo" $$([ -t 0 ] || echo --approve)
+		--comment "approved by make demo" $$([ -t 0 ] || echo --approve) \
+		|| { echo "make demo: if the demo flight was recovered by an earlier make demo on this local AWS (FLIGHT_RECENTLY_RECOVERED above), '$(BIN)/skymarshal local reset' starts again from the seeded airline"; exit 1; }
 	@echo "Local AWS keeps running for the next commands; stop it with: $(BIN)/skymarshal local stop"
 
 # Tiers (tests/conftest.py marks each test from what it uses): unit (no AWS, no synthesis, sockets off),
