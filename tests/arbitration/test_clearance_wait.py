@@ -19,7 +19,7 @@ from skymarshal.arbitration.context import DisruptionContext, release_estimate, 
 from skymarshal.arbitration.day_cost import day_cost, with_day_cost
 from skymarshal.arbitration.models import Scenario, ValidatedScenario
 from skymarshal.arbitration.plans.cancellation import INTERLINE_DELAY_MINUTES
-from skymarshal.arbitration.plans.clearance_wait import annotated, clearance_waits, delay_to
+from skymarshal.arbitration.plans.clearance_wait import annotated, clearance_waits, delay_to, ready_from
 from skymarshal.arbitration.ranking import (
     OVERNIGHT_HOURS,
     SWAP_KINDS,
@@ -302,3 +302,18 @@ def test_the_console_shows_the_estimate_and_when_to_look_again(capsys):
     render_decision(decision.model_dump(mode="json"))
     out = capsys.readouterr().out
     assert "expected 13:00Z, at the latest 14:00Z (stated: about 3 h); look again at 14:00Z" in out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_reserves_are_readied_for_a_history_estimates_early_end_only(kind):
+    """A stated or policy estimate has no spread to ready for; a history estimate's low percentile is when its flight
+    may first leave — a crew member available then still reports a sign-on lead before."""
+    assert (
+        ready_from(None) is None
+        and ready_from(_clears(kind)) is None
+        and ready_from(_clears(kind, source="policy")) is None
+    )
+    early = STD + timedelta(minutes=90)
+    spread = _clears(kind, source="history").model_copy(update={"earliest": early})
+    lead = REPORT_BEFORE_DEPARTURE if kind == "crew_available" else timedelta(0)
+    assert ready_from(spread) == early + lead

@@ -21,8 +21,7 @@ from ..data.overlay import Overlay, RowPatch
 from ..models.common import iso_z
 from ..models.operational import CrewDuty, Flight
 from ..rules.standby import REPORT_BEFORE_DEPARTURE
-
-ON_THE_GROUND = frozenset({"SCHEDULED", "DELAYED"})
+from .clearance import ON_THE_GROUND
 
 
 def released_estimate(
