@@ -57,6 +57,6 @@ def test_the_operation_board_reads_by_getitem_query_or_batchget(account, airline
     day = airline.situations[0].flight_date
     start = datetime.combine(day, datetime.min.time(), UTC)
     rows = read_board_rows(handle, day, start, start + timedelta(days=1))
-    live = live_day(handle, day, {}, rows.crew, rows.flights)
+    live = live_day(handle, rows, {})
     assert rows.flights and rows.availability and live.card.flights
     assert operations and set(operations) <= {"GetItem", "Query", "BatchGetItem"}, operations

@@ -142,3 +142,44 @@ def test_query_follows_every_page(blank_account):
     handle = blank_account.handle()
     rows = handle.query(s.BAGGAGE, Key("booking_id").eq("ABCDEF-1-1"), index=s.BOOKING_INDEX)
     assert len(rows) == 2600 and handle.calls["Query:Baggage"] >= 2
+
+
+def test_queries_sent_together_answer_as_one_at_a_time(handle, airline):
+    """query_each runs Queries on several threads: each answer is its own key's, range conditions included (boto3's
+    Table shares one expression builder between calls; DataHandle builds each Query's expression itself)."""
+    from boto3.dynamodb.conditions import Key
+
+    from skymarshal.models.common import iso_z
+
+    flights = [f for f in airline.tables[s.FLIGHTS] if f.flight_date == date(2027, 1, 20)][:60]
+    conditions = {
+        f.flight_id: Key("aircraft_registration").eq(f.aircraft_registration)
+        & Key("scheduled_departure").between(
+            iso_z(f.scheduled_departure - timedelta(hours=6)), iso_z(f.scheduled_departure)
+        )
+        for f in flights
+    }
+    together = handle.query_each(s.FLIGHTS, conditions, index=s.AIRCRAFT_REGISTRATION_INDEX)
+    assert together == {
+        fid: handle.query(s.FLIGHTS, c, index=s.AIRCRAFT_REGISTRATION_INDEX) for fid, c in conditions.items()
+    }
+    assert all(any(row["flight_id"] == fid for row in rows) for fid, rows in together.items())
+    crews = q.crew_assignments_of(handle, [f.flight_id for f in flights])
+    assert crews == {f.flight_id: q.crew_assignments(handle, f.flight_id) for f in flights}
+
+
+def test_each_query_carries_its_own_built_expression(handle):
+    """boto3's Table builds a ConditionBase with one builder per client, reset on every call: threads sharing it
+    could trade placeholders. The handle sends the expression already built, so that builder never runs."""
+    sent: list = []
+    events = handle.resource.meta.client.meta.events
+
+    def record(params, **_):
+        sent.append(params.get("KeyConditionExpression"))
+
+    events.register_first("before-parameter-build.dynamodb.Query", record)
+    try:
+        q.crew_assignments_of(handle, ["EY123-20270120", "EY124-20270120"])
+    finally:
+        events.unregister("before-parameter-build.dynamodb.Query", record)
+    assert len(sent) == 2 and all(isinstance(x, str) and x.startswith("#") for x in sent), sent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 import pytest
@@ -9,7 +10,7 @@ from boto3.dynamodb.conditions import Key
 
 from skymarshal.data import schema as s
 from skymarshal.data.access import AccessDenied, DataHandle
-from skymarshal.data.overlay import Overlay, RowPatch, _condition
+from skymarshal.data.overlay import Overlay, RowPatch
 from skymarshal.data.read_cache import condition_key
 from skymarshal.data.schema import Naming
 
@@ -42,9 +43,10 @@ class FakeResource:
                 found = [r for r in resource._items(physical) if all(r.get(k) == v for k, v in Key.items())]
                 return {"Item": found[0]} if found else {}
 
-            def query(self, KeyConditionExpression, **kwargs):
+            def query(self, KeyConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues, **kwargs):
                 resource.requests.append("Query")
-                return {"Items": [r for r in resource._items(physical) if _condition(KeyConditionExpression)(r)]}
+                test = _built(KeyConditionExpression, ExpressionAttributeNames, ExpressionAttributeValues)
+                return {"Items": [r for r in resource._items(physical) if test(r)]}
 
         return _Table()
 
@@ -55,6 +57,15 @@ class FakeResource:
         rows = self._items(physical)
         found = [r for k in keys for r in rows if all(r.get(n) == v for n, v in k.items())]
         return {"Responses": {physical: found}}
+
+
+def _built(expression: str, names: dict, values: dict):
+    """The handle's built key condition (`#n0 = :v0`, `AND #n1 BETWEEN :v1 AND :v2`) as a test of an item."""
+    equal = [(names[n], values[v]) for n, v in re.findall(r"(#n\d+) = (:v\d+)", expression)]
+    between = [
+        (names[n], values[a], values[b]) for n, a, b in re.findall(r"(#n\d+) BETWEEN (:v\d+) AND (:v\d+)", expression)
+    ]
+    return lambda r: all(r.get(n) == v for n, v in equal) and all(a <= r.get(n, "") <= b for n, a, b in between)
 
 
 @pytest.fixture

@@ -58,7 +58,7 @@ def operation_board(wf: WorkflowClient, day: date, start: datetime, end: datetim
     rows = read_board_rows(handle, day, start, end)
     runs = runs_on_board(wf)
     original_tails = {fid: tail for run in runs for fid, tail in run.swaps.items()}
-    live = live_day(handle, day, original_tails, rows.crew, rows.flights)
+    live = live_day(handle, rows, original_tails)
     return assemble(rows, runs, live)
 
 

@@ -6,11 +6,13 @@ request is made; the agent Lambda's IAM policy enforces the same matrix in AWS.
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-from boto3.dynamodb.conditions import ConditionBase
+from boto3.dynamodb.conditions import ConditionBase, ConditionExpressionBuilder
 
 from . import aws
 from .overlay import Overlay
@@ -18,6 +20,10 @@ from .read_cache import ReadCache, condition_key
 from .schema import AGENT_TABLE_ACCESS, TABLES_BY_NAME, Naming
 
 Item = dict[str, Any]  # a DynamoDB item as boto3 returns it (boto3 ships no types)
+K = TypeVar("K", bound=Hashable)
+# Queries a view sends at once (query_each): a request's time is mostly waiting on the service, and botocore's
+# default connection pool holds 10 connections per client.
+QUERY_WORKERS = 8
 
 
 class AccessDenied(PermissionError):
@@ -48,6 +54,7 @@ class DataHandle:
         self.naming = naming or Naming.from_env()
         self.resource = resource or aws.resource("dynamodb", endpoint_url=endpoint_url, region_name=region_name)
         self.calls: dict[str, int] = {}
+        self._calls_lock = threading.Lock()
         self.overlay = overlay or Overlay()
         self.cache = cache  # None: every read is a request (read_cache.py says when a cache is right)
         # boto3 builds a Table's class from its JSON model each time (about a millisecond): once per name,
@@ -87,7 +94,8 @@ class DataHandle:
 
     def _count(self, operation: str, table: str) -> None:
         key = f"{operation}:{table}"
-        self.calls[key] = self.calls.get(key, 0) + 1
+        with self._calls_lock:  # query_each counts from several threads
+            self.calls[key] = self.calls.get(key, 0) + 1
 
     def get(self, table: str, key: dict[str, Any]) -> Item | None:
         target = self._table(table)  # the access check comes before the cache
@@ -119,7 +127,15 @@ class DataHandle:
         cached = self.cache.query(request) if self.cache is not None and request is not None else None
         if cached is not None:
             return self.overlay.queried(table, cached, key_condition, index, forward) if self.overlay else cached
-        kwargs: dict[str, Any] = {"KeyConditionExpression": key_condition, "ScanIndexForward": forward}
+        # The expression is built here, by a builder of its own: the one boto3's Table shares between calls resets
+        # its placeholder counters on each, so two threads' Queries (query_each) could swap placeholders.
+        built = ConditionExpressionBuilder().build_expression(key_condition, is_key_condition=True)
+        kwargs: dict[str, Any] = {
+            "KeyConditionExpression": built.condition_expression,
+            "ExpressionAttributeNames": built.attribute_name_placeholders,
+            "ExpressionAttributeValues": built.attribute_value_placeholders,
+            "ScanIndexForward": forward,
+        }
         if index:
             kwargs["IndexName"] = index
         if limit is not None and not self.overlay:  # an overlay may drop rows: it reads on to fill the limit
@@ -139,6 +155,19 @@ class DataHandle:
         if self.overlay:
             items = self.overlay.queried(table, items, key_condition, index, forward)
         return items[:limit] if limit is not None else items
+
+    def query_each(
+        self, table: str, conditions: Mapping[K, ConditionBase], *, index: str | None = None
+    ) -> dict[K, list[Item]]:
+        """Several whole Queries at once (one per key of `conditions`, QUERY_WORKERS at a time): what a view needs
+        of many partitions — a day's flights' crews, its tails' work orders — without waiting on each in turn. boto3's
+        clients are thread-safe; the Table object is built once here, before the threads share it."""
+        self._table(table)
+        if len(conditions) <= 1:
+            return {key: self.query(table, c, index=index) for key, c in conditions.items()}
+        with ThreadPoolExecutor(max_workers=QUERY_WORKERS, thread_name_prefix="query") as pool:
+            answers = {key: pool.submit(self.query, table, c, index=index) for key, c in conditions.items()}
+            return {key: answer.result() for key, answer in answers.items()}
 
     def batch_get(self, table: str, keys: Iterable[dict[str, Any]]) -> list[Item]:
         """BatchGetItem in chunks of 100, retrying unprocessed keys with backoff."""

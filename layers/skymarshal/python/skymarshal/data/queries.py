@@ -150,6 +150,14 @@ def crew_assignments(handle: DataHandle, flight_id: str) -> list[CrewDuty]:
     return [CrewDuty.model_validate(r) for r in rows]
 
 
+def crew_assignments_of(handle: DataHandle, flight_ids: Iterable[str]) -> dict[str, list[CrewDuty]]:
+    """Pattern 2 for many flights, their Queries sent together (``DataHandle.query_each``)."""
+    answers = handle.query_each(
+        s.CREW_ROSTER, {fid: Key("flight_id").eq(fid) for fid in flight_ids}, index=s.FLIGHT_POSITION_INDEX
+    )
+    return {fid: [CrewDuty.model_validate(r) for r in rows] for fid, rows in answers.items()}
+
+
 def crew_members(handle: DataHandle, crew_ids: list[str]) -> list[CrewMember]:
     rows = handle.batch_get(s.CREW_MEMBERS, [{"crew_id": c} for c in crew_ids])
     return sorted((CrewMember.model_validate(r) for r in rows), key=lambda m: m.crew_id)
@@ -174,6 +182,14 @@ def bookings(handle: DataHandle, flight_id: str) -> list[Booking]:
     return [Booking.model_validate(r) for r in rows]
 
 
+def bookings_of(handle: DataHandle, flight_ids: Iterable[str]) -> dict[str, list[Booking]]:
+    """Pattern 3 for many flights, their Queries sent together."""
+    answers = handle.query_each(
+        s.BOOKINGS, {fid: Key("flight_id").eq(fid) for fid in flight_ids}, index=s.FLIGHT_ID_INDEX
+    )
+    return {fid: [Booking.model_validate(r) for r in rows] for fid, rows in answers.items()}
+
+
 # Pattern 4: baggage via bookings (the bookings carry their bag tags, so one BatchGetItem fetches the bags).
 def baggage(handle: DataHandle, flight_id: str, flight_bookings: list[Booking] | None = None) -> list[Bag]:
     rows = flight_bookings if flight_bookings is not None else bookings(handle, flight_id)
@@ -192,6 +208,16 @@ def work_orders_for_aircraft(handle: DataHandle, registration: str) -> list[Work
         s.MAINTENANCE_WORK_ORDERS, Key("aircraft_registration").eq(registration), index=s.AIRCRAFT_REGISTRATION_INDEX
     )
     return [WorkOrder.model_validate(r) for r in rows]
+
+
+def work_orders_of(handle: DataHandle, registrations: Iterable[str]) -> dict[str, list[WorkOrder]]:
+    """Pattern 5 for many tails, their Queries sent together."""
+    answers = handle.query_each(
+        s.MAINTENANCE_WORK_ORDERS,
+        {tail: Key("aircraft_registration").eq(tail) for tail in registrations},
+        index=s.AIRCRAFT_REGISTRATION_INDEX,
+    )
+    return {tail: [WorkOrder.model_validate(r) for r in rows] for tail, rows in answers.items()}
 
 
 def work_orders_for_flight(handle: DataHandle, flight_id: str) -> list[WorkOrder]:

@@ -1,12 +1,13 @@
 """The rows the operation board is drawn from, and the day's live scorecard, read through the GSIs (no Scan).
 
-Reads for a window of day D: the flights on type-departure-index (one Query per type, from the day before the
-window, so a long flight already airborne is drawn); the day's AircraftAvailability on type-date-index (one Query
-per type); each tail's work orders on aircraft-registration-index; each drawn flight's crew on
-flight-position-index. The header's scorecard reads the flights of the replay's window the same way, and the
-bookings (flight-id-index) only of the flights that are not flying as scheduled and of the flights their
+Reads for a window of day D: the flights on type-departure-index (one Query per type over the replay's window of D,
+widened to the day before the board's window so a long flight already airborne is drawn — read once, for the board
+and its header alike); the day's AircraftAvailability on type-date-index (one Query per type); each tail's work
+orders on aircraft-registration-index; each drawn flight's crew on flight-position-index. The header's scorecard
+reads the bookings (flight-id-index) only of the flights that are not flying as scheduled and of the flights their
 passengers connect to: every disrupted journey has a segment on such a flight, so the disrupted passengers are
-counted as the replay counts them, without a Query for each of the day's flights.
+counted as the replay counts them, without a Query for each of the day's flights. The per-tail, per-flight and
+per-hop Queries are sent together (``DataHandle.query_each``): their time is mostly waiting on the service.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class BoardRows:
     availability: list[AircraftDay]  # the day's AircraftAvailability rows (every tail, flying or not)
     work_orders: Mapping[str, list[WorkOrder]]  # registration → its work orders
     crew: Mapping[str, list[CrewDuty]]  # flight id → its FLIGHT roster rows
+    day_flights: Mapping[str, Flight]  # the replay's window of the day (day.state.window): the header's flights
 
 
 def overlaps(f: Flight, start: datetime, end: datetime) -> bool:
@@ -57,17 +59,17 @@ def overlaps(f: Flight, start: datetime, end: datetime) -> bool:
 
 
 def read_board_rows(handle: DataHandle, day: date, start: datetime, end: datetime) -> BoardRows:
-    by_tail = fleet_flights(handle, start - LONGEST_FLIGHT, end)
-    flights = [f for legs in by_tail.values() for f in legs if overlaps(f, start, end)]
+    live_start, live_end = window([day])
+    by_tail = fleet_flights(handle, min(start - LONGEST_FLIGHT, live_start), max(end, live_end))
+    every = [f for legs in by_tail.values() for f in legs]
+    flights = [f for f in every if overlaps(f, start, end)]
     availability = [row for t in AIRCRAFT_TYPES for row in q.fleet_of_type(handle, t, day)]
     tails = sorted({f.aircraft_registration for f in flights} | {a.aircraft_registration for a in availability})
-    work_orders = {tail: q.work_orders_for_aircraft(handle, tail) for tail in tails}
-    crew = {
-        f.flight_id: [r for r in q.crew_assignments(handle, f.flight_id) if r.kind == "FLIGHT"]
-        for f in flights
-        if f.status != "CANCELLED"
-    }
-    return BoardRows(day, start, end, flights, availability, work_orders, crew)
+    work_orders = q.work_orders_of(handle, tails)
+    rostered = q.crew_assignments_of(handle, [f.flight_id for f in flights if f.status != "CANCELLED"])
+    crew = {fid: [r for r in rows if r.kind == "FLIGHT"] for fid, rows in rostered.items()}
+    day_flights = {f.flight_id: f for f in every if live_start <= f.scheduled_departure <= live_end}
+    return BoardRows(day, start, end, flights, availability, work_orders, crew, day_flights)
 
 
 def disrupted_flights(state: DayState, timings: Mapping[str, Timing]) -> set[str]:
@@ -90,9 +92,10 @@ def journeys_through(handle: DataHandle, flights: Mapping[str, Flight], seeds: I
     frontier = {fid for fid in seeds if fid in flights}
     for hop in range(CONNECTION_HOPS + 1):
         found: set[str] = set()
+        read |= frontier
+        answers = q.bookings_of(handle, sorted(frontier))
         for fid in sorted(frontier):
-            read.add(fid)
-            for b in q.bookings(handle, fid):
+            for b in answers[fid]:
                 if hop == 0:
                     passengers.add((b.pnr, b.passenger_id))
                 elif (b.pnr, b.passenger_id) not in passengers:
@@ -105,19 +108,14 @@ def journeys_through(handle: DataHandle, flights: Mapping[str, Flight], seeds: I
     return out
 
 
-def live_day(
-    handle: DataHandle,
-    day: date,
-    original_tails: Mapping[str, str],
-    crew: Mapping[str, list[CrewDuty]],
-    drawn: Iterable[Flight] = (),
-) -> LiveDay:
+def live_day(handle: DataHandle, rows: BoardRows, original_tails: Mapping[str, str]) -> LiveDay:
     """The day replay's scorecard (``day.scorecard.score``) over day `day` as the tables hold it now: the flights at
-    their estimates, knock-on through each tail, no cause still to come. `original_tails`: a flight's tail before an
-    executed swap; `crew`: the roster rows already read for the board (the rest read on first use); `drawn`: the
-    board's flights, whose late ones have their crews checked at the estimate."""
+    their estimates, knock-on through each tail, no cause still to come — from the board's rows: its day's flights, the
+    roster rows already read (the rest read on first use), and the drawn flights, whose late ones have their crews
+    checked at the estimate. `original_tails`: a flight's tail before an executed swap."""
+    day, crew, drawn = rows.day, rows.crew, rows.flights
     start, end = window([day])
-    flights = {f.flight_id: f for legs in fleet_flights(handle, start, end).values() for f in legs}
+    flights = dict(rows.day_flights)
     far_past = datetime(2000, 1, 1, tzinfo=start.tzinfo)
 
     def crew_on(flight_id: str) -> list[CrewDuty] | None:
