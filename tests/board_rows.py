@@ -58,5 +58,7 @@ def run(
 
 def board(flights, runs=(), availability=(), orders=None, crew=None, illegal=None):
     crew = crew if crew is not None else {f.flight_id: full_crew(f) for f in flights}
-    rows = BoardRows(DAY, START, END, list(flights), list(availability), orders or {}, crew)
+    rows = BoardRows(
+        DAY, START, END, list(flights), list(availability), orders or {}, crew, {f.flight_id: f for f in flights}
+    )
     return assemble(rows, list(runs), LiveDay(card=quiet_card(flights), crew_illegal=illegal or {}))

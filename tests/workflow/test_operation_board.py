@@ -164,7 +164,7 @@ def test_every_flight_in_the_window_is_drawn_once_on_its_own_tail(delays, page):
     ]
     start = datetime(2027, 1, 20, page[0], tzinfo=UTC)
     end = start + timedelta(hours=page[1])
-    rows = BoardRows(DAY, start, end, flights, [], {}, {})
+    rows = BoardRows(DAY, start, end, flights, [], {}, {}, {f.flight_id: f for f in flights})
     shown = assemble(rows, [], LiveDay(card=quiet_card(flights), crew_illegal={}))
     drawn = [(r.registration, f.flight_id) for r in shown.rows for f in r.flights]
     expected = sorted((f.aircraft_registration, f.flight_id) for f in flights if overlaps(f, start, end))

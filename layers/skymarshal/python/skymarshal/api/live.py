@@ -63,18 +63,29 @@ def progress_events(
 # The board follows every open run on one connection: a browser keeps six per host over HTTP/1.1, and a bad day's
 # eight open runs each on a stream of its own left nothing for the console's other requests.
 MAX_FOLLOWED_RUNS = 100
+NEW_RUNS_EVERY_S = 5.0  # how often a board's stream looks for runs reported on other pages (one ListExecutions)
+NEWEST_RUNS = 20
 
 
 def runs_ended_events(
-    wf: WorkflowClient, run_ids: list[str], *, poll_s: float = 1.0, timeout_s: float = 3600
+    wf: WorkflowClient,
+    run_ids: list[str],
+    *,
+    poll_s: float = 1.0,
+    timeout_s: float = 3600,
+    watch_new: bool = False,
+    new_every_s: float = NEW_RUNS_EVERY_S,
 ) -> Iterator[Event]:
     """`done` ({"run", "status"}) as each of `run_ids` ends (an id no longer known ends as NOT_FOUND), until all have
-    ended (or `timeout_s`, then `timeout`)."""
+    ended (or `timeout_s`, then `timeout`). With `watch_new`, also `started` ({"run"}) for each run begun after the
+    stream opened, and the stream lasts until `timeout_s`: a board follows what other pages report."""
     from ..workflow.runs.client import RunNotFound
 
     open_runs = list(dict.fromkeys(run_ids))
+    known = set(open_runs) | ({e["name"] for e in wf.executions(limit=NEWEST_RUNS)} if watch_new else set())
+    look_for_new = time.monotonic() + new_every_s
     deadline = time.monotonic() + timeout_s
-    while open_runs:
+    while open_runs or watch_new:
         for run_id in list(open_runs):
             try:
                 status = wf.describe(run_id)["status"]
@@ -83,7 +94,13 @@ def runs_ended_events(
             if status == "NOT_FOUND" or status in TERMINAL:
                 open_runs.remove(run_id)
                 yield "done", {"run": run_id, "status": status}
-        if not open_runs:
+        if watch_new and time.monotonic() >= look_for_new:
+            for execution in reversed(wf.executions(limit=NEWEST_RUNS, status="RUNNING")):  # oldest first
+                if execution["name"] not in known:
+                    known.add(execution["name"])
+                    yield "started", {"run": execution["name"]}
+            look_for_new = time.monotonic() + new_every_s
+        if not open_runs and not watch_new:
             return
         if time.monotonic() > deadline:
             yield "timeout", {"message": f"{len(open_runs)} runs still open after {timeout_s:.0f} s; reconnect"}

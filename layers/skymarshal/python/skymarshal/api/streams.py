@@ -111,12 +111,15 @@ def stream_routes(client: Callable[[], WorkflowClient], claims_of: ClaimsOf, *, 
         if denied:
             return denied
         run_ids = [r for r in request.query_params.get("runs", "").split(",") if r]
-        if not run_ids or len(run_ids) > MAX_FOLLOWED_RUNS or any(len(r) > 128 for r in run_ids):
-            message = f"runs: 1 to {MAX_FOLLOWED_RUNS} run ids, comma-separated"
+        watch_new = request.query_params.get("new") == "1"  # also `started` for runs reported after it opened
+        least = 0 if watch_new else 1
+        if len(run_ids) < least or len(run_ids) > MAX_FOLLOWED_RUNS or any(len(r) > 128 for r in run_ids):
+            message = f"runs: {least} to {MAX_FOLLOWED_RUNS} run ids, comma-separated"
             return JSONResponse({"statusCode": 400, "message": message}, status_code=400)
         wf = client()
         stream = (
-            {"event": name, "data": json.dumps(data)} for name, data in runs_ended_events(wf, run_ids, poll_s=poll_s)
+            {"event": name, "data": json.dumps(data)}
+            for name, data in runs_ended_events(wf, run_ids, poll_s=poll_s, watch_new=watch_new)
         )
         return EventSourceResponse(stream, ping=15)
 

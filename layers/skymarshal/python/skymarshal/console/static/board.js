@@ -11,7 +11,7 @@ import { AXIS_H, BAND_LANE, LABEL_W, PAD, axis, drawBands, drawBar, oneTabStop, 
 const ROW_H = 30;
 const BAND_KIND = { closure: "closure", capacity: "slot", regulation: "slot", disruption: "disruption" };
 const BLOCK = { aog: ["p-aog", "AOG: aircraft on ground"], maintenance: ["p-maint", "maintenance"] };
-const REFRESH_MS = 60000;  // new runs reported elsewhere: the board looks again this often
+const REFRESH_MS = 60000;  // the figures move with time too: the board looks again this often
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 
 export function boardHeader(board) {
@@ -139,17 +139,17 @@ export function mountBoard(panel, { api, streamBase, authHeaders }) {
   }
 
   // One live stream for all the open runs (a browser keeps six connections per host): when one ends (executed,
-  // rejected, escalated) the board is drawn again, which follows the runs then open.
+  // rejected, escalated) or another page reports a new one, the board is drawn again and follows the runs then open.
   function follow(ids) {
     const key = [...ids].sort().join(",");
     if (followed && followed.key === key) return;
     followed?.controller.abort();
     followed = null;
-    if (!ids.length || panel.hidden) return;
+    if (panel.hidden) return;
     const controller = new AbortController();
     followed = { key, controller };
-    readEvents(`${streamBase()}/operations/events?runs=${encodeURIComponent(key)}`, authHeaders(), controller.signal,
-      (name) => { if (name === "done" && !panel.hidden) load(); })
+    readEvents(`${streamBase()}/operations/events?new=1&runs=${encodeURIComponent(key)}`, authHeaders(), controller.signal,
+      (name) => { if ((name === "done" || name === "started") && !panel.hidden) load(); })
       .then(() => { if (followed?.controller === controller) followed = null; })  // ended: the next load follows again
       .catch((error) => { if (error.name !== "AbortError") console.warn("board: live updates stopped", error); });
   }
