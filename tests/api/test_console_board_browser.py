@@ -39,6 +39,8 @@ def test_the_landing_view_is_the_board_and_it_follows_the_live_stream(console, f
     assert console.get_by_test_id("board-waiting").inner_text().startswith("1")
     bar = console.locator('.bar.plan[data-flight="EY123"]')
     assert bar.get_attribute("data-change") == "delayed" and "+60′" in bar.inner_html()
+    hover = bar.locator("title").text_content() or ""  # UTC and each end's local time (Abu Dhabi is UTC+4)
+    assert "scheduled 01-20 10:00Z (14:00 AUH)" in hover and "now 01-20 11:00Z (15:00 AUH)" in hover, hover
     assert console.locator('.bar.original[data-flight="EY123"]').count() == 1  # the schedule, faint above
     assert console.locator('.bar.plan[data-flight="EY7"]').get_attribute("data-change") == "cancelled"
     assert console.locator('[data-row="A6-BLQ"] .block.aog').count() == 2  # the day's status and the work order

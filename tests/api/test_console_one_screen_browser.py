@@ -133,8 +133,25 @@ def test_every_approve_is_named_by_its_words_and_times_are_utc(console, fake_api
         assert name is None or button.inner_text() in name, name
     console.locator("#run-steps > summary").click()
     assert [t.strip() for t in console.locator("#phases time").all_inner_texts()] == ["12:00:05Z", "12:02:11Z"]
-    assert [t.strip() for t in console.locator("#phases .local").all_inner_texts()] == ["(16:00 AUH)", "(16:02 AUH)"]
+    assert [t.strip() for t in console.locator("#phases .beside").all_inner_texts()] == ["(16:00 AUH)", "(16:02 AUH)"]
     assert "2027-01-20 07:00Z" in console.locator("#run-started").inner_text()
+
+
+def test_a_duty_manager_reading_station_time_sees_it_first_everywhere(console, fake_api):  # noqa: F811
+    """The header's Times choice: station local first, UTC beside — the title, the phases; kept after a reload."""
+    open_fog(console, fake_api)
+    console.get_by_test_id("zone").select_option("station")
+    headline = console.get_by_test_id("run-headline")
+    headline.filter(has_text="AUH closed by fog 18:00–21:00 AUH (14:00–17:00Z 22 Jan)").wait_for(timeout=20_000)
+    console.locator("#run-steps > summary").click()
+    assert [t.strip() for t in console.locator("#phases time").all_inner_texts()] == ["16:00 AUH", "16:02 AUH"]
+    assert [t.strip() for t in console.locator("#phases .beside").all_inner_texts()] == ["(12:00:05Z)", "(12:02:11Z)"]
+    console.get_by_test_id("zone").select_option("utc")
+    headline.filter(has_text="14:00–17:00Z 22 Jan (18:00–21:00 AUH)").wait_for(timeout=20_000)
+    console.get_by_test_id("zone").select_option("station")
+    console.reload()  # the choice is kept in this browser
+    console.get_by_test_id("who").filter(has_text="(DutyManager)").wait_for(timeout=20_000)
+    assert console.get_by_test_id("zone").input_value() == "station"
 
 
 def test_late_cancelled_and_swapped_differ_by_pattern_and_words(console, fake_api):  # noqa: F811

@@ -112,6 +112,15 @@ def test_an_open_run_is_a_marker_on_its_tail_and_flight_linking_to_its_decision(
     assert shown.header.decisions_waiting == 1 and shown.header.runs_open == 1
 
 
+def test_a_run_about_another_days_flight_is_not_pinned_on_this_day():
+    """EY123 of 22 January is waiting; the board of the 20th draws EY123 of the 20th on the same tail: no flag there."""
+    f = flight("EY123", dep=utc(2027, 1, 20, 10))
+    later = Disruption.of_code(41, scope=Scope(kind="flight", flight_numbers=["EY123"], registration="A6-BLA"))
+    shown = board([f], [run("ey123-22", disruption=later, flight_id="EY123-20270122")])
+    assert shown.disruptions == [] and shown.rows[0].disruptions == []
+    assert shown.header.decisions_waiting == 1  # still a decision waiting, in the header and the runs list
+
+
 def test_an_airport_closure_and_a_capacity_cut_are_bands_clipped_to_the_window():
     flights = [flight("EY1", dep=utc(2027, 1, 20, 14)), flight("EY2", "FRA", "AUH", utc(2027, 1, 20, 15))]
     fog = Disruption.of_code(

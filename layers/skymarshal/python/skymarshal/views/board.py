@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 
+from ..models.airports import UnknownAirport, airport
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CABIN_RANKS, AircraftDay, CrewDuty, Flight, WorkOrder
 from ..network.restriction import NetworkInputRefused, restriction_of
@@ -109,13 +110,16 @@ def blocks_of(day_row: AircraftDay | None, orders: Iterable[WorkOrder], start: d
 
 
 def _pins(run: RunOnBoard, flights: Sequence[Flight]) -> tuple[list[str], list[str]]:
-    """(registrations, flight ids) of the board's rows a run is about."""
+    """(registrations, flight ids) of the board's rows a run is about. A run about flights is pinned only where one
+    of them is drawn: the tail its report names flies other flights on other days."""
     d = run.disruption
     scope = d.scope if d else None
     named = set(scope.flights if scope else ()) | ({run.flight_id} if run.flight_id else set())
     numbers = set(scope.flight_numbers if scope else ())
     hit = [f for f in flights if f.flight_id in named or (not named and f.flight_number in numbers)]
-    tails = {f.aircraft_registration for f in hit} | ({scope.registration} if scope and scope.registration else set())
+    tails = {f.aircraft_registration for f in hit}
+    if scope is not None and scope.registration and not (named or numbers):  # about the tail itself
+        tails.add(scope.registration)
     return sorted(tails), sorted(f.flight_id for f in hit)
 
 
@@ -171,6 +175,17 @@ def marker_of(run: RunOnBoard, flights: Sequence[Flight], start: datetime, end: 
     )
 
 
+def zones_of(codes: Iterable[str]) -> dict[str, str]:
+    """Each airport's IANA zone from the world airport reference (no table read); one it does not know is left out."""
+    out = {}
+    for code in sorted(codes):
+        try:
+            out[code] = airport(code).tz
+        except UnknownAirport:
+            continue
+    return out
+
+
 def header_of(live: LiveDay, runs: Sequence[RunOnBoard]) -> BoardHeader:
     card = live.card
     return BoardHeader(
@@ -220,7 +235,9 @@ def assemble(rows: BoardRows, runs: Sequence[RunOnBoard], live: LiveDay) -> Oper
             )
         )
     bands = [b for r in runs if (b := band_of(r, rows.flights, start, end)) is not None]
+    airports = {code for f in flights for code in (f.origin, f.destination, f.diverted_to) if code}
     return OperationBoard(
+        zones=zones_of(airports),
         day=rows.day,
         start=start,
         end=end,

@@ -118,3 +118,6 @@ class OperationBoard(_Frozen):
     rows: list[BoardRow]
     bands: list[BoardBand]
     disruptions: list[BoardDisruption]
+    zones: dict[str, str] = Field(
+        default_factory=dict, description="each airport drawn: its IANA time zone (station-local times on hover)"
+    )

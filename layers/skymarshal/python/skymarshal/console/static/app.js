@@ -15,7 +15,8 @@ import { clearMessages, sendsLine, showMessages } from "./messages.js";
 import { readEvents } from "./sse.js";
 import { mountBoard } from "./board.js";
 import { headline, renderGlance } from "./glance.js";
-import { el, stationTime, utcStamp, utcTime } from "./dom.js";
+import { showAudit } from "./audit.js";
+import { bothZones, el, mountZoneChoice, timeInZones } from "./dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 const state = { config: null, token: null, who: null, runId: null, stream: null, decision: null, board: null };
@@ -50,6 +51,7 @@ function signedIn(token) {
   $("#login").hidden = true;
   $("#app").hidden = false;
   $("#sign-out").hidden = false;
+  $("#zone-pick").hidden = false;
   $("#report").hidden = !groups.includes("DutyManager");
   $("#settings").hidden = !groups.includes("Admin");
   if (groups.includes("Admin")) loadSettings(api);
@@ -99,8 +101,6 @@ function showLogin() {
 
 // ------------------------------------------------------------------------------------------------ runs
 
-// Times are UTC; once the decision names its station, its local time beside: " (16:02 AUH)".
-const besideUtc = (iso) => (state.station ? el("span", { class: "local" }, ` (${stationTime(iso, state.station)})`) : "");
 
 async function loadRuns() {
   const runs = await api("GET", "/disruptions?limit=30");
@@ -147,7 +147,7 @@ function renderProgress(progress) {
   $("#run-prompt").textContent = progress.prompt || "";
   // Titled by what happened once the decision says it; until then by the report itself.
   if (!state.headline) $("#run-headline").textContent = progress.prompt || progress.disruption_id;
-  $("#run-started").textContent = progress.started_at ? `· started ${utcStamp(progress.started_at)}` : "";
+  $("#run-started").textContent = progress.started_at ? `· started ${bothZones(progress.started_at, state.station, { date: true })}` : "";
   $("#run-phase").textContent = progress.phase;
   $("#run-status").textContent = `(${progress.status})`;
   // The run's own steps; the per-agent states and the Map's routing choices are in the agents' table.
@@ -157,7 +157,7 @@ function renderProgress(progress) {
   $("#phases").replaceChildren(...phases.map((p, i) => {
     const running = p.seconds == null && i === phases.length - 1 && p.key !== "done";
     return el("li", { class: running ? "current" : "", dataset: { phase: p.key }, "aria-current": running ? "step" : null },
-      el("time", { datetime: p.started_at }, utcTime(p.started_at)), besideUtc(p.started_at), `  ${p.label}`,
+      timeInZones(p.started_at, state.station), `  ${p.label}`,
       el("span", { class: "secs" }, p.seconds != null ? ` — ${p.seconds} s` : running ? " — in progress" : ""));
   }));
   $("#run-escalation").replaceChildren(...escalationView(progress.escalation ? [progress.escalation] : []));
@@ -309,16 +309,16 @@ async function decide(kind, body) {
 
 // ---------------------------------------------------------------------------------------------- audit
 
-async function loadAudit() {
+const loadAudit = () => (state.runId ? showAudit(api, state.runId, state.station) : Promise.resolve());
+
+// The header's Times choice changed: what shows a time is drawn again from what the page holds.
+function redrawTimes() {
   if (!state.runId) return;
-  const audit = await api("GET", `/disruptions/${encodeURIComponent(state.runId)}/audit`);
-  $("#timeline").replaceChildren(...(audit.trail || []).map((r) => el("li", { class: r.kind },
-    el("time", { datetime: r.at }, utcStamp(r.at)), besideUtc(r.at), ` ${r.kind} — ${r.actor}`,
-    r.body.comment ? ` — “${r.body.comment}”` : "", el("code", { title: r.hash }, ` #${r.hash.slice(0, 10)}`))));
-  const verification = audit.verification;
-  $("#audit-verified").textContent = verification
-    ? (verification.ok ? `✔ chain verified (${verification.records} records, signed head)` : `✘ ${verification.problems.map((p) => p.code).join(", ")}`)
-    : "";
+  if (state.decision) state.headline = headline(state.decision.disruption, state.decision.network, state.station);
+  if (state.headline) $("#run-headline").textContent = state.headline;
+  if (state.progress) renderProgress(state.progress);
+  if (state.decision && !state.decision.awaiting_approval) showDecided(state.decision.decided);
+  if ($("#audit").open) loadAudit().catch((error) => console.warn("audit unavailable", error));
 }
 
 async function loadHistory() {
@@ -360,6 +360,7 @@ async function main() {
   });
   $("#sign-out").addEventListener("click", () => { sessionStorage.removeItem("skymarshal.token"); location.hash = ""; location.reload(); });
   $("#refresh").addEventListener("click", loadRuns);
+  mountZoneChoice($("#zone"), redrawTimes);
   $("#settings").addEventListener("submit", (e) => saveSettings(e, api));
   $("#load-audit").addEventListener("click", loadAudit);
   $("#load-history").addEventListener("click", loadHistory);

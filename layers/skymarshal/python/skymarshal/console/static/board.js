@@ -4,7 +4,7 @@
 // colour alone), AOG and maintenance blocks, a ⚠ on a flight short of crew, a ⚑ linking each open disruption to
 // its decision, closures and capacity cuts as bands. It follows each open run's live stream and draws the board
 // again when one ends (a plan executed, here or on another page) — no reload.
-import { el, svg } from "./dom.js";
+import { el, stationTime, svg } from "./dom.js";
 import { readEvents } from "./sse.js";
 import { AXIS_H, BAND_LANE, LABEL_W, PAD, axis, drawBands, drawBar, oneTabStop, patterns, when } from "./gantt.js";
 
@@ -27,17 +27,26 @@ export function boardHeader(board) {
     figure("decisions waiting", h.decisions_waiting, "board-waiting"));
 }
 
-// A flight as the Gantt draws a bar: "original" at its schedule, "plan" at its best-known times.
-function bars(f) {
+// A time at an airport, UTC and the airport's local time: "01-22 14:00Z (18:00 AUH)".
+function atAirport(iso, code, zones) {
+  const local = zones[code] ? ` (${stationTime(iso, { iata: code, tz: zones[code] })})` : "";
+  return `${when(new Date(iso))}${local}`;
+}
+
+// A flight as the Gantt draws a bar: "original" at its schedule, "plan" at its best-known times; its hover says both
+// in UTC and at each end's local time.
+function bars(f, zones) {
+  const lands = f.diverted_to || f.destination;
   const note = [
     f.swapped_from ? `swapped from ${f.swapped_from}` : null,
     f.delay_reason ? `reason: ${f.delay_reason}` : null,
-    `scheduled ${when(new Date(f.scheduled_departure))} – ${when(new Date(f.scheduled_arrival))}`,
+    `scheduled ${atAirport(f.scheduled_departure, f.origin, zones)} – ${atAirport(f.scheduled_arrival, f.destination, zones)}`,
+    f.start !== f.scheduled_departure ? `now ${atAirport(f.start, f.origin, zones)} – ${atAirport(f.end, lands, zones)}` : null,
     ...f.crew_shortfalls.map((s) => `crew: ${s.text}`),
     ...f.disruptions.map((d) => `open disruption: ${d}`),
   ].filter(Boolean).join("\n");
   const common = { flight_id: f.flight_id, label: f.flight_number, origin: f.origin, note };
-  const plan = { ...common, layer: "plan", change: f.change, destination: f.diverted_to || f.destination,
+  const plan = { ...common, layer: "plan", change: f.change, destination: lands,
     start: f.start, end: f.end, delay_minutes: f.delay_minutes };
   const moved = f.start !== f.scheduled_departure || f.change !== "unchanged";
   const original = { ...common, layer: "original", change: "unchanged", destination: f.destination,
@@ -88,7 +97,7 @@ export function renderBoard(container, board) {
     const origH = 7, planH = ROW_H - 8 - origH - 2;
     for (const b of row.blocks) group.append(block(b, x, y + 3, ROW_H - 6, clip));
     for (const f of row.flights) {
-      for (const bar of bars(f)) {
+      for (const bar of bars(f, board.zones || {})) {
         const original = bar.layer === "original";
         group.append(drawBar(bar, gantRow, x, original ? y + 3 : y + 5 + origH, original ? origH : planH, clip));
       }

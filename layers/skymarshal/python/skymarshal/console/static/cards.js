@@ -1,7 +1,7 @@
 // The why beside every plan: each card's figures, rationale, the binding findings it keeps (one row per distinct
 // finding with its clause and sentence), what would change its rank and the precedent; below the cards the plans
 // refused, grouped by their typed reason; above everything an escalation banner saying what can be done.
-import { el, money, pct, stationTime, utcStamp } from "./dom.js";
+import { bothZones, el, money, pct } from "./dom.js";
 
 const SENSITIVITY = [
   ["delay_plus_30", "30 min more delay"],
@@ -88,8 +88,7 @@ export function markDecided(box, decided, view) {
   if (!decided) return;
   const plan = view?.top.find((p) => p.scenario_id === decided.scenario_id);
   const what = plan ? ` plan #${plan.rank} ${plan.title}` : decided.scenario_id ? ` ${decided.scenario_id}` : "";
-  const local = decided.decided_at && view?.station ? ` (${stationTime(decided.decided_at, view.station)})` : "";
-  const when = decided.decided_at ? ` at ${utcStamp(decided.decided_at)}${local}` : "";
+  const when = decided.decided_at ? ` at ${bothZones(decided.decided_at, view?.station, { date: true })}` : "";
   box.textContent = `${DECIDED_WORDS[decided.action] || decided.action}${what} by ${decided.decided_by}${when}`
     + `${decided.comment ? ` — “${decided.comment}”` : ""}${decided.instruction ? ` — instruction: “${decided.instruction}”` : ""}`;
   for (const article of document.querySelectorAll("#cards article")) {

@@ -1,7 +1,7 @@
 // A decision at a glance: the first screen of a run. What happened in one line (the run's title, from the
 // disruption's facts), the recommended plan with its key numbers, the why in three lines, the warnings that matter
 // and the three answers (approve, choose another, reject). Everything else stays below, folded or one click away.
-import { el, money, pct, stationTime } from "./dom.js";
+import { el, money, pct, stationFirst, stationTime } from "./dom.js";
 
 const two = (n) => String(n).padStart(2, "0");
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -11,12 +11,14 @@ const day = (d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 const LOW_CONFIDENCE = 0.5;
 
 // "14:00–17:00Z 22 Jan (18:00–21:00 AUH)", or both days when the window crosses midnight (UTC); the station's
-// local times beside when the decision names its station.
+// local times beside when the decision names its station — or first, when the duty manager reads station time.
 function windowText(window, station) {
   const start = new Date(window.start), end = new Date(window.end);
-  const local = station ? ` (${stationTime(window.start, station).split(" ")[0]}–${stationTime(window.end, station)})` : "";
-  if (start.toISOString().slice(0, 10) === end.toISOString().slice(0, 10)) return `${hm(start)}–${hm(end)}Z ${day(start)}${local}`;
-  return `${day(start)} ${hm(start)}Z – ${day(end)} ${hm(end)}Z${local}`;
+  const utc = start.toISOString().slice(0, 10) === end.toISOString().slice(0, 10)
+    ? `${hm(start)}–${hm(end)}Z ${day(start)}` : `${day(start)} ${hm(start)}Z – ${day(end)} ${hm(end)}Z`;
+  if (!station) return utc;
+  const local = `${stationTime(window.start, station).split(" ")[0]}–${stationTime(window.end, station)}`;
+  return stationFirst() ? `${local} (${utc})` : `${utc} (${local})`;
 }
 
 // The cause in the report's own words when it stated one ("fog", "mechanical failure"), else the code's title.
