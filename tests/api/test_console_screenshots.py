@@ -3,7 +3,7 @@ mechanical failure, EY101's crew running out of duty time, a sick captain, the A
 decision) and an escalated run (a safety agent that failed), plus a report refused as input. For each, the page
 shows the why beside each plan (binding findings with their clause) and what it will send (its messages and
 contacts), the refused plans with their typed reasons, the Gantt, and the runs list by outcome; the operation board on
-the fog's day; a full-page screenshot of each (and of each decision's first screen) is written to $SKYMARSHAL_SCREENSHOTS
+the fog's day, each with no serious or critical axe-core violation; a full-page screenshot of each (and of each decision's first screen) is written to $SKYMARSHAL_SCREENSHOTS
 (`make screenshots` sets docs/screenshots), else under the test's temporary folder.
 """
 
@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from boto3.dynamodb.conditions import Key
 from console_fake import chromium_page
+from test_console_one_screen_browser import _serious
 
 from skymarshal.api.messages import messages_view
 from skymarshal.api.views import decision_view
@@ -151,6 +152,7 @@ def test_each_decision_shows_its_why_refusals_and_gantt(page, wf, runs, out_dir,
             page.keyboard.press("Tab")
             stops.append(page.evaluate("document.activeElement.dataset.testid || document.activeElement.tagName"))
         assert "approve-top" in stops, stops
+        assert not _serious(page), "axe-core on the real fog decision"
     page.screenshot(path=str(out_dir / f"{key}.png"), full_page=True)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(out_dir / f"{key}-first-screen.png"))  # what a duty manager sees at 1440×900
@@ -164,6 +166,7 @@ def test_the_board_on_the_fog_closures_day(page, runs, out_dir):
     page.get_by_test_id("board-status").filter(has_text="2027-01-22:").wait_for(timeout=60_000)
     fog = page.get_by_test_id("board-disruptions").locator(f"a[data-run='{runs['auh-fog']}']")
     fog.wait_for(timeout=30_000)
+    assert not _serious(page), "axe-core on the board of the fog's day"
     page.screenshot(path=str(out_dir / "board.png"))
 
 

@@ -70,6 +70,13 @@ def may_is_verb(month: str, text: str, end: int) -> bool:
 # says nothing by its case, and the other rules decide.
 _MONTHS_THAT_ARE_WORDS = frozenset({"may", "march", "mar"})
 _A_CAPITAL = re.compile(r"[A-Z]")
+_A_LOWER = re.compile(r"[a-z]")
+
+
+def capitalised_month(month: str, text: str) -> bool:
+    """Is `month` written with its capital alone ("May", not "may" or "MAY") in a report that writes in mixed case?
+    After a day ("on 1 May be …") that is the month's proper name, whatever word follows."""
+    return month[:1].isupper() and month[1:].islower() and _A_LOWER.search(text) is not None
 
 
 def lowercase_word_not_month(month: str, text: str) -> bool:

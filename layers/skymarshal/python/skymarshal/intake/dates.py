@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Literal
 
 from .date_context import (
+    capitalised_month,
     day_taken_by_month_before,
     flight_days,
     flight_just_written,
@@ -222,10 +223,17 @@ def _dated(m: re.Match[str], month: int, day: int, year: int | None) -> DateMent
     return DateMention(text, m.start(), m.end(), kind, year, month, day, weekday=_stated_weekday(m))
 
 
+def _month_is_a_word(name: str, m: re.Match[str], text: str) -> bool:
+    """The month word of a day-and-month match read as the English word: "may" the verb ("18th may not"), or a month
+    name in lowercase where the report writes names with capitals — but not "May" written so after a day ("on 1 May
+    be …": a day, then the month's proper name)."""
+    month = m["month"]
+    verb = may_is_verb(month, text, m.end("month")) and not (name == "day_month" and capitalised_month(month, text))
+    return verb or lowercase_word_not_month(month, text)
+
+
 def _build(name: str, m: re.Match[str], text: str) -> DateMention | None:
-    if name in ("day_month", "month_day") and (
-        may_is_verb(m["month"], text, m.end("month")) or lowercase_word_not_month(m["month"], text)
-    ):
+    if name in ("day_month", "month_day") and _month_is_a_word(name, m, text):
         return None  # "18th may not": the verb, not 18 May (the day may still be read with the month before it)
     if name == "day_month" and day_taken_by_month_before(text, m.start("day")):
         return None  # "January 22nd may …": the day is January's, read by month_day
