@@ -279,3 +279,22 @@ def test_a_full_size_adversarial_prompt_is_read_quickly(prompt):
     started = time.perf_counter()
     assert extract(prompt[:4000]).status == "input_error"
     assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "EY123, 20 January (STD 2240Z on the 19th): the co-pilot reported unfit, ETD 2340Z",
+        "EY123 on 20 Jan delayed, new ETD 0130Z on the 21st",
+        "EY123 20JAN: the 19th at 22:40 the inbound was late",
+    ],
+)
+def test_a_day_a_clock_time_is_on_does_not_compete_with_the_flights_day(prompt):
+    """A date written with a clock time beside it is when that time falls (UTC, the day before a night flight's local
+    date, or the day a new estimate reaches): the other date names the flight."""
+    assert ok(extract(prompt)).date == date(2027, 1, 20)
+
+
+def test_two_untimed_days_or_days_apart_are_still_asked():
+    assert extract("EY123 on 20 Jan, STD 2240Z on the 23rd").status == "input_error"  # not a night's edge
+    assert extract("EY123 on 20 Jan or 21 Jan").status == "input_error"

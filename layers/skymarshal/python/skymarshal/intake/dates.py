@@ -177,6 +177,7 @@ class DateMention:
     weekday: int | None = None  # weekday mention: the day; explicit/year-less: a stated weekday to check
     problem: str | None = None  # invalid: why
     source: str = "prompt"  # "prompt", or what an LLM reported ("llm:date_text", "llm:iso_date", ...)
+    timed: bool = False  # a clock time beside it ("2240Z on the 18th"): the day of a time, maybe not the flight's
 
     @property
     def key(self) -> tuple:
@@ -300,7 +301,21 @@ def _dates_of(text: str) -> tuple[DateMention, ...]:
     for written, start, end, day in flight_days(masked):  # "EY462/18": the flight's day of the month
         problem = None if 1 <= day <= 31 else f"'{written}' is not a day of a month"
         found.append(DateMention(written, start, end, "invalid" if problem else "yearless", day=day, problem=problem))
+    found = [replace(d, timed=True) if _clock_beside(text, d.start, d.end) else d for d in found]
     return tuple(sorted(found, key=lambda d: d.start))
+
+
+# A clock time written right before a date ("STD 2240Z on the 18th", "at 14:30, 20 Jan") or right after it ("the
+# 18th at 2240Z"): with a zone letter or a colon, so a flight number or a year is never one.
+_CLOCK = r"(?:(?:[01]\d|2[0-3]):[0-5]\d|(?:[01]\d|2[0-3])[0-5]\d\s?(?:z|utc|lt)\b)"
+_CLOCK_BEFORE = re.compile(_CLOCK + r"[\s,]*$", re.I)
+_CLOCK_AFTER = re.compile(r"[\s,]*(?:at\s+)?" + _CLOCK, re.I)
+
+
+def _clock_beside(text: str, start: int, end: int) -> bool:
+    return (
+        _CLOCK_BEFORE.search(text[max(0, start - 12) : start]) is not None or _CLOCK_AFTER.match(text, end) is not None
+    )
 
 
 def from_iso(text: str, source: str) -> DateMention | None:

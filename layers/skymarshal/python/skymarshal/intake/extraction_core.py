@@ -229,6 +229,12 @@ def decide(
             asked = written + (f" ({d.text})" if d.text != written else "")
             return error(_not_operating(flight, f"{asked} in any year of the schedule", operating, today))
     days = _unique(r.date for _, r in resolved)
+    untimed = [(d, r) for d, r in resolved if not d.timed]
+    flight_day = _unique(r.date for _, r in untimed)
+    if len(days) > 1 and len(flight_day) == 1 and all(abs((day - flight_day[0]).days) <= 1 for day in days):
+        # "EY369, 19 January (STD 2240Z on the 18th)": the day a clock time is on is that time's day (UTC, the day
+        # before a night flight's local date), the other one names the flight
+        days, resolved = flight_day, untimed
     if len(days) > 1:
         return error(
             f"{_count(len(days))} dates mentioned ({_dates_phrase(resolved)}): say which day {flight} is about"
