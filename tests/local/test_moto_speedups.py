@@ -205,6 +205,33 @@ def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
     assert table.get_item(Key={"pk": pk, "sk": 1})["Item"]["v"] == 5
 
 
+def test_a_transaction_sent_again_with_its_client_token_writes_nothing(table):
+    """DynamoDB keeps a transaction's ClientRequestToken 10 minutes: the same request again (botocore's retry after a
+    reply lost to a timeout) succeeds without writing; the token with other parameters is refused."""
+    moto_speedups.install()
+    pk = f"i{uuid.uuid4().hex[:6]}"
+    table.put_item(Item={"pk": pk, "sk": 1, "g": "a", "r": 1, "v": 0})
+    client = table.meta.client
+    bump = {
+        "TableName": table.name,
+        "Key": {"pk": pk, "sk": 1},
+        "UpdateExpression": "SET v = v + :one",
+        "ConditionExpression": "v = :zero",
+        "ExpressionAttributeValues": {":one": 1, ":zero": 0},
+    }
+    token = f"token-{pk}"
+    client.transact_write_items(TransactItems=[{"Update": bump}], ClientRequestToken=token)
+    client.transact_write_items(TransactItems=[{"Update": bump}], ClientRequestToken=token)  # its condition fails now
+    assert table.get_item(Key={"pk": pk, "sk": 1})["Item"]["v"] == 1
+    with pytest.raises(ClientError, match="IdempotentParameterMismatch"):
+        client.transact_write_items(
+            TransactItems=[{"Update": {**bump, "ExpressionAttributeValues": {":one": 2, ":zero": 0}}}],
+            ClientRequestToken=token,
+        )
+    with pytest.raises(ClientError, match="TransactionCanceled"):  # a new token is a new request
+        client.transact_write_items(TransactItems=[{"Update": bump}], ClientRequestToken=f"{token}-2")
+
+
 NAMES = st.sampled_from(["status", "flight_id", "seats", "a.b"])
 VALUES = st.one_of(st.integers(-5, 5), st.text("xyz", min_size=1, max_size=3))
 

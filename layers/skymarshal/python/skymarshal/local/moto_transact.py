@@ -9,12 +9,20 @@ table itself, and the items the keys reach are deep-copied aside: on failure the
 item is removed) in the live table, whose speed-up caches moto_speedups then drops. A table whose keys cannot be read
 is deep-copied whole, as moto does. tests/local/test_moto_speedups.py checks a cancelled transaction whose first
 writes had already been applied.
+
+And a transaction keeps its ClientRequestToken, as DynamoDB does for 10 minutes: the same request again (botocore
+sends the token it generated once on every retry, so a retry after a reply lost to a timeout is one) succeeds
+without writing; the token with other parameters is IdempotentParameterMismatchException. moto ignores the token,
+so such a retry found its own first writes and failed its conditions — a rolled-back plan AWS would not have.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import threading
+import time
 from typing import Any
 
 _state = threading.local()
@@ -106,9 +114,55 @@ def transact(original: Any) -> Any:
     return wrapped
 
 
+IDEMPOTENCY_WINDOW_S = 600.0  # DynamoDB keeps a transaction's client token this long after it completed
+_tokens: dict[str, tuple[str, float]] = {}  # token → (the request's digest, when it completed)
+_tokens_lock = threading.Lock()
+
+
+def _digest(body: dict[str, Any]) -> str:
+    asked = {k: v for k, v in body.items() if k not in ("ClientRequestToken", "ReturnConsumedCapacity")}
+    return hashlib.sha256(json.dumps(asked, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def idempotent(original: Any) -> Any:
+    """Wrap DynamoHandler.transact_write_items: a token seen completing in the window answers without writing."""
+
+    def wrapped(self: Any) -> Any:
+        from moto.dynamodb.exceptions import DynamodbException
+
+        token = self.body.get("ClientRequestToken")
+        if not token:
+            return original(self)
+        digest, now = _digest(self.body), time.monotonic()
+        with _tokens_lock:
+            for old in [t for t, (_, at) in _tokens.items() if now - at > IDEMPOTENCY_WINDOW_S]:
+                del _tokens[old]
+            seen = _tokens.get(token)
+        if seen is not None:
+            if seen[0] != digest:
+                raise DynamodbException(
+                    "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException",
+                    "The request uses the same client token as a previous, but non-identical request.",
+                )
+            from moto.core.responses import ActionResult
+
+            return ActionResult({"ConsumedCapacity": [], "ItemCollectionMetrics": {}})
+        result = original(self)
+        with _tokens_lock:
+            _tokens[token] = (digest, time.monotonic())
+        return result
+
+    wrapped.__wrapped__ = original  # type: ignore[attr-defined]
+    return wrapped
+
+
 def install() -> None:
-    """Idempotent: tables deep-copy as above (outside a transaction, exactly as before minus the caches)."""
+    """Idempotent: tables deep-copy as above (outside a transaction, exactly as before minus the caches); a
+    transaction's client token is kept."""
     from moto.dynamodb.models.table import Table
+    from moto.dynamodb.responses import DynamoHandler
 
     if getattr(Table, "__deepcopy__", None) is not _table_deepcopy:
         Table.__deepcopy__ = _table_deepcopy  # type: ignore[attr-defined]
+    if not hasattr(DynamoHandler.transact_write_items, "__wrapped__"):
+        DynamoHandler.transact_write_items = idempotent(DynamoHandler.transact_write_items)  # type: ignore[method-assign]

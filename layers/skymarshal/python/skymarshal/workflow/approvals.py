@@ -160,9 +160,10 @@ def decide(
             },
         )
     except ClientError as exc:
-        if exc.response["Error"]["Code"] == "ConditionalCheckFailedException":
+        if exc.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            raise
+        if not _claimed_by(tables, item, answer):
             raise AlreadyDecided(f"execution {execution_name!r} was decided by someone else a moment ago") from None
-        raise
     if trail is not None:  # the claim is the decision: recorded before the execution is told
         trail.append(
             disruption_of(execution_name, item),
@@ -191,6 +192,13 @@ def decide(
             {"action": answer.action, "scenario_id": answer.scenario_id, "comment": answer.comment},
         )
     return json.loads(answer.model_dump_json())
+
+
+def _claimed_by(tables: WorkflowTables, item: dict, answer: ApprovalDecision) -> bool:
+    """Whether the claim that failed its condition is this very answer's: botocore retried an update whose first
+    attempt was applied but whose reply was lost (a timeout), and the retry found its own write."""
+    now = tables.checkpoints.get_item(Key={"PK": item["PK"], "SK": item["SK"]}, ConsistentRead=True).get("Item")
+    return bool(now) and now.get("status") == "decided" and now.get("answer") == answer.model_dump_json()
 
 
 def _set_thread(
