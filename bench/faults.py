@@ -38,6 +38,7 @@ class Tally:
     duplicates: int = 0
     messages_stored: int = 0
     messages_published: int = 0
+    swept: int = 0  # of those, published by the outbox sweep a local start runs (an Execute cut short stored them)
     audits_verified: int = 0
     audits: int = 0
     rotation_breaks: int = 0
@@ -131,6 +132,7 @@ def run_rate(rate: float, args) -> Tally:
     from skymarshal.local import workflow as local_workflow
     from skymarshal.local.emulator import in_process_account
     from skymarshal.local.faults import FaultPlan, Injector
+    from skymarshal.local.runs import sweep_messages
 
     tally = Tally(rate=rate)
     with in_process_account(generate(GeneratorConfig(load_factor=args.load_factor))) as account:
@@ -145,6 +147,7 @@ def run_rate(rate: float, args) -> Tally:
             fault_hooks.install_in_process(None)  # the checks below read the account as it is, without faults
         tally.seconds = time.monotonic() - started
         tally.faults = injector.stats()
+        tally.swept = sweep_messages(account)["published"]  # as `local start` does after a crash
         _messages(client, names, tally)
         tally.duplicates = _duplicates(client, names)
         for name in names:
@@ -164,7 +167,7 @@ def _print(tally: Tally) -> None:
         f"faults {tally.rate:.0%}: {sum(o.values())} runs in {tally.seconds:.0f} s — executed {o['executed']}, "
         f"escalated {o['escalated']}, failed {o['failed'] + o['harness_error']}, refused {o['refused']}; "
         f"duplicate executions {tally.duplicates}; messages stored {tally.messages_stored}, published "
-        f"{tally.messages_published}; audit chains verified {tally.audits_verified}/{tally.audits}; rotation breaks "
+        f"{tally.messages_published} ({tally.swept} by the outbox sweep after the runs); audit chains verified {tally.audits_verified}/{tally.audits}; rotation breaks "
         f"{tally.rotation_breaks}"
     )
     print(f"  injected: {json.dumps(tally.faults)}")

@@ -7,6 +7,7 @@ import logging
 import threading
 import uuid
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -301,3 +302,32 @@ def test_registry_selection_follows_the_saver(ckpt_aws, caplog):
     assert any("ThreadRegistry table=" in r.getMessage() for r in caplog.records)
     with pytest.raises(ValueError, match="SKYMARSHAL_CHECKPOINTER"):
         thread_registry_from_env({"SKYMARSHAL_CHECKPOINTER": "redis"})
+
+
+def test_a_status_change_whose_reply_was_lost_is_not_an_illegal_transition(registry, clock, monkeypatch):
+    """DynamoDB applied the conditional update and the reply was lost (a timeout): botocore's retry fails the
+    condition against the change itself. The registry sees its own change made (issue 48's fault bench: agents
+    failed 'cannot go from completed to completed'); a change somebody else made is still refused."""
+    tid = registry.start(execution(), "regulatory", "revision").thread_id
+    made = registry._change_status
+
+    def applied_then_lost(thread_id, expected, info):
+        made(thread_id, expected, info)
+        return False
+
+    monkeypatch.setattr(registry, "_change_status", applied_then_lost)
+    assert registry.complete(tid, confidence=0.9).status == "completed" == registry.status(tid)
+    other = registry.start(execution(), "regulatory", "initial").thread_id
+
+    def someone_else_first(thread_id, expected, info):
+        clock.tick()  # another writer's change, a moment before ours, to the same status
+        made(
+            thread_id,
+            expected,
+            replace(info, updated_at="2026-03-01T07:00:00.000000Z", status_changed_at="2026-03-01T07:00:00.000000Z"),
+        )
+        return False
+
+    monkeypatch.setattr(registry, "_change_status", someone_else_first)
+    with pytest.raises(IllegalTransition):
+        registry.set_status(other, "completed")

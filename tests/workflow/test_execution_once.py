@@ -153,3 +153,27 @@ def test_a_kill_at_each_point_of_execute_leaves_the_record_exactly_when_a_change
     # applied once: the rows hold exactly what one clean execution of the plan writes
     assert undo("run-k--resume-2", tables=tables, run_id="run-k") == len(report.changed)
     assert snapshot(blank_account, keys) == before
+
+
+def test_an_end_of_plan_record_whose_reply_was_lost_returns_the_report(decisions, account, blank_account, monkeypatch):
+    """DynamoDB wrote the run's final record and the reply was lost; botocore's retry fails the record's condition
+    against that very write (issue 48's fault bench, at 20 %: the run failed after its plan was applied). Execute
+    reads the record back: this attempt's report, applied once."""
+    from botocore.exceptions import ClientError
+
+    swap = plan(decisions, "mechanical", "tail_swap")
+    keys = copy_rows(account, blank_account, swap)
+    tables = WorkflowTables(blank_account.resource(), blank_account.naming)
+    real = tables.checkpoints.update_item
+
+    def applied_then_lost(**kwargs):
+        real(**kwargs)
+        raise ClientError({"Error": {"Code": "ConditionalCheckFailedException", "Message": "retried"}}, "UpdateItem")
+
+    monkeypatch.setattr(tables.checkpoints, "update_item", applied_then_lost)
+    report = execute(swap, execution_id="x-lost-reply", tables=tables)
+    assert report.status == "executed" and run_record("x-lost-reply", tables=tables)["status"] == "executed"
+    applied = snapshot(blank_account, keys)
+    assert (
+        execute(swap, execution_id="x-lost-reply", tables=tables) == report and snapshot(blank_account, keys) == applied
+    )

@@ -359,6 +359,9 @@ class BaseThreadRegistry(ABC):
                     extra={"thread_id": thread_id, "thread_status": status, "actor": actor},
                 )
                 return updated
+            landed = self.get(thread_id)
+            if landed is not None and landed.status == status and landed.status_changed_at == now:
+                return landed  # this very change: applied, its reply lost, and the store's retry found it made
         raise ConcurrentUpdate(f"thread {thread_id!r}: status changed concurrently {attempts} times")
 
     def complete(

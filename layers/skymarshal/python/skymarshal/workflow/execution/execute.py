@@ -106,8 +106,9 @@ def execute(
         if recorded is None:  # it rolled back in the meantime: another attempt, not this one, may try again
             raise ExecutionRefused("IN_PROGRESS", f"run {run.run_id} was executed concurrently; retry") from None
         return recorded
-    except ClientError as exc:  # the end-of-plan record lost its condition to another attempt
-        if exc.response["Error"]["Code"] != "TransactionCanceledException":
+    except ClientError as exc:  # the end-of-plan record lost its condition to another attempt — or to this one's own
+        # write, applied with its reply lost and retried by botocore: the record then says what this attempt did
+        if exc.response["Error"]["Code"] not in ("TransactionCanceledException", "ConditionalCheckFailedException"):
             raise
         recorded = _recorded(run, scenario)
         if recorded is None:
