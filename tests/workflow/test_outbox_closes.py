@@ -115,3 +115,32 @@ def test_a_rolled_back_plan_publishes_nothing_even_with_messages_stored():
     _kill_after_storing(store, 2)
     assert outbox.write(None, store=store, bus=MessageBus("bus", EventBridgeBus(events)), resend=False, **WHERE) == {}
     assert events.put == []
+
+
+def test_the_sweep_names_the_messages_it_rewrote_in_the_audit_and_the_chain_verifies():
+    """The execution's audit record hashed the stored messages while the bus had refused one; the sweep publishes it
+    and rewrites them: its own audit record names them as they now are, so the chain verifies (issue 48's fault
+    bench: ARTIFACT_CHANGED), and an edit made after that is still caught."""
+    from memory_ports import MemoryAuditStore, MemorySigner
+
+    from skymarshal.workflow.audit.trail import AuditTrail
+    from skymarshal.workflow.steps.decision import publication_noted
+
+    store = _store()
+    trail = AuditTrail(store=MemoryAuditStore(), signer=MemorySigner("k"), key_id="k", objects=store.objects)
+    refusing = Events(refuse=frozenset({"EY1-20270120"}))
+    outbox.write(
+        _plan([_message(i) for i in range(3)]), store=store, bus=MessageBus("bus", EventBridgeBus(refusing)), **WHERE
+    )
+    key = run_key("d-1", "d-1", "messages")
+    trail.append(
+        "d-1", "execution", "execution:d-1", {"messages_artifact": trail.artifact("artifacts", key)}, actor="x"
+    )
+    noted = publication_noted(trail, store)
+    assert outbox.sweep(store, bus=MessageBus("bus", EventBridgeBus(Events())), noted=noted)["published"] == 1
+    assert [r.kind for r in trail.records("d-1")] == ["execution", "messages_published"]
+    assert trail.verify("d-1").ok, trail.verify("d-1").problems
+    assert outbox.sweep(store, bus=MessageBus("bus", EventBridgeBus(Events())), noted=noted)["published"] == 0
+    assert len(trail.records("d-1")) == 2  # nothing rewritten, nothing recorded
+    store.objects.put("artifacts", key, b'{"edited": true}')
+    assert "ARTIFACT_CHANGED" in {p.code for p in trail.verify("d-1").problems}

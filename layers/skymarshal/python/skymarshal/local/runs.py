@@ -239,8 +239,10 @@ def sweep_messages(account) -> dict[str, int]:
     from ..workflow.execution.outbox import sweep
     from ..workflow.execution.publish import MessageBus
     from ..workflow.payloads import ArtifactStore
+    from ..workflow.steps.decision import publication_noted
     from .emulator import BUCKET
-    from .workflow import message_bus
+    from .workflow import local_trail, message_bus
 
     store = ArtifactStore(BUCKET, S3Objects(account.client("s3")))
-    return sweep(store, bus=MessageBus(message_bus(account), EventBridgeBus(account.client("events"))))
+    bus = MessageBus(message_bus(account), EventBridgeBus(account.client("events")))
+    return sweep(store, bus=bus, noted=publication_noted(local_trail(account), store))

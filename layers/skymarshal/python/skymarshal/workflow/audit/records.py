@@ -12,7 +12,16 @@ from pydantic import BaseModel, ConfigDict
 
 GENESIS = "0" * 64
 AuditKind = Literal[
-    "request", "round", "debate", "decision", "approval_requested", "approval_decided", "execution", "outcome", "export"
+    "request",
+    "round",
+    "debate",
+    "decision",
+    "approval_requested",
+    "approval_decided",
+    "execution",
+    "messages_published",
+    "outcome",
+    "export",
 ]
 ProblemCode = Literal[
     "EMPTY",

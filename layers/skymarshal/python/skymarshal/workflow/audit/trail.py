@@ -228,9 +228,14 @@ class AuditTrail:
         return self.signer.verify(head["key_id"], statement, base64.b64decode(head["signature"]))
 
     def _artifact_problems(self, records: list[AuditRecord]) -> list[Problem]:
+        """Each artifact as the last record naming it hashed it: an artifact the system rewrote (the stored messages
+        once a later publication took more of them) is named again by the record of that rewrite."""
+        last = {(a["bucket"], a["key"]): r.seq for r in records for a in referenced_artifacts(r.body)}
         problems = []
         for record in records:
             for artifact in referenced_artifacts(record.body):
+                if last[(artifact["bucket"], artifact["key"])] != record.seq:
+                    continue
                 problem = self._artifact_problem(record, artifact)
                 if problem is not None:
                     problems.append(problem)

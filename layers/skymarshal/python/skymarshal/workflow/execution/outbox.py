@@ -24,6 +24,7 @@ The outbox closes (issue 48): stored is the commitment, publishing catches up. E
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from ...arbitration.models import Scenario
@@ -74,13 +75,16 @@ def write(
     execution_name: str,
     bus: MessageBus | None = None,
     resend: bool = False,
+    noted: Noted | None = None,
 ) -> dict[str, Any]:
     """Store the messages of an executed plan, then publish them on the message bus and store them again with what
     the bus took; the counts the audit record names (empty when none were built). Stored first: a publication that
     fails, or a crash between the two, loses no message. With no messages built and `resend` (a retried Execute of
     an executed plan), the messages an earlier attempt stored and did not publish are published now (`flush`)."""
     if messages is None:
-        return flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus) if resend else {}
+        if not resend:
+            return {}
+        return flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus, noted=noted)
     key, marker = run_key(disruption_id, execution_name, ARTIFACT), pending_key(disruption_id, execution_name)
     store.put(marker, {})  # first: a crash from here on leaves the run for the sweep
     store.put(key, messages.model_dump(mode="json"))
@@ -98,8 +102,18 @@ def pending(messages: PlanMessages) -> bool:
     return publication is None or publication.status in ("partly_published", "not_published")
 
 
+# Told when a publication rewrote a run's stored messages: (disruption, execution, artifact key, events published),
+# so the audit names the artifact as it now is (workflow/steps/decision.publication_noted).
+Noted = Callable[[str, str, str, int], None]
+
+
 def flush(
-    *, store: ArtifactStore, disruption_id: str, execution_name: str, bus: MessageBus | None = None
+    *,
+    store: ArtifactStore,
+    disruption_id: str,
+    execution_name: str,
+    bus: MessageBus | None = None,
+    noted: Noted | None = None,
 ) -> dict[str, Any]:
     """Publish what an execution stored and the bus has not taken: the counts, as `write` returns them ({} when
     nothing was stored)."""
@@ -121,6 +135,8 @@ def flush(
     merged = now.model_copy(update={"sent": sorted(taken | set(now.sent)), "published": len(taken | set(now.sent))})
     settled = messages.model_copy(update={"publication": merged})
     store.put(key, settled.model_dump(mode="json"))
+    if noted is not None and merged.published != len(taken):
+        noted(disruption_id, execution_name, key, merged.published)
     if not pending(settled):
         _unmark(store, marker)
     log.warning(
@@ -133,7 +149,7 @@ def flush(
     return _summary(messages, merged)
 
 
-def sweep(store: ArtifactStore, *, bus: MessageBus | None = None) -> dict[str, int]:
+def sweep(store: ArtifactStore, *, bus: MessageBus | None = None, noted: Noted | None = None) -> dict[str, int]:
     """Every run marked pending (`outbox/`), its messages published now (local start): counts of runs looked at,
     runs with messages pending, and events published by this sweep. A run whose messages were all published left
     no marker, so the work is the pending runs', not every run kept."""
@@ -148,7 +164,7 @@ def sweep(store: ArtifactStore, *, bus: MessageBus | None = None) -> dict[str, i
         if stored is not None and pending(PlanMessages.model_validate(stored)):
             counts["pending"] += 1
         before = int(((stored or {}).get("publication") or {}).get("published") or 0)
-        after = flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus)
+        after = flush(store=store, disruption_id=disruption_id, execution_name=execution_name, bus=bus, noted=noted)
         counts["published"] += int(after.get("publication", {}).get("published", 0)) - before
     return counts
 

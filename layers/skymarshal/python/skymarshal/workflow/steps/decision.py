@@ -228,7 +228,8 @@ def execute_step(
     report = execute(scenario, execution_id=request.execution_name, tables=tables, run_id=request.disruption_id)
     store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
     executed = report.status == "executed"  # a retry of an executed plan publishes what an earlier attempt stored
-    sent = outbox.write(outgoing if executed else None, bus=bus, resend=executed, **where)
+    noted = publication_noted(trail, store) if trail is not None else None
+    sent = outbox.write(outgoing if executed else None, bus=bus, resend=executed, noted=noted, **where)
     if trail is not None:
         record_execution(trail, store, request.disruption_id, request.execution_name, report, sent)
     if registry is not None:
@@ -256,6 +257,23 @@ def execute_step(
         reason_code=report.reason_code,
         messages_not_published=len(sent.get("publication", {}).get("failed", [])),
     )
+
+
+def publication_noted(trail: AuditTrail, store: ArtifactStore):
+    """outbox.Noted for this trail: a publication that rewrote a run's stored messages (a retried Execute, the sweep
+    at local start) is an audit record naming them as they now are, so the chain still verifies them."""
+
+    def noted(disruption_id: str, execution_name: str, key: str, published: int) -> None:
+        trail.append(
+            disruption_id,
+            "messages_published",
+            f"messages_published:{execution_name}:{published}",
+            {"published": published, "messages_artifact": trail.artifact(store.bucket, key)},
+            actor="outbox",
+            execution_name=execution_name,
+        )
+
+    return noted
 
 
 def record_execution(
