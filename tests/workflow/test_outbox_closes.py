@@ -144,3 +144,30 @@ def test_the_sweep_names_the_messages_it_rewrote_in_the_audit_and_the_chain_veri
     assert len(trail.records("d-1")) == 2  # nothing rewritten, nothing recorded
     store.objects.put("artifacts", key, b'{"edited": true}')
     assert "ARTIFACT_CHANGED" in {p.code for p in trail.verify("d-1").problems}
+
+
+def test_a_sweep_the_bus_refuses_wholly_still_leaves_a_chain_that_verifies():
+    """Killed before any publication, then swept while the bus takes nothing: the stored messages change (no
+    publication → not published) though no event was taken; the audit names them again, and a further sweep that
+    changes nothing rewrites nothing and records nothing."""
+    from memory_ports import MemoryAuditStore, MemorySigner
+
+    from skymarshal.workflow.audit.trail import AuditTrail
+    from skymarshal.workflow.steps.decision import publication_noted
+
+    store = _store()
+    trail = AuditTrail(store=MemoryAuditStore(), signer=MemorySigner("k"), key_id="k", objects=store.objects)
+    _kill_after_storing(store, 2)
+    key = run_key("d-1", "d-1", "messages")
+    trail.append(
+        "d-1", "execution", "execution:d-1", {"messages_artifact": trail.artifact("artifacts", key)}, actor="x"
+    )
+    down = Events(down=frozenset(range(1, 10)))  # every PutEvents call fails outright
+    noted = publication_noted(trail, store)
+    outbox.sweep(store, bus=MessageBus("bus", EventBridgeBus(down)), noted=noted)
+    assert down.put == [] and trail.verify("d-1").ok, trail.verify("d-1").problems
+    assert [r.kind for r in trail.records("d-1")] == ["execution", "messages_published"]
+    before = store.objects.get("artifacts", key)
+    outbox.sweep(store, bus=MessageBus("bus", EventBridgeBus(Events(down=frozenset(range(1, 10))))), noted=noted)
+    assert store.objects.get("artifacts", key) == before and len(trail.records("d-1")) == 2
+    assert trail.verify("d-1").ok

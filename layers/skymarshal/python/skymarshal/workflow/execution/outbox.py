@@ -134,9 +134,10 @@ def flush(
     )
     merged = now.model_copy(update={"sent": sorted(taken | set(now.sent)), "published": len(taken | set(now.sent))})
     settled = messages.model_copy(update={"publication": merged})
-    store.put(key, settled.model_dump(mode="json"))
-    if noted is not None and merged.published != len(taken):
-        noted(disruption_id, execution_name, key, merged.published)
+    if settled != messages:  # rewritten only when the publication changed, and then named in the audit again
+        store.put(key, settled.model_dump(mode="json"))
+        if noted is not None:
+            noted(disruption_id, execution_name, key, merged.published)
     if not pending(settled):
         _unmark(store, marker)
     log.warning(

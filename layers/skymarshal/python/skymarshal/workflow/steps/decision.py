@@ -264,11 +264,12 @@ def publication_noted(trail: AuditTrail, store: ArtifactStore):
     at local start) is an audit record naming them as they now are, so the chain still verifies them."""
 
     def noted(disruption_id: str, execution_name: str, key: str, published: int) -> None:
+        artifact = trail.artifact(store.bucket, key)  # keyed by what it now holds: each rewrite named once
         trail.append(
             disruption_id,
             "messages_published",
-            f"messages_published:{execution_name}:{published}",
-            {"published": published, "messages_artifact": trail.artifact(store.bucket, key)},
+            f"messages_published:{execution_name}:{artifact['sha256'][:16]}",
+            {"published": published, "messages_artifact": artifact},
             actor="outbox",
             execution_name=execution_name,
         )
