@@ -183,3 +183,41 @@ def test_each_query_carries_its_own_built_expression(handle):
     finally:
         events.unregister("before-parameter-build.dynamodb.Query", record)
     assert len(sent) == 2 and all(isinstance(x, str) and x.startswith("#") for x in sent), sent
+
+
+def test_a_days_crews_read_by_day_are_each_flights_crew(airline, handle):
+    """`crews_of_flights` (a Query per day on sector-day-index) answers each flight's FLIGHT rows exactly as a Query
+    per flight on flight-position-index does — a flight leaving after midnight UTC included."""
+    flights = [f for f in airline.tables[s.FLIGHTS] if f.flight_date == date(2027, 1, 20)]
+    by_day = q.crews_of_flights(handle, flights)
+    by_flight = {
+        f.flight_id: [r for r in q.crew_assignments(handle, f.flight_id) if r.kind == "FLIGHT"] for f in flights
+    }
+    assert {fid: sorted(r.duty_key + r.crew_id for r in rows) for fid, rows in by_day.items()} == {
+        fid: sorted(r.duty_key + r.crew_id for r in rows) for fid, rows in by_flight.items()
+    }
+    assert len({f.scheduled_departure.date() for f in flights}) > 1  # the day's flights span two UTC days
+    assert sum(map(len, by_day.values())) > len(flights)
+
+
+def test_a_sector_moved_by_a_delay_is_indexed_at_its_new_day():
+    """The sector day follows the sector's current time (an executed delay past midnight moves it), and a row
+    that is not a flown sector stays out of the sparse index, whatever a writer carried over."""
+    from skymarshal.models.operational import CrewDuty
+
+    row = {
+        "crew_id": "C1",
+        "duty_key": "k",
+        "duty_id": "D1",
+        "kind": "FLIGHT",
+        "duty_start": "2027-01-20T21:00:00Z",
+        "duty_end": "2027-01-21T09:00:00Z",
+        "start_station": "AUH",
+        "end_station": "LHR",
+        "flight_id": "EY1-20270120",
+        "sector_departure": "2027-01-20T22:30:00Z",
+        "sector_day": "2027-01-19",
+    }
+    assert CrewDuty.model_validate(row).sector_day == "2027-01-20"
+    assert CrewDuty.model_validate(row | {"sector_departure": "2027-01-21T00:30:00Z"}).sector_day == "2027-01-21"
+    assert CrewDuty.model_validate(row | {"kind": "POSITIONING"}).sector_day is None

@@ -28,3 +28,37 @@ def test_missing_indexes_are_added_to_existing_tables(account):
         .query(IndexName=s.TYPE_DEPARTURE_INDEX, KeyConditionExpression=Key("aircraft_type").eq("A320"))["Items"]
     )
     assert [r["flight_id"] for r in rows] == ["F1"]
+
+
+def test_rows_saved_before_an_index_get_its_derived_key(account):
+    """A roster saved before sector-day-index existed: its FLIGHT rows gain `sector_day` when the index is added,
+    and a day's crews are read on it; a standby row stays out of the sparse index."""
+    old = LocalAccount(naming=s.Naming(prefix="older-roster-"))
+    old.create(None)
+    client, roster = old.client("dynamodb"), old.naming(s.CREW_ROSTER)
+    client.update_table(TableName=roster, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": s.SECTOR_DAY_INDEX}}])
+    sector = {
+        "crew_id": "C1",
+        "duty_key": "2027-01-20T22:00:00Z#2027-01-20T23:30:00Z#EY1-20270120",
+        "duty_id": "D1",
+        "kind": "FLIGHT",
+        "duty_start": "2027-01-20T22:00:00Z",
+        "duty_end": "2027-01-21T09:00:00Z",
+        "start_station": "AUH",
+        "end_station": "LHR",
+        "flight_id": "EY1-20270120",
+        "sector_departure": "2027-01-20T23:30:00Z",
+    }
+    standby = {**sector, "crew_id": "C2", "kind": "STANDBY", "duty_key": "2027-01-20T22:00:00Z#STANDBY#"}
+    del standby["flight_id"], standby["sector_departure"]
+    for item in (sector, standby):
+        old.resource().Table(roster).put_item(Item=item)
+
+    assert old.add_missing_indexes() == [f"{roster}.{s.SECTOR_DAY_INDEX}"]
+    rows = (
+        old.resource()
+        .Table(roster)
+        .query(IndexName=s.SECTOR_DAY_INDEX, KeyConditionExpression=Key("sector_day").eq("2027-01-20"))["Items"]
+    )
+    assert [(r["crew_id"], r["sector_day"]) for r in rows] == [("C1", "2027-01-20")]
+    assert old.rewrite_rows(s.CREW_ROSTER) == 0  # written once: nothing left to change

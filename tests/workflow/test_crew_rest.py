@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from boto3.dynamodb.conditions import Key
 from execution_helpers import copy_rows, run
 from reported import reported
 
 from skymarshal.arbitration.actions import DelayFlight, RestCrew
 from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
+from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.models.common import iso_z
 from skymarshal.rules.crew import evaluate_duty
@@ -40,7 +42,12 @@ def test_a_rested_crew_reports_again_at_the_plans_time(decisions, account, blank
         duty = rostered_duty([seat], rest.flight_id)
         own = [f for f in evaluate_duty(members[crew_id], [seat], duty) if f.rule.startswith("crew.max_fdp")]
         assert own and all(f.status != "illegal" for f in own), own
-
+    # the moved sectors are on the sector-day index at their new time, as stored: the board's Query a day finds them
+    day = delay.new_departure.date().isoformat()
+    indexed = handle.query(s.CREW_ROSTER, Key("sector_day").eq(day), index=s.SECTOR_DAY_INDEX)
+    assert {r["crew_id"] for r in indexed if r["flight_id"] == rest.flight_id} == {
+        c for c, d in seats.items() if d.kind == "FLIGHT"
+    }
 
 KTM_HOLD = "EY340 19JAN KTM: ground handling strike, departure held 3 hours"
 

@@ -17,6 +17,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from ..data import queries as q
 from ..data.access import DataHandle
+from ..data.loader import bulk_allocation
 from ..intake.when import configured_ops_date
 from ..views.board import assemble
 from ..views.board_data import live_day, read_board_rows
@@ -55,11 +56,13 @@ def default_day(handle: DataHandle, today: date | None = None) -> date:
 
 def operation_board(wf: WorkflowClient, day: date, start: datetime, end: datetime) -> OperationBoard:
     handle = DataHandle(naming=wf.tables.naming, resource=wf.tables.resource)
-    rows = read_board_rows(handle, day, start, end)
-    runs = runs_on_board(wf)
-    original_tails = {fid: tail for run in runs for fid, tail in run.swaps.items()}
-    live = live_day(handle, rows, original_tails)
-    return assemble(rows, runs, live)
+    # a day's thousands of rows make no cycles; the collector walking them took about 0.15 s of a 1 s board
+    with bulk_allocation():
+        rows = read_board_rows(handle, day, start, end)
+        runs = runs_on_board(wf)
+        original_tails = {fid: tail for run in runs for fid, tail in run.swaps.items()}
+        live = live_day(handle, rows, original_tails)
+        return assemble(rows, runs, live)
 
 
 def operations_router(

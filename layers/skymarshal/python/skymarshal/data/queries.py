@@ -158,6 +158,33 @@ def crew_assignments_of(handle: DataHandle, flight_ids: Iterable[str]) -> dict[s
     return {fid: [CrewDuty.model_validate(r) for r in rows] for fid, rows in answers.items()}
 
 
+def crews_of_flights(handle: DataHandle, flights: Iterable[Flight]) -> dict[str, list[CrewDuty]]:
+    """Each flight's FLIGHT roster rows, read by day on sector-day-index: one Query per UTC day the flights leave on
+    (a board's day: two), over the span of their scheduled and current departures — a sector's row leaves at one
+    of them or between (an executed delay moves it). A flight none of those rows names is asked for on its own
+    (flight-position-index): a sector an estimate has since moved outside the span, or a flight with no crew."""
+    wanted = {f.flight_id: f for f in flights}
+    out: dict[str, list[CrewDuty]] = {fid: [] for fid in wanted}
+    if not wanted:
+        return out
+    lo = min(min(f.scheduled_departure, f.departure) for f in wanted.values())
+    hi = max(max(f.scheduled_departure, f.departure) for f in wanted.values())
+    days = [(lo + timedelta(days=n)).date() for n in range((hi.date() - lo.date()).days + 1)]
+    answers = handle.query_each(
+        s.CREW_ROSTER,
+        {d: Key("sector_day").eq(d.isoformat()) & Key("sector_departure").between(iso_z(lo), iso_z(hi)) for d in days},
+        index=s.SECTOR_DAY_INDEX,
+    )
+    for rows in answers.values():
+        for r in rows:
+            if r.get("flight_id") in out:
+                out[r["flight_id"]].append(CrewDuty.model_validate(r))
+    missing = [fid for fid, rows in out.items() if not rows]
+    for fid, duties in crew_assignments_of(handle, missing).items() if missing else ():
+        out[fid] = [r for r in duties if r.kind == "FLIGHT"]
+    return out
+
+
 def crew_members(handle: DataHandle, crew_ids: list[str]) -> list[CrewMember]:
     rows = handle.batch_get(s.CREW_MEMBERS, [{"crew_id": c} for c in crew_ids])
     return sorted((CrewMember.model_validate(r) for r in rows), key=lambda m: m.crew_id)

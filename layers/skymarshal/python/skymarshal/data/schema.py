@@ -24,6 +24,7 @@ class Index:
     name: str
     partition: Key
     sort: Key | None = None
+    derived: bool = False  # its key is derived by the row's model: rows saved before the index need writing again
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ TYPE_DEPARTURE_INDEX = "type-departure-index"
 FLIGHT_ID_INDEX = "flight-id-index"
 FLIGHT_POSITION_INDEX = "flight-position-index"
 STANDBY_INDEX = "standby-base-date-index"
+SECTOR_DAY_INDEX = "sector-day-index"
 FLIGHT_LOADING_INDEX = "flight-loading-index"
 SHIPMENT_INDEX = "shipment-index"
 BOOKING_INDEX = "booking-index"
@@ -117,6 +119,8 @@ TABLES: tuple[TableSpec, ...] = (
         indexes=(
             Index(FLIGHT_POSITION_INDEX, Key("flight_id"), Key("position")),
             Index(STANDBY_INDEX, Key("standby_base_date"), Key("duty_start")),
+            # a day's flown sectors (sparse: FLIGHT rows only): the operation board's crews in a Query a day
+            Index(SECTOR_DAY_INDEX, Key("sector_day"), Key("sector_departure"), derived=True),
         ),
         description="Duty history and assignments: a crew member's rows sorted by duty start.",
     ),

@@ -125,7 +125,35 @@ class LocalAccount:
                     GlobalSecondaryIndexUpdates=[{"Create": index}],
                 )
                 added.append(f"{name}.{index['IndexName']}")
+                if spec.index(index["IndexName"]).derived:
+                    self.rewrite_rows(spec.name)
         return added
+
+    def rewrite_rows(self, table: str) -> int:
+        """Every row of an operational table written again as its model writes it (`Row.to_item`), so an attribute
+        the model derives — a new index's key, such as a roster row's sector day — is on the rows saved before it;
+        the rows changed. A one-off Scan at start, the local twin of `data export` then `data import` in AWS."""
+        from pydantic import ValidationError
+
+        from ..data.loader import item_of
+        from ..data.rows import parse_row
+
+        target, changed = self.resource().Table(self.naming(table)), 0
+        scan: dict = {}
+        with target.batch_writer() as batch:
+            while True:
+                page = target.scan(**scan)
+                for item in page["Items"]:
+                    try:
+                        fresh = item_of(parse_row(table, item))
+                    except ValidationError:  # a row the model cannot read is not its to mend: left as it was
+                        continue
+                    if fresh != item:
+                        batch.put_item(Item=fresh)
+                        changed += 1
+                if "LastEvaluatedKey" not in page:
+                    return changed
+                scan = {"ExclusiveStartKey": page["LastEvaluatedKey"]}
 
     def mark_seeded(self, airline) -> None:
         item = {**SEED_MARKER, "config": airline.config.model_dump_json(), "counts": json.dumps(airline.counts())}

@@ -125,6 +125,14 @@ def release_memory() -> bool:
     return True
 
 
+def freeze_seeded() -> None:
+    """Move what seeding or recovery left (the airline's rows, moto's tables: most of the server's objects) out of
+    the collector's sight for good (`gc.freeze`): they live as long as the server, and each full collection walked
+    them all — about a second, every few board reads, under the request being answered. An object freed later is
+    still freed by its count; only a cycle among them would stay, and the rows make none."""
+    gc.freeze()
+
+
 def _setting(name: str, default: int) -> int:
     value = os.environ.get(name, "").strip()
     return int(value) if value.isdigit() else default

@@ -10,6 +10,7 @@ The state file (control.py) says when it is ready, how long the start took, its 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import logging
 import os
@@ -35,6 +36,9 @@ def _start_http(port: int, on_change):
     from .journal import Recorder
 
     app = DomainDispatcherApplication(create_backend_app)
+    # Which backend serves a host never changes; moto works it out on every request, under the lock every request
+    # takes, by listing its package directory and matching hundreds of URL patterns.
+    app.get_backend_for_host = functools.lru_cache(maxsize=256)(app.get_backend_for_host)  # type: ignore[method-assign]
     recorder = Recorder(app, on_change)
     faults = from_env(in_process=False)  # `local start --faults`: in front of the journal, a refused write is not kept
     served = middleware(recorder, faults) if faults else recorder
@@ -109,6 +113,7 @@ def serve(port: int, seed: int, load_factor: float, schedule: Schedule | None = 
         durable.save_keys(service)  # the audit key install_workflow may have just made
     runs_store.watch()
     memory_guard.release_memory()  # what seeding or recovery freed goes back before the first run
+    memory_guard.freeze_seeded()
     state.status, state.counts = "ready", counts
     state.start_seconds, state.rss_mb = round(time.monotonic() - started, 1), rss_mb(os.getpid())
     state.start_cpu_seconds = round(time.process_time(), 1)

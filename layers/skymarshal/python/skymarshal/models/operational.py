@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
@@ -128,6 +128,7 @@ class CrewDuty(Row):
     aircraft_type: str | None = None
     pilots_on_board: PositiveInt | None = None  # 2 = unaugmented, 3/4 = augmented
     standby_base_date: str | None = None  # f"{base}#{YYYY-MM-DD}" on STANDBY rows only (sparse index)
+    sector_day: str | None = None  # derived, never given: `sector_day_of` (the sector-day index's partition key)
     moved_minutes: int = 0  # an executed delay moved this sector: its times are the schedule's plus this
     updated_by_execution: str | None = None  # set on a duty a recovery created (a reserve called out)
 
@@ -135,7 +136,19 @@ class CrewDuty(Row):
     def _duty_in_order(self) -> CrewDuty:
         if self.duty_end <= self.duty_start:
             raise ValueError("duty_end must be after duty_start")
+        self.sector_day = sector_day_of(self.kind, self.sector_departure)  # whatever a writer carried over
         return self
+
+
+def sector_day_of(kind: str, sector_departure: datetime | str | None) -> str | None:
+    """The UTC day (YYYY-MM-DD) a flown sector leaves on, at its current time: the sparse sector-day index keys a
+    day's FLIGHT rows by it, so the operation board reads a day's crews in one Query, not one per flight. Other
+    rows (standby, history, positioning) stay out of the index."""
+    if kind != "FLIGHT" or sector_departure is None:
+        return None
+    if isinstance(sector_departure, str):  # a raw item's ISO-8601 UTC time, as `to_item` and the executor write it
+        sector_departure = datetime.fromisoformat(sector_departure.replace("Z", "+00:00"))
+    return sector_departure.astimezone(UTC).date().isoformat()
 
 
 class MelItem(Row):

@@ -3,11 +3,12 @@
 Reads for a window of day D: the flights on type-departure-index (one Query per type over the replay's window of D,
 widened to the day before the board's window so a long flight already airborne is drawn — read once, for the board
 and its header alike); the day's AircraftAvailability on type-date-index (one Query per type); each tail's work
-orders on aircraft-registration-index; each drawn flight's crew on flight-position-index. The header's scorecard
-reads the bookings (flight-id-index) only of the flights that are not flying as scheduled and of the flights their
-passengers connect to: every disrupted journey has a segment on such a flight, so the disrupted passengers are
-counted as the replay counts them, without a Query for each of the day's flights. The per-tail, per-flight and
-per-hop Queries are sent together (``DataHandle.query_each``): their time is mostly waiting on the service.
+orders on aircraft-registration-index; the drawn flights' crews on sector-day-index (one Query per day they
+leave on). The header's scorecard reads the bookings (flight-id-index) only of the flights that are not flying as
+scheduled and of the flights their passengers connect to: every disrupted journey has a segment on such a flight,
+so the disrupted passengers are counted as the replay counts them, without a Query for each of the day's flights.
+The per-tail, per-day and per-hop Queries are sent together (``DataHandle.query_each``): their time is mostly
+waiting on the service.
 """
 
 from __future__ import annotations
@@ -66,8 +67,7 @@ def read_board_rows(handle: DataHandle, day: date, start: datetime, end: datetim
     availability = [row for t in AIRCRAFT_TYPES for row in q.fleet_of_type(handle, t, day)]
     tails = sorted({f.aircraft_registration for f in flights} | {a.aircraft_registration for a in availability})
     work_orders = q.work_orders_of(handle, tails)
-    rostered = q.crew_assignments_of(handle, [f.flight_id for f in flights if f.status != "CANCELLED"])
-    crew = {fid: [r for r in rows if r.kind == "FLIGHT"] for fid, rows in rostered.items()}
+    crew = q.crews_of_flights(handle, [f for f in flights if f.status != "CANCELLED"])
     day_flights = {f.flight_id: f for f in every if live_start <= f.scheduled_departure <= live_end}
     return BoardRows(day, start, end, flights, availability, work_orders, crew, day_flights)
 

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 from ...arbitration.models import Scenario
 from ...data import schema as s
 from ...data.rows import parse_row
+from ...models.operational import CrewDuty
 from ..aws.dynamodb import Attr, ConditionBase, Key
 from ..tables import WorkflowTables
 from .changes import Change, PlanError, row_key
@@ -59,11 +60,15 @@ class RowReader:
         if after is not None and after != before:
             after = {k: v for k, v in {**after, "updated_by_execution": self.execution_id}.items() if v is not None}
             try:  # a row the readers cannot parse would break every later analysis of this flight
-                parse_row(table, after)
+                parsed = parse_row(table, after)
             except ValidationError as exc:
                 raise PlanError(
                     "INVALID_ROW", f"{table} row {row_key(table, after)} would not be valid: {exc.errors()[0]['msg']}"
                 ) from None
+            if isinstance(parsed, CrewDuty):  # its index key follows the sector's time, whoever moved it
+                after = {k: v for k, v in after.items() if k != "sector_day"} | (
+                    {"sector_day": parsed.sector_day} if parsed.sector_day else {}
+                )
         return Change(table, row_key(table, image), before, after, guard)
 
     def call_out(self, standby: list[dict], reserve: str, report: str, station: str, local_day: Any) -> Change:
