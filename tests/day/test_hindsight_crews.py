@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import row_builders
-from day_rows import F1, state, utc
+from day_rows import F1, booking, state, utc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skymarshal.day.hindsight import crewed_instance, hindsight_plan, run_hindsight, snapshot
-from skymarshal.day.realize import DayState
+from skymarshal.day.hindsight import covered, crewed_instance, hindsight_plan, run_hindsight, snapshot
+from skymarshal.day.realize import DayState, realize
 from skymarshal.day.stream import StreamEvent
 from skymarshal.models.operational import CrewMember
 from skymarshal.recovery.adapter import to_instance
@@ -62,34 +62,43 @@ def test_a_hold_past_the_crews_duty_cancels_the_flight_and_says_which_duty_and_w
     instance, uncrewable = crewed_instance(adapted, day)
     assert len(instance.crews) == 1 and instance.crews[0].slack[0] < 12 * 60
     assert list(uncrewable) == ["F1"] and "held 720 min" in uncrewable["F1"] and "C1 ORO.FTL" in uncrewable["F1"]
-    assert instance.imposed_delays == {} and len(instance.imposed_cancellations) == 1
+    assert instance.held_until == {} and len(instance.imposed_cancellations) == 1
 
 
 def test_a_crew_that_cannot_report_later_and_has_no_reserve_flies_after_its_minimum_rest():
-    """F1 is the second sector of its crew's duty (no later report) and nobody is on standby: the bound holds F1
-    until the crew has rested (ORO.FTL.235) rather than cancel it, and the scorecard finds the crew legal."""
+    """F1 is the second sector of its crew's duty (no later report) and nobody is on standby: the crew's minimum rest
+    (ORO.FTL.235) holds F1 past the 12-hour hold, and the bound never flies it sooner — it waits for the rested crew or
+    cancels, whichever the day's costs prefer (one passenger each way here: cancelling both legs) — and the scorecard
+    finds the crew legal."""
     day = crewed(second_sector=True)
+    rested = covered(day, [held(12)], DAY).flights["F1"]
+    assert rested.departure > F1.scheduled_departure + timedelta(hours=12)  # the rest outlasts the hold
     planned = hindsight_plan(day, [held(12)], DAY, time_limit_s=0.3)
     f1 = planned.flights["F1"]
-    assert f1.status != "CANCELLED" and f1.departure >= F1.scheduled_departure + timedelta(hours=12)
+    assert f1.status == "CANCELLED" or f1.departure >= rested.departure
     assert run_hindsight(day, [held(12)], DAY, time_limit_s=0.3).crew_violations_decided == 0
 
 
 def test_a_crew_still_at_rest_reports_later_for_a_long_hold():
     """F1 is the first sector of its crew's duty and they are at rest when the day starts: their report moves
-    with the hold (CS FTL.1.205(d)), the flight keeps its crew and leaves at the hold."""
+    with the hold (CS FTL.1.205(d)), so the flight keeps its crew for the hold — flown then, or cancelled where the
+    day's costs prefer (one passenger here against twelve hours of the aircraft's delay)."""
     planned = hindsight_plan(crewed(), [held(12)], DAY, time_limit_s=0.3)
-    assert planned.flights["F1"].status != "CANCELLED"
+    f1 = planned.flights["F1"]
+    assert f1.status == "CANCELLED" or f1.departure == F1.scheduled_departure + timedelta(hours=12)
     assert planned.crew_on["F1"][0].duty_start == F1.scheduled_departure + timedelta(hours=12, minutes=-75)
     assert run_hindsight(crewed(), [held(12)], DAY, time_limit_s=0.3).crew_violations_decided == 0
 
 
 def test_a_hold_the_crew_can_fly_keeps_the_flight():
+    """F1 full (150 passengers for Frankfurt): an hour's hold its crew can fly is flown, not cancelled."""
     day = crewed()
+    day.bookings = day.bookings + [booking(f"BF{n}", "F1", f"P-{100 + n}", "FRA") for n in range(150)]
     instance, uncrewable = crewed_instance(to_instance(snapshot(day, [held(1)], DAY)), day)
-    assert uncrewable == {} and list(instance.imposed_delays.values()) == [60]
+    assert uncrewable == {} and list(instance.held_until.values()) == [60]
     planned = hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3)
-    assert planned.flights["F1"].estimated_departure == F1.scheduled_departure + timedelta(hours=1)
+    assert planned.flights["F1"].status != "CANCELLED"
+    assert realize(planned, [held(1)])["F1"].departure == F1.scheduled_departure + timedelta(hours=1)
 
 
 @given(hours=st.floats(0.5, 14), kind=st.sampled_from(["flight", "tail"]), second=st.booleans())
@@ -159,3 +168,20 @@ def test_a_crew_partly_covered_by_a_later_report_gets_a_reserve_for_the_rest():
     done = covered(day, [held(8)], DAY)
     assert illegal_members(done, done.flights["F1"], departure) == []
     assert {r.crew_id for r in done.crew_on["F1"]} == {"C2", "R0"}
+
+
+def test_the_bound_answers_waiting_when_the_models_plan_scores_worse(monkeypatch):
+    """The model re-seats a late flight's passengers where the written day keeps them on it, so its plan can score
+    worse than waiting: then waiting is the bound's day (judged by `day_cost`, the day objective's valuation)."""
+    from skymarshal.day import hindsight
+    from skymarshal.recovery.adapter import PlannedChange
+
+    day = crewed()
+    day.bookings = day.bookings + [booking(f"BF{n}", "F1", f"P-{100 + n}", "FRA") for n in range(150)]
+    worse = {"F1": PlannedChange(flight_id="F1", action="cancel", registration=None, delay_minutes=0)}
+    monkeypatch.setattr(hindsight, "planned_changes", lambda adapted, solution: worse)
+    planned = hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3)
+    assert planned.flights["F1"].status != "CANCELLED"  # waiting's day, not the cancellation
+    assert hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3, objective="roadef").flights["F1"].status == (
+        "CANCELLED"  # the 2009 objective keeps the model's plan as it is
+    )

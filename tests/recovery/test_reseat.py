@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skymarshal.recovery import reseat as reseat_module
+from skymarshal.recovery.adapter import day_config
 from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.cost import evaluate
@@ -28,9 +29,16 @@ pytest.importorskip("highspy", reason="highspy is not installed (pip install -c 
     disruption=DISRUPTION,
     seed=st.integers(0, 10**6),
     moves=st.integers(0, 6),
+    day_objective=st.booleans(),
 )
-def test_plan_total_is_the_official_total_and_reseating_only_helps(tmp_path_factory, disruption, seed, moves):
+def test_plan_total_is_the_official_total_and_reseating_only_helps(
+    tmp_path_factory, disruption, seed, moves, day_objective
+):
+    """Under the 2009 cost and the day objective (adapter.day_config: flight delay minutes, no cancellation credit)."""
     instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
+    if day_objective:
+        cfg = instance.config
+        instance = instance.model_copy(update={"config": day_config(cfg.window_start, cfg.window_end)})
     search = _Search(instance, seed)
     search.offer(construct(search.net, Weights(), list(instance.aircraft)))
     plans = [search.incumbent] + [search.neighbour() for _ in range(moves)]

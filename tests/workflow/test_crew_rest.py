@@ -49,6 +49,7 @@ def test_a_rested_crew_reports_again_at_the_plans_time(decisions, account, blank
         c for c, d in seats.items() if d.kind == "FLIGHT"
     }
 
+
 KTM_HOLD = "EY340 19JAN KTM: ground handling strike, departure held 3 hours"
 
 

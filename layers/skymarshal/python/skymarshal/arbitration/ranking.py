@@ -27,13 +27,12 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ..models.history import DisruptionRecord
+from ..rules.finance import OVERNIGHT_HOURS
 from .models import Scenario, ValidatedScenario
 
 CRITERIA = ("passenger_satisfaction", "cost", "network_stability", "execution_reliability")
-# A passenger stranded overnight loses the local night on top of the delay minutes: the company's night (00:00-05:00,
-# rules.guest_models.GuestConfig.night_local) counted as hours of delay, so the criterion sees the scorecard's
-# "stranded overnight" as well as its minutes.
-OVERNIGHT_HOURS = 5.0
+# A passenger stranded overnight loses the local night on top of the delay minutes (rules.finance.OVERNIGHT_HOURS),
+# so the criterion sees the scorecard's "stranded overnight" as well as its minutes.
 # Plans whose decision is another aircraft or another crew (the kinds hold_first keeps from rank 1 under a flight hold)
 SWAP_KINDS = frozenset({"tail_swap", "rescue_aircraft", "crew_swap"})
 HISTORY_WEIGHT = 0.1

@@ -6,9 +6,10 @@ Mapping the stream to the recovery model, each a stated simplification:
 - a tail event is the tail unavailable over its window; a station closure is no departure and no arrival
   there over its window, a capacity cut each movement at CUT_SHARE of the station's busiest hour (as
   ``realize`` queues them);
-- a held flight and a flight whose crew member is out may not leave before the hold ends (an imposed delay):
-  the recovery model has no crews, so the bound cannot call a reserve — and, for the same reason, claims no
-  crew legality (its crew violations are counted and shown, never hidden);
+- a held flight and a flight whose crew member is out may not leave before the hold ends (`held_until`: on any
+  tail, or cancelled — not the 2009 disruption's fixed tail and time, which left a day unsolvable once a held
+  flight no crew could fly was cancelled and its tail's next held flight had no aircraft); reserves, later reports
+  and rested crews are settled before the search (`covered`), whose crews are then resources of the model;
 - the day is the UTC day of the stream's date: its flights, each tail starting where its first flight
   leaves, wanted back where the schedule leaves it; the passengers' own re-accommodation is the
   scorecard's, the same for every policy.
@@ -28,6 +29,7 @@ from ..recovery.adapter import (
     AdaptedInstance,
     CapacityLimit,
     NetworkSnapshot,
+    Objective,
     TailOutage,
     planned_changes,
     to_instance,
@@ -35,6 +37,7 @@ from ..recovery.adapter import (
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import DatedFlightRef, Instance
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
+from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
@@ -150,16 +153,17 @@ def snapshot(
                     delays[f.flight_id] = max(delays.get(f.flight_id, 0), minutes)
     return NetworkSnapshot(
         window_start=start,
-        # past the latest held arrival too: a flight held for its crew's rest may land the next day
-        window_end=max(f.scheduled_arrival + timedelta(minutes=delays.get(f.flight_id, 0)) for f in flights)
-        + timedelta(minutes=WINDOW_AFTER_LAST_ARRIVAL),
+        # past the last arrival by the longest hold too: a flight held for its crew's rest may land the next day, and
+        # the rest of its tail's day then runs as late
+        window_end=max(f.scheduled_arrival for f in flights)
+        + timedelta(minutes=max(delays.values(), default=0) + WINDOW_AFTER_LAST_ARRIVAL),
         aircraft=_fleet(flights, spares, day),
         flights=flights,
         bookings=[b for b in state.bookings if b.flight_id in ids],
         disrupted_flight_id=None,
         disrupted_release=start,
         capacity_limits=[_capacity(state, e) for e in events if e.holds == "station" and e.station],
-        imposed_delays=delays,
+        held=delays,
         tail_outages=[
             TailOutage(registration=e.registration, start=e.start, end=e.end)
             for e in events
@@ -269,7 +273,7 @@ def crewed_instance(adapted: AdaptedInstance, state: DayState) -> tuple[Instance
     instance = with_crews(adapted.instance, adapted.numbers, state.crew_on, state.rosters, state.members)
     by_leg = flights_by_pairing(instance.crews)
     uncrewable: dict[str, str] = {}
-    for key, minutes in instance.imposed_delays.items():
+    for key, minutes in instance.held_until.items():
         for pairing in by_leg.get(key, ()):
             slack = pairing.slack[pairing.legs.index(DatedFlightRef(number=key[0], day=key[1]))]
             if minutes > slack:
@@ -281,10 +285,10 @@ def crewed_instance(adapted: AdaptedInstance, state: DayState) -> tuple[Instance
                 )
     if not uncrewable:
         return instance, uncrewable
-    cancelled = {k for k in instance.imposed_delays if adapted.flight_ids[k[0]] in uncrewable}
+    cancelled = {k for k in instance.held_until if adapted.flight_ids[k[0]] in uncrewable}
     return instance.model_copy(
         update={
-            "imposed_delays": {k: v for k, v in instance.imposed_delays.items() if k not in cancelled},
+            "held_until": {k: v for k, v in instance.held_until.items() if k not in cancelled},
             "imposed_cancellations": instance.imposed_cancellations | cancelled,
         }
     ), uncrewable
@@ -297,12 +301,14 @@ def hindsight_plan(
     time_limit_s: float,
     spares: Sequence[AircraftDay] = (),
     seed: int = 0,
+    objective: Objective = "day",
 ) -> DayState:
-    """A copy of `state` with the optimizer's plan for the whole day applied (cancellations, retimes, tails)."""
+    """A copy of `state` with the optimizer's plan for the whole day applied (cancellations, retimes, tails),
+    minimising the day scorecard's costs (`recovery.adapter.day_config`) unless told the 2009 challenge's."""
     started = time.perf_counter()
     state = covered(state, events, day)
     taken = snapshot(state, events, day, spares)
-    adapted = to_instance(taken)
+    adapted = to_instance(taken, objective)
     instance, uncrewable = crewed_instance(adapted, state)
     LOG.info("hindsight: %d crew pairings in %.1f s", len(instance.crews), time.perf_counter() - started)
     for flight_id, reason in sorted(uncrewable.items()):
@@ -318,7 +324,25 @@ def hindsight_plan(
                 out.flights[flight_id], change.action, change.registration, change.delay_minutes
             )
     hand_over(out, state, day)
-    return out
+    if objective == "roadef":
+        return out
+    waiting = state.copy()  # the crews covered, the uncrewable cancelled, nothing else changed
+    for flight_id in uncrewable:
+        waiting.flights[flight_id] = _applied(waiting.flights[flight_id], "cancel", None, 0)
+    hand_over(waiting, state, day)
+    costs = [day_cost(score(POLICY, s, events, [day], DecisionStats())) for s in (out, waiting)]
+    LOG.info("hindsight: the plan's day costs %.0f, waiting's %.0f", *costs)
+    return out if costs[0] <= costs[1] else waiting
+
+
+def day_cost(card: Scorecard) -> float:
+    """The day objective on a scored day (`recovery.adapter.day_config`'s valuation): its passengers' minutes and
+    nights at PASSENGER_MINUTE_USD, and its compensation, care and operating cost. The optimizer's model re-seats
+    passengers of a late flight on another route where that is cheaper; the day as written keeps them on their
+    booked flights (only cancelled and missed journeys go home another way), so a plan the model prefers can score
+    worse than waiting — then waiting is the bound's answer."""
+    minutes = card.passenger_delay_minutes + OVERNIGHT_HOURS * 60 * card.stranded_overnight
+    return minutes * PASSENGER_MINUTE_USD + card.compensation_usd + card.care_usd + card.operating_cost_usd
 
 
 def run_hindsight(

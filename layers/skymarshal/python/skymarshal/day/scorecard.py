@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict
 from ..models.operational import Booking, CrewDuty, Flight
 from ..rules import finance, guest
 from ..rules.eu261 import Disruption
+from ..rules.finance import STRANDED_MINUTES
 from ..rules.reaccommodation import local_tz
 from ..rules.rostered import CrewLegality, flight_crew_legality
 from ..rules.rotation import rotation_breaks
@@ -41,7 +42,7 @@ from .ways_home import WaysHome, as_flown
 
 OTP_MINUTES = 15
 DEFAULT_MCT = 60
-STRANDED_DELAY = timedelta(days=1)  # no later flight of the route in the data: the next day's
+STRANDED_DELAY = timedelta(minutes=STRANDED_MINUTES)  # no later flight of the route in the data: the next day's
 INTERLINE_MINUTES = 240  # a passenger placed on another carrier (company estimate)
 ACTIVE = ("CONFIRMED", "CHECKED_IN", "BOARDED", "REBOOKED")
 

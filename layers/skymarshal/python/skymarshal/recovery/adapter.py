@@ -17,13 +17,17 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Booking, Flight
+from ..rules.finance import DEFAULT_FINANCE, OVERNIGHT_HOURS, PASSENGER_MINUTE_USD, STRANDED_MINUTES
 from ..rules.network import DEFAULT_NETWORK
 from .model import (
+    CABINS,
+    HAULS,
     MINUTES_PER_DAY,
     Aircraft,
     Airport,
@@ -42,6 +46,7 @@ from .model import (
 )
 
 CABIN_MAP = {"F": "F", "J": "B", "Y": "E"}
+Objective = Literal["roadef", "day"]  # what the optimizer minimises: the 2009 cost, or the day scorecard's
 UNLIMITED = 99  # movements per hour at an airport nobody restricted
 HOURLY_COST_USD = {"A320": 2600.0, "A321": 2900.0, "B789": 7200.0, "B78X": 7800.0}
 DEFAULT_HOURLY_COST_USD = 5000.0
@@ -117,6 +122,9 @@ class NetworkSnapshot(BaseModel):
     disrupted_release: datetime  # the disrupted tail cannot fly before this (e.g. the fix's end)
     capacity_limits: list[CapacityLimit] = []
     imposed_delays: dict[str, int] = {}  # flight_id -> minutes it may not leave before (an ATC slot)
+    held: dict[
+        str, int
+    ] = {}  # flight_id -> minutes it may not leave before, on any tail or cancelled (Instance.held_until)
     tail_outages: list[TailOutage] = []  # further tails on the ground over a window (a day known in hindsight)
     # airport -> (departures, arrivals) an hour outside the limits: a reopened airport runs at its normal rate
     normal_rates: dict[str, tuple[int, int]] = {}
@@ -151,7 +159,9 @@ def _haul(distance_km: int) -> str:
     return "D" if distance_km < 1000 else "C" if distance_km < 3500 else "I"
 
 
-def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
+def to_instance(snapshot: NetworkSnapshot, objective: Objective = "roadef") -> AdaptedInstance:
+    """The snapshot as a recovery instance, costed by `objective`: the 2009 challenge's (`roadef_config`) or the
+    day scorecard's (`day_config`)."""
     day0 = snapshot.window_start.replace(hour=0, minute=0, second=0, microsecond=0)
     flights = sorted((f for f in snapshot.flights if f.status != "CANCELLED"), key=lambda f: f.scheduled_departure)
     numbers = {f.flight_id: n for n, f in enumerate(flights, start=1)}
@@ -210,7 +220,7 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
     instance = Instance(
         name=f"skymarshal-{snapshot.disrupted_flight_id or 'network'}",
         day0=day0.date(),
-        config=_config(start, end),
+        config=(day_config if objective == "day" else roadef_config)(start, end),
         airports=airports,
         routes=routes,
         flights=templates,
@@ -227,6 +237,11 @@ def to_instance(snapshot: NetworkSnapshot) -> AdaptedInstance:
         imposed_delays={
             (numbers[flight_id], day_of[numbers[flight_id]]): minutes
             for flight_id, minutes in snapshot.imposed_delays.items()
+            if flight_id in numbers
+        },
+        held_until={
+            (numbers[flight_id], day_of[numbers[flight_id]]): minutes
+            for flight_id, minutes in snapshot.held.items()
             if flight_id in numbers
         },
         reduced_capacities=tuple(
@@ -264,7 +279,8 @@ def _aircraft(day: AircraftDay) -> Aircraft:
     )
 
 
-def _config(start: int, end: int) -> CostConfig:
+def roadef_config(start: int, end: int) -> CostConfig:
+    """The 2009 challenge's cost with its set-A coefficients: the benchmark's objective."""
     return CostConfig(
         window_start=start,
         window_end=end,
@@ -278,6 +294,27 @@ def _config(start: int, end: int) -> CostConfig:
         alpha=1.0,
         beta=1.0,
         gamma=1.0,
+    )
+
+
+def day_config(start: int, end: int) -> CostConfig:
+    """The day scorecard's objective in the same cost terms: each passenger-minute late at the destination at one
+    price whatever the cabin (the scorecard counts minutes, not fares), a passenger the plan cannot carry home within
+    the window as the next day's flight plus a night (rules.finance: STRANDED_MINUTES, OVERNIGHT_HOURS, priced at
+    PASSENGER_MINUTE_USD) and the re-accommodation the finance rules charge, each flight's minute of delay at the
+    finance rules' cost (rules.finance.delay_cost), and no credit for a cancelled flight's operating cost (the
+    scorecard saves nothing by cancelling). The legal compensation terms are the 2009 cost's."""
+    stranded = (STRANDED_MINUTES + OVERNIGHT_HOURS * 60) * PASSENGER_MINUTE_USD
+    stranded += DEFAULT_FINANCE.reaccommodation_per_passenger_usd
+    every = [cabin + haul for cabin in CABINS for haul in HAULS]
+    return roadef_config(start, end).model_copy(
+        update={
+            "delay_per_minute": dict.fromkeys(every, PASSENGER_MINUTE_USD),
+            "outbound_cancellation": dict.fromkeys(every, stranded),
+            "inbound_cancellation": dict.fromkeys(every, stranded),
+            "credit_cancelled_flights": False,
+            "flight_delay_per_minute": DEFAULT_FINANCE.delay_cost_per_minute_usd,
+        }
     )
 
 

@@ -242,8 +242,10 @@ def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Wei
     carried = 1.0
     if f.passengers > (seats := seat_count(aircraft)):
         carried -= weights.spill_factor * (f.passengers - seats) / f.passengers
-    value += weights.cancel_factor * f.cancel_worth * carried - operating_cost(net, f, f.planned_aircraft)
-    value -= weights.delay_factor * f.delay_rate * delay
+    value += weights.cancel_factor * f.cancel_worth * carried
+    if net.instance.config.credit_cancelled_flights:  # flying it costs what cancelling it would save
+        value -= operating_cost(net, f, f.planned_aircraft)
+    value -= weights.delay_factor * f.delay_rate * delay + net.instance.config.flight_delay_per_minute * delay
     if aircraft.id != f.planned_aircraft:
         value -= operating_cost(net, f, aircraft.id) - operating_cost(net, f, f.planned_aircraft)
     return value
@@ -286,17 +288,18 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
 def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights: Weights, end: int) -> None:
     f = plan.net.flights[idx]
     gap = aircraft.transit if f.previous and f.previous == label.last_number else aircraft.turn_round
-    earliest = max(f.planned_departure, label.ready + gap, plan.hold.get(idx, 0))
+    may_leave = max(f.planned_departure, f.not_before)  # a held flight's delay to its hold is not the plan's
+    earliest = max(may_leave, label.ready + gap, plan.hold.get(idx, 0))
     # A flight nobody booked that must not be cancelled may wait as long as the window allows: its delay
     # costs no passenger anything.
     max_delay = 10**6 if plan.net.rules.keep_unbooked and not f.booked else weights.max_delay
     if f.status == "disrupted":
         departure = f.required_departure if earliest <= f.required_departure else None
-    elif earliest - f.planned_departure > max_delay:
+    elif earliest - may_leave > max_delay:
         return
     else:
         departure = _earliest_departure(plan, aircraft, f, earliest, end)
-    if departure is None or (departure - f.planned_departure > max_delay and f.status != "disrupted"):
+    if departure is None or (departure - may_leave > max_delay and f.status != "disrupted"):
         return
     if f.crew_slack is not None and f.status == "free" and departure - f.planned_departure > f.crew_slack:
         return  # its crew's duty would run past a limit: a crew is a resource like the aircraft (crew_checks)

@@ -30,6 +30,7 @@ class CostBreakdown(BaseModel):
     swapped_aircraft_cost: float
     end_position_penalty: float
     total: float
+    flight_delay_cost: float = 0.0  # CostConfig.flight_delay_per_minute (not in the 2009 report; 0 there)
 
     def lines(self) -> list[tuple[str, float]]:
         return [(LABELS[name], getattr(self, name)) for name in LABELS] + [("Total Cost", self.total)]
@@ -172,7 +173,7 @@ def operating_costs(instance: Instance, solution: SolutionView) -> tuple[float, 
         if original is None:
             increase += hours * hourly[f.aircraft] if f.aircraft else 0.0
         elif f.aircraft is None:
-            decrease += hours * hourly[original]
+            decrease += hours * hourly[original] if instance.config.credit_cancelled_flights else 0.0
         elif f.aircraft != original:
             swapped += hours * (hourly[f.aircraft] - hourly[original])
     return decrease, increase, swapped
@@ -228,13 +229,27 @@ def end_position_penalty(instance: Instance, where: dict[str, str | None]) -> fl
     return penalty
 
 
+def flight_delay_cost(instance: Instance, solution: SolutionView) -> float:
+    """Σ over the planned flights flown of their minutes late × CostConfig.flight_delay_per_minute."""
+    rate = instance.config.flight_delay_per_minute
+    if not rate:
+        return 0.0
+    planned = {(ref.number, ref.day) for ref, _ in instance.rotations}
+    return rate * sum(
+        max(0, f.departure - (f.day * MINUTES_PER_DAY + instance.flights[f.number].departure))
+        for f in solution.flights
+        if f.aircraft is not None and (f.number, f.day) in planned
+    )
+
+
 def evaluate(instance: Instance, solution: SolutionView) -> CostBreakdown:
     cfg = instance.config
     pax = passenger_costs(instance, solution)
     decrease, increase, swapped = operating_costs(instance, solution)
     positions = end_position_penalty(instance, final_airports(instance, solution))
+    late = flight_delay_cost(instance, solution)
     total = (
-        cfg.alpha * (pax.cancel_compensation + pax.delay_compensation - decrease + increase + swapped)
+        cfg.alpha * (pax.cancel_compensation + pax.delay_compensation - decrease + increase + swapped + late)
         + cfg.beta * (pax.delay + pax.outbound + pax.inbound + pax.downgrade)
         + cfg.gamma * positions
     )
@@ -250,6 +265,7 @@ def evaluate(instance: Instance, solution: SolutionView) -> CostBreakdown:
         swapped_aircraft_cost=round(swapped, 2),
         end_position_penalty=round(positions, 2),
         total=round(total, 2),
+        flight_delay_cost=round(late, 2),
     )
 
 

@@ -115,6 +115,8 @@ def check_flights(instance: Instance, solution: SolutionView) -> Iterator[Violat
         scheduled = planned_departure(instance, *key)
         if f.departure < scheduled:
             yield violation("departs_early", f"Flight {f.number} departing before planned departure time on {when}")
+        elif f.aircraft is not None and f.departure < scheduled + instance.held_until.get(key, 0):
+            yield violation("departs_early", f"Flight {f.number} departing before its hold ends on {when}")
         if key in instance.imposed_cancellations:
             if f.aircraft is not None:
                 yield violation("imposed_cancellation_ignored", f"Cancelled flight {f.number} not respected on {when}")

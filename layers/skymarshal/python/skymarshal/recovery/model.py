@@ -42,6 +42,12 @@ class CostConfig(_Frozen):
     alpha: float
     beta: float
     gamma: float
+    # The 2009 cost subtracts a cancelled planned flight's operating cost; the day scorecard (the day objective,
+    # adapter.day_config) saves nothing by cancelling a flight its passengers then lose.
+    credit_cancelled_flights: bool = True
+    # What a planned flight's minute of delay costs the airline beyond its passengers' (none in the 2009 cost; the
+    # day scorecard's operating cost counts each delay minute of each flight, rules.finance.delay_cost).
+    flight_delay_per_minute: float = 0.0
 
 
 class CapacityWindow(_Frozen):
@@ -171,6 +177,10 @@ class Instance(_Frozen):
     positions: tuple[PositionRequirement, ...]
     imposed_delays: dict[tuple[int, int], int] = Field(default_factory=dict)  # (number, day) -> minutes
     imposed_cancellations: frozenset[tuple[int, int]] = frozenset()
+    # (number, day) -> minutes after its schedule a flight may not leave before: a hold on the flight itself (fog at
+    # its origin, a crew member out). Unlike an imposed delay (the 2009 disruption: that aircraft, exactly then),
+    # any aircraft may fly it then or later, or it may be cancelled. None in the 2009 instances.
+    held_until: dict[tuple[int, int], int] = Field(default_factory=dict)
     unavailabilities: tuple[Unavailability, ...] = ()
     reduced_capacities: tuple[ReducedCapacity, ...] = ()
     # The shortest connection a passenger makes (minutes): the challenge's 30 by default; an airline's own

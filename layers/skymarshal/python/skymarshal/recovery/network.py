@@ -40,6 +40,7 @@ class DatedFlight:
     booked: bool = False  # some itinerary has a leg on it (Rules.keep_unbooked keeps the others flying)
     ground_link: bool = False  # flown by a TranspCom "aircraft": fixed, and takes no airport slot
     crew_slack: int | None = None  # the most minutes it may leave late with its crews legal (None: no crew given)
+    not_before: int = 0  # a held flight's earliest departure (Instance.held_until), minutes from day 0
 
 
 def required_departure(f: DatedFlight) -> int:
@@ -116,6 +117,7 @@ def build_network(instance: Instance, rules: Rules = STRICT) -> Network:
                 required_departure=required,
                 ground_link=instance.aircraft[aircraft_id].ground_link,
                 crew_slack=slack.get(key),
+                not_before=planned + instance.held_until.get(key, 0),
             )
         )
     net = Network(

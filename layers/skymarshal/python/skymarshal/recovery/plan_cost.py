@@ -112,8 +112,10 @@ def aircraft_total(plan: Plan) -> float:
     operating = 0.0
     for f in net.flights:
         flown_by = plan.aircraft_of[f.idx]
+        if flown_by is not None and cfg.flight_delay_per_minute:
+            operating += max(0, plan.departure[f.idx] - f.planned_departure) * cfg.flight_delay_per_minute
         if flown_by is None:
-            operating -= billed_hours(f.duration) * hourly[f.planned_aircraft]
+            operating -= billed_hours(f.duration) * hourly[f.planned_aircraft] if cfg.credit_cancelled_flights else 0.0
         elif flown_by != f.planned_aircraft:
             operating += billed_hours(f.duration) * (hourly[flown_by] - hourly[f.planned_aircraft])
     where: dict[str, str | None] = {}

@@ -6,7 +6,7 @@ The ranking is the single-flight one (ranking.normalise and ranking.score over t
 criterion measured on the whole plan from the per-flight table:
 - passenger satisfaction: what the day scorecard counts (issue 46 item 3) — passenger-hours late at arrival, a
   re-accommodated passenger at the arrival of the flight that takes them and one with no seat a day late, plus
-  ranking.OVERNIGHT_HOURS for each one stranded overnight (network.totals measures both), as for one flight;
+  rules.finance.OVERNIGHT_HOURS for each one stranded overnight (network.totals measures both), as for one flight;
 - cost: the plan's cost (network.totals: operating cost, EU261/UK261 by cause and Art. 9 care);
 - network stability: flights the plan changes (retimed, swapped, ferried), a cancellation counting double;
 - execution reliability: 1 less 0.02 per reserve called out and 0.01 per tail swap (moves that can go wrong), and
@@ -22,6 +22,7 @@ from ...models.disruption import Disruption
 from ...models.history import ActionKind
 from ...models.network_plan import FlightAction, NetworkDecision, NetworkPlan, ValidatedNetworkPlan
 from ...network.continuity import touched_tails
+from ...rules.finance import OVERNIGHT_HOURS
 from ..actions import (
     Action,
     CancelFlight,
@@ -39,7 +40,6 @@ from ..ranking import (
     CONTACT_RISK,
     CONTACT_RISK_CAP,
     CRITERIA,
-    OVERNIGHT_HOURS,
     Precedent,
     RankingWeights,
     normalise,
