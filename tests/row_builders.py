@@ -203,3 +203,20 @@ def capacity_cut(window: Window, rate: int, normal: int, airport: str = "AUH") -
         normal_departures_per_hour=normal,
         normal_arrivals_per_hour=normal,
     )
+
+
+def sector_item(**overrides: Any) -> dict[str, Any]:
+    """A CrewRoster FLIGHT row as a DynamoDB item (a raw dict, as the executor and the emulator's tables hold one):
+    EY1 AUH-LHR leaving 22:30Z on 20 Jan, its duty from 21:00Z."""
+    return {
+        "crew_id": "C1",
+        "duty_key": "2027-01-20T21:00:00Z#2027-01-20T22:30:00Z#EY1-20270120",
+        "duty_id": "D1",
+        "kind": "FLIGHT",
+        "duty_start": "2027-01-20T21:00:00Z",
+        "duty_end": "2027-01-21T09:00:00Z",
+        "start_station": "AUH",
+        "end_station": "LHR",
+        "flight_id": "EY1-20270120",
+        "sector_departure": "2027-01-20T22:30:00Z",
+    } | overrides

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 import pytest
+import row_builders
 
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
@@ -205,19 +206,7 @@ def test_a_sector_moved_by_a_delay_is_indexed_at_its_new_day():
     that is not a flown sector stays out of the sparse index, whatever a writer carried over."""
     from skymarshal.models.operational import CrewDuty
 
-    row = {
-        "crew_id": "C1",
-        "duty_key": "k",
-        "duty_id": "D1",
-        "kind": "FLIGHT",
-        "duty_start": "2027-01-20T21:00:00Z",
-        "duty_end": "2027-01-21T09:00:00Z",
-        "start_station": "AUH",
-        "end_station": "LHR",
-        "flight_id": "EY1-20270120",
-        "sector_departure": "2027-01-20T22:30:00Z",
-        "sector_day": "2027-01-19",
-    }
+    row = row_builders.sector_item(sector_day="2027-01-19")  # a stale day a writer carried over
     assert CrewDuty.model_validate(row).sector_day == "2027-01-20"
     assert CrewDuty.model_validate(row | {"sector_departure": "2027-01-21T00:30:00Z"}).sector_day == "2027-01-21"
     assert CrewDuty.model_validate(row | {"kind": "POSITIONING"}).sector_day is None

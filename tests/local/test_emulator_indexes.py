@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import row_builders
 from boto3.dynamodb.conditions import Key
 
 from skymarshal.data import schema as s
@@ -37,18 +38,7 @@ def test_rows_saved_before_an_index_get_its_derived_key(account):
     old.create(None)
     client, roster = old.client("dynamodb"), old.naming(s.CREW_ROSTER)
     client.update_table(TableName=roster, GlobalSecondaryIndexUpdates=[{"Delete": {"IndexName": s.SECTOR_DAY_INDEX}}])
-    sector = {
-        "crew_id": "C1",
-        "duty_key": "2027-01-20T22:00:00Z#2027-01-20T23:30:00Z#EY1-20270120",
-        "duty_id": "D1",
-        "kind": "FLIGHT",
-        "duty_start": "2027-01-20T22:00:00Z",
-        "duty_end": "2027-01-21T09:00:00Z",
-        "start_station": "AUH",
-        "end_station": "LHR",
-        "flight_id": "EY1-20270120",
-        "sector_departure": "2027-01-20T23:30:00Z",
-    }
+    sector = row_builders.sector_item()
     standby = {**sector, "crew_id": "C2", "kind": "STANDBY", "duty_key": "2027-01-20T22:00:00Z#STANDBY#"}
     del standby["flight_id"], standby["sector_departure"]
     for item in (sector, standby):

@@ -5,22 +5,12 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import row_builders
+
 from skymarshal.data import schema as s
 from skymarshal.workflow.execution.reader import RowReader
 
-SECTOR = {
-    "crew_id": "C1",
-    "duty_key": "2027-01-20T21:00:00Z#2027-01-20T22:30:00Z#EY1-20270120",
-    "duty_id": "D1",
-    "kind": "FLIGHT",
-    "duty_start": "2027-01-20T21:00:00Z",
-    "duty_end": "2027-01-21T09:00:00Z",
-    "start_station": "AUH",
-    "end_station": "LHR",
-    "flight_id": "EY1-20270120",
-    "sector_departure": "2027-01-20T22:30:00Z",
-    "sector_day": "2027-01-20",
-}
+SECTOR = row_builders.sector_item(sector_day="2027-01-20")
 
 
 def _reader() -> RowReader:
