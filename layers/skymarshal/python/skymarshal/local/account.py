@@ -132,7 +132,7 @@ class LocalAccount:
     def rewrite_rows(self, table: str) -> int:
         """Every row of an operational table written again as its model writes it (`Row.to_item`), so an attribute
         the model derives — a new index's key, such as a roster row's sector day — is on the rows saved before it;
-        the rows changed. A one-off Scan at start, the local twin of `data export` then `data import` in AWS."""
+        how many it wrote. A one-off Scan at start, the local twin of `data export` then `data import` in AWS."""
         from pydantic import ValidationError
 
         from ..data.loader import item_of
