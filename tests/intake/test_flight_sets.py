@@ -9,7 +9,7 @@ import pytest
 from skymarshal.intake.flight_sets import flight_sets, parts_of_day
 from skymarshal.models.airports import codes_of_place
 
-SERVED = {"AUH", "LHR", "BAH", "KWI", "CAI", "BOS", "IST", "MUC"}
+SERVED = {"AUH", "LHR", "BAH", "KWI", "CAI", "BOS", "IST", "MUC", "BOM"}
 
 
 def codes(words: str) -> set[str]:
@@ -67,6 +67,22 @@ def test_both_ends_and_several_places_at_one_end():
     [(_, places, parts)] = read("Good morning team, all flights from Abu Dhabi to Bahrain and Kuwait tonight are held.")
     assert places == [("origin", ["AUH"]), ("destination", ["BAH"]), ("destination", ["KWI"])]
     assert parts == ("evening",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This will affect every AUH to BOM departure on the 18 JAN operating day",
+        "all our AUH-BOM flights on 19 JAN will load late",
+        "Loading delays expected on every Abu Dhabi to Mumbai departure of that operating day",
+        "ALL AUH-BOM FLTS 18JAN CATERING LATE",
+    ],
+)
+def test_a_route_before_the_noun_binds_both_ends(text):
+    """A route written before the flight noun is the origin then the destination, not flights at either end of
+    its last place (every AUH-BOM departure is not every flight touching Bombay)."""
+    [(registration, places, _)] = read(text)
+    assert registration is None and places == [("origin", ["AUH"]), ("destination", ["BOM"])], text
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ tonight".
 Read by the parts of such a phrase, not one pattern per phrasing: a noun for flights (flights, departures,
 arrivals, sectors, services, legs, rotation; FLTS, DEPS, ARRS) that is plural or quantified ("every departure"),
 bound to what picks the set — a registration ("A6-BLQ's", "operated by A6-BLQ"), a place before the noun ("our
-London flights": to or from it) or after a preposition that gives the direction ("to", "into", "bound for" → its
+London flights": to or from it; a route, "AUH-BOM flights", "every AUH to BOM departure": its two ends) or after a preposition that gives the direction ("to", "into", "bound for" → its
 destination; "from", "out of", "ex" → its origin; "at", "via", "to and from" → either end; an arrival "at" a place
 is its destination, a departure "at" one its origin) — and a part of the day ("this evening", "tomorrow morning",
 "tonight", "afternoon departures"), in the local time the flight leaves. A greeting ("Good morning team,",
@@ -232,6 +232,9 @@ def _before(
         elif (reg := _registration(tokens.word(j))) is not None or (word in _POSSESSIVE and the_tail):
             registration, first = reg or the_tail, j
     end = i - 1 if tokens.lower(i - 1) in _PART_WORDS else i  # "our Bahrain evening flights"
+    if registration is None and (route := _route_before(tokens, end, place_codes)) is not None:
+        ends, first_of_route = route
+        return registration, ends, quantified, min(first, first_of_route)
     for n in (3, 2, 1):
         if registration is None and (codes := _place(tokens, end - n, end, place_codes)):
             words = " ".join(tokens.word(x) for x in range(end - n, end))
@@ -239,6 +242,34 @@ def _before(
             first = min(first, end - n)
             break
     return registration, places, quantified, first
+
+
+def _route_before(tokens: _Tokens, end: int, place_codes: PlaceCodes) -> tuple[list[Constraint], int] | None:
+    """A route just before the noun, origin first ("AUH-BOM departures", "every AUH to BOM departure", "our Abu
+    Dhabi to Bahrain flights"): both ends bound, and the first token read; None where the words are no route."""
+    word = tokens.word(end - 1)
+    if "-" in word and _registration(word) is None:  # one token: "AUH-BOM" ("A6-BLQ" is a tail)
+        halves = word.split("-")
+        if len(halves) == 2 and (a := place_codes(halves[0])) and (b := place_codes(halves[1])):
+            return [
+                Constraint("origin", frozenset(a), halves[0]),
+                Constraint("destination", frozenset(b), halves[1]),
+            ], (end - 1)
+    for n_dest in (3, 2, 1):  # "AUH to BOM": the destination just before the noun
+        if not (b := _place(tokens, end - n_dest, end, place_codes)):
+            continue
+        link = end - n_dest - 1
+        if tokens.lower(link) != "to":
+            continue
+        for n_origin in (3, 2, 1):
+            if a := _place(tokens, link - n_origin, link, place_codes):
+                origin = " ".join(tokens.word(x) for x in range(link - n_origin, link))
+                destination = " ".join(tokens.word(x) for x in range(end - n_dest, end))
+                return [
+                    Constraint("origin", frozenset(a), origin),
+                    Constraint("destination", frozenset(b), destination),
+                ], link - n_origin
+    return None
 
 
 def parts_of_day(text: str) -> tuple[str, ...]:
