@@ -9,6 +9,9 @@ GENERIC_CREW_MEMBER = r"(?<!deck )(?<!cockpit )(?<!flight )crew members?"
 CABIN = (
     r"cabin crew|cabin crews|cabin crew members?|cabin attendants?|flight attendants?|pursers?|stewards?|stewardess\w*"
     r"|cabin managers?|cabin seniors?|" + GENERIC_CREW_MEMBER + r"|cabin services? directors?|csd"
+    # the senior cabin member's titles airlines give: "cabin director", "chief purser", "in-flight manager"
+    r"|cabin directors?|cabin supervisors?|chief pursers?|chief stewards?|chief stewardess\w*|in-?flight managers?"
+    r"|lead flight attendants?|senior flight attendants?|senior pursers?"
 )
 # A crew member out of duty time or short of rest is not unavailable: the rules compute what a shorter delay or a
 # reserve allows (lexicon.py's crew_duty_limit cue reads those words), where "unavailable" would ground them.

@@ -20,8 +20,9 @@ INSTRUCTION = re.compile(
     re.I,
 )
 # Sentence ends: . ! ? ; and line breaks, and the " / " an MVT copied onto one line uses; a full stop inside a
-# date ("20.01.2027"), a time ("14.30") or a number is not one.
-_END = re.compile(r"(?<!\d)[.!?;]+(?=\s|$)|[!?;]+|\n+|\s/\s|(?<=\d)\.(?=\s|$)")
+# date ("20.01.2027"), a time ("14.30") or a number is not one, nor one after a lone letter: a name's initial
+# ("F/O L. Haddad reported sick" is one sentence, its rank and its state together).
+_END = re.compile(r"(?<!\d)(?<!\s[A-Za-z])(?<!^[A-Za-z])[.!?;]+(?=\s|$)|[!?;]+|\n+|\s/\s|(?<=\d)\.(?=\s|$)")
 
 
 def spans(text: str) -> Iterator[tuple[int, int]]:
