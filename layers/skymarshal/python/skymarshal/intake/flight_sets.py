@@ -5,9 +5,10 @@ tonight".
 Read by the parts of such a phrase, not one pattern per phrasing: a noun for flights (flights, departures,
 arrivals, sectors, services, legs, rotation; FLTS, DEPS, ARRS) that is plural or quantified ("every departure"),
 bound to what picks the set — a registration ("A6-BLQ's", "operated by A6-BLQ"), a place before the noun ("our
-London flights": to or from it; a route, "AUH-BOM flights", "every AUH to BOM departure": its two ends) or after a preposition that gives the direction ("to", "into", "bound for" → its
-destination; "from", "out of", "ex" → its origin; "at", "via", "to and from" → either end; an arrival "at" a place
-is its destination, a departure "at" one its origin) — and a part of the day ("this evening", "tomorrow morning",
+London flights": to or from it; a route, "AUH-BOM flights", "every AUH to BOM departure": its two ends) or after a
+preposition that gives the direction ("to", "into", "bound for" → its destination; "from", "out of", "ex" → its
+origin; "at", "via", "to and from" → either end; an arrival "at" a place is its destination, a departure "at" one its
+origin) — and a part of the day ("this evening", "tomorrow morning",
 "tonight", "afternoon departures"), in the local time the flight leaves. A greeting ("Good morning team,",
 "Evening OCC,") is no part of the day. Instructing sentences are blanked first: they describe nothing.
 

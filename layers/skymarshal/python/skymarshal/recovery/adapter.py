@@ -122,9 +122,8 @@ class NetworkSnapshot(BaseModel):
     disrupted_release: datetime  # the disrupted tail cannot fly before this (e.g. the fix's end)
     capacity_limits: list[CapacityLimit] = []
     imposed_delays: dict[str, int] = {}  # flight_id -> minutes it may not leave before (an ATC slot)
-    held: dict[
-        str, int
-    ] = {}  # flight_id -> minutes it may not leave before, on any tail or cancelled (Instance.held_until)
+    # flight_id -> minutes it may not leave before, on any tail, or cancelled (Instance.held_until)
+    held: dict[str, int] = {}
     tail_outages: list[TailOutage] = []  # further tails on the ground over a window (a day known in hindsight)
     # airport -> (departures, arrivals) an hour outside the limits: a reopened airport runs at its normal rate
     normal_rates: dict[str, tuple[int, int]] = {}
