@@ -1,6 +1,7 @@
 """The fixed disruption sequence with a share of AWS calls failing as the services fail (issue 48).
 
     python -m bench.faults [--rates 0.05,0.2] [--reports 6] [--load-factor 0.1] [--seed 48] [--latency 0.2]
+                           [--concurrent 8] [--port 4631]
 
 For each rate: a fresh in-process account (the airline seeded at the load factor), the workflow installed, then the
 fault injector (local/faults.py) switched on for every kind — throttling, 500/503, TransactionCanceledException
@@ -10,7 +11,11 @@ a sick captain, an outstation AOG, the AUH fog closure last) run one after anoth
 reports: runs executed, escalated, failed; duplicate executions (an executed plan recorded twice: must be 0);
 messages stored vs published; audit chains verified; rotation breaks after the sequence (the whole-airline check);
 and the faults injected, by kind. CPU heavy (each report is a whole run): a small setting is `--reports 2`.
-Eight concurrent runs are not part of it (issue 48 item 6; bench.local_load starts them against a server).
+
+With `--concurrent N`, each rate also starts N reports at once against `skymarshal local start --faults RATE` on a
+fresh home (server mode injects every kind but the timeout after the write, which a WSGI server cannot make), each
+approved as it reaches its decision (bench.local_load: every run listed with a final status, every executed run's
+audit chain verified, the server's peak memory), then stops that server.
 """
 
 from __future__ import annotations
@@ -161,6 +166,33 @@ def run_rate(rate: float, args) -> Tally:
     return tally
 
 
+def run_concurrent(rate: float, args) -> list[str]:
+    """`--concurrent N` at `rate` against a local server of its own (see the module docstring): bench.local_load's
+    summary lines, or the line saying what failed to start."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    cli = [sys.executable, "-m", "skymarshal.cli", "local"]
+    with tempfile.TemporaryDirectory(prefix="skymarshal-faults-") as home:
+        env = {**os.environ, "SKYMARSHAL_HOME": home}
+        start = [*cli, "start", "--faults", f"{rate:.0%}", "--load-factor", str(args.load_factor)]
+        started = subprocess.run([*start, "--port", str(args.port)], env=env, capture_output=True, text=True)
+        if started.returncode != 0:
+            return [f"local start --faults {rate:.0%} failed: {(started.stdout + started.stderr).strip()[-300:]}"]
+        try:
+            load = subprocess.run(
+                [sys.executable, "-m", "bench.local_load", "--runs", str(args.concurrent), "--timeout", "1800"],
+                env={**env, "AWS_ENDPOINT_URL": f"http://127.0.0.1:{args.port}"},
+                capture_output=True,
+                text=True,
+            )
+        finally:
+            subprocess.run([*cli, "stop"], env=env, capture_output=True, text=True)
+    return [line for line in load.stdout.splitlines() if line and not line.startswith("{")]
+
+
 def _print(tally: Tally) -> None:
     o = tally.outcomes
     print(
@@ -182,13 +214,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--load-factor", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=48)
     parser.add_argument("--latency", type=float, default=0.2, help="seconds of a latency spike or timeout")
+    parser.add_argument("--concurrent", type=int, default=0, help="also N reports at once on a faulty local server")
+    parser.add_argument("--port", type=int, default=4631, help="that server's port")
+    parser.add_argument("--no-sequence", action="store_true", help="only the concurrent runs")
     args = parser.parse_args(argv)
     import os
 
     os.environ.setdefault("SKYMARSHAL_LLM_PROVIDER", "offline")
     os.environ["SKYMARSHAL_ONE_RUN_PER_FLIGHT"] = "1"
     for rate in (float(r) for r in args.rates.split(",") if r.strip()):
-        _print(run_rate(rate, args))
+        if not args.no_sequence:
+            _print(run_rate(rate, args))
+        if args.concurrent:
+            print(f"faults {rate:.0%}, {args.concurrent} reports at once on a local server:", flush=True)
+            for line in run_concurrent(rate, args):
+                print(f"  {line}", flush=True)
     return 0
 
 
