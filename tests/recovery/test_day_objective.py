@@ -1,12 +1,12 @@
-"""The day objective (`recovery.adapter.day_config`, issue 47 item 2): the recovery cost in the day scorecard's terms
+"""The day objective (`recovery.objectives.day_config`, issue 47 item 2): the recovery cost in the day scorecard's terms
 — every passenger-minute at one price, a passenger left without a way home as the next day's flight and a night,
 no credit for a cancelled flight's operating cost — so a plan that strands passengers to save flying costs more
 than one that flies them late."""
 
 from __future__ import annotations
 
-from skymarshal.recovery.adapter import day_config
 from skymarshal.recovery.cost import evaluate
+from skymarshal.recovery.objectives import day_config
 from skymarshal.rules.finance import DEFAULT_FINANCE, OVERNIGHT_HOURS, PASSENGER_MINUTE_USD, STRANDED_MINUTES
 
 from .tiny import FILES, delay, itinerary_line, planned_solution, replace_flight, replace_itinerary, tiny_instance

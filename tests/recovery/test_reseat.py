@@ -7,11 +7,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skymarshal.recovery import reseat as reseat_module
-from skymarshal.recovery.adapter import day_config
 from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.cost import evaluate
 from skymarshal.recovery.network import build_network
+from skymarshal.recovery.objectives import day_config
 from skymarshal.recovery.passengers import PassengerLine, plan_passengers
 from skymarshal.recovery.plan_cost import plan_total
 from skymarshal.recovery.reseat import Reseater, reseat
@@ -34,7 +34,7 @@ pytest.importorskip("highspy", reason="highspy is not installed (pip install -c 
 def test_plan_total_is_the_official_total_and_reseating_only_helps(
     tmp_path_factory, disruption, seed, moves, day_objective
 ):
-    """Under the 2009 cost and the day objective (adapter.day_config: flight delay minutes, no cancellation credit)."""
+    """Under the 2009 cost and the day objective (objectives.day_config: flight delay minutes, no cancellation credit)."""
     instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     if day_objective:
         cfg = instance.config

@@ -29,13 +29,13 @@ from ..recovery.adapter import (
     AdaptedInstance,
     CapacityLimit,
     NetworkSnapshot,
-    Objective,
     TailOutage,
     planned_changes,
     to_instance,
 )
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import DatedFlightRef, Instance
+from ..recovery.objectives import Objective
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
 from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
@@ -304,7 +304,7 @@ def hindsight_plan(
     objective: Objective = "day",
 ) -> DayState:
     """A copy of `state` with the optimizer's plan for the whole day applied (cancellations, retimes, tails),
-    minimising the day scorecard's costs (`recovery.adapter.day_config`) unless told the 2009 challenge's."""
+    minimising the day scorecard's costs (`recovery.objectives.day_config`) unless told the 2009 challenge's."""
     started = time.perf_counter()
     state = covered(state, events, day)
     taken = snapshot(state, events, day, spares)
@@ -336,7 +336,7 @@ def hindsight_plan(
 
 
 def day_cost(card: Scorecard) -> float:
-    """The day objective on a scored day (`recovery.adapter.day_config`'s valuation): its passengers' minutes and
+    """The day objective on a scored day (`recovery.objectives.day_config`'s valuation): its passengers' minutes and
     nights at PASSENGER_MINUTE_USD, and its compensation, care and operating cost. The optimizer's model re-seats
     passengers of a late flight on another route where that is cheaper; the day as written keeps them on their
     booked flights (only cancelled and missed journeys go home another way), so a plan the model prefers can score

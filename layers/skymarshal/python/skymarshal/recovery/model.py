@@ -43,7 +43,7 @@ class CostConfig(_Frozen):
     beta: float
     gamma: float
     # The 2009 cost subtracts a cancelled planned flight's operating cost; the day scorecard (the day objective,
-    # adapter.day_config) saves nothing by cancelling a flight its passengers then lose.
+    # objectives.day_config) saves nothing by cancelling a flight its passengers then lose.
     credit_cancelled_flights: bool = True
     # What a planned flight's minute of delay costs the airline beyond its passengers' (none in the 2009 cost; the
     # day scorecard's operating cost counts each delay minute of each flight, rules.finance.delay_cost).

@@ -31,7 +31,7 @@ A4A_COST_PER_BLOCK_MINUTE_USD = 81.18  # Airlines for America, US passenger airl
 FX_TO_USD: dict[str, float] = {"USD": 1.0, "EUR": 1.08, "GBP": 1.27, "AED": 0.2723}
 
 # A passenger's time where it is weighed in one objective (shared by the arbitrator's passenger criterion and the
-# recovery optimizer's day objective, recovery.adapter.day_config): an overnight stay counts OVERNIGHT_HOURS of delay
+# recovery optimizer's day objective, recovery.objectives.day_config): an overnight stay counts OVERNIGHT_HOURS of delay
 # beyond its minutes (the company's night, 00:00-05:00, rules.guest_models.GuestConfig.night_local); a passenger with
 # no later way home arrives STRANDED_MINUTES late (the next day's flight, as the day scorecard counts one); and where
 # minutes must be weighed against money, one passenger-minute is PASSENGER_MINUTE_USD (EUROCONTROL's standard
