@@ -218,5 +218,6 @@ def sector_item(**overrides: Any) -> dict[str, Any]:
         "start_station": "AUH",
         "end_station": "LHR",
         "flight_id": "EY1-20270120",
+        "position": "FO",
         "sector_departure": "2027-01-20T22:30:00Z",
     } | overrides

@@ -32,8 +32,8 @@ def test_missing_indexes_are_added_to_existing_tables(account):
 
 
 def test_rows_saved_before_an_index_get_its_derived_key(account):
-    """A roster saved before sector-day-index existed: its FLIGHT rows gain `sector_day` when the index is added,
-    and a day's crews are read on it; a standby row stays out of the sparse index."""
+    """A roster saved before sector-day-index existed: its FLIGHT rows gain `sector_day` when the index is added (found
+    through their flights, by Query: no Scan), and a day's crews are read on it; a standby row stays out."""
     old = LocalAccount(naming=s.Naming(prefix="older-roster-"))
     old.create(None)
     client, roster = old.client("dynamodb"), old.naming(s.CREW_ROSTER)
@@ -43,6 +43,12 @@ def test_rows_saved_before_an_index_get_its_derived_key(account):
     del standby["flight_id"], standby["sector_departure"]
     for item in (sector, standby):
         old.resource().Table(roster).put_item(Item=item)
+    flight = {
+        "flight_id": sector["flight_id"],
+        "aircraft_type": "B789",
+        "scheduled_departure": sector["sector_departure"],
+    }
+    old.resource().Table(old.naming(s.FLIGHTS)).put_item(Item=flight)  # the backfill finds sectors by their flights
 
     assert old.add_missing_indexes() == [f"{roster}.{s.SECTOR_DAY_INDEX}"]
     rows = (
@@ -51,4 +57,4 @@ def test_rows_saved_before_an_index_get_its_derived_key(account):
         .query(IndexName=s.SECTOR_DAY_INDEX, KeyConditionExpression=Key("sector_day").eq("2027-01-20"))["Items"]
     )
     assert [(r["crew_id"], r["sector_day"]) for r in rows] == [("C1", "2027-01-20")]
-    assert old.rewrite_rows(s.CREW_ROSTER) == 0  # written once: nothing left to change
+    assert old.backfill_sector_days() == 0  # written once: nothing left to change

@@ -24,7 +24,6 @@ class Index:
     name: str
     partition: Key
     sort: Key | None = None
-    derived: bool = False  # its key is derived by the row's model: rows saved before the index need writing again
 
 
 @dataclass(frozen=True)
@@ -119,8 +118,9 @@ TABLES: tuple[TableSpec, ...] = (
         indexes=(
             Index(FLIGHT_POSITION_INDEX, Key("flight_id"), Key("position")),
             Index(STANDBY_INDEX, Key("standby_base_date"), Key("duty_start")),
-            # a day's flown sectors (sparse: FLIGHT rows only): the operation board's crews in a Query a day
-            Index(SECTOR_DAY_INDEX, Key("sector_day"), Key("sector_departure"), derived=True),
+            # a day's flown sectors (sparse: FLIGHT rows only, the key derived by CrewDuty): the board's crews in a
+            # Query a day
+            Index(SECTOR_DAY_INDEX, Key("sector_day"), Key("sector_departure")),
         ),
         description="Duty history and assignments: a crew member's rows sorted by duty start.",
     ),

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..data import aws
-from ..data.schema import CHECKPOINTS, TABLES, Naming
+from ..data.schema import CHECKPOINTS, SECTOR_DAY_INDEX, TABLES, Naming
 
 if TYPE_CHECKING:  # the SDK and the data access load when an account is used, not when `local` is imported
     from moto.core.config import DefaultConfig
@@ -125,35 +125,43 @@ class LocalAccount:
                     GlobalSecondaryIndexUpdates=[{"Create": index}],
                 )
                 added.append(f"{name}.{index['IndexName']}")
-                if spec.index(index["IndexName"]).derived:
-                    self.rewrite_rows(spec.name)
+                if index["IndexName"] == SECTOR_DAY_INDEX:  # its key is derived: rows saved before lack it
+                    self.backfill_sector_days()
         return added
 
-    def rewrite_rows(self, table: str) -> int:
-        """Every row of an operational table written again as its model writes it (`Row.to_item`), so an attribute
-        the model derives — a new index's key, such as a roster row's sector day — is on the rows saved before it;
-        how many it wrote. A one-off Scan at start, the local twin of `data export` then `data import` in AWS."""
+    def backfill_sector_days(self, chunk: int = 200) -> int:
+        """The roster's flown sectors saved before sector-day-index existed, written again as their model writes them
+        (`CrewDuty.sector_day`, the index's key); how many. Read as every reader reads, by key: each type's flights
+        on type-departure-index, `chunk` flights' crews at a time on flight-position-index — the local twin of `data
+        export` then `data import` in AWS. A row the model cannot read is not its to mend: left as it was."""
+        from boto3.dynamodb.conditions import Key
         from pydantic import ValidationError
 
+        from ..data import schema as s
         from ..data.loader import item_of
-        from ..data.rows import parse_row
+        from ..models.fleet import AIRCRAFT_TYPES
+        from ..models.operational import CrewDuty
 
-        target, changed = self.resource().Table(self.naming(table)), 0
-        scan: dict = {}
-        with target.batch_writer() as batch:
-            while True:
-                page = target.scan(**scan)
-                for item in page["Items"]:
-                    try:
-                        fresh = item_of(parse_row(table, item))
-                    except ValidationError:  # a row the model cannot read is not its to mend: left as it was
-                        continue
-                    if fresh != item:
-                        batch.put_item(Item=fresh)
-                        changed += 1
-                if "LastEvaluatedKey" not in page:
-                    return changed
-                scan = {"ExclusiveStartKey": page["LastEvaluatedKey"]}
+        handle, ever = self.handle(), Key("scheduled_departure").between("0", "~")  # every ISO time sorts between
+        flight_ids = [
+            row["flight_id"]
+            for kind in AIRCRAFT_TYPES
+            for row in handle.query(s.FLIGHTS, Key("aircraft_type").eq(kind) & ever, index=s.TYPE_DEPARTURE_INDEX)
+        ]
+        changed = 0
+        with self.resource().Table(self.naming(s.CREW_ROSTER)).batch_writer() as batch:
+            for at in range(0, len(flight_ids), chunk):
+                keys = {fid: Key("flight_id").eq(fid) for fid in flight_ids[at : at + chunk]}
+                for rows in handle.query_each(s.CREW_ROSTER, keys, index=s.FLIGHT_POSITION_INDEX).values():
+                    for item in rows:
+                        try:
+                            fresh = item_of(CrewDuty.model_validate(item))
+                        except ValidationError:
+                            continue
+                        if item.get("kind") == "FLIGHT" and fresh != item:
+                            batch.put_item(Item=fresh)
+                            changed += 1
+        return changed
 
     def mark_seeded(self, airline) -> None:
         item = {**SEED_MARKER, "config": airline.config.model_dump_json(), "counts": json.dumps(airline.counts())}
