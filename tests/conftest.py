@@ -30,7 +30,7 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
 import aws_cdk as cdk
 from account_guard import changes, fingerprint
-from learning_records import forget_ids, forget_learning, learning_ids
+from learning_records import forget_ids, forget_learning, learning_ids, settle_runs
 
 from infra import SkyMarshalStacks, build_app, cdk_json_context
 from skymarshal.data.generator import GeneratorConfig, generate
@@ -132,6 +132,7 @@ def module_learning(request, seeded_airline_unchanged):  # set up after the guar
     account = request.getfixturevalue("account")
     before = learning_ids(account)
     yield
+    settle_runs(request.getfixturevalue("wf"))
     forget_ids(account, learning_ids(account) - before)
 
 

@@ -33,6 +33,16 @@ def learning_ids(account) -> set[str]:
         kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
+def settle_runs(wf, timeout_s: float = 600) -> None:
+    """Follow every running execution until it waits for approval or ends: a run rejected in a fixture's teardown
+    writes its learning record after the rejection, and must have written it before the module's are forgotten."""
+    pages = wf.sfn.get_paginator("list_executions").paginate(
+        stateMachineArn=wf.arn, statusFilter="RUNNING"
+    )
+    for execution in (e for page in pages for e in page["executions"]):
+        wf.follow(execution["name"], timeout_s=timeout_s)
+
+
 def forget_ids(account, disruption_ids: Iterable[str]) -> None:
     history = account.resource().Table(account.naming("DisruptionHistory"))
     for disruption_id in disruption_ids:
