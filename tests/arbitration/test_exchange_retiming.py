@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from row_builders import flight, utc
 
-from skymarshal.arbitration.plans.exchange import _retimed
+from skymarshal.arbitration.rotation.plan import retimed_sequence
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 
 pytestmark = pytest.mark.unit
@@ -44,7 +44,7 @@ def sequences(draw):
 @given(sequences(), st.integers(-120, 900))
 def test_each_flight_leaves_at_the_first_moment_its_tail_allows(sequence, ready_after):
     ready = START + timedelta(minutes=ready_after)
-    retimed = {a.flight_id: a for a in _retimed(sequence, ready)}
+    retimed = {a.flight_id: a for a in retimed_sequence(sequence, ready)}
     free = ready
     for x in sequence:
         earliest = max(x.departure, x.scheduled_departure, free)

@@ -118,6 +118,23 @@ class PositioningFlightsRead(MemoKey):
 
 
 @dataclass(frozen=True, slots=True)
+class ArrivalsRead(MemoKey):
+    """q.arrivals: the flights scheduled to land at a station in [low, high)."""
+
+    station: str
+    low: datetime
+    high: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class FleetDayRead(MemoKey):
+    """q.fleet_of_type: the aircraft of a type on a day, with where each starts it."""
+
+    aircraft_type: str
+    day: date
+
+
+@dataclass(frozen=True, slots=True)
 class NoProfile(MemoKey):
     """An airport read and found without a profile (DisruptionContext.read_profiles asks once)."""
 
@@ -154,6 +171,7 @@ class RestedCheck(MemoKey):
     report: datetime
     stood_down_at: datetime
     move: tuple[str, timedelta] | None
+    cancelled: frozenset[str] = frozenset()  # the flights the plan cancels (a next duty among them is no duty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +207,13 @@ class RotationBreaks(MemoKey):
     """What a set of actions leaves broken on the tails it touches (each action as its JSON)."""
 
     actions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandOverPlan(MemoKey):
+    """The hand-over of the late tail's next flights to another aircraft, for the flight this late."""
+
+    delay_minutes: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,9 +12,9 @@ from ...data import queries as q
 from ...rules.mel import aircraft_airworthiness
 from ..actions import ContinueFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
-from ..crew.chain import NEXT_DUTY_RULE
+from ..crew.chain import NEXT_DUTY_RULE, reserve_problem
 from ..crew.moved_duty import moved_report
-from ..crew.rest import next_duty_moves, reserve_problem
+from ..crew.rest import next_duty_moves
 from ..memo_keys import WorkOrdersRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.ferry_checks import leg_curfews

@@ -227,17 +227,9 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
             continue
         bad = None
         if found and chosen:
-            later = ctx.memo(FlightRead(found[0]), lambda fid=found[0]: q.get_flight(ctx.handle, fid))
-            try:
-                findings = (
-                    replacement_findings(ctx.handle, later, r.crew_id, chosen[0], later.delay_minutes, chosen[1])
-                    if later
-                    else []
-                )
-            except LookupError as exc:
-                findings, bad = [], str(exc)
-            bad = bad or next((f.message for f in findings if f.status == "illegal"), None)
-            if later is not None and bad is None:
+            named = ReassignCrew(flight_id=found[0], replacements={r.crew_id: chosen[0]}, report_at=chosen[1])
+            bad = reserve_problem(ctx, r.crew_id, named)
+            if bad is None:
                 yield (
                     _check(
                         f"crew chain {r.crew_id}",
@@ -261,3 +253,16 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
             ),
             "CREW_CHAIN_BROKEN",
         )
+
+
+def reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
+    """Why the reserve a plan calls out for a rested member's next duty may not fly it (None: legal)."""
+    later = ctx.memo(FlightRead(recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
+    if later is None:
+        return f"{recrew.flight_id} is not in the data"
+    reserve = recrew.replacements[crew_id]
+    try:
+        findings = replacement_findings(ctx.handle, later, crew_id, reserve, later.delay_minutes, recrew.report_at)
+    except LookupError as exc:
+        return str(exc)
+    return next((f.message for f in findings if f.status == "illegal"), None)

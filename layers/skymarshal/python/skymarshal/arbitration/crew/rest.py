@@ -22,7 +22,6 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 from ...analysis.base import decision_time
-from ...analysis.crew import replacement_findings
 from ...data import queries as q
 from ...data import schema
 from ...models.operational import CrewDuty, CrewMember
@@ -30,16 +29,18 @@ from ...rules.crew import evaluate_duty
 from ...rules.ftl_easa_limits import min_rest_minutes
 from ...rules.rostered import duty_at_delay, rostered_duty
 from ...rules.standby import REPORT_BEFORE_DEPARTURE
-from ..actions import DelayFlight, FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
+from ..actions import CancelFlight, DelayFlight, FerryAircraft, ReassignCrew, RestCrew, SwapAircraft
 from ..context import DisruptionContext
-from ..memo_keys import FlightRead, RestedCheck
+from ..memo_keys import RestedCheck
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.curfew_wait import after_curfews
+from ..plans.hand_over import hand_over
 from ..plans.operate import operate
 from ..rotation import plan as rotation_plan
-from .chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, rostered_at
+from .chain import NEXT_DUTY_RULE, next_duty, own_illegal, reserve_for, reserve_problem, rostered_at
 from .moved_duty import Moves, moved
 from .moved_reports import knock_on_reports
+from .next_duty_cancel import cancelled_duties, cancelled_ids, without_cancelled
 from .next_duty_retime import retimed_next_duties
 from .stand_down import earlier_legs, remainder, report_lead, stands_down, stood_down
 
@@ -115,10 +116,18 @@ def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dic
     return shift, tired, members
 
 
-def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], members: dict[str, CrewMember]) -> Scenario:
+def _with_rest(
+    ctx: DisruptionContext,
+    scenario: Scenario,
+    tired: set[str],
+    members: dict[str, CrewMember],
+    *,
+    cancel_next: bool = False,
+) -> Scenario:
     """`scenario` with its rostered crew reporting again for the flight `delay` late (RestCrew, right after the
     flight's own delay: their rostered report that much later, or mid-duty the company's report time before it) and
-    a reserve for each next duty that leaves short of rest."""
+    a reserve for each next duty that leaves short of rest; a next duty no reserve takes re-timed until they are
+    rested, or with `cancel_next` cancelled (crew/next_duty_cancel.py)."""
     f, delay = ctx.flight, scenario.delay_minutes
     leaves = f.scheduled_departure + timedelta(minutes=delay)
     reports = {c: leaves - report_lead(_rows(ctx, c), f.flight_id, f.scheduled_departure) for c in sorted(members)}
@@ -128,7 +137,9 @@ def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], memb
     moves = next_duty_moves(ctx, [*scenario.actions, *told])
     recrews, short = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
     told = [t for t in told if not any(set(t.reports) & set(r.replacements) for r in recrews)]
-    retimed = retimed_next_duties(ctx, short)  # no reserve: their next duty reports once they are rested
+    dropped = cancelled_duties(ctx, short) if cancel_next and short else None
+    # no reserve: their next duty reports once they are rested, or is cancelled
+    retimed = [] if dropped else retimed_next_duties(ctx, short)
     knock_on = [*scenario.actions, rest, *retimed]
     after = next((i + 1 for i, a in enumerate(scenario.actions) if a.kind == "delay" and a.flight_id == f.flight_id), 0)
     return scenario.model_copy(
@@ -142,20 +153,28 @@ def _with_rest(ctx: DisruptionContext, scenario: Scenario, tired: set[str], memb
                 *told,
                 *retimed,
                 *knock_on_reports(ctx, knock_on, only=[a.flight_id for a in retimed if isinstance(a, DelayFlight)]),
+                *(dropped.actions if dropped else ()),
             ],
             "crew_rested": sorted(reports),
             "execution_notes": [
                 *scenario.execution_notes,
                 f"the crew of {f.flight_number} report again from {min(reports.values()):%d %b %H:%MZ}, rested "
                 "(ORO.FTL.235)",
+                *([dropped.note] if dropped else []),
             ],
+            **(dropped.costed(scenario) if dropped else {}),
         }
     )
 
 
-def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
+def rested_crew_delay(
+    ctx: DisruptionContext, wanted: int, *, hand_over_rotation: bool = False, cancel_next_duties: bool = False
+) -> Scenario | None:
     """The flight at least `wanted` minutes late, its whole rostered crew reporting again once every one of them has
-    had the minimum rest (a long wait re-times the crew's report, as an OCC does); None as ``_rest_shift``."""
+    had the minimum rest (a long wait re-times the crew's report, as an OCC does); None as ``_rest_shift``.
+    `hand_over_rotation`: the tail's later flights flown by another aircraft instead of late (plans/hand_over.py);
+    None when no aircraft can take them. `cancel_next_duties`: a next duty of the crew that no reserve takes
+    cancelled instead of re-timed; None when there is none."""
     found = _rest_shift(ctx, wanted)
     if found is None:
         return None
@@ -163,10 +182,17 @@ def rested_crew_delay(ctx: DisruptionContext, wanted: int) -> Scenario | None:
     delay = max(wanted, shift)
     delay = after_curfews(ctx, delay) or delay  # a rest ending in a curfew waits it out too
 
-    scenario = _with_rest(ctx, operate(ctx, "delay", delay, sources=["generator"]), tired, members)
-    return scenario.model_copy(
-        update={"scenario_id": f"delay:{delay}:rested", "title": f"Wait for the crew's minimum rest: {delay} min late"}
-    )
+    handed = hand_over(ctx, delay) if hand_over_rotation else None
+    if hand_over_rotation and handed is None:
+        return None
+    plan = operate(ctx, "delay", delay, sources=["generator"], handed=handed)
+    scenario = _with_rest(ctx, plan, tired, members, cancel_next=cancel_next_duties)
+    if cancel_next_duties and not any(isinstance(a, CancelFlight) for a in scenario.actions):
+        return None
+    named = f"delay:{delay}:rested" + (f":handover:{handed.tail}" if handed else "")
+    named += ":next-duty-cancelled" if cancel_next_duties else ""
+    title = f"Wait for the crew's minimum rest: {delay} min late" + (handed.title_words() if handed else "")
+    return scenario.model_copy(update={"scenario_id": named, "title": title})
 
 
 def with_crew_retimed(ctx: DisruptionContext, scenario: Scenario | None) -> Scenario | None:
@@ -212,16 +238,23 @@ def rescue_after_rest(ctx: DisruptionContext, rescue: Scenario | None) -> Scenar
 
 
 def _findings(
-    ctx: DisruptionContext, member: CrewMember, rest: RestCrew, delay: int, tired: set[str], moves: Moves
+    ctx: DisruptionContext,
+    member: CrewMember,
+    rest: RestCrew,
+    delay: int,
+    tired: set[str],
+    moves: Moves,
+    cancelled: frozenset[str] = frozenset(),
 ) -> list:
     """The crew rules for `member`'s duty re-timed to report at their new report, after standing down; their next
-    duty at the report the plan moves it to (``next_duty_moves``), else the roster's."""
+    duty at the report the plan moves it to (``next_duty_moves``), else the roster's; none where the plan cancels
+    it (`cancelled`: the flights the plan cancels)."""
     crew_id = member.crew_id
     available = ctx.crew_available_from.get(crew_id)  # a member the report expects back: from the estimate on
     awaited = available is not None and rest.reports[crew_id] + REPORT_BEFORE_DEPARTURE >= available
     if crew_id in tired or awaited:  # the report's fatigue is what the rest cures; a sickness in the data is not
         member = member.model_copy(update={"status": "ACTIVE"})
-    rows = moved(_rows(ctx, crew_id), crew_id, moves)
+    rows = without_cancelled(moved(_rows(ctx, crew_id), crew_id, moves), cancelled - {ctx.flight.flight_id})
     f = ctx.flight
     stood = stood_down(rows, rest.flight_id, rest.stood_down_at, f.origin)
     duty = duty_at_delay(rows, rest.flight_id, delay).model_copy(update={"report": rest.reports[crew_id]})
@@ -229,7 +262,7 @@ def _findings(
     if earlier and stood is not None:  # mid-duty: the duty so far ends where they stand down, the rest is a new one
         rows = [r for r in rows if r.duty_id != duty.duty_id]
         duty = remainder(duty, earlier, f.origin)
-    key = RestedCheck(crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id))
+    key = RestedCheck(crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id), cancelled)
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
 
 
@@ -304,6 +337,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
     duty itself → CREW_ILLEGAL; short of rest before their next rostered duty → CREW_CHAIN_BROKEN."""
     tired = fatigued(ctx)
     moves = next_duty_moves(ctx, s.actions)
+    cancelled = cancelled_ids(s.actions)
     for a in s.actions:
         if not isinstance(a, RestCrew) or a.flight_id != ctx.flight.flight_id:
             continue
@@ -321,7 +355,7 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
                 yield _check(crew_id, "illegal", f"{crew_id} is not in CrewMembers."), "DATA_MISSING"
                 bad += 1
                 continue
-            for finding in _findings(ctx, member, a, s.delay_minutes, tired, moves):
+            for finding in _findings(ctx, member, a, s.delay_minutes, tired, moves, cancelled):
                 if finding.status == "illegal" and finding.rule == NEXT_DUTY_RULE and crew_id in recrewed:
                     # a reserve takes their next duty: legal for it by the same rules, or the chain is broken
                     problem = reserve_problem(ctx, crew_id, recrewed[crew_id])
@@ -350,19 +384,6 @@ def rest_checks(ctx: DisruptionContext, s: Scenario) -> Iterator[Check]:
                 ),
                 None,
             )
-
-
-def reserve_problem(ctx: DisruptionContext, crew_id: str, recrew: ReassignCrew) -> str | None:
-    """Why the reserve a plan calls out for a rested member's next duty may not fly it (None: legal)."""
-    later = ctx.memo(FlightRead(recrew.flight_id), lambda: q.get_flight(ctx.handle, recrew.flight_id))
-    if later is None:
-        return f"{recrew.flight_id} is not in the data"
-    reserve = recrew.replacements[crew_id]
-    try:
-        findings = replacement_findings(ctx.handle, later, crew_id, reserve, later.delay_minutes, recrew.report_at)
-    except LookupError as exc:
-        return str(exc)
-    return next((f.message for f in findings if f.status == "illegal"), None)
 
 
 def _check(subject: str, status: str, message: str, clause: str = "ORO.FTL.235 / ORO.FTL.205") -> ConstraintCheck:

@@ -15,7 +15,7 @@ aircraft days. Nothing here decides legality.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from itertools import pairwise, product
 
@@ -28,6 +28,7 @@ from ..actions import DelayFlight, SwapAircraft
 from ..context import DisruptionContext
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
+from ..rotation.plan import passenger_minutes_added, retimed_sequence, swaps
 from ..validation.scenario import swap_eligibility
 from .cancellation import minutes_after
 from .operate import operate
@@ -149,42 +150,7 @@ def _pairs(
     for block, given in sorted(product(mine, theirs), key=lambda pair: len(pair[0]) + len(pair[1])):
         their_sequence = [first, *block[1:], *own[len(given) :]]
         our_sequence = [*given, *mine[-1][len(block) :]]
-        retimed = [*_retimed(their_sequence, departure), *_retimed(our_sequence, ready)]
-        swaps = [*_swaps(block, tail, f.aircraft_type), *_swaps(given, f.aircraft_registration, f.aircraft_type)]
-        added = _passenger_minutes([f, *block[1:], *own, *mine[-1][len(block) :]], retimed)
-        yield block[1:], given, [*swaps, *retimed], added
-
-
-def _passenger_minutes(flights: Sequence[Flight], retimed: Sequence[DelayFlight]) -> int:
-    """The delay re-timing adds to `flights`, in booked passenger-minutes (a flight with no count: one)."""
-    by_id = {x.flight_id: x for x in flights}
-    return sum(
-        (a.delay_minutes - by_id[a.flight_id].delay_minutes) * max(1, sum(by_id[a.flight_id].booked.values()))
-        for a in retimed
-    )
-
-
-def _swaps(flights: Sequence[Flight], tail: str, aircraft_type: str) -> list[SwapAircraft]:
-    return [
-        SwapAircraft(
-            flight_id=x.flight_id,
-            from_registration=x.aircraft_registration,
-            to_registration=tail,
-            to_aircraft_type=aircraft_type,
-        )
-        for x in flights
-    ]
-
-
-def _retimed(sequence: Sequence[Flight], ready: datetime) -> list[DelayFlight]:
-    """Each flight of a tail's new sequence that leaves later than it now does: no earlier than its schedule, the
-    tail's `ready` time for the first, and the previous arrival plus the type's minimum turn for the others."""
-    out: list[DelayFlight] = []
-    free = ready
-    for x in sequence:
-        leaves = max(x.departure, x.scheduled_departure, free)
-        arrives = leaves + (x.scheduled_arrival - x.scheduled_departure)
-        if leaves > x.departure:
-            out.append(rotation_plan.retimed(x, minutes_after(x.scheduled_departure, leaves)))
-        free = arrives + timedelta(minutes=AIRCRAFT_TYPES[x.aircraft_type].min_turn_minutes)
-    return out
+        retimed = [*retimed_sequence(their_sequence, departure), *retimed_sequence(our_sequence, ready)]
+        moves = [*swaps(block, tail, f.aircraft_type), *swaps(given, f.aircraft_registration, f.aircraft_type)]
+        added = passenger_minutes_added([f, *block[1:], *own, *mine[-1][len(block) :]], retimed)
+        yield block[1:], given, [*moves, *retimed], added

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
+from itertools import product
 
 from ...analysis.base import decision_time
 from ...analysis.crew import reserve_swap_at
@@ -50,6 +51,7 @@ from .cancellation import cancellation, minutes_after
 from .clearance_wait import annotated, clearance_waits, ready_from
 from .curfew_wait import after_curfews
 from .exchange import exchange_scenarios, swap_departure
+from .hand_over import handed_over
 from .operate import operate
 from .rescue import rescue_scenarios
 
@@ -73,10 +75,7 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
 
     if not proposed_only:
         keep(cancellation(ctx))
-    waits = _waits(ctx)
-    for delay, sources in _delays(ctx).items():
-        if not proposed_only or sources != ["generator"]:
-            keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
+    _delay_plans(ctx, keep, proposed_only)
     for delay in [] if proposed_only else _crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]:
         proposal = reserve_swap_at(
             ctx.handle,
@@ -126,6 +125,18 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
     return sorted(costed, key=lambda s: s.scenario_id)
 
 
+def _delay_plans(ctx: DisruptionContext, keep, proposed_only: bool) -> None:
+    """A wait to each moment that matters (``_delays``), and the same wait with the tail's later flights handed
+    over to another aircraft (plans/hand_over.py) where the wait would make them late."""
+    waits = _waits(ctx)
+    for delay, sources in _delays(ctx).items():
+        if not proposed_only or sources != ["generator"]:
+            keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
+            if not proposed_only:
+                handed = handed_over(ctx, delay)
+                keep(annotated(handed, waits) if handed else None)
+
+
 def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:
     """The generator's own crew and aircraft plans: a tail exchange, a reserve positioned on our flights, operating
     short, the crew rested, a rescue aircraft (with the crew re-timed or rested for it), the flight flown on from its
@@ -135,7 +146,8 @@ def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:
     keep(positioned_crew_swap(ctx))
     keep(short_crew(ctx))  # an unavailable cabin crew member stands down; the rest meet the minimum (ORO.CC.100)
     for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
-        keep(rested_crew_delay(ctx, delay))
+        for handed, cancel in product((False, True), repeat=2):  # the rotation handed over; the next duty cancelled
+            keep(rested_crew_delay(ctx, delay, hand_over_rotation=handed, cancel_next_duties=cancel))
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
         keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from ...data import queries as q
 from ...models.airports import great_circle_km
@@ -23,6 +24,9 @@ from ..memo_keys import FlightRead
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
 from .text import pros_cons, title
+
+if TYPE_CHECKING:
+    from .hand_over import HandOver
 
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve crew member
 COACH_KMH, COACH_HANDLING_MINUTES = 70, 60  # after a diversion: coach to the destination
@@ -45,12 +49,14 @@ def operate(
     ferry: FerryAircraft | None = None,
     carried: Sequence[Flight] = (),
     exchanged: Sequence[SwapAircraft | DelayFlight] = (),
+    handed: HandOver | None = None,
 ) -> Scenario:
     """A scenario in which the flight operates: `delay` minutes late, on `registration` (brought by `ferry` when
     it is elsewhere; it also flies the flight's tail's later flights `carried`, until the tails swap back), with
     `replacements` for rostered crew, to `alternate` instead of the destination. On its own tail, the delay's
     knock-on moves the tail's later flights. `exchanged`: the other tail's flights the flight's own tail takes over
-    once released, and the flights that exchange re-times (plans/exchange.py)."""
+    once released, and the flights that exchange re-times (plans/exchange.py). `handed`: the tail's later flights
+    another aircraft takes over instead of the knock-on (plans/hand_over.py)."""
     f = ctx.flight
     departure = f.scheduled_departure + timedelta(minutes=delay)
     arrival = departure + (f.scheduled_arrival - f.scheduled_departure)
@@ -75,6 +81,7 @@ def operate(
                 )
             )
     actions += exchanged
+    actions += handed.actions if handed else ()
     if replacements:
         actions.append(ReassignCrew(flight_id=f.flight_id, replacements=replacements, report_at=report))
     if registration and extra_cabin_crew(f.aircraft_type, aircraft_type):
@@ -95,12 +102,17 @@ def operate(
         actions.append(DivertFlight(flight_id=f.flight_id, alternate=alternate, new_arrival=arrival))
         actions.append(RebookPassengers(flight_id=f.flight_id, passengers=_pax(ctx), ground_transport_to=f.destination))
     same_tail = registration is None
-    actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
+    if handed is None:
+        actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
     if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
         actions = rotation_plan.latest_delays([*actions, *_chain(ctx, actions, delay, replacements or {})])
     actions += knock_on_reports(ctx, actions)  # crews of re-timed later flights, still at rest, report later
     # a flight the data already cancelled has no rotation left to run down (its report is answered on its own)
-    flies = same_tail and any(x.flight_id == f.flight_id and x.status != "CANCELLED" for x in ctx.rotation)
+    flies = (
+        same_tail
+        and handed is None
+        and any(x.flight_id == f.flight_id and x.status != "CANCELLED" for x in ctx.rotation)
+    )
     spread = network.propagate_delay(ctx.rotation, f.flight_id, delay) if flies else None
     delays = spread.delays() if spread else {f.flight_id: delay}
     # flights of other tails the plan re-times (an exchange's, a crew's next duty's) at their own delays
@@ -123,7 +135,7 @@ def operate(
             ),
             care=(guest.duty_of_care(f, ctx.bookings, "delay", departure_delay_minutes=delay),),
             crew_overtime_member_hours=len(replacements or {}) * RESERVE_CALL_OUT_HOURS,
-            tail_swaps=int(not same_tail),
+            tail_swaps=int(not same_tail) + (handed.swaps if handed else 0),
             ferry_block_minutes=ferried,
         )
     )
@@ -134,7 +146,10 @@ def operate(
         f"{delay}" if kind == "delay" or delay != f.delay_minutes else None,
         "crew" if replacements and kind != "crew_swap" else None,
         "exchange" if exchanged else None,
+        f"handover:{handed.tail}" if handed else None,
     ]
+    if handed:
+        notes = [*(notes or []), handed.note(f.aircraft_registration)]
     if carried:
         back = carried[-1]
         notes = [

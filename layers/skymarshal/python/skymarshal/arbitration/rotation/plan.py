@@ -8,6 +8,7 @@ function ``skymarshal data check`` runs over the whole airline after execution).
                      first return to the flight's origin (an out-and-back; the tails swap back there), the second,
                      ..., or everything left in the data. The builder takes the first block the check accepts.
 - ``planned``        each touched tail's flights as the plan leaves them (the actions applied in memory).
+- ``retimed_sequence`` a tail's new sequence (after a swap or a hand-over) flown as early as it can be.
 - ``plan_breaks``    the breaks of those rotations from the disrupted flight on: a continuity break anywhere, a
                      flight on a grounded tail within ``GROUNDED_HORIZON`` of the flight (later groundings are the
                      next decision's, once maintenance knows more), each typed ROTATION_BROKEN by validation.
@@ -15,12 +16,14 @@ function ``skymarshal data check`` runs over the whole airline after execution).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import TypeVar, cast
 
 from ...analysis.base import decision_time
 from ...data import queries as q
+from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
 from ...rules.network import propagate_delay
 from ...rules.rotation import RotationBreak, flying, rotation_breaks
@@ -116,8 +119,8 @@ def planned(ctx: DisruptionContext, actions: Sequence) -> dict[str, list[Flight]
     tails = _moved_tails(ctx, actions)
     flights = {x.flight_id: x for t in sorted(tails) for x in tail_flights(ctx, t)}
     flights.setdefault(ctx.flight.flight_id, ctx.flight)
-    for a in actions:  # a flight of another tail the plan re-times (a crew's next duty): that tail too
-        if isinstance(a, DelayFlight) and a.flight_id not in flights:
+    for a in actions:  # a flight of another tail the plan re-times or cancels (a crew's next duty): that tail too
+        if isinstance(a, (DelayFlight, CancelFlight)) and a.flight_id not in flights:
             x = ctx.memo(FlightRead(a.flight_id), lambda a=a: q.get_flight(ctx.handle, a.flight_id))
             if x is not None:
                 tails.add(x.aircraft_registration)
@@ -265,3 +268,39 @@ def first_whole(ctx: DisruptionContext, candidates: Iterable[T], actions_of: Cal
         last = candidate
     assert last is not None, "blocks() always gives at least the flight itself"
     return last
+
+
+def passenger_minutes_added(flights: Sequence[Flight], retimed: Sequence[DelayFlight]) -> int:
+    """The delay re-timing adds to `flights`, in booked passenger-minutes (a flight with no count: one)."""
+    by_id = {x.flight_id: x for x in flights}
+    return sum(
+        (a.delay_minutes - by_id[a.flight_id].delay_minutes) * max(1, sum(by_id[a.flight_id].booked.values()))
+        for a in retimed
+    )
+
+
+def swaps(flights: Sequence[Flight], tail: str, aircraft_type: str) -> list[SwapAircraft]:
+    """Each of `flights` moved to `tail`."""
+    return [
+        SwapAircraft(
+            flight_id=x.flight_id,
+            from_registration=x.aircraft_registration,
+            to_registration=tail,
+            to_aircraft_type=aircraft_type,
+        )
+        for x in flights
+    ]
+
+
+def retimed_sequence(sequence: Sequence[Flight], ready: datetime) -> list[DelayFlight]:
+    """Each flight of a tail's new sequence that leaves later than it now does: no earlier than its schedule, the
+    tail's `ready` time for the first, and the previous arrival plus the type's minimum turn for the others."""
+    out: list[DelayFlight] = []
+    free = ready
+    for x in sequence:
+        leaves = max(x.departure, x.scheduled_departure, free)
+        arrives = leaves + (x.scheduled_arrival - x.scheduled_departure)
+        if leaves > x.departure:
+            out.append(retimed(x, math.ceil((leaves - x.scheduled_departure).total_seconds() / 60)))
+        free = arrives + timedelta(minutes=AIRCRAFT_TYPES[x.aircraft_type].min_turn_minutes)
+    return out
