@@ -39,7 +39,7 @@ def own_out_and_back(leaves, reg=OTHER):
     return [out, back]
 
 
-def context(monkeypatch, other_flights, *, other_at="AUH", landed=()):
+def context(monkeypatch, other_flights, *, other_at="AUH", landed=(), booked=None):
     """The held flight's decision with every read answered from these rows: the late tail's day, the other
     aircraft's (at `other_at` at the start of the day), the arrivals at AUH."""
     cause = Disruption(
@@ -64,7 +64,8 @@ def context(monkeypatch, other_flights, *, other_at="AUH", landed=()):
         weather_window=None,
         disruption=cause,
     )
-    ctx.memo(TailRead(LATE), lambda: [HELD, OUT, BACK, EVENING])
+    later = [x.model_copy(update={"booked": booked}) if booked else x for x in (OUT, BACK, EVENING)]
+    ctx.memo(TailRead(LATE), lambda: [HELD, *later])
     ctx.memo(TailRead(OTHER), lambda: list(other_flights))
     for reg in (LATE, OTHER):
         ctx.memo(WorkOrdersRead(reg), lambda: [])
@@ -97,6 +98,13 @@ def test_an_aircraft_between_its_own_flights_swaps_blocks_with_the_late_tail(mon
 @pytest.mark.parametrize("other_at", ["DXB"])
 def test_nobody_at_the_hub_no_hand_over(monkeypatch, other_at):
     assert module.hand_over(context(monkeypatch, [], other_at=other_at), 190) is None
+
+
+def test_a_hand_over_that_spares_less_than_the_swap_costs_is_not_offered(monkeypatch):
+    slack = int((OUT.scheduled_departure - HELD.scheduled_arrival - TURN).total_seconds() // 60)
+    # 15 minutes of knock-on on the out-and-back: worth a swap with full flights, not with five passengers on each
+    assert module.hand_over(context(monkeypatch, []), slack + 15) is not None
+    assert module.hand_over(context(monkeypatch, [], booked={"Y": 5}), slack + 15) is None
 
 
 def test_a_delay_the_next_flight_absorbs_needs_no_hand_over(monkeypatch):

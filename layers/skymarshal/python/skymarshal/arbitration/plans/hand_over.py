@@ -23,6 +23,7 @@ from itertools import product
 from ...data import queries as q
 from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
+from ...rules import finance
 from ...rules.rotation import flying
 from ..actions import DelayFlight, SwapAircraft
 from ..context import DisruptionContext
@@ -98,9 +99,21 @@ def _hand_over(ctx: DisruptionContext, delay: int) -> HandOver | None:
         best = _best_pair(ctx, delay, later, tail, free, own, ready)
         if best is not None:
             found.append(best)
-    if not found:
-        return None
-    return min(found, key=lambda h: (h.added_minutes, len(h.taken) + len(h.given), h.tail))
+    best = min(found, key=lambda h: (h.added_minutes, len(h.taken) + len(h.given), h.tail), default=None)
+    return best if best is not None and _worth_it(ctx, delay, best) else None
+
+
+def _worth_it(ctx: DisruptionContext, delay: int, handed: HandOver) -> bool:
+    """Whether the knock-on the hand-over spares (its passenger-minutes at ``finance.PASSENGER_MINUTE_USD`` and its
+    flights' delay cost) outweighs what it costs (the swaps, the minutes its own re-timings add): a swap that
+    saves a hundred passenger-minutes is not a plan worth a duty manager's time."""
+    knock_on = rotation_plan.knock_on(ctx, delay)
+    retimed = [a for a in handed.actions if isinstance(a, DelayFlight)]
+    rotation = rotation_plan.tail_flights(ctx, ctx.flight.aircraft_registration)
+    spared = passenger_minutes_added(rotation, knock_on) - handed.added_minutes
+    operating = finance.delay_cost({a.flight_id: a.delay_minutes for a in knock_on}).amount_usd
+    operating -= finance.delay_cost({a.flight_id: a.delay_minutes for a in retimed}).amount_usd
+    return spared * finance.PASSENGER_MINUTE_USD + operating > finance.tail_swap_cost(handed.swaps).amount_usd
 
 
 def _later(ctx: DisruptionContext) -> list[Flight]:
