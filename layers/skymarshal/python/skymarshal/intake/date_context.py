@@ -100,10 +100,16 @@ def day_taken_by_month_before(text: str, day_start: int) -> bool:
     return _MONTH_JUST_BEFORE.search(text[max(0, day_start - _MONTH_REACH) : day_start]) is not None
 
 
-# A flight number just written ("EY16 ", "ey 311 "): a bare day/month after it is its date ("EY16 19/1"). The two
-# characters before its digits must be an airline designator as flights.py reads one, so an aircraft type, a gate or
-# a stand ("B787/9", "gate B12/14") dates nothing.
-_FLIGHT_BEFORE = re.compile(r"(?<![\w-])(?P<code>[A-Z]{2}|[A-Z]\d|\d[A-Z])(?P<sep>\s?)\d{1,4}[A-Z]?\s*[,:]?\s*$", re.I)
+# A flight number just written ("EY16 ", "ey 311 "), perhaps with its station or route as the shorthand writes them
+# ("ey336 hyd 18/1", "EY462 AUH-MEL 18/1"): a bare day/month after it is its date. The two characters before its
+# digits must be an airline designator as flights.py reads one, so an aircraft type, a gate or a stand ("B787/9",
+# "gate B12/14") dates nothing; a three-letter word is a station only when it is not a word of the sentence
+# ("EY16 for 24/7 support": no date).
+_NOT_STATIONS = r"for|the|and|was|are|has|had|not|but|all|any|per|via|due|off|out|its|our|new|now|one|two|six|ten"
+_STATION_AFTER = rf"(?:\s+(?!(?:{_NOT_STATIONS})\b)[A-Z]{{3}}(?:[-/][A-Z]{{3}})?)?"
+_FLIGHT_BEFORE = re.compile(
+    rf"(?<![\w-])(?P<code>[A-Z]{{2}}|[A-Z]\d|\d[A-Z])(?P<sep>\s?)\d{{1,4}}[A-Z]?{_STATION_AFTER}\s*[,:]?\s*$", re.I
+)
 # The telex and MVT way of dating a flight: its day of the month after a slash ("EY462/18", "EY18/19 LHR"), not a
 # day/month ("EY16/19/1"). "EY11/12" is read so too: a day the flight does not fly is refused, never guessed.
 _FLIGHT_DAY = re.compile(
@@ -126,7 +132,7 @@ def flight_days(masked: str) -> list[tuple[str, int, int, int]]:
     ]
 
 
-_FLIGHT_REACH = 24  # characters before a date that can hold the flight number and the spaces after it
+_FLIGHT_REACH = 32  # characters before a date that can hold the flight number, its route and the spaces after it
 
 
 def flight_just_written(text: str, start: int) -> bool:

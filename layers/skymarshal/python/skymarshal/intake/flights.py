@@ -213,7 +213,23 @@ def find_flights(text: str, default_carrier: str = "EY") -> list[FlightMention]:
         add(m.start(), m.end(), _normalise(code, m["num"]), "name")
     for m in _BARE_NUMBER.finditer(masked):
         add(m.start(), m.end(), _normalise(default_carrier, m["num"]), "default")
-    return sorted(found, key=lambda f: f.start)
+    found.sort(key=lambda f: f.start)
+    return [f for i, f in enumerate(found) if not _retracted(text, f, found[i + 1] if i + 1 < len(found) else None)]
+
+
+# A flight number the writer takes back for the next one: "EY404? no - sorry - EY406", "EY410/18 KUL? no — EY411",
+# "EY404, sorry, EY406", "EY404 — correction: EY406". Only a correction word between the two (after a question mark,
+# "no" as well), so a list ("EY101, EY102") or an alternative ("EY101 or EY102?") keeps both.
+_CORRECTION = r"(?:sorry|correction|i mean|make that|should be|read|corrected to)"
+_RETRACTION = re.compile(
+    rf"^[^.!?\n]{{0,12}}?(?:\?[\s,\-–—:]*(?:no|nope|{_CORRECTION})|[\s,\-–—:(]*{_CORRECTION})\b[\s,\-–—:.!)]*"
+    rf"(?:{_CORRECTION}\b[\s,\-–—:.!)]*)?$",
+    re.I,
+)
+
+
+def _retracted(text: str, mention: FlightMention, after: FlightMention | None) -> bool:
+    return after is not None and _RETRACTION.match(text[mention.end : after.start]) is not None
 
 
 def normalise_flight_number(text: str | None, default_carrier: str = "EY") -> str | None:

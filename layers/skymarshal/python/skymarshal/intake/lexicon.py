@@ -227,7 +227,7 @@ CUES: tuple[Cue, ...] = (
         "aircraft_defect",
         2.5,
         r"aog|mechanical|technical problem|technical fault|technical issue|technical defect|tech issue|tech problem"
-        r"|defect|no-?go item|mel item|snag|malfunction\w*",
+        r"|defect|no-?go item|mel item|snag|malfunction\w*|borescope\w*|boroscope\w*",
     ),
     cue(41, "aircraft_defect", 1.5, r"unserviceable|inoperative|u/s"),
     cue(

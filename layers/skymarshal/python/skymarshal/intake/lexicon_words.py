@@ -32,6 +32,9 @@ DEFECT = (
     r"|replace\w*|tech\w*|mechanical|temperature|hot|rectif\w*|troubleshoot\w*|chipped|delaminat\w*|seized|erratic|low pressure"
     # what an inspection finds on a part: fluid escaping it, damage to its skin, a part come loose or gone
     r"|drip\w*|seep\w*|weep\w*|damaged|dent\w*|scratch\w*|gouge\w*|puncture\w*|corro\w*|loose|detached|missing"
+    # an annunciated mismatch ("FLAP DISAGREE"), a part due for changing, a trend past its limit ("oil consumption")
+    r"|disagree\w*|needs? (?:a )?(?:chang\w*|renew\w*)|needed chang\w*|requires? (?:a )?chang\w*"
+    r"|to be (?:changed|renewed)|change required|consumption"
 )
 AIRCRAFT_PARTS = (
     r"engines?|hydraulic\w*|gear|brakes?|tyres?|tires?|wheels?|apu|avionics|radar|transponder|autopilot|flaps?|slats?"
