@@ -75,10 +75,11 @@ class _BreakWatch:
 def _skymarshal(airline, stream, out: Path, policy: str, before, trace: bool):
     """SkyMarshal's scorecard on the stream, each event's rank 1 and cost to the day (`trace`), and the
     before/after Gantt of the hub bank that lost most."""
-    from skymarshal.cli.replay_run import ReplayProgress, replay, tails_before
+    from skymarshal.cli.replay_run import ReplayProgress, execution_name, replay, tails_before
     from skymarshal.cli.replay_scorecard import account_scorecard
     from skymarshal.cli.replay_trace import ReplayTracer
     from skymarshal.data.generator.network import HUB
+    from skymarshal.day.repairs import close_repaired
     from skymarshal.day.state import from_handle, tails_of
     from skymarshal.local import workflow as local_workflow
     from skymarshal.local.emulator import in_process_account
@@ -101,8 +102,15 @@ def _skymarshal(airline, stream, out: Path, policy: str, before, trace: bool):
                 tracer.after(outcome)
             watch.after(outcome)
 
+        runs = {e.event_id: execution_name(stream, e) for e in stream.events}
         outcomes = replay(
-            stream, client, progress, lambda: tails_of(handle, days), policy=policy, after_event=event_decided
+            stream,
+            client,
+            progress,
+            lambda: tails_of(handle, days),
+            policy=policy,
+            after_event=event_decided,
+            repaired=lambda now: close_repaired(handle, stream, now, runs),
         )
         for line in watch.blamed:
             print(f"  rotation break first seen after {line}", flush=True)

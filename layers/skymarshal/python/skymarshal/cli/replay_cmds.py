@@ -98,9 +98,10 @@ def check_data(stream, handle) -> None:
 
 def _run(args) -> int:
     from ..day.published import publish, replay_key, replayed_day
+    from ..day.repairs import close_repaired
     from ..day.state import from_handle, tails_of
     from ..day.trace import trace_table
-    from .replay_run import ReplayProgress, replay, tails_before
+    from .replay_run import ReplayProgress, execution_name, replay, tails_before
     from .replay_scorecard import account_scorecard, scorecard_table
     from .replay_trace import ReplayTracer
 
@@ -121,6 +122,7 @@ def _run(args) -> int:
             stream, lambda: from_handle(handle, stream.header.days, tails_before(progress)), args.policy
         )
         tracer.start(len(progress.load()[1]))
+        runs = {e.event_id: execution_name(stream, e) for e in stream.events}
         outcomes = replay(
             stream,
             client,
@@ -130,6 +132,8 @@ def _run(args) -> int:
             echo=echo,
             after_event=tracer.after,
             bus=bus,
+            # the emulated account is the replay's whole world: maintenance signs repaired tails off in it
+            repaired=None if bus is not None else lambda now: close_repaired(handle, stream, now, runs),
         )
         tails, _ = progress.load()
         card = account_scorecard(handle, stream, outcomes, tails or {}, args.policy)

@@ -329,10 +329,13 @@ def replay(
     echo: Callable[[str], None] = print,
     after_event: Callable[[Outcome], None] | None = None,
     bus: Bus | None = None,
+    repaired: Callable[[datetime], object] | None = None,
 ) -> list[Outcome]:
     """Every event not yet decided, in time order, each executed plan that waits on a cause decided again at its
     re-decision point while the cause has not cleared (up to MAX_REDECISIONS times, in time order with the
-    events); the outcomes of the whole replay (earlier ones included), the re-decisions after the events."""
+    events); the outcomes of the whole replay (earlier ones included), the re-decisions after the events.
+    `repaired(now)` tells the account what maintenance has signed off by each decision (day/repairs.py)."""
+    news = repaired or (lambda now: None)
     before, decided = progress.load()
     if before is None:
         progress.start(tails())
@@ -355,6 +358,7 @@ def replay(
             key = f"{event.event_id}{REDECIDE_SUFFIX}{n}"
             outcome = decided.get(key)
             if outcome is None:
+                news(at)
                 first = base_name(decided[event.event_id].execution)  # through a bus, the run the rule started
                 told = cleared_report(event, at) if cleared else None
                 outcome = decide_event(client, stream, event, policy, bus, redecides=(first, n, at), report=told)
@@ -372,6 +376,7 @@ def replay(
         if event.event_id in decided:
             look_again(event, decided[event.event_id], 1)
             continue
+        news(event.at)
         outcome = decide_event(client, stream, event, policy, bus)
         progress.record(outcome)
         decided[event.event_id] = outcome
