@@ -185,3 +185,23 @@ def test_the_bound_answers_waiting_when_the_models_plan_scores_worse(monkeypatch
     assert hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3, objective="roadef").flights["F1"].status == (
         "CANCELLED"  # the 2009 objective keeps the model's plan as it is
     )
+
+
+def test_waiting_cancels_a_held_flight_with_what_its_tail_then_cannot_reach():
+    """The waiting day the bound falls back on is a day an airline could fly: the tail of a cancelled held flight
+    stays where it stands, so its flights until it next leaves from there are cancelled too (a day that flew them
+    anyway was a rotation break, and a bound below what is possible)."""
+    from day_rows import F2, flight
+
+    from skymarshal.day.hindsight import stranded_by
+    from skymarshal.rules.rotation import flying, rotation_breaks
+
+    day = state()
+    f3 = flight("F3", "EY23", "AUH", "BOM", utc(2027, 1, 21, 6), 180, "A6-BLA")
+    day.flights["F3"] = f3
+    assert stranded_by(day, "F1") == ["F1", "F2"]  # F3 leaves AUH, where the tail stands: flown
+    assert stranded_by(day, "F2") == ["F2", "F3"]  # never back at FRA: the rest of its day
+    for gone in stranded_by(day, "F1"):
+        day.flights[gone] = day.flights[gone].model_copy(update={"status": "CANCELLED"})
+    rest = flying([x for x in day.flights.values() if x.aircraft_registration == F2.aircraft_registration])
+    assert [b for b in rotation_breaks("A6-BLA", rest) if b.continuity] == []

@@ -326,13 +326,35 @@ def hindsight_plan(
     hand_over(out, state, day)
     if objective == "roadef":
         return out
-    waiting = state.copy()  # the crews covered, the uncrewable cancelled, nothing else changed
+    waiting = state.copy()  # the crews covered, the uncrewable cancelled with what their tails cannot then reach
     for flight_id in uncrewable:
-        waiting.flights[flight_id] = _applied(waiting.flights[flight_id], "cancel", None, 0)
+        for gone in stranded_by(waiting, flight_id):
+            waiting.flights[gone] = _applied(waiting.flights[gone], "cancel", None, 0)
     hand_over(waiting, state, day)
     costs = [day_cost(score(POLICY, s, events, [day], DecisionStats())) for s in (out, waiting)]
     LOG.info("hindsight: the plan's day costs %.0f, waiting's %.0f", *costs)
     return out if costs[0] <= costs[1] else waiting
+
+
+def stranded_by(state: DayState, flight_id: str) -> list[str]:
+    """The flight and the later flights of its tail that cannot fly once it is cancelled: up to the tail's next
+    departure from the cancelled flight's origin, where it stands (all of them if it never leaves there again)."""
+    f = state.flights[flight_id]
+    later = sorted(
+        (
+            x
+            for x in state.flights.values()
+            if x.aircraft_registration == f.aircraft_registration and x.departure > f.departure
+            and x.status != "CANCELLED"
+        ),
+        key=lambda x: (x.departure, x.flight_id),
+    )  # fmt: skip
+    out = [flight_id]
+    for x in later:
+        if x.origin == f.origin:
+            break
+        out.append(x.flight_id)
+    return out
 
 
 def day_cost(card: Scorecard) -> float:
