@@ -46,7 +46,8 @@ class CrewIllegalBound(_Bound):
 
 
 class CrewMaxDelayBound(_Bound):
-    """The rostered crew is legal only up to `max_delay_minutes` (unless every one of them is replaced)."""
+    """The rostered crew is legal only up to `max_delay_minutes` (unless every one of them is replaced, or the plan
+    answers for a member's later duty: then the crew rules judge each member at the plan's delay)."""
 
     kind: Literal["crew_max_delay"] = "crew_max_delay"
     crew_ids: tuple[str, ...]
@@ -160,6 +161,7 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
     # are the rules' to check (validation's second layer)
     gone = {*scenario.crew_replacements, *scenario.crew_rested, *scenario.crew_stood_down}
     code: RejectionCode | None = None
+    answered = ""
     if isinstance(bound, NoDispatchBound):
         violated, code = scenario.operates, "SAFETY_ANALYSIS_MISSING"
     elif isinstance(bound, CrewIllegalBound):
@@ -176,7 +178,12 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
             ",".join(bound.crew_ids[:3]),
         )
     elif isinstance(bound, CrewMaxDelayBound):
+        # the bound is the least of every member's latest legal delay, their next duty's rest included: a plan that
+        # re-crews, re-times or cancels a member's later duty is judged member by member by the rules instead, at
+        # its own delay (validation's second layer: each one's FDP, and each next duty by crew/chain.py)
         kept = [c for c in bound.crew_ids if c not in gone]
+        if set(kept) & _later_duty_handled(scenario) and scenario.delay_minutes > bound.max_delay_minutes:
+            kept, answered = [], "; past it, the plan answers for a later duty and the crew rules judge each member"
         violated, code, subject = (
             scenario.operates and bool(kept) and scenario.delay_minutes > bound.max_delay_minutes,
             "CREW_LIMIT_EXCEEDED",
@@ -197,14 +204,14 @@ def check_bound(scenario: Scenario, bound: SafetyBound) -> tuple[ConstraintCheck
         clause=_clause(bound.text),
         subject=subject,
         status="illegal" if violated else "legal",
-        message=("violates: " if violated else "kept: ") + bound.text,
+        message=("violates: " if violated else "kept: ") + bound.text + answered,
     )
     return check, code if violated else None
 
 
 def _later_duty_handled(scenario: Scenario) -> set[str]:
-    """Crew whose duty on some flight the plan re-crews (a reserve) or re-times (a report after rest)."""
-    handled: set[str] = set()
+    """Crew whose duty on some flight the plan re-crews (a reserve), re-times (a report after rest) or cancels."""
+    handled: set[str] = set(scenario.crew_next_duty_cancelled)
     for a in scenario.actions:
         if isinstance(a, ReassignCrew):
             handled |= set(a.replacements)

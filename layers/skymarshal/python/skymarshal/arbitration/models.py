@@ -86,6 +86,8 @@ class Scenario(Frozen):
     crew_replacements: dict[str, str] = Field(default_factory=dict)
     crew_rested: list[str] = Field(default_factory=list)  # rostered crew who report again after the minimum rest
     crew_stood_down: list[str] = Field(default_factory=list)  # unavailable cabin crew the flight operates without
+    # rostered crew whose next duty the plan cancels: no rest owed before it (crew/next_duty_cancel.py)
+    crew_next_duty_cancelled: list[str] = Field(default_factory=list)
     departure: UtcDatetime | None
     arrival: UtcDatetime | None
     arrival_airport: str | None  # the destination, or the alternate after a diversion

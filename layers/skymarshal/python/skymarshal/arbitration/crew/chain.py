@@ -19,7 +19,7 @@ from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
 from ...rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
 from ...rules.rostered import CrewLegality, flight_crew_legality, next_rostered_duty
-from ..actions import ReassignCrew, RestCrew
+from ..actions import CancelFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
 from ..memo_keys import CrewLegalityCheck, FlightRead, FlightRosterRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
@@ -215,11 +215,16 @@ def chain_checks(ctx: DisruptionContext, s: Scenario, flight: Flight, rostered: 
         if isinstance(a, ReassignCrew) and a.flight_id != ctx.flight.flight_id
         for old, new in a.replacements.items()
     }
+    cancelled = {a.flight_id for a in s.actions if isinstance(a, CancelFlight)}
     for r in chain_members(rostered, answered_for(ctx, s, flight)):
         rest = next(f for f in r.findings if f.status == "illegal" and f.rule == NEXT_DUTY_RULE)
         found = next_duty(ctx, r.crew_id, flight)
         label = f"{found[1].label or found[0]} (from {found[0]})" if found else "their next rostered duty"
         subject = found[0] if found else r.crew_id
+        if found and found[0] in cancelled:  # no duty, no rest owed before it (crew/next_duty_cancel.py)
+            message = f"{r.name}'s next duty {label} is cancelled in this plan: no rest is owed before it."
+            yield _check(f"crew chain {r.crew_id}", rest.clause, subject, "legal", message), None
+            continue
         chosen = recrewed.get((found[0], r.crew_id)) if found else None
         moved = _moved_next_duty(ctx, s, r, found, rest) if found and not chosen else None
         if moved is not None:

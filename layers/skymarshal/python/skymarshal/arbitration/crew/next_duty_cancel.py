@@ -11,7 +11,7 @@ where the tail stands breaks it, and the plan is refused).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ...data import queries as q
@@ -26,11 +26,14 @@ from ..rotation import plan as rotation_plan
 from .chain import next_duty
 
 
-def next_duty_flights(ctx: DisruptionContext, crew_ids: Iterable[str]) -> list[Flight]:
-    """Every operable flight of each member's next rostered duty after the disrupted flight, in departure order."""
+def next_duty_flights(
+    ctx: DisruptionContext, crew_ids: Iterable[str], after: Mapping[str, Flight] | None = None
+) -> list[Flight]:
+    """Every operable flight of each member's next rostered duty after the disrupted flight (or `after[crew_id]`), in
+    departure order."""
     found: dict[str, Flight] = {}
     for crew_id in sorted(crew_ids):
-        duty = next_duty(ctx, crew_id, ctx.flight)
+        duty = next_duty(ctx, crew_id, (after or {}).get(crew_id, ctx.flight))
         if duty is None:
             continue
         rows = ctx.roster(crew_id, ctx.flight.scheduled_departure)
@@ -50,6 +53,7 @@ class DroppedDuties:
 
     flights: tuple[Flight, ...]
     gone: Cancelled
+    members: tuple[str, ...]  # the crew whose next duty this is
 
     @property
     def actions(self) -> list:
@@ -75,19 +79,25 @@ class DroppedDuties:
         for k, v in extra.by_component().items():
             components[k] = round(components.get(k, 0.0) + v, 2)
         return {
+            "crew_next_duty_cancelled": sorted({*scenario.crew_next_duty_cancelled, *self.members}),
             "cost_usd": round(scenario.cost_usd + extra.total_usd, 2),
             "cost_by_component": {k: v for k, v in components.items() if v},
             "passengers_impacted": scenario.passengers_impacted + gone.passengers,
         }
 
 
-def cancelled_duties(ctx: DisruptionContext, short: Iterable[str]) -> DroppedDuties | None:
-    """The next duties of the members `short` of rest that no reserve takes, cancelled with their passengers
-    re-accommodated on their earliest ways home (None: no such duty in the data)."""
-    flights = next_duty_flights(ctx, short)
+def cancelled_duties(
+    ctx: DisruptionContext, short: Iterable[str], after: Mapping[str, Flight] | None = None
+) -> DroppedDuties | None:
+    """The next duties of the members `short` of rest that no reserve takes (after the disrupted flight, or
+    `after[crew_id]`), cancelled with their passengers re-accommodated on their earliest ways home (None: no such
+    duty in the data)."""
+    members = sorted(short)
+    flights = next_duty_flights(ctx, members, after)
     if not flights:
         return None
-    return DroppedDuties(tuple(flights), cancelled(ctx, flights, "its crew cannot be rested for it, no reserve"))
+    gone = cancelled(ctx, flights, "its crew cannot be rested for it, no reserve")
+    return DroppedDuties(tuple(flights), gone, tuple(members))
 
 
 def without_cancelled(rows: Sequence[CrewDuty], cancelled: frozenset[str]) -> list[CrewDuty]:

@@ -126,8 +126,9 @@ def generate(ctx: DisruptionContext, *, proposed_only: bool = False) -> list[Sce
 
 
 def _delay_plans(ctx: DisruptionContext, keep, proposed_only: bool) -> None:
-    """A wait to each moment that matters (``_delays``), and the same wait with the tail's later flights handed
-    over to another aircraft (plans/hand_over.py) where the wait would make them late."""
+    """A wait to each moment that matters (``_delays``), the same wait with the tail's later flights handed over to
+    another aircraft (plans/hand_over.py) where the wait would make them late, and with a crew's next duty it
+    leaves short of rest cancelled rather than re-timed."""
     waits = _waits(ctx)
     for delay, sources in _delays(ctx).items():
         if not proposed_only or sources != ["generator"]:
@@ -135,6 +136,16 @@ def _delay_plans(ctx: DisruptionContext, keep, proposed_only: bool) -> None:
             if not proposed_only:
                 handed = handed_over(ctx, delay)
                 keep(annotated(handed, waits) if handed else None)
+                keep(_next_duty_cancelled(ctx, delay, waits))
+
+
+def _next_duty_cancelled(ctx: DisruptionContext, delay: int, waits) -> Scenario | None:
+    """The wait with each next duty it leaves short of rest, and no reserve can take, cancelled instead of re-timed
+    (crew/next_duty_cancel.py); None when the wait leaves no such duty."""
+    plan = operate(ctx, "delay", delay, sources=["generator"], cancel_next_duties=True)
+    if not plan.crew_next_duty_cancelled:
+        return None
+    return annotated(plan.model_copy(update={"title": f"{plan.title}, a crew's next duty cancelled"}), waits)
 
 
 def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:

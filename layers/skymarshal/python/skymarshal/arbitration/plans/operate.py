@@ -19,6 +19,7 @@ from ..context import DisruptionContext
 from ..crew.cabin import add_cabin_crew, extra_cabin_crew
 from ..crew.chain import chain_recrews, chain_shortfalls
 from ..crew.moved_reports import knock_on_reports
+from ..crew.next_duty_cancel import DroppedDuties, cancelled_duties
 from ..crew.next_duty_retime import retimed_next_duties
 from ..memo_keys import FlightRead
 from ..models import Scenario
@@ -50,13 +51,15 @@ def operate(
     carried: Sequence[Flight] = (),
     exchanged: Sequence[SwapAircraft | DelayFlight] = (),
     handed: HandOver | None = None,
+    cancel_next_duties: bool = False,
 ) -> Scenario:
     """A scenario in which the flight operates: `delay` minutes late, on `registration` (brought by `ferry` when
     it is elsewhere; it also flies the flight's tail's later flights `carried`, until the tails swap back), with
     `replacements` for rostered crew, to `alternate` instead of the destination. On its own tail, the delay's
     knock-on moves the tail's later flights. `exchanged`: the other tail's flights the flight's own tail takes over
     once released, and the flights that exchange re-times (plans/exchange.py). `handed`: the tail's later flights
-    another aircraft takes over instead of the knock-on (plans/hand_over.py)."""
+    another aircraft takes over instead of the knock-on (plans/hand_over.py). `cancel_next_duties`: a next duty the
+    delays leave short of rest and no reserve takes is cancelled, not re-timed (crew/next_duty_cancel.py)."""
     f = ctx.flight
     departure = f.scheduled_departure + timedelta(minutes=delay)
     arrival = departure + (f.scheduled_arrival - f.scheduled_departure)
@@ -104,8 +107,10 @@ def operate(
     same_tail = registration is None
     if handed is None:
         actions += rotation_plan.knock_on(ctx, delay, None if same_tail else [x.flight_id for x in carried])
+    dropped = None
     if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
-        actions = rotation_plan.latest_delays([*actions, *_chain(ctx, actions, delay, replacements or {})])
+        chained, dropped = _chain(ctx, actions, delay, replacements or {}, cancel_next_duties)
+        actions = rotation_plan.latest_delays([*actions, *chained])
     actions += knock_on_reports(ctx, actions)  # crews of re-timed later flights, still at rest, report later
     # a flight the data already cancelled has no rotation left to run down (its report is answered on its own)
     flies = (
@@ -147,6 +152,7 @@ def operate(
         "crew" if replacements and kind != "crew_swap" else None,
         "exchange" if exchanged else None,
         f"handover:{handed.tail}" if handed else None,
+        "next-duty-cancelled" if dropped else None,
     ]
     if handed:
         notes = [*(notes or []), handed.note(f.aircraft_registration)]
@@ -182,13 +188,20 @@ def operate(
         downstream_flights_delayed=downstream,
         execution_notes=list(notes or []),
     )
+    if dropped:
+        scenario = scenario.model_copy(
+            update={**dropped.costed(scenario), "execution_notes": [*scenario.execution_notes, dropped.note]}
+        )
     return scenario.model_copy(update=pros_cons(ctx, scenario, moved))
 
 
-def _chain(ctx: DisruptionContext, actions: list, delay: int, replacements: dict) -> list:
+def _chain(
+    ctx: DisruptionContext, actions: list, delay: int, replacements: dict, cancel_next: bool = False
+) -> tuple[list, DroppedDuties | None]:
     """Reserves for the next rostered duties the plan's delays make illegal (the flight's and its knock-on's), one
     per member; a duty no reserve can take reports once its crew is rested, by the most any of the member's re-timed
-    flights leaves them short (validation judges each of those flights: crew/next_duty_retime.py)."""
+    flights leaves them short (validation judges each of those flights: crew/next_duty_retime.py) — or, with
+    `cancel_next`, is cancelled (crew/next_duty_cancel.py, returned beside the actions for its costing)."""
     taken = set(replacements.values())
     delayed = [(ctx.flight, delay)]
     for a in actions:
@@ -206,7 +219,11 @@ def _chain(ctx: DisruptionContext, actions: list, delay: int, replacements: dict
         relieved |= {c for r in recrews for c in r.replacements}
         for crew_id, by in chain_shortfalls(ctx, flight, minutes, relieved, ()).items():
             short[crew_id], after[crew_id] = max(by, short.get(crew_id, 0)), after.get(crew_id, flight)
-    return out + retimed_next_duties(ctx, {c: by for c, by in short.items() if c not in relieved}, after)
+    left = {c: by for c, by in short.items() if c not in relieved}
+    dropped = cancelled_duties(ctx, left, after) if cancel_next and left else None
+    if dropped is not None:
+        return out + dropped.actions, dropped
+    return out + retimed_next_duties(ctx, left, after), None
 
 
 def _pax(ctx: DisruptionContext) -> int:
