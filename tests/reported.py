@@ -24,6 +24,22 @@ def flight_of(handle, prompt: str) -> Flight:
     return flight
 
 
+def decided(handle, prompt: str, now: datetime):
+    """(flight, facts, overlay, decision) as the workflow reaches them: Validate's facts with the clearance, both
+    rounds of the agents, the arbitrator — offline, at `now`."""
+    from skymarshal.arbitration.arbitrator import arbitrate
+    from skymarshal.intake.clearance import with_clearance
+    from skymarshal.intake.disruption_facts import resolve_flight_report
+    from skymarshal.workflow.steps.rounds import run_rounds
+
+    flight = flight_of(handle, prompt)
+    facts, overlay = resolve_flight_report(prompt, flight, handle, None)
+    facts = with_clearance(facts, prompt, handle, now, flight)
+    collation = run_rounds(prompt, handle=handle, llm=None, disruption=facts, overlay=overlay, now=now)[1]
+    decision = arbitrate(collation, prompt, handle=handle.with_overlay(overlay), llm=None, disruption=facts, now=now)
+    return flight, facts, overlay, decision
+
+
 def reported(handle, prompt: str) -> Disruption:
     """The report about the flight it names, as facts (what the arbitrator takes the flight and its kind from)."""
     return report_disruption(prompt, flight_of(handle, prompt))

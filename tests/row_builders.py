@@ -221,3 +221,27 @@ def sector_item(**overrides: Any) -> dict[str, Any]:
         "position": "FO",
         "sector_departure": "2027-01-20T22:30:00Z",
     } | overrides
+
+
+def bare_context(flight: Flight, disruption, *, rotation=None, now: datetime | None = None, handle=None, **kw: Any):
+    """A decision's context for `flight` whose reads the test seeds (`ctx.memo`) or stubs (`handle`): no agents, no
+    bounds, no bookings, no airport profiles, an hour before departure unless told."""
+    from skymarshal.arbitration.context import DisruptionContext
+
+    fields: dict[str, Any] = {
+        "prompt": "",
+        "flight": flight,
+        "collation": {},
+        "handle": handle,
+        "now": now or flight.scheduled_departure - timedelta(hours=1),
+        "bookings": [],
+        "rotation": rotation if rotation is not None else [flight],
+        "profiles": {},
+        "bounds": [],
+        "disruption_type": "other",
+        "release_at": None,
+        "tail_grounded": False,
+        "weather_window": None,
+        "disruption": disruption,
+    }
+    return DisruptionContext(**{**fields, **kw})

@@ -11,13 +11,12 @@ from datetime import timedelta
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from row_builders import aircraft_day, flight, utc
+from row_builders import aircraft_day, bare_context, flight, utc
 
 from skymarshal.arbitration.actions import DelayFlight, SwapAircraft
-from skymarshal.arbitration.context import DisruptionContext
 from skymarshal.arbitration.memo_keys import TailRead, WorkOrdersRead
 from skymarshal.arbitration.plans import hand_over as module
-from skymarshal.arbitration.rotation.plan import planned
+from skymarshal.arbitration.rotation.plan import planned, retimed
 from skymarshal.data import queries as q
 from skymarshal.models.disruption import Disruption, Scope
 from skymarshal.models.fleet import AIRCRAFT_TYPES
@@ -48,21 +47,8 @@ def context(monkeypatch, other_flights, *, other_at="AUH", landed=(), booked=Non
         cause="security",
         scope=Scope(kind="flight", flights=[HELD.flight_id]),
     )
-    ctx = DisruptionContext(
-        prompt="",
-        flight=HELD,
-        collation={},
-        handle=None,  # type: ignore[arg-type]  # every read is seeded
-        now=HELD.scheduled_departure - timedelta(minutes=90),
-        bookings=[],
-        rotation=[HELD, OUT, BACK, EVENING],
-        profiles={},
-        bounds=[],
-        disruption_type="other",
-        release_at=None,
-        tail_grounded=False,
-        weather_window=None,
-        disruption=cause,
+    ctx = bare_context(
+        HELD, cause, rotation=[HELD, OUT, BACK, EVENING], now=HELD.scheduled_departure - timedelta(minutes=90)
     )
     later = [x.model_copy(update={"booked": booked}) if booked else x for x in (OUT, BACK, EVENING)]
     ctx.memo(TailRead(LATE), lambda: [HELD, *later])
@@ -127,20 +113,10 @@ def test_whatever_it_hands_over_both_rotations_fly_and_the_next_flight_leaves_so
             assert handed is None
         if handed is None:
             return
-        for reg, sequence in planned(ctx, [_late(delay), *handed.actions]).items():
+        for reg, sequence in planned(ctx, [retimed(HELD, delay), *handed.actions]).items():
             assert [b for b in rotation_breaks(reg, sequence) if b.continuity] == [], reg
     retimed = [a for a in handed.actions if isinstance(a, DelayFlight)]
     assert all(a.delay_minutes >= 0 for a in retimed)  # nothing leaves before its schedule
     times = {a.flight_id: a.new_departure for a in retimed}
     first = handed.taken[0]
     assert times.get(first.flight_id, first.scheduled_departure) < late_arrival + TURN  # sooner than the late tail
-
-
-def _late(delay: int) -> DelayFlight:
-    dep = HELD.scheduled_departure + timedelta(minutes=delay)
-    return DelayFlight(
-        flight_id=HELD.flight_id,
-        delay_minutes=delay,
-        new_departure=dep,
-        new_arrival=dep + timedelta(minutes=HELD.block_minutes),
-    )

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 import row_builders
-from row_builders import utc
+from row_builders import bare_context, utc
 
 from skymarshal.arbitration.actions import CancelFlight, DelayFlight, RepositionFleet, RestCrew
 from skymarshal.arbitration.context import DisruptionContext
@@ -31,21 +31,9 @@ def _ctx() -> DisruptionContext:
         cause="security",
         scope=Scope(kind="flight", flights=["F1"]),
     )
-    ctx = DisruptionContext(
-        prompt="",
-        flight=OWN,
-        collation={},
-        handle=SimpleNamespace(overlay=SimpleNamespace(additions=[])),  # type: ignore[arg-type]  # nothing is read
-        now=STD - timedelta(hours=2),
-        bookings=[],
-        rotation=[OWN],
-        profiles={},
-        bounds=[],
-        disruption_type="other",
-        release_at=None,
-        tail_grounded=False,
-        weather_window=None,
-        disruption=cause,
+    # nothing is read: the handle only carries the report's (empty) overlay
+    ctx = bare_context(
+        OWN, cause, now=STD - timedelta(hours=2), handle=SimpleNamespace(overlay=SimpleNamespace(additions=[]))
     )
     ctx.memo(FlightRead("F9"), lambda: NEXT_DUTY)  # as next_duty_retime read it
     return ctx

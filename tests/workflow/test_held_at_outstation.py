@@ -13,16 +13,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from execution_helpers import copy_rows, run
-from reported import flight_of
+from reported import decided
 
 from skymarshal.arbitration.actions import CancelFlight, DelayFlight, RestCrew, SwapAircraft
-from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
 from skymarshal.data.access import DataHandle
-from skymarshal.intake.clearance import with_clearance
-from skymarshal.intake.disruption_facts import resolve_flight_report
 from skymarshal.rules.rotation import rotation_breaks
-from skymarshal.workflow.steps.rounds import run_rounds
 
 HELD = "EY362 on 20 January is held at Islamabad: an unattended bag in the terminal has stopped screening, expect 190 minutes"
 NOW = datetime(2027, 1, 20, 0, 39, tzinfo=UTC)
@@ -31,12 +27,8 @@ NOW = datetime(2027, 1, 20, 0, 39, tzinfo=UTC)
 @pytest.fixture(scope="module")
 def held(account):
     """Decided as the workflow does: Validate's facts with the clearance, both rounds, the arbitrator."""
-    handle = account.handle()
-    flight = flight_of(handle, HELD)
-    facts, overlay = resolve_flight_report(HELD, flight, handle, None)
-    facts = with_clearance(facts, HELD, handle, NOW, flight)
-    collation = run_rounds(HELD, handle=handle, llm=None, disruption=facts, overlay=overlay, now=NOW)[1]
-    return flight, arbitrate(collation, HELD, handle=handle.with_overlay(overlay), llm=None, disruption=facts, now=NOW)
+    flight, _, _, decision = decided(account.handle(), HELD, NOW)
+    return flight, decision
 
 
 def test_the_rested_crew_flies_it_and_the_rotation_is_handed_over_not_cancelled(held):

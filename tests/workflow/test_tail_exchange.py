@@ -11,16 +11,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from execution_helpers import copy_rows, run
-from reported import flight_of
+from reported import decided
 
 from skymarshal.arbitration.actions import DelayFlight, SwapAircraft
-from skymarshal.arbitration.arbitrator import arbitrate
 from skymarshal.data import queries as q
 from skymarshal.data.access import DataHandle
-from skymarshal.intake.clearance import with_clearance
-from skymarshal.intake.disruption_facts import resolve_flight_report
 from skymarshal.rules.rotation import rotation_breaks
-from skymarshal.workflow.steps.rounds import run_rounds
 
 AOG = "EY33 on the 21st January is AOG at Abu Dhabi with a brake unit change, engineering expect about six hours"
 
@@ -31,13 +27,7 @@ NOW = datetime(2027, 1, 21, 9, 55, tzinfo=UTC)  # an hour before EY33's departur
 @pytest.fixture(scope="module")
 def aog(account):
     """Decided as the workflow does: Validate's facts with the clearance, both rounds, the arbitrator."""
-    handle = account.handle()
-    flight = flight_of(handle, AOG)
-    facts, overlay = resolve_flight_report(AOG, flight, handle, None)
-    facts = with_clearance(facts, AOG, handle, NOW, flight)
-    collation = run_rounds(AOG, handle=handle, llm=None, disruption=facts, overlay=overlay, now=NOW)[1]
-    decision = arbitrate(collation, AOG, handle=handle.with_overlay(overlay), llm=None, disruption=facts, now=NOW)
-    return flight, facts, overlay, decision
+    return decided(account.handle(), AOG, NOW)
 
 
 def exchanges(decision):
