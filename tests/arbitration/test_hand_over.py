@@ -115,8 +115,8 @@ def test_whatever_it_hands_over_both_rotations_fly_and_the_next_flight_leaves_so
             return
         for reg, sequence in planned(ctx, [retimed(HELD, delay), *handed.actions]).items():
             assert [b for b in rotation_breaks(reg, sequence) if b.continuity] == [], reg
-    retimed = [a for a in handed.actions if isinstance(a, DelayFlight)]
-    assert all(a.delay_minutes >= 0 for a in retimed)  # nothing leaves before its schedule
-    times = {a.flight_id: a.new_departure for a in retimed}
+    moved = [a for a in handed.actions if isinstance(a, DelayFlight)]
+    assert all(a.delay_minutes >= 0 for a in moved)  # nothing leaves before its schedule
+    times = {a.flight_id: a.new_departure for a in moved}
     first = handed.taken[0]
     assert times.get(first.flight_id, first.scheduled_departure) < late_arrival + TURN  # sooner than the late tail
