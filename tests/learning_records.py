@@ -36,9 +36,7 @@ def learning_ids(account) -> set[str]:
 def settle_runs(wf, timeout_s: float = 600) -> None:
     """Follow every running execution until it waits for approval or ends: a run rejected in a fixture's teardown
     writes its learning record after the rejection, and must have written it before the module's are forgotten."""
-    pages = wf.sfn.get_paginator("list_executions").paginate(
-        stateMachineArn=wf.arn, statusFilter="RUNNING"
-    )
+    pages = wf.sfn.get_paginator("list_executions").paginate(stateMachineArn=wf.arn, statusFilter="RUNNING")
     for execution in (e for page in pages for e in page["executions"]):
         wf.follow(execution["name"], timeout_s=timeout_s)
 
