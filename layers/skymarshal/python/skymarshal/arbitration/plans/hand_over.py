@@ -16,7 +16,6 @@ rotations, the re-timed flights' curfews and crews.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import product
 
@@ -25,48 +24,17 @@ from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
 from ...rules import finance
 from ...rules.rotation import flying
-from ..actions import DelayFlight, SwapAircraft
+from ..actions import DelayFlight
 from ..context import DisruptionContext
 from ..memo_keys import ArrivalsRead, FleetDayRead, HandOverPlan
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
+from ..rotation.handed import HandOver
 from ..rotation.plan import passenger_minutes_added, retimed_sequence, swaps
 from .operate import operate
 
 ON_GROUND_LOOK_BACK = timedelta(hours=12)  # arrivals at the station this long before the handed flight
 MAX_TRIED = 6  # aircraft tried (soonest free first); each is a handful of in-memory rotation checks
-
-
-@dataclass(frozen=True)
-class HandOver:
-    """The disrupted tail's flights from `taken[0]` on (a block of them) flown by `tail`; the flights of `tail`
-    the disrupted tail flies instead (`given`, none for a spare or a gap long enough); the swaps and re-timings."""
-
-    tail: str
-    aircraft_type: str
-    taken: tuple[Flight, ...]
-    given: tuple[Flight, ...]
-    actions: tuple[SwapAircraft | DelayFlight, ...]
-    added_minutes: int  # the booked passenger-minutes its re-timings add
-
-    @property
-    def swaps(self) -> int:
-        """Tails exchanged, as the day scorecard counts swaps: the other aircraft takes ours, and ours its, if any."""
-        return 1 + bool(self.given)
-
-    def title_words(self) -> str:
-        """What a plan's title adds: who flies the rotation on."""
-        return f"; {self.tail} flies {self.taken[0].flight_number} on" + (
-            f" and the {len(self.taken) - 1} after it" if len(self.taken) > 1 else ""
-        )
-
-    def note(self, late_tail: str) -> str:
-        first = self.taken[0]
-        taken = ", ".join(x.flight_number for x in self.taken)
-        given = ", ".join(x.flight_number for x in self.given)
-        return f"{self.tail} flies {taken} from {first.origin} in place of {late_tail}" + (
-            f"; {late_tail} flies {given} once it has landed" if given else ""
-        )
 
 
 def handed_over(ctx: DisruptionContext, delay: int) -> Scenario | None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from ...data import queries as q
 from ...models.airports import great_circle_km
@@ -24,10 +23,8 @@ from ..crew.next_duty_retime import retimed_next_duties
 from ..memo_keys import FlightRead
 from ..models import Scenario
 from ..rotation import plan as rotation_plan
+from ..rotation.handed import HandOver
 from .text import pros_cons, title
-
-if TYPE_CHECKING:
-    from .hand_over import HandOver
 
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve crew member
 COACH_KMH, COACH_HANDLING_MINUTES = 70, 60  # after a diversion: coach to the destination
