@@ -210,6 +210,23 @@ class RotationBreaks(MemoKey):
 
 
 @dataclass(frozen=True, slots=True)
+class FirstSector(MemoKey):
+    """Whether a crew member's seat on a flight is the first sector of its duty (moved_reports.first_sector)."""
+
+    crew_id: str
+    flight_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MovedReportCheck(MemoKey):
+    """A later flight's crew member reporting at a moved time, by the crew rules (moved_duty.moved_report)."""
+
+    crew_id: str
+    flight_id: str
+    report: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class HandOverPlan(MemoKey):
     """The hand-over of the late tail's next flights to another aircraft, for the flight this late."""
 

@@ -20,7 +20,7 @@ from ...data import queries as q
 from ...models.operational import CrewDuty
 from ..actions import DelayFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
-from ..memo_keys import FlightRead, SeatsRead
+from ..memo_keys import FirstSector, FlightRead, MovedReportCheck, SeatsRead
 from ..models import ConstraintCheck, RejectionCode
 from .chain import own_illegal, rostered_at
 from .moved_duty import moved_report
@@ -30,7 +30,11 @@ Check = tuple[ConstraintCheck, RejectionCode | None]
 
 def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
     """Whether `seat` is the first sector of its duty (its report can move with it; one Query on the member's rows
-    of that duty)."""
+    of that duty, once per decision)."""
+    return ctx.memo(FirstSector(seat.crew_id, seat.flight_id or ""), lambda: _first_sector(ctx, seat))
+
+
+def _first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
     rows = q.duty_history(ctx.handle, seat.crew_id, seat.duty_start, seat.duty_start + timedelta(seconds=1))
     sectors = [
         r.sector_departure for r in rows if r.duty_id == seat.duty_id and r.kind == "FLIGHT" and r.sector_departure
@@ -80,7 +84,8 @@ def moved_report_checks(ctx: DisruptionContext, a: RestCrew) -> Iterator[Check]:
     """Each member a RestCrew on a later flight tells to report later, by the crew rules at the new report."""
     for crew_id, at in sorted(a.reports.items()):
         try:
-            findings = moved_report(ctx, crew_id, a.flight_id, at)
+            key = MovedReportCheck(crew_id, a.flight_id, at)
+            findings = ctx.memo(key, lambda c=crew_id, at=at: moved_report(ctx, c, a.flight_id, at))
         except (LookupError, StopIteration) as exc:
             yield _check(crew_id, "illegal", f"{crew_id}: {exc}"), "DATA_MISSING"
             continue

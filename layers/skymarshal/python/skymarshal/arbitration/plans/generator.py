@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 from datetime import datetime
-from itertools import product
 
 from ...analysis.base import decision_time
 from ...analysis.crew import reserve_swap_at
@@ -31,6 +30,7 @@ from ..actions import (
     FerryAircraft,
     GroundAircraft,
     RepositionFleet,
+    RestCrew,
     SwapAircraft,
     describe,
 )
@@ -132,11 +132,18 @@ def _delay_plans(ctx: DisruptionContext, keep, proposed_only: bool) -> None:
     waits = _waits(ctx)
     for delay, sources in _delays(ctx).items():
         if not proposed_only or sources != ["generator"]:
-            keep(annotated(operate(ctx, "delay", delay, sources=sources), waits))
+            plain = operate(ctx, "delay", delay, sources=sources)
+            keep(annotated(plain, waits))
             if not proposed_only:
                 handed = handed_over(ctx, delay)
                 keep(annotated(handed, waits) if handed else None)
-                keep(_next_duty_cancelled(ctx, delay, waits))
+                keep(_next_duty_cancelled(ctx, delay, waits) if moves_a_later_duty(ctx, plain) else None)
+
+
+def moves_a_later_duty(ctx: DisruptionContext, plan: Scenario) -> bool:
+    """Whether the plan moves the report of a crew's duty on another flight (a knock-on's crew, or a next duty no
+    reserve takes, re-timed): only then can cancelling a next duty instead be another plan."""
+    return any(isinstance(a, RestCrew) and a.flight_id != ctx.flight.flight_id for a in plan.actions)
 
 
 def _next_duty_cancelled(ctx: DisruptionContext, delay: int, waits) -> Scenario | None:
@@ -157,8 +164,14 @@ def _generated_crew_and_rescue(ctx: DisruptionContext, keep) -> None:
     keep(positioned_crew_swap(ctx))
     keep(short_crew(ctx))  # an unavailable cabin crew member stands down; the rest meet the minimum (ORO.CC.100)
     for delay in dict.fromkeys([ctx.flight.delay_minutes, *_crew_limited(ctx)[:MAX_CREW_SWAP_DELAYS]]):
-        for handed, cancel in product((False, True), repeat=2):  # the rotation handed over; the next duty cancelled
-            keep(rested_crew_delay(ctx, delay, hand_over_rotation=handed, cancel_next_duties=cancel))
+        rested = rested_crew_delay(ctx, delay)
+        keep(rested)
+        if rested is None:
+            continue
+        # the rotation handed over; a next duty re-timed in the plan cancelled instead
+        for handed, cancel in ((True, False), (False, True), (True, True)):
+            if not cancel or moves_a_later_duty(ctx, rested):
+                keep(rested_crew_delay(ctx, delay, hand_over_rotation=handed, cancel_next_duties=cancel))
     for rescue in rescue_scenarios(ctx):
         keep(rescue)
         keep(with_crew_retimed(ctx, rescue))  # a crew waiting for the rescue reports later
