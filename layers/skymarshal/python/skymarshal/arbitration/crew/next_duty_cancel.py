@@ -33,10 +33,11 @@ def next_duty_flights(
     departure order."""
     found: dict[str, Flight] = {}
     for crew_id in sorted(crew_ids):
-        duty = next_duty(ctx, crew_id, (after or {}).get(crew_id, ctx.flight))
+        since = (after or {}).get(crew_id, ctx.flight)
+        duty = next_duty(ctx, crew_id, since)
         if duty is None:
             continue
-        rows = ctx.roster(crew_id, ctx.flight.scheduled_departure)
+        rows = ctx.roster(crew_id, since.scheduled_departure)  # the window next_duty read it in
         first = next((r for r in rows if r.flight_id == duty[0]), None)
         for r in rows:
             if first is None or r.duty_id != first.duty_id or r.kind != "FLIGHT" or not r.flight_id:
