@@ -100,8 +100,9 @@ def _free_at(ctx: DisruptionContext, first: Flight, ready: datetime) -> list[tup
     first, then the latest next departure (the most room its own flights leave)."""
     f, station = ctx.flight, first.origin
     turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
-    low = first.scheduled_departure - ON_GROUND_LOOK_BACK
-    landed = ctx.memo(ArrivalsRead(station, low, ready), lambda: q.arrivals(ctx.handle, station, low, ready))
+    # one read per handed flight, whatever the delay: the tails landing there from 12 h before it to 12 h after
+    low, high = first.scheduled_departure - ON_GROUND_LOOK_BACK, first.scheduled_departure + ON_GROUND_LOOK_BACK
+    landed = ctx.memo(ArrivalsRead(station, low, high), lambda: q.arrivals(ctx.handle, station, low, high))
     based = ctx.memo(
         FleetDayRead(f.aircraft_type, first.flight_date),
         lambda: q.fleet_of_type(ctx.handle, f.aircraft_type, first.flight_date),
