@@ -6,13 +6,14 @@ from __future__ import annotations
 import math
 from datetime import date, timedelta
 
-from day_rows import F1, F2, flight, state, utc
+from day_rows import F1, F2, F7, booking, flight, state, utc
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skymarshal.day.baselines import cancel, run_baseline
 from skymarshal.day.realize import realize
 from skymarshal.day.scorecard import score
+from skymarshal.rules.finance import STRANDED_MINUTES
 from skymarshal.day.stream import StreamEvent
 
 DAY = date(2027, 1, 20)
@@ -96,6 +97,30 @@ def test_a_passenger_rebooked_to_the_next_day_counts_the_day_and_the_night():
     assert card.cancellations == 1
     assert card.passenger_delay_minutes == 24 * 60  # P-001 arrives a day late; P-002's F2 leaves on time
     assert card.stranded_overnight == 1 and card.passengers_disrupted == 1
+
+
+def test_a_later_days_flight_the_day_cancelled_counts_its_passengers_and_costs():
+    tables = state()
+    tables.bookings.append(booking("B4", "F7", "P-004", "BOM"))
+    quiet = score("none", tables, [], [DAY])
+    tables.flights["F7"] = F7.model_copy(update={"status": "CANCELLED"})  # a crew's next duty, the 21st
+    card = score("next duty cancelled", tables, [], [DAY])
+    assert (quiet.later_flights_moved, quiet.passengers) == (0, 2)  # an untouched later flight is not the day's
+    assert (card.cancellations, card.later_flights_moved, card.later_cancellations) == (0, 1, 1)
+    assert (card.flights, card.d15) == (quiet.flights, quiet.d15)  # punctuality stays the day's flights'
+    assert card.passengers == 3 and card.stranded_overnight == 1  # no later AUH-BOM in the data
+    assert card.passenger_delay_minutes == STRANDED_MINUTES
+    assert card.operating_cost_usd > quiet.operating_cost_usd and card.care_usd > quiet.care_usd
+
+
+def test_an_evening_aog_late_into_the_next_morning_counts_the_morning_flight():
+    late = aog(until_hour=23)  # F1 leaves at 23:00, lands 05:00; F2 follows at 06:15 on the 21st
+    card = score("delay", state(), [late], [DAY])
+    assert realize(state(), [late])["F2"].delay(F2) > 0
+    assert card.later_flights_moved == 0  # F2 is the 20th's flight, late: counted in the day already
+    tables = state()
+    tables.flights["F7"] = F7.model_copy(update={"aircraft_registration": "A6-BLA"})  # F2's tail flies F7 next
+    assert score("delay", tables, [late], [DAY]).later_flights_moved == 1
 
 
 def cut(start_hour: int, end_hour: int) -> StreamEvent:

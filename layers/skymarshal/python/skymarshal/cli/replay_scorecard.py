@@ -11,6 +11,7 @@ ROWS = (
     ("D15 of scheduled (cancelled = late)", "d15_scheduled", "{:.1%}"),
     ("A15 on-time arrivals", "a15", "{:.1%}"),
     ("cancellations", "cancellations", "{:,}"),
+    ("later days' flights moved / cancelled", lambda c: f"{c.later_flights_moved}/{c.later_cancellations}", ""),
     ("diversions", "diversions", "{:,}"),
     ("passengers disrupted", "passengers_disrupted", "{:,}"),
     ("passenger delay (min, final dest.)", "passenger_delay_minutes", "{:,}"),
@@ -22,7 +23,7 @@ ROWS = (
     ("crew legality violations (day)", "crew_violations", "{:,}"),
     ("crew violations in the plans executed", "crew_violations_decided", "{:,}"),
     ("rotation breaks", "rotation_breaks", "{:,}"),
-    ("decisions / escalated", None, ""),
+    ("decisions / escalated", lambda c: f"{c.decisions}/{c.escalated}", ""),
     ("wall time per decision (s)", "seconds_per_decision", "{:.1f}"),
 )
 
@@ -35,13 +36,14 @@ def scorecard_table(cards: list, title: str = "") -> str:
     for label, field, fmt in ROWS:
         cells = []
         for c in cards:
-            if field is None:
-                cells.append(f"{c.decisions}/{c.escalated}")
+            if callable(field):
+                cells.append(field(c))
             else:
                 value = getattr(c, field)
                 cells.append("—" if value is None else fmt.format(value))
         lines.append(f"{label:36s}" + "".join(f"{cell:>{width}s}" for cell in cells))
-    lines += [f"  {c.policy}: {note}" for c in cards for note in c.rotation_break_notes[:5]]  # each break, to trace
+    for c in cards:  # each break and the first crew violations, to trace
+        lines += [f"  {c.policy}: {note}" for note in (*c.rotation_break_notes[:5], *c.crew_violation_notes[:5])]
     return "\n".join(lines)
 
 

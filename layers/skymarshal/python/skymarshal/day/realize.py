@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import cast
 
 from ..models.disruption import Window
@@ -195,6 +195,22 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
     return out
 
 
-def flights_of(state: DayState, days: Iterable) -> list[Flight]:
+def flights_of(state: DayState, days: Iterable[date]) -> list[Flight]:
     wanted = set(days)
     return sorted((f for f in state.flights.values() if f.flight_date in wanted), key=lambda f: f.scheduled_departure)
+
+
+def moved_later(state: DayState, timings: dict[str, Timing], days: set[date]) -> list[Flight]:
+    """The flights after the stream's days that the day moved: written by a decision (cancelled, re-timed, another
+    tail — a crew's next duty cancelled, a rotation cancelled into the next day), or flown later than written (an
+    evening's knock-on into the morning). Their passengers and costs are the day's, whichever policy moved them; a
+    later flight the tables held late before the day (an estimate already written) is not."""
+    last = max(days)
+
+    def moved(f: Flight) -> bool:
+        t = timings.get(f.flight_id)
+        return bool(f.updated_by_execution) or t is None or t.departure > f.departure or t.arrival > f.arrival
+
+    return sorted(
+        (f for f in state.flights.values() if f.flight_date > last and moved(f)), key=lambda f: f.scheduled_departure
+    )

@@ -3,9 +3,10 @@
 - D15 / A15: share of the operated flights of the stream's days leaving / arriving within 15 minutes of
   schedule (IATA/ACI on-time performance; cancelled flights are counted apart). Beside it, D15 of the scheduled
   flights, a cancellation counted as not on time: cancelling a late flight raises the first, never the second.
-- Passengers: each passenger's journey (a PNR's segments) walked with the flights as flown: a connection is
-  missed when the next segment leaves before the arrival plus the connecting airport's minimum connection
-  time; a passenger on a cancelled or missed flight takes the earliest way home to the final destination
+- Passengers: each passenger's journey (a PNR's segments) on the day's flights or on a later flight the day
+  cancelled or made late (``realize.moved_later``: counted in every passenger, money and crew figure, whichever
+  policy moved it), walked with the flights as flown: a connection is missed when the next segment leaves before
+  the arrival plus the connecting airport's minimum connection time; a passenger on a cancelled or missed flight takes the earliest way home to the final destination
   (``rules.reaccommodation``, the search the cancellation plan uses: any own flight as flown, direct or through
   one or two connections at the MCT, the same day or the next, seats checked against one ledger for the whole
   day — the same for every policy); none: stranded, arriving a day late. Delay minutes are at the final
@@ -36,7 +37,7 @@ from ..rules.finance import STRANDED_MINUTES
 from ..rules.reaccommodation import local_tz
 from ..rules.rostered import CrewLegality, flight_crew_legality
 from ..rules.rotation import rotation_breaks
-from .realize import DayState, Timing, flights_of, realize
+from .realize import DayState, Timing, flights_of, moved_later, realize
 from .stream import StreamEvent
 from .ways_home import WaysHome, as_flown
 
@@ -71,6 +72,10 @@ class Scorecard(BaseModel):
     d15_scheduled: float | None = None
     a15: float
     cancellations: int
+    # flights after the stream's days the day cancelled or made late (counted in the passenger, money and crew
+    # figures, not in D15 or the cancellations above)
+    later_flights_moved: int = 0
+    later_cancellations: int = 0
     diversions: int
     passengers: int
     passengers_disrupted: int
@@ -84,6 +89,7 @@ class Scorecard(BaseModel):
     crew_violations_decided: (
         int  # on flights a decision wrote, at its own times (what a policy claiming legality answers for)
     )
+    crew_violation_notes: tuple[str, ...] = ()  # each member illegal on the day as flown, in one line
     rotation_breaks: int
     rotation_break_notes: tuple[str, ...] = ()  # each break in one line, for the reader to trace
     decisions: int
@@ -177,17 +183,13 @@ def _journey(rows: list[Booking], state: DayState, timings: dict[str, Timing], w
     )
 
 
-def _itineraries(state: DayState, days: set[date]) -> dict[tuple[str, str], list[Booking]]:
-    """Each passenger's rows, for the journeys with a segment (as booked) on one of `days`."""
+def _itineraries(state: DayState, flight_ids: set[str]) -> dict[tuple[str, str], list[Booking]]:
+    """Each passenger's rows, for the journeys with a segment (as booked) on one of `flight_ids`."""
     groups: dict[tuple[str, str], list[Booking]] = defaultdict(list)
     for b in state.bookings:
         if b.status in ACTIVE:
             groups[(b.pnr, b.passenger_id)].append(b)
-    return {
-        k: rows
-        for k, rows in groups.items()
-        if any((f := state.flights.get(b.rebooked_from or b.flight_id)) and f.flight_date in days for b in rows)
-    }
+    return {k: rows for k, rows in groups.items() if any((b.rebooked_from or b.flight_id) in flight_ids for b in rows)}
 
 
 def planned_departure(rows: Sequence[CrewDuty]) -> datetime:
@@ -214,14 +216,17 @@ def illegal_members(state: DayState, f: Flight, departure: datetime) -> list[Cre
     return [c for c in checked if not c.legal]
 
 
-def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> tuple[int, int]:
-    """(crew members illegal on the day as flown, crew members illegal on a flight a decision wrote at the
-    departure the decision wrote — whether the plan itself was legal, not whether the cause outlasted it)."""
-    flown = sum(
-        len(illegal_members(state, f, t.departure))
+def _crew_violations(state: DayState, flights: Sequence[Flight], timings: dict[str, Timing]) -> tuple[list[str], int]:
+    """(each crew member illegal on the day as flown, in one line; how many are illegal on a flight a decision
+    wrote at the departure the decision wrote — whether the plan itself was legal, not whether the cause outlasted
+    it)."""
+    flown = [
+        f"{f.flight_id} +{t.delay(f)} min: {c.crew_id} "
+        + next((x.message for x in c.findings if x.status == "illegal"), "illegal")
         for f in flights
         if (t := timings.get(f.flight_id)) is not None and t.departure > f.scheduled_departure
-    )
+        for c in illegal_members(state, f, t.departure)
+    ]
     decided = sum(
         len(illegal_members(state, f, f.departure))
         for f in flights
@@ -318,9 +323,11 @@ def score(
         if flights
         else None
     )
+    later = moved_later(state, timings, days) if days else []
+    scored = [*flights, *later]  # passengers, money and crews: the day's flights and the later ones it moved
     ways = WaysHome(state, timings)
     journeys, delay_of = [], {}
-    for rows in _itineraries(state, days).values():
+    for rows in _itineraries(state, {f.flight_id for f in scored}).values():
         j = _journey(rows, state, timings, ways)
         if j is not None:
             journeys.append(j)
@@ -328,10 +335,10 @@ def score(
     cause = {fid: t.cause for fid, t in timings.items()}
     events_cause = {e.flight_id: e.cause for e in events if e.flight_id}
     compensation, care, operating = _money(
-        state, flights, timings, delay_of, lambda fid: cause.get(fid) or events_cause.get(fid)
+        state, scored, timings, delay_of, lambda fid: cause.get(fid) or events_cause.get(fid)
     )
     otp, pax = _series(flown, journeys, origin)
-    crew = _crew_violations(state, flights, timings)
+    crew = _crew_violations(state, scored, timings)
     seconds = decisions.seconds
     return Scorecard(
         policy=policy,
@@ -340,6 +347,8 @@ def score(
         d15_scheduled=_share(sum(t.delay(f) <= OTP_MINUTES for f, t in flown), len(flights)),
         a15=_share(sum(t.arrival_delay(f) <= OTP_MINUTES for f, t in flown), len(flown)),
         cancellations=len(flights) - len(flown),
+        later_flights_moved=len(later),
+        later_cancellations=sum(f.flight_id not in timings for f in later),
         diversions=sum(f.status == "DIVERTED" for f, _ in flown),
         passengers=len(journeys),
         passengers_disrupted=sum(
@@ -351,8 +360,9 @@ def score(
         compensation_usd=round(compensation, 2),
         care_usd=round(care, 2),
         operating_cost_usd=round(operating, 2),
-        crew_violations=crew[0],
+        crew_violations=len(crew[0]),
         crew_violations_decided=crew[1],
+        crew_violation_notes=tuple(crew[0]),
         rotation_breaks=len(breaks := _rotation_breaks(state, timings)),
         rotation_break_notes=tuple(breaks),
         decisions=decisions.decisions,
