@@ -2,7 +2,8 @@
 
 Validate → Initial round (Map over the seven agents) → Collate → Revision round (Map, with the full
 collation) → Collate → Safety gate → (debate rounds while a conflict stays open, infra/workflow_rounds.py) → Arbitrate → Await duty manager approval (task token) → the duty
-manager's decision → Execute plan → Learn and record outcome. Written in JSONPath (moto's interpreter,
+manager's decision → Execute plan (back to Arbitrate when the operation changed under the approved plan) → Learn and
+record outcome. Written in JSONPath (moto's interpreter,
 which runs this same definition locally, cannot evaluate JSONata). State names are what the console shows.
 """
 
@@ -220,7 +221,13 @@ class WorkflowStack(Stack):
             .otherwise(sfn.Succeed(self, "Done"))
         )
         learn.next(outcome)
-        execute.next(learn)
+        # A plan refused because the operation changed since it was decided (another run took its spare) is decided
+        # again on the tables as they now are and goes back to the duty manager (workflow/steps/attempts.py).
+        execute.next(
+            sfn.Choice(self, "Plan still fits the operation?")
+            .when(sfn.Condition.boolean_equals("$.execution.redecide", True), arbitrate)
+            .otherwise(learn)
+        )
         decision = (
             sfn.Choice(self, "Duty manager's decision")
             .when(sfn.Condition.string_equals("$.approval.action", "reject"), learn)

@@ -287,6 +287,7 @@ def restore(account, request):
     wait) is waited for first: undone mid-way, the groups it applied after would stay in the session's airline."""
     from skymarshal.workflow.execution.execute import undo
     from skymarshal.workflow.runs.client import RunNotFound
+    from skymarshal.workflow.steps.attempts import MAX_ATTEMPTS, attempt_id
 
     names: list[str] = []
     yield names
@@ -300,7 +301,8 @@ def restore(account, request):
     # Last executed first: a later plan's before-images are the earlier plan's after-images, so undoing in the
     # order executed would put the earlier plan's changes back (a re-decision on top of its first decision).
     for name in reversed(names):
-        undo(name, tables=WorkflowTables(account.resource(), account.naming))
+        for attempt in range(MAX_ATTEMPTS, 0, -1):  # a plan decided again after a refusal: its own record
+            undo(attempt_id(name, attempt), tables=WorkflowTables(account.resource(), account.naming))
     forget_learning(account, names)  # Learn's records: other tests count the seeded history
 
 

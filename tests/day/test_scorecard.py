@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from skymarshal.day.baselines import cancel, run_baseline
 from skymarshal.day.realize import realize
 from skymarshal.day.scorecard import score
-from skymarshal.rules.finance import STRANDED_MINUTES
 from skymarshal.day.stream import StreamEvent
+from skymarshal.rules.finance import STRANDED_MINUTES
 
 DAY = date(2027, 1, 20)
 

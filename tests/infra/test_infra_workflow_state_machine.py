@@ -161,7 +161,11 @@ def test_duty_manager_decision_rejects_asks_for_alternatives_or_executes(definit
         ("$.approval.action", "exclude"): "Arbitrate",  # a network plan with flights left as scheduled
     }
     assert decision["Default"] == "Execute plan"
-    assert definition["States"]["Execute plan"]["Next"] == "Learn and record outcome"
+    assert definition["States"]["Execute plan"]["Next"] == "Plan still fits the operation?"
+    # a plan refused because the operation changed under it (another run took its spare) is decided again
+    still_fits = definition["States"]["Plan still fits the operation?"]
+    assert _choices(still_fits) == {("$.execution.redecide", "True"): "Arbitrate"}
+    assert still_fits["Default"] == "Learn and record outcome"
 
 
 # ----------------------------------------------------------------------------------------- functions

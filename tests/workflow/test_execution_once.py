@@ -15,6 +15,7 @@ from skymarshal.data import schema as s
 from skymarshal.workflow.execution.execute import execute, undo
 from skymarshal.workflow.execution.records import ExecutionRefused, execution_events, run_record
 from skymarshal.workflow.execution.recovery import settle
+from skymarshal.workflow.steps.attempts import attempt_id
 from skymarshal.workflow.tables import WorkflowTables
 
 
@@ -177,3 +178,24 @@ def test_an_end_of_plan_record_whose_reply_was_lost_returns_the_report(decisions
     assert (
         execute(swap, execution_id="x-lost-reply", tables=tables) == report and snapshot(blank_account, keys) == applied
     )
+
+
+def test_a_re_decided_attempt_killed_mid_plan_is_settled_as_its_executions_and_the_next_attempt_applies(
+    decisions, account, blank_account
+):
+    """A plan decided again after a refusal is its own attempt (`run-d~2`): killed after its first transaction, the
+    restart finds the record by the execution it belongs to, puts its rows back, and a third attempt executes."""
+    swap = plan(decisions, "mechanical", "tail_swap")
+    keys = copy_rows(account, blank_account, swap)
+    resource = blank_account.resource()
+    tables = WorkflowTables(resource, blank_account.naming)
+    before = snapshot(blank_account, keys)
+    with crash_at(resource, "after-call.dynamodb.TransactWriteItems", 0), pytest.raises(Crash):
+        execute(swap, execution_id=attempt_id("run-d", 2), tables=tables, run_id="run-d")
+    assert run_record("run-d", tables=tables)["execution_name"] == "run-d~2"
+    settled = settle("run-d", '{"disruption_id": "run-d"}', tables=tables, store=None)
+    assert settled.verdict == "interrupted" and snapshot(blank_account, keys) == before
+    assert run_record("run-d", tables=tables)["status"] == "rolled_back"
+    assert settle("run-e", '{"disruption_id": "run-d"}', tables=tables, store=None).verdict == "not_executed"
+    report = execute(swap, execution_id=attempt_id("run-d", 3), tables=tables, run_id="run-d")
+    assert report.status == "executed" and run_record("run-d", tables=tables)["execution_name"] == "run-d~3"

@@ -247,6 +247,8 @@ class DecisionSummary(_Model):
     debate: Agreement | None = None  # after a debate: the agreed actions proposed, the open ones for the duty manager
     # "network": an airport or airspace disruption's plans (the per-flight tables are in `output`'s `network`)
     scope: Literal["flight", "network"] = "flight"
+    # decided again because the plan approved before could not be carried out: what refused it, in one line
+    redecided_after: str | None = None
 
 
 class ActionDetails(BaseModel):
@@ -291,6 +293,8 @@ class ExecutionSummary(_Model):
     error: str | None = None
     reason_code: str | None = None
     messages_not_published: int = 0  # events of its messages the message bus did not take (they are in S3)
+    attempt: int = 1  # 2+: a plan decided again after the one before it was refused (workflow/steps/attempts.py)
+    redecide: bool = False  # refused because the operation changed since the decision: Arbitrate again
 
 
 class Outcome(_Model):

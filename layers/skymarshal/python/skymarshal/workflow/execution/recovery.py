@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from ..approvals import latest
 from ..models import ExecutionSummary, Outcome, base_name
 from ..payloads import ArtifactStore, run_key
+from ..steps.attempts import attempt_of, report_artifact
 from ..steps.validate import STATE_KEYS
 from ..tables import WorkflowTables
 from .execute import undo
@@ -62,7 +63,10 @@ def settle(
     """What the interrupted execution did, made consistent: see the module's docstring."""
     disruption_id = disruption_of_input(execution_name, execution_input)
     record = run_record(disruption_id, tables=tables)
-    mine = record is not None and record.get("execution_name", disruption_id) == execution_name
+    # the record of this execution's latest attempt (a plan decided again is an attempt of its own: attempts.py)
+    by = str(record.get("execution_name", disruption_id)) if record is not None else ""
+    attempt = attempt_of(by, execution_name) if record is not None else None
+    mine = attempt is not None
 
     def settled(verdict: Verdict, message: str, output: dict | None = None) -> Settled:
         return Settled(
@@ -76,9 +80,9 @@ def settle(
     if record is None or not mine:
         return settled("not_executed", f"{execution_name}: nothing was executed; `skymarshal resume` continues it")
     if record["status"] == "running":
-        restored = undo(execution_name, tables=tables, run_id=disruption_id)
+        restored = undo(by, tables=tables, run_id=disruption_id)
         report = ExecutionReport(
-            execution_id=execution_name,
+            execution_id=by,
             scenario_id=str(record["scenario_id"]),
             status="rolled_back",
             actions=[],
@@ -96,7 +100,7 @@ def settle(
                 ":r": report.model_dump_json(),
                 ":t": True,
                 ":running": "running",
-                ":me": execution_name,
+                ":me": by,
             },
         )
         return settled(
@@ -105,7 +109,7 @@ def settle(
             "`skymarshal resume` executes it again",
         )
     report = recorded_report(tables.checkpoints, record)
-    state = _state_at_execute(execution_name, disruption_id, report, tables=tables, store=store)
+    state = _state_at_execute(execution_name, disruption_id, report, attempt or 1, tables=tables, store=store)
     if state is not None and trail is not None:  # Execute may have died before its audit record
         from ..steps.decision import record_execution
 
@@ -137,7 +141,13 @@ def _learned(execution_name: str, disruption_id: str, trail) -> Outcome | None:
 
 
 def _state_at_execute(
-    execution_name: str, disruption_id: str, report: ExecutionReport, *, tables: WorkflowTables, store: ArtifactStore
+    execution_name: str,
+    disruption_id: str,
+    report: ExecutionReport,
+    attempt: int,
+    *,
+    tables: WorkflowTables,
+    store: ArtifactStore,
 ) -> dict | None:
     """The run's state as Execute left it: the validated request (its S3 artifact), the decision and the answer (the
     approval item), the execution (its record). None when one of them is missing."""
@@ -157,9 +167,10 @@ def _state_at_execute(
             actions=report.actions,
             error=report.error,
             reason_code=report.reason_code,
+            attempt=attempt,
         ).model_dump(mode="json"),
     }
-    key = run_key(disruption_id, execution_name, "execution")
+    key = run_key(disruption_id, execution_name, report_artifact(attempt))
     if store.get(key) is None:  # Execute died before saving its report (never rewritten: the trail hashes it)
         store.put(key, report.model_dump(mode="json"))
     return state

@@ -34,6 +34,7 @@ from ..execution.records import ExecutionReport, recorded_report, run_record
 from ..models import ApprovalDecision, Escalation, ExecutionSummary, ValidatedRequest
 from ..models import Outcome as RunOutcome
 from ..payloads import ArtifactStore, run_key
+from ..steps.attempts import report_artifact
 from ..tables import WorkflowTables
 from .history_record import ID_PREFIX, VERB, ApprovalOutcome, NothingToLearn, RunAnswer, outcome_of
 from .network import network_records
@@ -190,7 +191,11 @@ def learn_step(
     output = ArbitratorOutput.model_validate(store.resolve(decision_state["output"])) if decision_state else None
     execution = ExecutionSummary.model_validate(state["execution"]) if state.get("execution") else None
     escalation = Escalation.model_validate(state["escalation"]) if state.get("escalation") else None
-    report = store.get(run_key(request.disruption_id, request.execution_name, "execution")) if execution else None
+    report = (
+        store.get(run_key(request.disruption_id, request.execution_name, report_artifact(execution.attempt)))
+        if execution
+        else None
+    )
     if registry is not None:
         close_arbitration(state, registry)
     history_id = None

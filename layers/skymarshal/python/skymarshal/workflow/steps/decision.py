@@ -84,7 +84,10 @@ def arbitrate_step(
             debate=debate.record() if debate is not None else None,
             **arbitrate_kwargs,
         )
-    return _record_decision(
+    why = redecided_after(state)
+    if why:  # the duty manager is asked again: the decision says first why
+        output = output.model_copy(update={"final_decision": f"Decided again: {why}.\n{output.final_decision}"})
+    summary = _record_decision(
         output,
         request,
         attempt=attempt,
@@ -94,6 +97,7 @@ def arbitrate_step(
         registry=registry,
         trail=trail,
     )
+    return summary.model_copy(update={"redecided_after": why})
 
 
 def next_attempt(state: dict) -> tuple[int, list[str], str | None]:
@@ -106,7 +110,21 @@ def next_attempt(state: dict) -> tuple[int, list[str], str | None]:
         return previous.attempt + 1, excluded, instruction
     if previous and approval and approval.action == "exclude":
         return previous.attempt + 1, previous.excluded, previous.instruction
+    refused = ExecutionSummary.model_validate(state["execution"]) if state.get("execution") else None
+    if previous and refused and refused.redecide:  # the approved plan no longer fits: never offered again
+        return previous.attempt + 1, [*previous.excluded, refused.scenario_id], previous.instruction
     return 1, [], None
+
+
+def redecided_after(state: dict) -> str | None:
+    """Why this arbitration is a re-decision, in one line (None: it is not one)."""
+    refused = ExecutionSummary.model_validate(state["execution"]) if state.get("execution") else None
+    if refused is None or not refused.redecide:
+        return None
+    return (
+        f"the plan approved ({refused.scenario_id}) could not be carried out — {refused.reason_code}: "
+        f"{refused.error}; decided again on the operation as it now is"
+    )
 
 
 def _record_decision(
@@ -213,8 +231,9 @@ def execute_step(
     trail: AuditTrail | None = None,
     bus: MessageBus | None = None,
 ) -> ExecutionSummary:
-    from ..execution import outbox as outbox
+    from ..execution import outbox
     from ..execution.execute import execute
+    from . import attempts
 
     request = ValidatedRequest.model_validate(state["request"])
     scenario = chosen_scenario(state, store)
@@ -224,9 +243,17 @@ def execute_step(
         "execution_name": request.execution_name,
     }
     outgoing = outbox.prepare(scenario, request.disruption, tables=tables, **where)  # read before the plan writes
-    # Once per run: a resumed run whose execution already happened gets that execution's report, and applies nothing.
-    report = execute(scenario, execution_id=request.execution_name, tables=tables, run_id=request.disruption_id)
-    store.put(run_key(request.disruption_id, request.execution_name, "execution"), report.model_dump(mode="json"))
+    # Once per run: a resumed run whose execution already happened gets that execution's report, and applies nothing;
+    # a plan decided again after a refusal is an attempt of its own (attempts.py).
+    attempt = attempts.next_attempt(state)
+    report = execute(
+        scenario,
+        execution_id=attempts.attempt_id(request.execution_name, attempt),
+        tables=tables,
+        run_id=request.disruption_id,
+    )
+    key = attempts.report_artifact(attempt)
+    store.put(run_key(request.disruption_id, request.execution_name, key), report.model_dump(mode="json"))
     executed = report.status == "executed"  # a retry of an executed plan publishes what an earlier attempt stored
     noted = publication_noted(trail, store) if trail is not None else None
     sent = outbox.write(outgoing if executed else None, bus=bus, resend=executed, noted=noted, **where)
@@ -256,6 +283,8 @@ def execute_step(
         error=report.error,
         reason_code=report.reason_code,
         messages_not_published=len(sent.get("publication", {}).get("failed", [])),
+        attempt=attempt,
+        redecide=attempts.decide_again(report.status, report.reason_code, attempt),
     )
 
 
@@ -282,6 +311,9 @@ def record_execution(
 ) -> None:
     """The audit record of what Execute did (once: keyed by the execution that applied the plan, whoever asks again),
     with the messages it sent (`sent`: their counts, and the artifact holding them)."""
+    from .attempts import attempt_of, report_artifact
+
+    attempt = attempt_of(report.execution_id, execution_name) or 1
     messages = (
         {**sent, "messages_artifact": trail.artifact(store.bucket, run_key(disruption_id, execution_name, "messages"))}
         if sent
@@ -296,7 +328,7 @@ def record_execution(
             "scenario_id": report.scenario_id,
             "actions": report.actions,
             "error": report.error,
-            "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution_name, "execution")),
+            "artifact": trail.artifact(store.bucket, run_key(disruption_id, execution_name, report_artifact(attempt))),
             **messages,
         },
         actor="execute",
