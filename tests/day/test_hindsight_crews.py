@@ -193,7 +193,7 @@ def test_waiting_cancels_a_held_flight_with_what_its_tail_then_cannot_reach():
     anyway was a rotation break, and a bound below what is possible)."""
     from day_rows import F2, flight
 
-    from skymarshal.day.hindsight import stranded_by
+    from skymarshal.day.next_duty import stranded_by
     from skymarshal.rules.rotation import flying, rotation_breaks
 
     day = state()
@@ -205,3 +205,40 @@ def test_waiting_cancels_a_held_flight_with_what_its_tail_then_cannot_reach():
         day.flights[gone] = day.flights[gone].model_copy(update={"status": "CANCELLED"})
     rest = flying([x for x in day.flights.values() if x.aircraft_registration == F2.aircraft_registration])
     assert [b for b in rotation_breaks("A6-BLA", rest) if b.continuity] == []
+
+
+def _with_next_morning() -> DayState:
+    """The crewed day with A6-BLA's first flight of the 21st (F9, AUH-BKK 01:00Z, 7 h) and its own captain C9."""
+    from day_rows import crew, flight
+
+    s = crewed()
+    f9 = flight("F9", "EY406", "AUH", "BKK", utc(2027, 1, 21, 1), 420, "A6-BLA")
+    c9 = CrewMember(crew_id="C9", name="C9", rank="CA", base="AUH", type_ratings=["B787"])
+    rows = [crew("C9", f9)]
+    full = [
+        booking(f"BF{i}", fid, f"P-{fid}{i:03d}", dest)
+        for fid, dest in (("F1", "FRA"), ("F2", "AUH"))
+        for i in range(150)
+    ]
+    return DayState(
+        {**s.flights, "F9": f9},
+        [*s.bookings, *full],  # full flights: cheaper late than cancelled
+        {**s.crew_on, "F9": rows},
+        {**s.rosters, "C9": rows},
+        {**s.members, "C9": c9},
+        {**s.original_tails, "F9": "A6-BLA"},
+        s.min_connection_minutes,
+    )
+
+
+def test_the_next_mornings_knock_on_leaves_no_crew_illegal(monkeypatch):
+    """A tail held into the evening pushes its next morning's first flight late: its captain's report moves with it
+    (or a reserve flies it, or it is cancelled), so the day the bound leaves breaks no duty, the 21st's included."""
+    import skymarshal.day.hindsight as hindsight
+
+    hold = held(5, "tail")  # F1 5 h late, F2 lands 04:15Z: F9 leaves about 270 min late, reporting 04:00 local
+    card = run_hindsight(_with_next_morning(), [hold], DAY, time_limit_s=0.3)
+    assert card.later_flights_moved >= 1 and card.crew_violations == 0, card.crew_violation_notes
+    monkeypatch.setattr(hindsight, "legalize", lambda state, *_: state)  # the control: the knock-on left as it is
+    unlegal = run_hindsight(_with_next_morning(), [hold], DAY, time_limit_s=0.3)
+    assert unlegal.crew_violations > 0 and "F9" in unlegal.crew_violation_notes[0]

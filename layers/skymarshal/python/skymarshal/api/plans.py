@@ -41,7 +41,8 @@ def gantt_view(wf: WorkflowClient, name: str, output: dict) -> GanttView:
 
 # The run's phases, in the order a run goes through them: (a marker in the state's name, key, label).
 # Choice states (the workflow's routing: "Initial round done before?", "Safety gate", "Which agent? (…)",
-# "Duty manager's decision", "Any valid plan?", "Plan carried out?") start no phase of their own.
+# "Duty manager's decision", "Any valid plan?", "Plan still fits the operation?", "Plan carried out?") start no
+# phase of their own.
 PHASES = (
     ("Validate", "validating", "Validate the report"),
     ("Initial round", "initial", "Initial round: seven agents"),

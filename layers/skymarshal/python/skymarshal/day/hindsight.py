@@ -10,6 +10,8 @@ Mapping the stream to the recovery model, each a stated simplification:
   tail, or cancelled — not the 2009 disruption's fixed tail and time, which left a day unsolvable once a held
   flight no crew could fly was cancelled and its tail's next held flight had no aircraft); reserves, later reports
   and rested crews are settled before the search (`covered`), whose crews are then resources of the model;
+- the model's crews end with the day, its knock-on does not: after the search every flight the plan leaves late,
+  the next morning's included, has its crew made legal as the delay baseline's are (`baselines.legalize`);
 - the day is the UTC day of the stream's date: its flights, each tail starting where its first flight
   leaves, wanted back where the schedule leaves it; the passengers' own re-accommodation is the
   scorecard's, the same for every policy.
@@ -38,7 +40,9 @@ from ..recovery.model import DatedFlightRef, Instance
 from ..recovery.objectives import Objective
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
 from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
+from .baselines import legalize
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
+from .next_duty import released, stranded_by
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
@@ -102,9 +106,10 @@ def _still_on(state: DayState, f: Flight, e: StreamEvent) -> bool:
 def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DayState:
     """`state` with the crews of each held flight made legal at its hold where the rules allow it: a member still at
     rest reports later (CS FTL.1.205(d), `crew_cover.moved_reports`), else a legal reserve on standby at the
-    origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`), else the flight waits for
-    its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the day's start, as every
-    event is here; a flight these re-time is held to that time (`snapshot`). Tried again while members are still
+    origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`), else a member short of the
+    rest before their next duty flies it and a reserve flies that duty (`next_duty.released`), else the
+    flight waits for its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the
+    day's start, as every event is here; a flight these re-time is held to that time (`snapshot`). Tried again while members are still
     illegal (a later report may cover some, a reserve the others: the delay baseline's `legalize` does the same). One
     they do not cover is left to `crewed_instance`, which cancels it."""
     start, _ = _utc_day(day)
@@ -120,6 +125,9 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
             fixed = (
                 moved_reports(state, f, departure, start)
                 or reserve_cover(state, f, departure, start, events, standby, BY)
+                # short of rest before the next duty: a reserve flies that duty (cancelling it instead costs its
+                # flights, which this greedy cover cannot weigh against the held flight's own cancellation)
+                or released(state, f.flight_id, departure, start, standby, BY, cancel=False)
                 or rested_crew(state, f, departure, start, BY)  # the flight waits for its crew's minimum rest
             )
             if fixed is None:
@@ -331,30 +339,13 @@ def hindsight_plan(
         for gone in stranded_by(waiting, flight_id):
             waiting.flights[gone] = _applied(waiting.flights[gone], "cancel", None, 0)
     hand_over(waiting, state, day)
+    # The model's crews end with the day; its knock-on does not (an evening's delay into the next morning's
+    # flights): every flight either day leaves late gets its crew made legal as the delay baseline's are.
+    standby = StandbyIndex(state.rosters)
+    out, waiting = (legalize(s, events, _utc_day(day)[0], standby) for s in (out, waiting))
     costs = [day_cost(score(POLICY, s, events, [day], DecisionStats())) for s in (out, waiting)]
     LOG.info("hindsight: the plan's day costs %.0f, waiting's %.0f", *costs)
     return out if costs[0] <= costs[1] else waiting
-
-
-def stranded_by(state: DayState, flight_id: str) -> list[str]:
-    """The flight and the later flights of its tail that cannot fly once it is cancelled: up to the tail's next
-    departure from the cancelled flight's origin, where it stands (all of them if it never leaves there again)."""
-    f = state.flights[flight_id]
-    later = sorted(
-        (
-            x
-            for x in state.flights.values()
-            if x.aircraft_registration == f.aircraft_registration and x.departure > f.departure
-            and x.status != "CANCELLED"
-        ),
-        key=lambda x: (x.departure, x.flight_id),
-    )  # fmt: skip
-    out = [flight_id]
-    for x in later:
-        if x.origin == f.origin:
-            break
-        out.append(x.flight_id)
-    return out
 
 
 def day_cost(card: Scorecard) -> float:

@@ -90,6 +90,7 @@ _PHASE_OF_STATE = (
     (APPROVAL_STATE, "awaiting_approval"),
     ("Duty manager's decision", "executing"),
     ("Execute", "executing"),
+    ("Plan still fits", "executing"),  # then back to Arbitrate when it does not
     ("Escalate", "learning"),
     ("Learn", "learning"),
     ("Plan carried out", "learning"),
