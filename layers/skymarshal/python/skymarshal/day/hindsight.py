@@ -293,7 +293,18 @@ def crewed_instance(adapted: AdaptedInstance, state: DayState) -> tuple[Instance
                 )
     if not uncrewable:
         return instance, uncrewable
-    cancelled = {k for k in instance.held_until if adapted.flight_ids[k[0]] in uncrewable}
+    # each with what its tail (and the crew pairing flying it there and back) then cannot fly, as waiting cancels them
+    keys = {adapted.flight_ids[ref.number]: (ref.number, ref.day) for ref, _ in instance.rotations}
+    stranded = {gone for fid in uncrewable if fid in state.flights for gone in stranded_by(state, fid)}
+    cancelled = {keys[fid] for fid in stranded if fid in keys}
+    for key in list(cancelled):  # and a crew's later legs until it leaves again from where it then stands
+        origin = instance.flights[key[0]].origin
+        for pairing in by_leg.get(key, ()):
+            later = pairing.legs[pairing.legs.index(DatedFlightRef(number=key[0], day=key[1])) + 1 :]
+            for leg in later:
+                if instance.flights[leg.number].origin == origin:
+                    break
+                cancelled.add((leg.number, leg.day))
     return instance.model_copy(
         update={
             "held_until": {k: v for k, v in instance.held_until.items() if k not in cancelled},
