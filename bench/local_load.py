@@ -58,6 +58,19 @@ def _drive(client, names: list[str], deadline: float) -> None:
         raise TimeoutError(f"{len(open_runs)} runs still running: {sorted(open_runs)[:5]}")
 
 
+def _outcomes(client, names: list[str], statuses: dict[str, str]) -> dict[str, int]:
+    """How the finished runs ended (executed, rejected, escalated), and how many were decided again after Execute
+    refused the approved plan because the operation had changed (another of the runs took its spare)."""
+    tally: dict[str, int] = {}
+    for name in names:
+        output = (client.output(name) or {}) if statuses[name] == "SUCCEEDED" else {}
+        key = (output.get("outcome") or {}).get("status") or statuses[name].lower()
+        tally[key] = tally.get(key, 0) + 1
+        if ((output.get("execution") or {}).get("attempt") or 1) > 1:
+            tally["decided again"] = tally.get("decided again", 0) + 1
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=25)
@@ -118,6 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     for status in statuses.values():
         tally[status] = tally.get(status, 0) + 1
     print(f"{args.runs} concurrent runs in {elapsed:.0f} s: {tally}; server peak RSS {sampler.peak} MB")
+    print(f"  outcomes {_outcomes(client, names, statuses)}")
     for problem in problems:
         print("  LOST/BROKEN", problem)
     print("nothing lost" if not problems and "LOST" not in tally else f"{len(problems)} problems")
