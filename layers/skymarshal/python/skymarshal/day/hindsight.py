@@ -107,11 +107,11 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
     """`state` with the crews of each held flight made legal at its hold where the rules allow it: a member still at
     rest reports later (CS FTL.1.205(d), `crew_cover.moved_reports`), else a legal reserve on standby at the
     origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`), else a member short of the
-    rest before their next duty flies it and a reserve flies that duty (`next_duty.released`), else the
-    flight waits for its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the
-    day's start, as every event is here; a flight these re-time is held to that time (`snapshot`). Tried again while members are still
-    illegal (a later report may cover some, a reserve the others: the delay baseline's `legalize` does the same). One
-    they do not cover is left to `crewed_instance`, which cancels it."""
+    rest before their next duty flies it and a reserve flies that duty (`next_duty.released`), else the flight waits
+    for its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the day's start, as
+    every event is here; a flight these re-time is held to that time (`snapshot`). Tried again while members are
+    still illegal (a later report may cover some, a reserve the others: the delay baseline's `legalize` does the
+    same). One they do not cover is left to `crewed_instance`, which cancels it."""
     start, _ = _utc_day(day)
     standby = StandbyIndex(state.rosters)
     for e in events:

@@ -6,12 +6,12 @@
 - Passengers: each passenger's journey (a PNR's segments) on the day's flights or on a later flight the day
   cancelled or made late (``realize.moved_later``: counted in every passenger, money and crew figure, whichever
   policy moved it), walked with the flights as flown: a connection is missed when the next segment leaves before
-  the arrival plus the connecting airport's minimum connection time; a passenger on a cancelled or missed flight takes the earliest way home to the final destination
-  (``rules.reaccommodation``, the search the cancellation plan uses: any own flight as flown, direct or through
-  one or two connections at the MCT, the same day or the next, seats checked against one ledger for the whole
-  day — the same for every policy); none: stranded, arriving a day late. Delay minutes are at the final
-  destination; "stranded overnight" when the wait at a station covers part of the local night
-  (``rules.guest.overnight_necessary``, the company's Art. 9(1)(b) rule).
+  the arrival plus the connecting airport's minimum connection time; a passenger on a cancelled or missed flight
+  takes the earliest way home to the final destination (``rules.reaccommodation``, the search the cancellation
+  plan uses: any own flight as flown, direct or through one or two connections at the MCT, the same day or the
+  next, seats checked against one ledger for the whole day — the same for every policy); none: stranded,
+  arriving a day late. Delay minutes are at the final destination; "stranded overnight" when the wait at a station
+  covers part of the local night (``rules.guest.overnight_necessary``, the company's Art. 9(1)(b) rule).
 - EU261/UK261 compensation and Art. 9 care: ``rules.guest.compensation_liability`` (journey basis, the cause's
   Art. 5(3) standing) and ``rules.guest.duty_of_care`` for every flight delayed or cancelled.
 - Operating cost: ``rules.finance`` — delay minutes × the A4A rate, cancelled bookings' fares and
