@@ -183,3 +183,23 @@ def test_a_crew_on_duty_away_from_its_rotation_flies_after_its_rest():
     assert f2.departure == row.duty_start + timedelta(minutes=75)
     assert day.card.crew_violations_decided == 0 and day.card.rotation_breaks == 0
     assert score("check", day.state, [late], [DAY]).crew_violations == 0
+
+
+def test_a_flight_the_tables_held_late_before_the_day_is_not_the_days_to_answer():
+    """F1 already estimated 11 h late in the tables (no event on it, no decision) with a crew the rules then find
+    illegal: the delay baseline leaves it as it found it, as SkyMarshal does a flight nobody reported — but the same
+    lateness caused by an event of the day is answered (the control: with no reserve, the rotation is cancelled)."""
+    late = crewed(reserves=0)
+    late.flights["F1"] = F1.model_copy(
+        update={
+            "estimated_departure": F1.scheduled_departure + timedelta(hours=11),
+            "estimated_arrival": F1.scheduled_arrival + timedelta(hours=11),
+            "delay_minutes": 660,
+            "status": "DELAYED",
+        }
+    )
+    assert illegal_members(late, F1, utc(2027, 1, 20, 21))  # the premise
+    day = play_baseline("delay", late, [hold("flight", 0, fid="F2")], [DAY])
+    assert day.state.flights["F1"].status == "DELAYED"  # not cancelled: not the day's
+    answered = play_baseline("delay", crewed(reserves=0), [hold("tail", 11 * 60)], [DAY])
+    assert answered.state.flights["F1"].status == "CANCELLED"

@@ -137,12 +137,16 @@ def swap(state: DayState, f: Flight, timings: dict[str, Timing]) -> DayState | N
 
 
 def late_after(state: DayState, known: Sequence[StreamEvent], now: datetime) -> list[tuple[Flight, Timing]]:
-    """The flights the day as known lets go late and that have not left by `now`, in the order they leave."""
-    timings = realize(state, known)
+    """The flights the day as known lets go late and that have not left by `now`, in the order they leave. A flight
+    late only as the tables held it before the day (an estimate already written and its knock-on, no event and no
+    decision of the day on it) is not the day's to answer, as it is no reported disruption's."""
+    timings, quiet = realize(state, known), realize(state, [])
     late = [
-        (state.flights[fid], t)
+        (f, t)
         for fid, t in timings.items()
-        if t.departure > now and t.departure > state.flights[fid].scheduled_departure
+        if t.departure > now
+        and t.departure > (f := state.flights[fid]).scheduled_departure
+        and (f.updated_by_execution or t.departure > quiet[fid].departure)
     ]
     return sorted(late, key=lambda ft: (ft[1].departure, ft[0].flight_id))
 
