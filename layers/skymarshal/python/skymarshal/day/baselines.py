@@ -25,6 +25,7 @@ let go late (each at the departure the day known at its last decision gave it), 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -136,11 +137,23 @@ def swap(state: DayState, f: Flight, timings: dict[str, Timing]) -> DayState | N
     return None
 
 
+def _as_found(state: DayState) -> DayState:
+    """The tables as the day found them, on their tails as they now are: a flight the day's decisions re-timed back at
+    the times written before the day (the schedule), every other one as it stands."""
+    flights = {
+        fid: f.model_copy(update={"estimated_departure": None, "estimated_arrival": None})
+        if f.updated_by_execution and f.status != "CANCELLED"
+        else f
+        for fid, f in state.flights.items()
+    }
+    return dataclasses.replace(state, flights=flights)
+
+
 def late_after(state: DayState, known: Sequence[StreamEvent], now: datetime) -> list[tuple[Flight, Timing]]:
     """The flights the day as known lets go late and that have not left by `now`, in the order they leave. A flight
     late only as the tables held it before the day (an estimate already written and its knock-on, no event and no
     decision of the day on it) is not the day's to answer, as it is no reported disruption's."""
-    timings, quiet = realize(state, known), realize(state, [])
+    timings, quiet = realize(state, known), realize(_as_found(state), [])
     late = [
         (f, t)
         for fid, t in timings.items()
