@@ -36,7 +36,7 @@ from ..recovery.adapter import (
     to_instance,
 )
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
-from ..recovery.model import DatedFlightRef, Instance
+from ..recovery.model import CrewPairing, DatedFlightRef, Instance
 from ..recovery.objectives import Objective
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
 from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
@@ -293,24 +293,23 @@ def crewed_instance(adapted: AdaptedInstance, state: DayState) -> tuple[Instance
                 )
     if not uncrewable:
         return instance, uncrewable
-    # each with what its tail (and the crew pairing flying it there and back) then cannot fly, as waiting cancels them
-    keys = {adapted.flight_ids[ref.number]: (ref.number, ref.day) for ref, _ in instance.rotations}
-    stranded = {gone for fid in uncrewable if fid in state.flights for gone in stranded_by(state, fid)}
-    cancelled = {keys[fid] for fid in stranded if fid in keys}
-    for key in list(cancelled):  # and a crew's later legs until it leaves again from where it then stands
-        origin = instance.flights[key[0]].origin
-        for pairing in by_leg.get(key, ()):
-            later = pairing.legs[pairing.legs.index(DatedFlightRef(number=key[0], day=key[1])) + 1 :]
-            for leg in later:
-                if instance.flights[leg.number].origin == origin:
-                    break
-                cancelled.add((leg.number, leg.day))
+    cancelled = {k for k in instance.held_until if adapted.flight_ids[k[0]] in uncrewable}
     return instance.model_copy(
         update={
             "held_until": {k: v for k, v in instance.held_until.items() if k not in cancelled},
             "imposed_cancellations": instance.imposed_cancellations | cancelled,
+            "crews": tuple(p for p in (_ended_before(p, cancelled) for p in instance.crews) if p is not None),
         }
     ), uncrewable
+
+
+def _ended_before(pairing: CrewPairing, cancelled: set[tuple[int, int]]) -> CrewPairing | None:
+    """The pairing up to its first cancelled leg (None: nothing left). The legs after it are another crew's — a
+    reserve's, or this crew's after positioning — which the model leaves free, as the day's crews are free to do."""
+    cut = next((i for i, leg in enumerate(pairing.legs) if (leg.number, leg.day) in cancelled), None)
+    if cut is None:
+        return pairing
+    return pairing.model_copy(update={"legs": pairing.legs[:cut], "slack": pairing.slack[:cut]}) if cut else None
 
 
 def hindsight_plan(
