@@ -138,11 +138,14 @@ def swap(state: DayState, f: Flight, timings: dict[str, Timing]) -> DayState | N
 
 
 def _as_found(state: DayState) -> DayState:
-    """The tables as the day found them, on their tails as they now are: a flight the day's decisions re-timed back at
-    the times written before the day (the schedule), every other one as it stands."""
+    """The tables as the day found them: a flight the day's decisions wrote back on its own tail, at its schedule and
+    flying; every other one as it stands (an estimate written before the day, a cancellation)."""
+    found = {"estimated_departure": None, "estimated_arrival": None, "status": "SCHEDULED"}
     flights = {
-        fid: f.model_copy(update={"estimated_departure": None, "estimated_arrival": None})
-        if f.updated_by_execution and f.status != "CANCELLED"
+        fid: f.model_copy(
+            update={**found, "aircraft_registration": state.original_tails.get(fid, f.aircraft_registration)}
+        )
+        if f.updated_by_execution
         else f
         for fid, f in state.flights.items()
     }
