@@ -136,10 +136,10 @@ def test_a_failed_group_rolls_the_whole_network_plan_back(wf, account, monkeypat
         if operation == "TransactWriteItems" and not any(t.endswith("AuditTrail") for t in tables):
             transactions.append(params)
             if len(transactions) == 5:
-                raise ClientError(
+                raise ClientError(  # not a row changed under the plan (that is decided again): the run fails
                     {
                         "Error": {"Code": "TransactionCanceledException", "Message": "injected"},
-                        "CancellationReasons": [{"Code": "ConditionalCheckFailed"}],
+                        "CancellationReasons": [{"Code": "ValidationError"}],
                     },
                     operation,
                 )

@@ -181,10 +181,11 @@ def test_a_run_that_failed_in_phase_two_resumes_without_rerunning_phase_one(wf, 
     assert [e["name"] for e in audit["executions"]] == [name, resumed]
 
 
-def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monkeypatch):
+def test_a_failed_execution_group_rolls_back_and_the_run_is_decided_again(wf, account, monkeypatch):
     """A plan of several groups (the cancellation — cancel, then rebook — when it is among the plans shown, else the
-    shown plan with the most actions): its second transaction is refused (injected at the AWS API), so the group
-    already applied is compensated."""
+    shown plan with the most actions): its second transaction is refused (injected at the AWS API: a row's condition
+    failed, as when another run changed it), so the group already applied is compensated and the run goes back to
+    the duty manager with a decision taken again (a refusal for another reason fails the run: test_network_runs)."""
     from botocore.client import BaseClient
     from botocore.exceptions import ClientError
 
@@ -217,9 +218,14 @@ def test_a_failed_execution_group_rolls_back_and_the_run_fails(wf, account, monk
             action="select", scenario_id=cancel["scenario_id"], decided_by="Dana Duty", comment="cancel instead"
         ),
     )
-    final = wf.follow(name)
+    again = wf.follow(name)
     monkeypatch.setattr(BaseClient, "_make_api_call", real)
-    assert final.status == "FAILED" and wf.describe(name)["error"] == "ExecutionRolledBack"
+    assert again.awaiting_approval, (again.status, again.current)
     assert _flight_row(account, decision["flight_id"]) == before
     events = [e["event"] for e in wf.audit(name)["execution_events"]]
     assert events[:2] == ["started", "completed"] and "failed" in events and "compensated" in events
+    summary = json.loads(wf.pending(name)["decision"])
+    assert summary["attempt"] == 2 and "CONDITION_FAILED" in summary["redecided_after"]
+    assert cancel["scenario_id"] in summary["excluded"]
+    wf.decide(name, ApprovalDecision(action="reject", decided_by="Dana Duty", comment="test over"))
+    assert wf.follow(name).status == "SUCCEEDED" and wf.output(name)["outcome"]["status"] == "rejected"
