@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import row_builders
 from row_builders import utc
@@ -85,3 +85,17 @@ HISTORY = tuple(
         (k, f) for k in ("mechanical", "crew", "weather", "atc", "other") for f in (F1, F2, F6, F7)
     )
 )
+
+
+def late(f: Flight, minutes: int, **update) -> Flight:
+    """`f` estimated `minutes` late in the tables (its block kept), with any other field `update` gives."""
+    by = timedelta(minutes=minutes)
+    return f.model_copy(
+        update={
+            "estimated_departure": f.scheduled_departure + by,
+            "estimated_arrival": f.scheduled_arrival + by,
+            "delay_minutes": minutes,
+            "status": "DELAYED",
+            **update,
+        }
+    )

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import row_builders
 from day_rows import F1, booking, state, utc
+from day_rows import late as late_in_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,15 +123,7 @@ def test_the_scorecard_would_count_the_duty_the_bound_now_refuses():
 
     day = crewed()
     late = day.copy()
-    late.flights["F1"] = F1.model_copy(
-        update={
-            "estimated_departure": F1.scheduled_departure + timedelta(hours=12),
-            "estimated_arrival": F1.scheduled_arrival + timedelta(hours=12),
-            "delay_minutes": 720,
-            "status": "DELAYED",
-            "updated_by_execution": "hindsight",
-        }
-    )
+    late.flights["F1"] = late_in_tables(F1, 720, updated_by_execution="hindsight")
     assert score("x", late, [held(12)], [DAY]).crew_violations_decided == 1
     assert utc(2027, 1, 20, 10) == F1.scheduled_departure
 

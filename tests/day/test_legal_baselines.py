@@ -8,6 +8,7 @@ import dataclasses
 from datetime import date, timedelta
 
 from day_rows import F1, F2, state, utc
+from day_rows import late as late_in_tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from row_builders import flight_duty
@@ -190,14 +191,7 @@ def test_a_flight_the_tables_held_late_before_the_day_is_not_the_days_to_answer(
     illegal: the delay baseline leaves it as it found it, as SkyMarshal does a flight nobody reported — but the same
     lateness caused by an event of the day is answered (the control: with no reserve, the rotation is cancelled)."""
     late = crewed(reserves=0)
-    late.flights["F1"] = F1.model_copy(
-        update={
-            "estimated_departure": F1.scheduled_departure + timedelta(hours=11),
-            "estimated_arrival": F1.scheduled_arrival + timedelta(hours=11),
-            "delay_minutes": 660,
-            "status": "DELAYED",
-        }
-    )
+    late.flights["F1"] = late_in_tables(F1, 660)
     assert illegal_members(late, F1, utc(2027, 1, 20, 21))  # the premise
     day = play_baseline("delay", late, [hold("flight", 0, fid="F2")], [DAY])
     assert day.state.flights["F1"].status == "DELAYED"  # not cancelled: not the day's
