@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from ..data import queries as q
 from ..data.access import DataHandle
 from ..models.agent_response import CrewConstraint, RecoveryProposal
+from ..models.common import iso_z
 from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
@@ -41,9 +42,27 @@ def roster_window(around: datetime) -> tuple[datetime, datetime]:
     return day - timedelta(days=HISTORY_DAYS), day + timedelta(days=4)
 
 
+def _week_window(around: datetime) -> tuple[datetime, datetime]:
+    """`roster_window` for every moment of `around`'s UTC week (Monday to Sunday) at once: the look-back before its
+    Monday, and at least three days after its Sunday."""
+    day = around.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    monday = day - timedelta(days=day.weekday())
+    return monday - timedelta(days=HISTORY_DAYS), monday + timedelta(days=7 + 4)
+
+
 def _rosters(handle: DataHandle, crew_ids: list[str], around: datetime) -> dict:
     start, end = roster_window(around)
-    return {crew_id: q.duty_history(handle, crew_id, start, end) for crew_id in crew_ids}
+    if handle.cache is None:
+        return {crew_id: q.duty_history(handle, crew_id, start, end) for crew_id in crew_ids}
+    # With a read cache (one decision's reads), a member's roster is read once for the week and each window cut from
+    # it as its own Query would answer it (BETWEEN on duty_key): reads around the day before, the day and the day
+    # after were three Queries of a year's roster each.
+    wide_start, wide_end = _week_window(around)
+    low, high = iso_z(start), iso_z(end)
+    return {
+        crew_id: [r for r in q.duty_history(handle, crew_id, wide_start, wide_end) if low <= r.duty_key <= high]
+        for crew_id in crew_ids
+    }
 
 
 def member_roster(handle: DataHandle, crew_id: str, around: datetime) -> list:
