@@ -103,7 +103,8 @@ def test_a_later_days_flight_the_day_cancelled_counts_its_passengers_and_costs()
     tables = state()
     tables.bookings.append(booking("B4", "F7", "P-004", "BOM"))
     quiet = score("none", tables, [], [DAY])
-    tables.flights["F7"] = F7.model_copy(update={"status": "CANCELLED"})  # a crew's next duty, the 21st
+    # a crew's next duty, the 21st, cancelled by a decision (a flight cancelled before the day is not the day's)
+    tables.flights["F7"] = F7.model_copy(update={"status": "CANCELLED", "updated_by_execution": "run-1"})
     card = score("next duty cancelled", tables, [], [DAY])
     assert (quiet.later_flights_moved, quiet.passengers) == (0, 2)  # an untouched later flight is not the day's
     assert (card.cancellations, card.later_flights_moved, card.later_cancellations) == (0, 1, 1)
@@ -121,6 +122,20 @@ def test_an_evening_aog_late_into_the_next_morning_counts_the_morning_flight():
     tables = state()
     tables.flights["F7"] = F7.model_copy(update={"aircraft_registration": "A6-BLA"})  # F2's tail flies F7 next
     assert score("delay", tables, [late], [DAY]).later_flights_moved == 1
+    assert score("none", tables, [], [DAY]).later_flights_moved == 0  # on time when nothing holds the 20th
+
+
+def test_a_later_flight_late_only_as_the_tables_held_it_is_not_the_days():
+    """F7 (the 21st) already estimated 3 h late before the day, no decision on it: no policy answers for it."""
+    from day_rows import late as late_in_tables
+
+    tables = state()
+    tables.flights["F7"] = late_in_tables(F7, 180)
+    assert realize(tables, [])["F7"].delay(F7) == 180
+    assert score("none", tables, [], [DAY]).later_flights_moved == 0
+    cancelled = state()
+    cancelled.flights["F7"] = F7.model_copy(update={"status": "CANCELLED"})  # cancelled before the day
+    assert score("none", cancelled, [], [DAY]).later_flights_moved == 0
 
 
 def cut(start_hour: int, end_hour: int) -> StreamEvent:

@@ -49,3 +49,13 @@ def test_only_a_whole_rollback_because_the_operation_changed_decides_again_and_n
     assert decide_again("rolled_back", reason, n) == (reason in STALE_REASONS and n < MAX_ATTEMPTS)
     assert not decide_again("compensation_failed", reason, n)  # rows left changed: a person reconciles first
     assert not decide_again("executed", reason, n)
+
+
+def test_the_refusal_a_re_decision_quotes_is_bounded_and_names_the_plan():
+    from skymarshal.workflow.steps.decision import REFUSAL_CHARS, redecided_after
+
+    long = _summary(attempt=1, redecide=True, reason_code="CONDITION_FAILED", error="x" * 5000)
+    line = redecided_after({"execution": long})
+    assert line is not None and "tail_swap:A6-BLT" in line and "CONDITION_FAILED" in line
+    assert len(line) < REFUSAL_CHARS + 200
+    assert redecided_after({"execution": _summary(attempt=1, redecide=False)}) is None

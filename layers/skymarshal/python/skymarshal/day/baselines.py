@@ -25,7 +25,6 @@ let go late (each at the departure the day known at its last decision gave it), 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +33,7 @@ from datetime import date, datetime, timedelta
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
-from .realize import DayState, Timing, realize
+from .realize import DayState, Timing, as_found, realize
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 from .trace import EventStep, Tracer, changes
@@ -137,26 +136,11 @@ def swap(state: DayState, f: Flight, timings: dict[str, Timing]) -> DayState | N
     return None
 
 
-def _as_found(state: DayState) -> DayState:
-    """The tables as the day found them: a flight the day's decisions wrote back on its own tail, at its schedule and
-    flying; every other one as it stands (an estimate written before the day, a cancellation)."""
-    found = {"estimated_departure": None, "estimated_arrival": None, "status": "SCHEDULED"}
-    flights = {
-        fid: f.model_copy(
-            update={**found, "aircraft_registration": state.original_tails.get(fid, f.aircraft_registration)}
-        )
-        if f.updated_by_execution
-        else f
-        for fid, f in state.flights.items()
-    }
-    return dataclasses.replace(state, flights=flights)
-
-
 def late_after(state: DayState, known: Sequence[StreamEvent], now: datetime) -> list[tuple[Flight, Timing]]:
     """The flights the day as known lets go late and that have not left by `now`, in the order they leave. A flight
     late only as the tables held it before the day (an estimate already written and its knock-on, no event and no
     decision of the day on it) is not the day's to answer, as it is no reported disruption's."""
-    timings, quiet = realize(state, known), realize(_as_found(state), [])
+    timings, quiet = realize(state, known), realize(as_found(state), [])
     late = [
         (f, t)
         for fid, t in timings.items()

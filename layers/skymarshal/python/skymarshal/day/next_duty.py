@@ -126,8 +126,7 @@ def released(
     duties = {cid: next_duty(rows, f_id) for cid, rows in owns.items()}
     if not all(duties.values()):
         return None
-    gone = {cid: {id(r) for r in duty} for cid, duty in duties.items()}
-    rosters = {cid: [r for r in owns[cid] if id(r) not in gone[cid]] for cid in owns}
+    rosters = {cid: [r for r in owns[cid] if r.duty_id != duties[cid][0].duty_id] for cid in owns}  # the whole duty
     crew_on = dict(state.crew_on)
     for cid, duty in duties.items():
         for row in duty:

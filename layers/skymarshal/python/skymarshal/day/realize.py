@@ -17,6 +17,7 @@ alternate.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -200,17 +201,41 @@ def flights_of(state: DayState, days: Iterable[date]) -> list[Flight]:
     return sorted((f for f in state.flights.values() if f.flight_date in wanted), key=lambda f: f.scheduled_departure)
 
 
+def as_found(state: DayState) -> DayState:
+    """The tables as the day found them: a flight the day's decisions wrote back on its own tail, at its schedule and
+    flying; every other one as it stands (an estimate written before the day, a cancellation)."""
+    found = {"estimated_departure": None, "estimated_arrival": None, "status": "SCHEDULED"}
+    flights = {
+        fid: f.model_copy(
+            update={**found, "aircraft_registration": state.original_tails.get(fid, f.aircraft_registration)}
+        )
+        if f.updated_by_execution
+        else f
+        for fid, f in state.flights.items()
+    }
+    return dataclasses.replace(state, flights=flights)
+
+
 def moved_later(state: DayState, timings: dict[str, Timing], days: set[date]) -> list[Flight]:
     """The flights after the stream's days that the day moved: written by a decision (cancelled, re-timed, another
-    tail — a crew's next duty cancelled, a rotation cancelled into the next day), or flown later than written (an
-    evening's knock-on into the morning). Their passengers and costs are the day's, whichever policy moved them; a
-    later flight the tables held late before the day (an estimate already written) is not."""
+    tail — a crew's next duty cancelled, a rotation cancelled into the next day), or flown later than the tables as
+    the day found them would fly it (an evening's knock-on into the morning: `as_found`, as the baselines judge a
+    flight the day's to answer). Their passengers and costs are the day's, whichever policy moved them; a later
+    flight late only as the tables held it before the day, with its own knock-on, is not."""
     last = max(days)
+    later = [f for f in state.flights.values() if f.flight_date > last]
+    # the day as found is flown only when a later flight nobody wrote leaves late at all
+    late = [f for f in later if not f.updated_by_execution and _late(timings.get(f.flight_id), f)]
+    quiet = realize(as_found(state), []) if late else {}
 
     def moved(f: Flight) -> bool:
-        t = timings.get(f.flight_id)
-        return bool(f.updated_by_execution) or t is None or t.departure > f.departure or t.arrival > f.arrival
+        t, q = timings.get(f.flight_id), quiet.get(f.flight_id)
+        return bool(f.updated_by_execution) or (
+            t is not None and q is not None and (t.departure > q.departure or t.arrival > q.arrival)
+        )
 
-    return sorted(
-        (f for f in state.flights.values() if f.flight_date > last and moved(f)), key=lambda f: f.scheduled_departure
-    )
+    return sorted((f for f in later if moved(f)), key=lambda f: f.scheduled_departure)
+
+
+def _late(t: Timing | None, f: Flight) -> bool:
+    return t is not None and (t.departure > f.scheduled_departure or t.arrival > f.scheduled_arrival)

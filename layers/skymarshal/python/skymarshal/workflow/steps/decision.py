@@ -18,6 +18,7 @@ from ..tables import WorkflowTables
 
 log = logging.getLogger("skymarshal.workflow")
 ARBITRATOR_THREAD = ("arbitrator", "arbitration")
+REFUSAL_CHARS = 400  # the refusal quoted in a re-decision's first line (it rides in the state: kept small)
 
 
 # ------------------------------------------------------------------------------------------ Arbitrate
@@ -121,9 +122,11 @@ def redecided_after(state: dict) -> str | None:
     refused = ExecutionSummary.model_validate(state["execution"]) if state.get("execution") else None
     if refused is None or not refused.redecide:
         return None
+    error = refused.error or ""  # one line as written; bounded here, the decision is shown whole
+    error = error if len(error) <= REFUSAL_CHARS else error[: REFUSAL_CHARS - 1] + "…"
     return (
         f"the plan approved ({refused.scenario_id}) could not be carried out — {refused.reason_code}: "
-        f"{refused.error}; decided again on the operation as it now is"
+        f"{error}; decided again on the operation as it now is"
     )
 
 
