@@ -135,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     from skymarshal.data.generator import GeneratorConfig, generate
     from skymarshal.data.schema import FLIGHTS
     from skymarshal.llm import provider
+    from skymarshal.local import memory_guard
     from skymarshal.local import workflow as local_workflow
     from skymarshal.local.emulator import in_process_account
     from skymarshal.local.template import workflow_template
@@ -149,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{per_day} flights on {args.day}, {sum(airline.counts().values()):,} rows", flush=True)
     numbers = sorted({f.flight_number for f in airline.tables[FLIGHTS] if f.flight_date == args.day})
     with in_process_account(airline) as account:
+        # as the local server does once seeded (server.py): the airline's rows out of the collector's sight, so a
+        # full collection walking them does not land inside whichever step is running
+        memory_guard.freeze_seeded()
         local_workflow.install(account, workflow_template())
         client = local_workflow.local_client(account)
         # A first run imports each function's handler (as a Lambda cold start would) and fills the

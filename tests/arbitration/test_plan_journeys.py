@@ -75,6 +75,9 @@ def ctx(monkeypatch):
     monkeypatch.setattr(
         ways.q, "get_flight", lambda handle, fid: next((f for f in network if f.flight_id == fid), None)
     )
+    monkeypatch.setattr(
+        ways.q, "flights_by_id", lambda handle, ids: {f.flight_id: f for f in network if f.flight_id in set(ids)}
+    )
     cache: dict = {}
     context = SimpleNamespace(
         flight=CANCELLED,
@@ -84,6 +87,7 @@ def ctx(monkeypatch):
         tail_grounded=True,
         release_at=None,
         memo=lambda key, compute: cache[key] if key in cache else cache.setdefault(key, compute()),
+        memoised=lambda key: key in cache,
         read_profiles=lambda iatas: {},
         reads=reads,
         network=network,

@@ -17,13 +17,16 @@ from hypothesis import strategies as st
 from skymarshal.local import moto_speedups
 
 KEYS = st.sampled_from(["a", "b", "c", "d"])
+# each sort-key comparison a Query can make: on the number index r and the string index t (begins_with)
+COMPARISONS = ["gte", "gt", "between", "lt", "lte", "eq", "begins", "t_between", "t_lt"]
 operation = st.one_of(
     st.tuples(st.just("put"), st.integers(0, 30), KEYS, st.integers(0, 9)),
     st.tuples(st.just("delete"), st.integers(0, 30)),
     st.tuples(st.just("update"), st.integers(0, 30), KEYS),
+    st.tuples(st.just("update_range"), st.integers(0, 30), st.integers(0, 9)),  # moves it within its partition
     st.tuples(st.just("transact"), st.integers(0, 30), KEYS),
     st.tuples(st.just("query_base"), st.integers(0, 30)),
-    st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans(), st.sampled_from(["gte", "between", "lt"])),
+    st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans(), st.sampled_from(COMPARISONS)),
 )
 
 
@@ -36,14 +39,16 @@ def table(account):
         BillingMode="PAY_PER_REQUEST",
         KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
         AttributeDefinitions=[
-            {"AttributeName": n, "AttributeType": t} for n, t in (("pk", "S"), ("sk", "N"), ("g", "S"), ("r", "N"))
+            {"AttributeName": n, "AttributeType": t}
+            for n, t in (("pk", "S"), ("sk", "N"), ("g", "S"), ("r", "N"), ("t", "S"))
         ],
         GlobalSecondaryIndexes=[
             {
-                "IndexName": "g-index",
+                "IndexName": f"g-{sort}-index",
                 "Projection": {"ProjectionType": "ALL"},
-                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "r", "KeyType": "RANGE"}],
+                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": sort, "KeyType": "RANGE"}],
             }
+            for sort in ("r", "t")
         ],
     )
     return account.resource().Table(name)
@@ -53,13 +58,28 @@ def _read(table, op):
     if op[0] == "query_base":
         return table.query(KeyConditionExpression=Key("pk").eq(f"p{op[1] % 5}"))["Items"]
     _, g, r, forward, comparison = op
-    sort_key = {"gte": Key("r").gte(r), "between": Key("r").between(r, r + 3), "lt": Key("r").lt(r)}[comparison]
+    sort_key = {
+        "gte": Key("r").gte(r),
+        "gt": Key("r").gt(r),
+        "between": Key("r").between(r, r + 3),
+        "lt": Key("r").lt(r),
+        "lte": Key("r").lte(r),
+        "eq": Key("r").eq(r),
+        "begins": Key("t").begins_with(_t(r)[:2]),
+        "t_between": Key("t").between(_t(r), _t(r + 2)),
+        "t_lt": Key("t").lt(_t(r)),
+    }[comparison]
     return table.query(
-        IndexName="g-index",
+        IndexName="g-t-index" if comparison in ("begins", "t_between", "t_lt") else "g-r-index",
         KeyConditionExpression=Key("g").eq(g) & sort_key,
         ScanIndexForward=forward,
         FilterExpression=Attr("v").exists(),
     )["Items"]
+
+
+def _t(r: int) -> str:
+    """The string sort key of an item whose number sort key is r (two share a prefix of two)."""
+    return f"k{r // 2}-{r}"
 
 
 # every kind of value a Query's answer read from the stored strings must carry as moto's own path does
@@ -79,7 +99,9 @@ def test_answers_match_stock_moto(table, ops):
     for op in ops:
         kind = op[0]
         if kind == "put":
-            table.put_item(Item={"pk": f"p{op[1] % 5}", "sk": op[1], "g": op[2], "r": op[3], "v": 1, **RICH})
+            table.put_item(
+                Item={"pk": f"p{op[1] % 5}", "sk": op[1], "g": op[2], "r": op[3], "t": _t(op[3]), "v": 1, **RICH}
+            )
         elif kind == "delete":
             table.delete_item(Key={"pk": f"p{op[1] % 5}", "sk": op[1]})
         elif kind == "update":
@@ -89,6 +111,14 @@ def test_answers_match_stock_moto(table, ops):
                     UpdateExpression="SET g = :g",
                     ConditionExpression="attribute_exists(pk)",
                     ExpressionAttributeValues={":g": op[2]},
+                )
+        elif kind == "update_range":
+            with contextlib.suppress(ClientError):  # the sort keys change: a partition's sorted order must notice
+                table.update_item(
+                    Key={"pk": f"p{op[1] % 5}", "sk": op[1]},
+                    UpdateExpression="SET r = :r, t = :t",
+                    ConditionExpression="attribute_exists(pk)",
+                    ExpressionAttributeValues={":r": op[2], ":t": _t(op[2])},
                 )
         elif kind == "transact":  # a transaction names its tables: theirs are the caches it must drop
             with contextlib.suppress(ClientError):  # the resource's client takes plain values
@@ -197,7 +227,7 @@ def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
     after = sorted(table.query(KeyConditionExpression=Key("pk").eq(pk))["Items"], key=lambda i: i["sk"])
     assert after == before
     assert not table.query(KeyConditionExpression=Key("pk").eq(f"{pk}n"))["Items"]
-    gsi = table.query(IndexName="g-index", KeyConditionExpression=Key("g").eq("c"))["Items"]
+    gsi = table.query(IndexName="g-r-index", KeyConditionExpression=Key("g").eq("c"))["Items"]
     assert not [i for i in gsi if i["pk"] == pk]
     # a transaction that succeeds is kept
     update = {"TableName": table.name, "Key": {"pk": pk, "sk": 1}, "UpdateExpression": "SET v = :v"}
@@ -276,3 +306,13 @@ def test_a_condition_lexed_once_parses_as_stock_moto_parses_it(condition, data):
     with moto_speedups.disabled():
         assert first == repr(get_filter_expression(built.condition_expression, names, values))
         assert second == repr(get_filter_expression(built.condition_expression, names, again))
+
+
+def test_a_sort_key_updated_is_found_at_its_new_place(table):
+    """The partition's sorted order (kept for a Query's sort-key condition) follows an update of the sort key."""
+    moto_speedups.install()
+    table.put_item(Item={"pk": "p-moved", "sk": 99, "g": "moved", "r": 1, "t": _t(1), "v": 1})
+    above = Key("g").eq("moved") & Key("r").gte(5)
+    assert table.query(IndexName="g-r-index", KeyConditionExpression=above)["Items"] == []
+    table.update_item(Key={"pk": "p-moved", "sk": 99}, UpdateExpression="SET r = :r", ExpressionAttributeValues={":r": 7})
+    assert [i["r"] for i in table.query(IndexName="g-r-index", KeyConditionExpression=above)["Items"]] == [7]

@@ -107,8 +107,7 @@ def analyse_network(handle: DataHandle, flight: Flight, *, delay_minutes: int | 
 
 
 def _linked_flights(handle: DataHandle, ids) -> list[Flight]:
-    rows = handle.batch_get(s.FLIGHTS, [{"flight_id": i} for i in sorted({i for i in ids if i})])
-    return [Flight.model_validate(r) for r in rows]
+    return list(q.flights_by_id(handle, ids).values())
 
 
 def guest_impact(handle: DataHandle, flight: Flight, delay: int, cause: str | None):

@@ -125,6 +125,10 @@ class DisruptionContext:
             self._cache[key] = compute()
         return self._cache[key]
 
+    def memoised(self, key: MemoKey) -> bool:
+        """Whether `key`'s answer is already held (a caller reading many at once asks only for the others)."""
+        return key in self._cache
+
     def roster(self, crew_id: str, around: datetime) -> list[CrewDuty]:
         """`analysis.crew.member_roster`, each member's window (whole days) read once per arbitration. Keyed by the
         window: a roster read around one day never answers for a duty days later, whose next duties it lacks."""

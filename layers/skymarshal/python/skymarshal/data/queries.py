@@ -61,6 +61,12 @@ def get_flight(handle: DataHandle, flight_id: str) -> Flight | None:
     return Flight.model_validate(item) if item else None
 
 
+def flights_by_id(handle: DataHandle, flight_ids: Iterable[str]) -> dict[str, Flight]:
+    """The flights of these ids the table holds, by id (BatchGetItem, a hundred at a time)."""
+    rows = handle.batch_get(s.FLIGHTS, [{"flight_id": i} for i in sorted({i for i in flight_ids if i})])
+    return {f.flight_id: f for f in (Flight.model_validate(r) for r in rows)}
+
+
 def rotation(handle: DataHandle, registration: str, start: datetime, end: datetime) -> list[Flight]:
     """A tail's flights departing in [start, end), in time order."""
     rows = handle.query(

@@ -123,9 +123,14 @@ def _query(
             candidates = [bucket]
     elif index_name is not None and hash_key_conditions and len(hash_key_conditions) == 1:
         attribute, value = hash_key_conditions[0]
-        candidates = gsi_maps.by_attribute(self, attribute).get(
-            (value.type, json.dumps(value.value, sort_keys=True)), []
-        )
+        group = (value.type, json.dumps(value.value, sort_keys=True))
+        range_attr = _index_range_key(self, index_name)
+        if range_comparison and range_attr and len(kwargs.get("range_key_conditions") or ()) <= 1:
+            candidates = gsi_maps.in_range(
+                self, attribute, group, range_attr, range_comparison, [(o.type, o.value) for o in range_objs]
+            )
+        if candidates is None:
+            candidates = gsi_maps.by_attribute(self, attribute).get(group, [])
     _state.narrowed = (self, candidates) if candidates is not None else None
     try:
         found = _originals["query"](
@@ -145,6 +150,13 @@ def _query(
     finally:
         _state.narrowed = None
     return as_answered(found)
+
+
+def _index_range_key(table: Any, index_name: str) -> str | None:
+    """The sort key of one of the table's indexes (a single one), or None."""
+    index = next((i for i in (*table.global_indexes, *table.indexes) if i.name == index_name), None)
+    ranges = [k["AttributeName"] for k in index.schema if k["KeyType"] == "RANGE"] if index is not None else []
+    return ranges[0] if len(ranges) == 1 else None
 
 
 @contextmanager

@@ -29,13 +29,13 @@ Check = tuple[ConstraintCheck, RejectionCode | None]
 
 
 def first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
-    """Whether `seat` is the first sector of its duty (its report can move with it; one Query on the member's rows
-    of that duty, once per decision)."""
+    """Whether `seat` is the first sector of its duty (its report can move with it; read from the member's roster
+    around the duty — the read the crew checks share —, once per decision)."""
     return ctx.memo(FirstSector(seat.crew_id, seat.flight_id or ""), lambda: _first_sector(ctx, seat))
 
 
 def _first_sector(ctx: DisruptionContext, seat: CrewDuty) -> bool:
-    rows = q.duty_history(ctx.handle, seat.crew_id, seat.duty_start, seat.duty_start + timedelta(seconds=1))
+    rows = ctx.roster(seat.crew_id, seat.duty_start)
     sectors = [
         r.sector_departure for r in rows if r.duty_id == seat.duty_id and r.kind == "FLIGHT" and r.sector_departure
     ]

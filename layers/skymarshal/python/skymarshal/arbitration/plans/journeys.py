@@ -108,11 +108,21 @@ def _due(ctx: DisruptionContext, f: Flight, b: Booking) -> datetime:
     return onward.scheduled_arrival if onward is not None else f.scheduled_arrival
 
 
+def _read_onward(ctx: DisruptionContext, bookings: Sequence[Booking]) -> None:
+    """The onward flights `_due` will ask for, not yet read in this decision: one BatchGetItem for them all."""
+    wanted = {b.onward_flight_id for b in bookings if b.onward_flight_id}
+    wanted = {i for i in wanted if not ctx.memoised(FlightRead(i))}
+    found = q.flights_by_id(ctx.handle, wanted)
+    for flight_id in wanted:
+        ctx.memo(FlightRead(flight_id), lambda flight_id=flight_id: found.get(flight_id))
+
+
 def parties(ctx: DisruptionContext, f: Flight, bookings: Sequence[Booking], ready: datetime, exclude) -> list[Party]:
     """The active passengers of cancelled flight `f` by `party_key`, waiting at its origin from `ready`."""
     groups: dict[str, list[Booking]] = defaultdict(list)
     for b in guest.active(bookings, f.flight_id):
         groups[party_key(b)].append(b)
+    _read_onward(ctx, [rows[0] for rows in groups.values() if rows[0].final_destination != f.destination])
     return [
         Party(
             party_id=f"{f.flight_id}|{key}",
