@@ -314,5 +314,7 @@ def test_a_sort_key_updated_is_found_at_its_new_place(table):
     table.put_item(Item={"pk": "p-moved", "sk": 99, "g": "moved", "r": 1, "t": _t(1), "v": 1})
     above = Key("g").eq("moved") & Key("r").gte(5)
     assert table.query(IndexName="g-r-index", KeyConditionExpression=above)["Items"] == []
-    table.update_item(Key={"pk": "p-moved", "sk": 99}, UpdateExpression="SET r = :r", ExpressionAttributeValues={":r": 7})
+    table.update_item(
+        Key={"pk": "p-moved", "sk": 99}, UpdateExpression="SET r = :r", ExpressionAttributeValues={":r": 7}
+    )
     assert [i["r"] for i in table.query(IndexName="g-r-index", KeyConditionExpression=above)["Items"]] == [7]

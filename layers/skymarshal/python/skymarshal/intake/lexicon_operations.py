@@ -17,10 +17,38 @@ from .lexicon_words import (
     WEATHER,
 )
 
+# AHM 730 65/68: "special request, not within operational requirements", in the words an OCC writes it
+NOT_OPERATIONAL = (
+    r"special requests?|not (?:an |a )?(?:operations|operational|ops) (?:requirement|required|need\w*)"
+    r"|not (?:operationally|operational) (?:required|necessary|needed)|not required (?:for|by) (?:the )?(?:operations?|ops)"
+    r"|not within operational requirements"
+)
+# what belongs to the crew themselves: their meals, rest places, bedding, their own bag
+CREW_OWN = r"crew (?:meals?|food|rest|bunks?|bedding|seats?|hotel)|bunks?|bedding|(?:flight|crew|his|her|their) bags?"
+
 OPERATIONS_CUES: tuple[Cue, ...] = (
     # 61-69 flight operations and crew
-    cue(61, "flight_plan", 2, r"flight plan|flightplan|ofp|briefing pack", r"late|change\w*|amend\w*|missing|refiled"),
+    # the flight plan named with what happened to it names 61 (AHM 730's own words: its late completion or change)
+    cue(
+        61,
+        "flight_plan",
+        3,
+        r"flight plan|flightplan|ofp|briefing pack",
+        r"late|change\w*|amend\w*|missing|refiled|revis\w*|re-?issu\w*|re-?releas\w*",
+    ),
     cue(62, "operational_requirement", 2, r"extra fuel|additional fuel|fuel uplift|load alteration|reduced load"),
+    # AHM 730's own words for 62 ("load alteration"), and the commander's decision to carry more fuel: the
+    # operational requirement, above the bowser or the loaders that carry it out
+    cue(62, "operational_requirement", 3.5, r"load alteration|load alterations"),
+    cue(
+        62,
+        "operational_requirement",
+        4,
+        FLIGHT_DECK,
+        r"(?:extra|additional|more|further|discretionary) (?:\d+(?:\.\d+)? ?)?(?:fuel|t|tonnes?|tons?|kgs?)\b"
+        r"|\d+(?:\.\d+)? ?(?:t|tonnes?|tons?|kgs?) (?:of )?(?:extra|additional|more)"
+        r"|fuel for (?:expected |the )?holding|tankering",
+    ),
     cue(63, "crew_boarding", 2, r"crew", r"late boarding|boarded late|late to|transport|hotel|bus|pick-?up"),
     # a crew member named as the one late (reporting, at briefing, boarding): the crew's lateness (63), not the
     # passengers' boarding (15) nor an unexplained delay
@@ -34,7 +62,16 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"|(?:not|never) (?:at|in|for) (?:the )?briefing|miss\w* (?:the )?briefing|late crew boarding|crew boarding late"
         # or late to the aircraft itself: "late at the a/c", "arrived at the aircraft after the others"
         r"|late (?:at|to) (?:the |)(?:aircraft|a/c|plane|gate)"
-        r"|(?:arrived|got|came) (?:at|to) (?:the |)(?:aircraft|a/c|plane|gate) (?:late|after)",
+        r"|(?:arrived|got|came|were|was)? ?(?:at|to) (?:the |)(?:aircraft|a/c|plane|gate) (?:late|after)"
+        # or signed on late ("signed on 35 mins late")
+        r"|sign(?:ed|s)?[- ]?on (?:\S+ ){0,3}late",
+    ),
+    # AHM 730's own words for 63: the departure procedures late, whoever is named
+    cue(
+        63,
+        "crew_boarding",
+        3,
+        r"(?:late|delayed) (?:departure|dep) procedures|(?:departure|dep) procedures (?:\w+ )?(?:late|delayed)",
     ),
     cue(64, "crew_unavailable", 3, FLIGHT_DECK, UNAVAILABLE),
     cue(64, "crew_duty_limit", 2.5, r"duty time|duty hours|duty limits?|fdp|ftl|flight time limit\w*|discretion"),
@@ -58,9 +95,17 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"expired|lapsed|invalid|not valid|out of date|overdue|missing|suspended",
     ),
     cue(65, "crew_request", 2, FLIGHT_DECK, r"request\w*|insist\w*|asked for|refus\w*"),
+    # a crew member's request said to be beyond the operation's needs (AHM 730's "special request, not within
+    # operational requirements"), or for the crew's own things (their meals, rest seats, bedding, bag): the request
+    # is the cause, above the caterers, cleaners or engineers who carry it out
+    cue(65, "crew_request", 4.5, FLIGHT_DECK + r"|flight crew|cockpit crew", NOT_OPERATIONAL),
+    cue(65, "crew_request", 4, FLIGHT_DECK, r"ask\w*|request\w*|insist\w*|wants?", CREW_OWN),
     cue(66, "crew_boarding", 2, CABIN, r"late|boarded late|transport|hotel|bus"),
     cue(67, "crew_unavailable", 3, CABIN, UNAVAILABLE),
     cue(68, "crew_request", 1.5, CABIN, r"request\w*|error\w*|mistake\w*"),
+    cue(68, "crew_request", 4.5, CABIN, NOT_OPERATIONAL),
+    # the cabin crew's own error (a miscount, a wrong report) is 68, above the passengers or doors it concerns
+    cue(68, "crew_request", 3.5, CABIN, r"miscount\w*|wrong|incorrect\w*|forgot\w*|failed to"),
     # the captain asking for the search names the cause (69), above the security family's words it shares (85)
     cue(69, "security_check", 4, r"captain|commander", r"security check|security search|search of|security sweep"),
     # 71-77 weather

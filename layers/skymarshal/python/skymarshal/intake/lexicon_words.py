@@ -3,7 +3,10 @@ and places, each an alternation of one- or two-word terms over the normalised, l
 
 from __future__ import annotations
 
-FLIGHT_DECK = r"captains?|commanders?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|cockpit|second officers?|flight engineers?"
+FLIGHT_DECK = (
+    r"captains?|commanders?|skippers?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|cockpit"
+    r"|second officers?|flight engineers?"
+)
 # "a crew member" names the cabin unless the words before it say the flight deck's ("a cockpit crew member")
 GENERIC_CREW_MEMBER = r"(?<!deck )(?<!cockpit )(?<!flight )crew members?"
 CABIN = (
@@ -21,6 +24,9 @@ UNAVAILABLE = (
     r"|stood down|called in|off sick|not reported|did not report|failed to report|short|shortage|incapacitated"
     r"|food poisoning|fever|vomiting|migraine|hospital\w*|medical\w*|licen[cs]e\w*|expired|lapsed|invalid"
     r"|show up|showed up|turn up|turned up|sign-?on|sign on"
+    # cannot fly for want of a document: the passport (a licence or medical is the certificate cue's)
+    r"|cannot operate|can't operate|unable to operate|without (?:a |his |her |their )?passport|no passport"
+    r"|passport (?:missing|expired|lost|forgotten)"
 )
 # Unfit through fatigue (CAT.GEN.MPA.100(c)): unavailable now, but a minimum rest makes the member fit again, which
 # no sickness does (intake/disruption_facts.py states it as crew_fatigue; arbitration/crew/rest.py reads it)

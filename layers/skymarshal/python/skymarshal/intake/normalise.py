@@ -33,6 +33,8 @@ ABBREVIATIONS: dict[str, str] = {
     "cc": "cabin crew",
     "c/c": "cabin crew",
     "ccm": "cabin crew",
+    "sccm": "purser",  # the senior cabin crew member
+    "w/o": "without",
     "csd": "purser",
     "cse": "purser",
     "fa": "flight attendant",

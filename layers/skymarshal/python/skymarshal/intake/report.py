@@ -133,8 +133,11 @@ class ReportReading:
     notes: list[str] = field(default_factory=list)
 
     def scope_kind(self, has_flight: bool) -> ScopeKind | None:
-        """The narrowest scope the report names: a crew member on a flight, a flight, a tail, an airport."""
-        if self.crew_position is not None and has_flight:
+        """The narrowest scope the report names: a crew member on a flight, a flight, a tail, an airport. A crew
+        member named as the one asking for something that is not the crew's cause (the commander's extra fuel, 62;
+        a security search, 69) is no scope: nobody is taken off the flight for it."""
+        crews = self.cause_code is None or self.cause_code in CREW_CAUSES
+        if self.crew_position is not None and has_flight and crews:
             return "crew_member"
         if has_flight:
             return "flight"
