@@ -5,6 +5,8 @@ flight this one waits for, the place such a flight comes from, and "STN" for sta
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from skymarshal.intake.extraction_core import parse
 from skymarshal.intake.report import airport_names, read_report
@@ -88,3 +90,35 @@ def test_the_aircraft_said_to_come_in_late_is_the_rotation(report):
     from skymarshal.intake.normalise import normalise
 
     assert read_cause(normalise(report)).found[0].code == 93
+
+
+FEEDER = st.sampled_from(["EY212", "EY18", "EY640"])
+SUBJECT = st.sampled_from(["EY77", "EY3"])
+
+
+@given(
+    subject=SUBJECT,
+    feeder=FEEDER,
+    named=st.sampled_from(
+        [
+            "waiting for crew off {f}",
+            "holding 30 transfer pax ex {f}",
+            "held for mail ex {f}",
+            "late, following the delayed {f}",
+            "same aircraft as the late {f}, rotation delay",
+            "passengers rebooked from the cancelled {f}",
+            "reactionary delay from {f}",
+            "late after the late arrival of {f}",
+            "combined with {f} on low loads",
+            "late: the inbound ({f}) left its origin 50 min behind",
+            "crew operating in on the late {f}",
+            "aircraft (A6-XYZ on {f}) blocked in 40 min late",
+        ]
+    ),
+)
+def test_the_feeder_flight_named_by_its_role_is_context(subject, feeder, named):
+    """The flight the report's flight waits on, takes its crew, load or aircraft from, or is combined with, named
+    by the word of origin and its state: context, the report's own flight the subject, in either order."""
+    clause = named.format(f=feeder)
+    for report in (f"{subject} 3 Feb {clause}", f"3 Feb, {clause[0].upper()}{clause[1:]}; {subject} affected"):
+        assert [f.flight_number for f in parse(report)[0]] == [subject], report
