@@ -266,6 +266,15 @@ CUES: tuple[Cue, ...] = (
         r"no stock|unavailable|not available|awaiting|awaited|waiting|missing|lack|shortage"
         r"|none|not held|back-?order\w*|on order|being flown|being sent|en route|sourced|stock",
     ),
+    # the engineers' own equipment missing or broken (a nitrogen cart, a test rig): 44, above the part it serves
+    cue(
+        44,
+        "spares",
+        3,
+        r"(?:nitrogen|oxygen|hydraulic|servicing|test|defuel\w*) (?:carts?|bottles?|rigs?|trolleys?|mules?|sets?)"
+        r"|maintenance equipment|engineering equipment|test equipment",
+        r"\bno\b|none|unserviceable|not serviceable|u/s|unavailable|not available|broken|borrow\w*|awaiting|missing",
+    ),
     cue(45, "aog_spares", 2, r"aog spares|spares|parts", r"carried|hand-?carry|courier|onboard|on board|to another"),
     cue(46, "aircraft_change", 2, r"aircraft change|tail swap|tail change|swap aircraft|change of aircraft"),
     cue(47, "standby_aircraft", 2, r"standby aircraft|spare aircraft|reserve aircraft", r"no|none|lack|unavailable"),

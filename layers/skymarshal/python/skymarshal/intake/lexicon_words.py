@@ -41,6 +41,11 @@ DEFECT = (
     # an annunciated mismatch ("FLAP DISAGREE"), a part due for changing, a trend past its limit ("oil consumption")
     r"|disagree\w*|needs? (?:a )?(?:chang\w*|renew\w*)|needed chang\w*|requires? (?:a )?chang\w*"
     r"|to be (?:changed|renewed)|change required|consumption"
+    # a reading past its limit ("pressure below limit"), a drive disconnected, a control surface out of step, a
+    # unit being changed ("brake unit change")
+    r"|(?:below|above|out of|outside|beyond) (?:the )?(?:min\w* |max\w* |)limits?|disconnect\w*|asymmetr\w*"
+    r"|(?:unit|bottle|strut|wheel|brake|tyre|tire|engine|idg|generator|valve|pump|actuator|sensor|probe|computer"
+    r"|starter) (?:change|replacement)"
 )
 AIRCRAFT_PARTS = (
     r"engines?|hydraulic\w*|gear|brakes?|tyres?|tires?|wheels?|apu|avionics|radar|transponder|autopilot|flaps?|slats?"
@@ -50,7 +55,8 @@ AIRCRAFT_PARTS = (
     r"|seats?|cargo door|fire detection|smoke detector|rudder|elevator|aileron|trim|landing light|lights?"
     r"|electrical|battery|batteries|starter|thrust reverser|reverser|ecam|eicas|tcas|egpws|wiring|panel|valve"
     r"|airframe|fuselage|nacelle|cowling|blade|fan|compressor|turbine|oil|radome|pressure controllers?|controller"
-    r"|static wicks?|flap tracks?|skin|antennas?|fairings?|fluid"
+    r"|static wicks?|flap tracks?|skin|antennas?|fairings?|fluid|struts?|shock absorbers?|idgs?"
+    r"|integrated drive generators?|slide bottles?|brake units?"
 )
 GROUND_VEHICLE = (
     r"trucks?|vehicles?|tugs?|tractors?|loaders?|hi-?loaders?|stairs|steps|jet ?bridge|air ?bridge|airbridge|bus"
