@@ -122,3 +122,12 @@ def test_the_feeder_flight_named_by_its_role_is_context(subject, feeder, named):
     clause = named.format(f=feeder)
     for report in (f"{subject} 3 Feb {clause}", f"3 Feb, {clause[0].upper()}{clause[1:]}; {subject} affected"):
         assert [f.flight_number for f in parse(report)[0]] == [subject], report
+
+
+def test_the_feeders_end_in_brackets_is_not_a_place_but_the_reports_own_flights_is():
+    known = {"AUH", "SIN", "FRA", "BKK"}
+    names = airport_names(known)
+    feeder = read_report("Bags from the delayed EY473 (SIN) still coming for EY123 on 18 Jan", known, names)
+    assert "SIN" in {a.value for a in feeder.airports} and "SIN" not in {a.value for a in feeder.places}
+    own = read_report("EY123 (BKK) on 18 Jan has a hydraulic leak", known, names)
+    assert "BKK" in {a.value for a in own.places}
