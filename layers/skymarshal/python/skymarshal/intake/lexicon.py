@@ -12,6 +12,7 @@ model's (models/disruption.py).
 
 from __future__ import annotations
 
+from ..models.disruption import DELAY_CODES
 from .lexicon_cue import Cue, cue
 from .lexicon_operations import OPERATIONS_CUES
 from .lexicon_words import (
@@ -39,7 +40,7 @@ SYSTEM_NAMED = 3.75
 # cue that names a cause outranks.
 FAMILY_ONLY = 1.5
 
-CUES: tuple[Cue, ...] = (
+_WORDED: tuple[Cue, ...] = (
     # 11-19 passengers and baggage
     cue(11, "check_in", 2, r"check-?in", r"late|after|closed|deadline|closure"),
     cue(
@@ -333,6 +334,26 @@ CUES: tuple[Cue, ...] = (
     ),
     *OPERATIONS_CUES,
 )
+# A code the report states ("DL15/0012", "code 99", "coded as other"): the writer's own coding names the cause above
+# every word for it; the cue carries the fact of that code's first worded cue.
+STATED = 6.0
+
+
+def _stated(cues: tuple[Cue, ...]) -> tuple[Cue, ...]:
+    facts: dict[int, str] = {}
+    for c in cues:
+        facts.setdefault(c.code, c.fact)
+    stated = []
+    for code in sorted(DELAY_CODES):
+        fact = facts.get(code, "cause")  # a code no words name yet: the generic fact
+        words = rf"dl ?{code}|(?:delay |iata |ahm 730 |ahm )?code {code}|cod(?:ed|ing) (?:as |it as )?{code}"
+        if code == 99:  # AHM 730's "other", by its name
+            words += r"|cod(?:ed|ing|e) (?:as |it as )?(?:other|misc\w*)"
+        stated.append(cue(code, fact, STATED, words))
+    return tuple(stated)
+
+
+CUES: tuple[Cue, ...] = (*_WORDED, *_stated(_WORDED))
 
 # Codes kept apart for the crew they name (a stated crew position completes them); for the weather and ATFM codes
 # the station (departure or destination) decides between the codes of one family (cause.py).

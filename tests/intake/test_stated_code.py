@@ -1,0 +1,34 @@
+"""A delay code the report states ("DL15/0012", "code 99", "coded as other") is the cause, above every word the
+report uses for it: the writer's own AHM 730 coding."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skymarshal.intake.cause import read_cause
+from skymarshal.intake.normalise import normalise
+from skymarshal.models.disruption import DELAY_CODES
+
+# words that alone would read as another cause: the stated code must outrank them
+WORDS = ["bags offloaded", "catering truck late", "hydraulic leak found", "fog at the gate", ""]
+
+
+def first_code(text: str) -> int | None:
+    found = read_cause(normalise(text)).first
+    return found.code if found else None
+
+
+@given(
+    code=st.sampled_from(sorted(c for c in DELAY_CODES if 11 <= c <= 99)),
+    form=st.sampled_from(["DL{c}/0020", "DL{c}", "code {c}", "Delay code {c}.", "coded as {c}"]),
+    words=st.sampled_from(WORDS),
+)
+def test_the_stated_code_is_the_cause(code, form, words) -> None:
+    text = f"EY343 18JAN AUH: {words}. {form.format(c=code)}"
+    assert first_code(text) == code, text
+
+
+@given(form=st.sampled_from(["Coded other.", "coding as other", "code it as misc", "DL99 OTHER"]))
+def test_other_by_its_name_is_99(form) -> None:
+    assert first_code(f"EY77 3 Feb held at the gate while police spoke to a passenger. {form}") == 99
