@@ -111,7 +111,9 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     # 71-77 weather
     cue(71, "weather", 2, WEATHER),
     cue(72, "weather", 2.5, WEATHER, ARRIVAL + r"|divert\w*|go-?around|hold\w*|alternate"),
-    cue(73, "weather", 2.5, WEATHER, r"en-?route|enroute|fir|airspace|route|reroute\w*|along|across"),
+    cue(73, "weather", 2.5, WEATHER, r"en-?route|enroute|fir|airspace|route|re-?rout\w*|along|across|track"),
+    # the alternate gone below its weather minima: AHM 730 73's "at alternate", whatever else the plan then needs
+    cue(73, "weather", 3, r"alternates?", r"below (?:the |its |their )?(?:landing |planning )?minim\w*"),
     cue(75, "de_icing", 3.5, r"de-?ic\w*|anti-?ic\w*|deice\w*|antice\w*|de ice|anti ice|glycol|icing pad|deicing pad"),
     cue(
         76,

@@ -87,7 +87,7 @@ WEATHER = (
     r"fog|foggy|mist|visibility|low vis|lvp|thunderstorms?|storms?|cb|cumulonimbus|lightning|snow\w*|blizzard|ice"
     r"|icing|freezing|hail|sandstorm|dust\w*|sand|haze|wind|winds|windy|gust\w*|crosswind\w*|typhoon|hurricane"
     r"|cyclone|monsoon|heavy rain|rain|downpour|flood\w*|weather|wx|volcanic ash|ash cloud|squall\w*|turbulence"
-    r"|shear|windshear|heat"
+    r"|shear|windshear|heat|cbs|convective|convection"
 )
 
 
