@@ -235,8 +235,9 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"decision|decided|request\w*|instruct\w*|held|hold\w*|protect\w*",
     ),
     # 97-99 miscellaneous
-    cue(97, "industrial_action", 3, STRIKE_ACTION, OWN_STAFF + r"|pilots|cabin crew|crew|staff|engineers"),
-    cue(98, "industrial_action", 3.5, STRIKE_ACTION, OUTSIDE_STAFF),
+    # industrial action is the cause above the work it holds up (cargo late, a loadsheet late, counters shut)
+    cue(97, "industrial_action", 4, STRIKE_ACTION, OWN_STAFF + r"|pilots|cabin crew|crew|staff|engineers"),
+    cue(98, "industrial_action", 4.5, STRIKE_ACTION, OUTSIDE_STAFF),
     cue(98, "industrial_action", 2.5, STRIKE_ACTION),
     # a delay the report states without its reason: "other", at the lowest weight (any named cause outranks it)
     cue(

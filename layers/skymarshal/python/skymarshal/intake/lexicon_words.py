@@ -72,12 +72,13 @@ CONTACT = (
 STRIKE_ACTION = (
     r"strike|strikes|striking|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
     r"|go-?slow|picket\w*|union action|protest\w*|labour dispute|labor dispute|stopped work|stop work|stopping work"
-    r"|work stoppage|walked off|walk off|walking off"
+    r"|work stoppage|walked off|walk off|walking off|sick-?out|sit-?in|company dispute|industrial dispute"
 )
 OWN_STAFF = r"our|own|ey|etihad|company|airline's|our own"
 OUTSIDE_STAFF = (
     r"handl\w*|contractors?|contracted|outsourced|airport staff|airport workers?|ground staff|baggage handlers"
     r"|fuel\w*|caterers?|customs|immigration|border|security staff|police|rail|national|general"
+    r"|fire service|fire brigade|rffs|airport fire"
 )
 ATC = (
     r"atc|atfm|air traffic|controllers|flow control|flow management|flow measures?|eurocontrol|nmoc|cfmu|ctots?|slots?"
