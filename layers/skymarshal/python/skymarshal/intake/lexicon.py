@@ -70,6 +70,15 @@ _WORDED: tuple[Cue, ...] = (
         r"disruptive|unruly|intoxicated|drunk|abusive|violent|aggressive|refus\w*",
     ),
     cue(15, "boarding", FAMILY_ONLY, r"(?:pax|passengers?)[- ]related|(?:pax|passengers?) issues?"),
+    # the count of those boarded not matching (AHM 730 15's "discrepancies"), above the system or paper it is checked
+    # against (the DCS, the loadsheet)
+    cue(
+        15,
+        "boarding",
+        3.5,
+        r"head ?counts?|(?:pax|passengers?) counts?|boarding discrepanc\w*|boarded figures?",
+        r"match\w*|mismatch\w*|discrepan\w*|differ\w*|\bvs\b|versus|recount\w*|extra|short|diff",
+    ),
     cue(16, "vip", 3, r"vip|vvip|dignitar\w*|royal|head of state|minister\w*|delegation"),
     cue(
         18,
@@ -162,6 +171,15 @@ _WORDED: tuple[Cue, ...] = (
         r"loading|unloading|offloading|offload|hold|ramp team|ramp staff|ramp agents|loaders|handlers",
         r"slow|late|short|shortage|understaffed|not enough|lack|insufficient|delayed|took|behind",
     ),
+    # the loading team short or its load put in the wrong place: 32, above the bags or ULDs it concerns
+    cue(
+        32,
+        "loading",
+        3.5,
+        r"load(?:ing)? (?:team|staff|crew|agents?)|loaders|ramp (?:team|staff|crew|agents?)|loading|loaded",
+        r"short\w*|understaffed|half strength|not enough|mixed up|instead of|re-?stow\w*|mis-?load\w*"
+        r"|re-?sequenc\w*|wrong (?:hold|uld|position|compartment|container)",
+    ),
     cue(
         33,
         "loading_equipment",
@@ -203,6 +221,16 @@ _WORDED: tuple[Cue, ...] = (
         r"catering|caterers?|meals|galley carts|trolleys|carts|catering truck|catering uplift|catering load\w*|food carts",
     ),
     cue(17, "catering_order", 2, r"catering|meals|special meals", r"order\w*|wrong|missing|short|miscount\w*"),
+    # the order itself wrong or never sent (by sales, reservations, commercial): 17, above the caterer who then
+    # delivers it late (37)
+    cue(
+        17,
+        "catering_order",
+        3.5,
+        r"orders?|ordered",
+        r"meals?|spmls?|ksmls?|catering",
+        r"wrong|incorrect\w*|short|missing|not (?:sent|transmitted|passed|placed|given)|never|error\w*|mistake\w*",
+    ),
     cue(38, "uld", 2, r"uld|ulds|containers?|pallets?", r"short\w*|lack|not enough|none|unserviceable|damaged|no"),
     cue(
         39,
