@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from rules_helpers import utc
 
 from skymarshal.models.operational import MelItem, WorkOrder
-from skymarshal.rules.mel import aircraft_airworthiness, mel_item_finding, rectification_deadline
+from skymarshal.rules.mel import aircraft_airworthiness, grounded_at, mel_item_finding, rectification_deadline
 
 
 def item(category: str, discovered=date(2027, 3, 1), **kw) -> MelItem:
@@ -79,3 +81,41 @@ def test_airworthiness():
         [order("W6", aog=True, aircraft_registration="A6-EIB")], utc(2027, 3, 2), registration="A6-EIA"
     )
     assert other.airworthy and other.findings == ()
+
+
+@given(
+    orders=st.lists(
+        st.tuples(
+            st.sampled_from(["A6-EIA", "A6-EIB"]),
+            st.integers(0, 20 * 24),  # opened, hours after 1 March
+            st.one_of(st.none(), st.integers(1, 20 * 24)),  # closed that many hours after opening
+            st.booleans(),  # AOG
+            st.one_of(st.none(), st.sampled_from(["B", "C"])),  # a deferred MEL item's category
+        ),
+        max_size=5,
+    ),
+    hours=st.integers(0, 25 * 24),
+    registration=st.sampled_from([None, "A6-EIA"]),
+)
+def test_grounded_at_is_exactly_not_airworthy(orders, hours, registration):
+    """The rotation's quick question is the airworthiness ruling's own answer, whatever the orders."""
+    start = utc(2027, 3, 1)
+    work = [
+        WorkOrder(
+            work_order_id=f"WO-{i}",
+            aircraft_registration=reg,
+            opened_at=start + timedelta(hours=opened),
+            closed_at=None if closed is None else start + timedelta(hours=opened + closed),
+            kind="MEL_DEFERRAL" if mel else "DEFECT",
+            status="CLOSED" if closed is not None and i % 2 else ("DEFERRED" if mel else "OPEN"),
+            ata_chapter="29",
+            description="test",
+            station="AUH",
+            aog=aog,
+            mel=item(mel, discovered=(start + timedelta(hours=opened)).date()) if mel else None,
+        )
+        for i, (reg, opened, closed, aog, mel) in enumerate(orders)
+    ]
+    at = start + timedelta(hours=hours)
+    ruling = aircraft_airworthiness(work, at, registration=registration)
+    assert grounded_at(work, at, registration=registration) is (not ruling.airworthy)

@@ -106,6 +106,23 @@ def _open_at(order: WorkOrder, at: datetime) -> bool:
     return order.status != "CLOSED"
 
 
+def grounded_at(
+    work_orders: Sequence[WorkOrder], at: datetime, *, registration: str | None = None, tz: str = "UTC"
+) -> bool:
+    """Whether an open work order grounds the aircraft at `at` — an AOG order, or a deferred MEL item past its
+    interval — exactly when ``aircraft_airworthiness`` finds it not airworthy, without writing its findings: a tail's
+    rotation asks at every departure of every plan (CAT-IDE / MMEL; Part-M M.A.403)."""
+    at = as_utc(at)
+    for order in work_orders:
+        if registration is not None and order.aircraft_registration != registration:
+            continue
+        if not _open_at(order, at):
+            continue
+        if order.aog or (order.mel is not None and at >= rectification_deadline(order.mel, tz)):
+            return True
+    return False
+
+
 def aircraft_airworthiness(
     work_orders: Sequence[WorkOrder],
     at: datetime,

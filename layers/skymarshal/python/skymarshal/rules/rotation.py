@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Flight, WorkOrder
 from ._clock import as_utc
-from .mel import aircraft_airworthiness
+from .mel import aircraft_airworthiness, grounded_at
 
 BreakCode = Literal["WRONG_STATION", "OVERLAP", "SHORT_TURN", "GROUNDED", "STATION_MISMATCH", "SPARE_FLYING"]
 CONTINUITY: frozenset[str] = frozenset({"WRONG_STATION", "OVERLAP", "SHORT_TURN", "STATION_MISMATCH", "SPARE_FLYING"})
@@ -138,7 +138,7 @@ def _grounded(
     departure = as_utc(flight.departure)
     if window is not None and as_utc(window[0]) <= departure and (window[1] is None or departure < as_utc(window[1])):
         return "reported on ground" + (f" until its estimated release at {window[1]:%H:%MZ}" if window[1] else "")
-    if work_orders:
+    if work_orders and grounded_at(work_orders, departure, registration=registration):
         state = aircraft_airworthiness(work_orders, departure, registration=registration)
         if not state.airworthy:
             return next((f.message for f in state.findings if f.status == "illegal"), "not airworthy")
