@@ -5,11 +5,9 @@ named stays a load connection (91); a family named without its cause reads as th
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
-
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
 
 CARGO = ["cargo", "freight", "the shipment", "a consignment"]
 MAIL = ["mail", "mail bags", "the mailbags", "postal mail"]
@@ -21,11 +19,6 @@ HAPPENED = {  # what happened → the sub-cause it names
 MAIL_HAPPENED = {"arrived late at the aircraft": 28, "accepted after the cut-off": 29}
 flight = st.sampled_from(["EY343 18JAN AUH:", "EY12/18 LHR -", "Flight EY611 on 19 January:"])
 tail = st.sampled_from(["", " DLA 20.", " Departure delayed 30 min.", " ETD TBA."])
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(lead=flight, load=st.sampled_from(CARGO), what=st.sampled_from(sorted(HAPPENED)), end=tail, upper=st.booleans())

@@ -6,22 +6,16 @@ flight plan re-issued (61). A crew member named only as the one asking is no cre
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
 from skymarshal.intake.report import read_report
 
 lead = st.sampled_from(["EY343 18JAN AUH:", "EY12/18 LHR -", "Flight EY611 on 19 January:", "EY7 19 jan"])
 end = st.sampled_from(["", " DLA 20.", " Departure delayed 30 min.", " ETD TBA.", " +25"])
 DECK = ["the captain", "The commander", "CPT", "the skipper", "the F/O", "Capt Lee"]
 CABIN = ["the purser", "The SCCM", "the cabin crew", "cabin director Khan", "the CSD"]
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(

@@ -5,19 +5,12 @@ maintenance equipment (44), above the part it was wanted for."""
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
-
 lead = st.sampled_from(["EY343 18JAN AUH:", "EY12/18 LHR -", "Flight EY611 on 19 January:", "ey7 19 jan"])
 end = st.sampled_from(["", " DLA 20.", " ETR 1400Z.", " +40"])
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(

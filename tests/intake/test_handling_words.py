@@ -4,19 +4,12 @@ load put in the wrong place (32) above the bags or ULDs."""
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
-
 lead = st.sampled_from(["EY343 18JAN AUH:", "EY12/18 LHR -", "Flight EY611 on 19 January:"])
 end = st.sampled_from(["", " DLA 20.", " +15"])
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(

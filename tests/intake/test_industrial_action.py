@@ -3,16 +3,9 @@ the cargo late, the loadsheet late, the counters shut, the fire cover reduced.""
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
-
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(

@@ -3,20 +3,14 @@ report uses for it: the writer's own AHM 730 coding."""
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
 from skymarshal.models.disruption import DELAY_CODES
 
 # words that alone would read as another cause: the stated code must outrank them
 WORDS = ["bags offloaded", "catering truck late", "hydraulic leak found", "fog at the gate", ""]
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(

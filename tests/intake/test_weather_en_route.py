@@ -4,19 +4,12 @@ follow from it."""
 
 from __future__ import annotations
 
+from cause_helpers import first_code
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skymarshal.intake.cause import read_cause
-from skymarshal.intake.normalise import normalise
-
 lead = st.sampled_from(["EY343 18JAN AUH-MAN:", "EY12/18 -", "Flight EY611 on 19 January:"])
 then = st.sampled_from(["", ", re-plan with extra fuel", ", dispatch re-routing, additional fuel", ", new OFP issued"])
-
-
-def first_code(text: str) -> int | None:
-    found = read_cause(normalise(text)).first
-    return found.code if found else None
 
 
 @given(
