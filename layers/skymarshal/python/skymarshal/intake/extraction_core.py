@@ -15,6 +15,7 @@ from langchain_core.tools import BaseTool, tool
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from ..models.common import MAX_PROMPT_CHARS, FlightNumber, assume_utc
+from .context_mentions import context_flight
 from .dates import DateMention, Resolved, find_dates, month_day, resolve
 from .flights import FlightMention, find_flights
 from .mvt import masked, read_mvt
@@ -318,41 +319,6 @@ def _dates_phrase(resolved: Sequence[tuple[DateMention, Resolved]]) -> str:
     return ", ".join(_unique(parts))
 
 
-# Words right before a flight number that make it context for another flight, not the report's subject.
-_CONTEXT_BEFORE = re.compile(
-    r"\b(?:inbound|in-bound|incoming|previous (?:sector|leg|flight)|operating as|arriving as)\s*(?:flight\s*)?$"
-    # the late flight this one waits for: "off the late-running EY213", "the late Islamabad arrival (EY362)",
-    # "crew operating in on EY80"
-    r"|\b(?:off|from|behind|for)\s+the\s+(?:late|delayed)(?:[\s-]running)?\s+(?:flight\s*)?$"
-    r"|\bthe\s+(?:(?:late|delayed)\s+)?[\w-]+\s+(?:arrival|inbound)\s*\(\s*$"
-    r"|\b(?:operating|coming|arriving|positioning)\s+in\s+on\s+(?:flight\s*)?$"
-    # the flight the aircraft came in on: "the aircraft arriving on EY369", "came back late from Muscat on EY314",
-    # "a/c late in from AUH (EY361)"
-    r"|\b(?:arriv\w*|landed|came|coming|got|back|in)\s+(?:late\s+|)(?:from\s+\S+(?:\s+\S+)?\s+)?on\s+(?:flight\s*)?$"
-    r"|\b(?:in|back)\s+from\s+\S+\s*\(\s*$"
-    # the feeder by its state after a word of origin: "ex late EY425", "following the delayed EY310", "from the
-    # cancelled EY85", "same aircraft as the late EY303", "knock-on from EY325", "late arrival of EY376"
-    r"|\b(?:ex|off|from|following|behind|after|as|by)\s+(?:the\s+)?(?:late|delayed|cancel+ed|diverted|late-running)"
-    r"\s+(?:flight\s*)?$"
-    r"|\b(?:knock-?on|knocks?\s+on|reactionary|consequential)\s+(?:delay\s+)?(?:from|of|ex)\s+(?:the\s+)?$"
-    r"|\blate\s+arrival\s+of\s+(?:the\s+)?$"
-    # who or what comes off the feeder: "passengers off EY403", "crew off EY314", "bags ex EY12"
-    r"|\b(?:passengers|pax|bags|baggage|crew|crews|load|cargo|mail|transfers?)\s+(?:off|ex)\s+(?:the\s+)?$"
-    # the other flight of a consolidation, the tail's flight in the report's brackets ("(A6-BLE on EY11)")
-    r"|\b(?:consolidated|combined|merged)\s+(?:in)?to\s*$|\b(?:consolidated|combined|merged)\s+with\s+$"
-    r"|\(\s*[A-Z0-9]{1,2}-[A-Z0-9]{3,5}\s+on\s+$"
-    # the inbound in brackets with no word between ("the inbound (EY25, …)"), operating in on the late flight
-    r"|\bthe\s+(?:(?:late|delayed)\s+)?(?:arrival|inbound)\s*\(\s*$"
-    r"|\bin\s+on\s+the\s+(?:late|delayed)\s+(?:flight\s*)?$"
-    r"|\blate\s+(?:ex|from)\s+\S+\s+on\s+$",
-    re.I,
-)
-
-
-def _context_flight(prompt: str, flight: FlightMention) -> bool:
-    return _CONTEXT_BEFORE.search(prompt[max(0, flight.start - 40) : flight.start]) is not None
-
-
 def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[FlightMention], list[DateMention], str]:
     """The deterministic reading: flight mentions, date mentions, the disruption's own words. Date phrases
     are found first and blanked, so "20 Jan" is never read as part of a flight number."""
@@ -363,7 +329,7 @@ def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[Fli
     for d in dates:
         blanked = blanked[: d.start] + " " * (d.end - d.start) + blanked[d.end :]
     flights = find_flights(blanked, default_carrier)
-    subjects = [f for f in flights if not _context_flight(prompt, f)]
+    subjects = [f for f in flights if not context_flight(prompt, f.start)]
     flights = subjects or flights  # "EY4 … late, arrived behind on the inbound EY3": EY3 is context
     # The airline's own flight named: another designator's number beside it is context, not a second subject — a
     # dangerous-goods UN number ("UN3480"), an MVT delay code ("DL99"), a partner's connecting flight.
