@@ -27,6 +27,15 @@ operation = st.one_of(
     st.tuples(st.just("transact"), st.integers(0, 30), KEYS),
     st.tuples(st.just("query_base"), st.integers(0, 30)),
     st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans(), st.sampled_from(COMPARISONS)),
+    # the newest (or oldest) few, with or without a sort-key condition, and no filter: a Limit the speed-up narrows to
+    st.tuples(
+        st.just("query_limit"),
+        KEYS,
+        st.integers(0, 9),
+        st.booleans(),
+        st.sampled_from([None, "gte", "lt"]),
+        st.integers(1, 4),
+    ),
 )
 
 
@@ -57,6 +66,15 @@ def table(account):
 def _read(table, op):
     if op[0] == "query_base":
         return table.query(KeyConditionExpression=Key("pk").eq(f"p{op[1] % 5}"))["Items"]
+    if op[0] == "query_limit":
+        _, g, r, forward, comparison, limit = op
+        condition = Key("g").eq(g)
+        if comparison is not None:
+            condition &= Key("r").gte(r) if comparison == "gte" else Key("r").lt(r)
+        answer = table.query(
+            IndexName="g-r-index", KeyConditionExpression=condition, ScanIndexForward=forward, Limit=limit
+        )
+        return answer["Items"], answer.get("LastEvaluatedKey")
     _, g, r, forward, comparison = op
     sort_key = {
         "gte": Key("r").gte(r),

@@ -99,7 +99,9 @@ def in_range(
             hi += 1
     else:
         return None
-    return items[lo:hi]
+    # with the nearest item outside the range on each side: moto visits it (and skips it) after the range in either
+    # direction, which is how it knows to say where a Query with a Limit stopped (LastEvaluatedKey)
+    return items[max(lo - 1, 0) : hi + 1]
 
 
 def _sorted(table: Any, attribute: str, group: GroupKey, range_attr: str, kind: str) -> tuple[list, list]:
