@@ -110,6 +110,8 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     cue(69, "security_check", 4, r"captain|commander", r"security check|security search|search of|security sweep"),
     # 71-77 weather
     cue(71, "weather", 2, WEATHER),
+    # the visibility procedures themselves (LVP, an RVR): weather, above the ATC holds that follow from them
+    cue(71, "weather", 3.5, r"lvps?|low visibility procedures|low vis procedures|rvr|runway visual range"),
     cue(72, "weather", 2.5, WEATHER, ARRIVAL + r"|divert\w*|go-?around|hold\w*|alternate"),
     cue(73, "weather", 2.5, WEATHER, r"en-?route|enroute|fir|airspace|route|re-?rout\w*|along|across|track"),
     # the alternate gone below its weather minima: AHM 730 73's "at alternate", whatever else the plan then needs
@@ -177,6 +179,14 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     ),
     cue(87, "airport_restriction", 1.5, r"airport|aerodrome", r"closed|closure|shut|capacity|restrict\w*"),
     cue(88, "airport_restriction", 2, r"curfew|night ban|night restriction|noise restriction|noise abatement"),
+    # a VIP's movement closing or restricting the airport (AHM 730 88/89), not a VIP on the flight (16)
+    cue(
+        89,
+        "airport_restriction",
+        4,
+        r"vip|vvip|state visit|head of state|dignitar\w*|royal",
+        r"movements?|restrict\w*|closed|closure|runway|rwy",
+    ),
     cue(
         89,
         "airport_restriction",
