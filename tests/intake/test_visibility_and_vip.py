@@ -29,3 +29,13 @@ def test_visibility_procedures_are_the_weather(lead, vis, held) -> None:
 def test_a_vips_movement_at_the_airport_is_an_airport_restriction(lead, who, what) -> None:
     text = f"{lead} {who}, {what}. ETD +40"
     assert first_code(text) == 89, text
+
+
+@given(
+    lead=lead,
+    vis=st.sampled_from(["RVR 300 m", "LVP in force", "low visibility procedures"]),
+    where=st.sampled_from(["at the destination", "on arrival, may divert", "for landing"]),
+)
+def test_visibility_at_the_destination_is_72(lead, vis, where) -> None:
+    text = f"{lead} fog {where}, {vis}. ETD +60"
+    assert first_code(text) == 72, text

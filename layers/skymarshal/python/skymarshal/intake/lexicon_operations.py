@@ -17,6 +17,8 @@ from .lexicon_words import (
     WEATHER,
 )
 
+# low-visibility operations named by their procedure or measure
+VISIBILITY = r"lvps?|low visibility procedures|low vis procedures|rvr|runway visual range"
 # AHM 730 65/68: "special request, not within operational requirements", in the words an OCC writes it
 NOT_OPERATIONAL = (
     r"special requests?|not (?:an |a )?(?:operations|operational|ops) (?:requirement|required|need\w*)"
@@ -110,8 +112,10 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     cue(69, "security_check", 4, r"captain|commander", r"security check|security search|search of|security sweep"),
     # 71-77 weather
     cue(71, "weather", 2, WEATHER),
-    # the visibility procedures themselves (LVP, an RVR): weather, above the ATC holds that follow from them
-    cue(71, "weather", 3.5, r"lvps?|low visibility procedures|low vis procedures|rvr|runway visual range"),
+    # the visibility procedures themselves (LVP, an RVR): weather, above the ATC holds that follow from them — at the
+    # destination when the report says so, as the plain weather words are (72 above 71)
+    cue(71, "weather", 3.5, VISIBILITY),
+    cue(72, "weather", 4, VISIBILITY, ARRIVAL + r"|divert\w*|go-?around|hold\w* (?:over|at destination)|alternate"),
     cue(72, "weather", 2.5, WEATHER, ARRIVAL + r"|divert\w*|go-?around|hold\w*|alternate"),
     cue(73, "weather", 2.5, WEATHER, r"en-?route|enroute|fir|airspace|route|re-?rout\w*|along|across|track"),
     # the alternate gone below its weather minima: AHM 730 73's "at alternate", whatever else the plan then needs
