@@ -108,3 +108,18 @@ def test_data_starting_after_today_gives_its_first_day_to_a_relative_report(hand
     assert _data_ops_date("EY11 on 20 Jan: the captain is sick", handle, before) is None  # no relative day
     inside = datetime(first.year, first.month, first.day, 12, tzinfo=UTC)
     assert _data_ops_date("EY11 tomorrow: the captain is sick", handle, inside) is None  # today stands
+
+
+def test_the_first_day_is_looked_up_on_a_clock_seconds_old(handle, monkeypatch):
+    """A fresh container's monotonic clock can be seconds old: no cached entry is never taken for a recent one."""
+    from datetime import UTC
+
+    from skymarshal.data.queries import first_day
+    from skymarshal.workflow.steps import validate
+
+    monkeypatch.setattr(validate, "_FIRST_DAYS", {})
+    monkeypatch.setattr(validate.time, "monotonic", lambda: 5.0)
+    first = first_day(handle)
+    assert first is not None
+    before = datetime(first.year - 1, 6, 1, tzinfo=UTC)
+    assert validate._data_ops_date("EY11 tomorrow: the captain is sick", handle, before) == first

@@ -26,3 +26,20 @@ def test_the_stated_code_is_the_cause(code, form, words) -> None:
 @given(form=st.sampled_from(["Coded other.", "coding as other", "code it as misc", "DL99 OTHER"]))
 def test_other_by_its_name_is_99(form) -> None:
     assert first_code(f"EY77 3 Feb held at the gate while police spoke to a passenger. {form}") == 99
+
+
+@given(
+    lead=st.sampled_from(["connecting to", "rebooked on", "booked onto", "onward flight", "misconnect via", "Delta", "pax for"]),
+    number=st.sampled_from(["DL15", "DL 15", "DL 31", "DL41"]),
+)
+def test_a_partner_flight_is_not_a_stated_code(lead, number) -> None:
+    """"DL15" after a word that leads to a flight is Delta's flight: the report's cause words decide."""
+    text = f"EY101 18JAN AUH: hydraulic leak found at the walk-round. 40 pax {lead} {number} at JFK will misconnect."
+    assert first_code(text) == 41, text
+
+
+@given(outbound=st.sampled_from(["40 pax connecting to UA15 at JFK", "onward connections at risk for 40 pax"]))
+def test_passengers_connecting_onward_are_the_cost_not_the_cause(outbound) -> None:
+    """AHM 730 91 is a load awaited from another flight; passengers going on to theirs are what the delay costs."""
+    assert first_code(f"EY101 18JAN AUH: hydraulic leak found at the walk-round. {outbound}.") == 41
+    assert first_code("EY101 18JAN AUH: held for 30 connecting pax from the late EY12.") == 91

@@ -200,14 +200,18 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"atc|tower|ground control|airport|departures|start-?up|startup",
     ),
     # 91-96 reactionary
-    cue(  # a connection named outranks the load it carries (cargo or mail "late" alone: lexicon.CARGO_NAMED)
+    # a connection named outranks the load it carries (cargo or mail "late" alone: lexicon.CARGO_NAMED); AHM 730 91
+    # is a load awaited from another flight, so passengers connecting *to* a flight or their onward flights are what
+    # the delay costs, not its cause
+    cue(
         91,
         "load_connection",
         3.75,
-        r"connecting|connection|transfer|transit|onward",
+        r"(?:connecting|connection|transfer|transit)(?! (?:to|onto|on to|into)\b)",
         r"passengers|travell?ers|customers|guests|load|bags|baggage|cargo|awaiting|waiting|held for|hold for|holding"
         r"|from|service|flights?",
     ),
+    cue(91, "load_connection", 3.75, r"onward", r"awaiting|waiting|held for|hold for|holding"),
     cue(92, "through_check_in", 3, r"through check-?in|through-?check\w*|interline check-?in"),
     cue(
         93,

@@ -145,8 +145,10 @@ def _data_ops_date(prompt: str, handle: DataHandle, now: datetime) -> date | Non
         return None
     resource = handle.resource
     key = (id(resource), str(resource.meta.client.meta.endpoint_url), handle.naming(s.AIRCRAFT_AVAILABILITY))
-    at, first = _FIRST_DAYS.get(key, (0.0, None))
-    if time.monotonic() - at > FIRST_DAY_SECONDS:
+    # (the clock's origin is arbitrary — a fresh container's can be seconds old — so no entry is never "recent")
+    cached = _FIRST_DAYS.get(key)
+    first = cached[1] if cached else None
+    if cached is None or time.monotonic() - cached[0] > FIRST_DAY_SECONDS:
         first = q.first_day(handle)
         _FIRST_DAYS[key] = (time.monotonic(), first)
     return first if first is not None and now.date() < first else None
