@@ -29,11 +29,13 @@ def test_other_by_its_name_is_99(form) -> None:
 
 
 @given(
-    lead=st.sampled_from(["connecting to", "rebooked on", "booked onto", "onward flight", "misconnect via", "Delta", "pax for"]),
+    lead=st.sampled_from(
+        ["connecting to", "rebooked on", "booked onto", "onward flight", "misconnect via", "Delta", "pax for"]
+    ),
     number=st.sampled_from(["DL15", "DL 15", "DL 31", "DL41"]),
 )
 def test_a_partner_flight_is_not_a_stated_code(lead, number) -> None:
-    """"DL15" after a word that leads to a flight is Delta's flight: the report's cause words decide."""
+    """A "DL15" after a word that leads to a flight is Delta's flight: the report's cause words decide."""
     text = f"EY101 18JAN AUH: hydraulic leak found at the walk-round. 40 pax {lead} {number} at JFK will misconnect."
     assert first_code(text) == 41, text
 

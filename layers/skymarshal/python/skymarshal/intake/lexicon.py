@@ -367,7 +367,12 @@ _WORDED: tuple[Cue, ...] = (
 STATED = 6.0
 # "DL15" is also Delta's flight 15: after a word that leads to a flight ("connecting to DL 15", "rebooked on DL15")
 # it is a flight, never a code (Python's look-behind is fixed-width, so one per word)
-_FLIGHT_LEADS = ("to", "on", "onto", "via", "for", "flight", "flt", "delta", "connecting", "connection", "onward", "booked")
+_FLIGHT_LEADS = ("to", "on", "onto", "via", "for", "flight", "flt", "delta") + (
+    "connecting",
+    "connection",
+    "onward",
+    "booked",
+)
 _NOT_A_FLIGHT = "".join(rf"(?<!\b{lead} )" for lead in _FLIGHT_LEADS)
 
 
@@ -378,7 +383,8 @@ def _stated(cues: tuple[Cue, ...]) -> tuple[Cue, ...]:
     stated = []
     for code in sorted(DELAY_CODES):
         fact = facts.get(code, "cause")  # a code no words name yet: the generic fact
-        words = rf"{_NOT_A_FLIGHT}dl ?{code}|(?:delay |iata |ahm 730 |ahm )?code {code}|cod(?:ed|ing) (?:as |it as )?{code}"
+        words = rf"{_NOT_A_FLIGHT}dl ?{code}|(?:delay |iata |ahm 730 |ahm )?code {code}"
+        words += rf"|cod(?:ed|ing) (?:as |it as )?{code}"
         if code == 99:  # AHM 730's "other", by its name
             words += r"|cod(?:ed|ing|e) (?:as |it as )?(?:other|misc\w*)"
         stated.append(cue(code, fact, STATED, words))
