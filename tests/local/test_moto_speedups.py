@@ -26,6 +26,15 @@ operation = st.one_of(
     st.tuples(st.just("update_range"), st.integers(0, 30), st.integers(0, 9)),  # moves it within its partition
     st.tuples(st.just("transact"), st.integers(0, 30), KEYS),
     st.tuples(st.just("query_base"), st.integers(0, 30)),
+    # the table's own partition by its sort key, each way, with or without a Limit: the speed-up bisects it too
+    st.tuples(
+        st.just("query_base_range"),
+        st.integers(0, 30),
+        st.integers(0, 30),
+        st.booleans(),
+        st.sampled_from(["gte", "gt", "between", "lt", "lte", "eq"]),
+        st.sampled_from([None, 1, 3]),
+    ),
     st.tuples(st.just("query_gsi"), KEYS, st.integers(0, 9), st.booleans(), st.sampled_from(COMPARISONS)),
     # the newest (or oldest) few, with or without a sort-key condition, and no filter: a Limit the speed-up narrows to
     st.tuples(
@@ -66,6 +75,21 @@ def table(account):
 def _read(table, op):
     if op[0] == "query_base":
         return table.query(KeyConditionExpression=Key("pk").eq(f"p{op[1] % 5}"))["Items"]
+    if op[0] == "query_base_range":
+        _, p, sk, forward, comparison, limit = op
+        sort_key = {
+            "gte": Key("sk").gte(sk),
+            "gt": Key("sk").gt(sk),
+            "between": Key("sk").between(sk, sk + 8),
+            "lt": Key("sk").lt(sk),
+            "lte": Key("sk").lte(sk),
+            "eq": Key("sk").eq(sk),
+        }[comparison]
+        kwargs: dict[str, Any] = {"Limit": limit} if limit else {}
+        answer = table.query(
+            KeyConditionExpression=Key("pk").eq(f"p{p % 5}") & sort_key, ScanIndexForward=forward, **kwargs
+        )
+        return answer["Items"], answer.get("LastEvaluatedKey")
     if op[0] == "query_limit":
         _, g, r, forward, comparison, limit = op
         condition = Key("g").eq(g)

@@ -21,7 +21,9 @@ from typing import Any
 from .moto_compact import wire_attrs
 
 MAPS = "_skymarshal_maps"  # on a Table: attribute name → {(type, canonical JSON value): [items]}
-RANGES = "_skymarshal_ranges"  # on a Table: (attribute, range attribute, group) → (sorted values, their items)
+# on a Table: (attribute or None for the table's own partitions, range attribute, group, value type) → (sorted
+# values, their items); dropped on any write to the table
+RANGES = "_skymarshal_ranges"
 Key = tuple[Any, Any]  # (hash DynamoType, range DynamoType or None)
 GroupKey = tuple[str, str]
 
@@ -72,14 +74,41 @@ def in_range(
     bisecting the partition sorted by that attribute once — moto's own filter decodes and sorts every item of the
     partition on each Query (a type's flights over the whole schedule: ~60 ms). None: not narrowed (another
     comparison, or types that differ)."""
-    op = comparison.upper()
-    wanted = [_plain({kind: value}) for kind, value in bounds]
-    if not wanted or any(w is None for w in wanted) or len({w[0] for w in wanted if w}) != 1:
+    wanted = _wanted(bounds)
+    if wanted is None:
         return None
-    kind = wanted[0][0]  # type: ignore[index]
-    values, items = _sorted(table, attribute, group, range_attr, kind)
+    kind, values = wanted
+    return _narrowed(_sorted(table, attribute, group, range_attr, kind), comparison, values)
+
+
+def in_partition(table: Any, hash_key: Any, comparison: str, bounds: list[tuple[str, Any]]) -> list | None:
+    """`in_range` for the table's own partition `hash_key` (a DynamoType) and its sort key: a member's year of
+    roster rows was decoded, sized and compared on each Query of one week (None: not narrowed)."""
+    wanted = _wanted(bounds)
+    bucket = table.items.get(hash_key)
+    if wanted is None or not table.range_key_attr or not isinstance(bucket, dict):
+        return None
+    kind, values = wanted
+    ranges = table.__dict__.setdefault(RANGES, {})
+    key = (None, table.range_key_attr, (hash_key.type, json.dumps(hash_key.value, sort_keys=True)), kind)
+    if key not in ranges:
+        ranges[key] = _sorted_pairs(bucket.values(), table.range_key_attr, kind)
+    return _narrowed(ranges[key], comparison, values)
+
+
+def _wanted(bounds: list[tuple[str, Any]]) -> tuple[str, list[Any]] | None:
+    """The bounds' one type and their comparable values, or None (none given, or of types that differ)."""
+    plain = [_plain({kind: value}) for kind, value in bounds]
+    found = [p for p in plain if p is not None]
+    if not found or len(found) != len(plain) or len({kind for kind, _ in found}) != 1:
+        return None
+    return found[0][0], [value for _, value in found]
+
+
+def _narrowed(ordered: tuple[list, list], comparison: str, wanted: list[Any]) -> list | None:
+    values, items = ordered
+    op, first = comparison.upper(), wanted[0]
     lo, hi = 0, len(values)
-    first = wanted[0][1]  # type: ignore[index]
     if op in ("=", "EQ"):
         lo, hi = bisect_left(values, first), bisect_right(values, first)
     elif op in ("<", "LT"):
@@ -91,8 +120,8 @@ def in_range(
     elif op in (">=", "GE"):
         lo = bisect_left(values, first)
     elif op == "BETWEEN" and len(wanted) == 2:
-        lo, hi = bisect_left(values, first), bisect_right(values, wanted[1][1])  # type: ignore[index]
-    elif op == "BEGINS_WITH" and kind == "S":
+        lo, hi = bisect_left(values, first), bisect_right(values, wanted[1])
+    elif op == "BEGINS_WITH" and isinstance(first, str):
         lo = bisect_left(values, first)
         hi = lo
         while hi < len(values) and values[hi].startswith(first):
@@ -108,14 +137,20 @@ def _sorted(table: Any, attribute: str, group: GroupKey, range_attr: str, kind: 
     ranges = table.__dict__.setdefault(RANGES, {})
     key = (attribute, range_attr, group, kind)
     if key not in ranges:
-        keyed = []
-        for item in by_attribute(table, attribute).get(group, []):
-            found = _plain(wire_attrs(item).get(range_attr))
-            if found is not None and found[0] == kind:  # an item without the range key is not in the index
-                keyed.append((found[1], item))
-        keyed.sort(key=lambda pair: pair[0])
-        ranges[key] = ([v for v, _ in keyed], [i for _, i in keyed])
+        ranges[key] = _sorted_pairs(by_attribute(table, attribute).get(group, []), range_attr, kind)
     return ranges[key]
+
+
+def _sorted_pairs(items: Iterable[Any], range_attr: str, kind: str) -> tuple[list, list]:
+    """The items with a `kind` value of `range_attr` (an item without it is not in the index), sorted by it: the
+    values, and the items in that order."""
+    keyed = []
+    for item in items:
+        found = _plain(wire_attrs(item).get(range_attr))
+        if found is not None and found[0] == kind:
+            keyed.append((found[1], item))
+    keyed.sort(key=lambda pair: pair[0])
+    return [v for v, _ in keyed], [i for _, i in keyed]
 
 
 def drop(table: Any) -> None:

@@ -118,7 +118,10 @@ def _query(
         if bucket is None:
             candidates = []
         elif self.range_key_attr:
-            candidates = sorted(bucket.values(), key=lambda item: item.range_key)
+            bounds = [(o.type, o.value) for o in range_objs]
+            candidates = gsi_maps.in_partition(self, hash_key, range_comparison, bounds) if range_comparison else None
+            if candidates is None:
+                candidates = sorted(bucket.values(), key=lambda item: item.range_key)
         else:
             candidates = [bucket]
     elif index_name is not None and hash_key_conditions and len(hash_key_conditions) == 1:
