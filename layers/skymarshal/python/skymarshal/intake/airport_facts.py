@@ -25,6 +25,7 @@ from ..models.operational import Notam
 from ..rules.what_if_policy import POLICY, slot_minutes
 from .capacity import rate_facts
 from .dates import find_dates
+from .flight_sets import parts_of_day
 from .report import (
     ABBREVIATED,
     IATA_WORD,
@@ -103,7 +104,8 @@ def report_day(text: str, today: date) -> date | None:
         found = day_of(mention, ops)
         if found is not None:
             return found
-    return None
+    # a part of the day and no date ("gone tech this morning", "tonight"): the operating day's
+    return ops if parts_of_day(text) else None
 
 
 def overnight(start: time, length: timedelta) -> bool:

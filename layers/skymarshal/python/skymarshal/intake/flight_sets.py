@@ -281,7 +281,8 @@ def parts_of_day(text: str) -> tuple[str, ...]:
     dates = [m.end for m in find_dates(plain)]
     found: list[str] = []
     for i, (word, at, _) in enumerate(tokens.items):
-        w = word.lower()
+        w = word.lower().replace("\u2019", "'")
+        w = w.removesuffix("'s") if w != "tonight's" else w  # "this morning's EY310": the morning's flight
         after_date = any(
             0 <= at - end <= 3 and plain[end:at].strip() in ("", ",") for end in dates
         )  # "21 Jan, evening"

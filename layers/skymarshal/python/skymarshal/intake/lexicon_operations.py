@@ -170,7 +170,8 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         86,
         "government_check",
         3,
-        r"immigration|customs|passport control|border control|border force|health check|quarantine|health authority",
+        r"immigration|customs|passport control|border control|border force|health check|quarantine|health authority"
+        r"|port health|health officers?|health declarations?|health screening",
     ),
     cue(
         87,

@@ -69,8 +69,10 @@ CONTACT = (
     r"|touched|touch|nudged|grazed"
     r"|damag\w*|contact|contacted|made contact"
 )
+# "strike" is the staff's action, never what hit the aircraft ("lightning strike", "bird strike", "tail strike": 51)
+_NOT_HIT = "".join(rf"(?<!\b{w} )" for w in ("lightning", "bird", "tail", "wingtip", "engine", "pod", "hail"))
 STRIKE_ACTION = (
-    r"strike|strikes|striking|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
+    rf"{_NOT_HIT}(?:strike|strikes|striking)|walk-?out|walked out|industrial action|downed tools|down tools|stoppage|work to rule"
     r"|go-?slow|picket\w*|union action|protest\w*|labour dispute|labor dispute|stopped work|stop work|stopping work"
     r"|work stoppage|walked off|walk off|walking off|sick-?out|sit-?in|company dispute|industrial dispute"
 )
@@ -82,6 +84,8 @@ OUTSIDE_STAFF = (
 )
 ATC = (
     r"atc|atfm|air traffic|controllers|flow control|flow management|flow measures?|eurocontrol|nmoc|cfmu|ctots?|slots?"
+    # the FAA's traffic management programmes (a ground stop, a ground delay programme and its EDCTs)
+    r"|faa|ground stops?|ground delay program\w*|gdp|edcts?"
 )
 ARRIVAL = r"arrival|destination|landing|land|lands|inbound flow|arr|approach"
 WEATHER = (
@@ -117,4 +121,7 @@ def software(work: str) -> str:
 
 # A crew member arriving on another flight: "operating in on EY80", "positioning in on a late flight", "coming off
 # the delayed inbound"
-ARRIVING_ON = r"operating in on|positioning in on|positioned in on|coming in on|arriving on|coming off|off the late"
+ARRIVING_ON = (
+    r"operating in on|positioning in on|positioned in on|coming in on|arriving on|coming off|off the late"
+    r"|off (?:the )?[a-z]{2} ?\d{1,4}\b|off (?:the )?(?:inbound|incoming|previous|earlier)"  # "the crew off EY304"
+)
