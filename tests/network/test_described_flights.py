@@ -120,3 +120,36 @@ def test_a_tail_report_without_flight_words_stays_the_tails_flight(view, run):  
     assert disruption.scope.kind == "tail" and disruption.scope.flights == [rows[0].flight_id]
     described, _ = run(f"{registration}'s flights on {day:%d %B}: cracked windshield", reported_at_of(view))
     assert described.scope.kind == "flight" and set(described.scope.flights) == {f.flight_id for f in rows}
+
+
+@settings(max_examples=10, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**31), twelve_hour=st.booleans())
+def test_one_flight_described_by_its_local_time_and_place_is_that_flight(view, handle, seed, twelve_hour):
+    """ "The 3:45 pm local to Bahrain": the one flight to that place leaving then (local at its origin); a clock
+    that fits several is a question naming them, never a guess."""
+    rng = random.Random(seed)
+    day = rng.choice(view.days)
+    flight = rng.choice([f for f in view.by_day[day] if f.status in ("SCHEDULED", "DELAYED")])
+    leaves = view.local_departure(flight).time()
+    clock = f"{leaves:%I:%M %p}".lstrip("0").lower() if twelve_hour else f"{leaves:%H%M}"
+    text = f"The {clock} local to {flight.destination} on {day:%d %B %Y} is held: catering truck broke down"
+    near = [
+        f
+        for f in view.by_day[day]
+        if f.destination == flight.destination
+        and f.status in ("SCHEDULED", "DELAYED")
+        and abs(view.local_departure(f) - view.local_departure(flight)).total_seconds() <= 600
+    ]
+    if len(near) > 1:
+        with pytest.raises(ValueError, match="name one"):
+            described_flights(text, handle, reported_at_of(view))
+        return
+    found = described_flights(text, handle, reported_at_of(view))
+    assert found is not None and [f.flight_id for f in found.flights] == [flight.flight_id], text
+    assert "the flight to" in found.fact().value
+
+
+def test_the_flight_alone_describes_nothing(view, handle):
+    day = view.days[1]
+    place = next(a for a in view.served if a != "AUH")
+    assert described_flights(f"the flight to {place} on {day:%d %B %Y} is late", handle, reported_at_of(view)) is None

@@ -34,6 +34,7 @@ from .when import day_of, operating_day, relevant
 
 # Of a set only (a report's "this morning" beside a flight's date is when something happened, not a second day).
 _THIS_PART = re.compile(r"\bthis\s+(?:morning|afternoon|evening)\b", re.I)
+CLOCK_SLACK_MINUTES = 10  # "the 3:45 pm local" for a departure at 15:50
 TO_OPERATE = ("SCHEDULED", "DELAYED")  # a flight gone (departed, arrived, diverted) or cancelled is no one's to hold
 
 
@@ -106,7 +107,15 @@ def fits(flight: Flight, described: FlightSet) -> bool:
     for end, codes in ends.items():
         if not codes & touching.get(end, {flight.origin, flight.destination}):
             return False
+    if described.clocks and not any(_near(_local_departure(flight), at) for at in described.clocks):
+        return False
     return not described.parts or any(in_part(flight, p) for p in described.parts)
+
+
+def _near(leaves: time, at: time) -> bool:
+    """Within CLOCK_SLACK of a clock time the report gives (a departure called by its rounded time)."""
+    minutes = abs((leaves.hour * 60 + leaves.minute) - (at.hour * 60 + at.minute))
+    return min(minutes, 24 * 60 - minutes) <= CLOCK_SLACK_MINUTES
 
 
 def _explained(described: FlightSet) -> str:
@@ -121,7 +130,13 @@ def _explained(described: FlightSet) -> str:
     when = " or ".join(
         f"{p} ({PARTS_OF_DAY[p][0]:%H:%M}-{PARTS_OF_DAY[p][1] or time(0):%H:%M} local)" for p in described.parts
     )
-    return "flights " + " ".join(parts) + (f" leaving in the {when}" if when else "")
+    clock = " or ".join(f"{at:%H:%M}" for at in described.clocks)
+    return (
+        ("the flight " if described.one else "flights ")
+        + " ".join(parts)
+        + (f" leaving in the {when}" if when else "")
+        + (f" leaving at {clock} local" if clock else "")
+    )
 
 
 def _days(report: str, base: date, sets: list[FlightSet]) -> list[date]:
@@ -174,9 +189,14 @@ def described_flights(
     day = days[0]
     found: dict[str, Flight] = {}
     for described in sets:
-        for flight in _candidates(handle, described, day):
-            if fits(flight, described):
-                found.setdefault(flight.flight_id, flight)
+        fitting = [f for f in _candidates(handle, described, day) if fits(f, described)]
+        if described.one and len(fitting) > 1:
+            numbers = ", ".join(f"{f.flight_number} {f.origin}-{f.destination}" for f in fitting)
+            raise InvalidReport(
+                f"'{described.words}' fits {len(fitting)} flights on {day.isoformat()} ({numbers}): name one"
+            )
+        for flight in fitting:
+            found.setdefault(flight.flight_id, flight)
     flights = sorted(found.values(), key=lambda f: (f.scheduled_departure, f.flight_id))
     to_operate = [f for f in flights if f.status in TO_OPERATE]
     if not to_operate:

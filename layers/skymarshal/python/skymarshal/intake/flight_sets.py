@@ -34,6 +34,7 @@ PlaceCodes = Callable[[str], set[str]]  # words → the served airports they nam
 # Nouns for flights, singular → plural forms (any case); a quantified singular ("every departure") counts too.
 SET_NOUNS: dict[str, str] = {
     "flight": "flights",
+    "local": "locals",  # "the 3:45 pm local": OCC's word for a departure by its local time (one flight only)
     "departure": "departures",
     "arrival": "arrivals",
     "sector": "sectors",
@@ -101,6 +102,15 @@ _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{3}\d{0,2}")  #
 # "A6-BLQ is AOG, all its flights": the one tail named ("his flights" are a crew member's, no tail's set)
 _POSSESSIVE = frozenset({"its"})
 AROUND = 5  # words before the noun its quantifier, tail or place may stand in; after it, AROUND + 3
+# One flight described, not a set: a singular noun made definite ("the morning Tbilisi flight", "the 0630 departure
+# to Bahrain") or a clock time's "local" ("the 3:45 pm local to Bahrain"), with a place and a part of the day or a
+# clock time (local at the origin) — "the flight" alone describes nothing.
+_ONE_NOUNS = frozenset({"flight", "departure", "service", "sector", "flt", "dep", "local"})
+_THE_CLOCK = re.compile(
+    r"\bthe\s+(?:(?P<h>[01]?\d|2[0-3])(?:[:.h](?P<m>[0-5]\d)|(?P<m4>[0-5]\d))?\s*(?P<ampm>[ap]\.?m\b\.?)?\s+)?"
+    r"(?P<rest>[^.;:!?]*)$",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -122,6 +132,8 @@ class FlightSet:
     registration: str | None = None
     places: tuple[Constraint, ...] = ()
     parts: tuple[str, ...] = ()  # keys of PARTS_OF_DAY; none: the whole day
+    one: bool = False  # one flight described ("the morning Tbilisi flight"): several fitting is a question
+    clocks: tuple[time, ...] = ()  # its local departure time, either of them ("3:45": 03:45 or 15:45)
 
     @property
     def by_place(self) -> bool:
@@ -318,7 +330,14 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
         reg_before, before, quantified, first = _before(tokens, i, place_codes, the_tail)
         reg_after, after, last = _after(tokens, i, single, place_codes)
         registration = reg_before or reg_after
-        if not (plural or quantified or (single == "rotation" and registration)):
+        one = not (plural or quantified or (single == "rotation" and registration))
+        clocks: tuple[time, ...] = ()
+        if one:
+            definite = _definite(plain, tokens, i)
+            if definite is None or not (before or after) or not (definite[1] or parts):
+                continue
+            first, clocks = min(first, definite[0]), definite[1]
+        elif single == "local":
             continue
         if registration is None and not before and not after:
             continue  # "all flights" alone picks no set: the airport's or nobody's
@@ -330,10 +349,41 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
                 noun=tokens.items[i][1:],
                 registration=registration,
                 places=(*before, *after),
-                parts=parts,
+                parts=() if clocks else parts,
+                one=one,
+                clocks=clocks,
             )
         )
     return sets
+
+
+def _definite(plain: str, tokens: _Tokens, i: int) -> tuple[int, tuple[time, ...]] | None:
+    """For the singular noun at token i: the token of the "the" that makes it one flight (within AROUND words, in
+    its sentence) and the clock time written right after it (none: ()); None when no "the" binds it, or when the
+    noun is a clock's "local" and no clock stands before it."""
+    if tokens.lower(i) not in _ONE_NOUNS:
+        return None
+    start = max(0, i - AROUND - 3)  # a clock's colon and am/pm are tokens of their own
+    found = _THE_CLOCK.search(plain[tokens.items[start][1] : tokens.items[i][1]])
+    if found is None:
+        return None
+    at = tokens.items[start][1] + found.start()
+    first = next(j for j in range(start, i) if tokens.items[j][1] >= at)
+    clocks: tuple[time, ...] = ()
+    if found.group("m") or found.group("m4") or found.group("ampm"):
+        hour, minute = int(found.group("h")), int(found.group("m") or found.group("m4") or 0)
+        ampm = (found.group("ampm") or "").lower()[:1]
+        if ampm and not 1 <= hour <= 12:
+            return None  # "13 pm" is no clock
+        if ampm:
+            clocks = (time(hour % 12 + (12 if ampm == "p" else 0), minute),)
+        elif hour <= 12 and found.group("m") and not found.group("h").startswith("0"):  # "3:45": either half
+            clocks = tuple(dict.fromkeys((time(hour % 12, minute), time(hour % 12 + 12, minute))))
+        else:  # "0630", "15:45": a 24-hour clock
+            clocks = (time(hour, minute),)
+    if tokens.lower(i) == "local" and not clocks:
+        return None
+    return first, clocks
 
 
 __all__ = ["PARTS_OF_DAY", "Constraint", "FlightSet", "flight_sets", "parts_of_day"]
