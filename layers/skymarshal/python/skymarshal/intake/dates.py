@@ -7,7 +7,7 @@ Phrases understood (case-insensitive):
              (a bare day/month needs "on"/"for" in front or a two-digit month: "24/7" is no date);
 - day only:  "the 20th", "on the 21st", "(20th)" (the ordinal and "the" or brackets around it alone are needed: "20"
              alone is no date, nor "2nd sector");
-- relative:  "yesterday", "today", "tonight", "tomorrow", "the day before yesterday", "the day after tomorrow";
+- relative:  "yesterday", "today", "tonight", "this morning", "tomorrow", "the day before yesterday", "the day after tomorrow";
 - weekday:   "Wednesday", "on Wed", "last Wednesday", "next Wednesday", "this Wednesday".
 
 Resolution rules (``resolve``):
@@ -95,6 +95,9 @@ RELATIVE_DAYS: dict[str, int] = {
     "yesterday": -1,
     "today": 0,
     "tonight": 0,
+    "this morning": 0,  # a part of the operating day names that day ("this morning's EY310")
+    "this afternoon": 0,
+    "this evening": 0,
     "tomorrow": 1,
     "tmrw": 1,
     "day after tomorrow": 2,
@@ -150,7 +153,8 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "relative": re.compile(
         r"(?:(?<![\w])(?:on|for)\s+)?(?P<core>(?<![\w])(?:the\s+)?"
-        r"(?P<rel>day\s+before\s+yesterday|day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|tmrw))(?![\w])",
+        r"(?P<rel>day\s+before\s+yesterday|day\s+after\s+tomorrow|yesterday|today|tonight|tomorrow|tmrw"
+        r"|this\s+(?:morning|afternoon|evening)))(?![\w])",
         re.I,
     ),
     "weekday": re.compile(

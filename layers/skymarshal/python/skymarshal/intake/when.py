@@ -104,6 +104,10 @@ def relevant(
     kept = outside_instructions(text, stated, lambda m: m.start)
     if any(m.kind != "weekday" for m in kept):
         kept = [m for m in kept if m.kind != "weekday"]
+    # a part of this day beside another day says when something happened ("EY11 on 20 Jan: this morning the captain
+    # called in sick"), not a second day for the flight
+    if any(not (m.word or "").startswith("this ") for m in kept):
+        kept = [m for m in kept if not (m.word or "").startswith("this ")]
     if len({m.key for m in kept}) > 1:
         named = {_sentence_of(sentences, a) for a, _ in subjects}
         in_subject = [m for m in kept if _sentence_of(sentences, m.start) in named]
