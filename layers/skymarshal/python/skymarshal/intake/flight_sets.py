@@ -207,14 +207,14 @@ def _after(tokens: _Tokens, i: int, noun: str, place_codes: PlaceCodes) -> tuple
     """The tail and places bound after the noun at token i ("to Bahrain", "operated by A6-BLQ", "to and from
     London", "to Bahrain and Kuwait"), and the last token read."""
     registration, places, last, j = None, list[Constraint](), i, i + 1
-    while j <= i + AROUND + 3 and tokens.word(j) not in _BREAK:
+    while j <= i + AROUND + 3 and (tokens.word(j) not in _BREAK or _listed(tokens, j, places, place_codes)):
         if (tail := _phrase(tokens, j, BY_TAIL)) is not None:
             k = tail[1] + (tokens.lower(tail[1]) in TAIL_WORDS)
             if (reg := _registration(tokens.word(k))) is not None:
                 registration, last, j = reg, k, k + 1
                 continue
         direction = _phrase(tokens, j, DIRECTIONS)
-        if direction is None and tokens.lower(j) == "and" and places:  # "to Bahrain and Kuwait": the same end
+        if direction is None and _listed(tokens, j, places, place_codes):  # "to HKG, PVG and NRT": the same end
             direction = (next(p for p, e in DIRECTIONS.items() if e == places[-1].end), j + 1)
         place = _place_at(tokens, direction[1], place_codes) if direction else None
         if direction is not None and place is not None:
@@ -228,6 +228,11 @@ def _after(tokens: _Tokens, i: int, noun: str, place_codes: PlaceCodes) -> tuple
             break  # the words after the set are the report's, not the set's ("ALL FLTS TO BAH 21JAN SS AT AUH")
         j += 1
     return registration, places, last
+
+
+def _listed(tokens: _Tokens, j: int, places: list[Constraint], place_codes: PlaceCodes) -> bool:
+    """Is token j the "and", "or" or comma of a list of places after one already read ("to HKG, PVG or NRT")?"""
+    return bool(places) and tokens.lower(j) in ("and", "or", ",") and _place_at(tokens, j + 1, place_codes) is not None
 
 
 def _before(
