@@ -43,6 +43,10 @@ FAMILY_ONLY = 1.5
 _WORDED: tuple[Cue, ...] = (
     # 11-19 passengers and baggage
     cue(11, "check_in", 2, r"check-?in", r"late|after|closed|deadline|closure"),
+    # passengers taken after the counters closed (AHM 730 11's "acceptance after deadline"), by whoever asked
+    cue(
+        11, "check_in", 3, r"after (?:the )?(?:counters?|check-?in|desks?) (?:clos\w*|shut)|accepted (?:\S+ ){0,4}late"
+    ),
     cue(
         12,
         "check_in",
@@ -62,6 +66,9 @@ _WORDED: tuple[Cue, ...] = (
         r"|showed up|never",
     ),
     cue(15, "boarding", 1, r"boarding|headcount"),
+    # passengers paged or not showing at the gate (AHM 730 15's "paging, missing checked-in passenger") whatever
+    # flight they came off: above a transfer load awaited (91)
+    cue(15, "boarding", 4, r"paging|paged|page for|no-?shows?|gate no-?shows?"),
     cue(
         15,
         "boarding",
@@ -85,7 +92,8 @@ _WORDED: tuple[Cue, ...] = (
         "baggage",
         2,
         load(r"baggage|bags|luggage|suitcases|bag|sorting|bhs"),
-        r"sort\w*|system|belts?|late|delay\w*|missing|jam\w*|fail\w*|down|break\w*|broke|broken|reconcil\w*|mishandl\w*"
+        r"sort\w*|system|belts?|late|delay\w*|missing|jam\w*|fail\w*|fault\w*|down|break\w*|broke|broken|reconcil\w*"
+        r"|mishandl\w*"
         r"|backlog|inoperative|unserviceable|stuck|outage|not delivered|pile\w*",
     ),
     cue(
@@ -109,7 +117,7 @@ _WORDED: tuple[Cue, ...] = (
         "cargo",
         CARGO_NAMED,
         load(r"cargo|freight|shipment|consignment|pallets?|ulds?"),
-        r"late|delayed|positioning|not arrived|awaited|on time|not at|not ready|not delivered",
+        r"late|delayed|positioning|not arrived|awaited|on time|not at|not ready|not delivered|behind",
     ),
     cue(
         23,
@@ -124,7 +132,7 @@ _WORDED: tuple[Cue, ...] = (
         CARGO_NAMED,
         load(
             r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods"
-            r"|hazmat|parcel|parcels"
+            r"|hazmat|parcel|parcels|ulds?"
         ),
         # what happened to it, never the noun itself ("a suspicious package" names no packing: that is security)
         r"leak\w*|packing|packed|packaging|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
@@ -169,7 +177,14 @@ _WORDED: tuple[Cue, ...] = (
         "loading",
         2,
         r"loading|unloading|offloading|offload|hold|ramp team|ramp staff|ramp agents|loaders|handlers",
-        r"slow|late|short|shortage|understaffed|not enough|lack|insufficient|delayed|took|behind",
+        r"slow|late|short|shortage|understaffed|not enough|lack|insufficient|delayed|delays?|took|behind",
+    ),
+    # the load put in the wrong place and moved: the loading's (32), above the bags or transfer load it concerns
+    cue(
+        32,
+        "loading",
+        4,
+        r"re-?stow\w*|mis-?load\w*|wrong (?:hold|uld|position|compartment)|loaded (?:\S+ ){0,5}instead of",
     ),
     # the loading team short or its load put in the wrong place: 32, above the bags or ULDs it concerns
     cue(
@@ -307,6 +322,13 @@ _WORDED: tuple[Cue, ...] = (
     cue(45, "aog_spares", 2, r"aog spares|spares|parts", r"carried|hand-?carry|courier|onboard|on board|to another"),
     cue(46, "aircraft_change", 2, r"aircraft change|tail swap|tail change|swap aircraft|change of aircraft"),
     cue(47, "standby_aircraft", 2, r"standby aircraft|spare aircraft|reserve aircraft", r"no|none|lack|unavailable"),
+    # no standby of the type to take over the unserviceable one ("no standby A35K planned"): 47, above the defect
+    cue(
+        47,
+        "standby_aircraft",
+        3.5,
+        r"(?:no|lack of|without (?:a|any)) (?:standby|spare|reserve) (?:aircraft|a/c|tail|[a-z0-9]{3,4}\b)",
+    ),
     # 51-58 damage and automation
     cue(
         51,

@@ -128,11 +128,11 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"snow|ice|sand|water|slush|standing water|drifts?",
         r"clear\w*|removal|remov\w*|plough\w*|plow\w*|sweep\w*|sweepers?|contaminat\w*|friction",
     ),
-    cue(
+    cue(  # the weather stopping a ramp task outranks the task it stops (fuelling suspended for lightning: 77, not 36)
         77,
         "weather_ramp",
-        3,
-        r"ramp|apron|ground handling|handlers|ground ops|ground operations|loading|refuel\w*|ramp staff",
+        3.5,
+        r"ramp|apron|ground handling|handlers|ground ops|ground operations|loading|refuel\w*|fuell?ing|ramp staff",
         r"lightning|thunderstorm\w*|storm\w*|heat|hail|wind\w*|gust\w*|rain|flood\w*",
         r"suspend\w*|stopp?\w*|halt\w*|closed|shut|cleared|withdrawn|sheltering|shelter|red alert|amber alert|alert",
     ),
@@ -158,6 +158,13 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         3,
         r"security alert|security incident|security threat|security search|security check|security screening"
         r"|bomb threat|suspicious|unattended|evacuat\w*|drones?|uav|police|threat|breach",
+    ),
+    # screening the authority adds ("additional screening of all hold baggage"): security whoever orders it
+    cue(
+        85,
+        "security",
+        3,
+        r"(?:additional|extra|enhanced|mandatory|increased|secondary) (?:security )?(?:screening|searches)",
     ),
     cue(
         85,
