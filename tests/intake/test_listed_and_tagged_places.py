@@ -37,3 +37,12 @@ def test_places_listed_after_one_direction_are_all_that_end(ends, joiner) -> Non
     [described] = flight_sets(f"every departure to {listed} on 3 Feb goes late: fuel truck shortage", _codes)
     assert {code for p in described.places for code in p.codes} == set(ends)
     assert {p.end for p in described.places} == {"destination"}
+
+
+@given(place=st.sampled_from(["BAH", "KWI", "DOH"]), noun=st.sampled_from(["departures", "arrivals", "flights"]))
+def test_a_place_before_the_noun_is_the_end_the_noun_names(place, noun) -> None:
+    """ "Our DOH departures" leave DOH, "DOH arrivals" land there, "DOH flights" touch it either way."""
+    [described] = flight_sets(f"all our {place} {noun} on 3 Feb are held: fuel supplier strike", _codes)
+    assert [(p.end, set(p.codes)) for p in described.places] == [
+        ({"departures": "origin", "arrivals": "destination"}.get(noun, "either"), {place})
+    ]

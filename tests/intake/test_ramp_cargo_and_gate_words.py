@@ -1,6 +1,6 @@
 """What a ramp, cargo or gate report says happened decides its AHM 730 code over the load or defect it mentions: the
 load put in the wrong place is loading (32), not the transfer load (91); weather stopping a ramp task is 77, not
-the task (36); a ULD leaking is the cargo's packing (24); passengers paged at the gate are boarding (15); taken
+the task (36); the shipper's packing is cargo packing (24), a damaged container the ULD's (38); passengers paged at the gate are boarding (15); taken
 after the counters closed, late check-in acceptance (11); no standby of the type, 47; extra screening, security
 (85); a bag system's fault is baggage processing (18), not an aircraft defect."""
 
@@ -18,7 +18,8 @@ CASES = {
         "EY71 4 Mar at BKK: refuelling stopped, lightning within 5 km, red alert on the apron",
         "EY71 4 Mar: fuelling halted for thunderstorm overhead",
     ],
-    24: ["EY71 4 Mar: one ULD of frozen fish is leaking, needs repacking before loading"],
+    24: ["EY71 4 Mar: two pallets pulled back to the warehouse, shipper's packing inadequate for air transport"],
+    38: ["EY71 4 Mar: three AKEs found damaged, ULD unserviceable, contents moved to good units"],
     15: [
         "EY71 4 Mar held at the gate paging two transfer passengers",
         "EY71 4 Mar: two no-shows among the connecting pax, bags to come off",

@@ -256,7 +256,8 @@ def _before(
     for n in (3, 2, 1):
         if registration is None and (codes := _place(tokens, end - n, end, place_codes)):
             words = " ".join(tokens.word(x) for x in range(end - n, end))
-            places.append(Constraint("either", frozenset(codes), words))
+            noun = _noun(tokens.word(i))  # "CDG departures" leave it, "Cairo arrivals" land there
+            places.append(Constraint(_end_of("at", noun[0]) if noun else "either", frozenset(codes), words))
             first = min(first, end - n)
             break
     return registration, places, quantified, first

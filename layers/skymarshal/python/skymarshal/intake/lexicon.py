@@ -68,7 +68,13 @@ _WORDED: tuple[Cue, ...] = (
     cue(15, "boarding", 1, r"boarding|headcount"),
     # passengers paged or not showing at the gate (AHM 730 15's "paging, missing checked-in passenger") whatever
     # flight they came off: above a transfer load awaited (91)
-    cue(15, "boarding", 4, r"paging|paged|page for|no-?shows?|gate no-?shows?"),
+    cue(
+        15,
+        "boarding",
+        4,
+        r"paging|paged|page for|no-?shows?",
+        r"pax|passengers?|travell?ers?|customers?|guests?|gate",  # a crew member's no-show is the crew's
+    ),
     cue(
         15,
         "boarding",
@@ -132,10 +138,17 @@ _WORDED: tuple[Cue, ...] = (
         CARGO_NAMED,
         load(
             r"cargo|freight|shipment|consignment|drum|drums|crate|crates|package|packages|box|boxes|dangerous goods"
-            r"|hazmat|parcel|parcels|ulds?"
+            r"|hazmat|parcel|parcels"
         ),
         # what happened to it, never the noun itself ("a suspicious package" names no packing: that is security)
         r"leak\w*|packing|packed|packaging|repack\w*|spill\w*|damaged|broken|torn|crushed|seeping",
+    ),
+    # the shipper's packing named as the fault, whatever holds it (a ULD of fish leaking for want of it)
+    cue(
+        24,
+        "cargo_packing",
+        CARGO_NAMED,
+        r"shipper'?s? packing|packing (?:inadequate|insufficient|poor)|inadequate\w* pack\w*",
     ),
     cue(
         25,
