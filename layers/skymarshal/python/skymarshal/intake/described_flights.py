@@ -100,6 +100,8 @@ def fits(flight: Flight, described: FlightSet) -> bool:
     """Does the flight fit the description: its tail, each end's places, a part of the day it leaves in?"""
     if described.registration and flight.aircraft_registration != described.registration:
         return False
+    if described.types and flight.aircraft_type not in described.types:
+        return False
     ends: dict[str, set[str]] = {}
     for place in described.places:
         ends.setdefault(place.end, set()).update(place.codes)
@@ -121,6 +123,8 @@ def _near(leaves: time, at: time) -> bool:
 def _explained(described: FlightSet) -> str:
     ends = {"origin": "from", "destination": "to", "either": "to or from"}
     parts = [f"of {described.registration}"] if described.registration else []
+    if described.types:
+        parts.append(f"flown by {' or '.join(sorted(described.types))}")
     by_end: dict[str, list[Constraint]] = {}
     for place in described.places:
         by_end.setdefault(place.end, []).append(place)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import time
 from typing import Literal
 
+from ..models.fleet import AIRCRAFT_TYPES
 from .dates import find_dates
 from .report import REGISTRATION
 from .sentences import blank_instructions
@@ -132,6 +133,7 @@ class FlightSet:
     registration: str | None = None
     places: tuple[Constraint, ...] = ()
     parts: tuple[str, ...] = ()  # keys of PARTS_OF_DAY; none: the whole day
+    types: frozenset[str] = frozenset()  # the fleet's type codes it flies with ("all A35K departures"); none: any
     one: bool = False  # one flight described ("the morning Tbilisi flight"): several fitting is a question
     clocks: tuple[time, ...] = ()  # its local departure time, either of them ("3:45": 03:45 or 15:45)
 
@@ -345,8 +347,10 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
             first, clocks = min(first, definite[0]), definite[1]
         elif single == "local":
             continue
+        types, typed_from = _types_before(tokens, i)
         if registration is None and not before and not after:
             continue  # "all flights" alone picks no set: the airport's or nobody's
+        first = min(first, typed_from) if typed_from is not None else first
         span = (tokens.items[first][1], tokens.items[last][2])
         sets.append(
             FlightSet(
@@ -356,11 +360,38 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
                 registration=registration,
                 places=(*before, *after),
                 parts=() if clocks else parts,
+                types=types,
                 one=one,
                 clocks=clocks,
             )
         )
     return sets
+
+
+# A type as OCC writes it, to the fleet's codes (models.fleet): its code, the maker's model, the family.
+_TYPE_WORDS: dict[str, frozenset[str]] = {
+    **{code.lower(): frozenset({code}) for code in AIRCRAFT_TYPES},
+    **{w: frozenset({"B77W"}) for w in ("b777", "777", "77w", "b777-300er", "777-300er", "b773")},
+    **{w: frozenset({"B789", "B78X"}) for w in ("b787", "787", "dreamliner", "dreamliners")},
+    **{w: frozenset({"B789"}) for w in ("787-9", "b787-9")},
+    **{w: frozenset({"B78X"}) for w in ("787-10", "b787-10", "78x")},
+    **{w: frozenset({"A35K"}) for w in ("a350", "350", "a350-1000", "a351")},
+    **{w: frozenset({"A320", "A321"}) for w in ("a32x", "a320s", "narrowbody", "narrowbodies", "narrow-body")},
+}
+
+
+def _types_before(tokens: _Tokens, i: int) -> tuple[frozenset[str], int | None]:
+    """The aircraft types written just before the noun at token i ("all A35K departures", "our B77W flights") and
+    the first of their tokens (None: no type)."""
+    found: set[str] = set()
+    first = None
+    for j in range(i - 1, max(-1, i - AROUND - 1), -1):
+        if tokens.word(j) in _BREAK:
+            break
+        if (codes := _TYPE_WORDS.get(tokens.lower(j))) is not None:
+            found |= codes
+            first = j
+    return frozenset(found), first
 
 
 def _definite(plain: str, tokens: _Tokens, i: int) -> tuple[int, tuple[time, ...]] | None:
