@@ -34,3 +34,15 @@ CASES = {
 @pytest.mark.parametrize(("code", "text"), [(code, text) for code, texts in CASES.items() for text in texts])
 def test_what_happened_decides_the_code(code, text) -> None:
     assert first_code(text) == code, text
+
+
+@pytest.mark.parametrize(
+    ("code", "text"),
+    [
+        (12, "EY9 4 Mar at MCT: check-in hall chaotic, not enough agents on the counters, 20 min"),
+        (48, "EY9 4 Mar: the LOPA change on A6-BLA overran, seats still being re-fitted. 45 min"),
+        (57, "EY9 4 Mar: flt planning system down, OFP built by hand. 30 min"),
+    ],
+)
+def test_what_the_writer_names_decides_among_systems_and_counters(code, text) -> None:
+    assert first_code(text) == code, text

@@ -52,7 +52,8 @@ _WORDED: tuple[Cue, ...] = (
         "check_in",
         2.5,
         r"check-?in|counters?|kiosks?",
-        r"queues?|queuing|congest\w*|crowd\w*|long lines?|busy|overloaded|overcrowded|backed up",
+        r"queues?|queuing|congest\w*|crowd\w*|long lines?|busy|overloaded|overcrowded|backed up|chaos|chaotic|jammed"
+        r"|not enough agents|short of agents",
     ),
     cue(13, "check_in", 2, r"check-?in", r"error\w*|mistakes?|wrong\w*|incorrect\w*"),
     cue(14, "oversales", 3, r"overbook\w*|oversold|oversales?|denied boarding|booking errors?"),
@@ -332,6 +333,13 @@ _WORDED: tuple[Cue, ...] = (
         r"|maintenance equipment|engineering equipment|test equipment",
         r"\bno\b|none|unserviceable|not serviceable|u/s|unavailable|not available|broken|borrow\w*|awaiting|missing",
     ),
+    # the cabin's own scheduled re-fit running over (AHM 730 48), not a defect of it
+    cue(
+        48,
+        "cabin_configuration",
+        3.5,
+        r"reconfigur\w*|re-configur\w*|version (?:change|adjust\w*)|lopa|cabin (?:re-?)?configuration|seat blocking",
+    ),
     cue(45, "aog_spares", 2, r"aog spares|spares|parts", r"carried|hand-?carry|courier|onboard|on board|to another"),
     cue(46, "aircraft_change", 2, r"aircraft change|tail swap|tail change|swap aircraft|change of aircraft"),
     cue(47, "standby_aircraft", 2, r"standby aircraft|spare aircraft|reserve aircraft", r"no|none|lack|unavailable"),
@@ -375,7 +383,13 @@ _WORDED: tuple[Cue, ...] = (
         software(r"cargo|freight|awb|uld|cargo management|cargo handling"),
         SYSTEM_FAILED,
     ),
-    cue(57, "flight_plan_system", SYSTEM_NAMED, software(r"flight plan|flight planning|dispatch|ofp"), SYSTEM_FAILED),
+    cue(
+        57,
+        "flight_plan_system",
+        SYSTEM_NAMED,
+        software(r"flight plan|flight planning|flt plan|flt planning|dispatch|ofp"),
+        SYSTEM_FAILED,
+    ),
     # "system" alone is also the aircraft's (a hydraulic system): another automated system is named by its work or
     # is software by its noun
     cue(
