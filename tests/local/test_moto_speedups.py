@@ -77,14 +77,7 @@ def _read(table, op):
         return table.query(KeyConditionExpression=Key("pk").eq(f"p{op[1] % 5}"))["Items"]
     if op[0] == "query_base_range":
         _, p, sk, forward, comparison, limit = op
-        sort_key = {
-            "gte": Key("sk").gte(sk),
-            "gt": Key("sk").gt(sk),
-            "between": Key("sk").between(sk, sk + 8),
-            "lt": Key("sk").lt(sk),
-            "lte": Key("sk").lte(sk),
-            "eq": Key("sk").eq(sk),
-        }[comparison]
+        sort_key = _compared("sk", sk, comparison, width=8)
         kwargs: dict[str, Any] = {"Limit": limit} if limit else {}
         answer = table.query(
             KeyConditionExpression=Key("pk").eq(f"p{p % 5}") & sort_key, ScanIndexForward=forward, **kwargs
@@ -101,22 +94,24 @@ def _read(table, op):
         return answer["Items"], answer.get("LastEvaluatedKey")
     _, g, r, forward, comparison = op
     sort_key = {
-        "gte": Key("r").gte(r),
-        "gt": Key("r").gt(r),
-        "between": Key("r").between(r, r + 3),
-        "lt": Key("r").lt(r),
-        "lte": Key("r").lte(r),
-        "eq": Key("r").eq(r),
         "begins": Key("t").begins_with(_t(r)[:2]),
         "t_between": Key("t").between(_t(r), _t(r + 2)),
         "t_lt": Key("t").lt(_t(r)),
-    }[comparison]
+    }.get(comparison) or _compared("r", r, comparison, width=3)
     return table.query(
         IndexName="g-t-index" if comparison in ("begins", "t_between", "t_lt") else "g-r-index",
         KeyConditionExpression=Key("g").eq(g) & sort_key,
         ScanIndexForward=forward,
         FilterExpression=Attr("v").exists(),
     )["Items"]
+
+
+def _compared(attribute: str, value: int, comparison: str, width: int):
+    """The number sort-key condition `comparison` on `attribute` (between: `value` to `value + width`)."""
+    key = Key(attribute)
+    if comparison == "between":
+        return key.between(value, value + width)
+    return {"gte": key.gte, "gt": key.gt, "lt": key.lt, "lte": key.lte, "eq": key.eq}[comparison](value)
 
 
 def _t(r: int) -> str:

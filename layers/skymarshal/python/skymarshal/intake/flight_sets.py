@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from datetime import time
 from typing import Literal
 
-from ..models.fleet import AIRCRAFT_TYPES
 from .dates import find_dates
+from .described_words import ONE_NOUNS, TYPE_WORDS, the_clock
 from .report import REGISTRATION
 from .sentences import blank_instructions
 
@@ -103,15 +103,6 @@ _DAY_OF_MONTH = re.compile(r"\d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{3}\d{0,2}")  #
 # "A6-BLQ is AOG, all its flights": the one tail named ("his flights" are a crew member's, no tail's set)
 _POSSESSIVE = frozenset({"its"})
 AROUND = 5  # words before the noun its quantifier, tail or place may stand in; after it, AROUND + 3
-# One flight described, not a set: a singular noun made definite ("the morning Tbilisi flight", "the 0630 departure
-# to Bahrain") or a clock time's "local" ("the 3:45 pm local to Bahrain"), with a place and a part of the day or a
-# clock time (local at the origin) — "the flight" alone describes nothing.
-_ONE_NOUNS = frozenset({"flight", "departure", "service", "sector", "flt", "dep", "local"})
-_THE_CLOCK = re.compile(
-    r"\bthe\s+(?:(?P<h>[01]?\d|2[0-3])(?:[:.h](?P<m>[0-5]\d)|(?P<m4>[0-5]\d))?\s*(?P<ampm>[ap]\.?m\b\.?)?\s+)?"
-    r"(?P<rest>[^.;:!?]*)$",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -368,18 +359,6 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
     return sets
 
 
-# A type as OCC writes it, to the fleet's codes (models.fleet): its code, the maker's model, the family.
-_TYPE_WORDS: dict[str, frozenset[str]] = {
-    **{code.lower(): frozenset({code}) for code in AIRCRAFT_TYPES},
-    **{w: frozenset({"B77W"}) for w in ("b777", "777", "77w", "b777-300er", "777-300er", "b773")},
-    **{w: frozenset({"B789", "B78X"}) for w in ("b787", "787", "dreamliner", "dreamliners")},
-    **{w: frozenset({"B789"}) for w in ("787-9", "b787-9")},
-    **{w: frozenset({"B78X"}) for w in ("787-10", "b787-10", "78x")},
-    **{w: frozenset({"A35K"}) for w in ("a350", "350", "a350-1000", "a351")},
-    **{w: frozenset({"A320", "A321"}) for w in ("a32x", "a320s", "narrowbody", "narrowbodies", "narrow-body")},
-}
-
-
 def _types_before(tokens: _Tokens, i: int) -> tuple[frozenset[str], int | None]:
     """The aircraft types written just before the noun at token i ("all A35K departures", "our B77W flights") and
     the first of their tokens (None: no type)."""
@@ -388,7 +367,7 @@ def _types_before(tokens: _Tokens, i: int) -> tuple[frozenset[str], int | None]:
     for j in range(i - 1, max(-1, i - AROUND - 1), -1):
         if tokens.word(j) in _BREAK:
             break
-        if (codes := _TYPE_WORDS.get(tokens.lower(j))) is not None:
+        if (codes := TYPE_WORDS.get(tokens.lower(j))) is not None:
             found |= codes
             first = j
     return frozenset(found), first
@@ -397,30 +376,15 @@ def _types_before(tokens: _Tokens, i: int) -> tuple[frozenset[str], int | None]:
 def _definite(plain: str, tokens: _Tokens, i: int) -> tuple[int, tuple[time, ...]] | None:
     """For the singular noun at token i: the token of the "the" that makes it one flight (within AROUND words, in
     its sentence) and the clock time written right after it (none: ()); None when no "the" binds it, or when the
-    noun is a clock's "local" and no clock stands before it."""
-    if tokens.lower(i) not in _ONE_NOUNS:
+    noun is a clock's "local" and no clock stands before it (intake/described_words.py)."""
+    if tokens.lower(i) not in ONE_NOUNS:
         return None
     start = max(0, i - AROUND - 3)  # a clock's colon and am/pm are tokens of their own
-    found = _THE_CLOCK.search(plain[tokens.items[start][1] : tokens.items[i][1]])
-    if found is None:
+    found = the_clock(plain[tokens.items[start][1] : tokens.items[i][1]])
+    if found is None or (tokens.lower(i) == "local" and not found[1]):
         return None
-    at = tokens.items[start][1] + found.start()
-    first = next(j for j in range(start, i) if tokens.items[j][1] >= at)
-    clocks: tuple[time, ...] = ()
-    if found.group("m") or found.group("m4") or found.group("ampm"):
-        hour, minute = int(found.group("h")), int(found.group("m") or found.group("m4") or 0)
-        ampm = (found.group("ampm") or "").lower()[:1]
-        if ampm and not 1 <= hour <= 12:
-            return None  # "13 pm" is no clock
-        if ampm:
-            clocks = (time(hour % 12 + (12 if ampm == "p" else 0), minute),)
-        elif hour <= 12 and found.group("m") and not found.group("h").startswith("0"):  # "3:45": either half
-            clocks = tuple(dict.fromkeys((time(hour % 12, minute), time(hour % 12 + 12, minute))))
-        else:  # "0630", "15:45": a 24-hour clock
-            clocks = (time(hour, minute),)
-    if tokens.lower(i) == "local" and not clocks:
-        return None
-    return first, clocks
+    at = tokens.items[start][1] + found[0]
+    return next(j for j in range(start, i) if tokens.items[j][1] >= at), found[1]
 
 
 __all__ = ["PARTS_OF_DAY", "Constraint", "FlightSet", "flight_sets", "parts_of_day"]
