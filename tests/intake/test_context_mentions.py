@@ -131,3 +131,19 @@ def test_the_feeders_end_in_brackets_is_not_a_place_but_the_reports_own_flights_
     assert "SIN" in {a.value for a in feeder.airports} and "SIN" not in {a.value for a in feeder.places}
     own = read_report("EY123 (BKK) on 18 Jan has a hydraulic leak", known, names)
     assert "BKK" in {a.value for a in own.places}
+
+
+@given(
+    cause=st.sampled_from(["because", "due to the late", "owing to", "caused by the delayed"]),
+    feeder_day=st.sampled_from(["on the 2nd", "/02FEB", "on 2 Feb"]),
+)
+def test_the_flight_a_delay_comes_from_is_context_and_so_is_its_day(cause, feeder_day) -> None:
+    """ "EY77 and EY78 on 3 Feb late because EY12 on the 2nd …": EY12 and its day are the cause's, not the report's."""
+    flights, dates, _ = parse(f"EY77 and EY78 on 3 Feb go 30 min late {cause} EY12 {feeder_day} came in 6 hours behind")
+    assert [f.flight_number for f in flights] == ["EY77", "EY78"]
+    assert [d.day for d in dates] == [3]
+
+
+def test_the_feeders_day_stays_when_it_is_the_only_day_given() -> None:
+    flights, dates, _ = parse("EY4 late, arrived behind on the inbound EY3 18JAN")
+    assert [f.flight_number for f in flights] == ["EY4"] and [d.day for d in dates] == [18]

@@ -24,6 +24,9 @@ CONTEXT_BEFORE = re.compile(
     r"\s+(?:flight\s*)?$"
     r"|\b(?:knock-?on|knocks?\s+on|reactionary|consequential)\s+(?:delay\s+)?(?:from|of|ex)\s+(?:the\s+)?$"
     r"|\blate\s+arrival\s+of\s+(?:the\s+)?$"
+    # the flight a delay is said to come from: "late because EY318 got the aircraft back late", "due to the late EY5"
+    r"|\b(?:because|due\s+to|owing\s+to|caused\s+by)\s+(?:of\s+)?(?:the\s+)?(?:(?:late|delayed)(?:[\s-]running)?\s+)?"
+    r"(?:flight\s*)?$"
     # who or what comes off the feeder: "passengers off EY403", "crew off EY314", "bags ex EY12"
     r"|\b(?:passengers|pax|bags|baggage|crew|crews|load|cargo|mail|transfers?)\s+(?:off|ex)\s+(?:the\s+)?$"
     # the other flight of a consolidation, the tail's flight in the report's brackets ("(A6-BLE on EY11)")

@@ -319,6 +319,14 @@ def _dates_phrase(resolved: Sequence[tuple[DateMention, Resolved]]) -> str:
     return ", ".join(_unique(parts))
 
 
+_OWN_DATE = re.compile(r"^[\s,/(]*(?:on\s+|of\s+)?(?:the\s+)?$", re.I)
+
+
+def _date_of(prompt: str, flight: FlightMention, date: DateMention) -> bool:
+    """Is `date` written right after `flight` ("EY318 on the 18th", "EY318/18JAN"): that flight's own day."""
+    return date.start >= flight.end and _OWN_DATE.match(prompt[flight.end : date.start]) is not None
+
+
 def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[FlightMention], list[DateMention], str]:
     """The deterministic reading: flight mentions, date mentions, the disruption's own words. Date phrases
     are found first and blanked, so "20 Jan" is never read as part of a flight number."""
@@ -330,7 +338,11 @@ def parse(prompt: str, default_carrier: str = DEFAULT_CARRIER) -> tuple[list[Fli
         blanked = blanked[: d.start] + " " * (d.end - d.start) + blanked[d.end :]
     flights = find_flights(blanked, default_carrier)
     subjects = [f for f in flights if not context_flight(prompt, f.start)]
-    flights = subjects or flights  # "EY4 … late, arrived behind on the inbound EY3": EY3 is context
+    if subjects:  # "EY4 … late, arrived behind on the inbound EY3": EY3 is context, and so is its own date
+        context = [f for f in flights if f not in subjects]  # ("because EY318 on the 18th …": not EY4's day,
+        # unless it is the only day the report gives)
+        dates = [d for d in dates if not any(_date_of(prompt, f, d) for f in context)] or dates
+        flights = subjects
     # The airline's own flight named: another designator's number beside it is context, not a second subject — a
     # dangerous-goods UN number ("UN3480"), an MVT delay code ("DL99"), a partner's connecting flight.
     own = [f for f in flights if f.flight_number.startswith(default_carrier.upper())]
