@@ -113,12 +113,14 @@ def test_data_starting_after_today_gives_its_first_day_to_a_relative_report(hand
 def test_the_first_day_is_looked_up_on_a_clock_seconds_old(handle, monkeypatch):
     """A fresh container's monotonic clock can be seconds old: no cached entry is never taken for a recent one."""
     from datetime import UTC
+    from types import SimpleNamespace
 
     from skymarshal.data.queries import first_day
     from skymarshal.workflow.steps import validate
 
     monkeypatch.setattr(validate, "_FIRST_DAYS", {})
-    monkeypatch.setattr(validate.time, "monotonic", lambda: 5.0)
+    # validate's own clock only (every other reader of time.monotonic keeps the real one)
+    monkeypatch.setattr(validate, "time", SimpleNamespace(monotonic=lambda: 5.0))
     first = first_day(handle)
     assert first is not None
     before = datetime(first.year - 1, 6, 1, tzinfo=UTC)

@@ -91,9 +91,16 @@ def in_partition(table: Any, hash_key: Any, comparison: str, bounds: list[tuple[
     kind, values = wanted
     ranges = table.__dict__.setdefault(RANGES, {})
     key = (None, table.range_key_attr, (hash_key.type, json.dumps(hash_key.value, sort_keys=True)), kind)
-    if key not in ranges:
-        ranges[key] = _sorted_pairs(bucket.values(), table.range_key_attr, kind)
+    if key not in ranges:  # by each item's own key (a DynamoType moto keeps): no item's attributes decoded
+        keyed = [(found[1], item) for item in bucket.values() if (found := _key_value(item.range_key, kind))]
+        keyed.sort(key=lambda pair: pair[0])
+        ranges[key] = ([v for v, _ in keyed], [i for _, i in keyed])
     return _narrowed(ranges[key], comparison, values)
+
+
+def _key_value(key: Any, kind: str) -> tuple[str, Any] | None:
+    found = _plain({key.type: key.value}) if key is not None else None
+    return found if found is not None and found[0] == kind else None
 
 
 def _wanted(bounds: list[tuple[str, Any]]) -> tuple[str, list[Any]] | None:
