@@ -9,8 +9,10 @@ London flights": to or from it; a route, "AUH-BOM flights", "every AUH to BOM de
 preposition that gives the direction ("to", "into", "bound for" → its destination; "from", "out of", "ex" → its
 origin; "at", "via", "to and from" → either end; an arrival "at" a place is its destination, a departure "at" one its
 origin) — and a part of the day ("this evening", "tomorrow morning",
-"tonight", "afternoon departures"), in the local time the flight leaves. A greeting ("Good morning team,",
-"Evening OCC,") is no part of the day. Instructing sentences are blanked first: they describe nothing.
+"tonight", "afternoon departures"), in the local time the flight leaves; an aircraft type before the noun ("all A35K
+departures") keeps that type's. A definite singular with a place and a clock time or part of the day ("the 3:45 pm
+local to Bahrain", "the morning Tbilisi flight") describes one flight (intake/described_words.py). A greeting ("Good
+morning team,", "Evening OCC,") is no part of the day. Instructing sentences are blanked first: they describe nothing.
 
 Pure: the places are matched against the airports a caller says the airline serves; the data is read elsewhere
 (intake/described_flights.py).
