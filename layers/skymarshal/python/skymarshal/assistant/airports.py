@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..data.generator.network import RUNWAYS
 from ..models.airports import EARTH_RADIUS_KM, UnknownAirport
-from ..models.fleet import AIRCRAFT_TYPES
+from ..models.fleet import AIRCRAFT_TYPES, TYPE_NAMES
 from ..models.operational import CurfewWindow
 from ..rules.curfew import DEFAULT_CURFEWS
 
@@ -27,21 +27,6 @@ KM_PER_NM = 1.852
 FT_PER_M = 3.28084
 EARTH_RADIUS_NM = EARTH_RADIUS_KM / KM_PER_NM
 AirportKind = Literal["large_airport", "medium_airport", "small_airport", "seaplane_base", "heliport"]
-
-# Everyday names for the fleet's ICAO type designators (models.fleet), most specific first.
-AIRCRAFT_ALIASES: tuple[tuple[str, str], ...] = (
-    ("787-10", "B78X"),
-    ("78x", "B78X"),
-    ("787-9", "B789"),
-    ("787", "B789"),
-    ("dreamliner", "B789"),
-    ("777", "B77W"),
-    ("77w", "B77W"),
-    ("a350", "A35K"),
-    ("350", "A35K"),
-    ("a321", "A321"),
-    ("a320", "A320"),
-)
 
 
 class Airport(BaseModel):
@@ -96,7 +81,9 @@ def aircraft_code(text: str) -> str | None:
     cleaned = text.strip().lower().replace("boeing", "").replace("airbus", "").replace(" ", "")
     if cleaned.upper() in AIRCRAFT_TYPES:
         return cleaned.upper()
-    return next((code for alias, code in AIRCRAFT_ALIASES if alias in cleaned), None)
+    # the longest name written in it (models.fleet.TYPE_NAMES); a family's first type ("787": the 787-9)
+    names = sorted((n for n in TYPE_NAMES if n.replace(" ", "") in cleaned), key=len, reverse=True)
+    return min(TYPE_NAMES[names[0]]) if names else None
 
 
 def _runway_ft(value) -> int | None:

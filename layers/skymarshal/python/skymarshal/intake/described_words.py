@@ -1,13 +1,11 @@
-"""The words that describe one flight or narrow a set of them, as data and small pure readings: a definite singular
-with its clock time ("the 3:45 pm local", "the 0630 departure") and the fleet's types as OCC writes them ("A35K",
-"777", "Dreamliner"). Used by intake/flight_sets.py."""
+"""The words that describe one flight rather than a set, as data and a small pure reading: a definite singular with
+its clock time ("the 3:45 pm local", "the 0630 departure"). Used by intake/flight_sets.py; the fleet's types as OCC
+writes them are models.fleet.TYPE_NAMES."""
 
 from __future__ import annotations
 
 import re
 from datetime import time
-
-from ..models.fleet import AIRCRAFT_TYPES
 
 # One flight described, not a set: a singular noun made definite ("the morning Tbilisi flight", "the 0630 departure
 # to Bahrain") or a clock time's "local" ("the 3:45 pm local to Bahrain"), with a place and a part of the day or a
@@ -38,15 +36,3 @@ def the_clock(before_noun: str) -> tuple[int, tuple[time, ...]] | None:
     if hour <= 12 and found.group("m") and not found.group("h").startswith("0"):  # "3:45": either half
         return found.start(), tuple(dict.fromkeys((time(hour % 12, minute), time(hour % 12 + 12, minute))))
     return found.start(), (time(hour, minute),)  # "0630", "15:45": a 24-hour clock
-
-
-# A type as OCC writes it, to the fleet's codes (models.fleet): its code, the maker's model, the family.
-TYPE_WORDS: dict[str, frozenset[str]] = {
-    **{code.lower(): frozenset({code}) for code in AIRCRAFT_TYPES},
-    **{w: frozenset({"B77W"}) for w in ("b777", "777", "77w", "b777-300er", "777-300er", "b773")},
-    **{w: frozenset({"B789", "B78X"}) for w in ("b787", "787", "dreamliner", "dreamliners")},
-    **{w: frozenset({"B789"}) for w in ("787-9", "b787-9")},
-    **{w: frozenset({"B78X"}) for w in ("787-10", "b787-10", "78x")},
-    **{w: frozenset({"A35K"}) for w in ("a350", "350", "a350-1000", "a351")},
-    **{w: frozenset({"A320", "A321"}) for w in ("a32x", "a320s", "narrowbody", "narrowbodies", "narrow-body")},
-}

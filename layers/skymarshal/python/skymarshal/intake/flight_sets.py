@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from datetime import time
 from typing import Literal
 
+from ..models.fleet import TYPE_NAMES
 from .dates import find_dates
-from .described_words import ONE_NOUNS, TYPE_WORDS, the_clock
+from .described_words import ONE_NOUNS, the_clock
 from .report import REGISTRATION
 from .sentences import blank_instructions
 
@@ -369,7 +370,7 @@ def _types_before(tokens: _Tokens, i: int) -> tuple[frozenset[str], int | None]:
     for j in range(i - 1, max(-1, i - AROUND - 1), -1):
         if tokens.word(j) in _BREAK:
             break
-        if (codes := TYPE_WORDS.get(tokens.lower(j))) is not None:
+        if (codes := TYPE_NAMES.get(tokens.lower(j))) is not None:
             found |= codes
             first = j
     return frozenset(found), first

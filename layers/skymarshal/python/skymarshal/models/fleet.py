@@ -121,6 +121,19 @@ AIRCRAFT_TYPES: dict[str, AircraftType] = {
 }
 
 
+# The fleet's types by the names people write for them (lower case): each code, the maker's model, the family. A
+# family's name is all its types ("787": the -9 and the -10).
+TYPE_NAMES: dict[str, frozenset[str]] = {
+    **{code.lower(): frozenset({code}) for code in AIRCRAFT_TYPES},
+    **{w: frozenset({"B77W"}) for w in ("b777", "777", "77w", "b777-300er", "777-300er", "b773")},
+    **{w: frozenset({"B789", "B78X"}) for w in ("b787", "787", "dreamliner", "dreamliners")},
+    **{w: frozenset({"B789"}) for w in ("787-9", "b787-9")},
+    **{w: frozenset({"B78X"}) for w in ("787-10", "b787-10", "78x")},
+    **{w: frozenset({"A35K"}) for w in ("a350", "350", "a350-1000", "a351")},
+    **{w: frozenset({"A320", "A321"}) for w in ("a32x", "a320s", "narrowbody", "narrowbodies", "narrow-body")},
+}
+
+
 def compatible_types(type_code: str) -> tuple[str, ...]:
     """Types a tail swap may use: the same rating group, so the rostered crew stay qualified."""
     group = AIRCRAFT_TYPES[type_code].rating_group
