@@ -65,3 +65,13 @@ def test_a_member_named_without_a_position_is_taken_at_their_rostered_one(roster
     (captain, *_) = _of(duties, {"CPT"})
     report = f"Flight {FLIGHT}: a flight deck crew member reported sick. Staff no. {captain}."
     assert _unavailable(handle, report, flight) == [captain]
+
+
+def test_a_counted_cabin_crew_makes_that_many_unavailable_on_the_flight(rostered):
+    """ "Two cabin crew are sick" is no one member (the flight's scope), but two are absent, never none or one."""
+    handle, flight, duties = rostered
+    attendants = _of(duties, {"CA"})
+    report = f"{FLIGHT}: two cabin crew are sick, standbys called"
+    assert _unavailable(handle, report, flight) == attendants[:2]
+    disruption, _ = resolve_flight_report(report, flight, handle, None)
+    assert disruption.scope.kind == "flight" and disruption.scope.crew_position == "CABIN"

@@ -29,7 +29,7 @@ def flight(origin: str = "AUH", destination: str = "LHR", reg: str = "A6-BLA", r
         ("Commander of EY11 on 20 January has no valid licence on him", 64, "CAPTAIN"),
         ("EY11 20/01: F/O reported fatigued and stood down", 64, "FIRST_OFFICER"),
         ("EY11 tomorrow - co-pilot is off sick", 64, "FIRST_OFFICER"),
-        ("EY11 20 Jan: two flight attendants are unwell", 67, "CABIN"),
+        ("EY11 20 Jan: a flight attendant is unwell", 67, "CABIN"),
         ("EY11/20JAN CSD NO SHOW", 67, "PURSER"),
     ],
 )

@@ -169,7 +169,8 @@ def _crew_unavailable(
     disruption: Disruption, flight: Flight, handle: DataHandle, rank: str | None, facts: list[Fact], words: str
 ) -> list[RowPatch]:
     """The members a crew cause makes unavailable: those the report names by staff number (each rostered on the
-    flight, in the position it says if it says one), else the first rostered in the position it names, else none."""
+    flight, in the position it says if it says one), else the first rostered in the position it names (as many as
+    it counts: "2 cabin crew short"), else none."""
     on_flight = sorted(q.crew_assignments(handle, flight.flight_id), key=lambda d: d.crew_id)
     named = named_members(words, on_flight)
     if rank is None:
@@ -183,8 +184,10 @@ def _crew_unavailable(
             f"no {position.replace('_', ' ').lower()} ({rank}) is rostered on {flight.flight_number} "
             f"{flight.flight_date}: check the flight or the crew position"
         )
-    # "The captain" of an augmented crew names one of them: the first, so the report makes one member absent
-    return _unavailable(named or rostered[:1], flight, facts, named=bool(named))
+    # "The captain" of an augmented crew names one of them: the first, so the report makes one member absent; "two
+    # cabin crew short" makes the first two absent
+    count = next((int(f.value) for f in disruption.facts if f.name == "crew_count" and isinstance(f.value, int)), 1)
+    return _unavailable(named or rostered[:count], flight, facts, named=bool(named))
 
 
 def _unavailable(members: list[CrewDuty], flight: Flight, facts: list[Fact], named: bool) -> list[RowPatch]:

@@ -18,6 +18,7 @@ from ..data.access import DataHandle
 from ..data.overlay import Overlay
 from ..models.corrections import (
     CREW_CAUSES,
+    MEMBER_CAUSES,
     CorrectionRefused,
     checked_facts,
     family_codes,
@@ -149,7 +150,7 @@ def corrected_disruption(
                 evidence=f"{_by(by)}: code {code} ({DELAY_CODES[code]}), read {disruption.iata_delay_code}",
             )
         )
-    if code not in CREW_CAUSES and scope.kind == "crew_member" and "crew_position" not in facts:
+    if code not in MEMBER_CAUSES and scope.kind == "crew_member" and "crew_position" not in facts:
         # the cause is no longer the crew's: nobody is taken off the flight for it
         scope = scope.model_copy(update={"kind": "flight", "crew_position": None})
         kept = [f for f in kept if f.name != "crew_position"]

@@ -15,13 +15,14 @@ from typing import TYPE_CHECKING
 from ..analysis.what_if import what_if
 from ..data.access import DataHandle
 from ..data.overlay import Overlay
+from ..models.corrections import CREW_CAUSES, MEMBER_CAUSES
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
 from .airport_facts import places_named, served_airports, unserved_airport
 from .diversion import StatedDiversion, diverted_overlay, stated_diversion
 from .lexicon_words import FATIGUE
 from .mvt import read_mvt
-from .report import CREW_CAUSES, Reading, ReportReading, airport_names, airport_zone, described, read_report
+from .report import Reading, ReportReading, airport_names, airport_zone, described, read_report
 from .report_llm import read_report_with_model
 from .route import route_problem
 from .sentences import blank_instructions
@@ -117,7 +118,7 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
     _mvt_cause(reading)
     diversion = diversion_of(reading, flight, others)
     check_against(reading, flight, others, diversion.airport if diversion else None)
-    if reading.crew_position is not None and not CREW_CAUSES & {code for _, code, _ in reading.causes}:
+    if reading.crew_position is not None and not MEMBER_CAUSES & {code for _, code, _ in reading.causes}:
         reading.notes.append(f"{reading.crew_position.words!r} named, but the cause is not the crew's")
         reading.crew_position = None
     facts = [
@@ -165,6 +166,8 @@ def flight_disruption(reading: ReportReading, flight: Flight, others: list[Fligh
             code = 72  # the weather (snow on its runways, a storm on its ramp) is at the flight's destination
     if reading.crew_position is not None:
         facts.append(_stated("crew_position", reading.crew_position))
+    if reading.crew_count is not None:
+        facts.append(_stated("crew_count", reading.crew_count))
     if diversion is not None:  # on the ground at the alternate, as a DIV message says it
         facts.append(_stated("diverted_to", diversion.reading))
     fatigue = _fatigue(reading.text) if code in CREW_CAUSES else None
@@ -273,10 +276,14 @@ def resolve_flight_report(
         more, also = what_if(for_other, other, handle, now, words=described(report))
         overlay = Overlay(patches=[*overlay.patches, *more.patches], additions=[*overlay.additions, *more.additions])
         found += also
-    if others:
+    if others:  # several flights are the scope, even where each loses one member ("each short by one CC")
         every = [flight, *others]
         scope = disruption.scope.model_copy(
-            update={"flight_numbers": [f.flight_number for f in every], "flights": [f.flight_id for f in every]}
+            update={
+                "kind": "flight",
+                "flight_numbers": [f.flight_number for f in every],
+                "flights": [f.flight_id for f in every],
+            }
         )
         disruption = disruption.model_copy(update={"scope": scope})
     known = {(f.name, f.source, str(f.value)) for f in disruption.facts}

@@ -137,6 +137,10 @@ ABBREVIATIONS: dict[str, str] = {
     "dmg": "damage",
     "ckin": "check-in",
     "c/a": "cabin crew",
+    # a title before a crew member's name ("CA Noura Dlamini", "CD Olga Novak"): only there, where no state, airline
+    # or disc is meant (_NAME_TITLES)
+    "ca": "cabin attendant",
+    "cd": "cabin director",
     "fzfg": "freezing fog",
     "apch": "approach",
     "whl": "wheel",
@@ -195,8 +199,13 @@ _CAPITALS_ONLY = frozenset(
         "mins",
         "cont",
         "temp",
+        "ca",
+        "cd",
     }
 )
+# Abbreviations written out only before a person's name: two capitalised words ("CA Noura Dlamini", "CD WEI O'BRIEN").
+_NAME_TITLES = frozenset({"ca", "cd"})
+_NAME_AFTER = re.compile(r"\s+[A-Z][\w'’.-]*\s+[A-Z][\w'’-]+")
 _KEEP = frozenset("\n\t")
 
 
@@ -245,6 +254,8 @@ def normalise(report: str) -> Normalised:
         word = m.group(1)
         key = word.lower()
         if key in _CAPITALS_ONLY and not word.isupper():
+            continue
+        if key in _NAME_TITLES and not _NAME_AFTER.match(folded, m.end()):
             continue
         pieces.append(folded[at : m.start()])
         mapping.extend(origin[at : m.start()])

@@ -18,28 +18,15 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from ..models.airports import UnknownAirport, airport
+from ..models.corrections import MEMBER_CAUSES
 from ..models.disruption import DELAY_CODES, ScopeKind
 from .cause import read_cause
-from .lexicon_words import GENERIC_CREW_MEMBER
+from .crew_member import named_position
 from .normalise import ABBREVIATIONS, Normalised, normalise
 from .sentences import blank_instructions, described
 
 __all__ = ["REGISTRATION", "Reading", "ReportReading", "airport_names", "described", "read_report"]
 
-# The rostered position a report names (normalised words), most specific first.
-POSITIONS: tuple[tuple[str, str], ...] = (
-    (r"flight engineers?", "FLIGHT_ENGINEER"),
-    (r"second officers?|cruise relief|relief pilots?", "SECOND_OFFICER"),
-    (r"first officers?|co-?pilots?", "FIRST_OFFICER"),
-    (r"captains?|commanders?", "CAPTAIN"),
-    (
-        r"pursers?|cabin managers?|cabin supervisors?|cabin seniors?|senior cabin|chief steward\w*"
-        r"|cabin services? directors?|csd",
-        "PURSER",
-    ),
-    (r"cabin crew|cabin attendants?|flight attendants?|stewards?|stewardess\w*|" + GENERIC_CREW_MEMBER, "CABIN"),
-)
-CREW_CAUSES = frozenset({63, 64, 65, 66, 67, 68})
 # ICAO nationality marks (Annex 7) a registration starts with: one letter, or two characters, then a hyphen.
 _MARKS_ONE = "BCDFGIMNZ"
 _MARKS_TWO = (
@@ -131,6 +118,8 @@ class ReportReading:
     places: list[Reading] = field(default_factory=list)  # those it names as a place, not a movement's end
     airspace: Reading | None = None
     crew_position: Reading | None = None
+    crew_group: bool = False  # the position names the cabin crew as a group ("2 cabin crew short"), no one member
+    crew_count: Reading | None = None  # how many members of the position it says ("short by 2")
     window: tuple[time, time] | None = None
     window_words: Reading | None = None
     window_local: bool = False  # the window written in the airport's local time ("0330 local to 0930 local")
@@ -141,8 +130,8 @@ class ReportReading:
         """The narrowest scope the report names: a crew member on a flight, a flight, a tail, an airport. A crew
         member named as the one asking for something that is not the crew's cause (the commander's extra fuel, 62;
         a security search, 69) is no scope: nobody is taken off the flight for it."""
-        crews = self.cause_code is None or self.cause_code in CREW_CAUSES
-        if self.crew_position is not None and has_flight and crews:
+        crews = self.cause_code is None or self.cause_code in MEMBER_CAUSES
+        if self.crew_position is not None and not self.crew_group and has_flight and crews:
             return "crew_member"
         if has_flight:
             return "flight"
@@ -162,10 +151,6 @@ class ReportReading:
         end = datetime.combine(day, self.window[1], clock)
         end = end if end > start else end + timedelta(days=1)
         return start.astimezone(UTC), end.astimezone(UTC)
-
-
-def _search(pattern: str, text: str) -> re.Match[str] | None:
-    return re.search(rf"(?<![\w-])(?:{pattern})(?![\w])", text, re.I | re.S)
 
 
 def _reading(m: re.Match[str], value: str | int, group: int = 0) -> Reading:
@@ -316,12 +301,12 @@ def read_report(
     named = reading.places or reading.airports
     reading.airport = named[0] if named else None
     normalised_plain = blank_instructions(norm.text)
-    for pattern, position in POSITIONS:
-        if position == "CABIN" and not {66, 67, 68, 94} & {code for _, code, _ in reading.causes}:
-            pattern = pattern.replace("|" + GENERIC_CREW_MEMBER, "")
-        if (m := _search(pattern, normalised_plain)) is not None:
-            reading.crew_position = _from_normalised(norm, m, position)
-            break
+    if (crew := named_position(norm, normalised_plain, {code for _, code, _ in reading.causes})) is not None:
+        reading.crew_position = _from_normalised(norm, crew.match, crew.position)
+        reading.crew_group = not crew.one
+        if crew.count_words is not None and crew.count is not None:
+            span = norm.source(*crew.count_words)
+            reading.crew_count = Reading(crew.count, span, norm.original[span[0] : span[1]])
     _window(reading, plain)
     _duration(reading, norm)
     return reading

@@ -32,6 +32,8 @@ from .disruption import (
 
 __all__ = [
     "CORRECTION_KEYS",
+    "CREW_CAUSES",
+    "MEMBER_CAUSES",
     "CorrectionKey",
     "CorrectionRefused",
     "FactCorrection",
@@ -47,6 +49,10 @@ MAX_DURATION_MINUTES = 48 * 60
 # Below this the cause is a guess (intake/cause.py: one hint alone reads about 0.33, a word naming it 0.99).
 UNSURE_BELOW = 0.5
 CREW_CAUSES = frozenset({63, 64, 65, 66, 67, 68})
+# The causes one crew member named by position can be what a report is about (its scope): the crew's own, a member
+# awaited from another flight (94 cabin, 95 flight deck) and a member's own industrial action (97). A member asking
+# for something (the commander's extra fuel, 62; a security search, 69) is not.
+MEMBER_CAUSES = CREW_CAUSES | {94, 95, 97}
 _FLIGHT = re.compile(r"^[A-Z0-9]{2}\d{1,4}[A-Z]?$")
 _WINDOW = re.compile(r"^(\d{1,2}):?(\d{2})\s*[zZ]?\s*[-–]\s*(\d{1,2}):?(\d{2})\s*[zZ]?$")
 _DURATION = re.compile(
