@@ -56,6 +56,11 @@ class DescribedFlights:
         return "".join(out)
 
     @property
+    def by_tail(self) -> bool:
+        """Every set is a tail's ("A6-EIB … on the Bahrain shuttle")."""
+        return all(s.registration for s in self.sets)
+
+    @property
     def by_tail_only(self) -> bool:
         """Every set is a tail's with no place: one flight found is the tail's flight (a tail scope)."""
         return all(s.registration and not s.places for s in self.sets)

@@ -8,6 +8,7 @@ flight that day, or no departure from the named airport is one line saying what 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, time, timedelta
 
 from ..data import queries as q
@@ -15,7 +16,18 @@ from ..data.access import DataHandle
 from ..models.disruption import Disruption
 from ..models.operational import Flight
 from .airport_facts import InvalidReport, places_named, report_day, served_airports
+from .cause import read_cause
+from .normalise import normalise
 from .report import REGISTRATION, airport_names, read_report
+from .sentences import blank_instructions
+
+AIRCRAFT_ROTATION = 93  # AHM 730: the aircraft late from its previous sector (a knock-on)
+# The registration as the subject of running late: "A6-EIB running", "A6-EJD is running", "A6-BMC 19JAN late rotation"
+_AIRCRAFT_LATE = re.compile(
+    r"(?:\s*[,/]?\s*\d{1,2}\s?[A-Za-z]{3}\w*)?\s+(?:(?:is|was|now)\s+)?(?:running|operating)\b"
+    r"|(?:\s*[,/]?\s*\d{1,2}\s?[A-Za-z]{3}\w*)?\s+late\s+(?:rotation|all\s+day)\b",
+    re.I,
+)
 
 
 def tail_flight(report: str, handle: DataHandle, now: datetime, ops_date: date | None = None) -> Flight | None:
@@ -63,3 +75,16 @@ def tail_flight(report: str, handle: DataHandle, now: datetime, ops_date: date |
 def tail_scope(disruption: Disruption) -> Disruption:
     """The report was about the aircraft: its scope is the tail (the flight it touches first is in `flights`)."""
     return disruption.model_copy(update={"scope": disruption.scope.model_copy(update={"kind": "tail"})})
+
+
+def running_late(report: str) -> bool:
+    """Whether the report is an aircraft running late through its day by its own rotation (AHM 730 93), the
+    registration the subject ("A6-EIB running about an hour behind …", "A6-EJD is running late", "A6-BMC 19JAN late
+    rotation all day"): the tail's disruption at its first late flight. The later flights' delays are what a plan
+    computes from it — turnaround buffers absorb some, a swap can cut the chain — not facts each flight is held at.
+    A set the report describes ("the whole A6-EIF rotation will go late") stays the set."""
+    plain = blank_instructions(report)
+    first = read_cause(normalise(plain)).first
+    if first is None or first.code != AIRCRAFT_ROTATION:
+        return False
+    return any(_AIRCRAFT_LATE.match(plain, m.end()) for m in REGISTRATION.finditer(plain))

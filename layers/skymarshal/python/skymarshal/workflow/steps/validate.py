@@ -28,7 +28,7 @@ from ...intake.described_flights import DescribedFlights, described_flights
 from ...intake.disruption_facts import ReportContradictsData
 from ...intake.extraction import extract_offline
 from ...intake.own_estimate import released_estimate
-from ...intake.tail_facts import tail_flight, tail_scope
+from ...intake.tail_facts import running_late, tail_flight, tail_scope
 from ...intake.when import OpsDateError, configured_ops_date, speaks_relatively
 from ...models.disruption import Disruption
 from ...models.operational import Flight
@@ -278,6 +278,8 @@ def validate(
         if described is not None:  # one disruption over the set (a tail's one flight: the tail's)
             flight, *others = described.flights
             description, by_registration = "", described.by_tail_only and not others
+            if described.by_tail and running_late(request.prompt):  # the aircraft late all day: the tail's
+                others, by_registration = [], True
         elif flight is None:
             try:
                 disruption = corrected_network(disruption, facts, by)
@@ -295,7 +297,9 @@ def validate(
             raise InvalidDisruption(
                 f"{info.flight_number} on {info.date} is not in the schedule: check the flight and date"
             )
-        description, by_registration = info.disruption_description, False
+        # "A6-EJN running an hour late all day, starting with EY374": the aircraft is the subject, the flight its first
+        by_registration = not extraction.flight_infos[1:] and running_late(request.prompt)
+        description = info.disruption_description
         others = []  # the further flights a report names beside the first, on the same day (one disruption)
         for more in extraction.flight_infos[1:]:
             if (other := q.find_flight(handle, more.flight_number, more.date)) is None:
