@@ -30,6 +30,15 @@ LOAD_CUES: tuple[Cue, ...] = (
         r"|not enough agents|short of agents",
     ),
     cue(13, "check_in", 2, r"check-?in", r"error\w*|mistakes?|wrong\w*|incorrect\w*"),
+    # passengers checked in or boarding cards issued for the wrong flight, bags tagged to the wrong place: what the
+    # counter did, whatever system the fix went through ("rectified in DCS") — the check-in error AHM 730 13 is
+    cue(
+        13,
+        "check_in",
+        3.5,
+        r"checked[- ]in|checked|check-?in agents?|counter agents?|boarding (?:cards?|pass(?:es)?)|tagged|bag tags?",
+        r"(?:on|onto|for|to) the wrong (?:flight|destination)|in error|by mistake|wrongly|instead of",
+    ),
     cue(14, "oversales", 3, r"overbook\w*|oversold|oversales?|denied boarding|booking errors?"),
     cue(
         15,

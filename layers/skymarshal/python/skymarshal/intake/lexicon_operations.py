@@ -221,6 +221,14 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
     ),
     cue(91, "load_connection", 3.75, r"onward", r"awaiting|waiting|held for|hold for|holding"),
     cue(92, "through_check_in", 3, r"through check-?in|through-?check\w*|interline check-?in"),
+    # the same error on passengers checked through from another station outweighs the check-in error's words (13)
+    cue(
+        92,
+        "through_check_in",
+        4,
+        r"through check-?in|through-?check\w*|interline check-?in",
+        r"wrong\w*|error\w*|incorrect\w*|mis-?\w+|instead of",
+    ),
     cue(
         93,
         "aircraft_rotation",

@@ -81,6 +81,8 @@ MOVEMENT = re.compile(
     r"\b(?i:from|to|into|via|ex|towards|for)\s+(?:(?!(?i:at|in|over|near)\b)[A-Z][\w.'’-]*\s+){0,2}\(?$"
     # a bag's or a passenger's destination, not the flight's: "bags tagged AMM instead of BEY"
     r"|\b(?i:tagged|labell?ed|instead\s+of|rather\s+than|final\s+destination)\s+(?:(?i:to|for)\s+)?$"
+    # where connecting passengers checked in: "through-checked at BLR" is their journey's start, not the flight's
+    r"|\b(?i:checked(?:[\s-]+in)?)\s+(?i:at)\s+$"
     # the feeder's end in brackets after its number and state: "the late EY473 (SIN)" (the report's own flight
     # with a wrong end in brackets stays a place, refused against its route)
     r"|\b(?i:late|delayed|cancel+ed|diverted)\s+[A-Z0-9]{2}\s?\d{1,4}[A-Z]?\s*\(\s*$"
