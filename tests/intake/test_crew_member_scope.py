@@ -89,3 +89,9 @@ def test_a_member_asking_for_a_search_is_not_the_scope():
 )
 def test_ca_and_cd_are_titles_only_before_a_name(text, expanded):
     assert normalise(text).text == expanded
+
+
+def test_a_2nd_officer_is_a_second_officer():
+    reading = read_report("EY11/20JAN 2ND OFFICER UNFIT (MEDICAL), SBY CALLED", KNOWN, {})
+    assert reading.cause_code == 64 and reading.crew_position is not None
+    assert reading.crew_position.value == "SECOND_OFFICER"

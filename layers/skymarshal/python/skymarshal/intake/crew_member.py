@@ -24,7 +24,7 @@ __all__ = ["POSITIONS", "NamedCrew", "named_position"]
 # The rostered position a report names (normalised words), most specific first.
 POSITIONS: tuple[tuple[str, str], ...] = (
     (r"flight engineers?", "FLIGHT_ENGINEER"),
-    (r"second officers?|cruise relief|relief pilots?", "SECOND_OFFICER"),
+    (r"second officers?|2nd officers?|cruise relief|relief pilots?", "SECOND_OFFICER"),
     (r"first officers?|co-?pilots?", "FIRST_OFFICER"),
     (r"captains?|commanders?|skippers?", "CAPTAIN"),
     (

@@ -268,6 +268,17 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"operations control|ops control|network control|hub control",
         r"decision|decided|request\w*|instruct\w*|held|hold\w*|protect\w*",
     ),
+    # an aircraft changed by the OCC for other than technical reasons (capacity, planning) — AHM 730 96 — above what
+    # the new aircraft then needs (catering, fuel)
+    cue(
+        96,
+        "operations_control",
+        4,
+        r"(?:aircraft|tail|equipment) (?:swap|change)\w*|swapp?\w* (?:the )?(?:tails|aircraft)|(?:tail|aircraft) swapp?\w*"
+        r"|swapp?\w* (?:the )?tails?",
+        r"\bocc\b|operations control|ops control|network control|capacity|commercial|\bplanning|not tech\w*"
+        r"|operational reasons?|initiated",
+    ),
     # 97-99 miscellaneous
     # industrial action is the cause above the work it holds up (cargo late, a loadsheet late, counters shut)
     cue(97, "industrial_action", 4, STRIKE_ACTION, OWN_STAFF + r"|pilots|cabin crew|crew|staff|engineers"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 FLIGHT_DECK = (
     r"captains?|commanders?|skippers?|first officers?|co-?pilots?|pilots?|flight deck|flightdeck|cockpit"
-    r"|second officers?|flight engineers?"
+    r"|second officers?|2nd officers?|relief pilots?|cruise relief|flight engineers?"
 )
 # "a crew member" names the cabin unless the words before it say the flight deck's ("a cockpit crew member")
 GENERIC_CREW_MEMBER = r"(?<!deck )(?<!cockpit )(?<!flight )crew members?"
