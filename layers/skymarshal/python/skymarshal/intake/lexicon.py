@@ -130,6 +130,13 @@ _WORDED: tuple[Cue, ...] = (
     ),
     # 41-48 technical
     cue(41, "aircraft_defect", 2, AIRCRAFT_PARTS, DEFECT),
+    # a defect the aircraft is dispatched with under the MEL: technical, above the ground power arranged for it
+    cue(
+        41,
+        "aircraft_defect",
+        3.5,
+        r"\bmel\b (?:items? |dispatch|raised|applied|invoked|\d)|dispatch(?:ed)? under (?:the )?mel|mel dispatch",
+    ),
     # the aircraft's own inspection finding something: a defect of the aircraft, whatever the words for it
     cue(
         41,
@@ -181,7 +188,8 @@ _WORDED: tuple[Cue, ...] = (
         2,
         r"spares?|spare parts?|parts?|components?|wheel assembly|tooling|tools|jack|jacks|stores|replacement",
         r"no stock|unavailable|not available|awaiting|awaited|waiting|missing|lack|shortage"
-        r"|none|not held|back-?order\w*|on order|being flown|being sent|en route|sourced|stock",
+        r"|none|not held|back-?order\w*|on order|being flown|being sent|en route|sourced|stock"
+        r"|do not hold|don't hold|not hold|borrow\w*|robb\w*",
     ),
     # the engineers' own equipment missing or broken (a nitrogen cart, a test rig): 44, above the part it serves
     cue(
@@ -197,7 +205,7 @@ _WORDED: tuple[Cue, ...] = (
         48,
         "cabin_configuration",
         3.5,
-        r"reconfigur\w*|re-configur\w*|version (?:change|adjust\w*)|lopa|cabin (?:re-?)?configuration|seat blocking",
+        r"re-?config\w*|version (?:change|adjust\w*)|lopa|cabin (?:re-?)?configuration|seat blocking",
     ),
     cue(45, "aog_spares", 2, r"aog spares|spares|parts", r"carried|hand-?carry|courier|onboard|on board|to another"),
     cue(46, "aircraft_change", 2, r"aircraft change|tail swap|tail change|swap aircraft|change of aircraft"),
@@ -218,7 +226,21 @@ _WORDED: tuple[Cue, ...] = (
         r"|hard landing|tail ?strike|severe turbulence|flock|gulls?|geese|birds?|eagle|hawk",
     ),
     cue(51, "aircraft_damage", 2.5, r"lightning|hail|turbulence", r"struck|strike|hit|damag\w*|dent\w*|inspection"),
+    cue(
+        51,
+        "aircraft_damage",
+        3,
+        r"damage (?:found|discovered|noticed|reported|seen) (?:on|to)|(?:aircraft|fuselage|airframe|radome) damage",
+    ),
     cue(52, "aircraft_damage", 3.5, GROUND_VEHICLE, CONTACT),
+    # the ground staff's own work damaging the aircraft (cleaners, caterers, loaders), above the work itself
+    cue(
+        52,
+        "aircraft_damage",
+        3.5,
+        r"cleaners?|cleaning|caterers?|loaders?|handlers?|ground staff|ramp staff|ramp agents?",
+        r"caused (?:the )?damage|damaged|broke (?:a|the)|dented|fell",
+    ),
     cue(52, "aircraft_damage", 2.5, r"ground damage|ramp damage|ramp incident|ground incident|ground collision"),
     cue(
         55,
@@ -229,6 +251,13 @@ _WORDED: tuple[Cue, ...] = (
     cue(55, "departure_control", 2, r"check-?in|boarding", r"outage|offline|crash\w*|down|it failure"),
     cue(56, "cargo_system", 3, r"cargo system|cargo preparation system|cargo it|cargospot"),
     cue(57, "flight_plan_system", 3, r"flight plan system|flight planning system|lido|jeppesen|planning tool"),
+    cue(
+        57,
+        "flight_plan_system",
+        3.5,
+        r"\bofp\b|flight plans?|flt plans?|nav(?:igation)? data ?bases?|airways?",
+        r"\bold\b|outdated|out of date|not updated|wrong|incorrect|invalid|expired|re-?plan\w*|re-?fil\w*",
+    ),
     cue(58, "automated_system", 1.5, r"system|systems|it|network|server|computer", r"outage|offline|crash\w*|down"),
     # A system named by what it does, with its failure: the automation code of that work, above the paperwork it
     # holds up ("the load control system crashed, manual loadsheet" is 58, not 31)

@@ -78,6 +78,13 @@ LOAD_CUES: tuple[Cue, ...] = (
     ),
     cue(16, "vip", 3, r"vip|vvip|dignitar\w*|royal|head of state|minister\w*|delegation"),
     cue(
+        16,
+        "vip",
+        3,
+        r"upgrades?|sponsor\w*|sports team|press|media|celebrit\w*",
+        r"requests?|requested|seating|re-?seat\w*|commercial",
+    ),
+    cue(
         18,
         "baggage",
         2,
@@ -102,6 +109,14 @@ LOAD_CUES: tuple[Cue, ...] = (
         r"documents?|documentation|paperwork|papers|waybill|awb|manifest|notoc|declaration|customs",
     ),
     cue(21, "cargo_documentation", 2.5, r"notoc|waybills?|air waybills?|awbs?"),
+    # the shipments' documents wrong or checked again: 21, above the loadsheet they hold up
+    cue(
+        21,
+        "cargo_documentation",
+        3.5,
+        r"waybills?|awbs?|cargo doc\w*|shipments?|manifests?",
+        r"differ\w*|discrepanc\w*|mismatch\w*|incorrect|wrong|errors?|correct\w*|amend\w*|re-?check\w*",
+    ),
     cue(
         22,
         "cargo",

@@ -187,9 +187,18 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"runways?|taxiways?|stands?|gates?|terminal|apron|ils|lighting|approach lights|fire cover|fire service"
         r"|rescue|rff|navaid|navaids|vor|jet bridges|airbridges|parking|power outage|power failure|baggage system",
         r"closed|closure|shut|works|repair\w*|maintenance|unavailable|out|lost|outage|fail\w*|inoperative"
-        r"|unserviceable|downgrad\w*|congest\w*|no|limited|reduced|blocked|obstruct\w*|disabled|full|occupied|in use",
+        r"|unserviceable|downgrad\w*|congest\w*|no|limited|reduced|blocked|obstruct\w*|disabled|full|occupied|in use"
+        r"|broke\w*|breakdown",
     ),
     cue(87, "airport_restriction", 1.5, r"airport|aerodrome", r"closed|closure|shut|capacity|restrict\w*"),
+    # the airport's facilities short or broken down (no contact stand, not enough buses, its baggage system)
+    cue(
+        87,
+        "airport_restriction",
+        3.5,
+        r"no (?:free )?(?:contact )?stands?|(?:contact )?stands? (?:not available|unavailable)|not enough (?:buses|stands|gates)"
+        r"|airport facilit\w*|airport(?:'s)? (?:baggage|bhs|power|jet ?bridges?|air ?bridges?)",
+    ),
     cue(88, "airport_restriction", 2, r"curfew|night ban|night restriction|noise restriction|noise abatement"),
     # a VIP's movement closing or restricting the airport (AHM 730 88/89), not a VIP on the flight (16)
     cue(
@@ -215,7 +224,7 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         91,
         "load_connection",
         3.75,
-        r"(?:connecting|connection|transfer|transit)(?! (?:to|onto|on to|into)\b)",
+        r"(?:connecting|connection|transfer|transit(?! checks?| inspections?))(?! (?:to|onto|on to|into)\b)",
         r"passengers|travell?ers|customers|guests|load|bags|baggage|cargo|awaiting|waiting|held for|hold for|holding"
         r"|from|service|flights?",
     ),
@@ -248,7 +257,15 @@ OPERATIONS_CUES: tuple[Cue, ...] = (
         r"(?:(?:land\w*|arriv\w*|came|come|coming|got|touched down)(?:\s+\S+){0,2}?\s+(?:late|behind)"
         r"|late\s+(?:in|back)|(?:in|back)\s+late)",
     ),
-    cue(94, "cabin_crew_rotation", 4, CABIN, r"inbound|previous|connecting|other flight|another flight|rotation"),
+    # the cabin crew awaited from the inbound (late, waited for), not hurt on it ("turbulence on inbound, 2 CC injured")
+    cue(
+        94,
+        "cabin_crew_rotation",
+        4,
+        CABIN,
+        r"inbound|previous|connecting|other flight|another flight|rotation",
+        r"late|delay\w*|behind|wait\w*|await\w*|rotation|held|hold\w*|not (?:yet )?(?:arrived|here|at)",
+    ),
     # a crew awaited from another flight: operating or positioning in on it, coming off it (AHM 730 94 cabin, 95
     # flight deck or the whole crew)
     cue(94, "cabin_crew_rotation", 4, CABIN, ARRIVING_ON),

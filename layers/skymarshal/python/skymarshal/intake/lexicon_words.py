@@ -67,7 +67,7 @@ GROUND_VEHICLE = (
 CONTACT = (
     r"hit|hits|struck|strikes|collided|collision|scraped|scrape|dented|dent|bumped|ran into|clipped|gashed|punctured"
     r"|touched|touch|nudged|grazed"
-    r"|damag\w*|contact|contacted|made contact"
+    r"|damag\w*|contact(?! stands?| positions?| gates?)|contacted|made contact"
 )
 # "strike" is the staff's action, never what hit the aircraft ("lightning strike", "bird strike", "tail strike": 51)
 _NOT_HIT = "".join(rf"(?<!\b{w} )" for w in ("lightning", "bird", "tail", "wingtip", "engine", "pod", "hail"))
