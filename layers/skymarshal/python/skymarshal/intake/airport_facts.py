@@ -18,7 +18,7 @@ from ..data import queries as q
 from ..data import schema as s
 from ..data.access import DataHandle
 from ..data.overlay import Overlay, RowAddition
-from ..models.airports import UnknownAirport, airport, codes_named_in
+from ..models.airports import UnknownAirport, airport, codes_named_in, codes_of_place
 from ..models.common import iso_z
 from ..models.disruption import DELAY_CODES, Disruption, Fact, Scope, Window
 from ..models.operational import Notam
@@ -91,6 +91,27 @@ def places_named(report: str, served: set[str]) -> list[tuple[str, set[str]]]:
             place = " ".join(words[:n])
             codes = (codes_named_in(place) | codes_named_in(folded(place))) & served
             if codes:
+                found.append((place, codes))
+                break
+    return found
+
+
+# A place named as the station that reports or handles the flight: "Sharjah ground staff report …", "Doha station".
+_STATION = re.compile(
+    r"(?<![\w-])((?:[A-Z][a-z'’.-]+)(?:\s+[A-Z][a-z'’.-]+)?)\s+"
+    r"(?i:ground staff|ground handling|handling agents?|handlers?|station|ramp staff|check-in staff|airport staff)\b"
+)
+
+
+def stations_named(report: str) -> list[tuple[str, frozenset[str]]]:
+    """Each place the report names as a station of the flight ("Sharjah ground staff report EY369 …"), with every
+    airport of that name the world knows (served or not): a flight that touches none of them is contradicted."""
+    found = []
+    for m in _STATION.finditer(blank_instructions(report)):
+        words = m.group(1).split()
+        for n in range(len(words), 0, -1):  # "Kuwait City", then "City" is no place
+            place = " ".join(words[-n:])
+            if codes := codes_of_place(place):
                 found.append((place, codes))
                 break
     return found

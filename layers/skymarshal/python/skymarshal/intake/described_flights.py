@@ -79,10 +79,15 @@ class DescribedFlights:
 
 
 def _place_codes(served: set[str]):
+    """The served airports `words` name; a place the airline does not serve, named ("every departure to Doha"), is
+    its own airports, so the set it describes holds none of our flights and is refused in one line, never read as
+    the set without the place. An unserved code is no place here: a log line's capitals are words ("ALL FLTS")."""
+
     def codes(words: str) -> set[str]:
         if len(words) == 3 and words.isupper():
             return {words} & served
-        return set(codes_of_place(words)) & served
+        named = set(codes_of_place(words))
+        return named & served or named
 
     return codes
 

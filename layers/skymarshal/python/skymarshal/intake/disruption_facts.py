@@ -18,7 +18,7 @@ from ..data.overlay import Overlay
 from ..models.corrections import CREW_CAUSES, MEMBER_CAUSES
 from ..models.disruption import DELAY_CODES, Disruption, Fact, ReportContradictsData, Scope, Window
 from ..models.operational import Flight
-from .airport_facts import places_named, served_airports, unserved_airport
+from .airport_facts import places_named, served_airports, stations_named, unserved_airport
 from .diversion import StatedDiversion, diverted_overlay, stated_diversion
 from .lexicon_words import FATIGUE
 from .mvt import read_mvt
@@ -244,6 +244,12 @@ def report_disruption(
             raise ReportContradictsData(
                 f"{flight.flight_number} flies {flight.origin}-{flight.destination}, not through {place} "
                 f"({', '.join(sorted(codes))})"
+            )
+    for station, airports in stations_named(report):  # "Sharjah ground staff report EY369 …": its station
+        if not airports & ends:
+            raise ReportContradictsData(
+                f"{flight.flight_number} flies {flight.origin}-{flight.destination}, not through {station} "
+                f"({', '.join(sorted(airports))})"
             )
     elsewhere = unserved_airport(reading.text, known, located=True)
     if elsewhere is not None:

@@ -26,9 +26,8 @@ from dataclasses import dataclass, field
 from datetime import time
 from typing import Literal
 
-from ..models.fleet import TYPE_NAMES
 from .dates import find_dates
-from .described_words import ONE_NOUNS, the_clock
+from .described_words import ONE_NOUNS, the_clock, type_bracket, types_before
 from .report import REGISTRATION
 from .sentences import blank_instructions
 
@@ -239,7 +238,7 @@ def _before(
     registration, places, quantified, first = None, list[Constraint](), False, i
     for j in range(i - 1, max(-1, i - AROUND - 1), -1):
         word = tokens.lower(j)
-        if tokens.word(j) in _BREAK:
+        if tokens.word(j) in _BREAK and not type_bracket(tokens, j):
             break
         if word in QUANTIFIERS:
             quantified, first = True, j
@@ -341,7 +340,7 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
             first, clocks = min(first, definite[0]), definite[1]
         elif single == "local":
             continue
-        types, typed_from = _types_before(tokens, i)
+        types, typed_from = types_before(tokens, i, AROUND, _BREAK)
         if registration is None and not before and not after:
             continue  # "all flights" alone picks no set: the airport's or nobody's
         first = min(first, typed_from) if typed_from is not None else first
@@ -360,20 +359,6 @@ def flight_sets(text: str, place_codes: PlaceCodes) -> list[FlightSet]:
             )
         )
     return sets
-
-
-def _types_before(tokens: _Tokens, i: int) -> tuple[frozenset[str], int | None]:
-    """The aircraft types written just before the noun at token i ("all A35K departures", "our B77W flights") and
-    the first of their tokens (None: no type)."""
-    found: set[str] = set()
-    first = None
-    for j in range(i - 1, max(-1, i - AROUND - 1), -1):
-        if tokens.word(j) in _BREAK:
-            break
-        if (codes := TYPE_NAMES.get(tokens.lower(j))) is not None:
-            found |= codes
-            first = j
-    return frozenset(found), first
 
 
 def _definite(plain: str, tokens: _Tokens, i: int) -> tuple[int, tuple[time, ...]] | None:
