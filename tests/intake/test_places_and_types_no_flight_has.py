@@ -11,6 +11,7 @@ from intake.test_disruption_facts import flight as agent_flight
 from skymarshal.intake.described_flights import _place_codes
 from skymarshal.intake.disruption_facts import report_disruption
 from skymarshal.intake.flight_sets import flight_sets
+from skymarshal.intake.report import airport_names
 from skymarshal.models.disruption import ReportContradictsData
 
 SERVED = {"AUH", "LHR", "BOM"}
@@ -45,3 +46,8 @@ def test_a_station_reporting_must_be_on_the_flight_s_route():
         report_disruption("Sharjah ground staff report EY11 20JAN will be late, check-in congestion", flight)
     d = report_disruption("Heathrow ground staff report EY11 20JAN will be late, check-in congestion", flight)
     assert d.iata_delay_code == 12
+
+
+def test_a_city_by_its_english_name_is_its_airport():
+    """"Delhi fog 0000Z to 0400Z" names New Delhi's airport (DEL): the English names the reference data keeps."""
+    assert airport_names({"DEL"}).get("delhi") == "DEL"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from ..models.airport_names import ENGLISH_NAMES
 from ..models.airports import UnknownAirport, airport
 from ..models.corrections import MEMBER_CAUSES
 from ..models.disruption import DELAY_CODES, ScopeKind
@@ -178,8 +179,9 @@ def airport_names(codes: set[str]) -> dict[str, str]:
         # the full name and city, and their first and last words when long enough to be names ("Frankfurt",
         # "Heathrow"), never "New" or "Abu"
         # the whole city or name from four letters ("Doha", "Malé"), a single word of it from five
-        for alias in {name, city, city.split()[0], name.split()[-1]} if name and city else set():
-            if len(alias) >= (4 if alias in (name, city) else 5):
+        english = {n.lower() for n in ENGLISH_NAMES.get(code, ())}  # "Delhi" for New Delhi's airport
+        for alias in {name, city, city.split()[0], name.split()[-1]} | english if name and city else set():
+            if len(alias) >= (4 if alias in (name, city) or alias in english else 5):
                 candidates.setdefault(folded(alias), set()).add(code)
     return {alias: next(iter(found)) for alias, found in candidates.items() if len(found) == 1}
 
