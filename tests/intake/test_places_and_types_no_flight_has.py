@@ -49,5 +49,5 @@ def test_a_station_reporting_must_be_on_the_flight_s_route():
 
 
 def test_a_city_by_its_english_name_is_its_airport():
-    """"Delhi fog 0000Z to 0400Z" names New Delhi's airport (DEL): the English names the reference data keeps."""
+    """ "Delhi fog 0000Z to 0400Z" names New Delhi's airport (DEL): the English names the reference data keeps."""
     assert airport_names({"DEL"}).get("delhi") == "DEL"
