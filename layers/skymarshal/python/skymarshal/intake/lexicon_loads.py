@@ -37,7 +37,7 @@ LOAD_CUES: tuple[Cue, ...] = (
         "check_in",
         3.5,
         r"checked[- ]in|checked|check-?in agents?|counter agents?|boarding (?:cards?|pass(?:es)?)|tagged|bag tags?",
-        r"(?:on|onto|for|to) the wrong (?:flight|destination)|in error|by mistake|wrongly|instead of",
+        r"wrong (?:flights?|destinations?)|in error|by mistake|wrongly|instead of",
     ),
     cue(14, "oversales", 3, r"overbook\w*|oversold|oversales?|denied boarding|booking errors?"),
     cue(
