@@ -84,7 +84,7 @@ def running_late(report: str) -> bool:
     computes from it — turnaround buffers absorb some, a swap can cut the chain — not facts each flight is held at.
     A set the report describes ("the whole A6-EIF rotation will go late") stays the set."""
     plain = blank_instructions(report)
+    if not any(_AIRCRAFT_LATE.match(plain, m.end()) for m in REGISTRATION.finditer(plain)):
+        return False  # most reports: no registration running late, and no second reading of the cause
     first = read_cause(normalise(plain)).first
-    if first is None or first.code != AIRCRAFT_ROTATION:
-        return False
-    return any(_AIRCRAFT_LATE.match(plain, m.end()) for m in REGISTRATION.finditer(plain))
+    return first is not None and first.code == AIRCRAFT_ROTATION
