@@ -155,22 +155,49 @@ MEMO = 8  # days scored and kept: an event's options, the day before it and the 
 MAX_FIXES = 200  # a day's late flights with illegal crews each need one fix; a bound, never reached in practice
 
 
-def legalize(state: DayState, known: Sequence[StreamEvent], now: datetime, standby: StandbyIndex) -> DayState:
+Fix = Callable[[DayState, Flight, datetime, datetime, Sequence[StreamEvent], StandbyIndex], DayState]
+LeftAlone = Callable[[DayState, Sequence[StreamEvent], Flight, datetime], bool]
+
+
+def occ_fix(
+    state: DayState, f: Flight, departure: datetime, now: datetime, known: Sequence[StreamEvent], standby: StandbyIndex
+) -> DayState:
+    """An OCC's answer to a flight whose wait makes a crew member illegal, in the order it tries them: the report of
+    a crew still at rest moved later (delayed reporting), reserves on standby who may legally take the duty, else the
+    cancellation of the rotation, or — a flight away from where its rotation can be cancelled whole (an outstation's
+    flight home) — the wait for its crew's minimum rest, cancelling the tail's way home only when even that is out of
+    reach."""
+    fixed = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
+    if fixed is None and _rotation(state, f, now) is None:  # no rotation to cancel whole: wait for the rest
+        fixed = rested_crew(state, f, departure, now, BY)
+    return fixed if fixed is not None else occ_cancellation(state, f, now)
+
+
+def legalize(
+    state: DayState,
+    known: Sequence[StreamEvent],
+    now: datetime,
+    standby: StandbyIndex,
+    fix: Fix = occ_fix,
+    left_alone: LeftAlone | None = None,
+) -> DayState:
     """`state` made legal for every crew: each flight still to leave whose wait makes a crew member illegal (the
-    crew rules at the departure the day as known gives it) gets, in the order an OCC tries them, the report of a
-    crew still at rest moved later (delayed reporting), reserves on standby who may legally take the duty, else
-    the OCC's cancellation of the rotation, or — a flight away from where its rotation can be cancelled whole (an
-    outstation's flight home) — the wait for its crew's minimum rest, cancelling the tail's way home only when even
-    that is out of reach; earliest first, the day re-realized after each fix (a fix changes the knock-on)."""
+    crew rules at the departure the day as known gives it) gets `fix` (an OCC's, ``occ_fix``, unless told); earliest
+    first, the day re-realized after each fix (a fix changes the knock-on). A flight `left_alone` says no decision
+    could have answered is left as it is (the hindsight's: one an event revealed after it left made late)."""
     for _ in range(MAX_FIXES):
-        bad = next(((f, t) for f, t in late_after(state, known, now) if illegal_members(state, f, t.departure)), None)
+        bad = next(
+            (
+                (f, t)
+                for f, t in late_after(state, known, now)
+                if illegal_members(state, f, t.departure)
+                and not (left_alone and left_alone(state, known, f, t.departure))
+            ),
+            None,
+        )
         if bad is None:
             return state
-        f, departure = bad[0], bad[1].departure
-        fixed = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
-        if fixed is None and _rotation(state, f, now) is None:  # no rotation to cancel whole: wait for the rest
-            fixed = rested_crew(state, f, departure, now, BY)
-        state = fixed if fixed is not None else occ_cancellation(state, f, now)
+        state = fix(state, bad[0], bad[1].departure, now, known, standby)
     return state
 
 

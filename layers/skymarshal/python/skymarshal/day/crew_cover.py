@@ -135,6 +135,31 @@ def _retimed(f: Flight, leaves: datetime, by: str) -> Flight:
     )
 
 
+def _retimed_in_sequence(state: DayState, f: Flight, leaves: datetime, by: str) -> dict[str, Flight]:
+    """`state`'s flights with `f` leaving at `leaves` and its tail's next flights it would then overtake re-timed
+    behind it (each leaving once the one before has landed and turned round): a retime never leaves the aircraft's
+    later legs in front of it, which flown would be a rotation break (``rules.rotation``), not a knock-on."""
+    flights = {**state.flights, f.flight_id: _retimed(f, leaves, by)}
+    turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
+    ready = leaves + (f.arrival - f.departure) + turn
+    later = sorted(
+        (
+            g
+            for g in state.flights.values()
+            if g.aircraft_registration == f.aircraft_registration
+            and g.status != "CANCELLED"
+            and (g.departure, g.flight_id) > (f.departure, f.flight_id)
+        ),
+        key=lambda g: (g.departure, g.flight_id),
+    )
+    for g in later:
+        if g.departure >= ready:
+            break
+        flights[g.flight_id] = _retimed(g, ready, by)
+        ready += (g.arrival - g.departure) + turn
+    return flights
+
+
 def _without(state: DayState, flight_id: str, crew_ids: set[str]) -> DayState:
     rows = [r for r in state.crew_on.get(flight_id, []) if r.crew_id not in crew_ids]
     return dataclasses.replace(state, crew_on={**state.crew_on, flight_id: rows})
@@ -227,6 +252,16 @@ def _as_done(r: CrewDuty, flight_id: str) -> CrewDuty:
     return r.model_copy(update={"kind": "HISTORY", "flight_id": None, "flight_number": None})
 
 
+def _next_report(rows: Sequence[CrewDuty], seat: CrewDuty) -> datetime:
+    """When the member's next flight duty after the one holding `seat` reports (far away when none is rostered)."""
+    later = [
+        r.duty_start
+        for r in rows
+        if r.kind == "FLIGHT" and r.duty_id != seat.duty_id and r.duty_start > seat.duty_start
+    ]
+    return min(later, default=datetime.max.replace(tzinfo=seat.duty_start.tzinfo))
+
+
 def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, by: str) -> DayState | None:
     """`state` with `f` re-timed to the earliest departure at which every member illegal when it leaves at
     `departure` may fly it as a new duty after their rest (ORO.FTL.235 rest after the duty they are on — counted
@@ -244,7 +279,8 @@ def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, 
     # it: the rest is counted after it, however little of it was flown
     done = {cid: [_as_done(r, f.flight_id) for r in state.rosters[cid]] for cid in seats}
     report = max(now + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
-    end = report + REST_SEARCH
+    # never past a member's next duty: flown after it, the member would fly that duty from where they are not
+    end = min([report + REST_SEARCH, *(_next_report(state.rosters[cid], seat) for cid, seat in seats.items() if seat)])
     while report <= end:
         fresh = {cid: _fresh_duty(f, seat, report, by) for cid, seat in seats.items() if seat is not None}
         rostered = {cid: [*done[cid], fresh[cid]] for cid in fresh}
@@ -256,7 +292,7 @@ def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, 
             crew = [fresh.get(r.crew_id, r) for r in state.crew_on.get(f.flight_id, [])]
             return dataclasses.replace(
                 state,
-                flights={**state.flights, f.flight_id: _retimed(f, leaves, by)},
+                flights=_retimed_in_sequence(state, f, leaves, by),
                 crew_on={**state.crew_on, f.flight_id: crew},
                 rosters={**state.rosters, **rostered},
             )

@@ -11,7 +11,8 @@ Mapping the stream to the recovery model, each a stated simplification:
   flight no crew could fly was cancelled and its tail's next held flight had no aircraft); reserves, later reports
   and rested crews are settled before the search (`covered`), whose crews are then resources of the model;
 - the model's crews end with the day, its knock-on does not: after the search every flight the plan leaves late,
-  the next morning's included, has its crew made legal as the delay baseline's are (`baselines.legalize`);
+  the next morning's included, has its crew made legal by the cheapest for the day of the delay baseline's answers
+  (`hindsight_crews`) — save a flight an event revealed after it left made late, which no policy could answer;
 - the day is the UTC day of the stream's date: its flights, each tail starting where its first flight
   leaves, wanted back where the schedule leaves it; the passengers' own re-accommodation is the
   scorecard's, the same for every policy.
@@ -39,16 +40,15 @@ from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import CrewPairing, DatedFlightRef, Instance
 from ..recovery.objectives import Objective
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
-from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
 from .baselines import legalize
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
+from .hindsight_crews import POLICY, answered_by_none, cheapest_fix, day_cost
 from .next_duty import released, stranded_by
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 
 LOG = logging.getLogger(__name__)
-POLICY = "hindsight"
 BY = "hindsight"  # the bound's own writes, marked as a baseline's are
 
 
@@ -350,22 +350,14 @@ def hindsight_plan(
             waiting.flights[gone] = _applied(waiting.flights[gone], "cancel", None, 0)
     hand_over(waiting, state, day)
     # The model's crews end with the day; its knock-on does not (an evening's delay into the next morning's
-    # flights): every flight either day leaves late gets its crew made legal as the delay baseline's are.
+    # flights): every flight either day leaves late gets its crew made legal by the cheapest of the delay
+    # baseline's answers (`hindsight_crews`), save one no decision could have answered in time.
     standby = StandbyIndex(state.rosters)
-    out, waiting = (legalize(s, events, _utc_day(day)[0], standby) for s in (out, waiting))
+    fix = cheapest_fix([day])
+    out, waiting = (legalize(s, events, _utc_day(day)[0], standby, fix, answered_by_none) for s in (out, waiting))
     costs = [day_cost(score(POLICY, s, events, [day], DecisionStats())) for s in (out, waiting)]
     LOG.info("hindsight: the plan's day costs %.0f, waiting's %.0f", *costs)
     return out if costs[0] <= costs[1] else waiting
-
-
-def day_cost(card: Scorecard) -> float:
-    """The day objective on a scored day (`recovery.objectives.day_config`'s valuation): its passengers' minutes and
-    nights at PASSENGER_MINUTE_USD, and its compensation, care and operating cost. The optimizer's model re-seats
-    passengers of a late flight on another route where that is cheaper; the day as written keeps them on their
-    booked flights (only cancelled and missed journeys go home another way), so a plan the model prefers can score
-    worse than waiting — then waiting is the bound's answer."""
-    minutes = card.passenger_delay_minutes + OVERNIGHT_HOURS * 60 * card.stranded_overnight
-    return minutes * PASSENGER_MINUTE_USD + card.compensation_usd + card.care_usd + card.operating_cost_usd
 
 
 def run_hindsight(

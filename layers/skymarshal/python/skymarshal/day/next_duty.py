@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from ..models.fleet import AIRCRAFT_TYPES
-from ..models.operational import CrewDuty
+from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules
 from ..rules.rostered import CrewLegality, rostered_duty
 from ..rules.standby import CALL_OUT, legal_reserves, standby_covering
-from .crew_cover import StandbyIndex
+from .crew_cover import StandbyIndex, rested_crew
 from .realize import DayState
 from .scorecard import illegal_members
 
@@ -106,6 +106,40 @@ def _reserve(
     )
 
 
+def _off_next_duty(state: DayState, crew_ids: Sequence[str], f_id: str) -> tuple[DayState, dict, dict]:
+    """`state` with each of `crew_ids` taken off the whole duty after the one holding `f_id` (those with one), their
+    rows (crew id → roster) and those duties (crew id → its sectors)."""
+    owns = {cid: list(state.rosters[cid]) for cid in crew_ids}
+    duties = {cid: duty for cid, rows in owns.items() if (duty := next_duty(rows, f_id))}
+    rosters = {cid: [r for r in owns[cid] if r.duty_id != duty[0].duty_id] for cid, duty in duties.items()}
+    crew_on = dict(state.crew_on)
+    for cid, duty in duties.items():
+        for row in duty:
+            crew_on[row.flight_id or ""] = [r for r in crew_on.get(row.flight_id or "", ()) if r.crew_id != cid]
+    return dataclasses.replace(state, rosters={**state.rosters, **rosters}, crew_on=crew_on), owns, duties
+
+
+def _flown_by_others(
+    state: DayState,
+    members: Sequence[CrewLegality],
+    owns: dict,
+    duties: dict,
+    now: datetime,
+    standby: StandbyIndex,
+    by: str,
+    cancel: bool,
+) -> DayState | None:
+    """Each member's next duty (`duties`) flown by a reserve, else cancelled (`cancel`; without it, None)."""
+    for c in members:
+        if (duty := duties.get(c.crew_id)) is None:
+            continue
+        covered = _reserve(state, c, owns[c.crew_id], duty, now, standby, by)
+        if covered is None and not cancel:
+            return None
+        state = covered or _cancelled(state, duty, by)
+    return state
+
+
 def released(
     state: DayState,
     f_id: str,
@@ -122,22 +156,22 @@ def released(
     illegal = illegal_members(state, f, departure)
     if not illegal:
         return None
-    owns = {c.crew_id: list(state.rosters[c.crew_id]) for c in illegal}
-    duties = {cid: next_duty(rows, f_id) for cid, rows in owns.items()}
-    if not all(duties.values()):
+    out, owns, duties = _off_next_duty(state, [c.crew_id for c in illegal], f_id)
+    if len(duties) < len(illegal) or illegal_members(out, f, departure):
         return None
-    rosters = {cid: [r for r in owns[cid] if r.duty_id != duties[cid][0].duty_id] for cid in owns}  # the whole duty
-    crew_on = dict(state.crew_on)
-    for cid, duty in duties.items():
-        for row in duty:
-            crew_on[row.flight_id or ""] = [r for r in crew_on.get(row.flight_id or "", ()) if r.crew_id != cid]
-    out = dataclasses.replace(state, rosters={**state.rosters, **rosters}, crew_on=crew_on)
-    if illegal_members(out, f, departure):
+    return _flown_by_others(out, illegal, owns, duties, now, standby, by, cancel)
+
+
+def rested_released(
+    state: DayState, f: Flight, departure: datetime, now: datetime, standby: StandbyIndex, by: str
+) -> DayState | None:
+    """`state` with `f` flown by its own crew after their minimum rest where they are (``crew_cover.rested_crew``),
+    each member illegal at `departure` taken off the next duty that rest runs into — flown by a reserve, else
+    cancelled: the inbound crew's night stop an OCC makes at an outstation, its next duty given away. None when no
+    member has a next duty (``rested_crew`` alone is then the same answer) or the rest finds no legal time."""
+    illegal = illegal_members(state, f, departure)
+    out, owns, duties = _off_next_duty(state, [c.crew_id for c in illegal], f.flight_id)
+    if not duties:
         return None
-    for c in illegal:
-        duty = duties[c.crew_id]
-        covered = _reserve(out, c, owns[c.crew_id], duty, now, standby, by)
-        if covered is None and not cancel:
-            return None
-        out = covered or _cancelled(out, duty, by)
-    return out
+    given_away = _flown_by_others(out, illegal, owns, duties, now, standby, by, cancel=True)
+    return rested_crew(given_away, f, departure, now, by) if given_away is not None else None

@@ -1,0 +1,92 @@
+"""The hindsight's crews after its search: each flight the day leaves late with a crew member illegal gets the
+cheapest legal answer for the whole day — the OCC's answers the baselines use (``baselines.occ_fix``), each one
+weighed by what the day then costs instead of tried in a fixed order, as a planner who knows the day can. The crew
+rules judge every member (``scorecard.illegal_members``); nothing here decides legality itself.
+
+What no decision could answer is left as every policy leaves it: a flight made late only by an event revealed
+after it left (an arrival regulation announced while it is airborne, the judge's model holding it at its origin
+meanwhile) is one no on-line policy saw in time; the hindsight, bound to be at least as good as any of them, need
+not cancel it for a crew its foresight alone makes illegal. It stays among the day's crew violations, as theirs.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from ..models.operational import Flight
+from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
+from .baselines import BY, Fix, occ_cancellation
+from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
+from .next_duty import released, rested_released
+from .realize import DayState, realize
+from .scorecard import DecisionStats, Scorecard, illegal_members, score
+from .stream import StreamEvent
+
+LOG = logging.getLogger(__name__)
+POLICY = "hindsight"
+
+
+def day_cost(card: Scorecard) -> float:
+    """The day objective on a scored day (`recovery.objectives.day_config`'s valuation): its passengers' minutes and
+    nights at PASSENGER_MINUTE_USD, and its compensation, care and operating cost. The optimizer's model re-seats
+    passengers of a late flight on another route where that is cheaper; the day as written keeps them on their
+    booked flights (only cancelled and missed journeys go home another way), so a plan the model prefers can score
+    worse than waiting — then waiting is the bound's answer."""
+    minutes = card.passenger_delay_minutes + OVERNIGHT_HOURS * 60 * card.stranded_overnight
+    return minutes * PASSENGER_MINUTE_USD + card.compensation_usd + card.care_usd + card.operating_cost_usd
+
+
+def cheapest_fix(days: Sequence[date]) -> Fix:
+    """A crew fix for ``baselines.legalize``: the report moved or reserves called where they cover every illegal
+    member (nothing is cancelled, nobody waits for rest); else, of the rotation cancelled (``occ_cancellation``), the
+    flight waiting for its crew's rest (``rested_crew``), flown at its wait with the crew's next duty given to a
+    reserve or cancelled (``next_duty.released``), and the rest's wait with that next duty given away
+    (``next_duty.rested_released``), the one whose day costs least (``day_cost``, every event known)."""
+
+    def fix(
+        state: DayState,
+        f: Flight,
+        departure: datetime,
+        now: datetime,
+        known: Sequence[StreamEvent],
+        standby: StandbyIndex,
+    ) -> DayState:
+        kept = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
+        if kept is not None:
+            return kept
+        answers = {
+            "rotation cancelled": occ_cancellation(state, f, now),
+            "crew's rest": rested_crew(state, f, departure, now, BY),
+            "next duty given away": released(state, f.flight_id, departure, now, standby, BY),
+            "crew's rest, next duty given away": rested_released(state, f, departure, now, standby, BY),
+        }
+        costs = {
+            name: day_cost(score(POLICY, a, known, days, DecisionStats()))
+            for name, a in answers.items()
+            if a is not None
+        }
+        chosen = min(costs, key=costs.__getitem__)
+        LOG.info(
+            "hindsight: %s's crew: %s (%s)", f.flight_id, chosen, ", ".join(f"{k} {v:,.0f}" for k, v in costs.items())
+        )
+        return answers[chosen] or state  # never None: the cancellation always answers
+
+    return fix
+
+
+def answered_by_none(state: DayState, known: Sequence[StreamEvent], f: Flight, departure: datetime) -> bool:
+    """Whether `f`'s crew, illegal when it leaves at `departure`, is legal at the departure the flight had when it
+    left: the one the events revealed before then give it (from its schedule, each event revealed before the
+    departure so far found taken in, until no more is) — no decision taken before it left could have seen the cause
+    (``legalize``'s `left_alone`)."""
+    leaves, seen = f.scheduled_departure, -1
+    while True:
+        revealed = [e for e in known if e.at < leaves]
+        if len(revealed) == seen:
+            return not illegal_members(state, f, leaves)
+        timing = realize(state, revealed).get(f.flight_id)
+        if timing is None or timing.departure >= departure:
+            return False  # as late as the whole day makes it: known in time
+        leaves, seen = timing.departure, len(revealed)
