@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from row_builders import flight_duty
 
-from skymarshal.day.baselines import LEGAL, _options, play_baseline
+from skymarshal.day.baselines import LEGAL, event_options, play_baseline
 from skymarshal.day.realize import DayState
 from skymarshal.day.scorecard import illegal_members, score
 from skymarshal.day.stream import StreamEvent
@@ -139,7 +139,7 @@ def test_the_unconstrained_delay_is_the_old_wait_and_its_broken_duties_are_count
 def test_the_unconstrained_greedy_takes_the_cheapest_option_as_before():
     long = hold("tail", 11 * 60)
     day = play_baseline("greedy-unconstrained", crewed(), [long], [DAY])
-    costs = [score("x", s, [long], [DAY]) for s in _options(crewed(), [long], long)]
+    costs = [score("x", s, [long], [DAY]) for s in event_options(crewed(), [long], long)]
     cheapest = min(c.operating_cost_usd + c.compensation_usd + c.care_usd for c in costs)
     assert day.card.operating_cost_usd + day.card.compensation_usd + day.card.care_usd == cheapest
 

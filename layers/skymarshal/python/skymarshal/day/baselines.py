@@ -245,7 +245,7 @@ def cancel_first_policy(ctx: Context) -> Policy:
     return lambda state, known, e: cancel(state, _caught(state, realize(state, known), e), e.at)
 
 
-def _options(state: DayState, known: Sequence[StreamEvent], e: StreamEvent) -> list[DayState]:
+def event_options(state: DayState, known: Sequence[StreamEvent], e: StreamEvent) -> list[DayState]:
     """Wait, cancel the rotation, or (an AOG) swap to a same-type tail on the ground in time."""
     timings = realize(state, known)
     caught = _caught(state, timings, e)
@@ -256,12 +256,12 @@ def _options(state: DayState, known: Sequence[StreamEvent], e: StreamEvent) -> l
 
 
 def unconstrained_greedy_policy(ctx: Context) -> Policy:
-    return lambda state, known, e: min(_options(state, known, e), key=lambda s: ctx.cost(s, known))
+    return lambda state, known, e: min(event_options(state, known, e), key=lambda s: ctx.cost(s, known))
 
 
 def greedy_policy(ctx: Context) -> Policy:
     def decide(state: DayState, known: Sequence[StreamEvent], e: StreamEvent) -> DayState:
-        legal = [legalize(s, known, e.at, ctx.standby) for s in _options(state, known, e)]
+        legal = [legalize(s, known, e.at, ctx.standby) for s in event_options(state, known, e)]
         return min(legal, key=lambda s: ctx.cost(s, known))
 
     return decide
