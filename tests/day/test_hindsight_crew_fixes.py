@@ -9,7 +9,7 @@ from datetime import timedelta
 from day_rows import F1, F2
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_hindsight_crews import DAY, crewed
+from test_hindsight_crews import DAY, crewed, held
 from test_next_duty_released import DAY_START, day
 
 from skymarshal.day.baselines import legalize, occ_fix
@@ -103,21 +103,7 @@ def test_the_cheapest_fix_never_costs_the_day_more_than_the_occs_order(hours):
     """F1 held: the hindsight's fix is chosen among the OCC's answers by the day's cost, so its day costs no more
     than the one the delay baseline's fixed order gives (one flight to fix: one choice)."""
     tables = crewed(second_sector=True)
-    hold = StreamEvent(
-        event_id="E1",
-        at=DAY_START,
-        holds="flight",
-        family="passengers",
-        code=11,
-        cause="security",
-        history_type="other",
-        flight_id="F1",
-        flight_number="EY21",
-        flight_date=DAY,
-        start=DAY_START,
-        end=F1.scheduled_departure + timedelta(hours=hours),
-        report="EY21 held",
-    )
+    hold = held(hours)
     standby = StandbyIndex(tables.rosters)
     chosen = legalize(tables, [hold], DAY_START, standby, cheapest_fix([DAY]))
     ordered = legalize(tables, [hold], DAY_START, standby, occ_fix)
