@@ -77,12 +77,16 @@ def test_a_crew_that_cannot_report_later_and_has_no_reserve_flies_after_its_mini
     (ORO.FTL.235) holds F1 past the 12-hour hold, and the bound never flies it sooner — it waits for the rested crew or
     cancels, whichever the day's costs prefer (one passenger each way here: cancelling both legs) — and the scorecard
     finds the crew legal."""
+    from skymarshal.day.crew_cover import rested_crew
+
     day = crewed(second_sector=True)
-    rested = covered(day, [held(12)], DAY).flights["F1"]
-    assert rested.departure > F1.scheduled_departure + timedelta(hours=12)  # the rest outlasts the hold
+    rest = rested_crew(day, F1, F1.scheduled_departure + timedelta(hours=12), utc(2027, 1, 20), "h")
+    assert rest is not None and rest.flights["F1"].departure > F1.scheduled_departure + timedelta(hours=12)
+    # the cover waits for that rest, or leaves F1 to be cancelled where that costs the day less
+    assert covered(day, [held(12)], DAY).flights["F1"].departure in (F1.departure, rest.flights["F1"].departure)
     planned = hindsight_plan(day, [held(12)], DAY, time_limit_s=0.3)
     f1 = planned.flights["F1"]
-    assert f1.status == "CANCELLED" or f1.departure >= rested.departure
+    assert f1.status == "CANCELLED" or f1.departure >= rest.flights["F1"].departure
     assert run_hindsight(day, [held(12)], DAY, time_limit_s=0.3).crew_violations_decided == 0
 
 

@@ -43,9 +43,9 @@ from ..recovery.model import CrewPairing, DatedFlightRef, Instance
 from ..recovery.objectives import Objective
 from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
 from .baselines import legalize
-from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
+from .crew_cover import StandbyIndex, moved_reports, reserve_cover
 from .foresight import foresight_day
-from .hindsight_crews import POLICY, answered_by_none, cheapest_fix, day_cost
+from .hindsight_crews import POLICY, answered_by_none, cheapest_fix, cheapest_wait, day_cost
 from .next_duty import released, stranded_by
 from .realize import DayState, cut_rate, realize, station_moves
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
@@ -110,11 +110,13 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
     """`state` with the crews of each held flight made legal at its hold where the rules allow it: a member still at
     rest reports later (CS FTL.1.205(d), `crew_cover.moved_reports`), else a legal reserve on standby at the
     origin takes each illegal member's place (ORO.FTL.225, `crew_cover.reserve_cover`), else a member short of the
-    rest before their next duty flies it and a reserve flies that duty (`next_duty.released`), else the flight waits
-    for its crew's minimum rest (ORO.FTL.235, then .205: `crew_cover.rested_crew`) — known at the day's start, as
-    every event is here; a flight these re-time is held to that time (`snapshot`). Tried again while members are
-    still illegal (a later report may cover some, a reserve the others: the delay baseline's `legalize` does the
-    same). One they do not cover is left to `crewed_instance`, which cancels it."""
+    rest before their next duty flies it and a reserve flies that duty (`next_duty.released`), else whichever leaves
+    the day cheapest of the flight waiting for its crew's minimum rest (ORO.FTL.235, then .205:
+    `crew_cover.rested_crew`), their next duty cancelled, both, or the flight cancelled (`hindsight_crews.
+    cheapest_wait`) — known at the day's start, as every event is here; a flight these re-time is held to that time
+    (`snapshot`). Tried again while members are still illegal (a later report may cover some, a reserve the others:
+    the delay baseline's `legalize` does the same). One they do not cover is left to `crewed_instance`, which
+    cancels it."""
     start, _ = _utc_day(day)
     standby = StandbyIndex(state.rosters)
     for e in events:
@@ -128,10 +130,10 @@ def covered(state: DayState, events: Sequence[StreamEvent], day: date) -> DaySta
             fixed = (
                 moved_reports(state, f, departure, start)
                 or reserve_cover(state, f, departure, start, events, standby, BY)
-                # short of rest before the next duty: a reserve flies that duty (cancelling it instead costs its
-                # flights, which this greedy cover cannot weigh against the held flight's own cancellation)
+                # short of rest before the next duty: a reserve flies that duty
                 or released(state, f.flight_id, departure, start, standby, BY, cancel=False)
-                or rested_crew(state, f, departure, start, BY)  # the flight waits for its crew's minimum rest
+                # else the crew's rest, their next duty cancelled, or the flight's, by what the day then costs
+                or cheapest_wait(state, f, departure, start, events, standby, [day])
             )
             if fixed is None:
                 break

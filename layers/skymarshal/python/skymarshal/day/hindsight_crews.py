@@ -11,15 +11,16 @@ not cancel it for a crew its foresight alone makes illegal. It stays among the d
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from ..models.operational import Flight
 from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
 from .baselines import BY, Fix, occ_cancellation
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
-from .next_duty import released, rested_released
+from .next_duty import released, rested_released, stranded_by
 from .realize import DayState, realize
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
@@ -62,18 +63,48 @@ def cheapest_fix(days: Sequence[date]) -> Fix:
             "next duty given away": released(state, f.flight_id, departure, now, standby, BY),
             "crew's rest, next duty given away": rested_released(state, f, departure, now, standby, BY),
         }
-        costs = {
-            name: day_cost(score(POLICY, a, known, days, DecisionStats()))
-            for name, a in answers.items()
-            if a is not None
-        }
-        chosen = min(costs, key=costs.__getitem__)
-        LOG.info(
-            "hindsight: %s's crew: %s (%s)", f.flight_id, chosen, ", ".join(f"{k} {v:,.0f}" for k, v in costs.items())
-        )
-        return answers[chosen] or state  # never None: the cancellation always answers
+        return answers[cheapest(answers, known, days, f.flight_id)] or state  # the cancellation always answers
 
     return fix
+
+
+def cheapest(
+    answers: Mapping[str, DayState | None], known: Sequence[StreamEvent], days: Sequence[date], about: str
+) -> str:
+    """The name of the answer (None: not one) whose day costs least, said in a log line with every answer's cost."""
+    costs = {
+        name: day_cost(score(POLICY, a, known, days, DecisionStats())) for name, a in answers.items() if a is not None
+    }
+    chosen = min(costs, key=costs.__getitem__)
+    LOG.info("hindsight: %s's crew: %s (%s)", about, chosen, ", ".join(f"{k} {v:,.0f}" for k, v in costs.items()))
+    return chosen
+
+
+def cheapest_wait(
+    state: DayState,
+    f: Flight,
+    departure: datetime,
+    now: datetime,
+    known: Sequence[StreamEvent],
+    standby: StandbyIndex,
+    days: Sequence[date],
+) -> DayState | None:
+    """For a held flight whose crew no later report or reserve covers at the hold (``hindsight.covered``): the
+    crew's rest, their next duty given away (to a reserve, else cancelled) or both, whichever leaves the day
+    cheapest — None when cancelling the flight with what its tail then cannot reach costs the day less (the flight
+    is then left to ``hindsight.crewed_instance``, which cancels it)."""
+    cancelled = {
+        gone: state.flights[gone].model_copy(update={"status": "CANCELLED", "updated_by_execution": BY})
+        for gone in stranded_by(state, f.flight_id)
+    }
+    answers = {
+        "flight cancelled": dataclasses.replace(state, flights={**state.flights, **cancelled}),
+        "crew's rest": rested_crew(state, f, departure, now, BY),
+        "next duty given away": released(state, f.flight_id, departure, now, standby, BY),
+        "crew's rest, next duty given away": rested_released(state, f, departure, now, standby, BY),
+    }
+    chosen = cheapest(answers, known, days, f.flight_id)
+    return None if chosen == "flight cancelled" else answers[chosen]
 
 
 def answered_by_none(state: DayState, known: Sequence[StreamEvent], f: Flight, departure: datetime) -> bool:
