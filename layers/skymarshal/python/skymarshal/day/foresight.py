@@ -1,8 +1,10 @@
 """A planner who knows the whole day: the greedy baseline's repertoire for each event in turn — wait, cancel the
-rotation, an AOG's swap to a same-type tail on the ground in time (``baselines.event_options``) — with every event
-of the day known when each is decided, each option made legal for the crews by the delay baseline's answers
-(``baselines.legalize``) and the one whose day costs least kept (``hindsight_crews.day_cost``: the passengers'
-minutes and nights valued beside the money, where the on-line greedy weighs money alone).
+rotation, an AOG's swap to a same-type tail on the ground in time (``baselines.event_options``) — each option made
+as the on-line greedy makes it (legal for the crews by the delay baseline's answers, ``baselines.legalize``, on the
+events revealed so far), and the one whose day costs least with every event of the day known kept
+(``hindsight_crews.day_cost``: the passengers' minutes and nights valued beside the money, where the on-line greedy
+weighs money alone on what it knows). Made with every event known instead, an option's crews are answered for the
+later events at the first event's moment, which on ordinary seed 17 lost the swap greedy makes at its third event.
 
 One of the hindsight's days (``hindsight.hindsight_plan`` keeps the cheapest of its optimizer's, waiting's and
 this one): anything an on-line policy does with these actions, a planner with the day known can do at least as
@@ -21,10 +23,11 @@ from .stream import StreamEvent
 
 
 def foresight_day(state: DayState, events: Sequence[StreamEvent], days: Sequence[date]) -> DayState:
-    """`state` with each event decided in turn, every event known, by the cheapest legal option for the day."""
+    """`state` with each event decided in turn by the option whose day, every event known, costs least."""
     ctx = Context(days=days, state=state)
     current = state.copy()
-    for e in events:
-        legal = [legalize(s, events, e.at, ctx.standby) for s in event_options(current, events, e)]
+    for i, e in enumerate(events):
+        known = events[: i + 1]
+        legal = [legalize(s, known, e.at, ctx.standby) for s in event_options(current, known, e)]
         current = min(legal, key=lambda s: day_cost(ctx.score(s, events)))
     return current
