@@ -34,7 +34,7 @@ def day_cost(card: Scorecard) -> float:
     nights at PASSENGER_MINUTE_USD, and its compensation, care and operating cost. The optimizer's model re-seats
     passengers of a late flight on another route where that is cheaper; the day as written keeps them on their
     booked flights (only cancelled and missed journeys go home another way), so a plan the model prefers can score
-    worse than waiting — then waiting is the bound's answer."""
+    worse than waiting — the bound keeps the cheapest of its days by this valuation (``hindsight.hindsight_plan``)."""
     minutes = card.passenger_delay_minutes + OVERNIGHT_HOURS * 60 * card.stranded_overnight
     return minutes * PASSENGER_MINUTE_USD + card.compensation_usd + card.care_usd + card.operating_cost_usd
 
