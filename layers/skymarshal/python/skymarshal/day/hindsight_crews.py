@@ -57,15 +57,21 @@ def cheapest_fix(days: Sequence[date]) -> Fix:
         kept = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
         if kept is not None:
             return kept
-        answers = {
-            "rotation cancelled": occ_cancellation(state, f, now),
-            "crew's rest": rested_crew(state, f, departure, now, BY),
-            "next duty given away": released(state, f.flight_id, departure, now, standby, BY),
-            "crew's rest, next duty given away": rested_released(state, f, departure, now, standby, BY),
-        }
+        answers = {"rotation cancelled": occ_cancellation(state, f, now), **_waits(state, f, departure, now, standby)}
         return answers[cheapest(answers, known, days, f.flight_id)] or state  # the cancellation always answers
 
     return fix
+
+
+def _waits(
+    state: DayState, f: Flight, departure: datetime, now: datetime, standby: StandbyIndex
+) -> dict[str, DayState | None]:
+    """The answers that keep the flight: its crew's rest, their next duty given away, both (None: not possible)."""
+    return {
+        "crew's rest": rested_crew(state, f, departure, now, BY),
+        "next duty given away": released(state, f.flight_id, departure, now, standby, BY),
+        "crew's rest, next duty given away": rested_released(state, f, departure, now, standby, BY),
+    }
 
 
 def cheapest(
@@ -99,9 +105,7 @@ def cheapest_wait(
     }
     answers = {
         "flight cancelled": dataclasses.replace(state, flights={**state.flights, **cancelled}),
-        "crew's rest": rested_crew(state, f, departure, now, BY),
-        "next duty given away": released(state, f.flight_id, departure, now, standby, BY),
-        "crew's rest, next duty given away": rested_released(state, f, departure, now, standby, BY),
+        **_waits(state, f, departure, now, standby),
     }
     chosen = cheapest(answers, known, days, f.flight_id)
     return None if chosen == "flight cancelled" else answers[chosen]
