@@ -159,6 +159,14 @@ Fix = Callable[[DayState, Flight, datetime, datetime, Sequence[StreamEvent], Sta
 LeftAlone = Callable[[DayState, Sequence[StreamEvent], Flight, datetime], bool]
 
 
+def kept_flying(
+    state: DayState, f: Flight, departure: datetime, now: datetime, known: Sequence[StreamEvent], standby: StandbyIndex
+) -> DayState | None:
+    """The answers an OCC tries first, which cancel nothing and wait for no rest: the report of a crew still at rest
+    moved later (delayed reporting), else reserves on standby who may legally take the duty (None: neither covers)."""
+    return moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
+
+
 def occ_fix(
     state: DayState, f: Flight, departure: datetime, now: datetime, known: Sequence[StreamEvent], standby: StandbyIndex
 ) -> DayState:
@@ -167,7 +175,7 @@ def occ_fix(
     cancellation of the rotation, or — a flight away from where its rotation can be cancelled whole (an outstation's
     flight home) — the wait for its crew's minimum rest, cancelling the tail's way home only when even that is out of
     reach."""
-    fixed = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
+    fixed = kept_flying(state, f, departure, now, known, standby)
     if fixed is None and _rotation(state, f, now) is None:  # no rotation to cancel whole: wait for the rest
         fixed = rested_crew(state, f, departure, now, BY)
     return fixed if fixed is not None else occ_cancellation(state, f, now)

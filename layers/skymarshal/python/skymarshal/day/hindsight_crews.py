@@ -18,8 +18,8 @@ from datetime import date, datetime
 
 from ..models.operational import Flight
 from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
-from .baselines import BY, Fix, occ_cancellation
-from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
+from .baselines import BY, Fix, kept_flying, occ_cancellation
+from .crew_cover import StandbyIndex, rested_crew
 from .next_duty import released, rested_released, stranded_by
 from .realize import DayState, realize
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
@@ -54,7 +54,7 @@ def cheapest_fix(days: Sequence[date]) -> Fix:
         known: Sequence[StreamEvent],
         standby: StandbyIndex,
     ) -> DayState:
-        kept = moved_reports(state, f, departure, now) or reserve_cover(state, f, departure, now, known, standby, BY)
+        kept = kept_flying(state, f, departure, now, known, standby)
         if kept is not None:
             return kept
         answers = {"rotation cancelled": occ_cancellation(state, f, now), **_waits(state, f, departure, now, standby)}
