@@ -14,7 +14,7 @@ from ..actions import ContinueFlight, ReassignCrew, RestCrew
 from ..context import DisruptionContext
 from ..crew.chain import NEXT_DUTY_RULE, reserve_problem
 from ..crew.moved_duty import moved_report
-from ..crew.rest import next_duty_moves
+from ..crew.next_duty_told import next_duty_moves
 from ..memo_keys import WorkOrdersRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.ferry_checks import leg_curfews

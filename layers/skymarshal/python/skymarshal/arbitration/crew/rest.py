@@ -21,7 +21,6 @@ import math
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 
-from ...analysis.base import decision_time
 from ...data import queries as q
 from ...data import schema
 from ...models.operational import CrewDuty, CrewMember
@@ -33,6 +32,7 @@ from ..actions import CancelFlight, DelayFlight, FerryAircraft, ReassignCrew, Re
 from ..context import DisruptionContext
 from ..memo_keys import RestedCheck
 from ..models import ConstraintCheck, RejectionCode, Scenario
+from ..plans.clearance_wait import ready_from
 from ..plans.curfew_wait import after_curfews
 from ..plans.hand_over import hand_over
 from ..plans.operate import operate
@@ -42,6 +42,7 @@ from .moved_duty import Moves, moved
 from .moved_reports import knock_on_reports
 from .next_duty_cancel import cancelled_duties, cancelled_ids, without_cancelled
 from .next_duty_retime import retimed_next_duties
+from .next_duty_told import next_duties_told, next_duty_moves
 from .stand_down import earlier_legs, remainder, report_lead, stands_down, stood_down
 
 # What a rest cures: a duty run out, a rest cut short, the report's fatigue (crew.availability, for those only)
@@ -133,8 +134,9 @@ def _with_rest(
     reports = {c: leaves - report_lead(_rows(ctx, c), f.flight_id, f.scheduled_departure) for c in sorted(members)}
     stood_at = max(stands_down(ctx, _rows(ctx, c)) for c in sorted(members))
     rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=stood_at)
-    told = _next_duties_told(ctx, scenario.actions, set(members))
+    told = next_duties_told(ctx, scenario.actions, set(members))
     moves = next_duty_moves(ctx, [*scenario.actions, *told])
+    rest, ready = _readied(ctx, rest, delay, tired, members, moves)
     recrews, short = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
     told = [t for t in told if not any(set(t.reports) & set(r.replacements) for r in recrews)]
     dropped = cancelled_duties(ctx, short) if cancel_next and short else None
@@ -155,16 +157,43 @@ def _with_rest(
                 *knock_on_reports(ctx, knock_on, only=[a.flight_id for a in retimed if isinstance(a, DelayFlight)]),
                 *(dropped.actions if dropped else ()),
             ],
-            "crew_rested": sorted(reports),
+            "crew_rested": sorted(rest.reports),
             "execution_notes": [
                 *scenario.execution_notes,
-                f"the crew of {f.flight_number} report again from {min(reports.values()):%d %b %H:%MZ}, rested "
-                "(ORO.FTL.235)",
+                f"the crew of {f.flight_number} report again from {min(rest.reports.values()):%d %b %H:%MZ}, rested "
+                "(ORO.FTL.235)" + (f", ready from {ready:%H:%MZ} should the cause clear sooner" if ready else ""),
                 *([dropped.note] if dropped else []),
             ],
             **(dropped.costed(scenario) if dropped else {}),
         }
     )
+
+
+def _readied(
+    ctx: DisruptionContext, rest: RestCrew, delay: int, tired: set[str], members: dict[str, CrewMember], moves: Moves
+) -> tuple[RestCrew, datetime | None]:
+    """`rest` with the whole crew reporting to be ready when the cause may clear first (``ready_from``: a history
+    estimate's low percentile), as a called-out reserve is readied (analysis.crew), so the flight can leave when the
+    cause clears before the estimate instead of waiting on its crew's report — where every member is rested by then
+    and the longer duty adds no illegal finding (its FDP from the earlier report, ORO.FTL.205) at the planned
+    departure; else `rest` as planned. Also when the crew is ready (None: as planned)."""
+    f, first = ctx.flight, ready_from(ctx.clears)
+    if first is None:
+        return rest, None
+    rows = {c: _rows(ctx, c) for c in rest.reports}
+    lead = {c: report_lead(rows[c], f.flight_id, f.scheduled_departure) for c in rest.reports}
+    own = (_ready(members[c], rows[c], f.flight_id, stands_down(ctx, rows[c]), c in tired, f.origin) for c in rows)
+    ready = max(first, *(t + lead[c] for c, t in zip(rows, own, strict=True)))
+    if ready >= f.scheduled_departure + timedelta(minutes=delay):
+        return rest, None
+    readied = rest.model_copy(update={"reports": {c: ready - lead[c] for c in rest.reports}})
+
+    def illegal(plan: RestCrew, c: str) -> set[str]:
+        return {x.rule for x in _findings(ctx, members[c], plan, delay, tired, moves) if x.status == "illegal"}
+
+    if any(illegal(readied, c) - illegal(rest, c) for c in rest.reports):
+        return rest, None
+    return readied, ready
 
 
 def rested_crew_delay(
@@ -264,40 +293,6 @@ def _findings(
         duty = remainder(duty, earlier, f.origin)
     key = RestedCheck(crew_id, delay, rest.reports[crew_id], rest.stood_down_at, moves.get(crew_id), cancelled)
     return ctx.memo(key, lambda: evaluate_duty(member, [*rows, stood] if stood else rows, duty))
-
-
-def _next_duties_told(ctx: DisruptionContext, actions: list, crew: set[str]) -> list[RestCrew]:
-    """The next duties of the rested `crew` that start on a flight the plan re-times (its DelayFlight, the tail's
-    knock-on) and that the plan does not move already: reporting as much later (net of a delay already executed on
-    the roster), so the rest after the rested duty is counted to where the next duty now is."""
-    delays = {a.flight_id: a for a in actions if isinstance(a, DelayFlight) and a.flight_id != ctx.flight.flight_id}
-    told = {c for a in actions if isinstance(a, RestCrew) for c in a.reports}
-    by_flight: dict[str, dict[str, datetime]] = {}
-    for crew_id in sorted(crew - told):
-        found = next_duty(ctx, crew_id, ctx.flight)
-        later = delays.get(found[0]) if found else None
-        if found is None or later is None:
-            continue
-        seat = next(r for r in _rows(ctx, crew_id) if r.flight_id == found[0])
-        by = timedelta(minutes=later.delay_minutes - seat.moved_minutes)
-        if by > timedelta(0):
-            by_flight.setdefault(found[0], {})[crew_id] = found[1].report + by
-    at = decision_time(ctx.flight, ctx.now)
-    return [RestCrew(flight_id=f, reports=r, stood_down_at=at) for f, r in sorted(by_flight.items())]
-
-
-def next_duty_moves(ctx: DisruptionContext, actions: list) -> Moves:
-    """The next duties of the disrupted flight's crew the plan tells to report later (a RestCrew on their first
-    flight): crew id → (that flight, how much later)."""
-    out: Moves = {}
-    for a in actions:
-        if not isinstance(a, RestCrew) or a.flight_id == ctx.flight.flight_id:
-            continue
-        for crew_id, at in a.reports.items():
-            found = next_duty(ctx, crew_id, ctx.flight)
-            if found is not None and found[0] == a.flight_id:
-                out[crew_id] = (a.flight_id, at - found[1].report)
-    return out
 
 
 def recrew_next_duty(ctx: DisruptionContext, crew_id: str, taken: set[str]) -> ReassignCrew | None:
