@@ -31,6 +31,10 @@ from .plan_cost import aircraft_total, passenger_total
 from .reseat import Reseater
 from .rows import SolutionRows, to_rows
 
+# A re-seating takes at least 0.5 s (Reseater's floor) and its model's build: none is started with less time left
+# (A05: the last one, given 0.13 s, took 0.57 s and ended the 60 s run at 60.2 s).
+RESEAT_MIN_SECONDS = 1.0
+
 
 class RecoveryResult(BaseModel):
     instance: str
@@ -121,6 +125,9 @@ class _Search:
         # The longest a kept plan's rows, cost and check took: the run's end is reserved twice that (the last
         # re-seating's check, then the result's), so a run ends within its limit (B: ~1 s each on a quiet core).
         self.judge_seconds = 0.0
+        # The longest step before its judging (the move, its greedy seating): the loop stops that much earlier,
+        # as a step started just before the limit runs past it (B10: ~0.3 s a step, runs ended at 60.8 s).
+        self.step_seconds = 0.0
         self.judged: list[tuple[SolutionRows, CostBreakdown]] = []  # kept rows (they passed the check), their cost
 
     @property
@@ -129,13 +136,16 @@ class _Search:
         assert self.best_plan is not None, "no incumbent: solve() raises NoFeasibleSolution before searching"
         return self.best_plan
 
-    def offer(self, plan: Plan) -> bool:
+    def offer(self, plan: Plan, started: float | None = None) -> bool:
         """Cost the plan with its passengers seated greedily (only the trips the move touched, the others as
         in the incumbent); a plan that misses by less than the MIP usually gains over the greedy on such
         trips has the trips changed since the last kept re-seating seated by the MIP. Keep it if cheaper and
-        feasible, then re-seat it by the MIP where the time share allows."""
+        feasible, then re-seat it by the MIP where the time share allows. `started`: when the step began
+        (time.monotonic(), before its move), timed up to its seating."""
         self.iterations += 1
         seating = full_seating(plan) if self.best_plan is None else reseat_touched(plan, self.best_plan, self.seating)
+        if started is not None:
+            self.step_seconds = max(self.step_seconds, time.monotonic() - started)
         unbooked = sum(plan.aircraft_of[i] is None for i in self.unbooked)
         score = (unbooked, round(seating.passenger_cost + aircraft_total(plan), 2))  # rows only if it may be kept
         by_mip = False
@@ -171,14 +181,18 @@ class _Search:
             and self.best_score[1] <= score[1] < self.best_score[1] + self.mip_slack
             and self.reseater.incremental
             and self.reseater.worth(now := time.monotonic())
-            and self.deadline - 2 * self.judge_seconds - now > 1.0  # a re-seating takes at least 0.5 s
+            and self.seconds_left(now) > RESEAT_MIN_SECONDS
         )
+
+    def seconds_left(self, now: float) -> float:
+        """What a re-seating may take at `now`: the run's end less twice the longest judging (the re-seated plan's,
+        then the result's)."""
+        return self.deadline - 2 * self.judge_seconds - now
 
     def mip_seating(self, plan: Plan, seating: Seating) -> Seating | None:
         """The seating with the trips changed since the last kept re-seating seated by the MIP (at most a
         tenth of the time left), None if it found nothing; the slack follows what it gains over the greedy."""
-        left = self.deadline - 2 * self.judge_seconds - time.monotonic()
-        lines = self.reseater(plan, seating.lines, left / 10)
+        lines = self.reseater(plan, seating.lines, self.seconds_left(time.monotonic()) / 10)
         if lines is None:
             return None
         found = Seating(lines, passenger_total(plan, lines))
@@ -207,7 +221,7 @@ class _Search:
         half the time left (B07's first, of every trip, took the whole minute's 40 s MIP cap), the last one
         all of it."""
         plan, self.best_reseated = self.incumbent, True
-        left = self.deadline - 2 * self.judge_seconds - time.monotonic()
+        left = self.seconds_left(time.monotonic())
         lines = self.reseater(plan, self.seating.lines, left if last else left / 2)
         if lines is None:
             return False
@@ -287,20 +301,23 @@ def solve(
     if on_incumbent:
         on_incumbent(*search.result())
     improved_at = time.monotonic()
-    # The result's cost and check are reserved twice the longest of them, and, until a re-seating has been
-    # kept, the last re-seating half as long again as the latest one took (a loaded machine). Once one has,
+    # The result's cost and check are reserved twice the longest of them, a step its longest move, and, until
+    # a re-seating has been kept, the last re-seating half as long again as the latest one took (a loaded
+    # machine). Once one has,
     # the incumbent's seating inherits its lines: searching on beats stopping early to re-seat (set B's
     # re-seating takes 7-30 s of a 60 s run), and the last one only uses what time is left.
-    while time.monotonic() - started < time_limit - 2 * search.judge_seconds - (
+    while time.monotonic() - started < time_limit - 2 * search.judge_seconds - search.step_seconds - (
         0 if search.best_reseated or search.final_solution is not None else 1.5 * search.reseater.last
     ):
         if stall_seconds is not None and time.monotonic() - improved_at > stall_seconds:
             break
-        if search.offer(search.neighbour()):
+        stepping = time.monotonic()
+        if search.offer(search.neighbour(), stepping):
             improved_at = time.monotonic()
             if on_incumbent:
                 on_incumbent(*search.result())
-    if not search.best_reseated and search.reseat_incumbent(last=True) and on_incumbent:
+    last = not search.best_reseated and search.seconds_left(time.monotonic()) > RESEAT_MIN_SECONDS
+    if last and search.reseat_incumbent(last=True) and on_incumbent:
         on_incumbent(*search.result())
     rows = search.result()[0]
     solution = rows.to_model()
