@@ -232,6 +232,12 @@ def _summary(args, rows: list[dict]) -> list[str]:
             f"{below}/{len(known)} set-A instances; unbooked flights cancelled: {unbooked} "
             f"(their operating cost taken off the totals: {gain:,.2f})"
         )
+    timed = [run["seconds"] for r in rows for run in r["runs"].values() if "seconds" in run]
+    if timed:  # goal: every run ends within its limit
+        over = sum(t > args.time_limit for t in timed)
+        lines.append(
+            f"time: longest run {max(timed):.2f} s of the {args.time_limit:g} s limit; {over} over it (goal 0)"
+        )
     if args.cost_checker:
         checked = [run for r in rows for run in r["runs"].values() if "agree" in run]
         lines.append(
