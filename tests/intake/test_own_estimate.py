@@ -14,7 +14,7 @@ from row_builders import flight, flight_duty, utc
 
 from skymarshal.data import schema as s
 from skymarshal.data.overlay import Overlay
-from skymarshal.intake.own_estimate import released_estimate
+from skymarshal.intake.own_estimate import released_estimate, released_later
 from skymarshal.rules.standby import REPORT_BEFORE_DEPARTURE
 
 pytestmark = pytest.mark.unit
@@ -76,3 +76,35 @@ def test_never_before_the_schedule_or_the_moment_and_never_later_than_it_was(del
     released, _ = released_estimate(held, Overlay(), RUN, now, [])
     assert released.delay_minutes <= delay  # released, never held longer
     assert released.departure >= min(held.departure, max(STD, now))  # never before the schedule or the moment
+
+
+def _return(minutes: int, by: str | None = RUN):
+    """EY425, the tail's return from Manila the next morning, re-timed `minutes` behind EY424 by the run `by`."""
+    back = utc(2027, 1, 21, 3, 35)
+    return flight(
+        "EY425", origin="MNL", destination="AUH", dep=back, estimated_departure=back + timedelta(minutes=minutes),
+        estimated_arrival=back + timedelta(minutes=480 + minutes), delay_minutes=minutes, status="DELAYED",
+        updated_by_execution=by,
+    )  # fmt: skip
+
+
+def test_the_later_flights_the_followed_run_retimed_are_released_to_their_schedule():
+    """Ordinary seed 11's day: the wait to 20:30Z re-timed EY425 150 min; the fog lifted at 19:25Z and the re-decision
+    left EY425 there (its knock-on only ever delays), 80 passengers an hour late for nothing."""
+    back, other = _return(150), _return(40, by="another-run").model_copy(update={"flight_id": "EY427-20270121"})
+    read: list[str] = []
+    overlay = released_later(
+        [back, other], Overlay(), RUN, STD + timedelta(minutes=120), lambda fid: read.append(fid) or []
+    )
+    (patch,) = overlay.patches
+    assert patch.key == {"flight_id": back.flight_id} and patch.fact == "estimate_released"
+    assert patch.fields["delay_minutes"] == 0 and read == [back.flight_id]  # crews read for the run's flights only
+
+
+def test_a_later_flights_crew_told_to_report_later_holds_its_release():
+    back = _return(150)
+    moved = back.scheduled_departure + timedelta(minutes=30)  # its crew's report moved by the earlier plan
+    overlay = released_later([back], Overlay(), RUN, STD, lambda fid: _crew(back, moved))
+    (patch,) = overlay.patches
+    assert patch.fields["delay_minutes"] == 30 + REPORT_BEFORE_DEPARTURE.total_seconds() // 60
+    assert released_later([back], Overlay(), None, STD, lambda fid: []) == Overlay()  # not a re-decision

@@ -13,7 +13,7 @@ last changed by the very run being decided again; an estimate another run or the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from ..data import schema as s
@@ -23,6 +23,9 @@ from ..models.operational import CrewDuty, Flight
 from ..rules.standby import REPORT_BEFORE_DEPARTURE
 from .clearance import ON_THE_GROUND
 
+# How far past the re-decision the tail's later flights are read for a release: the next day's return of a long haul
+RELEASE_AHEAD = timedelta(hours=36)
+
 
 def released_estimate(
     flight: Flight, overlay: Overlay, follows: str | None, now: datetime, crew: Sequence[CrewDuty]
@@ -30,22 +33,55 @@ def released_estimate(
     """`flight` and `overlay` with the flight's estimate released to `now` (never before its schedule, nor before
     its `crew` — its roster rows — can be ready) when the run `follows` (the one this run decides again) set it and
     the flight has not left; else both unchanged."""
-    if follows is None or flight.updated_by_execution != follows or flight.status not in ON_THE_GROUND:
+    fields = _released(flight, follows, now, crew)
+    if fields is None:
         return flight, overlay
+    return flight.model_copy(update=fields), _with(overlay, [_patch(flight, fields)])
+
+
+def released_later(
+    later: Sequence[Flight],
+    overlay: Overlay,
+    follows: str | None,
+    now: datetime,
+    crews: Callable[[str], Sequence[CrewDuty]],
+) -> Overlay:
+    """`overlay` with the estimates of the tail's `later` flights released likewise: the knock-on of the wait the run
+    `follows` planned (the tail's later flights re-timed behind it) is no floor either — the new plan's knock-on
+    re-times them from the flight's new departure (arbitration.rotation.plan.knock_on writes the release where it
+    does not). `crews`: a flight id's roster rows, read only for a flight that run re-timed."""
+    patches = [
+        _patch(f, fields)
+        for f in later
+        if f.updated_by_execution == follows and (fields := _released(f, follows, now, crews(f.flight_id)))
+    ]
+    return _with(overlay, patches) if patches else overlay
+
+
+def _released(flight: Flight, follows: str | None, now: datetime, crew: Sequence[CrewDuty]) -> dict | None:
+    """The released estimate's fields (module docstring), or None when the estimate stands."""
+    if follows is None or flight.updated_by_execution != follows or flight.status not in ON_THE_GROUND:
+        return None
     reports = [r.duty_start for r in crew if r.kind == "FLIGHT" and r.flight_id == flight.flight_id]
     ready = max([now, *(t + REPORT_BEFORE_DEPARTURE for t in reports)])
     minutes = max(0, math.ceil((ready - flight.scheduled_departure).total_seconds() / 60))
     if minutes >= flight.delay_minutes:
-        return flight, overlay
-    fields = {
+        return None
+    return {
         "estimated_departure": flight.scheduled_departure + timedelta(minutes=minutes),
         "estimated_arrival": flight.scheduled_arrival + timedelta(minutes=minutes),
         "delay_minutes": minutes,
     }
-    patch = RowPatch(
+
+
+def _patch(flight: Flight, fields: dict) -> RowPatch:
+    return RowPatch(
         table=s.FLIGHTS,
         key={"flight_id": flight.flight_id},
         fields={k: iso_z(v) if isinstance(v, datetime) else v for k, v in fields.items()},
         fact="estimate_released",
     )
-    return flight.model_copy(update=fields), Overlay(patches=[*overlay.patches, patch], additions=overlay.additions)
+
+
+def _with(overlay: Overlay, patches: list[RowPatch]) -> Overlay:
+    return Overlay(patches=[*overlay.patches, *patches], additions=overlay.additions)

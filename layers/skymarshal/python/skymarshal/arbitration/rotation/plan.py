@@ -51,11 +51,22 @@ def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | N
     of these flights, e.g. the ones a swap carries to the other tail)."""
     rotation = tail_flights(ctx, ctx.flight.aircraft_registration)
     flies = any(f.flight_id == ctx.flight.flight_id and f.status != "CANCELLED" for f in rotation)
-    if not flies or delay_minutes <= 0:  # a flight already cancelled moves nothing after it
+    if not flies:  # a flight already cancelled moves nothing after it
         return []
     wanted = None if only is None else set(only)
-    later = propagated(rotation, ctx.flight.flight_id, delay_minutes)[1:]
+    later = propagated(rotation, ctx.flight.flight_id, delay_minutes)[1:] if delay_minutes > 0 else []
+    # a re-decision's later flights whose estimate the run it follows set (intake.own_estimate.released_later): the
+    # knock-on above re-times those it reaches; the others are written back to their released estimate
+    moved, released = {a.flight_id for a in later} | {ctx.flight.flight_id}, released_ids(ctx)
+    later += [retimed(f, f.delay_minutes) for f in rotation if f.flight_id in released - moved]
     return [a for a in later if wanted is None or a.flight_id in wanted]
+
+
+def released_ids(ctx: DisruptionContext) -> set[str]:
+    """The flights whose estimate the decision's overlay released (a re-decision's: intake.own_estimate)."""
+    overlay = getattr(ctx.handle, "overlay", None)
+    patches = overlay.patches if overlay is not None else ()
+    return {str(p.key["flight_id"]) for p in patches if p.fact == "estimate_released"}
 
 
 def propagated(rotation: Sequence[Flight], flight_id: str, delay_minutes: int) -> list[DelayFlight]:

@@ -27,7 +27,7 @@ from ...intake.clock import impossible_time
 from ...intake.described_flights import DescribedFlights, described_flights
 from ...intake.disruption_facts import ReportContradictsData
 from ...intake.extraction import extract_offline
-from ...intake.own_estimate import released_estimate
+from ...intake.own_estimate import RELEASE_AHEAD, released_estimate, released_later
 from ...intake.tail_facts import running_late, tail_flight, tail_scope
 from ...intake.when import OpsDateError, configured_ops_date, speaks_relatively
 from ...models.disruption import Disruption
@@ -224,7 +224,11 @@ def validate(
     def flight_run(flight: Flight, description: str, disruption: Disruption, overlay: Overlay) -> dict[str, Any]:
         if request.redecides:  # the estimate the followed run's own plan gave the flight is no floor for this one's
             crew = q.crew_assignments(handle, flight.flight_id)
-            flight, overlay = released_estimate(flight, overlay, request.redecides, now or request.reported_at, crew)
+            at = now or request.reported_at
+            flight, overlay = released_estimate(flight, overlay, request.redecides, at, crew)
+            later = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure, at + RELEASE_AHEAD)
+            later = [f for f in later if f.flight_id != flight.flight_id]
+            overlay = released_later(later, overlay, request.redecides, at, lambda fid: q.crew_assignments(handle, fid))
         try:  # when the cause clears (issue 46): a stated estimate the data contradicts is refused
             disruption = with_clearance(disruption, request.prompt, handle, now or request.reported_at, flight)
         except ReportContradictsData as exc:
