@@ -9,6 +9,10 @@ A crew held mid-duty away from base (an out-and-back's return, the outbound flow
 leaves once the outbound has landed, rests there (10 h away from base, or the preceding duty if longer) and flies
 the rest of its duty as a new one (crew/stand_down.py); executed, the roster's duty is split there.
 
+A crew still at rest is told to report later (CS FTL.1.205(d)). For a wait on a history estimate they report to be
+ready from its early end (``_readied``), as a reserve called for it would, so the flight can leave when the cause
+clears sooner — where the longer duty stays legal at the planned departure.
+
 Each member is checked by the crew rules for the re-timed duty (``rest_checks``: report, FDP, rest before and after,
 cumulative limits), a member who had already reported standing down at the decision, that duty counted before the
 rest. A crew member the data marks sick stays sick: only the report's own fatigue is cured by a rest. Nothing here
