@@ -7,7 +7,9 @@ flight's current estimate"), so a flight whose fog lifted an hour early still le
 the overlay, the flight's estimate is released to the report's moment — never before its schedule, nor before its
 crew can be ready: the latest report on the flight's roster (a report the earlier plan moved, a reserve it called)
 plus the sign-on lead; a crew told to report later cannot be made to have reported already. Only when the row was
-last changed by the very run being decided again; an estimate another run or the operation wrote stands.
+last changed by the very run being decided again; an estimate another run or the operation wrote stands. The tail's
+later flights that run re-timed behind the wait (its knock-on) are released the same way (``released_later``): the
+new plan's knock-on re-times them from the flight's new departure.
 """
 
 from __future__ import annotations
