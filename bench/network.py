@@ -103,7 +103,7 @@ def through_workflow(client, name: str, report: str) -> dict[str, Any]:
     client.start(report, disruption_id=run, source="bench")
     progress = client.follow(run, timeout_s=900, poll_s=0.1)
     whole = time.monotonic() - started
-    states, _ = _state_seconds(client, run)
+    states = _state_seconds(client, run)[0]
     decision = client.decision(run) or {}
     if progress.awaiting_approval:
         client.decide(run, ApprovalDecision(action="reject", decided_by="Network Bench", comment="bench: read only"))
