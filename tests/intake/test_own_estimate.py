@@ -15,6 +15,7 @@ from row_builders import flight, flight_duty, utc
 from skymarshal.data import schema as s
 from skymarshal.data.overlay import Overlay
 from skymarshal.intake.own_estimate import released_estimate, released_later
+from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.rules.standby import REPORT_BEFORE_DEPARTURE
 
 pytestmark = pytest.mark.unit
@@ -82,7 +83,7 @@ def _return(minutes: int, by: str | None = RUN):
     """EY425, the tail's return from Manila the next morning, re-timed `minutes` behind EY424 by the run `by`."""
     back = utc(2027, 1, 21, 3, 35)
     return flight(
-        "EY425", origin="MNL", destination="AUH", dep=back, estimated_departure=back + timedelta(minutes=minutes),
+        "EY425", origin="MNL", destination="AUH", dep=back, block=480, estimated_departure=back + timedelta(minutes=minutes),
         estimated_arrival=back + timedelta(minutes=480 + minutes), delay_minutes=minutes, status="DELAYED",
         updated_by_execution=by,
     )  # fmt: skip
@@ -93,9 +94,9 @@ def test_the_later_flights_the_followed_run_retimed_are_released_to_their_schedu
     left EY425 there (its knock-on only ever delays), 80 passengers an hour late for nothing."""
     back, other = _return(150), _return(40, by="another-run").model_copy(update={"flight_id": "EY427-20270121"})
     read: list[str] = []
-    overlay = released_later(
-        [back, other], Overlay(), RUN, STD + timedelta(minutes=120), lambda fid: read.append(fid) or []
-    )
+    now = STD + timedelta(minutes=120)
+    flown, _ = released_estimate(_delayed(185), Overlay(), RUN, now, [])
+    overlay = released_later(flown, [back, other], Overlay(), RUN, now, lambda fid: read.append(fid) or [])
     (patch,) = overlay.patches
     assert patch.key == {"flight_id": back.flight_id} and patch.fact == "estimate_released"
     assert patch.fields["delay_minutes"] == 0 and read == [back.flight_id]  # crews read for the run's flights only
@@ -104,7 +105,26 @@ def test_the_later_flights_the_followed_run_retimed_are_released_to_their_schedu
 def test_a_later_flights_crew_told_to_report_later_holds_its_release():
     back = _return(150)
     moved = back.scheduled_departure + timedelta(minutes=30)  # its crew's report moved by the earlier plan
-    overlay = released_later([back], Overlay(), RUN, STD, lambda fid: _crew(back, moved))
+    overlay = released_later(_delayed(0), [back], Overlay(), RUN, STD, lambda fid: _crew(back, moved))
     (patch,) = overlay.patches
     assert patch.fields["delay_minutes"] == 30 + REPORT_BEFORE_DEPARTURE.total_seconds() // 60
-    assert released_later([back], Overlay(), None, STD, lambda fid: []) == Overlay()  # not a re-decision
+    assert released_later(_delayed(0), [back], Overlay(), None, STD, lambda fid: []) == Overlay()  # not a re-decision
+
+
+def test_a_later_flight_is_never_released_before_the_one_before_it_has_turned_round():
+    """EY425's crew was told to report later, so it stands; the tail's next flight after it, re-timed by the same
+    run but with its crew at the roster's report, is released only to EY425's arrival and the turn."""
+    back = _return(150)
+    moved = back.scheduled_departure + timedelta(minutes=120)  # EY425 ready only 195 min late: it stays at 150
+    after = flight(
+        "EY426", origin="AUH", destination="MNL", dep=back.scheduled_arrival + timedelta(minutes=100),
+        estimated_departure=back.scheduled_arrival + timedelta(minutes=300), delay_minutes=200, status="DELAYED",
+        updated_by_execution=RUN, reg=back.aircraft_registration,
+    )  # fmt: skip
+    crews = {back.flight_id: _crew(back, moved), after.flight_id: []}
+    overlay = released_later(_delayed(0), [after, back], Overlay(), RUN, STD, crews.__getitem__)
+    (patch,) = overlay.patches  # EY425 stands; EY426 released, but not before EY425 has landed and turned
+    turn = AIRCRAFT_TYPES[after.aircraft_type].min_turn_minutes
+    leaves = after.scheduled_departure + timedelta(minutes=patch.fields["delay_minutes"])
+    assert patch.key == {"flight_id": after.flight_id}
+    assert leaves >= back.arrival + timedelta(minutes=turn) > after.scheduled_departure

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta
 from ..data import schema as s
 from ..data.overlay import Overlay, RowPatch
 from ..models.common import iso_z
+from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
 from ..rules.standby import REPORT_BEFORE_DEPARTURE
 from .clearance import ON_THE_GROUND
@@ -42,30 +43,39 @@ def released_estimate(
 
 
 def released_later(
+    flight: Flight,
     later: Sequence[Flight],
     overlay: Overlay,
     follows: str | None,
     now: datetime,
     crews: Callable[[str], Sequence[CrewDuty]],
 ) -> Overlay:
-    """`overlay` with the estimates of the tail's `later` flights released likewise: the knock-on of the wait the run
-    `follows` planned (the tail's later flights re-timed behind it) is no floor either — the new plan's knock-on
-    re-times them from the flight's new departure (arbitration.rotation.plan.knock_on writes the release where it
-    does not). `crews`: a flight id's roster rows, read only for a flight that run re-timed."""
-    patches = [
-        _patch(f, fields)
-        for f in later
-        if f.updated_by_execution == follows and (fields := _released(f, follows, now, crews(f.flight_id)))
-    ]
+    """`overlay` with the estimates of the tail's `later` flights (after `flight`, as released) released likewise: the
+    knock-on of the wait the run `follows` planned (the tail's later flights re-timed behind it) is no floor either —
+    the new plan's knock-on re-times them from the flight's new departure (arbitration.rotation.plan.knock_on writes
+    the release where it does not). In tail order, each never before the flight before it has landed and turned
+    round (its estimate, released or standing). `crews`: a flight id's roster rows, read only for a flight that run
+    re-timed."""
+    patches, before = [], flight
+    for f in sorted(later, key=lambda x: x.scheduled_departure):
+        turned = before.arrival + timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
+        fields = _released(f, follows, now, crews(f.flight_id), turned) if f.updated_by_execution == follows else None
+        if fields is not None:
+            patches.append(_patch(f, fields))
+            f = f.model_copy(update=fields)
+        before = f
     return _with(overlay, patches) if patches else overlay
 
 
-def _released(flight: Flight, follows: str | None, now: datetime, crew: Sequence[CrewDuty]) -> dict | None:
-    """The released estimate's fields (module docstring), or None when the estimate stands."""
+def _released(
+    flight: Flight, follows: str | None, now: datetime, crew: Sequence[CrewDuty], turned: datetime | None = None
+) -> dict | None:
+    """The released estimate's fields (module docstring), never before `turned` (the aircraft ready after the flight
+    before it), or None when the estimate stands."""
     if follows is None or flight.updated_by_execution != follows or flight.status not in ON_THE_GROUND:
         return None
     reports = [r.duty_start for r in crew if r.kind == "FLIGHT" and r.flight_id == flight.flight_id]
-    ready = max([now, *(t + REPORT_BEFORE_DEPARTURE for t in reports)])
+    ready = max([now, *(t + REPORT_BEFORE_DEPARTURE for t in reports), *([turned] if turned else [])])
     minutes = max(0, math.ceil((ready - flight.scheduled_departure).total_seconds() / 60))
     if minutes >= flight.delay_minutes:
         return None

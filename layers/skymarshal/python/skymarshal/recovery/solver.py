@@ -170,7 +170,7 @@ class _Search:
         if by_mip:
             self.reseater.kept(seating.lines)
         self.improvements += improved
-        if not by_mip and self.reseater.worth(time.monotonic()):
+        if not by_mip and self.reseater.worth(now := time.monotonic()) and self.seconds_left(now) > RESEAT_MIN_SECONDS:
             improved |= self.reseat_incumbent()
         return improved
 

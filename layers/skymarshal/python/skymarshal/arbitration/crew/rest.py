@@ -128,11 +128,13 @@ def _with_rest(
     members: dict[str, CrewMember],
     *,
     cancel_next: bool = False,
+    on_the_cause: bool = False,
 ) -> Scenario:
     """`scenario` with its rostered crew reporting again for the flight `delay` late (RestCrew, right after the
     flight's own delay: their rostered report that much later, or mid-duty the company's report time before it) and
     a reserve for each next duty that leaves short of rest; a next duty no reserve takes re-timed until they are
-    rested, or with `cancel_next` cancelled (crew/next_duty_cancel.py)."""
+    rested, or with `cancel_next` cancelled (crew/next_duty_cancel.py). `on_the_cause`: the flight waits on the
+    cause's estimate alone (not a ferry's or a swap's), so its crew may be readied for its early end (``_readied``)."""
     f, delay = ctx.flight, scenario.delay_minutes
     leaves = f.scheduled_departure + timedelta(minutes=delay)
     reports = {c: leaves - report_lead(_rows(ctx, c), f.flight_id, f.scheduled_departure) for c in sorted(members)}
@@ -140,7 +142,7 @@ def _with_rest(
     rest = RestCrew(flight_id=f.flight_id, reports=reports, stood_down_at=stood_at)
     told = next_duties_told(ctx, scenario.actions, set(members))
     moves = next_duty_moves(ctx, [*scenario.actions, *told])
-    rest, ready = _readied(ctx, rest, delay, tired, members, moves)
+    rest, ready = _readied(ctx, rest, delay, tired, members, moves) if on_the_cause else (rest, None)
     recrews, short = _next_duty_recrews(ctx, rest, delay, tired, members, moves)
     told = [t for t in told if not any(set(t.reports) & set(r.replacements) for r in recrews)]
     dropped = cancelled_duties(ctx, short) if cancel_next and short else None
@@ -219,7 +221,7 @@ def rested_crew_delay(
     if hand_over_rotation and handed is None:
         return None
     plan = operate(ctx, "delay", delay, sources=["generator"], handed=handed)
-    scenario = _with_rest(ctx, plan, tired, members, cancel_next=cancel_next_duties)
+    scenario = _with_rest(ctx, plan, tired, members, cancel_next=cancel_next_duties, on_the_cause=True)
     if cancel_next_duties and not any(isinstance(a, CancelFlight) for a in scenario.actions):
         return None
     named = f"delay:{delay}:rested" + (f":handover:{handed.tail}" if handed else "")

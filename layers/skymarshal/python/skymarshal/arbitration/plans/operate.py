@@ -18,7 +18,7 @@ from ..context import DisruptionContext
 from ..crew.cabin import add_cabin_crew, extra_cabin_crew
 from ..crew.chain import chain_recrews, chain_shortfalls
 from ..crew.moved_reports import knock_on_reports
-from ..crew.next_duty_cancel import DroppedDuties, cancelled_duties
+from ..crew.next_duty_cancel import DroppedDuties, cancelled_duties, cancelled_ids
 from ..crew.next_duty_retime import retimed_next_duties
 from ..memo_keys import FlightRead
 from ..models import Scenario
@@ -108,6 +108,8 @@ def operate(
     if not alternate:  # the crew who fly it late still reach their next duty, or a reserve takes that duty
         chained, dropped = _chain(ctx, actions, delay, replacements or {}, cancel_next_duties)
         actions = rotation_plan.latest_delays([*actions, *chained])
+        gone = cancelled_ids(actions)  # a next duty cancelled is not also re-timed (its knock-on, a write-back)
+        actions = [a for a in actions if not (isinstance(a, DelayFlight) and a.flight_id in gone)]
     actions += knock_on_reports(ctx, actions)  # crews of re-timed later flights, still at rest, report later
     # a flight the data already cancelled has no rotation left to run down (its report is answered on its own)
     flies = (

@@ -226,9 +226,12 @@ def validate(
             crew = q.crew_assignments(handle, flight.flight_id)
             at = now or request.reported_at
             flight, overlay = released_estimate(flight, overlay, request.redecides, at, crew)
-            later = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure, at + RELEASE_AHEAD)
-            later = [f for f in later if f.flight_id != flight.flight_id]
-            overlay = released_later(later, overlay, request.redecides, at, lambda fid: q.crew_assignments(handle, fid))
+            if (until := at + RELEASE_AHEAD) > flight.scheduled_departure:  # the tail's later flights it re-timed
+                later = q.rotation(handle, flight.aircraft_registration, flight.scheduled_departure, until)
+                later = [f for f in later if f.flight_id != flight.flight_id]
+                overlay = released_later(
+                    flight, later, overlay, request.redecides, at, lambda fid: q.crew_assignments(handle, fid)
+                )
         try:  # when the cause clears (issue 46): a stated estimate the data contradicts is refused
             disruption = with_clearance(disruption, request.prompt, handle, now or request.reported_at, flight)
         except ReportContradictsData as exc:
