@@ -26,6 +26,7 @@ from ..models.operational import CrewDuty, Flight
 from ..rules.standby import REPORT_BEFORE_DEPARTURE
 from .clearance import ON_THE_GROUND
 
+RELEASED = "estimate_released"  # the overlay patch's fact: read back by the new plan's knock-on
 # How far past the re-decision the tail's later flights are read for a release: the next day's return of a long haul
 RELEASE_AHEAD = timedelta(hours=36)
 
@@ -91,8 +92,13 @@ def _patch(flight: Flight, fields: dict) -> RowPatch:
         table=s.FLIGHTS,
         key={"flight_id": flight.flight_id},
         fields={k: iso_z(v) if isinstance(v, datetime) else v for k, v in fields.items()},
-        fact="estimate_released",
+        fact=RELEASED,
     )
+
+
+def released_flight_ids(overlay: Overlay | None) -> set[str]:
+    """The flights whose estimate `overlay` released (a re-decision's)."""
+    return {str(p.key["flight_id"]) for p in (overlay.patches if overlay else ()) if p.fact == RELEASED}
 
 
 def _with(overlay: Overlay, patches: list[RowPatch]) -> Overlay:

@@ -114,11 +114,17 @@ def _rest_shift(ctx: DisruptionContext, wanted: int) -> tuple[int, set[str], dic
         return None  # a member missing from CrewMembers: validation names it on the other plans
     shift = 0
     for r in rostered:
-        rows = _rows(ctx, r.crew_id)
-        ready = _ready(members[r.crew_id], rows, f.flight_id, stands_down(ctx, rows), r.crew_id in tired, f.origin)
-        late = ready + report_lead(rows, f.flight_id, f.scheduled_departure) - f.scheduled_departure
+        late = _can_leave(ctx, members[r.crew_id], r.crew_id in tired) - f.scheduled_departure
         shift = max(shift, math.ceil(late.total_seconds() / 300) * 5)
     return shift, tired, members
+
+
+def _can_leave(ctx: DisruptionContext, member: CrewMember, tired: bool) -> datetime:
+    """The earliest the flight can leave with `member`: when they may report again (``_ready``) plus their sign-on
+    lead (``stand_down.report_lead``)."""
+    f, rows = ctx.flight, _rows(ctx, member.crew_id)
+    ready = _ready(member, rows, f.flight_id, stands_down(ctx, rows), tired, f.origin)
+    return ready + report_lead(rows, f.flight_id, f.scheduled_departure)
 
 
 def _with_rest(
@@ -186,10 +192,8 @@ def _readied(
     f, first = ctx.flight, ready_from(ctx.clears)
     if first is None:
         return rest, None
-    rows = {c: _rows(ctx, c) for c in rest.reports}
-    lead = {c: report_lead(rows[c], f.flight_id, f.scheduled_departure) for c in rest.reports}
-    own = (_ready(members[c], rows[c], f.flight_id, stands_down(ctx, rows[c]), c in tired, f.origin) for c in rows)
-    ready = max(first, *(t + lead[c] for c, t in zip(rows, own, strict=True)))
+    lead = {c: report_lead(_rows(ctx, c), f.flight_id, f.scheduled_departure) for c in rest.reports}
+    ready = max(first, *(_can_leave(ctx, members[c], c in tired) for c in rest.reports))
     if ready >= f.scheduled_departure + timedelta(minutes=delay):
         return rest, None
     readied = rest.model_copy(update={"reports": {c: ready - lead[c] for c in rest.reports}})

@@ -23,6 +23,7 @@ from typing import TypeVar, cast
 
 from ...analysis.base import decision_time
 from ...data import queries as q
+from ...intake.own_estimate import released_flight_ids
 from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
 from ...rules.network import propagate_delay
@@ -57,16 +58,10 @@ def knock_on(ctx: DisruptionContext, delay_minutes: int, only: Iterable[str] | N
     later = propagated(rotation, ctx.flight.flight_id, delay_minutes)[1:] if delay_minutes > 0 else []
     # a re-decision's later flights whose estimate the run it follows set (intake.own_estimate.released_later): the
     # knock-on above re-times those it reaches; the others are written back to their released estimate
-    moved, released = {a.flight_id for a in later} | {ctx.flight.flight_id}, released_ids(ctx)
+    moved = {a.flight_id for a in later} | {ctx.flight.flight_id}
+    released = released_flight_ids(getattr(ctx.handle, "overlay", None))
     later += [retimed(f, f.delay_minutes) for f in rotation if f.flight_id in released - moved]
     return [a for a in later if wanted is None or a.flight_id in wanted]
-
-
-def released_ids(ctx: DisruptionContext) -> set[str]:
-    """The flights whose estimate the decision's overlay released (a re-decision's: intake.own_estimate)."""
-    overlay = getattr(ctx.handle, "overlay", None)
-    patches = overlay.patches if overlay is not None else ()
-    return {str(p.key["flight_id"]) for p in patches if p.fact == "estimate_released"}
 
 
 def propagated(rotation: Sequence[Flight], flight_id: str, delay_minutes: int) -> list[DelayFlight]:
