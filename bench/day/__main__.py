@@ -150,8 +150,12 @@ def main(argv: list[str] | None = None) -> int:
     from skymarshal.day.trace import trace_table
 
     started = time.monotonic()
+    # No demo situation planted: the workflow reads the tables, the baselines and the judge only the stream, so an
+    # AOG the stream does not hold (EY123's, on 2027-01-20) would ground a tail for SkyMarshal alone.
     config = GeneratorConfig(
-        load_factor=args.load_factor, passenger_days=(args.day - timedelta(days=1), args.day + timedelta(days=1))
+        load_factor=args.load_factor,
+        passenger_days=(args.day - timedelta(days=1), args.day + timedelta(days=1)),
+        demo_situations=False,
     )
     airline = generate(config)
     print(

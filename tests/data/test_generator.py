@@ -232,6 +232,29 @@ def test_no_aircraft_is_grounded_by_the_generator_except_the_demo_cases(airline)
 
 
 @pytest.mark.integration  # a second airline generated
+def test_an_airline_without_its_demo_situations_holds_no_grounded_tail_nor_planted_delay(airline):
+    """A day replay's airline (bench.day): what only the tables would say — EY123's AOG, EY101's late crew, EY11's
+    storm — is not there for the workflow alone to read; every other flight, tail and crew is the same."""
+    from skymarshal.rules.mel import aircraft_airworthiness
+
+    plain = generate(airline.config.model_copy(update={"demo_situations": False}))
+    assert plain.situations == []
+    flights = {(f.flight_number, f.flight_date): f for f in plain.tables[s.FLIGHTS]}
+    mechanical, crew, _ = airline.situations
+    assert flights[(mechanical.flight_number, mechanical.flight_date)].status == "SCHEDULED"
+    assert flights[(crew.flight_number, crew.flight_date)].delay_minutes == 0
+    orders = defaultdict(list)
+    for order in plain.tables[s.MAINTENANCE_WORK_ORDERS]:
+        orders[order.aircraft_registration].append(order)
+    end = max(f.scheduled_arrival for f in plain.tables[s.FLIGHTS])
+    tails = {a.aircraft_registration for a in plain.tables[s.AIRCRAFT_AVAILABILITY]}
+    assert [t for t in tails if not aircraft_airworthiness(orders[t], end).airworthy] == []
+    assert not any(w.aog and w.status == "OPEN" for w in plain.tables[s.MAINTENANCE_WORK_ORDERS])
+    schedule = [(f.flight_id, f.aircraft_registration, f.scheduled_departure) for f in airline.tables[s.FLIGHTS]]
+    assert [(f.flight_id, f.aircraft_registration, f.scheduled_departure) for f in plain.tables[s.FLIGHTS]] == schedule
+
+
+@pytest.mark.integration  # a second airline generated
 def test_a_passenger_slice_books_only_its_days_and_leaves_every_other_table_as_the_whole_airline(airline):
     first = airline.config.demo_day(3)
     sliced = generate(airline.config.model_copy(update={"passenger_days": (first, first + timedelta(days=1))}))

@@ -38,6 +38,18 @@ CLOCK_SLACK_MINUTES = 10  # "the 3:45 pm local" for a departure at 15:50
 TO_OPERATE = ("SCHEDULED", "DELAYED")  # a flight gone (departed, arrived, diverted) or cancelled is no one's to hold
 
 
+def no_departure_left(flight: Flight) -> str | None:
+    """Why a report about `flight` starts nothing, when the data has it cancelled (an earlier plan, the schedule):
+    no departure is left to hold, re-time or re-crew, and its passengers are that cancellation's (None: it may)."""
+    if flight.status != "CANCELLED":
+        return None
+    by = f" by {flight.updated_by_execution}" if flight.updated_by_execution else ""
+    return (
+        f"{flight.flight_number} on {flight.flight_date.isoformat()} is cancelled in the data{by}: no departure is "
+        "left to recover (its passengers were re-accommodated with the cancellation); reinstating it is a schedule change"
+    )
+
+
 @dataclass(frozen=True)
 class DescribedFlights:
     """The flights a report describes, in departure order, with the words that described them."""
@@ -223,4 +235,4 @@ def described_flights(
     return DescribedFlights(to_operate, sets, day)
 
 
-__all__ = ["DescribedFlights", "described_flights", "fits", "in_part"]
+__all__ = ["DescribedFlights", "described_flights", "fits", "in_part", "no_departure_left"]

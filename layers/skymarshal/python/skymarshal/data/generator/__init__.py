@@ -53,7 +53,7 @@ class Airline:
 
     @property
     def situations(self) -> list[DemoSituation]:
-        return demo_situations(self.config)
+        return demo_situations(self.config) if self.config.demo_situations else []
 
     def counts(self) -> dict[str, int]:
         return {name: len(rows) for name, rows in self.tables.items()}
@@ -76,9 +76,10 @@ def _generate(config: GeneratorConfig) -> Airline:
     weather_airports = [HUB] + stations + [a for a in ALTERNATES if a not in stations]
     weather = build_weather(weather_airports, window_start - timedelta(days=1), (config.days + 3) * 24, rng["wx"])
 
-    apply_mechanical(config, flights, tails, work_orders)
-    apply_crew_timeout(config, flights, members, roster)
-    apply_storm(config, flights, weather)
+    if config.demo_situations:
+        apply_mechanical(config, flights, tails, work_orders)
+        apply_crew_timeout(config, flights, members, roster)
+        apply_storm(config, flights, weather)
 
     passengers, bookings, bags = build_passengers(config, flights, rng["pax"])
     shipments, assignments = build_cargo(flights, rng["cargo"])

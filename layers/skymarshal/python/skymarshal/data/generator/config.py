@@ -24,6 +24,11 @@ class GeneratorConfig(BaseModel):
         description="a slice: only flights departing on these hub-local days (first, last) get passengers, "
         "drawn for them alone; None: every flight of the window",
     )
+    demo_situations: bool = Field(
+        default=True,
+        description="plant the three demo situations (EY123's AOG, EY101's crew, EY11's storm) on days 4-6; a "
+        "day replay's airline goes without them: its day is what its stream says, for every policy alike",
+    )
 
     @property
     def end(self) -> date:

@@ -24,7 +24,7 @@ from ...data.schema import AGENTS
 from ...intake.airport_facts import InvalidReport, network_report
 from ...intake.clearance import with_clearance
 from ...intake.clock import impossible_time
-from ...intake.described_flights import DescribedFlights, described_flights
+from ...intake.described_flights import DescribedFlights, described_flights, no_departure_left
 from ...intake.disruption_facts import ReportContradictsData
 from ...intake.extraction import extract_offline
 from ...intake.own_estimate import RELEASE_AHEAD, released_estimate, released_later
@@ -222,6 +222,8 @@ def validate(
     }
 
     def flight_run(flight: Flight, description: str, disruption: Disruption, overlay: Overlay) -> dict[str, Any]:
+        if (gone := no_departure_left(flight)) is not None:
+            raise InvalidDisruption(gone)
         if request.redecides:  # the estimate the followed run's own plan gave the flight is no floor for this one's
             crew = q.crew_assignments(handle, flight.flight_id)
             at = now or request.reported_at
