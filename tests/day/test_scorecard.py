@@ -158,6 +158,28 @@ def test_a_capacity_cut_queues_movements_only_beyond_half_the_busiest_hour():
     assert delays == {"F1": 0, "X1": 60, "X2": 110}
 
 
+def test_a_flight_a_decision_delayed_into_the_window_queues_for_its_slot_there():
+    """A regulation's slots go to the flights by their last filed movement (the network planner's hold plan walks
+    them so, network.hold): one an earlier decision moved from 08:00 into the cut takes its place in the queue at
+    10:05 — it does not leave at its estimate past flights the window caught as scheduled, and pushes the later ones."""
+    tables = state()
+    for fid, minute, tail in (("X1", 0, "A6-BLE"), ("X2", 10, "A6-BLF")):
+        tables.flights[fid] = flight(fid, f"EY9{minute}", "AUH", "MCT", utc(2027, 1, 20, 10, minute), 60, tail)
+    y1 = flight("Y1", "EY97", "AUH", "BAH", utc(2027, 1, 20, 8), 60, "A6-BLG")
+    tables.flights["Y1"] = y1.model_copy(
+        update={"estimated_departure": utc(2027, 1, 20, 10, 5), "estimated_arrival": utc(2027, 1, 20, 11, 5)}
+    )
+    timings = realize(tables, [cut(10, 13)])
+    departures = {fid: timings[fid].departure for fid in ("F1", "X1", "Y1", "X2")}
+    assert departures == {  # one slot an hour (half of three, floored), in filed order
+        "F1": utc(2027, 1, 20, 10),
+        "X1": utc(2027, 1, 20, 11),
+        "Y1": utc(2027, 1, 20, 12),
+        "X2": utc(2027, 1, 20, 13),
+    }
+    assert realize(tables, [])["Y1"].departure == utc(2027, 1, 20, 10, 5)
+
+
 def test_a_cut_at_an_airport_declaring_its_rate_queues_our_flights_with_everybody_elses():
     """LHR declares 44 departures an hour (rules.slots): halved to 22, with 80 % of 44 scheduled by every airline,
     our one departure an hour after the window opens waits for its ration-by-schedule slot — as the network planner

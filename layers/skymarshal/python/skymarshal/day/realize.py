@@ -83,7 +83,7 @@ def _held(
     f: Flight, dep: datetime, arr: datetime, crew: set[str], e: StreamEvent, queued: Mapping[str, timedelta]
 ) -> timedelta:
     """How much later than `dep` the cause `e` lets `f` leave (zero when it does not catch it). `queued`: a
-    capacity cut's wait per flight (``capacity_queue``), from its scheduled movement to its slot — a flight a
+    capacity cut's wait per flight (``capacity_queue``), from its filed movement to its slot — a flight a
     decision already moved to or past its slot (a hold plan's re-timing, a knock-on) does not wait for it again."""
     zero = timedelta(0)
     if e.holds == "tail":
@@ -95,11 +95,11 @@ def _held(
     landing = f.diverted_to if f.status == "DIVERTED" and f.diverted_to else f.destination
     leaving = f.origin == e.station and e.start <= dep < e.end
     landing_in = landing == e.station and e.start <= arr < e.end
-    wait = queued.get(f.flight_id)  # the slot is the scheduled movement plus its queue: one already later waits no more
+    wait = queued.get(f.flight_id)  # the slot is the filed movement plus its queue: one already later waits no more
     if wait is not None:
         if f.origin == e.station:
-            return max(zero, f.scheduled_departure + wait - dep)
-        return max(zero, f.scheduled_arrival + wait - arr) if landing == e.station else zero
+            return max(zero, f.departure + wait - dep)
+        return max(zero, f.arrival + wait - arr) if landing == e.station else zero
     if not e.closes:
         return zero
     return max(e.end - dep if leaving else zero, e.end - arr if landing_in else zero)
@@ -123,6 +123,17 @@ def station_moves(
     )
 
 
+def filed_moves(state: DayState, station: str | None) -> tuple[list[tuple[datetime, str]], list[tuple[datetime, str]]]:
+    """(departures, arrivals) at the station at each flight's filed time — its estimate where a decision wrote one,
+    else its schedule — as a regulation takes the last filed off-blocks time (network.hold's walk): a flight delayed
+    into the window by another cause queues for its slot there, one delayed out of it does not."""
+    flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
+    return (
+        [(f.departure, f.flight_id) for f in flying if f.origin == station],
+        [(f.arrival, f.flight_id) for f in flying if f.destination == station],
+    )
+
+
 def busiest_hour(moves: Sequence[tuple[datetime, str]], day) -> int:
     """The station's normal rate in one direction: our busiest scheduled hour there that day."""
     return _peak([t for t, _ in moves if t.date() == day])
@@ -135,26 +146,36 @@ def cut_rate(moves: Sequence[tuple[datetime, str]], day) -> int:
 
 
 def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
-    """A station window's queue: flight id → its wait from the scheduled movement to its slot.
+    """A station window's queue: flight id → its wait from its filed movement (`filed_moves`) to its slot.
 
     A capacity cut (a window that does not close the station): where the airport declares a rate, CUT_SHARE of
     it, every airline's traffic queued with ours by ration-by-schedule (``rules.slots``: the backlog after the
     window delays flights too); elsewhere departures and arrivals each queued in clock hours at CUT_SHARE of the
-    station's busiest scheduled hour that day (``rules.slots.hourly_slots``). A closure: the movements it catches
-    leave as the station reopens at its normal rate — our busiest scheduled hour there, departures and arrivals
-    apart — not all in the reopening minute. Both as the network planner's hold plan gives its slots
-    (network.hold.Slots), so a plan at its slots waits no more."""
+    station's busiest scheduled hour that day (``rules.slots.hourly_slots``), in the order of the filed movements.
+    A closure: the movements it catches leave as the station reopens at its normal rate — our busiest scheduled
+    hour there, departures and arrivals apart — not all in the reopening minute. Both as the network planner gives
+    its slots (rules.slots.declared_cut by schedule, network.hold.Slots walking the filed times), so a plan at its
+    slots waits no more."""
     declared = declared_rate(e.station) if e.station else None
     if declared is not None and e.station and not e.closes:
         cut = (max(int(declared[0] * CUT_SHARE), 1), max(int(declared[1] * CUT_SHARE), 1))
-        flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
-        slots = ration_by_schedule(flying, e.station, Window(start=e.start, end=e.end), cut, declared)
-        return {fid: timedelta(minutes=m) for fid, m in slots.items() if m > 0}
+        flying = {f.flight_id: f for f in state.flights.values() if f.status != "CANCELLED"}
+        slots = ration_by_schedule(flying.values(), e.station, Window(start=e.start, end=e.end), cut, declared)
+        waits = {}  # each slot is its scheduled movement plus its wait: from the filed movement, what is left of it
+        for fid, m in slots.items():
+            f = flying[fid]
+            scheduled, filed = (
+                (f.scheduled_departure, f.departure) if f.origin == e.station else (f.scheduled_arrival, f.arrival)
+            )
+            if (left := scheduled + timedelta(minutes=m) - filed) > timedelta(0):
+                waits[fid] = left
+        return waits
     waits: dict[str, timedelta] = {}
     window = Window(start=e.start, end=e.end)
-    for moves in station_moves(state, e.station):
-        rate = busiest_hour(moves, e.start.date()) if e.closes else cut_rate(moves, e.start.date())
-        for flight_id, minutes in hourly_slots(moves, window, rate, closed=e.closes).items():
+    for scheduled, filed in zip(station_moves(state, e.station), filed_moves(state, e.station), strict=True):
+        rate = busiest_hour(scheduled, e.start.date()) if e.closes else cut_rate(scheduled, e.start.date())
+        caught = {fid for at, fid in scheduled if window.start <= at < window.end}
+        for flight_id, minutes in hourly_slots(filed, window, rate, closed=e.closes, caught=caught).items():
             waits[flight_id] = max(waits.get(flight_id, timedelta(0)), timedelta(minutes=minutes))
     return waits
 

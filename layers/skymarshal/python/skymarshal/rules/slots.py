@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime, timedelta
 
 from ..models.disruption import Window
@@ -80,17 +80,25 @@ def hour_capacity(window: Window, hour: datetime, rate: int, reopened: int) -> i
     return hour_allowance(rate, window.start, hour) if hour < window.end else rate
 
 
-def hourly_slots(moves: Sequence[tuple[datetime, str]], window: Window, rate: int, *, closed: bool) -> dict[str, int]:
-    """Flight id → minutes from its scheduled movement to its slot, for one direction of our movements at an
-    airport that declares no rate: those scheduled in the window, in scheduled order, each taking the first clock
-    hour with a movement left (`hour_capacity`: `rate` over a cut, over a closure `rate` from its end) and leaving
-    at the later of its movement (a closure's end) and the hour's start. network.hold.Slots gives the hold plan's
-    slots by the same `hour_capacity`; movements outside the window need none."""
+def hourly_slots(
+    moves: Sequence[tuple[datetime, str]],
+    window: Window,
+    rate: int,
+    *,
+    closed: bool,
+    caught: Collection[str] = (),
+) -> dict[str, int]:
+    """Flight id → minutes from its movement to its slot, for one direction of our movements at an airport that
+    declares no rate: those in the window (and the `caught` ones, wherever they now are: a flight the window caught
+    as scheduled, moved past it by a decision, still queues), in order, each taking the first clock hour with a
+    movement left (`hour_capacity`: `rate` over a cut, over a closure `rate` from its end) and leaving at the later
+    of its movement (a closure's end) and the hour's start. network.hold.Slots gives the hold plan's slots by the
+    same `hour_capacity`; other movements need none."""
     per_hour = max(1, rate)
     cut, reopened = (0, per_hour) if closed else (per_hour, per_hour)
     used: Counter[datetime] = Counter()
     waits: dict[str, int] = {}
-    for at, flight_id in sorted(m for m in moves if window.start <= m[0] < window.end):
+    for at, flight_id in sorted(m for m in moves if window.start <= m[0] < window.end or m[1] in caught):
         ready = max(at, window.end) if closed else at
         hour = _hour(ready)
         while used[hour] >= hour_capacity(window, hour, cut, reopened):
