@@ -3,12 +3,16 @@ event of the stream known from the day's start — what no policy deciding each 
 see. Scored like every policy (``realize`` then ``score``), it shows the gap an on-line policy leaves. Its day is
 the cheapest (``hindsight_crews.day_cost``) of four, each made legal for the crews the same way: the optimizer's
 plan, waiting with the crews covered, and the greedy repertoire decided with the day known, its options' crews
-answered as the events are revealed or for the whole day at once (``foresight``).
+answered as the events are revealed or for the whole day at once (``foresight``). The search starts from the
+waiting day made legal, and may fly each leg as late as that day's crew answers made legal (``hindsight_crews.
+answered_slack``): whatever it keeps costs no more than waiting by the model's cost.
 
-Mapping the stream to the recovery model, each a stated simplification:
-- a tail event is the tail unavailable over its window; a station closure is no departure and no arrival
-  there over its window, a capacity cut each movement at CUT_SHARE of the station's busiest hour (as
-  ``realize`` queues them);
+Mapping the stream to the recovery model, each a stated simplification (``hindsight_windows``: as the judge reads
+the stream):
+- a tail event is the tail unavailable over its window (from the landing of a flight in the air when it starts);
+  a station window meters each clock hour it touches as the judge queues it (the cut rate, none while a closure
+  lasts, beside our movements outside the window in that hour), a cut at an airport declaring its rate holds each
+  flight for its ration-by-schedule slot;
 - a held flight and a flight whose crew member is out may not leave before the hold ends (`held_until`: on any
   tail, or cancelled — not the 2009 disruption's fixed tail and time, which left a day unsolvable once a held
   flight no crew could fly was cancelled and its tail's next held flight had no aircraft); reserves, later reports
@@ -33,22 +37,22 @@ from ..models.operational import AircraftDay, Flight
 from ..recovery.adapter import (
     WINDOW_AFTER_LAST_ARRIVAL,
     AdaptedInstance,
-    CapacityLimit,
     NetworkSnapshot,
-    TailOutage,
     planned_changes,
     to_instance,
 )
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
 from ..recovery.model import CrewPairing, DatedFlightRef, Instance
 from ..recovery.objectives import Objective
-from ..recovery.solver import NoFeasibleSolution, WarmStart, solve
+from ..recovery.solver import NoFeasibleSolution, solve
+from ..recovery.warm_start import WarmStart
 from .baselines import legalize
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover
 from .foresight import foresight_day
-from .hindsight_crews import POLICY, answered_by_none, cheapest_fix, cheapest_wait, day_cost
+from .hindsight_crews import POLICY, answered_by_none, answered_slack, cheapest_fix, cheapest_wait, day_cost
+from .hindsight_windows import declared_waits, hour_limits, outage
 from .next_duty import released, stranded_by
-from .realize import DayState, cut_rate, realize, station_moves
+from .realize import DayState, realize
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 
@@ -82,16 +86,6 @@ def _fleet(flights: Sequence[Flight], spares: Sequence[AircraftDay], day: date) 
         for tail, f in first.items()
     ]
     return fleet + [a for a in spares if a.aircraft_registration not in first and a.status == "SPARE" and a.date == day]
-
-
-def _capacity(state: DayState, e: StreamEvent) -> CapacityLimit:
-    """A closure: nothing moves. A cut: each direction at CUT_SHARE of the station's busiest hour that day."""
-    departures, arrivals = station_moves(state, e.station)
-    day = e.start.date()
-    rates = (0, 0) if e.closes else (cut_rate(departures, day), cut_rate(arrivals, day))
-    return CapacityLimit(
-        airport=e.station or "", start=e.start, end=e.end, departures_per_hour=rates[0], arrivals_per_hour=rates[1]
-    )
 
 
 def _held_minutes(f: Flight, e: StreamEvent) -> int:
@@ -165,6 +159,12 @@ def snapshot(
             for f in flights:
                 if (minutes := _held_minutes(f, e)) and (e.holds == "flight" or _still_on(state, f, e)):
                     delays[f.flight_id] = max(delays.get(f.flight_id, 0), minutes)
+        for fid, wait in declared_waits(state, e).items() if e.holds == "station" else ():
+            if fid in ids:  # from its filed movement: any re-timing `covered` gave it, then the slot's wait
+                f = state.flights[fid]
+                filed = math.ceil((f.departure - f.scheduled_departure).total_seconds() / 60)
+                delays[fid] = max(delays.get(fid, 0), filed + wait)
+    timings = realize(state, events) if any(e.holds == "tail" for e in events) else {}
     return NetworkSnapshot(
         window_start=start,
         # past the last arrival by the longest hold too: a flight held for its crew's rest may land the next day, and
@@ -176,13 +176,9 @@ def snapshot(
         bookings=[b for b in state.bookings if b.flight_id in ids],
         disrupted_flight_id=None,
         disrupted_release=start,
-        capacity_limits=[_capacity(state, e) for e in events if e.holds == "station" and e.station],
+        capacity_limits=[c for e in events if e.holds == "station" and e.station for c in hour_limits(state, e)],
         held=delays,
-        tail_outages=[
-            TailOutage(registration=e.registration, start=e.start, end=e.end)
-            for e in events
-            if e.holds == "tail" and e.registration
-        ],
+        tail_outages=[outage(state, timings, e) for e in events if e.holds == "tail" and e.registration],
     )
 
 
@@ -338,8 +334,26 @@ def hindsight_plan(
     LOG.info("hindsight: %d crew pairings in %.1f s", len(instance.crews), time.perf_counter() - started)
     for flight_id, reason in sorted(uncrewable.items()):
         LOG.warning("hindsight: %s cancelled, no legal crew: %s", flight_id, reason)
+    waiting = state.copy()  # the crews covered, the uncrewable cancelled with what their tails cannot then reach
+    for flight_id in uncrewable:
+        for gone in stranded_by(waiting, flight_id):
+            waiting.flights[gone] = _applied(waiting.flights[gone], "cancel", None, 0)
+    hand_over(waiting, state, day)
+    # The model's crews end with the day; its knock-on does not (an evening's delay into the next morning's
+    # flights): every flight a day leaves late gets its crew made legal by the cheapest of the delay baseline's
+    # answers (`hindsight_crews`), save one no decision could have answered in time.
+    standby = StandbyIndex(state.rosters)
+    fix = cheapest_fix([day])
+
+    def legal(s: DayState) -> DayState:
+        return legalize(s, events, _utc_day(day)[0], standby, fix, answered_by_none)
+
+    start = state
+    if objective == "day":  # the search starts from waiting made legal, its crews' answers open to the model too
+        waiting = start = legal(waiting)
+        instance = answered_slack(instance, adapted.flight_ids, realize(waiting, events), waiting.flights)
     try:
-        solution, _ = solve(instance, time_limit_s, seed=seed, warm_starts=[_as_flown(state, events, adapted, taken)])
+        solution, _ = solve(instance, time_limit_s, seed=seed, warm_starts=[_as_flown(start, events, adapted, taken)])
     except NoFeasibleSolution as e:
         raise HindsightUnsolved(str(e)) from None
     out = state.copy()
@@ -351,25 +365,12 @@ def hindsight_plan(
     hand_over(out, state, day)
     if objective == "roadef":
         return out
-    waiting = state.copy()  # the crews covered, the uncrewable cancelled with what their tails cannot then reach
-    for flight_id in uncrewable:
-        for gone in stranded_by(waiting, flight_id):
-            waiting.flights[gone] = _applied(waiting.flights[gone], "cancel", None, 0)
-    hand_over(waiting, state, day)
-    # The model's crews end with the day; its knock-on does not (an evening's delay into the next morning's
-    # flights): every flight either day leaves late gets its crew made legal by the cheapest of the delay
-    # baseline's answers (`hindsight_crews`), save one no decision could have answered in time.
     # The greedy repertoire decided with the day known gives two more days (`foresight`); the cheapest is the bound's.
-    standby = StandbyIndex(state.rosters)
-    fix = cheapest_fix([day])
     days = {
-        name: legalize(s, events, _utc_day(day)[0], standby, fix, answered_by_none)
-        for name, s in (
-            ("plan", out),
-            ("waiting", waiting),
-            ("foresight", foresight_day(given, events, [day])),
-            ("foresight, crews for the day", foresight_day(given, events, [day], crews_for_the_day=True)),
-        )
+        "plan": legal(out),
+        "waiting": waiting,
+        "foresight": legal(foresight_day(given, events, [day])),
+        "foresight, crews for the day": legal(foresight_day(given, events, [day], crews_for_the_day=True)),
     }
     costs = {name: day_cost(score(POLICY, s, events, [day], DecisionStats())) for name, s in days.items()}
     LOG.info("hindsight: the day costs %s", ", ".join(f"{k} {v:,.0f}" for k, v in costs.items()))

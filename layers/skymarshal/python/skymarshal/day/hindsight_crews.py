@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
 from ..models.operational import Flight
+from ..recovery.model import Instance
 from ..rules.finance import OVERNIGHT_HOURS, PASSENGER_MINUTE_USD
 from .baselines import BY, Fix, kept_flying, occ_cancellation
 from .crew_cover import StandbyIndex, rested_crew
 from .next_duty import released, rested_released, stranded_by
-from .realize import DayState, realize
+from .realize import DayState, Timing, realize
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 
@@ -125,3 +127,23 @@ def answered_by_none(state: DayState, known: Sequence[StreamEvent], f: Flight, d
         if timing is None or timing.departure >= departure:
             return False  # as late as the whole day makes it: known in time
         leaves, seen = timing.departure, len(revealed)
+
+
+def answered_slack(
+    instance: Instance, flight_ids: Mapping[int, str], timings: Mapping[str, Timing], flights: Mapping[str, Flight]
+) -> Instance:
+    """The instance with each crew pairing's leg allowed as late as the day made legal (`timings`, the waiting day
+    after ``baselines.legalize``) flies it: a reserve took it, the crew reported later, a next duty was given away —
+    answers the model's crews (their rostered duty only) cannot give, so the search may keep what they made
+    possible instead of cancelling it. The day the search then plans is made legal the same way afterwards."""
+    late = {
+        fid: math.ceil((t.departure - flights[fid].scheduled_departure).total_seconds() / 60)
+        for fid, t in timings.items()
+    }
+    crews = []
+    for pairing in instance.crews:
+        slack = tuple(
+            max(s, late.get(flight_ids[leg.number], 0)) for leg, s in zip(pairing.legs, pairing.slack, strict=True)
+        )
+        crews.append(pairing if slack == pairing.slack else pairing.model_copy(update={"slack": slack}))
+    return instance.model_copy(update={"crews": tuple(crews)})

@@ -161,15 +161,15 @@ def capacity_queue(state: DayState, e: StreamEvent) -> dict[str, timedelta]:
         cut = (max(int(declared[0] * CUT_SHARE), 1), max(int(declared[1] * CUT_SHARE), 1))
         flying = {f.flight_id: f for f in state.flights.values() if f.status != "CANCELLED"}
         slots = ration_by_schedule(flying.values(), e.station, Window(start=e.start, end=e.end), cut, declared)
-        waits = {}  # each slot is its scheduled movement plus its wait: from the filed movement, what is left of it
+        left: dict[str, timedelta] = {}  # each slot is its scheduled movement plus its wait: from the filed one
         for fid, m in slots.items():
             f = flying[fid]
-            scheduled, filed = (
+            planned, filed_at = (
                 (f.scheduled_departure, f.departure) if f.origin == e.station else (f.scheduled_arrival, f.arrival)
             )
-            if (left := scheduled + timedelta(minutes=m) - filed) > timedelta(0):
-                waits[fid] = left
-        return waits
+            if (wait := planned + timedelta(minutes=m) - filed_at) > timedelta(0):
+                left[fid] = wait
+        return left
     waits: dict[str, timedelta] = {}
     window = Window(start=e.start, end=e.end)
     for scheduled, filed in zip(station_moves(state, e.station), filed_moves(state, e.station), strict=True):

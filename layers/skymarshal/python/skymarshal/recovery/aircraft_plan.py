@@ -137,7 +137,7 @@ class Label:
     ferried: bool = False  # at most one ferry per rotation keeps the search small
 
 
-def _earliest_departure(plan: Plan, aircraft, f: DatedFlight | Ferry, earliest: int, end: int) -> int | None:
+def earliest_departure(plan: Plan, aircraft, f: DatedFlight | Ferry, earliest: int, end: int) -> int | None:
     """First departure >= earliest clear of unavailability and with room at both airports, or None."""
     net = plan.net
     departure = earliest
@@ -298,7 +298,7 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
     elif earliest - may_leave > max_delay:
         return
     else:
-        departure = _earliest_departure(plan, aircraft, f, earliest, end)
+        departure = earliest_departure(plan, aircraft, f, earliest, end)
     if departure is None or (departure - may_leave > max_delay and f.status != "disrupted"):
         return
     if f.crew_slack is not None and f.status == "free" and departure - f.planned_departure > f.crew_slack:
@@ -333,7 +333,7 @@ def _ferries(plan: Plan, aircraft, label: Label, end: int, own_origins: set[str]
             continue
         probe = Ferry(label.airport, target, 0, route.duration)
         earliest = max(label.ready + aircraft.turn_round, net.instance.config.window_start)
-        departure = _earliest_departure(plan, aircraft, probe, earliest, end)
+        departure = earliest_departure(plan, aircraft, probe, earliest, end)
         if departure is None or not _maintenance_ok(aircraft, label, departure):
             continue
         ferry = Ferry(label.airport, target, departure, route.duration)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pydantic import BaseModel
@@ -30,6 +30,7 @@ from .passengers import PassengerLine, plan_passengers
 from .plan_cost import aircraft_total, passenger_total
 from .reseat import Reseater
 from .rows import SolutionRows, to_rows
+from .warm_start import WarmStart, repaired
 
 # A re-seating takes at least 0.5 s (Reseater's floor) and its model's build: none is started with less time left
 # (A05: the last one, given 0.13 s, took 0.57 s and ended the 60 s run at 60.2 s).
@@ -61,11 +62,6 @@ def by_passenger_worth(net: Network) -> list[str]:
     no slot to get there), then those carrying the most passenger value: first pick of scarce airport slots."""
     worth = {a: sum(net.flights[i].cancel_worth for i in net.planned_rotation[a]) for a in net.aircraft}
     return sorted(net.aircraft, key=lambda a: (net.aircraft[a].maintenance is None, -worth[a]))
-
-
-# A plan to start from: aircraft → its flights as (number, day, departure in absolute minutes). An infeasible
-# one is simply not kept (the search's own checks judge it like any plan).
-WarmStart = Mapping[str, Sequence[tuple[int, int, int]]]
 
 
 def plan_from(net: Network, start: WarmStart) -> Plan:
@@ -279,8 +275,9 @@ def solve(
     it, and the network agent's round waits for it)."""
     started = time.monotonic()
     search = _Search(instance, seed, rules, started + time_limit)
-    for start in warm_starts:  # offered first: the search then only keeps what beats them
-        search.offer(plan_from(search.net, start))
+    for start in warm_starts:  # offered first (as given, else as the model allows it): the search keeps what beats them
+        if not search.offer(plan_from(search.net, start)):
+            search.offer(repaired(search.net, start))
     order = by_passenger_worth(search.net)
     weights = Weights()
     first = construct(search.net, weights, order)
