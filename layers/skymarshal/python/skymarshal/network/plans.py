@@ -362,11 +362,12 @@ def hold_plan(
     data: PlanData,
     types: dict[str, str],
 ) -> NetworkPlan:
-    """Waiting, as a plan (network.hold): each group's flights held to their slots in turn, sharing the airport
-    (`others`: the hours the groups not planned and every flight already gone take)."""
-    used, actions = Counter(others), []
-    for group in groups:
-        planned = hold_actions(group.rotations, scope, used, reasons, unavailable_tails([group]))
-        actions += [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
+    """Waiting, as a plan (network.hold): every group's flights held to their slots in one ration-by-schedule walk
+    — a regulation orders the flights, not their fleets: planned a group after another, a widebody's 06:20 took the
+    slot an earlier 05:55 of the next group was owed — sharing the airport (`others`: the hours the groups not
+    planned and every flight already gone take)."""
+    rotations = {tail: rows for g in groups for tail, rows in g.rotations.items()}
+    planned = hold_actions(rotations, scope, Counter(others), reasons, unavailable_tails(groups))
+    actions = [x for x in planned if x.flight_id in in_scope or x.action != "operate"]
     rows, totals = measure(continuous(actions, data, types), data)
     return NetworkPlan(plan_id="network:hold", objective="hold", title=TITLES["hold"], actions=rows, totals=totals)
