@@ -5,8 +5,8 @@ A tail's outage holds its departures from the event's start (``realize``: a flig
 defect is found lands); the model forbids any flight overlapping the outage, so the outage starts for it once the
 flight airborne then has landed.
 
-A station window is metered as ``realize.capacity_queue`` meters it, its backlog after it too.
-The model counts every movement of a clock hour against that hour's limit; the judge queues only the movements the
+A station window is metered as ``realize.capacity_queue`` meters it, its backlog after it too. The model counts
+every movement of a clock hour against that hour's limit; the judge queues only the movements the
 window regulates. So each clock hour the window touches allows what the judge gives the regulated movements
 (``rules.slots.hour_capacity``: the cut rate, the part of it in the hour the window opens, none while a closure
 lasts) and, beside them, our movements scheduled in that hour outside the window (before it opens, after it
