@@ -50,3 +50,20 @@ def test_a_report_on_a_flight_an_earlier_plan_cancelled_is_refused_on_one_line(a
 def test_the_same_report_on_the_flight_still_to_operate_runs(run) -> None:  # noqa: F811
     request = run(REPORT)
     assert request["flight_id"] == "EY124-20270120"
+
+
+def test_a_cancelled_flight_among_several_named_is_refused_before_the_report_is_read(account, cancelled) -> None:
+    with pytest.raises(InvalidDisruption) as refused:
+        validate(
+            {
+                "disruption_id": "gone-2",
+                "prompt": "EY123 and EY124 on 20 Jan: the baggage belts are stuck, both about 30 min late",
+                "requested_by": "Dev Duty Manager",
+            },
+            execution_name="gone-2",
+            handle=cancelled,
+            tables=WorkflowTables(account.resource(), account.naming),
+            store=Store(),
+            now=NOW,
+        )
+    assert str(refused.value).startswith("EY124 on 2027-01-20 is cancelled in the data by day-E006")

@@ -30,8 +30,12 @@ HOUR = timedelta(hours=1)
 
 def hour_limits(state: DayState, e: StreamEvent) -> list[CapacityLimit]:
     """One limit per clock hour the window touches, and as many after it as it lasted: the judge meters the
-    backlog it leaves at the cut rate (a closure's at the normal rate) while it lasts (see the module's doc)."""
+    backlog it leaves at the cut rate (a closure's at the normal rate) while it lasts (see the module's doc). None
+    for a cut at an airport declaring its rate: its ration-by-schedule waits are holds (`declared_waits`), the judge
+    meters no hour there."""
     assert e.station is not None
+    if not e.closes and declared_rate(e.station) is not None:
+        return []
     departures, arrivals = station_moves(state, e.station)
     day = e.start.date()
     rates = (0, 0) if e.closes else (cut_rate(departures, day), cut_rate(arrivals, day))

@@ -126,7 +126,9 @@ def station_moves(
 def filed_moves(state: DayState, station: str | None) -> tuple[list[tuple[datetime, str]], list[tuple[datetime, str]]]:
     """(departures, arrivals) at the station at each flight's filed time — its estimate where a decision wrote one,
     else its schedule — as a regulation takes the last filed off-blocks time (network.hold's walk): a flight delayed
-    into the window by another cause queues for its slot there, one delayed out of it does not."""
+    into the window by another cause queues for its slot there (one the window caught as scheduled queues too,
+    wherever it was moved: ``capacity_queue``, stricter there than the hold plan, which lets a flight ready after
+    the window go)."""
     flying = [f for f in state.flights.values() if f.status != "CANCELLED"]
     return (
         [(f.departure, f.flight_id) for f in flying if f.origin == station],

@@ -275,7 +275,8 @@ def solve(
     it, and the network agent's round waits for it)."""
     started = time.monotonic()
     search = _Search(instance, seed, rules, started + time_limit)
-    for start in warm_starts:  # offered first (as given, else as the model allows it): the search keeps what beats them
+    # Each warm start offered first, as given, repaired when that is not kept: the search keeps what beats them.
+    for start in warm_starts:
         if not search.offer(plan_from(search.net, start)):
             search.offer(repaired(search.net, start))
     order = by_passenger_worth(search.net)

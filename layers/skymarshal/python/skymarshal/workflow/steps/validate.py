@@ -222,7 +222,7 @@ def validate(
     }
 
     def flight_run(flight: Flight, description: str, disruption: Disruption, overlay: Overlay) -> dict[str, Any]:
-        if (gone := no_departure_left(flight)) is not None:
+        if (gone := no_departure_left(flight)) is not None:  # a movement message's flight (the others: above)
             raise InvalidDisruption(gone)
         if request.redecides:  # the estimate the followed run's own plan gave the flight is no floor for this one's
             crew = q.crew_assignments(handle, flight.flight_id)
@@ -317,6 +317,8 @@ def validate(
                 )
             others.append(other)
     assert flight is not None  # each branch found its flight or returned
+    if (gone := next(filter(None, map(no_departure_left, [flight, *others])), None)) is not None:
+        raise InvalidDisruption(gone)  # before the report is read for facts: a cancelled flight has none to give
     try:
         words = described.unworded(request.prompt) if described else request.prompt
         disruption, overlay = flight_facts(
