@@ -11,8 +11,8 @@ Mapping the stream to the recovery model, each a stated simplification (``hindsi
 the stream):
 - a tail event is the tail unavailable over its window (from the landing of a flight in the air when it starts);
   a station window meters each clock hour it touches as the judge queues it (the cut rate, none while a closure
-  lasts, beside our movements outside the window in that hour), a cut at an airport declaring its rate holds each
-  flight for its ration-by-schedule slot;
+  lasts, beside our movements outside the window in that hour) — but a cut at an airport declaring its rate, where
+  the judge queues every airline's traffic, holds each flight for its ration-by-schedule slot instead;
 - a held flight and a flight whose crew member is out may not leave before the hold ends (`held_until`: on any
   tail, or cancelled — not the 2009 disruption's fixed tail and time, which left a day unsolvable once a held
   flight no crew could fly was cancelled and its tail's next held flight had no aircraft); reserves, later reports
