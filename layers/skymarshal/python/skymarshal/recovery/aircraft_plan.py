@@ -220,7 +220,7 @@ def _may_fly(f: DatedFlight, aircraft) -> bool:
     return f.status == "free" and f.family == aircraft.family and f.duration <= aircraft.range
 
 
-def _start_label(plan: Plan, aircraft) -> Label:
+def start_label(plan: Plan, aircraft) -> Label:
     net = plan.net
     prefix = net.fixed_prefix[aircraft.id]
     if not prefix:
@@ -260,7 +260,7 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
         by_origin.setdefault(net.flights[idx].origin, []).append(order)
     labels: list[list[Label]] = [[] for _ in candidates]
     own_origins = {net.flights[i].origin for i in candidates if net.flights[i].planned_aircraft == aircraft.id}
-    start = _start_label(plan, aircraft)
+    start = start_label(plan, aircraft)
     best, best_value = None, float("-inf")
     frontier = [start]
     for order in range(-1, len(candidates)):

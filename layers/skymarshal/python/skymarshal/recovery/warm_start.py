@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .aircraft_plan import Plan, earliest_departure
+from .aircraft_plan import Plan, earliest_departure, start_label
 from .network import Network
 
 WarmStart = Mapping[str, Sequence[tuple[int, int, int]]]  # aircraft → (number, day, departure in absolute minutes)
@@ -40,13 +40,9 @@ def repaired(net: Network, start: WarmStart) -> Plan:
     plan = Plan(net)
     end = net.instance.config.window_end
     at: dict[str, tuple[str, int, int]] = {}  # aircraft → (where it is, when it is ready, its last flight's number)
-    for aircraft_id in net.aircraft:
-        prefix = net.fixed_prefix.get(aircraft_id, [])
-        if prefix:
-            last = net.flights[prefix[-1]]
-            at[aircraft_id] = (last.destination, plan.departure[last.idx] + last.duration, last.number)
-        else:
-            at[aircraft_id] = (net.aircraft[aircraft_id].initial_airport, -(10**9), 0)
+    for aircraft_id, aircraft in net.aircraft.items():
+        label = start_label(plan, aircraft)  # after its fixed flights, as the construction starts it
+        at[aircraft_id] = (label.airport, label.ready, label.last_number)
     for listed, aircraft_id, idx in _legs(net, start):
         f, aircraft = net.flights[idx], net.aircraft[aircraft_id]
         where, ready, last_number = at[aircraft_id]
