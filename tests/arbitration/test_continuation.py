@@ -20,7 +20,6 @@ from hypothesis import strategies as st
 from skymarshal.arbitration.actions import CancelFlight, ContinueFlight, DelayFlight, RebookPassengers
 from skymarshal.arbitration.continuation.plan import continuation_of, continuation_scenarios
 from skymarshal.arbitration.models import RejectionCode
-from skymarshal.arbitration.plans.rescue import ferry_minutes
 from skymarshal.arbitration.rotation.plan import planned
 from skymarshal.arbitration.validation.scenario import validate
 from skymarshal.data import queries as q
@@ -28,6 +27,7 @@ from skymarshal.models.airports import great_circle_km
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.network.continuity import MAX_KNOCK_ON
 from skymarshal.rules.curfew import check_movement_at
+from skymarshal.rules.ferry import ferry_minutes
 from skymarshal.rules.ftl_easa_limits import MIN_REST_ORO_FTL_235
 from skymarshal.rules.rotation import rotation_breaks
 

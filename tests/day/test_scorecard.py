@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from datetime import date, timedelta
 
+import pytest
 from day_rows import F1, F2, F7, booking, flight, state, utc
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from skymarshal.day.baselines import cancel, run_baseline
 from skymarshal.day.realize import realize
 from skymarshal.day.scorecard import score
 from skymarshal.day.stream import StreamEvent
+from skymarshal.rules import finance
 from skymarshal.rules.finance import STRANDED_MINUTES
 
 DAY = date(2027, 1, 20)
@@ -281,3 +283,17 @@ def test_a_cancelled_flight_is_left_out_of_d15_and_counted_late_in_d15_of_the_sc
     tables.flights["F1"] = F1.model_copy(update={"status": "CANCELLED"})
     cancelled = score("cancel", tables, held, [DAY])
     assert (cancelled.d15, cancelled.d15_scheduled) == (1.0, 0.5)  # F2 on time; F1 gone, or late
+
+
+def test_a_leg_a_decision_added_is_costed_by_its_block_minutes_and_is_no_scheduled_flight():
+    """A rescue aircraft's ferry (an empty leg execution writes as a row of its own) costs the airline its block
+    minutes; it carries nobody and was never scheduled, so the flight counts and D15 do not see it."""
+    base = score("none", state(), [], [DAY])
+    tables = state()
+    ferry = flight("F1-FERRY", "EY21F", "MCT", "AUH", utc(2027, 1, 20, 5), 95, "A6-BLS")
+    tables.flights[ferry.flight_id] = ferry
+    tables.added_legs = frozenset({ferry.flight_id})
+    rescued = score("rescue", tables, [], [DAY])
+    assert (rescued.flights, rescued.d15, rescued.passengers) == (base.flights, base.d15, base.passengers)
+    assert rescued.operating_cost_usd == pytest.approx(base.operating_cost_usd + finance.ferry_cost(95).amount_usd)
+    assert finance.ferry_cost(95).amount_usd > 0

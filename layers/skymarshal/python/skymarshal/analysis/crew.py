@@ -13,6 +13,7 @@ from ..models.findings import Finding
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal, latest_legal_delay
+from ..rules.ferry import FERRY_RANKS
 from ..rules.rostered import CrewLegality, duty_at_delay, flight_crew_legality
 from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, call_out_report, legal_reserves, standby_covering
 from .base import Analysis, decision_time, sources
@@ -273,26 +274,6 @@ def replacement_findings(
         raise LookupError(f"reserve {reserve_id} is not in CrewMembers")
     history = _rosters(handle, [reserve_id], flight.scheduled_departure)[reserve_id]
     return evaluate_swap_candidate(reserve[0], history, template, report, rules)
-
-
-FERRY_REPORT_BEFORE = timedelta(minutes=60)  # company policy: report for a ferry (no passengers to board)
-FERRY_RANKS = ("CPT", "FO")
-
-
-def ferry_duty(
-    origin: str, destination: str, aircraft_type: str, departure: datetime, arrival: datetime
-) -> ProposedDuty:
-    """A one-sector duty flying an aircraft empty from `origin` to `destination` (a rescue aircraft's ferry)."""
-    return ProposedDuty(
-        report=departure - FERRY_REPORT_BEFORE,
-        fdp_end=arrival,
-        sectors=1,
-        aircraft_type=aircraft_type,
-        start_station=origin,
-        end_station=destination,
-        block_minutes=int((arrival - departure).total_seconds() // 60),
-        label=f"ferry {origin}-{destination}",
-    )
 
 
 def ferry_crew(

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from ..models.fleet import AIRCRAFT_TYPES
-from ..models.operational import Flight
+from ..models.operational import AircraftDay, Flight
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
 from .realize import DayState, Timing, as_found, realize
+from .rescue import rescues
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 from .trace import EventStep, Tracer, changes
@@ -253,13 +254,22 @@ def cancel_first_policy(ctx: Context) -> Policy:
     return lambda state, known, e: cancel(state, _caught(state, realize(state, known), e), e.at)
 
 
-def event_options(state: DayState, known: Sequence[StreamEvent], e: StreamEvent) -> list[DayState]:
-    """Wait, cancel the rotation, or (an AOG) swap to a same-type tail on the ground in time."""
+def event_options(
+    state: DayState,
+    known: Sequence[StreamEvent],
+    e: StreamEvent,
+    spares: Sequence[AircraftDay] = (),
+    standby: StandbyIndex | None = None,
+) -> list[DayState]:
+    """Wait, cancel the rotation, or (an AOG) swap to a same-type tail on the ground in time — and, given the day's
+    `spares` (the hindsight's repertoire, not the greedy baseline's), a rescue aircraft from each near one."""
     timings = realize(state, known)
     caught = _caught(state, timings, e)
     options = [state, cancel(state, caught, e.at)]
     if e.holds == "tail" and caught and (swapped := swap(state, caught[0], timings)) is not None:
         options.append(swapped)
+    if e.holds == "tail" and caught and spares and standby and caught[0].aircraft_registration == e.registration:
+        options += rescues(state, known, e, caught[0], spares, standby, BY)
     return options
 
 

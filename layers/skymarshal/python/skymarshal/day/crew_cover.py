@@ -13,6 +13,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import CrewDuty, Flight
@@ -124,7 +125,7 @@ def moved_reports(state: DayState, f: Flight, departure: datetime, now: datetime
     return dataclasses.replace(state, crew_on={**state.crew_on, f.flight_id: crew}, rosters={**state.rosters, **moved})
 
 
-def _retimed(f: Flight, leaves: datetime, by: str) -> Flight:
+def retimed(f: Flight, leaves: datetime, by: str) -> Flight:
     """`f` leaving at `leaves`, its block kept: a cover's retime, written as the decision's."""
     return f.model_copy(
         update={
@@ -139,7 +140,7 @@ def _retimed_in_sequence(state: DayState, f: Flight, leaves: datetime, by: str) 
     """`state`'s flights with `f` leaving at `leaves` and its tail's next flights it would then overtake re-timed
     behind it (each leaving once the one before has landed and turned round): a retime never leaves the aircraft's
     later legs in front of it, which flown would be a rotation break (``rules.rotation``), not a knock-on."""
-    flights = {**state.flights, f.flight_id: _retimed(f, leaves, by)}
+    flights = {**state.flights, f.flight_id: retimed(f, leaves, by)}
     turn = timedelta(minutes=AIRCRAFT_TYPES[f.aircraft_type].min_turn_minutes)
     ready = leaves + (f.arrival - f.departure) + turn
     later = sorted(
@@ -155,7 +156,7 @@ def _retimed_in_sequence(state: DayState, f: Flight, leaves: datetime, by: str) 
     for g in later:
         if g.departure >= ready:
             break
-        flights[g.flight_id] = _retimed(g, ready, by)
+        flights[g.flight_id] = retimed(g, ready, by)
         ready += (g.arrival - g.departure) + turn
     return flights
 
@@ -163,6 +164,15 @@ def _retimed_in_sequence(state: DayState, f: Flight, leaves: datetime, by: str) 
 def _without(state: DayState, flight_id: str, crew_ids: set[str]) -> DayState:
     rows = [r for r in state.crew_on.get(flight_id, []) if r.crew_id not in crew_ids]
     return dataclasses.replace(state, crew_on={**state.crew_on, flight_id: rows})
+
+
+class Positioned(NamedTuple):
+    """Reserves called from another station, travelling to the flight (on a rescue aircraft's ferry): where
+    they stand by, when they report there, and the earliest the flight may leave with them."""
+
+    station: str
+    report: datetime
+    ready: datetime
 
 
 def reserve_cover(
@@ -173,11 +183,13 @@ def reserve_cover(
     known: Sequence[StreamEvent],
     standby: StandbyIndex,
     by: str,
+    positioned: Positioned | None = None,
 ) -> DayState | None:
-    """`state` with a legal reserve on standby at `f`'s origin in place of every member illegal when `f` leaves
-    at `departure`, or None when a rank has no legal reserve (ORO.FTL.225 call-out from a covering standby; the
-    reserve's duty checked from its own report by ``evaluate_swap_candidate``). The flight then leaves when it
-    can without them (a sick member replaced no longer holds it), but never before the reserves can report."""
+    """`state` with a legal reserve on standby at `f`'s origin (or where `positioned` says) in place of every
+    member illegal when `f` leaves at `departure`, or None when a rank has no legal reserve (ORO.FTL.225 call-out
+    from a covering standby; the reserve's duty checked from its own report by ``evaluate_swap_candidate``). The
+    flight then leaves when it can without them (a sick member replaced no longer holds it), but never before the
+    reserves can report — or, positioned, arrive and report."""
     illegal = illegal_members(state, f, departure)
     if not illegal:
         return None
@@ -186,15 +198,18 @@ def reserve_cover(
     timing = realize(trial, known).get(f.flight_id)
     if timing is None:
         return None
-    report = call_out_report(now, timing.departure)
-    leaves = max(timing.departure, report + REPORT_BEFORE_DEPARTURE)
+    if positioned is None:
+        station, report = f.origin, call_out_report(now, timing.departure)
+        leaves = max(timing.departure, report + REPORT_BEFORE_DEPARTURE)
+    else:
+        station, report, leaves = positioned.station, positioned.report, max(timing.departure, positioned.ready)
     rows = list(state.crew_on.get(f.flight_id, []))
     delay = max(0, _minutes(planned_departure(rows), leaves))
     rating = AIRCRAFT_TYPES[f.aircraft_type].rating_group
     on_board = {r.crew_id for r in rows}
     candidates = [
         state.members[r.crew_id]
-        for r in standby_covering(f.origin, report, standby.read)
+        for r in standby_covering(station, report, standby.read)
         if r.crew_id in state.members and r.crew_id not in on_board and rating in state.members[r.crew_id].type_ratings
     ]
     chosen: dict[str, str] = {}
@@ -215,7 +230,7 @@ def reserve_cover(
     rosters = {**state.rosters, **{cid: [*state.rosters.get(cid, ()), row] for cid, row in called.items()}}
     flights = state.flights
     if leaves > timing.departure:  # the reserves' report holds the flight: written as the decision's retime
-        flights = {**flights, f.flight_id: _retimed(f, leaves, by)}
+        flights = {**flights, f.flight_id: retimed(f, leaves, by)}
     return dataclasses.replace(
         state, flights=flights, crew_on={**state.crew_on, f.flight_id: new_rows}, rosters=rosters
     )

@@ -1,5 +1,8 @@
 """A planner who knows the whole day: the greedy baseline's repertoire for each event in turn — wait, cancel the
-rotation, an AOG's swap to a same-type tail on the ground in time (``baselines.event_options``) — each option made
+rotation, an AOG's swap to a same-type tail on the ground in time (``baselines.event_options``) — and the rescue
+aircraft SkyMarshal's generator offers an outstation AOG (``rescue``: a spare ferried in, with reserves on the
+ferry where the crew rules allow; it cut ordinary seed 17's bound, where rank 1 flew one and no planner here
+could), each option made
 as the on-line greedy makes it (legal for the crews by the delay baseline's answers, ``baselines.legalize``, on the
 events revealed so far), and the one whose day costs least with every event of the day known kept
 (``hindsight_crews.day_cost``: the passengers' minutes and nights valued beside the money, where the on-line greedy
@@ -17,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
+from ..models.operational import AircraftDay
 from .baselines import Context, event_options, legalize
 from .hindsight_crews import day_cost
 from .realize import DayState
@@ -24,14 +28,20 @@ from .stream import StreamEvent
 
 
 def foresight_day(
-    state: DayState, events: Sequence[StreamEvent], days: Sequence[date], crews_for_the_day: bool = False
+    state: DayState,
+    events: Sequence[StreamEvent],
+    days: Sequence[date],
+    crews_for_the_day: bool = False,
+    spares: Sequence[AircraftDay] = (),
 ) -> DayState:
     """`state` with each event decided in turn by the option whose day, every event known, costs least; with
-    `crews_for_the_day`, each option's crews answered for every event of the day at once."""
+    `crews_for_the_day`, each option's crews answered for every event of the day at once; with the day's `spares`,
+    an AOG's rescue aircraft among the options (``rescue``: SkyMarshal's answer, beyond the greedy baseline's)."""
     ctx = Context(days=days, state=state)
     current = state.copy()
     for i, e in enumerate(events):
         known = events if crews_for_the_day else events[: i + 1]
-        legal = [legalize(s, known, e.at, ctx.standby) for s in event_options(current, known, e)]
-        current = min(legal, key=lambda s: day_cost(ctx.score(s, events)))
+        legal = [legalize(s, known, e.at, ctx.standby) for s in event_options(current, known, e, spares, ctx.standby)]
+        # a day whose tails do not fly in sequence is no day an airline can fly, whatever it costs
+        current = min(legal, key=lambda s: (ctx.score(s, events).rotation_breaks, day_cost(ctx.score(s, events))))
     return current

@@ -369,12 +369,13 @@ def hindsight_plan(
     days = {
         "plan": legal(out),
         "waiting": waiting,
-        "foresight": legal(foresight_day(given, events, [day])),
-        "foresight, crews for the day": legal(foresight_day(given, events, [day], crews_for_the_day=True)),
+        "foresight": legal(foresight_day(given, events, [day], spares=spares)),
+        "foresight, crews for the day": legal(foresight_day(given, events, [day], True, spares)),
     }
-    costs = {name: day_cost(score(POLICY, s, events, [day], DecisionStats())) for name, s in days.items()}
+    cards = {name: score(POLICY, s, events, [day], DecisionStats()) for name, s in days.items()}
+    costs = {name: day_cost(card) for name, card in cards.items()}
     LOG.info("hindsight: the day costs %s", ", ".join(f"{k} {v:,.0f}" for k, v in costs.items()))
-    return days[min(costs, key=costs.__getitem__)]
+    return days[min(costs, key=lambda name: (cards[name].rotation_breaks, costs[name]))]  # flown in sequence first
 
 
 def run_hindsight(

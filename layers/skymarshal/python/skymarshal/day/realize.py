@@ -45,6 +45,9 @@ class DayState:
     members: Mapping[str, CrewMember]
     original_tails: dict[str, str]  # flight id → its tail before the day's decisions (tail swaps)
     min_connection_minutes: Mapping[str, int]  # airport → MCT (others: DEFAULT_MCT)
+    # legs the day's decisions added to the schedule: a rescue aircraft's ferry, a diversion's continuation (no
+    # passengers of their own, no scheduled flight to be on time: costed by their block minutes, ``scorecard``)
+    added_legs: frozenset[str] = frozenset()
 
     def copy(self) -> DayState:
         """A copy whose flights and bookings can be changed (a baseline's own tables)."""
@@ -56,6 +59,7 @@ class DayState:
             members=self.members,
             original_tails=dict(self.original_tails),
             min_connection_minutes=self.min_connection_minutes,
+            added_legs=self.added_legs,
         )
 
 
@@ -220,8 +224,12 @@ def realize(state: DayState, events: Sequence[StreamEvent]) -> dict[str, Timing]
 
 
 def flights_of(state: DayState, days: Iterable[date]) -> list[Flight]:
+    """The scheduled flights of `days` (a leg the day's decisions added is none of them)."""
     wanted = set(days)
-    return sorted((f for f in state.flights.values() if f.flight_date in wanted), key=lambda f: f.scheduled_departure)
+    return sorted(
+        (f for f in state.flights.values() if f.flight_date in wanted and f.flight_id not in state.added_legs),
+        key=lambda f: f.scheduled_departure,
+    )
 
 
 def as_found(state: DayState) -> DayState:
@@ -235,8 +243,9 @@ def as_found(state: DayState) -> DayState:
         if f.updated_by_execution
         else f
         for fid, f in state.flights.items()
+        if fid not in state.added_legs  # the day found no leg its decisions added
     }
-    return dataclasses.replace(state, flights=flights)
+    return dataclasses.replace(state, flights=flights, added_legs=frozenset())
 
 
 def moved_later(state: DayState, timings: dict[str, Timing], days: set[date]) -> list[Flight]:
@@ -246,7 +255,7 @@ def moved_later(state: DayState, timings: dict[str, Timing], days: set[date]) ->
     flight the day's to answer). Their passengers and costs are the day's, whichever policy moved them; a later
     flight late only as the tables held it before the day, with its own knock-on, is not."""
     last = max(days)
-    later = [f for f in state.flights.values() if f.flight_date > last]
+    later = [f for f in state.flights.values() if f.flight_date > last and f.flight_id not in state.added_legs]
     # the day as found is flown only when a later flight nobody wrote leaves late at all
     late = [f for f in later if not f.updated_by_execution and _late(timings.get(f.flight_id), f)]
     quiet = realize(as_found(state), []) if late else {}

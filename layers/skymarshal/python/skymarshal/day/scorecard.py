@@ -15,7 +15,8 @@
 - EU261/UK261 compensation and Art. 9 care: ``rules.guest.compensation_liability`` (journey basis, the cause's
   Art. 5(3) standing) and ``rules.guest.duty_of_care`` for every flight delayed or cancelled.
 - Operating cost: ``rules.finance`` — delay minutes × the A4A rate, cancelled bookings' fares and
-  re-accommodation, tail swaps.
+  re-accommodation, tail swaps, and the block minutes of every leg a decision added (a rescue aircraft's ferry, a
+  diversion's continuation: ``finance.ferry_cost``) — such a leg is no scheduled flight, so no D15 or count has it.
 - Crew legality: every crew member of every delayed flight checked by the crew rules at the delay flown;
   rotation breaks: every tail's flights as flown through ``rules.rotation`` (continuity and turn only).
 """
@@ -297,10 +298,12 @@ def _money(
     )
     compensation = finance.compensation_cost(liabilities).amount_usd
     care = finance.care_cost(cares).amount_usd
+    added = sum(state.flights[fid].block_minutes for fid in state.added_legs if fid in timings)
     operating = (
         finance.delay_cost(flight_delays).amount_usd
         + finance.cancellation_cost(cancelled_rows).amount_usd
         + finance.tail_swap_cost(swaps).amount_usd
+        + finance.ferry_cost(added).amount_usd
     )
     return compensation, care, operating
 
@@ -338,7 +341,7 @@ def score(
         state, scored, timings, delay_of, lambda fid: cause.get(fid) or events_cause.get(fid)
     )
     otp, pax = _series(flown, journeys, origin)
-    crew = _crew_violations(state, scored, timings)
+    crew = _crew_violations(state, [*scored, *(state.flights[fid] for fid in sorted(state.added_legs))], timings)
     seconds = decisions.seconds
     return Scorecard(
         policy=policy,

@@ -113,6 +113,8 @@ def from_handle(handle: DataHandle, days: Iterable[date], original_tails: Mappin
         members=_Lazy(member),
         original_tails={fid: original_tails.get(fid, f.aircraft_registration) for fid, f in flights.items()},
         min_connection_minutes=MCT,
+        # the legs not there when the replay began (no first read: none known)
+        added_legs=frozenset(fid for fid in flights if original_tails and fid not in original_tails),
     )
 
 

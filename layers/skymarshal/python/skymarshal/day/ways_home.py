@@ -24,7 +24,7 @@ class WaysHome:
         flown = [
             as_flown(f, t).model_copy(update={"status": "SCHEDULED"})
             for fid, t in timings.items()
-            if (f := state.flights[fid]).status != "DIVERTED"
+            if (f := state.flights[fid]).status != "DIVERTED" and fid not in state.added_legs  # a ferry seats nobody
         ]
         self.network = Network(flown)
         self.seats = SeatLedger(flown)

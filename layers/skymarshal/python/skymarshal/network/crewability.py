@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from ..analysis.crew import FERRY_RANKS, ferry_duty
 from ..models.network_plan import CrewChange, FlightAction, Replanning
+from ..rules.ferry import FERRY_RANKS, ferry_duty
 from ..rules.standby import REPORT_BEFORE_DEPARTURE
 from .continuity import flight_row, keep_continuous
 from .crew import (

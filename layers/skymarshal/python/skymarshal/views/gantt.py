@@ -18,11 +18,12 @@ from datetime import datetime, timedelta
 
 from ..arbitration.actions import CancelFlight, ContinueFlight, DivertFlight, ReassignCrew, SwapAircraft
 from ..arbitration.models import ArbitratorOutput, ConstraintCheck, RankedScenario
-from ..arbitration.plans.operate import FERRY_KM_PER_MINUTE, FERRY_TAXI_MINUTES
+from ..arbitration.plans.operate import FERRY_KM_PER_MINUTE
 from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import Flight
 from ..rules import network
+from ..rules.ferry import FERRY_TAXI_MINUTES
 from .gantt_crew import check_text, crew_rows
 from .gantt_models import (
     BandKind,

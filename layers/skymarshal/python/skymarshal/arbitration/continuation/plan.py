@@ -23,6 +23,7 @@ from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
 from ...network.continuity import MAX_KNOCK_ON
 from ...rules import finance, guest
+from ...rules.ferry import ferry_minutes
 from ...rules.rotation import flying
 from ..actions import ContinueFlight, DelayFlight, RestCrew
 from ..context import DisruptionContext
@@ -32,7 +33,6 @@ from ..memo_keys import SeatsRead
 from ..models import ConstraintCheck, RejectionCode, Scenario
 from ..plans.cancellation import cancelled
 from ..plans.curfew_wait import MAX_WINDOWS, curfew_wait
-from ..plans.rescue import ferry_minutes
 from ..rotation.plan import OPERABLE, tail_flights
 from . import crew as crew_rules
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime
 
-from ...analysis.crew import FERRY_RANKS, ferry_crew_findings, ferry_duty
+from ...analysis.crew import ferry_crew_findings
 from ...rules.curfew import Movement, check_movement_at
+from ...rules.ferry import FERRY_RANKS, ferry_duty
 from ..actions import ContinueFlight, FerryAircraft
 from ..context import DisruptionContext
 from ..memo_keys import FerryCrewCheck

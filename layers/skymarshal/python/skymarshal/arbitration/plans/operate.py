@@ -13,6 +13,7 @@ from ...data import queries as q
 from ...models.airports import great_circle_km
 from ...models.operational import Flight
 from ...rules import finance, guest, network
+from ...rules.ferry import FERRY_TAXI_MINUTES
 from ..actions import DelayFlight, DivertFlight, FerryAircraft, ReassignCrew, RebookPassengers, SwapAircraft
 from ..context import DisruptionContext
 from ..crew.cabin import add_cabin_crew, extra_cabin_crew
@@ -28,7 +29,7 @@ from .text import pros_cons, title
 
 RESERVE_CALL_OUT_HOURS = 3.0  # company policy: paid call-out per reserve crew member
 COACH_KMH, COACH_HANDLING_MINUTES = 70, 60  # after a diversion: coach to the destination
-FERRY_TAXI_MINUTES, FERRY_KM_PER_MINUTE = 30, 12.0
+FERRY_KM_PER_MINUTE = 12.0  # a diverted flight's ferry onward, at its cruise (the rescue's: `rules.ferry`)
 
 
 def operate(

@@ -16,11 +16,12 @@ import math
 from datetime import timedelta
 
 from ...analysis.base import decision_time
-from ...analysis.crew import REPORT_BEFORE_DEPARTURE, ferry_crew, ferry_duty
+from ...analysis.crew import REPORT_BEFORE_DEPARTURE, ferry_crew
 from ...data import queries as q
 from ...models.airports import great_circle_km
 from ...models.fleet import AIRCRAFT_TYPES, compatible_types
 from ...models.operational import AircraftDay
+from ...rules.ferry import FERRY_PREPARATION, ferry_duty, ferry_minutes
 from ..actions import FerryAircraft, ReassignCrew, SwapAircraft
 from ..context import DisruptionContext
 from ..crew.chain import own_illegal, rostered_at
@@ -30,16 +31,7 @@ from ..rotation import plan as rotation_plan
 from .curfew_wait import MAX_WINDOWS, after_curfews, curfew_wait
 from .operate import operate
 
-FERRY_PREPARATION = timedelta(minutes=90)  # company policy: call out the ferry crew, fuel and prepare the spare
-FERRY_TAXI_MINUTES = 30  # taxi out and in
 MAX_RESCUES = 2  # the nearest spares: a farther one only arrives later
-
-
-def ferry_minutes(origin: str, destination: str, aircraft_type: str) -> int:
-    """Block minutes of an empty ferry: great-circle distance at the type's cruise speed, plus taxi."""
-    return FERRY_TAXI_MINUTES + math.ceil(
-        great_circle_km(origin, destination) / AIRCRAFT_TYPES[aircraft_type].cruise_kmh * 60
-    )
 
 
 def _spares(ctx: DisruptionContext) -> list[AircraftDay]:

@@ -1,0 +1,143 @@
+"""The hindsight's rescue aircraft (``day.rescue``): a spare ferried to an outstation AOG with a legal ferry crew
+from standby at its station, taking the grounded tail's flights — written as execution writes it (the ferry a leg
+of its own, costed by its block minutes), and chosen by the planner who knows the day when it leaves the day
+cheaper than waiting or cancelling. No AWS: a hand-built airline."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date, timedelta
+
+from day_rows import F1, F2, state, utc
+from row_builders import flight, flight_duty
+from test_legal_baselines import member, standby
+
+from skymarshal.day.baselines import event_options
+from skymarshal.day.crew_cover import StandbyIndex
+from skymarshal.day.foresight import foresight_day
+from skymarshal.day.realize import DayState, realize
+from skymarshal.day.rescue import CONNECTION, rescues
+from skymarshal.day.scorecard import illegal_members, score
+from skymarshal.day.stream import StreamEvent
+from skymarshal.models.fleet import AIRCRAFT_TYPES
+from skymarshal.models.operational import AircraftDay, LandingRecord
+from skymarshal.rules import finance
+from skymarshal.rules.ferry import FERRY_PREPARATION, ferry_minutes
+from skymarshal.rules.standby import REPORT_BEFORE_DEPARTURE
+
+DAY = date(2027, 1, 20)
+SPARE = AircraftDay(
+    aircraft_registration="A6-BLS", date=DAY, aircraft_type="B789", status="SPARE", station="AUH", capacity={}
+)
+
+
+def pilots(station: str = "AUH", ranks: tuple[str, ...] = ("CPT", "FO")) -> DayState:
+    """The hand-built day with F2 FRA-AUH 17:30 on A6-BLA, and pilots of `ranks` on standby at `station` all day."""
+    tables = state()
+    rows, members = dict(tables.rosters), dict(tables.members)
+    for n, rank in enumerate(ranks):
+        crew_id = f"P{n}"
+        rows[crew_id] = [standby(crew_id, station, 4, 16)]
+        landings = [LandingRecord(aircraft_type="B789", at=utc(2027, 1, 10 + n, 8)) for n in range(3)]  # recency
+        members[crew_id] = member(crew_id, station).model_copy(update={"rank": rank, "recent_landings": landings})
+    return dataclasses.replace(tables, rosters=rows, members=members)
+
+
+def aog_at_fra(hours: int = 30) -> StreamEvent:
+    """A6-BLA grounded at FRA from 12:00 for `hours` (F2's flight)."""
+    at = utc(2027, 1, 20, 12)
+    return StreamEvent(
+        event_id="E-aog",
+        at=at,
+        holds="tail",
+        family="technical",
+        cause="technical",
+        history_type="mechanical",
+        flight_id=F2.flight_id,
+        registration="A6-BLA",
+        start=at,
+        end=at + timedelta(hours=hours),
+        report="F2 AOG at FRA",
+    )
+
+
+def test_a_spare_is_ferried_in_with_a_ferry_crew_and_takes_the_grounded_tails_flights():
+    tables, e = pilots(), aog_at_fra()
+    (rescued,) = rescues(tables, [e], e, F2, [SPARE], StandbyIndex(tables.rosters), "test")
+    ferry = rescued.flights["F2-FERRY"]
+    assert rescued.added_legs == {"F2-FERRY"}
+    assert (ferry.origin, ferry.destination, ferry.aircraft_registration) == ("AUH", "FRA", "A6-BLS")
+    assert ferry.scheduled_departure == e.at + FERRY_PREPARATION
+    assert ferry.block_minutes == ferry_minutes("AUH", "FRA", "B789")
+    assert {r.position for r in rescued.crew_on["F2-FERRY"]} == {"CPT", "FO"}
+    assert rescued.flights["F2"].aircraft_registration == "A6-BLS"
+    timings = realize(rescued, [e])
+    turn = timedelta(minutes=AIRCRAFT_TYPES["B789"].min_turn_minutes)
+    assert timings["F2"].departure == max(F2.scheduled_departure, ferry.scheduled_arrival + turn)
+    card, waited = score("rescue", rescued, [e], [DAY]), score("wait", tables, [e], [DAY])
+    assert card.rotation_breaks == 0 and card.flights == waited.flights
+    assert card.passenger_delay_minutes < waited.passenger_delay_minutes
+    assert card.operating_cost_usd >= finance.ferry_cost(ferry.block_minutes).amount_usd
+
+
+def test_no_rescue_without_a_captain_and_a_first_officer_on_standby_where_the_spare_is():
+    e = aog_at_fra()
+    for tables in (pilots(ranks=("CPT",)), pilots(station="FRA"), state()):
+        assert rescues(tables, [e], e, F2, [SPARE], StandbyIndex(tables.rosters), "test") == []
+
+
+def test_no_rescue_from_a_spare_at_the_flights_own_station_already_flying_or_of_another_type():
+    tables, e = pilots(), aog_at_fra()
+    index = StandbyIndex(tables.rosters)
+    at_fra = SPARE.model_copy(update={"station": "FRA"})
+    flying = SPARE.model_copy(update={"aircraft_registration": F1.aircraft_registration})
+    narrow = SPARE.model_copy(update={"aircraft_type": "A320"})
+    for spare in (at_fra, flying, narrow):
+        assert rescues(tables, [e], e, F2, [spare], index, "test") == [], spare
+
+
+def test_the_greedy_baseline_is_offered_no_rescue_and_the_planner_who_knows_the_day_takes_it():
+    tables, e = pilots(), aog_at_fra()
+    assert not any(s.added_legs for s in event_options(tables, [e], e))
+    day = foresight_day(tables, [e], [DAY], spares=[SPARE])
+    assert day.added_legs == {"F2-FERRY"} and day.flights["F2"].aircraft_registration == "A6-BLS"
+    short = aog_at_fra(hours=1)  # released before the ferry could land: waiting is the cheaper day
+    assert not foresight_day(tables, [short], [DAY], spares=[SPARE]).added_legs
+
+
+def test_a_member_the_rescues_wait_makes_illegal_is_replaced_by_a_reserve_travelling_on_the_ferry():
+    """BAH-AUH grounded at Bahrain; its first officer's next duty reports 13 h 05 after release, so the rescue's
+    wait leaves them short of rest (ORO.FTL.235): a first officer on standby at AUH flies out on the ferry."""
+    out = flight("EY5", "AUH", "BAH", utc(2027, 1, 20, 6), 90, "A6-BLA", flight_id="G1")
+    back = flight("EY6", "BAH", "AUH", utc(2027, 1, 20, 9), 90, "A6-BLA", flight_id="G2")  # before the ferry leaves
+    later = flight("EY7", "AUH", "BAH", utc(2027, 1, 20, 11, 30) + timedelta(hours=13, minutes=50), 90, "A6-BLB",
+                   flight_id="G3")  # fmt: skip
+    rows = {
+        "C1": [flight_duty("C1", back, "FO", aircraft_type="B789", block_minutes=90, pilots_on_board=2),
+               flight_duty("C1", later, "FO", aircraft_type="B789", block_minutes=90, pilots_on_board=2,
+                           duty_id="D-C1-next")],
+    }  # fmt: skip
+    tables = pilots(ranks=("CPT", "FO", "FO"))
+    members = {**tables.members, "C1": member("C1").model_copy(update={"rank": "FO"})}
+    flights = {f.flight_id: f for f in (out, back, later)}
+    tables = dataclasses.replace(
+        tables,
+        flights=flights,
+        bookings=[],
+        crew_on={"G2": rows["C1"][:1], "G3": rows["C1"][1:]},
+        rosters={**tables.rosters, **rows},
+        members=members,
+        original_tails={k: f.aircraft_registration for k, f in flights.items()},
+    )
+    at = utc(2027, 1, 20, 8)
+    e = StreamEvent(event_id="E-bah", at=at, holds="tail", family="technical", cause="technical",
+                    history_type="mechanical", flight_id="G2", registration="A6-BLA", start=at,
+                    end=at + timedelta(hours=20), report="EY6 AOG at BAH")  # fmt: skip
+    (rescued,) = rescues(tables, [e], e, back, [SPARE], StandbyIndex(tables.rosters), "test")
+    on_board = {r.crew_id for r in rescued.crew_on["G2"]}
+    assert "C1" not in on_board and on_board & {"P1", "P2"}, on_board
+    assert not illegal_members(rescued, back, realize(rescued, [e])["G2"].departure)
+    ferry = rescued.flights["G2-FERRY"]
+    assert realize(rescued, [e])["G2"].departure >= ferry.scheduled_arrival + CONNECTION + REPORT_BEFORE_DEPARTURE
+    card = score("rescue", rescued, [e], [DAY])  # the flight written after the ferry: the spare's day in sequence
+    assert (card.rotation_breaks, card.crew_violations) == (0, 0), card.rotation_break_notes
