@@ -180,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  baseline {name}: {time.monotonic() - t:.1f} s", flush=True)
         if args.hindsight_seconds > 0:
             t = time.monotonic()
-            spares = [a for a in airline.tables[s.AIRCRAFT_AVAILABILITY] if a.date == args.day]
+            # the day's spares and the next day's: a late evening's rotation is handed over the next morning
+            spares = [
+                a for a in airline.tables[s.AIRCRAFT_AVAILABILITY] if a.date in (args.day, args.day + timedelta(1))
+            ]
             try:
                 cards.append(run_hindsight(state, stream.events, args.day, args.hindsight_seconds, spares))
                 print(f"  hindsight bound: {time.monotonic() - t:.0f} s", flush=True)

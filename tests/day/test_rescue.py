@@ -15,6 +15,7 @@ from test_legal_baselines import member, standby
 from skymarshal.day.baselines import event_options
 from skymarshal.day.crew_cover import StandbyIndex
 from skymarshal.day.foresight import foresight_day
+from skymarshal.day.handover import handovers
 from skymarshal.day.realize import DayState, realize
 from skymarshal.day.rescue import CONNECTION, rescues
 from skymarshal.day.scorecard import illegal_members, score
@@ -141,3 +142,23 @@ def test_a_member_the_rescues_wait_makes_illegal_is_replaced_by_a_reserve_travel
     assert realize(rescued, [e])["G2"].departure >= ferry.scheduled_arrival + CONNECTION + REPORT_BEFORE_DEPARTURE
     card = score("rescue", rescued, [e], [DAY])  # the flight written after the ferry: the spare's day in sequence
     assert (card.rotation_breaks, card.crew_violations) == (0, 0), card.rotation_break_notes
+
+
+def test_a_late_tails_next_block_from_where_a_spare_stands_is_handed_to_it():
+    """F1 AUH-FRA held until 14:00 brings its tail back to AUH after 03:00, past its next departure there (F8 at
+    01:00): a spare at AUH flies F8 and F9, the block back to AUH, on time; a spare elsewhere or in service, none."""
+    tables = state()
+    f8 = flight("EY208", "AUH", "BOM", utc(2027, 1, 21, 1), 180, "A6-BLA", flight_id="F8")
+    f9 = flight("EY209", "BOM", "AUH", utc(2027, 1, 21, 5), 180, "A6-BLA", flight_id="F9")
+    tables.flights |= {"F8": f8, "F9": f9}
+    e = StreamEvent(event_id="E-hold", at=utc(2027, 1, 20, 8), holds="flight", family="other", cause="other",
+                    history_type="other", flight_id="F1", start=utc(2027, 1, 20, 8), end=utc(2027, 1, 20, 14),
+                    report="F1 held")  # fmt: skip
+    spare = SPARE.model_copy(update={"date": date(2027, 1, 21)})
+    (handed,) = handovers(tables, [e], F1, [spare], "test")
+    assert {fid for fid, x in handed.flights.items() if x.aircraft_registration == "A6-BLS"} == {"F8", "F9"}
+    waited, card = realize(tables, [e]), realize(handed, [e])
+    assert waited["F8"].departure > f8.scheduled_departure and card["F8"].departure == f8.scheduled_departure
+    assert score("h", handed, [e], [DAY]).rotation_breaks == 0
+    assert handovers(tables, [e], F1, [spare.model_copy(update={"station": "FRA"})], "test") == []
+    assert handovers(tables, [e], F1, [spare.model_copy(update={"status": "IN_SERVICE"})], "test") == []
