@@ -11,13 +11,13 @@ from boto3.dynamodb.conditions import Key
 from execution_helpers import run
 from gantt_helpers import scenario
 
-from skymarshal.analysis.crew import ferry_crew, ferry_duty
+from skymarshal.analysis.crew import ferry_crew
 from skymarshal.arbitration.actions import FerryAircraft
 from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.models.common import iso_z
-from skymarshal.rules.ferry import ferry_minutes
+from skymarshal.rules.ferry import ferry_duty, ferry_minutes
 from skymarshal.workflow.execution.execute import undo
 from skymarshal.workflow.execution.ferry import ferry_number
 from skymarshal.workflow.tables import WorkflowTables

@@ -12,7 +12,7 @@ from boto3.dynamodb.conditions import Key
 from execution_helpers import run
 from gantt_helpers import scenario
 
-from skymarshal.analysis.crew import ferry_crew, ferry_duty
+from skymarshal.analysis.crew import ferry_crew
 from skymarshal.arbitration.actions import FerryAircraft, describe
 from skymarshal.arbitration.plans.network import flight_actions
 from skymarshal.data import queries as q
@@ -21,7 +21,7 @@ from skymarshal.data.access import DataHandle
 from skymarshal.models.common import iso_z
 from skymarshal.models.network_plan import CrewChange
 from skymarshal.network.ferry import ferry_flight_number, positioning_row
-from skymarshal.rules.ferry import ferry_minutes
+from skymarshal.rules.ferry import ferry_duty, ferry_minutes
 from skymarshal.workflow.execution.execute import undo
 from skymarshal.workflow.tables import WorkflowTables
 
