@@ -87,13 +87,15 @@ def test_no_rescue_without_a_captain_and_a_first_officer_on_standby_where_the_sp
         assert rescues(tables, [e], e, F2, [SPARE], StandbyIndex(tables.rosters), "test") == []
 
 
-def test_no_rescue_from_a_spare_at_the_flights_own_station_already_flying_or_of_another_type():
-    tables, e = pilots(), aog_at_fra()
+def test_a_spare_where_the_flight_leaves_is_swapped_in_without_a_ferry_and_none_flying_or_of_another_type_is():
+    tables, e = pilots(ranks=()), aog_at_fra()  # no ferry crew anywhere: a swap needs none
     index = StandbyIndex(tables.rosters)
-    at_fra = SPARE.model_copy(update={"station": "FRA"})
-    flying = SPARE.model_copy(update={"aircraft_registration": F1.aircraft_registration})
-    narrow = SPARE.model_copy(update={"aircraft_type": "A320"})
-    for spare in (at_fra, flying, narrow):
+    (swapped,) = rescues(tables, [e], e, F2, [SPARE.model_copy(update={"station": "FRA"})], index, "test")
+    assert not swapped.added_legs and swapped.flights["F2"].aircraft_registration == "A6-BLS"
+    assert realize(swapped, [e])["F2"].departure == F2.scheduled_departure
+    flying = SPARE.model_copy(update={"aircraft_registration": F1.aircraft_registration, "station": "FRA"})
+    narrow = SPARE.model_copy(update={"aircraft_type": "A320", "station": "FRA"})
+    for spare in (flying, narrow):
         assert rescues(tables, [e], e, F2, [spare], index, "test") == [], spare
 
 

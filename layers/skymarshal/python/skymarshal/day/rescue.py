@@ -1,7 +1,7 @@
-"""A rescue aircraft on a day's tables: a spare of a compatible type flown empty from its station to the grounded
-tail's outstation, taking the tail's flights from the first the cause catches — the answer SkyMarshal's generator
-offers an outstation AOG (``arbitration.plans.rescue``), here for the planner who knows the day (``foresight``),
-so that no action an on-line policy takes is outside the hindsight's repertoire.
+"""A rescue aircraft on a day's tables: a spare of a compatible type — on the ground where the grounded tail's
+flight leaves (a swap), or flown empty there from its own station — taking the tail's flights from the first the
+cause catches: the answers SkyMarshal's generator gives an AOG (``arbitration.plans.rescue``, its tail swaps), here
+for the planner who knows the day (``foresight``), so that no action an on-line policy takes is outside the hindsight's repertoire.
 
 Made as execution writes it: the ferry a leg of its own (``{flight}-FERRY``, an added leg the scorecard costs by
 its block minutes), flown by a legal captain and first officer called out from standby at the spare's station
@@ -35,7 +35,7 @@ CONNECTION = timedelta(minutes=45)  # company policy: on blocks of the ferry to 
 
 
 def _spares(state: DayState, f: Flight, spares: Sequence[AircraftDay]) -> list[AircraftDay]:
-    """The nearest spares of a type `f` may fly with, elsewhere, in range, and not flying for the day already."""
+    """The nearest spares of a type `f` may fly with (at its origin first), in range, not flying for the day already."""
     flying = {x.aircraft_registration for x in state.flights.values() if x.status != "CANCELLED"}
     found = [
         a
@@ -44,7 +44,6 @@ def _spares(state: DayState, f: Flight, spares: Sequence[AircraftDay]) -> list[A
         and a.date == f.flight_date
         and a.aircraft_type in AIRCRAFT_TYPES
         and a.aircraft_type in compatible_types(f.aircraft_type)
-        and a.station != f.origin
         and a.aircraft_registration not in flying
         and great_circle_km(a.station, f.origin) <= AIRCRAFT_TYPES[a.aircraft_type].range_km
     ]
@@ -126,7 +125,8 @@ def rescues(
     by: str,
 ) -> list[DayState]:
     """`state` with a rescue aircraft for `f` (the grounded tail's first flight the event `e` catches), one per
-    near spare a ferry crew can fly, decided at the event's moment."""
+    near spare — swapped in where it stands at `f`'s origin, else ferried in if a ferry crew can fly it — decided at
+    the event's moment."""
     out = []
     tail = f.aircraft_registration
     carried = [
@@ -137,6 +137,14 @@ def rescues(
         and x.scheduled_departure >= f.scheduled_departure
     ]
     for spare in _spares(state, f, spares):
+        flights = dict(state.flights)
+        for x in carried:
+            flights[x.flight_id] = x.model_copy(
+                update={"aircraft_registration": spare.aircraft_registration, "updated_by_execution": by}
+            )
+        if spare.station == f.origin:  # on the ground where the flight leaves: a swap, no ferry
+            out.append(dataclasses.replace(state, flights=flights))
+            continue
         off = e.at + FERRY_PREPARATION
         on = off + timedelta(minutes=ferry_minutes(spare.station, f.origin, spare.aircraft_type))
         duty = ferry_duty(spare.station, f.origin, spare.aircraft_type, off, on)
@@ -146,11 +154,7 @@ def rescues(
             continue
         leg = _ferry_leg(f, spare, off, on, by)
         rows = [_ferry_row(crew_id, rank, leg, report, by) for rank, crew_id in pilots.items()]
-        flights = dict(state.flights) | {leg.flight_id: leg}
-        for x in carried:
-            flights[x.flight_id] = x.model_copy(
-                update={"aircraft_registration": spare.aircraft_registration, "updated_by_execution": by}
-            )
+        flights[leg.flight_id] = leg
         turn = timedelta(minutes=AIRCRAFT_TYPES[spare.aircraft_type].min_turn_minutes)
         if on + turn > f.departure:  # the flight waits for the ferry, as the rescue's delay writes it
             flights[f.flight_id] = retimed(flights[f.flight_id], on + turn, by)
