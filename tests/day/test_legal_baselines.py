@@ -180,7 +180,8 @@ def test_a_crew_on_duty_away_from_its_rotation_flies_after_its_rest():
     f2 = day.state.flights["F2"]
     assert f2.status != "CANCELLED" and day.card.cancellations == 0
     (row,) = day.state.crew_on["F2"]
-    assert row.crew_id == "C2" and row.duty_start >= utc(2027, 1, 21, 10)  # after a rest of at least 10 h
+    # stood down when told at 17:00 (ORO.FTL.235 counts the duty performed), reporting after at least 10 h of rest
+    assert row.crew_id == "C2" and utc(2027, 1, 21, 3) <= row.duty_start < utc(2027, 1, 21, 10)
     assert f2.departure == row.duty_start + timedelta(minutes=75)
     assert day.card.crew_violations_decided == 0 and day.card.rotation_breaks == 0
     assert score("check", day.state, [late], [DAY]).crew_violations == 0

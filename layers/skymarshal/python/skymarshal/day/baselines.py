@@ -33,7 +33,6 @@ from datetime import date, datetime, timedelta
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Flight
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover, rested_crew
-from .handover import handovers
 from .realize import DayState, Timing, as_found, realize
 from .rescue import rescues
 from .scorecard import DecisionStats, Scorecard, illegal_members, score
@@ -263,8 +262,7 @@ def event_options(
     standby: StandbyIndex | None = None,
 ) -> list[DayState]:
     """Wait, cancel the rotation, or (an AOG) swap to a same-type tail on the ground in time — and, given the day's
-    `spares` (the hindsight's repertoire, not the greedy baseline's), a rescue aircraft from each near one and the
-    wait with the tail's next block handed to a spare (``handover``)."""
+    `spares` (the hindsight's repertoire, not the greedy baseline's), a rescue aircraft from each near one."""
     timings = realize(state, known)
     caught = _caught(state, timings, e)
     options = [state, cancel(state, caught, e.at)]
@@ -272,8 +270,6 @@ def event_options(
         options.append(swapped)
     if e.holds == "tail" and caught and spares and standby and caught[0].aircraft_registration == e.registration:
         options += rescues(state, known, e, caught[0], spares, standby, BY)
-    if e.holds != "station" and caught and spares:
-        options += handovers(state, known, caught[0], spares, BY)
     return options
 
 

@@ -259,12 +259,23 @@ def _fresh_duty(f: Flight, row: CrewDuty, report: datetime, by: str) -> CrewDuty
     )
 
 
-def _as_done(r: CrewDuty, flight_id: str) -> CrewDuty:
+def _as_done(r: CrewDuty, flight_id: str, stood_down: datetime | None) -> CrewDuty:
     """`r`, or — the member's sector on the flight they will fly after their rest — a record of the duty they were
-    on (no flight: it is flown in the new duty)."""
+    on (no flight: it is flown in the new duty), ending when they were stood down if given (else as rostered)."""
     if r.flight_id != flight_id:
         return r
-    return r.model_copy(update={"kind": "HISTORY", "flight_id": None, "flight_number": None})
+    ended = {} if stood_down is None else {"duty_end": stood_down, "fdp_end": None}
+    return r.model_copy(update={"kind": "HISTORY", "flight_id": None, "flight_number": None, **ended})
+
+
+def _stood_down(rows: Sequence[CrewDuty], seat: CrewDuty, now: datetime) -> datetime | None:
+    """When a member whose duty is the flight alone stops being on duty once told to rest: at the decision, once
+    reported (ORO.FTL.235 counts the duty performed), or a minute into the report not yet made (a crew told of
+    the delay at rest: CS FTL.1.205(d)(1)(iii), a delay of 10 h or more is rest, which the rest rules then ask for).
+    None for a duty of several sectors: its rostered release is kept (no earlier than the real one)."""
+    if any(r.duty_id == seat.duty_id and r.flight_id != seat.flight_id for r in rows):
+        return None
+    return max(now, seat.duty_start + timedelta(minutes=1))
 
 
 def _next_report(rows: Sequence[CrewDuty], seat: CrewDuty) -> datetime:
@@ -279,8 +290,9 @@ def _next_report(rows: Sequence[CrewDuty], seat: CrewDuty) -> datetime:
 
 def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, by: str) -> DayState | None:
     """`state` with `f` re-timed to the earliest departure at which every member illegal when it leaves at
-    `departure` may fly it as a new duty after their rest (ORO.FTL.235 rest after the duty they are on — counted
-    to its rostered release, which is no earlier than the real one — then ORO.FTL.205 for the one sector), reporting
+    `departure` may fly it as a new duty after their rest (ORO.FTL.235 rest after the duty they are on — the flight
+    alone: until they are stood down (`_stood_down`); several sectors: to its rostered release, no earlier than the
+    real one — then ORO.FTL.205 for the one sector), reporting
     no sooner than the call-out allows: "the inbound crew after its minimum rest". None: none within REST_SEARCH."""
     illegal = illegal_members(state, f, departure)
     if not illegal:
@@ -290,9 +302,12 @@ def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, 
     }
     if any(r is None for r in seats.values()):
         return None
-    # the duty they were on stays in their record as rostered (its report to its release), the flight taken out of
-    # it: the rest is counted after it, however little of it was flown
-    done = {cid: [_as_done(r, f.flight_id) for r in state.rosters[cid]] for cid in seats}
+    # the duty they were on stays in their record, the flight taken out of it: the rest is counted after it
+    done = {
+        cid: [_as_done(r, f.flight_id, _stood_down(state.rosters[cid], seat, now)) for r in state.rosters[cid]]
+        for cid, seat in seats.items()
+        if seat is not None
+    }
     report = max(now + CALL_OUT, departure - REPORT_BEFORE_DEPARTURE)
     # never past a member's next duty: flown after it, the member would fly that duty from where they are not
     end = min([report + REST_SEARCH, *(_next_report(state.rosters[cid], seat) for cid, seat in seats.items() if seat)])

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from datetime import date
 
 from ..models.operational import AircraftDay
-from .baselines import Context, event_options, legalize
-from .hindsight_crews import day_cost
+from .baselines import BY, Context, event_options, legalize
+from .handover import handovers
+from .hindsight_crews import cheapest_fix, day_cost
 from .realize import DayState
 from .stream import StreamEvent
 
@@ -38,10 +39,16 @@ def foresight_day(
     `crews_for_the_day`, each option's crews answered for every event of the day at once; with the day's `spares`,
     an AOG's rescue aircraft among the options (``rescue``: SkyMarshal's answer, beyond the greedy baseline's)."""
     ctx = Context(days=days, state=state)
+    fix = cheapest_fix(days)
     current = state.copy()
     for i, e in enumerate(events):
         known = events if crews_for_the_day else events[: i + 1]
-        legal = [legalize(s, known, e.at, ctx.standby) for s in event_options(current, known, e, spares, ctx.standby)]
+        options = event_options(current, known, e, spares, ctx.standby)
+        legal = [legalize(s, known, e.at, ctx.standby, fix) for s in options]
+        waited = legal[0].flights.get(e.flight_id or "")
+        if spares and waited is not None and e.holds != "station":  # the wait, as its crews made it, handed over
+            handed = handovers(legal[0], known, waited, spares, BY)
+            legal += [legalize(s, known, e.at, ctx.standby, fix) for s in handed]
         # a day whose tails do not fly in sequence is no day an airline can fly, whatever it costs
         current = min(legal, key=lambda s: (ctx.score(s, events).rotation_breaks, day_cost(ctx.score(s, events))))
     return current
