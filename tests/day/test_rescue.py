@@ -162,5 +162,12 @@ def test_a_late_tails_next_block_from_where_a_spare_stands_is_handed_to_it():
     waited, card = realize(tables, [e]), realize(handed, [e])
     assert waited["F8"].departure > f8.scheduled_departure and card["F8"].departure == f8.scheduled_departure
     assert score("h", handed, [e], [DAY]).rotation_breaks == 0
+    # the knock-on already written as the tail's re-timing (a crew answer's): handed over, F8 flies at its schedule
+    written = f8.model_copy(
+        update={"estimated_departure": waited["F8"].departure, "estimated_arrival": waited["F8"].arrival}
+    )
+    tables.flights["F8"] = written
+    (handed,) = handovers(tables, [e], F1, [spare], "test")
+    assert realize(handed, [e])["F8"].departure == f8.scheduled_departure
     assert handovers(tables, [e], F1, [spare.model_copy(update={"station": "FRA"})], "test") == []
     assert handovers(tables, [e], F1, [spare.model_copy(update={"status": "IN_SERVICE"})], "test") == []

@@ -48,8 +48,8 @@ def handovers(
     state: DayState, known: Sequence[StreamEvent], f: Flight, spares: Sequence[AircraftDay], by: str
 ) -> list[DayState]:
     """`state` with the block of `f`'s tail leading from its next departure where a spare stands handed to that
-    spare — one per block length (back at the station once, twice) — when the day as known makes that departure
-    late; none without a spare."""
+    spare, flown at its schedule — one per block length (back at the station once, twice) — when the day as known
+    makes that departure late; none without a spare."""
     timings = realize(state, known)
     legs = sorted(
         (
@@ -79,7 +79,7 @@ def handovers(
     if (
         start is None
         or (first := timings.get(legs[start].flight_id)) is None
-        or first.departure <= legs[start].departure
+        or first.departure <= legs[start].scheduled_departure
     ):
         return []
     station = legs[start].origin
@@ -90,8 +90,15 @@ def handovers(
         handed = legs[start : end + 1]
         flights = dict(state.flights)
         for x in handed:
-            flights[x.flight_id] = x.model_copy(
-                update={"aircraft_registration": spare.aircraft_registration, "updated_by_execution": by}
+            flights[x.flight_id] = x.model_copy(  # at its own time: a knock-on re-timing written before is undone
+                update={
+                    "aircraft_registration": spare.aircraft_registration,
+                    "estimated_departure": None,
+                    "estimated_arrival": None,
+                    "status": "SCHEDULED",
+                    "delay_minutes": 0,
+                    "updated_by_execution": by,
+                }
             )
         option = dataclasses.replace(state, flights=flights)
         if _crews_make_it(option, handed, realize(option, known)):
