@@ -262,7 +262,8 @@ def event_options(
     standby: StandbyIndex | None = None,
 ) -> list[DayState]:
     """Wait, cancel the rotation, or (an AOG) swap to a same-type tail on the ground in time — and, given the day's
-    `spares` (the hindsight's repertoire, not the greedy baseline's), a rescue aircraft from each near one."""
+    `spares` and `standby` (the hindsight's repertoire, not the greedy baseline's), a rescue aircraft from each near
+    one, and for a crew member out, a reserve on standby in their place."""
     timings = realize(state, known)
     caught = _caught(state, timings, e)
     options = [state, cancel(state, caught, e.at)]
@@ -270,6 +271,11 @@ def event_options(
         options.append(swapped)
     if e.holds == "tail" and caught and spares and standby and caught[0].aircraft_registration == e.registration:
         options += rescues(state, known, e, caught[0], spares, standby, BY)
+    if e.holds == "crew" and caught and standby:  # the members out replaced by reserves on standby (ORO.FTL.225)
+        out = [(r.crew_id, state.members[r.crew_id].rank) for r in state.crew_on.get(caught[0].flight_id, ())
+               if r.crew_id in e.crew_ids and r.crew_id in state.members]  # fmt: skip
+        covered = reserve_cover(state, caught[0], caught[0].departure, e.at, known, standby, BY, replacing=out)
+        options += [covered] if out and covered is not None else []
     return options
 
 

@@ -184,16 +184,18 @@ def reserve_cover(
     standby: StandbyIndex,
     by: str,
     positioned: Positioned | None = None,
+    replacing: Sequence[tuple[str, str]] | None = None,
 ) -> DayState | None:
     """`state` with a legal reserve on standby at `f`'s origin (or where `positioned` says) in place of every
     member illegal when `f` leaves at `departure`, or None when a rank has no legal reserve (ORO.FTL.225 call-out
     from a covering standby; the reserve's duty checked from its own report by ``evaluate_swap_candidate``). The
     flight then leaves when it can without them (a sick member replaced no longer holds it), but never before the
-    reserves can report — or, positioned, arrive and report."""
-    illegal = illegal_members(state, f, departure)
+    reserves can report — or, positioned, arrive and report. `replacing` ((crew id, rank) pairs): those members
+    instead, whether the rules find them illegal or not (a member the report says is unfit or sick)."""
+    illegal = [(c.crew_id, c.rank) for c in illegal_members(state, f, departure)] if replacing is None else replacing
     if not illegal:
         return None
-    gone = {c.crew_id for c in illegal}
+    gone = {crew_id for crew_id, _ in illegal}
     trial = _without(state, f.flight_id, gone)
     timing = realize(trial, known).get(f.flight_id)
     if timing is None:
@@ -213,11 +215,11 @@ def reserve_cover(
         if r.crew_id in state.members and r.crew_id not in on_board and rating in state.members[r.crew_id].type_ratings
     ]
     chosen: dict[str, str] = {}
-    for c in illegal:  # each replaced member's own duty is the template its reserve must fly
-        template = duty_at_delay(state.rosters[c.crew_id], f.flight_id, delay)
+    for crew_id, rank in illegal:  # each replaced member's own duty is the template its reserve must fly
+        template = duty_at_delay(state.rosters[crew_id], f.flight_id, delay)
         free = [m for m in candidates if m.crew_id not in chosen.values()]
         found, missing = legal_reserves(
-            [(c.crew_id, c.rank)], free, lambda cid: state.rosters.get(cid, ()), template, report, RULES
+            [(crew_id, rank)], free, lambda cid: state.rosters.get(cid, ()), template, report, RULES
         )
         if missing:
             return None

@@ -1,7 +1,8 @@
-"""The hindsight's rescue aircraft (``day.rescue``): a spare ferried to an outstation AOG with a legal ferry crew
-from standby at its station, taking the grounded tail's flights — written as execution writes it (the ferry a leg
-of its own, costed by its block minutes), and chosen by the planner who knows the day when it leaves the day
-cheaper than waiting or cancelling. No AWS: a hand-built airline."""
+"""The hindsight's repertoire beyond the greedy baseline's — the answers SkyMarshal's generator gives, so that no
+on-line policy's action is outside the bound: a rescue aircraft (a spare swapped in where it stands, or ferried in
+with a legal ferry crew and reserves on the ferry, the ferry written as execution writes it and costed by its block
+minutes), a late tail's next block handed to a spare, a reserve in place of a crew member out. No AWS: a
+hand-built airline."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from datetime import date, timedelta
 
 from day_rows import F1, F2, state, utc
 from row_builders import flight, flight_duty
-from test_legal_baselines import member, standby
+from test_legal_baselines import crewed, hold, member, standby
 
 from skymarshal.day.baselines import event_options
 from skymarshal.day.crew_cover import StandbyIndex
@@ -171,3 +172,14 @@ def test_a_late_tails_next_block_from_where_a_spare_stands_is_handed_to_it():
     assert realize(handed, [e])["F8"].departure == f8.scheduled_departure
     assert handovers(tables, [e], F1, [spare.model_copy(update={"station": "FRA"})], "test") == []
     assert handovers(tables, [e], F1, [spare.model_copy(update={"status": "IN_SERVICE"})], "test") == []
+
+
+def test_a_crew_member_out_is_replaced_by_a_reserve_on_standby_in_the_hindsights_repertoire_not_greedys():
+    tables = crewed(reserves=1, reserve_start=6)  # R0 on standby at AUH from 06:00
+    sick = hold("crew", 5 * 60, at_hour=7)  # F1's crew (C1) out until 15:00; F1 leaves AUH at 10:00
+    options = event_options(tables, [sick], sick, [SPARE], StandbyIndex(tables.rosters))
+    (covered,) = [s for s in options if "R0" in {r.crew_id for r in s.crew_on.get("F1", ())}]
+    assert "C1" not in {r.crew_id for r in covered.crew_on["F1"]}
+    assert realize(covered, [sick])["F1"].departure == F1.scheduled_departure
+    assert score("r", covered, [sick], [DAY]).crew_violations == 0
+    assert not any("R0" in {r.crew_id for r in s.crew_on.get("F1", ())} for s in event_options(tables, [sick], sick))
