@@ -17,9 +17,8 @@ from skymarshal.data import queries as q
 from skymarshal.data import schema as s
 from skymarshal.data.access import DataHandle
 from skymarshal.models.common import iso_z
-from skymarshal.rules.ferry import ferry_duty, ferry_minutes
+from skymarshal.rules.ferry import ferry_duty, ferry_minutes, ferry_number
 from skymarshal.workflow.execution.execute import undo
-from skymarshal.workflow.execution.ferry import ferry_number
 from skymarshal.workflow.tables import WorkflowTables
 
 

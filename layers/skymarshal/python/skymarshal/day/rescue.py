@@ -22,7 +22,7 @@ from ..models.airports import airport, great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES, compatible_types
 from ..models.operational import AircraftDay, CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
-from ..rules.ferry import FERRY_PREPARATION, FERRY_RANKS, ferry_duty, ferry_minutes
+from ..rules.ferry import FERRY_PREPARATION, FERRY_RANKS, ferry_duty, ferry_minutes, ferry_number
 from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, standby_covering
 from .crew_cover import Positioned, StandbyIndex, reserve_cover, retimed
 from .realize import DayState, realize
@@ -73,7 +73,7 @@ def _ferry_leg(f: Flight, spare: AircraftDay, off: datetime, on: datetime, by: s
     return f.model_copy(
         update={
             "flight_id": f"{f.flight_id}-FERRY",
-            "flight_number": (f.flight_number[:-1] if f.flight_number[-1].isalpha() else f.flight_number) + "F",
+            "flight_number": ferry_number(f.flight_number),
             "flight_date": local_day,
             "origin": spare.station,
             "destination": f.origin,

@@ -24,6 +24,11 @@ def ferry_minutes(origin: str, destination: str, aircraft_type: str) -> int:
     )
 
 
+def ferry_number(flight_number: str) -> str:
+    """The ferry's flight number: the rescued flight's with the suffix F (a non-revenue positioning leg)."""
+    return (flight_number[:-1] if flight_number[-1].isalpha() else flight_number) + "F"
+
+
 def ferry_duty(
     origin: str, destination: str, aircraft_type: str, departure: datetime, arrival: datetime
 ) -> ProposedDuty:

@@ -14,16 +14,12 @@ from ...arbitration.rotation.checks import SWAPPABLE
 from ...data import schema as s
 from ...models.airports import airport, great_circle_km
 from ...models.common import iso_z
+from ...rules.ferry import ferry_number
 from ..aws.dynamodb import Attr, ConditionBase, Key
 from .changes import Change, PlanError, row_key
 from .reader import RowReader
 
 RELEASE_AFTER_ON_BLOCKS = timedelta(minutes=30)  # post-flight duty of the ferry crew
-
-
-def ferry_number(flight_number: str) -> str:
-    """The ferry's flight number: the rescued flight's with the suffix F (a non-revenue positioning leg)."""
-    return (flight_number[:-1] if flight_number[-1].isalpha() else flight_number) + "F"
 
 
 def added_flight_row(
