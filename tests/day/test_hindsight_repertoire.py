@@ -24,7 +24,7 @@ from skymarshal.day.stream import StreamEvent
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.operational import AircraftDay, LandingRecord
 from skymarshal.rules import finance
-from skymarshal.rules.ferry import FERRY_PREPARATION, ferry_minutes
+from skymarshal.rules.ferry import ferry_departure, ferry_minutes
 from skymarshal.rules.standby import REPORT_BEFORE_DEPARTURE
 
 DAY = date(2027, 1, 20)
@@ -69,7 +69,7 @@ def test_a_spare_is_ferried_in_with_a_ferry_crew_and_takes_the_grounded_tails_fl
     ferry = rescued.flights["F2-FERRY"]
     assert rescued.added_legs == {"F2-FERRY"}
     assert (ferry.origin, ferry.destination, ferry.aircraft_registration) == ("AUH", "FRA", "A6-BLS")
-    assert ferry.scheduled_departure == e.at + FERRY_PREPARATION
+    assert ferry.scheduled_departure == ferry_departure(e.at) > e.at
     assert ferry.block_minutes == ferry_minutes("AUH", "FRA", "B789")
     assert {r.position for r in rescued.crew_on["F2-FERRY"]} == {"CPT", "FO"}
     assert rescued.flights["F2"].aircraft_registration == "A6-BLS"
@@ -123,7 +123,9 @@ def test_a_member_the_rescues_wait_makes_illegal_is_replaced_by_a_reserve_travel
     }  # fmt: skip
     tables = pilots(ranks=("CPT", "FO", "FO"))
     members = {**tables.members, "C1": member("C1").model_copy(update={"rank": "FO"})}
-    flights = {f.flight_id: f for f in (out, back, later)}
+    onward = flight("EY9", "AUH", "MCT", utc(2027, 1, 20, 12), 60, "A6-BLA", flight_id="G4")  # overtaken if not moved
+    home = flight("EY10", "MCT", "AUH", utc(2027, 1, 20, 14), 60, "A6-BLA", flight_id="G5")
+    flights = {f.flight_id: f for f in (out, back, later, onward, home)}
     tables = dataclasses.replace(
         tables,
         flights=flights,
@@ -139,11 +141,12 @@ def test_a_member_the_rescues_wait_makes_illegal_is_replaced_by_a_reserve_travel
                     end=at + timedelta(hours=20), report="EY6 AOG at BAH")  # fmt: skip
     (rescued,) = rescues(tables, [e], e, back, [SPARE], StandbyIndex(tables.rosters), "test")
     on_board = {r.crew_id for r in rescued.crew_on["G2"]}
-    assert "C1" not in on_board and on_board & {"P1", "P2"}, on_board
+    assert on_board == {"P2"}, on_board  # P0 and P1 fly the ferry, their standby ended at its call-out
     assert not illegal_members(rescued, back, realize(rescued, [e])["G2"].departure)
     ferry = rescued.flights["G2-FERRY"]
     assert realize(rescued, [e])["G2"].departure >= ferry.scheduled_arrival + CONNECTION + REPORT_BEFORE_DEPARTURE
-    card = score("rescue", rescued, [e], [DAY])  # the flight written after the ferry: the spare's day in sequence
+    assert {rescued.flights[x].aircraft_registration for x in ("G2", "G4", "G5")} == {"A6-BLS"}
+    card = score("rescue", rescued, [e], [DAY])  # the flight written after the ferry, its next legs behind it
     assert (card.rotation_breaks, card.crew_violations) == (0, 0), card.rotation_break_notes
 
 

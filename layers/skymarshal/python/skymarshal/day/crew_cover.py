@@ -47,8 +47,19 @@ class StandbyIndex:
         return self.rows.get(f"{station}#{day.isoformat()}", [])
 
 
+def called_out(rows: Sequence[CrewDuty], report: datetime) -> list[CrewDuty]:
+    """A reserve's rows with the standby covering `report` ended there, as execution ends it at a call-out: the
+    standby rule (ORO.FTL.225) then refuses a second call from it, even after the first duty is over."""
+    return [
+        r.model_copy(update={"duty_end": max(report, r.duty_start + timedelta(minutes=1))})
+        if r.kind == "STANDBY" and r.duty_start <= report <= r.duty_end
+        else r
+        for r in rows
+    ]
+
+
 def _reserve_row(
-    own: Sequence[CrewDuty], replaced: CrewDuty, reserve: str, report: datetime, delay: int, by: str
+    own: Sequence[CrewDuty], replaced: CrewDuty, reserve: str, report: datetime, delay: int, by: str, station: str
 ) -> CrewDuty:
     """The reserve's roster row for the flight: the replaced member's sector (`own`: their rows), reporting at
     `report`, its duty the template the reserve was checked on, at `delay` (``moved_minutes`` says the times are
@@ -59,6 +70,7 @@ def _reserve_row(
     return replaced.model_copy(
         update={
             "crew_id": reserve,
+            "start_station": station,  # where the reserve reports (the flight's origin, or positioned from their base)
             "duty_id": f"{by}:{reserve}:{replaced.flight_id}",
             "duty_key": f"{report:%Y-%m-%dT%H:%M:%SZ}#{replaced.sector_departure or 'x'}#{replaced.flight_id}",
             "duty_start": report,
@@ -136,7 +148,7 @@ def retimed(f: Flight, leaves: datetime, by: str) -> Flight:
     )
 
 
-def _retimed_in_sequence(state: DayState, f: Flight, leaves: datetime, by: str) -> dict[str, Flight]:
+def retimed_in_sequence(state: DayState, f: Flight, leaves: datetime, by: str) -> dict[str, Flight]:
     """`state`'s flights with `f` leaving at `leaves` and its tail's next flights it would then overtake re-timed
     behind it (each leaving once the one before has landed and turned round): a retime never leaves the aircraft's
     later legs in front of it, which flown would be a rotation break (``rules.rotation``), not a knock-on."""
@@ -217,6 +229,8 @@ def reserve_cover(
     chosen: dict[str, str] = {}
     for crew_id, rank in illegal:  # each replaced member's own duty is the template its reserve must fly
         template = duty_at_delay(state.rosters[crew_id], f.flight_id, delay)
+        if positioned is not None:  # from where they stand by, on the ferry
+            template = template.model_copy(update={"start_station": station})
         free = [m for m in candidates if m.crew_id not in chosen.values()]
         found, missing = legal_reserves(
             [(crew_id, rank)], free, lambda cid: state.rosters.get(cid, ()), template, report, RULES
@@ -226,13 +240,17 @@ def reserve_cover(
         chosen.update(found)
     replaced = {r.crew_id: r for r in rows if r.crew_id in chosen}
     called = {
-        new: _reserve_row(state.rosters[old], replaced[old], new, report, delay, by) for old, new in chosen.items()
+        new: _reserve_row(state.rosters[old], replaced[old], new, report, delay, by, station)
+        for old, new in chosen.items()
     }
     new_rows = [r for r in rows if r.crew_id not in chosen] + list(called.values())
-    rosters = {**state.rosters, **{cid: [*state.rosters.get(cid, ()), row] for cid, row in called.items()}}
+    rosters = {
+        **state.rosters,
+        **{cid: [*called_out(state.rosters.get(cid, ()), report), row] for cid, row in called.items()},
+    }
     flights = state.flights
     if leaves > timing.departure:  # the reserves' report holds the flight: written as the decision's retime
-        flights = {**flights, f.flight_id: retimed(f, leaves, by)}
+        flights = retimed_in_sequence(state, f, leaves, by)
     return dataclasses.replace(
         state, flights=flights, crew_on={**state.crew_on, f.flight_id: new_rows}, rosters=rosters
     )
@@ -324,7 +342,7 @@ def rested_crew(state: DayState, f: Flight, departure: datetime, now: datetime, 
             crew = [fresh.get(r.crew_id, r) for r in state.crew_on.get(f.flight_id, [])]
             return dataclasses.replace(
                 state,
-                flights=_retimed_in_sequence(state, f, leaves, by),
+                flights=retimed_in_sequence(state, f, leaves, by),
                 crew_on={**state.crew_on, f.flight_id: crew},
                 rosters={**state.rosters, **rostered},
             )

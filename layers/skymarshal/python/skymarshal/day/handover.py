@@ -16,7 +16,6 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import timedelta
 
-from ..models.fleet import compatible_types
 from ..models.operational import AircraftDay, Flight
 from .realize import DayState, Timing, realize
 from .stream import StreamEvent
@@ -67,7 +66,7 @@ def handovers(
             a
             for a in spares
             if a.status == "SPARE"
-            and a.aircraft_type in compatible_types(f.aircraft_type)
+            and a.aircraft_type == f.aircraft_type  # the flights keep their type's turn and cabins
             and a.aircraft_registration not in flying
         ),
         key=lambda a: a.aircraft_registration,

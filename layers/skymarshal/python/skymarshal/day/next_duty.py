@@ -15,7 +15,7 @@ from ..models.operational import CrewDuty, Flight
 from ..rules.crew import OperatorRules
 from ..rules.rostered import CrewLegality, rostered_duty
 from ..rules.standby import CALL_OUT, legal_reserves, standby_covering
-from .crew_cover import StandbyIndex, rested_crew
+from .crew_cover import StandbyIndex, called_out, rested_crew
 from .realize import DayState
 from .scorecard import illegal_members
 
@@ -102,7 +102,7 @@ def _reserve(
     for row in rows:
         crew_on[row.flight_id or ""] = [*crew_on.get(row.flight_id or "", ()), row]
     return dataclasses.replace(
-        state, crew_on=crew_on, rosters={**state.rosters, new: [*state.rosters.get(new, ()), *rows]}
+        state, crew_on=crew_on, rosters={**state.rosters, new: [*called_out(state.rosters.get(new, ()), report), *rows]}
     )
 
 

@@ -19,12 +19,12 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from ..models.airports import airport, great_circle_km
-from ..models.fleet import AIRCRAFT_TYPES, compatible_types
+from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
-from ..rules.ferry import FERRY_PREPARATION, FERRY_RANKS, ferry_duty, ferry_minutes, ferry_number
-from ..rules.standby import CALL_OUT, REPORT_BEFORE_DEPARTURE, standby_covering
-from .crew_cover import Positioned, StandbyIndex, reserve_cover, retimed
+from ..rules.ferry import FERRY_RANKS, ferry_departure, ferry_duty, ferry_minutes, ferry_number
+from ..rules.standby import REPORT_BEFORE_DEPARTURE, standby_covering
+from .crew_cover import Positioned, StandbyIndex, called_out, reserve_cover, retimed_in_sequence
 from .realize import DayState, realize
 from .scorecard import illegal_members
 from .stream import StreamEvent
@@ -43,7 +43,7 @@ def _spares(state: DayState, f: Flight, spares: Sequence[AircraftDay]) -> list[A
         if a.status == "SPARE"
         and a.date == f.flight_date
         and a.aircraft_type in AIRCRAFT_TYPES
-        and a.aircraft_type in compatible_types(f.aircraft_type)
+        and a.aircraft_type == f.aircraft_type  # the flights keep their type's turn and cabins
         and a.aircraft_registration not in flying
         and great_circle_km(a.station, f.origin) <= AIRCRAFT_TYPES[a.aircraft_type].range_km
     ]
@@ -145,24 +145,27 @@ def rescues(
         if spare.station == f.origin:  # on the ground where the flight leaves: a swap, no ferry
             out.append(dataclasses.replace(state, flights=flights))
             continue
-        off = e.at + FERRY_PREPARATION
+        off = ferry_departure(e.at)
         on = off + timedelta(minutes=ferry_minutes(spare.station, f.origin, spare.aircraft_type))
         duty = ferry_duty(spare.station, f.origin, spare.aircraft_type, off, on)
-        report = max(e.at + CALL_OUT, duty.report)
+        report = duty.report
         pilots = _ferry_pilots(state, duty, report, standby)
         if pilots is None:
             continue
         leg = _ferry_leg(f, spare, off, on, by)
         rows = [_ferry_row(crew_id, rank, leg, report, by) for rank, crew_id in pilots.items()]
-        flights[leg.flight_id] = leg
         turn = timedelta(minutes=AIRCRAFT_TYPES[spare.aircraft_type].min_turn_minutes)
-        if on + turn > f.departure:  # the flight waits for the ferry, as the rescue's delay writes it
-            flights[f.flight_id] = retimed(flights[f.flight_id], on + turn, by)
+        if on + turn > f.departure:  # the flight waits for the ferry, its later legs behind it (the rescue's delay)
+            on_spare = dataclasses.replace(state, flights=flights)  # the ferry not yet on it: it is not overtaken
+            flights = retimed_in_sequence(on_spare, flights[f.flight_id], on + turn, by)
         rescued = dataclasses.replace(
             state,
-            flights=flights,
+            flights={**flights, leg.flight_id: leg},
             crew_on={**state.crew_on, leg.flight_id: rows},
-            rosters={**state.rosters, **{r.crew_id: [*state.rosters.get(r.crew_id, ()), r] for r in rows}},
+            rosters={
+                **state.rosters,
+                **{r.crew_id: [*called_out(state.rosters.get(r.crew_id, ()), report), r] for r in rows},
+            },
             added_legs=state.added_legs | {leg.flight_id},
         )
         moved, leaves = rescued.flights[f.flight_id], realize(rescued, known)[f.flight_id].departure

@@ -10,11 +10,18 @@ from datetime import datetime, timedelta
 from ..models.airports import great_circle_km
 from ..models.fleet import AIRCRAFT_TYPES
 from .crew import ProposedDuty
+from .standby import CALL_OUT
 
 FERRY_PREPARATION = timedelta(minutes=90)  # company policy: call out the ferry crew, fuel and prepare the spare
 FERRY_TAXI_MINUTES = 30  # taxi out and in
 FERRY_REPORT_BEFORE = timedelta(minutes=60)  # company policy: report for a ferry (no passengers to board)
 FERRY_RANKS = ("CPT", "FO")
+
+
+def ferry_departure(decided_at: datetime) -> datetime:
+    """The earliest a rescue aircraft's ferry leaves after the decision: the spare prepared, and its crew called out
+    from standby (CALL_OUT) to report FERRY_REPORT_BEFORE it (company policy, both)."""
+    return max(decided_at + FERRY_PREPARATION, decided_at + CALL_OUT + FERRY_REPORT_BEFORE)
 
 
 def ferry_minutes(origin: str, destination: str, aircraft_type: str) -> int:

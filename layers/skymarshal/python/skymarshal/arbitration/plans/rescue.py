@@ -21,7 +21,7 @@ from ...data import queries as q
 from ...models.airports import great_circle_km
 from ...models.fleet import AIRCRAFT_TYPES, compatible_types
 from ...models.operational import AircraftDay
-from ...rules.ferry import FERRY_PREPARATION, ferry_duty, ferry_minutes
+from ...rules.ferry import ferry_departure, ferry_duty, ferry_minutes
 from ..actions import FerryAircraft, ReassignCrew, SwapAircraft
 from ..context import DisruptionContext
 from ..crew.chain import own_illegal, rostered_at
@@ -57,7 +57,7 @@ def rescue_scenarios(ctx: DisruptionContext) -> list[Scenario]:
     at = decision_time(f, ctx.now)
     out = []
     for spare in _spares(ctx):
-        ferry_off = at + FERRY_PREPARATION
+        ferry_off = ferry_departure(at)  # the spare prepared, its crew called out to report the policy's time before
         ferry_on = ferry_off + timedelta(minutes=ferry_minutes(spare.station, f.origin, spare.aircraft_type))
         for _ in range(MAX_WINDOWS):  # a ferry that would move inside a curfew at either end leaves after it
             wait = max(
