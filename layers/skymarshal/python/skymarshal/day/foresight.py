@@ -1,12 +1,13 @@
-"""A planner who knows the whole day: the greedy baseline's repertoire for each event in turn — wait, cancel the
-rotation, an AOG's swap to a same-type tail on the ground in time (``baselines.event_options``) — and the rescue
-aircraft SkyMarshal's generator offers an outstation AOG (``rescue``: a spare ferried in, with reserves on the
-ferry where the crew rules allow; it cut ordinary seed 17's bound, where rank 1 flew one and no planner here
-could), each option made
-as the on-line greedy makes it (legal for the crews by the delay baseline's answers, ``baselines.legalize``, on the
-events revealed so far), and the one whose day costs least with every event of the day known kept
-(``hindsight_crews.day_cost``: the passengers' minutes and nights valued beside the money, where the on-line greedy
-weighs money alone on what it knows). Made with every event known instead (`crews_for_the_day`), an option's crews
+"""A planner who knows the whole day: for each event in turn, the greedy baseline's repertoire — wait, cancel the
+rotation, an AOG's swap to a same-type tail on the ground in time (``baselines.event_options``) — and, given the
+day's spares, the answers SkyMarshal's generator gives that the greedy baseline lacks: an AOG's rescue aircraft
+(``rescue``: a spare swapped in where it stands, or ferried in with reserves on the ferry), a crew member out
+replaced by a reserve on standby, and the wait with the late tail's next block handed to a spare (``handover``).
+Each option's crews are answered as the delay baseline answers them, by whichever answer leaves the day cheapest
+(``hindsight_crews.cheapest_fix``), on the events revealed so far, and the option whose day costs least with every
+event known kept (``hindsight_crews.day_cost``: the passengers' minutes and nights valued beside the money, where
+the on-line greedy weighs money alone on what it knows); a day whose tails do not fly in sequence never is.
+Made with every event known instead (`crews_for_the_day`), an option's crews
 are answered for the later events at the first event's moment: it lost the swap greedy makes at its third event on
 ordinary seed 17 and found a day 11 % cheaper than the optimizer's on ordinary seed 13, so the hindsight makes both.
 

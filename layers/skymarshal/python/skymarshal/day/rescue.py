@@ -1,7 +1,8 @@
 """A rescue aircraft on a day's tables: a spare of a compatible type — on the ground where the grounded tail's
 flight leaves (a swap), or flown empty there from its own station — taking the tail's flights from the first the
 cause catches: the answers SkyMarshal's generator gives an AOG (``arbitration.plans.rescue``, its tail swaps), here
-for the planner who knows the day (``foresight``), so that no action an on-line policy takes is outside the hindsight's repertoire.
+for the planner who knows the day (``foresight``), so that no action an on-line policy takes is outside the
+hindsight's repertoire.
 
 Made as execution writes it: the ferry a leg of its own (``{flight}-FERRY``, an added leg the scorecard costs by
 its block minutes), flown by a legal captain and first officer called out from standby at the spare's station
