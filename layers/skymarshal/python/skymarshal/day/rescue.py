@@ -1,4 +1,4 @@
-"""A rescue aircraft on a day's tables: a spare of a compatible type — on the ground where the grounded tail's
+"""A rescue aircraft on a day's tables: a spare of the same type — on the ground where the grounded tail's
 flight leaves (a swap), or flown empty there from its own station — taking the tail's flights from the first the
 cause catches: the answers SkyMarshal's generator gives an AOG (``arbitration.plans.rescue``, its tail swaps), here
 for the planner who knows the day (``foresight``), so that no action an on-line policy takes is outside the
@@ -9,7 +9,8 @@ its block minutes), flown by a legal captain and first officer called out from s
 (ORO.FTL.225; the ferry duty's limits by ``rules.crew``), and the flight's members its wait makes illegal replaced
 by reserves from that station travelling on the ferry (their FDP from their report there, ORO.FTL.105 positioning)
 when the rules find them — else the flight's crew is left to the day's crew answers (``baselines.legalize``).
-Simplifications, as the day judge's: no curfew at either end of the ferry (the judge applies none).
+Simplifications: no curfew at either end of the ferry (the judge applies none); the spare carries every later
+flight of the grounded tail, as the generator's rescue did on ordinary seed 17, its availability read for the day.
 """
 
 from __future__ import annotations
