@@ -186,3 +186,34 @@ def test_a_crew_member_out_is_replaced_by_a_reserve_on_standby_in_the_hindsights
     assert realize(covered, [sick])["F1"].departure == F1.scheduled_departure
     assert score("r", covered, [sick], [DAY]).crew_violations == 0
     assert not any("R0" in {r.crew_id for r in s.crew_on.get("F1", ())} for s in event_options(tables, [sick], sick))
+
+
+def test_the_reserve_in_place_of_a_member_out_flies_the_rest_of_their_duty():
+    """C1 rostered AUH-BAH-AUH in one duty and out sick for the first sector: the reserve takes both sectors (the
+    duty it was checked on), and C1 is on neither."""
+    out = flight("EY5", "AUH", "BAH", utc(2027, 1, 20, 9), 90, "A6-BLA", flight_id="G1")
+    back = flight("EY6", "BAH", "AUH", utc(2027, 1, 20, 11, 30), 90, "A6-BLA", flight_id="G2")
+    report, release = out.scheduled_departure - timedelta(minutes=75), back.scheduled_arrival + timedelta(minutes=30)
+    duty = [
+        flight_duty("C1", x, "FO", aircraft_type="B789", block_minutes=90, pilots_on_board=2, duty_id="D-C1",
+                    sectors=2).model_copy(update={"duty_start": report, "duty_end": release})
+        for x in (out, back)
+    ]  # fmt: skip
+    tables = pilots(ranks=("FO",))
+    tables = dataclasses.replace(
+        tables,
+        flights={"G1": out, "G2": back},
+        bookings=[],
+        crew_on={"G1": duty[:1], "G2": duty[1:]},
+        rosters={**tables.rosters, "C1": duty},
+        members={**tables.members, "C1": member("C1").model_copy(update={"rank": "FO"})},
+        original_tails={"G1": "A6-BLA", "G2": "A6-BLA"},
+    )
+    at = utc(2027, 1, 20, 6)
+    sick = StreamEvent(event_id="E-sick", at=at, holds="crew", family="crew", cause="crew", history_type="crew",
+                       flight_id="G1", crew_ids=("C1",), start=at, end=at + timedelta(hours=8),
+                       report="EY5 FO sick")  # fmt: skip
+    options = event_options(tables, [sick], sick, [SPARE], StandbyIndex(tables.rosters))
+    (covered,) = [s for s in options if "P0" in {r.crew_id for r in s.crew_on.get("G1", ())}]
+    assert [{r.crew_id for r in covered.crew_on[g]} for g in ("G1", "G2")] == [{"P0"}, {"P0"}]
+    assert score("r", covered, [sick], [DAY]).crew_violations == 0

@@ -272,9 +272,8 @@ def event_options(
     if e.holds == "tail" and caught and spares and standby and caught[0].aircraft_registration == e.registration:
         options += rescues(state, known, e, caught[0], spares, standby, BY)
     if e.holds == "crew" and caught and standby:  # the members out replaced by reserves on standby (ORO.FTL.225)
-        # a member's one-sector duty only: on a longer one they would still fly its later sectors (not modelled)
         out = [(r.crew_id, state.members[r.crew_id].rank) for r in state.crew_on.get(caught[0].flight_id, ())
-               if r.crew_id in e.crew_ids and r.crew_id in state.members and r.sectors == 1]  # fmt: skip
+               if r.crew_id in e.crew_ids and r.crew_id in state.members]  # fmt: skip
         on_board = {r.crew_id for r in state.crew_on.get(caught[0].flight_id, ())}
         covered = reserve_cover(state, caught[0], caught[0].departure, e.at, known, standby, BY, replacing=out)
         options += [covered] if out and len(out) == len(set(e.crew_ids) & on_board) and covered is not None else []

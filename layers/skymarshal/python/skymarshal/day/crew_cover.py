@@ -58,28 +58,38 @@ def called_out(rows: Sequence[CrewDuty], report: datetime) -> list[CrewDuty]:
     ]
 
 
-def _reserve_row(
+def _reserve_rows(
     own: Sequence[CrewDuty], replaced: CrewDuty, reserve: str, report: datetime, delay: int, by: str, station: str
-) -> CrewDuty:
-    """The reserve's roster row for the flight: the replaced member's sector (`own`: their rows), reporting at
-    `report`, its duty the template the reserve was checked on, at `delay` (``moved_minutes`` says the times are
-    already moved by it)."""
+) -> list[CrewDuty]:
+    """The reserve's roster rows: the replaced member's sector (`own`: their rows) and the sectors of their duty
+    after it — the reserve flies the rest of the duty, the template it was checked on at `delay` (``moved_minutes``
+    says the times are already moved by it) — reporting at `report`."""
     template = duty_at_delay(own, replaced.flight_id or "", delay)
     fdp_end = template.fdp_end
     release = template.release or fdp_end + timedelta(minutes=RULES.post_flight_minutes)
-    return replaced.model_copy(
-        update={
-            "crew_id": reserve,
-            "start_station": station,  # where the reserve reports (the flight's origin, or positioned from their base)
-            "duty_id": f"{by}:{reserve}:{replaced.flight_id}",
-            "duty_key": f"{report:%Y-%m-%dT%H:%M:%SZ}#{replaced.sector_departure or 'x'}#{replaced.flight_id}",
-            "duty_start": report,
-            "fdp_end": fdp_end,
-            "duty_end": max(release, fdp_end),
-            "moved_minutes": delay,
-            "updated_by_execution": by,
-        }
-    )
+    after = replaced.sector_departure or replaced.duty_start
+    sectors = [replaced] + [
+        r
+        for r in own
+        if r.duty_id == replaced.duty_id and r.kind == "FLIGHT" and r.flight_id != replaced.flight_id
+        and (r.sector_departure or r.duty_start) > after
+    ]  # fmt: skip
+    return [
+        r.model_copy(
+            update={
+                "crew_id": reserve,
+                "start_station": station,  # where the reserve reports (the flight's origin, or positioned from base)
+                "duty_id": f"{by}:{reserve}:{replaced.flight_id}",
+                "duty_key": f"{report:%Y-%m-%dT%H:%M:%SZ}#{r.sector_departure or 'x'}#{r.flight_id}",
+                "duty_start": report,
+                "fdp_end": fdp_end,
+                "duty_end": max(release, fdp_end),
+                "moved_minutes": delay,
+                "updated_by_execution": by,
+            }
+        )
+        for r in sectors
+    ]
 
 
 def _first_sector(rows: Sequence[CrewDuty], flight_id: str) -> CrewDuty | None:
@@ -240,20 +250,22 @@ def reserve_cover(
         chosen.update(found)
     replaced = {r.crew_id: r for r in rows if r.crew_id in chosen}
     called = {
-        new: _reserve_row(state.rosters[old], replaced[old], new, report, delay, by, station)
+        new: _reserve_rows(state.rosters[old], replaced[old], new, report, delay, by, station)
         for old, new in chosen.items()
     }
-    new_rows = [r for r in rows if r.crew_id not in chosen] + list(called.values())
+    crew_on = dict(state.crew_on)
+    for old, new in chosen.items():  # the replaced member off the rest of their duty, the reserve on it
+        for row in called[new]:
+            fid = row.flight_id or ""
+            crew_on[fid] = [r for r in crew_on.get(fid, ()) if r.crew_id != old] + [row]
     rosters = {
         **state.rosters,
-        **{cid: [*called_out(state.rosters.get(cid, ()), report), row] for cid, row in called.items()},
+        **{cid: [*called_out(state.rosters.get(cid, ()), report), *new] for cid, new in called.items()},
     }
     flights = state.flights
     if leaves > timing.departure:  # the reserves' report holds the flight: written as the decision's retime
         flights = retimed_in_sequence(state, f, leaves, by)
-    return dataclasses.replace(
-        state, flights=flights, crew_on={**state.crew_on, f.flight_id: new_rows}, rosters=rosters
-    )
+    return dataclasses.replace(state, flights=flights, crew_on=crew_on, rosters=rosters)
 
 
 REST_SEARCH = timedelta(hours=36)  # how far the rested crew's report is searched (a night's rest and more)
