@@ -32,9 +32,9 @@ def _minutes(a: datetime, b: datetime) -> int:
 
 
 class StandbyIndex:
-    """The STANDBY rows of the baseline's rosters by (base, local day) — the roster's standby index, in memory.
-    A called reserve keeps its standby row: the FLIGHT duty written for the call then conflicts with any second
-    call in the same period, so the crew rules refuse it (no reserve is used twice)."""
+    """The STANDBY rows of the baseline's rosters by (base, local day) — the roster's standby index, in memory, as
+    the day found them. A called reserve's standby is ended at the call-out in their roster (`called_out`), so the
+    crew rules, which read the roster, refuse any second call from it (no reserve is used twice)."""
 
     def __init__(self, rosters: Mapping[str, Sequence[CrewDuty]]):
         self.rows: dict[str, list[CrewDuty]] = defaultdict(list)

@@ -37,8 +37,8 @@ def foresight_day(
     spares: Sequence[AircraftDay] = (),
 ) -> DayState:
     """`state` with each event decided in turn by the option whose day, every event known, costs least; with
-    `crews_for_the_day`, each option's crews answered for every event of the day at once; with the day's `spares`,
-    an AOG's rescue aircraft among the options (``rescue``: SkyMarshal's answer, beyond the greedy baseline's)."""
+    `crews_for_the_day`, each option's crews answered for every event of the day at once; a crew member out replaced
+    by a reserve among the options, and with the day's `spares` an AOG's rescue aircraft and the wait handed over."""
     ctx = Context(days=days, state=state)
     fix = cheapest_fix(days)
     current = state.copy()

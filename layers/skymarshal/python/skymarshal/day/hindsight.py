@@ -2,7 +2,8 @@
 event of the stream known from the day's start — what no policy deciding each event as it is revealed can
 see. Scored like every policy (``realize`` then ``score``), it shows the gap an on-line policy leaves. Its day is
 the cheapest (``hindsight_crews.day_cost``) of four, each made legal for the crews the same way: the optimizer's
-plan, waiting with the crews covered, and the greedy repertoire decided with the day known, its options' crews
+plan, waiting with the crews covered, and the greedy repertoire with SkyMarshal's answers beside it (a rescue
+aircraft, a hand-over to a spare, a reserve for a member out) decided with the day known, its options' crews
 answered as the events are revealed or for the whole day at once (``foresight``). The search starts from the
 waiting day made legal, and may fly each leg as late as that day's crew answers made legal (``hindsight_crews.
 answered_slack``): whatever it keeps costs no more than waiting by the model's cost.
