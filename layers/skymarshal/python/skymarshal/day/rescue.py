@@ -37,7 +37,7 @@ CONNECTION = timedelta(minutes=45)  # company policy: on blocks of the ferry to 
 
 
 def _spares(state: DayState, f: Flight, spares: Sequence[AircraftDay]) -> list[AircraftDay]:
-    """The nearest spares of a type `f` may fly with (at its origin first), in range, not flying for the day already."""
+    """The nearest spares of `f`'s type (at its origin first), in range, not flying for the day already."""
     flying = {x.aircraft_registration for x in state.flights.values() if x.status != "CANCELLED"}
     found = [
         a
