@@ -40,7 +40,7 @@ def pilots(station: str = "AUH", ranks: tuple[str, ...] = ("CPT", "FO")) -> DayS
     for n, rank in enumerate(ranks):
         crew_id = f"P{n}"
         rows[crew_id] = [standby(crew_id, station, 4, 16)]
-        landings = [LandingRecord(aircraft_type="B789", at=utc(2027, 1, 10 + n, 8)) for n in range(3)]  # recency
+        landings = [LandingRecord(aircraft_type="B789", at=utc(2027, 1, 10 + k, 8)) for k in range(3)]  # recency
         members[crew_id] = member(crew_id, station).model_copy(update={"rank": rank, "recent_landings": landings})
     return dataclasses.replace(tables, rosters=rows, members=members)
 
