@@ -46,9 +46,9 @@ def foresight_day(
         known = events if crews_for_the_day else events[: i + 1]
         options = event_options(current, known, e, spares, ctx.standby)
         legal = [legalize(s, known, e.at, ctx.standby, fix) for s in options]
-        waited = legal[0].flights.get(e.flight_id or "")
-        if spares and waited is not None and e.holds != "station":  # the wait, as its crews made it, handed over
-            handed = handovers(legal[0], known, waited, spares, BY)
+        waited = current.flights.get(e.flight_id or "")
+        if spares and waited is not None and e.holds != "station":  # the wait handed over, before and after its crews
+            handed = handovers(options[0], known, waited, spares, BY) + handovers(legal[0], known, waited, spares, BY)
             legal += [legalize(s, known, e.at, ctx.standby, fix) for s in handed]
         # a day whose tails do not fly in sequence is no day an airline can fly, whatever it costs
         current = min(legal, key=lambda s: (ctx.score(s, events).rotation_breaks, day_cost(ctx.score(s, events))))
