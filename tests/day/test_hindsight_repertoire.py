@@ -18,14 +18,14 @@ from skymarshal.day.crew_cover import StandbyIndex
 from skymarshal.day.foresight import foresight_day
 from skymarshal.day.handover import handovers
 from skymarshal.day.realize import DayState, realize
-from skymarshal.day.rescue import CONNECTION, rescues
+from skymarshal.day.rescue import rescues
 from skymarshal.day.scorecard import illegal_members, score
 from skymarshal.day.stream import StreamEvent
 from skymarshal.models.fleet import AIRCRAFT_TYPES
 from skymarshal.models.operational import AircraftDay, LandingRecord
 from skymarshal.rules import finance
 from skymarshal.rules.ferry import ferry_departure, ferry_minutes
-from skymarshal.rules.standby import REPORT_BEFORE_DEPARTURE
+from skymarshal.rules.standby import POSITIONING_CONNECTION, REPORT_BEFORE_DEPARTURE
 
 DAY = date(2027, 1, 20)
 SPARE = AircraftDay(
@@ -144,7 +144,10 @@ def test_a_member_the_rescues_wait_makes_illegal_is_replaced_by_a_reserve_travel
     assert on_board == {"P2"}, on_board  # P0 and P1 fly the ferry, their standby ended at its call-out
     assert not illegal_members(rescued, back, realize(rescued, [e])["G2"].departure)
     ferry = rescued.flights["G2-FERRY"]
-    assert realize(rescued, [e])["G2"].departure >= ferry.scheduled_arrival + CONNECTION + REPORT_BEFORE_DEPARTURE
+    assert (
+        realize(rescued, [e])["G2"].departure
+        >= ferry.scheduled_arrival + POSITIONING_CONNECTION + REPORT_BEFORE_DEPARTURE
+    )
     assert {rescued.flights[x].aircraft_registration for x in ("G2", "G4", "G5")} == {"A6-BLS"}
     card = score("rescue", rescued, [e], [DAY])  # the flight written after the ferry, its next legs behind it
     assert (card.rotation_breaks, card.crew_violations) == (0, 0), card.rotation_break_notes

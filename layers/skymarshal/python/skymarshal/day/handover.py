@@ -18,6 +18,7 @@ from datetime import timedelta
 
 from ..models.operational import AircraftDay, Flight
 from .realize import DayState, Timing, realize
+from .rescue import free_spares
 from .stream import StreamEvent
 
 CREW_CONNECTION = timedelta(minutes=45)  # company policy: on blocks to the next sector's departure, another aircraft
@@ -60,17 +61,7 @@ def handovers(
         ),
         key=lambda x: (x.scheduled_departure, x.flight_id),
     )
-    flying = {x.aircraft_registration for x in state.flights.values() if x.status != "CANCELLED"}
-    free = sorted(
-        (
-            a
-            for a in spares
-            if a.status == "SPARE"
-            and a.aircraft_type == f.aircraft_type  # the flights keep their type's turn and cabins
-            and a.aircraft_registration not in flying
-        ),
-        key=lambda a: a.aircraft_registration,
-    )
+    free = free_spares(state, f.aircraft_type, spares)
     # the tail's next departure from where a spare stands (the hub, as a rule), when the day makes it late
     start = next(
         (k for k, x in enumerate(legs) if any(a.station == x.origin and a.date == x.flight_date for a in free)), None

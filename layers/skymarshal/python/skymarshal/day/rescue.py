@@ -25,7 +25,7 @@ from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, CrewDuty, Flight
 from ..rules.crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
 from ..rules.ferry import FERRY_RANKS, ferry_departure, ferry_duty, ferry_minutes, ferry_number
-from ..rules.standby import REPORT_BEFORE_DEPARTURE, standby_covering
+from ..rules.standby import POSITIONING_CONNECTION, REPORT_BEFORE_DEPARTURE, standby_covering
 from .crew_cover import Positioned, StandbyIndex, called_out, reserve_cover, retimed_in_sequence
 from .realize import DayState, realize
 from .scorecard import illegal_members
@@ -33,20 +33,23 @@ from .stream import StreamEvent
 
 RULES = OperatorRules()
 MAX_RESCUES = 2  # the nearest spares, as the generator's: a farther one only arrives later
-CONNECTION = timedelta(minutes=45)  # company policy: on blocks of the ferry to the positioned reserves' report
+
+
+def free_spares(state: DayState, aircraft_type: str, spares: Sequence[AircraftDay]) -> list[AircraftDay]:
+    """The spares of `aircraft_type` (the flights they take keep their type's turn and cabins) that fly nothing in
+    `state` yet — a spare is used once — by registration."""
+    flying = {x.aircraft_registration for x in state.flights.values() if x.status != "CANCELLED"}
+    found = (a for a in spares if a.status == "SPARE" and a.aircraft_type == aircraft_type)
+    return sorted((a for a in found if a.aircraft_registration not in flying), key=lambda a: a.aircraft_registration)
 
 
 def _spares(state: DayState, f: Flight, spares: Sequence[AircraftDay]) -> list[AircraftDay]:
-    """The nearest spares of `f`'s type (at its origin first), in range, not flying for the day already."""
-    flying = {x.aircraft_registration for x in state.flights.values() if x.status != "CANCELLED"}
+    """The nearest free spares for `f` (at its origin first), on its day, in range."""
     found = [
         a
-        for a in spares
-        if a.status == "SPARE"
-        and a.date == f.flight_date
+        for a in free_spares(state, f.aircraft_type, spares)
+        if a.date == f.flight_date
         and a.aircraft_type in AIRCRAFT_TYPES
-        and a.aircraft_type == f.aircraft_type  # the flights keep their type's turn and cabins
-        and a.aircraft_registration not in flying
         and great_circle_km(a.station, f.origin) <= AIRCRAFT_TYPES[a.aircraft_type].range_km
     ]
     return sorted(found, key=lambda a: (great_circle_km(a.station, f.origin), a.aircraft_registration))[:MAX_RESCUES]
@@ -172,7 +175,7 @@ def rescues(
         )
         moved, leaves = rescued.flights[f.flight_id], realize(rescued, known)[f.flight_id].departure
         if illegal_members(rescued, moved, leaves):  # reserves from the spare's station on the ferry, if legal
-            ready = on + CONNECTION + REPORT_BEFORE_DEPARTURE
+            ready = on + POSITIONING_CONNECTION + REPORT_BEFORE_DEPARTURE
             on_the_ferry = Positioned(station=spare.station, report=report, ready=ready)
             rescued = reserve_cover(rescued, moved, leaves, e.at, known, standby, by, on_the_ferry) or rescued
         out.append(rescued)

@@ -17,6 +17,7 @@ from .crew import OperatorRules, ProposedDuty, evaluate_swap_candidate, is_legal
 
 CALL_OUT = timedelta(minutes=60)  # standby call to report (company policy, verify)
 REPORT_BEFORE_DEPARTURE = timedelta(minutes=75)
+POSITIONING_CONNECTION = timedelta(minutes=45)  # company policy: on blocks of a positioning leg to the report
 
 StandbyReader = Callable[[str, date], list[CrewDuty]]  # (station, local day) -> the standby rows filed under it
 RosterReader = Callable[[str], Sequence[CrewDuty]]  # crew id -> that member's roster rows

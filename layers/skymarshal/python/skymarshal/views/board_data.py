@@ -25,6 +25,7 @@ from ..day.scorecard import Scorecard, illegal_members, score
 from ..day.state import MCT, _Lazy, window
 from ..models.fleet import AIRCRAFT_TYPES
 from ..models.operational import AircraftDay, Booking, CrewDuty, CrewMember, Flight, WorkOrder
+from ..workflow.execution.ferry import ADDED_LEG_REASONS
 
 LONGEST_FLIGHT = timedelta(hours=20)  # a flight that left this long before the window may still be in the air
 CONNECTION_HOPS = 3  # segments of an itinerary beyond the disrupted one (the generator's itineraries have at most 3)
@@ -108,9 +109,6 @@ def journeys_through(handle: DataHandle, flights: Mapping[str, Flight], seeds: I
     return out
 
 
-ADDED_LEG_REASONS = ("FERRY:", "CONTINUATION:")
-
-
 def live_day(handle: DataHandle, rows: BoardRows, original_tails: Mapping[str, str]) -> LiveDay:
     """The day replay's scorecard (``day.scorecard.score``) over day `day` as the tables hold it now: the flights at
     their estimates, knock-on through each tail, no cause still to come — from the board's rows: its day's flights, the
@@ -143,8 +141,8 @@ def live_day(handle: DataHandle, rows: BoardRows, original_tails: Mapping[str, s
         members=_Lazy(member),
         original_tails={fid: original_tails.get(fid, f.aircraft_registration) for fid, f in flights.items()},
         min_connection_minutes=MCT,
-        # the legs execution added (a rescue's ferry, a diversion's continuation: workflow/execution/ferry.py and
-        # continuation.py write these reasons) are no scheduled flight: costed by their block minutes
+        # the legs execution added (a rescue's ferry, a diversion's continuation, marked by their reason) are no
+        # scheduled flight: costed by their block minutes
         added_legs=frozenset(fid for fid, f in flights.items() if (f.delay_reason or "").startswith(ADDED_LEG_REASONS)),
     )
     timings = realize(state, [])

@@ -22,6 +22,7 @@ from ...data.integrity import fleet_flights
 from ...models.fleet import AIRCRAFT_TYPES
 from ...models.operational import Flight
 from ...rules.crew import is_legal
+from ...rules.standby import POSITIONING_CONNECTION
 from ..actions import FerryAircraft, ReassignCrew
 from ..context import DisruptionContext
 from ..memo_keys import FlightRead, PositioningFlightsRead, ReserveCheck
@@ -30,7 +31,7 @@ from ..plans.operate import operate
 from .chain import own_illegal, rostered_at
 
 POSITIONING_REPORT = timedelta(minutes=60)  # company policy: report before a flight travelled as a passenger
-CONNECTION = timedelta(minutes=45)  # company policy: on blocks of the positioning flight to the crew's report
+CONNECTION = POSITIONING_CONNECTION  # on blocks of the positioning flight to the crew's report (rules.standby)
 OPERABLE = ("SCHEDULED", "DELAYED")
 MAX_CHECKED = 8  # reserves whose history is read per rank
 

@@ -15,7 +15,7 @@ from ...models.airports import airport
 from ...models.common import iso_z
 from ..aws.dynamodb import Attr, Key
 from .changes import Change, PlanError, row_key
-from .ferry import added_flight_row
+from .ferry import CONTINUATION_REASON, added_flight_row
 from .reader import RowReader
 
 RELEASE_AFTER_ON_BLOCKS = timedelta(minutes=30)  # post-flight duty (rules.crew.OperatorRules.post_flight_minutes)
@@ -34,7 +34,7 @@ def continuation_changes(planner: RowReader, a: ContinueFlight) -> list[Change]:
     local_day = a.departure.astimezone(ZoneInfo(airport(a.origin).tz)).date()
     leg_id = f"{a.flight_id}-CONT"
     block = int((a.arrival - a.departure).total_seconds() // 60)
-    reason = f"CONTINUATION: {a.flight_id} diverted to {a.origin}, flown on to {a.destination}"
+    reason = f"{CONTINUATION_REASON} {a.flight_id} diverted to {a.origin}, flown on to {a.destination}"
     number = continuation_number(flight["flight_number"])
     row = added_flight_row(flight["carrier"], a, leg_id, number, reason, flight["capacity"], flight.get("booked", {}))
     out = [still, planner._change(s.FLIGHTS, None, row)]

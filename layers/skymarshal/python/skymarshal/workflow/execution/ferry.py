@@ -20,6 +20,9 @@ from .changes import Change, PlanError, row_key
 from .reader import RowReader
 
 RELEASE_AFTER_ON_BLOCKS = timedelta(minutes=30)  # post-flight duty of the ferry crew
+# the delay reason of a leg a plan adds, so a reader of the table knows it was never scheduled (the operation board)
+FERRY_REASON, CONTINUATION_REASON = "FERRY:", "CONTINUATION:"
+ADDED_LEG_REASONS = (FERRY_REASON, CONTINUATION_REASON)
 
 
 def added_flight_row(
@@ -66,7 +69,7 @@ def _rescue(planner: RowReader, a: FerryAircraft) -> tuple[dict, list[Change]]:
     """A rescue ferry's row: numbered after the flight it flies to, the spare's day still SPARE."""
     flight = planner._flight(a.flight_id)
     day, spare = _tail_day(planner, a, flight["flight_date"], Attr("status").eq("SPARE"))
-    reason = f"FERRY: rescue aircraft for {a.flight_id}"
+    reason = f"{FERRY_REASON} rescue aircraft for {a.flight_id}"
     number = ferry_number(flight["flight_number"])
     return added_flight_row(flight["carrier"], a, a.ferry_id, number, reason, day["capacity"], {}), [spare]
 
@@ -79,7 +82,7 @@ def _positioning(planner: RowReader, a: FerryAircraft) -> tuple[dict, list[Chang
     assert a.flight_number is not None  # FerryAircraft: a positioning ferry carries its number
     guard = Attr("status").is_in(list(SWAPPABLE)) & Attr("aircraft_type").eq(a.aircraft_type)
     day, check = _tail_day(planner, a, a.departure.date().isoformat(), guard)
-    reason = f"FERRY: positions {a.registration} at {a.destination} for the network plan"
+    reason = f"{FERRY_REASON} positions {a.registration} at {a.destination} for the network plan"
     row = added_flight_row(a.flight_number[:2], a, a.ferry_id, a.flight_number, reason, day["capacity"], {})
     around = Key("flight_number").eq(a.flight_number) & Key("scheduled_departure").between(
         iso_z(a.departure - timedelta(days=2)), iso_z(a.departure + timedelta(days=2))
