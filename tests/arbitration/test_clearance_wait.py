@@ -17,6 +17,7 @@ from skymarshal.arbitration.actions import CancelFlight, DelayFlight, RebookPass
 from skymarshal.arbitration.bounds import AircraftGroundedBound, CrewMaxDelayBound
 from skymarshal.arbitration.context import DisruptionContext, release_estimate, with_release
 from skymarshal.arbitration.day_cost import day_cost, with_day_cost
+from skymarshal.arbitration.memo_keys import BookingsRead
 from skymarshal.arbitration.models import Scenario, ValidatedScenario
 from skymarshal.arbitration.plans.cancellation import INTERLINE_DELAY_MINUTES
 from skymarshal.arbitration.plans.clearance_wait import annotated, clearance_waits, delay_to, ready_from
@@ -246,7 +247,10 @@ def _delay(f, minutes: int) -> DelayFlight:
 
 def test_a_delay_counts_its_knock_on_passengers():
     plan = _scenario("delay:90", delay=90, actions=[_delay(OUT, 90), _delay(BACK, 60)])
-    minutes, nights, owed = day_cost(_ctx(), plan)
+    ctx = _ctx()
+    home = {"flight_id": "F2", "final_destination": "AUH"}  # the knock-on's passengers, as its bookings read
+    ctx.memo(BookingsRead("F2"), lambda: [_booking(i).model_copy(update=home) for i in range(150)])
+    minutes, nights, owed = day_cost(ctx, plan)
     assert minutes == 10 * 90 + 150 * 60 and nights == 0 and owed == 0.0  # under two hours: nothing owed
 
 

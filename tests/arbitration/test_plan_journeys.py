@@ -168,3 +168,34 @@ def test_a_three_flight_way_home_is_found_reading_the_fewer_stations_for_its_mid
     found = ways.reaccommodation(ctx, [CANCELLED], bookings)[CANCELLED.flight_id]
     assert [j.flight_ids for j in found.journeys] == [("GF1-0120", "QR7-0120", "WY9-0120")]
     assert sorted(ctx.reads) == [("arrivals", "DOH"), ("arrivals", "MCT"), ("departures", "AMM")]
+
+
+# --- a late landing's passengers walked to their final destinations (the ranking's day cost, issue 46 item 3) ---
+
+FEEDER = NETWORK[2]  # EY348 AMM-AUH lands 14:00; EY11 on to LHR leaves 16:00, EY19 22:00 (default MCT 60)
+
+
+def _landed(ctx, late_minutes: int, moved=None):
+    rows = [booking(i, FEEDER.flight_id, "AUH") for i in range(4)]
+    rows += [booking(10 + i, FEEDER.flight_id, "LHR", onward="EY11-0120") for i in range(3)]
+    return ways.landing(ctx, FEEDER, rows, FEEDER.scheduled_arrival + timedelta(minutes=late_minutes), moved or {})
+
+
+def test_a_connection_made_costs_its_passengers_only_the_onward_flights_delay(ctx):
+    landed = _landed(ctx, 30)  # 14:30 + 60 ≤ 16:00
+    assert (landed.minutes, landed.stranded, landed.unplaced) == (4 * 30, 0, 0)
+    moved = _landed(ctx, 30, {"EY11-0120": NETWORK[4].departure + timedelta(minutes=45)})
+    assert moved.minutes == 4 * 30 + 3 * 45  # the plan re-times the onward flight too: its delay is theirs
+
+
+def test_a_connection_missed_costs_the_earliest_way_home_from_the_connection(ctx):
+    landed = _landed(ctx, 90)  # 15:30 + 60 > 16:00: EY11 missed, EY19 at 22:00 lands 05:30 against 23:30
+    assert landed.minutes == 4 * 90 + 3 * 360 and landed.unplaced == 0
+    held = _landed(ctx, 90, {"EY11-0120": NETWORK[4].departure + timedelta(minutes=40)})
+    assert held.minutes == 4 * 90 + 3 * 40  # EY11 re-timed to 16:40 by the plan: made (15:30 + 60), 40 late
+
+
+def test_a_connection_missed_with_no_own_flight_home_is_left_to_the_caller(ctx):
+    ctx.network.remove(NETWORK[5])  # no later flight to LHR in the horizon: a partner's, counted by day_cost
+    landed = _landed(ctx, 90)
+    assert (landed.minutes, landed.unplaced) == (4 * 90, 3)

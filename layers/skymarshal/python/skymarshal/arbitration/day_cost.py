@@ -1,10 +1,13 @@
 """What a plan costs the day, counted as the day scorecard counts it (day/scorecard.py), for the ranking (issue 46):
 
-- passenger minutes at the final destination: the flight's passengers at the plan's arrival delay, every later flight
-  the plan re-times (the rotation's knock-on) at its own delay, and every passenger of a cancelled flight at the
-  arrival of the flight they are re-accommodated on (another carrier: ``INTERLINE_DELAY_MINUTES``);
-- passengers stranded overnight: a wait at the origin that covers part of the local night
-  (``rules.guest.overnight_necessary``, the company's EU261 Art. 9(1)(b) rule, the scorecard's own test);
+- passenger minutes at the final destination: the passengers of the flight and of every later flight the plan
+  re-times (the rotation's knock-on) walked to their final destinations as landed (``journeys.landing``: a
+  connection made at its onward flight's delay, one missed on the earliest way home from the connection — a wait's
+  knock-on beyond the flight, which the flight's own arrival delay undercounted), and every passenger of a
+  cancelled flight at the arrival of the flight they are re-accommodated on (another carrier:
+  ``INTERLINE_DELAY_MINUTES``);
+- passengers stranded overnight: a wait at the origin or at a missed connection that covers part of the local
+  night (``rules.guest.overnight_necessary``, the company's EU261 Art. 9(1)(b) rule, the scorecard's own test);
 - EU261/UK261 compensation (Art. 7, the cause's Art. 5(3) standing, which the knock-on shares: CJEU C-74/19) and
   Art. 9 care owed on the knock-on's flights — the plan's own flight is costed by ``operate`` and ``cancellation``.
 
@@ -14,17 +17,18 @@ A cancellation's own record wins: when its costing already set ``passenger_minut
 
 from __future__ import annotations
 
-from datetime import timedelta
+from collections.abc import Mapping
+from datetime import datetime, timedelta
 
 from ..data import queries as q
-from ..models.operational import Flight
+from ..models.operational import Booking, Flight
 from ..rules import finance, guest
 from .actions import DelayFlight, RebookPassengers
 from .context import DisruptionContext
 from .memo_keys import BookingsRead, FlightRead, KnockOnDayCost
 from .models import Scenario
 from .plans.cancellation import INTERLINE_DELAY_MINUTES
-from .plans.journeys import origin_tz
+from .plans.journeys import landing, origin_tz
 
 CARE_FROM_MINUTES = 120  # EU261 Art. 6(1)(a): no care or compensation is owed below a two-hour delay
 
@@ -37,32 +41,35 @@ def flight(ctx: DisruptionContext, flight_id: str) -> Flight | None:
     return found or ctx.memo(FlightRead(flight_id), lambda: q.get_flight(ctx.handle, flight_id))
 
 
-def booked(f: Flight) -> int:
-    """Passengers booked on `f` (the flight record's count per cabin: no bookings read for a count)."""
-    return sum(f.booked.values())
-
-
 def overnight(f: Flight, until) -> bool:
     """Whether waiting at `f`'s origin from its schedule to `until` strands its passengers overnight (an airport
     missing from the reference data: its night taken in UTC)."""
     return guest.overnight_necessary(origin_tz(f), f.scheduled_departure, until)
 
 
-def _knock_on(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:
-    """(passenger minutes, passengers overnight, compensation and care USD) of a later flight the plan re-times: once
-    per flight and delay in a decision (many plans re-time the same later flights alike)."""
-    return ctx.memo(KnockOnDayCost(a.flight_id, a.delay_minutes), lambda: _knock_on_once(ctx, a))
+def _bookings(ctx: DisruptionContext, f: Flight) -> list[Booking]:
+    return ctx.memo(BookingsRead(f.flight_id), lambda: q.bookings(ctx.handle, f.flight_id))
 
 
-def _knock_on_once(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, float]:
+def _knock_on(ctx: DisruptionContext, a: DelayFlight, moved: Mapping[str, datetime]) -> tuple[int, int, float]:
+    """(passenger minutes, passengers overnight, compensation and care USD) of a later flight the plan re-times: its
+    passengers walked home as landed (``journeys.landing``, once per flight, landing and onward moves in a
+    decision: many plans re-time the same later flights alike)."""
     later = flight(ctx, a.flight_id)
     if later is None or a.delay_minutes <= 0:
         return 0, 0, 0.0
-    pax = booked(later)
-    stranded = pax if overnight(later, a.new_departure) else 0
+    landed = landing(ctx, later, _bookings(ctx, later), later.arrival + (a.new_departure - later.departure), moved)
+    pax = len(guest.active(_bookings(ctx, later), later.flight_id))
+    stranded = (pax if overnight(later, a.new_departure) else 0) + landed.stranded + landed.unplaced
+    minutes = landed.minutes + landed.unplaced * INTERLINE_DELAY_MINUTES
+    return minutes, stranded, ctx.memo(KnockOnDayCost(a.flight_id, a.delay_minutes), lambda: _owed(ctx, later, a))
+
+
+def _owed(ctx: DisruptionContext, later: Flight, a: DelayFlight) -> float:
+    """EU261/UK261 compensation and Art. 9 care owed on a later flight the plan re-times (none below two hours)."""
     owed = 0.0
     if a.delay_minutes >= CARE_FROM_MINUTES:
-        rows = ctx.memo(BookingsRead(later.flight_id), lambda: q.bookings(ctx.handle, later.flight_id))
+        rows = _bookings(ctx, later)
         owed = finance.plan_cost(
             finance.PlanCostInput(
                 compensation=(
@@ -78,7 +85,7 @@ def _knock_on_once(ctx: DisruptionContext, a: DelayFlight) -> tuple[int, int, fl
                 care=(guest.duty_of_care(later, rows, "delay", departure_delay_minutes=a.delay_minutes),),
             )
         ).total_usd
-    return pax * a.delay_minutes, stranded, owed
+    return owed
 
 
 def _rebooked(ctx: DisruptionContext, r: RebookPassengers) -> tuple[int, int]:
@@ -114,13 +121,16 @@ def day_cost(ctx: DisruptionContext, s: Scenario) -> tuple[int, int, float]:
     f = ctx.flight
     minutes = stranded = 0
     owed = 0.0
+    moved = {a.flight_id: a.new_departure for a in s.actions if isinstance(a, DelayFlight)}
     if s.operates and s.departure is not None:
         pax = len(guest.active(ctx.bookings, f.flight_id))
-        minutes += pax * s.arrival_delay_minutes
-        stranded += pax if overnight(f, s.departure) else 0
+        arrival = s.arrival or f.scheduled_arrival + timedelta(minutes=s.arrival_delay_minutes)
+        landed = landing(ctx, f, ctx.bookings, arrival, moved)
+        minutes += landed.minutes + landed.unplaced * INTERLINE_DELAY_MINUTES
+        stranded += (pax if overnight(f, s.departure) else 0) + landed.stranded + landed.unplaced
     for a in s.actions:
         if isinstance(a, DelayFlight) and a.flight_id != f.flight_id:
-            m, n, usd = _knock_on(ctx, a)
+            m, n, usd = _knock_on(ctx, a, moved)
             minutes, stranded, owed = minutes + m, stranded + n, owed + usd
         elif isinstance(a, RebookPassengers) and a.ground_transport_to is None:
             m, n = _rebooked(ctx, a)

@@ -283,3 +283,12 @@ class SwapEligibility(MemoKey):
     registration: str
     departure: datetime | None
     ferried_to: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class LandingCost(MemoKey):
+    """What a flight's passengers' day costs when it lands at a time, its connectors' onward flights moved so."""
+
+    flight_id: str
+    arrival: datetime
+    onward_moved: tuple[tuple[str, datetime], ...]

@@ -11,8 +11,10 @@ were due.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -20,6 +22,7 @@ from ...data import queries as q
 from ...data.access import AccessDenied
 from ...models.operational import Booking, Flight
 from ...rules import guest
+from ...rules.network import DEFAULT_NETWORK
 from ...rules.reaccommodation import (
     Network,
     Party,
@@ -32,7 +35,7 @@ from ...rules.reaccommodation import (
 )
 from ..actions import RebookJourney
 from ..context import DisruptionContext
-from ..memo_keys import FlightRead, StationFlightsRead
+from ..memo_keys import FlightRead, LandingCost, StationFlightsRead
 
 HORIZON_DAYS = 1  # the same local day or the next (issue 46): beyond, a partner carrier
 
@@ -112,6 +115,8 @@ def _read_onward(ctx: DisruptionContext, bookings: Sequence[Booking]) -> None:
     """The onward flights `_due` will ask for, not yet read in this decision: one BatchGetItem for them all."""
     wanted = {b.onward_flight_id for b in bookings if b.onward_flight_id}
     wanted = {i for i in wanted if not ctx.memoised(FlightRead(i))}
+    if not wanted:
+        return
     found = q.flights_by_id(ctx.handle, wanted)
     for flight_id in wanted:
         ctx.memo(FlightRead(flight_id), lambda flight_id=flight_id: found.get(flight_id))
@@ -190,3 +195,87 @@ def journeys(result: Reaccommodation) -> list[RebookJourney]:
         )
         for j in result.journeys
     ]
+
+
+@dataclass(frozen=True)
+class Landed:
+    """What a flight's passengers' day costs when it lands late: minutes at their final destinations, those whose
+    way home waits over a night at the connection, and those no own flight takes home in the horizon."""
+
+    minutes: int
+    stranded: int
+    unplaced: int
+
+
+def landing(
+    ctx: DisruptionContext, f: Flight, bookings: Sequence[Booking], arrival: datetime, moved: Mapping[str, datetime]
+) -> Landed:
+    """`f`'s active passengers when it lands at `arrival`, walked to their final destinations as the day scorecard
+    walks an itinerary: one ending there (or with no onward flight on record) at `f`'s arrival delay; a connecting
+    one who makes the onward flight (lands the connecting airport's MCT before its departure as planned, `moved`
+    the plan's new departures) at that flight's delay; one who misses it on the earliest way home from the
+    connection (``rules.reaccommodation``, seats checked). Once per flight, landing and onward moves a decision."""
+    rows = guest.active(bookings, f.flight_id)
+    _read_onward(ctx, [b for b in rows if b.final_destination != f.destination])
+    onward_ids = {b.onward_flight_id for b in rows if b.onward_flight_id and b.final_destination != f.destination}
+    key = LandingCost(f.flight_id, arrival, tuple(sorted((i, moved[i]) for i in onward_ids if i in moved)))
+    return ctx.memo(key, lambda: _landing(ctx, f, rows, arrival, moved))
+
+
+def _onward(ctx: DisruptionContext, b: Booking) -> Flight | None:
+    return ctx.memo(FlightRead(b.onward_flight_id or ""), lambda: q.get_flight(ctx.handle, b.onward_flight_id or ""))
+
+
+def _landing(
+    ctx: DisruptionContext, f: Flight, rows: Sequence[Booking], arrival: datetime, moved: Mapping[str, datetime]
+) -> Landed:
+    late = max(0, math.ceil((arrival - f.scheduled_arrival).total_seconds() / 60))
+    onwards = {
+        b.booking_id: _onward(ctx, b) for b in rows if b.onward_flight_id and b.final_destination != f.destination
+    }
+    connect = timedelta(minutes=mct_at(ctx, f.destination) if any(onwards.values()) else 0)
+    minutes, missed = 0, []
+    for b in rows:
+        onward = onwards.get(b.booking_id)
+        if onward is None:
+            minutes += late
+            continue
+        leaves = moved.get(onward.flight_id, onward.departure)
+        if arrival + connect <= leaves:
+            lands = onward.arrival + (leaves - onward.departure)
+            minutes += max(0, math.ceil((lands - onward.scheduled_arrival).total_seconds() / 60))
+        else:
+            missed.append(b)
+    if not missed:
+        return Landed(minutes, 0, 0)
+    groups: dict[str, list[Booking]] = defaultdict(list)
+    for b in missed:
+        groups[party_key(b)].append(b)
+    who = [
+        Party(
+            party_id=f"{f.flight_id}|{key}",
+            passengers=len(group),
+            cabin=group[0].cabin,
+            origin=f.destination,
+            ready=arrival + connect,
+            waiting_since=_onward(ctx, group[0]).scheduled_departure,  # type: ignore[union-attr]
+            destination=group[0].final_destination,
+            scheduled_arrival=_due(ctx, f, group[0]),
+            protected=True,  # a connection: seated first (as rules.reaccommodation.protected)
+            exclude=frozenset({f.flight_id}),
+        )
+        for key, group in sorted(groups.items())
+    ]
+    flights = candidate_flights(ctx, {f.destination: {p.destination for p in who}}, arrival + connect, horizon(f))
+    home = reaccommodate(who, Network(flights), horizon(f), _mct(ctx, flights), SeatLedger())
+    placed = sum(j.passengers for j in home.journeys)
+    return Landed(minutes + home.passenger_delay_minutes, home.overnight, len(missed) - placed)
+
+
+def mct_at(ctx: DisruptionContext, iata: str) -> int:
+    """The minimum connection time at `iata` (its profile's, else the carrier's default)."""
+    try:
+        profile = ctx.read_profiles({iata}).get(iata)
+    except AccessDenied:  # a handle without the airport table
+        profile = None
+    return (profile.min_connection_minutes if profile else None) or DEFAULT_NETWORK.default_mct
