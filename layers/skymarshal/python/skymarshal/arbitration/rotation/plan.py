@@ -112,7 +112,11 @@ def blocks(ctx: DisruptionContext) -> list[list[Flight]]:
     """Candidate sets of the tail's flights to move or cancel with the disrupted flight, smallest first: up to each
     return to the flight's origin with more flying after it, then everything left."""
     f = ctx.flight
-    rest = [x for x in flying(tail_flights(ctx, f.aircraft_registration)) if x.departure >= f.departure]
+    # in the rotation's order (its schedule): a report's ETD on the flight (the overlay) can put it after the tail's
+    # next flights' times, which then still follow it — an out-and-back's return was left out of every block
+    rest = [
+        x for x in flying(tail_flights(ctx, f.aircraft_registration)) if x.scheduled_departure >= f.scheduled_departure
+    ]
     rest = [x for x in rest if x.flight_id != f.flight_id and x.status in OPERABLE]
     sequence = [f, *rest]
     # the last flight is never a swap-back point (nothing follows it): "everything left" is a candidate of its own
