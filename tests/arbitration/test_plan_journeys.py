@@ -8,6 +8,8 @@ from types import SimpleNamespace
 
 import pytest
 import row_builders
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from skymarshal.arbitration.plans import journeys as ways
 from skymarshal.models.operational import Booking
@@ -199,3 +201,15 @@ def test_a_connection_missed_with_no_own_flight_home_is_left_to_the_caller(ctx):
     ctx.network.remove(NETWORK[5])  # no later flight to LHR in the horizon: a partner's, counted by day_cost
     landed = _landed(ctx, 90)
     assert (landed.minutes, landed.unplaced) == (4 * 90, 3)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(first=st.integers(0, 600), later=st.integers(0, 600))
+def test_landing_later_never_costs_the_passengers_less(ctx, first, later):
+    from skymarshal.arbitration.plans.cancellation import INTERLINE_DELAY_MINUTES
+
+    def counted(landed):  # as day_cost counts it: one no own flight takes home goes on a partner the next day
+        return landed.minutes + landed.unplaced * INTERLINE_DELAY_MINUTES
+
+    early, late = sorted((first, later))
+    assert counted(_landed(ctx, early)) <= counted(_landed(ctx, late))

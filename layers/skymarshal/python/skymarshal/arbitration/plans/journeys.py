@@ -234,7 +234,8 @@ def _landing(
         b.booking_id: _onward(ctx, b) for b in rows if b.onward_flight_id and b.final_destination != f.destination
     }
     connect = timedelta(minutes=mct_at(ctx, f.destination) if any(onwards.values()) else 0)
-    minutes, missed = 0, []
+    minutes, missed = 0, 0
+    groups: dict[str, list[tuple[Booking, Flight]]] = defaultdict(list)
     for b in rows:
         onward = onwards.get(b.booking_id)
         if onward is None:
@@ -245,22 +246,20 @@ def _landing(
             lands = onward.arrival + (leaves - onward.departure)
             minutes += max(0, math.ceil((lands - onward.scheduled_arrival).total_seconds() / 60))
         else:
-            missed.append(b)
+            groups[party_key(b)].append((b, onward))
+            missed += 1
     if not missed:
         return Landed(minutes, 0, 0)
-    groups: dict[str, list[Booking]] = defaultdict(list)
-    for b in missed:
-        groups[party_key(b)].append(b)
     who = [
         Party(
             party_id=f"{f.flight_id}|{key}",
             passengers=len(group),
-            cabin=group[0].cabin,
+            cabin=group[0][0].cabin,
             origin=f.destination,
             ready=arrival + connect,
-            waiting_since=_onward(ctx, group[0]).scheduled_departure,  # type: ignore[union-attr]
-            destination=group[0].final_destination,
-            scheduled_arrival=_due(ctx, f, group[0]),
+            waiting_since=group[0][1].scheduled_departure,  # due to leave the connection on the onward flight
+            destination=group[0][0].final_destination,
+            scheduled_arrival=_due(ctx, f, group[0][0]),
             protected=True,  # a connection: seated first (as rules.reaccommodation.protected)
             exclude=frozenset({f.flight_id}),
         )
@@ -269,7 +268,7 @@ def _landing(
     flights = candidate_flights(ctx, {f.destination: {p.destination for p in who}}, arrival + connect, horizon(f))
     home = reaccommodate(who, Network(flights), horizon(f), _mct(ctx, flights), SeatLedger())
     placed = sum(j.passengers for j in home.journeys)
-    return Landed(minutes + home.passenger_delay_minutes, home.overnight, len(missed) - placed)
+    return Landed(minutes + home.passenger_delay_minutes, home.overnight, missed - placed)
 
 
 def mct_at(ctx: DisruptionContext, iata: str) -> int:
