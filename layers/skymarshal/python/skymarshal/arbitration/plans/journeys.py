@@ -54,10 +54,13 @@ def horizon(f: Flight) -> datetime:
 
 def _window(ctx: DisruptionContext, kind: str, iata: str, start: datetime, end: datetime) -> list[Flight]:
     """Departures from (arrivals at) `iata` scheduled from the start of `start`'s UTC day (a delayed flight of the
-    day still leaves after it) to `end`, read once per decision."""
+    day still leaves after it) to the end of `end`'s, read once per decision: whole days, so the windows of the
+    decision's flights (each with its own horizon) share their reads; the search keeps to each one's horizon."""
     low = start.replace(hour=0, minute=0, second=0, microsecond=0)
+    high = end.replace(hour=0, minute=0, second=0, microsecond=0)
+    high += timedelta(days=1) if high < end else timedelta(0)
     read = q.departures if kind == "departures" else q.arrivals
-    return ctx.memo(StationFlightsRead(kind, iata, low, end), lambda: read(ctx.handle, iata, low, end))
+    return ctx.memo(StationFlightsRead(kind, iata, low, high), lambda: read(ctx.handle, iata, low, high))
 
 
 def candidate_flights(
@@ -213,7 +216,7 @@ def landing(
     """`f`'s active passengers when it lands at `arrival`, walked to their final destinations as the day scorecard
     walks an itinerary: one ending there (or with no onward flight on record) at `f`'s arrival delay; a connecting
     one who makes the onward flight (lands the connecting airport's MCT before its departure as planned, `moved`
-    the plan's new departures) at that flight's delay; one who misses it on the earliest way home from the
+    the plan's new departures) at that flight's delay; one who misses it on the earliest direct flight home from the
     connection (``rules.reaccommodation``, seats checked). Once per flight, landing and onward moves a decision."""
     rows = guest.active(bookings, f.flight_id)
     _read_onward(ctx, [b for b in rows if b.final_destination != f.destination])
@@ -265,8 +268,11 @@ def _landing(
         )
         for key, group in sorted(groups.items())
     ]
-    flights = candidate_flights(ctx, {f.destination: {p.destination for p in who}}, arrival + connect, horizon(f))
-    home = reaccommodate(who, Network(flights), horizon(f), _mct(ctx, flights), SeatLedger())
+    # the next direct flights from the connecting airport: a carrier's connections are at its hubs, which fly direct
+    # to their spokes — one read where the whole network's search read the arrivals at every final destination
+    # (a decision's Arbitrate 1.7 → 2.3 s); a destination with no direct flight in the horizon goes on a partner
+    flights = _window(ctx, "departures", f.destination, arrival + connect, horizon(f))
+    home = reaccommodate(who, Network(flights), horizon(f), {}, SeatLedger())
     placed = sum(j.passengers for j in home.journeys)
     return Landed(minutes + home.passenger_delay_minutes, home.overnight, missed - placed)
 
