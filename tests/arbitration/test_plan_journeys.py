@@ -190,9 +190,10 @@ def test_a_connection_made_costs_its_passengers_only_the_onward_flights_delay(ct
     assert moved.minutes == 4 * 30 + 3 * 45  # the plan re-times the onward flight too: its delay is theirs
 
 
-def test_a_connection_missed_costs_the_earliest_way_home_from_the_connection(ctx):
+def test_a_connection_missed_costs_the_next_direct_flight_home_from_the_connection(ctx):
     landed = _landed(ctx, 90)  # 15:30 + 60 > 16:00: EY11 missed, EY19 at 22:00 lands 05:30 against 23:30
     assert landed.minutes == 4 * 90 + 3 * 360 and landed.unplaced == 0
+    assert ctx.reads == [("departures", "AUH")]  # one read of the connecting airport's departures, nothing else
     held = _landed(ctx, 90, {"EY11-0120": NETWORK[4].departure + timedelta(minutes=40)})
     assert held.minutes == 4 * 90 + 3 * 40  # EY11 re-timed to 16:40 by the plan: made (15:30 + 60), 40 late
 
