@@ -321,3 +321,26 @@ def test_reserves_are_readied_for_a_history_estimates_early_end_only(kind):
     spread = _clears(kind, source="history").model_copy(update={"earliest": early})
     lead = REPORT_BEFORE_DEPARTURE if kind == "crew_available" else timedelta(0)
     assert ready_from(spread) == early + lead
+
+
+def test_a_diversions_coach_is_in_its_passengers_minutes():
+    # operate's diversion: `arrival` is the landing at the alternate, the coach only in the arrival delay
+    plan = _scenario("divert", delay=90, actions=[_delay(OUT, 90)]).model_copy(
+        update={"arrival_delay_minutes": 90 + 240}
+    )
+    minutes, _, _ = day_cost(_ctx(), plan)
+    assert minutes == 10 * (90 + 240)
+
+
+def test_a_connection_onto_a_flight_the_plan_moves_or_cancels_is_costed_once_on_that_flights_rows():
+    ctx = _ctx()
+    ctx.bookings[0] = ctx.bookings[0].model_copy(update={"onward_flight_id": "F2", "final_destination": "AUH"})
+    back = [ctx.bookings[0].model_copy(update={"flight_id": "F2", "booking_id": "B0-2", "onward_flight_id": None})]
+    ctx.memo(BookingsRead("F2"), lambda: back)
+    plan = _scenario("delay:90", delay=90, actions=[_delay(OUT, 90), _delay(BACK, 60)])
+    minutes, _, _ = day_cost(ctx, plan)
+    assert minutes == 9 * 90 + 1 * 60  # the connecting passenger once, at F2's delay: not F1's too
+    cancelled = _scenario(
+        "delay:90:x", delay=90, actions=[_delay(OUT, 90), CancelFlight(flight_id="F2", reason="test")]
+    )
+    assert day_cost(ctx, cancelled)[0] == 9 * 90  # left to F2's cancellation and its re-accommodation

@@ -191,8 +191,10 @@ def test_a_connection_made_costs_its_passengers_only_the_onward_flights_delay(ct
 
 
 def test_a_connection_missed_costs_the_next_direct_flight_home_from_the_connection(ctx):
+    assert _landed(ctx, 60).minutes == 4 * 60  # 15:00 + 60 = 16:00: made at the MCT exactly
     landed = _landed(ctx, 90)  # 15:30 + 60 > 16:00: EY11 missed, EY19 at 22:00 lands 05:30 against 23:30
     assert landed.minutes == 4 * 90 + 3 * 360 and landed.unplaced == 0
+    assert landed.stranded == 3  # EY19 leaves at 02:00 Abu Dhabi time: a night at the connection
     assert ctx.reads == [("departures", "AUH")]  # one read of the connecting airport's departures, nothing else
     held = _landed(ctx, 90, {"EY11-0120": NETWORK[4].departure + timedelta(minutes=40)})
     assert held.minutes == 4 * 90 + 3 * 40  # EY11 re-timed to 16:40 by the plan: made (15:30 + 60), 40 late

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from ..data import queries as q
 from ..models.operational import Booking, Flight
 from ..rules import finance, guest
-from .actions import DelayFlight, RebookPassengers
+from .actions import CancelFlight, DelayFlight, RebookPassengers
 from .context import DisruptionContext
 from .memo_keys import BookingsRead, FlightRead, KnockOnDayCost
 from .models import Scenario
@@ -51,16 +51,19 @@ def _bookings(ctx: DisruptionContext, f: Flight) -> list[Booking]:
     return ctx.memo(BookingsRead(f.flight_id), lambda: q.bookings(ctx.handle, f.flight_id))
 
 
-def _knock_on(ctx: DisruptionContext, a: DelayFlight, moved: Mapping[str, datetime]) -> tuple[int, int, float]:
+def _knock_on(
+    ctx: DisruptionContext, a: DelayFlight, moved: Mapping[str, datetime], costed: set[str]
+) -> tuple[int, int, float]:
     """(passenger minutes, passengers overnight, compensation and care USD) of a later flight the plan re-times: its
     passengers walked home as landed (``journeys.landing``, once per flight, landing and onward moves in a
     decision: many plans re-time the same later flights alike)."""
     later = flight(ctx, a.flight_id)
     if later is None or a.delay_minutes <= 0:
         return 0, 0, 0.0
-    landed = landing(ctx, later, _bookings(ctx, later), later.arrival + (a.new_departure - later.departure), moved)
+    arrival = later.arrival + (a.new_departure - later.departure)
+    landed = landing(ctx, later, _bookings(ctx, later), arrival, moved, costed - {later.flight_id})
     pax = len(guest.active(_bookings(ctx, later), later.flight_id))
-    stranded = (pax if overnight(later, a.new_departure) else 0) + landed.stranded + landed.unplaced
+    stranded = pax if overnight(later, a.new_departure) else landed.stranded + landed.unplaced
     minutes = landed.minutes + landed.unplaced * INTERLINE_DELAY_MINUTES
     return minutes, stranded, ctx.memo(KnockOnDayCost(a.flight_id, a.delay_minutes), lambda: _owed(ctx, later, a))
 
@@ -122,15 +125,18 @@ def day_cost(ctx: DisruptionContext, s: Scenario) -> tuple[int, int, float]:
     minutes = stranded = 0
     owed = 0.0
     moved = {a.flight_id: a.new_departure for a in s.actions if isinstance(a, DelayFlight)}
+    # a connection onto a flight the plan itself re-times or cancels is costed on that flight's own booking rows
+    costed = set(moved) | {a.flight_id for a in s.actions if isinstance(a, CancelFlight)}
     if s.operates and s.departure is not None:
         pax = len(guest.active(ctx.bookings, f.flight_id))
-        arrival = s.arrival or f.scheduled_arrival + timedelta(minutes=s.arrival_delay_minutes)
-        landed = landing(ctx, f, ctx.bookings, arrival, moved)
+        # at the destination as the plan gets them there: a diversion's coach is in the arrival delay, not `arrival`
+        arrival = f.scheduled_arrival + timedelta(minutes=s.arrival_delay_minutes)
+        landed = landing(ctx, f, ctx.bookings, arrival, moved, costed)
         minutes += landed.minutes + landed.unplaced * INTERLINE_DELAY_MINUTES
-        stranded += (pax if overnight(f, s.departure) else 0) + landed.stranded + landed.unplaced
+        stranded += pax if overnight(f, s.departure) else landed.stranded + landed.unplaced
     for a in s.actions:
         if isinstance(a, DelayFlight) and a.flight_id != f.flight_id:
-            m, n, usd = _knock_on(ctx, a, moved)
+            m, n, usd = _knock_on(ctx, a, moved, costed)
             minutes, stranded, owed = minutes + m, stranded + n, owed + usd
         elif isinstance(a, RebookPassengers) and a.ground_transport_to is None:
             m, n = _rebooked(ctx, a)

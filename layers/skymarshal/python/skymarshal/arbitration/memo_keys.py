@@ -240,7 +240,7 @@ class ClearanceWaits(MemoKey):
 
 @dataclass(frozen=True, slots=True)
 class KnockOnDayCost(FlightKey):
-    """A later flight's passenger minutes, nights and EU261/care at a knock-on delay (arbitration/day_cost.py)."""
+    """A later flight's EU261 compensation and care at a knock-on delay (arbitration/day_cost.py)."""
 
     delay_minutes: int
 
@@ -292,3 +292,4 @@ class LandingCost(MemoKey):
     flight_id: str
     arrival: datetime
     onward_moved: tuple[tuple[str, datetime], ...]
+    costed: frozenset[str] = frozenset()  # onward flights the plan re-times or cancels: costed on their own rows

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from ...data import queries as q
@@ -56,9 +56,12 @@ def _window(ctx: DisruptionContext, kind: str, iata: str, start: datetime, end: 
     """Departures from (arrivals at) `iata` scheduled from the start of `start`'s UTC day (a delayed flight of the
     day still leaves after it) to the end of `end`'s, read once per decision: whole days, so the windows of the
     decision's flights (each with its own horizon) share their reads; the search keeps to each one's horizon."""
+    start, end = start.astimezone(UTC), end.astimezone(UTC)
     low = start.replace(hour=0, minute=0, second=0, microsecond=0)
     high = end.replace(hour=0, minute=0, second=0, microsecond=0)
     high += timedelta(days=1) if high < end else timedelta(0)
+    if start >= end:  # nothing leaves in an empty window (a landing past its horizon)
+        return []
     read = q.departures if kind == "departures" else q.arrivals
     return ctx.memo(StationFlightsRead(kind, iata, low, high), lambda: read(ctx.handle, iata, low, high))
 
@@ -211,17 +214,25 @@ class Landed:
 
 
 def landing(
-    ctx: DisruptionContext, f: Flight, bookings: Sequence[Booking], arrival: datetime, moved: Mapping[str, datetime]
+    ctx: DisruptionContext,
+    f: Flight,
+    bookings: Sequence[Booking],
+    arrival: datetime,
+    moved: Mapping[str, datetime],
+    costed: Set[str] = frozenset(),
 ) -> Landed:
     """`f`'s active passengers when it lands at `arrival`, walked to their final destinations as the day scorecard
     walks an itinerary: one ending there (or with no onward flight on record) at `f`'s arrival delay; a connecting
     one who makes the onward flight (lands the connecting airport's MCT before its departure as planned, `moved`
     the plan's new departures) at that flight's delay; one who misses it on the earliest direct flight home from the
-    connection (``rules.reaccommodation``, seats checked). Once per flight, landing and onward moves a decision."""
-    rows = guest.active(bookings, f.flight_id)
+    connection (``rules.reaccommodation``, seats checked). One whose onward flight is in `costed` (the plan re-times
+    or cancels it) is left to that flight's own rows. Once per flight, landing and onward moves a decision."""
+    active = guest.active(bookings, f.flight_id)
+    onward_ids = {b.onward_flight_id for b in active if b.onward_flight_id and b.final_destination != f.destination}
+    left = frozenset(onward_ids & set(costed))
+    rows = [b for b in active if b.onward_flight_id not in left]
     _read_onward(ctx, [b for b in rows if b.final_destination != f.destination])
-    onward_ids = {b.onward_flight_id for b in rows if b.onward_flight_id and b.final_destination != f.destination}
-    key = LandingCost(f.flight_id, arrival, tuple(sorted((i, moved[i]) for i in onward_ids if i in moved)))
+    key = LandingCost(f.flight_id, arrival, tuple(sorted((i, moved[i]) for i in onward_ids if i in moved)), left)
     return ctx.memo(key, lambda: _landing(ctx, f, rows, arrival, moved))
 
 
