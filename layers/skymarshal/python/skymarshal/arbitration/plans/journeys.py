@@ -113,7 +113,7 @@ def _due(ctx: DisruptionContext, f: Flight, b: Booking) -> datetime:
     delay is then counted longer, never shorter)."""
     if b.final_destination == f.destination or not b.onward_flight_id:
         return f.scheduled_arrival
-    onward = ctx.memo(FlightRead(b.onward_flight_id or ""), lambda: q.get_flight(ctx.handle, b.onward_flight_id or ""))
+    onward = _onward(ctx, b)
     return onward.scheduled_arrival if onward is not None else f.scheduled_arrival
 
 
@@ -237,6 +237,7 @@ def landing(
 
 
 def _onward(ctx: DisruptionContext, b: Booking) -> Flight | None:
+    """The booking's onward flight, read once per decision (`_read_onward` batches them first)."""
     return ctx.memo(FlightRead(b.onward_flight_id or ""), lambda: q.get_flight(ctx.handle, b.onward_flight_id or ""))
 
 
