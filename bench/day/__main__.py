@@ -25,19 +25,6 @@ from .reports import written
 BASELINES = ("delay", "greedy", "cancel-first", "delay-unconstrained", "greedy-unconstrained")
 
 
-def _bound_line(minutes: int, journeys: int, held: int, cards) -> str:
-    """The day's lower bound on passenger delay (``day.lower_bound``) and how many times it each policy's day is."""
-    times = ", ".join(
-        f"{c.policy} {c.passenger_delay_minutes / minutes:.1f}×"
-        for c in cards
-        if minutes and c.policy in ("skymarshal-rank1", "hindsight", "delay", "greedy")
-    )
-    return (
-        f"lower bound on passenger delay: {minutes:,} min ({journeys} journeys late whatever flies, {held} flights held "
-        f"by their cause; aircraft, crews and seats relaxed){': ' + times if times else ''}"
-    )
-
-
 def _stream(airline, day: date, intensity: str, seed: int, load_factor: float):
     from skymarshal.data import schema as s
     from skymarshal.day.draw import draw_day
@@ -159,7 +146,6 @@ def main(argv: list[str] | None = None) -> int:
     from skymarshal.data.generator import GeneratorConfig, generate
     from skymarshal.day.baselines import play_baseline
     from skymarshal.day.hindsight import HindsightUnsolved, run_hindsight
-    from skymarshal.day.lower_bound import delay_bound
     from skymarshal.day.state import from_airline
     from skymarshal.day.trace import trace_table
 
@@ -213,9 +199,6 @@ def main(argv: list[str] | None = None) -> int:
             )
         title = f"{intensity} day {args.day} (seed {args.seed}, load factor {args.load_factor}, {len(stream.events)} disruptions)"
         print("\n" + scorecard_table(cards, title=title))
-        bound = delay_bound(state, stream.events, [args.day])
-        print(_bound_line(bound.passenger_delay_minutes, bound.journeys_delayed, bound.flights_held, cards))
-        (args.out / f"{stream.header.stream_id}.bound.json").write_text(bound.model_dump_json(indent=1))
         (args.out / f"{stream.header.stream_id}.scorecards.json").write_text(
             json.dumps([c.model_dump(mode="json") for c in cards], indent=1)
         )
