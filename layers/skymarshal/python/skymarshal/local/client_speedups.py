@@ -54,9 +54,19 @@ def _to_string(self: Any) -> str:
     return built
 
 
+_DYNAMODB_VALUE = frozenset({"S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL", "BOOL"})
+
+
 def _handle_map(self: Any, shape: Any, value: Any) -> Any:
-    """`BaseJSONParser._handle_map`, a map of DynamoDB attribute values already in parsed form kept as it is."""
-    if shape.value.name == "AttributeValue" and isinstance(value, dict) and all(map(is_wire, value.values())):
+    """`BaseJSONParser._handle_map`, a map of DynamoDB attribute values already in parsed form kept as it is (another
+    service's `AttributeValue`, a tagged union of other members, takes botocore's path)."""
+    target = shape.value
+    if (
+        target.name == "AttributeValue"
+        and isinstance(value, dict)
+        and target.members.keys() == _DYNAMODB_VALUE
+        and all(map(is_wire, value.values()))
+    ):
         return value
     return _original_map[0](self, shape, value)
 

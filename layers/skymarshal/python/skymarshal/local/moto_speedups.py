@@ -25,7 +25,8 @@ query and minutes per seed. This adapter, installed on the local emulator only:
 10. lists a response class's method names once (`_method_names`): moto lists them with `inspect.getmembers` on
    every request of every service, to check the action is one (2 % of a local run's CPU);
 11. builds botocore's User-Agent header once per client and request features (client_speedups.py), not twice
-   per request (4 %).
+   per request (4 %), and keeps a DynamoDB answer's attribute values as `json.loads` built them where botocore
+   would return them unchanged (client_speedups.py: 13 % of a run's CPU in `cProfile`).
 
 moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
 that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
@@ -320,7 +321,7 @@ def _install_storage() -> None:
     _storage["method_names"] = responses.method_names_from_class
     responses.method_names_from_class = _method_names  # type: ignore[assignment]
     moto_instances.install()  # every model object moto made stayed alive for its dashboard
-    client_speedups.install()  # botocore's User-Agent, built once per client and request features
+    client_speedups.install()  # botocore's User-Agent once per client and features; DynamoDB answers not re-walked
     compact_install()
     wire_install()
     _storage["call_action"] = DynamoHandler.call_action
