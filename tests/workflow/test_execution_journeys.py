@@ -82,3 +82,28 @@ def test_the_executed_rebookings_are_the_plans_journeys(decisions, account, blan
             planned[tuple(j.flights)] += j.passengers
         assert dict(taken) == dict(planned)
         assert sum(int(n) for n in flights[a.flight_id]["booked"].values()) == 0
+
+
+def test_a_passenger_moved_a_second_time_keeps_the_flight_first_booked(decisions, account, blank_account):
+    """A row a recovery already moved (rebooked_from set) moved again — onto a journey, or to a partner — still
+    names the flight the passenger bought: the scorecard and EU261 count the delay from that flight's schedule."""
+    cancel = plan(decisions, "mechanical", "cancel")
+    rebook = next(a for a in cancel.actions if isinstance(a, RebookPassengers))
+    keys = _copy(account, blank_account, cancel)
+    table = blank_account.resource().Table(blank_account.naming(s.BOOKINGS))
+    first = "EY999-20270119"  # as if an earlier plan had moved them off this flight onto the one cancelled now
+    on_it = [
+        k
+        for k, r in snapshot(blank_account, keys).items()
+        if k[0] == s.BOOKINGS and r and r["flight_id"] == rebook.flight_id and r["status"] in ACTIVE
+    ]
+    for k in on_it:
+        table.update_item(
+            Key={"booking_id": k[1]}, UpdateExpression="SET rebooked_from = :f", ExpressionAttributeValues={":f": first}
+        )
+    report = run(blank_account, cancel)
+    assert report.status == "executed", report.error
+    after = snapshot(blank_account, set(on_it))
+    assert on_it and {r["rebooked_from"] for r in after.values() if r} == {first}
+    moved = [r for r in after.values() if r and (r["flight_id"] != rebook.flight_id or r["status"] == "REBOOKED")]
+    assert moved  # they did move (a journey or a partner), and each still names the first flight

@@ -74,7 +74,7 @@ class Booking(Row):
     currency: str = "USD"
     status: Literal["CONFIRMED", "CHECKED_IN", "BOARDED", "REBOOKED", "CANCELLED"] = "CONFIRMED"
     bag_tags: list[str] = Field(default_factory=list)
-    rebooked_from: str | None = None  # the flight a recovery moved the booking off
+    rebooked_from: str | None = None  # the flight the passenger bought, which a recovery moved the booking off
     rebooked_to: str | None = None  # "INTERLINE" when placed on another carrier
     updated_by_execution: str | None = None
 

@@ -110,6 +110,13 @@ def _itinerary(ledger: _Ledger, row: dict) -> list[dict]:
     return chain
 
 
+def first_booked(row: dict) -> str:
+    """The flight the passenger's row was booked on before any recovery moved it: a row moved again keeps it, so the
+    day's scorecard and EU261 measure the journey from the schedule the passenger bought (a second move naming the
+    flight of the first had the delay counted from that flight's later arrival)."""
+    return row.get("rebooked_from") or row["flight_id"]
+
+
 def _write(ledger: _Ledger, a: RebookPassengers, row: dict, journey: RebookJourney) -> list[Change]:
     """One passenger's rows onto `journey`'s flights: the cancelled row on the first, their later segments on the
     next (kept where already on it), new rows beyond them, the segments left over cancelled."""
@@ -131,7 +138,7 @@ def _write(ledger: _Ledger, a: RebookPassengers, row: dict, journey: RebookJourn
         if base is not None:
             ledger.leave(base["flight_id"], base["cabin"])
             after = {**base, **links, "flight_id": leg, "cabin": cabin, "status": "CONFIRMED"}
-            after["rebooked_from"] = base["flight_id"]
+            after["rebooked_from"] = first_booked(base)
             guard = Attr("flight_id").eq(base["flight_id"]) & Attr("status").is_in(list(ACTIVE_BOOKINGS))
             out.append(p._change(s.BOOKINGS, base, after, guard))
         else:  # a flight beyond the itinerary's segments: a new row, from the flight that was due at the destination
@@ -143,7 +150,7 @@ def _write(ledger: _Ledger, a: RebookPassengers, row: dict, journey: RebookJourn
                 "cabin": cabin,
                 "status": "CONFIRMED",
                 "fare_paid": 0,
-                "rebooked_from": chain[-1]["flight_id"],
+                "rebooked_from": first_booked(chain[-1]),
             }
             out.append(p._change(s.BOOKINGS, None, new, Attr("booking_id").not_exists()))
     for left in chain[len(legs) :]:  # segments the journey no longer needs: cancelled, their seats given back
@@ -174,6 +181,6 @@ def journey_changes(planner: RowReader, a: RebookPassengers, priority) -> list[C
     for queue in queues.values():  # interline: the plan's count, and anyone booked since it was made
         for row in queue:
             ledger.leave(a.flight_id, row["cabin"])
-            after = {**row, "status": "REBOOKED", "rebooked_to": INTERLINE, "rebooked_from": a.flight_id}
+            after = {**row, "status": "REBOOKED", "rebooked_to": INTERLINE, "rebooked_from": first_booked(row)}
             moves.append(planner._change(s.BOOKINGS, row, after, guard))
     return ledger.count_changes(a.flight_id) + moves

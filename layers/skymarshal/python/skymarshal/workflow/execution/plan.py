@@ -57,7 +57,7 @@ from .crew import (
 )
 from .ferry import ferry_changes
 from .integrity import rotation_refusal
-from .journeys import journey_changes
+from .journeys import first_booked, journey_changes
 from .positions import grounding_changes, position_changes
 from .reader import OPERABLE, RowReader
 
@@ -266,7 +266,7 @@ class Planner(RowReader):
                             "flight_id": flight_id,
                             "cabin": cabin,
                             "status": "CONFIRMED",
-                            "rebooked_from": a.flight_id,
+                            "rebooked_from": first_booked(row),
                         },
                         guard,
                     )
@@ -277,7 +277,7 @@ class Planner(RowReader):
                 self._change(
                     s.BOOKINGS,
                     row,
-                    {**row, "status": "REBOOKED", "rebooked_to": INTERLINE, "rebooked_from": a.flight_id},
+                    {**row, "status": "REBOOKED", "rebooked_to": INTERLINE, "rebooked_from": first_booked(row)},
                     guard,
                 )
             )
