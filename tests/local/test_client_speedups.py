@@ -72,7 +72,7 @@ def _attribute_values(binary: bool) -> st.SearchStrategy:
         st.builds(lambda v: {"S": v}, _TEXT),
         st.builds(lambda v: {"N": v}, _NUMBER),
         st.builds(lambda v: {"BOOL": v}, st.booleans()),
-        st.just({"NULL": True}),
+        st.builds(lambda v: {"NULL": v}, st.booleans()),
         st.builds(lambda v: {"SS": v}, st.lists(_TEXT, min_size=1, max_size=3, unique=True)),
         st.builds(lambda v: {"NS": v}, st.lists(_NUMBER, min_size=1, max_size=3, unique=True)),
         *(
