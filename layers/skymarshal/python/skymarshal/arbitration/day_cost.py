@@ -61,7 +61,7 @@ def _knock_on(
     if later is None or a.delay_minutes <= 0:
         return 0, 0, 0.0
     arrival = later.arrival + (a.new_departure - later.departure)
-    landed = landing(ctx, later, _bookings(ctx, later), arrival, moved, costed - {later.flight_id})
+    landed = landing(ctx, later, _bookings(ctx, later), arrival, moved, costed)
     pax = len(guest.active(_bookings(ctx, later), later.flight_id))
     stranded = pax if overnight(later, a.new_departure) else landed.stranded + landed.unplaced
     minutes = landed.minutes + landed.unplaced * INTERLINE_DELAY_MINUTES

@@ -56,12 +56,12 @@ def _window(ctx: DisruptionContext, kind: str, iata: str, start: datetime, end: 
     """Departures from (arrivals at) `iata` scheduled from the start of `start`'s UTC day (a delayed flight of the
     day still leaves after it) to the end of `end`'s, read once per decision: whole days, so the windows of the
     decision's flights (each with its own horizon) share their reads; the search keeps to each one's horizon."""
+    if start >= end:  # nothing leaves in an empty window (a landing past its horizon)
+        return []
     start, end = start.astimezone(UTC), end.astimezone(UTC)
     low = start.replace(hour=0, minute=0, second=0, microsecond=0)
     high = end.replace(hour=0, minute=0, second=0, microsecond=0)
     high += timedelta(days=1) if high < end else timedelta(0)
-    if start >= end:  # nothing leaves in an empty window (a landing past its horizon)
-        return []
     read = q.departures if kind == "departures" else q.arrivals
     return ctx.memo(StationFlightsRead(kind, iata, low, high), lambda: read(ctx.handle, iata, low, high))
 
