@@ -24,6 +24,7 @@ from pathlib import Path
 
 from skymarshal.recovery.checker import booked_flights, check
 from skymarshal.recovery.cost import billed_hours
+from skymarshal.recovery.lower_bound import lower_bound
 from skymarshal.recovery.model import LENIENT, STRICT, Rules
 from skymarshal.recovery.official import (
     COST_CHECKER,
@@ -89,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-official", action="store_true", help="skip the official solution checker")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON to this file")
+    parser.add_argument(
+        "--no-bound", action="store_true", help="skip the LP lower bound (recovery/lower_bound.py; set B: ~20 s each)"
+    )
     args = parser.parse_args(argv)
     args.modes = [m for m in args.modes.split(",") if m]
     if unknown := [m for m in args.modes if m not in MODES]:
@@ -128,8 +132,14 @@ def _run_instance(args, name: str) -> dict:
     except InstanceError as exc:
         row["error"] = str(exc)
         return row
+    bounds: dict[str, tuple[float | None, float]] = {}
     for mode in args.modes:
         rules = MODES[mode]
+        # before the solve and outside its time limit; one per connection reading (keep reads them strictly)
+        if not args.no_bound and rules.connections not in bounds:
+            found = lower_bound(instance, rules)
+            bounds[rules.connections] = (found.value, found.seconds) if found else (None, 0.0)
+        bound, bound_seconds = bounds.get(rules.connections, (None, 0.0))
         try:
             solution, result = solve(instance, args.time_limit, seed=args.seed, rules=rules)
         except NoFeasibleSolution as exc:
@@ -146,6 +156,9 @@ def _run_instance(args, name: str) -> dict:
             "components": result.cost.model_dump(),
             "unbooked_cancelled": result.unbooked_cancelled,
             "unbooked_gain": unbooked_gain(instance, solution),
+            "bound": bound,
+            "bound_seconds": bound_seconds,
+            "bound_gap": _bound_gap(result.cost.total, bound),
         }
         if mode == "lenient":  # what the strict reading finds wrong with the lenient plan
             run["strict_violations"] = len(check(instance, solution, STRICT))
@@ -168,6 +181,8 @@ def _header(args) -> str:
     cols = [f"{'inst':<5}"]
     for mode in args.modes:
         cols.append(f"{mode:>14} {'gap %':>7}")
+        if not args.no_bound:
+            cols.append(f"{'lower bound':>14} {'→bound %':>8}")
         if mode == "lenient":
             cols.append(f"{'→strict':>7}")
     cols.append(f"{'2009 winner':>14}")
@@ -185,6 +200,11 @@ def _gap(cost: float | None, winner: float | None) -> str:
     return f"{100 * (cost - winner) / winner:+.1f}" if cost is not None and winner else "-"
 
 
+def _bound_gap(cost: float, bound: float | None) -> float | None:
+    """(ours − bound) / |ours|: how far from optimal our plan can at most be, as a share of its cost."""
+    return None if bound is None or not cost else (cost - bound) / abs(cost)
+
+
 def _line(args, row: dict) -> str:
     if "error" in row:
         return f"{row['instance']:<5} {row['error']}"
@@ -192,6 +212,9 @@ def _line(args, row: dict) -> str:
     for mode in args.modes:
         run = row["runs"][mode]
         cols.append(f"{_money(run['cost']):>14} {_gap(run['cost'], row['winner']):>7}")
+        if not args.no_bound:
+            gap = run.get("bound_gap")
+            cols.append(f"{_money(run.get('bound')):>14} {'-' if gap is None else f'{100 * gap:.1f}':>8}")
         if mode == "lenient":
             cols.append(f"{run.get('strict_violations', '-'):>7}")
     cols.append(f"{_money(row['winner']):>14}")

@@ -1,0 +1,145 @@
+"""The LP lower bound (recovery/lower_bound.py) never exceeds the cost of a plan the checker accepts."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from skymarshal.recovery.aircraft_plan import Weights
+from skymarshal.recovery.checker import check
+from skymarshal.recovery.cost import evaluate
+from skymarshal.recovery.lower_bound import build, lower_bound
+from skymarshal.recovery.model import LENIENT, Instance
+from skymarshal.recovery.passengers import plan_passengers
+from skymarshal.recovery.rows import to_rows
+from skymarshal.recovery.solver import _Search, construct, solve
+
+from .test_solver import DISRUPTION, _disrupted_tiny
+from .tiny import FILES, planned_solution, tiny_instance
+
+pytest.importorskip("highspy")
+
+
+def _no_credit(instance: Instance) -> Instance:
+    """The cost without the cancelled flights' credit (CostConfig.credit_cancelled_flights, the day scorecard)."""
+    return instance.model_copy(
+        update={"config": instance.config.model_copy(update={"credit_cancelled_flights": False})}
+    )
+
+
+def _bound(instance: Instance, **kwargs) -> float:
+    found = lower_bound(instance, **kwargs)
+    assert found is not None
+    return found.value
+
+
+def test_the_bound_is_below_the_planned_solution_and_the_solvers(tmp_path):
+    instance = tiny_instance(tmp_path)
+    planned = planned_solution(instance)
+    assert check(instance, planned) == []
+    bound = _bound(instance)
+    assert bound <= evaluate(instance, planned).total
+    solution, result = solve(instance, time_limit=1.0)
+    assert result.violations == []
+    assert bound <= evaluate(instance, solution).total
+
+
+def test_the_bound_is_the_lps_optimum_less_a_hair(tmp_path):
+    """The safe dual bound computed from the duals sits just under the LP's own optimum, not above it."""
+    import highspy
+
+    instance = tiny_instance(tmp_path)
+    lp = build(instance)
+    model = highspy.Highs()
+    model.setOptionValue("output_flag", False)
+    for cost, lo, hi in zip(lp.cost, lp.lower, lp.upper):
+        model.addVar(lo, hi)
+        model.changeColCost(model.getNumCol() - 1, cost)
+    for r, (lo, hi) in enumerate(zip(lp.row_lower, lp.row_upper)):
+        cols = [j for j, entries in enumerate(lp.entries) for row, _ in entries if row == r]
+        vals = [v for entries in lp.entries for row, v in entries if row == r]
+        model.addRow(lo, hi, len(cols), cols, vals)
+    model.run()
+    optimum = model.getInfo().objective_function_value + lp.constant
+    assert optimum - 0.01 <= _bound(instance) <= optimum + 1e-6
+
+
+def _stranded(folder) -> Instance:
+    """104 (CCC-AAA, 15:30) cancelled by the disruption with 10 outbound passengers booked on it: they wait for a
+    later way home (203 from BBB, after a hop; or a whole new flight), or lose their trip. Both tails cost the
+    same an hour, so no swap saves anything."""
+    overrides = {
+        "aircraft.csv": FILES["aircraft.csv"].replace("1200.0", "1000.0"),
+        "alt_flights.csv": "102 01/01/09 30\n104 01/01/09 -1\n#",
+        "itineraries.csv": FILES["itineraries.csv"].replace("#", "4 A 120.0 10 104 01/01/09 E\n#"),
+    }
+    return _no_credit(tiny_instance(folder, **overrides))
+
+
+def test_a_disruption_that_costs_gives_a_positive_bound(tmp_path):
+    instance = _stranded(tmp_path)
+    bound = _bound(instance)
+    solution, result = solve(instance, time_limit=2.0)
+    assert result.violations == []
+    cost = evaluate(instance, solution).total
+    assert 0 < bound <= cost
+    # itinerary 4's ten reach AAA at best 45 minutes late (a hop to BBB, then 203): 10 × 0.2 × 45. (Itinerary 2's
+    # 30 minutes the LP avoids: a new flight's first leg BBB-AAA at 11:00 is not priced; first legs are free.)
+    assert bound >= 90.0 - 0.01
+
+
+def test_the_bound_is_tight_where_no_plan_can_do_better(tmp_path):
+    """One return trip, its outbound leg 90 minutes late by the disruption: the other tail flies the return on
+    time, the 20 passengers arrive 90 minutes late (20 × 0.1 × 90 = 180), and nothing cheaper exists (a new
+    flight costs 1000, cancelling them far more). The LP finds exactly that."""
+    overrides = {
+        "flights.csv": "101 AAA BBB 09:00 10:00 0\n102 BBB AAA 11:00 12:00 0\n#",
+        "rotations.csv": "101 01/01/09 P1\n102 01/01/09 P1\n#",
+        "itineraries.csv": "1 A 100.0 20 101 01/01/09 E\n#",
+        "aircraft.csv": FILES["aircraft.csv"].replace("1200.0", "1000.0"),
+        "alt_flights.csv": "101 01/01/09 90\n#",
+    }
+    instance = _no_credit(tiny_instance(tmp_path, **overrides))
+    solution, result = solve(instance, time_limit=1.0)
+    assert result.violations == []
+    cost = evaluate(instance, solution).total
+    assert cost == pytest.approx(180.0)
+    assert _bound(instance) == pytest.approx(cost, abs=0.01)
+
+
+def test_without_credit_or_cheaper_tails_the_bound_is_not_negative(tmp_path):
+    """Without the credit and with both tails at one price no component can be negative, nor can the bound (the
+    LP re-routes itinerary 2 round 102's 30 minutes: its first legs are not priced, so the bound is 0 here)."""
+    instance = _no_credit(
+        tiny_instance(tmp_path, **{"aircraft.csv": FILES["aircraft.csv"].replace("1200.0", "1000.0")})
+    )
+    planned = planned_solution(instance)
+    assert check(instance, planned) == []
+    bound = _bound(instance)
+    assert bound <= evaluate(instance, planned).total
+    assert 0.0 - 0.01 <= bound <= evaluate(instance, planned).total
+
+
+def test_the_lenient_reading_has_its_own_bound(tmp_path):
+    instance = tiny_instance(tmp_path)
+    planned = planned_solution(instance)
+    assert check(instance, planned, LENIENT) == []
+    assert _bound(instance, rules=LENIENT) <= evaluate(instance, planned).total
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(disruption=DISRUPTION, seed=st.integers(0, 10**6), moves=st.integers(1, 10), credit=st.booleans())
+def test_no_feasible_plan_costs_less_than_the_bound(tmp_path_factory, disruption, seed, moves, credit):
+    """Every plan the search reaches from its construction (each checked feasible) costs at least the bound."""
+    instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
+    if not credit:
+        instance = _no_credit(instance)
+    bound = _bound(instance)
+    search = _Search(instance, seed)
+    plan = construct(search.net, Weights(), list(instance.aircraft))
+    search.offer(plan)
+    for candidate in [plan] + [search.neighbour() for _ in range(moves)]:
+        rows = to_rows(candidate, plan_passengers(candidate))
+        assert check(instance, rows) == []  # every move keeps a plan feasible (test_solver)
+        assert bound <= evaluate(instance, rows).total
