@@ -91,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-official", action="store_true", help="skip the official solution checker")
     parser.add_argument("--json", type=Path, help="also write the rows as JSON to this file")
     parser.add_argument(
-        "--no-bound", action="store_true", help="skip the LP lower bound (recovery/lower_bound.py; set B: ~20 s each)"
+        "--no-bound",
+        action="store_true",
+        help="skip the LP lower bound (recovery/lower_bound.py; set B: up to its 60 s limit each)",
     )
     args = parser.parse_args(argv)
     args.modes = [m for m in args.modes.split(",") if m]

@@ -45,6 +45,19 @@ def test_the_bound_is_below_the_planned_solution_and_the_solvers(tmp_path):
     assert bound <= evaluate(instance, solution).total
 
 
+def test_per_trip_links_and_tail_kinds_lift_the_bound(tmp_path):
+    """The LP of 0139013 proved only -8,633.33 on the tiny instance: it flew fractions of flights, pocketed the
+    rest of their credit and seated the passengers on the flown fraction at the biggest tail's seats. A trip's
+    passengers on a flight are now ≤ p·y (one row per trip and flight) and a flight's seats and hourly cost are
+    those of the kind of tail flying it (each kind's free minutes bounded): -7,255, still ≤ the solver's plan."""
+    instance = tiny_instance(tmp_path)
+    bound = _bound(instance)
+    solution, result = solve(instance, time_limit=1.0)
+    assert result.violations == []
+    assert -7_255.01 <= bound <= evaluate(instance, solution).total
+    assert bound > -8_633.33 + 1_000
+
+
 def test_the_bound_is_the_lps_optimum_less_a_hair(tmp_path):
     """The safe dual bound computed from the duals sits just under the LP's own optimum, not above it."""
     import highspy

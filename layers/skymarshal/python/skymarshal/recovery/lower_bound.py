@@ -2,9 +2,11 @@
 accepts: the optimum of an LP relaxation, solved by HiGHS (`highspy`), minus a rounding margin.
 
 The LP (variables fractional, integrality dropped):
-  y_g ∈ [0, 1]  each planned flight that may change is flown (1) or cancelled (0); fixed flights (history,
-                ground links, imposed delays: flight_checks._check_imposed) fly, imposed cancellations do not;
-  z_{F,r} ≥ 0   new flights on route r by family F;  e_{F,s}, u_{F,s} ≥ 0: family F's tails ending at s, and
+  y_{g,K} ≥ 0   planned flight g that may change flown by a tail of kind K (the tails of g's family alike in
+                cost per hour, seats and range, able to fly g); y_g = Σ_K y_{g,K} ≤ 1 (0: cancelled); fixed
+                flights (history, ground links, imposed delays: flight_checks._check_imposed) fly, imposed
+                cancellations do not;
+  z_{K,r} ≥ 0   new flights on route r by tails of kind K;  e_{F,s}, u_{F,s} ≥ 0: family F's tails ending at s, and
                 the requirement of position.csv at s they leave short;
   per itinerary i (p_i passengers): k_i kept on its booked legs, c_i cancelled (or stopped where its history
                 ends), w_{i,g} re-routed with last leg g (a planned flight into its destination), w_{i,new}
@@ -16,20 +18,24 @@ It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + co
     the destination otherwise (w, by its last leg). Setting the LP's variables from P's counts meets every row:
       - passenger counts (check_itineraries): k + c + Σw = p_i;
       - seats: on flight g, the passengers kept plus those whose re-routed line ends on g are ≤ what g
-        carries ≤ seats of the biggest tail of its family able to fly it (swaps keep the family) × y_g;
-        new flights into d: Σ w_{i,new} ≤ Σ_r→d seats_{F,r}·z_{F,r} (ground links seat nobody);
-      - a kept passenger needs every booked leg flown: k_i ≤ p_i·y_g;
+        carries ≤ the seats of its tail = Σ_K seats_K·y_{g,K} (y_{g,K} = 1 for the kind of the tail flying
+        it, swaps keep the family); new flights into d: Σ w_{i,new} ≤ Σ_{K,r→d} seats_K·z_{K,r} (ground links
+        seat nobody);
+      - per trip and flight (g not fixed): k_i·[g booked] + w_{i,g} ≤ p_i·y_g. The kept passengers (on every
+        booked leg) and those whose line ends with g are disjoint sets of i's passengers on g: at most p_i
+        when g flies, none when it is cancelled (a flight is flown wholly or not at all). This row is what
+        stops the LP flying a fraction of g and seating the whole trip on that fraction;
       - aircraft: each tail's flights form a path from its initial airport (check_rotations: initial
         position, continuity), so per family and airport, start + flights in − flights out = tails ending
         there (e ≥ 0); a tail airborne at the window's end counts nowhere in cost.final_airports, which only
         raises the real penalty;
       - time: a tail flies its window flights one after another (continuity), never in an unavailability or
-        its maintenance slot, so per family the minutes flown in the window fit the tails' free minutes.
+        its maintenance slot, so per kind K the minutes flown in the window by K's tails (fixed flights by
+        their own tail's kind, Σ_g duration·y_{g,K}, new flights) fit K's tails' free minutes.
   * The LP's objective at that point is ≤ P's cost:
       - operating cost (cost.operating_costs): a cancelled planned flight credits α·hours·its planned
-        tail's hourly cost (exact); a flown one costs α·hours·(tail − planned) ≥ α·hours·(cheapest tail of
-        the family with the range − planned); a new flight costs α·hours·hourly ≥ α·hours·(its family's
-        cheapest tail with the range); billed hours are exact (durations are fixed by check_flights);
+        tail's hourly cost (exact); a flown one costs α·hours·(hourly_K − planned), K its tail's kind (exact);
+        a new flight costs α·hours·hourly_K (exact); billed hours are exact (durations fixed by check_flights);
       - passengers (cost._add_line): a cancelled or stopped line is priced exactly (its direction: an
         empty outbound line is an outbound cancellation, every other a inbound one); a line reaching the
         destination costs β·rate·delay + α·compensation(delay) + β·downgrade ≥ the same at any lower delay
@@ -61,14 +67,17 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .bound_facts import FlightFacts, TripBound, flight_facts, ready_times, seats_of, trip_bounds, usable
+from .bound_facts import FlightFacts, flight_facts, seats_of, trip_bounds
+from .bound_passengers import _LP, INF, Key, NewFlights, passengers
 from .cost import billed_hours
-from .model import STRICT, Instance, Rules
+from .model import STRICT, Aircraft, Instance, Rules
 
 HORIZON = 360  # minutes of delay beyond which a trip's last legs are not listed one by one
 MARGIN = 1e-9  # relative: the floating-point sums of the dual bound
+
+__all__ = ["HORIZON", "LowerBound", "build", "lower_bound", "safe_dual_bound"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,36 +88,6 @@ class LowerBound:
     rows: int
 
 
-class _LP:
-    """A column-wise LP under construction."""
-
-    def __init__(self) -> None:
-        self.cost: list[float] = []
-        self.lower: list[float] = []
-        self.upper: list[float] = []
-        self.entries: list[list[tuple[int, float]]] = []
-        self.kinds: list[str] = []  # what each column is (flight, new, ending, short, keep, cancel, route, late)
-        self.row_lower: list[float] = []
-        self.row_upper: list[float] = []
-        self.constant = 0.0
-
-    def row(self, lower: float, upper: float) -> int:
-        self.row_lower.append(lower)
-        self.row_upper.append(upper)
-        return len(self.row_lower) - 1
-
-    def col(self, kind: str, cost: float, upper: float, entries: list[tuple[int, float]]) -> int:
-        self.kinds.append(kind)
-        self.cost.append(cost)
-        self.lower.append(0.0)
-        self.upper.append(upper)
-        self.entries.append(entries)
-        return len(self.cost) - 1
-
-
-INF = float("inf")
-
-
 def _check_signs(instance: Instance) -> None:
     cfg = instance.config
     signs = [cfg.alpha, cfg.beta, cfg.gamma, cfg.penalty_family, cfg.penalty_model, cfg.penalty_config]
@@ -117,39 +96,79 @@ def _check_signs(instance: Instance) -> None:
         raise ValueError("the lower bound assumes non-negative weights, delay, downgrade and position costs")
 
 
+@dataclass(frozen=True, slots=True)
+class _Kind:
+    """The tails of one family alike in cost per hour, seats and range, and the row of their free minutes."""
+
+    family: str
+    hourly: float
+    seats: int
+    range: int
+    clock: int
+    minutes: float
+
+
+def _kind_key(a: Aircraft) -> tuple[str, float, int, int]:
+    return (a.family, a.cost_per_hour, seats_of(a), a.range)
+
+
+def _kinds(instance: Instance, lp: _LP) -> dict[tuple[str, float, int, int], _Kind]:
+    """One clock row per kind: the minutes its tails fly in the window ≤ their minutes outside unavailabilities
+    and maintenance (each tail flies its flights one after another)."""
+    minutes: dict[tuple[str, float, int, int], float] = defaultdict(float)
+    for a in instance.aircraft.values():
+        minutes[_kind_key(a)] += _free_minutes(instance, a)
+    return {k: _Kind(*k, lp.row(-INF, m), m) for k, m in sorted(minutes.items())}
+
+
 def build(instance: Instance, rules: Rules = STRICT, horizon: int = HORIZON) -> _LP:
     _check_signs(instance)
     cfg, lp = instance.config, _LP()
     flights = flight_facts(instance)
     credit = 1.0 if cfg.credit_cancelled_flights else 0.0
-    y: dict[tuple[int, int], int] = {}
+    kinds = _kinds(instance, lp)
+    tail_of = {(ref.number, ref.day): instance.aircraft[tail] for ref, tail in instance.rotations}
+    start, end = cfg.window_start, cfg.window_end
+    y: dict[Key, list[int]] = {}  # a flight's columns y_{g,K}, one per kind K able to fly it: y_g = Σ_K y_{g,K}
+    seat_rows: dict[Key, int] = {}
+    trips = trip_bounds(instance, flights, rules)
     for key, f in flights.items():
-        if f.fixed:
-            continue  # flown by its own tail: no operating-cost component
+        if f.cancelled:
+            if not f.fixed:
+                lp.constant -= cfg.alpha * credit * f.hours * f.planned_hourly
+            continue
+        if f.fixed:  # flown by its own tail at its time
+            kind = kinds[_kind_key(tail_of[key])]
+            lp.row_upper[kind.clock] -= max(0, min(f.earliest + f.duration, end) - max(f.earliest, start))
+            if f.earliest <= f.latest:
+                seat_rows[key] = lp.row(-INF, f.seats)
+            continue
         lp.constant -= cfg.alpha * credit * f.hours * f.planned_hourly  # as if cancelled; flying takes it back
-        if not f.cancelled:
-            flown = cfg.alpha * f.hours * (f.cheapest_hourly - f.planned_hourly + credit * f.planned_hourly)
-            y[key] = lp.col("flight", flown, 1.0 if f.earliest <= f.latest else 0.0, [])
-    seat_rows = {
-        key: lp.row(-INF, 0.0 if key in y else f.seats)
-        for key, f in flights.items()
-        if not f.cancelled and f.earliest <= f.latest
-    }
-    for key, row in seat_rows.items():
-        if key in y:
-            lp.entries[y[key]].append((row, -flights[key].seats))
-    new = _aircraft(instance, lp, flights, y)
-    _passengers(instance, lp, flights, y, seat_rows, new, trip_bounds(instance, flights, rules), horizon)
+        if f.earliest > f.latest:
+            continue  # cannot fly: cancelled in every plan
+        seat_rows[key] = lp.row(-INF, 0.0)
+        once = lp.row(-INF, 1.0)  # Σ_K y_{g,K} ≤ 1
+        able = [k for k in kinds.values() if k.family == f.family and k.range >= f.duration]
+        y[key] = []
+        for k in able or [kinds[_kind_key(tail_of[key])]]:
+            flown = cfg.alpha * f.hours * (k.hourly - f.planned_hourly + credit * f.planned_hourly)
+            entries = [(once, 1.0), (seat_rows[key], -float(k.seats)), (k.clock, float(f.duration))]
+            y[key].append(lp.col("flight", flown, 1.0, entries))
+    new = _aircraft(instance, lp, flights, y, kinds)
+    passengers(instance, lp, flights, y, seat_rows, new, trips, horizon)
     return lp
 
 
 def _aircraft(
-    instance: Instance, lp: _LP, flights: dict[tuple[int, int], FlightFacts], y: dict[tuple[int, int], int]
+    instance: Instance,
+    lp: _LP,
+    flights: dict[Key, FlightFacts],
+    y: dict[Key, list[int]],
+    kinds: dict[tuple[str, float, int, int], _Kind],
 ) -> NewFlights:
-    """Flow of each family's tails per airport, their flying minutes, new flights and end positions; returns
-    the rows new flights offer passengers."""
+    """Flow of each family's tails per airport, new flights and end positions; returns the rows new flights
+    offer passengers."""
     cfg = instance.config
-    start, end = cfg.window_start, cfg.window_end
     fleet: dict[str, list] = defaultdict(list)
     for a in instance.aircraft.values():
         fleet[a.family].append(a)
@@ -158,22 +177,15 @@ def _aircraft(
     supply: dict[tuple[str, str], float] = defaultdict(float)
     for a in instance.aircraft.values():
         supply[(a.family, a.initial_airport)] += 1.0
-    busy: dict[str, float] = defaultdict(float)  # minutes fixed flights take in the window
     shortest = [r.duration for r in instance.routes.values() if r.duration > 0]
-    minutes = {fam: float(sum(_free_minutes(instance, a) for a in tails)) for fam, tails in fleet.items()}
-    clock = {fam: lp.row(-INF, minutes[fam]) for fam in fleet}
     for key, f in flights.items():
         if f.cancelled:
             continue
-        if key in y:
-            lp.entries[y[key]] += [(flow[(f.family, f.destination)], 1.0), (flow[(f.family, f.origin)], -1.0)]
-            lp.entries[y[key]].append((clock[f.family], float(f.duration)))
-        else:
+        for col in y.get(key, ()):
+            lp.entries[col] += [(flow[(f.family, f.destination)], 1.0), (flow[(f.family, f.origin)], -1.0)]
+        if f.fixed:
             supply[(f.family, f.destination)] += 1.0
             supply[(f.family, f.origin)] -= 1.0
-            busy[f.family] += max(0, min(f.earliest + f.duration, end) - max(f.earliest, start))
-    for fam in fleet:
-        lp.row_upper[clock[fam]] -= busy[fam]
     ending = {}
     for (fam, s), row in flow.items():
         lp.row_lower[row] = lp.row_upper[row] = -supply[(fam, s)]
@@ -181,43 +193,20 @@ def _aircraft(
     new_rows = {s: lp.row(-INF, 0.0) for s in airports}  # passengers landing by new flights ≤ their seats
     count_rows = {s: lp.row(0.0, INF) for s in airports}  # new flights landing at s − Σ_b Z_{s,b} ≥ 0
     for (origin, destination), route in instance.routes.items():
-        for fam, tails in fleet.items():
-            for hourly, seats in _types([a for a in tails if usable(a, route.duration)]):
-                entries = [(flow[(fam, destination)], 1.0), (flow[(fam, origin)], -1.0)]
-                entries += [(clock[fam], float(route.duration)), (new_rows[destination], -float(seats))]
-                entries.append((count_rows[destination], 1.0))
-                # at most as many as the family's free minutes fly (finite bounds keep the dual bound finite)
-                upper = minutes[fam] / max(1, route.duration)
-                lp.col("new", cfg.alpha * billed_hours(route.duration) * hourly, upper, entries)
+        for k in kinds.values():
+            if k.range < route.duration:
+                continue
+            fam = k.family
+            entries = [(flow[(fam, destination)], 1.0), (flow[(fam, origin)], -1.0)]
+            entries += [(k.clock, float(route.duration)), (new_rows[destination], -float(k.seats))]
+            entries.append((count_rows[destination], 1.0))
+            # at most as many as the kind's free minutes fly (finite bounds keep the dual bound finite)
+            upper = k.minutes / max(1, route.duration)
+            lp.col("new", cfg.alpha * billed_hours(route.duration) * k.hourly, upper, entries)
     _positions(instance, lp, ending)
     most = max((seats_of(a) for a in instance.aircraft.values()), default=0)
-    return NewFlights(new_rows, count_rows, most, sum(minutes.values()) / max(1, min(shortest, default=1)))
-
-
-def _types(tails: list) -> list[tuple[float, int]]:
-    """The (cost per hour, seats) of the tails, less those another beats on both (cheaper and no fewer seats)."""
-    kinds = {(a.cost_per_hour, seats_of(a)) for a in tails}
-    return sorted(k for k in kinds if not any(o != k and o[0] <= k[0] and o[1] >= k[1] for o in kinds))
-
-
-@dataclass(slots=True)
-class NewFlights:
-    """The rows new flights give passengers: seats landing per airport (any family, any time), how many land,
-    and per landing hour Z_{s,b} (made on demand): each carries at most `most` seats, and a trip uses a
-    landing hour's flights only as far as that hour has one (w ≤ p·Z: a flight is whole or absent)."""
-
-    seats: dict[str, int]
-    count: dict[str, int]
-    most: int
-    upper: float
-    hours: dict[tuple[str, int], tuple[int, int]] = field(default_factory=dict)  # → (Z column, seat row)
-
-    def hour(self, lp: _LP, airport: str, hour: int) -> tuple[int, int]:
-        if (airport, hour) not in self.hours:
-            seat_row = lp.row(-INF, 0.0)
-            z = lp.col("landing", 0.0, self.upper, [(self.count[airport], -1.0), (seat_row, -float(self.most))])
-            self.hours[(airport, hour)] = (z, seat_row)
-        return self.hours[(airport, hour)]
+    upper = sum(k.minutes for k in kinds.values()) / max(1, min(shortest, default=1))
+    return NewFlights(new_rows, count_rows, most, upper)
 
 
 def _free_minutes(instance: Instance, aircraft) -> int:
@@ -249,74 +238,6 @@ def _positions(instance: Instance, lp: _LP, ending: dict[tuple[str, str], int]) 
         row = lp.row(float(count), INF)  # e + u ≥ need
         lp.entries[ending[(fam, s)]].append((row, 1.0))
         lp.col("short", cfg.gamma * cfg.penalty_family, float(count), [(row, 1.0)])
-
-
-def _passengers(
-    instance: Instance,
-    lp: _LP,
-    flights: dict[tuple[int, int], FlightFacts],
-    y: dict[tuple[int, int], int],
-    seat_rows: dict[tuple[int, int], int],
-    new: NewFlights,
-    trips: list[TripBound],
-    horizon: int,
-) -> None:
-    into: dict[str, list[FlightFacts]] = defaultdict(list)
-    for key, f in flights.items():
-        if key in seat_rows:
-            into[f.destination].append(f)
-    reach = ready_times(instance)
-    conn = instance.min_connection
-    for t in trips:
-        p = float(t.itinerary.passengers)
-        if p <= 0:
-            continue
-        row = lp.row(p, p)
-        lp.col("cancel", t.cancel_cost, p, [(row, 1.0)])
-        if t.keep_delay is not None and t.planned_arrival + t.keep_delay <= t.keep_deadline:
-            entries = [(row, 1.0)] + [(seat_rows[k], 1.0) for k in t.legs if k in seat_rows]
-            col = lp.col("keep", t.delay_cost(t.keep_delay), p, entries)
-            for k in t.legs:
-                if k in y:
-                    lp.entries[col].append((lp.row(-INF, 0.0), 1.0))
-                    lp.entries[y[k]].append((len(lp.row_lower) - 1, -p))
-        at = reach.get(t.origin, {t.origin: 0})
-        late = None
-        for g in into[t.destination]:
-            if g.origin != t.origin and g.origin not in at:
-                continue
-            there = t.ready + at[g.origin]
-            leave = max(g.earliest, there)
-            if leave > g.latest or leave + g.duration > t.deadline:
-                continue
-            delay = max(0, leave + g.duration - t.planned_arrival)
-            if delay <= horizon:
-                lp.col("route", t.delay_cost(delay), p, [(row, 1.0), (seat_rows[g.key], 1.0)])
-            else:
-                late = delay if late is None else min(late, delay)
-        if t.destination in at and t.origin != t.destination:
-            late = _by_new_flight(lp, new, t, row, t.ready + at[t.destination] - conn, horizon, late)
-        if late is not None:
-            lp.col("late", t.delay_cost(late), p, [(row, 1.0)])
-
-
-def _by_new_flight(lp: _LP, new: NewFlights, t: TripBound, row: int, arrival: int, horizon: int, late):
-    """Columns landing by a new flight in each clock hour from the earliest arrival (a shortest route path),
-    up to the horizon; returns the least delay of those left to the late column."""
-    p = float(t.itinerary.passengers)
-    hour = arrival - arrival % 60
-    while arrival <= t.deadline:
-        delay = max(0, arrival - t.planned_arrival)
-        if delay > horizon:
-            return delay if late is None else min(late, delay)
-        z, seat_row = new.hour(lp, t.destination, hour)
-        link = lp.row(-INF, 0.0)  # w ≤ p·Z
-        lp.entries[z].append((link, -p))
-        entries = [(row, 1.0), (new.seats[t.destination], 1.0), (seat_row, 1.0), (link, 1.0)]
-        lp.col("reroute_new", t.delay_cost(delay), p, entries)
-        hour += 60
-        arrival = hour
-    return late
 
 
 def lower_bound(
