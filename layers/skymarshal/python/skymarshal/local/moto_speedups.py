@@ -14,7 +14,8 @@ query and minutes per seed. This adapter, installed on the local emulator only:
    and the caches above are filled during reads. moto answers a request in about a millisecond here, so
    one lock costs little; the local server holds the same lock while it journals a write (durable.py);
 6. writes stored items into responses as the DynamoDB-JSON they already are (moto_wire.py), a Query's
-   straight from their strings: not decoded to moto's types, converted back and serialised again;
+   straight from their strings: not decoded to moto's types, converted back and serialised again (and a
+   Step Functions answer's members looked up by name, not alias by alias: moto_structures.py);
 7. backs up only the items a transaction names, not whole tables (moto_transact.py);
 8. keeps no list of every model object moto ever made (moto_instances.py): a replaced item, a transaction's
    backup, an overwritten S3 object is freed as Python frees it;
@@ -43,7 +44,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import client_speedups, moto_instances, moto_transact
+from . import client_speedups, moto_instances, moto_structures, moto_transact
 from . import moto_gsi_maps as gsi_maps
 from .moto_compact import install as compact_install
 from .moto_compact import reading, release
@@ -324,6 +325,7 @@ def _install_storage() -> None:
     client_speedups.install()  # botocore's User-Agent once per client and features; DynamoDB answers not re-walked
     compact_install()
     wire_install()
+    moto_structures.install()  # after moto_wire's hook: a Step Functions history not searched alias by alias
     _storage["call_action"] = DynamoHandler.call_action
     DynamoHandler.call_action = _call_action
     DynamoHandler.query = answer_query(DynamoHandler.query)
