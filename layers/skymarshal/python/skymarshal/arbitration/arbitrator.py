@@ -151,6 +151,8 @@ def arbitrate(
         return _no_decision("input_error", text, [Escalation(code="INPUT_ERROR", message=text)], {})
     if llm is _UNSET:
         llm = _configured_model()
+    if handle.cache is None:  # one arbitration, one read cache, whoever calls (the workflow's step gives its own)
+        handle = handle.with_read_cache()
     now = now or datetime.now(UTC)
     flight = request_flight(handle, disruption)
     if flight is None:
