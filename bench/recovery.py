@@ -147,6 +147,8 @@ def _run_instance(args, name: str) -> dict:
             solution, result = solve(instance, args.time_limit, seed=args.seed, rules=rules)
         except NoFeasibleSolution as exc:
             row["runs"][mode] = {"cost": None, "verdict": "no plan", "error": str(exc)}
+            if args.bound:
+                row["runs"][mode].update(bound=bound, bound_seconds=bound_seconds)
             continue
         out = args.out / mode / name
         write_solution(instance, solution, out)
@@ -159,10 +161,9 @@ def _run_instance(args, name: str) -> dict:
             "components": result.cost.model_dump(),
             "unbooked_cancelled": result.unbooked_cancelled,
             "unbooked_gain": unbooked_gain(instance, solution),
-            "bound": bound,
-            "bound_seconds": bound_seconds,
-            "bound_gap": _bound_gap(result.cost.total, bound),
         }
+        if args.bound:  # None: no bound (highspy missing); absent: not asked for
+            run.update(bound=bound, bound_seconds=bound_seconds, bound_gap=_bound_gap(result.cost.total, bound))
         if mode == "lenient":  # what the strict reading finds wrong with the lenient plan
             run["strict_violations"] = len(check(instance, solution, STRICT))
         if args.cost_checker:

@@ -132,20 +132,34 @@ def test_a_generated_execution_description_is_written_the_same(execution):
     assert _body(execution, operation, fast=True) == _body(execution, operation, fast=False)
 
 
-def test_a_shape_whose_alias_is_another_member_takes_motos_path():
-    """`plain_members` refuses a shape where moto's alias search could land on a sibling: a made-up shape whose
-    member `detailsName` has the structure shape `DetailsName` beside a member of that very name... in snake_case."""
+@pytest.mark.parametrize(
+    "members",
+    [
+        {"Inner": "Inner", "inner": "Str"},  # a key's snake_case form is another member
+        {"Details": "Inner", "Inner": "Str"},  # a structure member's shape name is another member
+        {"OuterName": "Str", "Name": "Str"},  # the parent-prefix cut of a key is another member
+        {"dictKey": "Str", "Key": "Str"},  # the `dict` class-name cut of a key is another member
+        {"Renamed": "Named"},  # a member carries a serialisation name of its own
+    ],
+)
+def test_a_shape_where_an_alias_could_land_elsewhere_takes_motos_path(members):
+    """`plain_members` refuses a shape where one of moto's aliases for a member could be another member (or a name
+    on the wire of its own): such a shape's dicts take moto's search. Made-up shapes, one alias each; no Step
+    Functions shape is refused (the real histories above take the short path)."""
     from botocore.model import ShapeResolver
 
-    resolver = ShapeResolver(
-        {
-            "Outer": {
-                "type": "structure",
-                "members": {"Inner": {"shape": "Inner"}, "inner": {"shape": "Str"}},
-            },
-            "Inner": {"type": "structure", "members": {}},
-            "Str": {"type": "string"},
-        }
-    )
-    assert moto_structures.plain_members(resolver.get_shape_by_name("Outer")) is None
+    shapes: dict[str, Any] = {
+        "Outer": {"type": "structure", "members": {name: {"shape": shape} for name, shape in members.items()}},
+        "Inner": {"type": "structure", "members": {}},
+        "Str": {"type": "string"},
+    }
+    if "Renamed" in members:
+        shapes["Outer"]["members"]["Renamed"]["locationName"] = "renamed_on_the_wire"
+        shapes["Named"] = {"type": "string"}
+    assert moto_structures.plain_members(ShapeResolver(shapes).get_shape_by_name("Outer")) is None
     assert moto_structures.plain_members(HISTORY.output_shape) == frozenset({"events", "nextToken"})
+    assert all(
+        moto_structures.plain_members(STATES.operation_model(op).output_shape) is not None
+        for op in STATES.operation_names
+        if STATES.operation_model(op).output_shape is not None
+    )

@@ -74,7 +74,8 @@ def _serialize_type_structure(self, serialized, value, shape, key):  # moto's si
 
 
 def install() -> None:
-    """Once per process (idempotent), after moto_wire's hook (it runs first, then hands over here)."""
+    """Once per process (idempotent), after moto_wire's hook on the same method: this one runs first and hands
+    anything it does not take (DynamoDB's `AttributeValue` among them) to moto_wire's, which hands on to moto's."""
     from moto.core.serialize import BaseJSONSerializer
 
     if _original:
