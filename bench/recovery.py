@@ -140,7 +140,11 @@ def _run_instance(args, name: str) -> dict:
         rules = MODES[mode]
         # before the solve and outside its time limit; one per connection reading (keep reads them strictly)
         if args.bound and rules.connections not in bounds:
-            found = lower_bound(instance, rules)
+            try:
+                found = lower_bound(instance, rules)
+            except ValueError as exc:  # weights the bound's argument cannot take: one line, the run goes on
+                print(f"{name}: no lower bound: {exc}", file=sys.stderr)
+                found = None
             bounds[rules.connections] = (found.value, found.seconds) if found else (None, 0.0)
         bound, bound_seconds = bounds.get(rules.connections, (None, 0.0))
         try:
