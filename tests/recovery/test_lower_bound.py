@@ -10,7 +10,7 @@ from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.cost import evaluate
 from skymarshal.recovery.lower_bound import build, lower_bound
-from skymarshal.recovery.model import LENIENT, Instance
+from skymarshal.recovery.model import LENIENT, CapacityWindow, Instance, ReducedCapacity
 from skymarshal.recovery.passengers import plan_passengers
 from skymarshal.recovery.rows import to_rows
 from skymarshal.recovery.solver import _Search, construct, solve
@@ -141,14 +141,40 @@ def test_the_lenient_reading_has_its_own_bound(tmp_path):
     assert _bound(instance, rules=LENIENT) <= evaluate(instance, planned).total
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(disruption=DISRUPTION, seed=st.integers(0, 10**6), moves=st.integers(1, 10), credit=st.booleans())
-def test_no_feasible_plan_costs_less_than_the_bound(tmp_path_factory, disruption, seed, moves, credit):
-    """Every plan the search reaches from its construction (each checked feasible) costs at least the bound."""
+def _slowed(instance: Instance, airport: str, hour: int, movements: int) -> Instance:
+    """`movements` departures and arrivals an hour at `airport` from `hour` o'clock for three hours."""
+    cut = [
+        ReducedCapacity(
+            airport=airport,
+            window=CapacityWindow(departures=movements, arrivals=movements, start=h * 60, end=h * 60 + 60),
+        )
+        for h in range(hour, hour + 3)
+    ]
+    return instance.model_copy(update={"reduced_capacities": instance.reduced_capacities + tuple(cut)})
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    disruption=DISRUPTION,
+    seed=st.integers(0, 10**6),
+    moves=st.integers(1, 10),
+    credit=st.booleans(),
+    step=st.sampled_from([None, 60, 30, 15, 45]),
+    slowed=st.one_of(st.none(), st.tuples(st.sampled_from(["AAA", "BBB"]), st.integers(8, 16), st.integers(1, 2))),
+    delay_rate=st.sampled_from([0.0, 2.5]),
+)
+def test_no_feasible_plan_costs_less_than_the_bound(
+    tmp_path_factory, disruption, seed, moves, credit, step, slowed, delay_rate
+):
+    """Every plan the search reaches from its construction (each checked feasible) costs at least the bound, with
+    the aircraft flow over time on any grid (45 minutes: no capacity rows), an hour's movements cut to one or two
+    and a price on each minute a flight leaves late (the day objective's)."""
     instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
-    if not credit:
-        instance = _no_credit(instance)
-    bound = _bound(instance)
+    if slowed:
+        instance = _slowed(instance, *slowed)
+    config = {"flight_delay_per_minute": delay_rate} | ({} if credit else {"credit_cancelled_flights": False})
+    instance = instance.model_copy(update={"config": instance.config.model_copy(update=config)})
+    bound = _bound(instance, step=step)
     search = _Search(instance, seed)
     plan = construct(search.net, Weights(), list(instance.aircraft))
     search.offer(plan)
@@ -156,3 +182,44 @@ def test_no_feasible_plan_costs_less_than_the_bound(tmp_path_factory, disruption
         rows = to_rows(candidate, plan_passengers(candidate))
         assert check(instance, rows) == []  # every move keeps a plan feasible (test_solver)
         assert bound <= evaluate(instance, rows).total
+
+
+def test_time_finds_the_only_tail_that_can_fly_a_flight_away(tmp_path):
+    """P1 (at AAA) is unavailable until 11:00, so 101 (AAA-BBB at 09:00, 20 passengers) leaves at 11:00 at the
+    earliest — P2 starts at BBB and flies 201 at 09:30, no tail reaches AAA before 11:00 — or is cancelled. Per
+    airport alone the LP flies 101 on time by P2 and balances the tails with a new flight; over time it cannot: the
+    bound rises to the two hours' delay (20 × 0.1 × 120) the search's plan pays."""
+    overrides = {
+        "aircraft.csv": FILES["aircraft.csv"].replace("1200.0", "1000.0"),
+        "alt_aircraft.csv": "P1 01/01/09 08:00 01/01/09 11:00\n#",
+        "alt_flights.csv": "#",
+        "itineraries.csv": "1 A 100.0 20 101 01/01/09 E\n#",
+    }
+    instance = _no_credit(tiny_instance(tmp_path, **overrides))
+    solution, result = solve(instance, time_limit=1.0)
+    assert result.violations == []
+    cost = evaluate(instance, solution).total
+    untimed, timed = _bound(instance), _bound(instance, step=60)
+    assert untimed < 240.0 - 0.01
+    assert 240.0 - 0.01 <= timed <= cost
+
+
+def test_an_hour_cut_to_one_arrival_delays_one_of_two_flights(tmp_path):
+    """101 (AAA-BBB, 20 passengers) and 201 (CCC-BBB, 10) both land at BBB at 10:00; BBB's arrivals are cut to one
+    an hour from 10:00, so one of them lands at 11:00 or later: 201 (the cheaper, 10 × 0.1 × 60 = 60). The capacity
+    rows see it on the grid: 201's copy of the 10:00 hour lands from 10:45 (10 × 0.1 × 45 = 45); the LP per airport
+    does not (0 here)."""
+    overrides = {
+        "aircraft.csv": "P1 M1 FAM 0/10/50 300 1000.0 30 20 AAA NULL\nP2 M1 FAM 0/10/50 300 1000.0 30 20 CCC NULL\n#",
+        "flights.csv": "101 AAA BBB 09:00 10:00 0\n201 CCC BBB 09:15 10:00 0\n#",
+        "rotations.csv": "101 01/01/09 P1\n201 01/01/09 P2\n#",
+        "itineraries.csv": "1 A 100.0 20 101 01/01/09 E\n2 A 100.0 10 201 01/01/09 E\n#",
+        "position.csv": "BBB M1 0/10/50 2 #\n#",
+        "alt_flights.csv": "#",
+    }
+    instance = _slowed(_no_credit(tiny_instance(tmp_path, **overrides)), "BBB", 10, 1)
+    solution, result = solve(instance, time_limit=1.0)
+    assert result.violations == []
+    assert evaluate(instance, solution).total == pytest.approx(60.0)
+    assert _bound(instance) < 45.0 - 0.01
+    assert 45.0 - 0.01 <= _bound(instance, step=60) <= 60.0 + 0.01
