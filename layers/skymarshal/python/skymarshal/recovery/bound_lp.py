@@ -8,11 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .bound_facts import FlightFacts, TripBound
-from .bound_timed import Copy
 
 INF = float("inf")
 Key = tuple[int, int]
 Entries = list[tuple[int, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class Copy:
+    """A flight flown at departures in [lower, upper]: one slot of the time-space network (bound_timed.py), or a
+    flight's whole span in the LP per airport."""
+
+    slot: int
+    lower: int
+    upper: int
 
 
 class _LP:

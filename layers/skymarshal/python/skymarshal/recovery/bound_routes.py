@@ -13,8 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .bound_facts import FlightFacts
-from .bound_lp import Entries, NewFlights, _Trip
-from .bound_timed import Copy
+from .bound_lp import Copy, Entries, NewFlights, _Trip
 from .model import Instance
 
 NEVER = 1 << 40

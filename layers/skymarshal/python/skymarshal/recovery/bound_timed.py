@@ -26,15 +26,10 @@ import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from .bound_lp import _LP, INF, Copy
 from .flight_checks import CapacityTable
 from .model import Aircraft, Instance
-
-INF = float("inf")
-
-if TYPE_CHECKING:
-    from .bound_lp import _LP
 
 START, END = -(1 << 40), 1 << 40  # the node every fleet enters at, and the node its ending airport is read from
 
@@ -46,15 +41,6 @@ class Fleet:
     kind: tuple[str, float, int, int]
     tails: tuple[Aircraft, ...]
     blocked: tuple[tuple[int, int], ...] = ()  # [start, end) with no flight overlapping (its one tail's)
-
-
-@dataclass(frozen=True, slots=True)
-class Copy:
-    """A flight flown by a fleet at departures in [lower, upper]: the slot of the time-space network."""
-
-    slot: int
-    lower: int
-    upper: int
 
 
 @dataclass(slots=True)

@@ -80,9 +80,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .bound_facts import FlightFacts, flight_facts, seats_of, trip_bounds
-from .bound_lp import _LP, INF, Key, NewFlights, Offer
+from .bound_lp import _LP, INF, Copy, Key, NewFlights, Offer
 from .bound_passengers import passengers
-from .bound_timed import Copy, Fleet, TimeSpace, copies, fleets
+from .bound_timed import Fleet, TimeSpace, copies, fleets
 from .cost import billed_hours
 from .flight_checks import planned_departure
 from .model import STRICT, Aircraft, Instance, Rules
