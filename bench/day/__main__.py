@@ -185,7 +185,11 @@ def main(argv: list[str] | None = None) -> int:
                 a for a in airline.tables[s.AIRCRAFT_AVAILABILITY] if a.date in (args.day, args.day + timedelta(1))
             ]
             try:
-                cards.append(run_hindsight(state, stream.events, args.day, args.hindsight_seconds, spares))
+                cards.append(
+                    run_hindsight(
+                        state, stream.events, args.day, args.hindsight_seconds, spares, lambda g: print(f"  {g.line()}")
+                    )
+                )
                 print(f"  hindsight bound: {time.monotonic() - t:.0f} s", flush=True)
             except HindsightUnsolved as e:
                 print(f"  hindsight bound: not solved ({e})", flush=True)

@@ -103,3 +103,15 @@ def test_a_tail_the_plan_leaves_away_from_its_next_flights_has_them_cancelled_un
     kept = planned.copy()  # the control: the tail flown home keeps every later flight
     hand_over(kept, planned, DAY)
     assert not any(f.status == "CANCELLED" for f in kept.flights.values())
+
+
+@given(start_hour=st.integers(0, 16), hours=st.integers(1, 10))
+@settings(max_examples=8, deadline=None)
+def test_the_model_gap_puts_a_lower_bound_under_the_optimizers_plan(start_hour, hours):
+    """The LP bound on the hindsight model's objective (day/hindsight_gap.py) is below the plan the optimizer kept,
+    whatever the AOG; the tail grounded over F1's departure costs its passengers at least a wait or a swap."""
+    gaps = []
+    hindsight_plan(state(), [aog(start_hour, hours)], DAY, time_limit_s=0.2, on_gap=gaps.append)
+    [gap] = gaps
+    assert gap.bound is not None and gap.bound <= gap.cost + 1e-6
+    assert gap.gap is None or gap.gap >= 0.0

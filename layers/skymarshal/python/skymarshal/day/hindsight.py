@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from ..models.operational import AircraftDay, Flight
@@ -51,6 +51,7 @@ from .baselines import legalize
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover
 from .foresight import foresight_day
 from .hindsight_crews import POLICY, answered_by_none, answered_slack, cheapest_fix, cheapest_wait, day_cost
+from .hindsight_gap import ModelGap, model_gap
 from .hindsight_windows import declared_waits, hour_limits, outage
 from .next_duty import released, stranded_by
 from .realize import DayState, realize
@@ -323,6 +324,7 @@ def hindsight_plan(
     spares: Sequence[AircraftDay] = (),
     seed: int = 0,
     objective: Objective = "day",
+    on_gap: Callable[[ModelGap], None] | None = None,
 ) -> DayState:
     """A copy of `state` with the bound's day applied (cancellations, retimes, tails, crews): the optimizer's plan
     minimising the day scorecard's costs (`recovery.objectives.day_config`), or waiting, or either foresight day,
@@ -354,9 +356,13 @@ def hindsight_plan(
         waiting = start = legal(waiting)
         instance = answered_slack(instance, adapted.flight_ids, realize(waiting, events), waiting.flights)
     try:
-        solution, _ = solve(instance, time_limit_s, seed=seed, warm_starts=[_as_flown(start, events, adapted, taken)])
+        solution, result = solve(
+            instance, time_limit_s, seed=seed, warm_starts=[_as_flown(start, events, adapted, taken)]
+        )
     except NoFeasibleSolution as e:
         raise HindsightUnsolved(str(e)) from None
+    if on_gap:  # the plan's cost by the model beside the LP bound on it: how far the search is from the model's best
+        on_gap(model_gap(instance, result.cost.total))
     out = state.copy()
     for flight_id, change in planned_changes(adapted, solution).items():
         if change.action != "operate":
@@ -385,9 +391,10 @@ def run_hindsight(
     day: date,
     time_limit_s: float = 60.0,
     spares: Sequence[AircraftDay] = (),
+    on_gap: Callable[[ModelGap], None] | None = None,
 ) -> Scorecard:
     """The bound's scorecard: one decision over the whole day, taken with every event known."""
     started = time.perf_counter()
-    planned = hindsight_plan(state, events, day, time_limit_s, spares)
+    planned = hindsight_plan(state, events, day, time_limit_s, spares, on_gap=on_gap)
     stats = DecisionStats(decisions=1, seconds=(time.perf_counter() - started,))
     return score(POLICY, planned, events, [day], stats)
