@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
 from skymarshal.recovery.cost import evaluate
 from skymarshal.recovery.lower_bound import build, lower_bound
-from skymarshal.recovery.model import LENIENT, CapacityWindow, Instance, ReducedCapacity
+from skymarshal.recovery.model import (
+    LENIENT,
+    CapacityWindow,
+    CrewPairing,
+    DatedFlightRef,
+    Instance,
+    ReducedCapacity,
+)
 from skymarshal.recovery.passengers import plan_passengers
 from skymarshal.recovery.rows import to_rows
 from skymarshal.recovery.solver import _Search, construct, solve
@@ -162,26 +169,48 @@ def _slowed(instance: Instance, airport: str, hour: int, movements: int) -> Inst
     step=st.sampled_from([None, 60, 30, 15, 45]),
     slowed=st.one_of(st.none(), st.tuples(st.sampled_from(["AAA", "BBB"]), st.integers(8, 16), st.integers(1, 2))),
     delay_rate=st.sampled_from([0.0, 2.5]),
+    crew_slack=st.one_of(st.none(), st.tuples(st.integers(0, 90), st.integers(0, 90))),
+    new_flights=st.booleans(),
 )
 def test_no_feasible_plan_costs_less_than_the_bound(
-    tmp_path_factory, disruption, seed, moves, credit, step, slowed, delay_rate
+    tmp_path_factory, disruption, seed, moves, credit, step, slowed, delay_rate, crew_slack, new_flights
 ):
     """Every plan the search reaches from its construction (each checked feasible) costs at least the bound, with
-    the aircraft flow over time on any grid (45 minutes: no capacity rows), an hour's movements cut to one or two
-    and a price on each minute a flight leaves late (the day objective's)."""
+    the aircraft flow over time on any grid (45 minutes: no capacity rows), an hour's movements cut to one or two,
+    a price on each minute a flight leaves late (the day objective's) and crews with little slack on each tail's
+    legs; without new flights, every such plan that flies none."""
     instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     if slowed:
         instance = _slowed(instance, *slowed)
     config = {"flight_delay_per_minute": delay_rate} | ({} if credit else {"credit_cancelled_flights": False})
     instance = instance.model_copy(update={"config": instance.config.model_copy(update=config)})
-    bound = _bound(instance, step=step)
+    if crew_slack:
+        crews = tuple(
+            CrewPairing(
+                id=f"C{tail}",
+                legs=tuple(DatedFlightRef(number=n, day=0) for n in numbers),
+                start_airport=start,
+                slack=(slack,) * len(numbers),
+                connect=30,
+            )
+            for tail, numbers, start, slack in (
+                ("P1", (101, 102, 103, 104), "AAA", crew_slack[0]),
+                ("P2", (201, 202, 203, 204), "BBB", crew_slack[1]),
+            )
+        )
+        instance = instance.model_copy(update={"crews": crews})
     search = _Search(instance, seed)
     plan = construct(search.net, Weights(), list(instance.aircraft))
+    assume(check(instance, to_rows(plan, plan_passengers(plan))) == [])  # crews may leave the tiny day no plan
     search.offer(plan)
+    bound = _bound(instance, step=step, new_flights=new_flights)
+    planned = {(ref.number, ref.day) for ref, _ in instance.rotations}
     for candidate in [plan] + [search.neighbour() for _ in range(moves)]:
         rows = to_rows(candidate, plan_passengers(candidate))
-        assert check(instance, rows) == []  # every move keeps a plan feasible (test_solver)
-        assert bound <= evaluate(instance, rows).total
+        feasible = check(instance, rows) == []
+        assert feasible or crew_slack  # every move keeps a crewless plan feasible (test_solver); the checker judges
+        if feasible and (new_flights or all((f.number, f.day) in planned for f in rows.to_model().flights)):
+            assert bound <= evaluate(instance, rows).total
 
 
 def test_time_finds_the_only_tail_that_can_fly_a_flight_away(tmp_path):
@@ -223,3 +252,29 @@ def test_an_hour_cut_to_one_arrival_delays_one_of_two_flights(tmp_path):
     assert evaluate(instance, solution).total == pytest.approx(60.0)
     assert _bound(instance) < 45.0 - 0.01
     assert 45.0 - 0.01 <= _bound(instance, step=60) <= 60.0 + 0.01
+
+
+@pytest.mark.parametrize("slack", [60, 45])
+def test_a_crews_slack_is_the_latest_a_held_flight_can_leave(tmp_path, slack):
+    """101 (20 passengers) is held an hour; its crew's duty is legal to `slack` minutes late. Within it, 101 leaves
+    at 10:00 (20 × 0.1 × 60 = 120) and the bound is exactly that; past it no plan flies 101 and the bound is the
+    passengers' cancellation the search's plan pays, well above."""
+    overrides = {
+        "flights.csv": "101 AAA BBB 09:00 10:00 0\n102 BBB AAA 11:00 12:00 0\n#",
+        "rotations.csv": "101 01/01/09 P1\n102 01/01/09 P1\n#",
+        "itineraries.csv": "1 A 100.0 20 101 01/01/09 E\n#",
+        "aircraft.csv": FILES["aircraft.csv"].replace("1200.0", "1000.0"),
+        "alt_flights.csv": "#",
+    }
+    crew = CrewPairing(
+        id="C1", legs=(DatedFlightRef(number=101, day=0),), start_airport="AAA", slack=(slack,), connect=30
+    )
+    instance = _no_credit(tiny_instance(tmp_path, **overrides)).model_copy(
+        update={"held_until": {(101, 0): 60}, "crews": (crew,)}
+    )
+    solution, result = solve(instance, time_limit=1.0)
+    assert result.violations == []
+    cost = evaluate(instance, solution).total
+    assert cost == pytest.approx(120.0) if slack >= 60 else cost > 1_000.0
+    for step in (None, 60):
+        assert _bound(instance, step=step, new_flights=False) == pytest.approx(cost, abs=0.01)

@@ -1,7 +1,9 @@
 """How far the hindsight's optimizer is from the best its own model allows (issue 47): its plan's cost by the
 model's objective (the day scorecard's costs in the 2009 cost terms, ``recovery.objectives.day_config``) beside
-an LP lower bound on that objective over every plan the model's checker accepts (``recovery.lower_bound`` with
-the aircraft flow over time: tails, unavailabilities, airport capacity by the hour, first and last legs' seats).
+an LP lower bound on that objective over every plan of the model's planned flights its checker accepts
+(``recovery.lower_bound`` with the aircraft flow over time: tails, unavailabilities, turn-rounds, airport capacity
+by the hour, each leg's crews' slack, first and last legs' seats). New flights are left out: the day writes only
+the planned flights' changes (``recovery.adapter.planned_changes``), so a plan flying one is not a day.
 
 The bound relaxes the model (no crews, fractional flights and passengers, no turn-rounds), so the gap it measures
 is the optimizer's distance from the model's optimum *at most*. It bounds the model, not the judged day: the
@@ -45,5 +47,5 @@ class ModelGap:
 
 def model_gap(instance: Instance, cost: float) -> ModelGap:
     """The bound of the instance the optimizer searched, beside its plan's `cost` on it."""
-    found = lower_bound(instance, step=BOUND_STEP, time_limit=BOUND_SECONDS)
+    found = lower_bound(instance, step=BOUND_STEP, time_limit=BOUND_SECONDS, new_flights=False)
     return ModelGap(cost, found.value if found else None, found.seconds if found else 0.0)

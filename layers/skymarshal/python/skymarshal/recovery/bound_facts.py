@@ -40,7 +40,7 @@ class FlightFacts:
     fixed: bool  # must fly, with its planned tail, at one time: history, a ground link, an imposed delay
     cancelled: bool  # the disruption cancelled it: never flies
     earliest: int  # its earliest departure (exact for a fixed flight); NEVER when it cannot fly
-    latest: int  # its latest departure (arrive by the window's end; exact for a fixed flight)
+    latest: int  # its latest departure (arrive by the window's end, within its crews' slack; exact when fixed)
 
 
 def usable(aircraft: Aircraft, minutes: int) -> bool:
@@ -76,6 +76,11 @@ def flight_facts(instance: Instance) -> dict[tuple[int, int], FlightFacts]:
     for a in instance.aircraft.values():
         by_family[a.family].append(a)
     end = instance.config.window_end
+    crews_allow: dict[tuple[int, int], int] = {}  # check_crews: a flown leg leaves within each pairing's slack
+    for pairing in instance.crews:
+        for leg, slack in zip(pairing.legs, pairing.slack, strict=True):
+            key = (leg.number, leg.day)
+            crews_allow[key] = min(crews_allow.get(key, NEVER), planned_departure(instance, *key) + slack)
     facts = {}
     for ref, tail in instance.rotations:
         key, f, planned = (ref.number, ref.day), instance.flights[ref.number], instance.aircraft[tail]
@@ -88,7 +93,8 @@ def flight_facts(instance: Instance) -> dict[tuple[int, int], FlightFacts]:
         elif cancelled:
             earliest, latest = NEVER, -NEVER
         else:
-            earliest, latest = earliest_departure(instance, table, *key), end - f.duration
+            earliest = earliest_departure(instance, table, *key)
+            latest = min(end - f.duration, crews_allow.get(key, NEVER))
         facts[key] = FlightFacts(
             key=key,
             origin=f.origin,

@@ -1,6 +1,7 @@
-"""The LP of the lower bound (lower_bound.py) under construction, and its passenger columns: per itinerary kept,
-cancelled, re-routed by its last leg (a planned flight, a new flight in a landing hour, a late one), and each
-trip's passengers on a flight g linked to y_g. The argument that every row holds for a feasible plan is in lower_bound.py's docstring.
+"""The lower bound's passenger columns (lower_bound.py): per itinerary kept (per copy of its last leg),
+cancelled, re-routed by its last leg (bound_routes.py; without the timed LP also a new flight in a landing hour),
+or late; each trip's passengers on a flight linked to it. The argument that every row holds for a feasible plan is
+in lower_bound.py's docstring.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ def passengers(
     trips: list[TripBound],
     horizon: int,
     first_legs: bool = False,
+    new_flights: bool = True,
 ) -> None:
     """Every trip's columns. `first_legs`: a re-routed line reaching its last leg's origin by one leg uses that
-    leg's seats and time (the timed LP; on set A of 2009 it adds minutes and lifts nothing, the new flights' way
-    out staying open), else it gets there free over the shortest route path."""
+    leg's seats and time (the timed LP; per airport it lifted A01's bound by nothing and kept A05 from any bound
+    within 60 s: the untimed new flights stay the way out), else it gets there free over the shortest route path."""
     into: dict[str, list[FlightFacts]] = defaultdict(list)
     between: dict[tuple[str, str], list[FlightFacts]] = defaultdict(list)
     for key, f in flights.items():
@@ -47,7 +49,7 @@ def passengers(
         for leg in last_legs(trip, net, new, instance):
             late = _least(late, by_last_leg(trip, leg, net, new, instance, horizon))
         at = reach.get(t.origin, {t.origin: 0})
-        if not first_legs and t.destination in at and t.origin != t.destination:
+        if new_flights and not first_legs and t.destination in at and t.origin != t.destination:
             late = _by_new_flight(lp, new, trip, t.ready + at[t.destination] - conn, horizon, late)
         if late is not None:
             lp.col("late", t.delay_cost(late), p, [(trip.count, 1.0)])

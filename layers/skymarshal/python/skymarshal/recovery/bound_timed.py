@@ -42,12 +42,22 @@ class Fleet:
     tails: tuple[Aircraft, ...]
     blocked: tuple[tuple[int, int], ...] = ()  # [start, end) with no flight overlapping (its one tail's)
 
+    @property
+    def ground(self) -> int:
+        """The least time a tail of the fleet stays on the ground between two flights (turn-round or transit)."""
+        return max(0, min(min(a.turn_round, a.transit) for a in self.tails))
+
+    @property
+    def ground_link(self) -> bool:
+        return self.tails[0].ground_link  # fleets() pools ground links apart
+
 
 @dataclass(slots=True)
 class TimeSpace:
     """The arcs of every fleet, joined into nodes once all are known (`close`)."""
 
     step: int
+    fleets: list[Fleet]
     arcs: list[tuple[int, tuple, tuple]] = field(default_factory=list)  # column, from node, to node
     balance: dict[tuple, float] = field(default_factory=lambda: defaultdict(float))  # tails put in at a node
     moves: list[tuple[int, str, str, Copy, int]] = field(default_factory=list)  # arcs taking airport slots
@@ -56,18 +66,21 @@ class TimeSpace:
     def grid(self, minute: int) -> int:
         return minute - minute % self.step
 
-    def arc(
-        self, column: int, fleet: int, origin: str, destination: str, copy: Copy, duration: int, slots: bool
-    ) -> None:
-        arrival = self.grid(copy.lower + duration)
-        self.arcs.append((column, (fleet, origin, copy.slot), (fleet, destination, arrival)))
-        if slots:  # a ground link's flights take no airport slot (flight_checks.movements_per_hour)
+    def arc(self, column: int, fleet: int, origin: str, destination: str, copy: Copy, duration: int) -> None:
+        """The copy's arc: it reaches the node of its earliest landing plus the fleet's least ground time (the next
+        flight leaves no earlier: check_rotations' turn-round or transit)."""
+        ground = self.fleets[fleet].ground
+        self.arcs.append(
+            (column, (fleet, origin, copy.slot), (fleet, destination, self.grid(copy.lower + duration + ground)))
+        )
+        if not self.fleets[fleet].ground_link:  # a ground link's flights take no airport slot (movements_per_hour)
             self.moves.append((column, origin, destination, copy, duration))
 
-    def fixed(self, fleet: int, origin: str, destination: str, departure: int, duration: int, slots: bool) -> None:
+    def fixed(self, fleet: int, origin: str, destination: str, departure: int, duration: int) -> None:
+        ground = self.fleets[fleet].ground
         self.balance[(fleet, origin, self.grid(departure))] -= 1.0
-        self.balance[(fleet, destination, self.grid(departure + duration))] += 1.0
-        if slots:
+        self.balance[(fleet, destination, self.grid(departure + duration + ground))] += 1.0
+        if not self.fleets[fleet].ground_link:
             for airport, kind, moment in ((origin, "D", departure), (destination, "A", departure + duration)):
                 self.fixed_moves[(airport, kind, moment - moment % 60)] += 1
 
@@ -99,9 +112,10 @@ class TimeSpace:
                 for column in columns:
                     lp.entries[column].append((r, 1.0))
 
-    def close(self, lp: _LP, fleets: list[Fleet]) -> dict[tuple[int, str], int]:
+    def close(self, lp: _LP) -> dict[tuple[int, str], int]:
         """Rows of flow conservation (in − out = −tails put in), ground arcs; returns each fleet's ending column
         per airport (tails of that fleet ending there)."""
+        fleets = self.fleets
         for i, fleet in enumerate(fleets):
             for tail in fleet.tails:
                 self.balance[(i, tail.initial_airport, START)] += 1.0
@@ -135,14 +149,14 @@ def fleets(instance: Instance, kind_of: Callable[[Aircraft], tuple[str, float, i
     for a in instance.aircraft.values():
         if a.maintenance:
             blocked[a.id].append((a.maintenance.start, a.maintenance.end))
-    pooled: dict[tuple, list[Aircraft]] = defaultdict(list)
+    pooled: dict[tuple, list[Aircraft]] = defaultdict(list)  # by kind, ground links apart (they take no slot)
     out = []
     for a in sorted(instance.aircraft.values(), key=lambda a: a.id):
         if blocked.get(a.id):
             out.append(Fleet(kind_of(a), (a,), tuple(sorted(blocked[a.id]))))
         else:
-            pooled[kind_of(a)].append(a)
-    return [Fleet(k, tuple(tails)) for k, tails in sorted(pooled.items())] + out
+            pooled[(kind_of(a), a.ground_link)].append(a)
+    return [Fleet(k, tuple(tails)) for (k, _), tails in sorted(pooled.items())] + out
 
 
 def copies(step: int, lower: int, upper: int, duration: int, blocked: tuple[tuple[int, int], ...]) -> Iterator[Copy]:

@@ -14,7 +14,9 @@ The LP (variables fractional, integrality dropped):
                 landing later than the listed ones.
 With `step` (bound_timed.py) each y_{g,K} and z_{K,r} is split per grid slot τ of its departure and the aircraft
 flow runs over time; k_i and w_{i,g} are then split per copy of their last leg (priced at its lower end, linked
-to it: a flight flies at one time). The argument below holds copy by copy; bound_timed.py gives the flow's.
+to it: a flight flies at one time), a route's new flights in a slot are a last or first leg like a planned flight
+(bound_routes.py), and a re-routed line's first leg is priced. The argument below holds copy by copy;
+bound_timed.py gives the flow's.
 
 It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + comp_delay − decrease + increase
 + swapped + late) + β·(delay + outbound + inbound + downgrade) + γ·positions), given a feasible plan P:
@@ -24,8 +26,8 @@ It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + co
       - seats: on flight g, the passengers kept plus those whose re-routed line starts or ends on g are ≤
         what g carries ≤ the seats of its tail = Σ_K seats_K·y_{g,K} (y_{g,K} = 1 for the kind of the tail flying
         it, swaps keep the family); new flights into d: Σ w_{i,new} ≤ Σ_{K,r→d} seats_K·z_{K,r} (ground links
-        seat nobody); passengers whose first of two legs or more is a new flight from s ≤ the seats of new flights
-        leaving s;
+        seat nobody) — timed, per route and slot: the lines whose first or last leg they are ≤ their seats, and
+        a trip's ≤ p_i × their number;
       - per trip and flight (g not fixed): k_i·[g booked] + (lines starting on g) + w_{i,g} ≤ p_i·y_g. The kept
         passengers (on every booked leg), those whose line starts with g and those whose line ends with g (a
         re-routed line's first and last legs differ) are disjoint sets of i's passengers on g: at most p_i
@@ -50,10 +52,11 @@ It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + co
         (re-routed by g) g at the later of its earliest departure and the earliest time the passengers can
         be at g's origin — from where and when their re-booked legs may start (checker: not before the
         booked departure nor the window; after the history and a connection): g leaves from there; or one
-        leg took them there, a planned flight f (at its earliest, its seats and link used) or a new flight
-        (seats leaving the origin); or two legs or more did, over the shortest such route path, any route at
-        any time, as new flights may (these three are every line whose last leg is g); (new) the shortest
-        route path to the destination;
+        leg took them there, a planned flight f (its copy's lower end, its seats and links) or a route's new
+        flights (timed: their slot, their seats); or two legs or more did, over the shortest such route path,
+        any route at any time, as new flights may (these three are every line whose last leg is g; without
+        `step`, the shortest route path of any legs, free); (new, without `step`) the shortest route path to
+        the destination;
         (late) the least delay of the last legs not listed. A flight's earliest departure is its planned
         one, its hold, then past hours of 0 capacity at either end (check_airport_capacity); an imposed
         delay is exact. Lines an outbound delay limit or the window's end forbid have no column;
@@ -134,8 +137,11 @@ def _kinds(instance: Instance, lp: _LP) -> dict[tuple[str, float, int, int], _Ki
     return {k: _Kind(*k, lp.row(-INF, m), m) for k, m in sorted(minutes.items())}
 
 
-def build(instance: Instance, rules: Rules = STRICT, horizon: int = HORIZON, step: int | None = None) -> _LP:
-    """The LP; with `step`, the aircraft flow over time on a grid of that many minutes (bound_timed.py)."""
+def build(
+    instance: Instance, rules: Rules = STRICT, horizon: int = HORIZON, step: int | None = None, new_flights: bool = True
+) -> _LP:
+    """The LP; with `step`, the aircraft flow over time on a grid of that many minutes (bound_timed.py); without
+    `new_flights`, over the plans that fly planned flights only (a bound on those, not on every plan)."""
     _check_signs(instance)
     cfg, lp = instance.config, _LP()
     flights = flight_facts(instance)
@@ -143,8 +149,8 @@ def build(instance: Instance, rules: Rules = STRICT, horizon: int = HORIZON, ste
     late = cfg.alpha * cfg.flight_delay_per_minute  # per minute a planned flight leaves late (cost.flight_delay_cost)
     kinds = _kinds(instance, lp)
     tail_of = {(ref.number, ref.day): instance.aircraft[tail] for ref, tail in instance.rotations}
-    space = TimeSpace(step) if step else None
     pool = fleets(instance, _kind_key) if step else []
+    space = TimeSpace(step, pool) if step else None
     fleet_of = {a.id: i for i, fleet in enumerate(pool) for a in fleet.tails}
     offers: dict[Key, list[Offer]] = {}  # a flight's copies and their columns y_{g,K,τ}: y_g = the sum of them all
     seat_rows: dict[Key, int] = {}
@@ -162,8 +168,7 @@ def build(instance: Instance, rules: Rules = STRICT, horizon: int = HORIZON, ste
             )
             lp.constant += late * max(0, f.earliest - planned)
             if space is not None:
-                tail = tail_of[key]
-                space.fixed(fleet_of[tail.id], f.origin, f.destination, f.earliest, f.duration, not tail.ground_link)
+                space.fixed(fleet_of[tail_of[key].id], f.origin, f.destination, f.earliest, f.duration)
             if f.earliest <= f.latest:
                 seat_rows[key] = lp.row(-INF, f.seats)
             continue
@@ -192,14 +197,14 @@ def build(instance: Instance, rules: Rules = STRICT, horizon: int = HORIZON, ste
                 continue
             for c in copies(space.step, f.earliest, f.latest, f.duration, fleet.blocked):
                 col = column(k, c.lower)
-                space.arc(col, i, f.origin, f.destination, c, f.duration, not fleet.tails[0].ground_link)
+                space.arc(col, i, f.origin, f.destination, c, f.duration)
                 by_slot.setdefault(c.slot, Offer(c, [])).columns.append(col)
         offers[key] = [by_slot[slot] for slot in sorted(by_slot)]
     if space is None:
-        new = _aircraft(instance, lp, flights, offers, kinds)
+        new = _aircraft(instance, lp, flights, offers, kinds, new_flights)
     else:
-        new = _timed_aircraft(instance, lp, kinds, pool, space)
-    passengers(instance, lp, flights, offers, seat_rows, new, trips, horizon, first_legs=space is not None)
+        new = _timed_aircraft(instance, lp, kinds, pool, space, new_flights)
+    passengers(instance, lp, flights, offers, seat_rows, new, trips, horizon, space is not None, new_flights)
     return lp
 
 
@@ -209,6 +214,7 @@ def _aircraft(
     flights: dict[Key, FlightFacts],
     offers: dict[Key, list[Offer]],
     kinds: dict[tuple[str, float, int, int], _Kind],
+    new_flights: bool = True,
 ) -> NewFlights:
     """Flow of each family's tails per airport, new flights and end positions; returns the rows new flights
     offer passengers."""
@@ -234,7 +240,7 @@ def _aircraft(
         lp.row_lower[row] = lp.row_upper[row] = -supply[(fam, s)]
         ending[(fam, s)] = [lp.col("ending", 0.0, float(len(fleet[fam])), [(row, -1.0)])]
     new_rows, count_rows = _new_flight_rows(lp, airports)
-    for (origin, destination), route in instance.routes.items():
+    for (origin, destination), route in instance.routes.items() if new_flights else ():
         for k in kinds.values():
             if k.range < route.duration:
                 continue
@@ -266,13 +272,18 @@ def _new_flights(instance: Instance, kinds, new_rows: dict[str, int], count_rows
 
 
 def _timed_aircraft(
-    instance: Instance, lp: _LP, kinds: dict[tuple[str, float, int, int], _Kind], pool: list[Fleet], space: TimeSpace
+    instance: Instance,
+    lp: _LP,
+    kinds: dict[tuple[str, float, int, int], _Kind],
+    pool: list[Fleet],
+    space: TimeSpace,
+    new_flights: bool = True,
 ) -> NewFlights:
     """New flights as copies per fleet and slot (their seats offered per route and slot), the time-space network
     closed, end positions."""
     cfg = instance.config
     new = _new_flights(instance, kinds, {}, {})
-    for (origin, destination), route in instance.routes.items():
+    for (origin, destination), route in instance.routes.items() if new_flights else ():
         slots = new.by_route.setdefault((origin, destination), {})
         for i, fleet in enumerate(pool):
             k = kinds[fleet.kind]
@@ -283,11 +294,11 @@ def _timed_aircraft(
                 space.step, cfg.window_start, cfg.window_end - route.duration, route.duration, fleet.blocked
             ):
                 col = lp.col("new", cost, float(len(fleet.tails)), [(k.clock, float(route.duration))])
-                space.arc(col, i, origin, destination, c, route.duration, not fleet.tails[0].ground_link)
+                space.arc(col, i, origin, destination, c, route.duration)
                 slots.setdefault(c.slot, (c, []))[1].append((col, float(k.seats)))
     space.capacity(lp, instance)
     ending: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for (i, airport), col in space.close(lp, pool).items():
+    for (i, airport), col in space.close(lp).items():
         ending[(pool[i].kind[0], airport)].append(col)
     _positions(instance, lp, ending)
     return new
@@ -331,6 +342,7 @@ def lower_bound(
     horizon: int = HORIZON,
     time_limit: float = 60.0,
     step: int | None = None,
+    new_flights: bool = True,
 ) -> LowerBound | None:
     """The bound, or None where highspy is missing or the LP's duals are not available. A time limit stops the
     dual simplex with dual-feasible multipliers: their safe bound is still valid, only lower. `step`: the aircraft
@@ -340,7 +352,7 @@ def lower_bound(
     except ImportError:
         return None
     began = time.monotonic()
-    lp = build(instance, rules, horizon, step)
+    lp = build(instance, rules, horizon, step, new_flights)
     model = highspy.HighsLp()
     model.num_col_, model.num_row_ = len(lp.cost), len(lp.row_lower)
     model.col_cost_, model.col_lower_, model.col_upper_ = lp.cost, lp.lower, lp.upper
