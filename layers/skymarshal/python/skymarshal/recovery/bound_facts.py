@@ -149,6 +149,7 @@ class TripBound:
     planned_arrival: int
     legs: tuple[tuple[int, int], ...]  # booked legs in the window (not history)
     keep_delay: int | None  # least delay kept as booked; None when a booked leg cannot fly
+    keep_last_departure: int | None  # the earliest the last booked leg leaves with the passengers on it
     cancel_cost: float  # an empty line, or a partly flown trip stopping where its history ends
     delay_rate: float  # β × the delay cost per minute of its reference cabin and haul
     planned_minutes: int
@@ -176,6 +177,7 @@ def trip_bounds(instance: Instance, flights: dict[tuple[int, int], FlightFacts],
         # cost._add_line: an empty line is costed by its direction; a line stopping short is an inbound one
         kind_cost = cfg.outbound_cancellation if it.kind == "A" and not history else cfg.inbound_cancellation
         band = compensation_band(facts.planned_minutes)
+        kept = _kept(keys, flights, conn, rules)
         cancel = cfg.beta * kind_cost[facts.reference_cabin + facts.haul] + cfg.alpha * (
             it.price + CANCELLATION_COMPENSATION[band]
         )
@@ -189,7 +191,8 @@ def trip_bounds(instance: Instance, flights: dict[tuple[int, int], FlightFacts],
                 keep_deadline=limit,
                 planned_arrival=facts.planned_arrival,
                 legs=tuple(k for k in keys if k not in history),
-                keep_delay=_keep_delay(keys, flights, facts.planned_arrival, conn, rules),
+                keep_delay=None if kept is None else max(0, kept[0] - facts.planned_arrival),
+                keep_last_departure=None if kept is None else kept[1],
                 cancel_cost=cancel,
                 delay_rate=cfg.beta * cfg.delay_per_minute[facts.reference_cabin + facts.haul],
                 planned_minutes=facts.planned_minutes,
@@ -199,12 +202,13 @@ def trip_bounds(instance: Instance, flights: dict[tuple[int, int], FlightFacts],
     return trips
 
 
-def _keep_delay(
-    keys: list[tuple[int, int]], flights: dict[tuple[int, int], FlightFacts], planned: int, conn: int, rules: Rules
-) -> int | None:
-    """The least delay of the booked legs flown as booked: each leaves at its earliest, and (strict reading)
-    a connection of at least the minimum after the one before; lenient: no connection pushed (a lower figure)."""
-    arrival = None
+def _kept(
+    keys: list[tuple[int, int]], flights: dict[tuple[int, int], FlightFacts], conn: int, rules: Rules
+) -> tuple[int, int] | None:
+    """(the earliest arrival, the last leg's earliest departure) of the booked legs flown as booked: each leaves at
+    its earliest and (strict reading) a connection of at least the minimum after the one before, no later than its
+    latest; lenient: no connection pushed (a lower figure). None when a booked leg cannot so fly."""
+    arrival = departure = None
     for key in keys:
         f = flights[key]
         if f.cancelled or f.earliest > f.latest:
@@ -212,6 +216,8 @@ def _keep_delay(
         departure = f.earliest
         if arrival is not None and rules.connections == "strict":
             departure = max(departure, arrival + conn)
+        if departure > f.latest:
+            return None
         arrival = departure + f.duration
-    assert arrival is not None
-    return max(0, arrival - planned)
+    assert arrival is not None and departure is not None
+    return arrival, departure

@@ -70,9 +70,9 @@ def _keep(trip: _Trip, flights: dict[Key, FlightFacts]) -> None:
     if last is None:
         lp.col("keep", t.delay_cost(t.keep_delay), trip.p, entries)
         return
-    for copy in trip.copies(last):
+    for copy in trip.copies(last):  # a copy leaving before the passengers can board it keeps nobody
         delay = max(t.keep_delay, copy.lower + last.duration - t.planned_arrival)
-        if t.planned_arrival + delay <= t.keep_deadline:
+        if copy.upper >= (t.keep_last_departure or 0) and t.planned_arrival + delay <= t.keep_deadline:
             lp.col("keep", t.delay_cost(delay), trip.p, entries + trip.copy_link(last, copy))
 
 
