@@ -167,8 +167,3 @@ def copies(step: int, lower: int, upper: int, duration: int, blocked: tuple[tupl
         if not any(first + duration > b0 and last < b1 for b0, b1 in blocked):
             yield Copy(slot, first, last)
         slot += step
-
-
-def new_flight_copies(step: int, start: int, end: int, duration: int) -> Iterator[Copy]:
-    """A new flight leaves in the window and lands by its end (check_flights)."""
-    return copies(step, start, end - duration, duration, ())
