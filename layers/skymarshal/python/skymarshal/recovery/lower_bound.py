@@ -48,7 +48,8 @@ It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + co
         empty outbound line is an outbound cancellation, every other a inbound one); a line reaching the
         destination costs β·rate·delay + α·compensation(delay) + β·downgrade ≥ the same at any lower delay
         with downgrade 0 (rate ≥ 0, compensation non-decreasing); its delay is at least
-        (kept) every booked leg at its earliest departure with the strict connections between them;
+        (kept) every booked leg at its earliest departure with the strict connections between them (timed: on
+        a copy of the last leg leaving no earlier than that chain lets the passengers board);
         (re-routed by g) g at the later of its earliest departure and the earliest time the passengers can
         be at g's origin — from where and when their re-booked legs may start (checker: not before the
         booked departure nor the window; after the history and a connection): g leaves from there; or one
@@ -58,8 +59,8 @@ It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + co
         `step`, the shortest route path of any legs, free); (new, without `step`) the shortest route path to
         the destination;
         (late) the least delay of the last legs not listed. A flight's earliest departure is its planned
-        one, its hold, then past hours of 0 capacity at either end (check_airport_capacity); an imposed
-        delay is exact. Lines an outbound delay limit or the window's end forbid have no column;
+        one, its hold, then past hours of 0 capacity at either end (check_airport_capacity); its latest lands by
+        the window's end within its crew pairings' slack (check_crews); an imposed delay is exact. Lines an outbound delay limit or the window's end forbid have no column;
       - positions (cost.end_position_penalty): the greedy matching leaves a requirement of family F at s
         unmatched only when F's tails there are fewer, each at penalty_family; other matches cost ≥ 0;
       - the flight-delay cost (0 in 2009): each planned flight flown at least its earliest departure's (its
