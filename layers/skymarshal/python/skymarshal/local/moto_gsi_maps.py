@@ -34,7 +34,29 @@ def group_key(item: Any, attribute: str) -> GroupKey | None:
     if value is None:
         return None
     ((kind, plain),) = value.items()
-    return kind, json.dumps(plain, sort_keys=True)
+    return value_key(kind, plain)
+
+
+def value_key(kind: str, plain: Any) -> GroupKey:
+    """The map key of one value: its JSON text, or for a number its value — moto finds 1.0 equal to 1 (Decimals)."""
+    number = _number(plain) if kind == "N" else None
+    if number is None:
+        return kind, json.dumps(plain, sort_keys=True)
+    sign, digits, exponent = number.as_tuple()
+    shown = "".join(map(str, digits)).rstrip("0")
+    if not shown:
+        return kind, "0e0"  # -0 is 0
+    exponent = int(exponent) + len(digits) - len(shown)  # exact: no context rounds it, as normalize() would
+    return kind, f"{'-' if sign else ''}{shown}e{exponent}"  # never a JSON text (those of strings start with ")
+
+
+def _number(plain: Any) -> Decimal | None:
+    """A finite number's Decimal, else None (moto cannot compare the others as equal)."""
+    try:
+        number = Decimal(plain) if isinstance(plain, str) else None
+    except InvalidOperation:
+        return None
+    return number if number is not None and number.is_finite() else None
 
 
 def by_attribute(table: Any, attribute: str) -> dict[GroupKey, list]:

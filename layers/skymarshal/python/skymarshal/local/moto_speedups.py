@@ -27,11 +27,12 @@ query and minutes per seed. This adapter, installed on the local emulator only:
    every request of every service, to check the action is one (2 % of a local run's CPU);
 11. builds botocore's User-Agent header once per client and request features (client_speedups.py), not twice
    per request (4 %), and keeps a DynamoDB answer's attribute values as `json.loads` built them where botocore
-   would return them unchanged (client_speedups.py: 13 % of a run's CPU in `cProfile`).
+   would return them unchanged (client_speedups.py: 13 % of a run's CPU in `cProfile`);
+12. answers a Query from its partition sorted once, paging as moto does, no item decoded or copied (moto_query.py).
 
-moto still evaluates every condition, sort and page itself; tests/local/test_moto_speedups.py checks
-that answers are identical with and without the adapter. moto is pinned (requirements.txt) because
-this relies on its internals.
+moto still evaluates every condition and filter itself, and sorts and pages each Query of another shape;
+tests/local/test_moto_speedups.py and test_moto_query.py check that answers are identical with and without the
+adapter. moto is pinned (requirements.txt) because this relies on its internals.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from . import client_speedups, moto_instances, moto_structures, moto_transact
+from . import client_speedups, moto_instances, moto_query, moto_structures, moto_transact
 from . import moto_gsi_maps as gsi_maps
 from .moto_compact import install as compact_install
 from .moto_compact import reading, release
@@ -114,6 +115,9 @@ def _query(
     hash_key_conditions=None,
     **kwargs,
 ):
+    found = moto_query.answer(self, {k: v for k, v in locals().items() if k != "self"})  # the arguments by name
+    if found is not None:
+        return as_answered(found)
     candidates = None
     if index_name is None and hash_key is not None:
         bucket = self.items.get(hash_key)
@@ -128,13 +132,14 @@ def _query(
             candidates = [bucket]
     elif index_name is not None and hash_key_conditions and len(hash_key_conditions) == 1:
         attribute, value = hash_key_conditions[0]
-        group = (value.type, json.dumps(value.value, sort_keys=True))
+        group = gsi_maps.value_key(value.type, value.value)
         range_attr = _index_range_key(self, index_name)
-        if range_comparison and range_attr and len(kwargs.get("range_key_conditions") or ()) <= 1:
+        narrows = value.type != "N" or group[1][:1] != '"'  # not a number moto could compare: all items to moto
+        if narrows and range_comparison and range_attr and len(kwargs.get("range_key_conditions") or ()) <= 1:
             candidates = gsi_maps.in_range(
                 self, attribute, group, range_attr, range_comparison, [(o.type, o.value) for o in range_objs]
             )
-        if candidates is None:
+        if candidates is None and narrows:
             candidates = gsi_maps.by_attribute(self, attribute).get(group, [])
     _state.narrowed = (self, candidates) if candidates is not None else None
     try:

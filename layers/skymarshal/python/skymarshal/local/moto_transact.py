@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 _state = threading.local()
-_CACHES = ("_skymarshal_sorted", "_skymarshal_maps")  # moto_speedups' per-table caches
+_CACHES = ("_skymarshal_sorted", "_skymarshal_maps", "_skymarshal_ranges")  # moto_speedups' per-table caches
 
 
 def touched_keys(backend: Any, transact_items: list[dict[str, Any]]) -> dict[str, set[tuple[Any, Any]]]:

@@ -73,10 +73,15 @@ class _Answered:
         self.attrs = attrs
 
 
+def answering() -> bool:
+    """Whether this thread is answering a Query request (its items then go out as their stored strings)."""
+    return getattr(_request, "answering", False)
+
+
 def as_answered(found: tuple) -> tuple:
     """Table.query's (items, ...) with the items read from their strings when a Query request is being answered:
     all of them, or none (moto's own way); anything else unchanged."""
-    if not getattr(_request, "answering", False):
+    if not answering():
         return found
     items, *rest = found
     wire = [wire_json(item) for item in items]
