@@ -19,20 +19,16 @@ query and minutes per seed. This adapter, installed on the local emulator only:
 7. backs up only the items a transaction names, not whole tables (moto_transact.py);
 8. keeps no list of every model object moto ever made (moto_instances.py): a replaced item, a transaction's
    backup, an overwritten S3 object is freed as Python frees it;
-9. lexes each condition expression's text once (`_lex_condition_expression`): moto lexes it again for every
-   conditional write, twice in a transaction (its check, then the write), by slicing the rest of the string at
-   every token. Executing a plan writes rows under full-item conditions of the same few shapes: the lexer was a
-   fifth of the time its transactions took. The tokens are immutable tuples; names and values are read after;
-10. lists a response class's method names once (`_method_names`): moto lists them with `inspect.getmembers` on
-   every request of every service, to check the action is one (2 % of a local run's CPU);
-11. builds botocore's User-Agent header once per client and request features (client_speedups.py), not twice
-   per request (4 %), and keeps a DynamoDB answer's attribute values as `json.loads` built them where botocore
-   would return them unchanged (client_speedups.py: 13 % of a run's CPU in `cProfile`);
+9. lexes each condition expression's text once (`_lex_condition_expression`; moto lexes it per conditional write,
+   twice in a transaction, slicing the string at every token: a fifth of a plan's transactions). The tokens are
+   immutable tuples; names and values are read after;
+10. lists a response class's method names once (`_method_names`; moto's `inspect.getmembers` per request: 2 %);
+11. builds botocore's User-Agent header once per client (client_speedups.py; 4 %), and keeps a DynamoDB answer's
+   values as `json.loads` built them where botocore would return them unchanged (13 % of a run's CPU);
 12. answers a Query from its partition sorted once, paging as moto does, no item decoded or copied (moto_query.py).
 
-moto still evaluates every condition and filter itself, and sorts and pages each Query of another shape;
-tests/local/test_moto_speedups.py and test_moto_query.py check that answers are identical with and without the
-adapter. moto is pinned (requirements.txt) because this relies on its internals.
+moto still evaluates every condition and filter, and sorts and pages each Query of another shape; test_moto_speedups
+and test_moto_query check answers are identical without the adapter. moto is pinned: this relies on its internals.
 """
 
 from __future__ import annotations
