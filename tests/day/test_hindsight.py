@@ -115,3 +115,14 @@ def test_the_model_gap_puts_a_lower_bound_under_the_optimizers_plan(start_hour, 
     [gap] = gaps
     assert gap.bound is not None and gap.bound <= gap.cost + 1e-6
     assert gap.gap is None or gap.gap >= 0.0
+
+
+def test_a_model_the_bound_refuses_is_one_line_not_a_traceback():
+    """Negative weights break the bound's argument (lower_bound raises): the gap says so and claims no bound."""
+    from skymarshal.day.hindsight_gap import model_gap
+
+    instance = to_instance(snapshot(state(), [aog(8, 4)], DAY)).instance
+    negative = instance.model_copy(update={"config": instance.config.model_copy(update={"alpha": -1.0})})
+    gap = model_gap(negative, 100.0)
+    assert gap.bound is None and gap.gap is None
+    assert gap.line().startswith("hindsight model: plan 100, no lower bound: ") and "\n" not in gap.line()

@@ -278,3 +278,10 @@ def test_a_crews_slack_is_the_latest_a_held_flight_can_leave(tmp_path, slack):
     assert cost == pytest.approx(120.0) if slack >= 60 else cost > 1_000.0
     for step in (None, 60):
         assert _bound(instance, step=step, new_flights=False) == pytest.approx(cost, abs=0.01)
+
+
+@pytest.mark.parametrize("step", [0, -15])
+def test_a_grid_of_no_minutes_is_refused_on_one_line(tmp_path, step):
+    """A step below one minute would never advance the grid: refused before any LP is built."""
+    with pytest.raises(ValueError, match="at least one minute"):
+        lower_bound(tiny_instance(tmp_path), step=step)

@@ -27,8 +27,9 @@ class ModelGap:
     """The optimizer's plan's cost and the LP's lower bound, both by the model's objective."""
 
     cost: float
-    bound: float | None  # None: the LP gave no duals in its time (no bound claimed)
+    bound: float | None  # None: the LP gave no duals in its time, or refused the model (no bound claimed)
     seconds: float
+    refused: str = ""  # why the LP took no bound of this model (lower_bound's ValueError)
 
     @property
     def gap(self) -> float | None:
@@ -38,6 +39,8 @@ class ModelGap:
         return (self.cost - self.bound) / abs(self.cost)
 
     def line(self) -> str:
+        if self.refused:
+            return f"hindsight model: plan {self.cost:,.0f}, no lower bound: {self.refused}"
         if self.bound is None:
             return f"hindsight model: plan {self.cost:,.0f}, no lower bound within {BOUND_SECONDS:.0f} s"
         return (
@@ -48,5 +51,8 @@ class ModelGap:
 
 def model_gap(instance: Instance, cost: float) -> ModelGap:
     """The bound of the instance the optimizer searched, beside its plan's `cost` on it."""
-    found = lower_bound(instance, step=BOUND_STEP, time_limit=BOUND_SECONDS, new_flights=False)
+    try:
+        found = lower_bound(instance, step=BOUND_STEP, time_limit=BOUND_SECONDS, new_flights=False)
+    except ValueError as e:  # weights the bound's argument cannot take: said on one line, the run goes on
+        return ModelGap(cost, None, 0.0, str(e))
     return ModelGap(cost, found.value if found else None, found.seconds if found else 0.0)

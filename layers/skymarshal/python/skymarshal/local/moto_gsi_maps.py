@@ -39,7 +39,7 @@ def group_key(item: Any, attribute: str) -> GroupKey | None:
 
 def value_key(kind: str, plain: Any) -> GroupKey:
     """The map key of one value: its JSON text, or for a number its value — moto finds 1.0 equal to 1 (Decimals)."""
-    number = _number(plain) if kind == "N" else None
+    number = finite_number(plain) if kind == "N" else None
     if number is None:
         return kind, json.dumps(plain, sort_keys=True)
     sign, digits, exponent = number.as_tuple()
@@ -50,7 +50,7 @@ def value_key(kind: str, plain: Any) -> GroupKey:
     return kind, f"{'-' if sign else ''}{shown}e{exponent}"  # never a JSON text (those of strings start with ")
 
 
-def _number(plain: Any) -> Decimal | None:
+def finite_number(plain: Any) -> Decimal | None:
     """A finite number's Decimal, else None (moto cannot compare the others as equal)."""
     try:
         number = Decimal(plain) if isinstance(plain, str) else None

@@ -27,7 +27,6 @@ import zlib
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator
-from decimal import Decimal, InvalidOperation
 from itertools import accumulate
 from typing import Any
 
@@ -137,13 +136,7 @@ def _cast(kind: str, value: Any) -> Any:
     """moto's `cast_value` of an S or N key value; None for any other, or for a number moto could not order."""
     if not isinstance(value, str) or kind not in ("S", "N"):
         return None
-    if kind == "S":
-        return value
-    try:
-        number = Decimal(value)
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
+    return value if kind == "S" else gsi_maps.finite_number(value)
 
 
 def _partition(table: Any, key: tuple, source: tuple, attrs: list[str], required: str | None) -> _Partition | None:

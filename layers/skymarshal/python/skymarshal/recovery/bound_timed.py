@@ -41,11 +41,10 @@ class Fleet:
     kind: tuple[str, float, int, int]
     tails: tuple[Aircraft, ...]
     blocked: tuple[tuple[int, int], ...] = ()  # [start, end) with no flight overlapping (its one tail's)
+    ground: int = field(init=False)  # the least time a tail of it stays on the ground between two flights
 
-    @property
-    def ground(self) -> int:
-        """The least time a tail of the fleet stays on the ground between two flights (turn-round or transit)."""
-        return max(0, min(min(a.turn_round, a.transit) for a in self.tails))
+    def __post_init__(self) -> None:  # read on every arc: computed once (turn-round, or transit on a through flight)
+        object.__setattr__(self, "ground", max(0, min(min(a.turn_round, a.transit) for a in self.tails)))
 
     @property
     def ground_link(self) -> bool:

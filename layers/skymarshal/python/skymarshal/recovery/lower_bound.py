@@ -144,6 +144,8 @@ def build(
     """The LP; with `step`, the aircraft flow over time on a grid of that many minutes (bound_timed.py); without
     `new_flights`, over the plans that fly planned flights only (a bound on those, not on every plan)."""
     _check_signs(instance)
+    if step is not None and step < 1:
+        raise ValueError(f"the time-space grid needs a step of at least one minute, not {step}")
     cfg, lp = instance.config, _LP()
     flights = flight_facts(instance)
     credit = 1.0 if cfg.credit_cancelled_flights else 0.0
