@@ -204,3 +204,13 @@ def test_rebooking_onto_a_flight_before_the_window_is_refused(tmp_path):
     instance = tiny_instance(tmp_path, **{"config.csv": config})
     solution = replace_itinerary(planned_solution(instance), 3, _itinerary(3, "A", 80.0, 10, (101, "E")))
     assert "fixed_itinerary_part" in {v.kind for v in check(instance, solution)}
+
+
+def test_a_new_flight_is_refused_where_the_instance_allows_none(tmp_path):
+    """P1 back at AAA from 17:00 flies AAA-BBB at 18:00: a valid new flight in the 2009 problem, refused where the
+    instance allows none (CostConfig.new_flights: the day objective, whose plans the day must be able to write)."""
+    instance = tiny_instance(tmp_path)
+    ferry = _add(planned_solution(instance), _new_flight(999, "AAA", "BBB", 1080, 60, "P1"))
+    assert check(instance, ferry) == []
+    closed = instance.model_copy(update={"config": instance.config.model_copy(update={"new_flights": False})})
+    assert {v.kind for v in check(closed, ferry)} == {"new_flight_forbidden"}

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from skymarshal.recovery.aircraft_plan import Weights
 from skymarshal.recovery.checker import check
-from skymarshal.recovery.cost import evaluate
+from skymarshal.recovery.cost import billed_hours, evaluate
 from skymarshal.recovery.lower_bound import build, lower_bound
 from skymarshal.recovery.model import (
     LENIENT,
@@ -23,7 +23,7 @@ from skymarshal.recovery.rows import to_rows
 from skymarshal.recovery.solver import _Search, construct, solve
 
 from .test_solver import DISRUPTION, _disrupted_tiny
-from .tiny import FILES, planned_solution, tiny_instance
+from .tiny import FILES, planned_solution, replace_flight, tiny_instance
 
 pytest.importorskip("highspy")
 
@@ -141,6 +141,30 @@ def test_without_credit_or_cheaper_tails_the_bound_is_not_negative(tmp_path):
     assert 0.0 - 0.01 <= bound <= evaluate(instance, planned).total
 
 
+@pytest.mark.parametrize("step", [None, 60])
+def test_a_swap_priced_per_pair_of_tails_earns_nothing_from_a_cheaper_tail(tmp_path, step):
+    """P2 costs 1,200 an hour, P1 1,000. In the 2009 cost P2's flights moved to P1 earn the difference, and the
+    bound is below 0; with a swap priced per pair of tails (the day scorecard's) no component is negative, nor is
+    the bound, and a plan swapping the two rotations pays two pairs."""
+    hourly = _no_credit(tiny_instance(tmp_path))
+    per_pair = hourly.model_copy(
+        update={"config": hourly.config.model_copy(update={"swap_per_tail_pair": 700.0, "new_flights": False})}
+    )
+    assert _bound(hourly, step=step) < -0.01
+    assert 0.0 - 0.01 <= _bound(per_pair, step=step) <= evaluate(per_pair, planned_solution(per_pair)).total
+    tails = {"P1": "P2", "P2": "P1"}
+    swapped = planned_solution(per_pair)
+    for f in swapped.flights:
+        swapped = replace_flight(swapped, f.number, aircraft=tails[f.aircraft or ""])
+    assert evaluate(per_pair, swapped).swapped_aircraft_cost == pytest.approx(2 * 700.0)
+    hours = {
+        tail: sum(billed_hours(f.arrival - f.departure) for f in swapped.flights if f.aircraft == tail)
+        for tail in tails
+    }
+    difference = hours["P2"] * (1200.0 - 1000.0) + hours["P1"] * (1000.0 - 1200.0)  # P2 flies P1's, P1 P2's
+    assert evaluate(hourly, swapped).swapped_aircraft_cost == pytest.approx(difference)
+
+
 def test_the_lenient_reading_has_its_own_bound(tmp_path):
     instance = tiny_instance(tmp_path)
     planned = planned_solution(instance)
@@ -170,19 +194,22 @@ def _slowed(instance: Instance, airport: str, hour: int, movements: int) -> Inst
     slowed=st.one_of(st.none(), st.tuples(st.sampled_from(["AAA", "BBB"]), st.integers(8, 16), st.integers(1, 2))),
     delay_rate=st.sampled_from([0.0, 2.5]),
     crew_slack=st.one_of(st.none(), st.tuples(st.integers(0, 90), st.integers(0, 90))),
-    new_flights=st.booleans(),
+    new_flights=st.sampled_from(["allowed", "left out of the bound", "forbidden"]),
+    swap_price=st.sampled_from([None, 0.0, 500.0]),
 )
 def test_no_feasible_plan_costs_less_than_the_bound(
-    tmp_path_factory, disruption, seed, moves, credit, step, slowed, delay_rate, crew_slack, new_flights
+    tmp_path_factory, disruption, seed, moves, credit, step, slowed, delay_rate, crew_slack, new_flights, swap_price
 ):
     """Every plan the search reaches from its construction (each checked feasible) costs at least the bound, with
     the aircraft flow over time on any grid (45 minutes: no capacity rows), an hour's movements cut to one or two,
-    a price on each minute a flight leaves late (the day objective's) and crews with little slack on each tail's
-    legs; without new flights, every such plan that flies none."""
+    a price on each minute a flight leaves late (the day objective's), crews with little slack on each tail's
+    legs, and a swap priced per pair of tails (the day's); with new flights left out of the bound, every such plan
+    that flies none; with them forbidden by the instance (the day's), every plan the checker accepts."""
     instance = _disrupted_tiny(tmp_path_factory.mktemp("tiny"), **disruption)
     if slowed:
         instance = _slowed(instance, *slowed)
     config = {"flight_delay_per_minute": delay_rate} | ({} if credit else {"credit_cancelled_flights": False})
+    config |= {"swap_per_tail_pair": swap_price, "new_flights": new_flights != "forbidden"}
     instance = instance.model_copy(update={"config": instance.config.model_copy(update=config)})
     if crew_slack:
         crews = tuple(
@@ -203,13 +230,15 @@ def test_no_feasible_plan_costs_less_than_the_bound(
     plan = construct(search.net, Weights(), list(instance.aircraft))
     assume(check(instance, to_rows(plan, plan_passengers(plan))) == [])  # crews may leave the tiny day no plan
     search.offer(plan)
-    bound = _bound(instance, step=step, new_flights=new_flights)
+    bound = _bound(instance, step=step, new_flights=new_flights == "allowed")
     planned = {(ref.number, ref.day) for ref, _ in instance.rotations}
     for candidate in [plan] + [search.neighbour() for _ in range(moves)]:
         rows = to_rows(candidate, plan_passengers(candidate))
         feasible = check(instance, rows) == []
         assert feasible or crew_slack  # every move keeps a crewless plan feasible (test_solver); the checker judges
-        if feasible and (new_flights or all((f.number, f.day) in planned for f in rows.to_model().flights)):
+        if feasible and (
+            new_flights != "left out of the bound" or all((f.number, f.day) in planned for f in rows.to_model().flights)
+        ):
             assert bound <= evaluate(instance, rows).total
 
 

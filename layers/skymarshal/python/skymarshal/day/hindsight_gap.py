@@ -2,8 +2,8 @@
 model's objective (the day scorecard's costs in the 2009 cost terms, ``recovery.objectives.day_config``) beside
 an LP lower bound on that objective over every plan of the model's planned flights its checker accepts
 (``recovery.lower_bound`` with the aircraft flow over time: tails, unavailabilities, turn-rounds, airport capacity
-by the hour, each leg's crews' slack, first and last legs' seats). New flights are left out: the day writes only
-the planned flights' changes (``recovery.adapter.planned_changes``), so a plan flying one is not a day.
+by the hour, each leg's crews' slack, first and last legs' seats). The day objective allows no new flight (the
+day writes only the planned flights' changes, ``recovery.adapter.planned_changes``): nor does the bound then.
 
 The bound relaxes the model (no crews, fractional flights and passengers, no turn-rounds), so the gap it measures
 is the optimizer's distance from the model's optimum *at most*. It bounds the model, not the judged day: the
@@ -52,7 +52,7 @@ class ModelGap:
 def model_gap(instance: Instance, cost: float) -> ModelGap:
     """The bound of the instance the optimizer searched, beside its plan's `cost` on it."""
     try:
-        found = lower_bound(instance, step=BOUND_STEP, time_limit=BOUND_SECONDS, new_flights=False)
+        found = lower_bound(instance, step=BOUND_STEP, time_limit=BOUND_SECONDS)
     except ValueError as e:  # weights the bound's argument cannot take: said on one line, the run goes on
         return ModelGap(cost, None, 0.0, str(e))
     return ModelGap(cost, found.value if found else None, found.seconds if found else 0.0)

@@ -235,7 +235,9 @@ def seat_count(aircraft) -> int:
     return sum(max(0, n) for n in aircraft.seats.values())
 
 
-def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Weights) -> float:
+def _step_value(
+    net: Network, f: DatedFlight, aircraft, delay: int, weights: Weights, previous_planned: str | None = None
+) -> float:
     if f.status == "disrupted":
         return MANDATORY_BONUS
     value = UNBOOKED_BONUS if net.rules.keep_unbooked and not f.booked else 0.0
@@ -246,8 +248,11 @@ def _step_value(net: Network, f: DatedFlight, aircraft, delay: int, weights: Wei
     if net.instance.config.credit_cancelled_flights:  # flying it costs what cancelling it would save
         value -= operating_cost(net, f, f.planned_aircraft)
     value -= weights.delay_factor * f.delay_rate * delay + net.instance.config.flight_delay_per_minute * delay
-    if aircraft.id != f.planned_aircraft:
+    price = net.instance.config.swap_per_tail_pair
+    if aircraft.id != f.planned_aircraft and price is None:
         value -= operating_cost(net, f, aircraft.id) - operating_cost(net, f, f.planned_aircraft)
+    elif aircraft.id != f.planned_aircraft and f.planned_aircraft != previous_planned and price is not None:
+        value -= net.instance.config.alpha * price  # priced per pair of tails: once where the swapped run starts
     return value
 
 
@@ -274,7 +279,7 @@ def _best_path(plan: Plan, aircraft, candidates: list[int], weights: Weights) ->
             orders = by_origin.get(label.airport, [])
             for k in orders[bisect.bisect_right(orders, label.order) :]:
                 _extend(plan, aircraft, label, k, candidates[k], labels, weights, end)
-            if weights.ferries and not label.ferried:
+            if weights.ferries and not label.ferried and net.instance.config.new_flights:
                 queue.extend(_ferries(plan, aircraft, label, end, own_origins))
     if best is None:
         return None
@@ -305,7 +310,9 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
         return  # its crew's duty would run past a limit: a crew is a resource like the aircraft (crew_checks)
     if departure + f.duration > end or not _maintenance_ok(aircraft, label, departure):
         return
-    value = label.value + _step_value(plan.net, f, aircraft, departure - f.planned_departure, weights)
+    before = label.step[0] if label.step is not None else None
+    previous = plan.net.flights[before].planned_aircraft if isinstance(before, int) else None
+    value = label.value + _step_value(plan.net, f, aircraft, departure - f.planned_departure, weights, previous)
     new = Label(
         value, departure + f.duration, f.destination, label.flown + f.duration, f.number, order, (idx, departure), label
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from .bound_facts import FlightFacts, TripBound
 
 INF = float("inf")
+MARGIN = 1e-9  # relative: the floating-point sums of the dual bound
 Key = tuple[int, int]
 Entries = list[tuple[int, float]]
 
@@ -147,3 +148,20 @@ class _Trip:
             for col, _ in new.by_route[(origin, destination)][slot][1]:
                 self.lp.entries[col].append((self.new_links[key], -self.p))
         return [(self.new_links[key], 1.0)]
+
+
+def safe_dual_bound(lp: _LP, duals: list[float], starts: list[int], index: list[int], value: list[float]) -> float:
+    """min c·x over l ≤ x ≤ u, L ≤ Ax ≤ U is ≥ Σ_r min(π_r·L_r, π_r·U_r) + Σ_j min over x_j of (c_j − π·A_j)·x_j
+    for ANY multipliers π (weak duality of the Lagrangian): the solver's duals, a row's multiplier zeroed
+    where its side is infinite. Computed here rather than read from the solver, so tolerances cannot make
+    it exceed the LP's optimum (Neumaier & Shcherbina's safe bound); every column's bounds are finite."""
+    pi = list(duals)
+    total = 0.0
+    for r, (lo, hi) in enumerate(zip(lp.row_lower, lp.row_upper)):
+        if (pi[r] > 0 and lo == -INF) or (pi[r] < 0 and hi == INF):
+            pi[r] = 0.0
+        total += pi[r] * (lo if pi[r] > 0 else hi) if pi[r] else 0.0
+    for j, cost in enumerate(lp.cost):
+        reduced = cost - sum(value[e] * pi[index[e]] for e in range(starts[j], starts[j + 1]))
+        total += min(reduced * lp.lower[j], reduced * lp.upper[j])
+    return total - MARGIN * (abs(total) + 1.0)

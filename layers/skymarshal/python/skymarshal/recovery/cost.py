@@ -8,6 +8,7 @@ the official checker's report.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pydantic import BaseModel
@@ -166,7 +167,8 @@ def operating_costs(instance: Instance, solution: SolutionView) -> tuple[float, 
     """(decrease from cancelled planned flights, increase from new flights, swapped-aircraft difference)."""
     planned = {(ref.number, ref.day): aircraft for ref, aircraft in instance.rotations}
     hourly = {a.id: a.cost_per_hour for a in instance.aircraft.values()}
-    decrease = increase = swapped = 0.0
+    decrease = increase = 0.0
+    swaps: list[tuple[str, str, int]] = []
     for f in solution.flights:
         hours = billed_hours(f.arrival - f.departure)
         original = planned.get((f.number, f.day))
@@ -175,8 +177,19 @@ def operating_costs(instance: Instance, solution: SolutionView) -> tuple[float, 
         elif f.aircraft is None:
             decrease += hours * hourly[original] if instance.config.credit_cancelled_flights else 0.0
         elif f.aircraft != original:
-            swapped += hours * (hourly[f.aircraft] - hourly[original])
-    return decrease, increase, swapped
+            swaps.append((original, f.aircraft, f.arrival - f.departure))
+    return decrease, increase, swap_cost(instance, swaps)
+
+
+def swap_cost(instance: Instance, swaps: Iterable[tuple[str, str, int]]) -> float:
+    """The swapped-aircraft term of flights (planned tail, flying tail, minutes) flown by another tail than planned:
+    the 2009 cost's hourly difference over each one's billed hours, or the day scorecard's price once per
+    pair of tails (CostConfig.swap_per_tail_pair)."""
+    price = instance.config.swap_per_tail_pair
+    if price is not None:
+        return price * len({(planned, flying) for planned, flying, _ in swaps})
+    hourly = {a.id: a.cost_per_hour for a in instance.aircraft.values()}
+    return sum(billed_hours(minutes) * (hourly[flying] - hourly[planned]) for planned, flying, minutes in swaps)
 
 
 def final_airports(instance: Instance, solution: SolutionView) -> dict[str, str | None]:

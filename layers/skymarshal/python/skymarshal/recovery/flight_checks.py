@@ -19,6 +19,7 @@ ViolationKind = Literal[
     "new_flight_invalid",
     "new_flight_linked",
     "new_flight_cancelled",
+    "new_flight_forbidden",
     "fixed_flight_changed",
     "disrupted_flight_changed",
     "imposed_cancellation_ignored",
@@ -131,6 +132,8 @@ def check_flights(instance: Instance, solution: SolutionView) -> Iterator[Violat
 
 
 def _check_new_flight(instance: Instance, f: FlightView, when: str) -> Iterator[Violation]:
+    if not instance.config.new_flights and f.aircraft is not None:  # CostConfig.new_flights: the day writes none
+        yield violation("new_flight_forbidden", f"Newly created flight {f.number} on {when}: this plan may fly none")
     if f.aircraft is None:
         yield violation("new_flight_cancelled", f"Cancellation of newly created flight {f.number} on {when}")
         return

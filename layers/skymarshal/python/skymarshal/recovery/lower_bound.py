@@ -42,8 +42,9 @@ It is valid clause by clause against cost.evaluate (cost = α·(comp_cancel + co
         their own tail's kind, Σ_g duration·y_{g,K}, new flights) fit K's tails' free minutes.
   * The LP's objective at that point is ≤ P's cost:
       - operating cost (cost.operating_costs): a cancelled planned flight credits α·hours·its planned
-        tail's hourly cost (exact); a flown one costs α·hours·(hourly_K − planned), K its tail's kind (exact);
-        a new flight costs α·hours·hourly_K (exact); billed hours are exact (durations fixed by check_flights);
+        tail's hourly cost (exact); a flown one costs α·hours·(hourly_K − planned), K its tail's kind (exact;
+        0 ≤ its share where a swap is priced per pair of tails); a new flight costs α·hours·hourly_K (exact;
+        none where CostConfig.new_flights forbids them); billed hours are exact (fixed by check_flights);
       - passengers (cost._add_line): a cancelled or stopped line is priced exactly (its direction: an
         empty outbound line is an outbound cancellation, every other a inbound one); a line reaching the
         destination costs β·rate·delay + α·compensation(delay) + β·downgrade ≥ the same at any lower delay
@@ -84,7 +85,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .bound_facts import FlightFacts, flight_facts, seats_of, trip_bounds
-from .bound_lp import _LP, INF, Copy, Key, NewFlights, Offer
+from .bound_lp import _LP, INF, Copy, Key, NewFlights, Offer, safe_dual_bound
 from .bound_passengers import passengers
 from .bound_timed import Fleet, TimeSpace, copies, fleets
 from .cost import billed_hours
@@ -92,7 +93,6 @@ from .flight_checks import planned_departure
 from .model import STRICT, Aircraft, Instance, Rules
 
 HORIZON = 360  # minutes of delay beyond which a trip's last legs are not listed one by one
-MARGIN = 1e-9  # relative: the floating-point sums of the dual bound
 
 __all__ = ["HORIZON", "LowerBound", "build", "lower_bound", "safe_dual_bound"]
 
@@ -109,6 +109,7 @@ def _check_signs(instance: Instance) -> None:
     cfg = instance.config
     signs = [cfg.alpha, cfg.beta, cfg.gamma, cfg.penalty_family, cfg.penalty_model, cfg.penalty_config]
     signs += [*cfg.delay_per_minute.values(), *cfg.downgrade.values(), cfg.flight_delay_per_minute]
+    signs.append(cfg.swap_per_tail_pair or 0.0)
     if min(signs) < 0:
         raise ValueError("the lower bound assumes non-negative weights, delay, downgrade and position costs")
 
@@ -147,6 +148,7 @@ def build(
     if step is not None and step < 1:
         raise ValueError(f"the time-space grid needs a step of at least one minute, not {step}")
     cfg, lp = instance.config, _LP()
+    new_flights = new_flights and cfg.new_flights
     flights = flight_facts(instance)
     credit = 1.0 if cfg.credit_cancelled_flights else 0.0
     late = cfg.alpha * cfg.flight_delay_per_minute  # per minute a planned flight leaves late (cost.flight_delay_cost)
@@ -186,7 +188,8 @@ def build(
         def column(
             k: _Kind, lower: int, f: FlightFacts = f, once: int = once, key: Key = key, planned: int = planned
         ) -> int:
-            flown = cfg.alpha * f.hours * (k.hourly - f.planned_hourly + credit * f.planned_hourly)
+            swap = k.hourly - f.planned_hourly if cfg.swap_per_tail_pair is None else 0.0  # a pair's price ≥ 0
+            flown = cfg.alpha * f.hours * (swap + credit * f.planned_hourly)
             entries = [(once, 1.0), (seat_rows[key], -float(k.seats)), (k.clock, float(f.duration))]
             return lp.col("flight", flown + late * max(0, lower - planned), 1.0, entries)
 
@@ -383,20 +386,3 @@ def lower_bound(
     if bound == -INF:
         return None
     return LowerBound(bound, time.monotonic() - began, model.num_col_, model.num_row_)
-
-
-def safe_dual_bound(lp: _LP, duals: list[float], starts: list[int], index: list[int], value: list[float]) -> float:
-    """min c·x over l ≤ x ≤ u, L ≤ Ax ≤ U is ≥ Σ_r min(π_r·L_r, π_r·U_r) + Σ_j min over x_j of (c_j − π·A_j)·x_j
-    for ANY multipliers π (weak duality of the Lagrangian): the solver's duals, a row's multiplier zeroed
-    where its side is infinite. Computed here rather than read from the solver, so tolerances cannot make
-    it exceed the LP's optimum (Neumaier & Shcherbina's safe bound); every column's bounds are finite."""
-    pi = list(duals)
-    total = 0.0
-    for r, (lo, hi) in enumerate(zip(lp.row_lower, lp.row_upper)):
-        if (pi[r] > 0 and lo == -INF) or (pi[r] < 0 and hi == INF):
-            pi[r] = 0.0
-        total += pi[r] * (lo if pi[r] > 0 else hi) if pi[r] else 0.0
-    for j, cost in enumerate(lp.cost):
-        reduced = cost - sum(value[e] * pi[index[e]] for e in range(starts[j], starts[j + 1]))
-        total += min(reduced * lp.lower[j], reduced * lp.upper[j])
-    return total - MARGIN * (abs(total) + 1.0)

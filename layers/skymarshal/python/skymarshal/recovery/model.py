@@ -48,6 +48,13 @@ class CostConfig(_Frozen):
     # What a planned flight's minute of delay costs the airline beyond its passengers' (none in the 2009 cost; the
     # day scorecard's operating cost counts each delay minute of each flight, rules.finance.delay_cost).
     flight_delay_per_minute: float = 0.0
+    # What a tail swap costs: None, the 2009 cost's difference of hourly costs over each swapped flight's billed
+    # hours; a price, the day scorecard's, once per pair (planned tail, flying tail) whatever the flights
+    # (rules.finance.tail_swap_cost: a cheaper type earns nothing there).
+    swap_per_tail_pair: float | None = None
+    # Whether a plan may fly new flights: the 2009 plans may; a day's plan cannot write one
+    # (adapter.planned_changes), so the day objective allows none.
+    new_flights: bool = True
 
 
 class CapacityWindow(_Frozen):

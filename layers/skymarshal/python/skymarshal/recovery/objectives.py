@@ -71,8 +71,10 @@ def day_config(start: int, end: int) -> CostConfig:
     price whatever the cabin (the scorecard counts minutes, not fares), a passenger the plan cannot carry home within
     the window as the next day's flight plus a night (rules.finance: STRANDED_MINUTES, OVERNIGHT_HOURS, priced at
     PASSENGER_MINUTE_USD) and the re-accommodation the finance rules charge, each flight's minute of delay at the
-    finance rules' cost (rules.finance.delay_cost), and no credit for a cancelled flight's operating cost (the
-    scorecard saves nothing by cancelling). The legal compensation terms are the 2009 cost's."""
+    finance rules' cost (rules.finance.delay_cost), no credit for a cancelled flight's operating cost (the
+    scorecard saves nothing by cancelling), a tail swap at the scorecard's price per pair of tails (a cheaper type
+    earns nothing: rules.finance.tail_swap_cost) and no new flight (the day writes none). The legal compensation
+    terms are the 2009 cost's."""
     stranded = (STRANDED_MINUTES + OVERNIGHT_HOURS * 60) * PASSENGER_MINUTE_USD
     stranded += DEFAULT_FINANCE.reaccommodation_per_passenger_usd
     every = [cabin + haul for cabin in CABINS for haul in HAULS]
@@ -83,5 +85,7 @@ def day_config(start: int, end: int) -> CostConfig:
             "inbound_cancellation": dict.fromkeys(every, stranded),
             "credit_cancelled_flights": False,
             "flight_delay_per_minute": DEFAULT_FINANCE.delay_cost_per_minute_usd,
+            "swap_per_tail_pair": DEFAULT_FINANCE.tail_swap_fixed_usd,
+            "new_flights": False,
         }
     )

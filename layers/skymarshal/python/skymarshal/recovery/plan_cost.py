@@ -21,6 +21,7 @@ from .cost import (
     compensation_band,
     end_position_penalty,
     leg_downgrade,
+    swap_cost,
 )
 from .network import Network
 from .object_cache import PerObject
@@ -110,6 +111,7 @@ def aircraft_total(plan: Plan) -> float:
     cfg = instance.config
     hourly = {a: ac.cost_per_hour for a, ac in instance.aircraft.items()}
     operating = 0.0
+    swaps = []
     for f in net.flights:
         flown_by = plan.aircraft_of[f.idx]
         if flown_by is not None and cfg.flight_delay_per_minute:
@@ -117,7 +119,8 @@ def aircraft_total(plan: Plan) -> float:
         if flown_by is None:
             operating -= billed_hours(f.duration) * hourly[f.planned_aircraft] if cfg.credit_cancelled_flights else 0.0
         elif flown_by != f.planned_aircraft:
-            operating += billed_hours(f.duration) * (hourly[flown_by] - hourly[f.planned_aircraft])
+            swaps.append((f.planned_aircraft, flown_by, f.duration))
+    operating += swap_cost(instance, swaps)
     where: dict[str, str | None] = {}
     for aircraft_id, aircraft in instance.aircraft.items():
         latest, airport, arrival = None, aircraft.initial_airport, 0
