@@ -8,12 +8,23 @@ the official checker's report.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from .model import CABINS, HAULS, MINUTES_PER_DAY, Cabin, Haul, Instance, Itinerary, ItineraryView, SolutionView
+from .model import (
+    CABINS,
+    HAULS,
+    MINUTES_PER_DAY,
+    Cabin,
+    CostConfig,
+    Haul,
+    Instance,
+    Itinerary,
+    ItineraryView,
+    SolutionView,
+)
 from .object_cache import PerObject
 
 
@@ -167,8 +178,8 @@ def operating_costs(instance: Instance, solution: SolutionView) -> tuple[float, 
     """(decrease from cancelled planned flights, increase from new flights, swapped-aircraft difference)."""
     planned = {(ref.number, ref.day): aircraft for ref, aircraft in instance.rotations}
     hourly = {a.id: a.cost_per_hour for a in instance.aircraft.values()}
-    decrease = increase = 0.0
-    swaps: list[tuple[str, str, int]] = []
+    decrease = increase = swapped = 0.0
+    pairs: set[tuple[str, str]] = set()
     for f in solution.flights:
         hours = billed_hours(f.arrival - f.departure)
         original = planned.get((f.number, f.day))
@@ -177,19 +188,16 @@ def operating_costs(instance: Instance, solution: SolutionView) -> tuple[float, 
         elif f.aircraft is None:
             decrease += hours * hourly[original] if instance.config.credit_cancelled_flights else 0.0
         elif f.aircraft != original:
-            swaps.append((original, f.aircraft, f.arrival - f.departure))
-    return decrease, increase, swap_cost(instance, swaps)
+            swapped += hours * (hourly[f.aircraft] - hourly[original])
+            pairs.add((original, f.aircraft))
+    return decrease, increase, swap_cost(instance.config, swapped, pairs)
 
 
-def swap_cost(instance: Instance, swaps: Iterable[tuple[str, str, int]]) -> float:
-    """The swapped-aircraft term of flights (planned tail, flying tail, minutes) flown by another tail than planned:
-    the 2009 cost's hourly difference over each one's billed hours, or the day scorecard's price once per
-    pair of tails (CostConfig.swap_per_tail_pair)."""
-    price = instance.config.swap_per_tail_pair
-    if price is not None:
-        return price * len({(planned, flying) for planned, flying, _ in swaps})
-    hourly = {a.id: a.cost_per_hour for a in instance.aircraft.values()}
-    return sum(billed_hours(minutes) * (hourly[flying] - hourly[planned]) for planned, flying, minutes in swaps)
+def swap_cost(config: CostConfig, hourly_difference: float, pairs: Collection[tuple[str, str]]) -> float:
+    """The swapped-aircraft term: the 2009 cost's difference of hourly costs over the swapped flights' billed hours,
+    or the day scorecard's price once per pair of planned and flying tails (CostConfig.swap_per_tail_pair)."""
+    price = config.swap_per_tail_pair
+    return hourly_difference if price is None else price * len(pairs)
 
 
 def final_airports(instance: Instance, solution: SolutionView) -> dict[str, str | None]:

@@ -111,16 +111,18 @@ def aircraft_total(plan: Plan) -> float:
     cfg = instance.config
     hourly = {a: ac.cost_per_hour for a, ac in instance.aircraft.items()}
     operating = 0.0
-    swaps = []
+    pairs: set[tuple[str, str]] = set()
     for f in net.flights:
         flown_by = plan.aircraft_of[f.idx]
         if flown_by is not None and cfg.flight_delay_per_minute:
             operating += max(0, plan.departure[f.idx] - f.planned_departure) * cfg.flight_delay_per_minute
         if flown_by is None:
             operating -= billed_hours(f.duration) * hourly[f.planned_aircraft] if cfg.credit_cancelled_flights else 0.0
+        elif flown_by != f.planned_aircraft and cfg.swap_per_tail_pair is None:  # the 2009 sum, in its order
+            operating += billed_hours(f.duration) * (hourly[flown_by] - hourly[f.planned_aircraft])
         elif flown_by != f.planned_aircraft:
-            swaps.append((f.planned_aircraft, flown_by, f.duration))
-    operating += swap_cost(instance, swaps)
+            pairs.add((f.planned_aircraft, flown_by))
+    operating += swap_cost(cfg, 0.0, pairs)
     where: dict[str, str | None] = {}
     for aircraft_id, aircraft in instance.aircraft.items():
         latest, airport, arrival = None, aircraft.initial_airport, 0
