@@ -163,3 +163,30 @@ def test_the_fast_path_is_taken_for_plain_items() -> None:
     finally:
         if not installed:
             client_speedups.uninstall()
+
+
+# --- one botocore Loader per data path ---------------------------------------------------------------------------
+
+
+def test_sessions_share_one_loader_per_data_path_and_build_the_same_clients(tmp_path) -> None:
+    installed = client_speedups.installed()
+    client_speedups.uninstall()
+    try:
+        plain = [botocore.session.Session() for _ in range(2)]
+        assert plain[0].get_component("data_loader") is not plain[1].get_component("data_loader")  # botocore's way
+        client_speedups.install()
+        shared = [botocore.session.Session() for _ in range(2)]
+        assert shared[0].get_component("data_loader") is shared[1].get_component("data_loader")
+        other = botocore.session.Session()
+        other.set_config_variable("data_path", str(tmp_path))  # another data path: a loader of its own
+        assert other.get_component("data_loader") is not shared[0].get_component("data_loader")
+        assert str(tmp_path) in other.get_component("data_loader").search_paths
+        for service in ("dynamodb", "s3", "stepfunctions"):
+            assert shared[1].get_service_data(service) == plain[0].get_service_data(service)
+        kwargs = {"region_name": "eu-west-1", "aws_access_key_id": "x", "aws_secret_access_key": "y"}
+        made = shared[1].create_client("dynamodb", **kwargs)
+        assert made.meta.endpoint_url == plain[0].create_client("dynamodb", **kwargs).meta.endpoint_url
+        assert made.meta.partition == "aws"
+    finally:
+        if not installed:
+            client_speedups.uninstall()

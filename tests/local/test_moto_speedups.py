@@ -229,6 +229,46 @@ def test_items_are_written_into_responses_as_moto_writes_them(operation):
     assert moto_wire.is_wire(WIRE_ITEMS[1]["m"]) and not moto_wire.is_wire(WIRE_ITEMS[2]["b"])
 
 
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)  # past 64 bits: orjson refuses, json writes them
+    | st.floats()  # NaN and the infinities: orjson writes null, json NaN
+    | st.text(max_size=6),  # non-ASCII and lone surrogates (orjson refuses those)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4) | st.integers(0, 3), inner, max_size=3)
+    ),  # a key not a string: refused
+    max_leaves=10,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.dictionaries(st.text(max_size=4), _JSON, max_size=4), stored=st.lists(st.sampled_from(WIRE_ITEMS)))
+def test_a_body_is_the_json_moto_writes(body, stored):
+    """The body written by orjson reads back as the one json.dumps writes, a stored item as its attributes;
+    where orjson would write something else (NaN, a key not a string, a big integer, a lone surrogate) the bytes are
+    json.dumps's own."""
+    import json
+    import math
+
+    from moto.core.serialize import BaseJSONSerializer
+
+    from skymarshal.local import moto_wire
+
+    moto_wire.install()
+    serializer = BaseJSONSerializer.__new__(BaseJSONSerializer)
+    serializer.pretty_print = False
+    stock = json.dumps(body)
+    written = moto_wire._serialize_body(serializer, body)
+    if written != stock:  # orjson's: compact, UTF-8
+        assert json.loads(written) == json.loads(stock)
+        assert "null" not in written and "NaN" not in stock and "Infinity" not in stock
+    ends = [math.nan, math.inf, {1: "a"}, 2**64, "\ud800"]
+    assert all(moto_wire._serialize_body(serializer, {"v": end}) == json.dumps({"v": end}) for end in ends)
+    items = {"Items": [moto_wire.Stored(json.dumps(item)) for item in stored], **body}
+    assert json.loads(moto_wire._serialize_body(serializer, items)) == json.loads(json.dumps({"Items": stored, **body}))
+
+
 def test_a_cancelled_transaction_leaves_the_table_as_it_was(table):
     """moto applies a transaction's writes one by one and restores its backup when a later part fails: the
     backup (moto_transact.py) holds only the items the transaction names, and puts them all back in place."""

@@ -15,6 +15,12 @@ values whose every value is of that form (`moto_wire.is_wire`) is kept as `json.
 value (base64 on the wire, bytes once parsed) or anything unknown takes botocore's own path. The test parses the
 same answers both ways.
 
+Each new botocore session reads its endpoints and service models from JSON again (a fresh `Loader`): LangGraph's
+DynamoDB checkpointer makes a session for every agent it checkpoints, moto's EC2 module three at import, so each run of
+the state machine parsed the same files again and again (3 % of a workflow module's CPU, 1.2 s of each local server's
+start). Here every session with the same data path shares one `Loader`, as one session's clients already share
+theirs: the files are read once a process, and a session whose data path differs gets its own.
+
 Installed with the other speed-ups of the local emulator (moto_speedups.install); a deployed Lambda never imports
 `local/`.
 """
@@ -32,6 +38,8 @@ _built: weakref.WeakKeyDictionary[Any, dict[frozenset[str], str]] = weakref.Weak
 _lock = threading.Lock()
 _original: list[Callable[[Any], str]] = []
 _original_map: list[Callable[[Any, Any, Any], Any]] = []
+_original_loader: list[Callable[[str | None], Any]] = []
+_loaders: dict[str | None, Any] = {}
 
 
 def _features(user_agent: Any) -> frozenset[str]:
@@ -71,12 +79,22 @@ def _handle_map(self: Any, shape: Any, value: Any) -> Any:
     return _original_map[0](self, shape, value)
 
 
+def _shared_loader(search_path_string: str | None = None) -> Any:
+    """`botocore.loaders.create_loader`, one `Loader` per data path for the whole process."""
+    with _lock:
+        loader = _loaders.get(search_path_string)
+        if loader is None:
+            loader = _loaders[search_path_string] = _original_loader[0](search_path_string)
+    return loader
+
+
 def installed() -> bool:
     return bool(_original)
 
 
 def install() -> None:
     """Idempotent."""
+    import botocore.session
     from botocore.parsers import BaseJSONParser
     from botocore.useragent import UserAgentString
 
@@ -86,13 +104,18 @@ def install() -> None:
     UserAgentString.to_string = _to_string
     _original_map.append(BaseJSONParser._handle_map)
     BaseJSONParser._handle_map = _handle_map
+    _original_loader.append(botocore.session.create_loader)
+    botocore.session.create_loader = _shared_loader
 
 
 def uninstall() -> None:
+    import botocore.session
     from botocore.parsers import BaseJSONParser
     from botocore.useragent import UserAgentString
 
     if _original:
         UserAgentString.to_string = _original.pop()
         BaseJSONParser._handle_map = _original_map.pop()
+        botocore.session.create_loader = _original_loader.pop()
         _built.clear()
+        _loaders.clear()

@@ -16,7 +16,7 @@ kept zlib-compressed: the local server keeps every run's checkpoints, and moto k
 A binary value is kept as its base64 text, as moto keeps one written over HTTP; items whose values cannot be
 written as JSON at all stay decoded.
 moto's own code is unchanged: it sees the same `attrs` dicts, built on demand. An item's size is remembered
-with its string, and a Query's answer can be read from the strings without decoding them (`wire_json`).
+with its string, and a Query's answer can be written from the strings without decoding them (`current_raw`).
 """
 
 from __future__ import annotations
@@ -136,12 +136,6 @@ def current_raw(item: Any) -> str | bytes | None:
     if raw is not None and (_ATTRS not in state or getattr(_request, "reading", False)):
         return raw
     return None
-
-
-def wire_json(item: Any) -> dict | None:
-    """The item's attributes as the DynamoDB-JSON it was written with, from its current string (else None)."""
-    raw = current_raw(item)
-    return orjson.loads(unpack(raw)) if raw is not None else None
 
 
 def _item_size(self) -> int:
