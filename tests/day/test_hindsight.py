@@ -126,3 +126,28 @@ def test_a_model_the_bound_refuses_is_one_line_not_a_traceback():
     gap = model_gap(negative, 100.0)
     assert gap.bound is None and gap.gap is None
     assert gap.line().startswith("hindsight model: plan 100, no lower bound: ") and "\n" not in gap.line()
+
+
+def test_a_days_legs_start_the_search_on_the_tails_that_fly_them():
+    """The optimizer's first plans (`_as_flown`) put each leg on the tail the day flies it with — a foresight day's
+    spare on F1 and F2 starts the search from the spare — and leave out a leg on a tail the model does not have."""
+    from skymarshal.day.hindsight import _as_flown
+    from skymarshal.models.operational import AircraftDay
+
+    spare = AircraftDay(
+        aircraft_registration="A6-BLS", date=DAY, aircraft_type="B789", status="SPARE", station="AUH", capacity={}
+    )
+    events = [aog(6, 2)]
+    taken = snapshot(state(), events, DAY, [spare])
+    adapted = to_instance(taken)
+    number = {fid: n for n, fid in adapted.flight_ids.items()}
+    as_planned = _as_flown(state(), events, adapted, taken)
+    assert {tail: [leg[0] for leg in legs] for tail, legs in as_planned.items()} == {
+        "A6-BLA": [number["F1"], number["F2"]]
+    }
+    day = state()
+    for fid, tail in (("F1", "A6-BLS"), ("F2", "A6-ZZZ")):
+        day.flights[fid] = day.flights[fid].model_copy(update={"aircraft_registration": tail})
+    assert {tail: [leg[0] for leg in legs] for tail, legs in _as_flown(day, events, adapted, taken).items()} == {
+        "A6-BLS": [number["F1"]]
+    }

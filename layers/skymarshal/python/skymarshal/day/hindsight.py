@@ -4,9 +4,8 @@ see. Scored like every policy (``realize`` then ``score``), it shows the gap an 
 the cheapest (``hindsight_crews.day_cost``) of four, each made legal for the crews the same way: the optimizer's
 plan, waiting with the crews covered, and the greedy repertoire with SkyMarshal's answers beside it (a rescue
 aircraft, a hand-over to a spare, a reserve for a member out) decided with the day known, its options' crews
-answered as the events are revealed or for the whole day at once (``foresight``). The search starts from the
-waiting day made legal, and may fly each leg as late as that day's crew answers made legal (``hindsight_crews.
-answered_slack``): whatever it keeps costs no more than waiting by the model's cost.
+answered as the events are revealed or for the whole day at once (``foresight``). The search starts from these
+three days, and may fly each leg as late as waiting's crew answers made legal (``hindsight_crews.answered_slack``).
 
 Mapping the stream to the recovery model, each a stated simplification (``hindsight_windows``: as the judge reads
 the stream):
@@ -266,14 +265,16 @@ def _unreachable(state: DayState, at: dict[str, str], end: datetime) -> list[str
 
 
 def _as_flown(state: DayState, events: Sequence[StreamEvent], adapted, taken: NetworkSnapshot) -> WarmStart:
-    """Doing nothing but waiting (the delay baseline's day) as the optimizer's first plan: whatever it keeps
-    is at least as good as waiting, by the recovery model's cost."""
+    """A day (waiting's, or a foresight day's) as one of the optimizer's first plans, each leg on the tail the day
+    flies it with (one the model has); whatever the search keeps costs no more by the model's cost."""
     timings = realize(state, events)
     day0 = taken.window_start.replace(hour=0, minute=0, second=0, microsecond=0)
     start: dict[str, list[tuple[int, int, int]]] = {}
-    for ref, tail in adapted.instance.rotations:
-        t = timings.get(adapted.flight_ids[ref.number])
-        if t is not None:
+    for ref, planned in adapted.instance.rotations:
+        flight_id = adapted.flight_ids[ref.number]
+        t, flown = timings.get(flight_id), state.flights.get(flight_id)
+        tail = flown.aircraft_registration if flown else planned
+        if t is not None and tail in adapted.instance.aircraft:
             start.setdefault(tail, []).append((ref.number, ref.day, int((t.departure - day0).total_seconds() // 60)))
     return start
 
@@ -351,13 +352,18 @@ def hindsight_plan(
     def legal(s: DayState) -> DayState:
         return legalize(s, events, _utc_day(day)[0], standby, fix, answered_by_none)
 
-    start = state
-    if objective == "day":  # the search starts from waiting made legal, its crews' answers open to the model too
-        waiting = start = legal(waiting)
+    starts, foresight = [state], {}
+    if objective == "day":  # the search starts from waiting made legal (its crews' answers open to the model too)
+        waiting = legal(waiting)  # and from the greedy repertoire decided with the day known (`foresight`)
         instance = answered_slack(instance, adapted.flight_ids, realize(waiting, events), waiting.flights)
+        foresight = {
+            "foresight": legal(foresight_day(given, events, [day], spares=spares)),
+            "foresight, crews for the day": legal(foresight_day(given, events, [day], True, spares)),
+        }
+        starts = [waiting, *foresight.values()]
     try:
         solution, result = solve(
-            instance, time_limit_s, seed=seed, warm_starts=[_as_flown(start, events, adapted, taken)]
+            instance, time_limit_s, seed=seed, warm_starts=[_as_flown(s, events, adapted, taken) for s in starts]
         )
     except NoFeasibleSolution as e:
         raise HindsightUnsolved(str(e)) from None
@@ -372,13 +378,7 @@ def hindsight_plan(
     hand_over(out, state, day)
     if objective == "roadef":
         return out
-    # The greedy repertoire decided with the day known gives two more days (`foresight`); the cheapest is the bound's.
-    days = {
-        "plan": legal(out),
-        "waiting": waiting,
-        "foresight": legal(foresight_day(given, events, [day], spares=spares)),
-        "foresight, crews for the day": legal(foresight_day(given, events, [day], True, spares)),
-    }
+    days = {"plan": legal(out), "waiting": waiting, **foresight}  # the cheapest is the bound's
     cards = {name: score(POLICY, s, events, [day], DecisionStats()) for name, s in days.items()}
     costs = {name: day_cost(card) for name, card in cards.items()}
     LOG.info("hindsight: the day costs %s", ", ".join(f"{k} {v:,.0f}" for k, v in costs.items()))
