@@ -310,8 +310,9 @@ def _extend(plan, aircraft, label: Label, order: int, idx: int, labels, weights:
         return  # its crew's duty would run past a limit: a crew is a resource like the aircraft (crew_checks)
     if departure + f.duration > end or not _maintenance_ok(aircraft, label, departure):
         return
-    before = label.step[0] if label.step is not None else None
-    previous = plan.net.flights[before].planned_aircraft if isinstance(before, int) else None
+    previous = None  # the planned tail of the label's last flight, where a swap is priced per pair of tails
+    if plan.net.instance.config.swap_per_tail_pair is not None and label.step and isinstance(label.step[0], int):
+        previous = plan.net.flights[label.step[0]].planned_aircraft
     value = label.value + _step_value(plan.net, f, aircraft, departure - f.planned_departure, weights, previous)
     new = Label(
         value, departure + f.duration, f.destination, label.flown + f.duration, f.number, order, (idx, departure), label
