@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bound-seconds",
         type=float,
-        default=30.0,
+        default=60.0,
         help="the bound's own time limit, outside the run's (a stopped dual simplex still gives a valid, lower bound)",
     )
     args = parser.parse_args(argv)

@@ -176,13 +176,13 @@ def test_a_crew_partly_covered_by_a_later_report_gets_a_reserve_for_the_rest():
 def test_the_bound_answers_waiting_when_the_models_plan_scores_worse(monkeypatch):
     """The model re-seats a late flight's passengers where the written day keeps them on it, so its plan can score
     worse than waiting: then waiting is the bound's day (judged by `day_cost`, the day objective's valuation)."""
-    from skymarshal.day import hindsight
+    from skymarshal.day import hindsight_apply
     from skymarshal.recovery.adapter import PlannedChange
 
     day = crewed()
     day.bookings = day.bookings + [booking(f"BF{n}", "F1", f"P-{100 + n}", "FRA") for n in range(150)]
     worse = {"F1": PlannedChange(flight_id="F1", action="cancel", registration=None, delay_minutes=0)}
-    monkeypatch.setattr(hindsight, "planned_changes", lambda adapted, solution: worse)
+    monkeypatch.setattr(hindsight_apply, "planned_changes", lambda adapted, solution: worse)
     planned = hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3)
     assert planned.flights["F1"].status != "CANCELLED"  # waiting's day, not the cancellation
     assert hindsight_plan(day, [held(1)], DAY, time_limit_s=0.3, objective="roadef").flights["F1"].status == (

@@ -38,7 +38,6 @@ from ..recovery.adapter import (
     WINDOW_AFTER_LAST_ARRIVAL,
     AdaptedInstance,
     NetworkSnapshot,
-    planned_changes,
     to_instance,
 )
 from ..recovery.crew_pairings import flights_by_pairing, why_illegal, with_crews
@@ -49,6 +48,7 @@ from ..recovery.warm_start import WarmStart
 from .baselines import legalize
 from .crew_cover import StandbyIndex, moved_reports, reserve_cover
 from .foresight import foresight_day
+from .hindsight_apply import BY, applied, plan_day
 from .hindsight_crews import POLICY, answered_by_none, answered_slack, cheapest_fix, cheapest_wait, day_cost
 from .hindsight_gap import ModelGap, model_gap
 from .hindsight_windows import declared_waits, hour_limits, outage
@@ -58,7 +58,6 @@ from .scorecard import DecisionStats, Scorecard, illegal_members, score
 from .stream import StreamEvent
 
 LOG = logging.getLogger(__name__)
-BY = "hindsight"  # the bound's own writes, marked as a baseline's are
 
 
 class HindsightUnsolved(RuntimeError):
@@ -181,23 +180,6 @@ def snapshot(
         held=delays,
         tail_outages=[outage(state, timings, e) for e in events if e.holds == "tail" and e.registration],
     )
-
-
-def _applied(flight: Flight, action: str, registration: str | None, delay: int) -> Flight:
-    if action == "cancel":
-        return flight.model_copy(update={"status": "CANCELLED", "updated_by_execution": BY})
-    update: dict = {"updated_by_execution": BY}
-    if registration and registration != flight.aircraft_registration:
-        update["aircraft_registration"] = registration
-    if delay > 0:
-        shift = timedelta(minutes=delay)
-        update |= {
-            "estimated_departure": flight.scheduled_departure + shift,
-            "estimated_arrival": flight.scheduled_arrival + shift,
-            "delay_minutes": delay,
-            "status": "DELAYED",
-        }
-    return flight.model_copy(update=update) if len(update) > 1 else flight
 
 
 def _last_stations(flights: Sequence[Flight], tail_of) -> dict[str, tuple[str, str]]:
@@ -341,7 +323,7 @@ def hindsight_plan(
     waiting = state.copy()  # the crews covered, the uncrewable cancelled with what their tails cannot then reach
     for flight_id in uncrewable:
         for gone in stranded_by(waiting, flight_id):
-            waiting.flights[gone] = _applied(waiting.flights[gone], "cancel", None, 0)
+            waiting.flights[gone] = applied(waiting.flights[gone], "cancel", None, 0)
     hand_over(waiting, state, day)
     # The model's crews end with the day; its knock-on does not (an evening's delay into the next morning's
     # flights): every flight a day leaves late gets its crew made legal by the cheapest of the delay baseline's
@@ -369,12 +351,7 @@ def hindsight_plan(
         raise HindsightUnsolved(str(e)) from None
     if on_gap:  # the plan's cost by the model beside the LP bound on it: how far the search is from the model's best
         on_gap(model_gap(instance, result.cost.total))
-    out = state.copy()
-    for flight_id, change in planned_changes(adapted, solution).items():
-        if change.action != "operate":
-            out.flights[flight_id] = _applied(
-                out.flights[flight_id], change.action, change.registration, change.delay_minutes
-            )
+    out = plan_day(state, events, adapted, solution)  # a delay the events impose left to them (`hindsight_apply`)
     hand_over(out, state, day)
     if objective == "roadef":
         return out
