@@ -5,35 +5,18 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from day_rows import state, utc
+from day_rows import state
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_hindsight import aog
 
 from skymarshal.day.hindsight import snapshot
 from skymarshal.day.hindsight_apply import BY, plan_day
 from skymarshal.day.realize import realize
-from skymarshal.day.stream import StreamEvent
 from skymarshal.recovery.adapter import to_instance
 from skymarshal.recovery.model import Solution, SolutionFlight
 
 DAY = date(2027, 1, 20)
-
-
-def _aog(start_hour: int, hours: int) -> StreamEvent:
-    start = utc(2027, 1, 20, start_hour)
-    return StreamEvent(
-        event_id="E1",
-        at=start,
-        holds="tail",
-        family="technical",
-        cause="technical",
-        history_type="mechanical",
-        flight_id="F1",
-        registration="A6-BLA",
-        start=start,
-        end=start + timedelta(hours=hours),
-        report="EY21 AOG hydraulics",
-    )
 
 
 def _plan(adapted, late: dict[str, int]) -> Solution:
@@ -62,7 +45,7 @@ def _plan(adapted, late: dict[str, int]) -> Solution:
 def test_a_delay_the_events_impose_is_left_to_them_and_the_plans_time_is_kept(hours, extra):
     """F1 (10:00) waits for A6-BLA, grounded from 08:00 for `hours`: the plan flying it `extra` minutes from the
     events' own delay writes it only where it is longer; either way the day flies F1 when the plan said or later."""
-    events = [_aog(8, hours)]
+    events = [aog(8, hours)]
     taken = snapshot(state(), events, DAY)
     adapted = to_instance(taken)
     natural = realize(state(), events)["F1"].delay(state().flights["F1"])
@@ -76,7 +59,7 @@ def test_a_delay_the_events_impose_is_left_to_them_and_the_plans_time_is_kept(ho
 
 
 def test_a_cancellation_and_a_longer_hold_are_written():
-    events = [_aog(8, 2)]
+    events = [aog(8, 2)]
     adapted = to_instance(snapshot(state(), events, DAY))
     solution = _plan(adapted, {"F1": 0})
     cancelled = solution.model_copy(
