@@ -4,8 +4,9 @@ see. Scored like every policy (``realize`` then ``score``), it shows the gap an 
 the cheapest (``hindsight_crews.day_cost``) of four, each made legal for the crews the same way: the optimizer's
 plan, waiting with the crews covered, and the greedy repertoire with SkyMarshal's answers beside it (a rescue
 aircraft, a hand-over to a spare, a reserve for a member out) decided with the day known, its options' crews
-answered as the events are revealed or for the whole day at once (``foresight``). The search starts from these
-three days, and may fly each leg as late as waiting's crew answers made legal (``hindsight_crews.answered_slack``).
+answered as the events are revealed or for the whole day at once (``foresight``). The search starts from waiting's
+day and the two foresight days, and may fly each leg as late as waiting's crew answers made legal
+(``hindsight_crews.answered_slack``); its plan is written as ``hindsight_apply`` says.
 
 Mapping the stream to the recovery model, each a stated simplification (``hindsight_windows``: as the judge reads
 the stream):

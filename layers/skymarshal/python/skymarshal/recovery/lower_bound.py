@@ -111,7 +111,7 @@ def _check_signs(instance: Instance) -> None:
     signs += [*cfg.delay_per_minute.values(), *cfg.downgrade.values(), cfg.flight_delay_per_minute]
     signs.append(cfg.swap_per_tail_pair or 0.0)
     if min(signs) < 0:
-        raise ValueError("the lower bound assumes non-negative weights, delay, downgrade and position costs")
+        raise ValueError("the lower bound assumes non-negative weights, delay, downgrade, position and swap costs")
 
 
 @dataclass(frozen=True, slots=True)
