@@ -107,7 +107,7 @@ bench: $(STAMP)  ## figures, not assertions: the rules engine on one day; 20 dis
 
 RECOVERY_ARGS ?=
 
-bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10, 60 s each on one core, every plan judged by the official checkers under Wine (RECOVERY_ARGS="--time-limit 600 --modes strict,lenient,keep B01"; ROADEF_DIR=instances, default ../shared/roadef2009)
+bench-recovery: $(STAMP)  ## ROADEF 2009 A01-A10, B01-B10, 60 s each on one core (and the LP lower bound before each, up to 60 s: --no-bound skips it), every plan judged by the official checkers under Wine (RECOVERY_ARGS="--time-limit 600 --modes strict,lenient,keep B01"; ROADEF_DIR=instances, default ../shared/roadef2009)
 	@$(MAKE) --no-print-directory roadef-checker || echo "bench-recovery: the official checkers are not installed (above); our checker's word only"
 	$(BIN)/python -m bench.recovery $(RECOVERY_ARGS)
 

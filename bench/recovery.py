@@ -275,9 +275,9 @@ def _summary(args, rows: list[dict]) -> list[str]:
         lines.append(
             f"time: longest run {max(timed):.2f} s of the {args.time_limit:g} s limit; {over} over it (goal 0)"
         )
-    gaps = [run["bound_gap"] for r in rows for run in r["runs"].values() if run.get("bound_gap") is not None]
     if args.bound:  # goal: a small gap; the LP relaxation's own gap keeps it large on the 2009 cost (docs)
         bounded = [run for r in rows for run in r["runs"].values() if "bound" in run]
+        gaps = [run["bound_gap"] for run in bounded if run.get("bound_gap") is not None]
         longest = max((run["bound_seconds"] for run in bounded), default=0.0)
         lines.append(
             f"lower bound: {sum(run['bound'] is not None for run in bounded)}/{len(bounded)} runs, longest {longest:.1f} s"

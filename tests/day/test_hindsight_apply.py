@@ -69,3 +69,29 @@ def test_a_cancellation_and_a_longer_hold_are_written():
     assert {out.flights[fid].status for fid in ("F1", "F2")} == {"CANCELLED"}
     held = plan_day(state(), events, adapted, _plan(adapted, {"F1": 300}))
     assert held.flights["F1"].estimated_departure == state().flights["F1"].scheduled_departure + timedelta(minutes=300)
+
+
+def test_a_delay_left_to_the_events_is_written_where_the_plans_day_would_fly_it_sooner():
+    """A6-BLA grounded until 14:00 makes F1 land at FRA at 20:00 and F2 (17:30 back) late by the knock-on. A plan
+    flying F1 on the spare A6-BLS at its time and keeping F2 on A6-BLA at that natural delay: on the plan's day
+    nothing makes F2 late any more, so its delay is written after all — the plan's time is kept."""
+    from skymarshal.models.operational import AircraftDay
+
+    spare = AircraftDay(
+        aircraft_registration="A6-BLS", date=DAY, aircraft_type="B789", status="SPARE", station="AUH", capacity={}
+    )
+    events = [aog(8, 6)]
+    adapted = to_instance(snapshot(state(), events, DAY, [spare]))
+    natural = realize(state(), events)["F2"].delay(state().flights["F2"])
+    assert natural > 0
+    solution = _plan(adapted, {"F2": natural})
+    number = {fid: n for n, fid in adapted.flight_ids.items()}
+    flights = tuple(
+        f.model_copy(update={"aircraft": "A6-BLS"}) if f.number == number["F1"] else f for f in solution.flights
+    )
+    out = plan_day(state(), events, adapted, solution.model_copy(update={"flights": flights}))
+    assert out.flights["F1"].aircraft_registration == "A6-BLS"
+    written = out.flights["F2"]
+    assert written.updated_by_execution == BY
+    assert written.estimated_departure == written.scheduled_departure + timedelta(minutes=natural)
+    assert realize(out, events)["F2"].delay(written) >= natural
